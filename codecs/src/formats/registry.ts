@@ -1,0 +1,39 @@
+// Every wire format by id: the one list the UI, CLI, services and tests iterate.
+import type { Layout } from "../layout/schema.ts";
+import { bitpackedCodec } from "./bitpacked.ts";
+import { cborCodec } from "./cbor.ts";
+import { jsonCodec } from "./json.ts";
+import { msgpackCodec } from "./msgpack.ts";
+import { protobufCodec } from "./protobuf.ts";
+import { psonCodec } from "./pson.ts";
+import { sbeCodec } from "./sbe.ts";
+import { structCodec } from "./struct.ts";
+import { structZlibCodec } from "./structZlib.ts";
+import { FORMAT_IDS, type Codec, type CompiledCodec, type FormatId } from "./types.ts";
+
+export const CODECS: Record<FormatId, Codec> = {
+  json: jsonCodec,
+  cbor: cborCodec,
+  msgpack: msgpackCodec,
+  protobuf: protobufCodec,
+  struct: structCodec,
+  "struct-zlib": structZlibCodec,
+  sbe: sbeCodec,
+  pson: psonCodec,
+  bitpacked: bitpackedCodec,
+};
+
+export function isFormatId(s: string): s is FormatId {
+  return (FORMAT_IDS as readonly string[]).includes(s);
+}
+
+const compiled = new WeakMap<Layout, Map<FormatId, CompiledCodec>>();
+
+/** Compiles once per (layout object, format); layouts are immutable values, so identity is the cache key. */
+export function codecFor(layout: Layout, format: FormatId): CompiledCodec {
+  let m = compiled.get(layout);
+  if (!m) compiled.set(layout, (m = new Map()));
+  let c = m.get(format);
+  if (!c) m.set(format, (c = CODECS[format].compile(layout)));
+  return c;
+}

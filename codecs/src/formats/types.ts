@@ -1,0 +1,55 @@
+// The contract every wire format implements; sizes, attribution, the byte map, services and exports build on it.
+import type { Layout } from "../layout/schema.ts";
+import type { TypedRecord } from "../layout/values.ts";
+
+export const FORMAT_IDS = ["json", "cbor", "msgpack", "protobuf", "struct", "struct-zlib", "sbe", "pson", "bitpacked"] as const;
+export type FormatId = (typeof FORMAT_IDS)[number];
+
+/**
+ * Which bytes belong to what. `field` is the path of field ids from the top level ("gps/lat"),
+ * empty for message framing (map headers, message headers, padding). `role` tells key/tag bytes
+ * and length prefixes (attributed to framing in totals) from the value bytes themselves.
+ */
+export interface Span {
+  start: number;
+  end: number;
+  field: string;
+  role: "value" | "key" | "length" | "framing";
+}
+
+export interface EncodedWithSpans {
+  bytes: Uint8Array;
+  /** ordered, non-overlapping, covering every byte of `bytes` */
+  spans: Span[];
+  /** compressed formats: the stream before compression, with its own spans */
+  uncompressed?: EncodedWithSpans;
+}
+
+export interface FormatInfo {
+  id: FormatId;
+  label: string;
+  /** carries keys/types on the wire (JSON, CBOR, MessagePack, PSON); uses each field's text representation */
+  selfDescribing: boolean;
+  compressed: boolean;
+  /** lossy formats quantise values (bit-packed) */
+  lossy: boolean;
+  /** one line that says how the bytes are produced (library and version, deflate implementation …) */
+  implementation: string;
+}
+
+/** A format bound to one layout: everything layout-dependent is prepared once in compile(). */
+export interface CompiledCodec {
+  readonly info: FormatInfo;
+  readonly layout: Layout;
+  /** throws EncodeError when the record cannot be represented */
+  encode(record: TypedRecord): Uint8Array;
+  encodeWithSpans(record: TypedRecord): EncodedWithSpans;
+  /** throws DecodeError (never anything else) on any malformed input */
+  decode(bytes: Uint8Array): TypedRecord;
+}
+
+export interface Codec {
+  readonly info: FormatInfo;
+  /** throws LayoutError when the layout cannot be expressed in this format */
+  compile(layout: Layout): CompiledCodec;
+}

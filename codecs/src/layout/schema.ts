@@ -1,0 +1,236 @@
+// The *.satlayout.json document: the one description every format, view and export is derived from.
+import { z } from "zod";
+
+export const LAYOUT_FORMAT = "satlayout";
+export const LAYOUT_VERSION = 1;
+
+const identifier = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z_][A-Za-z0-9_-]*$/, "must start with a letter or _ and hold only letters, digits, _ or -");
+
+/** How a value is written in the self-describing formats (JSON, CBOR, MessagePack, PSON). */
+export const textRepSchema = z.discriminatedUnion("as", [
+  z.object({ as: z.literal("number") }),
+  z.object({
+    as: z.literal("string"),
+    /** fixed number of decimals for numbers (Python's f"{v:.Nf}") */
+    decimals: z.number().int().min(0).max(17).optional(),
+    /** minimum digits of the integer part, zero padded ("06") */
+    pad: z.number().int().min(0).max(32).optional(),
+    /** arrays: one string, elements joined by this separator */
+    separator: z.string().max(8).optional(),
+  }),
+]);
+export type TextRep = z.infer<typeof textRepSchema>;
+
+export const intBits = z.union([z.literal(8), z.literal(16), z.literal(32), z.literal(64)]);
+
+const boolType = z.object({ kind: z.literal("bool") });
+const enumType = z.object({
+  kind: z.literal("enum"),
+  values: z
+    .array(z.object({ name: z.string().min(1).max(64), value: z.number().int().min(0).max(0xffff) }))
+    .min(1)
+    .max(4096),
+});
+const intType = z.object({
+  kind: z.literal("int"),
+  bits: intBits,
+  signed: z.boolean(),
+  /** optional tighter range: used by bit-packing, nanopb int_size and validation */
+  min: z.number().optional(),
+  max: z.number().optional(),
+});
+const floatType = z.object({
+  kind: z.literal("float"),
+  bits: z.union([z.literal(32), z.literal(64)]),
+  min: z.number().optional(),
+  max: z.number().optional(),
+  /** resolution the value is meaningful to; drives bit-packing and text decimals */
+  precision: z.number().positive().optional(),
+});
+const fixedType = z.object({
+  kind: z.literal("fixed"),
+  /** value = raw × scale + offset */
+  scale: z.number().positive(),
+  offset: z.number().default(0),
+  min: z.number(),
+  max: z.number(),
+});
+const timestampType = z.object({
+  kind: z.literal("timestamp"),
+  /**
+   * epoch: seconds since 1970 as an integer (or a float when resolution < 1);
+   * text: the formatted string travels in every format (the paper's "DDMMYY hhmmss.s").
+   */
+  encoding: z.enum(["epoch", "text"]),
+  /** strftime-like tokens: DD MM YY YYYY hh mm ss s (tenths) ss.sss… */
+  textFormat: z.string().max(40).optional(),
+  /** seconds; 1 = whole seconds, 0.1 = tenths */
+  resolution: z.number().positive().default(1),
+  min: z.number().optional(),
+  max: z.number().optional(),
+});
+const stringType = z.object({
+  kind: z.literal("string"),
+  maxLength: z.number().int().min(0).max(65535),
+  /** fixed: always maxLength bytes in fixed-layout formats (NUL padded) */
+  fixed: z.boolean().default(false),
+  /** restricts characters; bit-packing uses it to spend fewer bits per character */
+  charset: z.enum(["utf8", "ascii", "digits", "hex", "upper-alnum", "alnum"]).default("utf8"),
+});
+const bytesType = z.object({
+  kind: z.literal("bytes"),
+  maxLength: z.number().int().min(0).max(65535),
+  fixed: z.boolean().default(false),
+});
+
+export const scalarTypeSchema = z.discriminatedUnion("kind", [
+  boolType,
+  enumType,
+  intType,
+  floatType,
+  fixedType,
+  timestampType,
+  stringType,
+  bytesType,
+]);
+export type ScalarType = z.infer<typeof scalarTypeSchema>;
+
+const arrayType = z.object({
+  kind: z.literal("array"),
+  of: scalarTypeSchema,
+  /** fixed: exactly maxCount elements; otherwise 0..maxCount */
+  maxCount: z.number().int().min(0).max(4096),
+  fixed: z.boolean().default(false),
+});
+
+/** How one value is chosen when the designer draws N reproducible samples. */
+export const sampleModelSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("constant"), value: z.unknown() }),
+  z.object({ kind: z.literal("uniform"), min: z.number(), max: z.number(), decimals: z.number().int().min(0).max(12).optional() }),
+  z.object({ kind: z.literal("normal"), mean: z.number(), sd: z.number().nonnegative(), min: z.number().optional(), max: z.number().optional(), decimals: z.number().int().min(0).max(12).optional() }),
+  z.object({ kind: z.literal("choice"), values: z.array(z.unknown()).min(1), weights: z.array(z.number().nonnegative()).optional() }),
+  z.object({
+    kind: z.literal("walk"),
+    start: z.number(),
+    /** each sample moves by U(stepMin, stepMax) */
+    stepMin: z.number(),
+    stepMax: z.number(),
+    min: z.number().optional(),
+    max: z.number().optional(),
+    decimals: z.number().int().min(0).max(12).optional(),
+  }),
+  z.object({ kind: z.literal("counter"), start: z.number(), step: z.number().default(1), wrap: z.number().optional() }),
+  /** strings: literal text with {int:A:B[:pad]} and {digits:N} {hex:N} {alpha:N} placeholders */
+  z.object({ kind: z.literal("template"), template: z.string().max(256) }),
+  /** arrays: one model per element (the last repeats), count between min and max */
+  z.object({
+    kind: z.literal("elements"),
+    each: z.array(z.lazy((): z.ZodType => sampleModelSchema)).min(1),
+    minCount: z.number().int().min(0).optional(),
+    maxCount: z.number().int().min(0).optional(),
+  }),
+]);
+export type SampleModel =
+  | { kind: "constant"; value: unknown }
+  | { kind: "uniform"; min: number; max: number; decimals?: number }
+  | { kind: "normal"; mean: number; sd: number; min?: number; max?: number; decimals?: number }
+  | { kind: "choice"; values: unknown[]; weights?: number[] }
+  | { kind: "walk"; start: number; stepMin: number; stepMax: number; min?: number; max?: number; decimals?: number }
+  | { kind: "counter"; start: number; step: number; wrap?: number }
+  | { kind: "template"; template: string }
+  | { kind: "elements"; each: SampleModel[]; minCount?: number; maxCount?: number };
+
+export const structStringMode = z.enum([
+  "fixed", // maxLength bytes in place, NUL padded (Python "Ns")
+  "u8-inline", // u8 length then the bytes, in place
+  "u16-inline",
+  "u8-appended", // u8 length in place, bytes after the fixed part (the paper's layout with u16)
+  "u16-appended",
+]);
+export type StructStringMode = z.infer<typeof structStringMode>;
+
+const fieldOptionsSchema = z.object({
+  protobuf: z
+    .object({
+      number: z.number().int().min(1).max(536870911).optional(),
+      /** wire type choice for integers: varint (default), zigzag for signed, or fixed width */
+      intEncoding: z.enum(["varint", "zigzag", "fixed"]).optional(),
+      /**
+       * fixed-count arrays only: one scalar field per element named key_<suffix>, numbered
+       * consecutively from `number` (the paper's acc → acc_x=11, acc_y=12, acc_z=13)
+       */
+      expand: z.array(z.string().regex(/^[A-Za-z0-9_]+$/)).min(1).max(64).optional(),
+    })
+    .optional(),
+  struct: z
+    .object({
+      stringMode: structStringMode.optional(),
+    })
+    .optional(),
+});
+
+export interface FieldBase {
+  id: string;
+  key: string;
+  name: string;
+  unit?: string | undefined;
+  description?: string | undefined;
+  presence: "required" | "optional";
+  text?: TextRep | undefined;
+  sample?: SampleModel | undefined;
+  options?: z.infer<typeof fieldOptionsSchema> | undefined;
+}
+export type ArrayType = z.infer<typeof arrayType>;
+export type GroupType = { kind: "group"; fields: Field[] };
+export type FieldType = ScalarType | ArrayType | GroupType;
+export type Field = FieldBase & { type: FieldType };
+
+export const fieldSchema: z.ZodType<Field> = z.lazy(() =>
+  z.object({
+    id: z.string().min(1).max(64),
+    key: z.string().min(1).max(64),
+    name: z.string().min(1).max(128),
+    unit: z.string().max(32).optional(),
+    description: z.string().max(2000).optional(),
+    presence: z.enum(["required", "optional"]).default("required"),
+    type: z.union([scalarTypeSchema, arrayType, z.object({ kind: z.literal("group"), fields: z.array(fieldSchema).max(512) })]),
+    text: textRepSchema.optional(),
+    sample: sampleModelSchema.optional(),
+    options: fieldOptionsSchema.optional(),
+  }),
+) as z.ZodType<Field>;
+
+export const layoutSchema = z.object({
+  format: z.literal(LAYOUT_FORMAT),
+  version: z.literal(LAYOUT_VERSION),
+  name: z.string().min(1).max(128),
+  description: z.string().max(4000).optional(),
+  /** protobuf package and message; SBE/Kaitai/C names derive from them */
+  package: identifier.default("telemetry"),
+  message: identifier.default("Telemetry"),
+  struct: z
+    .object({
+      endianness: z.enum(["big", "little"]).default("big"),
+      stringMode: structStringMode.default("u16-appended"),
+    })
+    .default({ endianness: "big", stringMode: "u16-appended" }),
+  json: z
+    .object({
+      /** compact is what a device sends; python is json.dumps' default ", " / ": " */
+      spacing: z.enum(["compact", "python"]).default("compact"),
+    })
+    .default({ spacing: "compact" }),
+  sbe: z
+    .object({ schemaId: z.number().int().min(0).max(65535).default(1), templateId: z.number().int().min(0).max(65535).default(1), version: z.number().int().min(0).max(65535).default(0) })
+    .default({ schemaId: 1, templateId: 1, version: 0 }),
+  /** protobuf numbers of deleted fields, never reused (schema evolution) */
+  protobufReserved: z.array(z.number().int().min(1)).default([]),
+  fields: z.array(fieldSchema).max(512),
+});
+
+export type Layout = z.infer<typeof layoutSchema>;
+export type LayoutInput = z.input<typeof layoutSchema>;

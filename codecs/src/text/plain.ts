@@ -1,0 +1,214 @@
+// Typed record ⇄ plain record (what JSON, CBOR, MessagePack and PSON carry), per field text representation.
+import { RecordError } from "../errors.ts";
+import type { Field, Layout, ScalarType, TextRep } from "../layout/schema.ts";
+import type { FieldValue, PlainRecord, PlainValue, ScalarValue, TypedRecord } from "../layout/values.ts";
+import { padInteger, parseNumberText, pyFixed, pyFloatRepr, toFloat32 } from "./numbers.ts";
+import { formatTimestamp, parseTimestamp } from "./timestamp.ts";
+import { checkScalar } from "./check.ts";
+import { bytesToBase64, base64ToBytes, bytesToHex, hexToBytes } from "./bytes.ts";
+
+/** "json": bytes as base64 text; "binary": bytes stay bytes (CBOR, MessagePack, PSON carry them natively). */
+export type PlainMode = "json" | "binary";
+
+function scalarToText(t: ScalarType, v: ScalarValue, rep: Extract<TextRep, { as: "string" }>): string {
+  let s: string;
+  switch (t.kind) {
+    case "bool": s = v ? "1" : "0"; break;
+    case "enum": s = String(v); break;
+    case "timestamp": s = t.encoding === "text" ? formatTimestamp(v as number, t.textFormat!) : rep.decimals !== undefined ? pyFixed(v as number, rep.decimals) : String(v); break;
+    case "string": s = v as string; break;
+    case "bytes": s = bytesToHex(v as Uint8Array); break;
+    case "int": s = String(v); break;
+    case "float":
+    case "fixed": s = rep.decimals !== undefined ? pyFixed(v as number, rep.decimals) : pyFloatRepr(v as number); break;
+  }
+  return rep.pad !== undefined && (t.kind === "int" || t.kind === "float" || t.kind === "fixed" || t.kind === "enum") ? padInteger(s, rep.pad) : s;
+}
+
+function scalarToPlain(t: ScalarType, v: ScalarValue, mode: PlainMode): PlainValue {
+  switch (t.kind) {
+    case "enum": return t.values.find((e) => e.name === v)?.value ?? (v as string);
+    case "timestamp": return t.encoding === "text" ? formatTimestamp(v as number, t.textFormat!) : (v as number);
+    case "bytes": return mode === "json" ? bytesToBase64(v as Uint8Array) : (v as Uint8Array);
+    default: return v as PlainValue;
+  }
+}
+
+function textToScalar(t: ScalarType, s: string, path: string): ScalarValue {
+  switch (t.kind) {
+    case "bool":
+      if (s === "1" || s === "true") return true;
+      if (s === "0" || s === "false") return false;
+      throw new RecordError(path, `"${s}" is not a boolean (1/0/true/false)`);
+    case "enum":
+      if (t.values.some((e) => e.name === s)) return s;
+      throw new RecordError(path, `"${s}" is not one of ${t.values.map((e) => e.name).join(", ")}`);
+    case "string": return s;
+    case "bytes": {
+      const b = hexToBytes(s);
+      if (!b) throw new RecordError(path, `"${s}" is not hex`);
+      return b;
+    }
+    case "timestamp": {
+      if (t.encoding === "text") {
+        const n = parseTimestamp(s, t.textFormat!);
+        if (n === undefined) throw new RecordError(path, `"${s}" does not match ${t.textFormat}`);
+        return n;
+      }
+      const n = parseNumberText(s);
+      if (n === undefined) throw new RecordError(path, `"${s}" is not a number`);
+      return n;
+    }
+    case "int": {
+      if (!/^[+-]?\d+$/.test(s.trim())) throw new RecordError(path, `"${s}" is not an integer`);
+      return t.bits === 64 ? BigInt(s.trim()) : Number(s.trim());
+    }
+    case "float":
+    case "fixed": {
+      const n = parseNumberText(s);
+      if (n === undefined) throw new RecordError(path, `"${s}" is not a number`);
+      return canonicalNumber(t, n);
+    }
+  }
+}
+
+/** float32 fields hold the nearest float32, so a parsed "17.23" equals what the binary formats decode. */
+function canonicalNumber(t: ScalarType, n: number): number {
+  return t.kind === "float" && t.bits === 32 ? toFloat32(n) : n;
+}
+
+function plainToScalar(t: ScalarType, v: PlainValue, path: string, mode: PlainMode): ScalarValue {
+  switch (t.kind) {
+    case "bool":
+      if (typeof v === "boolean") return v;
+      break;
+    case "enum":
+      if (typeof v === "number") {
+        const e = t.values.find((x) => x.value === v);
+        if (e) return e.name;
+        throw new RecordError(path, `${v} is not a value of the enum`);
+      }
+      if (typeof v === "string") return textToScalar(t, v, path);
+      break;
+    case "int":
+      if (typeof v === "number" && Number.isInteger(v)) return t.bits === 64 ? BigInt(v) : v;
+      if (typeof v === "bigint") {
+        if (t.bits === 64) return v;
+        if (v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER)) return Number(v);
+      }
+      break;
+    case "float":
+    case "fixed":
+      if (typeof v === "number") return canonicalNumber(t, v);
+      if (typeof v === "bigint") return canonicalNumber(t, Number(v));
+      break;
+    case "timestamp":
+      if (t.encoding === "text" && typeof v === "string") return textToScalar(t, v, path);
+      if (t.encoding === "epoch" && typeof v === "number") return v;
+      break;
+    case "string":
+      if (typeof v === "string") return v;
+      break;
+    case "bytes":
+      if (v instanceof Uint8Array) return v;
+      if (mode === "json" && typeof v === "string") {
+        const b = base64ToBytes(v);
+        if (b) return b;
+      }
+      break;
+  }
+  throw new RecordError(path, `expected ${t.kind}, got ${describe(v)}`);
+}
+
+function describe(v: PlainValue | undefined): string {
+  if (v === null) return "null";
+  if (v === undefined) return "nothing";
+  if (v instanceof Uint8Array) return "bytes";
+  if (Array.isArray(v)) return "an array";
+  if (typeof v === "string") return `"${v.length > 24 ? `${v.slice(0, 24)}…` : v}"`;
+  return typeof v === "object" ? "an object" : `${typeof v} ${String(v)}`;
+}
+
+function fieldToPlain(f: Field, v: FieldValue, mode: PlainMode): PlainValue {
+  const t = f.type;
+  if (t.kind === "group") return recordToPlain(t.fields, v as TypedRecord, mode);
+  const rep = f.text;
+  if (t.kind === "array") {
+    const items = v as ScalarValue[];
+    if (rep?.as === "string") {
+      const texts = items.map((x) => scalarToText(t.of, x, rep));
+      return rep.separator !== undefined ? texts.join(rep.separator) : texts;
+    }
+    return items.map((x) => scalarToPlain(t.of, x, mode));
+  }
+  return rep?.as === "string" ? scalarToText(t, v as ScalarValue, rep) : scalarToPlain(t, v as ScalarValue, mode);
+}
+
+function recordToPlain(fields: Field[], rec: TypedRecord, mode: PlainMode): PlainRecord {
+  const out: PlainRecord = {};
+  for (const f of fields) {
+    const v = rec[f.key];
+    if (v === undefined) continue;
+    out[f.key] = fieldToPlain(f, v, mode);
+  }
+  return out;
+}
+
+/** The record as a device writes it in a self-describing format (keys in layout order). */
+export function toPlain(layout: Layout, rec: TypedRecord, mode: PlainMode = "binary"): PlainRecord {
+  return recordToPlain(layout.fields, rec, mode);
+}
+
+export function fieldValueToPlain(f: Field, v: FieldValue, mode: PlainMode = "binary"): PlainValue {
+  return fieldToPlain(f, v, mode);
+}
+
+function plainToField(f: Field, v: PlainValue, path: string, mode: PlainMode): FieldValue {
+  const t = f.type;
+  if (t.kind === "group") {
+    if (v === null || typeof v !== "object" || Array.isArray(v) || v instanceof Uint8Array) throw new RecordError(path, `expected an object, got ${describe(v)}`);
+    return plainToRecord(t.fields, v as PlainRecord, path, mode);
+  }
+  if (t.kind === "array") {
+    let items: PlainValue[];
+    if (typeof v === "string" && f.text?.as === "string" && f.text.separator !== undefined) items = v === "" ? [] : v.split(f.text.separator);
+    else if (Array.isArray(v)) items = v;
+    else throw new RecordError(path, `expected an array, got ${describe(v)}`);
+    if (t.fixed ? items.length !== t.maxCount : items.length > t.maxCount)
+      throw new RecordError(path, t.fixed ? `needs exactly ${t.maxCount} elements, got ${items.length}` : `holds at most ${t.maxCount} elements, got ${items.length}`);
+    return items.map((x, i) => {
+      const p = `${path}[${i}]`;
+      const s = typeof x === "string" && t.of.kind !== "string" && t.of.kind !== "enum" && !(t.of.kind === "timestamp" && t.of.encoding === "text") && !(t.of.kind === "bytes" && mode === "json") ? textToScalar(t.of, x, p) : plainToScalar(t.of, x, p, mode);
+      checkScalar(t.of, s, p);
+      return s;
+    });
+  }
+  const useText = typeof v === "string" && t.kind !== "string" && !(t.kind === "timestamp" && t.encoding === "text") && !(t.kind === "bytes" && mode === "json") && t.kind !== "enum";
+  const s = useText ? textToScalar(t, v as string, path) : plainToScalar(t, v, path, mode);
+  checkScalar(t, s, path);
+  return s;
+}
+
+function plainToRecord(fields: Field[], obj: PlainRecord, at: string, mode: PlainMode): TypedRecord {
+  const out: TypedRecord = {};
+  for (const f of fields) {
+    const path = at ? `${at}.${f.key}` : f.key;
+    const v = obj[f.key];
+    if (v === undefined || v === null) {
+      if (f.presence === "required") throw new RecordError(path, "is required");
+      continue;
+    }
+    out[f.key] = plainToField(f, v, path, mode);
+  }
+  const known = new Set(fields.map((f) => f.key));
+  for (const k of Object.keys(obj)) if (!known.has(k)) throw new RecordError(at ? `${at}.${k}` : k, "is not a field of the layout");
+  return out;
+}
+
+/**
+ * Reads a record as a device emitted it (numbers or formatted strings, e.g. the paper's all-string
+ * JSON) into typed values, validating types, ranges, enums and lengths. Throws RecordError.
+ */
+export function fromPlain(layout: Layout, obj: PlainRecord, mode: PlainMode = "binary"): TypedRecord {
+  return plainToRecord(layout.fields, obj, "", mode);
+}

@@ -1,0 +1,10 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["codecs/**/*.test.ts", "bin/**/*.test.ts", "host/**/*.test.ts", "services/**/*.test.ts", "devkit-bridge/**/*.test.ts", "app/**/*.test.ts", "renderer/**/*.test.ts", "e2e/**/*.test.ts"],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    pool: "forks",
+  },
+});
