@@ -5,6 +5,7 @@ import { intLimits } from "../layout/validate.ts";
 import { roundTo, toFloat32 } from "../text/numbers.ts";
 import { formatResolution } from "../text/timestamp.ts";
 import { hashString, Prng } from "./prng.ts";
+import { fixedPoint } from "../layout/fixedPoint.ts";
 
 /** Per-field generator state: walks and counters remember where they are. */
 interface Gen {
@@ -55,14 +56,15 @@ function coerce(t: ScalarType, x: number): ScalarValue {
   switch (t.kind) {
     case "int": {
       const [lo, hi] = intLimits(t.bits, t.signed);
-      const v = Math.min(Math.max(Math.round(x), t.min ?? lo), t.max ?? hi);
+      // "+ 0" turns Math.round's -0 into 0: integers have no negative zero on any wire
+      const v = Math.min(Math.max(Math.round(x), t.min ?? lo), t.max ?? hi) + 0;
       return t.bits === 64 ? BigInt(v) : v;
     }
     case "float":
       return t.bits === 32 ? toFloat32(x) : x;
     case "fixed": {
-      const raw = Math.round((x - t.offset) / t.scale);
-      const v = raw * t.scale + t.offset;
+      const fp = fixedPoint(t);
+      const v = fp.fromRaw(fp.toRaw(x));
       return Math.min(Math.max(v, t.min), t.max);
     }
     case "timestamp": {

@@ -1,4 +1,5 @@
 // Byte/text helpers that work in browsers, workers and Node alike (codecs/ imports nothing from Node).
+import { strictUtf8Decoder } from "./utf8.ts";
 
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
 
@@ -44,10 +45,9 @@ export function base64ToBytes(text: string): Uint8Array | undefined {
 }
 
 const encoder = new TextEncoder();
-const decoder = new TextDecoder("utf-8", { fatal: true });
 export const utf8Encode = (s: string): Uint8Array => encoder.encode(s);
 /** Throws TypeError on invalid UTF-8 (callers turn it into a DecodeError). */
-export const utf8Decode = (b: Uint8Array): string => decoder.decode(b);
+export const utf8Decode = (b: Uint8Array): string => strictUtf8Decoder.decode(b);
 export function utf8Length(s: string): number {
   let n = 0;
   for (let i = 0; i < s.length; i++) {

@@ -4,6 +4,9 @@
 export function pyFixed(x: number, decimals: number): string {
   if (!Number.isFinite(x)) return pyNonFinite(x);
   const s = Object.is(x, -0) ? `-${x.toFixed(decimals)}` : x.toFixed(decimals);
+  // an exact tie needs x·2^(decimals+1) to be an integer (10^d = 2^d·5^d with 5^d odd); without
+  // one toFixed is already correctly rounded, and the long toFixed below costs ~10× as much
+  if (!Number.isInteger(x * 2 ** (decimals + 1))) return s;
   // toFixed(100) is the exact binary value whenever a tie at `decimals` is possible
   const extra = Math.min(100, decimals + 60);
   const exact = x.toFixed(extra);
@@ -85,4 +88,13 @@ const F32 = new Float32Array(1);
 export function toFloat32(x: number): number {
   F32[0] = x;
   return F32[0]!;
+}
+
+/** Decimal places of x when it is a short decimal (0.01 → 2, 0.25 → 2, 60 → 0), else undefined. */
+export function decimalPlaces(x: number): number | undefined {
+  for (let d = 0; d <= 15; d++) {
+    const s = x * 10 ** d;
+    if (Math.abs(s - Math.round(s)) <= 1e-9 * Math.max(1, Math.abs(s))) return d;
+  }
+  return undefined;
 }

@@ -3,19 +3,25 @@ import { RecordError } from "../errors.ts";
 import type { Field, Layout, ScalarType, TextRep } from "../layout/schema.ts";
 import type { FieldValue, PlainRecord, PlainValue, ScalarValue, TypedRecord } from "../layout/values.ts";
 import { padInteger, parseNumberText, pyFixed, pyFloatRepr, toFloat32 } from "./numbers.ts";
-import { formatTimestamp, parseTimestamp } from "./timestamp.ts";
+import { compileTextTime, parseTimestamp } from "./timestamp.ts";
 import { checkScalar } from "./check.ts";
 import { bytesToBase64, base64ToBytes, bytesToHex, hexToBytes } from "./bytes.ts";
 
 /** "json": bytes as base64 text; "binary": bytes stay bytes (CBOR, MessagePack, PSON carry them natively). */
 export type PlainMode = "json" | "binary";
 
+function timeText(format: string, v: number): string {
+  const s = compileTextTime(format).format(v);
+  if (s === undefined) throw new RecordError("", `${v} s is outside the years 0000–9999 that "${format}" can show`);
+  return s;
+}
+
 function scalarToText(t: ScalarType, v: ScalarValue, rep: Extract<TextRep, { as: "string" }>): string {
   let s: string;
   switch (t.kind) {
     case "bool": s = v ? "1" : "0"; break;
     case "enum": s = String(v); break;
-    case "timestamp": s = t.encoding === "text" ? formatTimestamp(v as number, t.textFormat!) : rep.decimals !== undefined ? pyFixed(v as number, rep.decimals) : String(v); break;
+    case "timestamp": s = t.encoding === "text" ? timeText(t.textFormat!, v as number) : rep.decimals !== undefined ? pyFixed(v as number, rep.decimals) : String(v); break;
     case "string": s = v as string; break;
     case "bytes": s = bytesToHex(v as Uint8Array); break;
     case "int": s = String(v); break;
@@ -28,7 +34,7 @@ function scalarToText(t: ScalarType, v: ScalarValue, rep: Extract<TextRep, { as:
 function scalarToPlain(t: ScalarType, v: ScalarValue, mode: PlainMode): PlainValue {
   switch (t.kind) {
     case "enum": return t.values.find((e) => e.name === v)?.value ?? (v as string);
-    case "timestamp": return t.encoding === "text" ? formatTimestamp(v as number, t.textFormat!) : (v as number);
+    case "timestamp": return t.encoding === "text" ? timeText(t.textFormat!, v as number) : (v as number);
     case "bytes": return mode === "json" ? bytesToBase64(v as Uint8Array) : (v as Uint8Array);
     default: return v as PlainValue;
   }

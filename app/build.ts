@@ -1,0 +1,48 @@
+// Bundles Electron's main and preload to CommonJS in dist/app: a packaged app has no tsx, and a
+// sandboxed preload can require nothing but "electron".
+import { build, type BuildOptions } from "esbuild";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+export interface AppBundle {
+  main: string;
+  preload: string;
+  warnings: string[];
+}
+
+export async function buildApp(outDir = path.join(root, "dist", "app")): Promise<AppBundle> {
+  const version = (JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { version: string }).version;
+  const common: BuildOptions = {
+    bundle: true,
+    format: "cjs",
+    outdir: outDir,
+    outExtension: { ".js": ".cjs" },
+    sourcemap: "linked",
+    legalComments: "none",
+    logLevel: "silent",
+    external: ["electron"],
+  };
+  const [main, preload] = await Promise.all([
+    build({
+      ...common,
+      entryPoints: { main: path.join(root, "app", "main.ts") },
+      platform: "node",
+      target: "node22",
+      // native: loaded from node_modules (rebuilt for Electron by electron-builder)
+      external: ["electron", "better-sqlite3"],
+      define: { __APP_VERSION__: JSON.stringify(version) },
+    }),
+    build({ ...common, entryPoints: { preload: path.join(root, "app", "preload.ts") }, platform: "browser", target: "chrome130" }),
+  ]);
+  const warnings = [...main.warnings, ...preload.warnings].map((w) => `${w.location?.file ?? ""}:${w.location?.line ?? ""} ${w.text}`);
+  return { main: path.join(outDir, "main.cjs"), preload: path.join(outDir, "preload.cjs"), warnings };
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const out = await buildApp();
+  for (const w of out.warnings) console.warn(`warning: ${w}`);
+  console.log(`built ${path.relative(root, out.main)} and ${path.relative(root, out.preload)}`);
+}

@@ -1,0 +1,63 @@
+// Where the records to measure come from: the device's own JSONL log, or reproducible generated samples.
+import { RecordError } from "../../codecs/src/errors.ts";
+import type { Layout } from "../../codecs/src/layout/schema.ts";
+import type { TypedRecord } from "../../codecs/src/layout/values.ts";
+import { generateSamples } from "../../codecs/src/samples/generate.ts";
+import { fromPlain } from "../../codecs/src/text/plain.ts";
+import { InputError, intFlag, readText, UsageError } from "./common.ts";
+import { isPlainRecord, parseJsonLenient } from "./jsonio.ts";
+
+export const RECORD_FLAGS = {
+  records: { type: "string" },
+  samples: { type: "string" },
+  seed: { type: "string" },
+} as const;
+
+export interface RecordSource {
+  records: TypedRecord[];
+  /** null when the records came from a file */
+  seed: number | null;
+  file: string | null;
+}
+
+export const DEFAULT_SAMPLES = 1000;
+export const DEFAULT_SEED = 1;
+
+export function loadRecords(layout: Layout, flags: { records?: string | undefined; samples?: string | undefined; seed?: string | undefined }): RecordSource {
+  if (flags.records !== undefined) {
+    if (flags.samples !== undefined || flags.seed !== undefined) throw new UsageError("--records reads a file: it cannot be combined with --samples or --seed");
+    return { records: readJsonl(layout, flags.records), seed: null, file: flags.records };
+  }
+  const n = intFlag(flags.samples, "--samples", DEFAULT_SAMPLES, 1, 1_000_000);
+  const seed = intFlag(flags.seed, "--seed", DEFAULT_SEED, 0, 0xffffffff);
+  return { records: generateSamples(layout, n, seed), seed, file: null };
+}
+
+/** One JSON record per line, as the device emits it (the paper's all-string records included). */
+export function readJsonl(layout: Layout, file: string): TypedRecord[] {
+  const out: TypedRecord[] = [];
+  readText(file)
+    .split(/\r?\n/)
+    .forEach((line, i) => {
+      if (line.trim() === "") return;
+      out.push(recordFromJson(layout, line, `${file}:${i + 1}`));
+    });
+  if (out.length === 0) throw new InputError(`${file}: no records`);
+  return out;
+}
+
+export function recordFromJson(layout: Layout, text: string, where: string): TypedRecord {
+  let obj: unknown;
+  try {
+    obj = parseJsonLenient(text);
+  } catch (e) {
+    throw new InputError(`${where}: not JSON (${(e as Error).message})`);
+  }
+  if (!isPlainRecord(obj)) throw new InputError(`${where}: expected a JSON object`);
+  try {
+    return fromPlain(layout, obj, "json");
+  } catch (e) {
+    if (e instanceof RecordError) throw new InputError(`${where}: ${e.message}`);
+    throw e;
+  }
+}

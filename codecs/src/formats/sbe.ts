@@ -1,0 +1,27 @@
+// SBE: FIX Simple Binary Encoding 1.0, little-endian, as mapped in docs/design/sbe-mapping.md.
+import type { Layout } from "../layout/schema.ts";
+import { sbeDecoder } from "./fixed/sbeDecode.ts";
+import { sbeEncoder } from "./fixed/sbeEncode.ts";
+import { planSbe, type SbePlan } from "./fixed/sbePlan.ts";
+import type { Codec, CompiledCodec, FormatInfo } from "./types.ts";
+
+const info: FormatInfo = {
+  id: "sbe",
+  label: "SBE",
+  selfDescribing: false,
+  compressed: false,
+  lossy: false,
+  implementation: "hand-written SBE 1.0 codec (8-byte header, little-endian root block, uint16 group and var-data lengths)",
+};
+
+export interface CompiledSbe extends CompiledCodec {
+  readonly plan: SbePlan;
+}
+
+export function compileSbe(layout: Layout): CompiledSbe {
+  const plan = planSbe(layout);
+  const enc = sbeEncoder(plan);
+  return { info, layout, plan, encode: enc.encode, encodeWithSpans: enc.encodeWithSpans, decode: sbeDecoder(plan) };
+}
+
+export const sbeCodec: Codec = { info, compile: compileSbe };

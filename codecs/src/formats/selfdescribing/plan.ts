@@ -1,0 +1,116 @@
+// The layout walk every self-describing format shares: keys in layout order, each value through the
+// field's text representation (fieldValueToPlain, i.e. toPlain one field at a time), with spans.
+import { EncodeError, LayoutError } from "../../errors.ts";
+import type { Field, ScalarType } from "../../layout/schema.ts";
+import type { PlainValue, TypedRecord } from "../../layout/values.ts";
+import { fieldValueToPlain, type PlainMode } from "../../text/plain.ts";
+import type { EncodedWithSpans, Span } from "../types.ts";
+import type { ByteWriter } from "./byteWriter.ts";
+import { hasLoneSurrogate } from "../../text/utf8.ts";
+
+/**
+ * How a plain number of the field goes on the wire. A plain record alone cannot say whether 20 is
+ * an int or the float 20.0, and formats with float widths need to know float32 from float64.
+ */
+export type NumHint = "f32" | "f64" | "epoch" | "int";
+
+export function numHint(t: ScalarType): NumHint {
+  switch (t.kind) {
+    case "float": return t.bits === 32 ? "f32" : "f64";
+    case "fixed": return "f64";
+    case "timestamp": return "epoch";
+    default: return "int";
+  }
+}
+
+export interface PlanEntry {
+  field: Field;
+  key: string;
+  /** field ids from the top level joined by "/" */
+  path: string;
+  hint: NumHint;
+  /** the format's bytes for this key (for JSON: quoted key and colon) */
+  keyBytes: Uint8Array;
+  /** set for groups, which the walk recurses into */
+  children: PlanEntry[] | undefined;
+}
+
+/** `at` is the fields' place in the layout document, for LayoutError paths. */
+export function compilePlan(fields: Field[], encodeKey: (key: string) => Uint8Array, parentPath = "", at = "fields"): PlanEntry[] {
+  return fields.map((f, i) => {
+    const path = parentPath ? `${parentPath}/${f.id}` : f.id;
+    // no UTF-8 form, so no self-describing format can carry the key
+    if (hasLoneSurrogate(f.key)) throw new LayoutError([{ path: `${at}[${i}].key`, message: "holds a lone surrogate" }]);
+    const t = f.type;
+    return {
+      field: f,
+      key: f.key,
+      path,
+      hint: t.kind === "array" ? numHint(t.of) : t.kind === "group" ? "int" : numHint(t),
+      keyBytes: encodeKey(f.key),
+      children: t.kind === "group" ? compilePlan(t.fields, encodeKey, path, `${at}[${i}].type.fields`) : undefined,
+    };
+  });
+}
+
+/** What a format writes at each step of the walk; all output goes to `out`. */
+export interface Sink {
+  /** format id, for errors */
+  readonly format: string;
+  readonly out: ByteWriter;
+  mapOpen(count: number): void;
+  /** bytes after the last entry (JSON's "}"); nothing for length-prefixed maps */
+  mapClose(): void;
+  /** bytes before an entry's key (JSON's ", "); counted as part of the key */
+  entrySeparator(index: number): void;
+  value(v: PlainValue, hint: NumHint, path: string): void;
+}
+
+function walk(entries: PlanEntry[], rec: TypedRecord, sink: Sink, mode: PlainMode, spans: Span[] | null, path: string): void {
+  const out = sink.out;
+  let count = 0;
+  for (let i = 0; i < entries.length; i++) if (rec[entries[i]!.key] !== undefined) count++;
+  let at = out.pos;
+  sink.mapOpen(count);
+  if (spans) spans.push({ start: at, end: out.pos, field: path, role: "framing" });
+  let index = 0;
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i]!;
+    const v = rec[e.key];
+    if (v === undefined) continue;
+    at = out.pos;
+    sink.entrySeparator(index++);
+    out.bytes(e.keyBytes);
+    if (spans) spans.push({ start: at, end: out.pos, field: e.path, role: "key" });
+    if (e.children) {
+      if (typeof v !== "object" || v === null || Array.isArray(v) || v instanceof Uint8Array) throw new EncodeError("expected a group record", sink.format, e.path);
+      walk(e.children, v as TypedRecord, sink, mode, spans, e.path);
+      continue;
+    }
+    at = out.pos;
+    try {
+      sink.value(fieldValueToPlain(e.field, v, mode), e.hint, e.path);
+    } catch (err) {
+      if (err instanceof EncodeError) throw err;
+      throw new EncodeError(err instanceof Error ? err.message : String(err), sink.format, e.path);
+    }
+    if (spans) spans.push({ start: at, end: out.pos, field: e.path, role: "value" });
+  }
+  at = out.pos;
+  sink.mapClose();
+  if (spans && out.pos > at) spans.push({ start: at, end: out.pos, field: path, role: "framing" });
+}
+
+/** Encodes one record through `sink`; a value the format cannot carry throws EncodeError with its path. */
+export function encodeRecord(entries: PlanEntry[], rec: TypedRecord, sink: Sink, mode: PlainMode): Uint8Array {
+  sink.out.reset();
+  walk(entries, rec, sink, mode, null, "");
+  return sink.out.take();
+}
+
+export function encodeRecordWithSpans(entries: PlanEntry[], rec: TypedRecord, sink: Sink, mode: PlainMode): EncodedWithSpans {
+  sink.out.reset();
+  const spans: Span[] = [];
+  walk(entries, rec, sink, mode, spans, "");
+  return { bytes: sink.out.take(), spans };
+}

@@ -1,0 +1,40 @@
+// Struct: the record as Python's struct.pack would lay it out (docs/design/struct-mapping.md).
+import type { Layout } from "../layout/schema.ts";
+import type { TypedRecord } from "../layout/values.ts";
+import { structDecoder } from "./fixed/structDecode.ts";
+import { structEncoder } from "./fixed/structEncode.ts";
+import { structPackArgs, type PackArgs } from "./fixed/structPack.ts";
+import { planStruct, type StructPlan } from "./fixed/structPlan.ts";
+import type { Codec, CompiledCodec, FormatInfo } from "./types.ts";
+
+const info: FormatInfo = {
+  id: "struct",
+  label: "Struct",
+  selfDescribing: false,
+  compressed: false,
+  lossy: false,
+  implementation: "hand-written DataView packer, byte-identical to Python struct.pack",
+};
+
+export interface CompiledStruct extends CompiledCodec {
+  readonly plan: StructPlan;
+  /** struct.pack(format, *values) arguments that reproduce `encode(rec)` */
+  packArgs(rec: TypedRecord): PackArgs;
+}
+
+export function compileStruct(layout: Layout): CompiledStruct {
+  const plan = planStruct(layout);
+  const enc = structEncoder(plan);
+  const decode = structDecoder(plan);
+  return {
+    info,
+    layout,
+    plan,
+    encode: enc.encode,
+    encodeWithSpans: enc.encodeWithSpans,
+    decode,
+    packArgs: (rec) => structPackArgs(plan, rec),
+  };
+}
+
+export const structCodec: Codec = { info, compile: compileStruct };

@@ -1,0 +1,294 @@
+import { describe, expect, test } from "vitest";
+import { DecodeError, EncodeError } from "../src/errors.ts";
+import { jsonCodec } from "../src/formats/json.ts";
+import { pyFloat32Repr } from "../src/formats/selfdescribing/float32Text.ts";
+import type { Layout, LayoutInput } from "../src/layout/schema.ts";
+import { parseLayout } from "../src/layout/validate.ts";
+import type { TypedRecord } from "../src/layout/values.ts";
+import { paperPreset } from "../src/presets/paper.ts";
+import { generateSamples } from "../src/samples/generate.ts";
+import { toFloat32 } from "../src/text/numbers.ts";
+import { everyTypeLayout, textRepLayout } from "./fixtures/layouts.ts";
+
+const utf8 = (s: string) => new TextEncoder().encode(s);
+const text = (b: Uint8Array) => new TextDecoder().decode(b);
+const withSpacing = (layout: Layout, spacing: "compact" | "python"): Layout => ({ ...layout, json: { spacing } });
+
+const sensorInput: LayoutInput = {
+  format: "satlayout",
+  version: 1,
+  name: "Sensor",
+  fields: [
+    { id: "name", key: "name", name: "name", presence: "required", type: { kind: "string", maxLength: 32 } },
+    { id: "count", key: "count", name: "count", presence: "required", type: { kind: "int", bits: 16, signed: false } },
+    { id: "temp", key: "temp", name: "temp", presence: "required", type: { kind: "float", bits: 32 } },
+    { id: "ratio", key: "ratio", name: "ratio", presence: "required", type: { kind: "float", bits: 64 } },
+    { id: "ok", key: "ok", name: "ok", presence: "required", type: { kind: "bool" } },
+    { id: "big", key: "big", name: "big", presence: "required", type: { kind: "int", bits: 64, signed: true } },
+    { id: "raw", key: "raw", name: "raw", presence: "required", type: { kind: "bytes", maxLength: 8 } },
+    { id: "vals", key: "vals", name: "vals", presence: "required", type: { kind: "array", of: { kind: "float", bits: 32 }, maxCount: 4 } },
+    {
+      id: "pos", key: "pos", name: "pos", presence: "required",
+      type: { kind: "group", fields: [
+        { id: "lat", key: "lat", name: "lat", presence: "required", type: { kind: "float", bits: 64 } },
+        { id: "n", key: "n", name: "n", presence: "optional", type: { kind: "int", bits: 8, signed: false } },
+      ] },
+    },
+    { id: "mode", key: "mode", name: "mode", presence: "required", type: { kind: "enum", values: [{ name: "IDLE", value: 0 }, { name: "MOVING", value: 1 }] } },
+    { id: "t", key: "t", name: "t", presence: "required", type: { kind: "float", bits: 32 }, text: { as: "string", decimals: 2, pad: 2 } },
+  ],
+};
+const sensor = parseLayout(sensorInput);
+const sensorRecord: TypedRecord = {
+  name: "hé 🚢\n",
+  count: 42,
+  temp: toFloat32(17.23),
+  ratio: 0.1,
+  ok: true,
+  big: -9223372036854775808n,
+  raw: Uint8Array.from([1, 2, 3]),
+  vals: [1.5, -0, Number.NaN, Number.POSITIVE_INFINITY],
+  pos: { lat: 43.7 },
+  mode: "MOVING",
+  t: -5.5,
+};
+
+describe("JSON bytes equal Python's json.dumps", () => {
+  test("python spacing: ', ' and ': ', ensure_ascii escapes (astral as a surrogate pair), float32 as printed", () => {
+    const bytes = jsonCodec.compile(withSpacing(sensor, "python")).encode(sensorRecord);
+    expect(text(bytes)).toBe(
+      '{"name": "h\\u00e9 \\ud83d\\udea2\\n", "count": 42, "temp": 17.23, "ratio": 0.1, "ok": true, "big": -9223372036854775808, "raw": "AQID", "vals": [1.5, -0.0, NaN, Infinity], "pos": {"lat": 43.7}, "mode": 1, "t": "-05.50"}',
+    );
+  });
+
+  test("compact spacing: no spaces, UTF-8 as is, control characters still escaped", () => {
+    const bytes = jsonCodec.compile(withSpacing(sensor, "compact")).encode(sensorRecord);
+    // json.dumps(obj, separators=(",", ":"), ensure_ascii=False).encode().hex()
+    expect(Buffer.from(bytes).toString("hex")).toBe(
+      "7b226e616d65223a2268c3a920f09f9aa25c6e222c22636f756e74223a34322c2274656d70223a31372e32332c22726174696f223a302e312c226f6b223a747275652c22626967223a2d393232333337323033363835343737353830382c22726177223a2241514944222c2276616c73223a5b312e352c2d302e302c4e614e2c496e66696e6974795d2c22706f73223a7b226c6174223a34332e377d2c226d6f6465223a312c2274223a222d30352e3530227d",
+    );
+  });
+
+  test("escapes match Python for every ASCII control character, quote, backslash and DEL", () => {
+    const layout = parseLayout({ format: "satlayout", version: 1, name: "s", fields: [{ id: "s", key: "s", name: "s", presence: "required", type: { kind: "string", maxLength: 64 } }] });
+    const s = '\u0000\u0001\u0008\u0009\u000a\u000c\u000d\u001f"\\/\u007f\u0080';
+    // json.dumps({"s": s}) and json.dumps({"s": s}, separators=(",", ":"), ensure_ascii=False)
+    expect(text(jsonCodec.compile(withSpacing(layout, "python")).encode({ s }))).toBe('{"s": "\\u0000\\u0001\\b\\t\\n\\f\\r\\u001f\\"\\\\/\\u007f\\u0080"}');
+    expect(text(jsonCodec.compile(withSpacing(layout, "compact")).encode({ s }))).toBe('{"s":"\\u0000\\u0001\\b\\t\\n\\f\\r\\u001f\\"\\\\/\u007f\u0080"}');
+  });
+
+  test("float64 fields print as Python repr", () => {
+    const layout = parseLayout({ format: "satlayout", version: 1, name: "f", fields: [{ id: "x", key: "x", name: "x", presence: "required", type: { kind: "float", bits: 64 } }] });
+    const codec = jsonCodec.compile(layout);
+    const cases: [number, string][] = [
+      [1e16, "1e+16"], [1e-5, "1e-05"], [0.1, "0.1"], [5e-324, "5e-324"], [1e22, "1e+22"], [123456789012345680, "1.2345678901234568e+17"],
+      [1.7976931348623157e308, "1.7976931348623157e+308"], [1e15, "1000000000000000.0"], [0.0001, "0.0001"], [20, "20.0"], [-0, "-0.0"],
+      [Number.NEGATIVE_INFINITY, "-Infinity"],
+    ];
+    for (const [x, repr] of cases) expect(text(codec.encode({ x }))).toBe(`{"x":${repr}}`);
+  });
+
+  test("float32 values print with the fewest digits that read back to the same float32, Python-style", () => {
+    const cases: [number, string][] = [
+      [17.23, "17.23"], [0.1, "0.1"], [1e-5, "1e-05"], [16777216, "16777216.0"], [3.4028234663852886e38, "3.4028235e+38"],
+      [1.401298464324817e-45, "1e-45"], [1e16, "1e+16"], [123456789, "123456790.0"], [-273.15, "-273.15"], [0.0001, "0.0001"],
+      [-0, "-0.0"], [20, "20.0"], [1023.99, "1023.99"],
+    ];
+    for (const [x, repr] of cases) expect(pyFloat32Repr(toFloat32(x)), String(x)).toBe(repr);
+  });
+});
+
+describe("JSON spans", () => {
+  test("keys take their separator, quotes and colon; group braces are the group's framing", () => {
+    const layout = parseLayout({
+      format: "satlayout", version: 1, name: "g",
+      fields: [
+        { id: "a", key: "a", name: "a", presence: "required", type: { kind: "int", bits: 8, signed: false } },
+        { id: "g", key: "g", name: "g", presence: "required", type: { kind: "group", fields: [{ id: "x", key: "x", name: "x", presence: "required", type: { kind: "int", bits: 8, signed: false } }] } },
+      ],
+    });
+    const { bytes, spans } = jsonCodec.compile(withSpacing(layout, "python")).encodeWithSpans({ a: 1, g: { x: 2 } });
+    expect(text(bytes)).toBe('{"a": 1, "g": {"x": 2}}');
+    expect(spans).toEqual([
+      { start: 0, end: 1, field: "", role: "framing" },
+      { start: 1, end: 6, field: "a", role: "key" },
+      { start: 6, end: 7, field: "a", role: "value" },
+      { start: 7, end: 14, field: "g", role: "key" },
+      { start: 14, end: 15, field: "g", role: "framing" },
+      { start: 15, end: 20, field: "g/x", role: "key" },
+      { start: 20, end: 21, field: "g/x", role: "value" },
+      { start: 21, end: 22, field: "g", role: "framing" },
+      { start: 22, end: 23, field: "", role: "framing" },
+    ]);
+  });
+
+  test("spans cover every byte in order and the bytes equal encode()", () => {
+    for (const input of [paperPreset, everyTypeLayout]) {
+      const layout = parseLayout(input);
+      const codec = jsonCodec.compile(layout);
+      for (const rec of generateSamples(layout, 50, 3)) {
+        const { bytes, spans } = codec.encodeWithSpans(rec);
+        expect(bytes).toEqual(codec.encode(rec));
+        let at = 0;
+        for (const s of spans) {
+          expect(s.start).toBe(at);
+          expect(s.end).toBeGreaterThan(s.start);
+          at = s.end;
+        }
+        expect(at).toBe(bytes.length);
+      }
+    }
+  });
+});
+
+describe("JSON round trip", () => {
+  test.each([
+    ["paper preset", paperPreset],
+    ["every type", everyTypeLayout],
+    ["text representations", textRepLayout],
+  ] as const)("%s, both spacings, 500 samples", (_name, input) => {
+    const layout = parseLayout(input);
+    for (const spacing of ["python", "compact"] as const) {
+      const codec = jsonCodec.compile(withSpacing(layout, spacing));
+      for (const rec of generateSamples(layout, 500, 7)) expect(codec.decode(codec.encode(rec))).toEqual(rec);
+    }
+  });
+
+  test("extremes: empty and maximum-length strings, unicode, empty arrays, integer limits, -0.0, NaN, ±Infinity", () => {
+    const layout = parseLayout({
+      format: "satlayout", version: 1, name: "x",
+      fields: [
+        { id: "s", key: "s", name: "s", presence: "required", type: { kind: "string", maxLength: 12 } },
+        { id: "i", key: "i", name: "i", presence: "required", type: { kind: "int", bits: 64, signed: true } },
+        { id: "u", key: "u", name: "u", presence: "required", type: { kind: "int", bits: 64, signed: false } },
+        { id: "i32", key: "i32", name: "i32", presence: "required", type: { kind: "int", bits: 32, signed: true } },
+        { id: "f", key: "f", name: "f", presence: "required", type: { kind: "float", bits: 32 } },
+        { id: "d", key: "d", name: "d", presence: "required", type: { kind: "float", bits: 64 } },
+        { id: "a", key: "a", name: "a", presence: "required", type: { kind: "array", of: { kind: "int", bits: 8, signed: true }, maxCount: 3 } },
+      ],
+    });
+    const records: TypedRecord[] = [
+      { s: "", i: -(2n ** 63n), u: 2n ** 64n - 1n, i32: -2147483648, f: -0, d: -0, a: [] },
+      { s: "🚢🚢🚢", i: 2n ** 63n - 1n, u: 0n, i32: 2147483647, f: Number.NaN, d: Number.NaN, a: [-128, 127, 0] },
+      { s: "123456789012", i: 0n, u: 9007199254740993n, i32: 0, f: Number.POSITIVE_INFINITY, d: Number.NEGATIVE_INFINITY, a: [1] },
+      { s: "\u2028\"\\\u0000", i: -1n, u: 1n, i32: -1, f: 3.4028234663852886e38, d: 5e-324, a: [] },
+    ];
+    for (const spacing of ["python", "compact"] as const) {
+      const codec = jsonCodec.compile(withSpacing(layout, spacing));
+      for (const rec of records) {
+        const back = codec.decode(codec.encode(rec));
+        expect(back).toEqual(rec);
+        expect(Object.is(back.f, rec.f)).toBe(true);
+        expect(Object.is(back.d, rec.d)).toBe(true);
+      }
+    }
+    expect(() => jsonCodec.compile(layout).decode(utf8('{"s":"1234567890123","i":0,"u":0,"i32":0,"f":0,"d":0,"a":[]}'))).toThrow(DecodeError);
+  });
+
+  test("reads what other writers send: whitespace, escapes, exponents, numbers for float fields", () => {
+    const codec = jsonCodec.compile(sensor);
+    const doc = ' \n{ "name" : "h\\u00E9 \\uD83D\\uDEA2\\n\\/" ,"count":4.2e1,"temp":1.723E1,"ratio":1e-1,"ok":true,"big":-9223372036854775808,\t"raw":"AQID","vals":[],"pos":{"n":3,"lat":43},"mode":0,"t":"17.00"}\r\n';
+    expect(codec.decode(utf8(doc))).toEqual({
+      name: "hé 🚢\n/", count: 42, temp: toFloat32(17.23), ratio: 0.1, ok: true, big: -9223372036854775808n, raw: Uint8Array.from([1, 2, 3]),
+      vals: [], pos: { lat: 43, n: 3 }, mode: "IDLE", t: 17,
+    });
+  });
+});
+
+describe("JSON decode is strict and throws only DecodeError", () => {
+  const layout = parseLayout({ format: "satlayout", version: 1, name: "a", fields: [
+    { id: "a", key: "a", name: "a", presence: "optional", type: { kind: "int", bits: 8, signed: false } },
+    { id: "s", key: "s", name: "s", presence: "optional", type: { kind: "string", maxLength: 8 } },
+  ] });
+  const codec = jsonCodec.compile(layout);
+  const decodeAt = (input: Uint8Array | string): number | undefined => {
+    try {
+      codec.decode(typeof input === "string" ? utf8(input) : input);
+    } catch (e) {
+      expect(e).toBeInstanceOf(DecodeError);
+      expect((e as DecodeError).format).toBe("json");
+      return (e as DecodeError).offset ?? -1;
+    }
+    throw new Error(`accepted ${String(input)}`);
+  };
+
+  test.each([
+    ['{"a":1} x', 8, "trailing bytes"],
+    ['{"a":1,"a":2}', 7, "duplicate key"],
+    ['{"s":"\\q"}', 6, "invalid escape"],
+    ['{"s":"\\ud800"}', 6, "high surrogate without its low half"],
+    ['{"s":"\\ud800\\u0041"}', 6, "high surrogate followed by a non-surrogate"],
+    ['{"s":"\\udc00"}', 6, "lone low surrogate"],
+    ['{"s":"\\u12"}', 6, "truncated \\u escape"],
+    ['{"s":"\u0001"}', 6, "raw control character"],
+    ['{"s":"abc', 5, "unterminated string"],
+    ['{"a":01}', 6, "leading zero"],
+    ['{"a":1.}', 7, "no digit after the point"],
+    ['{"a":1e}', 7, "no exponent digits"],
+    ['{"a":-}', 6, "lone minus"],
+    ['{"a":+1}', 5, "plus sign"],
+    ['{"a":nan}', 5, "lower-case nan"],
+    ['{"a":1,}', 7, "trailing comma"],
+    ['{"a" 1}', 5, "missing colon"],
+    ["{'a':1}", 1, "single quotes"],
+    ["", 0, "empty input"],
+    ["   ", 3, "only whitespace"],
+    ['{"a":1', 6, "unexpected end"],
+    ["[1]", 0, "not a map"],
+  ])("%s → offset %i (%s)", (input, offset) => {
+    expect(decodeAt(input)).toBe(offset);
+  });
+
+  test("invalid UTF-8 inside strings: stray continuation, overlong, surrogate, truncated sequence", () => {
+    const wrap = (bytes: number[]) => Uint8Array.from([...utf8('{"s":"'), ...bytes, ...utf8('"}')]);
+    expect(decodeAt(wrap([0x80]))).toBe(6);
+    expect(decodeAt(wrap([0x41, 0xc0, 0xaf]))).toBe(7);
+    expect(decodeAt(wrap([0xed, 0xa0, 0x80]))).toBe(6);
+    expect(decodeAt(wrap([0xe6, 0x97]))).toBe(6);
+    expect(decodeAt(wrap([0xf4, 0x90, 0x80, 0x80]))).toBe(6);
+  });
+
+  test("layout mismatches become DecodeError: unknown key, wrong type, out of range, too long", () => {
+    for (const doc of ['{"b":1}', '{"a":"x"}', '{"a":256}', '{"a":-1}', '{"s":"123456789"}', '{"a":1.5}', '{"a":true}']) expect(decodeAt(doc)).toBe(-1);
+  });
+
+  test("deep nesting is refused, not a stack overflow", () => {
+    expect(decodeAt(`{"a":${"[".repeat(100_000)}`)).toBeGreaterThan(0);
+  });
+
+  test("every truncation and 2 000 byte mutations of valid documents give a record or a DecodeError", () => {
+    const every = parseLayout(everyTypeLayout);
+    const codec2 = jsonCodec.compile(every);
+    let seed = 12345;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+    for (const rec of generateSamples(every, 4, 5)) {
+      const good = codec2.encode(rec);
+      for (let n = 0; n < good.length; n++) expect(() => codec2.decode(good.subarray(0, n))).toThrow(DecodeError);
+      for (let k = 0; k < 500; k++) {
+        const bad = good.slice();
+        bad[Math.floor(rnd() * bad.length)] = Math.floor(rnd() * 256);
+        try {
+          codec2.decode(bad);
+        } catch (e) {
+          expect(e).toBeInstanceOf(DecodeError);
+        }
+      }
+    }
+  });
+});
+
+describe("JSON encode errors", () => {
+  test("a lone surrogate has no UTF-8 form: EncodeError with the field path", () => {
+    const layout = parseLayout({ format: "satlayout", version: 1, name: "s", fields: [{ id: "s", key: "s", name: "s", presence: "required", type: { kind: "string", maxLength: 8 } }] });
+    for (const spacing of ["python", "compact"] as const) {
+      const codec = jsonCodec.compile(withSpacing(layout, spacing));
+      expect(() => codec.encode({ s: "a\ud800b" })).toThrow(EncodeError);
+      expect(() => codec.encode({ s: "\udc00" })).toThrow(/s: string holds a lone surrogate/);
+    }
+  });
+
+  test("format info", () => {
+    expect(jsonCodec.info).toMatchObject({ id: "json", label: "JSON", selfDescribing: true, compressed: false, lossy: false });
+    expect(jsonCodec.info.implementation).toMatch(/json\.dumps/);
+  });
+});

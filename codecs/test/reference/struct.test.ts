@@ -1,0 +1,146 @@
+// Cross-implementation check against Python's struct and zlib (codecs/reference/ref_struct.py):
+//  · Python struct.pack()s the format and values our plan derives: same bytes as our DataView packer;
+//  · for the paper, Python also packs the all-string record the way the paper describes (independent
+//    of our plan): same bytes again;
+//  · zlib.compress(stream, 9) equals our Struct+Zlib output; each side inflates the other's.
+// The size deltas of Node's zlib and pako's default hash against Python are measured and printed.
+import { deflateSync } from "node:zlib";
+import { deflate as pakoDeflate } from "pako";
+import { beforeAll, describe, expect, test } from "vitest";
+import { zlibInflate } from "../../src/formats/deflate.ts";
+import type { PackValue } from "../../src/formats/fixed/structPack.ts";
+import { compileStruct } from "../../src/formats/struct.ts";
+import { structZlibCodec } from "../../src/formats/structZlib.ts";
+import type { LayoutInput } from "../../src/layout/schema.ts";
+import { parseLayout } from "../../src/layout/validate.ts";
+import type { TypedRecord } from "../../src/layout/values.ts";
+import { paperPreset } from "../../src/presets/paper.ts";
+import { generateSamples } from "../../src/samples/generate.ts";
+import { toPlain } from "../../src/text/plain.ts";
+import { everyTypeLayout, textRepLayout } from "../fixtures/layouts.ts";
+import { runPython } from "../helpers/python.ts";
+
+const SCRIPT = "codecs/reference/ref_struct.py";
+const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
+const unhex = (h: string) => new Uint8Array(Buffer.from(h, "hex"));
+
+function tagged(v: PackValue): [string, string] {
+  if ("int" in v) return ["i", v.int.toString()];
+  if ("bytes" in v) return ["s", hex(v.bytes)];
+  const dv = new DataView(new ArrayBuffer(8));
+  dv.setFloat64(0, v.float);
+  return ["f", hex(new Uint8Array(dv.buffer))];
+}
+
+interface Packed {
+  data: string;
+  zlib: string;
+}
+interface PyOut {
+  zlib_version: string;
+  pack: Packed[];
+  paper: Packed[];
+  inflate: (string | { error: string })[];
+}
+
+interface Case {
+  name: string;
+  input: LayoutInput;
+  count: number;
+  paper?: boolean;
+}
+
+const cases: Case[] = [
+  { name: "paper", input: paperPreset, count: 1000, paper: true },
+  { name: "text representations", input: textRepLayout, count: 300 },
+];
+for (const mode of ["u16-appended", "u8-appended", "u16-inline", "u8-inline", "fixed"] as const) {
+  for (const endianness of ["big", "little"] as const) cases.push({ name: `every type, ${mode}, ${endianness}`, input: { ...everyTypeLayout, struct: { endianness, stringMode: mode } }, count: 300 });
+}
+
+interface Prepared {
+  c: Case;
+  recs: TypedRecord[];
+  streams: Uint8Array[];
+  zlibs: Uint8Array[];
+  py: PyOut;
+  zlibCodec: ReturnType<typeof structZlibCodec.compile>;
+}
+
+const prepared: Prepared[] = [];
+
+beforeAll(() => {
+  for (const c of cases) {
+    const layout = parseLayout(c.input);
+    const struct = compileStruct(layout);
+    const zlibCodec = structZlibCodec.compile(layout);
+    const recs = generateSamples(layout, c.count, 2026);
+    const streams = recs.map((r) => struct.encode(r));
+    const zlibs = recs.map((r) => zlibCodec.encode(r));
+    const pack = recs.map((r) => {
+      const a = struct.packArgs(r);
+      return { format: a.format, values: a.values.map(tagged) };
+    });
+    const request = { pack, zlib: true, inflate: zlibs.map(hex), ...(c.paper ? { paper: recs.map((r) => toPlain(layout, r)) } : {}) };
+    prepared.push({ c, recs, streams, zlibs, py: runPython(SCRIPT, request) as PyOut, zlibCodec });
+  }
+}, 300_000);
+
+describe("Struct bytes equal Python's struct.pack", () => {
+  test.each(cases.map((c) => [c.name, c.count] as const))("%s (%i records)", (name) => {
+    const p = prepared.find((x) => x.c.name === name)!;
+    expect(p.py.pack).toHaveLength(p.recs.length);
+    p.streams.forEach((s, i) => expect(hex(s), `record ${i}`).toBe(p.py.pack[i]!.data));
+  });
+
+  test("the paper's own packing of its all-string record gives the same 116 bytes", () => {
+    const p = prepared.find((x) => x.c.paper)!;
+    expect(p.py.paper).toHaveLength(1000);
+    p.streams.forEach((s, i) => {
+      expect(s.length).toBe(116);
+      expect(hex(s), `record ${i}`).toBe(p.py.paper[i]!.data);
+    });
+  });
+});
+
+describe("Struct+Zlib against Python's zlib", () => {
+  test.each(cases.map((c) => [c.name] as const))("%s: identical bytes, and each side inflates the other's", (name) => {
+    const p = prepared.find((x) => x.c.name === name)!;
+    p.zlibs.forEach((z, i) => {
+      const stream = p.streams[i]!;
+      expect(hex(z), `record ${i} (Python zlib ${p.py.zlib_version})`).toBe(p.py.pack[i]!.zlib);
+      expect(p.py.inflate[i], `Python inflates record ${i}`).toBe(hex(stream));
+      const theirs = unhex(p.py.pack[i]!.zlib);
+      expect(zlibInflate(theirs, stream.length)).toEqual(stream);
+      expect(p.zlibCodec.decode(theirs)).toStrictEqual(p.recs[i]);
+    });
+  });
+
+  test("size deltas against Python zlib (printed)", () => {
+    const rows: string[] = [];
+    for (const p of prepared) {
+      const refs = p.py.pack.map((x) => x.zlib.length / 2);
+      const stats = (sizes: number[]) => {
+        const hist = new Map<number, number>();
+        let sum = 0;
+        sizes.forEach((n, i) => {
+          const d = n - refs[i]!;
+          hist.set(d, (hist.get(d) ?? 0) + 1);
+          sum += d;
+        });
+        const shown = [...hist].sort((a, b) => a[0] - b[0]).map(([d, n]) => `${d >= 0 ? "+" : ""}${d}:${n}`).join(" ");
+        return { mean: sum / sizes.length, differ: sizes.length - (hist.get(0) ?? 0), shown };
+      };
+      const ours = stats(p.zlibs.map((z) => z.length));
+      const node = stats(p.streams.map((s) => deflateSync(s, { level: 9 }).length));
+      const pako = stats(p.streams.map((s) => pakoDeflate(s, { level: 9 }).length));
+      const refMean = refs.reduce((a, b) => a + b, 0) / refs.length;
+      rows.push(
+        `${p.c.name.padEnd(34)} n=${String(p.recs.length).padStart(4)}  Python mean ${refMean.toFixed(2).padStart(7)}  ` +
+          `codec Δ ${ours.mean.toFixed(3)} (${ours.differ} differ)  node zlib Δ ${node.mean.toFixed(3)} [${node.shown}]  pako default Δ ${pako.mean.toFixed(3)} [${pako.shown}]`,
+      );
+      expect(ours.differ).toBe(0);
+    }
+    console.log(`Struct+Zlib sizes minus Python zlib ${prepared[0]!.py.zlib_version} level 9:\n${rows.join("\n")}`);
+  });
+});

@@ -1,0 +1,136 @@
+// Struct+Zlib: zlib level 9 of the Struct stream. Sizes, inflation by an independent zlib (Node's),
+// the reused deflate state, bounded inflation and malformed input.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { deflateRawSync, deflateSync, gzipSync, inflateSync } from "node:zlib";
+import { deflate as pakoDeflate } from "pako";
+import { describe, expect, test } from "vitest";
+import { DecodeError } from "../src/errors.ts";
+import { DEFLATE_FACTS, zlibCompress, zlibInflate } from "../src/formats/deflate.ts";
+import { compileStruct } from "../src/formats/struct.ts";
+import { structZlibCodec } from "../src/formats/structZlib.ts";
+import { parseLayout } from "../src/layout/validate.ts";
+import { PRESETS } from "../src/presets/index.ts";
+import { paperPreset } from "../src/presets/paper.ts";
+import { generateSamples } from "../src/samples/generate.ts";
+import { everyTypeLayout } from "./fixtures/layouts.ts";
+import { repoRoot } from "./helpers/python.ts";
+
+const paper = parseLayout(paperPreset);
+const codec = structZlibCodec.compile(paper);
+const struct = compileStruct(paper);
+
+describe("the paper's Struct+Zlib", () => {
+  test("mean size over 10 000 samples (seed 1) is within ±6 bytes of the paper's 127", () => {
+    const recs = generateSamples(paper, 10_000, 1);
+    let total = 0;
+    for (const r of recs) total += codec.encode(r).length;
+    const mean = total / recs.length;
+    console.log(`Struct+Zlib, paper preset, 10 000 samples (seed 1): mean ${mean.toFixed(3)} bytes (paper: 127; Struct alone: 116)`);
+    expect(Math.abs(mean - 127)).toBeLessThanOrEqual(6);
+    // the figure the UI shows as measured must be this very number
+    expect(mean).toBeCloseTo(DEFLATE_FACTS.measured.meanBytes, 3);
+  });
+
+  test("Node's zlib inflates every record to exactly the Struct stream; the codec reads it back", () => {
+    for (const r of generateSamples(paper, 1000, 2)) {
+      const bytes = codec.encode(r);
+      // zlib header of a level-9 stream with a 32 KiB window
+      expect([bytes[0], bytes[1]]).toEqual([0x78, 0xda]);
+      expect(new Uint8Array(inflateSync(bytes))).toEqual(struct.encode(r));
+      expect(codec.decode(bytes)).toStrictEqual(r);
+    }
+  });
+
+  test("spans: one framing span over the compressed bytes, the Struct stream's spans beside it", () => {
+    const r = generateSamples(paper, 1, 1)[0]!;
+    const ws = codec.encodeWithSpans(r);
+    expect(ws.bytes).toEqual(codec.encode(r));
+    expect(ws.spans).toEqual([{ start: 0, end: ws.bytes.length, field: "", role: "framing" }]);
+    expect(ws.uncompressed).toEqual(struct.encodeWithSpans(r));
+  });
+
+  test.each([["every type", everyTypeLayout] as const, ...PRESETS.map((p) => [`preset ${p.id}`, p.layout] as const)])("%s round-trips", (_name, input) => {
+    const layout = parseLayout(input);
+    const c = structZlibCodec.compile(layout);
+    for (const r of generateSamples(layout, 300, 4)) expect(c.decode(c.encode(r))).toStrictEqual(r);
+  });
+});
+
+describe("deflate", () => {
+  test("the reused deflate state gives what a fresh pako deflate (level 9, zlib's hash) gives, for any size", () => {
+    let seed = 5;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+    const sizes = [0, 1, 2, 57, 116, 300, 4096, 33_000, 70_000];
+    for (let round = 0; round < 3; round++) {
+      for (const n of sizes) {
+        // text-like with repeats, so matches at all distances occur
+        const data = Uint8Array.from({ length: n }, (_, i) => (rnd() < 0.3 ? 65 + (i % 7) : Math.floor(rnd() * 40) + 48));
+        expect(zlibCompress(data)).toEqual(pakoDeflate(data, { level: 9, legacyHash: true }));
+      }
+    }
+  });
+
+  test("repeated inputs come from the cache as private copies", () => {
+    const data = struct.encode(generateSamples(paper, 1, 21)[0]!);
+    const first = zlibCompress(data);
+    first.fill(0);
+    const again = zlibCompress(data);
+    expect(again).toEqual(pakoDeflate(data, { level: 9, legacyHash: true }));
+    again.fill(1);
+    expect(zlibCompress(data)).toEqual(pakoDeflate(data, { level: 9, legacyHash: true }));
+  });
+
+  test("the stated pako version is the installed one", () => {
+    const installed = JSON.parse(readFileSync(path.join(repoRoot, "node_modules/pako/package.json"), "utf8")).version as string;
+    expect(DEFLATE_FACTS.implementation).toBe(`pako ${installed}`);
+    expect(structZlibCodec.info.implementation).toContain(`pako ${installed}`);
+    const hist = Object.values(DEFLATE_FACTS.measured.defaultHashDelta).reduce((a, b) => a + b, 0);
+    expect(hist).toBe(DEFLATE_FACTS.measured.records);
+  });
+
+  test("inflation is bounded by the layout's largest Struct stream", () => {
+    const bomb = deflateSync(new Uint8Array(struct.plan.maxSize + 1));
+    expect(() => zlibInflate(bomb, struct.plan.maxSize)).toThrow(/more than/);
+    expect(() => codec.decode(new Uint8Array(bomb))).toThrow(DecodeError);
+    const big = deflateSync(new Uint8Array(1 << 20));
+    expect(() => codec.decode(new Uint8Array(big))).toThrow(/more than the \d+ bytes the layout allows/);
+    expect(zlibInflate(new Uint8Array(deflateSync(new Uint8Array(5000).fill(7))), 5000)).toEqual(new Uint8Array(5000).fill(7));
+  });
+});
+
+describe("malformed input only ever raises DecodeError", () => {
+  const r = generateSamples(paper, 1, 9)[0]!;
+  const good = codec.encode(r);
+
+  test("truncations, trailing bytes, corrupt checksum, other wrappers", () => {
+    for (let n = 0; n < good.length; n++) expect(() => codec.decode(good.subarray(0, n))).toThrow(DecodeError);
+    expect(() => codec.decode(new Uint8Array([...good, 0]))).toThrow(/1 trailing byte/);
+    const bad = good.slice();
+    bad[bad.length - 1]! ^= 1;
+    expect(() => codec.decode(bad)).toThrow(/incorrect data check/);
+    const stream = struct.encode(r);
+    expect(() => codec.decode(new Uint8Array(gzipSync(stream)))).toThrow(DecodeError);
+    expect(() => codec.decode(new Uint8Array(deflateRawSync(stream)))).toThrow(DecodeError);
+  });
+
+  test("a valid zlib stream holding a bad Struct stream", () => {
+    const stream = struct.encode(r);
+    expect(() => codec.decode(zlibCompress(stream.subarray(0, 100)))).toThrow(/struct-zlib: inflated Struct stream: .*truncated/);
+    expect(() => codec.decode(zlibCompress(new Uint8Array([...stream, 1])))).toThrow(/inflated Struct stream: .*trailing/);
+  });
+
+  test("random garbage and bit flips", () => {
+    let seed = 31;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+    for (let i = 0; i < 2000; i++) {
+      const b = i % 2 ? Uint8Array.from({ length: Math.floor(rnd() * 160) }, () => Math.floor(rnd() * 256)) : good.slice();
+      if (i % 2 === 0) b[Math.floor(rnd() * b.length)]! ^= 1 << Math.floor(rnd() * 8);
+      try {
+        codec.decode(b);
+      } catch (e) {
+        expect(e).toBeInstanceOf(DecodeError);
+      }
+    }
+  });
+});
