@@ -1,0 +1,379 @@
+// The designer end to end: the real browser-mode host (temp data dir) and the built renderer in headless Chromium.
+import { execFileSync } from "node:child_process";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { measureSizes } from "../codecs/src/analysis/sizes.ts";
+import { parseLayout } from "../codecs/src/layout/validate.ts";
+import { generateSamples } from "../codecs/src/samples/generate.ts";
+import { repoRoot } from "./support/build.ts";
+import { screenshot, startSession, type E2eSession } from "./support/session.ts";
+import { drag, openPreset, rowKeys, savedVersion, shownLayoutKey, stat, tid, waitForSaved, waitForSizes } from "./support/ui.ts";
+
+let s: E2eSession;
+
+beforeAll(async () => {
+  s = await startSession();
+}, 300_000);
+
+afterAll(async () => {
+  await s?.close();
+});
+
+interface CliSizes {
+  seed: number;
+  sampleCount: number;
+  formats: { format: string; stats: { count: number; min: number; mean: number; p50: number; p95: number; p99: number; max: number } }[];
+}
+
+function cliSizes(): CliSizes {
+  const out = execFileSync(path.join(repoRoot, "node_modules/.bin/tsx"), ["bin/satpayload.ts", "sizes", "--preset", "paper", "--samples", "1000", "--seed", "1", "--json"], { cwd: repoRoot, encoding: "utf8" });
+  return JSON.parse(out) as CliSizes;
+}
+
+describe("designer (browser mode)", () => {
+  it("starts from the paper preset and shows Table 2's sizes, equal to the CLI's", async () => {
+    const { page, errors } = await s.open();
+    await page.waitForSelector(tid("start-screen"));
+    await page.waitForSelector(tid("preset-paper"));
+    await screenshot(page, "00-start");
+    await openPreset(page, "paper");
+    expect(await page.locator(tid("field-count")).textContent()).toBe("20");
+
+    const table2: Record<string, number> = { json: 418, cbor: 298, msgpack: 301, protobuf: 138, "struct-zlib": 127 };
+    for (const [format, bytes] of Object.entries(table2)) expect(Math.abs((await stat(page, format, "mean")) - bytes), format).toBeLessThanOrEqual(6);
+
+    const cli = cliSizes();
+    expect(cli.sampleCount).toBe(1000);
+    for (const f of cli.formats) {
+      for (const k of ["min", "mean", "p50", "p95", "p99", "max"] as const) expect(await stat(page, f.format, k), `${f.format} ${k}`).toBe(f.stats[k]);
+    }
+    // the shown mean is the CLI's to one decimal, and Astrocast's verdict follows from max
+    expect(await page.locator(tid("size-json-mean")).textContent()).toBe(cli.formats.find((f) => f.format === "json")!.stats.mean.toFixed(1));
+    expect(await page.locator(tid("verdict-json-astrocast")).getAttribute("data-fits-max")).toBe("false");
+    expect(await page.locator(tid("verdict-protobuf-astrocast")).getAttribute("data-fits-max")).toBe("true");
+    await expect.poll(() => page.locator(tid("zlib-implementation")).textContent()).toMatch(/Struct\+Zlib sizes model: \S+/);
+    await screenshot(page, "01-paper-sizes");
+
+    // per-field attribution over the same samples: its mean total is the table's mean
+    await page.click(tid("tab-attribution"));
+    await page.waitForSelector(tid("attribution-table"));
+    for (const f of ["json", "protobuf", "struct-zlib"]) {
+      const mean = cli.formats.find((x) => x.format === f)!.stats.mean;
+      expect(await page.locator(`${tid(`attribution-row-${f}`)} td:last-child`).textContent(), f).toBe(`${mean.toFixed(1)} B`);
+    }
+    // Struct+Zlib shows what compression changes next to the stream's fields and framing
+    expect(await page.locator(`${tid("attribution-row-struct-zlib")} td:nth-child(4)`).textContent()).toMatch(/^-?\d+\.\d B$/);
+    await screenshot(page, "01a-paper-attribution");
+    await page.click(tid("tab-sizes"));
+
+    // the same view in the dark theme, for the docs
+    await page.click(tid("theme-toggle"));
+    await page.waitForFunction(() => document.documentElement.dataset.theme === "dark");
+    await screenshot(page, "01b-paper-sizes-dark");
+    // wider screens get the fit verdicts above the fold
+    await page.click(tid("theme-toggle"));
+    await page.setViewportSize({ width: 1600, height: 1000 });
+    await page.click(tid("row-pressure"));
+    await page.mouse.move(1590, 990);
+    await screenshot(page, "01c-paper-wide");
+    expect(errors).toEqual([]);
+  });
+
+  it("builds a 5-field layout from scratch by drag and drop, including nesting and reordering", async () => {
+    const { page, errors } = await s.open();
+    await page.click(tid("new-empty"));
+    await page.waitForSelector(tid("tree-empty"));
+    await page.waitForSelector(tid("analysis-empty"));
+
+    await drag(page, page.locator(tid("palette-uint16")), page.locator(tid("tree-empty")));
+    await page.waitForSelector(tid("row-u16"));
+    await drag(page, page.locator(tid("palette-float32")), page.locator(tid("tree-end")));
+    await page.waitForSelector(tid("row-value"));
+    // into the top half of the first row: before it
+    await drag(page, page.locator(tid("palette-string")), page.locator(tid("row-u16")), "top");
+    await page.waitForSelector(tid("row-text"));
+    await drag(page, page.locator(tid("palette-group")), page.locator(tid("tree-end")));
+    await page.waitForSelector(tid("row-group"));
+    // into the bottom half of a group's row: first inside the group
+    await drag(page, page.locator(tid("palette-bool")), page.locator(tid("row-group")), "bottom");
+    await page.waitForSelector(tid("row-group.flag"));
+    expect(await rowKeys(page)).toEqual(["text", "u16", "value", "group", "group.flag"]);
+
+    // reorder by dragging a row's handle above the first row
+    await drag(page, page.locator(tid("handle-value")), page.locator(tid("row-text")), "top");
+    await expect.poll(() => rowKeys(page)).toEqual(["value", "text", "u16", "group", "group.flag"]);
+    expect(await page.locator(tid("field-count")).textContent()).toBe("5");
+
+    // every drag has a keyboard twin on the focused row
+    await page.focus(tid("row-u16"));
+    await page.keyboard.press("Alt+ArrowUp");
+    await expect.poll(() => rowKeys(page)).toEqual(["value", "u16", "text", "group", "group.flag"]);
+    await page.focus(tid("row-text"));
+    await page.keyboard.press("Alt+ArrowDown");
+    await expect.poll(() => rowKeys(page)).toEqual(["value", "u16", "group", "group.flag", "text"]);
+    await page.keyboard.press("Alt+ArrowRight");
+    await expect.poll(() => rowKeys(page)).toEqual(["value", "u16", "group", "group.flag", "group.text"]);
+    await page.focus(tid("row-group.text"));
+    await page.keyboard.press("Alt+ArrowLeft");
+    await expect.poll(() => rowKeys(page)).toEqual(["value", "u16", "group", "group.flag", "text"]);
+    await page.focus(tid("row-u16"));
+    await page.keyboard.press("Control+d");
+    await expect.poll(() => rowKeys(page)).toEqual(["value", "u16", "u16_copy", "group", "group.flag", "text"]);
+    await page.keyboard.press("Delete");
+    await expect.poll(() => rowKeys(page)).toEqual(["value", "u16", "group", "group.flag", "text"]);
+    // and the drag itself works from the keyboard: Space picks the row up, arrows move it, Space drops
+    await page.focus(tid("handle-value"));
+    await page.keyboard.press("Space");
+    await page.waitForSelector(".tree.dragging");
+    await page.keyboard.press("ArrowDown");
+    await page.waitForSelector(".row.drop-after, .row.drop-before");
+    await page.keyboard.press("Space");
+    await page.waitForSelector(".tree.dragging", { state: "detached" });
+    await expect.poll(() => rowKeys(page)).toEqual(["u16", "value", "group", "group.flag", "text"]);
+
+    // what the host saved is what was built, and the sizes shown are the codecs' own for it
+    await waitForSaved(page, 1);
+    await waitForSizes(page);
+    const id = new URL(page.url()).searchParams.get("project")!;
+    const saved = (await s.server.host.dispatch("projects.open", { id })) as { layout: unknown };
+    const layout = parseLayout(saved.layout);
+    expect(layout.fields.map((f) => f.key)).toEqual(["u16", "value", "group", "text"]);
+    const expected = measureSizes(layout, generateSamples(layout, 1000, 1));
+    for (const m of expected) {
+      if (m.stats.count === 0) continue;
+      expect(await stat(page, m.format, "mean"), m.format).toBe(m.stats.mean);
+      expect(await stat(page, m.format, "max"), m.format).toBe(m.stats.max);
+    }
+    await screenshot(page, "02-built-by-drag");
+    expect(errors).toEqual([]);
+  });
+
+  it("changes a field's type and the bars follow", async () => {
+    const { page, errors } = await s.open();
+    await openPreset(page, "paper");
+    const before = {
+      protobuf: await stat(page, "protobuf", "mean"),
+      struct: await stat(page, "struct", "mean"),
+      json: await stat(page, "json", "mean"),
+    };
+    const bars = () => page.$$eval('[data-testid="sizes-chart"] .recharts-bar-rectangle path', (els) => els.map((e) => e.getAttribute("d") ?? ""));
+    const barsBefore = await bars();
+    expect(barsBefore).toHaveLength(27);
+    const key = await shownLayoutKey(page);
+
+    await page.click(tid("row-temperature"));
+    await page.selectOption(tid("insp-type"), "float64");
+    await waitForSizes(page, key);
+
+    // float → double: protobuf fixed32 → fixed64 and struct 'f' → 'd' are 4 bytes more; the JSON text is the same
+    expect(await stat(page, "protobuf", "mean")).toBeCloseTo(before.protobuf + 4, 9);
+    expect(await stat(page, "struct", "mean")).toBeCloseTo(before.struct + 4, 9);
+    expect(await stat(page, "json", "mean")).toBe(before.json);
+    const barsAfter = await bars();
+    // series order p50, p95, max; format order json … bitpacked: protobuf is index 3 in each series
+    for (const series of [0, 9, 18]) {
+      expect(barsAfter[series + 3], "protobuf bar").not.toBe(barsBefore[series + 3]);
+      expect(barsAfter[series], "json bar").toBe(barsBefore[series]);
+    }
+    const perf = await page.evaluate(() => window.__satpayloadPerf?.last);
+    expect(perf?.layoutKey).toBe(Number(await shownLayoutKey(page)));
+    expect(perf!.editToBarsMs).toBeGreaterThan(0);
+    await screenshot(page, "03-type-changed");
+    expect(errors).toEqual([]);
+  });
+
+  it("highlights a selected field's bytes in the byte map, and a clicked byte selects its field", async () => {
+    const { page, errors } = await s.open();
+    await openPreset(page, "paper");
+    await page.click(tid("tab-bytemap"));
+    await page.waitForSelector(tid("bytemap-hex"));
+    expect(await page.locator(tid("bytemap-format")).inputValue()).toBe("protobuf");
+
+    await page.click(tid("row-temperature"));
+    await page.mouse.move(5, 700);
+    const lit = () => page.$$eval('[data-testid="bytemap-hex"] .hex-byte.lit', (els) => els.map((e) => e.getAttribute("data-field")));
+    // protobuf: one tag byte (field 14, wire type 5) and the 4-byte float
+    await expect.poll(lit).toEqual(["temperature", "temperature", "temperature", "temperature", "temperature"]);
+    const litText = await page.$$eval('[data-testid="bytemap-hex"] .hex-byte.lit', (els) => els.map((e) => e.textContent));
+    expect(litText[0]).toBe(((14 << 3) | 5).toString(16));
+    await screenshot(page, "04-bytemap-selected");
+
+    // hovering another field's legend entry lights its bytes too: field 16 needs a two-byte tag
+    await page.hover(tid("bytemap-legend-pressure"));
+    await expect.poll(async () => (await lit()).filter((f) => f === "pressure").length).toBe(6);
+
+    // a click on a byte of the humidity value selects humidity in the inspector
+    await page.locator('[data-testid="bytemap-hex"] .hex-byte[data-field="humidity"]').last().click();
+    await expect.poll(() => page.locator(tid("insp-name")).inputValue()).toBe("Humidity");
+
+    // Struct+Zlib: the fields are mapped in the stream before compression, the sent bytes shown apart
+    await page.selectOption(tid("bytemap-format"), "struct-zlib");
+    await page.waitForSelector(tid("bytemap-compressed"));
+    await page.click(tid("row-temperature"));
+    await page.mouse.move(5, 700);
+    await expect.poll(async () => (await lit()).length).toBe(4);
+    const sent = Number(await page.locator(tid("bytemap-compressed")).getAttribute("data-length"));
+    expect(sent).toBeGreaterThan(100);
+    expect(sent).toBeLessThan(160);
+    await page.click(tid("bytemap-next"));
+    await expect.poll(() => page.locator(tid("bytemap-sample")).textContent()).toBe("Sample 2 of 1000");
+    await screenshot(page, "04b-bytemap-zlib");
+    expect(errors).toEqual([]);
+  });
+
+  it("undoes and redoes edits with the keyboard and the buttons", async () => {
+    const { page, errors } = await s.open();
+    await openPreset(page, "paper");
+    const protobuf = await stat(page, "protobuf", "mean");
+    expect(await page.locator(tid("undo")).isDisabled()).toBe(true);
+
+    await page.click(tid("row-humidity"));
+    await page.fill(tid("insp-name"), "Relative humidity");
+    await page.waitForSelector(tid("row-humidity") + " >> text=Relative humidity");
+    let key = await shownLayoutKey(page);
+    await page.selectOption(tid("insp-type"), "float64");
+    key = await waitForSizes(page, key);
+    expect(await stat(page, "protobuf", "mean")).toBeCloseTo(protobuf + 4, 9);
+
+    await page.keyboard.press("Control+z");
+    key = await waitForSizes(page, key);
+    expect(await page.locator(tid("insp-type")).inputValue()).toBe("float32");
+    expect(await stat(page, "protobuf", "mean")).toBe(protobuf);
+    await page.keyboard.press("Control+z");
+    await expect.poll(() => page.locator(tid("insp-name")).inputValue()).toBe("Humidity");
+    expect(await page.locator(tid("undo")).isDisabled()).toBe(true);
+
+    await page.keyboard.press("Control+y");
+    await expect.poll(() => page.locator(tid("insp-name")).inputValue()).toBe("Relative humidity");
+    key = await shownLayoutKey(page);
+    await page.click(tid("redo"));
+    await waitForSizes(page, key);
+    expect(await page.locator(tid("insp-type")).inputValue()).toBe("float64");
+    expect(await stat(page, "protobuf", "mean")).toBeCloseTo(protobuf + 4, 9);
+    expect(await page.locator(tid("redo")).isDisabled()).toBe(true);
+
+    await page.click(tid("undo"));
+    await page.keyboard.press("Control+Shift+z");
+    expect(await page.locator(tid("insp-type")).inputValue()).toBe("float64");
+    await screenshot(page, "05-undo-redo");
+    expect(errors).toEqual([]);
+  });
+
+  it("saves automatically, and after a reload the project is back", async () => {
+    const { page, errors } = await s.open();
+    await page.click(tid("new-empty"));
+    await page.waitForSelector(tid("tree-empty"));
+    const created = await savedVersion(page);
+    await page.click(tid("palette-uint8"));
+    await page.click(tid("palette-float32"));
+    await page.fill(tid("insp-name"), "Water temperature");
+    await page.fill(tid("insp-key"), "water_temp");
+    await page.click(tid("project-name"));
+    await page.fill(tid("project-name-input"), "Buoy v1");
+    await page.keyboard.press("Enter");
+    await expect.poll(() => page.locator(tid("project-name")).textContent()).toBe("Buoy v1");
+    await waitForSaved(page, created);
+    const url = page.url();
+    expect(url).toMatch(/[?&]project=/);
+    expect(url).not.toContain("token=");
+
+    await page.reload();
+    await page.waitForSelector(tid("designer"));
+    expect(await rowKeys(page)).toEqual(["u8", "water_temp"]);
+    expect(await page.locator(tid("project-name")).textContent()).toBe("Buoy v1");
+    expect(await page.locator(`${tid("row-water_temp")} .name`).textContent()).toBe("Water temperature");
+    await waitForSizes(page);
+    expect(await stat(page, "struct", "max")).toBe(5);
+    await screenshot(page, "06-reloaded");
+
+    // the layout file a user commits: downloaded from the host's own text of the saved layout
+    const [download] = await Promise.all([page.waitForEvent("download"), page.click(tid("export-layout"))]);
+    expect(download.suggestedFilename()).toMatch(/\.satlayout\.json$/);
+    const file = parseLayout(JSON.parse(await readFile(await download.path(), "utf8")));
+    expect(file.fields.map((f) => [f.key, f.name])).toEqual([
+      ["u8", "u8"],
+      ["water_temp", "Water temperature"],
+    ]);
+
+    await page.click(tid("home"));
+    await page.waitForSelector(tid("recent-list"));
+    expect(await page.locator(tid("recent-list")).textContent()).toContain("Buoy v1");
+    expect(errors).toEqual([]);
+  });
+
+  it("notices a save from another window and lets the user keep their version", async () => {
+    const a = await s.open();
+    await openPreset(a.page, "kineis-tracker");
+    const id = new URL(a.page.url()).searchParams.get("project")!;
+    const b = await s.open();
+    await b.page.goto(`${s.server.origin}/?project=${id}#token=${s.server.token}`);
+    await b.page.waitForSelector(tid("designer"));
+    await waitForSizes(b.page);
+
+    const v0 = await savedVersion(a.page);
+    await a.page.fill(tid("layout-name"), "Tracker, edited in A");
+    const v1 = await waitForSaved(a.page, v0);
+    await b.page.waitForSelector(tid("conflict-banner"), { timeout: 20_000 });
+    expect(await b.page.locator(tid("save-state")).getAttribute("data-status")).toBe("conflict");
+    await screenshot(b.page, "08-conflict");
+
+    await b.page.fill(tid("layout-name"), "Tracker, edited in B");
+    await b.page.click(tid("conflict-overwrite"));
+    await waitForSaved(b.page, v1);
+    const saved = (await s.server.host.dispatch("projects.open", { id })) as { layout: { name: string } };
+    expect(saved.layout.name).toBe("Tracker, edited in B");
+    expect(a.errors).toEqual([]);
+    expect(b.errors.filter((e) => !/status of 409/.test(e))).toEqual([]);
+  });
+
+  it("shows validation next to the field, keeps sizing the last valid layout and saves only valid ones", async () => {
+    const { page, errors } = await s.open();
+    await openPreset(page, "paper");
+    const key = await shownLayoutKey(page);
+    const version = await savedVersion(page);
+    await page.click(tid("row-rssi"));
+    // half-typed numbers stay in the form only
+    await page.fill(tid("insp-max"), "1e");
+    expect(await page.locator(`${tid("insp-max")} + .field-msg`).textContent()).toBe("Not a number");
+    // a complete number that breaks a rule reaches the layout, and parseLayout's message sits under it
+    await page.fill(tid("insp-max"), "0");
+    await expect.poll(() => page.locator(`${tid("insp-max")} ~ [data-testid="field-issue"]`).first().textContent()).toBe("must be > min");
+    await page.waitForSelector(`${tid("save-state")}[data-status="invalid"]`);
+    expect(await page.locator(tid("compute-state")).textContent()).toBe("showing the last valid layout");
+    expect(await shownLayoutKey(page)).toBe(key);
+    expect(await page.locator(`${tid("row-rssi")} .issue-dot`).count()).toBe(1);
+    await screenshot(page, "09-validation");
+
+    // parseLayout flags the second of two equal keys; the edited (first) one is told as well
+    await page.fill(tid("insp-key"), "ble-m");
+    await expect.poll(() => page.locator(`${tid("insp-key")} ~ [data-testid="field-issue"]`).first().textContent()).toBe("is also used by fields[5] (BLE source node)");
+    await page.keyboard.press("Control+z");
+    await expect.poll(() => page.locator(tid("insp-key")).inputValue()).toBe("rssi");
+    await page.fill(tid("insp-max"), "99");
+    await waitForSizes(page, key);
+    expect(await waitForSaved(page, version)).toBeGreaterThan(version);
+    expect(await page.locator(`${tid("row-rssi")} .issue-dot`).count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
+  it("shows a clear error for a corrupted or invalid layout file", async () => {
+    const { page, errors } = await s.open();
+    await page.waitForSelector(tid("start-screen"));
+    const projectCount = async () => ((await s.server.host.dispatch("projects.list", { limit: 200 })) as unknown[]).length;
+    const before = await projectCount();
+    await page.setInputFiles(tid("file-input"), { name: "broken.satlayout.json", mimeType: "application/json", buffer: Buffer.from('{"format": "satlayout", "version": 1, "name": "Broken", "fields": [{"id": ') });
+    await page.waitForSelector(tid("start-error"));
+    const text = (await page.locator(tid("start-error")).textContent()) ?? "";
+    expect(text).toContain('Could not open "broken.satlayout.json"');
+    expect(await page.locator(tid("start-screen")).isVisible()).toBe(true);
+    await screenshot(page, "07-corrupted-file");
+
+    const invalid = { format: "satlayout", version: 1, name: "Bad bits", fields: [{ id: "a", key: "a", name: "A", type: { kind: "int", bits: 12, signed: false } }] };
+    await page.setInputFiles(tid("file-input"), { name: "bad.satlayout.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(invalid)) });
+    await expect.poll(async () => (await page.locator(tid("start-error")).textContent()) ?? "").toContain("fields[0].type");
+    // a failed import must not leave a project behind
+    expect(await projectCount()).toBe(before);
+    expect(errors.filter((e) => !/status of 400/.test(e))).toEqual([]);
+  });
+});

@@ -1,0 +1,78 @@
+// Page helpers for the designer e2e tests: waiting for the worker's answers, reading numbers, dragging.
+import type { Locator, Page } from "playwright-core";
+
+export const tid = (id: string) => `[data-testid="${id}"]`;
+
+/** The layout key the analysis panel currently shows sizes for ("" before the first answer). */
+export async function shownLayoutKey(page: Page): Promise<string> {
+  return (await page.locator('[data-testid^="panel-"]').getAttribute("data-layout-key")) ?? "";
+}
+
+/** Waits until sizes for a layout other than `previous` are on screen and nothing is being computed. */
+export async function waitForSizes(page: Page, previous = ""): Promise<string> {
+  await page.waitForFunction(
+    (prev) => {
+      const key = document.querySelector('[data-testid^="panel-"]')?.getAttribute("data-layout-key");
+      const busy = document.querySelector('[data-testid="compute-state"]')?.getAttribute("data-computing");
+      return !!key && key !== prev && busy === "false";
+    },
+    previous,
+    { timeout: 60_000 },
+  );
+  return shownLayoutKey(page);
+}
+
+export async function openPreset(page: Page, id: string): Promise<void> {
+  await page.click(tid(`preset-${id}`));
+  await page.waitForSelector(tid("designer"));
+  await waitForSizes(page);
+}
+
+export async function stat(page: Page, format: string, name: "min" | "mean" | "p50" | "p95" | "p99" | "max"): Promise<number> {
+  const v = await page.locator(tid(`size-${format}-${name}`)).getAttribute("data-value");
+  if (v === null || v === "") throw new Error(`no ${name} shown for ${format}`);
+  return Number(v);
+}
+
+/** Keys of the tree rows in screen order ("gps.lat" for nested rows). */
+export async function rowKeys(page: Page): Promise<string[]> {
+  return page.$$eval('[data-testid="layout-tree"] [role="treeitem"]', (els) => els.map((e) => (e.getAttribute("data-testid") ?? "").replace(/^row-/, "")));
+}
+
+/**
+ * A real pointer drag: press, nudge past dnd-kit's activation distance, glide to the target and
+ * release at the given height inside it (before/after decisions depend on it).
+ */
+export async function drag(page: Page, from: Locator, to: Locator, at: "top" | "middle" | "bottom" = "middle"): Promise<void> {
+  const a = await from.boundingBox();
+  if (!a) throw new Error("drag source is not visible");
+  await to.scrollIntoViewIfNeeded();
+  const x0 = a.x + a.width / 2;
+  const y0 = a.y + a.height / 2;
+  await page.mouse.move(x0, y0);
+  await page.mouse.down();
+  await page.mouse.move(x0 + 8, y0 + 8, { steps: 4 });
+  const b = await to.boundingBox();
+  if (!b) throw new Error("drop target is not visible");
+  const y = at === "top" ? b.y + b.height * 0.25 : at === "bottom" ? b.y + b.height * 0.75 : b.y + b.height / 2;
+  await page.mouse.move(b.x + Math.min(b.width / 2, 120), y, { steps: 12 });
+  await page.mouse.move(b.x + Math.min(b.width / 2, 120) + 1, y, { steps: 2 });
+  await page.mouse.up();
+}
+
+export async function savedVersion(page: Page): Promise<number> {
+  return Number(await page.locator(tid("save-state")).getAttribute("data-version"));
+}
+
+/** Waits for the autosave to land: status "saved" at a version above `above`. */
+export async function waitForSaved(page: Page, above: number): Promise<number> {
+  await page.waitForFunction(
+    (v) => {
+      const el = document.querySelector('[data-testid="save-state"]');
+      return el?.getAttribute("data-status") === "saved" && Number(el.getAttribute("data-version")) > v;
+    },
+    above,
+    { timeout: 20_000 },
+  );
+  return savedVersion(page);
+}

@@ -1,0 +1,146 @@
+// The live analysis: sample settings and platforms, then sizes / attribution / byte map tabs fed by the worker.
+import { useEffect, useState } from "react";
+import { perfRendered } from "../../perf.ts";
+import { useAnalysis } from "../../state/analysis.ts";
+import { useDesigner } from "../../state/designer.ts";
+import { SAMPLE_COUNTS, useSettings, type AnalysisTab } from "../../state/settings.ts";
+import { ms } from "../common/format.ts";
+import { AttributionView } from "./AttributionView.tsx";
+import { ByteMapView } from "./ByteMapView.tsx";
+import { chosenLimits, PlatformPicker } from "./PlatformPicker.tsx";
+import { SizeErrors, SizesChart, SizesLegend, SizesTable, Verdicts } from "./SizesView.tsx";
+
+const TABS: { id: AnalysisTab; label: string }[] = [
+  { id: "sizes", label: "Sizes" },
+  { id: "attribution", label: "Per field" },
+  { id: "bytemap", label: "Byte map" },
+];
+
+function SeedInput() {
+  const seed = useSettings((s) => s.seed);
+  const set = useSettings((s) => s.set);
+  const [text, setText] = useState(String(seed));
+  useEffect(() => setText(String(seed)), [seed]);
+  const bad = !/^-?\d{1,10}$/.test(text.trim());
+  return (
+    <label>
+      Seed
+      <input
+        className={`input seed num${bad ? " invalid" : ""}`}
+        value={text}
+        data-testid="seed"
+        aria-invalid={bad}
+        onChange={(e) => {
+          setText(e.target.value);
+          if (/^-?\d{1,10}$/.test(e.target.value.trim())) set({ seed: Number(e.target.value) | 0 });
+        }}
+      />
+    </label>
+  );
+}
+
+function Controls() {
+  const samples = useSettings((s) => s.samples);
+  const set = useSettings((s) => s.set);
+  const computing = useAnalysis((s) => s.computing);
+  const timings = useAnalysis((s) => s.sizes?.timings);
+  const issueCount = useDesigner((s) => s.issueCount);
+  return (
+    <div className="analysis-controls">
+      <label>
+        Samples
+        <select className="select" value={samples} data-testid="samples" onChange={(e) => set({ samples: Number(e.target.value), byteMapSample: 0 })}>
+          {SAMPLE_COUNTS.map((n) => (
+            <option key={n} value={n}>
+              {n.toLocaleString("en")}
+            </option>
+          ))}
+        </select>
+      </label>
+      <SeedInput />
+      <PlatformPicker />
+      <span className="compute-state" data-testid="compute-state" data-computing={computing}>
+        {issueCount > 0 ? "showing the last valid layout" : computing ? "computing…" : timings ? `encoded in ${ms(timings.generate + timings.measure)}` : ""}
+      </span>
+    </div>
+  );
+}
+
+export function AnalysisPanel() {
+  const tab = useSettings((s) => s.tab);
+  const set = useSettings((s) => s.set);
+  const sizes = useAnalysis((s) => s.sizes);
+  const error = useAnalysis((s) => s.error);
+  const valid = useDesigner((s) => s.valid);
+  const platforms = useSettings((s) => s.platforms);
+  const samples = useSettings((s) => s.samples);
+  const { limits } = chosenLimits(platforms);
+
+  // the bars for this layout are on screen now: close the edit → bars measurement
+  useEffect(() => {
+    if (sizes) perfRendered(sizes.layoutKey);
+  }, [sizes]);
+
+  const zlib = sizes?.results.find((r) => r.info.id === "struct-zlib");
+
+  return (
+    <>
+      <Controls />
+      <div className="tabs" role="tablist" aria-label="Analysis">
+        {TABS.map((t) => (
+          <button key={t.id} type="button" role="tab" className="tab" aria-selected={tab === t.id} data-testid={`tab-${t.id}`} onClick={() => set({ tab: t.id })}>
+            {t.label}
+          </button>
+        ))}
+      </div>
+      <div className="analysis-body" role="tabpanel" data-testid={`panel-${tab}`} data-layout-key={sizes?.layoutKey ?? ""}>
+        {error && <p className="note attention">{error}</p>}
+        {!valid ? (
+          <div className="empty">
+            <strong>Nothing to measure yet</strong>
+            Fix the layout problems shown in the inspector.
+          </div>
+        ) : valid.fields.length === 0 ? (
+          <div className="empty" data-testid="analysis-empty">
+            <strong>No fields yet</strong>
+            Add fields from the palette to see every format's size here.
+          </div>
+        ) : !sizes ? (
+          <div className="empty">Encoding {samples.toLocaleString("en")} samples…</div>
+        ) : tab === "sizes" ? (
+          <>
+            <div className="panel">
+              <h3>
+                Message size per format <span className="sub">{sizes.samples.toLocaleString("en")} samples · seed {sizes.seed}</span>
+              </h3>
+              <SizesChart sizes={sizes} limits={limits} />
+              <SizesLegend limits={limits} />
+            </div>
+            <div className="panel">
+              <h3>
+                Bytes <span className="sub">mean saved versus JSON in the last column</span>
+              </h3>
+              <SizesTable sizes={sizes} />
+              <SizeErrors sizes={sizes} />
+              {zlib && (
+                <p className="note" data-testid="zlib-implementation">
+                  Struct+Zlib sizes model: {zlib.info.implementation}
+                </p>
+              )}
+            </div>
+            <div className="panel">
+              <h3>
+                Fits the platform? <span className="sub">by max (every sample) and p95</span>
+              </h3>
+              <Verdicts sizes={sizes} />
+            </div>
+          </>
+        ) : tab === "attribution" ? (
+          <AttributionView layout={valid} />
+        ) : (
+          <ByteMapView layout={valid} />
+        )}
+      </div>
+    </>
+  );
+}

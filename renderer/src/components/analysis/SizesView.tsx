@@ -1,0 +1,233 @@
+// Sizes per format: p50/p95/max bars with the platform limit lines, the numbers, savings versus JSON, and fit verdicts.
+import { useMemo } from "react";
+import { Bar, BarChart, CartesianGrid, Cell, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { shareOver } from "../../../../codecs/src/analysis/stats.ts";
+import type { SizesView as Sizes } from "../../state/analysis.ts";
+import { useSettings } from "../../state/settings.ts";
+import { fixed1, percent } from "../common/format.ts";
+import { niceAxis } from "./axis.ts";
+import { chosenLimits, type Limit } from "./PlatformPicker.tsx";
+
+const STATS = [
+  { key: "p50", label: "p50", color: "var(--bar-p50)" },
+  { key: "p95", label: "p95", color: "var(--bar-p95)" },
+  { key: "max", label: "max", color: "var(--bar-max)" },
+] as const;
+
+/** Axis labels short enough for nine formats side by side at 1280 px; the table shows the full names. */
+const SHORT: Record<string, string> = { json: "JSON", cbor: "CBOR", msgpack: "MsgPack", protobuf: "Protobuf", struct: "Struct", "struct-zlib": "Struct+Zlib", sbe: "SBE", pson: "PSON", bitpacked: "Bit-packed" };
+
+interface Datum {
+  format: string;
+  label: string;
+  short: string;
+  p50: number;
+  p95: number;
+  max: number;
+  mean: number;
+  failed: boolean;
+}
+
+function ChartTooltip({ active, payload, limits }: { active?: boolean; payload?: readonly { payload?: Datum }[]; limits: Limit[] }) {
+  const d = payload?.[0]?.payload;
+  if (!active || !d) return null;
+  return (
+    <div className="card" style={{ padding: "8px 10px", fontSize: 12 }}>
+      <strong>{d.label}</strong>
+      <div className="num">
+        p50 {d.p50} B · p95 {d.p95} B · max {d.max} B · mean {fixed1(d.mean)} B
+      </div>
+      {limits.map((l) => (
+        <div key={l.id} className={d.max > l.bytes ? "over-text" : "muted"}>
+          {l.name} {l.bytes} B: {d.max > l.bytes ? (d.p95 > l.bytes ? "does not fit" : "max over, p95 fits") : "fits"}
+        </div>
+      ))}
+    </div>
+  );
+}
+
+export function SizesChart({ sizes, limits }: { sizes: Sizes; limits: Limit[] }) {
+  const data: Datum[] = useMemo(
+    () => sizes.results.map((r) => ({ format: r.info.id, label: r.info.label, short: SHORT[r.info.id] ?? r.info.label, p50: r.stats.p50, p95: r.stats.p95, max: r.stats.max, mean: r.stats.mean, failed: r.stats.count === 0 })),
+    [sizes],
+  );
+  const strictest = limits[0]?.bytes;
+  const axis = niceAxis(Math.max(1, ...data.map((d) => d.max), ...limits.map((l) => l.bytes)));
+  return (
+    <div className="chart-box" data-testid="sizes-chart">
+      <ResponsiveContainer width="100%" height="100%">
+        <BarChart data={data} margin={{ top: 16, right: limits.length ? 46 : 12, bottom: 4, left: 0 }} barGap={1} barCategoryGap="18%">
+          <CartesianGrid vertical={false} stroke="var(--border)" />
+          <XAxis dataKey="short" tick={{ fill: "var(--text-muted)", fontSize: 11 }} tickLine={false} axisLine={{ stroke: "var(--border-strong)" }} interval={0} />
+          <YAxis tick={{ fill: "var(--text-muted)", fontSize: 11 }} tickLine={false} axisLine={false} width={48} domain={[0, axis.max]} ticks={axis.ticks} unit=" B" />
+          <Tooltip cursor={{ fill: "var(--surface-2)" }} content={<ChartTooltip limits={limits} />} />
+          {STATS.map((s) => (
+            <Bar key={s.key} dataKey={s.key} name={s.label} fill={s.color} isAnimationActive={false} radius={[2, 2, 0, 0]}>
+              {data.map((d) => (
+                <Cell key={d.format} fill={strictest !== undefined && d[s.key] > strictest ? "var(--over)" : s.color} fillOpacity={strictest !== undefined && d[s.key] > strictest ? (s.key === "p50" ? 0.55 : s.key === "p95" ? 0.8 : 1) : 1} />
+              ))}
+            </Bar>
+          ))}
+          {limits.map((l) => (
+            <ReferenceLine key={l.id} y={l.bytes} stroke="var(--text-muted)" strokeDasharray="5 4" ifOverflow="extendDomain" label={{ value: `${l.bytes} B`, position: "right", fill: "var(--text-muted)", fontSize: 11 }} />
+          ))}
+        </BarChart>
+      </ResponsiveContainer>
+    </div>
+  );
+}
+
+export function SizesLegend({ limits }: { limits: Limit[] }) {
+  return (
+    <div className="chart-legend">
+      {STATS.map((s) => (
+        <span key={s.key} className="key">
+          <span className="sw" style={{ background: s.color }} />
+          {s.label}
+        </span>
+      ))}
+      {limits.map((l) => (
+        <span key={l.id} className="key">
+          <span className="line" />
+          {l.name} {l.bytes} B
+        </span>
+      ))}
+      {limits.length > 0 && (
+        <span className="key">
+          <span className="sw" style={{ background: "var(--over)" }} />
+          over {limits[0]!.bytes} B (strictest limit)
+        </span>
+      )}
+    </div>
+  );
+}
+
+export function SizesTable({ sizes }: { sizes: Sizes }) {
+  const json = sizes.results.find((r) => r.info.id === "json");
+  const base = json && json.stats.count > 0 ? json.stats.mean : null;
+  return (
+    <table className="data" data-testid="sizes-table">
+      <thead>
+        <tr>
+          <th scope="col">Format</th>
+          <th scope="col">min</th>
+          <th scope="col">mean</th>
+          <th scope="col">p50</th>
+          <th scope="col">p95</th>
+          <th scope="col">p99</th>
+          <th scope="col">max</th>
+          <th scope="col" title="Mean size saved versus JSON">vs JSON</th>
+        </tr>
+      </thead>
+      <tbody>
+        {sizes.results.map((r) => {
+          const s = r.stats;
+          const failed = s.count === 0;
+          const saved = base !== null && !failed && r.info.id !== "json" ? base - s.mean : null;
+          const cell = (stat: "min" | "p50" | "p95" | "p99" | "max") => (
+            <td data-testid={`size-${r.info.id}-${stat}`} data-value={failed ? "" : s[stat]}>
+              {failed ? "–" : s[stat]}
+            </td>
+          );
+          return (
+            <tr key={r.info.id} data-testid={`sizes-row-${r.info.id}`} title={r.info.implementation}>
+              <td>
+                {r.info.label}
+                {r.info.lossy ? <span className="faint"> (lossy)</span> : null}
+              </td>
+              {cell("min")}
+              <td data-testid={`size-${r.info.id}-mean`} data-value={failed ? "" : s.mean}>
+                {failed ? "–" : fixed1(s.mean)}
+              </td>
+              {cell("p50")}
+              {cell("p95")}
+              {cell("p99")}
+              {cell("max")}
+              <td data-testid={`saved-${r.info.id}`}>
+                {saved === null ? <span className="faint">{r.info.id === "json" ? "baseline" : "–"}</span> : (
+                  <span className={saved > 0 ? "saving" : undefined}>
+                    {saved >= 0 ? "−" : "+"}
+                    {fixed1(Math.abs(saved))} B ({percent(Math.abs(saved) / base!)})
+                  </span>
+                )}
+              </td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
+
+export function SizeErrors({ sizes }: { sizes: Sizes }) {
+  const failed = sizes.results.filter((r) => r.errors > 0);
+  if (!failed.length) return null;
+  return (
+    <div data-testid="size-errors">
+      {failed.map((r) => (
+        <p key={r.info.id} className="note attention">
+          {r.info.label}: {r.errors === sizes.samples ? "cannot encode this layout" : `${r.errors} of ${sizes.samples} samples could not be encoded`}
+          {r.firstError ? ` — ${r.firstError}` : ""}
+        </p>
+      ))}
+    </div>
+  );
+}
+
+export function Verdicts({ sizes }: { sizes: Sizes }) {
+  const ids = useSettings((s) => s.platforms);
+  const { limits, unlimited } = chosenLimits(ids);
+  if (!limits.length && !unlimited.length) return <p className="note">Choose platforms (Limits ▾) to see whether each format fits.</p>;
+  return (
+    <>
+      {limits.length > 0 && (
+        <table className="data" data-testid="verdicts">
+          <thead>
+            <tr>
+              <th scope="col">Format</th>
+              {limits.map((l) => (
+                <th key={l.id} scope="col" title={l.name}>
+                  {l.name.replace(/ \(.*\)$/, "")} · {l.bytes} B
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {sizes.results.map((r) => (
+              <tr key={r.info.id}>
+                <td>{r.info.label}</td>
+                {limits.map((l) => {
+                  if (r.stats.count === 0)
+                    return (
+                      <td key={l.id}>
+                        <span className="verdict none">–</span>
+                      </td>
+                    );
+                  const maxFits = r.stats.max <= l.bytes;
+                  const p95Fits = r.stats.p95 <= l.bytes;
+                  const share = shareOver(r.sizes, l.bytes);
+                  return (
+                    <td key={l.id} data-testid={`verdict-${r.info.id}-${l.id}`} data-fits-max={maxFits} data-fits-p95={p95Fits}>
+                      {maxFits ? (
+                        <span className="verdict fits">✓ fits</span>
+                      ) : (
+                        <span className="verdict over" title={`${percent(share, share < 0.001 ? 2 : 1)} of samples are over ${l.bytes} B`}>
+                          ✗ {p95Fits ? "max over · p95 fits" : "over"} ({percent(share, share < 0.001 ? 2 : 1)})
+                        </span>
+                      )}
+                    </td>
+                  );
+                })}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {unlimited.map((p) => (
+        <p key={p.id} className="note">
+          {p.name}: no fixed per-message limit ({p.notes[0] ?? "protocol-dependent"}).
+        </p>
+      ))}
+    </>
+  );
+}

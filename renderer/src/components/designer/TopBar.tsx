@@ -1,0 +1,125 @@
+// Designer header: back to projects, project name (click to rename), undo/redo, autosave state, export, theme.
+import { useState } from "react";
+import { useDesigner } from "../../state/designer.ts";
+import { exportLayout, goHome, renameProject, resolveConflict, useSession, type SaveStatus } from "../../state/session.ts";
+import { Icon } from "../common/Icon.tsx";
+import { ThemeToggle } from "../common/ThemeToggle.tsx";
+
+const isMac = typeof navigator !== "undefined" && /Mac|iPhone|iPad/.test(navigator.platform);
+const MOD = isMac ? "⌘" : "Ctrl+";
+
+function SaveState() {
+  const save = useSession((s) => s.save);
+  const version = useSession((s) => s.version);
+  const label: Record<SaveStatus, string> = {
+    saved: "Saved",
+    pending: "Unsaved changes",
+    saving: "Saving…",
+    invalid: `Not saved: ${save.message ?? "fix the problems first"}`,
+    error: `Save failed: ${save.message ?? "unknown error"}`,
+    conflict: `Conflict: ${save.message ?? "saved elsewhere"}`,
+  };
+  const title = save.status === "saved" && save.savedAt ? `Saved at ${new Date(save.savedAt).toLocaleTimeString()}` : label[save.status];
+  return (
+    <span className="save-state" data-testid="save-state" data-status={save.status} data-version={version} title={title} role="status" aria-live="polite">
+      <span className="dot" aria-hidden="true" />
+      {label[save.status]}
+    </span>
+  );
+}
+
+function ProjectName() {
+  const name = useDesigner((s) => s.projectName);
+  const [editing, setEditing] = useState<string | null>(null);
+  const commit = () => {
+    if (editing !== null) void renameProject(editing);
+    setEditing(null);
+  };
+  return (
+    <div className="project-name">
+      {editing === null ? (
+        <button type="button" className="name" data-testid="project-name" title="Rename project" onClick={() => setEditing(name)}>
+          {name}
+        </button>
+      ) : (
+        <input
+          className="input"
+          data-testid="project-name-input"
+          aria-label="Project name"
+          autoFocus
+          maxLength={128}
+          value={editing}
+          onChange={(e) => setEditing(e.target.value)}
+          onBlur={commit}
+          onKeyDown={(e) => {
+            if (e.key === "Enter") commit();
+            else if (e.key === "Escape") setEditing(null);
+          }}
+        />
+      )}
+    </div>
+  );
+}
+
+export function TopBar() {
+  const canUndo = useDesigner((s) => s.history.past.length > 0);
+  const canRedo = useDesigner((s) => s.history.future.length > 0);
+  const undo = useDesigner((s) => s.undo);
+  const redo = useDesigner((s) => s.redo);
+  const shell = useSession((s) => s.shell);
+  return (
+    <header className="topbar">
+      <button type="button" className="btn ghost" data-testid="home" title="All projects" onClick={() => void goHome()}>
+        <span className="brand-mark" aria-hidden="true" />
+        <span className="sr-only">SatPayload Studio: </span>Projects
+      </button>
+      <span className="divider-v" aria-hidden="true" />
+      <ProjectName />
+      <SaveState />
+      <div className="spacer" />
+      <button type="button" className="icon-btn" data-testid="undo" title={`Undo (${MOD}Z)`} aria-label="Undo" disabled={!canUndo} onClick={undo}>
+        <Icon name="undo" size={16} />
+      </button>
+      <button type="button" className="icon-btn" data-testid="redo" title={`Redo (${isMac ? "⇧⌘Z" : "Ctrl+Y / Ctrl+Shift+Z"})`} aria-label="Redo" disabled={!canRedo} onClick={redo}>
+        <Icon name="redo" size={16} />
+      </button>
+      <span className="divider-v" aria-hidden="true" />
+      <button type="button" className="btn" data-testid="export-layout" title="The layout as a .satlayout.json file you can commit" onClick={() => void exportLayout()}>
+        {shell === "electron" ? "Save layout file…" : "Download layout"}
+      </button>
+      <ThemeToggle />
+    </header>
+  );
+}
+
+export function Banners() {
+  const save = useSession((s) => s.save);
+  const notice = useSession((s) => s.notice);
+  return (
+    <>
+      {save.status === "conflict" && (
+        <div className="banner attention" role="alert" data-testid="conflict-banner">
+          <span>
+            <strong>This project changed elsewhere.</strong> {save.message} Your edits are kept here until you choose.
+          </span>
+          <span className="spacer" />
+          <button type="button" className="btn small" data-testid="conflict-reload" onClick={() => void resolveConflict("reload")}>
+            Load the other version
+          </button>
+          <button type="button" className="btn small primary" data-testid="conflict-overwrite" onClick={() => void resolveConflict("overwrite")}>
+            Keep mine
+          </button>
+        </div>
+      )}
+      {notice && (
+        <div className={`banner ${notice.kind === "error" ? "attention" : "info"}`} role={notice.kind === "error" ? "alert" : "status"} data-testid="notice">
+          <span>{notice.text}</span>
+          <span className="spacer" />
+          <button type="button" className="icon-btn" aria-label="Dismiss" onClick={() => useSession.setState({ notice: null })}>
+            <Icon name="close" />
+          </button>
+        </div>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,29 @@
+// Entry: connect to the host, start the sizes worker, open the project named in the URL, render.
+import "./jitless.ts";
+import { StrictMode } from "react";
+import { createRoot } from "react-dom/client";
+import { App } from "./components/App.tsx";
+import { connectHost } from "./host/index.ts";
+import { installPerfLog } from "./perf.ts";
+import { listenToHost, openProject, useSession } from "./state/session.ts";
+import { startAnalysis } from "./worker/controller.ts";
+import "./styles/app.css";
+
+const conn = connectHost();
+useSession.setState({ api: conn.api, shell: conn.shell });
+installPerfLog();
+listenToHost();
+startAnalysis(() => new Worker(new URL("./worker/sizes.worker.ts", import.meta.url), { type: "module", name: "sizes" }));
+
+const projectId = new URL(location.href).searchParams.get("project");
+if (conn.missingToken) {
+  useSession.setState({ startError: { title: "No session token", detail: "Open SatPayload Studio with the URL the launcher printed (it ends in #token=…)." } });
+} else if (projectId) {
+  void openProject(projectId);
+}
+
+createRoot(document.getElementById("root")!).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);

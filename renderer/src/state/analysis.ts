@@ -1,0 +1,42 @@
+// Results from the sizes worker as the views read them; only results matching the current inputs are ever stored.
+import { create } from "zustand";
+import type { Attribution } from "../../../codecs/src/analysis/attribution.ts";
+import type { ByteMap } from "../../../codecs/src/analysis/bytemap.ts";
+import type { FormatId } from "../../../codecs/src/formats/types.ts";
+import type { FormatResult, PhaseTimings } from "../worker/protocol.ts";
+
+export interface SizesView {
+  layoutKey: number;
+  samples: number;
+  seed: number;
+  results: FormatResult[];
+  timings: PhaseTimings;
+}
+
+export interface AttributionView {
+  layoutKey: number;
+  samples: number;
+  seed: number;
+  items: Attribution[];
+}
+
+export interface ByteMapView {
+  layoutKey: number;
+  seed: number;
+  format: FormatId;
+  sample: number;
+  map: ByteMap | null;
+  record: unknown;
+  error: string | null;
+}
+
+export interface AnalysisState {
+  sizes: SizesView | null;
+  attribution: AttributionView | null;
+  byteMap: ByteMapView | null;
+  /** a request is out whose sizes have not come back */
+  computing: boolean;
+  error: string | null;
+}
+
+export const useAnalysis = create<AnalysisState>()(() => ({ sizes: null, attribution: null, byteMap: null, computing: false, error: null }));

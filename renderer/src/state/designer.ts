@@ -1,0 +1,117 @@
+// The open layout: the edited draft with undo/redo, the last valid parse the sizes are computed from, and selection.
+import { create } from "zustand";
+import { checkLayout } from "../../../codecs/src/layout/validate.ts";
+import type { Field, Layout } from "../../../codecs/src/layout/schema.ts";
+import { initHistory, record, redo, undo, type History } from "./history.ts";
+import { indexIssues, type IssueIndex } from "./issues.ts";
+import { locate } from "./tree.ts";
+
+export interface DesignerState {
+  projectId: string | null;
+  projectName: string;
+  history: History<Layout>;
+  /** the last draft that passed parseLayout: what sizes, attribution and the byte map use */
+  valid: Layout | null;
+  /** increments with every new valid layout; the worker keys its caches on it */
+  validKey: number;
+  /** performance.now() of the edit that produced `valid` (for the edit → bars timing) */
+  validAt: number;
+  issues: IssueIndex;
+  issueCount: number;
+  selectedId: string | null;
+  hoveredId: string | null;
+
+  load(projectId: string, name: string, layout: Layout): void;
+  close(): void;
+  /** applies fn to the draft as one undo step; the same mergeKey within a short time merges keystrokes */
+  edit(fn: (layout: Layout) => Layout, mergeKey?: string | null): void;
+  editFields(fn: (fields: Field[]) => Field[], mergeKey?: string | null): void;
+  undo(): void;
+  redo(): void;
+  select(id: string | null): void;
+  hover(id: string | null): void;
+  setProjectName(name: string): void;
+}
+
+const EMPTY_ISSUES: IssueIndex = { byField: new Map(), layout: [] };
+
+function validate(draft: Layout, prev: Pick<DesignerState, "valid" | "validKey" | "validAt">, at: number) {
+  const res = checkLayout(draft);
+  if (res.ok) return { valid: res.layout, validKey: prev.validKey + 1, validAt: at, issues: EMPTY_ISSUES, issueCount: 0 };
+  return { valid: prev.valid, validKey: prev.validKey, validAt: prev.validAt, issues: indexIssues(draft.fields, res.issues), issueCount: res.issues.length };
+}
+
+/** A selection that no longer exists (deleted, undone) is dropped rather than left dangling. */
+function keepSelection(layout: Layout, id: string | null): string | null {
+  return id !== null && locate(layout.fields, id) ? id : null;
+}
+
+export const useDesigner = create<DesignerState>()((set, get) => ({
+  projectId: null,
+  projectName: "",
+  history: initHistory<Layout>({ format: "satlayout", version: 1, name: "", package: "telemetry", message: "Telemetry", struct: { endianness: "big", stringMode: "u16-appended" }, json: { spacing: "compact" }, sbe: { schemaId: 1, templateId: 1, version: 0 }, protobufReserved: [], fields: [] }),
+  valid: null,
+  validKey: 0,
+  validAt: 0,
+  issues: EMPTY_ISSUES,
+  issueCount: 0,
+  selectedId: null,
+  hoveredId: null,
+
+  load(projectId, name, layout) {
+    const at = performance.now();
+    set((s) => ({
+      projectId,
+      projectName: name,
+      history: initHistory(layout),
+      selectedId: null,
+      hoveredId: null,
+      ...validate(layout, { valid: null, validKey: s.validKey, validAt: 0 }, at),
+    }));
+  },
+
+  close() {
+    set({ projectId: null, projectName: "", valid: null, selectedId: null, hoveredId: null, issues: EMPTY_ISSUES, issueCount: 0 });
+  },
+
+  edit(fn, mergeKey = null) {
+    const at = performance.now();
+    const s = get();
+    const next = fn(s.history.present);
+    if (next === s.history.present) return;
+    const history = record(s.history, next, mergeKey, Date.now());
+    set({ history, ...validate(next, s, at), selectedId: keepSelection(next, s.selectedId) });
+  },
+
+  editFields(fn, mergeKey = null) {
+    get().edit((l) => ({ ...l, fields: fn(l.fields) }), mergeKey);
+  },
+
+  undo() {
+    const at = performance.now();
+    const s = get();
+    const history = undo(s.history);
+    if (history === s.history) return;
+    set({ history, ...validate(history.present, s, at), selectedId: keepSelection(history.present, s.selectedId) });
+  },
+
+  redo() {
+    const at = performance.now();
+    const s = get();
+    const history = redo(s.history);
+    if (history === s.history) return;
+    set({ history, ...validate(history.present, s, at), selectedId: keepSelection(history.present, s.selectedId) });
+  },
+
+  select(id) {
+    if (get().selectedId !== id) set({ selectedId: id });
+  },
+  hover(id) {
+    if (get().hoveredId !== id) set({ hoveredId: id });
+  },
+  setProjectName(name) {
+    set({ projectName: name });
+  },
+}));
+
+export const draftOf = (s: DesignerState): Layout => s.history.present;

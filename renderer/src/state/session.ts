@@ -1,0 +1,294 @@
+// The host session: which screen is up, opening/creating projects, autosave with conflict detection, files.
+import { create } from "zustand";
+import type { HostApi, Project, ProjectSummary } from "../../../host/api/contract.ts";
+import type { Layout, LayoutInput } from "../../../codecs/src/layout/schema.ts";
+import { checkLayout } from "../../../codecs/src/layout/validate.ts";
+import { asHostError } from "../host/errors.ts";
+import { useAnalysis } from "./analysis.ts";
+import { useDesigner } from "./designer.ts";
+
+export type SaveStatus = "saved" | "pending" | "saving" | "invalid" | "error" | "conflict";
+
+export interface SessionState {
+  api: HostApi | null;
+  shell: "electron" | "browser";
+  screen: "start" | "loading" | "designer";
+  /** version the next save builds on */
+  version: number;
+  save: { status: SaveStatus; message: string | null; savedAt: string | null };
+  /** a problem opening/creating/importing, shown on the start screen */
+  startError: { title: string; detail: string } | null;
+  /** a problem from a designer action (rename, download) shown in the top bar */
+  notice: { kind: "error" | "info"; text: string } | null;
+}
+
+export const SAVE_DEBOUNCE_MS = 600;
+
+export const useSession = create<SessionState>()(() => ({
+  api: null,
+  shell: "browser",
+  screen: "start",
+  version: 0,
+  save: { status: "saved", message: null, savedAt: null },
+  startError: null,
+  notice: null,
+}));
+
+function api(): HostApi {
+  const a = useSession.getState().api;
+  if (!a) throw new Error("host not connected");
+  return a;
+}
+
+function setUrlProject(id: string | null): void {
+  const url = new URL(location.href);
+  if (id) url.searchParams.set("project", id);
+  else url.searchParams.delete("project");
+  history.replaceState(null, "", url.toString());
+}
+
+// ---- autosave -------------------------------------------------------------------------------
+
+let savedDraft: Layout | null = null;
+let timer: ReturnType<typeof setTimeout> | null = null;
+let inFlight: Promise<void> | null = null;
+/** highest version announced by host events while our own save was in flight */
+let seenVersion = 0;
+
+function setSave(status: SaveStatus, message: string | null = null): void {
+  useSession.setState((s) => ({ save: { ...s.save, status, message } }));
+}
+
+async function saveNow(): Promise<void> {
+  const d = useDesigner.getState();
+  const s = useSession.getState();
+  if (!d.projectId || s.save.status === "conflict") return;
+  const draft = d.history.present;
+  if (draft === savedDraft) {
+    setSave("saved");
+    return;
+  }
+  if (d.issueCount > 0) {
+    setSave("invalid", `${d.issueCount} problem${d.issueCount === 1 ? "" : "s"} to fix before saving`);
+    return;
+  }
+  setSave("saving");
+  const id = d.projectId;
+  try {
+    const res = await api().call("projects.save", { id, layout: draft, baseVersion: s.version });
+    if (useDesigner.getState().projectId !== id) return;
+    savedDraft = draft;
+    useSession.setState({ version: res.version, save: { status: "saved", message: null, savedAt: res.updatedAt } });
+    if (seenVersion > res.version) markConflict("Saved in another window meanwhile.");
+  } catch (e) {
+    const err = asHostError(e);
+    if (err.code === "conflict") markConflict("Another window saved this project first.");
+    else setSave("error", err.describe());
+  }
+}
+
+function markConflict(message: string): void {
+  if (timer) clearTimeout(timer);
+  timer = null;
+  setSave("conflict", message);
+}
+
+function schedule(): void {
+  if (timer) clearTimeout(timer);
+  timer = setTimeout(() => {
+    timer = null;
+    void flushSave();
+  }, SAVE_DEBOUNCE_MS);
+}
+
+/** Saves pending edits now (a download must contain them); resolves when the host has them or failed. */
+export async function flushSave(): Promise<void> {
+  if (timer) {
+    clearTimeout(timer);
+    timer = null;
+  }
+  while (inFlight) await inFlight;
+  inFlight = saveNow().finally(() => {
+    inFlight = null;
+  });
+  await inFlight;
+  // edits made while the save was on the wire go out in the next one
+  if (useDesigner.getState().history.present !== savedDraft && useSession.getState().save.status === "saved") schedule();
+}
+
+let watching = false;
+function watchDraft(): void {
+  if (watching) return;
+  watching = true;
+  let last = useDesigner.getState().history.present;
+  useDesigner.subscribe((d) => {
+    if (d.history.present === last) return;
+    last = d.history.present;
+    if (!d.projectId) return;
+    const status = useSession.getState().save.status;
+    if (status === "conflict") return;
+    if (d.history.present === savedDraft) {
+      if (status !== "saving") setSave("saved");
+      if (timer) clearTimeout(timer);
+      timer = null;
+      return;
+    }
+    if (d.issueCount > 0) {
+      if (timer) clearTimeout(timer);
+      timer = null;
+      setSave("invalid", `${d.issueCount} problem${d.issueCount === 1 ? "" : "s"} to fix before saving`);
+      return;
+    }
+    if (status !== "saving") setSave("pending");
+    schedule();
+  });
+}
+
+// ---- projects ---------------------------------------------------------------------------------
+
+function enterDesigner(p: Project): boolean {
+  const parsed = checkLayout(p.layout);
+  if (!parsed.ok) {
+    useSession.setState({ screen: "start", startError: { title: `"${p.name}" holds an invalid layout`, detail: parsed.issues.slice(0, 3).map((i) => `${i.path} ${i.message}`).join("; ") } });
+    return false;
+  }
+  if (timer) clearTimeout(timer);
+  timer = null;
+  seenVersion = 0;
+  useAnalysis.setState({ sizes: null, attribution: null, byteMap: null, computing: false, error: null });
+  useDesigner.getState().load(p.id, p.name, parsed.layout);
+  savedDraft = useDesigner.getState().history.present;
+  useSession.setState({ screen: "designer", version: p.version, save: { status: "saved", message: null, savedAt: p.updatedAt }, startError: null, notice: null });
+  setUrlProject(p.id);
+  watchDraft();
+  return true;
+}
+
+async function withLoading(what: string, fn: () => Promise<Project | null>): Promise<boolean> {
+  const before = useSession.getState().screen;
+  useSession.setState({ screen: "loading", startError: null });
+  try {
+    const p = await fn();
+    if (!p) {
+      useSession.setState({ screen: before });
+      return false;
+    }
+    return enterDesigner(p);
+  } catch (e) {
+    useSession.setState({ screen: "start", startError: { title: what, detail: asHostError(e).describe() } });
+    setUrlProject(null);
+    return false;
+  }
+}
+
+export function openProject(id: string): Promise<boolean> {
+  return withLoading("Could not open the project", () => api().call("projects.open", { id }));
+}
+
+export function createProject(name: string, layout: LayoutInput | unknown): Promise<boolean> {
+  return withLoading("Could not create the project", () => api().call("projects.create", { name, layout }));
+}
+
+export function createEmpty(): Promise<boolean> {
+  const layout: LayoutInput = { format: "satlayout", version: 1, name: "Untitled layout", fields: [] };
+  return createProject("Untitled layout", layout);
+}
+
+export async function importFile(file: File): Promise<boolean> {
+  if (file.size > 5_000_000) {
+    useSession.setState({ startError: { title: `Could not open "${file.name}"`, detail: "The file is larger than 5 MB." } });
+    return false;
+  }
+  const content = await file.text();
+  return withLoading(`Could not open "${file.name}"`, () => api().call("files.importLayout", { fileName: file.name, content }));
+}
+
+/** Electron only: the native open dialog. */
+export function openFileDialog(): Promise<boolean> {
+  return withLoading("Could not open the file", () => api().call("files.openLayout", {}));
+}
+
+export async function goHome(): Promise<void> {
+  await flushSave();
+  useDesigner.getState().close();
+  savedDraft = null;
+  useSession.setState({ screen: "start", notice: null });
+  setUrlProject(null);
+}
+
+export async function renameProject(name: string): Promise<void> {
+  const id = useDesigner.getState().projectId;
+  const trimmed = name.trim();
+  if (!id || !trimmed || trimmed === useDesigner.getState().projectName) return;
+  const before = useDesigner.getState().projectName;
+  useDesigner.getState().setProjectName(trimmed);
+  try {
+    const res: ProjectSummary = await api().call("projects.rename", { id, name: trimmed });
+    useDesigner.getState().setProjectName(res.name);
+  } catch (e) {
+    useDesigner.getState().setProjectName(before);
+    useSession.setState({ notice: { kind: "error", text: `Rename failed: ${asHostError(e).describe()}` } });
+  }
+}
+
+/** Browser: a download of the layout file; Electron: the native save dialog. */
+export async function exportLayout(): Promise<void> {
+  const id = useDesigner.getState().projectId;
+  if (!id) return;
+  await flushSave();
+  const status = useSession.getState().save.status;
+  if (status !== "saved") {
+    useSession.setState({ notice: { kind: "error", text: "Fix the layout problems first: the file is written from the saved layout." } });
+    return;
+  }
+  try {
+    if (useSession.getState().shell === "electron") {
+      const res = await api().call("files.saveLayout", { id });
+      if (res) useSession.setState({ notice: { kind: "info", text: `Saved to ${res.path}` } });
+      return;
+    }
+    const { fileName, content } = await api().call("files.layoutText", { id });
+    const url = URL.createObjectURL(new Blob([content], { type: "application/json" }));
+    const a = document.createElement("a");
+    a.href = url;
+    a.download = fileName;
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  } catch (e) {
+    useSession.setState({ notice: { kind: "error", text: `Export failed: ${asHostError(e).describe()}` } });
+  }
+}
+
+/** After a conflict: take the other window's version, or write ours over it. */
+export async function resolveConflict(choice: "reload" | "overwrite"): Promise<void> {
+  const id = useDesigner.getState().projectId;
+  if (!id) return;
+  try {
+    const latest = await api().call("projects.open", { id });
+    if (choice === "reload") {
+      enterDesigner(latest);
+      return;
+    }
+    useSession.setState({ version: latest.version });
+    setSave("pending");
+    savedDraft = null;
+    await flushSave();
+  } catch (e) {
+    setSave("conflict", `Could not resolve: ${asHostError(e).describe()}`);
+  }
+}
+
+/** Host events: another window saving the open project puts us in conflict before our next save fails. */
+export function listenToHost(): () => void {
+  return api().on("project.saved", (p) => {
+    const d = useDesigner.getState();
+    if (p.id !== d.projectId) return;
+    if (inFlight) {
+      seenVersion = Math.max(seenVersion, p.version);
+      return;
+    }
+    if (p.version > useSession.getState().version) markConflict("Saved in another window.");
+  });
+}

@@ -1,0 +1,44 @@
+// Messages between the designer and its sizes worker; every result carries the request's seq so stale ones are dropped.
+import type { ByteMap } from "../../../codecs/src/analysis/bytemap.ts";
+import type { Attribution } from "../../../codecs/src/analysis/attribution.ts";
+import type { SizeStats } from "../../../codecs/src/analysis/stats.ts";
+import type { FormatId, FormatInfo } from "../../../codecs/src/formats/types.ts";
+import type { Layout } from "../../../codecs/src/layout/schema.ts";
+
+export interface ComputeRequest {
+  type: "compute";
+  seq: number;
+  /** changes whenever the layout does; the worker keeps compiled codecs and samples while it stays */
+  layoutKey: number;
+  layout: Layout;
+  samples: number;
+  seed: number;
+  formats: readonly FormatId[];
+  attribution: boolean;
+  byteMap: { format: FormatId; sample: number } | null;
+}
+
+export interface FormatResult {
+  info: FormatInfo;
+  stats: SizeStats;
+  /** sizes of the samples that encoded, in sample order */
+  sizes: Uint32Array;
+  errors: number;
+  firstError: string | null;
+  firstErrorSample: number | null;
+}
+
+export interface PhaseTimings {
+  /** ms spent drawing the samples (0 when they were reused) */
+  generate: number;
+  /** ms spent encoding every sample in every format */
+  measure: number;
+  /** per-format encode ms, to show where the time goes */
+  perFormat: Partial<Record<FormatId, number>>;
+}
+
+export type WorkerResult =
+  | { type: "sizes"; seq: number; layoutKey: number; samples: number; seed: number; results: FormatResult[]; timings: PhaseTimings }
+  | { type: "attribution"; seq: number; layoutKey: number; samples: number; seed: number; items: Attribution[]; ms: number }
+  | { type: "bytemap"; seq: number; layoutKey: number; samples: number; seed: number; format: FormatId; sample: number; map: ByteMap | null; record: unknown; error: string | null; ms: number }
+  | { type: "error"; seq: number; message: string };

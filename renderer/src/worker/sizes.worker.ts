@@ -1,0 +1,24 @@
+// Worker entry: the designer's sizes, attribution and byte map run here so typing never waits for encoding.
+import "../jitless.ts";
+import { Engine, Scheduler } from "./engine.ts";
+import type { ComputeRequest, WorkerResult } from "./protocol.ts";
+
+const scope = self as unknown as DedicatedWorkerGlobalScope;
+const channel = new MessageChannel();
+const waiting: (() => void)[] = [];
+channel.port1.onmessage = () => waiting.shift()?.();
+const yieldToEvents = () =>
+  new Promise<void>((resolve) => {
+    waiting.push(resolve);
+    channel.port2.postMessage(0);
+  });
+
+const scheduler = new Scheduler(
+  new Engine(() => performance.now()),
+  (r: WorkerResult) => scope.postMessage(r),
+  yieldToEvents,
+);
+
+scope.onmessage = (ev: MessageEvent<ComputeRequest>) => {
+  if (ev.data?.type === "compute") scheduler.submit(ev.data);
+};
