@@ -66,6 +66,21 @@ export interface Sink {
   value(v: PlainValue, hint: NumHint, path: string): void;
 }
 
+/**
+ * Plain values already computed for a record: JSON, CBOR, MessagePack and PSON all need the same
+ * text representation of the same sample, and the designer encodes each sample in all of them.
+ * Records are immutable values (docs/design/codec-core.md), so the record object is the key.
+ */
+const plainMemo = new WeakMap<TypedRecord, Map<Field, PlainValue>>();
+const plainMemoJson = new WeakMap<TypedRecord, Map<Field, PlainValue>>();
+
+function memoFor(rec: TypedRecord, mode: PlainMode): Map<Field, PlainValue> {
+  const memo = mode === "json" ? plainMemoJson : plainMemo;
+  let m = memo.get(rec);
+  if (!m) memo.set(rec, (m = new Map()));
+  return m;
+}
+
 function walk(entries: PlanEntry[], rec: TypedRecord, sink: Sink, mode: PlainMode, spans: Span[] | null, path: string): void {
   const out = sink.out;
   let count = 0;
@@ -74,6 +89,7 @@ function walk(entries: PlanEntry[], rec: TypedRecord, sink: Sink, mode: PlainMod
   sink.mapOpen(count);
   if (spans) spans.push({ start: at, end: out.pos, field: path, role: "framing" });
   let index = 0;
+  const memo = memoFor(rec, mode);
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i]!;
     const v = rec[e.key];
@@ -89,7 +105,9 @@ function walk(entries: PlanEntry[], rec: TypedRecord, sink: Sink, mode: PlainMod
     }
     at = out.pos;
     try {
-      sink.value(fieldValueToPlain(e.field, v, mode), e.hint, e.path);
+      let plain = memo.get(e.field);
+      if (plain === undefined) memo.set(e.field, (plain = fieldValueToPlain(e.field, v, mode)));
+      sink.value(plain, e.hint, e.path);
     } catch (err) {
       if (err instanceof EncodeError) throw err;
       throw new EncodeError(err instanceof Error ? err.message : String(err), sink.format, e.path);
