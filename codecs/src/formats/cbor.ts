@@ -1,14 +1,24 @@
 // CBOR as the paper's Python client writes it (cbor2.dumps of the plain record), built with cbor-x.
 import { Decoder, Encoder } from "cbor-x";
+
 import { EncodeError } from "../errors.ts";
+
 import type { Layout } from "../layout/schema.ts";
-import type { PlainValue, TypedRecord } from "../layout/values.ts";
+
+import type { PlainValue } from "../layout/values.ts";
+
 import { ByteWriter } from "./selfdescribing/byteWriter.ts";
+
 import { checkCbor } from "./selfdescribing/cborCheck.ts";
-import { asDecodeError, normalizeDecoded, plainToTyped } from "./selfdescribing/decoded.ts";
-import { compilePlan, encodeRecord, encodeRecordWithSpans, type NumHint, type Sink } from "./selfdescribing/plan.ts";
+
+import { normalizeDecoded } from "./selfdescribing/decoded.ts";
+
+import { compileSelfDescribing, type NumHint, type Sink } from "./selfdescribing/plan.ts";
+
 import { hasLoneSurrogate } from "../text/utf8.ts";
+
 import type { Codec, CompiledCodec, FormatInfo } from "./types.ts";
+
 
 /**
  * The options under which cbor-x writes what cbor2 writes: no record extension (tag 105), maps
@@ -125,23 +135,16 @@ class CborSink implements Sink {
 const decoder = new Decoder({ useRecords: false, mapsAsObjects: true });
 
 function compile(layout: Layout): CompiledCodec {
-  const sink = new CborSink();
   const keyEncoder = new Encoder(CBOR_X_OPTIONS);
-  const entries = compilePlan(layout.fields, (key) => keyEncoder.encode(key).slice());
-  return {
-    info,
-    layout,
-    encode: (record: TypedRecord) => encodeRecord(entries, record, sink, "binary"),
-    encodeWithSpans: (record: TypedRecord) => encodeRecordWithSpans(entries, record, sink, "binary"),
-    decode(bytes: Uint8Array): TypedRecord {
-      try {
-        checkCbor(bytes);
-        return plainToTyped(layout, normalizeDecoded(decoder.decode(bytes) as PlainValue), "binary", "cbor");
-      } catch (e) {
-        throw asDecodeError(e, "cbor");
-      }
+  return compileSelfDescribing(layout, info, {
+    sink: new CborSink(),
+    encodeKey: (key) => keyEncoder.encode(key).slice(),
+    mode: "binary",
+    read(bytes) {
+      checkCbor(bytes);
+      return normalizeDecoded(decoder.decode(bytes) as PlainValue);
     },
-  };
+  });
 }
 
 export const cborCodec: Codec = { info, compile };

@@ -1,13 +1,20 @@
 // JSON as the device (and the paper's Python client) writes it: json.dumps of the plain record.
 import { EncodeError } from "../errors.ts";
+
 import type { Layout } from "../layout/schema.ts";
-import type { PlainValue, TypedRecord } from "../layout/values.ts";
+
+import type { PlainValue } from "../layout/values.ts";
+
 import { ByteWriter } from "./selfdescribing/byteWriter.ts";
-import { asDecodeError, plainToTyped } from "./selfdescribing/decoded.ts";
+
 import { parseJson } from "./selfdescribing/jsonParse.ts";
+
 import { jsonNumber, writeJsonString, type JsonSpacing } from "./selfdescribing/jsonText.ts";
-import { compilePlan, encodeRecord, encodeRecordWithSpans, type NumHint, type Sink } from "./selfdescribing/plan.ts";
+
+import { compileSelfDescribing, type NumHint, type Sink } from "./selfdescribing/plan.ts";
+
 import type { Codec, CompiledCodec, FormatInfo } from "./types.ts";
+
 
 const info: FormatInfo = {
   id: "json",
@@ -70,27 +77,18 @@ class JsonSink implements Sink {
 
 function compile(layout: Layout): CompiledCodec {
   const spacing = layout.json.spacing;
-  const sink = new JsonSink(spacing);
   const colon = spacing === "python" ? ": " : ":";
-  const entries = compilePlan(layout.fields, (key) => {
-    const w = new ByteWriter();
-    writeJsonString(w, key, spacing);
-    w.ascii(colon);
-    return w.take();
-  });
-  return {
-    info,
-    layout,
-    encode: (record: TypedRecord) => encodeRecord(entries, record, sink, "json"),
-    encodeWithSpans: (record: TypedRecord) => encodeRecordWithSpans(entries, record, sink, "json"),
-    decode(bytes: Uint8Array): TypedRecord {
-      try {
-        return plainToTyped(layout, parseJson(bytes), "json", "json");
-      } catch (e) {
-        throw asDecodeError(e, "json");
-      }
+  return compileSelfDescribing(layout, info, {
+    sink: new JsonSink(spacing),
+    encodeKey: (key) => {
+      const w = new ByteWriter();
+      writeJsonString(w, key, spacing);
+      w.ascii(colon);
+      return w.take();
     },
-  };
+    mode: "json",
+    read: parseJson,
+  });
 }
 
 export const jsonCodec: Codec = { info, compile };

@@ -1,15 +1,25 @@
 // MessagePack as the paper's Python client writes it (msgpack.packb of the plain record, bin type
 // on), built with @msgpack/msgpack.
 import { Decoder, Encoder } from "@msgpack/msgpack";
+
 import { EncodeError } from "../errors.ts";
+
 import type { Layout } from "../layout/schema.ts";
-import type { PlainValue, TypedRecord } from "../layout/values.ts";
+
+import type { PlainValue } from "../layout/values.ts";
+
 import { ByteWriter } from "./selfdescribing/byteWriter.ts";
-import { asDecodeError, normalizeDecoded, plainToTyped } from "./selfdescribing/decoded.ts";
+
+import { normalizeDecoded } from "./selfdescribing/decoded.ts";
+
 import { checkMsgpack } from "./selfdescribing/msgpackCheck.ts";
-import { compilePlan, encodeRecord, encodeRecordWithSpans, type NumHint, type Sink } from "./selfdescribing/plan.ts";
+
+import { compileSelfDescribing, type NumHint, type Sink } from "./selfdescribing/plan.ts";
+
 import { hasLoneSurrogate } from "../text/utf8.ts";
+
 import type { Codec, CompiledCodec, FormatInfo } from "./types.ts";
+
 
 export const MSGPACK_OPTIONS = { useBigInt64: true } as const;
 
@@ -108,23 +118,16 @@ class MsgpackSink implements Sink {
 const decoder = new Decoder(MSGPACK_OPTIONS);
 
 function compile(layout: Layout): CompiledCodec {
-  const sink = new MsgpackSink();
   const keyEncoder = new Encoder(MSGPACK_OPTIONS);
-  const entries = compilePlan(layout.fields, (key) => keyEncoder.encode(key));
-  return {
-    info,
-    layout,
-    encode: (record: TypedRecord) => encodeRecord(entries, record, sink, "binary"),
-    encodeWithSpans: (record: TypedRecord) => encodeRecordWithSpans(entries, record, sink, "binary"),
-    decode(bytes: Uint8Array): TypedRecord {
-      try {
-        checkMsgpack(bytes);
-        return plainToTyped(layout, normalizeDecoded(decoder.decode(bytes) as PlainValue), "binary", "msgpack");
-      } catch (e) {
-        throw asDecodeError(e, "msgpack");
-      }
+  return compileSelfDescribing(layout, info, {
+    sink: new MsgpackSink(),
+    encodeKey: (key) => keyEncoder.encode(key),
+    mode: "binary",
+    read(bytes) {
+      checkMsgpack(bytes);
+      return normalizeDecoded(decoder.decode(bytes) as PlainValue);
     },
-  };
+  });
 }
 
 export const msgpackCodec: Codec = { info, compile };

@@ -1,17 +1,23 @@
 // PSON, the Thinger.io format (seed 001): the plain record in header-byte form, written and read here
 // (there is no JavaScript PSON library); wire rules and inferences are in selfdescribing/psonWire.ts.
 import { EncodeError } from "../errors.ts";
+
 import type { Layout } from "../layout/schema.ts";
-import type { PlainValue, TypedRecord } from "../layout/values.ts";
+
+import type { PlainValue } from "../layout/values.ts";
+
 import { utf8Length } from "../text/bytes.ts";
+
 import { ByteWriter } from "./selfdescribing/byteWriter.ts";
-import { asDecodeError, plainToTyped } from "./selfdescribing/decoded.ts";
-import { compilePlan, encodeRecord, encodeRecordWithSpans, type NumHint, type Sink } from "./selfdescribing/plan.ts";
+
+import { compileSelfDescribing, type NumHint, type Sink } from "./selfdescribing/plan.ts";
+
 import {
   PSON_ARRAY, PSON_BYTES, PSON_FALSE, PSON_FLOAT32, PSON_FLOAT64, PSON_MAP, PSON_NULL, PSON_SIGNED, PSON_STRING, PSON_TRUE, PSON_UNSIGNED,
   readPson, writeHeader,
 } from "./selfdescribing/psonWire.ts";
 import type { Codec, CompiledCodec, FormatInfo } from "./types.ts";
+
 
 const info: FormatInfo = {
   id: "pson",
@@ -82,21 +88,7 @@ function encodeKey(key: string): Uint8Array {
 }
 
 function compile(layout: Layout): CompiledCodec {
-  const sink = new PsonSink();
-  const entries = compilePlan(layout.fields, encodeKey);
-  return {
-    info,
-    layout,
-    encode: (record: TypedRecord) => encodeRecord(entries, record, sink, "binary"),
-    encodeWithSpans: (record: TypedRecord) => encodeRecordWithSpans(entries, record, sink, "binary"),
-    decode(bytes: Uint8Array): TypedRecord {
-      try {
-        return plainToTyped(layout, readPson(bytes), "binary", "pson");
-      } catch (e) {
-        throw asDecodeError(e, "pson");
-      }
-    },
-  };
+  return compileSelfDescribing(layout, info, { sink: new PsonSink(), encodeKey, mode: "binary", read: readPson });
 }
 
 export const psonCodec: Codec = { info, compile };

@@ -4,7 +4,9 @@ import { EncodeError, LayoutError } from "../../errors.ts";
 import type { Field, ScalarType } from "../../layout/schema.ts";
 import type { PlainValue, TypedRecord } from "../../layout/values.ts";
 import { fieldValueToPlain, type PlainMode } from "../../text/plain.ts";
-import type { EncodedWithSpans, Span } from "../types.ts";
+import type { CompiledCodec, EncodedWithSpans, FormatInfo, Span } from "../types.ts";
+import type { Layout } from "../../layout/schema.ts";
+import { asDecodeError, plainToTyped } from "./decoded.ts";
 import type { ByteWriter } from "./byteWriter.ts";
 import { hasLoneSurrogate } from "../../text/utf8.ts";
 
@@ -131,4 +133,30 @@ export function encodeRecordWithSpans(entries: PlanEntry[], rec: TypedRecord, si
   const spans: Span[] = [];
   walk(entries, rec, sink, mode, spans, "");
   return { bytes: sink.out.take(), spans };
+}
+
+/**
+ * A self-describing codec from its three format-specific parts: how it writes values (sink), how it
+ * writes a key, and how it reads a whole document back into plain values.
+ */
+export function compileSelfDescribing(
+  layout: Layout,
+  info: FormatInfo,
+  parts: { sink: Sink; encodeKey: (key: string) => Uint8Array; mode: PlainMode; read: (bytes: Uint8Array) => PlainValue },
+): CompiledCodec {
+  const { sink, mode, read } = parts;
+  const entries = compilePlan(layout.fields, parts.encodeKey);
+  return {
+    info,
+    layout,
+    encode: (record: TypedRecord) => encodeRecord(entries, record, sink, mode),
+    encodeWithSpans: (record: TypedRecord) => encodeRecordWithSpans(entries, record, sink, mode),
+    decode(bytes: Uint8Array): TypedRecord {
+      try {
+        return plainToTyped(layout, read(bytes), mode, info.id);
+      } catch (e) {
+        throw asDecodeError(e, info.id);
+      }
+    },
+  };
 }
