@@ -31,9 +31,12 @@ export async function buildApp(outDir = path.join(root, "dist", "app")): Promise
       entryPoints: { main: path.join(root, "app", "main.ts") },
       platform: "node",
       target: "node22",
-      // native: loaded from node_modules (rebuilt for Electron by electron-builder)
-      external: ["electron", "better-sqlite3"],
-      define: { __APP_VERSION__: JSON.stringify(version) },
+      // native: loaded from node_modules (rebuilt for Electron by electron-builder, unpacked from asar)
+      external: ["electron", "better-sqlite3", "serialport", "@serialport/*"],
+      // host modules locate the repo (services, renderer) from import.meta.url; in the CJS bundle that is
+      // the bundle file itself, dist/app/main.cjs, two levels below the root like services/shared/*.ts
+      define: { __APP_VERSION__: JSON.stringify(version), "import.meta.url": "__bundleUrl" },
+      banner: { js: 'const __bundleUrl = require("node:url").pathToFileURL(__filename).href;' },
     }),
     build({ ...common, entryPoints: { preload: path.join(root, "app", "preload.ts") }, platform: "browser", target: "chrome130" }),
   ]);

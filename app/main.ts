@@ -110,8 +110,12 @@ else {
   app.on("window-all-closed", () => {
     if (process.platform !== "darwin") app.quit();
   });
-  app.on("will-quit", () => {
-    host?.close();
+  app.on("will-quit", (event) => {
+    if (!host) return;
+    // let the host release serial ports and stop the stack's child processes before the process exits
+    event.preventDefault();
+    const closing = host;
     host = undefined;
+    void closing.close().finally(() => app.quit());
   });
 }

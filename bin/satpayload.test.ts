@@ -333,6 +333,8 @@ describe("catalogs and help", SLOW, () => {
     expect(h.out).toMatch(/^usage: satpayload <command>/);
     expect(cost.out).toContain("--paper-table7");
     expect(sizes.out).toMatch(/^satpayload sizes/);
-    expect([u.code, u.err]).toEqual([2, 'satpayload: unknown command "frobnicate" (commands: sizes, encode, decode, cost, presets, formats, platforms)\n']);
+    expect(u.code).toBe(2);
+    // later issues add commands at the end of the list
+    expect(u.err).toMatch(/^satpayload: unknown command "frobnicate" \(commands: sizes, encode, decode, cost, presets, formats, platforms(, [a-z]+)*\)\n$/);
   });
 });

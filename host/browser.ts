@@ -44,11 +44,11 @@ export async function startBrowserHost(opts: BrowserHostOptions = {}): Promise<B
       host,
       close: async () => {
         await server.close();
-        host.close();
+        await host.close();
       },
     };
   } catch (e) {
-    host.close();
+    await host.close();
     throw e;
   }
 }

@@ -19,7 +19,8 @@ export interface Host {
   dispatch: Dispatch;
   events: HostEvents;
   info: Res<"app.info">;
-  close(): void;
+  /** stops what handlers started, then closes the database */
+  close(): Promise<void>;
 }
 
 export function createHost(opts: HostOptions): Host {
@@ -29,5 +30,9 @@ export function createHost(opts: HostOptions): Host {
   const events = new HostEvents();
   const info = { version: opts.version, shell: opts.shell, dataDir };
   const dispatch = createDispatch(createHandlers({ store, events, info, dialogs: opts.dialogs }));
-  return { dispatch, events, info, close: () => db.close() };
+  const close = async () => {
+    await events.close();
+    db.close();
+  };
+  return { dispatch, events, info, close };
 }

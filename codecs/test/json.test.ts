@@ -9,6 +9,7 @@ import { paperPreset } from "../src/presets/paper.ts";
 import { generateSamples } from "../src/samples/generate.ts";
 import { toFloat32 } from "../src/text/numbers.ts";
 import { everyTypeLayout, textRepLayout } from "./fixtures/layouts.ts";
+import { expectOnlyDecodeErrors } from "./helpers/codecChecks.ts";
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
 const text = (b: Uint8Array) => new TextDecoder().decode(b);
@@ -257,23 +258,7 @@ describe("JSON decode is strict and throws only DecodeError", () => {
   });
 
   test("every truncation and 2 000 byte mutations of valid documents give a record or a DecodeError", () => {
-    const every = parseLayout(everyTypeLayout);
-    const codec2 = jsonCodec.compile(every);
-    let seed = 12345;
-    const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
-    for (const rec of generateSamples(every, 4, 5)) {
-      const good = codec2.encode(rec);
-      for (let n = 0; n < good.length; n++) expect(() => codec2.decode(good.subarray(0, n))).toThrow(DecodeError);
-      for (let k = 0; k < 500; k++) {
-        const bad = good.slice();
-        bad[Math.floor(rnd() * bad.length)] = Math.floor(rnd() * 256);
-        try {
-          codec2.decode(bad);
-        } catch (e) {
-          expect(e).toBeInstanceOf(DecodeError);
-        }
-      }
-    }
+    expectOnlyDecodeErrors(jsonCodec, parseLayout(everyTypeLayout), { records: 4, mutationsPerRecord: 500, seed: 12345 });
   });
 });
 

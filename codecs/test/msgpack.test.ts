@@ -13,6 +13,7 @@ import { toFloat32 } from "../src/text/numbers.ts";
 import { toPlain } from "../src/text/plain.ts";
 import { everyTypeLayout, textRepLayout } from "./fixtures/layouts.ts";
 import { repoRoot } from "./helpers/python.ts";
+import { expectOnlyDecodeErrors, expectRoundTripWithTiledSpans } from "./helpers/codecChecks.ts";
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 const unhex = (h: string) => Uint8Array.from(Buffer.from(h.replace(/\s+/g, ""), "hex"));
@@ -158,19 +159,7 @@ describe("MessagePack round trip and spans", () => {
     ["every type", everyTypeLayout],
     ["text representations", textRepLayout],
   ] as const)("%s, 500 samples; spans tile the bytes", (_n, input) => {
-    const layout = parseLayout(input);
-    const codec = msgpackCodec.compile(layout);
-    for (const rec of generateSamples(layout, 500, 7)) {
-      const { bytes, spans } = codec.encodeWithSpans(rec);
-      expect(bytes).toEqual(codec.encode(rec));
-      let at = 0;
-      for (const s of spans) {
-        expect([s.start, s.end > s.start]).toEqual([at, true]);
-        at = s.end;
-      }
-      expect(at).toBe(bytes.length);
-      expect(codec.decode(bytes)).toEqual(rec);
-    }
+    expectRoundTripWithTiledSpans(msgpackCodec, parseLayout(input), 500, 7);
   });
 
   test("map header is framing, keys are keys, nested map header belongs to the group", () => {
@@ -258,23 +247,7 @@ describe("MessagePack decode is strict and throws only DecodeError", () => {
   });
 
   test("every truncation and 2 000 byte mutations of valid documents give a record or a DecodeError", () => {
-    const every = parseLayout(everyTypeLayout);
-    const codec2 = msgpackCodec.compile(every);
-    let seed = 7;
-    const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
-    for (const rec of generateSamples(every, 4, 5)) {
-      const good = codec2.encode(rec);
-      for (let n = 0; n < good.length; n++) expect(() => codec2.decode(good.subarray(0, n))).toThrow(DecodeError);
-      for (let k = 0; k < 500; k++) {
-        const bad = good.slice();
-        bad[Math.floor(rnd() * bad.length)] = Math.floor(rnd() * 256);
-        try {
-          codec2.decode(bad);
-        } catch (e) {
-          expect(e).toBeInstanceOf(DecodeError);
-        }
-      }
-    }
+    expectOnlyDecodeErrors(msgpackCodec, parseLayout(everyTypeLayout), { records: 4, mutationsPerRecord: 500, seed: 7 });
   });
 });
 

@@ -7,6 +7,7 @@ import { paperPreset } from "../src/presets/paper.ts";
 import { generateSamples } from "../src/samples/generate.ts";
 import { toFloat32 } from "../src/text/numbers.ts";
 import { everyTypeLayout, textRepLayout } from "./fixtures/layouts.ts";
+import { expectOnlyDecodeErrors, expectRoundTripWithTiledSpans } from "./helpers/codecChecks.ts";
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 const unhex = (h: string) => Uint8Array.from(Buffer.from(h.replace(/\s+/g, ""), "hex"));
@@ -138,19 +139,7 @@ describe("PSON round trip and spans", () => {
     ["every type", everyTypeLayout],
     ["text representations", textRepLayout],
   ] as const)("%s, 500 samples; spans tile the bytes", (_n, input) => {
-    const layout = parseLayout(input);
-    const codec = psonCodec.compile(layout);
-    for (const rec of generateSamples(layout, 500, 7)) {
-      const { bytes, spans } = codec.encodeWithSpans(rec);
-      expect(bytes).toEqual(codec.encode(rec));
-      let at = 0;
-      for (const s of spans) {
-        expect([s.start, s.end > s.start]).toEqual([at, true]);
-        at = s.end;
-      }
-      expect(at).toBe(bytes.length);
-      expect(codec.decode(bytes)).toEqual(rec);
-    }
+    expectRoundTripWithTiledSpans(psonCodec, parseLayout(input), 500, 7);
   });
 
   test("the paper record's 20 entries fit the map header inline (0xD4); 31 entries need the varint count", () => {
@@ -244,23 +233,7 @@ describe("PSON decode is strict and throws only DecodeError", () => {
   });
 
   test("every truncation and 2 000 byte mutations of valid documents give a record or a DecodeError", () => {
-    const every = parseLayout(everyTypeLayout);
-    const codec2 = psonCodec.compile(every);
-    let seed = 3;
-    const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
-    for (const rec of generateSamples(every, 4, 5)) {
-      const good = codec2.encode(rec);
-      for (let n = 0; n < good.length; n++) expect(() => codec2.decode(good.subarray(0, n))).toThrow(DecodeError);
-      for (let k = 0; k < 500; k++) {
-        const bad = good.slice();
-        bad[Math.floor(rnd() * bad.length)] = Math.floor(rnd() * 256);
-        try {
-          codec2.decode(bad);
-        } catch (e) {
-          expect(e).toBeInstanceOf(DecodeError);
-        }
-      }
-    }
+    expectOnlyDecodeErrors(psonCodec, parseLayout(everyTypeLayout), { records: 4, mutationsPerRecord: 500, seed: 3 });
   });
 });
 
