@@ -37,7 +37,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 describe("app bundles", () => {
   it("build without warnings and require only electron, the native modules and Node built-ins", () => {
     expect(out.warnings).toEqual([]);
-    const requires = (file: string) => [...new Set([...readFileSync(file, "utf8").matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1]))].sort();
+    const requires = (file: string) => [...new Set([...readFileSync(file, "utf8").matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1]!))].sort();
     expect(requires(out.preload)).toEqual(["electron"]);
     for (const id of requires(out.main)) expect(isBuiltin(id) || /^(electron|better-sqlite3|serialport)$/.test(id), id).toBe(true);
     expect(readFileSync(out.main, "utf8")).not.toContain("__APP_VERSION__");
