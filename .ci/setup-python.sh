@@ -5,7 +5,9 @@ set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 venv="$root/.venv"
-requirements="$root/codecs/reference/requirements.txt"
+# services/requirements.txt: acmecse, the real oneM2M CSE the embedded one is tested against
+# services/loadgen/requirements.txt: locust, which runs the exported locustfile
+requirements=("$root/codecs/reference/requirements.txt" "$root/services/requirements.txt" "$root/services/loadgen/requirements.txt")
 
 # a venv copied from another machine or left half-made has no working interpreter: rebuild it
 if [[ -x "$venv/bin/python" ]] && ! "$venv/bin/python" -c "import sys" >/dev/null 2>&1; then
@@ -16,10 +18,10 @@ if [[ ! -x "$venv/bin/python" ]]; then
 fi
 
 # pip would reach the network even when everything is pinned and present; skip it when the set matches
-if "$venv/bin/python" - "$requirements" <<'PY' >/dev/null 2>&1; then
+if "$venv/bin/python" - "${requirements[@]}" <<'PY' >/dev/null 2>&1; then
 import sys
 from importlib.metadata import version, PackageNotFoundError
-for line in open(sys.argv[1]):
+for line in (l for f in sys.argv[1:] for l in open(f)):
     line = line.split("#")[0].strip()
     if not line:
         continue
@@ -30,9 +32,9 @@ for line in open(sys.argv[1]):
     except PackageNotFoundError:
         sys.exit(1)
 PY
-  echo "setup-python: $venv already has $(tr '\n' ' ' < "$requirements")"
+  echo "setup-python: $venv already has $(sed 's/ *#.*//' "${requirements[@]}" | tr '\n' ' ')"
   exit 0
 fi
 
-"$venv/bin/python" -m pip install --disable-pip-version-check --no-input --quiet -r "$requirements"
-echo "setup-python: installed $(tr '\n' ' ' < "$requirements")into $venv"
+"$venv/bin/python" -m pip install --disable-pip-version-check --no-input --quiet "${requirements[@]/#/-r}"
+echo "setup-python: installed $(sed 's/ *#.*//' "${requirements[@]}" | tr '\n' ' ')into $venv"

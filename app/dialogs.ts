@@ -2,6 +2,7 @@
 import { app, BrowserWindow, dialog, type OpenDialogOptions, type SaveDialogOptions } from "electron";
 import path from "node:path";
 import type { Dialogs } from "../host/handlers/handlers.ts";
+import { reportPdfDialogs } from "./reportPdf.ts";
 
 const filters = [
   { name: "SatPayload layout", extensions: ["json"] },
@@ -9,6 +10,7 @@ const filters = [
 ];
 
 export const electronDialogs: Dialogs = {
+  ...reportPdfDialogs,
   async openLayoutPath() {
     const opts: OpenDialogOptions = { title: "Open layout", properties: ["openFile"], filters };
     const win = BrowserWindow.getFocusedWindow();

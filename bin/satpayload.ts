@@ -5,8 +5,13 @@ import { PlatformError } from "../codecs/src/platforms/catalog.ts";
 import { decodeCommand, decodeHelp, encodeCommand, encodeHelp } from "./commands/codec.ts";
 import { InputError, UsageError } from "./commands/common.ts";
 import { costCommand, costHelp } from "./commands/cost.ts";
+import { loadtestCommand, loadtestHelp } from "./commands/loadtest.ts";
+import { diffCommand, diffHelp } from "./commands/diff.ts";
+import { exportCommand, exportHelp } from "./commands/export.ts";
+import { devkitCommand, devkitHelp } from "./commands/devkit.ts";
 import { formatsCommand, platformsCommand, presetsCommand } from "./commands/catalog.ts";
 import { sizesCommand, sizesHelp } from "./commands/sizes.ts";
+import { stackCommand, stackHelp } from "./commands/stack.ts";
 
 const COMMANDS: Record<string, { run: (argv: string[]) => Promise<void>; help: string }> = {
   sizes: { run: sizesCommand, help: sizesHelp },
@@ -16,6 +21,11 @@ const COMMANDS: Record<string, { run: (argv: string[]) => Promise<void>; help: s
   presets: { run: presetsCommand, help: "satpayload presets [--json]\n  Lists the built-in layouts (--preset ID).\n" },
   formats: { run: formatsCommand, help: "satpayload formats [--json]\n  Lists the wire formats and how each one's bytes are produced.\n" },
   platforms: { run: platformsCommand, help: "satpayload platforms [--json]\n  Lists the platform catalog: limits, billing and sources.\n" },
+  devkit: { run: devkitCommand, help: devkitHelp },
+  diff: { run: diffCommand, help: diffHelp },
+  export: { run: exportCommand, help: exportHelp },
+  loadtest: { run: loadtestCommand, help: loadtestHelp },
+  stack: { run: stackCommand, help: stackHelp },
 };
 
 const USAGE = `usage: satpayload <command> [flags]   (satpayload help <command> for details)

@@ -29,7 +29,7 @@ export function createHost(opts: HostOptions): Host {
   const store = new ProjectStore(db, opts);
   const events = new HostEvents();
   const info = { version: opts.version, shell: opts.shell, dataDir };
-  const dispatch = createDispatch(createHandlers({ store, events, info, dialogs: opts.dialogs }));
+  const dispatch = createDispatch(createHandlers({ store, db, events, info, dialogs: opts.dialogs }));
   const close = async () => {
     await events.close();
     db.close();

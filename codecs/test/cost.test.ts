@@ -120,6 +120,20 @@ describe("fragmentation", () => {
     expect(c.units).toBe(fragments);
   });
 
+  it.each([
+    // every message carries the header (fragmented mode): size, fragments, bytes on air with a 160 B limit
+    [0, 1, 2],
+    [100, 1, 102],
+    [158, 1, 160],
+    [159, 2, 163],
+    [316, 2, 320],
+    [317, 3, 323],
+  ])("with a header on every message %i B → %i message(s), %i B sent", (size, fragments, sent) => {
+    const c = chargeMessage(size, perMessage, 160, 2, true);
+    expect(c.fragments).toBe(fragments);
+    expect(c.sentBytes).toBe(sent);
+  });
+
   it("rejects a header that leaves no payload", () => {
     expect(() => chargeMessage(50, perMessage, 12, 12)).toThrow(RangeError);
   });

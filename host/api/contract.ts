@@ -1,6 +1,11 @@
 // The one typed HostApi: every request and event the renderer may use, validated with zod on the host side.
 // Both transports (Electron IPC and local HTTP/WebSocket) carry exactly these messages.
 import { z } from "zod";
+import { devkitEvents, devkitMethods } from "./devkit.ts";
+import { exportsMethods } from "./exports.ts";
+import { loadtestEvents, loadtestMethods } from "./loadtest.ts";
+import { reportMethods } from "./report.ts";
+import { stackEvents, stackMethods } from "./stack.ts";
 
 /** Layout documents cross the boundary as JSON; the host validates them with parseLayout. */
 const layoutJson = z.unknown();
@@ -49,6 +54,11 @@ export const methods = {
   "files.saveLayout": { req: z.object({ id, path: z.string().max(4096).optional() }), res: z.object({ path: z.string() }).nullable() },
   /** the JSON text of the layout as a user would commit it (for browser downloads) */
   "files.layoutText": { req: z.object({ id }), res: z.object({ fileName: z.string(), content: z.string() }) },
+  ...devkitMethods,
+  ...exportsMethods,
+  ...loadtestMethods,
+  ...reportMethods,
+  ...stackMethods,
 } as const;
 
 export type MethodName = keyof typeof methods;
@@ -63,6 +73,9 @@ export const events = {
    * OS (so both shells see the same keydown); the renderer binds the shortcuts itself.
    */
   "app.menu": z.object({ command: z.enum(["new", "open", "save", "saveAs", "undo", "redo", "toggleTheme"]) }),
+  ...devkitEvents,
+  ...loadtestEvents,
+  ...stackEvents,
 } as const;
 export type EventName = keyof typeof events;
 export type EventPayload<E extends EventName> = z.infer<(typeof events)[E]>;

@@ -21,4 +21,41 @@ export const MIGRATIONS: readonly string[] = [
      layout TEXT NOT NULL,
      PRIMARY KEY (project_id, version)
    ) WITHOUT ROWID;`,
+  // DevKit bench: every payload enqueued on a module, with what it was made from and when the satellite acked it
+  `CREATE TABLE devkit_transmissions (
+     id INTEGER PRIMARY KEY AUTOINCREMENT,
+     project_id TEXT REFERENCES projects (id) ON DELETE SET NULL,
+     layout_version INTEGER,
+     format TEXT,
+     sample INTEGER,
+     seed INTEGER,
+     payload_hex TEXT NOT NULL,
+     bytes INTEGER NOT NULL,
+     queue_id INTEGER NOT NULL,
+     port TEXT NOT NULL,
+     status TEXT NOT NULL,
+     enqueued_at TEXT NOT NULL,
+     acked_at TEXT
+   );
+   CREATE INDEX devkit_transmissions_project ON devkit_transmissions (project_id, id DESC);
+   CREATE INDEX devkit_transmissions_open ON devkit_transmissions (port, status);`,
+  // Load tests: every run with its settings and, once finished, its whole result (JSON)
+  `CREATE TABLE loadtest_runs (
+     id TEXT PRIMARY KEY,
+     started_at TEXT NOT NULL,
+     finished_at TEXT,
+     status TEXT NOT NULL,
+     layout_name TEXT NOT NULL,
+     settings TEXT NOT NULL,
+     summary TEXT,
+     result TEXT,
+     error TEXT
+   );
+   CREATE INDEX loadtest_runs_started ON loadtest_runs (started_at DESC);`,
+  // Fleet-cost scenarios, one document per project (prices and fleets are not part of the layout file users commit)
+  `CREATE TABLE cost_scenarios (
+     project_id TEXT PRIMARY KEY REFERENCES projects (id) ON DELETE CASCADE,
+     updated_at TEXT NOT NULL,
+     doc TEXT NOT NULL
+   ) WITHOUT ROWID;`,
 ];

@@ -1,4 +1,5 @@
 // Every HostApi method, implemented once over the project store and the layout files.
+import type Database from "better-sqlite3";
 import path from "node:path";
 import { parseLayout } from "../../codecs/src/layout/validate.ts";
 import type { Layout } from "../../codecs/src/layout/schema.ts";
@@ -7,23 +8,30 @@ import type { Res } from "../api/contract.ts";
 import type { ProjectStore } from "../db/projects.ts";
 import { HostError } from "../errors.ts";
 import { layoutFileName, layoutToText, parseLayoutText, readLayoutFile, writeLayoutFile } from "../files/layoutFile.ts";
+import { createDevkitHandlers } from "./devkit.ts";
+import { createExportsHandlers } from "./exports.ts";
+import { createLoadTestHandlers } from "./loadtest.ts";
+import { createReportHandlers, type ReportPdfDialogs } from "./report.ts";
+import { createStackHandlers } from "./stack.ts";
 import type { HandlerMap } from "./dispatch.ts";
 import type { HostEvents } from "./events.ts";
 
 /** Native dialogs; only Electron has them. Both resolve null when the user cancels. */
-export interface Dialogs {
+export interface Dialogs extends ReportPdfDialogs {
   openLayoutPath(): Promise<string | null>;
   saveLayoutPath(suggested: string): Promise<string | null>;
 }
 
 export interface HandlerDeps {
   store: ProjectStore;
+  /** the projects database the store uses; handlers that keep their own tables share it */
+  db: Database.Database;
   events: HostEvents;
   info: Res<"app.info">;
   dialogs?: Dialogs | undefined;
 }
 
-export function createHandlers({ store, events, info, dialogs }: HandlerDeps): HandlerMap {
+export function createHandlers({ store, db, events, info, dialogs }: HandlerDeps): HandlerMap {
   let presets: Res<"presets.list"> | undefined;
   const changed = (id: string) => events.emit("project.changed", { id });
   const needPath = (what: string): never => {
@@ -31,6 +39,11 @@ export function createHandlers({ store, events, info, dialogs }: HandlerDeps): H
   };
 
   return {
+    ...createDevkitHandlers({ store, db, events, info }),
+    ...createExportsHandlers({ store }),
+    ...createLoadTestHandlers({ store, events, info }),
+    ...createReportHandlers({ info, db, dialogs }),
+    ...createStackHandlers({ events, info }),
     "app.info": () => info,
     "presets.list": () =>
       (presets ??= PRESETS.map((p) => ({ id: p.id, name: p.name, description: p.description, layout: parseLayout(p.layout) }))),

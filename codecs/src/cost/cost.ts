@@ -20,6 +20,11 @@ export interface CostInput {
   billing?: Billing;
   /** reassembly header per fragment; defaults to the platform's, else 0 */
   fragmentHeaderBytes?: number;
+  /**
+   * every message carries the header, records that fit included: what a receiver needs when it
+   * cannot otherwise tell a fragment from a whole record (see codecs/src/fragmentation)
+   */
+  headerOnEveryMessage?: boolean;
 }
 
 /** One payload as the platform sees it: after fragmentation, what is sent and what is billed. */
@@ -72,11 +77,11 @@ export interface CostResult {
 }
 
 /** Splits a payload over the limit into fragments and bills each one; fractional sizes (a mean) are allowed. */
-export function chargeMessage(size: number, billing: Billing, limit: number | undefined, headerBytes = 0): MessageCharge {
-  if (limit === undefined || size <= limit) return { fragments: 1, sentBytes: size, billedBytes: billedBytes(billing, size), units: billedUnits(billing, size) };
+export function chargeMessage(size: number, billing: Billing, limit: number | undefined, headerBytes = 0, headerOnEveryMessage = false): MessageCharge {
+  if (limit === undefined || (size <= limit && !headerOnEveryMessage)) return { fragments: 1, sentBytes: size, billedBytes: billedBytes(billing, size), units: billedUnits(billing, size) };
   const perFragment = limit - headerBytes;
   if (perFragment <= 0) throw new RangeError(`a ${headerBytes}-byte fragment header leaves no payload in a ${limit}-byte message`);
-  const fragments = Math.ceil(size / perFragment);
+  const fragments = Math.max(1, Math.ceil(size / perFragment));
   // every fragment but the last is full: header + perFragment = limit bytes
   const full = fragments - 1;
   const last = headerBytes + size - full * perFragment;
@@ -155,8 +160,9 @@ export function estimateCost(input: CostInput): CostResult {
   const b = input.billing ?? platform.billing;
   const limit = platform.uplinkBytes;
   const header = input.fragmentHeaderBytes ?? platform.fragmentation?.headerBytes ?? 0;
+  const always = input.headerOnEveryMessage ?? false;
   const messages = devices * messagesPerDay * days;
-  const at = (bytes: number) => scenario(b, bytes, chargeMessage(bytes, b, limit, header), messages, devices, days);
+  const at = (bytes: number) => scenario(b, bytes, chargeMessage(bytes, b, limit, header, always), messages, devices, days);
 
   const warnings: string[] = [];
   if (platform.status === "discontinued") warnings.push(`${platform.name} is discontinued`);
@@ -180,12 +186,12 @@ export function estimateCost(input: CostInput): CostResult {
     max: at(sizes.max),
     warnings,
   };
-  if (sizes.sizes && sizes.sizes.length > 0) result.exact = exactScenario(b, sizes.sizes, limit, header, messages, devices, days);
+  if (sizes.sizes && sizes.sizes.length > 0) result.exact = exactScenario(b, sizes.sizes, limit, header, always, messages, devices, days);
   return result;
 }
 
 /** Averages the charge of every observed message, so "12 % of messages cost two credits" is counted, not guessed. */
-function exactScenario(b: Billing, all: ArrayLike<number>, limit: number | undefined, header: number, messages: number, devices: number, days: number) {
+function exactScenario(b: Billing, all: ArrayLike<number>, limit: number | undefined, header: number, always: boolean, messages: number, devices: number, days: number) {
   const n = all.length;
   let bytes = 0;
   let fragments = 0;
@@ -196,7 +202,7 @@ function exactScenario(b: Billing, all: ArrayLike<number>, limit: number | undef
   const perUnits = new Map<number, number>();
   for (let i = 0; i < n; i++) {
     const s = all[i]!;
-    const c = chargeMessage(s, b, limit, header);
+    const c = chargeMessage(s, b, limit, header, always);
     bytes += s;
     fragments += c.fragments;
     sent += c.sentBytes;

@@ -15,19 +15,34 @@ export interface FixedPoint {
 
 const cache = new WeakMap<FixedType, FixedPoint>();
 
+export interface FixedTicks {
+  /** 10^d where d is the decimals of scale and offset */
+  pow: number;
+  scaleTicks: number;
+  offsetTicks: number;
+  /** false when scale/offset are not short decimals: then value = raw × scale + offset in doubles */
+  exact: boolean;
+}
+
+/**
+ * Short decimal scale/offset: the value is formed in integer ticks and divided once by 10^d, which
+ * rounds exactly like parsing the decimal text does. Exported for generated C that must agree.
+ */
+export function fixedTicks(t: Pick<FixedType, "scale" | "offset">): FixedTicks {
+  const dS = decimalPlaces(t.scale);
+  const dO = decimalPlaces(t.offset);
+  const d = dS !== undefined && dO !== undefined ? Math.max(dS, dO) : undefined;
+  const pow = d !== undefined ? 10 ** d : 1;
+  const scaleTicks = Math.round(t.scale * pow);
+  const offsetTicks = Math.round(t.offset * pow);
+  return { pow, scaleTicks, offsetTicks, exact: d !== undefined && Number.isSafeInteger(scaleTicks) && Number.isSafeInteger(offsetTicks) };
+}
+
 export function fixedPoint(t: FixedType): FixedPoint {
   const hit = cache.get(t);
   if (hit) return hit;
   const { scale, offset } = t;
-  // short decimal scale/offset: form the value in integer ticks and divide once by 10^d, which rounds
-  // exactly like parsing the decimal text does
-  const dS = decimalPlaces(scale);
-  const dO = decimalPlaces(offset);
-  const d = dS !== undefined && dO !== undefined ? Math.max(dS, dO) : undefined;
-  const pow = d !== undefined ? 10 ** d : 1;
-  const scaleTicks = Math.round(scale * pow);
-  const offsetTicks = Math.round(offset * pow);
-  const exact = d !== undefined && Number.isSafeInteger(scaleTicks) && Number.isSafeInteger(offsetTicks);
+  const { pow, scaleTicks, offsetTicks, exact } = fixedTicks(t);
   const rawMin = Math.round((t.min - offset) / scale);
   const rawMax = Math.round((t.max - offset) / scale);
   const fp: FixedPoint = {

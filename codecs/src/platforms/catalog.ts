@@ -78,6 +78,10 @@ export const platformSchema = z
     minUplinkBytes: z.number().int().nonnegative().optional(),
     downlinkBytes: z.number().int().positive().optional(),
     maxUplinksPerDay: z.number().int().positive().optional(),
+    /** uplink messages the module holds before the host must wait (Astronode S: 8); each fragment takes one */
+    queueSlots: z.number().int().positive().optional(),
+    /** average hours from enqueue to delivery on the network (Astrocast: 5–7 h) */
+    uplinkLatencyHours: z.object({ min: z.number().nonnegative(), max: z.number().nonnegative() }).optional(),
     billing: billingSchema,
     fragmentation: fragmentationSchema.optional(),
     /** where each number comes from, so the UI can cite it */
@@ -144,8 +148,10 @@ const RAW: PlatformInput[] = [
     network: "satellite",
     uplinkBytes: 160,
     downlinkBytes: 40,
+    queueSlots: 8,
+    uplinkLatencyHours: { min: 5, max: 7 },
     billing: { kind: "per-volume", unit: { symbol: "KB", base: "binary" }, price: eur(0.183) },
-    source: `${PAPER}, Table 1 (limit) and Table 7 (NTN rate €0.183/KB, KB = 2^10 B); ${FACTS} (Astrocast row)`,
+    source: `${PAPER}, Table 1 (limit) and Table 7 (NTN rate €0.183/KB, KB = 2^10 B); ${FACTS} (Astrocast row); astronode-serial.md (8-slot queue, 5–7 h average uplink latency)`,
     notes: [
       "Table 1 writes the limit as < 160 B; the Astronode S accepts 160 user bytes (+8 optional geolocation bytes)",
       "downlink is 8 or 40 bytes",

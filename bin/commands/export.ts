@@ -1,0 +1,75 @@
+// `satpayload export`: the layout's code and schema exports (.proto, nanopb, C packers, SBE XML,
+// Kaitai, network-server decoders, JSON Schema, decoder-service config) into a folder or a zip.
+import path from "node:path";
+import { EXPORTERS, runExports, UnknownExporterError } from "../../codecs/src/exporters/registry.ts";
+import { zipFiles } from "../../codecs/src/exporters/zip.ts";
+import { ExportFolderError, writeExportFile, writeExportFolder } from "../../host/exports/folder.ts";
+import { InputError, LAYOUT_FLAGS, loadLayout, parseFlags, table, UsageError, write } from "./common.ts";
+
+export const EXPORT_SCHEMA = "satpayload.export/1";
+
+export const exportHelp = `satpayload export --layout FILE | --preset ID (--out DIR | --zip FILE) [--only ID...] [--json]
+                  [--device-key KEY] [--service-format FORMAT] [--firmware-format protobuf|struct|struct-zlib|bitpacked]
+                  [--network-servers ttn,chirpstack,ts013]
+                  [--network-formats struct,bitpacked,sbe] [--kaitai-formats struct,bitpacked]
+  Writes the layout's exports (all, or the --only ones) into DIR or one zip file. Exports:
+${EXPORTERS.map((e) => `    ${e.id.padEnd(18)} ${e.label}`).join("\n")}
+  An export the layout cannot be expressed in is reported on stderr; with --only it is an error (exit 1).
+`;
+
+const list = (v: string[] | undefined) => v?.flatMap((x) => x.split(",")).map((s) => s.trim()).filter(Boolean);
+
+export async function exportCommand(argv: string[]): Promise<void> {
+  const flags = parseFlags(argv, {
+    ...LAYOUT_FLAGS,
+    out: { type: "string" },
+    zip: { type: "string" },
+    only: { type: "string", multiple: true },
+    json: { type: "boolean", default: false },
+    "device-key": { type: "string" },
+    "service-format": { type: "string" },
+    "firmware-format": { type: "string" },
+    "network-servers": { type: "string", multiple: true },
+    "network-formats": { type: "string", multiple: true },
+    "kaitai-formats": { type: "string", multiple: true },
+  });
+  if ((flags.out === undefined) === (flags.zip === undefined)) throw new UsageError("give exactly one of --out DIR or --zip FILE");
+  const { layout } = loadLayout(flags);
+  const ids = list(flags.only) ?? [];
+  const options: Record<string, unknown> = {};
+  if (flags["device-key"] !== undefined) options.deviceKey = flags["device-key"];
+  if (flags["service-format"] !== undefined) options.serviceFormat = flags["service-format"];
+  if (flags["firmware-format"] !== undefined) options.format = flags["firmware-format"];
+  if (flags["network-servers"]) options.servers = list(flags["network-servers"]);
+  if (flags["network-formats"]) options.decoderFormats = list(flags["network-formats"]);
+  if (flags["kaitai-formats"]) options.kaitaiFormats = list(flags["kaitai-formats"]);
+  let result;
+  try {
+    result = runExports(layout, ids, options);
+  } catch (e) {
+    if (e instanceof UnknownExporterError) throw new UsageError(e.message);
+    throw e;
+  }
+  for (const p of result.problems) process.stderr.write(`satpayload: ${ids.length ? "" : "skipped "}${p.exporter}: ${p.message}\n`);
+  let where: string;
+  try {
+    if (flags.zip !== undefined) {
+      where = path.resolve(flags.zip);
+      const base = path.basename(where).replace(/\.zip$/i, "");
+      await writeExportFile(where, zipFiles(result.files, `${base}/`));
+    } else {
+      where = path.resolve(flags.out!);
+      await writeExportFolder(where, result.files);
+    }
+  } catch (e) {
+    if (e instanceof ExportFolderError) throw new InputError(e.message);
+    throw e;
+  }
+  if (flags.json) {
+    write(`${JSON.stringify({ schema: EXPORT_SCHEMA, [flags.zip !== undefined ? "zip" : "out"]: where, files: result.files.map((f) => ({ path: f.path, exporter: f.exporter, bytes: Buffer.byteLength(f.content) })), problems: result.problems }, null, 2)}\n`);
+  } else {
+    write(table(["file", "export", "bytes"], result.files.map((f) => [f.path, f.exporter, String(Buffer.byteLength(f.content))]), 2));
+    write(`${result.files.length} files → ${where}\n`);
+  }
+  if (ids.length && result.problems.length) throw new InputError(`${result.problems.length} export${result.problems.length > 1 ? "s" : ""} failed (see above)`);
+}

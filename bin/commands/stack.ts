@@ -1,0 +1,228 @@
+// `satpayload stack up|down|status|export`: the local stack (embedded CSE + decoder replicas) from a
+// terminal, in the foreground or detached, and the docker-compose bundle for one or more hosts.
+import { spawn } from "node:child_process";
+import { closeSync, mkdirSync, openSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+import { LayoutError } from "../../codecs/src/errors.ts";
+import { packageVersion, repoRoot } from "../../host/browser.ts";
+import { stackOptionsSchema, type StackOptionsInput, type StackStatus } from "../../host/api/stack.ts";
+import { HostError } from "../../host/errors.ts";
+import { defaultDataDir } from "../../host/paths.ts";
+import { readLiveState, type StackState } from "../../host/stack/stateFile.ts";
+import { STACK_DIR, StackSupervisor, stopExternal } from "../../host/stack/supervisor.ts";
+import { writeBundle } from "../../services/decoder/bundle/export.ts";
+import { nodeCommand } from "../../services/shared/launch.ts";
+import { InputError, intFlag, parseFlags, UsageError, write } from "./common.ts";
+
+export const stackHelp = `satpayload stack up [--replicas N] [--port N] [--cse-port N] [--cse URL] [--container device|shared] [--detach] [--json]
+  Starts the embedded CSE (or forwards to --cse, a real Mobius/ACME base URL) and the decoder with N
+  replicas, prints the endpoints and runs until Ctrl-C; --detach runs it in the background (pid and
+  endpoints in <data dir>/stack/state.json, logs in <data dir>/stack/logs).
+    --body-limit BYTES  largest accepted body (default 65536)   --cse-origin ID (default Cdecoder)
+    --data-dir DIR      default: SATPAYLOAD_DATA_DIR or the app's data directory
+satpayload stack status [--json]    satpayload stack down
+  Report on / stop the stack the data directory's state file names (one started with --detach).
+satpayload stack export --out DIR [--replicas N] [--layout FILE]... [--cse URL] [--container device|shared] [--port N]
+  Writes docker-compose.yml (nginx least_conn → N decoder replicas → CSE, volumes for the buffers),
+  nginx/decoder.conf and the image's Dockerfile into DIR.
+`;
+
+const DETACHED_ENV = "SATPAYLOAD_STACK_DETACHED";
+
+function dataDirOf(flag: string | undefined): string {
+  return flag !== undefined ? path.resolve(flag) : defaultDataDir();
+}
+
+function stackInput(f: { replicas?: string | undefined; port?: string | undefined; "cse-port"?: string | undefined; cse?: string | undefined; container?: string | undefined; "body-limit"?: string | undefined; "cse-origin"?: string | undefined }): StackOptionsInput {
+  const raw: Record<string, unknown> = {};
+  if (f.replicas !== undefined) raw.replicas = intFlag(f.replicas, "--replicas", undefined, 1, 16);
+  if (f.port !== undefined) raw.decoderPort = intFlag(f.port, "--port", undefined, 0, 65535);
+  if (f["cse-port"] !== undefined) raw.csePort = intFlag(f["cse-port"], "--cse-port", undefined, 0, 65535);
+  if (f["body-limit"] !== undefined) raw.bodyLimit = intFlag(f["body-limit"], "--body-limit", undefined, 1, 16 * 1024 * 1024);
+  if (f.cse !== undefined) raw.cseUrl = f.cse;
+  if (f["cse-origin"] !== undefined) raw.cseOrigin = f["cse-origin"];
+  if (f.container !== undefined) raw.container = f.container;
+  const parsed = stackOptionsSchema.safeParse(raw);
+  if (!parsed.success) {
+    const i = parsed.error.issues[0]!;
+    throw new UsageError(`--${String(i.path[0] ?? "")}: ${i.message}`.replace("--cseUrl", "--cse").replace("--decoderPort", "--port"));
+  }
+  return raw as StackOptionsInput;
+}
+
+function describe(s: Pick<StackStatus, "endpoints" | "options"> & { owner: string | null; ownerPid: number | null }): string {
+  const e = s.endpoints!;
+  return [
+    `stack running (${s.options?.replicas ?? 1} decoder replica(s), ${s.owner === "cli" ? "satpayload stack up" : "SatPayload Studio"}, pid ${s.ownerPid})`,
+    `  ingest         POST ${e.ingest}`,
+    `  ingest base64  POST ${e.ingestBase64}`,
+    `  latest         GET  ${e.latest}`,
+    `  stats          GET  ${e.stats}`,
+    `  events         GET  ${e.events}`,
+    `  CSE            ${e.cse}  (records in ${e.container})`,
+  ].join("\n");
+}
+
+async function up(argv: string[]): Promise<void> {
+  const f = parseFlags(argv, {
+    replicas: { type: "string" },
+    port: { type: "string" },
+    "cse-port": { type: "string" },
+    cse: { type: "string" },
+    "cse-origin": { type: "string" },
+    container: { type: "string" },
+    "body-limit": { type: "string" },
+    "data-dir": { type: "string" },
+    detach: { type: "boolean", default: false },
+    json: { type: "boolean", default: false },
+  });
+  const input = stackInput(f);
+  const dataDir = dataDirOf(f["data-dir"]);
+  if (f.detach) return detach(argv.filter((a) => a !== "--detach"), dataDir, f.json);
+  const quietLogs = process.env[DETACHED_ENV] === "1";
+  const sup = new StackSupervisor({
+    dataDir,
+    owner: "cli",
+    onLog: (lines) => {
+      for (const l of lines) process.stderr.write(`${l.service.padEnd(10)} | ${l.text}\n`);
+    },
+  });
+  let status: StackStatus;
+  try {
+    status = await sup.up(input);
+  } catch (e) {
+    await sup.close();
+    if (e instanceof HostError) throw new InputError(e.message);
+    throw e;
+  }
+  write(f.json ? `${JSON.stringify({ schema: "satpayload.stack/1", ...status })}\n` : `${describe(status)}\n${quietLogs ? "" : "Press Ctrl-C to stop.\n"}`);
+  await new Promise<void>((resolve) => {
+    let stopping = false;
+    const stop = () => {
+      if (stopping) return;
+      stopping = true;
+      process.stderr.write("stopping the stack…\n");
+      void sup.close().then(resolve);
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+  });
+}
+
+/** The same command in a background process of its own; returns once it reports running (or failed). */
+async function detach(argv: string[], dataDir: string, json: boolean): Promise<void> {
+  const dir = path.join(dataDir, STACK_DIR);
+  const running = readLiveState(dir);
+  if (running) throw new InputError(`a stack is already running (pid ${running.pid}, ${running.decoderUrl}): "satpayload stack down" first`);
+  mkdirSync(path.join(dir, "logs"), { recursive: true });
+  const logFile = path.join(dir, "logs", "stack-cli.log");
+  const out = openSync(logFile, "a");
+  const cmd = nodeCommand(path.join(repoRoot, "bin/satpayload.ts"), ["stack", "up", ...argv.filter((a) => a !== "--json"), "--data-dir", dataDir]);
+  const child = spawn(cmd.command, cmd.args, { env: { ...cmd.env, [DETACHED_ENV]: "1" }, detached: true, stdio: ["ignore", out, out] });
+  closeSync(out);
+  let exited: number | string | undefined;
+  child.once("exit", (code, signal) => (exited = code ?? signal ?? -1));
+  const until = Date.now() + 120_000;
+  let state: StackState | undefined;
+  while (!state) {
+    if (exited !== undefined) {
+      const tail = readFileSync(logFile, "utf8").trim().split("\n").slice(-15).join("\n");
+      throw new InputError(`the stack did not start (exit ${exited}); the end of ${logFile}:\n${tail}`);
+    }
+    if (Date.now() > until) {
+      child.kill("SIGTERM");
+      throw new InputError(`the stack did not report running within 120 s (see ${logFile})`);
+    }
+    await new Promise((r) => setTimeout(r, 150));
+    const s = readLiveState(dir);
+    if (s && s.pid === child.pid) state = s;
+  }
+  child.unref();
+  const status = { owner: state.owner, ownerPid: state.pid, endpoints: state.endpoints, options: state.options };
+  write(json ? `${JSON.stringify({ schema: "satpayload.stack/1", state: "running", ...status, dir, log: logFile })}\n` : `${describe(status)}\nIn the background; "satpayload stack down" stops it. Logs: ${logFile}\n`);
+}
+
+async function status(argv: string[]): Promise<void> {
+  const f = parseFlags(argv, { "data-dir": { type: "string" }, json: { type: "boolean", default: false } });
+  const dir = path.join(dataDirOf(f["data-dir"]), STACK_DIR);
+  const s = readLiveState(dir);
+  if (!s) {
+    write(f.json ? `${JSON.stringify({ schema: "satpayload.stack-status/1", state: "stopped", dir })}\n` : "no stack is running\n");
+    return;
+  }
+  const health = await fetch(`${s.decoderUrl}/health`, { signal: AbortSignal.timeout(3000) }).then((r) => r.ok, () => false);
+  const stats = (await fetch(`${s.decoderUrl}/api/stats`, { signal: AbortSignal.timeout(3000) }).then((r) => (r.ok ? r.json() : null), () => null)) as {
+    records: number; forwarded: number; backlog: number; deadLetters: number; uniqueDevices: number;
+  } | null;
+  if (f.json) {
+    write(`${JSON.stringify({ schema: "satpayload.stack-status/1", state: health ? "running" : "degraded", owner: s.owner, pid: s.pid, startedAt: s.startedAt, options: s.options, endpoints: s.endpoints, dir, stats })}\n`);
+    return;
+  }
+  write(`${describe({ owner: s.owner, ownerPid: s.pid, endpoints: s.endpoints, options: s.options })}\n`);
+  write(`  since ${s.startedAt}; decoder ${health ? "healthy" : "NOT answering /health"}\n`);
+  if (stats) write(`  ${stats.records} records from ${stats.uniqueDevices} devices, ${stats.forwarded} forwarded, backlog ${stats.backlog}, ${stats.deadLetters} dead letters\n`);
+}
+
+async function down(argv: string[]): Promise<void> {
+  const f = parseFlags(argv, { "data-dir": { type: "string" } });
+  const dir = path.join(dataDirOf(f["data-dir"]), STACK_DIR);
+  const s = readLiveState(dir);
+  if (!s) {
+    write("no stack is running\n");
+    return;
+  }
+  try {
+    await stopExternal(s);
+  } catch (e) {
+    if (e instanceof HostError) throw new InputError(e.message);
+    throw e;
+  }
+  write(`stopped the stack (pid ${s.pid})\n`);
+}
+
+async function exportBundle(argv: string[]): Promise<void> {
+  const f = parseFlags(argv, {
+    out: { type: "string" },
+    replicas: { type: "string" },
+    layout: { type: "string", multiple: true },
+    cse: { type: "string" },
+    "cse-origin": { type: "string" },
+    container: { type: "string" },
+    "body-limit": { type: "string" },
+    port: { type: "string" },
+    json: { type: "boolean", default: false },
+  });
+  if (f.out === undefined) throw new UsageError("--out DIR is required");
+  const o = stackOptionsSchema.parse(stackInput({ replicas: f.replicas, cse: f.cse, container: f.container, "body-limit": f["body-limit"], "cse-origin": f["cse-origin"] }));
+  const publicPort = intFlag(f.port, "--port", 8080, 1, 65535);
+  let files: string[];
+  try {
+    files = writeBundle({
+      outDir: f.out,
+      replicas: o.replicas,
+      container: o.container,
+      bodyLimit: o.bodyLimit,
+      cseUrl: o.cseUrl,
+      cseOrigin: o.cseOrigin,
+      layouts: (f.layout ?? []).map((p) => path.resolve(p)),
+      publicPort,
+      repoRoot,
+      version: packageVersion(),
+    });
+  } catch (e) {
+    if (e instanceof UsageError || e instanceof InputError || e instanceof LayoutError) throw e;
+    if (e instanceof z.ZodError) throw new InputError(e.message);
+    throw new InputError((e as Error).message);
+  }
+  write(f.json ? `${JSON.stringify({ schema: "satpayload.stack-export/1", out: path.resolve(f.out), files })}\n` : `wrote ${files.map((x) => path.join(f.out!, x)).join(", ")}\nStart it with: cd ${f.out} && docker compose up -d --build\n`);
+}
+
+export async function stackCommand(argv: string[]): Promise<void> {
+  const [sub, ...rest] = argv;
+  if (sub === "up") return up(rest);
+  if (sub === "down") return down(rest);
+  if (sub === "status") return status(rest);
+  if (sub === "export") return exportBundle(rest);
+  throw new UsageError(`stack needs a subcommand: up, down, status or export${sub ? ` (not "${sub}")` : ""}`);
+}

@@ -1,0 +1,106 @@
+// The advisor's vocabulary: layout transforms as plain data (so a worker can send them and the designer apply them).
+import type { SizeStats } from "../analysis/stats.ts";
+import type { FormatId } from "../formats/types.ts";
+import type { Layout } from "../layout/schema.ts";
+
+export type Transform =
+  /** a value that never changes travels in a separate, rarer status message */
+  | { kind: "move-to-status"; fieldId: string }
+  /** a constant leading part moves to the status message; the rest stays, as digits (an integer) or a shorter string */
+  | {
+      kind: "split-prefix";
+      fieldId: string;
+      prefix: string;
+      /** `range`: the digits seen, so the new field's samples draw what the old ones did */
+      rest: { as: "int"; digits: number; range?: { min: number; max: number } } | { as: "string"; maxLength: number };
+    }
+  /** a string whose characters all fall in a smaller alphabet uses it (bit-packed spends fewer bits per character) */
+  | { kind: "string-charset"; fieldId: string; charset: "digits" | "hex" | "upper-alnum" | "alnum" | "ascii" }
+  /** a string with few distinct values becomes an enum of them; `weights` (how often each was seen) drive its samples */
+  | { kind: "string-to-enum"; fieldId: string; values: string[]; weights?: number[] }
+  /** a float or fixed-point value becomes fixed-point with this step (a float array: every element) */
+  | { kind: "fixed-point"; fieldId: string; step: number }
+  /** a timestamp becomes epoch seconds at this resolution inside [min, max] */
+  | { kind: "timestamp"; fieldId: string; resolution: number; min: number; max: number };
+
+export type TransformKind = Transform["kind"];
+
+/** What a change costs in the field's own terms. */
+export interface PrecisionLoss {
+  /** field path of keys ("gps.lat") */
+  field: string;
+  /** the field's unit ("°C", "m", "s", "mg"); for latitude/longitude metres are given in `text` */
+  unit: string;
+  /** guaranteed worst |decoded − original| in `unit`: half the new step, 0 when nothing is rounded */
+  bound: number;
+  /** worst |decoded − original| observed over the advisor's samples */
+  measured: number;
+  /** one line for people: "±0.05 °C", "±5.6 m (0.00005°)", "±0.5 s" */
+  text: string;
+}
+
+export interface Suggestion {
+  /** stable key: kind, field and parameter */
+  id: string;
+  transform: Transform;
+  fieldId: string;
+  /** key path ("gps.lat") */
+  field: string;
+  title: string;
+  detail: string;
+  /** mean bytes saved per message in the target format (bit-packed: bits / 8, so small savings still count) */
+  bytesSaved: number;
+  /** Shannon information the samples lose, in bits per message (0: every sample comes back exactly) */
+  infoLostBits: number;
+  /** bytesSaved / infoLostBits; null when nothing is lost (such changes rank first) */
+  bytesPerBit: number | null;
+  loss: PrecisionLoss | null;
+  /** what stops working: values outside the observed set, times after the window … */
+  caveat: string | null;
+  /** size distribution of the target format with only this change */
+  sizes: SizeStats;
+  /** part of the plan that reaches the target */
+  inPlan: boolean;
+}
+
+export interface PlanStep {
+  suggestionId: string;
+  /** size distribution after this step and every one before it */
+  sizes: SizeStats;
+}
+
+export interface AdvisorPlan {
+  /** the plan's changes in the order they were chosen */
+  steps: PlanStep[];
+  transforms: Transform[];
+  layout: Layout;
+  sizes: SizeStats;
+  fits: boolean;
+  /** what precision was given up, per changed field (measured over every sample) */
+  losses: PrecisionLoss[];
+  /** samples that could not be encoded after the plan */
+  failed: number;
+}
+
+export interface StatusMessage {
+  layout: Layout;
+  sizes: SizeStats;
+}
+
+export interface AdvisorResult {
+  format: FormatId;
+  targetBytes: number;
+  sampleCount: number;
+  seed: number;
+  base: SizeStats;
+  suggestions: Suggestion[];
+  plan: AdvisorPlan;
+  /** the rarer message the moved values travel in, when the plan moves any */
+  status: StatusMessage | null;
+  /** the format suggestion: the same layout bit-packed, when the target format is another one */
+  bitpacked: SizeStats | null;
+}
+
+export class AdvisorError extends Error {
+  override readonly name = "AdvisorError";
+}

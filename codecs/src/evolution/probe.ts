@@ -1,0 +1,83 @@
+// The verdicts checked with the codecs themselves: encode samples with one layout, decode them with
+// the other, and see whether every message reads and every shared field keeps its value.
+import { codecFor } from "../formats/registry.ts";
+import type { FormatId } from "../formats/types.ts";
+import type { Field, Layout } from "../layout/schema.ts";
+import type { FieldValue, TypedRecord } from "../layout/values.ts";
+import { generateSamples } from "../samples/generate.ts";
+import { locate } from "./match.ts";
+import type { Compat } from "./types.ts";
+
+function at(rec: TypedRecord, keys: string[]): FieldValue | undefined {
+  let v: FieldValue | undefined = rec;
+  for (const k of keys) {
+    if (v === undefined || typeof v !== "object" || Array.isArray(v) || v instanceof Uint8Array) return undefined;
+    v = (v as TypedRecord)[k];
+  }
+  return v;
+}
+
+function sameValue(a: FieldValue | undefined, b: FieldValue | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => sameValue(x, b[i]));
+  if (a instanceof Uint8Array && b instanceof Uint8Array) return a.length === b.length && a.every((x, i) => x === b[i]);
+  if ((typeof a === "number" || typeof a === "bigint") && (typeof b === "number" || typeof b === "bigint")) {
+    const x = Number(a);
+    const y = Number(b);
+    // float32 ↔ float64 and quantised values: equal within a float32 rounding
+    return x === y || (Number.isNaN(x) && Number.isNaN(y)) || Math.abs(x - y) <= 1e-6 * Math.max(1, Math.abs(x), Math.abs(y));
+  }
+  return a === b;
+}
+
+const leafOf = (f: Field) => f.type.kind !== "group";
+
+export interface ProbeResult {
+  verdict: Compat;
+  samples: number;
+  /** up to three messages that failed, for the report */
+  examples: string[];
+}
+
+/** Writer encodes its samples; reader decodes them. Shared fields are matched by id. */
+export function probe(writer: Layout, reader: Layout, format: FormatId, n = 40, seed = 7): ProbeResult {
+  const enc = codecFor(writer, format);
+  const dec = codecFor(reader, format);
+  const w = locate(writer);
+  const r = locate(reader);
+  const shared = [...w].filter(([id, l]) => r.has(id) && leafOf(l.field)).map(([id, l]) => [l.keys, r.get(id)!.keys] as const);
+  const readerOnlyRequired = [...r].filter(([id, l]) => !w.has(id) && l.field.presence === "required" && leafOf(l.field)).map(([, l]) => l.keys);
+  let refused = 0;
+  let misread = 0;
+  let tried = 0;
+  let defaulted = false;
+  const examples: string[] = [];
+  for (const rec of generateSamples(writer, n, seed)) {
+    let bytes: Uint8Array;
+    try {
+      bytes = enc.encode(rec);
+    } catch {
+      continue;
+    }
+    tried++;
+    let got: TypedRecord;
+    try {
+      got = dec.decode(bytes);
+    } catch (e) {
+      refused++;
+      if (examples.length < 3) examples.push((e as Error).message);
+      continue;
+    }
+    // the writer's own reading of its bytes: lossy formats compare what survives the trip
+    const sent = enc.decode(bytes);
+    const differs = shared.find(([wk, rk]) => !sameValue(at(sent, wk), at(got, rk)));
+    if (differs) {
+      misread++;
+      if (examples.length < 3) examples.push(`${differs[1].join(".")}: wrote ${String(at(sent, differs[0]))}, read ${String(at(got, differs[1]))}`);
+    }
+    if (readerOnlyRequired.some((k) => at(got, k) !== undefined)) defaulted = true;
+  }
+  // a silently wrong value is worse than a refusal: one misread message, or every message refused, breaks
+  const verdict: Compat = misread > 0 || (tried > 0 && refused === tried) ? "breaking" : refused > 0 || defaulted ? "degraded" : "compatible";
+  return { verdict, samples: tried, examples };
+}

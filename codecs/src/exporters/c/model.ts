@@ -1,0 +1,214 @@
+// The layout as C types: one `<msg>_t` struct that the Struct, Struct+Zlib and bit-packed packers all
+// read and fill, so firmware can switch formats without touching the code that sets the values.
+//
+//   bool → bool · enum → a C enum of the layout's values · int → (u)intN_t · float → float / double
+//   fixed-point → double (the value in its unit; the packers scale it) · timestamp → double epoch
+//   seconds (text timestamps are formatted by the packer) · string → char[maxLength + 1], NUL
+//   terminated · bytes → uint8_t[maxLength] + uint16_t <name>_len (none when fixed) · array →
+//   element[maxCount] + uint16_t <name>_count (none when fixed) · group → a nested struct ·
+//   optional → bool has_<name>
+import { LayoutError, type IssueAt } from "../../errors.ts";
+import type { Field, Layout, ScalarType } from "../../layout/schema.ts";
+import { formatResolution } from "../../text/timestamp.ts";
+import { cComment, cMember, CScope, cSnake, cUpper } from "./names.ts";
+
+export interface CEnum {
+  typeName: string;
+  values: { name: string; value: number; constant: string }[];
+}
+
+export type CScalar =
+  | { k: "bool" }
+  | { k: "enum"; e: CEnum }
+  | { k: "int"; bits: 8 | 16 | 32 | 64; signed: boolean }
+  | { k: "float"; bits: 32 | 64 }
+  | { k: "fixed" }
+  | { k: "time"; textFormat?: string }
+  | { k: "string"; maxLength: number }
+  | { k: "bytes"; maxLength: number; fixed: boolean };
+
+export type CNode =
+  | { k: "scalar"; s: CScalar; type: ScalarType }
+  | { k: "array"; s: CScalar; type: ScalarType; maxCount: number; fixed: boolean }
+  | { k: "group"; struct: CStruct };
+
+export interface CField {
+  field: Field;
+  member: string;
+  /** keys joined by "." as error messages name fields */
+  keyPath: string;
+  optional: boolean;
+  node: CNode;
+  /** bool has_<member> of optional fields */
+  has?: string;
+  /** uint16_t <member>_count of variable arrays */
+  count?: string;
+  /** uint16_t <member>_len of variable bytes (an array per element for arrays of bytes) */
+  len?: string;
+}
+
+export interface CStruct {
+  typeName: string;
+  name: string;
+  fields: CField[];
+}
+
+export interface CModel {
+  /** snake-case message name: prefix of every global name ("container_data") */
+  prefix: string;
+  /** upper-case prefix for macros ("CONTAINER_DATA") */
+  upper: string;
+  root: CStruct;
+  /** every struct, nested ones before the structs that hold them */
+  structs: CStruct[];
+  enums: CEnum[];
+  layout: Layout;
+}
+
+const INT_TYPE = (bits: number, signed: boolean) => `${signed ? "" : "u"}int${bits}_t`;
+
+/** C type of one element (strings and bytes: the element type of the array member). */
+export function cElementType(s: CScalar): string {
+  switch (s.k) {
+    case "bool": return "bool";
+    case "enum": return s.e.typeName;
+    case "int": return INT_TYPE(s.bits, s.signed);
+    case "float": return s.bits === 32 ? "float" : "double";
+    case "fixed":
+    case "time": return "double";
+    case "string": return "char";
+    case "bytes": return "uint8_t";
+  }
+}
+
+/** Array bounds of the value member: C99 has no zero-length arrays, so empty ones hold one unused slot. */
+const dim = (n: number) => `[${Math.max(1, n)}]`;
+
+function scalarDims(s: CScalar): string {
+  if (s.k === "string") return `[${s.maxLength + 1}]`;
+  if (s.k === "bytes") return dim(s.maxLength);
+  return "";
+}
+
+/** The member declarations of one field, with a comment naming it. */
+export function cFieldDecls(f: CField): string[] {
+  const out: string[] = [];
+  const n = f.node;
+  if (f.has) out.push(`bool ${f.has};`);
+  if (n.k === "group") out.push(`${n.struct.typeName} ${f.member};`);
+  else if (n.k === "scalar") {
+    out.push(`${cElementType(n.s)} ${f.member}${scalarDims(n.s)};`);
+    if (f.len) out.push(`uint16_t ${f.len};`);
+  } else {
+    out.push(`${cElementType(n.s)} ${f.member}${dim(n.maxCount)}${scalarDims(n.s)};`);
+    if (f.len) out.push(`uint16_t ${f.len}${dim(n.maxCount)};`);
+    if (f.count) out.push(`uint16_t ${f.count};`);
+  }
+  return out;
+}
+
+/** One line saying what the member holds, for the struct comments. */
+export function cFieldNote(f: CField): string {
+  const src = f.field;
+  const parts = [`${src.name}${src.unit ? ` [${src.unit}]` : ""}`];
+  const t = src.type.kind === "array" ? src.type.of : src.type;
+  if (src.type.kind === "array") parts.push(`${src.type.fixed ? "exactly" : "up to"} ${src.type.maxCount} elements`);
+  switch (t.kind) {
+    case "int":
+    case "float":
+      if (t.min !== undefined || t.max !== undefined) parts.push(`range ${t.min ?? "-inf"}..${t.max ?? "inf"}`);
+      if (t.kind === "float" && t.precision !== undefined) parts.push(`precision ${t.precision}`);
+      break;
+    case "fixed":
+      parts.push(`fixed-point, step ${t.scale}, range ${t.min}..${t.max}`);
+      break;
+    case "timestamp":
+      parts.push(t.encoding === "text" ? `epoch seconds, sent as text "${t.textFormat}"` : `epoch seconds, resolution ${t.resolution} s`);
+      break;
+    case "string":
+      parts.push(`NUL-terminated, at most ${t.maxLength} ${t.charset === "utf8" ? "UTF-8 bytes" : `${t.charset} characters`}${t.fixed ? ", fixed width on the wire" : ""}`);
+      break;
+    case "bytes":
+      parts.push(t.fixed ? `exactly ${t.maxLength} bytes` : `up to ${t.maxLength} bytes`);
+      break;
+    default:
+      break;
+  }
+  if (f.optional) parts.push("optional: set has_ when present");
+  return cComment(parts.join("; "));
+}
+
+function scalar(t: ScalarType, owner: string, file: CScope, enums: CEnum[], at: string, issues: IssueAt[]): CScalar {
+  switch (t.kind) {
+    case "bool": return { k: "bool" };
+    case "enum": {
+      const typeName = file.unique(`${owner}_e`, at);
+      const upper = cUpper(typeName.replace(/_e$/, ""));
+      const values = t.values.map((v) => ({ name: v.name, value: v.value, constant: file.unique(`${upper}_${cUpper(v.name)}`, at) }));
+      const e: CEnum = { typeName, values };
+      enums.push(e);
+      return { k: "enum", e };
+    }
+    case "int": return { k: "int", bits: t.bits, signed: t.signed };
+    case "float": return { k: "float", bits: t.bits };
+    case "fixed": return { k: "fixed" };
+    case "timestamp":
+      if (t.encoding !== "text") return { k: "time" };
+      // the C runtime keeps fractions in exact integers up to nanoseconds
+      if (formatResolution(t.textFormat ?? "") < 1e-9) issues.push({ path: `${at}.textFormat`, message: "has more than 9 fractional digits, more than the C exports handle" });
+      return { k: "time", textFormat: t.textFormat ?? "" };
+    case "string": return { k: "string", maxLength: t.maxLength };
+    case "bytes":
+      if (t.maxLength > 65535) issues.push({ path: at, message: "is longer than a uint16_t length can count" });
+      return { k: "bytes", maxLength: t.maxLength, fixed: t.fixed };
+  }
+}
+
+/**
+ * The C view of a layout; throws LayoutError when keys collapse to the same C member name (for
+ * example "ble-m" and "ble_m", or a key "x_count" beside an array "x").
+ */
+export function cModel(layout: Layout): CModel {
+  const issues: IssueAt[] = [];
+  const prefix = cSnake(layout.message);
+  const file = new CScope();
+  file.claim(`${prefix}_t`, "message");
+  const enums: CEnum[] = [];
+  const structs: CStruct[] = [];
+
+  function build(fields: Field[], typeName: string, name: string, keyPrefix: string, at: string): CStruct {
+    const scope = new CScope();
+    const out: CField[] = [];
+    const claim = (member: string, i: number) => {
+      const prev = scope.claim(member, `${at}[${i}]`);
+      if (prev !== undefined) issues.push({ path: `${at}[${i}].key`, message: `gives the C member "${member}", which ${prev} already uses` });
+    };
+    fields.forEach((f, i) => {
+      const where = `${at}[${i}]`;
+      const member = cMember(f.key);
+      const keyPath = keyPrefix ? `${keyPrefix}.${f.key}` : f.key;
+      const owner = `${typeName.replace(/_t$/, "")}_${member.replace(/^_+/, "")}`;
+      const t = f.type;
+      let node: CNode;
+      if (t.kind === "group") {
+        const sub = build(t.fields, file.unique(`${owner}_t`, where), member, keyPath, `${where}.type.fields`);
+        node = { k: "group", struct: sub };
+      } else if (t.kind === "array") node = { k: "array", s: scalar(t.of, owner, file, enums, `${where}.type.of`, issues), type: t.of, maxCount: t.maxCount, fixed: t.fixed };
+      else node = { k: "scalar", s: scalar(t, owner, file, enums, `${where}.type`, issues), type: t };
+      const cf: CField = { field: f, member, keyPath, optional: f.presence === "optional", node };
+      claim(member, i);
+      if (cf.optional) claim((cf.has = `has_${member}`), i);
+      if (node.k === "array" && !node.fixed) claim((cf.count = `${member}_count`), i);
+      const s = node.k === "group" ? undefined : node.s;
+      if (s?.k === "bytes" && !s.fixed) claim((cf.len = `${member}_len`), i);
+      out.push(cf);
+    });
+    const st: CStruct = { typeName, name, fields: out };
+    structs.push(st);
+    return st;
+  }
+
+  const root = build(layout.fields, `${prefix}_t`, prefix, "", "fields");
+  if (issues.length) throw new LayoutError(issues);
+  return { prefix, upper: cUpper(prefix), root, structs, enums, layout };
+}

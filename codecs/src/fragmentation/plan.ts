@@ -1,0 +1,166 @@
+// What sending a record that does not fit costs on each platform: messages per record, header overhead,
+// queue occupancy and uplink caps, and the cost compared with a platform that took the record whole.
+import { chargeMessage, estimateCost, type CostResult, type SizeDistribution } from "../cost/cost.ts";
+import type { Billing, Platform } from "../platforms/catalog.ts";
+import { FRAGMENT_HEADER_BYTES, fragmentPayload, MAX_FRAGMENTS, maxRecordBytes } from "./header.ts";
+
+export type FragmentMode = "no-limit" | "single" | "fragmented" | "too-large";
+
+export interface FragmentShare {
+  fragments: number;
+  share: number;
+}
+
+export interface QueuePlan {
+  slots: number;
+  /** whole records the queue holds when every record takes the most fragments seen */
+  recordsPerQueue: number;
+  latencyHours: { min: number; max: number };
+  /** mean slots in use per device (Little's law: arrivals per hour × hours in the queue) */
+  occupancy: { min: number; max: number };
+  /** the mean occupancy reaches the queue size: the module answers BUFFER_FULL */
+  overflows: boolean;
+  /** a record needs more slots than the queue has, so it cannot be queued at once */
+  recordExceedsQueue: boolean;
+}
+
+export interface FragmentationPlan {
+  platformId: string;
+  platformName: string;
+  limit: number | null;
+  mode: FragmentMode;
+  /** 2 in fragmented mode (every message), else 0 */
+  headerBytes: number;
+  /** record bytes per message in fragmented mode */
+  payloadPerMessage: number | null;
+  /** the largest record the header can describe on this platform */
+  maxRecordBytes: number | null;
+  /** messages per record */
+  fragments: { mean: number; p95: number; max: number; shares: FragmentShare[] };
+  /** mean bytes on air per record, headers included */
+  sentBytesPerRecord: number;
+  /** mean header bytes per record and their share of what is sent */
+  overhead: { bytesPerRecord: number; share: number };
+  /** uplink messages per device and day, at the mean and at the largest record */
+  transmissionsPerDay: { mean: number; max: number };
+  uplinkCap: { perDay: number; ok: boolean } | null;
+  queue: QueuePlan | null;
+  cost: {
+    fragmented: CostResult;
+    /** the same traffic on a platform without a per-message limit */
+    whole: CostResult;
+    /** fragmented − whole for the period (exact mean), undefined without a price */
+    extra: number | undefined;
+  };
+  notes: string[];
+}
+
+export interface FragmentationInput {
+  platform: Platform;
+  sizes: SizeDistribution;
+  devices: number;
+  messagesPerDay: number;
+  days?: number;
+  billing?: Billing;
+}
+
+export const REASSEMBLY_RULE =
+  "Every message of a fragmented layout starts with a 2-byte header: record id (0–255, +1 per record), then fragment index (high nibble) and last index = count − 1 (low nibble). The receiver keeps one buffer per device and record id, ignores duplicate indexes, restarts the buffer when the count disagrees (the id wrapped), and delivers the record when all indexes 0…count−1 are in, concatenated in index order; unfinished records are dropped after a timeout or once 128 newer records have started.";
+
+function fragmentShares(b: Billing, sizes: ArrayLike<number>, limit: number): FragmentShare[] {
+  const counts = new Map<number, number>();
+  for (let i = 0; i < sizes.length; i++) {
+    const f = chargeMessage(sizes[i]!, b, limit, FRAGMENT_HEADER_BYTES, true).fragments;
+    counts.set(f, (counts.get(f) ?? 0) + 1);
+  }
+  return [...counts.entries()].sort((a, c) => a[0] - c[0]).map(([fragments, n]) => ({ fragments, share: n / sizes.length }));
+}
+
+/** How estimateCost must bill a layout on a platform: in fragmented mode when its largest record exceeds the limit. */
+export function fragmentationMode(platform: Platform, sizes: SizeDistribution): { fragmentHeaderBytes?: number; headerOnEveryMessage?: boolean } {
+  return platform.uplinkBytes !== undefined && sizes.max > platform.uplinkBytes ? { fragmentHeaderBytes: FRAGMENT_HEADER_BYTES, headerOnEveryMessage: true } : {};
+}
+
+function withoutLimit(p: Platform): Platform {
+  const { uplinkBytes: _limit, ...rest } = p;
+  return rest as Platform;
+}
+
+export function planFragmentation(input: FragmentationInput): FragmentationPlan {
+  const { platform, sizes, devices, messagesPerDay } = input;
+  const days = input.days ?? 30;
+  const b = input.billing ?? platform.billing;
+  const limit = platform.uplinkBytes;
+  const base = { platform, devices, messagesPerDay, days, sizes, ...(input.billing ? { billing: input.billing } : {}) };
+  const whole = estimateCost({ ...base, platform: withoutLimit(platform) });
+  const notes: string[] = [];
+
+  const mode0 = fragmentationMode(platform, sizes);
+  const fragmentedMode = mode0.headerOnEveryMessage === true;
+  const fragmented = estimateCost({ ...base, ...mode0 });
+  // one record through the same model gives the per-record figures, whatever the fleet size
+  const one = estimateCost({ ...base, ...mode0, devices: 1, messagesPerDay: 1, days: 1 });
+  const exactOf = (r: CostResult) => r.exact ?? r.mean;
+  const perRecord = exactOf(one).sentBytes;
+
+  let mode: FragmentMode = limit === undefined ? "no-limit" : fragmentedMode ? "fragmented" : "single";
+  let payloadPerMessage: number | null = null;
+  let maxRecord: number | null = null;
+  let shares: FragmentShare[] = [{ fragments: 1, share: 1 }];
+  if (limit !== undefined) {
+    payloadPerMessage = fragmentPayload(limit);
+    maxRecord = maxRecordBytes(limit);
+    if (fragmentedMode) {
+      shares = sizes.sizes && sizes.sizes.length ? fragmentShares(b, sizes.sizes, limit) : [{ fragments: fragmented.max.fragmentsPerMessage, share: 1 }];
+      if (sizes.max > maxRecord) {
+        mode = "too-large";
+        notes.push(`records up to ${sizes.max} B need more than the header's ${MAX_FRAGMENTS} fragments (${maxRecord} B at most on ${platform.name})`);
+      }
+    }
+  }
+  const meanFragments = exactOf(one).fragmentsPerMessage;
+  const maxFragments = fragmented.max.fragmentsPerMessage;
+  const headerPerRecord = fragmentedMode ? meanFragments * FRAGMENT_HEADER_BYTES : 0;
+
+  const transmissionsPerDay = { mean: messagesPerDay * meanFragments, max: messagesPerDay * maxFragments };
+  const uplinkCap = platform.maxUplinksPerDay !== undefined ? { perDay: platform.maxUplinksPerDay, ok: transmissionsPerDay.max <= platform.maxUplinksPerDay } : null;
+  if (uplinkCap && !uplinkCap.ok) notes.push(`${transmissionsPerDay.max} messages/day at the largest record exceed ${platform.name}'s ${uplinkCap.perDay} uplinks/day`);
+
+  let queue: QueuePlan | null = null;
+  if (platform.queueSlots !== undefined) {
+    const slots = platform.queueSlots;
+    const lat = platform.uplinkLatencyHours ?? { min: 0, max: 0 };
+    const occupancy = { min: (transmissionsPerDay.mean * lat.min) / 24, max: (transmissionsPerDay.mean * lat.max) / 24 };
+    queue = {
+      slots,
+      recordsPerQueue: Math.floor(slots / maxFragments),
+      latencyHours: lat,
+      occupancy,
+      overflows: occupancy.max >= slots,
+      recordExceedsQueue: maxFragments > slots,
+    };
+    if (queue.overflows) notes.push(`about ${occupancy.max.toFixed(1)} of ${slots} queue slots are busy on average: the module will refuse payloads (BUFFER_FULL)`);
+    if (queue.recordExceedsQueue) notes.push(`a ${maxFragments}-fragment record needs more than the ${slots} queue slots; the host must feed it in as slots free up`);
+    if (fragmentedMode && platform.uplinkLatencyHours) notes.push(`a record is complete only when its last fragment arrives: at least the ${lat.min}–${lat.max} h message latency, longer when its fragments leave in different contacts`);
+  }
+
+  const fc = exactOf(fragmented).cost;
+  const wc = exactOf(whole).cost;
+  return {
+    platformId: platform.id,
+    platformName: platform.name,
+    limit: limit ?? null,
+    mode,
+    headerBytes: fragmentedMode ? FRAGMENT_HEADER_BYTES : 0,
+    payloadPerMessage,
+    maxRecordBytes: maxRecord,
+    fragments: { mean: meanFragments, p95: fragmented.p95.fragmentsPerMessage, max: maxFragments, shares },
+    sentBytesPerRecord: perRecord,
+    overhead: { bytesPerRecord: headerPerRecord, share: perRecord > 0 ? headerPerRecord / perRecord : 0 },
+    transmissionsPerDay,
+    uplinkCap,
+    queue,
+    cost: { fragmented, whole, extra: fc !== undefined && wc !== undefined ? fc - wc : undefined },
+    notes,
+  };
+}

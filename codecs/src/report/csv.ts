@@ -1,0 +1,65 @@
+// The report's numbers as one tidy CSV (RFC 4180): section, format, platform, metric, x, value, unit.
+import type { ReportModel } from "./model.ts";
+
+type Cell = string | number | boolean | null | undefined;
+
+function field(v: Cell): string {
+  if (v === null || v === undefined) return "";
+  const s = typeof v === "number" ? (Number.isFinite(v) ? String(v) : "") : String(v);
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+export const CSV_HEADER = ["section", "format", "platform", "metric", "x", "value", "unit"] as const;
+
+export function reportCsv(m: ReportModel): string {
+  const rows: Cell[][] = [[...CSV_HEADER]];
+  const add = (section: string, format: string, platform: string, metric: string, x: Cell, value: Cell, unit: string) => rows.push([section, format, platform, metric, x, value, unit]);
+  const cur = m.fleet.currency;
+
+  for (const s of m.sizes) {
+    for (const k of ["min", "mean", "p50", "p95", "p99", "max"] as const) add("sizes", s.format, "", k, "", s.stats.count ? s.stats[k] : null, "B");
+    add("sizes", s.format, "", "samples", "", s.stats.count, "");
+    if (s.savingVsJson !== null) add("sizes", s.format, "", "mean_saved_vs_json", "", s.savingVsJson, "B");
+  }
+  for (const r of m.fit.rows)
+    for (const c of r.cells) {
+      add("fit", r.format, c.platformId, "fits_max", "", c.fitsMax, "");
+      add("fit", r.format, c.platformId, "fits_p95", "", c.fitsP95, "");
+      add("fit", r.format, c.platformId, "share_over_limit", "", c.shareOver, "");
+    }
+  for (const c of m.fleet.cells) {
+    add("cost", c.format, c.platformId, "monthly_mean_size", "", c.monthly.mean, cur);
+    add("cost", c.format, c.platformId, "monthly_p95_size", "", c.monthly.p95, cur);
+    add("cost", c.format, c.platformId, "monthly_max_size", "", c.monthly.max, cur);
+    add("cost", c.format, c.platformId, "monthly_every_message", "", c.monthly.exact, cur);
+    add("cost", c.format, c.platformId, "total_period", "", c.total, cur);
+    add("cost", c.format, c.platformId, "saving_vs_json_monthly", "", c.savingVsJson, cur);
+    add("cost", c.format, c.platformId, `${c.unitName}_per_month`, "", c.units, "");
+    add("cost", c.format, c.platformId, "volume_per_month", "", c.volume, c.volumeUnit);
+    add("cost", c.format, c.platformId, "messages_per_record", "", c.fragmentsPerRecord, "");
+    for (const u of c.unitShares) add("cost", c.format, c.platformId, c.unitName === "credits" ? "share_of_messages_by_credits" : "share_of_records_by_messages", u.units, u.share, "");
+  }
+  for (const [series, data, unit] of [
+    ["cost_by_fleet_size", m.fleet.byFleet, "devices"],
+    ["cost_by_interval", m.fleet.byInterval, "minutes"],
+  ] as const)
+    for (const [platform, points] of Object.entries(data))
+      for (const p of points) for (const [format, v] of Object.entries(p.values)) add(series, format, platform, `monthly_cost_at_${unit}`, p.x, v, cur);
+  for (const f of m.fragmentation) {
+    const p = f.plan;
+    add("fragmentation", f.format, p.platformId, "messages_per_record_mean", "", p.fragments.mean, "");
+    add("fragmentation", f.format, p.platformId, "messages_per_record_max", "", p.fragments.max, "");
+    add("fragmentation", f.format, p.platformId, "header_bytes_per_record", "", p.overhead.bytesPerRecord, "B");
+    add("fragmentation", f.format, p.platformId, "bytes_on_air_per_record", "", p.sentBytesPerRecord, "B");
+    add("fragmentation", f.format, p.platformId, "extra_cost_monthly", "", p.cost.extra, p.cost.fragmented.currency ?? "");
+    if (p.queue) add("fragmentation", f.format, p.platformId, "queue_slots_busy_max", "", p.queue.occupancy.max, "slots");
+  }
+  if (m.table7)
+    for (const r of m.table7.rows) {
+      add("paper_table7", r.label, "nbiot-tn", "mb_per_month", r.bytes, r.mbPerMonth, "MB (2^20 B)");
+      add("paper_table7", r.label, "nbiot-tn", "cost", r.bytes, r.tnEur, "EUR");
+      add("paper_table7", r.label, "astrocast", "kb_per_month", r.bytes, r.kbPerMonth, "KB (2^10 B)");
+      add("paper_table7", r.label, "astrocast", "cost", r.bytes, r.ntnEur, "EUR");
+    }
+  return rows.map((r) => r.map(field).join(",")).join("\r\n") + "\r\n";
+}

@@ -1,0 +1,146 @@
+// The stakeholder report as data: every number and sentence the report page prints and the CSV lists.
+import type { SizeStats } from "../analysis/stats.ts";
+import { paperTable7, PAPER_TABLE7_RULES, type PaperTable7Row } from "../cost/cost.ts";
+import type { FormatId } from "../formats/types.ts";
+import { FRAGMENT_HEADER_BYTES } from "../fragmentation/header.ts";
+import { REASSEMBLY_RULE, type FragmentationPlan } from "../fragmentation/plan.ts";
+import type { Field, FieldType, Layout } from "../layout/schema.ts";
+import { describePrice, platformById } from "../platforms/catalog.ts";
+import { evaluateFleet, type FleetResult, type FormatSizesInput } from "./fleet.ts";
+import { billingFor, type FleetScenario } from "./scenario.ts";
+
+export interface MeasuredFormat extends FormatSizesInput {
+  lossy: boolean;
+  /** samples that could not be encoded */
+  errors: number;
+}
+
+export interface ReportInput {
+  projectName: string;
+  layout: Layout;
+  samples: { count: number; seed: number };
+  measured: readonly MeasuredFormat[];
+  scenario: FleetScenario;
+  /** platforms of the fit table besides the scenario's (the designer's chosen limits) */
+  fitPlatforms?: readonly string[];
+  /** ISO time, passed in so the same inputs give the same report */
+  generatedAt: string;
+}
+
+export interface FitCell {
+  platformId: string;
+  fitsMax: boolean;
+  fitsP95: boolean;
+  shareOver: number;
+}
+
+export interface ReportModel {
+  title: string;
+  generatedAt: string;
+  layout: { name: string; description: string | null; fieldCount: number; fields: { key: string; name: string; type: string; unit: string }[] };
+  samples: { count: number; seed: number };
+  sizes: { format: FormatId; label: string; lossy: boolean; stats: SizeStats; savingVsJson: number | null; errors: number }[];
+  fit: { platforms: { id: string; name: string; limit: number }[]; rows: { format: FormatId; label: string; cells: FitCell[] }[]; unlimited: string[] };
+  fleet: FleetResult;
+  table7: { rows: PaperTable7Row[]; rules: string } | null;
+  fragmentation: { format: FormatId; formatLabel: string; plan: FragmentationPlan }[];
+  reassemblyRule: string;
+  assumptions: string[];
+  sources: { platformId: string; name: string; price: string; edited: boolean; source: string }[];
+}
+
+function typeText(t: FieldType): string {
+  switch (t.kind) {
+    case "int":
+      return `${t.signed ? "" : "u"}int${t.bits}${t.min !== undefined || t.max !== undefined ? ` ${t.min ?? "…"}–${t.max ?? "…"}` : ""}`;
+    case "float":
+      return `float${t.bits}${t.precision !== undefined ? ` ±${t.precision / 2}` : ""}`;
+    case "fixed":
+      return `fixed ${t.scale} (${t.min}–${t.max})`;
+    case "timestamp":
+      return t.encoding === "text" ? `time "${t.textFormat}"` : `time, ${t.resolution} s`;
+    case "string":
+      return `string ≤ ${t.maxLength}${t.charset === "utf8" ? "" : ` ${t.charset}`}`;
+    case "bytes":
+      return `bytes ≤ ${t.maxLength}`;
+    case "enum":
+      return `enum (${t.values.length})`;
+    case "array":
+      return `${t.fixed ? "" : "≤ "}${t.maxCount} × ${typeText(t.of)}`;
+    case "group":
+      return `group (${t.fields.length})`;
+    default:
+      return "bool";
+  }
+}
+
+function flatFields(fields: readonly Field[], prefix = ""): ReportModel["layout"]["fields"] {
+  return fields.flatMap((f) => {
+    const key = prefix ? `${prefix}.${f.key}` : f.key;
+    const row = { key, name: f.name, type: typeText(f.type), unit: f.unit ?? "" };
+    return f.type.kind === "group" ? [row, ...flatFields(f.type.fields, key)] : [row];
+  });
+}
+
+const grouped = (x: number) => x.toLocaleString("en-US", { maximumFractionDigits: 2 });
+
+export function buildReport(input: ReportInput): ReportModel {
+  const { scenario, layout, measured } = input;
+  const fleet = evaluateFleet(scenario, measured);
+  const json = measured.find((m) => m.format === "json" && m.stats.count > 0);
+
+  const fitIds = [...new Set([...scenario.platforms, ...(input.fitPlatforms ?? [])])];
+  const known = fitIds.map((id) => platformById(id)).filter((p) => p !== undefined);
+  const limited = known.filter((p) => p.uplinkBytes !== undefined).sort((a, b) => a.uplinkBytes! - b.uplinkBytes!);
+  const fitRows = measured
+    .filter((m) => m.stats.count > 0)
+    .map((m) => ({
+      format: m.format,
+      label: m.label,
+      cells: limited.map((p) => {
+        let over = 0;
+        for (let i = 0; i < m.sizes.length; i++) if (m.sizes[i]! > p.uplinkBytes!) over++;
+        return { platformId: p.id, fitsMax: m.stats.max <= p.uplinkBytes!, fitsP95: m.stats.p95 <= p.uplinkBytes!, shareOver: m.sizes.length ? over / m.sizes.length : 0 };
+      }),
+    }));
+
+  const perDay = fleet.messagesPerDay;
+  const assumptions = [
+    `Sizes come from ${input.samples.count.toLocaleString("en-US")} samples drawn from the layout's sample models (seed ${input.samples.seed}); cost uses every sample's size (the mean), worst cases use p95 and max.`,
+    `A month is 30 days: ${grouped(scenario.devices)} devices × ${grouped(perDay)} messages/day = ${grouped(fleet.messagesPerMonth)} messages per month, over ${scenario.months} month${scenario.months === 1 ? "" : "s"}.`,
+    `A record larger than a platform's limit is sent in fragmented mode: every message of that layout carries a ${FRAGMENT_HEADER_BYTES}-byte header (record id, fragment index and count), and each message is billed on its own.`,
+    `KB and MB are binary (2^10, 2^20 bytes) or decimal (10^3, 10^6) exactly as each price states.`,
+    `Costs are shown in ${scenario.currency}${Object.keys(scenario.rates).length ? `; converted at ${Object.entries(scenario.rates).map(([c, r]) => `1 ${c} = ${r} ${scenario.currency}`).join(", ")}` : ""}.`,
+  ];
+  if (scenario.paperTable7) assumptions.push(`Paper Table 7: ${PAPER_TABLE7_RULES}.`);
+
+  const sources = scenario.platforms.flatMap((id) => {
+    const p = platformById(id);
+    const b = billingFor(scenario, id);
+    if (!p || !b) return [];
+    const edited = scenario.billing[id] !== undefined;
+    return [{ platformId: id, name: p.name, price: `${describePrice(b)}${edited ? ` (edited; catalog: ${describePrice(p.billing)})` : ""}`, edited, source: p.source }];
+  });
+
+  return {
+    title: `${input.projectName}: payload size and fleet cost`,
+    generatedAt: input.generatedAt,
+    layout: { name: layout.name, description: layout.description ?? null, fieldCount: flatFields(layout.fields).length, fields: flatFields(layout.fields) },
+    samples: input.samples,
+    sizes: measured.map((m) => ({
+      format: m.format,
+      label: m.label,
+      lossy: m.lossy,
+      stats: m.stats,
+      errors: m.errors,
+      savingVsJson: json && m.stats.count > 0 && m.format !== "json" ? json.stats.mean - m.stats.mean : null,
+    })),
+    fit: { platforms: limited.map((p) => ({ id: p.id, name: p.name, limit: p.uplinkBytes! })), rows: fitRows, unlimited: known.filter((p) => p.uplinkBytes === undefined).map((p) => p.name) },
+    fleet,
+    table7: scenario.paperTable7 ? { rows: paperTable7(), rules: PAPER_TABLE7_RULES } : null,
+    fragmentation: fleet.cells.filter((c) => c.fragmentation.mode === "fragmented" || c.fragmentation.mode === "too-large").map((c) => ({ format: c.format, formatLabel: c.formatLabel, plan: c.fragmentation })),
+    reassemblyRule: REASSEMBLY_RULE,
+    assumptions,
+    sources,
+  };
+}

@@ -1,0 +1,93 @@
+// `satpayload export` and `satpayload diff` as users run them (a tsx subprocess): files on disk equal
+// the registry's output, zips read back with Python, exit codes tell usage from data errors.
+import { execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { runExports } from "../../src/exporters/registry.ts";
+import { parseLayout } from "../../src/layout/validate.ts";
+import { paperPreset } from "../../src/presets/paper.ts";
+import { referencePython, repoRoot } from "../helpers/python.ts";
+
+const TSX = path.join(repoRoot, "node_modules/.bin/tsx");
+const tmp = mkdtempSync(path.join(os.tmpdir(), "satpayload-export-cli-"));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(TSX, ["bin/satpayload.ts", ...args], { cwd: repoRoot });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? -1, stdout, stderr });
+    });
+  });
+}
+
+describe("satpayload export", () => {
+  it("writes every export of the paper preset, byte for byte what the registry generates", async () => {
+    const out = path.join(tmp, "all");
+    const r = await cli(["export", "--preset", "paper", "--out", out, "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout) as { schema: string; files: Array<{ path: string; exporter: string }>; problems: unknown[] };
+    expect(report.schema).toBe("satpayload.export/1");
+    const want = runExports(parseLayout(paperPreset));
+    expect(report.files.map((f) => f.path)).toEqual(want.files.map((f) => f.path));
+    for (const f of want.files) expect(readFileSync(path.join(out, f.path), "utf8"), f.path).toBe(f.content);
+  });
+
+  it("--only picks exports; --zip writes one archive Python reads", async () => {
+    const zip = path.join(tmp, "paper-exports.zip");
+    const r = await cli(["export", "--preset", "paper", "--zip", zip, "--only", "sbe-xml,kaitai", "--kaitai-formats", "bitpacked"]);
+    expect(r.code, r.stderr).toBe(0);
+    const names = execFileSync(referencePython(), ["-c", "import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); assert z.testzip() is None; print('\\n'.join(z.namelist()))", zip]).toString().trim().split("\n");
+    expect(names).toEqual(["paper-exports/ContainerData.sbe.xml", "paper-exports/kaitai/container_data_bitpacked.ksy"]);
+  });
+
+  it("exit 2 for an unknown export or missing destination, 1 for a layout an --only export cannot express", async () => {
+    expect((await cli(["export", "--preset", "paper", "--out", path.join(tmp, "x"), "--only", "nope"])).code).toBe(2);
+    expect((await cli(["export", "--preset", "paper"])).code).toBe(2);
+    const layout = path.join(tmp, "deep.satlayout.json");
+    // 80 elements of a string array: more than the bit-packed Kaitai spec unrolls
+    writeFileSync(layout, JSON.stringify({ format: "satlayout", version: 1, name: "deep", fields: [{ id: "a", key: "a", name: "a", type: { kind: "array", of: { kind: "string", maxLength: 2 }, maxCount: 80 } }] }));
+    const r = await cli(["export", "--layout", layout, "--out", path.join(tmp, "deep"), "--only", "kaitai"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/kaitai: .*unrolled/);
+  });
+});
+
+describe("satpayload diff", () => {
+  const base = path.join(tmp, "v1.satlayout.json");
+  const next = path.join(tmp, "v2.satlayout.json");
+  writeFileSync(base, JSON.stringify(paperPreset));
+  // v2: rssi becomes optional, door renamed, a new optional field appended
+  const fields = (paperPreset.fields as Array<Record<string, unknown>>).map((f) => (f.id === "rssi" ? { ...f, presence: "optional" } : f.id === "door" ? { ...f, key: "door_state" } : f));
+  writeFileSync(next, JSON.stringify({ ...paperPreset, fields: [...fields, { id: "tilt", key: "tilt", name: "Tilt", presence: "optional", type: { kind: "int", bits: 8, signed: false } }] }));
+
+  it("prints the verdict table and the reasons", async () => {
+    const r = await cli(["diff", base, next]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/renamed\s+door_state: key "door" → "door_state"/);
+    expect(r.stdout).toMatch(/^Protobuf\s+BREAKING\s+compatible$/m);
+    expect(r.stdout).toMatch(/^JSON\s+BREAKING\s+BREAKING$/m);
+    expect(r.stdout).toContain("advice:");
+  });
+
+  it("--json carries the schema and the verdicts; --probe checks them with the codecs; --fail-on exits 1", async () => {
+    const r = await cli(["diff", base, next, "--json", "--probe", "20", "--format", "protobuf,sbe"]);
+    expect(r.code, r.stderr).toBe(0);
+    const d = JSON.parse(r.stdout) as { schema: string; formats: Array<{ format: string; oldReadsNew: string; observed: { oldReadsNew: string } }> };
+    expect(d.schema).toBe("satpayload.diff/1");
+    expect(d.formats.map((f) => f.format)).toEqual(["protobuf", "sbe"]);
+    expect(d.formats[0]!.observed.oldReadsNew).toBe("breaking");
+    expect((await cli(["diff", base, next, "--fail-on", "breaking"])).code).toBe(1);
+    expect((await cli(["diff", base, base, "--fail-on", "degraded"])).code).toBe(0);
+    expect((await cli(["diff", base])).code).toBe(2);
+  });
+});

@@ -1,0 +1,163 @@
+// What a Kaitai parser built from our .ksy must read from our bytes, field id by field id: the raw wire
+// values our encoder put there (from the codec's own plan and our decoder's record), plus the
+// converted instances (fixed-point, ticks, quantised) within floating-point rounding.
+import type { Field, Layout } from "../../src/layout/schema.ts";
+import type { FieldValue, ScalarValue, TypedRecord } from "../../src/layout/values.ts";
+import { planStruct, type StructField, type StructNode } from "../../src/formats/fixed/structPlan.ts";
+import { layoutSpecs, type FieldSpec, type ScalarSpec } from "../../src/formats/bits/plan.ts";
+import { quantise } from "../../src/formats/bits/quantise.ts";
+import { fixedPoint } from "../../src/layout/fixedPoint.ts";
+import { ksyId } from "../../src/exporters/kaitai/names.ts";
+import { MAX_FIELD_BITS, rawSuffix } from "../../src/exporters/kaitai/bits.ts";
+
+export interface Check {
+  id: string;
+  want: unknown;
+  /**
+   * "approx": numbers within 1e-9 relative (Kaitai computes lo + q·step in doubles); "approx32": within
+   * a float32 rounding (our float32 fields hold the nearest float32); "values": element objects by .value
+   */
+  how: "exact" | "approx" | "approx32" | "values";
+}
+
+const utf8 = new TextEncoder();
+const sub = (rec: TypedRecord | undefined, key: string) => rec?.[key];
+
+function structScalar(n: StructNode, v: ScalarValue): unknown {
+  if (n.kind === "num") {
+    const raw = n.slot.toRaw(v);
+    return typeof raw === "bigint" ? Number(raw) : raw;
+  }
+  if (n.kind === "text") {
+    if (n.of === "time") return n.time!.format(v as number);
+    return n.of === "bytes" ? Array.from(v as Uint8Array) : v;
+  }
+  return undefined;
+}
+
+export function structChecks(layout: Layout, rec: TypedRecord): Check[] {
+  const out: Check[] = [];
+  const walk = (fields: Field[], plan: StructField[], prefix: string[], level: TypedRecord | undefined) =>
+    plan.forEach((pf, i) => {
+      const f = fields[i]!;
+      const keys = [...prefix, f.key];
+      const id = ksyId(keys);
+      const v = sub(level, f.key) as FieldValue | undefined;
+      const n = pf.node;
+      const t = f.type;
+      if (n.kind === "group" && t.kind === "group") return walk(t.fields, n.fields, keys, v as TypedRecord | undefined);
+      if (n.kind === "array") {
+        const items = v as ScalarValue[] | undefined;
+        const elems = items?.map((x) => structScalar(n.elem, x));
+        const inlineText = n.elem.kind === "text" && (n.elem.mode === "u8-inline" || n.elem.mode === "u16-inline");
+        out.push({ id, want: elems, how: inlineText ? "values" : "exact" });
+        if (!n.fixed) out.push({ id: `${id}_count`, want: items?.length, how: "exact" });
+        return;
+      }
+      if (n.kind === "num" && t.kind === "fixed") {
+        out.push({ id: `${id}_raw`, want: v === undefined ? undefined : structScalar(n, v as ScalarValue), how: "exact" });
+        out.push({ id, want: v, how: "approx" });
+        return;
+      }
+      if (n.kind === "num" && t.kind === "timestamp" && n.slot.code === "q") {
+        out.push({ id: `${id}_ticks`, want: v === undefined ? undefined : structScalar(n, v as ScalarValue), how: "exact" });
+        out.push({ id, want: v, how: "approx" });
+        return;
+      }
+      out.push({ id, want: v === undefined ? undefined : structScalar(n, v as ScalarValue), how: "exact" });
+    });
+  walk(layout.fields, planStruct(layout).fields, [], rec);
+  return out;
+}
+
+function symbols(s: Extract<ScalarSpec, { k: "string" }>, text: string): number[] {
+  const syms = s.alphabet ? Array.from(text, (c) => s.alphabet!.toSymbol[c.charCodeAt(0)]!) : Array.from(utf8.encode(text));
+  if (s.fixed) while (syms.length < s.maxLength) syms.push(s.alphabet ? s.alphabet.pad : 0);
+  return syms;
+}
+
+function bitsRaw(s: ScalarSpec, v: ScalarValue): unknown {
+  switch (s.k) {
+    case "bool": return v;
+    case "enum": return s.index.get(v as string);
+    case "int": return (v as number) - s.lo;
+    case "int64": return Number((v as bigint) - s.lo);
+    case "quant": return quantise(s.qz, v as number);
+    case "fixed": return Math.round(((v as number) - s.offset) / s.scale) - s.rawLo;
+    case "ieee": {
+      const dv = new DataView(new ArrayBuffer(8));
+      if (s.bits === 32) {
+        dv.setFloat32(0, v as number);
+        return dv.getUint32(0);
+      }
+      dv.setFloat64(0, v as number);
+      return Number(dv.getBigUint64(0));
+    }
+    default: return undefined;
+  }
+}
+
+export function bitsChecks(layout: Layout, rec: TypedRecord): Check[] {
+  const out: Check[] = [];
+  const text = (id: string, s: Extract<ScalarSpec, { k: "string" | "bytes" }>, v: ScalarValue | undefined) => {
+    if (!s.fixed && s.lenBits > 0) out.push({ id: `${id}_len`, want: v === undefined ? undefined : s.k === "string" ? (s.alphabet ? (v as string).length : utf8.encode(v as string).length) : (v as Uint8Array).length, how: "exact" });
+    const syms = v === undefined ? undefined : s.k === "string" ? symbols(s, v as string) : Array.from(v as Uint8Array);
+    out.push({ id: `${id}_${s.k === "string" ? "sym" : "byte"}`, want: syms, how: "exact" });
+  };
+  const walk = (specs: FieldSpec[], prefix: string[], level: TypedRecord | undefined, present: boolean) => {
+    for (const spec of specs) {
+      const f = spec.field;
+      const keys = [...prefix, f.key];
+      const id = ksyId(keys);
+      const v = sub(level, f.key) as FieldValue | undefined;
+      if (spec.optional) out.push({ id: `${id}_present`, want: present ? v !== undefined : undefined, how: "exact" });
+      const n = spec.node;
+      if (n.k === "group") {
+        walk(n.fields, keys, v as TypedRecord | undefined, present && v !== undefined);
+        continue;
+      }
+      if (n.k === "scalar") {
+        if (n.s.k === "string" || n.s.k === "bytes") text(id, n.s, v as ScalarValue | undefined);
+        else if (n.s.bits > 0) {
+          const approx = n.s.k === "ieee" && n.s.bits === 64;
+          out.push({ id: `${id}${rawSuffix(n.s)}`, want: v === undefined ? undefined : bitsRaw(n.s, v as ScalarValue), how: approx ? "approx" : "exact" });
+          if (n.s.k === "int" || n.s.k === "quant" || n.s.k === "fixed") out.push({ id, want: v, how: n.s.k === "quant" && n.s.float32 ? "approx32" : "approx" });
+        }
+        continue;
+      }
+      const items = v as ScalarValue[] | undefined;
+      if (!n.fixed && n.countBits > 0) out.push({ id: `${id}_count`, want: items?.length, how: "exact" });
+      if (n.s.k === "string" || n.s.k === "bytes") {
+        for (let k = 0; k < n.maxCount; k++) text(`${id}_${k}`, n.s, items?.[k]);
+      } else if (n.s.bits > MAX_FIELD_BITS) {
+        // unrolled: one (hi, lo) pair per element, present while k < count
+        for (let k = 0; k < n.maxCount; k++) {
+          const x = items?.[k];
+          out.push({ id: `${id}_${k}${rawSuffix(n.s)}`, want: x === undefined ? undefined : bitsRaw(n.s, x), how: n.s.k === "ieee" ? "approx" : "exact" });
+        }
+      } else if (n.s.bits > 0) out.push({ id: `${id}${rawSuffix(n.s)}`, want: items?.map((x) => bitsRaw(n.s, x)), how: "exact" });
+    }
+  };
+  walk(layoutSpecs(layout), [], rec, true);
+  return out;
+}
+
+/** Kaitai's JavaScript values as plain data: Uint8Array → number[], element objects kept. */
+export function plain(v: unknown): unknown {
+  if (v instanceof Uint8Array) return Array.from(v);
+  if (Array.isArray(v)) return v.map(plain);
+  return v;
+}
+
+export function close(a: unknown, b: unknown, rel = 1e-9): boolean {
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => close(x, b[i], rel));
+  if (typeof a === "number" && typeof b === "number") return a === b || Math.abs(a - b) <= rel * Math.max(1, Math.abs(a), Math.abs(b));
+  return a === b;
+}
+
+/** Kaitai reads b1 fields as booleans; where our raw value is a number, compare 0 / 1. */
+export function numericBits(got: unknown, want: unknown): unknown {
+  if (typeof got === "boolean" && typeof want === "number") return got ? 1 : 0;
+  if (Array.isArray(got) && Array.isArray(want)) return got.map((g, i) => numericBits(g, want[i]));
+  return got;
+}

@@ -1,0 +1,68 @@
+// `satpayload devkit simulate` prints a device path the real binding (and `devkit send`) can use.
+import { spawn, execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const tsx = path.join(root, "node_modules/.bin/tsx");
+const run = promisify(execFile);
+
+async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  try {
+    const r = await run(tsx, ["bin/satpayload.ts", ...args], { cwd: root, timeout: 60_000 });
+    return { code: 0, out: r.stdout, err: r.stderr };
+  } catch (e) {
+    const x = e as { code: number; stdout: string; stderr: string };
+    return { code: x.code, out: x.stdout, err: x.stderr };
+  }
+}
+
+describe("satpayload devkit", () => {
+  it("simulate prints the pty path; send enqueues on it and waits for the satellite ack; Ctrl+C removes it", async () => {
+    let devicePath = "";
+    const sim = spawn(tsx, ["bin/satpayload.ts", "devkit", "simulate", "--pass-delay", "300"], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+    try {
+      devicePath = await new Promise<string>((resolve, reject) => {
+        let out = "";
+        sim.stdout.on("data", (d: Buffer) => {
+          out += d.toString();
+          if (out.includes("\n")) resolve(out.split("\n")[0]!);
+        });
+        sim.once("exit", (code) => reject(new Error(`simulate exited with ${code}`)));
+      });
+      expect(devicePath).toMatch(/ttyDEVKIT0$/);
+      expect(existsSync(devicePath)).toBe(true);
+
+      const sent = await cli(["devkit", "send", "--port", devicePath, "--hex", "48 65 6c 6c 6f", "--wait-ack", "20"]);
+      expect(sent.err).toBe("");
+      expect(sent.code).toBe(0);
+      const id = /queued 5 bytes as payload id (\d+)/.exec(sent.out)?.[1];
+      expect(id).toBeDefined();
+      expect(sent.out).toContain(`satellite acknowledged payload id ${id}`);
+
+      const [big, missing] = await Promise.all([
+        cli(["devkit", "send", "--port", devicePath, "--hex", "00".repeat(170)]),
+        cli(["devkit", "send", "--port", devicePath + "-nope", "--hex", "00"]),
+      ]);
+      expect([big.code, big.err.trim()]).toEqual([1, "satpayload: the payload is 170 bytes: 10 over the Astronode's 160"]);
+      expect(missing.code).toBe(1);
+      expect(missing.err).toMatch(/does not exist: is the DevKit plugged in/);
+    } finally {
+      const gone = new Promise((r) => sim.once("exit", r));
+      sim.kill("SIGINT");
+      await gone;
+    }
+    expect(existsSync(devicePath)).toBe(false);
+  }, 120_000);
+
+  it("ports lists without failing and usage errors exit 2", async () => {
+    const [ports, bare, noPort] = await Promise.all([cli(["devkit", "ports", "--json"]), cli(["devkit"]), cli(["devkit", "send", "--hex", "00"])]);
+    expect(ports.code).toBe(0);
+    expect(JSON.parse(ports.out)).toMatchObject({ schema: "satpayload.devkit-ports/1", ports: expect.any(Array), problems: expect.any(Array) });
+    expect(bare.code).toBe(2);
+    expect([noPort.code, noPort.err]).toEqual([2, expect.stringMatching(/--port is required/)]);
+  }, 60_000);
+});

@@ -1,0 +1,141 @@
+// The Load Test page end to end: the real browser-mode host starts runs against a local stack
+// (embedded CSE + decoder processes); the page shows progress and live charts, then the result in
+// history, compares runs, exports CSV and cancels a run.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CSV_COLUMNS } from "../services/loadgen/src/table.ts";
+import { repoRoot } from "./support/build.ts";
+import { screenshot, startSession, type E2eSession } from "./support/session.ts";
+import { tid } from "./support/ui.ts";
+
+let s: E2eSession;
+let rendererDir: string;
+
+beforeAll(async () => {
+  // our own build: other suites rebuild the shared dist/renderer (emptying it) while they run
+  rendererDir = mkdtempSync(path.join(os.tmpdir(), "satpayload-e2e-renderer-"));
+  execFileSync(path.join(repoRoot, "node_modules/.bin/vite"), ["build", "--logLevel", "error", "--outDir", rendererDir, "--emptyOutDir"], { cwd: repoRoot, stdio: ["ignore", "ignore", "inherit"] });
+  s = await startSession({ rendererDir });
+}, 300_000);
+
+afterAll(async () => {
+  await s?.close();
+  rmSync(rendererDir, { recursive: true, force: true });
+});
+
+async function configure(page: Page, o: { format: string; devices: number; duration: number; replicas?: number }): Promise<void> {
+  await page.selectOption(tid("lt-format"), o.format);
+  await page.fill(tid("lt-devices"), String(o.devices));
+  await page.fill(tid("lt-spawn-rate"), "100");
+  await page.selectOption(tid("lt-wait-kind"), "uniform");
+  await page.fill(tid("lt-wait-a"), "0.1");
+  await page.fill(tid("lt-wait-b"), "0.3");
+  await page.fill(tid("lt-duration"), String(o.duration));
+  await page.fill(tid("lt-warmup"), "1");
+  await page.selectOption(tid("lt-target"), "local");
+  await page.fill(tid("lt-replicas"), String(o.replicas ?? 1));
+}
+
+/** Waits until the history's newest row has left "running"; returns its status. */
+async function newestFinished(page: Page, timeout = 120_000): Promise<string> {
+  await page.waitForFunction(() => {
+    const row = document.querySelector('[data-testid="lt-history-row"]');
+    return !!row && row.getAttribute("data-status") !== "running";
+  }, null, { timeout });
+  return (await page.locator(tid("lt-history-row")).first().getAttribute("data-status")) ?? "";
+}
+
+describe("load test page (browser mode)", () => {
+  it("runs a fleet against the local stack with progress and live charts, then keeps the result", async () => {
+    const { page, errors } = await s.open({ width: 1440, height: 900 });
+    await page.waitForSelector(tid("nav-loadtest"));
+    await page.click(tid("nav-loadtest"));
+    await page.waitForSelector(tid("loadtest-page"));
+    await page.waitForSelector(tid("lt-history-empty"));
+    expect(await page.locator(tid("lt-history-empty")).textContent()).toContain("No load tests yet");
+    await page.waitForSelector(tid("lt-run-empty"));
+    await screenshot(page, "loadtest-00-empty");
+
+    // a bad value is refused in place, with the reason
+    await page.fill(tid("lt-devices"), "0");
+    await page.click(tid("lt-start"));
+    await page.waitForSelector(".lt-issue");
+    expect(await page.locator(".lt-issue").first().textContent()).toMatch(/≥|>=|greater|too small/i);
+
+    await configure(page, { format: "protobuf", devices: 30, duration: 8 });
+    await page.click(tid("lt-start"));
+    await page.waitForSelector(tid("lt-progress"));
+    // live: several seconds of traffic drawn while the run goes on
+    await page.waitForFunction(() => Number(document.querySelector('[data-testid="lt-run"] .lt-charts')?.getAttribute("data-points") ?? 0) >= 4, null, { timeout: 90_000 });
+    const phase = await page.locator(tid("lt-phase")).getAttribute("data-phase");
+    expect(["ramp", "warmup", "measure"]).toContain(phase);
+    expect(Number(await page.locator(tid("lt-progress")).getAttribute("aria-valuenow"))).toBeGreaterThan(0);
+    expect(Number(await page.locator(tid("lt-live-sent")).textContent().then((t) => (t ?? "0").replace(/,/g, "")))).toBeGreaterThan(0);
+    expect(await page.locator(`${tid("lt-run")} .recharts-line`).count()).toBeGreaterThanOrEqual(2);
+    await page.locator(tid("nav-loadtest")).getAttribute("aria-current").then((v) => expect(v).toBe("page"));
+    await screenshot(page, "loadtest-01-running");
+
+    expect(await newestFinished(page)).toBe("completed");
+    await page.waitForSelector(`${tid("lt-result-status")}[data-status="completed"]`, { timeout: 30_000 });
+    expect(Number(await page.locator(tid("lt-result-rps")).textContent())).toBeGreaterThan(20);
+    expect(await page.locator(tid("lt-result-failures")).textContent()).toBe("0");
+    expect(await page.locator(tid("lt-failure-kinds")).textContent()).toBe("none");
+    await page.waitForSelector(tid("lt-e2e"));
+    await page.waitForSelector(tid("lt-run-empty"));
+    await screenshot(page, "loadtest-02-result");
+    expect(errors).toEqual([]);
+  }, 240_000);
+
+  it("compares runs side by side, exports CSV and cancels a run", async () => {
+    const { page, errors } = await s.open({ width: 1440, height: 900 });
+    await page.click(tid("nav-loadtest"));
+    await page.waitForSelector(tid("lt-history-row"));
+    await configure(page, { format: "struct-zlib", devices: 30, duration: 4, replicas: 2 });
+    await page.click(tid("lt-start"));
+    expect(await newestFinished(page)).toBe("completed");
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="lt-history-row"]').length === 2);
+
+    const picks = page.locator(tid("lt-pick"));
+    await picks.nth(0).check();
+    await picks.nth(1).check();
+    await page.click(tid("lt-compare"));
+    await page.waitForSelector(tid("lt-compare-table"));
+    const heads = await page.locator(`${tid("lt-compare-table")} thead th`).count();
+    expect(heads).toBe(3);
+    const formats = await page.locator(`${tid("lt-compare-table")} tbody tr`).first().locator("td").allTextContents();
+    expect(formats).toEqual(["Struct+Zlib", "Protocol Buffers"]);
+    await screenshot(page, "loadtest-03-compare");
+
+    const [download] = await Promise.all([page.waitForEvent("download"), page.click(tid("lt-export-csv"))]);
+    const csv = (await readFile((await download.path())!, "utf8")).trim().split("\n");
+    expect(csv[0]).toBe(CSV_COLUMNS.join(","));
+    expect(csv).toHaveLength(3);
+    expect(download.suggestedFilename()).toMatch(/^loadtests-\d+\.csv$/);
+
+    // a long run, cancelled once it has started sending
+    await configure(page, { format: "cbor", devices: 10, duration: 120 });
+    await page.click(tid("lt-start"));
+    await page.waitForFunction(() => Number(document.querySelector('[data-testid="lt-run"] .lt-charts')?.getAttribute("data-points") ?? 0) >= 1, null, { timeout: 90_000 });
+    await page.click(tid("lt-cancel"));
+    expect(await newestFinished(page, 60_000)).toBe("cancelled");
+
+    // the same page in the dark theme
+    await page.click(tid("theme-toggle"));
+    await page.locator(tid("lt-open")).nth(1).click();
+    await page.waitForSelector(`${tid("lt-result-status")}[data-status="completed"]`);
+    await screenshot(page, "loadtest-04-dark");
+
+    // the FoM table: Table 6 of the paper, none of its cells run here (these runs were not its workload)
+    await page.locator(tid("lt-fom")).scrollIntoViewIfNeeded();
+    expect(await page.locator(tid("lt-fom-row")).count()).toBe(10);
+    expect(await page.locator(`${tid("lt-fom-row")}[data-has-ours="true"]`).count()).toBe(0);
+    expect(await page.locator(tid("lt-fom-others")).textContent()).toMatch(/Protocol Buffers 30 → \d+/);
+    await screenshot(page, "loadtest-05-fom-dark");
+    expect(errors).toEqual([]);
+  }, 300_000);
+});

@@ -1,0 +1,146 @@
+// HostApi methods and events of the Stack page (decoder + embedded CSE); spread into contract.ts.
+import { z } from "zod";
+
+const port = z.number().int().min(0).max(65535);
+
+/** How a stack is started; the CLI's `stack up` flags map onto the same fields. */
+export const stackOptionsSchema = z.object({
+  /** decoder worker processes sharing one port (node:cluster) */
+  replicas: z.number().int().min(1).max(16).default(1),
+  /** 0: a free port */
+  decoderPort: port.default(0),
+  /** the embedded CSE's port; 0: a free port */
+  csePort: port.default(0),
+  /** forward to this CSE (a real Mobius/ACME, base URL with its base name) instead of the embedded one */
+  cseUrl: z
+    .string()
+    .max(2048)
+    .regex(/^http:\/\/[^/]+\/[^/]/, "must be http://host:port/<cse base name>")
+    .optional(),
+  /** X-M2M-Origin towards an external CSE (ACME registers AEs of C* / S* originators) */
+  cseOrigin: z.string().min(1).max(128).default("Cdecoder"),
+  container: z.enum(["device", "shared"]).default("device"),
+  /** largest accepted ingest body */
+  bodyLimit: z.number().int().min(1).max(16 * 1024 * 1024).default(65536),
+});
+export type StackOptions = z.output<typeof stackOptionsSchema>;
+export type StackOptionsInput = z.input<typeof stackOptionsSchema>;
+
+export const serviceStatusSchema = z.object({
+  name: z.enum(["cse", "decoder"]),
+  state: z.enum(["stopped", "starting", "running", "restarting", "stopping", "failed"]),
+  pid: z.number().int().nullable(),
+  url: z.string().nullable(),
+  /** null until the first health check */
+  healthy: z.boolean().nullable(),
+  restarts: z.number().int(),
+  lastExit: z.string().nullable(),
+  startedAt: z.string().nullable(),
+});
+export type ServiceStatus = z.infer<typeof serviceStatusSchema>;
+
+export const stackEndpointsSchema = z.object({
+  ingest: z.string(),
+  ingestBase64: z.string(),
+  latest: z.string(),
+  stats: z.string(),
+  events: z.string(),
+  health: z.string(),
+  /** the CSE base the decoder forwards to */
+  cse: z.string(),
+  /** where the contentInstances land: <cse>/<ae>/<device key> or <cse>/<ae>/up */
+  container: z.string(),
+});
+export type StackEndpoints = z.infer<typeof stackEndpointsSchema>;
+
+export const stackStatusSchema = z.object({
+  state: z.enum(["stopped", "starting", "running", "degraded", "stopping"]),
+  /** who runs it: this app, or `satpayload stack up` in a terminal (pid) */
+  owner: z.enum(["app", "cli"]).nullable(),
+  ownerPid: z.number().int().nullable(),
+  options: stackOptionsSchema.nullable(),
+  services: z.array(serviceStatusSchema),
+  endpoints: stackEndpointsSchema.nullable(),
+  /** the stack's files: buffers, CSE database, logs */
+  dir: z.string(),
+  startedAt: z.string().nullable(),
+  error: z.string().nullable(),
+});
+export type StackStatus = z.infer<typeof stackStatusSchema>;
+
+export const logLineSchema = z.object({
+  service: z.enum(["cse", "decoder", "supervisor"]),
+  stream: z.enum(["stdout", "stderr", "event"]),
+  at: z.string(),
+  text: z.string(),
+});
+export type LogLine = z.infer<typeof logLineSchema>;
+
+const forwarderSchema = z
+  .object({
+    state: z.string(),
+    lastError: z.string().nullable(),
+    lastErrorAt: z.number().nullable(),
+    attempt: z.number(),
+    nextRetryAt: z.number().nullable(),
+  })
+  .nullable();
+
+/** The decoder's /api/stats body (plus rates on the live ticks). */
+export const stackStatsSchema = z.object({
+  at: z.number(),
+  records: z.number(),
+  duplicates: z.number(),
+  rejected: z.number(),
+  deadLetters: z.number(),
+  uniqueDevices: z.number(),
+  successRate: z.number().nullable(),
+  meanCompressionRatio: z.number().nullable(),
+  forwarded: z.number(),
+  backlog: z.number(),
+  forwardFailures: z.number(),
+  buffers: z.array(z.object({ index: z.number(), records: z.number(), backlog: z.number(), forwarded: z.number(), forwarder: forwarderSchema })),
+  recordsPerSecond: z.number().optional(),
+  forwardedPerSecond: z.number().optional(),
+});
+export type StackStats = z.infer<typeof stackStatsSchema>;
+
+export const stackRecordSchema = z.object({
+  buffer: z.number(),
+  seq: z.number(),
+  messageId: z.string(),
+  receivedAt: z.number(),
+  layout: z.string(),
+  format: z.string(),
+  device: z.string(),
+  size: z.number(),
+  jsonSize: z.number(),
+  forwardedAt: z.number().nullable(),
+  record: z.unknown(),
+});
+export type StackRecord = z.infer<typeof stackRecordSchema>;
+
+export const stackMethods = {
+  /** starts the embedded CSE (unless cseUrl) and the decoder; resolves when both answer */
+  "stack.up": { req: stackOptionsSchema, res: stackStatusSchema },
+  /** stops the decoder (its buffer flushed) and then the CSE */
+  "stack.down": { req: z.object({}), res: stackStatusSchema },
+  "stack.status": { req: z.object({}), res: stackStatusSchema },
+  /** the newest captured log lines (all are also in <dir>/logs) */
+  "stack.logs": {
+    req: z.object({ service: z.enum(["cse", "decoder", "supervisor"]).optional(), limit: z.number().int().min(1).max(2000).default(200) }),
+    res: z.object({ lines: z.array(logLineSchema) }),
+  },
+  /** the paper's get-latest-data through the host: newest record per device */
+  "stack.latest": { req: z.object({ limit: z.number().int().min(1).max(200).default(20) }), res: z.object({ records: z.array(stackRecordSchema) }) },
+  "stack.stats": { req: z.object({}), res: stackStatsSchema.nullable() },
+} as const;
+
+export const stackEvents = {
+  "stack.status": stackStatusSchema,
+  /** about once a second while a stack runs and a window listens */
+  "stack.stats": stackStatsSchema,
+  /** newest first, at most 20 per event; count is how many arrived since the last one */
+  "stack.ingested": z.object({ count: z.number(), records: z.array(stackRecordSchema) }),
+  "stack.log": z.object({ lines: z.array(logLineSchema) }),
+} as const;

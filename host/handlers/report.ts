@@ -1,0 +1,35 @@
+// Handlers of the decide pages: cost scenarios in the project database, and the report PDF (desktop shell).
+import type Database from "better-sqlite3";
+import path from "node:path";
+import type { PageSize } from "../api/report.ts";
+import type { Res } from "../api/contract.ts";
+import { HostError } from "../errors.ts";
+import { CostStore } from "../report/costStore.ts";
+import { writePdfFile } from "../report/pdfFile.ts";
+import type { HandlerMap } from "./dispatch.ts";
+
+type ReportHandlers = Pick<HandlerMap, "costs.get" | "costs.save" | "report.savePdf">;
+
+/** What the desktop shell adds to its dialogs so the host can print the page the user is looking at. */
+export interface ReportPdfDialogs {
+  /** the focused window's page as PDF bytes (webContents.printToPDF), CSS page size preferred */
+  printPdf?(pageSize: PageSize): Promise<Uint8Array>;
+  savePdfPath?(suggested: string): Promise<string | null>;
+}
+
+export function createReportHandlers({ info, db, dialogs }: { info: Res<"app.info">; db: Database.Database; dialogs?: ReportPdfDialogs | undefined }): ReportHandlers {
+  const costs = new CostStore(db);
+  return {
+    "costs.get": ({ projectId }) => costs.get(projectId),
+    "costs.save": ({ projectId, doc }) => costs.save(projectId, doc),
+    "report.savePdf": async ({ pageSize, fileName, path: wanted }) => {
+      if (!dialogs?.printPdf) throw new HostError("bad_request", "printing to PDF needs the desktop app; in the browser use the report page's Print button (the browser's print dialog)");
+      const safeName = fileName.replace(/[/\\:*?"<>|]/g, "-");
+      const chosen = wanted ?? (dialogs.savePdfPath ? await dialogs.savePdfPath(safeName.toLowerCase().endsWith(".pdf") ? safeName : `${safeName}.pdf`) : null);
+      if (chosen === null) return null;
+      const bytes = await dialogs.printPdf(pageSize);
+      const file = await writePdfFile(path.resolve(chosen), bytes);
+      return { path: file, bytes: bytes.length };
+    },
+  };
+}

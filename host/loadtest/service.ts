@@ -1,0 +1,159 @@
+// The host's load tests: at most one run at a time in its own process, its progress as events, and
+// the history in the projects database.
+import type Database from "better-sqlite3";
+import { randomUUID } from "node:crypto";
+import path from "node:path";
+import type { Job } from "../../services/loadgen/main.ts";
+import type { LoadTestResult, Progress, TimelinePoint } from "../../services/loadgen/src/result.ts";
+import type { RunSettings } from "../../services/loadgen/src/spec.ts";
+import { resultsCsv } from "../../services/loadgen/src/table.ts";
+import { presetById } from "../../codecs/src/presets/index.ts";
+import { parseLayout } from "../../codecs/src/layout/validate.ts";
+import type { Res } from "../api/contract.ts";
+import type { LoadTestSummary } from "../api/loadtest.ts";
+import { DB_FILE_NAME, openDatabase } from "../db/open.ts";
+import type { ProjectStore } from "../db/projects.ts";
+import { HostError } from "../errors.ts";
+import type { HostEvents } from "../handlers/events.ts";
+import { startLoadgen, type LoadgenProcess } from "./process.ts";
+import { LoadTestStore } from "./store.ts";
+
+/** points kept for a page that opens mid-run; a run reports about one a second */
+const KEEP_POINTS = 3600;
+
+interface Active {
+  run: LoadTestSummary;
+  proc: LoadgenProcess;
+  progress: Progress | null;
+  timeline: TimelinePoint[];
+}
+
+export type LayoutChoice = { kind: "preset"; id: string } | { kind: "project"; id: string };
+
+export class LoadTestService {
+  private db: Database.Database | null = null;
+  private storeValue: LoadTestStore | null = null;
+  private active: Active | null = null;
+  private finished: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly events: HostEvents,
+    private readonly dataDir: string,
+    private readonly projects: ProjectStore,
+    private readonly start: typeof startLoadgen = startLoadgen,
+  ) {}
+
+  /** the projects database, opened on first use (WAL lets it share the file with the project store) */
+  get store(): LoadTestStore {
+    if (!this.storeValue) {
+      this.db = openDatabase(path.join(this.dataDir, DB_FILE_NAME), { nativeBinding: process.env.SATPAYLOAD_SQLITE_BINDING || undefined });
+      this.storeValue = new LoadTestStore(this.db);
+      this.storeValue.failStale(new Date().toISOString());
+    }
+    return this.storeValue;
+  }
+
+  private job(layout: LayoutChoice, settings: RunSettings): { job: Job; layoutName: string } {
+    if (layout.kind === "preset") {
+      const p = presetById(layout.id);
+      if (!p) throw new HostError("not_found", `no preset "${layout.id}"`);
+      return { job: { settings, layout: { kind: "preset", id: p.id } }, layoutName: p.name };
+    }
+    const project = this.projects.open(layout.id);
+    // invalid layouts are refused here with path-precise issues, not by the generator later
+    const parsed = parseLayout(project.layout);
+    return { job: { settings, layout: { kind: "document", id: `project-${project.id}`, layout: parsed } }, layoutName: parsed.name };
+  }
+
+  begin(layout: LayoutChoice, settings: RunSettings): LoadTestSummary {
+    if (this.active) throw new HostError("conflict", `a load test is already running (${this.active.run.id}); cancel it or wait for it to end`);
+    const { job, layoutName } = this.job(layout, settings);
+    const id = randomUUID();
+    const run = this.store.insertRunning(id, new Date().toISOString(), layoutName, settings);
+    const proc = this.start(job, (progress) => {
+      if (!this.active || this.active.run.id !== id) return;
+      this.active.progress = progress;
+      if (progress.point) {
+        this.active.timeline.push(progress.point);
+        if (this.active.timeline.length > KEEP_POINTS) this.active.timeline.shift();
+      }
+      this.events.emit("loadtest.progress", { id, progress });
+    });
+    this.active = { run, proc, progress: null, timeline: [] };
+    this.finished = proc.done.then(
+      (result) => this.end(id, result.status, result, null),
+      (e: Error) => this.end(id, "failed", null, e.message),
+    );
+    return run;
+  }
+
+  private end(id: string, status: Exclude<LoadTestSummary["status"], "running">, result: LoadTestResult | null, error: string | null): void {
+    if (this.active?.run.id === id) this.active = null;
+    try {
+      const summary = this.store.finish(id, status, new Date().toISOString(), result, error);
+      this.events.emit("loadtest.finished", summary);
+    } catch (e) {
+      // the host closed its database while the run ended: nothing left to tell
+      if (this.db?.open) throw e;
+    }
+  }
+
+  cancel(id: string): boolean {
+    if (this.active?.run.id !== id) return false;
+    this.active.proc.cancel();
+    return true;
+  }
+
+  activeRun(): Res<"loadtest.active"> {
+    const a = this.active;
+    return a ? { run: a.run, progress: a.progress, timeline: a.timeline } : null;
+  }
+
+  history(limit: number) {
+    return this.store.list(limit);
+  }
+
+  get(id: string) {
+    return this.store.get(id);
+  }
+
+  compare(ids: string[]) {
+    return ids.map((id) => this.store.get(id));
+  }
+
+  export(ids: string[], format: "csv" | "json"): Res<"loadtest.export"> {
+    const runs = ids.map((id) => this.store.get(id));
+    const done = runs.filter((r) => r.result !== null);
+    if (done.length === 0) throw new HostError("bad_request", "none of these runs has a result to export (still running or failed)");
+    const stamp = new Date().toISOString().slice(0, 19).replace(/[-:T]/g, "");
+    if (format === "csv")
+      return {
+        fileName: `loadtests-${stamp}.csv`,
+        mediaType: "text/csv",
+        content: resultsCsv(
+          done.map((r) => r.result!),
+          done.map((r) => r.id),
+        ),
+      };
+    return { fileName: `loadtests-${stamp}.json`, mediaType: "application/json", content: `${JSON.stringify(done.map((r) => ({ id: r.id, ...r.result })), null, 2)}\n` };
+  }
+
+  delete(id: string): boolean {
+    if (this.active?.run.id === id) throw new HostError("conflict", "the run is still going: cancel it first");
+    return this.store.delete(id);
+  }
+
+  /** Cancels a run in progress (killing it if it does not stop in time) and closes the database. */
+  async close(graceMs = 10_000): Promise<void> {
+    const a = this.active;
+    if (a) {
+      a.proc.cancel();
+      const t = setTimeout(() => a.proc.kill(), graceMs);
+      await this.finished.catch(() => {});
+      clearTimeout(t);
+    }
+    this.db?.close();
+    this.db = null;
+    this.storeValue = null;
+  }
+}

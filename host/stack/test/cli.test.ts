@@ -1,0 +1,119 @@
+// `satpayload stack …` as users run it: detached up, status, down, a foreground up stopped with
+// Ctrl-C, and the export bundle (files, refusal of bad input).
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { codecFor } from "../../../codecs/src/formats/registry.ts";
+import { parseLayout } from "../../../codecs/src/layout/validate.ts";
+import { presetById } from "../../../codecs/src/presets/index.ts";
+import { generateSamples } from "../../../codecs/src/samples/generate.ts";
+import { nodeCommand, repoRoot } from "../../../services/shared/launch.ts";
+import { tempDir } from "../../test/support.ts";
+import { stackCommand } from "../../../bin/commands/stack.ts";
+import { UsageError } from "../../../bin/commands/errors.ts";
+import { pidAlive } from "../stateFile.ts";
+
+const CLI = path.join(repoRoot, "bin/satpayload.ts");
+
+function cli(args: string[], env: NodeJS.ProcessEnv = {}): { code: number; stdout: string; stderr: string } {
+  const c = nodeCommand(CLI, args);
+  const r = spawnSync(c.command, c.args, { env: { ...c.env, ...env }, encoding: "utf8", timeout: 150_000 });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe("satpayload stack", () => {
+  it("up --detach, status, a record through it, down", { timeout: 180_000 }, async () => {
+    const dataDir = tempDir();
+    const up = cli(["stack", "up", "--detach", "--data-dir", dataDir, "--container", "shared", "--json"]);
+    expect(up.code, up.stderr).toBe(0);
+    const started = JSON.parse(up.stdout);
+    expect(started).toMatchObject({ schema: "satpayload.stack/1", state: "running", owner: "cli" });
+    try {
+      const again = cli(["stack", "up", "--detach", "--data-dir", dataDir]);
+      expect(again.code).toBe(1);
+      expect(again.stderr).toMatch(/already running \(pid \d+/);
+
+      const paper = parseLayout(presetById("paper")!.layout);
+      const bytes = codecFor(paper, "cbor").encode(generateSamples(paper, 1, 3)[0]!);
+      const r = await fetch(started.endpoints.ingest, { method: "POST", body: bytes as Uint8Array<ArrayBuffer>, headers: { "content-type": "application/cbor", "x-satpayload-layout": "paper" } });
+      expect(r.status).toBe(201);
+      for (let k = 0; k < 100; k++) {
+        const st = (await (await fetch(started.endpoints.stats)).json()) as { forwarded: number };
+        if (st.forwarded === 1) break;
+        await new Promise((res) => setTimeout(res, 100));
+      }
+      const s = cli(["stack", "status", "--json", "--data-dir", dataDir]);
+      expect(s.code).toBe(0);
+      expect(JSON.parse(s.stdout)).toMatchObject({ schema: "satpayload.stack-status/1", state: "running", owner: "cli", stats: { records: 1, forwarded: 1 } });
+    } finally {
+      const down = cli(["stack", "down", "--data-dir", dataDir]);
+      expect(down.code, down.stderr).toBe(0);
+      expect(down.stdout).toMatch(/stopped the stack \(pid \d+\)/);
+    }
+    expect(pidAlive(started.ownerPid)).toBe(false);
+    expect(cli(["stack", "status", "--data-dir", dataDir]).stdout).toBe("no stack is running\n");
+    expect(readFileSync(path.join(dataDir, "stack/logs/stack-cli.log"), "utf8")).toMatch(/running: ingest at/);
+  });
+
+  it("runs in the foreground until Ctrl-C and then stops both services", { timeout: 120_000 }, async () => {
+    const dataDir = tempDir();
+    const c = nodeCommand(CLI, ["stack", "up", "--data-dir", dataDir, "--replicas", "2"]);
+    const child = spawn(c.command, c.args, { env: c.env, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+    const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
+    try {
+      const until = Date.now() + 90_000;
+      // the services' "started" lines reach stderr in batches, possibly after the banner
+      while (!(/Press Ctrl-C to stop/.test(out) && (err.match(/started \(pid/g) ?? []).length === 2) && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+      expect(out, err).toMatch(/stack running \(2 decoder replica\(s\)/);
+      const state = JSON.parse(readFileSync(path.join(dataDir, "stack/state.json"), "utf8"));
+      expect(state.pid).toBe(child.pid);
+      const pids = [...err.matchAll(/started \(pid (\d+)\)/g)].map((m) => Number(m[1]));
+      expect(pids).toHaveLength(2);
+      child.kill("SIGINT");
+      expect(await exited).toBe(0);
+      for (const pid of pids) expect(pidAlive(pid)).toBe(false);
+      expect(existsSync(path.join(dataDir, "stack/state.json"))).toBe(false);
+    } finally {
+      // a failed assertion must not leave the stack running
+      if (child.exitCode === null) child.kill("SIGINT");
+      await exited;
+    }
+  });
+
+  it("export writes the compose bundle, and refuses bad layouts and missing flags", () => {
+    const out = tempDir();
+    const layoutFile = path.join(tempDir(), "tracker.satlayout.json");
+    writeFileSync(layoutFile, JSON.stringify(presetById("kineis-tracker")!.layout));
+    const r = cli(["stack", "export", "--out", out, "--replicas", "3", "--layout", layoutFile, "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).files).toEqual(["docker-compose.yml", "nginx/decoder.conf", "Dockerfile", "README.md", "layouts/tracker.satlayout.json"]);
+    const compose = readFileSync(path.join(out, "docker-compose.yml"), "utf8");
+    for (const k of [1, 2, 3]) expect(compose).toContain(`  decoder-${k}:`);
+    expect(compose).toContain('"--buffer-total"');
+    expect(compose).toContain("buffers:/data");
+    expect(compose).toContain("cse-data:/data");
+    expect(compose).toContain('"/layouts/tracker.satlayout.json"');
+    const nginx = readFileSync(path.join(out, "nginx/decoder.conf"), "utf8");
+    expect(nginx).toMatch(/least_conn;/);
+    expect(nginx.match(/server decoder-\d:8080/g)).toHaveLength(3);
+    expect(readFileSync(path.join(out, "Dockerfile"), "utf8")).toMatch(/^FROM node:20/m);
+
+    const bad = path.join(tempDir(), "bad.satlayout.json");
+    writeFileSync(bad, JSON.stringify({ format: "satlayout", version: 1, name: "x", fields: [{ id: "a", key: "a", name: "a", type: { kind: "int", bits: 7 } }] }));
+    const refused = cli(["stack", "export", "--out", tempDir(), "--layout", bad]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^satpayload: invalid layout: fields\[0\]\.type/);
+    expect(cli(["stack", "export"]).code).toBe(2);
+  });
+
+  it("refuses bad flags as usage errors (exit 2)", async () => {
+    // in-process: the exit code follows from the error class (bin/satpayload.ts)
+    for (const argv of [["sideways"], [], ["export", "--out", tempDir(), "--replicas", "0"], ["up", "--container", "both"], ["up", "--cse", "ftp://x/y"], ["up", "--port", "70000"]])
+      await expect(stackCommand(argv), argv.join(" ")).rejects.toBeInstanceOf(UsageError);
+  });
+});

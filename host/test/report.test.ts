@@ -1,0 +1,102 @@
+// Cost scenarios in the projects database and the desktop report PDF, through the real dispatcher.
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { defaultCostDoc, defaultScenario, paperTable7Scenario } from "../../codecs/src/report/scenario.ts";
+import { parseLayout } from "../../codecs/src/layout/validate.ts";
+import { presetById } from "../../codecs/src/presets/index.ts";
+import type { Dialogs } from "../handlers/handlers.ts";
+import { call, failure, tempDir, testHost } from "./support.ts";
+
+const paper = parseLayout(presetById("paper")!.layout);
+const PDF = new TextEncoder().encode("%PDF-1.7\n% test\n");
+
+async function project(host: ReturnType<typeof testHost>) {
+  return call(host, "projects.create", { name: "Containers", layout: paper });
+}
+
+describe("cost scenarios", () => {
+  it("gives a project the default scenario until one is saved, then what was saved", async () => {
+    const h = testHost();
+    const p = await project(h);
+    expect(await call(h, "costs.get", { projectId: p.id })).toEqual({ doc: defaultCostDoc(), updatedAt: null });
+    const doc = { version: 1, active: 1, scenarios: [{ ...defaultScenario("Pilot"), devices: 500 }, paperTable7Scenario()] };
+    const saved = await call(h, "costs.save", { projectId: p.id, doc });
+    const back = await call(h, "costs.get", { projectId: p.id });
+    expect(back.updatedAt).toBe(saved.updatedAt);
+    expect(back.doc).toEqual(doc);
+  });
+
+  it("keeps them across host restarts, in the projects database", async () => {
+    const dataDir = tempDir();
+    const first = testHost({ dataDir });
+    const p = await project(first);
+    const doc = { version: 1, active: 0, scenarios: [{ ...defaultScenario(), currency: "USD", rates: { EUR: 1.08 } }] };
+    await call(first, "costs.save", { projectId: p.id, doc });
+    first.close();
+    const second = testHost({ dataDir });
+    expect((await call(second, "costs.get", { projectId: p.id })).doc).toEqual(doc);
+  });
+
+  it("refuses invalid documents with the problems listed, and unknown projects", async () => {
+    const h = testHost();
+    const p = await project(h);
+    const bad = await failure(h.dispatch("costs.save", { projectId: p.id, doc: { version: 1, active: 0, scenarios: [{ ...defaultScenario(), platforms: ["mars-link"] }] } }));
+    expect(bad.code).toBe("bad_request");
+    expect(bad.issues).toEqual([{ path: "scenarios.0.platforms.0", message: 'is not a known platform ("mars-link")' }]);
+    expect((await failure(h.dispatch("costs.get", { projectId: "nope" }))).code).toBe("not_found");
+    expect((await failure(h.dispatch("costs.save", { projectId: "nope", doc: defaultCostDoc() }))).code).toBe("not_found");
+  });
+
+  it("go with their project when it is deleted", async () => {
+    const h = testHost();
+    const p = await project(h);
+    await call(h, "costs.save", { projectId: p.id, doc: defaultCostDoc() });
+    await call(h, "projects.delete", { id: p.id });
+    expect((await failure(h.dispatch("costs.get", { projectId: p.id }))).code).toBe("not_found");
+  });
+});
+
+describe("report PDF", () => {
+  const dialogs = (printed: string[], savePath: string | null): Dialogs => ({
+    openLayoutPath: async () => null,
+    saveLayoutPath: async () => null,
+    printPdf: async (size) => {
+      printed.push(size);
+      return PDF;
+    },
+    savePdfPath: async (suggested) => (savePath === null ? null : path.join(savePath, suggested)),
+  });
+
+  it("prints the shown page in the desktop shell and writes it where the user chose", async () => {
+    const dir = tempDir();
+    const printed: string[] = [];
+    const h = testHost({ dialogs: dialogs(printed, dir) });
+    const res = await call(h, "report.savePdf", { pageSize: "Letter", fileName: "Containers report" });
+    expect(res).toEqual({ path: path.join(dir, "Containers report.pdf"), bytes: PDF.length });
+    expect(printed).toEqual(["Letter"]);
+    expect(readFileSync(res!.path)).toEqual(Buffer.from(PDF));
+  });
+
+  it("overwrites an existing file whole and leaves no temp file", async () => {
+    const dir = tempDir();
+    const target = path.join(dir, "r.pdf");
+    writeFileSync(target, "old");
+    const h = testHost({ dialogs: dialogs([], null) });
+    await call(h, "report.savePdf", { pageSize: "A4", fileName: "r", path: target });
+    expect(readFileSync(target, "utf8")).toBe("%PDF-1.7\n% test\n");
+    expect(readdirSync(dir)).toEqual(["r.pdf"]);
+  });
+
+  it("does nothing when the user cancels, and refuses in browser mode", async () => {
+    const printed: string[] = [];
+    const h = testHost({ dialogs: dialogs(printed, null) });
+    expect(await call(h, "report.savePdf", { pageSize: "A4", fileName: "r" })).toBeNull();
+    expect(printed).toEqual([]);
+    const browser = testHost();
+    const err = await failure(browser.dispatch("report.savePdf", { pageSize: "A4", fileName: "r" }));
+    expect(err.code).toBe("bad_request");
+    expect(err.message).toContain("Print button");
+    expect((await failure(browser.dispatch("report.savePdf", { pageSize: "A3", fileName: "r" }))).code).toBe("bad_request");
+  });
+});

@@ -1,0 +1,288 @@
+// Fit-to-platform advisor: the changes that bring the layout under a target size, ranked by bytes saved per bit of
+// information lost, each with its cost in the field's terms; one or all applied as an undoable edit.
+import { useEffect } from "react";
+import { CODECS } from "../../../../codecs/src/formats/registry.ts";
+import { FORMAT_IDS, type FormatId } from "../../../../codecs/src/formats/types.ts";
+import { PLATFORMS, platformById } from "../../../../codecs/src/platforms/catalog.ts";
+import type { SizeStats } from "../../../../codecs/src/analysis/stats.ts";
+import { useDesigner } from "../../state/designer.ts";
+import { useSettings } from "../../state/settings.ts";
+import { NumberInput } from "../decide/inputs.tsx";
+import { applyChanges, requestAdvice, setAdvisorWorker, stopAdvisor, targetBytesOf, useAdvisor } from "./store.ts";
+
+setAdvisorWorker(() => new Worker(new URL("./advisor.worker.ts", import.meta.url), { type: "module", name: "advisor" }));
+
+const LIMITED = PLATFORMS.filter((p) => p.uplinkBytes !== undefined && p.status !== "discontinued").sort((a, b) => a.uplinkBytes! - b.uplinkBytes!);
+const limitOf = (id: string) => platformById(id)?.uplinkBytes;
+const PHASES: Record<string, string> = { sampling: "Drawing samples", measuring: "Measuring each change", planning: "Chaining changes", checking: "Checking every sample" };
+
+const b1 = (x: number) => `${x.toFixed(x >= 10 ? 1 : 2)} B`;
+const sizesText = (s: SizeStats) => `${s.min === s.max ? `${s.max} B` : `${s.min}–${s.max} B`} (mean ${s.mean.toFixed(1)})`;
+
+function Controls({ target }: { target: number | undefined }) {
+  const a = useAdvisor();
+  const samples = useSettings((s) => s.samples);
+  return (
+    <div className="analysis-controls advisor-controls">
+      <label>
+        Target
+        <select className="select" value={a.target} data-testid="advisor-target" onChange={(e) => useAdvisor.setState({ target: e.target.value })}>
+          {LIMITED.map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.name} · {p.uplinkBytes} B
+            </option>
+          ))}
+          <option value="custom">Custom size…</option>
+        </select>
+      </label>
+      {a.target === "custom" ? (
+        <label>
+          <NumberInput label="Target bytes" value={a.customBytes} integer min={1} max={65_535} width={70} testId="advisor-custom" onCommit={(v) => v !== undefined && useAdvisor.setState({ customBytes: v })} />B
+        </label>
+      ) : null}
+      <label>
+        Format
+        <select className="select" value={a.format} data-testid="advisor-format" onChange={(e) => useAdvisor.setState({ format: e.target.value as FormatId })}>
+          {FORMAT_IDS.map((f) => (
+            <option key={f} value={f}>
+              {CODECS[f].info.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <span className="faint">{samples.toLocaleString("en-US")} samples (designer setting)</span>
+      <span className="compute-state" data-testid="advisor-state" data-running={a.running}>
+        {a.running && a.progress ? (
+          <span className="progress-line">
+            {PHASES[a.progress.phase] ?? a.progress.phase}
+            <progress max={Math.max(1, a.progress.total)} value={a.progress.done} aria-label="Advisor progress" />
+          </span>
+        ) : a.result && target !== undefined ? (
+          `${a.result.sampleCount.toLocaleString("en-US")} samples in ${Math.round(a.ms)} ms`
+        ) : (
+          ""
+        )}
+      </span>
+    </div>
+  );
+}
+
+function UndoRedo() {
+  const canUndo = useDesigner((s) => s.history.past.length > 0);
+  const canRedo = useDesigner((s) => s.history.future.length > 0);
+  return (
+    <>
+      <button type="button" className="btn small" data-testid="advisor-undo" disabled={!canUndo} onClick={() => useDesigner.getState().undo()} title="Undo the last layout edit (Ctrl+Z)">
+        Undo
+      </button>
+      <button type="button" className="btn small" data-testid="advisor-redo" disabled={!canRedo} onClick={() => useDesigner.getState().redo()} title="Redo (Ctrl+Y)">
+        Redo
+      </button>
+    </>
+  );
+}
+
+export function AdvisorPage() {
+  const a = useAdvisor();
+  const validKey = useDesigner((s) => s.validKey);
+  const valid = useDesigner((s) => s.valid);
+  const samples = useSettings((s) => s.samples);
+  const seed = useSettings((s) => s.seed);
+  const target = targetBytesOf(a, limitOf);
+
+  useEffect(() => {
+    requestAdvice(target);
+  }, [validKey, target, a.format, samples, seed]);
+  useEffect(() => stopAdvisor, []);
+  // the designer's own shortcuts live on its page; here the same keys undo the advisor's edits
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (!(e.ctrlKey || e.metaKey) || e.altKey) return;
+      const k = e.key.toLowerCase();
+      if (k === "z" && !e.shiftKey) {
+        e.preventDefault();
+        useDesigner.getState().undo();
+      } else if ((k === "z" && e.shiftKey) || k === "y") {
+        e.preventDefault();
+        useDesigner.getState().redo();
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
+
+  const r = a.result;
+  const formatLabel = CODECS[a.format].info.label;
+  const targetName = a.target === "custom" ? `${target} B` : `${platformById(a.target)?.name ?? a.target} (${target} B)`;
+  const stale = r !== null && a.running;
+
+  let body;
+  if (!valid || valid.fields.length === 0)
+    body = (
+      <div className="empty" data-testid="advisor-empty">
+        <strong>No layout to fit</strong>
+        Add fields in the designer (or fix its problems) and the advisor proposes what to change.
+      </div>
+    );
+  else if (a.error) body = <div className="error-box" data-testid="advisor-error">{a.error}</div>;
+  else if (!r)
+    body = (
+      <div className="empty" data-testid="advisor-running">
+        <strong>Measuring every change…</strong>
+        Each candidate change is encoded and decoded over the samples.
+      </div>
+    );
+  else
+    body = (
+      <div className={`advisor-body${stale ? " stale" : ""}`} data-testid="advisor-result" data-fits={r.plan.fits} data-base-max={r.base.max} data-plan-max={r.plan.sizes.max}>
+        {a.notice ? <p className="note attention">{a.notice}</p> : null}
+        <div className="panel advisor-summary">
+          <div className="advisor-numbers">
+            <div>
+              <div className="muted">Now ({formatLabel})</div>
+              <div className={`big num${r.base.max > r.targetBytes ? " over-text" : ""}`} data-testid="advisor-now">
+                {r.base.max} B
+              </div>
+              <div className="faint">max of {r.sampleCount.toLocaleString("en-US")} · mean {r.base.mean.toFixed(1)}</div>
+            </div>
+            <div className="arrow" aria-hidden="true">
+              →
+            </div>
+            <div>
+              <div className="muted">With the plan</div>
+              <div className={`big num${r.plan.fits ? " fits-text" : " over-text"}`} data-testid="advisor-after">
+                {r.plan.sizes.max} B
+              </div>
+              <div className="faint">
+                {r.plan.transforms.length} change{r.plan.transforms.length === 1 ? "" : "s"} · mean {r.plan.sizes.mean.toFixed(1)}
+              </div>
+            </div>
+            <div className="advisor-verdict">
+              {r.base.max <= r.targetBytes ? (
+                <span className="verdict fits" data-testid="advisor-fits-already">
+                  ✓ every sample already fits {targetName}
+                </span>
+              ) : r.plan.fits ? (
+                <span className="verdict fits">✓ the plan fits {targetName}</span>
+              ) : (
+                <span className="verdict over">✗ these changes cannot reach {targetName}</span>
+              )}
+            </div>
+            <div className="spacer" />
+            {r.plan.transforms.length ? (
+              <button type="button" className="btn primary" data-testid="advisor-apply-all" disabled={stale} onClick={() => applyChanges(r.plan.transforms)}>
+                Apply all {r.plan.transforms.length} changes
+              </button>
+            ) : null}
+            <UndoRedo />
+          </div>
+          {r.bitpacked && r.bitpacked.max < r.base.max ? (
+            <p className="note">
+              Bit-packing: the same layout bit-packed is {sizesText(r.bitpacked)} before any change. Choose “Bit-packed” as the format to plan with it.
+            </p>
+          ) : null}
+          <p className="note">Applying is one step in the designer's history: Undo (Ctrl+Z) takes it back.</p>
+        </div>
+
+        {r.plan.losses.length > 0 ? (
+          <div className="panel">
+            <h3>
+              Precision given up by the plan <span className="sub">worst error guaranteed by the new step, and the worst measured by decoding every sample</span>
+            </h3>
+            <table className="data" data-testid="advisor-losses">
+              <thead>
+                <tr>
+                  <th scope="col">Field</th>
+                  <th scope="col" className="wrap">
+                    Change
+                  </th>
+                  <th scope="col">Worst error</th>
+                  <th scope="col">Measured</th>
+                </tr>
+              </thead>
+              <tbody>
+                {r.plan.losses.map((l, i) => {
+                  const s = r.suggestions.find((x) => x.transform === r.plan.transforms[i] || x.id === r.plan.steps[i]?.suggestionId);
+                  return (
+                    <tr key={l.field} data-testid={`loss-${l.field}`}>
+                      <th scope="row">{l.field}</th>
+                      <td className="wrap">{s?.title ?? ""}</td>
+                      <td>{l.text}</td>
+                      <td className="num">{l.measured === 0 ? "exact" : Number.isFinite(l.measured) ? `${Number(l.measured.toPrecision(4))}${l.unit ? ` ${l.unit}` : ""}` : "mismatch"}</td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        ) : null}
+
+        {r.status ? (
+          <div className="panel">
+            <h3>
+              Status message <span className="sub">sent rarely (once a day, or when a value changes): {sizesText(r.status.sizes)} in {formatLabel}</span>
+            </h3>
+            <p className="note" data-testid="advisor-status">
+              {r.status.layout.fields.map((f) => `${f.key} = ${JSON.stringify((f.sample as { value?: unknown } | undefined)?.value ?? "")}`).join(" · ")}
+            </p>
+          </div>
+        ) : null}
+
+        <div className="panel">
+          <h3>
+            Suggestions <span className="sub">ranked: lossless first, then bytes saved per bit of information lost</span>
+          </h3>
+          {r.suggestions.length === 0 ? (
+            <div className="empty">
+              <strong>Nothing to suggest</strong>
+              No change of a field saves bytes in {formatLabel}.
+            </div>
+          ) : (
+            <table className="data advisor-table" data-testid="advisor-suggestions">
+              <thead>
+                <tr>
+                  <th scope="col">Change</th>
+                  <th scope="col" title="Mean bytes saved per message with only this change">saves</th>
+                  <th scope="col" title="Shannon information the samples lose, bits per message">info lost</th>
+                  <th scope="col" title="Bytes saved per bit of information lost">B/bit</th>
+                  <th scope="col">worst error</th>
+                  <th scope="col">new size</th>
+                  <th scope="col" />
+                </tr>
+              </thead>
+              <tbody>
+                {r.suggestions.map((s) => (
+                  <tr key={s.id} data-testid={`suggestion-${s.fieldId}`} data-in-plan={s.inPlan}>
+                    <td className="wrap">
+                      <div className="suggestion-title">
+                        {s.inPlan ? <span className="badge">plan</span> : null} {s.title}
+                      </div>
+                      <div className="faint">{s.detail}</div>
+                      {s.caveat ? <div className="attention-text">{s.caveat}</div> : null}
+                    </td>
+                    <td>{b1(s.bytesSaved)}</td>
+                    <td>{s.infoLostBits <= 1e-6 ? "none" : `${s.infoLostBits.toFixed(2)} bit`}</td>
+                    <td>{s.bytesPerBit === null ? "∞" : s.bytesPerBit.toFixed(2)}</td>
+                    <td>{s.loss?.text ?? "exact"}</td>
+                    <td className={s.sizes.max > r.targetBytes ? "over-text" : undefined}>{sizesText(s.sizes)}</td>
+                    <td>
+                      <button type="button" className="btn small" data-testid={`apply-${s.fieldId}`} disabled={stale} onClick={() => applyChanges([s.transform])}>
+                        Apply
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </div>
+      </div>
+    );
+
+  return (
+    <div className="decide-page-body" data-testid="advisor-page">
+      <Controls target={target} />
+      <div className="decide-scroll">{body}</div>
+    </div>
+  );
+}

@@ -1,0 +1,29 @@
+// Runs the fit advisor off the UI thread: thousands of encodes and decodes per request.
+import { adviseFit } from "../../../../codecs/src/advisor/advise.ts";
+import type { AdviseAnswer, AdviseRequest } from "./protocol.ts";
+
+const post = (a: AdviseAnswer) => (self as unknown as Worker).postMessage(a);
+
+self.onmessage = (ev: MessageEvent<AdviseRequest>) => {
+  const r = ev.data;
+  const t0 = performance.now();
+  let last = 0;
+  try {
+    const result = adviseFit(r.layout, {
+      targetBytes: r.targetBytes,
+      format: r.format,
+      samples: r.samples,
+      seed: r.seed,
+      onProgress: (p) => {
+        // a few updates a second are enough for a progress bar
+        const now = performance.now();
+        if (now - last < 100) return;
+        last = now;
+        post({ type: "progress", seq: r.seq, ...p });
+      },
+    });
+    post({ type: "result", seq: r.seq, result, ms: performance.now() - t0 });
+  } catch (e) {
+    post({ type: "error", seq: r.seq, message: e instanceof Error ? e.message : String(e) });
+  }
+};

@@ -1,0 +1,20 @@
+// Messages between the advisor page and its worker; every answer carries the request's seq so stale ones are dropped.
+import type { AdviseProgress } from "../../../../codecs/src/advisor/advise.ts";
+import type { AdvisorResult } from "../../../../codecs/src/advisor/types.ts";
+import type { FormatId } from "../../../../codecs/src/formats/types.ts";
+import type { Layout } from "../../../../codecs/src/layout/schema.ts";
+
+export interface AdviseRequest {
+  type: "advise";
+  seq: number;
+  layout: Layout;
+  targetBytes: number;
+  format: FormatId;
+  samples: number;
+  seed: number;
+}
+
+export type AdviseAnswer =
+  | ({ type: "progress"; seq: number } & AdviseProgress)
+  | { type: "result"; seq: number; result: AdvisorResult; ms: number }
+  | { type: "error"; seq: number; message: string };

@@ -1,0 +1,77 @@
+// The DevKit bench: connect a DevKit (or the simulator), configure it, send the current design, watch the
+// queue, acks, downlinks and every frame on the line.
+import { useEffect } from "react";
+import { ThemeToggle } from "../../components/common/ThemeToggle.tsx";
+import { ConfigCard, WifiCard } from "./ConfigCard.tsx";
+import { ConnectionBar, PortProblems } from "./ConnectionBar.tsx";
+import { CountersCard } from "./CountersCard.tsx";
+import { EventsCard } from "./EventsCard.tsx";
+import { LogCard } from "./LogCard.tsx";
+import { ModuleCard } from "./ModuleCard.tsx";
+import { QueueCard } from "./QueueCard.tsx";
+import { SendCard } from "./SendCard.tsx";
+import { SimCard } from "./SimCard.tsx";
+import { openBench, refreshPorts, startBench, useBench } from "./store.ts";
+import "./bench.css";
+
+export function BenchPage() {
+  useEffect(() => {
+    startBench();
+    void refreshPorts();
+  }, []);
+  return (
+    <>
+      <header className="topbar">
+        <button type="button" className="btn ghost" data-testid="bench-back" title="Back to the designer" onClick={() => openBench(false)}>
+          <span className="brand-mark" aria-hidden="true" />
+          Designer
+        </button>
+        <span className="divider-v" aria-hidden="true" />
+        <h1 className="bench-title">DevKit bench</h1>
+        <ConnectionBar />
+        <div className="spacer" />
+        <ThemeToggle />
+      </header>
+      <PortProblems />
+      <main className="bench" data-testid="bench-page">
+        <div className="bench-col">
+          <ModuleCard />
+          <ConfigCard />
+          <WifiCard />
+        </div>
+        <div className="bench-col">
+          <SendCard />
+          <QueueCard />
+        </div>
+        <div className="bench-col">
+          <EventsCard />
+          <SimCard />
+          <CountersCard />
+        </div>
+        <LogCard />
+      </main>
+    </>
+  );
+}
+
+/** The way in and out of the bench, at the foot of every screen, with the link state. */
+export function BenchNav() {
+  const open = useBench((s) => s.open);
+  const status = useBench((s) => s.status);
+  useEffect(() => startBench(), []);
+  const state = status?.state ?? "disconnected";
+  return (
+    <nav className="app-nav" aria-label="Pages">
+      <button type="button" className="app-nav-item" aria-current={!open ? "page" : undefined} data-testid="nav-designer" onClick={() => openBench(false)}>
+        Designer
+      </button>
+      <button type="button" className="app-nav-item" aria-current={open ? "page" : undefined} data-testid="nav-bench" onClick={() => openBench(true)}>
+        DevKit bench
+        <span className={`bench-state ${state} compact`} title={status?.detail}>
+          <span className="dot" aria-hidden="true" />
+          {state === "ready" ? (status?.productName ?? "connected") : state === "reconnecting" ? "reconnecting" : state === "connecting" ? "connecting" : "no DevKit"}
+        </span>
+      </button>
+    </nav>
+  );
+}

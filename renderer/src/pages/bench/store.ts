@@ -1,0 +1,155 @@
+// The bench page's state: what the host says about the DevKit (status, module info, queue, log, notices),
+// kept current from host events, and every action with its own busy flag and error.
+import { create } from "zustand";
+import type { EventPayload, HostApi, Res } from "../../../../host/api/contract.ts";
+import type { DevkitStatus, LogEntry, Transmission } from "../../../../host/api/devkit.ts";
+import { asHostError } from "../../host/errors.ts";
+import { useSession } from "../../state/session.ts";
+
+export type Port = Res<"devkit.ports">["ports"][number];
+export type ModuleInfo = Res<"devkit.info">;
+export type Counters = Res<"devkit.counters">;
+export type Downlink = NonNullable<Res<"devkit.downlinkRead">>;
+export type Notice = EventPayload<"devkit.notice"> & { seq: number };
+export type Events = NonNullable<EventPayload<"devkit.notice">["events"]>;
+
+/** the log the page keeps; the host keeps more and exports all of it */
+const LOG_KEEP = 1000;
+
+export interface BenchState {
+  open: boolean;
+  status: DevkitStatus | null;
+  ports: Port[];
+  portProblems: string[];
+  selectedPort: string;
+  info: ModuleInfo | null;
+  queue: Res<"devkit.queue"> | null;
+  transmissions: Transmission[];
+  counters: Counters | null;
+  log: LogEntry[];
+  notices: Notice[];
+  events: Events | null;
+  downlink: Downlink | null;
+  busy: Record<string, boolean>;
+  errors: Record<string, string | null>;
+  /** per-field problems of the Wi-Fi form, from the host's validation */
+  wifiIssues: Record<string, string>;
+  flash: Record<string, string | null>;
+}
+
+export const useBench = create<BenchState>()(() => ({
+  open: new URL(location.href).searchParams.get("page") === "bench",
+  status: null,
+  ports: [],
+  portProblems: [],
+  selectedPort: "sim:astronode-s",
+  info: null,
+  queue: null,
+  transmissions: [],
+  counters: null,
+  log: [],
+  notices: [],
+  events: null,
+  downlink: null,
+  busy: {},
+  errors: {},
+  wifiIssues: {},
+  flash: {},
+}));
+
+function api(): HostApi {
+  const a = useSession.getState().api;
+  if (!a) throw new Error("host not connected");
+  return a;
+}
+
+/** Runs one action: its busy flag while it runs, its error (or null) after. */
+export async function act<T>(key: string, fn: (api: HostApi) => Promise<T>): Promise<T | undefined> {
+  useBench.setState((s) => ({ busy: { ...s.busy, [key]: true }, errors: { ...s.errors, [key]: null } }));
+  try {
+    return await fn(api());
+  } catch (e) {
+    useBench.setState((s) => ({ errors: { ...s.errors, [key]: asHostError(e).describe() } }));
+    return undefined;
+  } finally {
+    useBench.setState((s) => ({ busy: { ...s.busy, [key]: false } }));
+  }
+}
+
+export function flash(key: string, text: string | null): void {
+  useBench.setState((s) => ({ flash: { ...s.flash, [key]: text } }));
+}
+
+export function openBench(open: boolean): void {
+  const url = new URL(location.href);
+  if (open) url.searchParams.set("page", "bench");
+  else url.searchParams.delete("page");
+  history.replaceState(null, "", url.toString());
+  useBench.setState({ open });
+}
+
+function upsert(list: Transmission[], t: Transmission): Transmission[] {
+  const i = list.findIndex((x) => x.id === t.id);
+  return i < 0 ? [t, ...list] : list.map((x) => (x.id === t.id ? t : x));
+}
+
+let listening = false;
+let noticeSeq = 0;
+
+/** Subscribes to the bench's host events once and loads what the host already has. */
+export function startBench(): void {
+  if (listening) return;
+  listening = true;
+  const a = api();
+  a.on("devkit.status", (status) => {
+    const was = useBench.getState().status?.state;
+    useBench.setState({ status });
+    if (status.state === "ready" && was !== "ready") void refreshAfterConnect();
+    if (status.state === "disconnected") useBench.setState({ info: null, queue: null, counters: null, events: null, downlink: null });
+  });
+  a.on("devkit.frame", (e) => useBench.setState((s) => ({ log: s.log.length >= LOG_KEEP ? [...s.log.slice(-(LOG_KEEP - 1)), e] : [...s.log, e] })));
+  a.on("devkit.notice", (n) => {
+    if (n.kind === "events") {
+      useBench.setState({ events: n.events ?? null });
+      return;
+    }
+    useBench.setState((s) => ({ notices: [{ ...n, seq: ++noticeSeq }, ...s.notices].slice(0, 50) }));
+    if (n.kind === "ack" || n.kind === "reset") void refreshQueue();
+    if (n.kind === "downlink") void readDownlink();
+  });
+  a.on("devkit.transmission", (t) =>
+    useBench.setState((s) => ({
+      transmissions: upsert(s.transmissions, t),
+      queue: s.queue ? { ...s.queue, ours: t.status === "queued" ? upsert(s.queue.ours, t) : s.queue.ours.filter((x) => x.id !== t.id) } : s.queue,
+    })),
+  );
+  void act("load", async (h) => {
+    const [status, log, transmissions] = await Promise.all([h.call("devkit.status", {}), h.call("devkit.log", { limit: LOG_KEEP }), h.call("devkit.transmissions", { limit: 50 })]);
+    useBench.setState({ status, log, transmissions });
+    if (status.state === "ready") await refreshAfterConnect();
+  });
+}
+
+export function refreshPorts() {
+  return act("ports", async (h) => {
+    const { ports, problems } = await h.call("devkit.ports", {});
+    useBench.setState((s) => ({ ports, portProblems: problems, selectedPort: ports.some((p) => p.id === s.selectedPort) ? s.selectedPort : (ports[0]?.id ?? "") }));
+  });
+}
+
+export async function refreshAfterConnect(): Promise<void> {
+  await loadInfo();
+  await refreshQueue();
+}
+
+export function loadInfo() {
+  return act("info", async (h) => useBench.setState({ info: await h.call("devkit.info", {}) }));
+}
+
+export function refreshQueue() {
+  return act("queue", async (h) => useBench.setState({ queue: await h.call("devkit.queue", {}) }));
+}
+
+export function readDownlink() {
+  return act("downlink", async (h) => useBench.setState({ downlink: await h.call("devkit.downlinkRead", {}) }));
+}

@@ -1,0 +1,83 @@
+// Small pieces every bench card uses: the card frame, a busy-aware button, an error line, key/value rows.
+import type { ReactNode } from "react";
+import { useBench } from "./store.ts";
+
+export function Card({ title, testId, actions, children, wide }: { title: string; testId: string; actions?: ReactNode; children: ReactNode; wide?: boolean }) {
+  return (
+    <section className={`card bench-card${wide ? " wide" : ""}`} data-testid={testId} aria-label={title}>
+      <header className="bench-card-head">
+        <h2 className="section-title">{title}</h2>
+        <span className="spacer" />
+        {actions}
+      </header>
+      <div className="bench-card-body">{children}</div>
+    </section>
+  );
+}
+
+/** A button that shows its action is running and cannot be pressed twice meanwhile. */
+export function ActionButton({ action, onClick, children, primary, disabled, testId, title }: { action: string; onClick: () => void; children: ReactNode; primary?: boolean; disabled?: boolean; testId?: string; title?: string }) {
+  const busy = useBench((s) => !!s.busy[action]);
+  return (
+    <button type="button" className={`btn small${primary ? " primary" : ""}`} data-testid={testId} disabled={disabled || busy} aria-busy={busy} title={title} onClick={onClick}>
+      {busy ? <span className="bench-spinner" aria-hidden="true" /> : null}
+      {children}
+    </button>
+  );
+}
+
+export function ErrorLine({ action }: { action: string | string[] }) {
+  const keys = Array.isArray(action) ? action : [action];
+  const msg = useBench((s) => keys.map((k) => s.errors[k]).find((e) => !!e) ?? null);
+  if (!msg) return null;
+  return (
+    <p className="bench-error" role="alert" data-testid={`error-${keys[0]}`}>
+      {msg}
+    </p>
+  );
+}
+
+export function FlashLine({ name }: { name: string }) {
+  const text = useBench((s) => s.flash[name]);
+  if (!text) return null;
+  return (
+    <p className="bench-flash" role="status" data-testid={`flash-${name}`}>
+      {text}
+    </p>
+  );
+}
+
+export function KV({ rows }: { rows: [string, ReactNode, string?][] }) {
+  return (
+    <dl className="bench-kv">
+      {rows.map(([k, v, id]) => (
+        <div key={k} className="bench-kv-row">
+          <dt>{k}</dt>
+          <dd className="mono" data-testid={id}>
+            {v}
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+export function Empty({ children, testId }: { children: ReactNode; testId?: string }) {
+  return (
+    <p className="bench-empty" data-testid={testId}>
+      {children}
+    </p>
+  );
+}
+
+/** "in 2 min 5 s" */
+export function duration(s: number): string {
+  if (s >= 3600) return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
+  if (s >= 60) return `${Math.floor(s / 60)} min ${s % 60} s`;
+  return `${s} s`;
+}
+
+export function clock(iso: string): string {
+  const d = new Date(iso);
+  return `${d.toLocaleTimeString([], { hour12: false })}.${String(d.getMilliseconds()).padStart(3, "0")}`;
+}

@@ -1,0 +1,70 @@
+// Records that do not fit a platform: messages per record, header overhead, queue and caps, and what it costs.
+import { FRAGMENT_HEADER_BYTES, MAX_FRAGMENTS } from "../../../../codecs/src/fragmentation/header.ts";
+import { REASSEMBLY_RULE } from "../../../../codecs/src/fragmentation/plan.ts";
+import { convert, type FleetResult } from "../../../../codecs/src/report/fleet.ts";
+import { money } from "../decide/money.ts";
+
+const n1 = (x: number) => x.toLocaleString("en-US", { maximumFractionDigits: 2 });
+
+export function FragmentationPanel({ result, showRule = true }: { result: FleetResult; showRule?: boolean }) {
+  const over = result.cells.filter((c) => c.fragmentation.mode === "fragmented" || c.fragmentation.mode === "too-large");
+  if (!over.length)
+    return (
+      <div className="empty" data-testid="fragmentation-empty">
+        <strong>Every record fits every chosen platform</strong>
+        Nothing is fragmented: each record travels as one message.
+      </div>
+    );
+  return (
+    <div data-testid="fragmentation">
+      <table className="data">
+        <thead>
+          <tr>
+            <th scope="col">Format on platform</th>
+            <th scope="col">messages/record</th>
+            <th scope="col">header B/record</th>
+            <th scope="col">B on air/record</th>
+            <th scope="col">uplinks/day/device</th>
+            <th scope="col">queue</th>
+            <th scope="col">extra cost/mo</th>
+          </tr>
+        </thead>
+        <tbody>
+          {over.map((c) => {
+            const p = c.fragmentation;
+            const q = p.queue;
+            return (
+              <tr key={`${c.format}-${c.platformId}`} data-testid={`frag-${c.format}-${c.platformId}`}>
+                <th scope="row">
+                  {c.formatLabel} on {c.platformName}
+                  {p.mode === "too-large" ? <span className="over-text"> · over {MAX_FRAGMENTS} fragments</span> : null}
+                </th>
+                <td>
+                  {n1(p.fragments.mean)} (max {p.fragments.max})
+                </td>
+                <td>{n1(p.overhead.bytesPerRecord)}</td>
+                <td>{n1(p.sentBytesPerRecord)}</td>
+                <td className={p.uplinkCap && !p.uplinkCap.ok ? "over-text" : undefined}>
+                  {n1(p.transmissionsPerDay.max)}
+                  {p.uplinkCap ? ` of ${p.uplinkCap.perDay}` : ""}
+                </td>
+                <td className={q?.overflows ? "over-text" : undefined}>{q ? `${n1(q.occupancy.min)}–${n1(q.occupancy.max)} of ${q.slots} slots · ${q.latencyHours.min}–${q.latencyHours.max} h` : "–"}</td>
+                <td>{money(convert(p.cost.extra, c.billingCurrency, result.scenario), result.currency)}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      {over.flatMap((c) => c.fragmentation.notes.map((n) => `${c.formatLabel} on ${c.platformName}: ${n}`)).map((n) => (
+        <p key={n} className="note">
+          {n}
+        </p>
+      ))}
+      {showRule ? (
+        <p className="note" data-testid="reassembly-rule">
+          <strong>Header ({FRAGMENT_HEADER_BYTES} bytes) and reassembly:</strong> {REASSEMBLY_RULE}
+        </p>
+      ) : null}
+    </div>
+  );
+}

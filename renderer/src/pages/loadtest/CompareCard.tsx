@@ -1,0 +1,83 @@
+// Runs side by side: one column per run, one row per figure, the best value of each row marked.
+import type { LoadTestRun } from "../../../../host/api/loadtest.ts";
+import { describeWait } from "../../../../services/loadgen/src/spec.ts";
+import { FORMAT_LABELS } from "../../../../services/loadgen/src/table.ts";
+import { closeCompare, useLoadTest } from "./store.ts";
+import { Card, fmt } from "./ui.tsx";
+
+type Row = { label: string; value: (r: LoadTestRun) => number | string | null; show: (v: number) => string; better?: "high" | "low" };
+
+const ROWS: Row[] = [
+  { label: "format", value: (r) => FORMAT_LABELS[r.format] ?? r.format, show: String },
+  { label: "devices", value: (r) => r.devices, show: (v) => String(v) },
+  { label: "wait", value: (r) => (r.result ? describeWait(r.result.settings.wait) : "–"), show: String },
+  { label: "target", value: (r) => r.target, show: String },
+  { label: "requests / s", value: (r) => r.result?.rps ?? null, show: (v) => fmt.rps(v), better: "high" },
+  { label: "of offered", value: (r) => (r.result?.offeredShare ?? null) === null ? null : r.result!.offeredShare! * 100, show: (v) => fmt.pct(v, 1), better: "high" },
+  { label: "p50", value: (r) => r.result?.latency.p50 ?? null, show: fmt.ms, better: "low" },
+  { label: "p95", value: (r) => r.result?.latency.p95 ?? null, show: fmt.ms, better: "low" },
+  { label: "p99", value: (r) => r.result?.latency.p99 ?? null, show: fmt.ms, better: "low" },
+  { label: "max", value: (r) => r.result?.latency.max ?? null, show: fmt.ms, better: "low" },
+  { label: "failures", value: (r) => r.failurePercent, show: (v) => fmt.pct(v), better: "low" },
+  { label: "ingest → cin p95", value: (r) => r.result?.endToEnd?.p95 ?? null, show: fmt.ms, better: "low" },
+  { label: "FoM", value: (r) => r.fom, show: fmt.int, better: "high" },
+];
+
+export function CompareCard() {
+  const runs = useLoadTest((s) => s.compared);
+  if (runs.length === 0) {
+    return (
+      <Card title="Compare" testId="lt-compare-card" className="wide">
+        <div className="empty" data-testid="lt-compare-empty">
+          <strong>Nothing to compare</strong>
+          Tick two or more runs in the history and press <em>Compare</em> to see them side by side.
+        </div>
+      </Card>
+    );
+  }
+  return (
+    <Card
+      title="Compare"
+      testId="lt-compare-card"
+      className="wide"
+      actions={
+        <button type="button" className="btn small ghost" onClick={closeCompare} data-testid="lt-compare-close">
+          Close
+        </button>
+      }
+    >
+      <div className="lt-scroll">
+        <table className="lt-table compact" data-testid="lt-compare-table">
+          <thead>
+            <tr>
+              <th />
+              {runs.map((r) => (
+                <th key={r.id} className="num">
+                  {fmt.when(r.startedAt)}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {ROWS.map((row) => {
+              const values = runs.map(row.value);
+              const nums = values.filter((v): v is number => typeof v === "number");
+              // a tie is no winner
+              const best = row.better && nums.length > 1 && new Set(nums).size > 1 ? (row.better === "high" ? Math.max(...nums) : Math.min(...nums)) : undefined;
+              return (
+                <tr key={row.label}>
+                  <th>{row.label}</th>
+                  {values.map((v, i) => (
+                    <td key={runs[i]!.id} className={`num${typeof v === "number" && v === best ? " lt-best" : ""}`}>
+                      {v === null ? "–" : typeof v === "number" ? row.show(v) : v}
+                    </td>
+                  ))}
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+    </Card>
+  );
+}

@@ -1,0 +1,257 @@
+// The Load Test page's state: the form, the run in progress (fed by host events), the history, the
+// run shown in detail and the runs picked for comparison.
+import { create } from "zustand";
+import type { HostApi, Res } from "../../../../host/api/contract.ts";
+import type { LoadTestRun, LoadTestSummary } from "../../../../host/api/loadtest.ts";
+import type { Progress, TimelinePoint } from "../../../../services/loadgen/src/result.ts";
+import { runSettingsSchema, type RunSettingsInput } from "../../../../services/loadgen/src/spec.ts";
+import { asHostError } from "../../host/errors.ts";
+import { useSession } from "../../state/session.ts";
+
+export interface LoadTestForm {
+  /** "preset:<id>" or "project:<id>" */
+  layout: string;
+  format: string;
+  mode: "closed" | "open";
+  devices: string;
+  rate: string;
+  waitKind: "uniform" | "constant" | "exponential";
+  waitA: string;
+  waitB: string;
+  spawnRate: string;
+  duration: string;
+  warmup: string;
+  target: "local" | "url";
+  replicas: string;
+  url: string;
+  connection: "keep-alive" | "close";
+}
+
+export const DEFAULT_FORM: LoadTestForm = {
+  layout: "preset:paper",
+  format: "protobuf",
+  mode: "closed",
+  devices: "100",
+  rate: "100",
+  waitKind: "uniform",
+  waitA: "1",
+  waitB: "3",
+  spawnRate: "100",
+  duration: "30",
+  warmup: "5",
+  target: "local",
+  replicas: "1",
+  url: "http://127.0.0.1:8080/ingest",
+  connection: "keep-alive",
+};
+
+export interface LayoutOption {
+  value: string;
+  label: string;
+}
+
+export interface ActiveRun {
+  run: LoadTestSummary;
+  progress: Progress | null;
+  timeline: TimelinePoint[];
+}
+
+export interface LoadTestState {
+  open: boolean;
+  form: LoadTestForm;
+  layouts: LayoutOption[];
+  active: ActiveRun | null;
+  history: LoadTestSummary[];
+  historyLoaded: boolean;
+  /** the run shown in the result card */
+  detail: LoadTestRun | null;
+  /** runs ticked in the history for compare/export */
+  picked: string[];
+  compared: LoadTestRun[];
+  busy: Record<string, boolean>;
+  errors: Record<string, string | null>;
+  /** problems of the form, by field */
+  issues: Record<string, string>;
+}
+
+const pageParam = () => new URL(location.href).searchParams.get("page");
+
+export const useLoadTest = create<LoadTestState>()(() => ({
+  open: pageParam() === "loadtest",
+  form: DEFAULT_FORM,
+  layouts: [],
+  active: null,
+  history: [],
+  historyLoaded: false,
+  detail: null,
+  picked: [],
+  compared: [],
+  busy: {},
+  errors: {},
+  issues: {},
+}));
+
+function api(): HostApi {
+  const a = useSession.getState().api;
+  if (!a) throw new Error("host not connected");
+  return a;
+}
+
+async function act<T>(key: string, fn: (api: HostApi) => Promise<T>): Promise<T | undefined> {
+  useLoadTest.setState((s) => ({ busy: { ...s.busy, [key]: true }, errors: { ...s.errors, [key]: null } }));
+  try {
+    return await fn(api());
+  } catch (e) {
+    useLoadTest.setState((s) => ({ errors: { ...s.errors, [key]: asHostError(e).describe() } }));
+    return undefined;
+  } finally {
+    useLoadTest.setState((s) => ({ busy: { ...s.busy, [key]: false } }));
+  }
+}
+
+export function openLoadTest(open: boolean): void {
+  const url = new URL(location.href);
+  if (open) url.searchParams.set("page", "loadtest");
+  else if (url.searchParams.get("page") === "loadtest") url.searchParams.delete("page");
+  history.replaceState(null, "", url.toString());
+  useLoadTest.setState({ open });
+  if (open) void startLoadTest();
+}
+
+export function setForm(patch: Partial<LoadTestForm>): void {
+  useLoadTest.setState((s) => ({ form: { ...s.form, ...patch }, issues: {} }));
+}
+
+/** The form as run settings, or the problems per field. */
+export function formSettings(f: LoadTestForm): { ok: true; settings: RunSettingsInput } | { ok: false; issues: Record<string, string> } {
+  const n = (s: string) => (s.trim() === "" ? Number.NaN : Number(s));
+  const wait = f.waitKind === "uniform" ? { kind: "uniform", min: n(f.waitA), max: n(f.waitB) } : f.waitKind === "constant" ? { kind: "constant", seconds: n(f.waitA) } : { kind: "exponential", mean: n(f.waitA) };
+  const input = {
+    format: f.format,
+    mode: f.mode,
+    devices: n(f.devices),
+    ...(f.mode === "open" ? { arrivalRate: n(f.rate) } : {}),
+    wait,
+    spawnRate: n(f.spawnRate),
+    durationSeconds: n(f.duration),
+    warmupSeconds: n(f.warmup),
+    connection: f.connection,
+    target: f.target === "local" ? { kind: "local", replicas: n(f.replicas) } : { kind: "url", url: f.url.trim() },
+  };
+  const r = runSettingsSchema.safeParse(input);
+  if (r.success) return { ok: true, settings: input as RunSettingsInput };
+  const issues: Record<string, string> = {};
+  for (const i of r.error.issues) {
+    const key = i.path.join(".");
+    issues[key] ??= /expected number, received NaN/i.test(i.message) ? "enter a number" : i.message;
+  }
+  return { ok: false, issues };
+}
+
+let listening = false;
+
+function listen(): void {
+  if (listening) return;
+  listening = true;
+  const a = api();
+  a.on("loadtest.progress", ({ id, progress }) => {
+    useLoadTest.setState((s) => {
+      if (!s.active || s.active.run.id !== id) return {};
+      const timeline = progress.point ? [...s.active.timeline, progress.point].slice(-3600) : s.active.timeline;
+      return { active: { ...s.active, progress, timeline } };
+    });
+  });
+  a.on("loadtest.finished", (summary) => {
+    useLoadTest.setState((s) => ({ active: s.active?.run.id === summary.id ? null : s.active }));
+    void refreshHistory().then(() => showRun(summary.id));
+  });
+}
+
+export async function startLoadTest(): Promise<void> {
+  listen();
+  await Promise.all([loadLayouts(), refreshHistory(), loadActive()]);
+}
+
+async function loadLayouts(): Promise<void> {
+  const [presets, projects] = await Promise.all([act("layouts", (a) => a.call("presets.list", {})), act("layouts", (a) => a.call("projects.list", { limit: 50 }))]);
+  const layouts: LayoutOption[] = [
+    ...(presets ?? []).map((p) => ({ value: `preset:${p.id}`, label: `${p.name} (preset)` })),
+    ...(projects ?? []).map((p) => ({ value: `project:${p.id}`, label: `${p.name} (project)` })),
+  ];
+  useLoadTest.setState({ layouts });
+}
+
+async function loadActive(): Promise<void> {
+  const a = await act("active", (x) => x.call("loadtest.active", {}));
+  if (a) useLoadTest.setState({ active: { run: a.run, progress: a.progress, timeline: a.timeline } });
+}
+
+export async function refreshHistory(): Promise<void> {
+  const h = await act("history", (a) => a.call("loadtest.history", { limit: 100 }));
+  if (h) useLoadTest.setState((s) => ({ history: h, historyLoaded: true, picked: s.picked.filter((id) => h.some((r) => r.id === id)) }));
+}
+
+export async function runLoad(): Promise<void> {
+  const { form } = useLoadTest.getState();
+  const parsed = formSettings(form);
+  if (!parsed.ok) {
+    useLoadTest.setState({ issues: parsed.issues });
+    return;
+  }
+  const [kind, ...rest] = form.layout.split(":");
+  const layout = { kind: kind === "project" ? ("project" as const) : ("preset" as const), id: rest.join(":") };
+  const run = await act("start", (a) => a.call("loadtest.start", { layout, settings: parsed.settings }));
+  if (run) {
+    useLoadTest.setState((s) => ({ active: { run, progress: null, timeline: [] }, history: [run, ...s.history.filter((h) => h.id !== run.id)] }));
+  }
+}
+
+export async function cancelRun(): Promise<void> {
+  const id = useLoadTest.getState().active?.run.id;
+  if (id) await act("cancel", (a) => a.call("loadtest.cancel", { id }));
+}
+
+export async function showRun(id: string): Promise<void> {
+  const run = await act("detail", (a) => a.call("loadtest.get", { id }));
+  if (run) useLoadTest.setState({ detail: run });
+}
+
+export function togglePick(id: string): void {
+  useLoadTest.setState((s) => ({ picked: s.picked.includes(id) ? s.picked.filter((x) => x !== id) : [...s.picked, id] }));
+}
+
+export async function compareRuns(): Promise<void> {
+  const ids = useLoadTest.getState().picked.slice(0, 6);
+  const runs = await act("compare", (a) => a.call("loadtest.compare", { ids }));
+  if (runs) useLoadTest.setState({ compared: runs });
+}
+
+export function closeCompare(): void {
+  useLoadTest.setState({ compared: [] });
+}
+
+export async function exportRuns(format: "csv" | "json"): Promise<void> {
+  const { picked, history } = useLoadTest.getState();
+  const ids = picked.length ? picked : history.filter((h) => h.status !== "running" && h.status !== "failed").map((h) => h.id);
+  const file = await act("export", (a) => a.call("loadtest.export", { ids, format }));
+  if (file) download(file);
+}
+
+function download(file: Res<"loadtest.export">): void {
+  const url = URL.createObjectURL(new Blob([file.content], { type: file.mediaType }));
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = file.fileName;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+export async function deleteRun(id: string): Promise<void> {
+  const r = await act("delete", (a) => a.call("loadtest.delete", { id }));
+  if (r?.deleted) {
+    useLoadTest.setState((s) => ({ detail: s.detail?.id === id ? null : s.detail, compared: s.compared.filter((c) => c.id !== id), picked: s.picked.filter((p) => p !== id) }));
+    await refreshHistory();
+  }
+}

@@ -1,0 +1,112 @@
+// The report page: print-ready document plus the screen-only toolbar (page size, PDF, CSV, PNG charts).
+import { useMemo, useState } from "react";
+import { buildReport } from "../../../../codecs/src/report/model.ts";
+import { PAGE_SIZES, type PageSize } from "../../../../host/api/report.ts";
+import { asHostError } from "../../host/errors.ts";
+import { useAnalysis } from "../../state/analysis.ts";
+import { useDesigner } from "../../state/designer.ts";
+import { useSession } from "../../state/session.ts";
+import { useSettings } from "../../state/settings.ts";
+import { measuredFrom } from "../decide/measured.ts";
+import { activeScenario, flushCosts, useDecide } from "../decide/store.ts";
+import { reportCsv } from "../../../../codecs/src/report/csv.ts";
+import { downloadBlob, slug } from "./download.ts";
+import { chartToPng } from "./exportPng.ts";
+import { ReportDocument } from "./ReportDocument.tsx";
+
+const PAGE_CSS: Record<PageSize, string> = { A4: "A4", Letter: "letter" };
+
+export function ReportPage() {
+  const scenario = useDecide(activeScenario);
+  const pageSize = useDecide((s) => s.pageSize);
+  const sizes = useAnalysis((s) => s.sizes);
+  const valid = useDesigner((s) => s.valid);
+  const projectName = useDesigner((s) => s.projectName);
+  const fitPlatforms = useSettings((s) => s.platforms);
+  const shell = useSession((s) => s.shell);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [message, setMessage] = useState<{ kind: "info" | "error"; text: string } | null>(null);
+
+  const model = useMemo(
+    () => (scenario && sizes && valid && valid.fields.length > 0 ? buildReport({ projectName: projectName || valid.name, layout: valid, samples: { count: sizes.samples, seed: sizes.seed }, measured: measuredFrom(sizes), scenario, fitPlatforms, generatedAt: new Date().toISOString() }) : null),
+    [scenario, sizes, valid, projectName, fitPlatforms],
+  );
+  const fileBase = slug(projectName || valid?.name || "report");
+
+  const pdf = async () => {
+    await flushCosts();
+    if (shell !== "electron") {
+      // browser mode: the browser prints this very page; the @page rule carries the chosen size
+      window.print();
+      return;
+    }
+    const api = useSession.getState().api;
+    if (!api) return;
+    setBusy("pdf");
+    try {
+      const res = await api.call("report.savePdf", { pageSize, fileName: `${fileBase}-report.pdf` });
+      setMessage(res ? { kind: "info", text: `Saved ${res.path} (${Math.round(res.bytes / 1024)} KB)` } : null);
+    } catch (e) {
+      setMessage({ kind: "error", text: `PDF failed: ${asHostError(e).describe()}` });
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const allPngs = async () => {
+    setBusy("png");
+    try {
+      const boxes = [...document.querySelectorAll<HTMLElement>("figure[data-chart]")];
+      for (const b of boxes) downloadBlob(await chartToPng(b), `${fileBase}-${b.dataset.chart}.png`);
+      setMessage({ kind: "info", text: `${boxes.length} charts saved as PNG` });
+    } catch (e) {
+      setMessage({ kind: "error", text: `PNG export failed: ${e instanceof Error ? e.message : String(e)}` });
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <div className="decide-page-body report-page" data-testid="report-page" data-page-size={pageSize}>
+      <style>{`@page { size: ${PAGE_CSS[pageSize]}; margin: 14mm 12mm; }`}</style>
+      <div className="analysis-controls screen-only report-toolbar">
+        <div className="segmented" role="group" aria-label="Paper size">
+          {PAGE_SIZES.map((p) => (
+            <button key={p} type="button" aria-pressed={pageSize === p} data-testid={`page-${p}`} onClick={() => useDecide.setState({ pageSize: p })}>
+              {p}
+            </button>
+          ))}
+        </div>
+        <button type="button" className="btn primary" data-testid="report-pdf" disabled={!model || busy !== null} onClick={() => void pdf()}>
+          {shell === "electron" ? (busy === "pdf" ? "Saving PDF…" : "Save PDF…") : "Print / Save as PDF…"}
+        </button>
+        <button type="button" className="btn" data-testid="report-csv" disabled={!model} onClick={() => model && downloadBlob(new Blob([reportCsv(model)], { type: "text/csv" }), `${fileBase}-report.csv`)}>
+          Numbers (CSV)
+        </button>
+        <button type="button" className="btn" data-testid="report-png" disabled={!model || busy !== null} onClick={() => void allPngs()}>
+          {busy === "png" ? "Drawing charts…" : "Charts (PNG)"}
+        </button>
+        {message ? (
+          <span className={message.kind === "error" ? "attention-text" : "muted"} data-testid="report-message" role="status">
+            {message.text}
+          </span>
+        ) : null}
+      </div>
+      <div className="decide-scroll report-scroll">
+        {!valid || valid.fields.length === 0 ? (
+          <div className="empty" data-testid="report-empty">
+            <strong>Nothing to report yet</strong>
+            Add fields in the designer: the report shows their sizes, fit and cost.
+          </div>
+        ) : !model || !sizes ? (
+          <div className="empty" data-testid="report-computing">
+            <strong>Measuring message sizes…</strong>
+            The report appears when every format is encoded.
+          </div>
+        ) : (
+          <ReportDocument model={model} sizes={sizes} />
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,84 @@
+// The latest decoded records as they arrive (newest on top); a row opens the whole record.
+import { Fragment, useState } from "react";
+import type { StackRecord } from "../../../../host/api/stack.ts";
+import { fmt, preview } from "./format.ts";
+
+export function RecordsTable({ records, arrived }: { records: StackRecord[]; arrived: number }) {
+  const [open, setOpen] = useState<string | null>(null);
+  return (
+    <section className="card stack-card stack-wide" data-testid="stack-records" aria-label="Latest decoded records" data-count={records.length}>
+      <header className="stack-card-head">
+        <h2 className="section-title">Latest decoded records</h2>
+        <span className="spacer" />
+        <span className="faint stack-small">{arrived ? `${fmt.int(arrived)} arrived while this page was open` : "newest first"}</span>
+      </header>
+      {records.length === 0 ? (
+        <p className="empty" data-testid="stack-records-empty">
+          <strong>No records yet</strong>
+          Send a message to the ingest endpoint; it appears here as soon as it is stored.
+        </p>
+      ) : (
+        <div className="stack-table-wrap">
+          <table className="stack-table">
+            <thead>
+              <tr>
+                <th>Received</th>
+                <th>Device</th>
+                <th>Layout</th>
+                <th>Format</th>
+                <th className="num">Bytes</th>
+                <th className="num">vs JSON</th>
+                <th>CSE</th>
+                <th>Values</th>
+              </tr>
+            </thead>
+            <tbody>
+              {records.map((r) => {
+                const key = `${r.buffer}:${r.seq}`;
+                const expanded = open === key;
+                return (
+                  <Fragment key={key}>
+                    <tr
+                      className={expanded ? "open" : undefined}
+                      data-testid={`record-${r.messageId}`}
+                      tabIndex={0}
+                      aria-expanded={expanded}
+                      onClick={() => setOpen(expanded ? null : key)}
+                      onKeyDown={(e) => {
+                        if (e.key === "Enter" || e.key === " ") {
+                          e.preventDefault();
+                          setOpen(expanded ? null : key);
+                        }
+                      }}
+                    >
+                      <td className="num">{fmt.time(r.receivedAt)}</td>
+                      <td className="mono">{r.device}</td>
+                      <td className="stack-ellipsis" title={r.layout}>
+                        {r.layout}
+                      </td>
+                      <td>{r.format}</td>
+                      <td className="num">{r.size}</td>
+                      <td className="num">{fmt.ratio(r.size ? r.jsonSize / r.size : null)}</td>
+                      <td>{r.forwardedAt ? <span className="stack-ok">delivered</span> : <span className="faint">pending</span>}</td>
+                      <td className="mono stack-ellipsis stack-values">{preview(r.record)}</td>
+                    </tr>
+                    {expanded ? (
+                      <tr className="stack-detail">
+                        <td colSpan={8}>
+                          <div className="stack-detail-meta faint">
+                            message id <code>{r.messageId}</code> · buffer {r.buffer} · seq {r.seq}
+                          </div>
+                          <pre className="mono">{JSON.stringify(r.record, null, 2)}</pre>
+                        </td>
+                      </tr>
+                    ) : null}
+                  </Fragment>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

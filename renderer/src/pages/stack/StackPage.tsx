@@ -1,0 +1,132 @@
+// The Stack page: start and stop the local decoder + CSE, and watch it live — the paper's Figure 5
+// dashboard: records per second, unique devices, compression, backlog, dead letters, latest records.
+import { useEffect, useLayoutEffect, useState } from "react";
+import { createPortal } from "react-dom";
+import { ThemeToggle } from "../../components/common/ThemeToggle.tsx";
+import { Endpoints } from "./Endpoints.tsx";
+import { Kpis } from "./Kpis.tsx";
+import { RateChart } from "./RateChart.tsx";
+import { RecordsTable } from "./RecordsTable.tsx";
+import { LogsCard, ServicesCard } from "./ServicesCard.tsx";
+import { StartCard } from "./StartCard.tsx";
+import { isLive, openStack, stackDown, startStack, useStack } from "./store.ts";
+import "./stack.css";
+
+const STATE_TEXT = { stopped: "Stopped", starting: "Starting…", running: "Running", degraded: "Degraded", stopping: "Stopping…" } as const;
+
+function StateChip() {
+  const status = useStack((s) => s.status);
+  const busy = useStack((s) => s.busy);
+  const state = busy === "up" ? "starting" : busy === "down" ? "stopping" : (status?.state ?? "stopped");
+  return (
+    <span className={`stack-chip ${state}`} data-testid="stack-state" data-state={state}>
+      <span className="dot" aria-hidden="true" />
+      {STATE_TEXT[state]}
+    </span>
+  );
+}
+
+export function StackPage() {
+  const status = useStack((s) => s.status);
+  const stats = useStack((s) => s.stats);
+  const series = useStack((s) => s.series);
+  const records = useStack((s) => s.records);
+  const arrived = useStack((s) => s.arrived);
+  const logs = useStack((s) => s.logs);
+  const busy = useStack((s) => s.busy);
+  const error = useStack((s) => s.error);
+  useEffect(() => startStack(), []);
+  const live = isLive(status);
+  return (
+    <>
+      <header className="topbar">
+        <button type="button" className="btn ghost" data-testid="stack-back" title="Back" onClick={() => openStack(false)}>
+          <span className="brand-mark" aria-hidden="true" />
+          SatPayload Studio
+        </button>
+        <span className="divider-v" aria-hidden="true" />
+        <h1 className="stack-title">Stack</h1>
+        <span className="muted stack-small">decoder → SQLite buffer → oneM2M CSE</span>
+        <StateChip />
+        <div className="spacer" />
+        {live ? (
+          <button type="button" className="btn" data-testid="stack-stop" disabled={busy !== null || status?.owner === null} onClick={() => void stackDown()}>
+            {busy === "down" ? "Stopping…" : "Stop the stack"}
+          </button>
+        ) : null}
+        <ThemeToggle />
+      </header>
+      <main className={`stack-page${live ? "" : " idle"}`} data-testid="stack-page" data-state={status?.state ?? "unknown"}>
+        {error ? (
+          <div className="error-box stack-wide" role="alert" data-testid="stack-error">
+            <div>
+              <div className="title">{busy === null && !live ? "The stack did not start" : "Stack problem"}</div>
+              <div>{error}</div>
+            </div>
+            <div className="spacer" />
+            <button type="button" className="btn small" onClick={() => useStack.setState({ error: null })}>
+              Dismiss
+            </button>
+          </div>
+        ) : null}
+        {status === null ? (
+          <div className="loading">Asking the host…</div>
+        ) : live ? (
+          <>
+            <Kpis stats={stats} />
+            <RateChart points={series} />
+            {status.endpoints ? <Endpoints e={status.endpoints} /> : null}
+            <RecordsTable records={records} arrived={arrived} />
+            <ServicesCard status={status} />
+            <LogsCard lines={logs} />
+          </>
+        ) : status.state === "starting" || busy === "up" ? (
+          <section className="card stack-progress" data-testid="stack-starting" aria-live="polite">
+            <div className="stack-spinner" aria-hidden="true" />
+            <div>
+              <strong>Starting the stack</strong>
+              <ul>
+                {(status.services.length ? status.services : [{ name: "cse" as const, state: "starting" as const }]).map((s) => (
+                  <li key={s.name}>
+                    {s.name === "cse" ? "Embedded CSE" : "Decoder"}: {s.state}
+                  </li>
+                ))}
+              </ul>
+            </div>
+          </section>
+        ) : (
+          <StartCard />
+        )}
+      </main>
+    </>
+  );
+}
+
+/** The page's tab in the app's page bar (another page's component renders the bar). */
+export function StackNav() {
+  const open = useStack((s) => s.open);
+  const live = useStack((s) => isLive(s.status));
+  const [bar, setBar] = useState<HTMLElement | null>(null);
+  useLayoutEffect(() => setBar(document.querySelector<HTMLElement>("nav.app-nav:not(.stack-own-nav):not(.lt-own-nav):not(.decide-own-nav)")), []);
+  useEffect(() => startStack(), []);
+  useEffect(() => {
+    bar?.classList.toggle("stack-open", open);
+    return () => bar?.classList.remove("stack-open");
+  }, [bar, open]);
+  useEffect(() => {
+    // any other tab (each owned by its page) leaves this page first
+    const leave = (e: MouseEvent) => {
+      const item = e.target instanceof Element ? e.target.closest(".app-nav-item") : null;
+      if (item && !item.classList.contains("stack-nav-item") && useStack.getState().open) openStack(false);
+    };
+    document.addEventListener("click", leave, true);
+    return () => document.removeEventListener("click", leave, true);
+  }, []);
+  const button = (
+    <button type="button" className="app-nav-item stack-nav-item" aria-current={open ? "page" : undefined} data-testid="nav-stack" onClick={() => openStack(true)}>
+      Stack
+      <span className={`stack-nav-dot${live ? " live" : ""}`} title={live ? "The stack is running" : "The stack is stopped"} />
+    </button>
+  );
+  return bar ? createPortal(button, bar) : <nav className="app-nav stack-own-nav">{button}</nav>;
+}

@@ -1,0 +1,75 @@
+// The empty state: what the stack is, and the form that starts it.
+import { formProblem, setForm, stackUp, useStack } from "./store.ts";
+
+export function StartCard() {
+  const form = useStack((s) => s.form);
+  const busy = useStack((s) => s.busy);
+  const problem = formProblem(form);
+  return (
+    <section className="card stack-start" data-testid="stack-empty" aria-label="Start the stack">
+      <div className="stack-start-text">
+        <h2>The stack is not running</h2>
+        <p>
+          Start a decoder that accepts every format the designer knows, buffers each record durably in SQLite and forwards it to a oneM2M CSE as a
+          contentInstance — the server side of Kumar et al. 2026. Devices, portals and load tests then send to its <code>/ingest</code> endpoint and
+          this page shows what arrives, live.
+        </p>
+        <ol className="stack-flow" aria-label="What runs">
+          <li>
+            <strong>Decoder</strong> <span className="muted">HTTP ingest, all layouts of this app, group-committed SQLite buffer</span>
+          </li>
+          <li>
+            <strong>Forwarder</strong> <span className="muted">in order, retried with backoff, nothing dropped</span>
+          </li>
+          <li>
+            <strong>CSE</strong> <span className="muted">the embedded Mobius-compatible one, or your Mobius / ACME</span>
+          </li>
+        </ol>
+      </div>
+      <form
+        className="stack-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void stackUp();
+        }}
+      >
+        <label className="stack-field">
+          <span>Decoder replicas</span>
+          <input className={`input num${/^\d+$/.test(form.replicas) && +form.replicas >= 1 && +form.replicas <= 16 ? "" : " invalid"}`} data-testid="stack-replicas" inputMode="numeric" value={form.replicas} onChange={(e) => setForm({ replicas: e.target.value.trim() })} />
+          <small className="faint">worker processes on one port (node:cluster), one buffer each</small>
+        </label>
+        <fieldset className="stack-field">
+          <legend>Containers in the CSE</legend>
+          <div className="segmented" role="group">
+            <button type="button" aria-pressed={form.container === "device"} data-testid="stack-container-device" onClick={() => setForm({ container: "device" })}>
+              One per device
+            </button>
+            <button type="button" aria-pressed={form.container === "shared"} data-testid="stack-container-shared" onClick={() => setForm({ container: "shared" })}>
+              One shared
+            </button>
+          </div>
+        </fieldset>
+        <fieldset className="stack-field">
+          <legend>CSE</legend>
+          <div className="segmented" role="group">
+            <button type="button" aria-pressed={form.target === "embedded"} data-testid="stack-cse-embedded" onClick={() => setForm({ target: "embedded" })}>
+              Embedded
+            </button>
+            <button type="button" aria-pressed={form.target === "external"} data-testid="stack-cse-external" onClick={() => setForm({ target: "external" })}>
+              Mobius / ACME URL
+            </button>
+          </div>
+          {form.target === "external" ? (
+            <input className={`input mono${problem && form.cseUrl ? " invalid" : ""}`} data-testid="stack-cse-url" placeholder="http://127.0.0.1:7579/Mobius" value={form.cseUrl} onChange={(e) => setForm({ cseUrl: e.target.value })} />
+          ) : (
+            <small className="faint">zero setup; point production at a real Mobius or ACME</small>
+          )}
+        </fieldset>
+        {problem && (form.target === "external" ? form.cseUrl !== "" : true) ? <p className="stack-problem">{problem}</p> : null}
+        <button type="submit" className="btn primary" data-testid="stack-start" disabled={!!problem || busy !== null} aria-busy={busy === "up"}>
+          {busy === "up" ? "Starting…" : "Start the stack"}
+        </button>
+      </form>
+    </section>
+  );
+}

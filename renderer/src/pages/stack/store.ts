@@ -1,0 +1,170 @@
+// The Stack page's state: the stack's status, live numbers and records fed by host events, the
+// rate history the chart draws, captured logs, and the start form.
+import { create } from "zustand";
+import type { HostApi } from "../../../../host/api/contract.ts";
+import type { LogLine, StackRecord, StackStats, StackStatus } from "../../../../host/api/stack.ts";
+import { asHostError } from "../../host/errors.ts";
+import { useSession } from "../../state/session.ts";
+
+export interface RatePoint {
+  /** ms since epoch */
+  t: number;
+  rps: number;
+  fps: number;
+}
+
+export interface StackForm {
+  replicas: string;
+  container: "device" | "shared";
+  target: "embedded" | "external";
+  cseUrl: string;
+}
+
+export const MAX_RECORDS = 50;
+export const MAX_POINTS = 300;
+export const MAX_LOG_LINES = 500;
+
+export interface StackPageState {
+  open: boolean;
+  status: StackStatus | null;
+  stats: StackStats | null;
+  series: RatePoint[];
+  records: StackRecord[];
+  /** records that arrived since the page opened, for the "N new" hint */
+  arrived: number;
+  logs: LogLine[];
+  busy: "up" | "down" | null;
+  error: string | null;
+  form: StackForm;
+}
+
+export const useStack = create<StackPageState>()(() => ({
+  open: false,
+  status: null,
+  stats: null,
+  series: [],
+  records: [],
+  arrived: 0,
+  logs: [],
+  busy: null,
+  error: null,
+  form: { replicas: "1", container: "device", target: "embedded", cseUrl: "" },
+}));
+
+function api(): HostApi | null {
+  return useSession.getState().api;
+}
+
+export function openStack(open: boolean): void {
+  useStack.setState({ open });
+  const url = new URL(location.href);
+  if (open) url.searchParams.set("page", "stack");
+  else if (url.searchParams.get("page") === "stack") url.searchParams.delete("page");
+  history.replaceState(null, "", url.toString());
+  if (open) void refresh();
+}
+
+export const isLive = (s: StackStatus | null) => s?.state === "running" || s?.state === "degraded";
+
+function mergeRecords(prev: StackRecord[], incoming: StackRecord[]): StackRecord[] {
+  const key = (r: StackRecord) => `${r.buffer}:${r.seq}`;
+  const seen = new Set(prev.map(key));
+  const fresh = incoming.filter((r) => !seen.has(key(r)));
+  return [...fresh, ...prev].sort((a, b) => b.receivedAt - a.receivedAt || b.seq - a.seq).slice(0, MAX_RECORDS);
+}
+
+/** A buffer with no backlog has delivered everything it holds: rows shown as pending are not any more. */
+function settle(records: StackRecord[], s: StackStats): StackRecord[] {
+  const drained = new Set(s.buffers.filter((b) => b.backlog === 0).map((b) => b.index));
+  if (!records.some((r) => r.forwardedAt === null && drained.has(r.buffer))) return records;
+  return records.map((r) => (r.forwardedAt === null && drained.has(r.buffer) ? { ...r, forwardedAt: s.at } : r));
+}
+
+function onStats(s: StackStats): void {
+  useStack.setState((st) => ({
+    stats: s,
+    records: settle(st.records, s),
+    series: [...st.series, { t: s.at, rps: s.recordsPerSecond ?? 0, fps: s.forwardedPerSecond ?? 0 }].slice(-MAX_POINTS),
+  }));
+}
+
+let listening = false;
+
+/** Subscribes to the host's stack events once per page load; the host only sends while someone listens. */
+export function startStack(): void {
+  const a = api();
+  if (!a || listening) return;
+  listening = true;
+  a.on("stack.status", (s) => {
+    const was = useStack.getState().status;
+    useStack.setState({ status: s });
+    if (isLive(s) && !isLive(was)) void refresh();
+    if (!isLive(s) && isLive(was)) useStack.setState({ stats: null, series: [] });
+  });
+  a.on("stack.stats", onStats);
+  a.on("stack.ingested", (e) => useStack.setState((st) => ({ records: mergeRecords(st.records, e.records), arrived: st.arrived + e.count })));
+  a.on("stack.log", (e) => useStack.setState((st) => ({ logs: [...st.logs, ...e.lines].slice(-MAX_LOG_LINES) })));
+  if (new URL(location.href).searchParams.get("page") === "stack") openStack(true);
+  else void refresh();
+}
+
+/** Status, and for a running stack the newest records, numbers and logs (a page opened mid-run). */
+export async function refresh(): Promise<void> {
+  const a = api();
+  if (!a) return;
+  try {
+    const status = await a.call("stack.status", {});
+    useStack.setState({ status });
+    if (!isLive(status)) return;
+    const [latest, stats, logs] = await Promise.all([a.call("stack.latest", { limit: 20 }), a.call("stack.stats", {}), a.call("stack.logs", { limit: 200 })]);
+    useStack.setState((st) => ({ records: mergeRecords(st.records, latest.records), stats: stats ?? st.stats, logs: logs.lines }));
+  } catch (e) {
+    useStack.setState({ error: asHostError(e).describe() });
+  }
+}
+
+export function setForm(patch: Partial<StackForm>): void {
+  useStack.setState((s) => ({ form: { ...s.form, ...patch } }));
+}
+
+export function formProblem(f: StackForm): string | null {
+  const n = Number(f.replicas);
+  if (!/^\d+$/.test(f.replicas) || n < 1 || n > 16) return "Replicas: a whole number from 1 to 16.";
+  if (f.target === "external" && !/^http:\/\/[^/\s]+\/[^/\s]/.test(f.cseUrl.trim())) return "CSE URL: http://host:port/<base name>, e.g. http://mobius.example:7579/Mobius.";
+  return null;
+}
+
+export async function stackUp(): Promise<void> {
+  const a = api();
+  const f = useStack.getState().form;
+  if (!a || formProblem(f)) return;
+  useStack.setState({ busy: "up", error: null, records: [], arrived: 0, series: [], stats: null });
+  try {
+    const status = await a.call("stack.up", {
+      replicas: Number(f.replicas),
+      container: f.container,
+      ...(f.target === "external" ? { cseUrl: f.cseUrl.trim() } : {}),
+    });
+    useStack.setState({ status });
+    await refresh();
+  } catch (e) {
+    useStack.setState({ error: asHostError(e).describe() });
+    void refresh();
+  } finally {
+    useStack.setState({ busy: null });
+  }
+}
+
+export async function stackDown(): Promise<void> {
+  const a = api();
+  if (!a) return;
+  useStack.setState({ busy: "down", error: null });
+  try {
+    const status = await a.call("stack.down", {});
+    useStack.setState({ status, stats: null, series: [] });
+  } catch (e) {
+    useStack.setState({ error: asHostError(e).describe() });
+  } finally {
+    useStack.setState({ busy: null });
+  }
+}

@@ -1,0 +1,97 @@
+// `npm run bench:paper`: the paper's load matrix (Protobuf and Struct+Zlib, 100…2000 devices waiting
+// U(1, 3) s, 1/2/4 decoder replicas) on this machine, written into docs/benchmarks.md between the
+// `<!-- paper-matrix -->` markers with the paper's published cells beside ours.
+//   npm run bench:paper -- [--duration 20] [--warmup 5] [--spawn-rate 200] [--devices 100,300,500,1000,2000]
+//                          [--replicas 1,2,4] [--formats protobuf,struct-zlib] [--no-write] [--json FILE]
+import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { isFormatId } from "../../codecs/src/formats/registry.ts";
+import type { FormatId } from "../../codecs/src/formats/types.ts";
+import { PAPER_WORKLOAD } from "../../codecs/src/paper/tables.ts";
+import { presetLayout } from "../loadgen/src/layoutSource.ts";
+import { matrixCells, runMatrix } from "../loadgen/src/matrix.ts";
+import type { LoadTestResult } from "../loadgen/src/result.ts";
+import { markdownTable, replicasOf } from "../loadgen/src/table.ts";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const DOC = path.join(ROOT, "docs/benchmarks.md");
+const MARK = "<!-- paper-matrix -->";
+
+const { values } = parseArgs({
+  options: {
+    duration: { type: "string", default: "20" },
+    warmup: { type: "string", default: "5" },
+    "spawn-rate": { type: "string", default: "200" },
+    devices: { type: "string", default: PAPER_WORKLOAD.deviceCounts.join(",") },
+    replicas: { type: "string", default: PAPER_WORKLOAD.instanceCounts.join(",") },
+    formats: { type: "string", default: "protobuf,struct-zlib" },
+    "no-write": { type: "boolean", default: false },
+    json: { type: "string" },
+  },
+});
+const ints = (s: string) => s.split(",").map((x) => Number(x.trim())).filter((x) => Number.isInteger(x) && x > 0);
+const formats = values.formats.split(",").map((f) => f.trim()).filter(isFormatId) as FormatId[];
+const spec = {
+  layout: presetLayout("paper"),
+  formats,
+  devices: ints(values.devices),
+  replicas: ints(values.replicas),
+  base: {
+    wait: { kind: "uniform" as const, min: PAPER_WORKLOAD.waitMinSeconds, max: PAPER_WORKLOAD.waitMaxSeconds },
+    durationSeconds: Number(values.duration),
+    warmupSeconds: Number(values.warmup),
+    spawnRate: Number(values["spawn-rate"]),
+    poolSize: PAPER_WORKLOAD.poolSize,
+  },
+};
+
+const total = matrixCells(spec).length;
+const load0 = os.loadavg();
+const started = new Date();
+process.stderr.write(`bench:paper: ${total} cells, ${spec.base.durationSeconds} s measured + ${spec.base.warmupSeconds} s warm-up each, load average ${load0.map((x) => x.toFixed(2)).join(" ")}\n`);
+const results = await runMatrix(spec, {
+  onCell: (r, i, n) => {
+    process.stderr.write(
+      `  [${i + 1}/${n}] ${r.settings.format} ${r.settings.devices} devices × ${replicasOf(r)}: ${r.rps.toFixed(1)} RPS (${((r.offeredShare ?? 0) * 100).toFixed(1)} % of offered), p95 ${r.latency.p95} ms, ${r.requests.measuredFailed} failed${r.client.valid ? "" : " [client-limited]"}\n`,
+    );
+  },
+});
+const load1 = os.loadavg();
+
+function targetCheck(rs: LoadTestResult[]): string[] {
+  return rs
+    .filter((r) => r.settings.devices === 2000 && replicasOf(r) === 1)
+    .map((r) => {
+      const share = (r.offeredShare ?? 0) * 100;
+      const ok = share >= 99 && r.latency.p95 <= 20 && r.requests.measuredFailed === 0;
+      return `- ${r.settings.format}, 2000 devices, one replica: ${r.rps.toFixed(1)} RPS = ${share.toFixed(1)} % of the offered ${r.offeredRps} RPS, p95 ${r.latency.p95} ms, ${r.requests.measuredFailed} failures → target (≥ 99 %, p95 ≤ 20 ms, 0 failures) ${ok ? "**met**" : "**missed**"}${r.client.valid ? "" : " (client-limited run)"}`;
+    });
+}
+
+const section = [
+  MARK,
+  `### Paper matrix (Tables 3–6) on this machine`,
+  "",
+  `\`npm run bench:paper\` on ${started.toISOString().slice(0, 10)}: ${os.availableParallelism()} cores (${os.cpus()[0]?.model ?? "unknown CPU"}), Node ${process.version}; load average ${load0.map((x) => x.toFixed(2)).join(" ")} at the start and ${load1.map((x) => x.toFixed(2)).join(" ")} at the end (other work shared the machine). Workload as the paper's: devices wait U(1, 3) s after each answer, keep-alive, 10 000 pre-encoded \`paper\` records, spawn rate ${spec.base.spawnRate}/s; ${spec.base.warmupSeconds} s warm-up, ${spec.base.durationSeconds} s measured per cell (the paper ran longer). Target: the embedded CSE and the decoder (\`--replicas N\`, node:cluster on one port; the paper used nginx least_conn), group commit, forwarding to the CSE, all on this machine with the generator. In parentheses: the paper's published cell (Tables 3–5; FoM from Table 6). "of offered" = RPS / (devices / 2 s). e2e = ingest → contentInstance notification.`,
+  "",
+  markdownTable(results).trimEnd(),
+  "",
+  ...targetCheck(results),
+  MARK,
+].join("\n");
+
+if (values.json) writeFileSync(values.json, `${JSON.stringify(results, null, 2)}\n`);
+if (!values["no-write"]) {
+  const doc = readFileSync(DOC, "utf8");
+  const start = doc.indexOf(MARK);
+  const end = start < 0 ? -1 : doc.indexOf(MARK, start + MARK.length);
+  const next = start >= 0 && end > start ? doc.slice(0, start) + section + doc.slice(end + MARK.length) : `${doc.trimEnd()}\n\n${section}\n`;
+  const tmp = `${DOC}.${process.pid}.tmp`;
+  writeFileSync(tmp, next);
+  renameSync(tmp, DOC);
+  process.stderr.write(`bench:paper: wrote ${path.relative(ROOT, DOC)}\n`);
+}
+process.stdout.write(`${section}\n`);

@@ -1,0 +1,171 @@
+// `npm run bench:cse`: contentInstance creates per second that the embedded CSE sustains over HTTP,
+// the way the decoder's forwarder uses it (keep-alive connections, one paper record per instance,
+// rn = message id), written into docs/benchmarks.md between the `<!-- cse -->` markers.
+// The CSE runs as its own process (services/cse/main.ts, SQLite WAL in a temp dir), as in the
+// stack; this process is the client. Flags: --seconds N (per run, default 8), --no-write.
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { Agent, request } from "node:http";
+import os from "node:os";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { parseLayout } from "../../codecs/src/layout/validate.ts";
+import { paperPreset } from "../../codecs/src/presets/paper.ts";
+import { generateSamples } from "../../codecs/src/samples/generate.ts";
+import { toPlain } from "../../codecs/src/text/plain.ts";
+import { writeFileAtomic } from "../shared/atomicWrite.ts";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const DOC = path.join(ROOT, "docs/benchmarks.md");
+const MARK = "<!-- cse -->";
+const TARGET = 1000;
+
+const { values: flags } = parseArgs({ options: { seconds: { type: "string", default: "8" }, "no-write": { type: "boolean", default: false } } });
+const SECONDS = Number(flags.seconds);
+if (!(SECONDS > 0)) throw new Error("--seconds must be positive");
+const CONCURRENCY = [1, 8, 32];
+
+const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+
+function post(url: URL, path: string, ty: number, body: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { agent, host: url.hostname, port: url.port, path, method: "POST", headers: { "X-M2M-RI": "b", "X-M2M-Origin": "Cbench", "X-M2M-RVI": "3", "Content-Type": `application/json;ty=${ty}`, "Content-Length": Buffer.byteLength(body) } },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+/** CPU seconds the process has used (Linux /proc; clock ticks are 1/100 s there), undefined elsewhere */
+function cpuSeconds(pid: number | undefined): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+interface Run {
+  label: string;
+  /** creates per CPU-second of the CSE process: what it would do with a core to itself */
+  perCpuSecond: number | undefined;
+  concurrency: number;
+  mni: number | undefined;
+  rate: number;
+  p50: number;
+  p95: number;
+  errors: number;
+}
+
+const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
+
+const percentile = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? NaN;
+};
+
+async function measure(url: URL, pid: number | undefined, label: string, concurrency: number, mni: number | undefined, records: string[]): Promise<Run> {
+  const cnt = `/Mobius/bench/${label}-${concurrency}`;
+  const status = await post(url, "/Mobius/bench", 3, JSON.stringify({ "m2m:cnt": { rn: `${label}-${concurrency}`, ...(mni === undefined ? {} : { mni }) } }));
+  if (status !== 201) throw new Error(`container create answered ${status}`);
+  let seq = 0;
+  let errors = 0;
+  const latencies: number[] = [];
+  const worker = async (until: number, record: boolean) => {
+    while (performance.now() < until) {
+      const id = seq++;
+      const body = `{"m2m:cin":{"rn":"msg-${id}","cnf":"application/json:0","con":${records[id % records.length]}}}`;
+      const t0 = performance.now();
+      const s = await post(url, cnt, 4, body);
+      if (record) {
+        latencies.push(performance.now() - t0);
+        if (s !== 201) errors++;
+      }
+    }
+  };
+  // one second of warm-up (JIT, SQLite page cache), then the measured run
+  let until = performance.now() + 1000;
+  await Promise.all(Array.from({ length: concurrency }, () => worker(until, false)));
+  const cpu0 = cpuSeconds(pid);
+  const t0 = performance.now();
+  until = t0 + SECONDS * 1000;
+  await Promise.all(Array.from({ length: concurrency }, () => worker(until, true)));
+  const elapsed = (performance.now() - t0) / 1000;
+  const cpu1 = cpuSeconds(pid);
+  const perCpuSecond = cpu0 === undefined || cpu1 === undefined || cpu1 <= cpu0 ? undefined : latencies.length / (cpu1 - cpu0);
+  return { label, perCpuSecond, concurrency, mni, rate: latencies.length / elapsed, p50: percentile(latencies, 0.5), p95: percentile(latencies, 0.95), errors };
+}
+
+async function main(): Promise<void> {
+  const layout = parseLayout(paperPreset);
+  const records = generateSamples(layout, 1000, 1).map((r) => JSON.stringify(toPlain(layout, r, "json")));
+  const dir = mkdtempSync(path.join(os.tmpdir(), "cse-bench-"));
+  const load = os.loadavg()[0]!;
+  // node itself (not the tsx wrapper) so that child.pid is the process whose CPU time is read
+  const child = spawn(process.execPath, ["--import", "tsx", "services/cse/main.ts", "--port", "0", "--data-dir", dir], { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
+  try {
+    const line = await new Promise<string>((resolve, reject) => {
+      createInterface({ input: child.stdout! }).once("line", resolve);
+      child.once("exit", (c) => reject(new Error(`the CSE exited ${c}`)));
+    });
+    const url = new URL(JSON.parse(line).url);
+    if ((await post(url, "/Mobius", 2, JSON.stringify({ "m2m:ae": { rn: "bench", api: "Nbench", rr: false, srv: ["3"] } }))) !== 201) throw new Error("AE create failed");
+    const runs: Run[] = [];
+    for (const c of CONCURRENCY) {
+      runs.push(await measure(url, child.pid, "unbounded", c, undefined, records));
+      console.log(`concurrency ${c}, Mobius default limits: ${runs.at(-1)!.rate.toFixed(0)} cin/s`);
+    }
+    // mni=1000: every create past the first thousand also deletes the oldest instance
+    runs.push(await measure(url, child.pid, "trim", 8, 1000, records));
+    console.log(`concurrency 8, mni=1000 (trimming): ${runs.at(-1)!.rate.toFixed(0)} cin/s`);
+    const best = Math.max(...runs.map((r) => r.rate));
+    const meanBytes = records.reduce((s, r) => s + r.length, 0) / records.length;
+    const section = [
+      MARK,
+      "## Embedded CSE (`npm run bench:cse`)",
+      "",
+      "What it measures (`services/cse/bench.ts`): contentInstance creates per second over HTTP/1.1",
+      "keep-alive against `services/cse/main.ts` running as its own process with its SQLite file (WAL,",
+      `synchronous=NORMAL) in a temp dir; each instance carries one paper-preset record as JSON \`con\``,
+      `(${meanBytes.toFixed(0)} bytes on average) named by a message id, as the decoder's forwarder sends them.`,
+      "The client runs on the same machine and takes part of its CPU.",
+      "",
+      `Measured ${new Date().toISOString().slice(0, 10)} on ${os.cpus()[0]?.model ?? "unknown CPU"}, ${os.cpus().length} cores, Node ${process.version}, 1-min load average ${load.toFixed(1)} at start; ${SECONDS} s per run after 1 s of warm-up.`,
+      "",
+      "| container | requests in flight | cin creates/s | per CPU-second of the CSE | p50 latency | p95 latency | errors |",
+      "|---|---:|---:|---:|---:|---:|---:|",
+      ...runs.map((r) => `| ${r.mni === undefined ? "Mobius default limits" : `mni=${r.mni} (trimming every create)`} | ${r.concurrency} | ${fmt(r.rate)} | ${r.perCpuSecond === undefined ? "n/a" : fmt(r.perCpuSecond)} | ${r.p50.toFixed(2)} ms | ${r.p95.toFixed(2)} ms | ${r.errors} |`),
+      "",
+      "\"Per CPU-second\" divides the creates by the CPU time the CSE process used: what it does with a core to",
+      "itself, while the wall-clock rate also depends on the client and on whatever else the machine runs.",
+      "Several requests in flight share one SQLite commit (group commit, `Store.batched`).",
+      "",
+      `Target ≥ ${fmt(TARGET)} cin/s (the load test's rate): ${best >= TARGET ? "met" : "NOT met"} (best ${fmt(best)} cin/s wall clock).`,
+      MARK,
+    ].join("\n");
+    console.log(`\n${section}`);
+    if (!flags["no-write"]) {
+      const doc = readFileSync(DOC, "utf8");
+      const start = doc.indexOf(MARK);
+      const end = start < 0 ? -1 : doc.indexOf(MARK, start + MARK.length);
+      const next = start >= 0 && end > start ? doc.slice(0, start) + section + doc.slice(end + MARK.length) : `${doc.trimEnd()}\n\n${section}\n`;
+      writeFileAtomic(DOC, next);
+      console.log(`wrote ${path.relative(ROOT, DOC)}`);
+    }
+  } finally {
+    child.kill("SIGTERM");
+    await new Promise((r) => (child.exitCode === null ? child.once("exit", r) : r(null)));
+    agent.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();

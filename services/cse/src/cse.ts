@@ -1,0 +1,386 @@
+// The CSE's behaviour: create, retrieve, update, delete and discover resources in the tree, apply
+// the container limits, the creator/superuser access rule, and raise notification events.
+import { CHILD_TYPES, createAttributes, rootName, TYPES, unwrap, updateAttributes } from "./attributes.ts";
+import { badRequest, conflict, CseConfigError, CseError, noPrivilege, notAcceptable, notAllowed, notFound, RSC, type Rsc } from "./errors.ts";
+import { IdGenerator } from "./ids.ts";
+import type { Notifier } from "./notify.ts";
+import type { CseRequest } from "./request.ts";
+import { TY, type ResourceRow, type Store } from "./store.ts";
+import { defaultExpiry, m2mTime } from "./time.ts";
+
+export interface CseConfig {
+  base: string;
+  cseId: string;
+  superuser: string;
+  /** may this originator register an AE? (403/4126 otherwise) */
+  aeOriginatorAllowed: (originator: string) => boolean;
+  /** ACME-style verification request to each new notification URI (Mobius: off) */
+  verifySubscriptions: boolean;
+  /** the CSE's own address, shown as the CSEBase's poa */
+  pointOfAccess: () => string;
+  now?: () => number;
+}
+
+export interface CseResponse {
+  status: number;
+  rsc: Rsc;
+  body?: unknown;
+  /** Content-Location of a created resource */
+  location?: string;
+}
+
+/** Mobius' container defaults */
+export const CONTAINER_DEFAULTS = { mni: 3153600000, mbs: 3153600000, mia: 31536000 } as const;
+
+const VIRTUAL: Record<string, "la" | "ol"> = { la: "la", latest: "la", ol: "ol", oldest: "ol" };
+
+/** net values of `enc`: 1 update of the resource, 2 its deletion, 3 child created, 4 child deleted */
+const NET = { UPDATE: 1, DELETE: 2, CREATE_CHILD: 3, DELETE_CHILD: 4 } as const;
+
+interface Target {
+  row: ResourceRow;
+  /** set when the path ended in la/ol: row is then the container */
+  virtual?: "la" | "ol";
+}
+
+interface SubAttrs {
+  nu: string[];
+  nct: 1 | 2;
+  enc?: { net: number[] };
+}
+
+interface PendingEvent {
+  sub: ResourceRow;
+  net: number;
+  rep: Record<string, unknown>;
+  last: boolean;
+}
+
+type Attrs = Record<string, unknown>;
+
+export class Cse {
+  private readonly ids = new IdGenerator();
+  private readonly now: () => number;
+  private cseBase!: ResourceRow;
+
+  constructor(
+    private readonly store: Store,
+    private readonly notifier: Notifier,
+    private readonly config: CseConfig,
+  ) {
+    this.now = config.now ?? Date.now;
+  }
+
+  /** Creates the CSEBase on first start; refuses a data dir that belongs to another base name. */
+  init(): void {
+    const existing = this.store.allOfType(TY.CSE_BASE)[0];
+    if (existing) {
+      if (existing.path !== this.config.base) throw new CseConfigError(`this data directory holds the CSE base "${existing.path}", not "${this.config.base}"`);
+      this.cseBase = existing;
+      return;
+    }
+    const ms = this.now();
+    const ri = this.ids.next(TY.CSE_BASE, ms);
+    const attrs = { rn: this.config.base, ty: TY.CSE_BASE, ri, pi: "", ct: m2mTime(ms), lt: m2mTime(ms) };
+    const row = { ri, parent: null, ty: TY.CSE_BASE, path: this.config.base, cr: null, size: 0, cni: 0, cbs: 0, st: 0, aei: null, created_ms: ms, attrs: JSON.stringify(attrs) };
+    this.cseBase = { id: this.store.insert(row), ...row };
+  }
+
+  async handle(req: CseRequest): Promise<CseResponse> {
+    switch (req.op) {
+      case "create":
+        return this.create(req);
+      case "retrieve":
+        return this.retrieve(req);
+      case "update":
+        return this.update(req);
+      case "delete":
+        return this.delete(req);
+    }
+  }
+
+  /** Deletes a subscription the notifier gave up on; no-op when it is already gone. */
+  removeSubscription(ri: string): void {
+    const row = this.store.subscriptionByRi(ri);
+    if (row) this.store.deleteById(row.id);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  private resolve(path: string): Target {
+    const segments = path.split("/");
+    if (segments[0] !== this.config.base) throw notFound(`no resource at /${path} (the CSE base is /${this.config.base})`);
+    const last = segments[segments.length - 1]!;
+    const virtual = segments.length > 1 ? VIRTUAL[last] : undefined;
+    if (virtual) {
+      const parentPath = segments.slice(0, -1).join("/");
+      const row = this.store.byPath(parentPath);
+      if (!row) throw notFound(`no resource at /${parentPath}`);
+      if (row.ty !== TY.CNT) throw notFound(`/${parentPath} is not a container, so it has no /${last}`);
+      return { row, virtual };
+    }
+    const row = this.store.byPath(path);
+    if (!row) throw notFound(`no resource at /${path}`);
+    return { row };
+  }
+
+  private represent(row: ResourceRow): Attrs {
+    const a = JSON.parse(row.attrs) as Attrs;
+    if (row.ty === TY.CNT) {
+      a.cni = row.cni;
+      a.cbs = row.cbs;
+      a.st = row.st;
+    } else if (row.ty === TY.CSE_BASE) {
+      a.csi = this.config.cseId;
+      a.cst = 1;
+      a.srt = [TY.AE, TY.CNT, TY.CIN, TY.CSE_BASE, TY.SUB];
+      a.srv = ["2a", "3"];
+      a.poa = [this.config.pointOfAccess()];
+    }
+    return a;
+  }
+
+  private wrap(row: ResourceRow, attrs: Attrs = this.represent(row)): Attrs {
+    return { [rootName(row.ty)!]: attrs };
+  }
+
+  private mayModify(row: ResourceRow, originator: string): void {
+    if (originator !== row.cr && originator !== this.config.superuser)
+      throw noPrivilege(`originator ${originator} may not change /${row.path}: only its creator or the superuser may`);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  private async create(req: CseRequest): Promise<CseResponse> {
+    const target = this.resolve(req.path);
+    if (target.virtual) throw notAllowed(`a resource cannot be created under /${req.path}: it is a virtual resource`);
+    const parent = target.row;
+    const ty = req.ty!;
+    if (ty === TY.CSE_BASE) throw notAllowed("a CSEBase cannot be created");
+    if (!TYPES[ty]) throw new CseError(501, RSC.NOT_IMPLEMENTED, `resource type ${ty} is not implemented by this CSE (AE 2, container 3, contentInstance 4, subscription 23)`);
+    if (!CHILD_TYPES[parent.ty]!.includes(ty))
+      throw new CseError(403, RSC.INVALID_CHILD_RESOURCE_TYPE, `a resource of type ${ty} cannot be a child of /${parent.path} (type ${parent.ty})`);
+    const { rn: givenRn, attrs } = createAttributes(ty, unwrap(req.body, ty));
+    if (givenRn !== undefined) this.checkFree(`${parent.path}/${givenRn}`);
+
+    let aei: string | null = null;
+    if (ty === TY.AE) {
+      if (!this.config.aeOriginatorAllowed(req.originator)) throw new CseError(403, RSC.AE_ORIGINATOR_NOT_ALLOWED, `originator ${req.originator} is not allowed to register an AE`);
+      // a bare "C" or "S" asks the CSE to assign the AE-ID
+      aei = req.originator === "C" || req.originator === "S" ? `${req.originator}${this.ids.next(TY.AE, this.now()).slice(2)}` : req.originator;
+      const other = this.store.byAei(aei);
+      if (other) throw new CseError(403, RSC.ORIGINATOR_ALREADY_REGISTERED, `originator ${aei} has already registered the AE /${other.path}`);
+    }
+
+    const ms = this.now();
+    const ri = this.ids.next(ty, ms);
+    const rn = givenRn ?? ri;
+    const path = `${parent.path}/${rn}`;
+    if (ty === TY.SUB && this.config.verifySubscriptions) {
+      await this.notifier.verify(attrs.nu as string[], path, req.originator);
+      this.checkFree(path);
+    }
+
+    const time = m2mTime(ms);
+    const rep: Attrs = { rn, ty, pi: parent.ri, ri, ct: time, lt: time, et: attrs.et ?? defaultExpiry(ms), cr: req.originator };
+    if (attrs.lbl !== undefined) rep.lbl = attrs.lbl;
+    const row = { ri, parent: parent.id, ty, path, cr: req.originator, size: 0, cni: 0, cbs: 0, st: 0, aei, created_ms: ms, attrs: "" };
+    let result: ResourceRow;
+
+    switch (ty) {
+      case TY.AE:
+        Object.assign(rep, { api: attrs.api, aei, rr: attrs.rr ?? true });
+        for (const k of ["srv", "poa", "apn"]) if (attrs[k] !== undefined) rep[k] = attrs[k];
+        result = this.insert(row, rep, attrs.lbl);
+        break;
+      case TY.CNT:
+        Object.assign(rep, { mni: attrs.mni ?? CONTAINER_DEFAULTS.mni, mbs: attrs.mbs ?? CONTAINER_DEFAULTS.mbs, mia: attrs.mia ?? CONTAINER_DEFAULTS.mia });
+        result = this.insert(row, rep, attrs.lbl);
+        break;
+      case TY.CIN:
+        result = await this.createInstance(parent, row, rep, attrs);
+        break;
+      case TY.SUB:
+        Object.assign(rep, { enc: attrs.enc ?? { net: [NET.CREATE_CHILD] }, nu: attrs.nu, nct: attrs.nct ?? 1 });
+        result = this.insert(row, rep, attrs.lbl);
+        break;
+      default:
+        throw new CseError(501, RSC.NOT_IMPLEMENTED, `resource type ${ty} is not implemented`);
+    }
+    const body = this.wrap(result, ty === TY.CIN ? rep : undefined);
+    this.raise(this.eventsFor(parent.id, NET.CREATE_CHILD, result, body, undefined, false));
+    return { status: 201, rsc: RSC.CREATED, body, location: `/${path}` };
+  }
+
+  private checkFree(path: string): void {
+    if (this.store.exists(path)) throw conflict(`a resource /${path} already exists`);
+  }
+
+  private insert(row: Omit<ResourceRow, "id">, rep: Attrs, labels: unknown): ResourceRow {
+    const full = { ...row, attrs: JSON.stringify(rep) };
+    return this.store.transaction(() => {
+      // the parent may have gone while a verification request was awaited
+      if (row.parent !== null && !this.store.byId(row.parent)) throw notFound(`the parent of /${row.path} no longer exists`);
+      this.checkFree(row.path);
+      const id = this.store.insert(full);
+      if (Array.isArray(labels)) this.store.replaceLabels(id, labels as string[]);
+      return { id, ...full };
+    });
+  }
+
+  /** Adds the instance and trims the container to its limits in one transaction (group-committed). */
+  private createInstance(container: ResourceRow, row: Omit<ResourceRow, "id">, rep: Attrs, attrs: Attrs): Promise<ResourceRow> {
+    const con = attrs.con;
+    const cs = Buffer.byteLength(typeof con === "string" ? con : JSON.stringify(con));
+    if (attrs.cnf !== undefined) rep.cnf = attrs.cnf;
+    rep.con = con;
+    rep.cs = cs;
+    return this.store.batched(() => {
+      this.checkFree(row.path);
+      // the counters may have moved since the container was read outside this transaction
+      const cnt = this.store.byPath(container.path);
+      if (!cnt) throw notFound(`no resource at /${container.path}`);
+      const limits = JSON.parse(cnt.attrs) as { mni: number; mbs: number; mia: number };
+      if (limits.mni === 0) throw notAcceptable(`/${cnt.path} takes no instances (mni=0)`);
+      if (cs > limits.mbs) throw notAcceptable(`the instance is ${cs} bytes, more than /${cnt.path} holds (mbs=${limits.mbs})`);
+      const { cni, cbs } = this.trim(cnt, limits, row.created_ms, 1, cs);
+      const st = cnt.st + 1;
+      rep.st = st;
+      const full = { ...row, size: cs, st, attrs: JSON.stringify(rep) };
+      const id = this.store.insert(full);
+      if (Array.isArray(attrs.lbl)) this.store.replaceLabels(id, attrs.lbl as string[]);
+      this.store.setCounters(cnt.id, cni + 1, cbs + cs, st);
+      return { id, ...full };
+    });
+  }
+
+  /**
+   * Deletes the oldest instances until `adding` more instances of `addBytes` fit within mni/mbs and
+   * none is older than mia seconds. Runs inside the caller's transaction.
+   */
+  private trim(cnt: ResourceRow, limits: { mni: number; mbs: number; mia: number }, nowMs: number, adding: number, addBytes: number): { cni: number; cbs: number } {
+    let cni = cnt.cni;
+    let cbs = cnt.cbs;
+    const cutoff = nowMs - limits.mia * 1000;
+    while (cni > 0) {
+      const oldest = this.store.oldestInstance(cnt.id);
+      if (!oldest) break;
+      if (cni + adding <= limits.mni && cbs + addBytes <= limits.mbs && oldest.created_ms >= cutoff) break;
+      this.store.deleteById(oldest.id);
+      cni -= 1;
+      cbs -= oldest.size;
+    }
+    return { cni, cbs: Math.max(cbs, 0) };
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  private retrieve(req: CseRequest): CseResponse {
+    const target = this.resolve(req.path);
+    const { fu, rcn } = req.query;
+    if (fu === 1) {
+      if (target.virtual) throw badRequest(`discovery needs a real resource, not /${req.path}`);
+      // leave rcn out: Mobius refuses 11, ACME takes only 11 (and 6); 11 is what this answer is
+      if (rcn !== undefined && rcn !== 11) throw badRequest(`rcn=${rcn} is not supported with discovery (leave rcn out)`);
+      const uril = this.store.discover(target.row.path, req.query.ty, req.query.lbl, req.query.lim).map((p) => `/${p}`);
+      return { status: 200, rsc: RSC.OK, body: { "m2m:uril": uril } };
+    }
+    if (rcn !== undefined && rcn !== 1) throw badRequest(`rcn=${rcn} is not supported (this CSE returns the resource's attributes, rcn=1)`);
+    const row = this.instanceOrSelf(target, req.path);
+    return { status: 200, rsc: RSC.OK, body: this.wrap(row) };
+  }
+
+  private instanceOrSelf(target: Target, path: string): ResourceRow {
+    if (!target.virtual) return target.row;
+    const row = target.virtual === "la" ? this.store.lastChild(target.row.id, TY.CIN) : this.store.firstChild(target.row.id, TY.CIN);
+    if (!row) throw notFound(`/${path}: the container has no instances`);
+    return row;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  private async update(req: CseRequest): Promise<CseResponse> {
+    const target = this.resolve(req.path);
+    if (target.virtual) throw notAllowed(`/${req.path} is a virtual resource and cannot be updated`);
+    const row = target.row;
+    if (!TYPES[row.ty]?.update) throw notAllowed(`resources of type ${row.ty} (${rootName(row.ty)}) cannot be updated`);
+    this.mayModify(row, req.originator);
+    const changes = updateAttributes(row.ty, unwrap(req.body, row.ty));
+    if (row.ty === TY.SUB && changes.nu !== undefined && this.config.verifySubscriptions) {
+      const old = new Set((JSON.parse(row.attrs) as SubAttrs).nu);
+      await this.notifier.verify((changes.nu as string[]).filter((u) => !old.has(u)), row.path, req.originator);
+    }
+    const ms = this.now();
+    const updated = this.store.transaction(() => {
+      const current = this.store.byPath(row.path);
+      if (!current) throw notFound(`no resource at /${row.path}`);
+      const attrs = { ...(JSON.parse(current.attrs) as Attrs), ...changes, lt: m2mTime(ms) };
+      const json = JSON.stringify(attrs);
+      this.store.setAttrs(current.id, json);
+      if (changes.lbl !== undefined) this.store.replaceLabels(current.id, changes.lbl as string[]);
+      let { cni, cbs, st } = current;
+      if (current.ty === TY.CNT) {
+        // lowered limits take effect at once, as if an instance of nothing were added
+        ({ cni, cbs } = this.trim(current, attrs as unknown as { mni: number; mbs: number; mia: number }, ms, 0, 0));
+        st += 1;
+        this.store.setCounters(current.id, cni, cbs, st);
+      }
+      return { ...current, attrs: json, cni, cbs, st };
+    });
+    const body = this.wrap(updated);
+    const modified = { ...changes, lt: m2mTime(ms) };
+    this.raise(this.eventsFor(updated.id, NET.UPDATE, updated, body, { [rootName(updated.ty)!]: modified }, false));
+    return { status: 200, rsc: RSC.UPDATED, body };
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  private delete(req: CseRequest): CseResponse {
+    const target = this.resolve(req.path);
+    const row = this.instanceOrSelf(target, req.path);
+    if (row.ty === TY.CSE_BASE) throw notAllowed("the CSEBase cannot be deleted");
+    this.mayModify(row, req.originator);
+    const body = this.wrap(row);
+    const events: PendingEvent[] = [];
+    const gone = this.store.transaction(() => {
+      const current = this.store.byPath(row.path);
+      if (!current) throw notFound(`no resource at /${row.path}`);
+      events.push(...this.eventsFor(current.id, NET.DELETE, current, body, undefined, true));
+      if (current.parent !== null) events.push(...this.eventsFor(current.parent, NET.DELETE_CHILD, current, body, undefined, false));
+      const subs = current.ty === TY.SUB ? [current] : this.store.typeInSubtree(TY.SUB, current.path);
+      if (current.ty === TY.CIN && current.parent !== null) {
+        const cnt = this.store.byId(current.parent);
+        if (cnt) this.store.setCounters(cnt.id, Math.max(cnt.cni - 1, 0), Math.max(cnt.cbs - current.size, 0), cnt.st);
+      }
+      this.store.deleteById(current.id);
+      return subs;
+    });
+    const notified = new Set(events.filter((e) => e.last).map((e) => e.sub.ri));
+    for (const s of gone) if (!notified.has(s.ri)) this.notifier.forget(s.ri);
+    this.raise(events);
+    return { status: 200, rsc: RSC.DELETED, body };
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  /** The subscriptions under `parentId` interested in `net`, with what each should be sent. */
+  private eventsFor(parentId: number, net: number, resource: ResourceRow, whole: Attrs, modified: Attrs | undefined, last: boolean): PendingEvent[] {
+    const out: PendingEvent[] = [];
+    for (const sub of this.store.childrenOfType(parentId, TY.SUB)) {
+      if (sub.id === resource.id) continue;
+      const s = JSON.parse(sub.attrs) as SubAttrs;
+      const nets = s.enc?.net ?? [NET.CREATE_CHILD];
+      if (!nets.includes(net)) continue;
+      // nct=2 (modified attributes) differs from the whole resource only for an update
+      out.push({ sub, net, rep: s.nct === 2 && modified ? modified : whole, last });
+    }
+    return out;
+  }
+
+  private raise(events: PendingEvent[]): void {
+    for (const e of events) {
+      const s = JSON.parse(e.sub.attrs) as SubAttrs;
+      this.notifier.notify({ ri: e.sub.ri, nu: s.nu }, { "m2m:sgn": { nev: { rep: e.rep, net: e.net }, sur: e.sub.path } }, e.last);
+    }
+  }
+}

@@ -1,0 +1,151 @@
+// A oneM2M request as the CSE core sees it, made from the HTTP binding's method, path, headers,
+// query and body. Everything malformed is refused here with the reason, before the core runs.
+import { badRequest, CseError, RSC } from "./errors.ts";
+import { MAX_FILTER_VALUES } from "./store.ts";
+
+export type Operation = "create" | "retrieve" | "update" | "delete";
+
+export interface Query {
+  /** filter usage: 1 discovery, 2 conditional retrieval */
+  fu: 1 | 2 | undefined;
+  ty: number[];
+  lbl: string[];
+  lim: number | undefined;
+  rcn: number | undefined;
+}
+
+export interface CseRequest {
+  op: Operation;
+  /** structured path without leading or trailing slash, each segment decoded: "Mobius/ae/cnt" */
+  path: string;
+  originator: string;
+  /** the type being created (create only) */
+  ty: number | undefined;
+  /** the parsed JSON body (create and update) */
+  body: unknown;
+  query: Query;
+}
+
+export interface HeaderView {
+  method: string;
+  /** path and query as received */
+  url: string;
+  header(name: string): string | undefined;
+  body: Buffer;
+}
+
+const OPERATIONS: Record<string, Operation> = { POST: "create", GET: "retrieve", PUT: "update", DELETE: "delete" };
+
+/** Mobius answers any of these; the request's value is echoed back. */
+export const RELEASE_VERSIONS = new Set(["1", "2", "2a", "3", "4", "5"]);
+export const DEFAULT_RVI = "2a";
+
+const JSON_TYPES = new Set(["application/json", "application/vnd.onem2m-res+json"]);
+
+export function parseRequest(h: HeaderView): CseRequest {
+  const op = OPERATIONS[h.method];
+  if (!op) throw new CseError(405, RSC.OPERATION_NOT_ALLOWED, `HTTP method ${h.method} is not a oneM2M operation (POST, GET, PUT, DELETE)`);
+  const rvi = h.header("x-m2m-rvi");
+  if (rvi !== undefined && !RELEASE_VERSIONS.has(rvi)) throw new CseError(501, RSC.RELEASE_VERSION_NOT_SUPPORTED, `release version "${rvi}" is not supported (use one of ${[...RELEASE_VERSIONS].join(", ")})`);
+  if (!h.header("x-m2m-ri")) throw badRequest("the X-M2M-RI header (request identifier) is mandatory");
+  const originator = h.header("x-m2m-origin");
+  if (!originator) throw badRequest("the X-M2M-Origin header (originator) is mandatory");
+
+  const q = h.url.indexOf("?");
+  const rawPath = q < 0 ? h.url : h.url.slice(0, q);
+  const query = parseQuery(q < 0 ? "" : h.url.slice(q + 1));
+
+  let ty: number | undefined;
+  let body: unknown;
+  if (op === "create" || op === "update") {
+    const ct = parseContentType(h.header("content-type"));
+    if (op === "create") {
+      if (ct.ty === undefined) throw badRequest("a create needs the resource type in Content-Type, e.g. application/json;ty=4");
+      ty = ct.ty;
+    }
+    body = parseJsonBody(h.body);
+  }
+  return { op, path: parsePath(rawPath), originator, ty, body, query };
+}
+
+function parsePath(raw: string): string {
+  const segments = raw.split("/").filter((s) => s !== "");
+  try {
+    return segments.map((s) => decodeURIComponent(s)).join("/");
+  } catch {
+    throw badRequest(`the path ${raw} is not valid percent-encoding`);
+  }
+}
+
+function parseContentType(value: string | undefined): { ty: number | undefined } {
+  if (!value) throw badRequest("Content-Type is missing (application/json;ty=<type> on create, application/json on update)");
+  const [media, ...params] = value.split(";").map((p) => p.trim());
+  if (!JSON_TYPES.has(media!.toLowerCase())) throw badRequest(`Content-Type ${media} is not supported: this CSE speaks JSON (application/json)`);
+  let ty: number | undefined;
+  for (const p of params) {
+    const eq = p.indexOf("=");
+    if (eq < 0 || p.slice(0, eq).trim().toLowerCase() !== "ty") continue;
+    const v = p.slice(eq + 1).trim();
+    if (!/^\d{1,5}$/.test(v)) throw badRequest(`Content-Type ty=${v} is not a resource type number`);
+    ty = Number(v);
+  }
+  return { ty };
+}
+
+function parseJsonBody(raw: Buffer): unknown {
+  if (raw.length === 0) throw badRequest("the request needs a JSON body");
+  try {
+    return JSON.parse(raw.toString("utf8"));
+  } catch (e) {
+    throw badRequest(`the body is not valid JSON: ${(e as Error).message}`);
+  }
+}
+
+/**
+ * The HTTP binding separates several values of one parameter with "+" (ty=3+4); "%2B" is a literal
+ * plus. URLSearchParams would turn both "+" and "%20" into a space, so the query is split by hand.
+ */
+function parseQuery(raw: string): Query {
+  const values = new Map<string, string[]>();
+  for (const part of raw.split("&")) {
+    if (part === "") continue;
+    const eq = part.indexOf("=");
+    const key = eq < 0 ? part : part.slice(0, eq);
+    const list = values.get(key) ?? [];
+    for (const v of (eq < 0 ? "" : part.slice(eq + 1)).split("+")) {
+      try {
+        list.push(decodeURIComponent(v));
+      } catch {
+        throw badRequest(`query parameter ${key}: "${v}" is not valid percent-encoding`);
+      }
+    }
+    values.set(key, list);
+  }
+  const one = (k: string): string | undefined => {
+    const v = values.get(k);
+    if (v && v.length > 1) throw badRequest(`query parameter ${k} takes one value`);
+    return v?.[0];
+  };
+  const int = (k: string, v: string): number => {
+    if (!/^\d{1,15}$/.test(v)) throw badRequest(`query parameter ${k}=${v} must be a non-negative integer`);
+    return Number(v);
+  };
+  const fuText = one("fu");
+  let fu: Query["fu"];
+  if (fuText !== undefined) {
+    if (fuText !== "1" && fuText !== "2") throw badRequest(`fu=${fuText}: use 1 (discovery) or 2 (retrieve)`);
+    fu = fuText === "1" ? 1 : 2;
+  }
+  const ty = (values.get("ty") ?? []).filter((v) => v !== "").map((v) => int("ty", v));
+  const lbl = (values.get("lbl") ?? []).filter((v) => v !== "");
+  if (ty.length > MAX_FILTER_VALUES || lbl.length > MAX_FILTER_VALUES) throw badRequest(`at most ${MAX_FILTER_VALUES} values of ty and of lbl`);
+  const limText = one("lim");
+  const rcnText = one("rcn");
+  return {
+    fu,
+    ty: [...new Set(ty)],
+    lbl: [...new Set(lbl)],
+    lim: limText === undefined ? undefined : int("lim", limText),
+    rcn: rcnText === undefined ? undefined : int("rcn", rcnText),
+  };
+}

@@ -1,0 +1,289 @@
+// The resource tree in SQLite. Each resource is one row: its structured path (unique, so lookup by
+// path and subtree range scans use one index), its parent's row id (cascading deletes, children by
+// type in creation order for `la`/`ol`, trimming and subscriptions) and its attributes as JSON.
+// Container counters (cni, cbs, st) are columns so adding an instance never rewrites the JSON.
+import Database from "better-sqlite3";
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { CseConfigError } from "./errors.ts";
+
+export const TY = { AE: 2, CNT: 3, CIN: 4, CSE_BASE: 5, SUB: 23 } as const;
+
+export interface ResourceRow {
+  /** creation order: oldest-first trimming, `ol` and `la` follow it */
+  id: number;
+  ri: string;
+  parent: number | null;
+  ty: number;
+  /** structured path without a leading slash: "Mobius/ae/cnt/cin" */
+  path: string;
+  cr: string | null;
+  /** a contentInstance's `cs` */
+  size: number;
+  cni: number;
+  cbs: number;
+  st: number;
+  aei: string | null;
+  created_ms: number;
+  attrs: string;
+}
+
+export type NewRow = Omit<ResourceRow, "id">;
+
+export interface InstanceMeta {
+  id: number;
+  size: number;
+  created_ms: number;
+}
+
+const SCHEMA = `
+CREATE TABLE resource (
+  id INTEGER PRIMARY KEY,
+  ri TEXT NOT NULL,
+  parent INTEGER REFERENCES resource(id) ON DELETE CASCADE,
+  ty INTEGER NOT NULL,
+  path TEXT NOT NULL UNIQUE,
+  cr TEXT,
+  size INTEGER NOT NULL DEFAULT 0,
+  cni INTEGER NOT NULL DEFAULT 0,
+  cbs INTEGER NOT NULL DEFAULT 0,
+  st INTEGER NOT NULL DEFAULT 0,
+  aei TEXT,
+  created_ms INTEGER NOT NULL,
+  attrs TEXT NOT NULL
+);
+CREATE INDEX resource_children ON resource(parent, ty, id);
+CREATE UNIQUE INDEX resource_aei ON resource(aei) WHERE aei IS NOT NULL;
+-- ids are unique by construction (ids.ts); only subscriptions are ever looked up by ri, and an
+-- index over every instance's ri would cost each create and trim one more page write
+CREATE INDEX resource_subscription ON resource(ri) WHERE ty = 23;
+CREATE TABLE label (
+  label TEXT NOT NULL,
+  id INTEGER NOT NULL REFERENCES resource(id) ON DELETE CASCADE,
+  PRIMARY KEY (label, id)
+) WITHOUT ROWID;
+CREATE INDEX label_of ON label(id);
+`;
+const SCHEMA_VERSION = 1;
+const COLUMNS = "id, ri, parent, ty, path, cr, size, cni, cbs, st, aei, created_ms, attrs";
+
+/** Bounds the number of distinct discovery statements kept prepared. */
+export const MAX_FILTER_VALUES = 32;
+
+/** The range of paths strictly below `p`: every path starting with "p/" sorts in ["p/", "p0"). */
+function subtreeRange(p: string): [string, string] {
+  return [`${p}/`, `${p}0`];
+}
+
+export class Store {
+  private readonly db: Database.Database;
+  private readonly discoveries = new Map<string, Database.Statement>();
+  private readonly q;
+  private readonly batch: { fn: () => unknown; resolve: (v: unknown) => void; reject: (e: unknown) => void }[] = [];
+
+  /** `file` undefined keeps the tree in memory only. */
+  constructor(file: string | undefined) {
+    if (file !== undefined) mkdirSync(path.dirname(file), { recursive: true });
+    this.db = new Database(file ?? ":memory:");
+    try {
+      // WAL + NORMAL: a crash of the process loses nothing committed; a power cut may lose the last
+      // transactions but never corrupts the tree. That keeps one fsync off every instance created.
+      this.db.pragma("journal_mode = WAL");
+      this.db.pragma("synchronous = NORMAL");
+      this.db.pragma("foreign_keys = ON");
+      this.db.pragma("busy_timeout = 5000");
+      this.migrate();
+    } catch (e) {
+      this.db.close();
+      throw e;
+    }
+    const db = this.db;
+    this.q = {
+      begin: db.prepare("BEGIN IMMEDIATE"),
+      commit: db.prepare("COMMIT"),
+      rollback: db.prepare("ROLLBACK"),
+      savepoint: db.prepare("SAVEPOINT item"),
+      release: db.prepare("RELEASE item"),
+      rollbackTo: db.prepare("ROLLBACK TO item"),
+      byPath: db.prepare<[string], ResourceRow>(`SELECT ${COLUMNS} FROM resource WHERE path = ?`),
+      byId: db.prepare<[number], ResourceRow>(`SELECT ${COLUMNS} FROM resource WHERE id = ?`),
+      subscriptionByRi: db.prepare<[string], ResourceRow>(`SELECT ${COLUMNS} FROM resource WHERE ri = ? AND ty = ${TY.SUB}`),
+      exists: db.prepare<[string], { one: number }>("SELECT 1 AS one FROM resource WHERE path = ?").pluck(),
+      byAei: db.prepare<[string], ResourceRow>(`SELECT ${COLUMNS} FROM resource WHERE aei = ?`),
+      insert: db.prepare<NewRow>(
+        "INSERT INTO resource (ri, parent, ty, path, cr, size, cni, cbs, st, aei, created_ms, attrs) VALUES (@ri, @parent, @ty, @path, @cr, @size, @cni, @cbs, @st, @aei, @created_ms, @attrs)",
+      ),
+      setAttrs: db.prepare<[string, number]>("UPDATE resource SET attrs = ? WHERE id = ?"),
+      setCounters: db.prepare<[number, number, number, number]>("UPDATE resource SET cni = ?, cbs = ?, st = ? WHERE id = ?"),
+      firstChild: db.prepare<[number, number], ResourceRow>(`SELECT ${COLUMNS} FROM resource WHERE parent = ? AND ty = ? ORDER BY id ASC LIMIT 1`),
+      lastChild: db.prepare<[number, number], ResourceRow>(`SELECT ${COLUMNS} FROM resource WHERE parent = ? AND ty = ? ORDER BY id DESC LIMIT 1`),
+      oldestInstance: db.prepare<[number], InstanceMeta>(`SELECT id, size, created_ms FROM resource WHERE parent = ? AND ty = ${TY.CIN} ORDER BY id ASC LIMIT 1`),
+      deleteById: db.prepare<[number]>("DELETE FROM resource WHERE id = ?"),
+      childrenOfType: db.prepare<[number, number], ResourceRow>(`SELECT ${COLUMNS} FROM resource WHERE parent = ? AND ty = ? ORDER BY id`),
+      typeInSubtree: db.prepare<[number, string, string], ResourceRow>(`SELECT ${COLUMNS} FROM resource WHERE ty = ? AND path > ? AND path < ? ORDER BY id`),
+      allOfType: db.prepare<[number], ResourceRow>(`SELECT ${COLUMNS} FROM resource WHERE ty = ? ORDER BY id`),
+      clearLabels: db.prepare<[number]>("DELETE FROM label WHERE id = ?"),
+      addLabel: db.prepare<[string, number]>("INSERT OR IGNORE INTO label (label, id) VALUES (?, ?)"),
+    };
+  }
+
+  private migrate(): void {
+    const version = this.db.pragma("user_version", { simple: true }) as number;
+    if (version === SCHEMA_VERSION) return;
+    if (version !== 0) throw new CseConfigError(`the CSE database has schema ${version}; this build knows ${SCHEMA_VERSION}`);
+    this.db.transaction(() => {
+      this.db.exec(SCHEMA);
+      this.db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    }).immediate();
+  }
+
+  /** Runs `fn` in its own write transaction, committed before it returns. */
+  transaction<T>(fn: () => T): T {
+    this.q.begin.run();
+    try {
+      const result = fn();
+      this.q.commit.run();
+      return result;
+    } catch (e) {
+      if (this.db.inTransaction) this.q.rollback.run();
+      throw e;
+    }
+  }
+
+  /**
+   * Group commit: `fn` runs, with the other writes queued in the same turn of the event loop, inside
+   * one transaction, each under its own savepoint (one failing undoes only itself). Resolves once the
+   * shared commit is done. Concurrent clients then pay for one commit per batch, not per request.
+   */
+  batched<T>(fn: () => T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.batch.push({ fn, resolve: resolve as (v: unknown) => void, reject });
+      if (this.batch.length === 1) setImmediate(() => this.flush());
+    });
+  }
+
+  /** Commits the queued batch now (also before closing). */
+  flush(): void {
+    const items = this.batch.splice(0);
+    if (items.length === 0) return;
+    const outcomes: { ok: boolean; value: unknown }[] = [];
+    try {
+      this.q.begin.run();
+      for (const item of items) {
+        this.q.savepoint.run();
+        try {
+          outcomes.push({ ok: true, value: item.fn() });
+          this.q.release.run();
+        } catch (e) {
+          this.q.rollbackTo.run();
+          this.q.release.run();
+          outcomes.push({ ok: false, value: e });
+        }
+      }
+      this.q.commit.run();
+    } catch (e) {
+      if (this.db.open && this.db.inTransaction) this.q.rollback.run();
+      for (const item of items) item.reject(e);
+      return;
+    }
+    items.forEach((item, i) => (outcomes[i]!.ok ? item.resolve(outcomes[i]!.value) : item.reject(outcomes[i]!.value)));
+  }
+
+  byPath(p: string): ResourceRow | undefined {
+    return this.q.byPath.get(p);
+  }
+
+  byId(id: number): ResourceRow | undefined {
+    return this.q.byId.get(id);
+  }
+
+  subscriptionByRi(ri: string): ResourceRow | undefined {
+    return this.q.subscriptionByRi.get(ri);
+  }
+
+  exists(p: string): boolean {
+    return this.q.exists.get(p) !== undefined;
+  }
+
+  byAei(aei: string): ResourceRow | undefined {
+    return this.q.byAei.get(aei);
+  }
+
+  insert(row: NewRow): number {
+    return Number(this.q.insert.run(row).lastInsertRowid);
+  }
+
+  setAttrs(id: number, attrs: string): void {
+    this.q.setAttrs.run(attrs, id);
+  }
+
+  setCounters(id: number, cni: number, cbs: number, st: number): void {
+    this.q.setCounters.run(cni, cbs, st, id);
+  }
+
+  firstChild(parent: number, ty: number): ResourceRow | undefined {
+    return this.q.firstChild.get(parent, ty);
+  }
+
+  lastChild(parent: number, ty: number): ResourceRow | undefined {
+    return this.q.lastChild.get(parent, ty);
+  }
+
+  oldestInstance(parent: number): InstanceMeta | undefined {
+    return this.q.oldestInstance.get(parent);
+  }
+
+  /** Deletes the row and, by cascade, its subtree and labels. */
+  deleteById(id: number): void {
+    this.q.deleteById.run(id);
+  }
+
+  childrenOfType(parent: number, ty: number): ResourceRow[] {
+    return this.q.childrenOfType.all(parent, ty);
+  }
+
+  /** Resources of one type strictly below `p`. */
+  typeInSubtree(ty: number, p: string): ResourceRow[] {
+    const [lo, hi] = subtreeRange(p);
+    return this.q.typeInSubtree.all(ty, lo, hi);
+  }
+
+  allOfType(ty: number): ResourceRow[] {
+    return this.q.allOfType.all(ty);
+  }
+
+  replaceLabels(id: number, labels: readonly string[]): void {
+    this.q.clearLabels.run(id);
+    for (const l of labels) this.q.addLabel.run(l, id);
+  }
+
+  /**
+   * Paths strictly below `p` in creation order, filtered by any of `tys` and any of `lbls` (each
+   * list empty = no filter), at most `lim`.
+   */
+  discover(p: string, tys: readonly number[], lbls: readonly string[], lim: number | undefined): string[] {
+    if (tys.length > MAX_FILTER_VALUES || lbls.length > MAX_FILTER_VALUES) throw new RangeError("too many filter values");
+    const key = `${tys.length}/${lbls.length}/${lim === undefined ? "" : "lim"}`;
+    let stmt = this.discoveries.get(key);
+    if (!stmt) {
+      const marks = (n: number) => Array.from({ length: n }, () => "?").join(", ");
+      let sql = "SELECT path FROM resource WHERE path > ? AND path < ?";
+      if (tys.length) sql += ` AND ty IN (${marks(tys.length)})`;
+      if (lbls.length) sql += ` AND id IN (SELECT id FROM label WHERE label IN (${marks(lbls.length)}))`;
+      sql += " ORDER BY id";
+      if (lim !== undefined) sql += " LIMIT ?";
+      stmt = this.db.prepare(sql).pluck();
+      this.discoveries.set(key, stmt);
+    }
+    const [lo, hi] = subtreeRange(p);
+    const args: unknown[] = [lo, hi, ...tys, ...lbls];
+    if (lim !== undefined) args.push(lim);
+    return stmt.all(...args) as string[];
+  }
+
+  close(): void {
+    if (!this.db.open) return;
+    this.flush();
+    this.db.close();
+  }
+}

@@ -1,0 +1,350 @@
+// Resource rules: AE registration, containers and their limits, content instances, la/ol,
+// discovery, conflicts and the creator/superuser access rule.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { M2mClient, M2mResponse } from "./client.ts";
+import { M2M_TIME, startTestCse, type TestCse } from "./fixture.ts";
+
+let cse: TestCse;
+let owner: M2mClient;
+let other: M2mClient;
+let admin: M2mClient;
+
+beforeAll(async () => {
+  cse = await startTestCse();
+  owner = cse.client("Cowner");
+  other = cse.client("Cother");
+  admin = cse.client("Sponde");
+  expect((await owner.create("/Mobius", 2, { "m2m:ae": { rn: "app", api: "Napp", rr: true } })).status).toBe(201);
+});
+afterAll(() => cse.close());
+
+function expectRsc(r: M2mResponse, status: number, rsc: number): void {
+  expect({ status: r.status, rsc: r.rsc, body: r.status >= 400 ? r.body : undefined }).toEqual({ status, rsc, body: r.status >= 400 ? { "m2m:dbg": expect.any(String) } : undefined });
+}
+
+async function container(rn: string, attrs: Record<string, unknown> = {}): Promise<string> {
+  const r = await owner.create("/Mobius/app", 3, { "m2m:cnt": { rn, ...attrs } });
+  expectRsc(r, 201, 2001);
+  return `/Mobius/app/${rn}`;
+}
+
+async function instance(path: string, con: unknown, rn?: string): Promise<M2mResponse> {
+  return owner.create(path, 4, { "m2m:cin": rn === undefined ? { con } : { rn, con } });
+}
+
+const cnt = async (path: string) => (await owner.retrieve(path)).body["m2m:cnt"];
+const names = async (path: string) => ((await owner.retrieve(`${path}?fu=1&ty=4`)).body["m2m:uril"] as string[]).map((p) => p.split("/").pop());
+
+describe("AE", () => {
+  it("registers an AE with the originator as AE-ID and the common attributes", async () => {
+    const r = await cse.client("Cdecoder").create("/Mobius", 2, { "m2m:ae": { rn: "decoder", api: "Ndecoder", rr: false, srv: ["3"], lbl: ["stack"] } });
+    expectRsc(r, 201, 2001);
+    const cb = (await owner.retrieve("/Mobius")).body["m2m:cb"];
+    const ae = r.body["m2m:ae"];
+    expect(ae).toMatchObject({ rn: "decoder", ty: 2, api: "Ndecoder", aei: "Cdecoder", rr: false, srv: ["3"], lbl: ["stack"], cr: "Cdecoder", pi: cb.ri });
+    expect(ae.ri).toMatch(/^2-\d{23}$/);
+    for (const t of ["ct", "lt", "et"]) expect(ae[t]).toMatch(M2M_TIME);
+    expect((await owner.retrieve("/Mobius/decoder")).body["m2m:ae"]).toEqual(ae);
+  });
+
+  it("accepts any api, as Mobius does (ACME wants N or R first)", async () => {
+    expectRsc(await cse.client("Cplain").create("/Mobius", 2, { "m2m:ae": { rn: "plain", api: "0.2.481.2.0001.001.000111" } }), 201, 2001);
+  });
+
+  it("answers 409/4105 for a name that is taken, 403/4117 for an originator already registered", async () => {
+    expectRsc(await cse.client("Cnew").create("/Mobius", 2, { "m2m:ae": { rn: "decoder", api: "Nx" } }), 409, 4105);
+    expectRsc(await cse.client("Cdecoder").create("/Mobius", 2, { "m2m:ae": { rn: "decoder2", api: "Nx" } }), 403, 4117);
+  });
+
+  it("assigns an AE-ID to a bare C originator", async () => {
+    const r = await cse.client("C").create("/Mobius", 2, { "m2m:ae": { rn: "anon", api: "Nanon" } });
+    expectRsc(r, 201, 2001);
+    expect(r.body["m2m:ae"].aei).toMatch(/^C\d+$/);
+    expect(r.body["m2m:ae"].cr).toBe("C");
+  });
+
+  it("answers 403/4126 for an originator outside the allowed AE originators", async () => {
+    const strict = await startTestCse({ allowedAeOriginators: ["C*", "S*"] });
+    try {
+      expectRsc(await strict.client("admin").create("/Mobius", 2, { "m2m:ae": { rn: "x", api: "Nx" } }), 403, 4126);
+      expectRsc(await strict.client("Cok").create("/Mobius", 2, { "m2m:ae": { rn: "x", api: "Nx" } }), 201, 2001);
+    } finally {
+      await strict.close();
+    }
+  });
+
+  it("lets only the creator or the superuser update, and refuses attributes that cannot change", async () => {
+    expectRsc(await other.update("/Mobius/app", { "m2m:ae": { lbl: ["x"] } }), 403, 4103);
+    const r = await owner.update("/Mobius/app", { "m2m:ae": { lbl: ["mine"], rr: false } });
+    expectRsc(r, 200, 2004);
+    expect(r.body["m2m:ae"]).toMatchObject({ lbl: ["mine"], rr: false, api: "Napp" });
+    expectRsc(await admin.update("/Mobius/app", { "m2m:ae": { lbl: ["admin"] } }), 200, 2004);
+    expect((await owner.retrieve("/Mobius/app")).body["m2m:ae"].lbl).toEqual(["admin"]);
+    expectRsc(await owner.update("/Mobius/app", { "m2m:ae": { api: "Nnew" } }), 400, 4000);
+    expectRsc(await owner.update("/Mobius/app", { "m2m:ae": { rn: "renamed" } }), 400, 4000);
+    expectRsc(await owner.update("/Mobius/app", { "m2m:ae": {} }), 400, 4000);
+  });
+});
+
+describe("container and contentInstance", () => {
+  it("creates a container with Mobius' default limits and empty counters", async () => {
+    await container("defaults");
+    expect(await cnt("/Mobius/app/defaults")).toMatchObject({ mni: 3153600000, mbs: 3153600000, mia: 31536000, cni: 0, cbs: 0, st: 0, cr: "Cowner" });
+  });
+
+  it("stores string and JSON content with cnf, cs in UTF-8 bytes and st counting up", async () => {
+    const p = await container("content");
+    const a = await owner.create(p, 4, { "m2m:cin": { rn: "a", cnf: "text/plain:0", con: "héllo" } });
+    expectRsc(a, 201, 2001);
+    expect(a.body["m2m:cin"]).toMatchObject({ rn: "a", ty: 4, con: "héllo", cnf: "text/plain:0", cs: 6, st: 1, cr: "Cowner" });
+    const record = { temp: 21.5, id: "MSCU1234565", ok: true, list: [1, 2] };
+    const b = await owner.create(p, 4, { "m2m:cin": { rn: "b", cnf: "application/json:0", con: record } });
+    expect(b.body["m2m:cin"]).toMatchObject({ con: record, cs: Buffer.byteLength(JSON.stringify(record)), st: 2 });
+    expect((await owner.retrieve(`${p}/b`)).body["m2m:cin"]).toEqual(b.body["m2m:cin"]);
+    expect(await cnt(p)).toMatchObject({ cni: 2, cbs: 6 + Buffer.byteLength(JSON.stringify(record)), st: 2 });
+  });
+
+  it("names an instance after its ri when no rn is given", async () => {
+    const r = await instance(await container("auto"), "x");
+    expect(r.body["m2m:cin"].rn).toBe(r.body["m2m:cin"].ri);
+    expect(r.body["m2m:cin"].ri).toMatch(/^4-\d{23}$/);
+  });
+
+  it("answers 409/4105 when an instance's rn is taken and leaves the container as it was", async () => {
+    const p = await container("idempotent");
+    expectRsc(await instance(p, { n: 1 }, "msg-1"), 201, 2001);
+    const before = await cnt(p);
+    expectRsc(await instance(p, { n: 1 }, "msg-1"), 409, 4105);
+    expect(await cnt(p)).toEqual(before);
+  });
+
+  it("refuses to update an instance, even for its creator (405/4005)", async () => {
+    const p = await container("frozen");
+    await instance(p, "x", "one");
+    expectRsc(await owner.update(`${p}/one`, { "m2m:cin": { con: "y" } }), 405, 4005);
+    expectRsc(await admin.update(`${p}/one`, { "m2m:cin": { con: "y" } }), 405, 4005);
+  });
+
+  it("retrieves by structured path through nested containers", async () => {
+    await container("outer");
+    expectRsc(await owner.create("/Mobius/app/outer", 3, { "m2m:cnt": { rn: "inner" } }), 201, 2001);
+    await instance("/Mobius/app/outer/inner", "deep", "leaf");
+    expect((await other.retrieve("/Mobius/app/outer/inner/leaf")).body["m2m:cin"].con).toBe("deep");
+    expect((await owner.retrieve("/Mobius/app/outer/inner/")).body["m2m:cnt"].rn).toBe("inner");
+  });
+
+  it("decodes percent-encoded path segments", async () => {
+    const p = await container("space");
+    expectRsc(await instance(p, "x", "a:b@c"), 201, 2001);
+    expect((await owner.retrieve(`${p}/a%3Ab%40c`)).body["m2m:cin"].rn).toBe("a:b@c");
+  });
+});
+
+describe("la and ol", () => {
+  it("answers 404/4004 on an empty container", async () => {
+    const p = await container("empty");
+    expectRsc(await owner.retrieve(`${p}/la`), 404, 4004);
+    expectRsc(await owner.retrieve(`${p}/ol`), 404, 4004);
+  });
+
+  it("returns the latest and the oldest instance", async () => {
+    const p = await container("order");
+    for (const n of ["first", "second", "third"]) await instance(p, n, n);
+    expect((await owner.retrieve(`${p}/la`)).body["m2m:cin"].rn).toBe("third");
+    expect((await owner.retrieve(`${p}/ol`)).body["m2m:cin"].rn).toBe("first");
+    expect((await owner.retrieve(`${p}/latest`)).body["m2m:cin"].rn).toBe("third");
+  });
+
+  it("refuses creating under or updating la/ol (405/4005) and the names la/ol (409/4005)", async () => {
+    const p = await container("virtual");
+    await instance(p, "x", "x");
+    expectRsc(await owner.create(`${p}/la`, 4, { "m2m:cin": { con: "y" } }), 405, 4005);
+    expectRsc(await owner.create(`${p}/ol`, 4, { "m2m:cin": { con: "y" } }), 405, 4005);
+    expectRsc(await owner.update(`${p}/la`, { "m2m:cin": { con: "y" } }), 405, 4005);
+    expectRsc(await instance(p, "y", "la"), 409, 4005);
+    expectRsc(await instance(p, "y", "ol"), 409, 4005);
+    expectRsc(await owner.create("/Mobius/app", 3, { "m2m:cnt": { rn: "la" } }), 409, 4005);
+  });
+
+  it("has no la under a resource that is not a container", async () => {
+    expectRsc(await owner.retrieve("/Mobius/app/la"), 404, 4004);
+  });
+
+  it("deletes the latest instance through la and keeps the counters right", async () => {
+    const p = await container("pop");
+    await instance(p, "aa", "a");
+    await instance(p, "bbb", "b");
+    const r = await owner.delete(`${p}/la`);
+    expectRsc(r, 200, 2002);
+    expect(r.body["m2m:cin"].rn).toBe("b");
+    expect(await cnt(p)).toMatchObject({ cni: 1, cbs: 2 });
+    expect((await owner.retrieve(`${p}/la`)).body["m2m:cin"].rn).toBe("a");
+  });
+});
+
+describe("discovery", () => {
+  let base: string;
+  beforeAll(async () => {
+    base = await container("disc");
+    await owner.create(base, 3, { "m2m:cnt": { rn: "c1", lbl: ["key:a", "shared"] } });
+    await owner.create(base, 3, { "m2m:cnt": { rn: "c2", lbl: ["key:b", "shared"] } });
+    for (const n of ["i1", "i2", "i3"]) await owner.create(`${base}/c1`, 4, { "m2m:cin": { rn: n, con: n, lbl: n === "i2" ? ["key:a"] : [] } });
+  });
+
+  it("lists every resource below the target by structured path, in creation order", async () => {
+    const r = await other.retrieve(`${base}?fu=1`);
+    expectRsc(r, 200, 2000);
+    expect(r.body).toEqual({ "m2m:uril": [`${base}/c1`, `${base}/c2`, `${base}/c1/i1`, `${base}/c1/i2`, `${base}/c1/i3`] });
+  });
+
+  it("filters by ty, by lbl (any of the values) and caps with lim", async () => {
+    expect((await owner.retrieve(`${base}?fu=1&ty=4`)).body["m2m:uril"]).toEqual([`${base}/c1/i1`, `${base}/c1/i2`, `${base}/c1/i3`]);
+    expect((await owner.retrieve(`${base}?fu=1&ty=3`)).body["m2m:uril"]).toEqual([`${base}/c1`, `${base}/c2`]);
+    expect((await owner.retrieve(`${base}?fu=1&lbl=key:a`)).body["m2m:uril"]).toEqual([`${base}/c1`, `${base}/c1/i2`]);
+    expect((await owner.retrieve(`${base}?fu=1&lbl=key:a&ty=3`)).body["m2m:uril"]).toEqual([`${base}/c1`]);
+    expect((await owner.retrieve(`${base}?fu=1&lbl=key:a&lbl=key:b&ty=3`)).body["m2m:uril"]).toEqual([`${base}/c1`, `${base}/c2`]);
+    expect((await owner.retrieve(`${base}?fu=1&lbl=key:a+key:b&ty=3`)).body["m2m:uril"]).toEqual([`${base}/c1`, `${base}/c2`]);
+    expect((await owner.retrieve(`${base}?fu=1&ty=3+4&lim=3`)).body["m2m:uril"]).toEqual([`${base}/c1`, `${base}/c2`, `${base}/c1/i1`]);
+    expect((await owner.retrieve(`${base}?fu=1&ty=4&lim=0`)).body["m2m:uril"]).toEqual([]);
+    expect((await owner.retrieve(`${base}?fu=1&lbl=none`)).body["m2m:uril"]).toEqual([]);
+  });
+
+  it("does not list a sibling whose name starts like the target", async () => {
+    await container("disc-sibling");
+    await instance("/Mobius/app/disc-sibling", "x", "stray");
+    expect((await owner.retrieve(`${base}?fu=1&ty=4`)).body["m2m:uril"]).not.toContain("/Mobius/app/disc-sibling/stray");
+  });
+
+  it("takes rcn=11 as ACME clients send it, and fu=2 as a plain retrieve", async () => {
+    expect((await owner.retrieve(`${base}/c1?fu=1&ty=4&rcn=11`)).body["m2m:uril"]).toHaveLength(3);
+    expect((await owner.retrieve(`${base}/c1?fu=2`)).body["m2m:cnt"].rn).toBe("c1");
+  });
+
+  it("reflects label updates", async () => {
+    expectRsc(await owner.update(`${base}/c2`, { "m2m:cnt": { lbl: ["key:a"] } }), 200, 2004);
+    expect((await owner.retrieve(`${base}?fu=1&ty=3&lbl=key:a`)).body["m2m:uril"]).toEqual([`${base}/c1`, `${base}/c2`]);
+    expect((await owner.retrieve(`${base}?fu=1&ty=3&lbl=key:b`)).body["m2m:uril"]).toEqual([]);
+  });
+});
+
+describe("container limits", () => {
+  it("trims the oldest instances beyond mni", async () => {
+    const p = await container("mni", { mni: 2 });
+    for (const n of ["a", "b", "c"]) expectRsc(await instance(p, n, n), 201, 2001);
+    expect(await names(p)).toEqual(["b", "c"]);
+    expect(await cnt(p)).toMatchObject({ cni: 2, cbs: 2, st: 3 });
+    expectRsc(await owner.retrieve(`${p}/a`), 404, 4004);
+  });
+
+  it("trims the oldest instances until the new one fits in mbs", async () => {
+    const p = await container("mbs", { mni: 2, mbs: 10 });
+    for (const n of ["a", "b", "c"]) await instance(p, "0123", n);
+    expect(await names(p)).toEqual(["b", "c"]);
+    await instance(p, "01234567", "d");
+    expect(await names(p)).toEqual(["d"]);
+    expect(await cnt(p)).toMatchObject({ cni: 1, cbs: 8 });
+  });
+
+  it("refuses an instance larger than mbs with 406/5207 and trims nothing", async () => {
+    const p = await container("toobig", { mbs: 10 });
+    await instance(p, "0123", "keep");
+    expectRsc(await instance(p, "01234567890"), 406, 5207);
+    expect(await names(p)).toEqual(["keep"]);
+    expect(await cnt(p)).toMatchObject({ cni: 1, cbs: 4 });
+  });
+
+  it("refuses every instance in a container with mni=0 (406/5207)", async () => {
+    const p = await container("closed", { mni: 0 });
+    expectRsc(await instance(p, "x"), 406, 5207);
+    expect(await cnt(p)).toMatchObject({ cni: 0, cbs: 0 });
+  });
+
+  it("applies lowered limits at once when the container is updated", async () => {
+    const p = await container("shrink");
+    for (const n of ["a", "b", "c", "d"]) await instance(p, "xx", n);
+    const r = await owner.update(p, { "m2m:cnt": { mni: 3, mbs: 4 } });
+    expectRsc(r, 200, 2004);
+    expect(r.body["m2m:cnt"]).toMatchObject({ mni: 3, mbs: 4, cni: 2, cbs: 4 });
+    expect(await names(p)).toEqual(["c", "d"]);
+  });
+
+  it("keeps every rule when many instances arrive at once (one group commit)", async () => {
+    const p = await container("burst", { mni: 25 });
+    const first = await Promise.all(Array.from({ length: 40 }, (_, i) => instance(p, { i }, `m${i % 20}`)));
+    const created = first.filter((r) => r.status === 201).map((r) => r.body["m2m:cin"].rn as string);
+    expect(created.sort()).toEqual(Array.from({ length: 20 }, (_, i) => `m${i}`).sort());
+    for (const r of first.filter((x) => x.status !== 201)) expectRsc(r, 409, 4105);
+    expect(await cnt(p)).toMatchObject({ cni: 20, st: 20 });
+    const second = await Promise.all(Array.from({ length: 30 }, (_, i) => instance(p, { i }, `n${i}`)));
+    for (const r of second) expectRsc(r, 201, 2001);
+    const after = await cnt(p);
+    expect(after).toMatchObject({ cni: 25, st: 50 });
+    const left = await names(p);
+    expect(left).toHaveLength(25);
+    expect((await owner.retrieve(`${p}/la`)).body["m2m:cin"].rn).toBe(left[24]);
+    const sizes = await Promise.all(left.map(async (n) => (await owner.retrieve(`${p}/${n}`)).body["m2m:cin"].cs as number));
+    expect(after.cbs).toBe(sizes.reduce((a, b) => a + b, 0));
+  });
+
+  it("frees the name of a trimmed instance (a resend after trimming is created again)", async () => {
+    const p = await container("reuse", { mni: 1 });
+    expectRsc(await instance(p, "x", "msg-1"), 201, 2001);
+    expectRsc(await instance(p, "y", "msg-2"), 201, 2001);
+    expectRsc(await instance(p, "x", "msg-1"), 201, 2001);
+  });
+
+  it("drops instances older than mia seconds when the next one arrives", async () => {
+    const p = await container("aged", { mia: 1 });
+    await instance(p, "x", "old");
+    await new Promise((r) => setTimeout(r, 1100));
+    await instance(p, "y", "new");
+    expect(await names(p)).toEqual(["new"]);
+    expect(await cnt(p)).toMatchObject({ cni: 1, cbs: 1 });
+  });
+});
+
+describe("access rule: anyone reads and adds, only the creator or the superuser changes", () => {
+  it("lets another originator create, retrieve, discover and subscribe", async () => {
+    const p = await container("open");
+    expectRsc(await other.create(p, 4, { "m2m:cin": { rn: "theirs", con: "x" } }), 201, 2001);
+    expectRsc(await other.retrieve(p), 200, 2000);
+    expectRsc(await other.retrieve(`${p}?fu=1`), 200, 2000);
+    expectRsc(await other.create(p, 23, { "m2m:sub": { rn: "watch", nu: ["http://127.0.0.1:9/n"], enc: { net: [3] } } }), 201, 2001);
+  });
+
+  it("refuses update and delete by anyone else with 403/4103", async () => {
+    const p = await container("guarded");
+    await instance(p, "x", "mine");
+    expectRsc(await other.update(p, { "m2m:cnt": { mni: 1 } }), 403, 4103);
+    expectRsc(await other.delete(`${p}/mine`), 403, 4103);
+    expectRsc(await other.delete(p), 403, 4103);
+    expectRsc(await other.delete("/Mobius/app"), 403, 4103);
+    expect((await owner.retrieve(`${p}/mine`)).status).toBe(200);
+  });
+
+  it("lets the creator of an instance delete it inside someone else's container", async () => {
+    const p = await container("shared");
+    expectRsc(await other.create(p, 4, { "m2m:cin": { rn: "theirs", con: "x" } }), 201, 2001);
+    expectRsc(await other.delete(`${p}/theirs`), 200, 2002);
+  });
+
+  it("lets the superuser delete anything; deleting removes the whole subtree", async () => {
+    const p = await container("doomed");
+    await owner.create(p, 3, { "m2m:cnt": { rn: "child" } });
+    await instance(`${p}/child`, "x", "leaf");
+    const r = await admin.delete(p);
+    expectRsc(r, 200, 2002);
+    expect(r.body["m2m:cnt"].rn).toBe("doomed");
+    expectRsc(await owner.retrieve(p), 404, 4004);
+    expectRsc(await owner.retrieve(`${p}/child/leaf`), 404, 4004);
+    expect((await owner.retrieve("/Mobius?fu=1")).body["m2m:uril"].filter((u: string) => u.startsWith(p))).toEqual([]);
+    expectRsc(await admin.delete(p), 404, 4004);
+  });
+
+  it("frees the AE-ID when an AE is deleted", async () => {
+    const c = cse.client("Cshort");
+    expectRsc(await c.create("/Mobius", 2, { "m2m:ae": { rn: "short", api: "Ns" } }), 201, 2001);
+    expectRsc(await c.delete("/Mobius/short"), 200, 2002);
+    expectRsc(await c.create("/Mobius", 2, { "m2m:ae": { rn: "short2", api: "Ns" } }), 201, 2001);
+  });
+});

@@ -1,0 +1,221 @@
+// One durable SQLite buffer (WAL). Writes come in batches from the group commit; the forwarder reads
+// pending rows in order and marks them delivered; the read API and the dashboard query it.
+import Database from "better-sqlite3";
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { BUFFER_MIGRATIONS, COUNTERS, type CounterName, type Counters } from "./schema.ts";
+
+export interface NewRecord {
+  messageId: string;
+  receivedAt: number;
+  layout: string;
+  format: string;
+  device: string;
+  size: number;
+  jsonSize: number;
+  con: string;
+}
+
+export interface DeadLetter {
+  receivedAt: number;
+  layout: string;
+  format: string;
+  messageId: string | undefined;
+  reason: string;
+  body: Uint8Array;
+}
+
+export interface StoredRecord {
+  seq: number;
+  messageId: string;
+  receivedAt: number;
+  layout: string;
+  format: string;
+  device: string;
+  size: number;
+  jsonSize: number;
+  con: string;
+  forwardedAt: number | null;
+}
+
+export type BatchItem = { kind: "record"; record: NewRecord } | { kind: "dead"; dead: DeadLetter } | { kind: "rejected" };
+/** per item: the record's seq and whether its message id was already stored; undefined for the others */
+export type BatchResult = { seq: number; duplicate: boolean } | undefined;
+
+export interface BufferOptions {
+  synchronous?: "full" | "normal";
+  nativeBinding?: string | undefined;
+}
+
+const RECORD_COLUMNS = "seq, message_id AS messageId, received_at AS receivedAt, layout, format, device, size, json_size AS jsonSize, con, forwarded_at AS forwardedAt";
+
+function prepare(db: Database.Database) {
+  return {
+    insert: db.prepare("INSERT OR IGNORE INTO records (message_id, received_at, layout, format, device, size, json_size, con) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"),
+    seqOf: db.prepare("SELECT seq FROM records WHERE message_id = ?").pluck(),
+    device: db.prepare("INSERT INTO devices (device, last_seq, count) VALUES (?, ?, 1) ON CONFLICT (device) DO UPDATE SET last_seq = excluded.last_seq, count = count + 1"),
+    dead: db.prepare("INSERT INTO dead_letters (received_at, layout, format, message_id, size, reason, body) VALUES (?, ?, ?, ?, ?, ?, ?)"),
+    bump: db.prepare("UPDATE counters SET value = value + ? WHERE name = ?"),
+    counters: db.prepare("SELECT name, value FROM counters"),
+    pending: db.prepare(`SELECT ${RECORD_COLUMNS} FROM records WHERE forwarded_at IS NULL ORDER BY seq LIMIT ?`),
+    mark: db.prepare("UPDATE records SET forwarded_at = ? WHERE seq = ? AND forwarded_at IS NULL"),
+    after: db.prepare(`SELECT ${RECORD_COLUMNS} FROM records WHERE seq > ? ORDER BY seq DESC LIMIT ?`),
+    maxSeq: db.prepare("SELECT coalesce(max(seq), 0) FROM records").pluck(),
+    latest: db.prepare(`SELECT ${RECORD_COLUMNS.replace(/(^|, )(\w+)/g, "$1r.$2")} FROM devices d JOIN records r ON r.seq = d.last_seq ORDER BY r.received_at DESC, r.seq DESC LIMIT ?`),
+    latestOf: db.prepare(`SELECT ${RECORD_COLUMNS.replace(/(^|, )(\w+)/g, "$1r.$2")} FROM devices d JOIN records r ON r.seq = d.last_seq WHERE d.device = ?`),
+    devices: db.prepare("SELECT device FROM devices").pluck(),
+    deadLetters: db.prepare("SELECT id, received_at AS receivedAt, layout, format, message_id AS messageId, size, reason FROM dead_letters ORDER BY id DESC LIMIT ?"),
+    ids: db.prepare("SELECT message_id FROM records ORDER BY seq").pluck(),
+    setStatus: db.prepare("INSERT INTO status (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"),
+    getStatus: db.prepare("SELECT value FROM status WHERE key = ?").pluck(),
+  };
+}
+
+export class RecordBuffer {
+  readonly db: Database.Database;
+  private readonly q: ReturnType<typeof prepare>;
+  private readonly writeBatch: (items: BatchItem[]) => BatchResult[];
+  private readonly markBatch: (seqs: number[], at: number) => number;
+
+  constructor(
+    readonly file: string,
+    opts: BufferOptions = {},
+  ) {
+    mkdirSync(path.dirname(file), { recursive: true });
+    this.db = new Database(file, opts.nativeBinding ? { nativeBinding: opts.nativeBinding } : {});
+    try {
+      this.db.pragma("journal_mode = WAL");
+      // FULL: a commit is on disk (fsync) before the ingest answer goes out, so an acknowledged record
+      // survives power loss, not only a crash of this process
+      this.db.pragma(`synchronous = ${opts.synchronous === "normal" ? "NORMAL" : "FULL"}`);
+      // other workers' readers and the forwarder of a restarted worker may hold the lock briefly
+      this.db.pragma("busy_timeout = 5000");
+      migrate(this.db);
+      this.q = prepare(this.db);
+    } catch (e) {
+      this.db.close();
+      throw e;
+    }
+    this.writeBatch = this.db.transaction((items: BatchItem[]) => {
+      let accepted = 0;
+      let duplicates = 0;
+      let rejected = 0;
+      let dead = 0;
+      let ratio = 0;
+      const out: BatchResult[] = [];
+      for (const it of items) {
+        if (it.kind === "record") {
+          const r = it.record;
+          const info = this.q.insert.run(r.messageId, r.receivedAt, r.layout, r.format, r.device, r.size, r.jsonSize, r.con);
+          if (info.changes === 0) {
+            duplicates++;
+            out.push({ seq: this.q.seqOf.get(r.messageId) as number, duplicate: true });
+            continue;
+          }
+          const seq = Number(info.lastInsertRowid);
+          this.q.device.run(r.device, seq);
+          accepted++;
+          ratio += r.size > 0 ? r.jsonSize / r.size : 0;
+          out.push({ seq, duplicate: false });
+        } else if (it.kind === "dead") {
+          const d = it.dead;
+          this.q.dead.run(d.receivedAt, d.layout, d.format, d.messageId ?? null, d.body.length, d.reason, d.body);
+          dead++;
+          rejected++;
+          out.push(undefined);
+        } else {
+          rejected++;
+          out.push(undefined);
+        }
+      }
+      this.bump({ accepted, duplicates, rejected, dead_letters: dead, ratio_sum: ratio });
+      return out;
+    });
+    this.markBatch = this.db.transaction((seqs: number[], at: number) => {
+      let n = 0;
+      for (const s of seqs) n += this.q.mark.run(at, s).changes;
+      this.bump({ forwarded: n });
+      return n;
+    });
+  }
+
+  private bump(delta: Partial<Counters>): void {
+    for (const [name, v] of Object.entries(delta)) if (v) this.q.bump.run(v, name);
+  }
+
+  /** One transaction for the whole batch: one fsync however many requests it answers. */
+  write(items: BatchItem[]): BatchResult[] {
+    return this.writeBatch(items);
+  }
+
+  pending(limit: number): StoredRecord[] {
+    return this.q.pending.all(limit) as StoredRecord[];
+  }
+
+  markForwarded(seqs: number[], at = Date.now()): number {
+    return seqs.length ? this.markBatch(seqs, at) : 0;
+  }
+
+  countForwardFailure(n = 1): void {
+    this.bump({ forward_failures: n });
+  }
+
+  counters(): Counters {
+    const c = Object.fromEntries(COUNTERS.map((n) => [n, 0])) as Counters;
+    for (const row of this.q.counters.all() as { name: CounterName; value: number }[]) c[row.name] = row.value;
+    return c;
+  }
+
+  maxSeq(): number {
+    return this.q.maxSeq.get() as number;
+  }
+
+  /** newest first */
+  recordsAfter(seq: number, limit: number): StoredRecord[] {
+    return this.q.after.all(seq, limit) as StoredRecord[];
+  }
+
+  /** the paper's get-latest-data: the newest record of each device, newest first */
+  latest(limit: number, device?: string): StoredRecord[] {
+    if (device !== undefined) return this.q.latestOf.all(device) as StoredRecord[];
+    return this.q.latest.all(limit) as StoredRecord[];
+  }
+
+  devices(): string[] {
+    return this.q.devices.all() as string[];
+  }
+
+  deadLetters(limit: number): { id: number; receivedAt: number; layout: string; format: string; messageId: string | null; size: number; reason: string }[] {
+    return this.q.deadLetters.all(limit) as ReturnType<RecordBuffer["deadLetters"]>;
+  }
+
+  /** small JSON facts other processes read (the forwarder's state): written on change, not per record */
+  setStatus(key: string, value: unknown): void {
+    this.q.setStatus.run(key, JSON.stringify(value));
+  }
+
+  status<T>(key: string): T | undefined {
+    const v = this.q.getStatus.get(key) as string | undefined;
+    return v === undefined ? undefined : (JSON.parse(v) as T);
+  }
+
+  messageIds(): string[] {
+    return this.q.ids.all() as string[];
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}
+
+function migrate(db: Database.Database): void {
+  const current = db.pragma("user_version", { simple: true }) as number;
+  if (current > BUFFER_MIGRATIONS.length) throw new Error(`${db.name} was written by a newer decoder (schema ${current}, this one knows ${BUFFER_MIGRATIONS.length})`);
+  if (current === BUFFER_MIGRATIONS.length) return;
+  db.transaction(() => {
+    for (let v = current; v < BUFFER_MIGRATIONS.length; v++) db.exec(BUFFER_MIGRATIONS[v]!);
+    const seed = db.prepare("INSERT OR IGNORE INTO counters (name, value) VALUES (?, 0)");
+    for (const n of COUNTERS) seed.run(n);
+    db.pragma(`user_version = ${BUFFER_MIGRATIONS.length}`);
+  }).immediate();
+}

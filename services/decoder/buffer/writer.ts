@@ -1,0 +1,114 @@
+// Writes to a buffer: through its writer thread (the decoder's own buffer, where ingest latency
+// matters) or directly (a buffer left by an earlier run with more replicas, only drained).
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
+import type { BatchItem, BatchResult, BufferOptions, RecordBuffer } from "./buffer.ts";
+
+export type WriterRequest =
+  | { id: number; op: "write"; items: BatchItem[] }
+  | { id: number; op: "mark"; seqs: number[]; at: number }
+  | { id: number; op: "failure"; n: number }
+  | { id: number; op: "status"; key: string; value: unknown }
+  | { id: number; op: "close" };
+export type WriterResponse = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: string };
+
+export interface BufferWriter {
+  /** one transaction: resolves once it is durable */
+  write(items: BatchItem[]): Promise<BatchResult[]>;
+  markForwarded(seqs: number[]): Promise<number>;
+  countForwardFailure(): void;
+  setStatus(key: string, value: unknown): void;
+  close(): Promise<void>;
+}
+
+export class DirectWriter implements BufferWriter {
+  constructor(private readonly buffer: RecordBuffer) {}
+  async write(items: BatchItem[]) {
+    return this.buffer.write(items);
+  }
+  async markForwarded(seqs: number[]) {
+    return this.buffer.markForwarded(seqs);
+  }
+  countForwardFailure() {
+    this.buffer.countForwardFailure();
+  }
+  setStatus(key: string, value: unknown) {
+    if (this.buffer.db.open) this.buffer.setStatus(key, value);
+  }
+  async close() {}
+}
+
+type AnyRequest = WriterRequest extends infer R ? (R extends { id: number } ? Omit<R, "id"> : never) : never;
+
+export class ThreadWriter implements BufferWriter {
+  private readonly worker: Worker;
+  private readonly waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  private nextId = 1;
+  private dead: Error | undefined;
+  readonly ready: Promise<void>;
+
+  private closing = false;
+
+  /** `onDead`: the thread failed or exited on its own; nothing can be stored any more */
+  constructor(file: string, options: BufferOptions, onDead: (e: Error) => void) {
+    // the thread runs TypeScript too, under tsx or vitest alike: tsx's require hook needs no loader
+    // thread, which ESM loader hooks in worker threads of Node 20 would
+    const req = createRequire(import.meta.url);
+    const boot = `require(${JSON.stringify(req.resolve("tsx/cjs/api"))}).require(${JSON.stringify(fileURLToPath(new URL("./writerThread.ts", import.meta.url)))}, __filename);`;
+    this.worker = new Worker(boot, { eval: true, workerData: { file, options } });
+    this.ready = new Promise((resolve, reject) => this.waiting.set(0, { resolve: () => resolve(), reject }));
+    this.worker.on("message", (m: WriterResponse) => {
+      const w = this.waiting.get(m.id);
+      if (!w) return;
+      this.waiting.delete(m.id);
+      if (m.ok) w.resolve(m.value);
+      else w.reject(new Error(m.error));
+    });
+    const fail = (e: Error) => {
+      this.dead ??= e;
+      for (const w of this.waiting.values()) w.reject(e);
+      this.waiting.clear();
+    };
+    this.worker.on("error", (e) => {
+      fail(e);
+      if (!this.closing) onDead(e);
+    });
+    this.worker.on("exit", (code) => {
+      const e = new Error(`the buffer writer thread exited (${code})`);
+      fail(e);
+      if (!this.closing) onDead(e);
+    });
+  }
+
+  private call<T>(req: AnyRequest): Promise<T> {
+    if (this.dead) return Promise.reject(this.dead);
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.waiting.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      this.worker.postMessage({ ...req, id } as WriterRequest);
+    });
+  }
+
+  write(items: BatchItem[]): Promise<BatchResult[]> {
+    return this.call({ op: "write", items });
+  }
+
+  markForwarded(seqs: number[]): Promise<number> {
+    return seqs.length ? this.call({ op: "mark", seqs, at: Date.now() }) : Promise.resolve(0);
+  }
+
+  countForwardFailure(): void {
+    this.call({ op: "failure", n: 1 }).catch(() => {});
+  }
+
+  setStatus(key: string, value: unknown): void {
+    this.call({ op: "status", key, value }).catch(() => {});
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    if (!this.dead) await this.call({ op: "close" }).catch(() => {});
+    await this.worker.terminate();
+  }
+}

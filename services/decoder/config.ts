@@ -1,0 +1,196 @@
+// The decoder's command line, parsed into one typed config (bad flags are UsageErrors: exit 2).
+import path from "node:path";
+import { intFlag, parseFlags, UsageError } from "../../bin/commands/common.ts";
+import { presetById, PRESETS } from "../../codecs/src/presets/index.ts";
+
+export type ContainerMode = "device" | "shared";
+
+export interface CseTarget {
+  /** CSE base URL including the CSE's base name: http://127.0.0.1:7579/Mobius */
+  url: string;
+  origin: string;
+  /** X-M2M-RVI; ACME requires it, Mobius echoes it */
+  rvi: string;
+  ae: string;
+  containerMode: ContainerMode;
+  /** the one container in shared mode */
+  container: string;
+  mni: number | undefined;
+  mbs: number | undefined;
+}
+
+export interface DecoderConfig {
+  host: string;
+  port: number;
+  replicas: number;
+  /** buffer index of this process's first worker (several decoder processes may share one data dir) */
+  bufferIndex: number;
+  /** buffers the whole deployment writes; files beyond are left-overs that get drained */
+  bufferTotal: number;
+  dataDir: string;
+  layoutFiles: string[];
+  presets: string[];
+  projectsDb: string | undefined;
+  /** layout id or name (or "*") → field path that names the device ("gps/id" for nested) */
+  deviceKeys: Map<string, string>;
+  defaultLayout: string | undefined;
+  bodyLimit: number;
+  cse: CseTarget | undefined;
+  commitDelayMs: number;
+  commitMaxRecords: number;
+  synchronous: "full" | "normal";
+  forwardConcurrency: number;
+  forwardBatch: number;
+  retryBaseMs: number;
+  retryMaxMs: number;
+  requestTimeoutMs: number;
+  instance: string;
+  /** end when stdin closes: a supervisor that dies (even by SIGKILL) takes its children with it */
+  watchStdin: boolean;
+}
+
+export const DECODER_HELP = `satpayload-decoder [flags]
+  --host H              bind address (default 127.0.0.1; 0.0.0.0 in containers)
+  --port N              HTTP port (default 0: any free port)
+  --replicas N          worker processes sharing the port (node:cluster), 1..64 (default 1)
+  --data-dir DIR        where the SQLite buffers live (required)
+  --buffer-index I      first buffer this process writes (default 0): decoder processes sharing a
+  --buffer-total T      data dir (containers on one volume) take I..I+replicas-1 of T (default replicas)
+  --layout FILE         a *.satlayout.json file; repeatable (id: the file name without .satlayout.json)
+  --preset ID           a built-in layout; repeatable (default: all presets when nothing else is given)
+  --projects-db FILE    the studio's projects.sqlite: every project's current layout (id: project id)
+  --default-layout L    layout used when a request names none (default: the only one, if one)
+  --device-key L=FIELD  field that names the device for layout L ("*" for all); repeatable
+  --body-limit BYTES    largest accepted body (default 65536)
+  --cse URL             forward to this CSE (base URL incl. base name); omit to only buffer
+  --cse-origin ID       X-M2M-Origin (default Cdecoder)      --cse-rvi V   X-M2M-RVI (default 3)
+  --ae NAME             AE resource name (default decoder)
+  --container device|shared   one container per device key (default) or one shared container
+  --container-name N    the shared container's name (default up)
+  --mni N --mbs N       container limits to request (default: the CSE's own)
+  --commit-ms MS        group commit window (default 2)   --commit-max N  records per commit (default 512)
+  --synchronous full|normal   full (default): acknowledged records survive power loss
+  --forward-concurrency N     containers forwarded in parallel (default 8)
+  --retry-base-ms MS --retry-max-ms MS   forward retry backoff (default 250 / 30000)
+  --instance NAME       name in X-Satpayload-Instance and logs (default decoder)
+  --watch-stdin         stop when stdin closes (used by the supervisor)
+`;
+
+function positive(value: string | undefined, flag: string, fallback: number, min = 1, max = Number.MAX_SAFE_INTEGER): number {
+  return intFlag(value, flag, fallback, min, max);
+}
+
+function optionalInt(value: string | undefined, flag: string): number | undefined {
+  return value === undefined ? undefined : intFlag(value, flag, undefined, 0);
+}
+
+/** oneM2M resource names must be safe in a URL path segment and not collide with la/ol. */
+export function checkResourceName(name: string, flag: string): string {
+  if (!/^[A-Za-z0-9._~-]{1,64}$/.test(name) || name === "la" || name === "ol")
+    throw new UsageError(`${flag} "${name}" is not a usable oneM2M resource name (letters, digits, . _ ~ -; not la/ol)`);
+  return name;
+}
+
+export function parseDecoderArgs(argv: string[]): DecoderConfig {
+  const f = parseFlags(argv, {
+    host: { type: "string" },
+    port: { type: "string" },
+    replicas: { type: "string" },
+    "buffer-index": { type: "string" },
+    "buffer-total": { type: "string" },
+    "data-dir": { type: "string" },
+    layout: { type: "string", multiple: true },
+    preset: { type: "string", multiple: true },
+    "projects-db": { type: "string" },
+    "default-layout": { type: "string" },
+    "device-key": { type: "string", multiple: true },
+    "body-limit": { type: "string" },
+    cse: { type: "string" },
+    "cse-origin": { type: "string" },
+    "cse-rvi": { type: "string" },
+    ae: { type: "string" },
+    container: { type: "string" },
+    "container-name": { type: "string" },
+    mni: { type: "string" },
+    mbs: { type: "string" },
+    "commit-ms": { type: "string" },
+    "commit-max": { type: "string" },
+    synchronous: { type: "string" },
+    "forward-concurrency": { type: "string" },
+    "retry-base-ms": { type: "string" },
+    "retry-max-ms": { type: "string" },
+    instance: { type: "string" },
+    "watch-stdin": { type: "boolean", default: false },
+  });
+  if (f["data-dir"] === undefined) throw new UsageError("--data-dir is required");
+  const layoutFiles = (f.layout ?? []).map((p) => path.resolve(p));
+  const projectsDb = f["projects-db"] !== undefined ? path.resolve(f["projects-db"]) : undefined;
+  let presets = f.preset ?? [];
+  if (presets.includes("all") || (presets.length === 0 && layoutFiles.length === 0 && projectsDb === undefined)) presets = PRESETS.map((p) => p.id);
+  for (const p of presets) if (!presetById(p)) throw new UsageError(`unknown preset "${p}" (presets: ${PRESETS.map((x) => x.id).join(", ")}, all)`);
+
+  const deviceKeys = new Map<string, string>();
+  for (const d of f["device-key"] ?? []) {
+    const eq = d.lastIndexOf("=");
+    if (eq <= 0 || eq === d.length - 1) throw new UsageError(`--device-key takes LAYOUT=FIELD, got "${d}"`);
+    deviceKeys.set(d.slice(0, eq), d.slice(eq + 1));
+  }
+
+  const mode = f.container ?? "device";
+  if (mode !== "device" && mode !== "shared") throw new UsageError(`--container must be device or shared, not "${mode}"`);
+  let cse: CseTarget | undefined;
+  if (f.cse !== undefined) {
+    let u: URL;
+    try {
+      u = new URL(f.cse);
+    } catch {
+      throw new UsageError(`--cse "${f.cse}" is not a URL`);
+    }
+    if (u.protocol !== "http:") throw new UsageError(`--cse must be an http:// URL (the oneM2M HTTP binding), not ${u.protocol}`);
+    if (u.pathname === "/" || u.pathname === "") throw new UsageError(`--cse needs the CSE base name in the path, e.g. ${u.origin}/Mobius`);
+    cse = {
+      url: `${u.origin}${u.pathname.replace(/\/+$/, "")}`,
+      origin: f["cse-origin"] ?? "Cdecoder",
+      rvi: f["cse-rvi"] ?? "3",
+      ae: checkResourceName(f.ae ?? "decoder", "--ae"),
+      containerMode: mode,
+      container: checkResourceName(f["container-name"] ?? "up", "--container-name"),
+      mni: optionalInt(f.mni, "--mni"),
+      mbs: optionalInt(f.mbs, "--mbs"),
+    };
+  }
+  const synchronous = f.synchronous ?? "full";
+  if (synchronous !== "full" && synchronous !== "normal") throw new UsageError(`--synchronous must be full or normal, not "${synchronous}"`);
+  const retryBaseMs = positive(f["retry-base-ms"], "--retry-base-ms", 250, 1, 600_000);
+  const retryMaxMs = positive(f["retry-max-ms"], "--retry-max-ms", 30_000, 1, 3_600_000);
+  if (retryMaxMs < retryBaseMs) throw new UsageError("--retry-max-ms must be at least --retry-base-ms");
+  const replicas = positive(f.replicas, "--replicas", 1, 1, 64);
+  const bufferIndex = intFlag(f["buffer-index"], "--buffer-index", 0, 0, 1023);
+  const bufferTotal = positive(f["buffer-total"], "--buffer-total", bufferIndex + replicas, 1, 1024);
+  if (bufferIndex + replicas > bufferTotal) throw new UsageError(`--buffer-index ${bufferIndex} + --replicas ${replicas} exceeds --buffer-total ${bufferTotal}`);
+  return {
+    host: f.host ?? "127.0.0.1",
+    port: intFlag(f.port, "--port", 0, 0, 65535),
+    replicas,
+    bufferIndex,
+    bufferTotal,
+    dataDir: path.resolve(f["data-dir"]),
+    layoutFiles,
+    presets,
+    projectsDb,
+    deviceKeys,
+    defaultLayout: f["default-layout"],
+    bodyLimit: positive(f["body-limit"], "--body-limit", 65536, 1, 16 * 1024 * 1024),
+    cse,
+    commitDelayMs: intFlag(f["commit-ms"], "--commit-ms", 2, 0, 1000),
+    commitMaxRecords: positive(f["commit-max"], "--commit-max", 512, 1, 100_000),
+    synchronous,
+    forwardConcurrency: positive(f["forward-concurrency"], "--forward-concurrency", 8, 1, 256),
+    forwardBatch: 1000,
+    retryBaseMs,
+    retryMaxMs,
+    requestTimeoutMs: 10_000,
+    instance: f.instance ?? "decoder",
+    watchStdin: f["watch-stdin"],
+  };
+}

@@ -1,0 +1,124 @@
+// The exported nginx config in front of 2 decoder replicas, with Debian's nginx: the bundle's server
+// block (upstream hosts rewritten to loopback ports) balances ingest over both, passes the read API
+// and the event stream, and keeps accepting when a replica goes down. No Docker engine here: the
+// replicas are local processes sharing one buffer directory, as the containers share one volume.
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { packageVersion } from "../../../host/browser.ts";
+import { freePort } from "../../shared/ports.ts";
+import { leanClient } from "../../shared/leanHttp.ts";
+import { repoRoot } from "../../shared/launch.ts";
+import { writeBundle } from "../bundle/export.ts";
+import { client, cseProcess, encodedSamples, m2mGet, spawnDecoder, tempDir, waitFor } from "./support.ts";
+
+const NGINX = "/usr/sbin/nginx";
+let nginx: ChildProcess | undefined;
+afterAll(() => {
+  nginx?.kill("SIGKILL");
+});
+
+describe("nginx from the exported bundle", () => {
+  it("balances ingest over 2 replicas (least_conn), serves aggregated stats and events, and survives a replica going down", { timeout: 180_000 }, async () => {
+    if (!existsSync(NGINX)) throw new Error(`${NGINX} is missing: install Debian's nginx (.ci/run does)`);
+    const bundle = tempDir();
+    writeBundle({ outDir: bundle, replicas: 2, container: "shared", bodyLimit: 65536, cseUrl: undefined, cseOrigin: "Cdecoder", layouts: [], publicPort: 8080, repoRoot, version: packageVersion() });
+    const exported = readFileSync(path.join(bundle, "nginx/decoder.conf"), "utf8");
+
+    const cse = await cseProcess(["--port", "0", "--data-dir", tempDir()]);
+    const shared = tempDir();
+    const replicas = [];
+    for (let k = 0; k < 2; k++)
+      replicas.push(await spawnDecoder(["--data-dir", shared, "--buffer-index", String(k), "--buffer-total", "2", "--instance", `decoder-${k + 1}`, "--preset", "paper", "--cse", cse.cseBaseUrl, "--container", "shared"]));
+
+    // the exported server block, only its upstream addresses and listen port changed
+    const port = await freePort();
+    let conf = exported.replace("listen 80;", `listen 127.0.0.1:${port};`);
+    for (let k = 0; k < 2; k++) conf = conf.replace(`server decoder-${k + 1}:8080`, `server 127.0.0.1:${new URL(replicas[k]!.url).port}`);
+    expect(conf).not.toMatch(/decoder-\d:8080/);
+    const prefix = tempDir();
+    for (const d of ["body", "proxy", "fastcgi", "uwsgi", "scgi"]) mkdirSync(path.join(prefix, d));
+    writeFileSync(path.join(prefix, "decoder.conf"), conf);
+    writeFileSync(
+      path.join(prefix, "nginx.conf"),
+      [
+        "daemon off;",
+        "worker_processes 1;",
+        `pid ${prefix}/nginx.pid;`,
+        "error_log stderr warn;",
+        "events { worker_connections 512; }",
+        "http {",
+        "  access_log off;",
+        ...["body", "proxy", "fastcgi", "uwsgi", "scgi"].map((d) => `  ${d === "body" ? "client_body" : d}_temp_path ${prefix}/${d};`),
+        `  include ${prefix}/decoder.conf;`,
+        "}",
+        "",
+      ].join("\n"),
+    );
+    let nginxErr = "";
+    nginx = spawn(NGINX, ["-p", prefix, "-c", path.join(prefix, "nginx.conf"), "-e", "stderr"], { stdio: ["ignore", "ignore", "pipe"] });
+    nginx.stderr!.on("data", (d: Buffer) => (nginxErr += d.toString()));
+    const front = `http://127.0.0.1:${port}`;
+    await waitFor("nginx answering", async () => (await fetch(`${front}/nginx-health`)).ok || undefined, 20_000);
+
+    const N = 400;
+    const bodies = encodedSamples("protobuf", N, 51);
+    const c = leanClient(front, 16);
+    const perBuffer = [0, 0];
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        while (next < N) {
+          const i = next++;
+          const r = await c.post("/ingest", bodies[i]!, { "content-type": "application/x-protobuf", "x-satpayload-layout": "paper", "x-satpayload-message-id": `ng-${i}` });
+          expect(r.status, r.body).toBe(201);
+          perBuffer[JSON.parse(r.body).buffer as number]!++;
+        }
+      }),
+    );
+    // both replicas took a fair share
+    expect(perBuffer[0]! + perBuffer[1]!).toBe(N);
+    expect(Math.min(...perBuffer)).toBeGreaterThan(N / 4);
+
+    // any replica answers for both buffers: the stats through nginx cover the whole deployment
+    const stats = await waitFor("all forwarded, seen through nginx", async () => {
+      const s = JSON.parse((await client(front).get("/api/stats")).body);
+      return s.forwarded === N ? s : undefined;
+    });
+    expect(stats.records).toBe(N);
+    expect(stats.buffers.map((b: { records: number }) => b.records)).toEqual(perBuffer);
+    const cnt = await m2mGet(cse.cseBaseUrl, "decoder/up");
+    expect((cnt.json as { "m2m:cnt": { cni: number } })["m2m:cnt"].cni).toBe(N);
+
+    // the event stream passes through unbuffered
+    const frame = await new Promise<string>((resolve, reject) => {
+      const req = http.get(`${front}/api/events`, (res) => {
+        res.setEncoding("utf8");
+        let buf = "";
+        res.on("data", (d: string) => {
+          buf += d;
+          const m = /event: stats\ndata: .+\n\n/.exec(buf);
+          if (m) {
+            req.destroy();
+            resolve(m[0]);
+          }
+        });
+      });
+      req.on("error", reject);
+      setTimeout(() => reject(new Error("no stats event through nginx")), 10_000);
+    });
+    expect(JSON.parse(frame.split("data: ")[1]!).records).toBe(N);
+
+    // one replica stops: nginx sends everything to the other
+    await replicas[1]!.stop();
+    for (let i = 0; i < 50; i++) {
+      const r = await c.post("/ingest", bodies[i]!, { "content-type": "application/x-protobuf", "x-satpayload-layout": "paper", "x-satpayload-message-id": `after-${i}` });
+      expect(r.status, r.body).toBe(201);
+      expect(JSON.parse(r.body).buffer).toBe(0);
+    }
+    c.close();
+    expect(nginxErr).not.toMatch(/\[(emerg|alert|crit)\]/);
+  });
+});

@@ -1,0 +1,141 @@
+// Zero loss: 100 000 messages into a real decoder process while the CSE is stopped for a while and
+// the decoder is killed with SIGKILL once and restarted. Afterwards every acknowledged message is
+// stored once, forwarded, and present exactly once in the CSE (count and ids, read from the CSE).
+import Database from "better-sqlite3";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { parseLayout } from "../../../codecs/src/layout/validate.ts";
+import { presetById } from "../../../codecs/src/presets/index.ts";
+import { leanClient } from "../../shared/leanHttp.ts";
+import { client, cseProcess, encodedSamples, m2mGet, spawnDecoder, tempDir, waitFor, type DecoderProcess } from "./support.ts";
+
+const TOTAL = 100_000;
+const DEVICES = 64;
+const CONCURRENCY = 64;
+
+describe("zero loss", () => {
+  it(`acknowledged = stored = forwarded exactly once for ${TOTAL} messages through a CSE outage and a SIGKILL`, { timeout: 240_000 }, async () => {
+    const tracker = parseLayout(presetById("kineis-tracker")!.layout);
+    // small records (19-byte bit-packed fixes), pre-encoded so the sender only sends
+    const payloads = encodedSamples("bitpacked", 1000, 5, tracker);
+    const cseDir = tempDir();
+    const dataDir = tempDir();
+    let cse: Awaited<ReturnType<typeof cseProcess>> | undefined = await cseProcess(["--port", "0", "--data-dir", cseDir]);
+    const csePort = cse.port;
+    const cseBase = cse.cseBaseUrl;
+    const args = ["--data-dir", dataDir, "--preset", "kineis-tracker", "--cse", cseBase, "--retry-base-ms", "100", "--retry-max-ms", "1000", "--forward-concurrency", "16"];
+    let decoder: DecoderProcess = await spawnDecoder(args);
+    const port = new URL(decoder.url).port;
+    const fixedArgs = [...args, "--port", port];
+
+    const acked = new Uint8Array(TOTAL);
+    let ackCount = 0;
+    let duplicates = 0;
+    let retries = 0;
+    const events: string[] = [];
+    let phase: Promise<void> = Promise.resolve();
+    const c = leanClient(decoder.url, CONCURRENCY);
+
+    const milestones: [number, () => Promise<void>][] = [
+      [10_000, async () => {
+        await cse!.stop();
+        cse = undefined;
+        events.push(`CSE stopped at ${ackCount} acks`);
+      }],
+      [25_000, async () => {
+        await decoder.kill();
+        events.push(`decoder SIGKILLed at ${ackCount} acks`);
+        decoder = await spawnDecoder(fixedArgs);
+        events.push(`decoder restarted at ${ackCount} acks`);
+      }],
+      [40_000, async () => {
+        cse = await cseProcess(["--port", String(csePort), "--data-dir", cseDir]);
+        events.push(`CSE restarted at ${ackCount} acks`);
+      }],
+    ];
+
+    const send = async (i: number) => {
+      const body = payloads[i % payloads.length]!;
+      const headers = { "content-type": "application/octet-stream", "x-satpayload-format": "bitpacked", "x-satpayload-layout": "kineis-tracker", "x-satpayload-message-id": `z-${i}`, "x-satpayload-device": `dev-${i % DEVICES}` };
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const r = await c.post("/ingest", body, headers);
+          if (r.status === 201 || r.status === 200) {
+            if (r.status === 200) duplicates++;
+            acked[i] = 1;
+            ackCount++;
+            while (milestones.length && ackCount >= milestones[0]![0]) {
+              const [, run] = milestones.shift()!;
+              phase = phase.then(run);
+            }
+            return;
+          }
+          if (r.status !== 503) throw new Error(`message ${i}: HTTP ${r.status} ${r.body}`);
+        } catch (e) {
+          if (/HTTP \d+/.test((e as Error).message)) throw e;
+          // the decoder is being killed or restarted: the message was not acknowledged, send it again
+        }
+        retries++;
+        if (attempt > 2000) throw new Error(`message ${i} never acknowledged`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    };
+
+    const started = Date.now();
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (next < TOTAL) await send(next++);
+      }),
+    );
+    await phase;
+    const sentMs = Date.now() - started;
+    expect(milestones).toHaveLength(0);
+    expect(ackCount).toBe(TOTAL);
+    expect(acked.every((a) => a === 1)).toBe(true);
+
+    const stats = await waitFor(
+      "the backlog to drain into the CSE",
+      async () => {
+        const s = JSON.parse((await client(decoder.url).get("/api/stats")).body) as { records: number; forwarded: number; backlog: number; forwardFailures: number };
+        return s.backlog === 0 && s.records === TOTAL ? s : undefined;
+      },
+      150_000,
+      250,
+    );
+    const drainedMs = Date.now() - started;
+    expect(stats.forwardFailures).toBeGreaterThan(0);
+
+    // stored: exactly the acknowledged ids, once each, all marked forwarded
+    await decoder.stop();
+    const db = new Database(path.join(dataDir, "buffer-0.sqlite"), { readonly: true });
+    try {
+      const ids = db.prepare("SELECT message_id FROM records").pluck().all() as string[];
+      expect(ids.length).toBe(TOTAL);
+      expect(new Set(ids).size).toBe(TOTAL);
+      expect(ids.every((id) => acked[Number(id.slice(2))] === 1)).toBe(true);
+      expect(db.prepare("SELECT count(*) FROM records WHERE forwarded_at IS NULL").pluck().get()).toBe(0);
+    } finally {
+      db.close();
+    }
+
+    // forwarded exactly once: every id once in the CSE, nothing else there
+    const inCse: string[] = [];
+    let cni = 0;
+    for (let d = 0; d < DEVICES; d++) {
+      const cnt = await m2mGet(cseBase, `decoder/dev-${d}`);
+      expect(cnt.status).toBe(200);
+      cni += (cnt.json as { "m2m:cnt": { cni: number } })["m2m:cnt"].cni;
+      const found = await m2mGet(cseBase, `decoder/dev-${d}?fu=1&ty=4`);
+      for (const u of (found.json as { "m2m:uril": string[] })["m2m:uril"]) inCse.push(u.split("/").at(-1)!);
+    }
+    expect(cni).toBe(TOTAL);
+    expect(inCse.length).toBe(TOTAL);
+    const unique = new Set(inCse);
+    expect(unique.size).toBe(TOTAL);
+    for (let i = 0; i < TOTAL; i++) if (!unique.has(`z-${i}`)) throw new Error(`z-${i} is missing in the CSE`);
+    console.log(`zero loss: ${TOTAL} acked in ${(sentMs / 1000).toFixed(1)} s (${Math.round(TOTAL / (sentMs / 1000))}/s), all in the CSE after ${(drainedMs / 1000).toFixed(1)} s; ${retries} resends, ${duplicates} duplicate acks, ${stats.forwardFailures} forward failures; ${events.join("; ")}`);
+    c.close();
+    await cse?.stop();
+  });
+});

@@ -1,0 +1,104 @@
+// One decoder worker: its own buffer and group commit, forwarders for the buffers it owns, and the
+// HTTP server. With --replicas 1 it runs in the main process; otherwise node:cluster forks N of them.
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { RecordBuffer } from "./buffer/buffer.ts";
+import { GroupCommit } from "./buffer/groupCommit.ts";
+import { DirectWriter, ThreadWriter, type BufferWriter } from "./buffer/writer.ts";
+import { bufferFileName } from "./buffer/schema.ts";
+import type { DecoderConfig } from "./config.ts";
+import { Forwarder } from "./forward/forwarder.ts";
+import { LayoutRegistry } from "./layouts.ts";
+import { BufferSet } from "./read/buffers.ts";
+import { EventStream } from "./read/events.ts";
+import { createDecoderServer } from "./server.ts";
+
+export interface RunningWorker {
+  port: number;
+  index: number;
+  forwarders: Forwarder[];
+  /** this thread's connection to the worker's own buffer: reads only (writes go through the writer thread) */
+  buffer: RecordBuffer;
+  commit: GroupCommit;
+  close(): Promise<void>;
+}
+
+export interface WorkerOptions {
+  index: number;
+  /** buffers whose backlog this worker forwards: its own, plus any left by a run with more replicas */
+  forwards: number[];
+  /** node:cluster hands the listening socket over; port 0 is resolved by the primary */
+  log?: (msg: string) => void;
+  nativeBinding?: string | undefined;
+  /** the buffer can no longer be written: the process should end so its supervisor restarts it */
+  onFatal?: (e: Error) => void;
+}
+
+export async function startWorker(cfg: DecoderConfig, opts: WorkerOptions): Promise<RunningWorker> {
+  const log = opts.log ?? ((m: string) => process.stderr.write(`[${cfg.instance} w${opts.index}] ${m}\n`));
+  const bufferOpts = { synchronous: cfg.synchronous, nativeBinding: opts.nativeBinding };
+  const layouts = new LayoutRegistry(cfg, log);
+  const file = path.join(cfg.dataDir, bufferFileName(opts.index));
+  // the writer thread creates and migrates the file; this thread's connection only reads
+  const writer = new ThreadWriter(file, bufferOpts, (e) => {
+    log(`buffer writer failed: ${e.message}`);
+    opts.onFatal?.(e);
+  });
+  await writer.ready;
+  const buffer = new RecordBuffer(file, bufferOpts);
+  const forwarders: Forwarder[] = [];
+  const extraBuffers: RecordBuffer[] = [];
+  const own: Forwarder[] = [];
+  if (cfg.cse) {
+    for (const i of opts.forwards) {
+      const b = i === opts.index ? buffer : new RecordBuffer(path.join(cfg.dataDir, bufferFileName(i)), bufferOpts);
+      const bw: BufferWriter = b === buffer ? writer : new DirectWriter(b);
+      if (b !== buffer) extraBuffers.push(b);
+      const f = new Forwarder(
+        b,
+        bw,
+        cfg.cse,
+        { concurrency: cfg.forwardConcurrency, batch: cfg.forwardBatch, retryBaseMs: cfg.retryBaseMs, retryMaxMs: cfg.retryMaxMs, requestTimeoutMs: cfg.requestTimeoutMs, name: `${cfg.instance}-b${i}-${process.pid}` },
+        (m) => log(`forwarder b${i}: ${m}`),
+      );
+      forwarders.push(f);
+      if (b === buffer) own.push(f);
+    }
+  }
+  const commit = new GroupCommit(writer, { delayMs: cfg.commitDelayMs, maxItems: cfg.commitMaxRecords }, (results) => {
+    if (results.some((r) => r && !r.duplicate)) for (const f of own) f.wake();
+  });
+  const buffers = new BufferSet(cfg.dataDir, bufferOpts, { index: opts.index, buffer });
+  const events = new EventStream(buffers, log);
+  const http = createDecoderServer({ cfg, worker: opts.index, layouts, commit, buffers, events, log });
+  await new Promise<void>((resolve, reject) => {
+    http.server.once("error", reject);
+    http.server.listen(cfg.port, cfg.host, () => {
+      http.server.off("error", reject);
+      resolve();
+    });
+  });
+  for (const f of forwarders) f.start();
+  const port = (http.server.address() as AddressInfo).port;
+  log(`listening on http://${cfg.host}:${port}${cfg.cse ? `, forwarding to ${cfg.cse.url} (${cfg.cse.containerMode} containers)` : ", not forwarding (no --cse)"}`);
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      http.beginStop();
+      const closed = new Promise<void>((resolve) => http.server.close(() => resolve()));
+      http.server.closeIdleConnections();
+      events.close();
+      // requests already in the commit queue are written and answered before the buffer closes
+      await commit.close();
+      await Promise.race([closed, new Promise((r) => setTimeout(r, 2000))]);
+      http.server.closeAllConnections();
+      await Promise.all(forwarders.map((f) => f.stop()));
+      await writer.close();
+      buffers.close();
+      for (const b of extraBuffers) b.close();
+      buffer.close();
+      layouts.close();
+    })());
+  return { port, index: opts.index, forwarders, buffer, commit, close };
+}

@@ -1,0 +1,96 @@
+// Starts one of our TypeScript services as a child process and waits for the JSON line it prints
+// when it takes requests ({"event":"listening","url":…}). The supervisor, the CLI and tests use it.
+import { spawn, type ChildProcess } from "node:child_process";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+export const DECODER_ENTRY = path.join(repoRoot, "services/decoder/main.ts");
+export const CSE_ENTRY = path.join(repoRoot, "services/cse/main.ts");
+
+/** node (or Electron acting as node) with the tsx loader, so services run from their sources. */
+export function nodeCommand(entry: string, args: readonly string[]): { command: string; args: string[]; env: NodeJS.ProcessEnv } {
+  const loader = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  if (process.versions.electron) env.ELECTRON_RUN_AS_NODE = "1";
+  return { command: process.execPath, args: ["--import", loader, entry, ...args], env };
+}
+
+export interface Listening {
+  url: string;
+  [k: string]: unknown;
+}
+
+export interface LaunchOptions {
+  env?: NodeJS.ProcessEnv;
+  /** every output line, stdout and stderr, as it arrives */
+  onLine?: (stream: "stdout" | "stderr", line: string) => void;
+  timeoutMs?: number;
+  /** keep stdin as a pipe the child watches (--watch-stdin): it ends with us */
+  tieToParent?: boolean;
+}
+
+export class LaunchError extends Error {
+  override readonly name = "LaunchError";
+}
+
+export interface Launched {
+  child: ChildProcess;
+  listening: Listening;
+  /** resolves with the exit code (or the signal name) */
+  exited: Promise<number | string>;
+}
+
+export function launch(entry: string, args: readonly string[], opts: LaunchOptions = {}): Promise<Launched> {
+  const cmd = nodeCommand(entry, args);
+  const child = spawn(cmd.command, cmd.args, { env: { ...cmd.env, ...opts.env }, stdio: [opts.tieToParent ? "pipe" : "ignore", "pipe", "pipe"], windowsHide: true });
+  const exited = new Promise<number | string>((resolve) => child.once("exit", (code, signal) => resolve(code ?? signal ?? -1)));
+  const tail: string[] = [];
+  return new Promise((resolve, reject) => {
+    let done = false;
+    const timer = setTimeout(() => fail(`${path.basename(path.dirname(entry))} did not report listening within ${opts.timeoutMs ?? 30_000} ms`), opts.timeoutMs ?? 30_000);
+    function fail(msg: string) {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      child.kill("SIGKILL");
+      reject(new LaunchError(`${msg}${tail.length ? `:\n${tail.join("\n")}` : ""}`));
+    }
+    const watch = (stream: "stdout" | "stderr") => {
+      const rl = createInterface({ input: child[stream]! });
+      rl.on("line", (line) => {
+        opts.onLine?.(stream, line);
+        if (!done) {
+          tail.push(line);
+          if (tail.length > 20) tail.shift();
+        }
+        if (done || stream !== "stdout" || !line.startsWith("{")) return;
+        try {
+          const msg = JSON.parse(line) as { event?: unknown; url?: unknown };
+          if (msg.event === "listening" && typeof msg.url === "string") {
+            done = true;
+            clearTimeout(timer);
+            resolve({ child, listening: msg as Listening, exited });
+          }
+        } catch {
+          // a log line that happens to start with "{"
+        }
+      });
+    };
+    watch("stdout");
+    watch("stderr");
+    child.once("error", (e) => fail(`could not start: ${e.message}`));
+    void exited.then((code) => fail(`exited (${code}) before listening`));
+  });
+}
+
+/** SIGTERM, then SIGKILL after `graceMs`; resolves when the process is gone. */
+export async function stopChild(child: ChildProcess, exited: Promise<unknown>, graceMs = 10_000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill("SIGTERM");
+  const t = setTimeout(() => child.kill("SIGKILL"), graceMs);
+  await exited;
+  clearTimeout(t);
+}

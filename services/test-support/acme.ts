@@ -1,0 +1,137 @@
+// Starts a real ACME CSE (PyPI `acmecse`, from the project's .venv) headless with an in-memory
+// database on a free loopback port, in a temp dir with the acme.ini of docs/onem2m-http.md, and
+// waits until its CSEBase answers. One start costs about two seconds: start one per test file.
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { referencePython } from "../../codecs/test/helpers/python.ts";
+
+export interface AcmeOptions {
+  /** ACME's verification request to new notification URIs (its default: on) */
+  verifySubscriptions?: boolean;
+  /** default 60 s: a loaded 2-core CI machine imports ACME slowly */
+  startTimeoutMs?: number;
+}
+
+export interface RunningAcme {
+  /** http://127.0.0.1:port */
+  url: string;
+  /** http://127.0.0.1:port/cse-in */
+  cseBaseUrl: string;
+  base: "cse-in";
+  cseId: "/id-in";
+  admin: "CAdmin";
+  port: number;
+  /** what ACME printed so far (for failure messages) */
+  output(): string;
+  /** SIGTERM, SIGKILL after 10 s; removes the temp dir */
+  stop(): Promise<void>;
+}
+
+export function acmeExecutable(): string {
+  const exe = path.join(path.dirname(referencePython()), "acmecse");
+  if (!existsSync(exe)) throw new Error(`ACME not found at ${exe}: run 'bash .ci/setup-python.sh' (installs services/requirements.txt; CI does this)`);
+  return exe;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function acmeIni(port: number, verify: boolean): string {
+  return [
+    "[basic.config]",
+    "cseType=IN",
+    "cseID=id-in",
+    "cseName=cse-in",
+    "adminID=CAdmin",
+    "cseHost=127.0.0.1",
+    "networkInterface=127.0.0.1",
+    `httpPort=${port}`,
+    "databaseType=memory",
+    "[console]",
+    "headless=true",
+    "[textui]",
+    "startWithTUI=false",
+    "[cse.registration]",
+    "allowedAEOriginators=C*,S*",
+    ...(verify ? [] : ["[cse]", "enableSubscriptionVerificationRequests=false"]),
+    "",
+  ].join("\n");
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve();
+    else child.once("exit", () => resolve());
+  });
+}
+
+async function answers(cseBaseUrl: string): Promise<boolean> {
+  try {
+    const res = await fetch(cseBaseUrl, {
+      headers: { "X-M2M-RI": "ready", "X-M2M-Origin": "CAdmin", "X-M2M-RVI": "3", Accept: "application/json" },
+      signal: AbortSignal.timeout(2000),
+    });
+    await res.arrayBuffer();
+    // ACME answers 404 for a moment before its CSEBase exists
+    return res.status === 200;
+  } catch {
+    return false;
+  }
+}
+
+export async function startAcme(opts: AcmeOptions = {}): Promise<RunningAcme> {
+  const exe = acmeExecutable();
+  const deadline = Date.now() + (opts.startTimeoutMs ?? 60_000);
+  // the free port can be taken between probing and ACME binding it: try again with another
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const dir = mkdtempSync(path.join(tmpdir(), "acme-"));
+    writeFileSync(path.join(dir, "acme.ini"), acmeIni(port, opts.verifySubscriptions ?? true));
+    // ACME exits at once, silently and with status 0, when --config is given as an absolute path
+    const child = spawn(exe, ["-dir", dir, "--config", "acme.ini", "--headless"], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    const keep = (b: Buffer) => {
+      out = (out + b.toString("utf8")).slice(-20_000);
+    };
+    child.stdout!.on("data", keep);
+    child.stderr!.on("data", keep);
+    // a test runner that dies must not leave ACME behind
+    const reap = () => child.kill("SIGKILL");
+    process.once("exit", reap);
+    const url = `http://127.0.0.1:${port}`;
+    const cseBaseUrl = `${url}/cse-in`;
+
+    let stopping: Promise<void> | undefined;
+    const stop = () =>
+      (stopping ??= (async () => {
+        process.off("exit", reap);
+        if (child.exitCode === null && child.signalCode === null) {
+          child.kill("SIGTERM");
+          const t = setTimeout(() => child.kill("SIGKILL"), 10_000);
+          await exited(child);
+          clearTimeout(t);
+        }
+        rmSync(dir, { recursive: true, force: true });
+      })());
+
+    while (child.exitCode === null && child.signalCode === null && Date.now() < deadline) {
+      if (await answers(cseBaseUrl)) return { url, cseBaseUrl, base: "cse-in", cseId: "/id-in", admin: "CAdmin", port, output: () => out, stop };
+      await new Promise((r) => setTimeout(r, 150));
+    }
+    const died = child.exitCode !== null || child.signalCode !== null;
+    await stop();
+    if (died && attempt < 3 && Date.now() < deadline) continue;
+    throw new Error(`ACME did not answer on ${cseBaseUrl} ${died ? `(it exited: ${child.exitCode ?? child.signalCode})` : "in time"}; its output:\n${out}`);
+  }
+}
