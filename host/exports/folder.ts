@@ -1,31 +1,15 @@
 // Writes export files into a folder: each file through a sibling temp file and a rename (readers see
 // the old file or the new one, never half of one), never through a symlink, never outside the folder.
-import { randomBytes } from "node:crypto";
-import { lstat, mkdir, open, realpath, rename, unlink, type FileHandle } from "node:fs/promises";
+import { lstat, mkdir, realpath, rename } from "node:fs/promises";
 import path from "node:path";
 import { safeArchivePath } from "../../codecs/src/exporters/zip.ts";
 import type { ExportFile } from "../../codecs/src/exporters/types.ts";
+import { writeFileAtomicAsync } from "../../services/shared/atomicWrite.ts";
 
 export class ExportFolderError extends Error {
   override readonly name = "ExportFolderError";
 }
 
-async function writeAtomically(target: string, data: string | Uint8Array): Promise<void> {
-  const tmp = path.join(path.dirname(target), `.${path.basename(target)}.${randomBytes(6).toString("hex")}.tmp`);
-  let fh: FileHandle | undefined;
-  try {
-    fh = await open(tmp, "wx", 0o644);
-    await fh.writeFile(data);
-    await fh.sync();
-    await fh.close();
-    fh = undefined;
-    await rename(tmp, target);
-  } catch (e) {
-    await fh?.close().catch(() => {});
-    await unlink(tmp).catch(() => {});
-    throw e;
-  }
-}
 
 /** A path we may replace: absent, or a regular file (not a link, directory or device). */
 async function replaceable(target: string): Promise<void> {
@@ -63,7 +47,7 @@ export async function writeExportFolder(dir: string, files: readonly Pick<Export
       const parent = await realpath(path.dirname(target));
       if (parent !== root && !parent.startsWith(root + path.sep)) throw new ExportFolderError(`${f.path} would be written outside ${dir}`);
       await replaceable(target);
-      await writeAtomically(target, f.content);
+      await writeFileAtomicAsync(target, f.content);
     } catch (e) {
       throw fsMessage(e, target);
     }
@@ -78,7 +62,7 @@ export async function writeExportFile(file: string, data: Uint8Array): Promise<v
   try {
     await mkdir(path.dirname(file), { recursive: true });
     await replaceable(file);
-    await writeAtomically(file, data);
+    await writeFileAtomicAsync(file, data);
   } catch (e) {
     throw fsMessage(e, file);
   }

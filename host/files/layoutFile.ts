@@ -1,14 +1,14 @@
 // *.satlayout.json on disk: bounded, validating reads and atomic writes. A file that fails any check
 // is only ever read, never rewritten, so a user's damaged file stays exactly as it was for repair.
 import { constants as fsConstants } from "node:fs";
-import { lstat, open, realpath, rename, unlink, type FileHandle } from "node:fs/promises";
-import { randomBytes } from "node:crypto";
+import { lstat, open, realpath, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { LayoutError } from "../../codecs/src/errors.ts";
 import { parseLayout } from "../../codecs/src/layout/validate.ts";
 import type { Layout } from "../../codecs/src/layout/schema.ts";
 import { HostError } from "../errors.ts";
 import { parseJsonSafely, UnsafeJsonError } from "../json/safeJson.ts";
+import { writeFileAtomicAsync } from "../../services/shared/atomicWrite.ts";
 
 /** The largest layout file accepted; real layouts are a few kB, 512 fields stay well under 1 MB. */
 export const MAX_LAYOUT_BYTES = 5_000_000;
@@ -144,34 +144,11 @@ async function checkReplaceable(file: string): Promise<{ target: string; mode: n
 export async function writeLayoutFile(file: string, text: string): Promise<string> {
   checkPath(file);
   const { target, mode } = await checkReplaceable(file);
-  const dir = path.dirname(target);
-  const tmp = path.join(dir, `.${path.basename(target)}.${randomBytes(6).toString("hex")}.tmp`);
-  let fh: FileHandle | undefined;
   try {
-    fh = await open(tmp, "wx", mode);
-    await fh.writeFile(text, "utf8");
-    await fh.sync();
-    await fh.close();
-    fh = undefined;
-    await rename(tmp, target);
+    await writeFileAtomicAsync(target, text, mode);
   } catch (e) {
-    await fh?.close().catch(() => {});
-    await unlink(tmp).catch(() => {});
     throw fsError(e, file, "write");
   }
-  await syncDirectory(dir);
   return file;
 }
 
-/** Makes the rename itself durable; Windows cannot open directories, where this is a no-op. */
-async function syncDirectory(dir: string): Promise<void> {
-  let fh: FileHandle | undefined;
-  try {
-    fh = await open(dir, "r");
-    await fh.sync();
-  } catch {
-    // best effort: the data is already synced, only the directory entry may lag
-  } finally {
-    await fh?.close().catch(() => {});
-  }
-}

@@ -1,13 +1,18 @@
-// Files other programs read (bundles, pid/state files) are replaced whole: a reader or a crash sees
-// the old content or the new one, never half a write.
+// Files other programs or people read (layouts, exports, PDFs, bundles, pid/state files) are
+// replaced whole: a sibling temp file, fsync'd, renamed over the target, then the directory synced.
+// A reader or a crash sees the old content or the new one, never half a write. The one place the
+// host, the services and the CLI do this.
 import { randomBytes } from "node:crypto";
 import { mkdirSync, openSync, closeSync, fsyncSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { open, rename, unlink, type FileHandle } from "node:fs/promises";
 import path from "node:path";
+
+const tempNameFor = (file: string) => path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString("hex")}.tmp`);
 
 export function writeFileAtomic(file: string, content: string | Uint8Array, mode = 0o644): void {
   const dir = path.dirname(file);
   mkdirSync(dir, { recursive: true });
-  const tmp = path.join(dir, `.${path.basename(file)}.${randomBytes(6).toString("hex")}.tmp`);
+  const tmp = tempNameFor(file);
   let fd: number | undefined;
   try {
     fd = openSync(tmp, "wx", mode);
@@ -26,11 +31,31 @@ export function writeFileAtomic(file: string, content: string | Uint8Array, mode
     }
     throw e;
   }
-  syncDir(dir);
+  syncDirSync(dir);
+}
+
+/** The same without blocking the event loop (the host's handlers); the directory must exist. */
+export async function writeFileAtomicAsync(file: string, content: string | Uint8Array, mode = 0o644): Promise<void> {
+  const dir = path.dirname(file);
+  const tmp = tempNameFor(file);
+  let fh: FileHandle | undefined;
+  try {
+    fh = await open(tmp, "wx", mode);
+    await fh.writeFile(content);
+    await fh.sync();
+    await fh.close();
+    fh = undefined;
+    await rename(tmp, file);
+  } catch (e) {
+    await fh?.close().catch(() => {});
+    await unlink(tmp).catch(() => {});
+    throw e;
+  }
+  await syncDir(dir);
 }
 
 /** The rename is durable only once the directory entry is on disk; Windows cannot open directories. */
-function syncDir(dir: string): void {
+function syncDirSync(dir: string): void {
   let fd: number | undefined;
   try {
     fd = openSync(dir, "r");
@@ -39,5 +64,17 @@ function syncDir(dir: string): void {
     // best effort: the file content is synced already
   } finally {
     if (fd !== undefined) closeSync(fd);
+  }
+}
+
+async function syncDir(dir: string): Promise<void> {
+  let fh: FileHandle | undefined;
+  try {
+    fh = await open(dir, "r");
+    await fh.sync();
+  } catch {
+    // best effort: the file content is synced already
+  } finally {
+    await fh?.close().catch(() => {});
   }
 }
