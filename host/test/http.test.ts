@@ -103,7 +103,7 @@ describe("browser-mode HTTP transport", () => {
     expect(badJson.json()).toMatchObject({ code: "bad_request", message: expect.stringMatching(/^request body: not valid JSON/) });
     const tooLarge = await api("files.importLayout", { fileName: "x", content: "x".repeat(70_000) });
     expect(tooLarge.status).toBe(413);
-    expect(tooLarge.json().message).toBe("request body exceeds 65536 bytes");
+    expect(tooLarge.json().message).toBe("body is larger than the limit of 65536 bytes");
     const unknown = await api("projects.explode", {});
     expect(unknown.status).toBe(404);
     expect(unknown.json()).toEqual({ code: "not_found", message: 'unknown method "projects.explode"' });
