@@ -41,7 +41,7 @@ export function createHandlers({ store, db, events, info, dialogs }: HandlerDeps
   return {
     ...createDevkitHandlers({ store, db, events, info }),
     ...createExportsHandlers({ store }),
-    ...createLoadTestHandlers({ store, events, info }),
+    ...createLoadTestHandlers({ store, db, events }),
     ...createReportHandlers({ info, db, dialogs }),
     ...createStackHandlers({ events, info }),
     "app.info": () => info,

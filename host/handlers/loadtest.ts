@@ -1,7 +1,7 @@
 // HostApi handlers of the Load Test page; the state lives in one LoadTestService per host.
+import type Database from "better-sqlite3";
 import type { ProjectStore } from "../db/projects.ts";
 import { LoadTestService } from "../loadtest/service.ts";
-import type { Res } from "../api/contract.ts";
 import type { HandlerMap } from "./dispatch.ts";
 import type { HostEvents } from "./events.ts";
 
@@ -14,9 +14,11 @@ export function loadTestServiceOf(events: HostEvents): LoadTestService | undefin
   return services.get(events);
 }
 
-export function createLoadTestHandlers({ store, events, info }: { store: ProjectStore; events: HostEvents; info: Res<"app.info"> }): LoadTestHandlers {
-  const svc = new LoadTestService(events, info.dataDir, store);
+export function createLoadTestHandlers({ store, db, events }: { store: ProjectStore; db: Database.Database; events: HostEvents }): LoadTestHandlers {
+  const svc = new LoadTestService(events, db, store);
   services.set(events, svc);
+  // quitting the app ends a running test (its generator and stack are child processes)
+  events.onClose(() => svc.close());
   return {
     "loadtest.start": ({ layout, settings }) => svc.begin(layout, settings),
     "loadtest.cancel": ({ id }) => ({ cancelled: svc.cancel(id) }),

@@ -2,7 +2,6 @@
 // the history in the projects database.
 import type Database from "better-sqlite3";
 import { randomUUID } from "node:crypto";
-import path from "node:path";
 import type { Job } from "../../services/loadgen/main.ts";
 import type { LoadTestResult, Progress, TimelinePoint } from "../../services/loadgen/src/result.ts";
 import type { RunSettings } from "../../services/loadgen/src/spec.ts";
@@ -11,7 +10,6 @@ import { presetById } from "../../codecs/src/presets/index.ts";
 import { parseLayout } from "../../codecs/src/layout/validate.ts";
 import type { Res } from "../api/contract.ts";
 import type { LoadTestSummary } from "../api/loadtest.ts";
-import { DB_FILE_NAME, openDatabase } from "../db/open.ts";
 import type { ProjectStore } from "../db/projects.ts";
 import { HostError } from "../errors.ts";
 import type { HostEvents } from "../handlers/events.ts";
@@ -31,22 +29,21 @@ interface Active {
 export type LayoutChoice = { kind: "preset"; id: string } | { kind: "project"; id: string };
 
 export class LoadTestService {
-  private db: Database.Database | null = null;
   private storeValue: LoadTestStore | null = null;
   private active: Active | null = null;
   private finished: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly events: HostEvents,
-    private readonly dataDir: string,
+    /** the host's projects database (the host opens and closes it) */
+    private readonly db: Database.Database,
     private readonly projects: ProjectStore,
     private readonly start: typeof startLoadgen = startLoadgen,
   ) {}
 
-  /** the projects database, opened on first use (WAL lets it share the file with the project store) */
+  /** prepared on first use; runs left "running" by a host that stopped are marked failed then */
   get store(): LoadTestStore {
     if (!this.storeValue) {
-      this.db = openDatabase(path.join(this.dataDir, DB_FILE_NAME), { nativeBinding: process.env.SATPAYLOAD_SQLITE_BINDING || undefined });
       this.storeValue = new LoadTestStore(this.db);
       this.storeValue.failStale(new Date().toISOString());
     }
@@ -94,7 +91,7 @@ export class LoadTestService {
       this.events.emit("loadtest.finished", summary);
     } catch (e) {
       // the host closed its database while the run ended: nothing left to tell
-      if (this.db?.open) throw e;
+      if (this.db.open) throw e;
     }
   }
 
@@ -143,17 +140,13 @@ export class LoadTestService {
     return this.store.delete(id);
   }
 
-  /** Cancels a run in progress (killing it if it does not stop in time) and closes the database. */
+  /** Cancels a run in progress (killing it if it does not stop in time); call before the host closes its database. */
   async close(graceMs = 10_000): Promise<void> {
     const a = this.active;
-    if (a) {
-      a.proc.cancel();
-      const t = setTimeout(() => a.proc.kill(), graceMs);
-      await this.finished.catch(() => {});
-      clearTimeout(t);
-    }
-    this.db?.close();
-    this.db = null;
-    this.storeValue = null;
+    if (!a) return;
+    a.proc.cancel();
+    const t = setTimeout(() => a.proc.kill(), graceMs);
+    await this.finished.catch(() => {});
+    clearTimeout(t);
   }
 }
