@@ -33,7 +33,9 @@ describe("local stack runs", () => {
     // the CSE notified the probe of the devices' cins (all but each container's first, which made it)
     expect(r.endToEnd).not.toBeNull();
     expect(r.endToEnd!.count).toBeGreaterThan(r.requests.measured * 0.8);
-    expect(r.endToEnd!.count).toBeLessThanOrEqual(r.requests.measured);
+    // the probe's window is by send time and `measured` by completion, so a few requests at the window's
+    // edges can count on one side only; never more cins than messages the run sent
+    expect(r.endToEnd!.count).toBeLessThanOrEqual(r.requests.succeeded);
     expect(r.endToEnd!.min).toBeGreaterThan(0);
     expect(r.fom).toBeCloseTo(figureOfMerit({ rps: r.rps, successRate: r.successRate, p95Seconds: r.latency.p95 / 1000 }), 0);
     expect(r.payloadBytes.mean).toBeGreaterThan(130);
