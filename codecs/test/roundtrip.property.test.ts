@@ -12,7 +12,7 @@ import { utf8Length } from "../src/text/bytes.ts";
 import { checkScalar } from "../src/text/check.ts";
 import { toFloat32 } from "../src/text/numbers.ts";
 import { formatResolution } from "../src/text/timestamp.ts";
-import { quantiseTime } from "../src/samples/generate.ts";
+import { quantiseTime } from "../src/layout/timeTicks.ts";
 import { everyTypeLayout } from "./fixtures/layouts.ts";
 import { fixedPoint } from "../src/layout/fixedPoint.ts";
 

@@ -6,6 +6,7 @@ import { roundTo, toFloat32 } from "../text/numbers.ts";
 import { formatResolution } from "../text/timestamp.ts";
 import { hashString, Prng } from "./prng.ts";
 import { fixedPoint } from "../layout/fixedPoint.ts";
+import { quantiseTime } from "../layout/timeTicks.ts";
 
 /** Per-field generator state: walks and counters remember where they are. */
 interface Gen {
@@ -78,12 +79,6 @@ function coerce(t: ScalarType, x: number): ScalarValue {
   }
 }
 
-/** Rounds to the resolution without binary drift (1748778312.3, not …312.3000002). */
-export function quantiseTime(x: number, resolution: number): number {
-  const decimals = Math.round(-Math.log10(resolution));
-  if (decimals > 0 && Math.abs(10 ** -decimals - resolution) < 1e-12) return roundTo(x, decimals);
-  return Math.round(x / resolution) * resolution;
-}
 
 function coerceAny(t: ScalarType, v: unknown): ScalarValue {
   if (typeof v === "number" && t.kind !== "string" && t.kind !== "enum" && t.kind !== "bytes") return coerce(t, v);

@@ -3,7 +3,7 @@
 // bits) comes from the plan the TypeScript codec runs on; this file only spells it in C.
 import type { ScalarType } from "../../layout/schema.ts";
 import { fixedPoint } from "../../layout/fixedPoint.ts";
-import { resolutionDecimals } from "../../formats/protobuf/model.ts";
+import { resolutionDecimals } from "../../layout/timeTicks.ts";
 import type { NumericSlot } from "../../formats/fixed/numeric.ts";
 import { isAppended, PREFIX_BYTES, type StructField, type StructNode, type StructPlan } from "../../formats/fixed/structPlan.ts";
 import { CBody, LOOP } from "./emit.ts";

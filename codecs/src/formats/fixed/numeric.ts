@@ -3,6 +3,7 @@ import type { ScalarType } from "../../layout/schema.ts";
 import type { ScalarValue } from "../../layout/values.ts";
 import { PRIM_SIZE, primIntRange, primReader, primWriter, smallestIntCode, type PrimCode, type Raw } from "./prim.ts";
 import { fixedPoint } from "../../layout/fixedPoint.ts";
+import { ticksToSeconds } from "../../layout/timeTicks.ts";
 
 /** A value cannot become (or come from) its primitive; the codec adds format, path or offset. */
 export class SlotError extends Error {}
@@ -235,9 +236,6 @@ function epochSlot(t: Extract<ScalarType, { kind: "timestamp" }>): Conversion {
       true,
     );
   }
-  // mirrors quantiseTime: decimal resolutions divide by a power of ten so 1748778312.3 stays exact
-  const decimals = Math.round(-Math.log10(res));
-  const divisor = decimals > 0 && Math.abs(10 ** -decimals - res) < 1e-12 ? 10 ** decimals : 0;
   return slot(
     "q",
     (v) => {
@@ -249,7 +247,7 @@ function epochSlot(t: Extract<ScalarType, { kind: "timestamp" }>): Conversion {
     (r) => {
       const n = Number(r);
       if (!Number.isSafeInteger(n)) throw new SlotError(`${r} ticks are beyond the representable range`);
-      return divisor ? n / divisor : n * res;
+      return ticksToSeconds(n, res);
     },
   );
 }

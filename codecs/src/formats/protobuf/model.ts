@@ -6,6 +6,7 @@ import { assignProtobufNumbers, intLimits } from "../../layout/validate.ts";
 import { charsetPattern } from "../../text/check.ts";
 import { ProtoScope, protoEnumPrefix, protoEnumValueName, protoFieldName, protoJsonName, protoTypeName } from "./names.ts";
 import { fixedPoint } from "../../layout/fixedPoint.ts";
+import { resolutionDecimals, secondsToTicks } from "../../layout/timeTicks.ts";
 
 export type ProtoScalar =
   | "bool" | "int32" | "uint32" | "sint32" | "fixed32" | "sfixed32"
@@ -83,11 +84,6 @@ const I32_MAX = 2147483647;
 const SAFE = Number.MAX_SAFE_INTEGER;
 const MAX_FIELD_NUMBER = 536870911;
 
-/** Decimal places when the resolution is a power of ten below one (0.1 → 1), else 0. */
-export function resolutionDecimals(resolution: number): number {
-  const d = Math.round(-Math.log10(resolution));
-  return d > 0 && Math.abs(10 ** -d - resolution) < 1e-12 ? d : 0;
-}
 
 type Encoding = "varint" | "zigzag" | "fixed" | undefined;
 
@@ -172,7 +168,7 @@ function valueMap(t: ScalarType, f: Field, fieldName: string, at: string, issues
       if (t.encoding === "text") return { type: "string", value: { kind: "text-time", format: t.textFormat ?? "", min, max } };
       const resolution = t.resolution ?? 1;
       const decimals = resolutionDecimals(resolution);
-      const toRaw = (v: number) => (decimals > 0 ? Math.round(v * 10 ** decimals) : Math.round(v / resolution));
+      const toRaw = (v: number) => secondsToTicks(v, resolution);
       const bounded = t.min !== undefined && t.max !== undefined;
       const rawMin = t.min !== undefined ? Math.max(-SAFE, toRaw(t.min)) : -SAFE;
       const rawMax = t.max !== undefined ? Math.min(SAFE, toRaw(t.max)) : SAFE;
