@@ -4,7 +4,8 @@
 import type { CField, CModel, CScalar, CStruct } from "../../../src/exporters/c/model.ts";
 import { cElementType } from "../../../src/exporters/c/model.ts";
 
-const PRELUDE = String.raw`#include <inttypes.h>
+/** Token and hex I/O every C harness needs (this one and the nanopb harness). */
+export const HARNESS_IO_C = String.raw`#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +55,8 @@ static void put_f64(double d) {
   printf(" %016" PRIx64, b);
 }
 `;
+
+const PRELUDE = HARNESS_IO_C;
 
 function readScalar(s: CScalar, dst: string, len: string | undefined, out: string[], ind: string): void {
   out.push(`${ind}if ((t = next_tok(s)) == NULL) return -1;`);

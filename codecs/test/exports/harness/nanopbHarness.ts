@@ -6,6 +6,7 @@ import type { Layout } from "../../../src/layout/schema.ts";
 import { generateProto } from "../../../src/exporters/proto.ts";
 import { protoModel, type ProtoField, type ProtoMessage } from "../../../src/formats/protobuf/model.ts";
 import { f32Bits, f64Bits, hex } from "./tokens.ts";
+import { HARNESS_IO_C } from "./cHarness.ts";
 
 const SIGNED = new Set(["int32", "sint32", "sfixed32", "int64", "sint64", "sfixed64"]);
 
@@ -73,55 +74,9 @@ function walk(m: ProtoMessage, base: string, out: string[], ind: string, mode: "
   }
 }
 
-const PRELUDE = String.raw`#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+const PRELUDE = `${HARNESS_IO_C}
 #include <pb_encode.h>
 #include <pb_decode.h>
-
-static char *next_tok(char **s) {
-  char *t;
-  while (**s == ' ') (*s)++;
-  if (**s == '\0') return NULL;
-  t = *s;
-  while (**s != '\0' && **s != ' ') (*s)++;
-  if (**s != '\0') *(*s)++ = '\0';
-  return t;
-}
-
-static int hexval(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  return -1;
-}
-
-static long hex_bytes(const char *t, uint8_t *dst, size_t max) {
-  size_t n = 0;
-  while (t[0] != '\0' && t[1] != '\0') {
-    int hi = hexval(t[0]), lo = hexval(t[1]);
-    if (hi < 0 || lo < 0 || n >= max) return -1;
-    dst[n++] = (uint8_t)(hi * 16 + lo);
-    t += 2;
-  }
-  return t[0] == '\0' ? (long)n : -1;
-}
-
-static void put_hex(const uint8_t *p, size_t n) {
-  size_t i;
-  for (i = 0; i < n; i++) printf("%02x", p[i]);
-}
-
-static void put_f32(float f) {
-  uint32_t b;
-  memcpy(&b, &f, 4);
-  printf(" %08lx", (unsigned long)b);
-}
-
-static void put_f64(double d) {
-  uint64_t b;
-  memcpy(&b, &d, 8);
-  printf(" %016llx", (unsigned long long)b);
-}
 `;
 
 /** The harness for the nanopb code generated from `<base>.proto`. */
