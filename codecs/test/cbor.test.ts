@@ -9,11 +9,11 @@ import { parseLayout } from "../src/layout/validate.ts";
 import type { PlainRecord, PlainValue, TypedRecord } from "../src/layout/values.ts";
 import { paperPreset } from "../src/presets/paper.ts";
 import { generateSamples } from "../src/samples/generate.ts";
-import { toFloat32 } from "../src/text/numbers.ts";
 import { toPlain } from "../src/text/plain.ts";
 import { everyTypeLayout, textRepLayout } from "./fixtures/layouts.ts";
 import { repoRoot } from "./helpers/python.ts";
 import { expectOnlyDecodeErrors, expectRoundTripWithTiledSpans } from "./helpers/codecChecks.ts";
+import { sensor, sensorRecord } from "./fixtures/sensor.ts";
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 const unhex = (h: string) => Uint8Array.from(Buffer.from(h.replace(/\s+/g, ""), "hex"));
@@ -25,34 +25,6 @@ function valueHex(codec: ReturnType<typeof cborCodec.compile>, v: TypedRecord[st
   return hex(bytes.subarray(s.start, s.end));
 }
 
-const sensor = parseLayout({
-  format: "satlayout",
-  version: 1,
-  name: "Sensor",
-  fields: [
-    { id: "name", key: "name", name: "name", presence: "required", type: { kind: "string", maxLength: 32 } },
-    { id: "count", key: "count", name: "count", presence: "required", type: { kind: "int", bits: 16, signed: false } },
-    { id: "temp", key: "temp", name: "temp", presence: "required", type: { kind: "float", bits: 32 } },
-    { id: "ratio", key: "ratio", name: "ratio", presence: "required", type: { kind: "float", bits: 64 } },
-    { id: "ok", key: "ok", name: "ok", presence: "required", type: { kind: "bool" } },
-    { id: "big", key: "big", name: "big", presence: "required", type: { kind: "int", bits: 64, signed: true } },
-    { id: "raw", key: "raw", name: "raw", presence: "required", type: { kind: "bytes", maxLength: 8 } },
-    { id: "vals", key: "vals", name: "vals", presence: "required", type: { kind: "array", of: { kind: "float", bits: 32 }, maxCount: 4 } },
-    {
-      id: "pos", key: "pos", name: "pos", presence: "required",
-      type: { kind: "group", fields: [
-        { id: "lat", key: "lat", name: "lat", presence: "required", type: { kind: "float", bits: 64 } },
-        { id: "n", key: "n", name: "n", presence: "optional", type: { kind: "int", bits: 8, signed: false } },
-      ] },
-    },
-    { id: "mode", key: "mode", name: "mode", presence: "required", type: { kind: "enum", values: [{ name: "IDLE", value: 0 }, { name: "MOVING", value: 1 }] } },
-    { id: "t", key: "t", name: "t", presence: "required", type: { kind: "float", bits: 32 }, text: { as: "string", decimals: 2, pad: 2 } },
-  ],
-});
-const sensorRecord: TypedRecord = {
-  name: "hé 🚢\n", count: 42, temp: toFloat32(17.23), ratio: 0.1, ok: true, big: -9223372036854775808n, raw: Uint8Array.from([1, 2, 3]),
-  vals: [1.5, -0, Number.NaN, Number.POSITIVE_INFINITY], pos: { lat: 43.7 }, mode: "MOVING", t: -5.5,
-};
 
 describe("CBOR bytes equal Python cbor2.dumps", () => {
   test("a record with every value kind (reference: cbor2.dumps with float32 fields as 0xfa)", () => {
