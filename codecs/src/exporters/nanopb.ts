@@ -13,6 +13,7 @@ import { pbConverter } from "./c/pbConvert.ts";
 import { RUNTIME_HEADER, runtimeFiles } from "./c/runtime.ts";
 import { generatedNote, typesHeader, typesHeaderName } from "./c/typesHeader.ts";
 import type { ExportFile, Exporter } from "./types.ts";
+import { cHeader } from "./c/emit.ts";
 
 type IntSize = "IS_8" | "IS_16" | "IS_32" | "IS_64";
 
@@ -117,34 +118,23 @@ export function generateNanopbPacker(layout: Layout, dir = ""): ExportFile[] {
   const m = cModel(layout);
   const header = [
     ...generatedNote(m, "Protobuf packer over nanopb"),
-    `#ifndef ${m.upper}_PB_PACK_H`,
-    `#define ${m.upper}_PB_PACK_H`,
-    "",
-    "#include <stddef.h>",
-    "#include <stdint.h>",
-    "",
-    `#include "${typesHeaderName(m)}"`,
-    `#include "${n.pbHeader}"`,
-    `#include "${RUNTIME_HEADER}"`,
-    "",
-    "#ifdef __cplusplus",
-    'extern "C" {',
-    "#endif",
-    "",
-    `/* The record as nanopb's ${n.cType}: fixed-point and epoch values as their raw integers, text`,
-    " * timestamps formatted, layout ranges checked (SP_ERR_RANGE / SP_ERR_LENGTH). Charsets are not checked. */",
-    `int ${m.prefix}_to_pb(const ${m.root.typeName} *in, ${n.cType} *out);`,
-    "",
-    "/* _to_pb, then pb_encode: the Protobuf bytes of the studio. Returns the length, SP_ERR_CAPACITY when",
-    ` * cap is too small (${n.maxSize} bytes always suffice) or another negative sp_status. */`,
-    `int pack_${m.prefix}_pb(const ${m.root.typeName} *in, uint8_t *out, size_t cap);`,
-    "",
-    "#ifdef __cplusplus",
-    "}",
-    "#endif",
-    "",
-    `#endif /* ${m.upper}_PB_PACK_H */`,
-    "",
+    ...cHeader(`${m.upper}_PB_PACK_H`, [
+      "#include <stddef.h>",
+      "#include <stdint.h>",
+      "",
+      `#include "${typesHeaderName(m)}"`,
+      `#include "${n.pbHeader}"`,
+      `#include "${RUNTIME_HEADER}"`,
+      "",
+    ], [
+      `/* The record as nanopb's ${n.cType}: fixed-point and epoch values as their raw integers, text`,
+      " * timestamps formatted, layout ranges checked (SP_ERR_RANGE / SP_ERR_LENGTH). Charsets are not checked. */",
+      `int ${m.prefix}_to_pb(const ${m.root.typeName} *in, ${n.cType} *out);`,
+      "",
+      "/* _to_pb, then pb_encode: the Protobuf bytes of the studio. Returns the length, SP_ERR_CAPACITY when",
+      ` * cap is too small (${n.maxSize} bytes always suffice) or another negative sp_status. */`,
+      `int pack_${m.prefix}_pb(const ${m.root.typeName} *in, uint8_t *out, size_t cap);`,
+    ]),
   ];
   const source = [
     ...generatedNote(m, "Protobuf packer over nanopb"),

@@ -44,3 +44,28 @@ export class CBody {
 
 /** The loop variable of arrays nested `depth` deep (groups cannot hold arrays of groups, so one level suffices). */
 export const LOOP = "i";
+
+/**
+ * A C header's lines: include guard, `preamble` (includes, macros) outside and `declarations`
+ * inside an extern "C" block, so every generated header can be included from C++ (Arduino).
+ */
+export function cHeader(guard: string, preamble: string[], declarations: string[]): string[] {
+  return [
+    `#ifndef ${guard}`,
+    `#define ${guard}`,
+    "",
+    ...preamble,
+    "#ifdef __cplusplus",
+    'extern "C" {',
+    "#endif",
+    "",
+    ...declarations,
+    "",
+    "#ifdef __cplusplus",
+    "}",
+    "#endif",
+    "",
+    `#endif /* ${guard} */`,
+    "",
+  ];
+}
