@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { rmSync } from "node:fs";
 import { referencePython, repoRoot } from "../codecs/test/helpers/python.ts";
 import { kineisTrackerPreset } from "../codecs/src/presets/kineisTracker.ts";
+import { PAPER_EXAMPLE_TEXT } from "../codecs/test/fixtures/paperExample.ts";
 
 const TSX = path.join(repoRoot, "node_modules/.bin/tsx");
 const tmp = mkdtempSync(path.join(os.tmpdir(), "satpayload-cli-"));
@@ -46,11 +47,7 @@ function file(name: string, text: string): string {
 }
 
 /** The paper's record as the device emits it (all strings), three variants of different widths. */
-const BASE = {
-  msisdn: "393600504873", iso6346: "LMCU0123456", time: "010625 114512.3", rssi: "28", cgi: "999-01-1-31D41", "ble-m": "0", "bat-soc": "92",
-  acc: "-993.1234 -27.0000 -52.0000", temperature: "17.00", humidity: "71.00", pressure: "1012.4000", door: "D", gnss: "1",
-  latitude: "31.86", longitude: "28.74", altitude: "49.50", speed: "12.3", heading: "271.50", nsat: "06", hdop: "1.8",
-};
+const BASE = PAPER_EXAMPLE_TEXT;
 const RECORDS = [BASE, { ...BASE, speed: "2.3", heading: "9.50" }, { ...BASE, heading: "359.99", acc: "-980.0001 -20.5000 -45.2500", door: "T", time: "311225 235959.9" }];
 const recordsFile = file("paper.jsonl", RECORDS.map((r) => JSON.stringify(r)).join("\n") + "\n");
 

@@ -13,6 +13,7 @@ import { paperPreset } from "../src/presets/paper.ts";
 import { generateSamples } from "../src/samples/generate.ts";
 import { toFloat32 } from "../src/text/numbers.ts";
 import { everyTypeLayout, textRepLayout } from "./fixtures/layouts.ts";
+import { PAPER_EXAMPLE } from "./fixtures/paperExample.ts";
 
 type FieldIn = Omit<Field, "presence"> & { presence?: "required" | "optional" };
 const f = (id: string, type: Field["type"], extra: Partial<FieldIn> = {}): FieldIn => ({ id, key: id, name: id, type, ...extra });
@@ -42,11 +43,6 @@ function checkCover(spans: Span[], length: number): void {
   expect(at).toBe(length);
 }
 
-const paperExample: TypedRecord = {
-  msisdn: "393600504873", iso6346: "LMCU0123456", time: 1748778312.3, rssi: 28, cgi: "999-01-1-31D41", "ble-m": 0, "bat-soc": 92,
-  acc: [toFloat32(-993.1234), -27, -52], temperature: 17, humidity: 71, pressure: toFloat32(1012.4), door: "D", gnss: 1,
-  latitude: toFloat32(31.86), longitude: toFloat32(28.74), altitude: 49.5, speed: toFloat32(12.3), heading: 271.5, nsat: 6, hdop: toFloat32(1.8),
-};
 // Python: struct.pack('<HHHH', 68, 1, 1, 0) + struct.pack('<15sBBBffffffBfffffBf', b'010625 114512.3', 28, 0,
 // 92, -993.1234, -27.0, -52.0, 17.0, 71.0, 1012.4, 1, 31.86, 28.74, 49.5, 12.3, 271.5, 6, 1.8) + for each of
 // msisdn, iso6346, cgi, door: struct.pack('<H', len(s)) + s
@@ -60,9 +56,9 @@ describe("the paper's record", () => {
   const codec = sbeCodec.compile(paper);
 
   test("header, 68-byte root block (text time as char[15]), then var data: 122 bytes", () => {
-    const bytes = codec.encode(paperExample);
+    const bytes = codec.encode(PAPER_EXAMPLE);
     expect(hex(bytes)).toBe(PAPER_EXAMPLE_HEX);
-    expect(codec.decode(bytes)).toStrictEqual(paperExample);
+    expect(codec.decode(bytes)).toStrictEqual(PAPER_EXAMPLE);
   });
 
   test("every sample is 122 bytes and round-trips", () => {
@@ -74,7 +70,7 @@ describe("the paper's record", () => {
   });
 
   test("spans", () => {
-    const { bytes, spans } = codec.encodeWithSpans(paperExample);
+    const { bytes, spans } = codec.encodeWithSpans(PAPER_EXAMPLE);
     expect(hex(bytes)).toBe(PAPER_EXAMPLE_HEX);
     checkCover(spans, bytes.length);
     expect(spans[0]).toEqual({ start: 0, end: 8, field: "", role: "framing" });

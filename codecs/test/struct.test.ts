@@ -13,6 +13,7 @@ import { generateSamples } from "../src/samples/generate.ts";
 import { toFloat32 } from "../src/text/numbers.ts";
 import { formatTimestamp, parseTimestamp } from "../src/text/timestamp.ts";
 import { everyTypeLayout, textRepLayout } from "./fixtures/layouts.ts";
+import { PAPER_EXAMPLE } from "./fixtures/paperExample.ts";
 
 type FieldIn = Omit<Field, "presence"> & { presence?: "required" | "optional" };
 
@@ -30,12 +31,6 @@ const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 const unhex = (h: string) => new Uint8Array(Buffer.from(h.replace(/\s+/g, ""), "hex"));
 const f = (id: string, type: Field["type"], extra: Partial<FieldIn> = {}): FieldIn => ({ id, key: id, name: id, type, ...extra });
 
-/** The paper's example record ("010625 114512.3" …), typed. */
-const paperExample: TypedRecord = {
-  msisdn: "393600504873", iso6346: "LMCU0123456", time: 1748778312.3, rssi: 28, cgi: "999-01-1-31D41", "ble-m": 0, "bat-soc": 92,
-  acc: [toFloat32(-993.1234), -27, -52], temperature: 17, humidity: 71, pressure: toFloat32(1012.4), door: "D", gnss: 1,
-  latitude: toFloat32(31.86), longitude: toFloat32(28.74), altitude: 49.5, speed: toFloat32(12.3), heading: 271.5, nsat: 6, hdop: toFloat32(1.8),
-};
 // Python: struct.pack('>HHHBHBBffffffHBfffffBf', 12, 11, 15, 28, 14, 0, 92, -993.1234, -27.0, -52.0,
 // 17.0, 71.0, 1012.4, 1, 1, 31.86, 28.74, 49.5, 12.3, 271.5, 6, 1.8) + the five strings' bytes
 const PAPER_EXAMPLE_HEX =
@@ -47,10 +42,10 @@ describe("the paper's record", () => {
   const codec = structCodec.compile(paper);
 
   test("the example record packs exactly as the paper's Python client does (63 fixed + 53 string bytes)", () => {
-    const bytes = codec.encode(paperExample);
+    const bytes = codec.encode(PAPER_EXAMPLE);
     expect(hex(bytes)).toBe(PAPER_EXAMPLE_HEX);
     expect(bytes.length).toBe(116);
-    expect(codec.decode(bytes)).toStrictEqual(paperExample);
+    expect(codec.decode(bytes)).toStrictEqual(PAPER_EXAMPLE);
   });
 
   test("every sample is 116 bytes and round-trips", () => {
@@ -62,13 +57,13 @@ describe("the paper's record", () => {
   });
 
   test("pack arguments name the paper's format string", () => {
-    const args = compileStruct(paper).packArgs(paperExample);
+    const args = compileStruct(paper).packArgs(PAPER_EXAMPLE);
     expect(args.format).toBe(">HHHBHBBffffffHBfffffBf12s11s15s14s1s");
     expect(args.values).toHaveLength(27);
   });
 
   test("spans: lengths in place, appended bytes attributed to their field, every byte covered", () => {
-    const { bytes, spans } = codec.encodeWithSpans(paperExample);
+    const { bytes, spans } = codec.encodeWithSpans(PAPER_EXAMPLE);
     expect(hex(bytes)).toBe(PAPER_EXAMPLE_HEX);
     checkCover(spans, bytes.length);
     expect(spans.slice(0, 4)).toEqual([
