@@ -14,6 +14,7 @@ import { STACK_DIR, StackSupervisor, stopExternal } from "../../host/stack/super
 import { writeBundle } from "../../services/decoder/bundle/export.ts";
 import { nodeCommand } from "../../services/shared/launch.ts";
 import { InputError, intFlag, parseFlags, UsageError, write } from "./common.ts";
+import { stackKeysCommand, stackKeysHelp } from "./stackKeys.ts";
 
 export const stackHelp = `satpayload stack up [--replicas N] [--port N] [--cse-port N] [--cse URL] [--container device|shared] [--detach] [--json]
   Starts the embedded CSE (or forwards to --cse, a real Mobius/ACME base URL) and the decoder with N
@@ -26,7 +27,7 @@ satpayload stack status [--json]    satpayload stack down
 satpayload stack export --out DIR [--replicas N] [--layout FILE]... [--cse URL] [--container device|shared] [--port N]
   Writes docker-compose.yml (nginx least_conn → N decoder replicas → CSE, volumes for the buffers),
   nginx/decoder.conf and the image's Dockerfile into DIR.
-`;
+${stackKeysHelp}`;
 
 const DETACHED_ENV = "SATPAYLOAD_STACK_DETACHED";
 
@@ -224,5 +225,6 @@ export async function stackCommand(argv: string[]): Promise<void> {
   if (sub === "down") return down(rest);
   if (sub === "status") return status(rest);
   if (sub === "export") return exportBundle(rest);
-  throw new UsageError(`stack needs a subcommand: up, down, status or export${sub ? ` (not "${sub}")` : ""}`);
+  if (sub === "keys") return stackKeysCommand(rest);
+  throw new UsageError(`stack needs a subcommand: up, down, status, export or keys${sub ? ` (not "${sub}")` : ""}`);
 }
