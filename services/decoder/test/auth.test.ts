@@ -128,7 +128,7 @@ describe("webhook signatures", () => {
     expect(refusal(() => guard.webhook(fakeRequest({ "x-satpayload-signature": sign("not the secret", body) }), "/astrocast-callback", body))).toBe(401);
     expect(refusal(() => guard.webhook(fakeRequest({ "x-satpayload-signature": sign(secret, body) }), "/container-data", body))).toBe(401);
     const changed = Uint8Array.from(body);
-    changed[5] ^= 1;
+    changed[5] = changed[5]! ^ 1;
     expect(refusal(() => guard.webhook(fakeRequest({ "x-satpayload-signature": sign(secret, body) }), "/astrocast-callback", changed))).toBe(401);
     expect(guard.counters.unauthenticated).toBe(4);
   });
