@@ -4,7 +4,7 @@
 import path from "node:path";
 import { decoderDataDir, STACK_DIR } from "../../host/stack/supervisor.ts";
 import { defaultDataDir } from "../../host/paths.ts";
-import { addKey, addWebhook, KeysFileError, listKeys, revoke, type KeyRole } from "../../services/decoder/auth/keys.ts";
+import { addKey, addWebhook, KeysFileError, listKeys, revoke, type KeyRole } from "../../services/shared/credentials.ts";
 import { InputError, parseFlags, table, UsageError, write } from "./common.ts";
 
 export const stackKeysHelp = `satpayload stack keys add (--device ID | --fleet | --reader | --webhook ROUTE) [--label TEXT] [--json]

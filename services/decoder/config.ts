@@ -74,12 +74,13 @@ export const DECODER_HELP = `satpayload-decoder [flags]
   --synchronous full|normal   full (default): acknowledged records survive power loss
   --forward-concurrency N     containers forwarded in parallel (default 8)
   --retry-base-ms MS --retry-max-ms MS   forward retry backoff (default 250 / 30000)
-  --auth on|off         device keys for ingest, reader keys for /api/* (default: on unless --host is
-                        a loopback address); keys and webhook secrets: satpayload stack keys
+  --auth on|auto|off    on: device keys for ingest, reader keys for /api/*, signed webhooks; auto
+                        (default on loopback): keys needed once the keys file has writer keys,
+                        reads open; off: no checks. Keys: satpayload stack keys
   --keys FILE           the credentials file (default <data-dir>/keys.json)
   --trust-proxy         client address = last X-Forwarded-For hop (behind nginx or an ingress)
   --auth-refusals N     refused requests per source and minute before 429 (default 30)
-  --allow-unauthenticated   accept --auth off on a non-loopback address
+  --allow-unauthenticated   accept --auth off/auto on a non-loopback address
   --instance NAME       name in X-Satpayload-Instance and logs (default decoder)
   --watch-stdin         stop when stdin closes (used by the supervisor)
 `;
@@ -187,9 +188,9 @@ export function parseDecoderArgs(argv: string[]): DecoderConfig {
   const bufferTotal = positive(f["buffer-total"], "--buffer-total", bufferIndex + replicas, 1, 1024);
   if (bufferIndex + replicas > bufferTotal) throw new UsageError(`--buffer-index ${bufferIndex} + --replicas ${replicas} exceeds --buffer-total ${bufferTotal}`);
   const host = f.host ?? "127.0.0.1";
-  const auth = f.auth ?? (isLoopback(host) ? "off" : "on");
-  if (auth !== "on" && auth !== "off") throw new UsageError(`--auth must be on or off, not "${auth}"`);
-  if (auth === "off" && !isLoopback(host) && !f["allow-unauthenticated"])
+  const auth = f.auth ?? (isLoopback(host) ? "auto" : "on");
+  if (auth !== "on" && auth !== "off" && auth !== "auto") throw new UsageError(`--auth must be on, auto or off, not "${auth}"`);
+  if (auth !== "on" && !isLoopback(host) && !f["allow-unauthenticated"])
     throw new UsageError(`refusing to accept records and serve telemetry without authentication on ${host}: use --auth on (keys: satpayload stack keys add), or --allow-unauthenticated behind a proxy that authenticates`);
   const dataDir = path.resolve(f["data-dir"]);
   return {

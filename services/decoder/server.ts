@@ -146,7 +146,7 @@ export function createDecoderServer(d: ServerDeps): DecoderServer {
     }
     if (p === "/health") {
       if (!only("GET")) return;
-      return json(res, stopping ? 503 : 200, { status: stopping ? "stopping" : "ok", instance, worker: d.worker, pid: process.pid, uptime: Math.round(process.uptime()), forwardingTo: d.cfg.cse?.url ?? null, auth: guard.enabled ? "on" : "off" });
+      return json(res, stopping ? 503 : 200, { status: stopping ? "stopping" : "ok", instance, worker: d.worker, pid: process.pid, uptime: Math.round(process.uptime()), forwardingTo: d.cfg.cse?.url ?? null, auth: guard.mode });
     }
     if (p.startsWith("/api/")) guard.reader(req);
     if (p === "/api/stats") {

@@ -5,9 +5,15 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import { IngestError } from "../errors.ts";
-import { KeysWatcher, type Principal } from "./keys.ts";
+import { KeysWatcher, type Principal } from "../../shared/credentials.ts";
 
-export type AuthMode = "on" | "off";
+/**
+ * on: every write needs a device/fleet key, every read a reader key, every webhook its signature.
+ * auto (the default on loopback): writes need a key once the credentials file holds a device or
+ * fleet key, a webhook route its signature once it has a secret; reads stay open to this machine.
+ * off: nothing is checked.
+ */
+export type AuthMode = "on" | "auto" | "off";
 
 export interface AuthConfig {
   mode: AuthMode;
@@ -40,16 +46,16 @@ export class AuthGuard {
     private readonly cfg: AuthConfig,
     private readonly now: () => number = Date.now,
   ) {
-    this.keys = cfg.mode === "on" ? new KeysWatcher(cfg.keysFile, now) : undefined;
+    this.keys = cfg.mode === "off" ? undefined : new KeysWatcher(cfg.keysFile, now);
   }
 
-  get enabled(): boolean {
-    return this.keys !== undefined;
+  get mode(): AuthMode {
+    return this.cfg.mode;
   }
 
   /** The writer behind an ingest request; throws the refusal to answer. */
   device(req: IncomingMessage): Writer {
-    if (!this.keys) return "open";
+    if (!this.keys || (this.cfg.mode === "auto" && !this.keys.current().hasWriters())) return "open";
     this.checkRate(req);
     const token = presentedToken(req);
     if (token === undefined) throw this.refuse(req, "unauthenticated", "this endpoint needs a device key: Authorization: Bearer <key> or X-Satpayload-Key");
@@ -61,7 +67,7 @@ export class AuthGuard {
 
   /** Throws unless the request carries a reader key (or authentication is off). */
   reader(req: IncomingMessage): void {
-    if (!this.keys) return;
+    if (!this.keys || this.cfg.mode === "auto") return;
     this.checkRate(req);
     const token = presentedToken(req);
     if (token === undefined) throw this.refuse(req, "unauthenticated", "the read API needs a reader key: Authorization: Bearer <key>");
@@ -76,7 +82,7 @@ export class AuthGuard {
    * 401: the portal has no other credentials to present.
    */
   webhook(req: IncomingMessage, route: string, body: Uint8Array): void {
-    if (!this.keys) return;
+    if (!this.keys || (this.cfg.mode === "auto" && this.keys.current().webhookSecrets(route).length === 0)) return;
     this.checkRate(req);
     const header = req.headers[SIGNATURE_HEADER];
     const presented = typeof header === "string" ? /^sha256=([a-f0-9]{64})$/i.exec(header.trim())?.[1] : undefined;

@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { loadLayout } from "../../../bin/commands/common.ts";
 import { writeFileAtomic } from "../../shared/atomicWrite.ts";
-import { readKeysFile, writeKeysFile } from "../auth/keys.ts";
+import { readKeysFile, writeKeysFile } from "../../shared/credentials.ts";
 import { renderManifests } from "./kubernetes.ts";
 import { renderCompose, renderDockerfile, renderEnv, renderNginx, renderReadme, decoderHost, DECODER_PORT, type BundleOptions } from "./render.ts";
 import { copyImageSources } from "./sources.ts";

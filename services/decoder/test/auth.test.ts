@@ -7,7 +7,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { AuthGuard } from "../auth/guard.ts";
 import { parseDecoderArgs } from "../config.ts";
-import { addKey, addWebhook, listKeys, readKeysFile, revoke } from "../auth/keys.ts";
+import { addKey, addWebhook, listKeys, readKeysFile, revoke } from "../../shared/credentials.ts";
 import { IngestError } from "../errors.ts";
 import { client, encodedSamples, spawnDecoder, tempDir, waitFor } from "./support.ts";
 
@@ -92,13 +92,32 @@ describe("decoder with --auth on", () => {
     expect((await c.post("/ingest", msg!, { ...PB, ...from("198.51.100.8"), ...bearer(fleet) })).status).toBe(201);
   });
 
-  it("is on by default off loopback, and refuses to serve unauthenticated there unless told to", () => {
+  it("is on by default off loopback (auto on loopback), and refuses to serve unauthenticated there unless told to", () => {
     const dir = tempDir();
     expect(parseDecoderArgs(["--data-dir", dir, "--host", "0.0.0.0"]).auth.mode).toBe("on");
-    expect(parseDecoderArgs(["--data-dir", dir]).auth.mode).toBe("off");
+    expect(parseDecoderArgs(["--data-dir", dir]).auth.mode).toBe("auto");
+    expect(() => parseDecoderArgs(["--data-dir", dir, "--host", "0.0.0.0", "--auth", "auto"])).toThrow(/refusing/);
     expect(() => parseDecoderArgs(["--data-dir", dir, "--host", "0.0.0.0", "--auth", "off"])).toThrow(/refusing to accept records and serve telemetry without authentication on 0\.0\.0\.0/);
     expect(parseDecoderArgs(["--data-dir", dir, "--host", "0.0.0.0", "--auth", "off", "--allow-unauthenticated"]).auth.mode).toBe("off");
     expect(parseDecoderArgs(["--data-dir", dir]).auth.keysFile).toBe(path.join(dir, "keys.json"));
+  });
+});
+
+describe("decoder with the loopback default (--auth auto)", () => {
+  it("stays open until the first writer key exists, then needs keys to write; reads stay open to this machine", { timeout: 60_000 }, async () => {
+    const dir = tempDir();
+    const keys = path.join(dir, "keys.json");
+    addKey(keys, { role: "reader" });
+    const d = await spawnDecoder(["--data-dir", dir, "--preset", "paper"]);
+    const c = client(d.url);
+    const [msg] = encodedSamples("protobuf", 1, 3);
+    // a reader key alone changes nothing for writers
+    expect((await c.post("/ingest", msg!, PB)).status).toBe(201);
+    const fleet = addKey(keys, { role: "fleet" }).token;
+    await waitFor("writes needing a key", async () => (await c.post("/ingest", msg!, PB)).status === 401 || undefined, 10_000, 200);
+    expect((await c.post("/ingest", msg!, { ...PB, ...bearer(fleet) })).status).toBe(201);
+    expect((await c.get("/api/stats")).status).toBe(200);
+    expect(JSON.parse((await c.get("/health")).body)).toMatchObject({ auth: "auto" });
   });
 });
 

@@ -11,7 +11,7 @@ import { presetById } from "../../../codecs/src/presets/index.ts";
 import { packageVersion } from "../../../host/browser.ts";
 import { layoutToText } from "../../../host/files/layoutFile.ts";
 import { launch, repoRoot, stopChild } from "../../shared/launch.ts";
-import { addKey } from "../auth/keys.ts";
+import { addKey } from "../../shared/credentials.ts";
 import { writeBundle } from "../bundle/export.ts";
 import { client, encodedSamples, m2mGet, tempDir, waitFor } from "./support.ts";
 

@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { packageVersion } from "../../../host/browser.ts";
 import { freePort } from "../../shared/ports.ts";
 import { repoRoot } from "../../shared/launch.ts";
-import { addKey } from "../auth/keys.ts";
+import { addKey } from "../../shared/credentials.ts";
 import { writeBundle } from "../bundle/export.ts";
 import { client, cseProcess, encodedSamples, m2mGet, spawnDecoder, tempDir, waitFor } from "./support.ts";
 

@@ -1,4 +1,4 @@
-// The stack's credentials file (<stack dir>/keys.json; a Kubernetes Secret or a compose file mount in
+// The stack's credentials file (<stack dir>/decoder/keys.json; a Kubernetes Secret or a compose mount in
 // deployments): device and fleet keys that may write, reader keys that may read, and the shared
 // secrets webhooks are signed with. Keys are kept only as SHA-256 hashes — they are 256-bit random
 // values, so a fast hash is as strong as a slow one — and are shown once, when created. Webhook
@@ -6,7 +6,7 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { z } from "zod";
-import { writeFileAtomic } from "../../shared/atomicWrite.ts";
+import { writeFileAtomic } from "./atomicWrite.ts";
 
 export type KeyRole = "device" | "fleet" | "reader";
 
@@ -142,6 +142,12 @@ export class KeyRing {
     const expected = stored ? Buffer.from(stored.hash, "hex") : Buffer.alloc(32);
     const ok = timingSafeEqual(sha256(token), expected) && stored !== undefined;
     return ok ? { role: stored.role, id: stored.id, device: stored.device } : undefined;
+  }
+
+  /** any active device or fleet key: from then on, writes need one (in --auth auto) */
+  hasWriters(): boolean {
+    for (const k of this.byId.values()) if (k.role !== "reader") return true;
+    return false;
   }
 
   webhookSecrets(route: string): readonly StoredWebhook[] {
