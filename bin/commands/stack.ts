@@ -11,9 +11,10 @@ import { HostError } from "../../host/errors.ts";
 import { defaultDataDir } from "../../host/paths.ts";
 import { readLiveState, type StackState } from "../../host/stack/stateFile.ts";
 import { STACK_DIR, StackSupervisor, stopExternal } from "../../host/stack/supervisor.ts";
-import { writeBundle } from "../../services/decoder/bundle/export.ts";
+import { writeBundle, type ExportResult } from "../../services/decoder/bundle/export.ts";
 import { nodeCommand } from "../../services/shared/launch.ts";
 import { InputError, intFlag, parseFlags, UsageError, write } from "./common.ts";
+import { stackKeysCommand, stackKeysHelp } from "./stackKeys.ts";
 
 export const stackHelp = `satpayload stack up [--replicas N] [--port N] [--cse-port N] [--cse URL] [--container device|shared] [--detach] [--json]
   Starts the embedded CSE (or forwards to --cse, a real Mobius/ACME base URL) and the decoder with N
@@ -24,9 +25,11 @@ export const stackHelp = `satpayload stack up [--replicas N] [--port N] [--cse-p
 satpayload stack status [--json]    satpayload stack down
   Report on / stop the stack the data directory's state file names (one started with --detach).
 satpayload stack export --out DIR [--replicas N] [--layout FILE]... [--cse URL] [--container device|shared] [--port N]
-  Writes docker-compose.yml (nginx least_conn → N decoder replicas → CSE, volumes for the buffers),
-  nginx/decoder.conf and the image's Dockerfile into DIR.
-`;
+  Writes a self-contained deployment into DIR: docker-compose.yml (nginx with TLS and least_conn →
+  N decoder replicas with --auth on → CSE on an internal network), nginx/decoder.conf, a
+  self-signed pair in nginx/certs, secrets/keys.json, the Dockerfile with the sources in src/,
+  and Kubernetes manifests in k8s/. --port: the HTTPS port (default 443).
+${stackKeysHelp}`;
 
 const DETACHED_ENV = "SATPAYLOAD_STACK_DETACHED";
 
@@ -195,10 +198,10 @@ async function exportBundle(argv: string[]): Promise<void> {
   });
   if (f.out === undefined) throw new UsageError("--out DIR is required");
   const o = stackOptionsSchema.parse(stackInput({ replicas: f.replicas, cse: f.cse, container: f.container, "body-limit": f["body-limit"], "cse-origin": f["cse-origin"] }));
-  const publicPort = intFlag(f.port, "--port", 8080, 1, 65535);
-  let files: string[];
+  const publicPort = intFlag(f.port, "--port", 443, 1, 65535);
+  let result: ExportResult;
   try {
-    files = writeBundle({
+    result = writeBundle({
       outDir: f.out,
       replicas: o.replicas,
       container: o.container,
@@ -215,7 +218,15 @@ async function exportBundle(argv: string[]): Promise<void> {
     if (e instanceof z.ZodError) throw new InputError(e.message);
     throw new InputError((e as Error).message);
   }
-  write(f.json ? `${JSON.stringify({ schema: "satpayload.stack-export/1", out: path.resolve(f.out), files })}\n` : `wrote ${files.map((x) => path.join(f.out!, x)).join(", ")}\nStart it with: cd ${f.out} && docker compose up -d --build\n`);
+  const { files, tlsProblem } = result;
+  const shown = files.filter((x) => !x.startsWith("src/"));
+  write(
+    f.json
+      ? `${JSON.stringify({ schema: "satpayload.stack-export/2", out: path.resolve(f.out), files, tlsProblem: tlsProblem ?? null })}\n`
+      : `wrote ${shown.map((x) => path.join(f.out!, x)).join(", ")} and the image's sources in ${path.join(f.out, "src")} (${files.length - shown.length} files)\n` +
+          (tlsProblem ? `no TLS certificate: ${tlsProblem}\n` : "nginx/certs holds a self-signed pair for a first run: replace it before devices connect\n") +
+          `Add keys: satpayload stack keys add --keys ${path.join(f.out, "secrets", "keys.json")} --device ID\nStart it with: cd ${f.out} && docker compose up -d --build\n`,
+  );
 }
 
 export async function stackCommand(argv: string[]): Promise<void> {
@@ -224,5 +235,6 @@ export async function stackCommand(argv: string[]): Promise<void> {
   if (sub === "down") return down(rest);
   if (sub === "status") return status(rest);
   if (sub === "export") return exportBundle(rest);
-  throw new UsageError(`stack needs a subcommand: up, down, status or export${sub ? ` (not "${sub}")` : ""}`);
+  if (sub === "keys") return stackKeysCommand(rest);
+  throw new UsageError(`stack needs a subcommand: up, down, status, export or keys${sub ? ` (not "${sub}")` : ""}`);
 }

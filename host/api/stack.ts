@@ -120,6 +120,25 @@ export const stackRecordSchema = z.object({
 });
 export type StackRecord = z.infer<typeof stackRecordSchema>;
 
+/** one credential of the stack's decoder, as the Stack page lists it: never a hash or a secret */
+export const stackKeySchema = z.object({
+  id: z.string(),
+  role: z.enum(["device", "fleet", "reader", "webhook"]),
+  device: z.string().nullable(),
+  route: z.string().nullable(),
+  label: z.string(),
+  created: z.string(),
+  revoked: z.string().nullable(),
+});
+export type StackKey = z.infer<typeof stackKeySchema>;
+
+export const stackKeyRequestSchema = z.discriminatedUnion("role", [
+  z.object({ role: z.literal("device"), device: z.string().trim().min(1, "name the device this key writes for").max(128), label: z.string().max(200).default("") }),
+  z.object({ role: z.literal("fleet"), label: z.string().max(200).default("") }),
+  z.object({ role: z.literal("reader"), label: z.string().max(200).default("") }),
+  z.object({ role: z.literal("webhook"), route: z.string().trim().regex(/^\/[A-Za-z0-9._~/-]*$/, "a path such as /astrocast-callback").max(256), label: z.string().max(200).default("") }),
+]);
+
 export const stackMethods = {
   /** starts the embedded CSE (unless cseUrl) and the decoder; resolves when both answer */
   "stack.up": { req: stackOptionsSchema, res: stackStatusSchema },
@@ -134,6 +153,11 @@ export const stackMethods = {
   /** the paper's get-latest-data through the host: newest record per device */
   "stack.latest": { req: z.object({ limit: z.number().int().min(1).max(200).default(20) }), res: z.object({ records: z.array(stackRecordSchema) }) },
   "stack.stats": { req: z.object({}), res: stackStatsSchema.nullable() },
+  /** the decoder's credentials file (device/fleet/reader keys, webhook secrets) */
+  "stack.keys.list": { req: z.object({}), res: z.object({ file: z.string(), keys: z.array(stackKeySchema) }) },
+  /** the secret is in this answer only: the file keeps a hash (or, for a webhook, the secret itself) */
+  "stack.keys.add": { req: stackKeyRequestSchema, res: z.object({ id: z.string(), secret: z.string() }) },
+  "stack.keys.revoke": { req: z.object({ id: z.string().regex(/^[a-f0-9]{12}$/) }), res: z.object({ revoked: z.boolean() }) },
 } as const;
 
 export const stackEvents = {

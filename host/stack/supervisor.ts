@@ -14,6 +14,8 @@ import { SseFollower } from "./sse.ts";
 import { pidAlive, readLiveState, removeState, writeState, type StackState } from "./stateFile.ts";
 
 export const STACK_DIR = "stack";
+/** where the stack's decoder keeps its buffers and its credentials file (keys.json) */
+export const decoderDataDir = (stackDir: string) => path.join(stackDir, "decoder");
 export const AE_NAME = "decoder";
 export const SHARED_CONTAINER = "up";
 
@@ -260,7 +262,7 @@ export class StackSupervisor {
           "--host", "127.0.0.1",
           "--port", String(p),
           "--replicas", String(opts.replicas),
-          "--data-dir", path.join(this.dir, "decoder"),
+          "--data-dir", decoderDataDir(this.dir),
           "--cse", base,
           "--cse-origin", opts.cseOrigin,
           "--ae", AE_NAME,

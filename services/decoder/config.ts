@@ -2,6 +2,7 @@
 import path from "node:path";
 import { intFlag, parseFlags, UsageError } from "../../bin/commands/common.ts";
 import { presetById, PRESETS } from "../../codecs/src/presets/index.ts";
+import type { AuthConfig } from "./auth/guard.ts";
 
 export type ContainerMode = "device" | "shared";
 
@@ -45,6 +46,7 @@ export interface DecoderConfig {
   retryMaxMs: number;
   requestTimeoutMs: number;
   instance: string;
+  auth: AuthConfig;
   /** end when stdin closes: a supervisor that dies (even by SIGKILL) takes its children with it */
   watchStdin: boolean;
 }
@@ -72,6 +74,13 @@ export const DECODER_HELP = `satpayload-decoder [flags]
   --synchronous full|normal   full (default): acknowledged records survive power loss
   --forward-concurrency N     containers forwarded in parallel (default 8)
   --retry-base-ms MS --retry-max-ms MS   forward retry backoff (default 250 / 30000)
+  --auth on|auto|off    on: device keys for ingest, reader keys for /api/*, signed webhooks; auto
+                        (default on loopback): keys needed once the keys file has writer keys,
+                        reads open; off: no checks. Keys: satpayload stack keys
+  --keys FILE           the credentials file (default <data-dir>/keys.json)
+  --trust-proxy         client address = last X-Forwarded-For hop (behind nginx or an ingress)
+  --auth-refusals N     refused requests per source and minute before 429 (default 30)
+  --allow-unauthenticated   accept --auth off/auto on a non-loopback address
   --instance NAME       name in X-Satpayload-Instance and logs (default decoder)
   --watch-stdin         stop when stdin closes (used by the supervisor)
 `;
@@ -89,6 +98,11 @@ export function checkResourceName(name: string, flag: string): string {
   if (!/^[A-Za-z0-9._~-]{1,64}$/.test(name) || name === "la" || name === "ol")
     throw new UsageError(`${flag} "${name}" is not a usable oneM2M resource name (letters, digits, . _ ~ -; not la/ol)`);
   return name;
+}
+
+/** addresses only this machine can reach: the one place where an open stack is acceptable */
+export function isLoopback(host: string): boolean {
+  return host === "localhost" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
 export function parseDecoderArgs(argv: string[]): DecoderConfig {
@@ -120,6 +134,11 @@ export function parseDecoderArgs(argv: string[]): DecoderConfig {
     "retry-base-ms": { type: "string" },
     "retry-max-ms": { type: "string" },
     instance: { type: "string" },
+    auth: { type: "string" },
+    keys: { type: "string" },
+    "trust-proxy": { type: "boolean", default: false },
+    "auth-refusals": { type: "string" },
+    "allow-unauthenticated": { type: "boolean", default: false },
     "watch-stdin": { type: "boolean", default: false },
   });
   if (f["data-dir"] === undefined) throw new UsageError("--data-dir is required");
@@ -168,13 +187,19 @@ export function parseDecoderArgs(argv: string[]): DecoderConfig {
   const bufferIndex = intFlag(f["buffer-index"], "--buffer-index", 0, 0, 1023);
   const bufferTotal = positive(f["buffer-total"], "--buffer-total", bufferIndex + replicas, 1, 1024);
   if (bufferIndex + replicas > bufferTotal) throw new UsageError(`--buffer-index ${bufferIndex} + --replicas ${replicas} exceeds --buffer-total ${bufferTotal}`);
+  const host = f.host ?? "127.0.0.1";
+  const auth = f.auth ?? (isLoopback(host) ? "auto" : "on");
+  if (auth !== "on" && auth !== "off" && auth !== "auto") throw new UsageError(`--auth must be on, auto or off, not "${auth}"`);
+  if (auth !== "on" && !isLoopback(host) && !f["allow-unauthenticated"])
+    throw new UsageError(`refusing to accept records and serve telemetry without authentication on ${host}: use --auth on (keys: satpayload stack keys add), or --allow-unauthenticated behind a proxy that authenticates`);
+  const dataDir = path.resolve(f["data-dir"]);
   return {
-    host: f.host ?? "127.0.0.1",
+    host,
     port: intFlag(f.port, "--port", 0, 0, 65535),
     replicas,
     bufferIndex,
     bufferTotal,
-    dataDir: path.resolve(f["data-dir"]),
+    dataDir,
     layoutFiles,
     presets,
     projectsDb,
@@ -191,6 +216,12 @@ export function parseDecoderArgs(argv: string[]): DecoderConfig {
     retryMaxMs,
     requestTimeoutMs: 10_000,
     instance: f.instance ?? "decoder",
+    auth: {
+      mode: auth,
+      keysFile: f.keys !== undefined ? path.resolve(f.keys) : path.join(dataDir, "keys.json"),
+      trustProxy: f["trust-proxy"],
+      refusalsPerMinute: positive(f["auth-refusals"], "--auth-refusals", 30, 1, 1_000_000),
+    },
     watchStdin: f["watch-stdin"],
   };
 }

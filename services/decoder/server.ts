@@ -4,6 +4,7 @@ import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { DecodeError } from "../../codecs/src/errors.ts";
 import { readBytes } from "../shared/readBytes.ts";
+import { AuthGuard } from "./auth/guard.ts";
 import type { GroupCommit } from "./buffer/groupCommit.ts";
 import type { DecoderConfig } from "./config.ts";
 import { decodeMessage } from "./decode.ts";
@@ -37,13 +38,17 @@ export interface DecoderServer {
 export function createDecoderServer(d: ServerDeps): DecoderServer {
   const instance = `${d.cfg.instance}/w${d.worker}`;
   let stopping = false;
+  const guard = new AuthGuard(d.cfg.auth);
 
   const json = (res: ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}) => {
     const text = JSON.stringify(body);
     res.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(text), "cache-control": "no-store", "x-satpayload-instance": instance, ...extra });
     res.end(text);
   };
-  const refuse = (res: ServerResponse, e: IngestError, extra: Record<string, string> = {}) => json(res, e.status, { error: e.code, reason: e.message }, extra);
+  const refuse = (res: ServerResponse, e: IngestError, extra: Record<string, string> = {}) => {
+    const challenge: Record<string, string> = e.status === 401 ? { "www-authenticate": 'Bearer realm="satpayload"' } : e.status === 429 ? { "retry-after": "60" } : {};
+    json(res, e.status, { error: e.code, reason: e.message }, { ...challenge, ...extra });
+  };
 
   /** every refusal counts against the success rate; only undecodable payloads are kept as dead letters */
   const countRejected = () => {
@@ -52,6 +57,8 @@ export function createDecoderServer(d: ServerDeps): DecoderServer {
 
   async function ingest(req: IncomingMessage, res: ServerResponse, envelope: boolean): Promise<void> {
     const receivedAt = Date.now();
+    // refused before the body is read or anything is stored: only the guard's counters move
+    const writer = guard.device(req);
     const body = await readBytes(req, envelope ? envelopeLimit(d.cfg.bodyLimit) : d.cfg.bodyLimit);
     if (!body.ok) {
       countRejected();
@@ -102,7 +109,7 @@ export function createDecoderServer(d: ServerDeps): DecoderServer {
       return refuse(res, new IngestError("undecodable", reason));
     }
     const messageId = meta.messageId ?? randomUUID();
-    const device = decoded.device ?? meta.device ?? UNKNOWN_DEVICE;
+    const device = guard.bindDevice(req, writer, decoded.device ?? meta.device) ?? UNKNOWN_DEVICE;
     const result = await d.commit.append({
       kind: "record",
       record: { messageId, receivedAt, layout: known.id, format: meta.format, device, size: decoded.size, jsonSize: decoded.jsonSize, con: decoded.con },
@@ -139,11 +146,13 @@ export function createDecoderServer(d: ServerDeps): DecoderServer {
     }
     if (p === "/health") {
       if (!only("GET")) return;
-      return json(res, stopping ? 503 : 200, { status: stopping ? "stopping" : "ok", instance, worker: d.worker, pid: process.pid, uptime: Math.round(process.uptime()), forwardingTo: d.cfg.cse?.url ?? null });
+      return json(res, stopping ? 503 : 200, { status: stopping ? "stopping" : "ok", instance, worker: d.worker, pid: process.pid, uptime: Math.round(process.uptime()), forwardingTo: d.cfg.cse?.url ?? null, auth: guard.mode });
     }
+    if (p.startsWith("/api/")) guard.reader(req);
     if (p === "/api/stats") {
       if (!only("GET")) return;
-      return json(res, 200, d.buffers.stats());
+      // refusals are this worker's own count: they are never stored
+      return json(res, 200, { ...d.buffers.stats(), auth: { instance, ...guard.counters } });
     }
     if (p === "/api/latest") {
       if (!only("GET")) return;

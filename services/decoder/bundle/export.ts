@@ -1,19 +1,31 @@
-// Writes the deployment bundle into a directory; every file temp + rename, layouts checked first.
-import { readFileSync } from "node:fs";
+// Writes the deployment bundle into a directory: compose + nginx (TLS) + Dockerfile with the sources
+// it builds from, the credentials file, Kubernetes manifests. Every file temp + rename, src/ renamed
+// into place whole, layouts checked first. The folder alone is the build context.
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { loadLayout } from "../../../bin/commands/common.ts";
 import { writeFileAtomic } from "../../shared/atomicWrite.ts";
-import { renderCompose, renderDockerfile, renderNginx, renderReadme, decoderHost, DECODER_PORT, type BundleOptions } from "./render.ts";
+import { readKeysFile, writeKeysFile } from "../../shared/credentials.ts";
+import { renderManifests } from "./kubernetes.ts";
+import { renderCompose, renderDockerfile, renderEnv, renderNginx, renderReadme, decoderHost, DECODER_PORT, type BundleOptions } from "./render.ts";
+import { copyImageSources } from "./sources.ts";
+import { selfSignedCommand, writeSelfSigned } from "./tls.ts";
 
-export interface ExportRequest extends Omit<BundleOptions, "layoutFiles" | "buildContext" | "dockerfile"> {
+export interface ExportRequest extends Omit<BundleOptions, "layoutFiles"> {
   outDir: string;
   /** absolute paths of layout files to ship */
   layouts: string[];
-  /** the checkout the image is built from */
+  /** the checkout whose sources the image is built from */
   repoRoot: string;
 }
 
-export function writeBundle(r: ExportRequest): string[] {
+export interface ExportResult {
+  files: string[];
+  /** why the bundle has no certificate pair yet, with the command that makes one */
+  tlsProblem: string | undefined;
+}
+
+export function writeBundle(r: ExportRequest): ExportResult {
   const out = path.resolve(r.outDir);
   const names: string[] = [];
   for (const file of r.layouts) {
@@ -23,23 +35,38 @@ export function writeBundle(r: ExportRequest): string[] {
     if (names.includes(name)) throw new Error(`two layouts are named ${name}`);
     names.push(name);
   }
-  const buildContext = path.relative(out, path.resolve(r.repoRoot)) || ".";
-  const dockerfile = path.relative(path.resolve(r.repoRoot), path.join(out, "Dockerfile"));
-  const o: BundleOptions = { ...r, layoutFiles: names, buildContext, dockerfile };
+  const o: BundleOptions = { ...r, layoutFiles: names };
+  const written: string[] = [];
+
+  // credentials: an existing file (a re-export) keeps its keys; a new bundle starts with none
+  const keysFile = path.join(out, "secrets", "keys.json");
+  writeKeysFile(keysFile, readKeysFile(keysFile));
+  written.push("secrets/keys.json");
+
+  const certDir = path.join(out, "nginx", "certs");
+  let tlsProblem: string | undefined;
+  if (!existsSync(path.join(certDir, "tls.crt"))) {
+    const made = writeSelfSigned(certDir);
+    if (made.ok) written.push("nginx/certs/tls.crt", "nginx/certs/tls.key");
+    else tlsProblem = `${made.reason}; make the pair with: cd ${path.join(r.outDir, "nginx", "certs")} && ${made.command}`;
+  }
+  const tls = { generated: tlsProblem === undefined, command: selfSignedCommand(".").join(" ") };
+
+  const layouts: [string, string][] = r.layouts.map((f, i) => [names[i]!, readFileSync(f, "utf8")]);
   const files: [string, string][] = [
     ["docker-compose.yml", renderCompose(o)],
+    [".env", renderEnv(o)],
     ["nginx/decoder.conf", renderNginx(o, Array.from({ length: r.replicas }, (_, i) => `${decoderHost(i + 1)}:${DECODER_PORT}`))],
     ["Dockerfile", renderDockerfile(o)],
-    ["README.md", renderReadme(o)],
+    [".dockerignore", "# the image needs only src/: keep credentials and certificates out of the build context\nsecrets/\nnginx/\nk8s/\n"],
+    ["README.md", renderReadme(o, tls)],
+    ...renderManifests({ ...o, keysJson: readFileSync(keysFile, "utf8"), layouts }),
+    ...layouts.map(([name, text]): [string, string] => [`layouts/${name}`, text]),
   ];
-  const written: string[] = [];
   for (const [rel, text] of files) {
     writeFileAtomic(path.join(out, rel), text);
     written.push(rel);
   }
-  for (let i = 0; i < r.layouts.length; i++) {
-    writeFileAtomic(path.join(out, "layouts", names[i]!), readFileSync(r.layouts[i]!));
-    written.push(`layouts/${names[i]}`);
-  }
-  return written;
+  written.push(...copyImageSources(r.repoRoot, out));
+  return { files: written, tlsProblem };
 }

@@ -1,6 +1,7 @@
 // Shared by the decoder tests: throwaway directories, the decoder as a real child process, the
 // embedded CSE, a keep-alive HTTP client with bounded concurrency, and sample messages.
 import http from "node:http";
+import https from "node:https";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -71,14 +72,15 @@ export interface Reply {
   body: string;
 }
 
-/** A keep-alive client: `post`/`get` return status and text; connection errors reject. */
-export function client(base: string, maxSockets = 64) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets });
-  cleanups.push(() => agent.destroy());
+/** A keep-alive client (HTTPS when `base` is, trusting `ca`): `post`/`get` return status and text; connection errors reject. */
+export function client(base: string, maxSockets = 64, ca?: string) {
   const u = new URL(base);
+  const tls = u.protocol === "https:";
+  const agent = tls ? new https.Agent({ keepAlive: true, maxSockets, ca }) : new http.Agent({ keepAlive: true, maxSockets });
+  cleanups.push(() => agent.destroy());
   const request = (method: string, p: string, headers: Record<string, string | number>, body?: Uint8Array | string) =>
     new Promise<Reply>((resolve, reject) => {
-      const req = http.request({ host: u.hostname, port: u.port, method, path: p, headers: body === undefined ? headers : { ...headers, "content-length": Buffer.byteLength(body) }, agent, timeout: 30_000 }, (res) => {
+      const req = (tls ? https : http).request({ host: u.hostname, port: u.port, method, path: p, headers: body === undefined ? headers : { ...headers, "content-length": Buffer.byteLength(body) }, agent, timeout: 30_000 }, (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (c: Buffer) => chunks.push(c));
         res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") }));

@@ -4,6 +4,7 @@ import { useEffect, useLayoutEffect, useState } from "react";
 import { createPortal } from "react-dom";
 import { ThemeToggle } from "../../components/common/ThemeToggle.tsx";
 import { Endpoints } from "./Endpoints.tsx";
+import { KeysCard } from "./KeysCard.tsx";
 import { Kpis } from "./Kpis.tsx";
 import { RateChart } from "./RateChart.tsx";
 import { RecordsTable } from "./RecordsTable.tsx";
@@ -79,6 +80,7 @@ export function StackPage() {
             <RecordsTable records={records} arrived={arrived} />
             <ServicesCard status={status} />
             <LogsCard lines={logs} />
+            <KeysCard />
           </>
         ) : status.state === "starting" || busy === "up" ? (
           <section className="card stack-progress" data-testid="stack-starting" aria-live="polite">
@@ -95,7 +97,10 @@ export function StackPage() {
             </div>
           </section>
         ) : (
-          <StartCard />
+          <>
+            <StartCard />
+            <KeysCard />
+          </>
         )}
       </main>
     </>
