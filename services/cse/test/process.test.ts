@@ -71,7 +71,7 @@ describe("main.ts", () => {
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(first.line.cseBaseUrl).toBe(`${url}/Mobius`);
     const c = new M2mClient(url, "Cdecoder");
-    expect((await c.create("/Mobius", 2, { "m2m:ae": { rn: "decoder", api: "Nd" } })).status).toBe(201);
+    expect((await c.create("/Mobius", 2, { "m2m:ae": { rn: "decoder", api: "Nd", rr: false, srv: ["3"] } })).status).toBe(201);
     expect((await c.create("/Mobius/decoder", 3, { "m2m:cnt": { rn: "up", mni: 2 } })).status).toBe(201);
     for (const rn of ["a", "b", "c"]) expect((await c.create("/Mobius/decoder/up", 4, { "m2m:cin": { rn, con: { rn } } })).status).toBe(201);
     const cb = (await c.retrieve("/Mobius")).body["m2m:cb"];
@@ -88,7 +88,7 @@ describe("main.ts", () => {
     expect((await c2.retrieve("/Mobius/decoder/up/la")).body["m2m:cin"].con).toEqual({ rn: "c" });
     expect((await c2.retrieve("/Mobius/decoder/up")).body["m2m:cnt"]).toMatchObject({ cni: 2, st: 3 });
     expect((await c2.create("/Mobius/decoder/up", 4, { "m2m:cin": { rn: "c", con: "again" } })).rsc).toBe(4105);
-    expect((await c2.create("/Mobius", 2, { "m2m:ae": { rn: "other", api: "Nd" } })).rsc).toBe(4117);
+    expect((await c2.create("/Mobius", 2, { "m2m:ae": { rn: "other", api: "Nd", rr: false, srv: ["3"] } })).rsc).toBe(4106);
     second.child.kill("SIGINT");
     expect(await exitOf(second.child)).toBe(0);
   });
@@ -126,7 +126,7 @@ describe("database failures", () => {
     const cse = await startTestCse({ dataDir: dir });
     try {
       const c = cse.client("Cx");
-      expect((await c.create("/Mobius", 2, { "m2m:ae": { rn: "x", api: "Nx" } })).status).toBe(201);
+      expect((await c.create("/Mobius", 2, { "m2m:ae": { rn: "x", api: "Nx", rr: false, srv: ["3"] } })).status).toBe(201);
       // another writer breaks the schema under the running CSE
       const db = new Database(path.join(dir, "cse.sqlite"));
       db.exec("DROP TABLE label");
