@@ -246,3 +246,48 @@ describe("verification requests (ACME's behaviour, off by default as in Mobius)"
     expectRsc(await c.create("/Mobius/s/c", 23, { "m2m:sub": { rn: "silent", nu: [`${rx.url}/v/silent`] } }), 500, 5204);
   });
 });
+
+describe("subscriber, expiration counter and AE-ID targets", () => {
+  it("exc: deletes the subscription after exc notifications and announces it to su", async () => {
+    const w = await watched({ enc: { net: [3] }, exc: 2, su: `${rx.url}/su/exc` });
+    expect((await owner.retrieve(w.sub)).body["m2m:sub"]).toMatchObject({ exc: 2, su: `${rx.url}/su/exc` });
+    expectRsc(await owner.create(w.cnt, 4, { "m2m:cin": { rn: "e1", con: "1" } }), 201, 2001);
+    expect((await owner.retrieve(w.sub)).body["m2m:sub"].exc).toBe(1);
+    expectRsc(await owner.create(w.cnt, 4, { "m2m:cin": { rn: "e2", con: "2" } }), 201, 2001);
+    expectRsc(await owner.retrieve(w.sub), 404, 4004);
+    expectRsc(await owner.create(w.cnt, 4, { "m2m:cin": { rn: "e3", con: "3" } }), 201, 2001);
+    const gone = await rx.waitFor((x) => x.path === "/su/exc");
+    expect(gone.body).toEqual({ "m2m:sgn": { sud: true, sur: w.sub.slice(1) } });
+    // the deletion notice is queued behind the subscription's last notification
+    expect(w.at().map((x) => rep(x)["m2m:cin"].rn)).toEqual(["e1", "e2"]);
+  });
+
+  it("su: a DELETE of the subscription is announced there", async () => {
+    const w = await watched({ su: `${rx.url}/su/deleted` });
+    expectRsc(await owner.delete(w.sub), 200, 2002);
+    const gone = await rx.waitFor((x) => x.path === "/su/deleted");
+    expect(gone.body["m2m:sgn"]).toEqual({ sud: true, sur: w.sub.slice(1) });
+  });
+
+  it("an AE-ID in nu sends the notifications to that AE's poa", async () => {
+    const listener = cse.client("Clistener");
+    expectRsc(await listener.create("/Mobius", 2, { "m2m:ae": { rn: "listener", api: "Nl", rr: true, srv: ["3"], poa: [`${rx.url}/poa/listener`] } }), 201, 2001);
+    expectRsc(await owner.create("/Mobius/app", 3, { "m2m:cnt": { rn: "to-ae" } }), 201, 2001);
+    const sub = await owner.create("/Mobius/app/to-ae", 23, { "m2m:sub": { rn: "sub", nu: ["Clistener"], enc: { net: [3] } } });
+    expectRsc(sub, 201, 2001);
+    expect(sub.body["m2m:sub"].nu).toEqual(["Clistener"]);
+    expectRsc(await owner.create("/Mobius/app/to-ae", 4, { "m2m:cin": { rn: "for-ae", con: "x" } }), 201, 2001);
+    const got = await rx.waitFor((x) => x.path === "/poa/listener");
+    expect(rep(got)["m2m:cin"].rn).toBe("for-ae");
+    // the poa is read when notifying: an AE that moves keeps getting them
+    expectRsc(await listener.update("/Mobius/listener", { "m2m:ae": { poa: [`${rx.url}/poa/moved`] } }), 200, 2004);
+    expectRsc(await owner.create("/Mobius/app/to-ae", 4, { "m2m:cin": { rn: "after-move", con: "x" } }), 201, 2001);
+    expect(rep(await rx.waitFor((x) => x.path === "/poa/moved"))["m2m:cin"].rn).toBe("after-move");
+  });
+
+  it("refuses a bad su or exc", async () => {
+    expectRsc(await owner.create("/Mobius/app", 3, { "m2m:cnt": { rn: "bad-sub" } }), 201, 2001);
+    for (const attrs of [{ su: "nowhere" }, { su: ["http://x"] }, { exc: 0 }, { exc: "2" }])
+      expectRsc(await owner.create("/Mobius/app/bad-sub", 23, { "m2m:sub": { nu: [`${rx.url}/n/x`], ...attrs } }), 400, 4000);
+  });
+});
