@@ -66,7 +66,7 @@ describe("main.ts", () => {
     const dir = tempDir();
     const args = ["--port", "0", "--data-dir", dir, "--base", "Mobius", "--cse-id", "/Mobius2", "--superuser", "Sponde"];
     const first = await startMain(args);
-    expect(first.line).toMatchObject({ event: "listening", base: "Mobius", cseId: "/Mobius2", database: path.join(dir, "cse.sqlite") });
+    expect(first.line).toMatchObject({ event: "listening", base: "Mobius", cseId: "/Mobius2", profile: "mobius", database: path.join(dir, "cse.sqlite") });
     const url = String(first.line.url);
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(first.line.cseBaseUrl).toBe(`${url}/Mobius`);
@@ -97,6 +97,9 @@ describe("main.ts", () => {
     const bad = await run(["--port", "eighty"]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--port must be a non-negative integer/);
+    const profile = await run(["--profile", "acme"]);
+    expect(profile.code).toBe(2);
+    expect(profile.stderr).toMatch(/--profile must be one of mobius, standard, got "acme"/);
     const unknown = await run(["--colour"]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/colour/);
@@ -106,6 +109,20 @@ describe("main.ts", () => {
     const other = await run(["--port", "0", "--data-dir", dir, "--base", "Other"]);
     expect(other.code).toBe(2);
     expect(other.stderr).toMatch(/holds the CSE base "Mobius", not "Other"/);
+  });
+
+  it("runs the standard profile with --profile standard", async () => {
+    const started = await startMain(["--port", "0", "--profile", "standard"]);
+    try {
+      expect(started.line).toMatchObject({ event: "listening", profile: "standard" });
+      const c = new M2mClient(String(started.line.url), "Cdecoder");
+      expect((await c.create("/Mobius", 2, { "m2m:ae": { rn: "decoder", api: "Nd", rr: false, srv: ["3"] } })).status).toBe(201);
+      // 403/4117 is the standard's answer (mobius: 409/4106)
+      expect((await c.create("/Mobius", 2, { "m2m:ae": { rn: "other", api: "Nd", rr: false, srv: ["3"] } })).rsc).toBe(4117);
+    } finally {
+      started.child.kill("SIGTERM");
+      await exitOf(started.child);
+    }
   });
 
   it("exits 1 with a reason when the port is taken", async () => {
