@@ -13,6 +13,8 @@ export interface Query {
   /** the filter criteria given; `conditions` lists which of them select resources (all but lim, ofst, lvl, fo) */
   filter: Filter;
   conditions: string[];
+  /** every query parameter given, by name */
+  given: string[];
 }
 
 export interface CseRequest {
@@ -55,6 +57,11 @@ export function parseRequest(h: HeaderView): CseRequest {
   const q = h.url.indexOf("?");
   const rawPath = q < 0 ? h.url : h.url.slice(0, q);
   const query = parseQuery(q < 0 ? "" : h.url.slice(q + 1));
+  if (op !== "retrieve") {
+    // a filter would change nothing here, and an rcn other than 1 asks for an answer this CSE does not give
+    const ignored = query.given.filter((k) => k !== "rcn" || query.rcn !== 1);
+    if (ignored.length > 0) throw badRequest(`query parameters ${ignored.join(", ")} do not apply to the ${op} operation (only rcn=1 does)`);
+  }
 
   let ty: number | undefined;
   let body: unknown;
@@ -172,7 +179,7 @@ function parseQuery(raw: string): Query {
     or: foText === "2",
   };
   const conditions = CONDITIONS.filter((k) => values.has(k) && (k !== "ty" || filter.ty.length > 0) && (k !== "lbl" || filter.lbl.length > 0));
-  return { fu, rcn: rcnText === undefined ? undefined : int("rcn", rcnText), filter, conditions };
+  return { fu, rcn: rcnText === undefined ? undefined : int("rcn", rcnText), filter, conditions, given: [...values.keys()] };
 }
 
 /** The filter criteria that select resources; lim, ofst, lvl and fo only shape the selection. */

@@ -131,6 +131,13 @@ describe("bad requests: 400/4000", () => {
     refused(await c.retrieve("/Mobius/decoder?rcn=5"), 400, 4000, /rcn=5/);
   });
 
+  it("refuses filter criteria on a create, update or delete instead of ignoring them", async () => {
+    refused(await c.delete("/Mobius/decoder/up?crb=20000101T000000"), 400, 4000, /crb do not apply to the delete operation/);
+    refused(await c.update("/Mobius/decoder/up?fu=1", { "m2m:cnt": { lbl: ["x"] } }), 400, 4000, /fu do not apply to the update operation/);
+    refused(await c.create("/Mobius/decoder/up?rcn=0", 4, { "m2m:cin": { con: "x" } }), 400, 4000, /rcn/);
+    expect((await c.create("/Mobius/decoder/up?rcn=1", 4, { "m2m:cin": { con: "x" } })).status).toBe(201);
+  });
+
   it("answers 413 with a reason for a body over the limit", async () => {
     const big = JSON.stringify({ "m2m:cin": { con: "x".repeat(70 * 1024) } });
     const r = await c.raw({ method: "POST", path: "/Mobius/decoder/up", headers: headers({ "Content-Type": "application/json;ty=4" }), body: big });
