@@ -83,6 +83,7 @@ export class Cse {
     if (existing) {
       if (existing.path !== this.config.base) throw new CseConfigError(`this data directory holds the CSE base "${existing.path}", not "${this.config.base}"`);
       this.cseBase = existing;
+      this.store.ownAesByAeId();
       return;
     }
     const ms = this.now();

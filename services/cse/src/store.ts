@@ -150,6 +150,7 @@ export class Store {
       ),
       oldestInstance: db.prepare<[number], InstanceMeta>(`SELECT id, size, created_ms FROM resource WHERE parent = ? AND ty = ${TY.CIN} ORDER BY id ASC LIMIT 1`),
       deleteById: db.prepare<[number]>("DELETE FROM resource WHERE id = ?"),
+      aesOwnedByAeId: db.prepare(`UPDATE resource SET cr = aei WHERE ty = ${TY.AE} AND aei IS NOT NULL AND (cr IS NULL OR cr != aei)`),
       childrenOfType: db.prepare<[number, number], ResourceRow>(`SELECT ${COLUMNS} FROM resource WHERE parent = ? AND ty = ? ORDER BY id`),
       typeInSubtree: db.prepare<[number, string, string], ResourceRow>(`SELECT ${COLUMNS} FROM resource WHERE ty = ? AND path > ? AND path < ? ORDER BY id`),
       allOfType: db.prepare<[number], ResourceRow>(`SELECT ${COLUMNS} FROM resource WHERE ty = ? ORDER BY id`),
@@ -262,6 +263,14 @@ export class Store {
 
   oldestInstance(parent: number): InstanceMeta | undefined {
     return this.q.oldestInstance.get(parent);
+  }
+
+  /**
+   * Makes every AE belong to its AE-ID. Trees written before this rule gave a self-registered AE the
+   * bare "C"/"S" that asked for it as owner, which any client may send. Returns the AEs changed.
+   */
+  ownAesByAeId(): number {
+    return this.q.aesOwnedByAeId.run().changes;
   }
 
   /** Deletes the row and, by cascade, its subtree and labels. */

@@ -137,6 +137,28 @@ describe("main.ts", () => {
   });
 });
 
+describe("a data dir written before AEs belonged to their AE-ID", () => {
+  it("gives each AE to its AE-ID on start, so the bare C that registered it can no longer delete it", async () => {
+    const dir = tempDir();
+    const first = await startTestCse({ dataDir: dir });
+    const made = await first.client("C").create("/Mobius", 2, { "m2m:ae": { rn: "old", api: "No", rr: false, srv: ["3"] } });
+    expect(made.status).toBe(201);
+    const aei = made.body["m2m:ae"].aei as string;
+    await first.close();
+    // what the earlier build stored: the originator "C" as the AE's owner
+    const db = new Database(path.join(dir, "cse.sqlite"));
+    db.prepare("UPDATE resource SET cr = 'C' WHERE aei = ?").run(aei);
+    db.close();
+    const second = await startTestCse({ dataDir: dir });
+    try {
+      expect((await second.client("C").delete("/Mobius/old")).rsc).toBe(4103);
+      expect((await second.client(aei).update("/Mobius/old", { "m2m:ae": { lbl: ["mine"] } })).rsc).toBe(2004);
+    } finally {
+      await second.close();
+    }
+  });
+});
+
 describe("database failures", () => {
   it("answers 500/5000 without leaking SQL when the database fails", async () => {
     const dir = tempDir();
