@@ -1,4 +1,4 @@
-// startCse(): the embedded Mobius-compatible CSE as one call, for main.ts, tests and benchmarks.
+// startCse(): the embedded CSE (profile mobius or standard) as one call, for main.ts, tests and benchmarks.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
