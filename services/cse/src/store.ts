@@ -141,12 +141,8 @@ export class Store {
       setCounters: db.prepare<[number, number, number, number]>("UPDATE resource SET cni = ?, cbs = ?, st = ? WHERE id = ?"),
       firstChild: db.prepare<[number, number], ResourceRow>(`SELECT ${COLUMNS} FROM resource WHERE parent = ? AND ty = ? ORDER BY id ASC LIMIT 1`),
       lastChild: db.prepare<[number, number], ResourceRow>(`SELECT ${COLUMNS} FROM resource WHERE parent = ? AND ty = ? ORDER BY id DESC LIMIT 1`),
-      // the instance's name is its path's last segment, so within one container path order is name order
-      largestNameSince: db.prepare<[number, string, string, number], ResourceRow>(
-        `SELECT ${COLUMNS} FROM resource WHERE parent = ? AND ty = ${TY.CIN} AND path > ? AND path < ? AND created_ms >= ? ORDER BY path DESC LIMIT 1`,
-      ),
-      smallestNameSince: db.prepare<[number, string, string, number], ResourceRow>(
-        `SELECT ${COLUMNS} FROM resource WHERE parent = ? AND ty = ${TY.CIN} AND path > ? AND path < ? AND created_ms >= ? ORDER BY path ASC LIMIT 1`,
+      newestInstancesFirst: db.prepare<[number], { id: number; path: string; created_ms: number }>(
+        `SELECT id, path, created_ms FROM resource WHERE parent = ? AND ty = ${TY.CIN} ORDER BY id DESC`,
       ),
       oldestInstance: db.prepare<[number], InstanceMeta>(`SELECT id, size, created_ms FROM resource WHERE parent = ? AND ty = ${TY.CIN} ORDER BY id ASC LIMIT 1`),
       deleteById: db.prepare<[number]>("DELETE FROM resource WHERE id = ?"),
@@ -355,12 +351,21 @@ export class Store {
    * that holds any, the one with the largest (`la`) or smallest (`ol`) name.
    */
   latestByName(parent: ResourceRow, nowMs: number, which: "la" | "ol"): ResourceRow | undefined {
-    const newest = this.lastChild(parent.id, TY.CIN);
-    if (!newest) return undefined;
-    let windowMs = 60_000;
-    while (newest.created_ms < nowMs - windowMs) windowMs *= 5;
-    const [lo, hi] = subtreeRange(parent.path);
-    return (which === "la" ? this.q.largestNameSince : this.q.smallestNameSince).get(parent.id, lo, hi, nowMs - windowMs);
+    // instances are rows in creation order, so the window is the newest rows: read back from the
+    // newest until one is older than the window (cost: the window's size, not the container's)
+    let cutoff: number | undefined;
+    let best: { id: number; path: string } | undefined;
+    for (const row of this.q.newestInstancesFirst.iterate(parent.id)) {
+      if (cutoff === undefined) {
+        let windowMs = 60_000;
+        while (row.created_ms < nowMs - windowMs) windowMs *= 5;
+        cutoff = nowMs - windowMs;
+      }
+      if (row.created_ms < cutoff) break;
+      // names share the container's path prefix, so path order is name order
+      if (!best || (which === "la" ? row.path > best.path : row.path < best.path)) best = row;
+    }
+    return best && this.byId(best.id);
   }
 
   close(): void {
