@@ -2,11 +2,12 @@
 //   tsx services/cse/main.ts [--host 127.0.0.1] [--port 7579] [--base Mobius] [--cse-id /Mobius2]
 //                            [--data-dir DIR] [--superuser Sponde] [--allowed-ae-originators C*,S*]
 //                            [--verify-subscriptions] [--notification-timeout-ms 2500]
-//                            [--max-notification-failures 16]
+//                            [--max-notification-failures 16] [--profile mobius|standard]
 // Prints one JSON line {"event":"listening","url":...} on stdout when it answers; logs JSON lines on
 // stderr; SIGTERM or SIGINT closes it cleanly (exit 0). Exit 2: bad flags; 1: could not start.
 import { parseArgs } from "node:util";
 import { CseConfigError } from "./src/errors.ts";
+import { isProfileName, PROFILE_NAMES } from "./src/profile.ts";
 import { startCse, type CseOptions } from "./src/server.ts";
 
 function usage(message: string): never {
@@ -38,12 +39,16 @@ function parse(argv: string[]): CseOptions {
         "verify-subscriptions": { type: "boolean" },
         "notification-timeout-ms": { type: "string" },
         "max-notification-failures": { type: "string" },
+        profile: { type: "string" },
       },
     }).values;
   } catch (e) {
     usage((e as Error).message);
   }
+  const profile = values.profile;
+  if (profile !== undefined && !isProfileName(profile)) usage(`--profile must be one of ${PROFILE_NAMES.join(", ")}, got "${profile}"`);
   return {
+    profile,
     host: values.host,
     port: integer("port", values.port),
     base: values.base,
@@ -61,7 +66,7 @@ const options = parse(process.argv.slice(2));
 const log = (e: Record<string, unknown>) => process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), ...e })}\n`);
 try {
   const cse = await startCse({ ...options, log });
-  process.stdout.write(`${JSON.stringify({ event: "listening", url: cse.url, cseBaseUrl: cse.cseBaseUrl, base: cse.base, cseId: cse.cseId, database: cse.databaseFile ?? ":memory:" })}\n`);
+  process.stdout.write(`${JSON.stringify({ event: "listening", url: cse.url, cseBaseUrl: cse.cseBaseUrl, base: cse.base, cseId: cse.cseId, profile: cse.profile, database: cse.databaseFile ?? ":memory:" })}\n`);
   const stop = (signal: string) => {
     log({ event: "stopping", signal });
     cse.close().then(

@@ -20,6 +20,12 @@ const bool: Check = (v, n) => {
   if (typeof v !== "boolean") throw badRequest(`${n} must be a JSON boolean`);
   return v;
 };
+/** Mobius stores "true"/"false" strings as booleans */
+const boolOrText: Check = (v, n) => {
+  if (v === "true" || v === "false") return v === "true";
+  if (typeof v !== "boolean") throw badRequest(`${n} must be a boolean (true, false, "true" or "false")`);
+  return v;
+};
 const count: Check = (v, n) => {
   if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 0) throw badRequest(`${n} must be a non-negative integer`);
   return v;
@@ -36,18 +42,33 @@ const content: Check = (v, n) => {
   if (v === null || v === undefined) throw badRequest(`${n} must be a string or JSON value`);
   return v;
 };
-const notificationUris: Check = (v, n) => {
-  if (!Array.isArray(v) || v.length === 0) throw badRequest(`${n} must be a non-empty array of URLs`);
-  for (const u of v) {
-    let url: URL;
-    try {
-      url = new URL(String(u));
-    } catch {
-      throw badRequest(`${n}: "${String(u)}" is not a URL`);
-    }
-    if (typeof u !== "string" || (url.protocol !== "http:" && url.protocol !== "https:"))
-      throw badRequest(`${n}: "${String(u)}": this CSE notifies over HTTP only (http:// or https://)`);
+function httpUrl(u: unknown, n: string): string {
+  let url: URL;
+  try {
+    url = new URL(String(u));
+  } catch {
+    throw badRequest(`${n}: "${String(u)}" is not a URL`);
   }
+  if (typeof u !== "string" || (url.protocol !== "http:" && url.protocol !== "https:"))
+    throw badRequest(`${n}: "${String(u)}": this CSE notifies over HTTP only (http:// or https://)`);
+  return u;
+}
+
+/** An entry of `nu` that is not a URL names an AE (its AE-ID); the CSE checks it is registered. */
+export const isUrlLike = (u: string): boolean => /^[A-Za-z][A-Za-z0-9+.-]*:/.test(u);
+
+const notificationUris: Check = (v, n) => {
+  if (!Array.isArray(v) || v.length === 0) throw badRequest(`${n} must be a non-empty array of URLs or AE-IDs`);
+  for (const u of v) {
+    if (typeof u !== "string" || u === "") throw badRequest(`${n}: ${JSON.stringify(u)} is neither a URL nor an AE-ID`);
+    if (isUrlLike(u)) httpUrl(u, n);
+    else if (/[\s?#]/.test(u)) throw badRequest(`${n}: "${u}" is neither a URL nor an AE-ID`);
+  }
+  return v;
+};
+const subscriberUri: Check = (v, n) => httpUrl(v, n);
+const positiveCount: Check = (v, n) => {
+  if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 1) throw badRequest(`${n} must be a positive integer`);
   return v;
 };
 const eventCriteria: Check = (v, n) => {
@@ -97,9 +118,9 @@ export const TYPES: Record<number, TypeSpec> = {
   },
   [TY.SUB]: {
     root: "m2m:sub",
-    create: { ...COMMON_CREATE, enc: eventCriteria, nu: notificationUris, nct: notificationContentType },
+    create: { ...COMMON_CREATE, enc: eventCriteria, nu: notificationUris, nct: notificationContentType, su: subscriberUri, exc: positiveCount },
     mandatory: ["nu"],
-    update: { ...COMMON_UPDATE, enc: eventCriteria, nu: notificationUris, nct: notificationContentType },
+    update: { ...COMMON_UPDATE, enc: eventCriteria, nu: notificationUris, nct: notificationContentType, exc: positiveCount },
   },
   [TY.CSE_BASE]: { root: "m2m:cb", create: {}, mandatory: [], update: undefined },
 };
@@ -146,18 +167,30 @@ export function checkResourceName(rn: unknown): string {
   return rn;
 }
 
-export function createAttributes(ty: number, attrs: Record<string, unknown>): { rn: string | undefined; attrs: Record<string, unknown> } {
+/** How a profile widens or narrows the checks of TYPES. */
+export interface AttributeRules {
+  aeMandatory: readonly string[];
+  rrFromString: boolean;
+}
+
+function allowed(ty: number, which: "create" | "update", rules: AttributeRules): Record<string, Check> {
+  const spec = TYPES[ty]![which]!;
+  return ty === TY.AE && rules.rrFromString ? { ...spec, rr: boolOrText } : spec;
+}
+
+export function createAttributes(ty: number, attrs: Record<string, unknown>, rules: AttributeRules): { rn: string | undefined; attrs: Record<string, unknown> } {
   const spec = TYPES[ty]!;
-  const checked = checkAll(attrs, spec.create, spec.root, ["rn"]);
-  for (const m of spec.mandatory) if (checked[m] === undefined) throw badRequest(`${spec.root}.${m} is mandatory`);
+  const checked = checkAll(attrs, allowed(ty, "create", rules), spec.root, ["rn"]);
+  const mandatory = ty === TY.AE ? [...spec.mandatory, ...rules.aeMandatory] : spec.mandatory;
+  for (const m of mandatory) if (checked[m] === undefined) throw badRequest(`${spec.root}.${m} is mandatory`);
   return { rn: attrs.rn === undefined ? undefined : checkResourceName(attrs.rn), attrs: checked };
 }
 
-export function updateAttributes(ty: number, attrs: Record<string, unknown>): Record<string, unknown> {
+export function updateAttributes(ty: number, attrs: Record<string, unknown>, rules: AttributeRules): Record<string, unknown> {
   const spec = TYPES[ty]!;
   if (!spec.update) throw new CseError(405, RSC.OPERATION_NOT_ALLOWED, `resources of type ${ty} (${spec.root}) cannot be updated`);
   if ("rn" in attrs) throw badRequest(`${spec.root}.rn cannot be updated`);
-  const checked = checkAll(attrs, spec.update, spec.root, []);
+  const checked = checkAll(attrs, allowed(ty, "update", rules), spec.root, []);
   if (Object.keys(checked).length === 0) throw badRequest(`the update of ${spec.root} names no attribute`);
   return checked;
 }

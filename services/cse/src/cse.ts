@@ -1,9 +1,10 @@
 // The CSE's behaviour: create, retrieve, update, delete and discover resources in the tree, apply
 // the container limits, the creator/superuser access rule, and raise notification events.
-import { CHILD_TYPES, createAttributes, rootName, TYPES, unwrap, updateAttributes } from "./attributes.ts";
+import { CHILD_TYPES, createAttributes, isUrlLike, rootName, TYPES, unwrap, updateAttributes } from "./attributes.ts";
 import { badRequest, conflict, CseConfigError, CseError, noPrivilege, notAcceptable, notAllowed, notFound, RSC, type Rsc } from "./errors.ts";
 import { IdGenerator } from "./ids.ts";
 import type { Notifier } from "./notify.ts";
+import type { Profile } from "./profile.ts";
 import type { CseRequest } from "./request.ts";
 import { TY, type ResourceRow, type Store } from "./store.ts";
 import { defaultExpiry, m2mTime } from "./time.ts";
@@ -18,6 +19,7 @@ export interface CseConfig {
   verifySubscriptions: boolean;
   /** the CSE's own address, shown as the CSEBase's poa */
   pointOfAccess: () => string;
+  profile: Profile;
   now?: () => number;
 }
 
@@ -47,6 +49,10 @@ interface SubAttrs {
   nu: string[];
   nct: 1 | 2;
   enc?: { net: number[] };
+  /** where the subscription's deletion is announced */
+  su?: string;
+  /** notifications left before the subscription deletes itself */
+  exc?: number;
 }
 
 interface PendingEvent {
@@ -77,6 +83,7 @@ export class Cse {
     if (existing) {
       if (existing.path !== this.config.base) throw new CseConfigError(`this data directory holds the CSE base "${existing.path}", not "${this.config.base}"`);
       this.cseBase = existing;
+      this.store.ownAesByAeId();
       return;
     }
     const ms = this.now();
@@ -102,7 +109,9 @@ export class Cse {
   /** Deletes a subscription the notifier gave up on; no-op when it is already gone. */
   removeSubscription(ri: string): void {
     const row = this.store.subscriptionByRi(ri);
-    if (row) this.store.deleteById(row.id);
+    if (!row) return;
+    this.store.deleteById(row.id);
+    this.announceDeletion(row);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -153,14 +162,15 @@ export class Cse {
 
   private async create(req: CseRequest): Promise<CseResponse> {
     const target = this.resolve(req.path);
-    if (target.virtual) throw notAllowed(`a resource cannot be created under /${req.path}: it is a virtual resource`);
+    if (target.virtual) throw notAllowed(`a resource cannot be created under /${req.path}: it is a virtual resource`, this.config.profile.createUnderVirtualStatus);
     const parent = target.row;
     const ty = req.ty!;
     if (ty === TY.CSE_BASE) throw notAllowed("a CSEBase cannot be created");
     if (!TYPES[ty]) throw new CseError(501, RSC.NOT_IMPLEMENTED, `resource type ${ty} is not implemented by this CSE (AE 2, container 3, contentInstance 4, subscription 23)`);
     if (!CHILD_TYPES[parent.ty]!.includes(ty))
       throw new CseError(403, RSC.INVALID_CHILD_RESOURCE_TYPE, `a resource of type ${ty} cannot be a child of /${parent.path} (type ${parent.ty})`);
-    const { rn: givenRn, attrs } = createAttributes(ty, unwrap(req.body, ty));
+    const profile = this.config.profile;
+    const { rn: givenRn, attrs } = createAttributes(ty, unwrap(req.body, ty), profile);
     if (givenRn !== undefined) this.checkFree(`${parent.path}/${givenRn}`);
 
     let aei: string | null = null;
@@ -169,27 +179,32 @@ export class Cse {
       // a bare "C" or "S" asks the CSE to assign the AE-ID
       aei = req.originator === "C" || req.originator === "S" ? `${req.originator}${this.ids.next(TY.AE, this.now()).slice(2)}` : req.originator;
       const other = this.store.byAei(aei);
-      if (other) throw new CseError(403, RSC.ORIGINATOR_ALREADY_REGISTERED, `originator ${aei} has already registered the AE /${other.path}`);
+      if (other) throw new CseError(profile.originatorRegistered.status, profile.originatorRegistered.rsc, `originator ${aei} has already registered the AE /${other.path}`);
     }
+    if (ty === TY.SUB) this.checkAeTargets(attrs.nu as string[]);
 
     const ms = this.now();
-    const ri = this.ids.next(ty, ms);
+    // an AE is identified by its AE-ID (Mobius and ACME alike)
+    const ri = aei ?? this.ids.next(ty, ms);
     const rn = givenRn ?? ri;
     const path = `${parent.path}/${rn}`;
     if (ty === TY.SUB && this.config.verifySubscriptions) {
-      await this.notifier.verify(attrs.nu as string[], path, req.originator);
+      await this.notifier.verify(this.urls(attrs.nu as string[]), path, req.originator);
       this.checkFree(path);
     }
 
     const time = m2mTime(ms);
-    const rep: Attrs = { rn, ty, pi: parent.ri, ri, ct: time, lt: time, et: attrs.et ?? defaultExpiry(ms), cr: req.originator };
+    const rep: Attrs = { rn, ty, pi: parent.ri, ri, ct: time, lt: time, et: attrs.et ?? defaultExpiry(ms) };
+    // an AE has no creator attribute (TS-0001, ACME, Mobius): it owns itself, so its AE-ID is the
+    // owner, never the bare "C"/"S" that asked for one (which any client may send)
+    if (ty !== TY.AE) rep.cr = req.originator;
     if (attrs.lbl !== undefined) rep.lbl = attrs.lbl;
-    const row = { ri, parent: parent.id, ty, path, cr: req.originator, size: 0, cni: 0, cbs: 0, st: 0, aei, created_ms: ms, attrs: "" };
+    const row = { ri, parent: parent.id, ty, path, cr: aei ?? req.originator, size: 0, cni: 0, cbs: 0, st: 0, aei, created_ms: ms, attrs: "" };
     let result: ResourceRow;
 
     switch (ty) {
       case TY.AE:
-        Object.assign(rep, { api: attrs.api, aei, rr: attrs.rr ?? true });
+        Object.assign(rep, { api: attrs.api, aei, rr: attrs.rr });
         for (const k of ["srv", "poa", "apn"]) if (attrs[k] !== undefined) rep[k] = attrs[k];
         result = this.insert(row, rep, attrs.lbl);
         break;
@@ -201,7 +216,8 @@ export class Cse {
         result = await this.createInstance(parent, row, rep, attrs);
         break;
       case TY.SUB:
-        Object.assign(rep, { enc: attrs.enc ?? { net: [NET.CREATE_CHILD] }, nu: attrs.nu, nct: attrs.nct ?? 1 });
+        Object.assign(rep, { enc: attrs.enc ?? { net: [...profile.defaultNet] }, nu: attrs.nu, nct: attrs.nct ?? 1 });
+        for (const k of ["su", "exc"]) if (attrs[k] !== undefined) rep[k] = attrs[k];
         result = this.insert(row, rep, attrs.lbl);
         break;
       default:
@@ -209,7 +225,23 @@ export class Cse {
     }
     const body = this.wrap(result, ty === TY.CIN ? rep : undefined);
     this.raise(this.eventsFor(parent.id, NET.CREATE_CHILD, result, body, undefined, false));
-    return { status: 201, rsc: RSC.CREATED, body, location: `/${path}` };
+    // no leading "/": Mobius and ACME both write CSE-relative structured paths
+    return { status: 201, rsc: RSC.CREATED, body, location: path };
+  }
+
+  /** AE-IDs in `nu` must name registered AEs: their notifications go to the AE's poa. */
+  private checkAeTargets(nu: readonly string[]): void {
+    for (const u of nu) if (!isUrlLike(u) && !this.store.byAei(u)) throw badRequest(`nu: "${u}" is neither a URL nor the AE-ID of a registered AE`);
+  }
+
+  /** The URLs behind `nu`: URLs as given, an AE-ID as the http(s) URLs of that AE's poa. */
+  private urls(nu: readonly string[]): string[] {
+    return nu.flatMap((u) => {
+      if (isUrlLike(u)) return [u];
+      const ae = this.store.byAei(u);
+      const poa = ae ? ((JSON.parse(ae.attrs) as Attrs).poa as string[] | undefined) : undefined;
+      return (poa ?? []).filter((p) => /^https?:\/\//i.test(p));
+    });
   }
 
   private checkFree(path: string): void {
@@ -233,7 +265,7 @@ export class Cse {
     const con = attrs.con;
     const cs = Buffer.byteLength(typeof con === "string" ? con : JSON.stringify(con));
     if (attrs.cnf !== undefined) rep.cnf = attrs.cnf;
-    rep.con = con;
+    rep.con = this.config.profile.mobiusContent ? mobiusContent(con) : con;
     rep.cs = cs;
     return this.store.batched(() => {
       this.checkFree(row.path);
@@ -277,22 +309,44 @@ export class Cse {
 
   private retrieve(req: CseRequest): CseResponse {
     const target = this.resolve(req.path);
-    const { fu, rcn } = req.query;
+    const { fu, rcn, filter, conditions } = req.query;
+    const discovery = this.config.profile.discovery;
     if (fu === 1) {
       if (target.virtual) throw badRequest(`discovery needs a real resource, not /${req.path}`);
-      // leave rcn out: Mobius refuses 11, ACME takes only 11 (and 6); 11 is what this answer is
-      if (rcn !== undefined && rcn !== 11) throw badRequest(`rcn=${rcn} is not supported with discovery (leave rcn out)`);
-      const uril = this.store.discover(target.row.path, req.query.ty, req.query.lbl, req.query.lim).map((p) => `/${p}`);
-      return { status: 200, rsc: RSC.OK, body: { "m2m:uril": uril } };
+      // Mobius refuses rcn=11, ACME takes only 11 (and 6); 11 is what this answer is
+      if (rcn !== undefined && !(rcn === 11 && discovery.rcn11))
+        throw badRequest(`rcn=${rcn} is not supported with discovery (leave rcn out${discovery.rcn11 ? " or use 11" : ""})`);
+      const lim = discovery.cap === undefined ? filter.lim : Math.min(filter.lim ?? discovery.cap, discovery.cap);
+      const paths = this.store.searchPaths(target.row.path, { ...filter, lim }, discovery.byName);
+      // Mobius picks the smallest names, then lists them from the largest down
+      if (discovery.byName) paths.reverse();
+      return { status: 200, rsc: RSC.OK, body: { "m2m:uril": paths } };
     }
-    if (rcn !== undefined && rcn !== 1) throw badRequest(`rcn=${rcn} is not supported (this CSE returns the resource's attributes, rcn=1)`);
     const row = this.instanceOrSelf(target, req.path);
-    return { status: 200, rsc: RSC.OK, body: this.wrap(row) };
+    if (rcn === undefined || rcn === 1) {
+      const shaping = (["lim", "ofst", "lvl"] as const).filter((k) => filter[k] !== undefined);
+      if (conditions.length > 0 || shaping.length > 0)
+        throw badRequest(`filter criteria (${[...conditions, ...shaping].join(", ")}) select child resources: use fu=1 (discovery) or rcn=4/rcn=8 (retrieve with children)`);
+      return { status: 200, rsc: RSC.OK, body: this.wrap(row) };
+    }
+    if (rcn !== 4 && rcn !== 8) throw badRequest(`rcn=${rcn} is not supported (1 attributes, 4 attributes and child resources, 8 child resources)`);
+    if (filter.lvl !== undefined && filter.lvl !== 1) throw badRequest(`lvl=${filter.lvl}: rcn=${rcn} includes the direct children only (lvl=1)`);
+    const children = this.store.search(row.path, { ...filter, lvl: 1 }, false);
+    const grouped: Attrs = rcn === 4 ? this.represent(row) : {};
+    for (const child of children) {
+      const root = rootName(child.ty)!;
+      ((grouped[root] ??= []) as Attrs[]).push(this.represent(child));
+    }
+    return { status: 200, rsc: RSC.OK, body: { [rootName(row.ty)!]: grouped } };
   }
 
   private instanceOrSelf(target: Target, path: string): ResourceRow {
     if (!target.virtual) return target.row;
-    const row = target.virtual === "la" ? this.store.lastChild(target.row.id, TY.CIN) : this.store.firstChild(target.row.id, TY.CIN);
+    const row = this.config.profile.latestByName
+      ? this.store.latestByName(target.row, this.now(), target.virtual)
+      : target.virtual === "la"
+        ? this.store.lastChild(target.row.id, TY.CIN)
+        : this.store.firstChild(target.row.id, TY.CIN);
     if (!row) throw notFound(`/${path}: the container has no instances`);
     return row;
   }
@@ -305,10 +359,11 @@ export class Cse {
     const row = target.row;
     if (!TYPES[row.ty]?.update) throw notAllowed(`resources of type ${row.ty} (${rootName(row.ty)}) cannot be updated`);
     this.mayModify(row, req.originator);
-    const changes = updateAttributes(row.ty, unwrap(req.body, row.ty));
+    const changes = updateAttributes(row.ty, unwrap(req.body, row.ty), this.config.profile);
+    if (row.ty === TY.SUB && changes.nu !== undefined) this.checkAeTargets(changes.nu as string[]);
     if (row.ty === TY.SUB && changes.nu !== undefined && this.config.verifySubscriptions) {
       const old = new Set((JSON.parse(row.attrs) as SubAttrs).nu);
-      await this.notifier.verify((changes.nu as string[]).filter((u) => !old.has(u)), row.path, req.originator);
+      await this.notifier.verify(this.urls((changes.nu as string[]).filter((u) => !old.has(u))), row.path, req.originator);
     }
     const ms = this.now();
     const updated = this.store.transaction(() => {
@@ -356,8 +411,11 @@ export class Cse {
       return subs;
     });
     const notified = new Set(events.filter((e) => e.last).map((e) => e.sub.ri));
-    for (const s of gone) if (!notified.has(s.ri)) this.notifier.forget(s.ri);
     this.raise(events);
+    for (const s of gone) {
+      if ((JSON.parse(s.attrs) as SubAttrs).su !== undefined) this.announceDeletion(s);
+      else if (!notified.has(s.ri)) this.notifier.forget(s.ri);
+    }
     return { status: 200, rsc: RSC.DELETED, body };
   }
 
@@ -379,8 +437,40 @@ export class Cse {
 
   private raise(events: PendingEvent[]): void {
     for (const e of events) {
-      const s = JSON.parse(e.sub.attrs) as SubAttrs;
-      this.notifier.notify({ ri: e.sub.ri, nu: s.nu }, { "m2m:sgn": { nev: { rep: e.rep, net: e.net }, sur: e.sub.path } }, e.last);
+      let sub = e.sub;
+      let last = e.last;
+      if (!last && (JSON.parse(sub.attrs) as SubAttrs).exc !== undefined) {
+        // the counter lives in the stored resource: re-read it, an earlier event may have used it up
+        const current = this.store.subscriptionByRi(sub.ri);
+        if (!current) continue;
+        sub = current;
+        const attrs = JSON.parse(sub.attrs) as Attrs & SubAttrs;
+        const left = attrs.exc! - 1;
+        if (left <= 0) {
+          this.store.deleteById(sub.id);
+          last = true;
+        } else this.store.setAttrs(sub.id, JSON.stringify({ ...attrs, exc: left }));
+      }
+      const s = JSON.parse(sub.attrs) as SubAttrs;
+      this.notifier.notify({ ri: sub.ri, nu: this.urls(s.nu) }, { "m2m:sgn": { nev: { rep: e.rep, net: e.net }, sur: sub.path } }, last);
+      if (last && !e.last) this.announceDeletion(sub);
     }
+  }
+
+  /** TS-0004's subscription deletion notice to the subscription's `su`, after anything still queued. */
+  private announceDeletion(sub: ResourceRow): void {
+    const su = (JSON.parse(sub.attrs) as SubAttrs).su;
+    if (su !== undefined) this.notifier.notify({ ri: sub.ri, nu: [su] }, { "m2m:sgn": { sud: true, sur: sub.path } }, true);
+  }
+}
+
+/** Mobius parses a `con` string holding a JSON object or array, and turns numbers and booleans into text. */
+function mobiusContent(con: unknown): unknown {
+  if (typeof con === "number" || typeof con === "boolean") return String(con);
+  if (typeof con !== "string" || !/^\s*[[{]/.test(con)) return con;
+  try {
+    return JSON.parse(con) as unknown;
+  } catch {
+    return con;
   }
 }

@@ -1,17 +1,20 @@
 // A oneM2M request as the CSE core sees it, made from the HTTP binding's method, path, headers,
 // query and body. Everything malformed is refused here with the reason, before the core runs.
 import { badRequest, CseError, RSC } from "./errors.ts";
-import { MAX_FILTER_VALUES } from "./store.ts";
+import { MAX_FILTER_VALUES, type Filter } from "./store.ts";
+import { isM2mTime } from "./time.ts";
 
 export type Operation = "create" | "retrieve" | "update" | "delete";
 
 export interface Query {
   /** filter usage: 1 discovery, 2 conditional retrieval */
   fu: 1 | 2 | undefined;
-  ty: number[];
-  lbl: string[];
-  lim: number | undefined;
   rcn: number | undefined;
+  /** the filter criteria given; `conditions` lists which of them select resources (all but lim, ofst, lvl, fo) */
+  filter: Filter;
+  conditions: string[];
+  /** every query parameter given, by name */
+  given: string[];
 }
 
 export interface CseRequest {
@@ -54,6 +57,11 @@ export function parseRequest(h: HeaderView): CseRequest {
   const q = h.url.indexOf("?");
   const rawPath = q < 0 ? h.url : h.url.slice(0, q);
   const query = parseQuery(q < 0 ? "" : h.url.slice(q + 1));
+  if (op !== "retrieve") {
+    // a filter would change nothing here, and an rcn other than 1 asks for an answer this CSE does not give
+    const ignored = query.given.filter((k) => k !== "rcn" || query.rcn !== 1);
+    if (ignored.length > 0) throw badRequest(`query parameters ${ignored.join(", ")} do not apply to the ${op} operation (only rcn=1 does)`);
+  }
 
   let ty: number | undefined;
   let body: unknown;
@@ -111,6 +119,7 @@ function parseQuery(raw: string): Query {
     if (part === "") continue;
     const eq = part.indexOf("=");
     const key = eq < 0 ? part : part.slice(0, eq);
+    if (!KNOWN_PARAMETERS.has(key)) throw badRequest(`query parameter "${key}" is not supported by this CSE (it knows ${[...KNOWN_PARAMETERS].join(", ")})`);
     const list = values.get(key) ?? [];
     for (const v of (eq < 0 ? "" : part.slice(eq + 1)).split("+")) {
       try {
@@ -130,22 +139,49 @@ function parseQuery(raw: string): Query {
     if (!/^\d{1,15}$/.test(v)) throw badRequest(`query parameter ${k}=${v} must be a non-negative integer`);
     return Number(v);
   };
+  const optInt = (k: string): number | undefined => {
+    const v = one(k);
+    return v === undefined ? undefined : int(k, v);
+  };
+  const time = (k: string): string | undefined => {
+    const v = one(k);
+    if (v !== undefined && !isM2mTime(v)) throw badRequest(`query parameter ${k}=${v} must be a time YYYYMMDDTHHMMSS`);
+    return v;
+  };
   const fuText = one("fu");
   let fu: Query["fu"];
   if (fuText !== undefined) {
     if (fuText !== "1" && fuText !== "2") throw badRequest(`fu=${fuText}: use 1 (discovery) or 2 (retrieve)`);
     fu = fuText === "1" ? 1 : 2;
   }
+  const drt = one("drt");
+  if (drt !== undefined && drt !== "1") throw badRequest(`drt=${drt}: this CSE answers discovery with structured paths only (drt=1)`);
   const ty = (values.get("ty") ?? []).filter((v) => v !== "").map((v) => int("ty", v));
   const lbl = (values.get("lbl") ?? []).filter((v) => v !== "");
   if (ty.length > MAX_FILTER_VALUES || lbl.length > MAX_FILTER_VALUES) throw badRequest(`at most ${MAX_FILTER_VALUES} values of ty and of lbl`);
-  const limText = one("lim");
+  const foText = one("fo");
+  if (foText !== undefined && foText !== "1" && foText !== "2") throw badRequest(`fo=${foText}: use 1 (all conditions, AND) or 2 (any condition, OR)`);
+  const lvl = optInt("lvl");
+  if (lvl === 0) throw badRequest("lvl must be at least 1");
   const rcnText = one("rcn");
-  return {
-    fu,
+  const filter: Filter = {
     ty: [...new Set(ty)],
     lbl: [...new Set(lbl)],
-    lim: limText === undefined ? undefined : int("lim", limText),
-    rcn: rcnText === undefined ? undefined : int("rcn", rcnText),
+    crb: time("crb"),
+    cra: time("cra"),
+    ms: time("ms"),
+    us: time("us"),
+    sts: optInt("sts"),
+    stb: optInt("stb"),
+    lvl,
+    lim: optInt("lim"),
+    ofst: optInt("ofst"),
+    or: foText === "2",
   };
+  const conditions = CONDITIONS.filter((k) => values.has(k) && (k !== "ty" || filter.ty.length > 0) && (k !== "lbl" || filter.lbl.length > 0));
+  return { fu, rcn: rcnText === undefined ? undefined : int("rcn", rcnText), filter, conditions, given: [...values.keys()] };
 }
+
+/** The filter criteria that select resources; lim, ofst, lvl and fo only shape the selection. */
+const CONDITIONS = ["ty", "lbl", "crb", "cra", "ms", "us", "sts", "stb"] as const;
+const KNOWN_PARAMETERS = new Set(["fu", "rcn", "drt", ...CONDITIONS, "lim", "ofst", "lvl", "fo"]);

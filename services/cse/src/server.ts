@@ -1,4 +1,4 @@
-// startCse(): the embedded Mobius-compatible CSE as one call, for main.ts, tests and benchmarks.
+// startCse(): the embedded CSE (profile mobius or standard) as one call, for main.ts, tests and benchmarks.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -6,9 +6,12 @@ import { Cse } from "./cse.ts";
 import { CseConfigError } from "./errors.ts";
 import { createHandler } from "./http.ts";
 import { Notifier } from "./notify.ts";
+import { DEFAULT_PROFILE, isProfileName, PROFILE_NAMES, PROFILES, type ProfileName } from "./profile.ts";
 import { Store } from "./store.ts";
 
 export interface CseOptions {
+  /** whose behaviour to reproduce where Mobius and the standard differ; default "mobius" (docs/cse.md) */
+  profile?: ProfileName;
   /** default 127.0.0.1 */
   host?: string;
   /** default 7579 (Mobius); 0 picks a free port */
@@ -35,6 +38,8 @@ export interface CseOptions {
   maxBodyBytes?: number;
   /** one structured event per call (errors, dropped notifications, removed subscriptions) */
   log?: (event: Record<string, unknown>) => void;
+  /** the clock (ms since the epoch) behind ct, lt and Mobius' la/ol windows; default Date.now */
+  now?: () => number;
 }
 
 export interface RunningCse {
@@ -45,6 +50,7 @@ export interface RunningCse {
   port: number;
   base: string;
   cseId: string;
+  profile: ProfileName;
   /** the SQLite file, or undefined when in memory */
   databaseFile: string | undefined;
   /** stops accepting requests, ends connections, drops pending notifications, closes the database */
@@ -76,6 +82,8 @@ export async function startCse(options: CseOptions = {}): Promise<RunningCse> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CseConfigError(`port must be 0..65535, got ${port}`);
   if (!SEGMENT.test(base) || base === "." || base === "..") throw new CseConfigError(`base "${base}" must be one path segment of letters, digits, . _ ~ -`);
   if (!/^\/[A-Za-z0-9._~-]+$/.test(cseId)) throw new CseConfigError(`CSE-ID "${cseId}" must look like /Mobius2`);
+  const profile = options.profile ?? DEFAULT_PROFILE;
+  if (!isProfileName(profile)) throw new CseConfigError(`profile "${String(profile)}" is not one of ${PROFILE_NAMES.join(", ")}`);
   if (superuser === "") throw new CseConfigError("the superuser originator cannot be empty");
   const timeoutMs = positive("notificationTimeoutMs", options.notificationTimeoutMs, 2500, false);
   const maxFailures = positive("maxNotificationFailures", options.maxNotificationFailures, 16, true);
@@ -104,6 +112,8 @@ export async function startCse(options: CseOptions = {}): Promise<RunningCse> {
     aeOriginatorAllowed: patternMatcher(options.allowedAeOriginators ?? ["*"]),
     verifySubscriptions: options.verifySubscriptions ?? false,
     pointOfAccess: () => url,
+    profile: PROFILES[profile],
+    now: options.now,
   });
   const server = createServer(createHandler(cse, { maxBodyBytes, log, isOpen: () => open }));
   try {
@@ -135,5 +145,5 @@ export async function startCse(options: CseOptions = {}): Promise<RunningCse> {
       await notifier.close();
       store.close();
     })());
-  return { url, cseBaseUrl: `${url}/${base}`, port: actualPort, base, cseId, databaseFile, close };
+  return { url, cseBaseUrl: `${url}/${base}`, port: actualPort, base, cseId, profile, databaseFile, close };
 }

@@ -67,8 +67,32 @@ CREATE INDEX label_of ON label(id);
 const SCHEMA_VERSION = 1;
 const COLUMNS = "id, ri, parent, ty, path, cr, size, cni, cbs, st, aei, created_ms, attrs";
 
-/** Bounds the number of distinct discovery statements kept prepared. */
+/** Bounds the number of values of ty and of lbl in one filter. */
 export const MAX_FILTER_VALUES = 32;
+const MAX_PREPARED_SEARCHES = 256;
+
+/** Filter criteria of TS-0004 (times as "YYYYMMDDTHHMMSS"); lists empty and values undefined = not given. */
+export interface Filter {
+  ty: readonly number[];
+  lbl: readonly string[];
+  /** created before / after */
+  crb?: string;
+  cra?: string;
+  /** modified since / not modified since */
+  ms?: string;
+  us?: string;
+  /** state tag smaller / bigger than */
+  sts?: number;
+  stb?: number;
+  /** levels below the target, 1 = children */
+  lvl?: number;
+  lim?: number;
+  ofst?: number;
+  /** fo=2: any condition suffices */
+  or: boolean;
+}
+
+const slashes = (p: string): number => p.split("/").length - 1;
 
 /** The range of paths strictly below `p`: every path starting with "p/" sorts in ["p/", "p0"). */
 function subtreeRange(p: string): [string, string] {
@@ -77,7 +101,7 @@ function subtreeRange(p: string): [string, string] {
 
 export class Store {
   private readonly db: Database.Database;
-  private readonly discoveries = new Map<string, Database.Statement>();
+  private readonly searches = new Map<string, Database.Statement>();
   private readonly q;
   private readonly batch: { fn: () => unknown; resolve: (v: unknown) => void; reject: (e: unknown) => void }[] = [];
 
@@ -117,8 +141,12 @@ export class Store {
       setCounters: db.prepare<[number, number, number, number]>("UPDATE resource SET cni = ?, cbs = ?, st = ? WHERE id = ?"),
       firstChild: db.prepare<[number, number], ResourceRow>(`SELECT ${COLUMNS} FROM resource WHERE parent = ? AND ty = ? ORDER BY id ASC LIMIT 1`),
       lastChild: db.prepare<[number, number], ResourceRow>(`SELECT ${COLUMNS} FROM resource WHERE parent = ? AND ty = ? ORDER BY id DESC LIMIT 1`),
+      newestInstancesFirst: db.prepare<[number], { id: number; path: string; created_ms: number }>(
+        `SELECT id, path, created_ms FROM resource WHERE parent = ? AND ty = ${TY.CIN} ORDER BY id DESC`,
+      ),
       oldestInstance: db.prepare<[number], InstanceMeta>(`SELECT id, size, created_ms FROM resource WHERE parent = ? AND ty = ${TY.CIN} ORDER BY id ASC LIMIT 1`),
       deleteById: db.prepare<[number]>("DELETE FROM resource WHERE id = ?"),
+      aesOwnedByAeId: db.prepare(`UPDATE resource SET cr = aei WHERE ty = ${TY.AE} AND aei IS NOT NULL AND (cr IS NULL OR cr != aei)`),
       childrenOfType: db.prepare<[number, number], ResourceRow>(`SELECT ${COLUMNS} FROM resource WHERE parent = ? AND ty = ? ORDER BY id`),
       typeInSubtree: db.prepare<[number, string, string], ResourceRow>(`SELECT ${COLUMNS} FROM resource WHERE ty = ? AND path > ? AND path < ? ORDER BY id`),
       allOfType: db.prepare<[number], ResourceRow>(`SELECT ${COLUMNS} FROM resource WHERE ty = ? ORDER BY id`),
@@ -233,6 +261,14 @@ export class Store {
     return this.q.oldestInstance.get(parent);
   }
 
+  /**
+   * Makes every AE belong to its AE-ID. Trees written before this rule gave a self-registered AE the
+   * bare "C"/"S" that asked for it as owner, which any client may send. Returns the AEs changed.
+   */
+  ownAesByAeId(): number {
+    return this.q.aesOwnedByAeId.run().changes;
+  }
+
   /** Deletes the row and, by cascade, its subtree and labels. */
   deleteById(id: number): void {
     this.q.deleteById.run(id);
@@ -258,27 +294,78 @@ export class Store {
   }
 
   /**
-   * Paths strictly below `p` in creation order, filtered by any of `tys` and any of `lbls` (each
-   * list empty = no filter), at most `lim`.
+   * Resources strictly below `p` that pass the filter: within `lvl` levels, and meeting all (or,
+   * with `or`, any) of the conditions given; several values of ty or lbl are alternatives. Ordered
+   * by creation, or by path when `byPath` (Mobius' discovery), then `ofst` skipped and `lim` kept.
    */
-  discover(p: string, tys: readonly number[], lbls: readonly string[], lim: number | undefined): string[] {
-    if (tys.length > MAX_FILTER_VALUES || lbls.length > MAX_FILTER_VALUES) throw new RangeError("too many filter values");
-    const key = `${tys.length}/${lbls.length}/${lim === undefined ? "" : "lim"}`;
-    let stmt = this.discoveries.get(key);
-    if (!stmt) {
-      const marks = (n: number) => Array.from({ length: n }, () => "?").join(", ");
-      let sql = "SELECT path FROM resource WHERE path > ? AND path < ?";
-      if (tys.length) sql += ` AND ty IN (${marks(tys.length)})`;
-      if (lbls.length) sql += ` AND id IN (SELECT id FROM label WHERE label IN (${marks(lbls.length)}))`;
-      sql += " ORDER BY id";
-      if (lim !== undefined) sql += " LIMIT ?";
-      stmt = this.db.prepare(sql).pluck();
-      this.discoveries.set(key, stmt);
-    }
+  search(p: string, f: Filter, byPath: boolean): ResourceRow[] {
+    return this.select(COLUMNS, p, f, byPath) as ResourceRow[];
+  }
+
+  /** search() returning only the paths (discovery reads nothing else). */
+  searchPaths(p: string, f: Filter, byPath: boolean): string[] {
+    return this.select("path", p, f, byPath).map((r) => (r as { path: string }).path);
+  }
+
+  private select(columns: string, p: string, f: Filter, byPath: boolean): unknown[] {
+    if (f.ty.length > MAX_FILTER_VALUES || f.lbl.length > MAX_FILTER_VALUES) throw new RangeError("too many filter values");
+    const conditions: string[] = [];
+    const args: unknown[] = [];
+    const marks = (n: number) => Array.from({ length: n }, () => "?").join(", ");
+    const add = (sql: string, ...values: unknown[]) => {
+      conditions.push(sql);
+      args.push(...values);
+    };
+    if (f.ty.length) add(`ty IN (${marks(f.ty.length)})`, ...f.ty);
+    if (f.lbl.length) add(`id IN (SELECT id FROM label WHERE label IN (${marks(f.lbl.length)}))`, ...f.lbl);
+    // ct and lt are "YYYYMMDDTHHMMSS" strings, so text order is time order
+    if (f.crb !== undefined) add("json_extract(attrs, '$.ct') < ?", f.crb);
+    if (f.cra !== undefined) add("json_extract(attrs, '$.ct') > ?", f.cra);
+    if (f.ms !== undefined) add("json_extract(attrs, '$.lt') > ?", f.ms);
+    if (f.us !== undefined) add("json_extract(attrs, '$.lt') < ?", f.us);
+    // only containers and their instances have a state tag
+    if (f.sts !== undefined) add(`(ty IN (${TY.CNT}, ${TY.CIN}) AND st < ?)`, f.sts);
+    if (f.stb !== undefined) add(`(ty IN (${TY.CNT}, ${TY.CIN}) AND st > ?)`, f.stb);
     const [lo, hi] = subtreeRange(p);
-    const args: unknown[] = [lo, hi, ...tys, ...lbls];
-    if (lim !== undefined) args.push(lim);
-    return stmt.all(...args) as string[];
+    let sql = `SELECT ${columns} FROM resource WHERE path > ? AND path < ?`;
+    const head: unknown[] = [lo, hi];
+    if (f.lvl !== undefined) {
+      sql += " AND length(path) - length(replace(path, '/', '')) <= ?";
+      head.push(slashes(p) + f.lvl);
+    }
+    if (conditions.length) sql += ` AND (${conditions.join(f.or ? " OR " : " AND ")})`;
+    sql += byPath ? " ORDER BY path" : " ORDER BY id";
+    sql += " LIMIT ? OFFSET ?";
+    let stmt = this.searches.get(sql);
+    if (!stmt) {
+      // bounded: the statement text depends only on which criteria are given and how many values
+      if (this.searches.size >= MAX_PREPARED_SEARCHES) this.searches.clear();
+      stmt = this.db.prepare(sql);
+      this.searches.set(sql, stmt);
+    }
+    return stmt.all(...head, ...args, f.lim ?? -1, f.ofst ?? 0);
+  }
+
+  /**
+   * Mobius' `la`/`ol`: among the instances created in the most recent window of 1, 5, 25 … minutes
+   * that holds any, the one with the largest (`la`) or smallest (`ol`) name.
+   */
+  latestByName(parent: ResourceRow, nowMs: number, which: "la" | "ol"): ResourceRow | undefined {
+    // instances are rows in creation order, so the window is the newest rows: read back from the
+    // newest until one is older than the window (cost: the window's size, not the container's)
+    let cutoff: number | undefined;
+    let best: { id: number; path: string } | undefined;
+    for (const row of this.q.newestInstancesFirst.iterate(parent.id)) {
+      if (cutoff === undefined) {
+        let windowMs = 60_000;
+        while (row.created_ms < nowMs - windowMs) windowMs *= 5;
+        cutoff = nowMs - windowMs;
+      }
+      if (row.created_ms < cutoff) break;
+      // names share the container's path prefix, so path order is name order
+      if (!best || (which === "la" ? row.path > best.path : row.path < best.path)) best = row;
+    }
+    return best && this.byId(best.id);
   }
 
   close(): void {

@@ -17,7 +17,7 @@ beforeAll(async () => {
   // generous: a loaded CI machine must not turn a slow answer into a lost notification
   cse = await startTestCse({ notificationTimeoutMs: 5000 });
   owner = cse.client("Cowner");
-  expect((await owner.create("/Mobius", 2, { "m2m:ae": { rn: "app", api: "Napp" } })).status).toBe(201);
+  expect((await owner.create("/Mobius", 2, { "m2m:ae": { rn: "app", api: "Napp", rr: false, srv: ["3"] } })).status).toBe(201);
 });
 afterAll(async () => {
   await cse.close();
@@ -59,7 +59,8 @@ describe("notifications", () => {
     const w = await watched({ enc: { net: [3] } });
     for (let i = 0; i < 20; i++) await owner.create(w.cnt, 4, { "m2m:cin": { rn: `m${i}`, con: i } });
     const got = await rx.waitForCount(20, (x) => x.path === w.path);
-    expect(got.map((x) => rep(x)["m2m:cin"].con)).toEqual([...Array(20).keys()]);
+    // the Mobius profile gives a number con back as text
+    expect(got.map((x) => Number(rep(x)["m2m:cin"].con))).toEqual([...Array(20).keys()]);
   });
 
   it("sends only the modified attributes for an update with nct 2, the whole resource with nct 1", async () => {
@@ -104,7 +105,7 @@ describe("notifications", () => {
   it("notifies subscriptions on an AE and on the CSEBase of new children", async () => {
     const path = "/n/base";
     expectRsc(await owner.create("/Mobius", 23, { "m2m:sub": { rn: "base-sub", nu: [rx.url + path], enc: { net: [3] } } }), 201, 2001);
-    const ae = await cse.client("Cnotified").create("/Mobius", 2, { "m2m:ae": { rn: "notified", api: "Nn" } });
+    const ae = await cse.client("Cnotified").create("/Mobius", 2, { "m2m:ae": { rn: "notified", api: "Nn", rr: false, srv: ["3"] } });
     const got = await rx.waitFor((x) => x.path === path);
     expect(rep(got)).toEqual(ae.body);
     expectRsc(await owner.delete("/Mobius/base-sub"), 200, 2002);
@@ -114,7 +115,7 @@ describe("notifications", () => {
     const slow = await startTestCse({ notificationTimeoutMs: 30_000 });
     try {
       const c = slow.client("Cslow");
-      await c.create("/Mobius", 2, { "m2m:ae": { rn: "slow", api: "Ns" } });
+      await c.create("/Mobius", 2, { "m2m:ae": { rn: "slow", api: "Ns", rr: false, srv: ["3"] } });
       await c.create("/Mobius/slow", 3, { "m2m:cnt": { rn: "c" } });
       answers.set("/n/hang", () => "hang");
       await c.create("/Mobius/slow/c", 23, { "m2m:sub": { rn: "s", nu: [`${rx.url}/n/hang`], enc: { net: [3] } } });
@@ -164,7 +165,7 @@ describe("notifications", () => {
     const quick = await startTestCse({ notificationTimeoutMs: 100, maxNotificationFailures: 2 });
     try {
       const c = quick.client("Cquick");
-      await c.create("/Mobius", 2, { "m2m:ae": { rn: "q", api: "Nq" } });
+      await c.create("/Mobius", 2, { "m2m:ae": { rn: "q", api: "Nq", rr: false, srv: ["3"] } });
       await c.create("/Mobius/q", 3, { "m2m:cnt": { rn: "c" } });
       answers.set("/n/timeout", () => "hang");
       expectRsc(await c.create("/Mobius/q/c", 23, { "m2m:sub": { rn: "s", nu: [`${rx.url}/n/timeout`] } }), 201, 2001);
@@ -197,7 +198,8 @@ describe("subscription attributes", () => {
     };
     await bad({ nu: [] }, /nu must be a non-empty array/);
     await bad({ nu: ["mqtt://broker/topic"] }, /HTTP only/);
-    await bad({ nu: ["not a url"] }, /not a URL/);
+    await bad({ nu: ["not a url"] }, /neither a URL nor an AE-ID/);
+    await bad({ nu: ["Cnobody"] }, /neither a URL nor the AE-ID of a registered AE/);
     await bad({ enc: { net: [5] } }, /net: 5 is not supported/);
     await bad({ enc: { net: [] } }, /non-empty/);
     await bad({ enc: { net: [3], chty: [4] } }, /enc\.chty is not supported/);
@@ -222,7 +224,7 @@ describe("verification requests (ACME's behaviour, off by default as in Mobius)"
   beforeAll(async () => {
     strict = await startTestCse({ verifySubscriptions: true, notificationTimeoutMs: 500 });
     c = strict.client("Cstrict");
-    await c.create("/Mobius", 2, { "m2m:ae": { rn: "s", api: "Ns" } });
+    await c.create("/Mobius", 2, { "m2m:ae": { rn: "s", api: "Ns", rr: false, srv: ["3"] } });
     await c.create("/Mobius/s", 3, { "m2m:cnt": { rn: "c" } });
   });
   afterAll(() => strict.close());
@@ -242,5 +244,50 @@ describe("verification requests (ACME's behaviour, off by default as in Mobius)"
     expectRsc(await c.retrieve("/Mobius/s/c/refused"), 404, 4004);
     answers.set("/v/silent", () => "hang");
     expectRsc(await c.create("/Mobius/s/c", 23, { "m2m:sub": { rn: "silent", nu: [`${rx.url}/v/silent`] } }), 500, 5204);
+  });
+});
+
+describe("subscriber, expiration counter and AE-ID targets", () => {
+  it("exc: deletes the subscription after exc notifications and announces it to su", async () => {
+    const w = await watched({ enc: { net: [3] }, exc: 2, su: `${rx.url}/su/exc` });
+    expect((await owner.retrieve(w.sub)).body["m2m:sub"]).toMatchObject({ exc: 2, su: `${rx.url}/su/exc` });
+    expectRsc(await owner.create(w.cnt, 4, { "m2m:cin": { rn: "e1", con: "1" } }), 201, 2001);
+    expect((await owner.retrieve(w.sub)).body["m2m:sub"].exc).toBe(1);
+    expectRsc(await owner.create(w.cnt, 4, { "m2m:cin": { rn: "e2", con: "2" } }), 201, 2001);
+    expectRsc(await owner.retrieve(w.sub), 404, 4004);
+    expectRsc(await owner.create(w.cnt, 4, { "m2m:cin": { rn: "e3", con: "3" } }), 201, 2001);
+    const gone = await rx.waitFor((x) => x.path === "/su/exc");
+    expect(gone.body).toEqual({ "m2m:sgn": { sud: true, sur: w.sub.slice(1) } });
+    // the deletion notice is queued behind the subscription's last notification
+    expect(w.at().map((x) => rep(x)["m2m:cin"].rn)).toEqual(["e1", "e2"]);
+  });
+
+  it("su: a DELETE of the subscription is announced there", async () => {
+    const w = await watched({ su: `${rx.url}/su/deleted` });
+    expectRsc(await owner.delete(w.sub), 200, 2002);
+    const gone = await rx.waitFor((x) => x.path === "/su/deleted");
+    expect(gone.body["m2m:sgn"]).toEqual({ sud: true, sur: w.sub.slice(1) });
+  });
+
+  it("an AE-ID in nu sends the notifications to that AE's poa", async () => {
+    const listener = cse.client("Clistener");
+    expectRsc(await listener.create("/Mobius", 2, { "m2m:ae": { rn: "listener", api: "Nl", rr: true, srv: ["3"], poa: [`${rx.url}/poa/listener`] } }), 201, 2001);
+    expectRsc(await owner.create("/Mobius/app", 3, { "m2m:cnt": { rn: "to-ae" } }), 201, 2001);
+    const sub = await owner.create("/Mobius/app/to-ae", 23, { "m2m:sub": { rn: "sub", nu: ["Clistener"], enc: { net: [3] } } });
+    expectRsc(sub, 201, 2001);
+    expect(sub.body["m2m:sub"].nu).toEqual(["Clistener"]);
+    expectRsc(await owner.create("/Mobius/app/to-ae", 4, { "m2m:cin": { rn: "for-ae", con: "x" } }), 201, 2001);
+    const got = await rx.waitFor((x) => x.path === "/poa/listener");
+    expect(rep(got)["m2m:cin"].rn).toBe("for-ae");
+    // the poa is read when notifying: an AE that moves keeps getting them
+    expectRsc(await listener.update("/Mobius/listener", { "m2m:ae": { poa: [`${rx.url}/poa/moved`] } }), 200, 2004);
+    expectRsc(await owner.create("/Mobius/app/to-ae", 4, { "m2m:cin": { rn: "after-move", con: "x" } }), 201, 2001);
+    expect(rep(await rx.waitFor((x) => x.path === "/poa/moved"))["m2m:cin"].rn).toBe("after-move");
+  });
+
+  it("refuses a bad su or exc", async () => {
+    expectRsc(await owner.create("/Mobius/app", 3, { "m2m:cnt": { rn: "bad-sub" } }), 201, 2001);
+    for (const attrs of [{ su: "nowhere" }, { su: ["http://x"] }, { exc: 0 }, { exc: "2" }])
+      expectRsc(await owner.create("/Mobius/app/bad-sub", 23, { "m2m:sub": { nu: [`${rx.url}/n/x`], ...attrs } }), 400, 4000);
   });
 });

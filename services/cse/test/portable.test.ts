@@ -7,7 +7,7 @@ import { startNotifyReceiver, type NotifyReceiver } from "../../test-support/not
 import { M2mClient, type M2mResponse } from "./client.ts";
 import { startTestCse, type TestCse } from "./fixture.ts";
 
-type PeerName = "embedded" | "acme";
+type PeerName = "mobius" | "standard" | "acme";
 
 interface Peer {
   base: string;
@@ -31,27 +31,34 @@ const DIFFERENCES: Record<PeerName, {
   noRvi: [number, number];
   /** nct=2 on a net [3] subscription: ACME allows nct=2 with net [1] only */
   nct2Create: number;
-  /** discovery paths: Mobius style "/Mobius/..." vs ACME's "cse-in/..." */
-  urilPrefix: string;
+  /** a create under …/la: Mobius 409/4005, ACME 405/4005 */
+  postLa: number;
+  /** discovery order: Mobius lists by path descending, ACME in creation order */
+  byNameDescending: boolean;
+  /** the containers "ty=3&lim=2" finds: Mobius the alphabetically smallest names, ACME the first created */
+  limTwo: string[];
 }> = {
-  embedded: { rnLa: 4005, aeAgain: [409, 4105], otherRetrieve: 200, mniZero: 406, plainApi: 201, noRvi: [200, 2000], nct2Create: 201, urilPrefix: "/" },
-  acme: { rnLa: 4105, aeAgain: [403, 4117], otherRetrieve: 403, mniZero: 201, plainApi: 400, noRvi: [501, 4001], nct2Create: 400, urilPrefix: "" },
+  mobius: { rnLa: 4005, aeAgain: [409, 4105], otherRetrieve: 200, mniZero: 406, plainApi: 201, noRvi: [200, 2000], nct2Create: 201, postLa: 409, byNameDescending: true, limTwo: ["l2", "l1"] },
+  standard: { rnLa: 4005, aeAgain: [409, 4105], otherRetrieve: 200, mniZero: 406, plainApi: 201, noRvi: [200, 2000], nct2Create: 201, postLa: 405, byNameDescending: false, limTwo: ["up", "l1"] },
+  acme: { rnLa: 4105, aeAgain: [403, 4117], otherRetrieve: 403, mniZero: 201, plainApi: 400, noRvi: [501, 4001], nct2Create: 400, postLa: 405, byNameDescending: false, limTwo: ["up", "l1"] },
 };
 
-let embedded: TestCse;
+let mobius: TestCse;
+let standard: TestCse;
 let acme: RunningAcme;
 let rx: NotifyReceiver;
 const peers = new Map<PeerName, Peer>();
 
 beforeAll(async () => {
   rx = await startNotifyReceiver();
-  [embedded, acme] = await Promise.all([startTestCse(), startAcme()]);
-  peers.set("embedded", { base: "Mobius", cseId: "/Mobius2", client: new M2mClient(embedded.url, "Cdecoder"), other: new M2mClient(embedded.url, "Cother") });
+  [mobius, standard, acme] = await Promise.all([startTestCse({ profile: "mobius" }), startTestCse({ profile: "standard" }), startAcme()]);
+  for (const [name, cse] of [["mobius", mobius], ["standard", standard]] as const)
+    peers.set(name, { base: "Mobius", cseId: "/Mobius2", client: new M2mClient(cse.url, "Cdecoder"), other: new M2mClient(cse.url, "Cother") });
   peers.set("acme", { base: acme.base, cseId: acme.cseId, client: new M2mClient(acme.url, "Cdecoder"), other: new M2mClient(acme.url, "Cother") });
 }, 120_000);
 
 afterAll(async () => {
-  await Promise.all([embedded?.close(), acme?.stop(), rx?.close()]);
+  await Promise.all([mobius?.close(), standard?.close(), acme?.stop(), rx?.close()]);
 });
 
 function expectRsc(r: M2mResponse, status: number, rsc: number): void {
@@ -59,7 +66,7 @@ function expectRsc(r: M2mResponse, status: number, rsc: number): void {
   if (status >= 400) expect(typeof r.body["m2m:dbg"]).toBe("string");
 }
 
-describe.each(["embedded", "acme"] as const)("portable request set on %s", (name) => {
+describe.each(["mobius", "standard", "acme"] as const)("portable request set on %s", (name) => {
   const d = DIFFERENCES[name];
   const p = () => peers.get(name)!;
   const at = (rest = "") => `/${p().base}${rest}`;
@@ -109,20 +116,22 @@ describe.each(["embedded", "acme"] as const)("portable request set on %s", (name
   it("discovers instances with fu=1&ty=4 as m2m:uril", async () => {
     const r = await p().client.retrieve(at("/decoder/up?fu=1&ty=4"));
     expectRsc(r, 200, 2000);
-    expect(r.body).toEqual({ "m2m:uril": [`${d.urilPrefix}${p().base}/decoder/up/msg-1`, `${d.urilPrefix}${p().base}/decoder/up/msg-2`] });
+    const created = [`${p().base}/decoder/up/msg-1`, `${p().base}/decoder/up/msg-2`];
+    expect(r.body).toEqual({ "m2m:uril": d.byNameDescending ? created.reverse() : created });
   });
 
   it("discovers by lbl and caps with lim", async () => {
     expectRsc(await p().client.create(at("/decoder"), 3, { "m2m:cnt": { rn: "l1", lbl: ["key:a", "fleet"] } }), 201, 2001);
     expectRsc(await p().client.create(at("/decoder"), 3, { "m2m:cnt": { rn: "l2", lbl: ["key:b", "fleet"] } }), 201, 2001);
-    const uril = async (q: string) => ((await p().client.retrieve(at(`/decoder?fu=1&${q}`))).body["m2m:uril"] as string[]).map((u) => u.replace(/^\//, ""));
-    expect(await uril("lbl=key:a")).toEqual([`${p().base}/decoder/l1`]);
-    expect(await uril("lbl=fleet")).toEqual([`${p().base}/decoder/l1`, `${p().base}/decoder/l2`]);
-    expect(await uril("ty=3&lim=2")).toEqual([`${p().base}/decoder/up`, `${p().base}/decoder/l1`]);
+    const uril = async (q: string) => (await p().client.retrieve(at(`/decoder?fu=1&${q}`))).body["m2m:uril"] as string[];
+    const under = (...rns: string[]) => rns.map((rn) => `${p().base}/decoder/${rn}`);
+    expect(await uril("lbl=key:a")).toEqual(under("l1"));
+    expect(await uril("lbl=fleet")).toEqual(under(...(d.byNameDescending ? ["l2", "l1"] : ["l1", "l2"])));
+    expect(await uril("ty=3&lim=2")).toEqual(under(...d.limTwo));
   });
 
-  it("refuses creating under la (405/4005) and the name la (409)", async () => {
-    expectRsc(await p().client.create(at("/decoder/up/la"), 4, { "m2m:cin": { con: "x" } }), 405, 4005);
+  it("refuses creating under la (405 or 409/4005) and the name la (409)", async () => {
+    expectRsc(await p().client.create(at("/decoder/up/la"), 4, { "m2m:cin": { con: "x" } }), d.postLa, 4005);
     expectRsc(await p().client.create(at("/decoder/up"), 4, { "m2m:cin": { rn: "la", con: "x" } }), 409, d.rnLa);
   });
 

@@ -66,12 +66,12 @@ describe("main.ts", () => {
     const dir = tempDir();
     const args = ["--port", "0", "--data-dir", dir, "--base", "Mobius", "--cse-id", "/Mobius2", "--superuser", "Sponde"];
     const first = await startMain(args);
-    expect(first.line).toMatchObject({ event: "listening", base: "Mobius", cseId: "/Mobius2", database: path.join(dir, "cse.sqlite") });
+    expect(first.line).toMatchObject({ event: "listening", base: "Mobius", cseId: "/Mobius2", profile: "mobius", database: path.join(dir, "cse.sqlite") });
     const url = String(first.line.url);
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(first.line.cseBaseUrl).toBe(`${url}/Mobius`);
     const c = new M2mClient(url, "Cdecoder");
-    expect((await c.create("/Mobius", 2, { "m2m:ae": { rn: "decoder", api: "Nd" } })).status).toBe(201);
+    expect((await c.create("/Mobius", 2, { "m2m:ae": { rn: "decoder", api: "Nd", rr: false, srv: ["3"] } })).status).toBe(201);
     expect((await c.create("/Mobius/decoder", 3, { "m2m:cnt": { rn: "up", mni: 2 } })).status).toBe(201);
     for (const rn of ["a", "b", "c"]) expect((await c.create("/Mobius/decoder/up", 4, { "m2m:cin": { rn, con: { rn } } })).status).toBe(201);
     const cb = (await c.retrieve("/Mobius")).body["m2m:cb"];
@@ -88,7 +88,7 @@ describe("main.ts", () => {
     expect((await c2.retrieve("/Mobius/decoder/up/la")).body["m2m:cin"].con).toEqual({ rn: "c" });
     expect((await c2.retrieve("/Mobius/decoder/up")).body["m2m:cnt"]).toMatchObject({ cni: 2, st: 3 });
     expect((await c2.create("/Mobius/decoder/up", 4, { "m2m:cin": { rn: "c", con: "again" } })).rsc).toBe(4105);
-    expect((await c2.create("/Mobius", 2, { "m2m:ae": { rn: "other", api: "Nd" } })).rsc).toBe(4117);
+    expect((await c2.create("/Mobius", 2, { "m2m:ae": { rn: "other", api: "Nd", rr: false, srv: ["3"] } })).rsc).toBe(4106);
     second.child.kill("SIGINT");
     expect(await exitOf(second.child)).toBe(0);
   });
@@ -97,6 +97,9 @@ describe("main.ts", () => {
     const bad = await run(["--port", "eighty"]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--port must be a non-negative integer/);
+    const profile = await run(["--profile", "acme"]);
+    expect(profile.code).toBe(2);
+    expect(profile.stderr).toMatch(/--profile must be one of mobius, standard, got "acme"/);
     const unknown = await run(["--colour"]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/colour/);
@@ -106,6 +109,20 @@ describe("main.ts", () => {
     const other = await run(["--port", "0", "--data-dir", dir, "--base", "Other"]);
     expect(other.code).toBe(2);
     expect(other.stderr).toMatch(/holds the CSE base "Mobius", not "Other"/);
+  });
+
+  it("runs the standard profile with --profile standard", async () => {
+    const started = await startMain(["--port", "0", "--profile", "standard"]);
+    try {
+      expect(started.line).toMatchObject({ event: "listening", profile: "standard" });
+      const c = new M2mClient(String(started.line.url), "Cdecoder");
+      expect((await c.create("/Mobius", 2, { "m2m:ae": { rn: "decoder", api: "Nd", rr: false, srv: ["3"] } })).status).toBe(201);
+      // 403/4117 is the standard's answer (mobius: 409/4106)
+      expect((await c.create("/Mobius", 2, { "m2m:ae": { rn: "other", api: "Nd", rr: false, srv: ["3"] } })).rsc).toBe(4117);
+    } finally {
+      started.child.kill("SIGTERM");
+      await exitOf(started.child);
+    }
   });
 
   it("exits 1 with a reason when the port is taken", async () => {
@@ -120,13 +137,35 @@ describe("main.ts", () => {
   });
 });
 
+describe("a data dir written before AEs belonged to their AE-ID", () => {
+  it("gives each AE to its AE-ID on start, so the bare C that registered it can no longer delete it", async () => {
+    const dir = tempDir();
+    const first = await startTestCse({ dataDir: dir });
+    const made = await first.client("C").create("/Mobius", 2, { "m2m:ae": { rn: "old", api: "No", rr: false, srv: ["3"] } });
+    expect(made.status).toBe(201);
+    const aei = made.body["m2m:ae"].aei as string;
+    await first.close();
+    // what the earlier build stored: the originator "C" as the AE's owner
+    const db = new Database(path.join(dir, "cse.sqlite"));
+    db.prepare("UPDATE resource SET cr = 'C' WHERE aei = ?").run(aei);
+    db.close();
+    const second = await startTestCse({ dataDir: dir });
+    try {
+      expect((await second.client("C").delete("/Mobius/old")).rsc).toBe(4103);
+      expect((await second.client(aei).update("/Mobius/old", { "m2m:ae": { lbl: ["mine"] } })).rsc).toBe(2004);
+    } finally {
+      await second.close();
+    }
+  });
+});
+
 describe("database failures", () => {
   it("answers 500/5000 without leaking SQL when the database fails", async () => {
     const dir = tempDir();
     const cse = await startTestCse({ dataDir: dir });
     try {
       const c = cse.client("Cx");
-      expect((await c.create("/Mobius", 2, { "m2m:ae": { rn: "x", api: "Nx" } })).status).toBe(201);
+      expect((await c.create("/Mobius", 2, { "m2m:ae": { rn: "x", api: "Nx", rr: false, srv: ["3"] } })).status).toBe(201);
       // another writer breaks the schema under the running CSE
       const db = new Database(path.join(dir, "cse.sqlite"));
       db.exec("DROP TABLE label");

@@ -1,0 +1,61 @@
+// The two behaviours the embedded CSE can have. `mobius` reproduces what a real Mobius 2.4/2.5 was
+// measured doing (docs/onem2m-http.md, "Measured behaviour of a real Mobius"), so tests of the
+// forwarder and the dashboard prove them right against the CSE the paper ran; `standard` answers
+// as TS-0001/TS-0004 say and as ACME was measured answering (docs/cse.md, conformance table).
+export const PROFILE_NAMES = ["mobius", "standard"] as const;
+export type ProfileName = (typeof PROFILE_NAMES)[number];
+
+export interface Profile {
+  name: ProfileName;
+  /**
+   * `la`/`ol`: Mobius takes the alphabetically largest/smallest resource name among the instances
+   * of the most recent time window (1, 5, 25 … minutes) that has any; the standard takes the
+   * newest/oldest by creation.
+   */
+  latestByName: boolean;
+  /** AE attributes the create must carry besides `api` (Mobius: rr; ACME: rr and srv) */
+  aeMandatory: readonly string[];
+  /** Mobius stores `rr:"false"`/`"true"` as booleans; the standard wants a JSON boolean */
+  rrFromString: boolean;
+  /** the same originator registering a second AE (Mobius 409/4106, standard 403/4117) */
+  originatorRegistered: { status: number; rsc: 4106 | 4117 };
+  /** a create under `…/la` or `…/ol` (Mobius 409/4005, ACME 405/4005) */
+  createUnderVirtualStatus: number;
+  /** Mobius gives back a `con` string that holds a JSON object or array as that object, and a number or boolean `con` as its text */
+  mobiusContent: boolean;
+  /** discovery: Mobius takes the alphabetically smallest `lim` paths, at most 2000, and lists them by path descending; the standard lists in creation order without a cap */
+  discovery: { byName: boolean; cap: number | undefined; rcn11: boolean };
+  /** `enc.net` of a subscription created without one (Mobius [3], TS-0004 and ACME [1]) */
+  defaultNet: readonly number[];
+}
+
+export const PROFILES: Record<ProfileName, Profile> = {
+  mobius: {
+    name: "mobius",
+    latestByName: true,
+    aeMandatory: ["rr"],
+    rrFromString: true,
+    originatorRegistered: { status: 409, rsc: 4106 },
+    createUnderVirtualStatus: 409,
+    mobiusContent: true,
+    discovery: { byName: true, cap: 2000, rcn11: false },
+    defaultNet: [3],
+  },
+  standard: {
+    name: "standard",
+    latestByName: false,
+    aeMandatory: ["rr", "srv"],
+    rrFromString: false,
+    originatorRegistered: { status: 403, rsc: 4117 },
+    createUnderVirtualStatus: 405,
+    mobiusContent: false,
+    discovery: { byName: false, cap: undefined, rcn11: true },
+    defaultNet: [1],
+  },
+};
+
+export const DEFAULT_PROFILE: ProfileName = "mobius";
+
+export function isProfileName(s: string): s is ProfileName {
+  return (PROFILE_NAMES as readonly string[]).includes(s);
+}
