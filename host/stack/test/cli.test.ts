@@ -91,7 +91,14 @@ describe("satpayload stack", () => {
     writeFileSync(layoutFile, JSON.stringify(presetById("kineis-tracker")!.layout));
     const r = cli(["stack", "export", "--out", out, "--replicas", "3", "--layout", layoutFile, "--json"]);
     expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout).files).toEqual(["docker-compose.yml", "nginx/decoder.conf", "Dockerfile", "README.md", "layouts/tracker.satlayout.json"]);
+    const written = JSON.parse(r.stdout) as { schema: string; files: string[]; tlsProblem: string | null };
+    expect(written.schema).toBe("satpayload.stack-export/2");
+    expect(written.tlsProblem).toBeNull();
+    expect(written.files.filter((f) => !f.startsWith("src/") && !f.startsWith("k8s/"))).toEqual([
+      "secrets/keys.json", "nginx/certs/tls.crt", "nginx/certs/tls.key", "docker-compose.yml", ".env", "nginx/decoder.conf", "Dockerfile", ".dockerignore", "README.md", "layouts/tracker.satlayout.json",
+    ]);
+    expect(written.files).toContain("src/services/decoder/main.ts");
+    expect(written.files).toContain("k8s/decoder-statefulset.yaml");
     const compose = readFileSync(path.join(out, "docker-compose.yml"), "utf8");
     for (const k of [1, 2, 3]) expect(compose).toContain(`  decoder-${k}:`);
     expect(compose).toContain('"--buffer-total"');
