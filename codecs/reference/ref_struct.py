@@ -13,12 +13,14 @@ stdin (JSON object, every key optional):
              floats f; acc: three f from the space-separated text), independent of our plan
   "zlib":    true  -> also zlib.compress(data, 9) of every packed / paper stream
   "inflate": ["<hex>", ...]   zlib.decompress of each
+  "compress": ["<hex>", ...]  zlib.compress(data, 9) of each (npm run measure:deflate)
 
-stdout: {"zlib_version": "1.2.13", "pack": [{"data": hex, "zlib": hex}], "paper": [...],
+stdout: {"zlib_version": "1.2.13", "python_version": "3.11.7", "compress": [hex], "pack": [{"data": hex, "zlib": hex}], "paper": [...],
          "inflate": [hex or {"error": message}]}
 """
 
 import json
+import platform
 import struct
 import sys
 import zlib
@@ -71,7 +73,8 @@ def with_zlib(data, compress):
 def main():
     req = json.load(sys.stdin)
     compress = bool(req.get("zlib"))
-    out = {"zlib_version": zlib.ZLIB_RUNTIME_VERSION}
+    out = {"zlib_version": zlib.ZLIB_RUNTIME_VERSION, "python_version": platform.python_version()}
+    out["compress"] = [zlib.compress(bytes.fromhex(h), 9).hex() for h in req.get("compress", [])]
     out["pack"] = [with_zlib(struct.pack(item["format"], *[value(v) for v in item["values"]]), compress) for item in req.get("pack", [])]
     out["paper"] = [with_zlib(pack_paper(rec), compress) for rec in req.get("paper", [])]
     inflated = []

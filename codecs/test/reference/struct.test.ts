@@ -8,6 +8,7 @@ import { deflateSync } from "node:zlib";
 import { deflate as pakoDeflate } from "pako";
 import { beforeAll, describe, expect, test } from "vitest";
 import { zlibInflate } from "../../src/formats/deflate.ts";
+import { DEFLATE_MEASUREMENT } from "../../src/formats/deflateFacts.ts";
 import type { PackValue } from "../../src/formats/fixed/structPack.ts";
 import { compileStruct } from "../../src/formats/struct.ts";
 import { structZlibCodec } from "../../src/formats/structZlib.ts";
@@ -104,6 +105,17 @@ describe("Struct bytes equal Python's struct.pack", () => {
 });
 
 describe("Struct+Zlib against Python's zlib", () => {
+  test("the reference Python runs the zlib the Struct+Zlib claim was measured against", () => {
+    const measured = DEFLATE_MEASUREMENT.versions.zlib;
+    for (const p of prepared) {
+      expect(
+        p.py.zlib_version,
+        `Python's zlib is ${p.py.zlib_version}, but the Struct+Zlib bytes are claimed (deflateMeasured.json) for zlib ${measured}: ` +
+          `deflate output depends on the zlib version, so the byte comparisons here would prove a different claim. Use a Python linked against zlib ${measured} (SATPAYLOAD_PYTHON) or re-measure with npm run measure:deflate.`,
+      ).toBe(measured);
+    }
+  });
+
   test.each(cases.map((c) => [c.name] as const))("%s: identical bytes, and each side inflates the other's", (name) => {
     const p = prepared.find((x) => x.c.name === name)!;
     p.zlibs.forEach((z, i) => {
