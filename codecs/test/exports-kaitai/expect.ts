@@ -1,73 +1,91 @@
-// What a Kaitai parser built from our .ksy must read from our bytes, field id by field id: the raw wire
-// values our encoder put there (from the codec's own plan and our decoder's record), plus the
-// converted instances (fixed-point, ticks, quantised) within floating-point rounding.
-import type { Field, Layout } from "../../src/layout/schema.ts";
+// What a Kaitai parser built from our .ksy must read from our bytes, field id by field id, computed
+// from the SOURCE record. Struct: wire values by this file's own reading of
+// docs/design/struct-mapping.md (codes, fixed-point raws, ticks, text timestamps), no codec import.
+// Bit-packed: the field widths, ranges and alphabets come from the codec's plan (layoutSpecs), the
+// quantised integers from this file's own quantiser; instances within floating-point rounding.
+import type { Field, Layout, ScalarType } from "../../src/layout/schema.ts";
 import type { FieldValue, ScalarValue, TypedRecord } from "../../src/layout/values.ts";
-import { planStruct, type StructField, type StructNode } from "../../src/formats/fixed/structPlan.ts";
 import { layoutSpecs, type FieldSpec, type ScalarSpec } from "../../src/formats/bits/plan.ts";
-import { quantise } from "../../src/formats/bits/quantise.ts";
-import { fixedPoint } from "../../src/layout/fixedPoint.ts";
 import { ksyId } from "../../src/exporters/kaitai/names.ts";
 import { MAX_FIELD_BITS, rawSuffix } from "../../src/exporters/kaitai/bits.ts";
+import { decimalsOf, timeText } from "../exports-support/wireValues.ts";
 
 export interface Check {
   id: string;
   want: unknown;
   /**
    * "approx": numbers within 1e-9 relative (Kaitai computes lo + q·step in doubles); "approx32": within
-   * a float32 rounding (our float32 fields hold the nearest float32); "values": element objects by .value
+   * a float32 rounding (our float32 fields hold the nearest float32)
    */
-  how: "exact" | "approx" | "approx32" | "values";
+  how: "exact" | "approx" | "approx32";
 }
 
 const utf8 = new TextEncoder();
 const sub = (rec: TypedRecord | undefined, key: string) => rec?.[key];
+const U32_MAX = 2 ** 32 - 1;
 
-function structScalar(n: StructNode, v: ScalarValue): unknown {
-  if (n.kind === "num") {
-    const raw = n.slot.toRaw(v);
-    return typeof raw === "bigint" ? Number(raw) : raw;
+/** struct-mapping.md: epoch timestamps are uint32 seconds when whole seconds fit, else int64 ticks */
+const epochIsTicks = (t: Extract<ScalarType, { kind: "timestamp" }>): boolean =>
+  !(Number.isInteger(t.resolution) && (t.min ?? 0) >= 0 && (t.max ?? U32_MAX) <= U32_MAX);
+
+/** The Struct wire value of a scalar as Kaitai reads it (a number, a string, or a byte list). */
+function structWire(t: ScalarType, v: ScalarValue): unknown {
+  switch (t.kind) {
+    case "bool":
+      return v ? 1 : 0;
+    case "enum":
+      return t.values.find((e) => e.name === v)!.value;
+    case "int":
+      return Number(v);
+    case "float":
+      return t.bits === 32 ? Math.fround(v as number) : v;
+    case "fixed":
+      return Math.round(((v as number) - t.offset) / t.scale);
+    case "timestamp": {
+      if (t.encoding === "text") return timeText(t, v as number);
+      if (!epochIsTicks(t)) return Math.round(v as number);
+      const d = decimalsOf(t.resolution);
+      return d ? Math.round((v as number) * 10 ** d) : Math.round((v as number) / t.resolution);
+    }
+    case "string":
+      return v;
+    case "bytes":
+      return Array.from(v as Uint8Array);
   }
-  if (n.kind === "text") {
-    if (n.of === "time") return n.time!.format(v as number);
-    return n.of === "bytes" ? Array.from(v as Uint8Array) : v;
-  }
-  return undefined;
 }
 
 export function structChecks(layout: Layout, rec: TypedRecord): Check[] {
   const out: Check[] = [];
-  const walk = (fields: Field[], plan: StructField[], prefix: string[], level: TypedRecord | undefined) =>
-    plan.forEach((pf, i) => {
-      const f = fields[i]!;
+  const walk = (fields: Field[], prefix: string[], level: TypedRecord | undefined) =>
+    fields.forEach((f) => {
       const keys = [...prefix, f.key];
       const id = ksyId(keys);
       const v = sub(level, f.key) as FieldValue | undefined;
-      const n = pf.node;
       const t = f.type;
-      if (n.kind === "group" && t.kind === "group") return walk(t.fields, n.fields, keys, v as TypedRecord | undefined);
-      if (n.kind === "array") {
+      if (t.kind === "group") return walk(t.fields, keys, v as TypedRecord | undefined);
+      if (t.kind === "array") {
         const items = v as ScalarValue[] | undefined;
-        const elems = items?.map((x) => structScalar(n.elem, x));
-        const inlineText = n.elem.kind === "text" && (n.elem.mode === "u8-inline" || n.elem.mode === "u16-inline");
-        out.push({ id, want: elems, how: inlineText ? "values" : "exact" });
-        if (!n.fixed) out.push({ id: `${id}_count`, want: items?.length, how: "exact" });
+        out.push({ id, want: items?.map((x) => structWire(t.of, x)), how: "exact" });
+        if (!t.fixed) out.push({ id: `${id}_count`, want: items?.length, how: "exact" });
         return;
       }
-      if (n.kind === "num" && t.kind === "fixed") {
-        out.push({ id: `${id}_raw`, want: v === undefined ? undefined : structScalar(n, v as ScalarValue), how: "exact" });
+      const wire = v === undefined ? undefined : structWire(t, v as ScalarValue);
+      if (t.kind === "fixed") {
+        out.push({ id: `${id}_raw`, want: wire, how: "exact" });
         out.push({ id, want: v, how: "approx" });
-        return;
-      }
-      if (n.kind === "num" && t.kind === "timestamp" && n.slot.code === "q") {
-        out.push({ id: `${id}_ticks`, want: v === undefined ? undefined : structScalar(n, v as ScalarValue), how: "exact" });
+      } else if (t.kind === "timestamp" && t.encoding === "epoch" && epochIsTicks(t)) {
+        out.push({ id: `${id}_ticks`, want: wire, how: "exact" });
         out.push({ id, want: v, how: "approx" });
-        return;
-      }
-      out.push({ id, want: v === undefined ? undefined : structScalar(n, v as ScalarValue), how: "exact" });
+      } else out.push({ id, want: wire, how: t.kind === "float" && t.bits === 32 ? "approx32" : "exact" });
     });
-  walk(layout.fields, planStruct(layout).fields, [], rec);
+  walk(layout.fields, [], rec);
   return out;
+}
+
+/** q = round((v − lo) / step), clamped to the grid: the test's own quantiser */
+function quantiseHere(qz: { lo: number; step: number; qMax: number }, v: number): number {
+  const q = Math.round((v - qz.lo) / qz.step);
+  return Math.min(Math.max(q, 0), qz.qMax);
 }
 
 function symbols(s: Extract<ScalarSpec, { k: "string" }>, text: string): number[] {
@@ -82,7 +100,7 @@ function bitsRaw(s: ScalarSpec, v: ScalarValue): unknown {
     case "enum": return s.index.get(v as string);
     case "int": return (v as number) - s.lo;
     case "int64": return Number((v as bigint) - s.lo);
-    case "quant": return quantise(s.qz, v as number);
+    case "quant": return quantiseHere(s.qz, v as number);
     case "fixed": return Math.round(((v as number) - s.offset) / s.scale) - s.rawLo;
     case "ieee": {
       const dv = new DataView(new ArrayBuffer(8));

@@ -5,7 +5,7 @@
 // and their bytes must equal ours. Our plan only tells which wire type and which setter each token has
 // (the same facts the XML gives the tool).
 import type { Field, Layout, ScalarType } from "../../src/layout/schema.ts";
-import { rawOf, sbeNullText, timeText } from "./wireValues.ts";
+import { rawOf, sbeNullText, timeText } from "../exports-support/wireValues.ts";
 import type { FieldValue, ScalarValue, TypedRecord } from "../../src/layout/values.ts";
 import type { SbeField, SbeScalar } from "../../src/formats/fixed/sbePlan.ts";
 import type { PrimCode, Raw } from "../../src/formats/fixed/prim.ts";

@@ -1,12 +1,13 @@
-// The SBE wire value of a source record's scalar, written from docs/design/sbe-mapping.md without
-// the codec: fixed-point raw, epoch seconds or ticks, enum values, SBE null values, timestamp text.
+// The wire value of a source record's scalar, written from docs/design/sbe-mapping.md and
+// struct-mapping.md without the codecs: fixed-point raw, epoch seconds or ticks, enum values, SBE null
+// values, timestamp text. Shared by the SBE and Kaitai proofs.
 import type { ScalarType } from "../../src/layout/schema.ts";
 import type { ScalarValue } from "../../src/layout/values.ts";
 
 type Code = "b" | "B" | "h" | "H" | "i" | "I" | "q" | "Q" | "f" | "d";
 
 /** d when the resolution is 10^-d (0.1, 0.01 …), else 0 */
-function decimalsOf(resolution: number): number {
+export function decimalsOf(resolution: number): number {
   const d = Math.round(-Math.log10(resolution));
   return d > 0 && Math.abs(10 ** -d - resolution) < 1e-12 ? d : 0;
 }
