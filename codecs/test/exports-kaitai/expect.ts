@@ -1,8 +1,9 @@
 // What a Kaitai parser built from our .ksy must read from our bytes, field id by field id, computed
 // from the SOURCE record. Struct: wire values by this file's own reading of
 // docs/design/struct-mapping.md (codes, fixed-point raws, ticks, text timestamps), no codec import.
-// Bit-packed: the field widths, ranges and alphabets come from the codec's plan (layoutSpecs), the
-// quantised integers from this file's own quantiser; instances within floating-point rounding.
+// Bit-packed: the codec's plan (layoutSpecs) only says which fields exist and whether a float is
+// quantised or raw IEEE; every integer (enum index, offset int, fixed raw, quantised step, charset
+// symbol) is computed here from docs/design/bitpacked-mapping.md. Instances within floating-point rounding.
 import type { Field, Layout, ScalarType } from "../../src/layout/schema.ts";
 import type { FieldValue, ScalarValue, TypedRecord } from "../../src/layout/values.ts";
 import { layoutSpecs, type FieldSpec, type ScalarSpec } from "../../src/formats/bits/plan.ts";
@@ -82,44 +83,87 @@ export function structChecks(layout: Layout, rec: TypedRecord): Check[] {
   return out;
 }
 
-/** q = round((v − lo) / step), clamped to the grid: the test's own quantiser */
-function quantiseHere(qz: { lo: number; step: number; qMax: number }, v: number): number {
-  const q = Math.round((v - qz.lo) / qz.step);
-  return Math.min(Math.max(q, 0), qz.qMax);
+/** Symbol of one character in a restricted charset (docs/design/bitpacked-mapping.md, *Strings*). */
+function symbolOf(charset: string, c: number): number {
+  switch (charset) {
+    case "digits":
+      return c - 48;
+    case "hex":
+      return c <= 57 ? c - 48 : c <= 70 ? c - 55 : c - 87;
+    case "upper-alnum":
+      // AIS six-bit ASCII: '@'…'_' are 0–31, ' '…'?' keep their code
+      return c >= 64 ? c - 64 : c;
+    case "alnum":
+      return c <= 57 ? c - 48 : c <= 90 ? c - 55 : c - 61;
+    default:
+      return c;
+  }
 }
 
-function symbols(s: Extract<ScalarSpec, { k: "string" }>, text: string): number[] {
-  const syms = s.alphabet ? Array.from(text, (c) => s.alphabet!.toSymbol[c.charCodeAt(0)]!) : Array.from(utf8.encode(text));
-  if (s.fixed) while (syms.length < s.maxLength) syms.push(s.alphabet ? s.alphabet.pad : 0);
+const PAD: Record<string, number> = { digits: 15, "upper-alnum": 0, alnum: 62, ascii: 0, utf8: 0 };
+
+function symbols(t: Extract<ScalarType, { kind: "string" }>, text: string): number[] {
+  const syms = t.charset === "utf8" ? Array.from(utf8.encode(text)) : Array.from(text, (c) => symbolOf(t.charset, c.charCodeAt(0)));
+  if (t.fixed) while (syms.length < t.maxLength) syms.push(PAD[t.charset]!);
   return syms;
 }
 
-function bitsRaw(s: ScalarSpec, v: ScalarValue): unknown {
-  switch (s.k) {
-    case "bool": return v;
-    case "enum": return s.index.get(v as string);
-    case "int": return (v as number) - s.lo;
-    case "int64": return Number((v as bigint) - s.lo);
-    case "quant": return quantiseHere(s.qz, v as number);
-    case "fixed": return Math.round(((v as number) - s.offset) / s.scale) - s.rawLo;
-    case "ieee": {
-      const dv = new DataView(new ArrayBuffer(8));
-      if (s.bits === 32) {
-        dv.setFloat32(0, v as number);
-        return dv.getUint32(0);
-      }
-      dv.setFloat64(0, v as number);
-      return Number(dv.getBigUint64(0));
+/**
+ * A text timestamp travels at its format's resolution: 10^-n s with n fraction digits ("ss.s"), else
+ * one second (what bitpacked-mapping.md states; a minutes-only format is still sent in seconds).
+ */
+function textFormatStep(format: string): number {
+  const frac = /ss\.(s+)/.exec(format);
+  return frac ? 10 ** -frac[1]!.length : 1;
+}
+
+const INT_MIN = (bits: number, signed: boolean): bigint => (signed ? -(1n << BigInt(bits - 1)) : 0n);
+
+/**
+ * The integer bit-packing writes for a value (bitpacked-mapping.md, *Fields in order*), from the
+ * field's type: the plan only says whether a float is quantised or raw IEEE.
+ */
+function bitsRaw(s: ScalarSpec, t: ScalarType, v: ScalarValue): unknown {
+  switch (t.kind) {
+    case "bool":
+      return v;
+    case "enum":
+      return t.values.findIndex((e) => e.name === v);
+    case "int": {
+      const lo = t.min === undefined ? INT_MIN(t.bits, t.signed) : BigInt(Math.max(Number(INT_MIN(t.bits, t.signed)), Math.ceil(t.min)));
+      return Number(BigInt(v as number | bigint) - lo);
     }
-    default: return undefined;
+    case "fixed":
+      return Math.round(((v as number) - t.offset) / t.scale) - Math.round((t.min - t.offset) / t.scale);
+    case "float":
+    case "timestamp": {
+      if (s.k === "ieee") {
+        const dv = new DataView(new ArrayBuffer(8));
+        if (s.bits === 32) {
+          dv.setFloat32(0, v as number);
+          return dv.getUint32(0);
+        }
+        dv.setFloat64(0, v as number);
+        return Number(dv.getBigUint64(0));
+      }
+      // quantised: q = round((v − lo) / step), lo = min (0 for a timestamp without one), clamped to the grid
+      const lo = t.kind === "float" ? t.min! : (t.min ?? 0);
+      const step = t.kind === "float" ? t.precision! : t.encoding === "text" ? textFormatStep(t.textFormat ?? "") : t.resolution;
+      const hi = t.kind === "float" ? t.max! : (t.max ?? lo + 4294967295);
+      const q = Math.round(((v as number) - lo) / step);
+      return Math.min(Math.max(q, 0), Math.round((hi - lo) / step));
+    }
+    default:
+      return undefined;
   }
 }
 
 export function bitsChecks(layout: Layout, rec: TypedRecord): Check[] {
   const out: Check[] = [];
-  const text = (id: string, s: Extract<ScalarSpec, { k: "string" | "bytes" }>, v: ScalarValue | undefined) => {
-    if (!s.fixed && s.lenBits > 0) out.push({ id: `${id}_len`, want: v === undefined ? undefined : s.k === "string" ? (s.alphabet ? (v as string).length : utf8.encode(v as string).length) : (v as Uint8Array).length, how: "exact" });
-    const syms = v === undefined ? undefined : s.k === "string" ? symbols(s, v as string) : Array.from(v as Uint8Array);
+  const text = (id: string, s: Extract<ScalarSpec, { k: "string" | "bytes" }>, t: ScalarType, v: ScalarValue | undefined) => {
+    const str = t.kind === "string" ? t : undefined;
+    if (!s.fixed && s.lenBits > 0) out.push({ id: `${id}_len`, want: v === undefined ? undefined : str ? (str.charset !== "utf8" ? (v as string).length : utf8.encode(v as string).length) : (v as Uint8Array).length, how: "exact" });
+    const syms = v === undefined ? undefined : str ? symbols(str, v as string) : Array.from(v as Uint8Array);
     out.push({ id: `${id}_${s.k === "string" ? "sym" : "byte"}`, want: syms, how: "exact" });
   };
   const walk = (specs: FieldSpec[], prefix: string[], level: TypedRecord | undefined, present: boolean) => {
@@ -135,25 +179,27 @@ export function bitsChecks(layout: Layout, rec: TypedRecord): Check[] {
         continue;
       }
       if (n.k === "scalar") {
-        if (n.s.k === "string" || n.s.k === "bytes") text(id, n.s, v as ScalarValue | undefined);
+        const t = f.type as ScalarType;
+        if (n.s.k === "string" || n.s.k === "bytes") text(id, n.s, t, v as ScalarValue | undefined);
         else if (n.s.bits > 0) {
           const approx = n.s.k === "ieee" && n.s.bits === 64;
-          out.push({ id: `${id}${rawSuffix(n.s)}`, want: v === undefined ? undefined : bitsRaw(n.s, v as ScalarValue), how: approx ? "approx" : "exact" });
+          out.push({ id: `${id}${rawSuffix(n.s)}`, want: v === undefined ? undefined : bitsRaw(n.s, t, v as ScalarValue), how: approx ? "approx" : "exact" });
           if (n.s.k === "int" || n.s.k === "quant" || n.s.k === "fixed") out.push({ id, want: v, how: n.s.k === "quant" && n.s.float32 ? "approx32" : "approx" });
         }
         continue;
       }
       const items = v as ScalarValue[] | undefined;
+      const elemT = (f.type as Extract<Field["type"], { kind: "array" }>).of;
       if (!n.fixed && n.countBits > 0) out.push({ id: `${id}_count`, want: items?.length, how: "exact" });
       if (n.s.k === "string" || n.s.k === "bytes") {
-        for (let k = 0; k < n.maxCount; k++) text(`${id}_${k}`, n.s, items?.[k]);
+        for (let k = 0; k < n.maxCount; k++) text(`${id}_${k}`, n.s, elemT, items?.[k]);
       } else if (n.s.bits > MAX_FIELD_BITS) {
         // unrolled: one (hi, lo) pair per element, present while k < count
         for (let k = 0; k < n.maxCount; k++) {
           const x = items?.[k];
-          out.push({ id: `${id}_${k}${rawSuffix(n.s)}`, want: x === undefined ? undefined : bitsRaw(n.s, x), how: n.s.k === "ieee" ? "approx" : "exact" });
+          out.push({ id: `${id}_${k}${rawSuffix(n.s)}`, want: x === undefined ? undefined : bitsRaw(n.s, elemT, x), how: n.s.k === "ieee" ? "approx" : "exact" });
         }
-      } else if (n.s.bits > 0) out.push({ id: `${id}${rawSuffix(n.s)}`, want: items?.map((x) => bitsRaw(n.s, x)), how: "exact" });
+      } else if (n.s.bits > 0) out.push({ id: `${id}${rawSuffix(n.s)}`, want: items?.map((x) => bitsRaw(n.s, elemT, x)), how: "exact" });
     }
   };
   walk(layoutSpecs(layout), [], rec, true);
