@@ -6,5 +6,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",
+    // builds dist/renderer once per run, under a lock, for the e2e suites
+    globalSetup: ["e2e/support/globalSetup.ts"],
   },
 });

@@ -1,31 +1,21 @@
 // The Load Test page end to end: the real browser-mode host starts runs against a local stack
 // (embedded CSE + decoder processes); the page shows progress and live charts, then the result in
 // history, compares runs, exports CSV and cancels a run.
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CSV_COLUMNS } from "../services/loadgen/src/table.ts";
-import { repoRoot } from "./support/build.ts";
 import { screenshot, startSession, type E2eSession } from "./support/session.ts";
 import { tid } from "./support/ui.ts";
 
 let s: E2eSession;
-let rendererDir: string;
 
 beforeAll(async () => {
-  // our own build: other suites rebuild the shared dist/renderer (emptying it) while they run
-  rendererDir = mkdtempSync(path.join(os.tmpdir(), "satpayload-e2e-renderer-"));
-  execFileSync(path.join(repoRoot, "node_modules/.bin/vite"), ["build", "--logLevel", "error", "--outDir", rendererDir, "--emptyOutDir"], { cwd: repoRoot, stdio: ["ignore", "ignore", "inherit"] });
-  s = await startSession({ rendererDir });
+  s = await startSession();
 }, 300_000);
 
 afterAll(async () => {
   await s?.close();
-  rmSync(rendererDir, { recursive: true, force: true });
 });
 
 async function configure(page: Page, o: { format: string; devices: number; duration: number; replicas?: number }): Promise<void> {

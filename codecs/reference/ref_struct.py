@@ -1,41 +1,27 @@
-"""Reference Struct and zlib bytes from Python's struct and zlib modules (the paper's client).
+"""The paper's own Struct packing and zlib from Python's struct and zlib modules (the paper's client);
+any layout is packed by ref_struct_layout.py.
 
 stdin (JSON object, every key optional):
-  "pack":    [{"format": ">HHB...", "values": [<value>, ...]}, ...]
-             struct.pack(format, *values) for each; values arrive tagged because JSON cannot
-             carry them exactly:
-               ["i", "<decimal>"]     an int of any size
-               ["f", "<16 hex>"]      a float, IEEE 754 binary64 big-endian bits (NaN, -0.0 exact)
-               ["s", "<hex>"]         bytes for an "Ns" code
   "paper":   [{"msisdn": "...", ...}, ...]
              the paper's own packing of its all-string record, written from its description
              (keys in record order; strings: length as H in place, bytes appended; uints B;
              floats f; acc: three f from the space-separated text), independent of our plan
-  "zlib":    true  -> also zlib.compress(data, 9) of every packed / paper stream
+  "zlib":    true  -> also zlib.compress(data, 9) of every paper stream
   "inflate": ["<hex>", ...]   zlib.decompress of each
+  "compress": ["<hex>", ...]  zlib.compress(data, 9) of each (npm run measure:deflate)
 
-stdout: {"zlib_version": "1.2.13", "pack": [{"data": hex, "zlib": hex}], "paper": [...],
+stdout: {"zlib_version": "1.2.13", "python_version": "3.11.7", "compress": [hex], "paper": [{"data": hex, "zlib": hex}],
          "inflate": [hex or {"error": message}]}
 """
 
 import json
+import platform
 import struct
 import sys
 import zlib
 
 PAPER_STRINGS = {"msisdn", "iso6346", "time", "cgi", "door"}
 PAPER_UINTS = {"rssi", "ble-m", "bat-soc", "gnss", "nsat"}
-
-
-def value(tagged):
-    kind, text = tagged
-    if kind == "i":
-        return int(text)
-    if kind == "f":
-        return struct.unpack(">d", bytes.fromhex(text))[0]
-    if kind == "s":
-        return bytes.fromhex(text)
-    raise ValueError(f"unknown tag {kind!r}")
 
 
 def pack_paper(record):
@@ -71,8 +57,8 @@ def with_zlib(data, compress):
 def main():
     req = json.load(sys.stdin)
     compress = bool(req.get("zlib"))
-    out = {"zlib_version": zlib.ZLIB_RUNTIME_VERSION}
-    out["pack"] = [with_zlib(struct.pack(item["format"], *[value(v) for v in item["values"]]), compress) for item in req.get("pack", [])]
+    out = {"zlib_version": zlib.ZLIB_RUNTIME_VERSION, "python_version": platform.python_version()}
+    out["compress"] = [zlib.compress(bytes.fromhex(h), 9).hex() for h in req.get("compress", [])]
     out["paper"] = [with_zlib(pack_paper(rec), compress) for rec in req.get("paper", [])]
     inflated = []
     for h in req.get("inflate", []):

@@ -6,7 +6,8 @@ import { deflateRawSync, deflateSync, gzipSync, inflateSync } from "node:zlib";
 import { deflate as pakoDeflate } from "pako";
 import { describe, expect, test } from "vitest";
 import { DecodeError } from "../src/errors.ts";
-import { DEFLATE_FACTS, zlibCompress, zlibInflate } from "../src/formats/deflate.ts";
+import { zlibCompress, zlibInflate } from "../src/formats/deflate.ts";
+import { DEFLATE_FACTS, DEFLATE_MEASUREMENT } from "../src/formats/deflateFacts.ts";
 import { compileStruct } from "../src/formats/struct.ts";
 import { structZlibCodec } from "../src/formats/structZlib.ts";
 import { parseLayout } from "../src/layout/validate.ts";
@@ -21,15 +22,17 @@ const codec = structZlibCodec.compile(paper);
 const struct = compileStruct(paper);
 
 describe("the paper's Struct+Zlib", () => {
-  test("mean size over 10 000 samples (seed 1) is within ±6 bytes of the paper's 127", () => {
-    const recs = generateSamples(paper, 10_000, 1);
+  test("mean size over the measured records is within ±6 bytes of the paper's 127, and is the measured mean", () => {
+    const m = DEFLATE_MEASUREMENT;
+    expect(m.preset).toBe("paper");
+    const recs = generateSamples(paper, m.records, m.seed);
     let total = 0;
     for (const r of recs) total += codec.encode(r).length;
     const mean = total / recs.length;
-    console.log(`Struct+Zlib, paper preset, 10 000 samples (seed 1): mean ${mean.toFixed(3)} bytes (paper: 127; Struct alone: 116)`);
+    console.log(`Struct+Zlib, paper preset, ${m.records} samples (seed ${m.seed}): mean ${mean.toFixed(3)} bytes (paper: 127; Struct alone: 116)`);
     expect(Math.abs(mean - 127)).toBeLessThanOrEqual(6);
-    // the figure the UI shows as measured must be this very number
-    expect(mean).toBeCloseTo(DEFLATE_FACTS.measured.meanBytes, 3);
+    // the measurement file must describe what this codec emits today
+    expect(mean, "codecs/src/formats/deflateMeasured.json is stale: run npm run measure:deflate").toBeCloseTo(m.codec.meanBytes, 6);
   });
 
   test("Node's zlib inflates every record to exactly the Struct stream; the codec reads it back", () => {
@@ -81,12 +84,21 @@ describe("deflate", () => {
     expect(zlibCompress(data)).toEqual(pakoDeflate(data, { level: 9, legacyHash: true }));
   });
 
-  test("the stated pako version is the installed one", () => {
+  test("the claim shown comes from the measurement of the installed pako", () => {
+    const m = DEFLATE_MEASUREMENT;
     const installed = JSON.parse(readFileSync(path.join(repoRoot, "node_modules/pako/package.json"), "utf8")).version as string;
+    expect(m.versions.pako, `deflateMeasured.json measured pako ${m.versions.pako}, pako ${installed} is installed: run npm run measure:deflate`).toBe(installed);
+    expect(m.generatedBy).toBe("npm run measure:deflate");
+    expect(Number.isNaN(Date.parse(m.date))).toBe(false);
+    for (const c of [m.codec, ...m.others]) {
+      const hist = Object.values(c.deltaHistogram).reduce<number>((a, b) => a + (b ?? 0), 0);
+      expect(hist, c.label).toBe(m.records);
+      expect(c.identical, c.label).toBeLessThanOrEqual(c.deltaHistogram["0"] ?? 0);
+    }
     expect(DEFLATE_FACTS.implementation).toBe(`pako ${installed}`);
-    expect(structZlibCodec.info.implementation).toContain(`pako ${installed}`);
-    const hist = Object.values(DEFLATE_FACTS.measured.defaultHashDelta).reduce((a, b) => a + b, 0);
-    expect(hist).toBe(DEFLATE_FACTS.measured.records);
+    expect(DEFLATE_FACTS.claim).toContain(`${m.records} paper records measured ${m.date.slice(0, 10)}`);
+    expect(structZlibCodec.info.implementation).toContain(DEFLATE_FACTS.claim);
+    expect(structZlibCodec.info.implementation).toContain(`zlib ${m.versions.zlib}`);
   });
 
   test("inflation is bounded by the layout's largest Struct stream", () => {

@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { startBrowserHost, type BrowserHost } from "../../host/browser.ts";
-import { ensureRendererBuilt, rendererDist, repoRoot } from "./build.ts";
+import { rendererDist, repoRoot, requireRendererBuilt } from "./build.ts";
 
 export const CHROMIUM = process.env.SATPAYLOAD_CHROMIUM ?? "/usr/bin/chromium";
 export const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
@@ -20,8 +20,8 @@ export interface E2eSession {
   close(): Promise<void>;
 }
 
-export async function startSession(opts: { rendererDir?: string; build?: boolean } = {}): Promise<E2eSession> {
-  if (opts.build !== false && !opts.rendererDir) ensureRendererBuilt();
+export async function startSession(opts: { rendererDir?: string } = {}): Promise<E2eSession> {
+  if (!opts.rendererDir) requireRendererBuilt();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "satpayload-e2e-"));
   const previous = process.env.SATPAYLOAD_DATA_DIR;
   process.env.SATPAYLOAD_DATA_DIR = dataDir;

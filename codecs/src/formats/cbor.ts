@@ -7,6 +7,8 @@ import type { Layout } from "../layout/schema.ts";
 
 import type { PlainValue } from "../layout/values.ts";
 
+import { libraryDecode } from "./decodeFailure.ts";
+
 import { ByteWriter } from "./selfdescribing/byteWriter.ts";
 
 import { checkCbor } from "./selfdescribing/cborCheck.ts";
@@ -134,6 +136,14 @@ class CborSink implements Sink {
 
 const decoder = new Decoder({ useRecords: false, mapsAsObjects: true });
 
+/**
+ * cbor-x reports malformed input as a plain Error with one of these messages (decode.js); checkCbor
+ * refuses all of them first, so reaching one means the two disagree, which is still bad input.
+ */
+const CBOR_X_INPUT = /^(Unexpected end of CBOR data|Data read, but end of buffer not reached|Unknown (CBOR )?token|Invalid major type|Unexpected break stop code|Indefinite length not supported|JavaScript does not support arrays|(Array length|Property count|Map size) exceeds)/;
+
+const isCborXInputError = (e: unknown): boolean => e instanceof Error && e.constructor === Error && CBOR_X_INPUT.test(e.message);
+
 function compile(layout: Layout): CompiledCodec {
   const keyEncoder = new Encoder(CBOR_X_OPTIONS);
   return compileSelfDescribing(layout, info, {
@@ -142,7 +152,7 @@ function compile(layout: Layout): CompiledCodec {
     mode: "binary",
     read(bytes) {
       checkCbor(bytes);
-      return normalizeDecoded(decoder.decode(bytes) as PlainValue);
+      return normalizeDecoded(libraryDecode("cbor", () => decoder.decode(bytes) as PlainValue, isCborXInputError));
     },
   });
 }

@@ -15,31 +15,6 @@ import {
   zlibInflateReset,
 } from "pako";
 
-/**
- * What was measured on 10 000 paper-preset records, seed 1 (docs/design/struct-mapping.md has the
- * table; codecs/test/reference/struct.test.ts re-measures 1 000 on every CI run). pako 3's default
- * hash, the one Chromium's zlib and so Node's zlib use, picks different matches than zlib 1.2.13
- * (Python's zlib, what the paper ran); `legacyHash: true` restores zlib's hash and the output is
- * byte-identical. pako 2.2.0 is identical as well.
- */
-export const DEFLATE_FACTS = {
-  implementation: "pako 3.0.3",
-  options: { level: 9, windowBits: 15, memLevel: 8, strategy: "default", legacyHash: true },
-  reference: "zlib 1.2.13 (Python 3.11 zlib.compress(data, 9))",
-  measured: {
-    records: 10_000,
-    /** mean Struct+Zlib size of the paper preset over those records (the paper reports 127) */
-    meanBytes: 125.803,
-    /** what this codec emits vs the reference: identical bytes for every record */
-    identical: 10_000,
-    /** pako 3 default hash (= Node 20 zlib 1.3.1-chromium, same sizes) minus the reference: delta → records */
-    defaultHashDelta: { 0: 6_244, 1: 344, 2: 1_845, 3: 1_108, 4: 410, 5: 41, 6: 6, 7: 2 } as Readonly<Record<number, number>>,
-    defaultHashMeanDelta: 0.925,
-  },
-  /** not measured: miniz (tdefl) has its own match finder, so its sizes will differ by a few bytes */
-  unmeasured: ["miniz / tdefl", "zlib-ng", "zlib ≥ 1.3 on the device"],
-} as const;
-
 // zlib's header for windowBits 15, memLevel 8
 const WINDOW_BITS = 15;
 const MEM_LEVEL = 8;
@@ -94,7 +69,7 @@ const CACHE_ENTRIES = 4096;
 const CACHE_MAX_INPUT = 1024;
 const cache = new Map<string, Uint8Array>();
 
-/** zlib.compress(data, 9) as zlib 1.2.13 writes it. */
+/** zlib.compress(data, 9) as zlib 1.2.x writes it (deflateFacts.ts: how closely, measured). */
 export function zlibCompress(data: Uint8Array): Uint8Array {
   const key = data.length <= CACHE_MAX_INPUT ? String.fromCharCode.apply(null, data as unknown as number[]) : undefined;
   if (key !== undefined) {

@@ -1,12 +1,14 @@
 // MessagePack as the paper's Python client writes it (msgpack.packb of the plain record, bin type
 // on), built with @msgpack/msgpack.
-import { Decoder, Encoder } from "@msgpack/msgpack";
+import { DecodeError as MsgpackDecodeError, Decoder, Encoder } from "@msgpack/msgpack";
 
 import { EncodeError } from "../errors.ts";
 
 import type { Layout } from "../layout/schema.ts";
 
 import type { PlainValue } from "../layout/values.ts";
+
+import { libraryDecode } from "./decodeFailure.ts";
 
 import { ByteWriter } from "./selfdescribing/byteWriter.ts";
 
@@ -117,6 +119,10 @@ class MsgpackSink implements Sink {
 
 const decoder = new Decoder(MSGPACK_OPTIONS);
 
+/** The library's own DecodeError, and the RangeErrors it throws for short or over-long input (Decoder.mjs). */
+const isMsgpackInputError = (e: unknown): boolean =>
+  e instanceof MsgpackDecodeError || (e instanceof RangeError && /^(Insufficient data|Extra \d+ of \d+ byte)/.test(e.message));
+
 function compile(layout: Layout): CompiledCodec {
   const keyEncoder = new Encoder(MSGPACK_OPTIONS);
   return compileSelfDescribing(layout, info, {
@@ -125,7 +131,7 @@ function compile(layout: Layout): CompiledCodec {
     mode: "binary",
     read(bytes) {
       checkMsgpack(bytes);
-      return normalizeDecoded(decoder.decode(bytes) as PlainValue);
+      return normalizeDecoded(libraryDecode("msgpack", () => decoder.decode(bytes) as PlainValue, isMsgpackInputError));
     },
   });
 }

@@ -42,6 +42,7 @@
 import { DecodeError, EncodeError } from "../errors.ts";
 import type { Layout } from "../layout/schema.ts";
 import type { TypedRecord } from "../layout/values.ts";
+import { rethrowDecodeFailure } from "./decodeFailure.ts";
 import { messageDecoder, readFields } from "./protobuf/decode.ts";
 import { messageEncoder } from "./protobuf/encode.ts";
 import { protoModel } from "./protobuf/model.ts";
@@ -94,8 +95,7 @@ function compile(layout: Layout): CompiledCodec {
         readFields(decoder, reader, vals);
         return decoder.build(vals, reader);
       } catch (e) {
-        if (e instanceof DecodeError) throw e;
-        throw new DecodeError(e instanceof Error ? e.message : String(e), "protobuf");
+        rethrowDecodeFailure(e, "protobuf");
       } finally {
         reader.reset(EMPTY);
       }

@@ -1,7 +1,8 @@
 // Struct+Zlib: the paper's Struct stream compressed with zlib level 9 (docs/design/struct-mapping.md).
 import { DecodeError } from "../errors.ts";
 import type { Layout } from "../layout/schema.ts";
-import { DEFLATE_FACTS, InflateError, zlibCompress, zlibInflate } from "./deflate.ts";
+import { InflateError, zlibCompress, zlibInflate } from "./deflate.ts";
+import { DEFLATE_FACTS } from "./deflateFacts.ts";
 import { compileStruct } from "./struct.ts";
 import type { Codec, CompiledCodec, FormatInfo } from "./types.ts";
 
@@ -13,7 +14,7 @@ const info: FormatInfo = {
   selfDescribing: false,
   compressed: true,
   lossy: false,
-  implementation: `Struct stream + ${DEFLATE_FACTS.implementation} zlib level 9 with zlib's classic hash: byte-identical to ${DEFLATE_FACTS.reference} on all ${DEFLATE_FACTS.measured.records} measured paper records, so sizes are what a device running zlib 1.2.x sends (pako's default hash, like Node's zlib, averages +${DEFLATE_FACTS.measured.defaultHashMeanDelta} B; miniz not measured)`,
+  implementation: `Struct stream + ${DEFLATE_FACTS.implementation} zlib level 9 with zlib's classic hash: ${DEFLATE_FACTS.claim}, so sizes are what a device running zlib 1.2.x sends (${DEFLATE_FACTS.defaultHashMeanDelta === undefined ? "" : `pako's default hash, like Node's zlib, averages +${DEFLATE_FACTS.defaultHashMeanDelta} B; `}miniz not measured)`,
 };
 
 export function compileStructZlib(layout: Layout): CompiledCodec {

@@ -1,107 +1,169 @@
-// What a Kaitai parser built from our .ksy must read from our bytes, field id by field id: the raw wire
-// values our encoder put there (from the codec's own plan and our decoder's record), plus the
-// converted instances (fixed-point, ticks, quantised) within floating-point rounding.
-import type { Field, Layout } from "../../src/layout/schema.ts";
+// What a Kaitai parser built from our .ksy must read from our bytes, field id by field id, computed
+// from the SOURCE record. Struct: wire values by this file's own reading of
+// docs/design/struct-mapping.md (codes, fixed-point raws, ticks, text timestamps), no codec import.
+// Bit-packed: the codec's plan (layoutSpecs) only says which fields exist and whether a float is
+// quantised or raw IEEE; every integer (enum index, offset int, fixed raw, quantised step, charset
+// symbol) is computed here from docs/design/bitpacked-mapping.md. Instances within floating-point rounding.
+import type { Field, Layout, ScalarType } from "../../src/layout/schema.ts";
 import type { FieldValue, ScalarValue, TypedRecord } from "../../src/layout/values.ts";
-import { planStruct, type StructField, type StructNode } from "../../src/formats/fixed/structPlan.ts";
 import { layoutSpecs, type FieldSpec, type ScalarSpec } from "../../src/formats/bits/plan.ts";
-import { quantise } from "../../src/formats/bits/quantise.ts";
-import { fixedPoint } from "../../src/layout/fixedPoint.ts";
 import { ksyId } from "../../src/exporters/kaitai/names.ts";
 import { MAX_FIELD_BITS, rawSuffix } from "../../src/exporters/kaitai/bits.ts";
+import { decimalsOf, timeText } from "../exports-support/wireValues.ts";
 
 export interface Check {
   id: string;
   want: unknown;
   /**
    * "approx": numbers within 1e-9 relative (Kaitai computes lo + q·step in doubles); "approx32": within
-   * a float32 rounding (our float32 fields hold the nearest float32); "values": element objects by .value
+   * a float32 rounding (our float32 fields hold the nearest float32)
    */
-  how: "exact" | "approx" | "approx32" | "values";
+  how: "exact" | "approx" | "approx32";
 }
 
 const utf8 = new TextEncoder();
 const sub = (rec: TypedRecord | undefined, key: string) => rec?.[key];
+const U32_MAX = 2 ** 32 - 1;
 
-function structScalar(n: StructNode, v: ScalarValue): unknown {
-  if (n.kind === "num") {
-    const raw = n.slot.toRaw(v);
-    return typeof raw === "bigint" ? Number(raw) : raw;
+/** struct-mapping.md: epoch timestamps are uint32 seconds when whole seconds fit, else int64 ticks */
+const epochIsTicks = (t: Extract<ScalarType, { kind: "timestamp" }>): boolean =>
+  !(Number.isInteger(t.resolution) && (t.min ?? 0) >= 0 && (t.max ?? U32_MAX) <= U32_MAX);
+
+/** The Struct wire value of a scalar as Kaitai reads it (a number, a string, or a byte list). */
+function structWire(t: ScalarType, v: ScalarValue): unknown {
+  switch (t.kind) {
+    case "bool":
+      return v ? 1 : 0;
+    case "enum":
+      return t.values.find((e) => e.name === v)!.value;
+    case "int":
+      return Number(v);
+    case "float":
+      return t.bits === 32 ? Math.fround(v as number) : v;
+    case "fixed":
+      return Math.round(((v as number) - t.offset) / t.scale);
+    case "timestamp": {
+      if (t.encoding === "text") return timeText(t, v as number);
+      if (!epochIsTicks(t)) return Math.round(v as number);
+      const d = decimalsOf(t.resolution);
+      return d ? Math.round((v as number) * 10 ** d) : Math.round((v as number) / t.resolution);
+    }
+    case "string":
+      return v;
+    case "bytes":
+      return Array.from(v as Uint8Array);
   }
-  if (n.kind === "text") {
-    if (n.of === "time") return n.time!.format(v as number);
-    return n.of === "bytes" ? Array.from(v as Uint8Array) : v;
-  }
-  return undefined;
 }
 
 export function structChecks(layout: Layout, rec: TypedRecord): Check[] {
   const out: Check[] = [];
-  const walk = (fields: Field[], plan: StructField[], prefix: string[], level: TypedRecord | undefined) =>
-    plan.forEach((pf, i) => {
-      const f = fields[i]!;
+  const walk = (fields: Field[], prefix: string[], level: TypedRecord | undefined) =>
+    fields.forEach((f) => {
       const keys = [...prefix, f.key];
       const id = ksyId(keys);
       const v = sub(level, f.key) as FieldValue | undefined;
-      const n = pf.node;
       const t = f.type;
-      if (n.kind === "group" && t.kind === "group") return walk(t.fields, n.fields, keys, v as TypedRecord | undefined);
-      if (n.kind === "array") {
+      if (t.kind === "group") return walk(t.fields, keys, v as TypedRecord | undefined);
+      if (t.kind === "array") {
         const items = v as ScalarValue[] | undefined;
-        const elems = items?.map((x) => structScalar(n.elem, x));
-        const inlineText = n.elem.kind === "text" && (n.elem.mode === "u8-inline" || n.elem.mode === "u16-inline");
-        out.push({ id, want: elems, how: inlineText ? "values" : "exact" });
-        if (!n.fixed) out.push({ id: `${id}_count`, want: items?.length, how: "exact" });
+        out.push({ id, want: items?.map((x) => structWire(t.of, x)), how: "exact" });
+        if (!t.fixed) out.push({ id: `${id}_count`, want: items?.length, how: "exact" });
         return;
       }
-      if (n.kind === "num" && t.kind === "fixed") {
-        out.push({ id: `${id}_raw`, want: v === undefined ? undefined : structScalar(n, v as ScalarValue), how: "exact" });
+      const wire = v === undefined ? undefined : structWire(t, v as ScalarValue);
+      if (t.kind === "fixed") {
+        out.push({ id: `${id}_raw`, want: wire, how: "exact" });
         out.push({ id, want: v, how: "approx" });
-        return;
-      }
-      if (n.kind === "num" && t.kind === "timestamp" && n.slot.code === "q") {
-        out.push({ id: `${id}_ticks`, want: v === undefined ? undefined : structScalar(n, v as ScalarValue), how: "exact" });
+      } else if (t.kind === "timestamp" && t.encoding === "epoch" && epochIsTicks(t)) {
+        out.push({ id: `${id}_ticks`, want: wire, how: "exact" });
         out.push({ id, want: v, how: "approx" });
-        return;
-      }
-      out.push({ id, want: v === undefined ? undefined : structScalar(n, v as ScalarValue), how: "exact" });
+      } else out.push({ id, want: wire, how: t.kind === "float" && t.bits === 32 ? "approx32" : "exact" });
     });
-  walk(layout.fields, planStruct(layout).fields, [], rec);
+  walk(layout.fields, [], rec);
   return out;
 }
 
-function symbols(s: Extract<ScalarSpec, { k: "string" }>, text: string): number[] {
-  const syms = s.alphabet ? Array.from(text, (c) => s.alphabet!.toSymbol[c.charCodeAt(0)]!) : Array.from(utf8.encode(text));
-  if (s.fixed) while (syms.length < s.maxLength) syms.push(s.alphabet ? s.alphabet.pad : 0);
+/** Symbol of one character in a restricted charset (docs/design/bitpacked-mapping.md, *Strings*). */
+function symbolOf(charset: string, c: number): number {
+  switch (charset) {
+    case "digits":
+      return c - 48;
+    case "hex":
+      return c <= 57 ? c - 48 : c <= 70 ? c - 55 : c - 87;
+    case "upper-alnum":
+      // AIS six-bit ASCII: '@'…'_' are 0–31, ' '…'?' keep their code
+      return c >= 64 ? c - 64 : c;
+    case "alnum":
+      return c <= 57 ? c - 48 : c <= 90 ? c - 55 : c - 61;
+    default:
+      return c;
+  }
+}
+
+const PAD: Record<string, number> = { digits: 15, "upper-alnum": 0, alnum: 62, ascii: 0, utf8: 0 };
+
+function symbols(t: Extract<ScalarType, { kind: "string" }>, text: string): number[] {
+  const syms = t.charset === "utf8" ? Array.from(utf8.encode(text)) : Array.from(text, (c) => symbolOf(t.charset, c.charCodeAt(0)));
+  if (t.fixed) while (syms.length < t.maxLength) syms.push(PAD[t.charset]!);
   return syms;
 }
 
-function bitsRaw(s: ScalarSpec, v: ScalarValue): unknown {
-  switch (s.k) {
-    case "bool": return v;
-    case "enum": return s.index.get(v as string);
-    case "int": return (v as number) - s.lo;
-    case "int64": return Number((v as bigint) - s.lo);
-    case "quant": return quantise(s.qz, v as number);
-    case "fixed": return Math.round(((v as number) - s.offset) / s.scale) - s.rawLo;
-    case "ieee": {
-      const dv = new DataView(new ArrayBuffer(8));
-      if (s.bits === 32) {
-        dv.setFloat32(0, v as number);
-        return dv.getUint32(0);
-      }
-      dv.setFloat64(0, v as number);
-      return Number(dv.getBigUint64(0));
+/**
+ * A text timestamp travels at its format's resolution: 10^-n s with n fraction digits ("ss.s"), else
+ * one second (what bitpacked-mapping.md states; a minutes-only format is still sent in seconds).
+ */
+function textFormatStep(format: string): number {
+  const frac = /ss\.(s+)/.exec(format);
+  return frac ? 10 ** -frac[1]!.length : 1;
+}
+
+const INT_MIN = (bits: number, signed: boolean): bigint => (signed ? -(1n << BigInt(bits - 1)) : 0n);
+
+/**
+ * The integer bit-packing writes for a value (bitpacked-mapping.md, *Fields in order*), from the
+ * field's type: the plan only says whether a float is quantised or raw IEEE.
+ */
+function bitsRaw(s: ScalarSpec, t: ScalarType, v: ScalarValue): unknown {
+  switch (t.kind) {
+    case "bool":
+      return v;
+    case "enum":
+      return t.values.findIndex((e) => e.name === v);
+    case "int": {
+      const lo = t.min === undefined ? INT_MIN(t.bits, t.signed) : BigInt(Math.max(Number(INT_MIN(t.bits, t.signed)), Math.ceil(t.min)));
+      return Number(BigInt(v as number | bigint) - lo);
     }
-    default: return undefined;
+    case "fixed":
+      return Math.round(((v as number) - t.offset) / t.scale) - Math.round((t.min - t.offset) / t.scale);
+    case "float":
+    case "timestamp": {
+      if (s.k === "ieee") {
+        const dv = new DataView(new ArrayBuffer(8));
+        if (s.bits === 32) {
+          dv.setFloat32(0, v as number);
+          return dv.getUint32(0);
+        }
+        dv.setFloat64(0, v as number);
+        return Number(dv.getBigUint64(0));
+      }
+      // quantised: q = round((v − lo) / step), lo = min (0 for a timestamp without one), clamped to the grid
+      const lo = t.kind === "float" ? t.min! : (t.min ?? 0);
+      const step = t.kind === "float" ? t.precision! : t.encoding === "text" ? textFormatStep(t.textFormat ?? "") : t.resolution;
+      const hi = t.kind === "float" ? t.max! : (t.max ?? lo + 4294967295);
+      const q = Math.round(((v as number) - lo) / step);
+      return Math.min(Math.max(q, 0), Math.round((hi - lo) / step));
+    }
+    default:
+      return undefined;
   }
 }
 
 export function bitsChecks(layout: Layout, rec: TypedRecord): Check[] {
   const out: Check[] = [];
-  const text = (id: string, s: Extract<ScalarSpec, { k: "string" | "bytes" }>, v: ScalarValue | undefined) => {
-    if (!s.fixed && s.lenBits > 0) out.push({ id: `${id}_len`, want: v === undefined ? undefined : s.k === "string" ? (s.alphabet ? (v as string).length : utf8.encode(v as string).length) : (v as Uint8Array).length, how: "exact" });
-    const syms = v === undefined ? undefined : s.k === "string" ? symbols(s, v as string) : Array.from(v as Uint8Array);
+  const text = (id: string, s: Extract<ScalarSpec, { k: "string" | "bytes" }>, t: ScalarType, v: ScalarValue | undefined) => {
+    const str = t.kind === "string" ? t : undefined;
+    if (!s.fixed && s.lenBits > 0) out.push({ id: `${id}_len`, want: v === undefined ? undefined : str ? (str.charset !== "utf8" ? (v as string).length : utf8.encode(v as string).length) : (v as Uint8Array).length, how: "exact" });
+    const syms = v === undefined ? undefined : str ? symbols(str, v as string) : Array.from(v as Uint8Array);
     out.push({ id: `${id}_${s.k === "string" ? "sym" : "byte"}`, want: syms, how: "exact" });
   };
   const walk = (specs: FieldSpec[], prefix: string[], level: TypedRecord | undefined, present: boolean) => {
@@ -117,25 +179,27 @@ export function bitsChecks(layout: Layout, rec: TypedRecord): Check[] {
         continue;
       }
       if (n.k === "scalar") {
-        if (n.s.k === "string" || n.s.k === "bytes") text(id, n.s, v as ScalarValue | undefined);
+        const t = f.type as ScalarType;
+        if (n.s.k === "string" || n.s.k === "bytes") text(id, n.s, t, v as ScalarValue | undefined);
         else if (n.s.bits > 0) {
           const approx = n.s.k === "ieee" && n.s.bits === 64;
-          out.push({ id: `${id}${rawSuffix(n.s)}`, want: v === undefined ? undefined : bitsRaw(n.s, v as ScalarValue), how: approx ? "approx" : "exact" });
+          out.push({ id: `${id}${rawSuffix(n.s)}`, want: v === undefined ? undefined : bitsRaw(n.s, t, v as ScalarValue), how: approx ? "approx" : "exact" });
           if (n.s.k === "int" || n.s.k === "quant" || n.s.k === "fixed") out.push({ id, want: v, how: n.s.k === "quant" && n.s.float32 ? "approx32" : "approx" });
         }
         continue;
       }
       const items = v as ScalarValue[] | undefined;
+      const elemT = (f.type as Extract<Field["type"], { kind: "array" }>).of;
       if (!n.fixed && n.countBits > 0) out.push({ id: `${id}_count`, want: items?.length, how: "exact" });
       if (n.s.k === "string" || n.s.k === "bytes") {
-        for (let k = 0; k < n.maxCount; k++) text(`${id}_${k}`, n.s, items?.[k]);
+        for (let k = 0; k < n.maxCount; k++) text(`${id}_${k}`, n.s, elemT, items?.[k]);
       } else if (n.s.bits > MAX_FIELD_BITS) {
         // unrolled: one (hi, lo) pair per element, present while k < count
         for (let k = 0; k < n.maxCount; k++) {
           const x = items?.[k];
-          out.push({ id: `${id}_${k}${rawSuffix(n.s)}`, want: x === undefined ? undefined : bitsRaw(n.s, x), how: n.s.k === "ieee" ? "approx" : "exact" });
+          out.push({ id: `${id}_${k}${rawSuffix(n.s)}`, want: x === undefined ? undefined : bitsRaw(n.s, elemT, x), how: n.s.k === "ieee" ? "approx" : "exact" });
         }
-      } else if (n.s.bits > 0) out.push({ id: `${id}${rawSuffix(n.s)}`, want: items?.map((x) => bitsRaw(n.s, x)), how: "exact" });
+      } else if (n.s.bits > 0) out.push({ id: `${id}${rawSuffix(n.s)}`, want: items?.map((x) => bitsRaw(n.s, elemT, x)), how: "exact" });
     }
   };
   walk(layoutSpecs(layout), [], rec, true);

@@ -1,7 +1,11 @@
-// A Java harness over the codecs the SBE tool generates from our schema: it decodes our bytes with the
-// generated decoders and prints every wire value; `expectedTokens` computes the same list from our
-// decoder's typed record, so both readings of the same bytes can be compared value by value.
+// A Java harness over the codecs the SBE tool generates from our schema. Every wire value of a record
+// is one token, computed here from the SOURCE record with this file's own conversions (wire raw of
+// fixed-point, timestamps, enums; SBE null values; text timestamps): the generated decoders read our
+// bytes and print their tokens, which must equal these; the generated encoders write these tokens,
+// and their bytes must equal ours. Our plan only tells which wire type and which setter each token has
+// (the same facts the XML gives the tool).
 import type { Field, Layout, ScalarType } from "../../src/layout/schema.ts";
+import { rawOf, sbeNullText, timeText } from "../exports-support/wireValues.ts";
 import type { FieldValue, ScalarValue, TypedRecord } from "../../src/layout/values.ts";
 import type { SbeField, SbeScalar } from "../../src/formats/fixed/sbePlan.ts";
 import type { PrimCode, Raw } from "../../src/formats/fixed/prim.ts";
@@ -11,6 +15,8 @@ type Expect = (rec: TypedRecord | undefined, out: string[]) => void;
 
 interface Piece {
   java: string[];
+  /** the same values written with the generated encoder, token by token from `t[k++]` */
+  enc: string[];
   expect: Expect;
 }
 
@@ -35,25 +41,43 @@ const lowerFirst = (s: string) => s[0]!.toLowerCase() + s.slice(1);
 const upperFirst = (s: string) => s[0]!.toUpperCase() + s.slice(1);
 let tmp = 0;
 
-/** One fixed-size value read by `read` (a Java expression prefix such as `d.rssi`). */
-function scalarPiece(s: SbeScalar, t: ScalarType, recv: string, acc: string, index: string | undefined): { java: string; expect: (v: ScalarValue | undefined) => string } {
+/** How the encoder harness turns a token back into the setter's Java type. */
+const JAVA_IN: Record<PrimCode, (tok: string) => string> = {
+  b: (x) => `(byte) Long.parseLong(${x})`,
+  B: (x) => `(short) Long.parseLong(${x})`,
+  h: (x) => `(short) Long.parseLong(${x})`,
+  H: (x) => `(int) Long.parseLong(${x})`,
+  i: (x) => `(int) Long.parseLong(${x})`,
+  I: (x) => `Long.parseLong(${x})`,
+  q: (x) => `Long.parseLong(${x})`,
+  Q: (x) => `Long.parseUnsignedLong(${x})`,
+  f: (x) => `Float.intBitsToFloat(Integer.parseUnsignedInt(${x}, 16))`,
+  d: (x) => `Double.longBitsToDouble(Long.parseUnsignedLong(${x}, 16))`,
+};
+
+/** One fixed-size value read by `read` (a Java expression prefix such as `d.rssi`) and written by `recvE` (`e.rssi`). */
+function scalarPiece(s: SbeScalar, t: ScalarType, recv: string, acc: string, index: string | undefined, recvE: string): { java: string; enc: string; expect: (v: ScalarValue | undefined) => string } {
   const call = (suffix = "") => `${recv}.${acc}${suffix}(${index ?? ""})`;
   if (s.kind === "num") {
     const enumLike = (t.kind === "bool" || t.kind === "enum") && index === undefined;
+    const code = s.slot.code;
     return {
-      java: `o.${JAVA_OUT[s.slot.code]}(${call(enumLike ? "Raw" : "")});`,
-      expect: (v) => rawText(s.slot.code, v === undefined ? s.nullRaw : s.slot.toRaw(v)),
+      java: `o.${JAVA_OUT[code]}(${call(enumLike ? "Raw" : "")});`,
+      enc: enumLike ? `In.setEnum(${recvE}, "${acc}", Long.parseLong(t[k++]));` : `${recvE}.${acc}(${index ? `${index}, ` : ""}${JAVA_IN[code]("t[k++]")});`,
+      expect: (v) => (v === undefined ? sbeNullText(code) : rawText(code, rawOf(t, v, code))),
     };
   }
   if (s.kind === "chars") {
     return {
       java: `o.s(${call()});`,
-      expect: (v) => (v === undefined ? "" : s.of === "time" ? s.time!.format(v as number)! : (v as string)),
+      enc: `${recvE}.put${upperFirst(acc)}(In.chars(t[k++], ${s.size}), 0);`,
+      expect: (v) => (v === undefined ? "" : t.kind === "timestamp" ? timeText(t, v as number) : (v as string)),
     };
   }
   const n = `b${tmp++}`;
   return {
     java: `{ final var ${n} = ${recv}; o.bytes(i -> ${n}.${acc}(i), ${s.size}); }`,
+    enc: `${recvE}.put${upperFirst(acc)}(In.hex(t[k++]), 0, ${s.size});`,
     expect: (v) => (v === undefined ? "ff".repeat(s.size) : hex(v as Uint8Array)),
   };
 }
@@ -63,7 +87,7 @@ function arrayOf(v: FieldValue | undefined): ScalarValue[] | undefined {
 }
 
 /** Root block values of one level (fixed, fixed arrays, group composites), in plan order. */
-function blockPieces(fields: Field[], plan: SbeField[], recv: string): Piece[] {
+function blockPieces(fields: Field[], plan: SbeField[], recv: string, recvE: string): Piece[] {
   const out: Piece[] = [];
   plan.forEach((pf, i) => {
     const f = fields[i]!;
@@ -71,13 +95,14 @@ function blockPieces(fields: Field[], plan: SbeField[], recv: string): Piece[] {
     const acc = lowerFirst(nameOf(pf));
     const n = pf.node;
     if (n.kind === "fixed" && t.kind !== "array" && t.kind !== "group") {
-      const p = scalarPiece(n.scalar, t, recv, acc, undefined);
-      out.push({ java: [p.java], expect: (rec, o) => o.push(p.expect(rec?.[f.key] as ScalarValue | undefined)) });
+      const p = scalarPiece(n.scalar, t, recv, acc, undefined, recvE);
+      out.push({ java: [p.java], enc: [p.enc], expect: (rec, o) => o.push(p.expect(rec?.[f.key] as ScalarValue | undefined)) });
     } else if (n.kind === "fixedArray" && t.kind === "array") {
       if (n.scalar.kind === "num") {
-        const p = scalarPiece(n.scalar, t.of, recv, acc, "i");
+        const p = scalarPiece(n.scalar, t.of, recv, acc, "i", recvE);
         out.push({
           java: [`for (int i = 0; i < ${n.count}; i++) ${p.java}`],
+          enc: [`for (int i = 0; i < ${n.count}; i++) ${p.enc}`],
           expect: (rec, o) => {
             const a = arrayOf(rec?.[f.key]);
             for (let k = 0; k < n.count; k++) o.push(p.expect(a?.[k]));
@@ -85,9 +110,11 @@ function blockPieces(fields: Field[], plan: SbeField[], recv: string): Piece[] {
         });
       } else {
         const c = `c${tmp++}`;
-        const elems = Array.from({ length: n.count }, (_, k) => scalarPiece(n.scalar, t.of, c, `e${k}`, undefined));
+        const ce = `${c}e`;
+        const elems = Array.from({ length: n.count }, (_, k) => scalarPiece(n.scalar, t.of, c, `e${k}`, undefined, ce));
         out.push({
           java: [`{ final var ${c} = ${recv}.${acc}();`, ...elems.map((e) => `  ${e.java}`), "}"],
+          enc: [`{ final var ${ce} = ${recvE}.${acc}();`, ...elems.map((e) => `  ${e.enc}`), "}"],
           expect: (rec, o) => {
             const a = arrayOf(rec?.[f.key]);
             elems.forEach((e, k) => o.push(e.expect(a?.[k])));
@@ -96,11 +123,13 @@ function blockPieces(fields: Field[], plan: SbeField[], recv: string): Piece[] {
       }
     } else if (n.kind === "group" && t.kind === "group") {
       const g = `g${tmp++}`;
-      const innerFixed = blockPieces(t.fields, n.fields, g);
+      const ge = `${g}e`;
+      const innerFixed = blockPieces(t.fields, n.fields, g, ge);
       // a group without fixed-size members has no composite in the root block
       if (innerFixed.length === 0) return;
       out.push({
         java: [`{ final var ${g} = ${recv}.${acc}();`, ...innerFixed.flatMap((p) => p.java.map((l) => `  ${l}`)), "}"],
+        enc: [`{ final var ${ge} = ${recvE}.${acc}();`, ...innerFixed.flatMap((p) => p.enc.map((l) => `  ${l}`)), "}"],
         expect: (rec, o) => {
           const sub = rec?.[f.key] as TypedRecord | undefined;
           for (const p of innerFixed) p.expect(sub, o);
@@ -144,6 +173,7 @@ function valueAt(rec: TypedRecord, keys: string[]): FieldValue | undefined {
 export interface LayoutHarness {
   className: string;
   java: string;
+  /** every wire value of the source record, header first, the message length last */
   expect(rec: TypedRecord, byteLength: number): string[];
 }
 
@@ -153,7 +183,7 @@ export function layoutHarness(layout: Layout, index: number): LayoutHarness {
   const paths = pathsOf(layout, model.plan.fields);
   const pkg = model.package;
   const className = `H${index}`;
-  const pieces = blockPieces(layout.fields, model.plan.fields, "d");
+  const pieces = blockPieces(layout.fields, model.plan.fields, "d", "e");
   const tail: Piece[] = [];
   for (const g of model.groups) {
     const { keys, field } = paths.get(g.plan)!;
@@ -161,18 +191,23 @@ export function layoutHarness(layout: Layout, index: number): LayoutHarness {
     if (n.kind !== "repeat" || field.type.kind !== "array") continue;
     const v = `r${tmp++}`;
     const elemType = field.type.of;
+    const ve = `${v}e`;
     let body: string;
+    let bodyE: string;
     let one: (x: ScalarValue) => string;
     if (n.elem.kind === "var") {
       body = n.elem.of === "string" ? `o.s(${v}.value());` : `{ final byte[] t = new byte[${v}.valueLength()]; ${v}.getValue(t, 0, t.length); o.hex(t); }`;
+      bodyE = n.elem.of === "string" ? `${ve}.value(t[k++]);` : `{ final byte[] b = In.hex(t[k++]); ${ve}.putValue(b, 0, b.length); }`;
       one = (x) => (typeof x === "string" ? x : hex(x as Uint8Array));
     } else {
-      const p = scalarPiece(n.elem, elemType, v, "value", undefined);
+      const p = scalarPiece(n.elem, elemType, v, "value", undefined, ve);
       body = p.java;
+      bodyE = p.enc;
       one = (x) => p.expect(x);
     }
     tail.push({
       java: [`{ final var ${v} = d.${lowerFirst(g.name)}(); o.i(${v}.count()); while (${v}.hasNext()) { ${v}.next(); ${body} } }`],
+      enc: [`{ final int n = Integer.parseInt(t[k++]); final var ${ve} = e.${lowerFirst(g.name)}Count(n); for (int j = 0; j < n; j++) { ${ve}.next(); ${bodyE} } }`],
       expect: (rec, o) => {
         const a = (rec ? arrayOf(valueAt(rec, keys)) : undefined) ?? [];
         o.push(String(a.length));
@@ -185,6 +220,7 @@ export function layoutHarness(layout: Layout, index: number): LayoutHarness {
     const acc = lowerFirst(dd.name);
     tail.push({
       java: [dd.type === "varStringEncoding" ? `o.s(d.${acc}());` : `{ final byte[] t = new byte[d.${acc}Length()]; d.get${upperFirst(dd.name)}(t, 0, t.length); o.hex(t); }`],
+      enc: [dd.type === "varStringEncoding" ? `e.${acc}(t[k++]);` : `{ final byte[] b = In.hex(t[k++]); e.put${upperFirst(dd.name)}(b, 0, b.length); }`],
       expect: (rec, o) => {
         const x = rec ? valueAt(rec, keys) : undefined;
         o.push(x === undefined ? "" : typeof x === "string" ? x : hex(x as Uint8Array));
@@ -198,6 +234,16 @@ export function layoutHarness(layout: Layout, index: number): LayoutHarness {
     `final class ${className} {`,
     `  private static final ${pkg}.MessageHeaderDecoder HDR = new ${pkg}.MessageHeaderDecoder();`,
     `  private static final ${pkg}.${model.message}Decoder D = new ${pkg}.${model.message}Decoder();`,
+    `  private static final ${pkg}.MessageHeaderEncoder HDR_E = new ${pkg}.MessageHeaderEncoder();`,
+    `  private static final ${pkg}.${model.message}Encoder E = new ${pkg}.${model.message}Encoder();`,
+    "",
+    "  /** writes the tokens (header skipped: the encoder applies its own) and returns the message length */",
+    "  static int encode(final org.agrona.concurrent.UnsafeBuffer buf, final String[] t) throws ReflectiveOperationException {",
+    "    int k = 4;",
+    "    final var e = E.wrapAndApplyHeader(buf, 0, HDR_E);",
+    ...all.flatMap((p) => p.enc.map((l) => `    ${l}`)),
+    "    return e.limit();",
+    "  }",
     "",
     "  static String run(final org.agrona.concurrent.UnsafeBuffer buf) {",
     "    final Out o = new Out();",
@@ -264,6 +310,45 @@ final class Out {
   @Override public String toString() { return sb.append(']').toString(); }
 }
 `;
+  const input = `package harness;
+
+import java.lang.reflect.Method;
+import java.nio.charset.StandardCharsets;
+
+/** Token → setter argument helpers for the encoding side. */
+final class In {
+  static byte[] hex(final String h) {
+    final byte[] b = new byte[h.length() / 2];
+    for (int k = 0; k < b.length; k++) b[k] = (byte) Integer.parseInt(h.substring(2 * k, 2 * k + 2), 16);
+    return b;
+  }
+
+  /** a char array's bytes: the text, NUL padded */
+  static byte[] chars(final String s, final int size) {
+    final byte[] text = s.getBytes(StandardCharsets.UTF_8);
+    if (text.length > size) throw new IllegalArgumentException("text longer than " + size + " bytes: " + s);
+    final byte[] b = new byte[size];
+    System.arraycopy(text, 0, b, 0, text.length);
+    return b;
+  }
+
+  /** calls the generated enum setter with the constant whose raw value is given (NULL_VAL for the null value) */
+  static void setEnum(final Object encoder, final String name, final long raw) throws ReflectiveOperationException {
+    for (final Method m : encoder.getClass().getMethods()) {
+      if (!m.getName().equals(name) || m.getParameterCount() != 1 || !m.getParameterTypes()[0].isEnum()) continue;
+      final Class<?> type = m.getParameterTypes()[0];
+      for (final Method get : type.getMethods()) {
+        if (!get.getName().equals("get") || get.getParameterCount() != 1) continue;
+        final Class<?> p = get.getParameterTypes()[0];
+        final Object arg = p == short.class ? (Object) (short) raw : p == int.class ? (Object) (int) raw : (Object) raw;
+        m.invoke(encoder, get.invoke(null, arg));
+        return;
+      }
+    }
+    throw new IllegalStateException("no enum setter " + name + " on " + encoder.getClass().getName());
+  }
+}
+`;
   const main = `package harness;
 
 import java.io.BufferedReader;
@@ -278,6 +363,29 @@ public final class Main {
     final BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
     for (String line; (line = in.readLine()) != null; ) {
       if (line.isEmpty()) continue;
+      if (line.startsWith("E ")) {
+        // "E <layout> x<hex token> x<hex token> ...": encode the tokens, print the message bytes as hex
+        final String[] parts = line.split(" ");
+        final int which = Integer.parseInt(parts[1]);
+        final String[] t = new String[parts.length - 2];
+        for (int k = 0; k < t.length; k++) t[k] = new String(In.hex(parts[k + 2].substring(1)), StandardCharsets.UTF_8);
+        final UnsafeBuffer buf = new UnsafeBuffer(new byte[1 << 16]);
+        String result;
+        try {
+          final int n;
+          switch (which) {
+${harnesses.map((h, i) => `            case ${i}: n = ${h.className}.encode(buf, t); break;`).join("\n")}
+            default: throw new IllegalArgumentException("no harness " + which);
+          }
+          final StringBuilder h = new StringBuilder();
+          for (int k = 0; k < n; k++) h.append(String.format("%02x", buf.getByte(k) & 0xff));
+          result = h.toString();
+        } catch (final Exception e) {
+          result = "ERR " + e;
+        }
+        out.println(result);
+        continue;
+      }
       final int sp = line.indexOf(' ');
       final int which = Integer.parseInt(line.substring(0, sp));
       final String hex = line.substring(sp + 1);
@@ -301,6 +409,7 @@ ${harnesses.map((h, i) => `          case ${i}: result = ${h.className}.run(buf)
 `;
   return [
     { file: "harness/Out.java", source: out },
+    { file: "harness/In.java", source: input },
     { file: "harness/Main.java", source: main },
     ...harnesses.map((h) => ({ file: `harness/${h.className}.java`, source: h.java })),
   ];

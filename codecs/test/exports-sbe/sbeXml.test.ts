@@ -1,11 +1,11 @@
 // SBE XML export, proven with the official SBE tool: the tool (validation warnings fatal) generates
-// Java codecs from our schema for every test layout; a harness decodes our encoder's bytes with them
-// and prints every wire value, which must equal what our own decoder read from the same bytes.
+// Java codecs from our schema for every test layout. Every wire value of each source record is
+// computed by the test (harness.ts, wireValues.ts); the generated decoders must read exactly those
+// from our bytes, and the generated encoders, given those values, must write exactly our bytes.
 import { describe, expect, it } from "vitest";
 import { generateSbeXml } from "../../src/exporters/sbeXml.ts";
 import { EncodeError } from "../../src/errors.ts";
 import { codecFor } from "../../src/formats/registry.ts";
-import type { TypedRecord } from "../../src/layout/values.ts";
 import { generateSamples } from "../../src/samples/generate.ts";
 import { EXPORT_LAYOUTS, layoutNamed } from "../exports-support/layouts.ts";
 import { commonJava, layoutHarness } from "./harness.ts";
@@ -34,13 +34,15 @@ describe("SBE XML export", () => {
     expect(xml).toContain('description="a&quot;&lt;b&gt;&amp; c"');
   });
 
-  it("the SBE tool's Java codecs read our bytes to the values our decoder reads, for every test layout", () => {
+  it("the SBE tool's Java codecs read our bytes as the source records, and encode the source records to our bytes, for every test layout", () => {
     const harnesses = EXPORT_LAYOUTS.map((l, i) => layoutHarness(l.layout, i));
     const build = buildWithSbeTool(
       EXPORT_LAYOUTS.map((l, i) => ({ name: `${i}-${l.name}`, xml: generateSbeXml(l.layout)[0]!.content })),
       commonJava(harnesses),
     );
     const lines: string[] = [];
+    const encodeLines: string[] = [];
+    const ourHex: string[] = [];
     const expected: string[][] = [];
     const where: string[] = [];
     EXPORT_LAYOUTS.forEach(({ name, layout }, i) => {
@@ -55,17 +57,26 @@ describe("SBE XML export", () => {
           if (e instanceof EncodeError) continue;
           throw e;
         }
-        const ours: TypedRecord = codec.decode(bytes);
+        const tokens = harnesses[i]!.expect(sample, bytes.length);
         lines.push(`${i} ${Buffer.from(bytes).toString("hex")}`);
-        expected.push(harnesses[i]!.expect(ours, bytes.length));
+        expected.push(tokens);
+        encodeLines.push(`E ${i} ${tokens.map((t) => `x${Buffer.from(t, "utf8").toString("hex")}`).join(" ")}`);
+        ourHex.push(Buffer.from(bytes).toString("hex"));
         where.push(`${name} sample ${n++}`);
       }
       expect(n, name).toBeGreaterThan(SAMPLES * 0.8);
     });
-    const out = runHarness(build.classes, lines);
-    expect(out).toHaveLength(lines.length);
+    const out = runHarness(build.classes, [...lines, ...encodeLines]);
+    expect(out).toHaveLength(lines.length + encodeLines.length);
+    let encoded = 0;
     out.forEach((line, k) => {
-      expect(JSON.parse(line), where[k]).toEqual(expected[k]);
+      if (k < lines.length) expect(JSON.parse(line), `decoded by the SBE tool's codec: ${where[k]}`).toEqual(expected[k]);
+      else {
+        const j = k - lines.length;
+        expect(line, `encoded by the SBE tool's codec: ${where[j]}`).toBe(ourHex[j]);
+        encoded++;
+      }
     });
+    console.log(`SBE tool codecs: ${lines.length} records decoded and ${encoded} encoded, over ${EXPORT_LAYOUTS.length} layouts`);
   });
 });

@@ -1,14 +1,15 @@
-// Cross-implementation check against Python's struct and zlib (codecs/reference/ref_struct.py):
-//  · Python struct.pack()s the format and values our plan derives: same bytes as our DataView packer;
-//  · for the paper, Python also packs the all-string record the way the paper describes (independent
-//    of our plan): same bytes again;
+// Cross-implementation check against Python's struct and zlib:
+//  · codecs/reference/ref_struct_layout.py builds the struct format from the layout JSON with its own
+//    code (docs/design/struct-mapping.md) and struct.pack()s the record: same bytes as our packer;
+//  · for the paper, codecs/reference/ref_struct.py also packs the all-string record the way the paper
+//    describes its client: same bytes again;
 //  · zlib.compress(stream, 9) equals our Struct+Zlib output; each side inflates the other's.
 // The size deltas of Node's zlib and pako's default hash against Python are measured and printed.
 import { deflateSync } from "node:zlib";
 import { deflate as pakoDeflate } from "pako";
 import { beforeAll, describe, expect, test } from "vitest";
 import { zlibInflate } from "../../src/formats/deflate.ts";
-import type { PackValue } from "../../src/formats/fixed/structPack.ts";
+import { DEFLATE_MEASUREMENT } from "../../src/formats/deflateFacts.ts";
 import { compileStruct } from "../../src/formats/struct.ts";
 import { structZlibCodec } from "../../src/formats/structZlib.ts";
 import type { LayoutInput } from "../../src/layout/schema.ts";
@@ -21,15 +22,24 @@ import { everyTypeLayout, textRepLayout } from "../fixtures/layouts.ts";
 import { runPython } from "../helpers/python.ts";
 
 const SCRIPT = "codecs/reference/ref_struct.py";
+const LAYOUT_SCRIPT = "codecs/reference/ref_struct_layout.py";
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 const unhex = (h: string) => new Uint8Array(Buffer.from(h, "hex"));
 
-function tagged(v: PackValue): [string, string] {
-  if ("int" in v) return ["i", v.int.toString()];
-  if ("bytes" in v) return ["s", hex(v.bytes)];
-  const dv = new DataView(new ArrayBuffer(8));
-  dv.setFloat64(0, v.float);
-  return ["f", hex(new Uint8Array(dv.buffer))];
+/** JSON for the Python side: every number as its binary64 bits, 64-bit ints as decimal, bytes as hex. */
+function taggedRecord(rec: TypedRecord): unknown {
+  return JSON.parse(
+    JSON.stringify(rec, (_k, v: unknown) => {
+      if (typeof v === "number") {
+        const dv = new DataView(new ArrayBuffer(8));
+        dv.setFloat64(0, v);
+        return { f: hex(new Uint8Array(dv.buffer)) };
+      }
+      if (typeof v === "bigint") return { i: v.toString() };
+      if (v instanceof Uint8Array) return { b: hex(v) };
+      return v;
+    }),
+  );
 }
 
 interface Packed {
@@ -38,7 +48,8 @@ interface Packed {
 }
 interface PyOut {
   zlib_version: string;
-  pack: Packed[];
+  /** packed by ref_struct_layout.py from the layout */
+  pack: (Packed & { format: string })[];
   paper: Packed[];
   inflate: (string | { error: string })[];
 }
@@ -77,20 +88,18 @@ beforeAll(() => {
     const recs = generateSamples(layout, c.count, 2026);
     const streams = recs.map((r) => struct.encode(r));
     const zlibs = recs.map((r) => zlibCodec.encode(r));
-    const pack = recs.map((r) => {
-      const a = struct.packArgs(r);
-      return { format: a.format, values: a.values.map(tagged) };
-    });
-    const request = { pack, zlib: true, inflate: zlibs.map(hex), ...(c.paper ? { paper: recs.map((r) => toPlain(layout, r)) } : {}) };
-    prepared.push({ c, recs, streams, zlibs, py: runPython(SCRIPT, request) as PyOut, zlibCodec });
+    const byLayout = runPython(LAYOUT_SCRIPT, { layout, records: recs.map(taggedRecord) }) as { zlib_version: string; records: PyOut["pack"] };
+    const request = { zlib: true, inflate: zlibs.map(hex), ...(c.paper ? { paper: recs.map((r) => toPlain(layout, r)) } : {}) };
+    const py = runPython(SCRIPT, request) as Omit<PyOut, "pack">;
+    prepared.push({ c, recs, streams, zlibs, py: { ...py, pack: byLayout.records }, zlibCodec });
   }
 }, 300_000);
 
-describe("Struct bytes equal Python's struct.pack", () => {
+describe("Struct bytes equal Python's struct.pack of a format built from the layout", () => {
   test.each(cases.map((c) => [c.name, c.count] as const))("%s (%i records)", (name) => {
     const p = prepared.find((x) => x.c.name === name)!;
     expect(p.py.pack).toHaveLength(p.recs.length);
-    p.streams.forEach((s, i) => expect(hex(s), `record ${i}`).toBe(p.py.pack[i]!.data));
+    p.streams.forEach((s, i) => expect(hex(s), `record ${i}, Python format ${p.py.pack[i]!.format}`).toBe(p.py.pack[i]!.data));
   });
 
   test("the paper's own packing of its all-string record gives the same 116 bytes", () => {
@@ -104,6 +113,17 @@ describe("Struct bytes equal Python's struct.pack", () => {
 });
 
 describe("Struct+Zlib against Python's zlib", () => {
+  test("the reference Python runs the zlib the Struct+Zlib claim was measured against", () => {
+    const measured = DEFLATE_MEASUREMENT.versions.zlib;
+    for (const p of prepared) {
+      expect(
+        p.py.zlib_version,
+        `Python's zlib is ${p.py.zlib_version}, but the Struct+Zlib bytes are claimed (deflateMeasured.json) for zlib ${measured}: ` +
+          `deflate output depends on the zlib version, so the byte comparisons here would prove a different claim. Use a Python linked against zlib ${measured} (SATPAYLOAD_PYTHON) or re-measure with npm run measure:deflate.`,
+      ).toBe(measured);
+    }
+  });
+
   test.each(cases.map((c) => [c.name] as const))("%s: identical bytes, and each side inflates the other's", (name) => {
     const p = prepared.find((x) => x.c.name === name)!;
     p.zlibs.forEach((z, i) => {

@@ -35,22 +35,23 @@ function run(url: string, over: Partial<RunSettingsInput>, extra: Partial<Engine
 }
 
 describe("closed loop (Locust semantics)", () => {
-  it("throughput is devices / (mean wait + latency) within 3 %", async () => {
-    const s = await stub(() => 20);
-    const devices = 100;
-    const wait = { kind: "uniform" as const, min: 0.1, max: 0.3 };
+  it("throughput is devices / (mean wait + latency), from the configured wait and latency, within 4 %", async () => {
+    const latencyS = 0.02;
+    const s = await stub(() => latencyS * 1000);
+    // waits of about a second: a client delayed by a loaded CPU (tens of ms per cycle) still offers
+    // within a few percent of the nominal load, so the figure is checked on every run, valid or not
+    const devices = 150;
+    const wait = { kind: "uniform" as const, min: 0.5, max: 1.5 };
+    const meanWaitS = (wait.min + wait.max) / 2;
     const out = await run(s.url, { devices, wait, warmupSeconds: 3, durationSeconds: 15 });
     const rps = out.measured / out.measuredSeconds;
-    // Little's law over one device cycle: answer + think time + how late the send started
-    const cycle = 0.2 + out.latency.avg / 1000 + out.client.sendLagMeanMs / 1000;
-    expect(Math.abs(rps / (devices / cycle) - 1)).toBeLessThan(0.03);
-    if (out.client.valid) {
-      // a generator that kept its schedule reproduces the nominal figure: 100 / (0.2 s + 20 ms) = 454.5 RPS
-      expect(Math.abs(rps / (devices / 0.22) - 1), `rps ${rps.toFixed(1)}, latency ${JSON.stringify(out.latency)}`).toBeLessThan(0.03);
-    } else {
-      // it may only miss the nominal figure when it knows it was the limit
-      expect(out.client.reasons.length).toBeGreaterThan(0);
-    }
+    const nominal = devices / (meanWaitS + latencyS);
+    const context = `rps ${rps.toFixed(1)} vs nominal ${nominal.toFixed(1)}; latency ${JSON.stringify(out.latency)}; client ${JSON.stringify(out.client)}`;
+    console.log(context);
+    expect(Math.abs(rps / nominal - 1), context).toBeLessThan(0.04);
+    // Little's law over one device cycle with what the run measured: answer + think time + how late the send started
+    const cycle = meanWaitS + out.latency.avg / 1000 + out.client.sendLagMeanMs / 1000;
+    expect(Math.abs(rps / (devices / cycle) - 1), context).toBeLessThan(0.03);
     expect(out.measuredFailed).toBe(0);
     // Node's timers run on a millisecond clock and may fire up to 1 ms early
     expect(out.latency.min).toBeGreaterThanOrEqual(19);

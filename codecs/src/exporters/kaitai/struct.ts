@@ -73,10 +73,27 @@ export function structKsy(layout: Layout): Map_ {
     seq.push({ id: claim(id), ...(enc ? { type: "str", encoding: enc } : {}), size: len, ...base });
   }
 
+  /**
+   * Signed 64-bit values as a (hi: s4, lo: u4) pair with `value` = hi·2³² + lo: the kaitai-struct
+   * 0.11.0 JavaScript runtime's readS8be/le return negative values whose low word has bit 31 clear
+   * 2³² too high (docs/exports.md), and the pair is exact in every target up to 2⁵³.
+   */
+  const S8 = "s8_hi_lo";
+  const s8Type = (): string => {
+    types[S8] = {
+      doc: "signed 64-bit integer read as two 32-bit words (works around kaitai-struct 0.11.0 JavaScript readS8)",
+      seq: plan.little ? [{ id: "lo", type: "u4" }, { id: "hi", type: "s4" }] : [{ id: "hi", type: "s4" }, { id: "lo", type: "u4" }],
+      instances: { value: { value: "hi * 4294967296 + lo" } },
+    };
+    return S8;
+  };
+
   function scalarInPlace(id: string, n: StructNode, t: ScalarType, base: Map_, repeat: Map_, f: Field): void {
     if (n.kind === "text") return textInPlace(id, n, base, repeat);
     if (n.kind !== "num") return;
-    const type = KSY_PRIM[n.slot.code];
+    const split = n.slot.code === "q";
+    const type = split ? s8Type() : KSY_PRIM[n.slot.code];
+    const valueOf = (field: string) => (split ? `${field}.value` : field);
     const isArray = Object.keys(repeat).length > 0;
     if (t.kind === "enum") {
       const ids = ksyEnumIds(t.values.map((v) => v.name));
@@ -88,11 +105,11 @@ export function structKsy(layout: Layout): Map_ {
     } else if (t.kind === "fixed" && !isArray) {
       const raw = claim(`${id}_raw`);
       seq.push({ id: raw, type, ...base });
-      instances[claim(id)] = { value: `${raw} * ${num(t.scale)}${t.offset ? ` + ${num(t.offset)}` : ""}`, ...(base.if ? { if: base.if } : {}), doc: scalarDoc(f, t) };
+      instances[claim(id)] = { value: `${valueOf(raw)} * ${num(t.scale)}${t.offset ? ` + ${num(t.offset)}` : ""}`, ...(base.if ? { if: base.if } : {}), doc: scalarDoc(f, t) };
     } else if (t.kind === "timestamp" && n.slot.code === "q" && !isArray) {
       const raw = claim(`${id}_ticks`);
       seq.push({ id: raw, type, ...base, doc: `${scalarDoc(f, t)}; ticks of ${num(t.resolution)} s` });
-      instances[claim(id)] = { value: `${raw} * ${num(t.resolution)}`, ...(base.if ? { if: base.if } : {}), doc: "epoch seconds" };
+      instances[claim(id)] = { value: `${valueOf(raw)} * ${num(t.resolution)}`, ...(base.if ? { if: base.if } : {}), doc: "epoch seconds" };
     } else seq.push({ id: claim(id), type, ...base, ...repeat });
   }
 

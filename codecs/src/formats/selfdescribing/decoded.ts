@@ -1,15 +1,9 @@
 // What every self-describing decoder does after parsing: own the bytes, type through the layout,
-// and let only DecodeError out (layout mismatches, library exceptions, engine errors alike).
-import { DecodeError, RecordError } from "../../errors.ts";
+// and turn bad input (and only bad input) into DecodeError: a bug must reach the caller as itself.
+import { DecodeError } from "../../errors.ts";
 import type { Layout } from "../../layout/schema.ts";
 import type { PlainRecord, PlainValue, TypedRecord } from "../../layout/values.ts";
 import { fromPlain, type PlainMode } from "../../text/plain.ts";
-
-export function asDecodeError(e: unknown, format: string): DecodeError {
-  if (e instanceof DecodeError) return e.format === format ? e : new DecodeError(e.message, format, e.offset);
-  if (e instanceof RecordError) return new DecodeError(e.message, format);
-  return new DecodeError(e instanceof Error ? e.message : String(e), format);
-}
 
 function isRecord(v: PlainValue): v is PlainRecord {
   return typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array);

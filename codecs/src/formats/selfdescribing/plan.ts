@@ -1,12 +1,13 @@
 // The layout walk every self-describing format shares: keys in layout order, each value through the
 // field's text representation (fieldValueToPlain, i.e. toPlain one field at a time), with spans.
-import { EncodeError, LayoutError } from "../../errors.ts";
+import { EncodeError, LayoutError, RecordError } from "../../errors.ts";
 import type { Field, ScalarType } from "../../layout/schema.ts";
 import type { PlainValue, TypedRecord } from "../../layout/values.ts";
 import { fieldValueToPlain, type PlainMode } from "../../text/plain.ts";
 import type { CompiledCodec, EncodedWithSpans, FormatInfo, Span } from "../types.ts";
 import type { Layout } from "../../layout/schema.ts";
-import { asDecodeError, plainToTyped } from "./decoded.ts";
+import { plainToTyped } from "./decoded.ts";
+import { rethrowDecodeFailure } from "../decodeFailure.ts";
 import type { ByteWriter } from "./byteWriter.ts";
 import { hasLoneSurrogate } from "../../text/utf8.ts";
 
@@ -111,8 +112,9 @@ function walk(entries: PlanEntry[], rec: TypedRecord, sink: Sink, mode: PlainMod
       if (plain === undefined) memo.set(e.field, (plain = fieldValueToPlain(e.field, v, mode)));
       sink.value(plain, e.hint, e.path);
     } catch (err) {
-      if (err instanceof EncodeError) throw err;
-      throw new EncodeError(err instanceof Error ? err.message : String(err), sink.format, e.path);
+      // a value the field's text form refuses is bad input; any other exception is a bug
+      if (err instanceof RecordError) throw new EncodeError(err.message, sink.format, e.path);
+      throw err;
     }
     if (spans) spans.push({ start: at, end: out.pos, field: e.path, role: "value" });
   }
@@ -155,7 +157,7 @@ export function compileSelfDescribing(
       try {
         return plainToTyped(layout, read(bytes), mode, info.id);
       } catch (e) {
-        throw asDecodeError(e, info.id);
+        rethrowDecodeFailure(e, info.id);
       }
     },
   };
