@@ -6,7 +6,8 @@ import { roundTo } from "../text/numbers.ts";
 import { formatResolution } from "../text/timestamp.ts";
 import { stepDecimals, valueError } from "./transforms.ts";
 import { valueAt } from "./tree.ts";
-import type { Transform } from "./types.ts";
+import { newStep } from "./declared.ts";
+import type { AdvisorLimits, Transform } from "./types.ts";
 
 export interface FieldCandidates {
   field: Field;
@@ -161,7 +162,18 @@ function timestampOptions(t: Extract<ScalarType, { kind: "timestamp" }>, f: Fiel
   return out;
 }
 
-export function fieldCandidates(layout: Layout, records: readonly TypedRecord[]): FieldCandidates[] {
+/** Drops what the user ruled out: every change of a locked field, steps coarser than the field's limit. */
+function allowed(options: Transform[], f: Field, limits: AdvisorLimits): Transform[] {
+  if (limits.locked?.includes(f.id)) return [];
+  const max = limits.maxStep?.[f.id];
+  if (max === undefined) return options;
+  return options.filter((t) => {
+    const step = newStep(t);
+    return step === undefined || step <= max * (1 + 1e-9);
+  });
+}
+
+export function fieldCandidates(layout: Layout, records: readonly TypedRecord[], limits: AdvisorLimits = {}): FieldCandidates[] {
   const leaves: Array<{ field: Field; keys: string[] }> = [];
   walk(layout.fields, [], leaves);
   return leaves.map(({ field, keys }) => {
@@ -174,6 +186,6 @@ export function fieldCandidates(layout: Layout, records: readonly TypedRecord[])
     else if (t.kind === "timestamp") options = timestampOptions(t, field, present as number[]);
     else if (t.kind === "array") options = numericOptions(t.of, field, spreadOf(observed));
     else if (t.kind !== "group") options = numericOptions(t, field, spreadOf(observed));
-    return { field, keys, observed, options };
+    return { field, keys, observed, options: allowed(options, field, limits) };
   });
 }
