@@ -5,7 +5,7 @@ import { bitLength } from "../formats/bits/quantise.ts";
 import { roundTo } from "../text/numbers.ts";
 import { formatResolution } from "../text/timestamp.ts";
 import { stepDecimals, valueError } from "./transforms.ts";
-import { valueAt } from "./tree.ts";
+import { leafFields, valueAt } from "./tree.ts";
 import { newStep } from "./declared.ts";
 import type { AdvisorLimits, Transform } from "./types.ts";
 
@@ -30,14 +30,6 @@ const MAX_ENUM_VALUES = 16;
 /** a timestamp window the device can live with: ten years */
 const WINDOW_SECONDS = 10 * 365.25 * 86400;
 const RESOLUTIONS = [1, 2, 5, 10, 30, 60, 300, 900, 3600];
-
-function walk(fields: readonly Field[], keys: string[], out: Array<{ field: Field; keys: string[] }>): void {
-  for (const f of fields) {
-    const k = [...keys, f.key];
-    if (f.type.kind === "group") walk(f.type.fields, k, out);
-    else out.push({ field: f, keys: k });
-  }
-}
 
 function isConstant(values: readonly (FieldValue | undefined)[]): boolean {
   if (values.length === 0 || values[0] === undefined) return false;
@@ -174,9 +166,7 @@ function allowed(options: Transform[], f: Field, limits: AdvisorLimits): Transfo
 }
 
 export function fieldCandidates(layout: Layout, records: readonly TypedRecord[], limits: AdvisorLimits = {}): FieldCandidates[] {
-  const leaves: Array<{ field: Field; keys: string[] }> = [];
-  walk(layout.fields, [], leaves);
-  return leaves.map(({ field, keys }) => {
+  return leafFields(layout.fields).map(({ field, keys }) => {
     const observed = records.map((r) => valueAt(r, keys));
     const present = observed.filter((v): v is FieldValue => v !== undefined);
     const t = field.type;
