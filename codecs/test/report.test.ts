@@ -151,7 +151,10 @@ describe("the stakeholder report", () => {
       ["Struct+Zlib", 145.3, 2.91, 148787, 27228],
     ]);
     expect(report.assumptions.at(-1)).toContain("MB = 2^20 B, KB = 2^10 B");
-    expect(report.sources.map((s) => s.price)).toEqual(["€0.02/MB (2^20 B)", "€0.183/KB (2^10 B)"]);
+    expect(report.sources.map((s) => s.price)).toEqual([
+      "€0.02/MB (2^20 B) · from the paper: Kumar et al. 2026, Table 7 (TN rate) (2026)",
+      "€0.183/KB (2^10 B) · from the paper: Kumar et al. 2026, Table 7 (NTN rate, measured on Astrocast) (2026)",
+    ]);
     expect(report.sources[1]!.source).toContain("Table 7");
   });
 
