@@ -5,10 +5,11 @@ import type { PageSize } from "../api/report.ts";
 import type { Res } from "../api/contract.ts";
 import { HostError } from "../errors.ts";
 import { CostStore } from "../report/costStore.ts";
+import { htmlToPdf } from "../report/htmlToPdf.ts";
 import { writePdfFile } from "../report/pdfFile.ts";
 import type { HandlerMap } from "./dispatch.ts";
 
-type ReportHandlers = Pick<HandlerMap, "costs.get" | "costs.save" | "report.savePdf">;
+type ReportHandlers = Pick<HandlerMap, "costs.get" | "costs.save" | "report.savePdf" | "report.pdf">;
 
 /** What the desktop shell adds to its dialogs so the host can print the page the user is looking at. */
 export interface ReportPdfDialogs {
@@ -23,13 +24,17 @@ export function createReportHandlers({ info, db, dialogs }: { info: Res<"app.inf
     "costs.get": ({ projectId }) => costs.get(projectId),
     "costs.save": ({ projectId, doc }) => costs.save(projectId, doc),
     "report.savePdf": async ({ pageSize, fileName, path: wanted }) => {
-      if (!dialogs?.printPdf) throw new HostError("bad_request", "printing to PDF needs the desktop app; in the browser use the report page's Print button (the browser's print dialog)");
+      if (!dialogs?.printPdf) throw new HostError("bad_request", "printing to PDF needs the desktop app; in the browser the report page's button asks for report.pdf");
       const safeName = fileName.replace(/[/\\:*?"<>|]/g, "-");
       const chosen = wanted ?? (dialogs.savePdfPath ? await dialogs.savePdfPath(safeName.toLowerCase().endsWith(".pdf") ? safeName : `${safeName}.pdf`) : null);
       if (chosen === null) return null;
       const bytes = await dialogs.printPdf(pageSize);
       const file = await writePdfFile(path.resolve(chosen), bytes);
       return { path: file, bytes: bytes.length };
+    },
+    "report.pdf": async ({ pageSize, html }) => {
+      const bytes = await htmlToPdf(html, pageSize);
+      return { base64: Buffer.from(bytes).toString("base64"), bytes: bytes.length };
     },
   };
 }
