@@ -179,3 +179,9 @@ describe("the stakeholder report", () => {
     expect(csv.split("\r\n")[1]).toBe('sizes,"a,""b""",,min,,411,B');
   });
 });
+
+describe("a new scenario", () => {
+  it("compares the fixed-layout formats a tight budget ends up with: Struct and SBE are ticked", () => {
+    expect(defaultScenario().formats).toEqual(["json", "protobuf", "struct", "struct-zlib", "sbe", "bitpacked"]);
+  });
+});
