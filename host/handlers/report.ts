@@ -5,7 +5,6 @@ import type { PageSize } from "../api/report.ts";
 import type { Res } from "../api/contract.ts";
 import { HostError } from "../errors.ts";
 import { CostStore } from "../report/costStore.ts";
-import { htmlToPdf } from "../report/htmlToPdf.ts";
 import { writePdfFile } from "../report/pdfFile.ts";
 import type { HandlerMap } from "./dispatch.ts";
 
@@ -18,7 +17,10 @@ export interface ReportPdfDialogs {
   savePdfPath?(suggested: string): Promise<string | null>;
 }
 
-export function createReportHandlers({ info, db, dialogs }: { info: Res<"app.info">; db: Database.Database; dialogs?: ReportPdfDialogs | undefined }): ReportHandlers {
+/** Prints a self-contained HTML snapshot to PDF bytes (browser mode: host/report/htmlToPdf.ts). */
+export type HtmlPrinter = (html: string, pageSize: PageSize) => Promise<Uint8Array>;
+
+export function createReportHandlers({ info, db, dialogs, printHtml }: { info: Res<"app.info">; db: Database.Database; dialogs?: ReportPdfDialogs | undefined; printHtml?: HtmlPrinter | undefined }): ReportHandlers {
   const costs = new CostStore(db);
   return {
     "costs.get": ({ projectId }) => costs.get(projectId),
@@ -33,7 +35,8 @@ export function createReportHandlers({ info, db, dialogs }: { info: Res<"app.inf
       return { path: file, bytes: bytes.length };
     },
     "report.pdf": async ({ pageSize, html }) => {
-      const bytes = await htmlToPdf(html, pageSize);
+      if (!printHtml) throw new HostError("bad_request", "this shell prints the report with report.savePdf");
+      const bytes = await printHtml(html, pageSize);
       return { base64: Buffer.from(bytes).toString("base64"), bytes: bytes.length };
     },
   };

@@ -9,6 +9,7 @@ import { defaultCostDoc, defaultScenario, paperTable7Scenario } from "../../code
 import { parseLayout } from "../../codecs/src/layout/validate.ts";
 import { presetById } from "../../codecs/src/presets/index.ts";
 import type { Dialogs } from "../handlers/handlers.ts";
+import { htmlToPdf } from "../report/htmlToPdf.ts";
 import { call, failure, tempDir, testHost } from "./support.ts";
 
 const paper = parseLayout(presetById("paper")!.layout);
@@ -118,7 +119,7 @@ describe("report PDF made on the host (browser mode)", () => {
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     const port = (server.address() as AddressInfo).port;
     try {
-      const h = testHost();
+      const h = testHost({ printHtml: htmlToPdf });
       const res = await call(h, "report.pdf", { pageSize: "A4", html: html(`<img src="http://127.0.0.1:${port}/logo.png"><script>document.body.append("scripted")</script>`) });
       const bytes = Buffer.from(res.base64, "base64");
       expect(bytes.length).toBe(res.bytes);
@@ -137,8 +138,8 @@ describe("report PDF made on the host (browser mode)", () => {
     }
   }, 120_000);
 
-  it("says what to install when there is no Chromium, and refuses empty snapshots", async () => {
-    const h = testHost();
+  it("says what to install when there is no Chromium, refuses empty snapshots, and leaves the desktop shell to savePdf", async () => {
+    const h = testHost({ printHtml: htmlToPdf });
     const before = process.env.SATPAYLOAD_CHROMIUM;
     process.env.SATPAYLOAD_CHROMIUM = "/nonexistent/chromium";
     try {
@@ -150,5 +151,7 @@ describe("report PDF made on the host (browser mode)", () => {
       else process.env.SATPAYLOAD_CHROMIUM = before;
     }
     expect((await failure(h.dispatch("report.pdf", { pageSize: "A4", html: "" }))).code).toBe("bad_request");
+    const desktop = testHost({ shell: "electron" });
+    expect((await failure(desktop.dispatch("report.pdf", { pageSize: "A4", html: "<p>x</p>" }))).message).toContain("report.savePdf");
   });
 });
