@@ -277,7 +277,10 @@ describe("cost", SLOW, () => {
     expect(out.formats[0].exact.unitShares).toEqual(shares(jsonCredits));
     expect(out.formats[1].exact.unitShares).toEqual(shares(cborCredits));
     expect(out.formats[0].unitName).toBe("credits");
-    expect(out.formats[0].mean.cost).toBeNull();
+    // priced at the catalog's marked estimate (€0.00894 per credit): 720 messages at the mean size's credits
+    const jsonSizes = sizesOf("json");
+    const meanSize = jsonSizes.reduce((a, b) => a + b, 0) / jsonSizes.length;
+    expect(out.formats[0].mean.cost).toBeCloseTo(720 * (credits(340) + credits(meanSize - 340)) * 0.00894, 9);
   });
 
   it("prints the paper's Table 7 with its rules", async () => {
@@ -321,6 +324,8 @@ describe("catalogs and help", SLOW, () => {
     for (const x of f.formats) expect(x.implementation.length, x.id).toBeGreaterThan(5);
     expect(formatsTable.out.split("\n")[0]!.split(/\s{2,}/)).toEqual(["id", "label", "implementation"]);
     expect(platforms.out).toMatch(/^astrocast\s+Astrocast \(Astronode S\)\s+160\s+40\s+€0\.183\/KB \(2\^10 B\)\s+operational$/m);
+    // a default price that is an estimate says so
+    expect(platforms.out).toMatch(/^iridium-sbd\s+Iridium SBD \(9602\/9603\)\s+340\s+270\s+€0\.00894\/credit of 50 B \(estimate\)\s+operational$/m);
     expect(presetsTable.out).toMatch(/^kineis-tracker\s+Asset tracker \(Kinéis 30 B\)\s+12\s+/m);
   });
 

@@ -58,7 +58,7 @@ describe("decide (browser mode)", () => {
     await page.fill(tid("devices"), "25000");
     await page.click(tid("cadence-interval"));
     await page.fill(tid("interval"), "30");
-    // RockBLOCK credits have no public price: enter one, in pounds, and the rate into euros
+    // the catalog only estimates RockBLOCK credits: enter a contract price, in pounds, and the rate into euros
     await page.fill(tid("price-iridium-sbd-price"), "0.11");
     await page.locator(`${tid("price-iridium-sbd")} select[aria-label="price currency"]`).selectOption("GBP");
     await expect.poll(() => page.locator(".note.attention").allTextContents()).toContain("Iridium SBD (9602/9603) is priced in GBP: enter the GBP → EUR rate to see its cost");

@@ -5,6 +5,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createHost, type Host } from "./host.ts";
 import { defaultDataDir } from "./paths.ts";
+import { htmlToPdf } from "./report/htmlToPdf.ts";
 import { startHttpServer, type RunningServer } from "./transport/http.ts";
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -29,7 +30,7 @@ export function packageVersion(): string {
 }
 
 export async function startBrowserHost(opts: BrowserHostOptions = {}): Promise<BrowserHost> {
-  const host = createHost({ dataDir: opts.dataDir ?? defaultDataDir(), shell: "browser", version: packageVersion() });
+  const host = createHost({ dataDir: opts.dataDir ?? defaultDataDir(), shell: "browser", version: packageVersion(), printHtml: htmlToPdf });
   try {
     const server = await startHttpServer({
       dispatch: host.dispatch,

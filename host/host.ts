@@ -6,12 +6,15 @@ import { ProjectStore, type StoreOptions } from "./db/projects.ts";
 import { createDispatch, type Dispatch } from "./handlers/dispatch.ts";
 import { HostEvents } from "./handlers/events.ts";
 import { createHandlers, type Dialogs } from "./handlers/handlers.ts";
+import type { HtmlPrinter } from "./handlers/report.ts";
 
 export interface HostOptions extends StoreOptions {
   dataDir: string;
   shell: Res<"app.info">["shell"];
   version: string;
   dialogs?: Dialogs | undefined;
+  /** browser mode prints the report on the host (host/report/htmlToPdf.ts); kept out of the desktop bundle */
+  printHtml?: HtmlPrinter | undefined;
   nativeBinding?: string | undefined;
 }
 
@@ -29,7 +32,7 @@ export function createHost(opts: HostOptions): Host {
   const store = new ProjectStore(db, opts);
   const events = new HostEvents();
   const info = { version: opts.version, shell: opts.shell, dataDir };
-  const dispatch = createDispatch(createHandlers({ store, db, events, info, dialogs: opts.dialogs }));
+  const dispatch = createDispatch(createHandlers({ store, db, events, info, dialogs: opts.dialogs, printHtml: opts.printHtml }));
   const close = async () => {
     await events.close();
     db.close();

@@ -29,7 +29,7 @@ export async function platformsCommand(argv: string[]): Promise<void> {
   write(
     table(
       ["id", "name", "uplink B", "downlink B", "price", "status"],
-      PLATFORMS.map((p) => [p.id, p.name, bytes(p.uplinkBytes), bytes(p.downlinkBytes), describePrice(p.billing), p.status]),
+      PLATFORMS.map((p) => [p.id, p.name, bytes(p.uplinkBytes), bytes(p.downlinkBytes), `${describePrice(p.billing)}${p.priceBasis?.kind === "estimate" ? " (estimate)" : ""}`, p.status]),
       2,
     ),
   );

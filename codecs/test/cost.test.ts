@@ -91,11 +91,12 @@ describe("credits (Iridium SBD via RockBLOCK: 1 credit per 50 bytes started, min
     expect(r.p95.units).toBe(14400);
   });
 
-  it("has no default credit price", () => {
+  it("prices credits by default with the catalog's estimate", () => {
     const r = estimateCost({ platform: platform("iridium-sbd"), devices: 1, messagesPerDay: 1, sizes: dist(10) });
-    expect(r.mean.cost).toBeUndefined();
-    expect(r.currency).toBeUndefined();
-    expect(r.warnings).toContain("Iridium SBD (9602/9603) has no public default price: volumes only");
+    expect(r.currency).toBe("EUR");
+    // one 10-byte message a day for 30 days: 30 credits at the catalog's price
+    expect(r.mean.cost).toBeCloseTo(30 * 0.00894, 12);
+    expect(r.warnings.some((w) => w.includes("no public default price"))).toBe(false);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describePrice, parsePlatform, PlatformError, PLATFORMS, platformById, platformSchema, unitBytes } from "../src/platforms/catalog.ts";
+import { describeDefaultPrice, describePrice, parsePlatform, PlatformError, PLATFORMS, platformById, platformSchema, unitBytes } from "../src/platforms/catalog.ts";
 
 const get = (id: string) => {
   const p = platformById(id);
@@ -43,15 +43,25 @@ describe("platform catalog", () => {
     expect(get("swarm").status).toBe("discontinued");
   });
 
-  it("prices only what the paper states, in binary units", () => {
+  it("prices what the paper states, in binary units, and marks what is estimated from it", () => {
     expect(get("astrocast").billing).toEqual({ kind: "per-volume", unit: { symbol: "KB", base: "binary" }, price: { amount: 0.183, currency: "EUR" } });
     expect(get("nbiot-tn").billing).toEqual({ kind: "per-volume", unit: { symbol: "MB", base: "binary" }, price: { amount: 0.02, currency: "EUR" } });
-    expect(get("iridium-sbd").billing).toEqual({ kind: "per-credit", bytesPerCredit: 50, minCredits: 1 });
+    // Iridium must not show "no price": the paper's €0.183 per 2^10 B, for one 50-byte credit, marked as an estimate
+    expect(get("iridium-sbd").billing).toEqual({ kind: "per-credit", bytesPerCredit: 50, minCredits: 1, price: { amount: 0.00894, currency: "EUR" } });
+    expect(Math.abs(0.183 * (50 / 1024) - 0.00894)).toBeLessThan(0.000005);
+    expect(get("iridium-sbd").priceBasis?.kind).toBe("estimate");
+    expect(get("nbiot-ntn").priceBasis?.kind).toBe("estimate");
     const priced = PLATFORMS.filter((p) => describePrice(p.billing) !== "no public default").map((p) => p.id);
-    expect(priced).toEqual(["astrocast", "nbiot-tn"]);
+    expect(priced).toEqual(["astrocast", "iridium-sbd", "nbiot-tn", "nbiot-ntn"]);
     expect(describePrice(get("astrocast").billing)).toBe("€0.183/KB (2^10 B)");
     expect(describePrice(get("nbiot-tn").billing)).toBe("€0.02/MB (2^20 B)");
-    for (const p of PLATFORMS) if (!priced.includes(p.id)) expect(p.notes.join(" "), p.id).toContain("no public default");
+    expect(describeDefaultPrice(get("iridium-sbd"))).toMatch(/^€0\.00894\/credit of 50 B · estimate: the paper's NTN rate .* \(2026\)$/);
+    expect(describeDefaultPrice(get("astrocast"))).toBe("€0.183/KB (2^10 B) · from the paper: Kumar et al. 2026, Table 7 (NTN rate, measured on Astrocast) (2026)");
+    // every default price says where it comes from and when; every platform without one says so
+    for (const p of PLATFORMS) {
+      if (priced.includes(p.id)) expect(p.priceBasis, p.id).toMatchObject({ source: expect.any(String), date: expect.stringMatching(/^\d{4}/) });
+      else expect(p.notes.join(" "), p.id).toContain("no public default");
+    }
   });
 
   it("cites a source for every entry", () => {

@@ -151,7 +151,10 @@ describe("the stakeholder report", () => {
       ["Struct+Zlib", 145.3, 2.91, 148787, 27228],
     ]);
     expect(report.assumptions.at(-1)).toContain("MB = 2^20 B, KB = 2^10 B");
-    expect(report.sources.map((s) => s.price)).toEqual(["€0.02/MB (2^20 B)", "€0.183/KB (2^10 B)"]);
+    expect(report.sources.map((s) => s.price)).toEqual([
+      "€0.02/MB (2^20 B) · from the paper: Kumar et al. 2026, Table 7 (TN rate) (2026)",
+      "€0.183/KB (2^10 B) · from the paper: Kumar et al. 2026, Table 7 (NTN rate, measured on Astrocast) (2026)",
+    ]);
     expect(report.sources[1]!.source).toContain("Table 7");
   });
 
@@ -174,5 +177,11 @@ describe("the stakeholder report", () => {
   it("quotes what needs quoting", () => {
     const csv = reportCsv({ ...report, sizes: [{ ...report.sizes[0]!, format: 'a,"b"' as FormatId }], fit: { ...report.fit, rows: [] }, fleet: { ...report.fleet, cells: [], byFleet: {}, byInterval: {} }, fragmentation: [], table7: null });
     expect(csv.split("\r\n")[1]).toBe('sizes,"a,""b""",,min,,411,B');
+  });
+});
+
+describe("a new scenario", () => {
+  it("compares the fixed-layout formats a tight budget ends up with: Struct and SBE are ticked", () => {
+    expect(defaultScenario().formats).toEqual(["json", "protobuf", "struct", "struct-zlib", "sbe", "bitpacked"]);
   });
 });

@@ -1,10 +1,12 @@
-// HostApi methods of the decide pages: a project's cost scenarios, and the report PDF in the desktop shell.
+// HostApi methods of the decide pages: a project's cost scenarios, and the report PDF (both shells).
 import { z } from "zod";
 import { costDocSchema } from "../../codecs/src/report/scenario.ts";
 
 const id = z.string().min(1).max(64);
 export const PAGE_SIZES = ["A4", "Letter"] as const;
 export type PageSize = (typeof PAGE_SIZES)[number];
+/** a report snapshot is a few hundred KB; the transport's body limit is 16 MiB */
+export const MAX_REPORT_HTML = 12 * 1024 * 1024;
 
 export const reportMethods = {
   /** the project's cost scenarios; a fresh default set (updatedAt null) when none were saved yet */
@@ -18,5 +20,13 @@ export const reportMethods = {
   "report.savePdf": {
     req: z.object({ pageSize: z.enum(PAGE_SIZES), fileName: z.string().min(1).max(200), path: z.string().max(4096).optional() }),
     res: z.object({ path: z.string(), bytes: z.number().int() }).nullable(),
+  },
+  /**
+   * The report page's HTML snapshot (styles inlined, charts as inline SVG) printed to PDF on the host with a
+   * headless Chromium, returned base64 for a download: how browser mode saves the report.
+   */
+  "report.pdf": {
+    req: z.object({ pageSize: z.enum(PAGE_SIZES), html: z.string().min(1).max(MAX_REPORT_HTML) }),
+    res: z.object({ base64: z.string(), bytes: z.number().int() }),
   },
 } as const;

@@ -11,7 +11,7 @@ import { layoutFileName, layoutToText, parseLayoutText, readLayoutFile, writeLay
 import { createDevkitHandlers } from "./devkit.ts";
 import { createExportsHandlers } from "./exports.ts";
 import { createLoadTestHandlers } from "./loadtest.ts";
-import { createReportHandlers, type ReportPdfDialogs } from "./report.ts";
+import { createReportHandlers, type HtmlPrinter, type ReportPdfDialogs } from "./report.ts";
 import { createStackHandlers } from "./stack.ts";
 import type { HandlerMap } from "./dispatch.ts";
 import type { HostEvents } from "./events.ts";
@@ -29,9 +29,11 @@ export interface HandlerDeps {
   events: HostEvents;
   info: Res<"app.info">;
   dialogs?: Dialogs | undefined;
+  /** browser mode's report printer; the desktop shell prints through its dialogs instead */
+  printHtml?: HtmlPrinter | undefined;
 }
 
-export function createHandlers({ store, db, events, info, dialogs }: HandlerDeps): HandlerMap {
+export function createHandlers({ store, db, events, info, dialogs, printHtml }: HandlerDeps): HandlerMap {
   let presets: Res<"presets.list"> | undefined;
   const changed = (id: string) => events.emit("project.changed", { id });
   const needPath = (what: string): never => {
@@ -42,7 +44,7 @@ export function createHandlers({ store, db, events, info, dialogs }: HandlerDeps
     ...createDevkitHandlers({ store, db, events, info }),
     ...createExportsHandlers({ store }),
     ...createLoadTestHandlers({ store, db, events }),
-    ...createReportHandlers({ info, db, dialogs }),
+    ...createReportHandlers({ info, db, dialogs, printHtml }),
     ...createStackHandlers({ events, info }),
     "app.info": () => info,
     "presets.list": () =>

@@ -1,11 +1,15 @@
 // Cost scenarios in the projects database and the desktop report PDF, through the real dispatcher.
+import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { defaultCostDoc, defaultScenario, paperTable7Scenario } from "../../codecs/src/report/scenario.ts";
 import { parseLayout } from "../../codecs/src/layout/validate.ts";
 import { presetById } from "../../codecs/src/presets/index.ts";
 import type { Dialogs } from "../handlers/handlers.ts";
+import { htmlToPdf } from "../report/htmlToPdf.ts";
 import { call, failure, tempDir, testHost } from "./support.ts";
 
 const paper = parseLayout(presetById("paper")!.layout);
@@ -96,7 +100,58 @@ describe("report PDF", () => {
     const browser = testHost();
     const err = await failure(browser.dispatch("report.savePdf", { pageSize: "A4", fileName: "r" }));
     expect(err.code).toBe("bad_request");
-    expect(err.message).toContain("Print button");
+    expect(err.message).toContain("report.pdf");
     expect((await failure(browser.dispatch("report.savePdf", { pageSize: "A3", fileName: "r" }))).code).toBe("bad_request");
+  });
+});
+
+describe("report PDF made on the host (browser mode)", () => {
+  const html = (extra = "") => `<!doctype html><html><head><style>@page { size: letter; margin: 10mm } h1 { color: rgb(10, 20, 30) }</style></head><body><h1>Layout summary</h1><p>Fleet cost 89,648</p>${extra}</body></html>`;
+  const run = (cmd: string, args: string[]) => execFileSync(cmd, args, { encoding: "utf8", timeout: 60_000 });
+
+  it("prints the snapshot at the CSS page size with Chromium, offline", async () => {
+    // a resource the snapshot names must not be fetched: the printer is offline and runs no script
+    let hits = 0;
+    const server = createServer((_req, res) => {
+      hits++;
+      res.end("x");
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const port = (server.address() as AddressInfo).port;
+    try {
+      const h = testHost({ printHtml: htmlToPdf });
+      const res = await call(h, "report.pdf", { pageSize: "A4", html: html(`<img src="http://127.0.0.1:${port}/logo.png"><script>document.body.append("scripted")</script>`) });
+      const bytes = Buffer.from(res.base64, "base64");
+      expect(bytes.length).toBe(res.bytes);
+      expect(bytes.subarray(0, 5).toString("latin1")).toBe("%PDF-");
+      const file = path.join(tempDir(), "r.pdf");
+      writeFileSync(file, bytes);
+      // poppler reads it back: the @page rule wins over the requested A4, and the text is there, the script's is not
+      expect(run("pdfinfo", [file])).toMatch(/Page size:\s+612 x 792 pts \(letter\)/);
+      const text = run("pdftotext", [file, "-"]);
+      expect(text).toContain("Layout summary");
+      expect(text).toContain("89,648");
+      expect(text).not.toContain("scripted");
+      expect(hits).toBe(0);
+    } finally {
+      server.close();
+    }
+  }, 120_000);
+
+  it("says what to install when there is no Chromium, refuses empty snapshots, and leaves the desktop shell to savePdf", async () => {
+    const h = testHost({ printHtml: htmlToPdf });
+    const before = process.env.SATPAYLOAD_CHROMIUM;
+    process.env.SATPAYLOAD_CHROMIUM = "/nonexistent/chromium";
+    try {
+      const err = await failure(h.dispatch("report.pdf", { pageSize: "A4", html: html() }));
+      expect(err.code).toBe("conflict");
+      expect(err.message).toContain("install chromium");
+    } finally {
+      if (before === undefined) delete process.env.SATPAYLOAD_CHROMIUM;
+      else process.env.SATPAYLOAD_CHROMIUM = before;
+    }
+    expect((await failure(h.dispatch("report.pdf", { pageSize: "A4", html: "" }))).code).toBe("bad_request");
+    const desktop = testHost({ shell: "electron" });
+    expect((await failure(desktop.dispatch("report.pdf", { pageSize: "A4", html: "<p>x</p>" }))).message).toContain("report.savePdf");
   });
 });

@@ -1,16 +1,18 @@
-// The fit-to-platform advisor: measures every candidate change, ranks them by bytes saved per bit of information
-// lost, and chains the best ones until every sample fits the target.
+// The fit-to-platform advisor: measures every candidate change, ranks them by bytes saved per bit of declared
+// precision given up, and chains the best ones until every sample fits the target.
 import type { FormatId } from "../formats/types.ts";
 import type { Field, Layout } from "../layout/schema.ts";
 import type { TypedRecord } from "../layout/values.ts";
 import { generateSamples } from "../samples/generate.ts";
 import { fieldCandidates, type FieldCandidates } from "./candidates.ts";
 import { describeTransform } from "./describe.ts";
-import { entropyBits, meanBytes, roundTrip, sizeStats } from "./measure.ts";
+import { declaredBitsLost } from "./declared.ts";
+import { meanBytes, roundTrip, sizeStats } from "./measure.ts";
 import { statusMessage } from "./status.ts";
 import { applyTransform, recordMapper, restoreValue, valueError } from "./transforms.ts";
 import { valueAt } from "./tree.ts";
-import { AdvisorError, type AdvisorPlan, type AdvisorResult, type PlanStep, type PrecisionLoss, type Suggestion, type Transform } from "./types.ts";
+import type { SizeStats } from "../analysis/stats.ts";
+import { AdvisorError, type AdvisorLimits, type AdvisorPlan, type AdvisorResult, type PlanStep, type PrecisionLoss, type Suggestion, type Transform } from "./types.ts";
 import { lossText } from "./units.ts";
 
 export interface AdviseProgress {
@@ -29,6 +31,8 @@ export interface AdviseOptions {
   records?: readonly TypedRecord[];
   /** how many samples rank the candidates (default 500); the plan is always checked against all of them */
   rankSamples?: number;
+  /** fields the user locked, and the coarsest step each may take */
+  limits?: AdvisorLimits;
   onProgress?: (p: AdviseProgress) => void;
 }
 
@@ -91,17 +95,15 @@ export function adviseFit(layout: Layout, opts: AdviseOptions): AdvisorResult {
   if (base.stats.count === 0) throw new AdvisorError(`the layout cannot be encoded as ${format}: ${base.firstError ?? "every sample failed"}`);
   const rank = records.slice(0, Math.max(1, Math.min(records.length, opts.rankSamples ?? 500)));
 
-  const fcs = fieldCandidates(layout, records);
+  const fcs = fieldCandidates(layout, records, opts.limits);
   const byId = new Map(fcs.map((fc) => [fc.field.id, fc]));
   const baseMean = meanBytes(layout, rank, format) ?? base.stats.mean;
-  const baseDecoded = roundTrip(layout, rank, format);
 
   // ---- every option on its own, on the ranking samples ------------------------------------------
   const options: Option[] = [];
   const total = fcs.reduce((a, fc) => a + fc.options.length, 0);
   let done = 0;
   for (const fc of fcs) {
-    const baseH = entropyBits(baseDecoded.map((d) => (d ? valueAt(d, fc.keys) : undefined)));
     for (const t of fc.options) {
       progress({ phase: "measuring", done: done++, total });
       let alone;
@@ -112,43 +114,72 @@ export function adviseFit(layout: Layout, opts: AdviseOptions): AdvisorResult {
       }
       const mean = meanBytes(alone.layout, alone.records, format);
       if (mean === undefined) continue;
-      let lost = 0;
-      if (t.kind !== "move-to-status") {
-        const decoded = roundTrip(alone.layout, alone.records, format);
-        lost = Math.max(0, baseH - entropyBits(decoded.map((d) => restoreValue(t, d ? valueAt(d, fc.keys) : undefined))));
-      }
-      options.push({ t, fc, saved: baseMean - mean, lost });
+      options.push({ t, fc, saved: baseMean - mean, lost: declaredBitsLost(fc.field, t) });
     }
   }
 
   // ---- chain the best marginal change until every sample fits ------------------------------------
-  const chosen = new Map<string, Option>();
-  const picks: string[] = [];
-  const planned = () => picks.map((id) => chosen.get(id)!.t);
-  let fits = base.stats.max <= target && base.failed === 0;
-  for (let iter = 0; !fits && iter < 500; iter++) {
-    let best: (Option & { dSaved: number; dLost: number }) | null = null;
-    for (const o of options) {
-      const cur = chosen.get(o.fc.field.id);
-      const dSaved = o.saved - (cur?.saved ?? 0);
-      if (dSaved <= MIN_SAVING) continue;
-      const dLost = Math.max(0, o.lost - (cur?.lost ?? 0));
-      if (better(dSaved, dLost, best)) best = { ...o, dSaved, dLost };
-    }
-    if (!best) break;
-    chosen.set(best.fc.field.id, best);
-    if (!picks.includes(best.fc.field.id)) picks.push(best.fc.field.id);
-    progress({ phase: "planning", done: chosen.size, total: fcs.length });
-    const onRank = compose(layout, planned(), rank);
+  /** every sample fits after these changes: the ranking samples first (cheap), then all of them */
+  const fitsWith = (ts: readonly Transform[]): boolean => {
+    const onRank = compose(layout, ts, rank);
     const m = sizeStats(onRank.layout, onRank.records, format);
-    if (m.failed === 0 && m.stats.max <= target) {
-      progress({ phase: "checking", done: 0, total: 1 });
-      const all = compose(layout, planned(), records);
-      const full = sizeStats(all.layout, all.records, format);
-      fits = full.failed === 0 && full.stats.max <= target;
+    if (m.failed !== 0 || m.stats.max > target) return false;
+    progress({ phase: "checking", done: 0, total: 1 });
+    const all = compose(layout, ts, records);
+    const full = sizeStats(all.layout, all.records, format);
+    return full.failed === 0 && full.stats.max <= target;
+  };
+  const chain = (usable: readonly Option[]) => {
+    const chosen = new Map<string, Option>();
+    const picks: string[] = [];
+    const planned = () => picks.map((id) => chosen.get(id)!.t);
+    let fits = base.stats.max <= target && base.failed === 0;
+    for (let iter = 0; !fits && iter < 500; iter++) {
+      let best: (Option & { dSaved: number; dLost: number }) | null = null;
+      for (const o of usable) {
+        const cur = chosen.get(o.fc.field.id);
+        const dSaved = o.saved - (cur?.saved ?? 0);
+        if (dSaved <= MIN_SAVING) continue;
+        const dLost = Math.max(0, o.lost - (cur?.lost ?? 0));
+        if (better(dSaved, dLost, best)) best = { ...o, dSaved, dLost };
+      }
+      if (!best) break;
+      chosen.set(best.fc.field.id, best);
+      if (!picks.includes(best.fc.field.id)) picks.push(best.fc.field.id);
+      progress({ phase: "planning", done: chosen.size, total: fcs.length });
+      fits = fitsWith(planned());
     }
+    if (fits) {
+      // the best ratio can overshoot (a step coarser than the target needs): hand back what is not needed,
+      // the costliest field first, keeping each field at the finest step with which every sample still fits
+      const lossy = picks.filter((id) => chosen.get(id)!.lost > LOSSLESS_BITS).sort((a, b) => chosen.get(b)!.lost - chosen.get(a)!.lost);
+      for (const id of lossy) {
+        const cur = chosen.get(id)!;
+        const finer = usable.filter((o) => o.fc.field.id === id && o.lost < cur.lost).sort((a, b) => a.lost - b.lost);
+        for (const o of [null, ...finer]) {
+          if (o) chosen.set(id, o);
+          else chosen.delete(id);
+          const ts = picks.filter((p) => chosen.has(p)).map((p) => chosen.get(p)!.t);
+          if (fitsWith(ts)) break;
+          chosen.set(id, cur);
+          if (o === finer[finer.length - 1]) break;
+        }
+      }
+      for (let i = picks.length - 1; i >= 0; i--) if (!chosen.has(picks[i]!)) picks.splice(i, 1);
+    }
+    return { chosen, transforms: planned(), fits };
+  };
+  let chained = chain(options);
+  let closest: SizeStats | null = null;
+  const partial = !chained.fits;
+  if (partial) {
+    // out of reach: give up no precision for a target the plan would miss anyway; say how close everything gets
+    const all = compose(layout, chained.transforms, records);
+    closest = sizeStats(all.layout, all.records, format).stats;
+    chained = chain(options.filter((o) => o.lost <= LOSSLESS_BITS));
   }
-  const planTransforms = planned();
+  const chosen = chained.chosen;
+  const planTransforms = chained.transforms;
 
   // ---- the plan over every sample: sizes after each step, and what it gives up --------------------
   const steps: PlanStep[] = [];
@@ -175,7 +206,8 @@ export function adviseFit(layout: Layout, opts: AdviseOptions): AdvisorResult {
       measured = Math.max(measured, valueError(fc.observed[i], restoreValue(t, valueAt(d, fc.keys), moved)));
     }
     const bound = boundOf(t, fc.field);
-    return { field: fc.keys.join("."), unit: fc.field.unit ?? "", bound, measured, text: lossText(fc.field, bound) };
+    const measuredText = Number.isFinite(measured) ? lossText(fc.field, measured) : "mismatch";
+    return { field: fc.keys.join("."), unit: fc.field.unit ?? "", bound, measured, text: lossText(fc.field, bound), measuredText };
   };
   const losses = planTransforms.map((t) => measureLoss(t, byId.get(t.fieldId)!, planDecoded));
 
@@ -185,6 +217,8 @@ export function adviseFit(layout: Layout, opts: AdviseOptions): AdvisorResult {
     layout: planAll.layout,
     sizes: planSizes.stats,
     fits: planSizes.failed === 0 && planSizes.stats.count > 0 && planSizes.stats.max <= target,
+    partial,
+    closest,
     losses,
     failed: planSizes.failed,
   };

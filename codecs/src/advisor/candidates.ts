@@ -5,8 +5,9 @@ import { bitLength } from "../formats/bits/quantise.ts";
 import { roundTo } from "../text/numbers.ts";
 import { formatResolution } from "../text/timestamp.ts";
 import { stepDecimals, valueError } from "./transforms.ts";
-import { valueAt } from "./tree.ts";
-import type { Transform } from "./types.ts";
+import { leafFields, valueAt } from "./tree.ts";
+import { newStep } from "./declared.ts";
+import type { AdvisorLimits, Transform } from "./types.ts";
 
 export interface FieldCandidates {
   field: Field;
@@ -29,14 +30,6 @@ const MAX_ENUM_VALUES = 16;
 /** a timestamp window the device can live with: ten years */
 const WINDOW_SECONDS = 10 * 365.25 * 86400;
 const RESOLUTIONS = [1, 2, 5, 10, 30, 60, 300, 900, 3600];
-
-function walk(fields: readonly Field[], keys: string[], out: Array<{ field: Field; keys: string[] }>): void {
-  for (const f of fields) {
-    const k = [...keys, f.key];
-    if (f.type.kind === "group") walk(f.type.fields, k, out);
-    else out.push({ field: f, keys: k });
-  }
-}
 
 function isConstant(values: readonly (FieldValue | undefined)[]): boolean {
   if (values.length === 0 || values[0] === undefined) return false;
@@ -161,10 +154,19 @@ function timestampOptions(t: Extract<ScalarType, { kind: "timestamp" }>, f: Fiel
   return out;
 }
 
-export function fieldCandidates(layout: Layout, records: readonly TypedRecord[]): FieldCandidates[] {
-  const leaves: Array<{ field: Field; keys: string[] }> = [];
-  walk(layout.fields, [], leaves);
-  return leaves.map(({ field, keys }) => {
+/** Drops what the user ruled out: every change of a locked field, steps coarser than the field's limit. */
+function allowed(options: Transform[], f: Field, limits: AdvisorLimits): Transform[] {
+  if (limits.locked?.includes(f.id)) return [];
+  const max = limits.maxStep?.[f.id];
+  if (max === undefined) return options;
+  return options.filter((t) => {
+    const step = newStep(t);
+    return step === undefined || step <= max * (1 + 1e-9);
+  });
+}
+
+export function fieldCandidates(layout: Layout, records: readonly TypedRecord[], limits: AdvisorLimits = {}): FieldCandidates[] {
+  return leafFields(layout.fields).map(({ field, keys }) => {
     const observed = records.map((r) => valueAt(r, keys));
     const present = observed.filter((v): v is FieldValue => v !== undefined);
     const t = field.type;
@@ -174,6 +176,6 @@ export function fieldCandidates(layout: Layout, records: readonly TypedRecord[])
     else if (t.kind === "timestamp") options = timestampOptions(t, field, present as number[]);
     else if (t.kind === "array") options = numericOptions(t.of, field, spreadOf(observed));
     else if (t.kind !== "group") options = numericOptions(t, field, spreadOf(observed));
-    return { field, keys, observed, options };
+    return { field, keys, observed, options: allowed(options, field, limits) };
   });
 }

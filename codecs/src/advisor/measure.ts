@@ -1,11 +1,11 @@
-// Sizes and information, measured by really encoding and decoding samples with the format's codec.
+// Sizes and round trips, measured by really encoding and decoding samples with the format's codec.
 import { measureSizes } from "../analysis/sizes.ts";
 import type { SizeStats } from "../analysis/stats.ts";
 import type { BitpackedCompiled } from "../formats/bitpacked.ts";
 import { codecFor } from "../formats/registry.ts";
 import type { FormatId } from "../formats/types.ts";
 import type { Layout } from "../layout/schema.ts";
-import type { FieldValue, TypedRecord } from "../layout/values.ts";
+import type { TypedRecord } from "../layout/values.ts";
 
 /**
  * Mean message size in bytes; bit-packed counts data bits / 8, so a change that saves 3 bits shows as 0.375 B
@@ -47,30 +47,4 @@ export function roundTrip(layout: Layout, records: readonly TypedRecord[], forma
       return undefined;
     }
   });
-}
-
-function keyOf(v: FieldValue | undefined): string | number | boolean | bigint | undefined {
-  if (v instanceof Uint8Array) return `b:${Array.from(v).join(",")}`;
-  if (typeof v === "string") return `s:${v}`;
-  return v as number | boolean | bigint | undefined;
-}
-
-/** Shannon entropy (bits) of the values' empirical distribution; arrays count each element position on its own. */
-export function entropyBits(values: readonly (FieldValue | undefined)[]): number {
-  const first = values.find((v) => v !== undefined);
-  if (Array.isArray(first)) {
-    const width = Math.max(...values.map((v) => (Array.isArray(v) ? v.length : 0)));
-    let sum = 0;
-    for (let i = 0; i < width; i++) sum += entropyBits(values.map((v) => (Array.isArray(v) ? (v[i] as FieldValue | undefined) : undefined)));
-    return sum;
-  }
-  const counts = new Map<unknown, number>();
-  for (const v of values) {
-    const k = keyOf(v);
-    counts.set(k, (counts.get(k) ?? 0) + 1);
-  }
-  const n = values.length;
-  let h = 0;
-  for (const c of counts.values()) h -= (c / n) * Math.log2(c / n);
-  return h;
 }

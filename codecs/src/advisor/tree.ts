@@ -21,6 +21,16 @@ export function findField(fields: readonly Field[], id: string, keys: string[] =
   return undefined;
 }
 
+/** Every field that holds a value (groups opened), with its key path, in layout order. */
+export function leafFields(fields: readonly Field[], keys: string[] = [], out: Array<{ field: Field; keys: string[] }> = []): Array<{ field: Field; keys: string[] }> {
+  for (const f of fields) {
+    const k = [...keys, f.key];
+    if (f.type.kind === "group") leafFields(f.type.fields, k, out);
+    else out.push({ field: f, keys: k });
+  }
+  return out;
+}
+
 export function requireField(layout: Layout, id: string): FieldAt {
   const at = findField(layout.fields, id);
   if (!at) throw new AdvisorError(`the layout has no field "${id}"`);

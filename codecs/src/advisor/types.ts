@@ -37,6 +37,16 @@ export interface PrecisionLoss {
   measured: number;
   /** one line for people: "±0.05 °C", "±5.6 m (0.00005°)", "±0.5 s" */
   text: string;
+  /** `measured` the same way ("exact" when every sample came back unchanged, "mismatch" when one did not decode) */
+  measuredText: string;
+}
+
+/** What the user will not give up: fields left alone, and the coarsest step each may be rounded to. */
+export interface AdvisorLimits {
+  /** field ids the advisor must not change at all */
+  locked?: readonly string[];
+  /** field id → coarsest step allowed, in the field's unit (seconds for timestamps) */
+  maxStep?: Readonly<Record<string, number>>;
 }
 
 export interface Suggestion {
@@ -50,7 +60,7 @@ export interface Suggestion {
   detail: string;
   /** mean bytes saved per message in the target format (bit-packed: bits / 8, so small savings still count) */
   bytesSaved: number;
-  /** Shannon information the samples lose, in bits per message (0: every sample comes back exactly) */
+  /** information given up per message by the declared steps: log2(new step / declared step) per value; 0 when nothing is rounded */
   infoLostBits: number;
   /** bytesSaved / infoLostBits; null when nothing is lost (such changes rank first) */
   bytesPerBit: number | null;
@@ -76,6 +86,13 @@ export interface AdvisorPlan {
   layout: Layout;
   sizes: SizeStats;
   fits: boolean;
+  /**
+   * the target cannot be reached with the allowed changes: the plan then holds only the changes that lose no
+   * precision (none is given up for a target it would miss anyway), and applying it is partial
+   */
+  partial: boolean;
+  /** sizes with every allowed change at its most saving setting: the closest the changes get (only when partial) */
+  closest: SizeStats | null;
   /** what precision was given up, per changed field (measured over every sample) */
   losses: PrecisionLoss[];
   /** samples that could not be encoded after the plan */

@@ -4,8 +4,13 @@ import type { Field } from "../layout/schema.ts";
 /** Metres per degree of latitude, and of longitude at the equator (WGS 84 equatorial circumference / 360). */
 export const METRES_PER_DEGREE = 111_320;
 
+const DEGREES = new Set(["°", "deg", "degree", "degrees"]);
+
+/** A position in degrees: named lat/lon and either given in degrees or unitless within ±180. */
 export function isLatLon(f: Field): "lat" | "lon" | null {
-  if (f.unit !== "°" && f.unit !== "deg") return null;
+  const t = f.type.kind === "array" ? f.type.of : f.type;
+  const unitless = !f.unit && "min" in t && "max" in t && t.min !== undefined && t.max !== undefined && t.min >= -180 && t.max <= 180;
+  if (!DEGREES.has(f.unit ?? "") && !unitless) return null;
   const s = `${f.key} ${f.name}`.toLowerCase();
   if (/\blat(itude)?\b/.test(s)) return "lat";
   if (/\b(lon|lng|long|longitude)\b/.test(s)) return "lon";

@@ -58,6 +58,17 @@ export const billingSchema = z.discriminatedUnion("kind", [
 export type Billing = z.infer<typeof billingSchema>;
 
 /**
+ * Where a default price comes from: an operator's published list, the paper, or an estimate derived from one of
+ * those (said as such wherever the price is shown). `date` is when the figure was published or derived.
+ */
+export const priceBasisSchema = z.object({
+  kind: z.enum(["published", "paper", "estimate"]),
+  source: z.string().min(1).max(300),
+  date: z.string().regex(/^\d{4}(-\d{2}){0,2}$/, "a year, year-month or date"),
+});
+export type PriceBasis = z.infer<typeof priceBasisSchema>;
+
+/**
  * Splitting a payload that exceeds the limit into several messages: each fragment carries
  * headerBytes of reassembly header, so it holds (uplinkBytes − headerBytes) of payload.
  */
@@ -83,6 +94,8 @@ export const platformSchema = z
     /** average hours from enqueue to delivery on the network (Astrocast: 5–7 h) */
     uplinkLatencyHours: z.object({ min: z.number().nonnegative(), max: z.number().nonnegative() }).optional(),
     billing: billingSchema,
+    /** where the default price comes from; built-in platforms with a price always say */
+    priceBasis: priceBasisSchema.optional(),
     fragmentation: fragmentationSchema.optional(),
     /** where each number comes from, so the UI can cite it */
     source: z.string().min(1).max(500),
@@ -127,6 +140,9 @@ const PAPER = "Kumar et al. 2026";
 const FACTS = "domain-facts.md, satellite and LPWAN limits";
 const eur = (amount: number): Money => ({ amount, currency: "EUR" });
 const NO_PRICE = "no public default price: enter your contract's";
+/** The paper's NTN rate (Table 7): €0.183 per KB of 2^10 B, "commercial LEO IoT class". */
+const PAPER_NTN_EUR_PER_KB = 0.183;
+const PAPER_PRICE: PriceBasis = { kind: "paper", source: `${PAPER}, Table 7`, date: "2026" };
 
 function lorawan(region: "EU868" | "US915", dr: number, bytes: number, extra: Partial<PlatformInput>, note: string): PlatformInput {
   return {
@@ -150,7 +166,8 @@ const RAW: PlatformInput[] = [
     downlinkBytes: 40,
     queueSlots: 8,
     uplinkLatencyHours: { min: 5, max: 7 },
-    billing: { kind: "per-volume", unit: { symbol: "KB", base: "binary" }, price: eur(0.183) },
+    billing: { kind: "per-volume", unit: { symbol: "KB", base: "binary" }, price: eur(PAPER_NTN_EUR_PER_KB) },
+    priceBasis: { ...PAPER_PRICE, source: `${PAPER}, Table 7 (NTN rate, measured on Astrocast)` },
     source: `${PAPER}, Table 1 (limit) and Table 7 (NTN rate €0.183/KB, KB = 2^10 B); ${FACTS} (Astrocast row); astronode-serial.md (8-slot queue, 5–7 h average uplink latency)`,
     notes: [
       "Table 1 writes the limit as < 160 B; the Astronode S accepts 160 user bytes (+8 optional geolocation bytes)",
@@ -164,9 +181,11 @@ const RAW: PlatformInput[] = [
     network: "satellite",
     uplinkBytes: 340,
     downlinkBytes: 270,
-    billing: { kind: "per-credit", bytesPerCredit: 50, minCredits: 1 },
+    // RockBLOCK's credit price is not in any source we can cite: the paper's LEO-IoT rate for 50 bytes stands in
+    billing: { kind: "per-credit", bytesPerCredit: 50, minCredits: 1, price: eur(Number(((PAPER_NTN_EUR_PER_KB * 50) / 1024).toPrecision(3))) },
+    priceBasis: { kind: "estimate", source: `the paper's NTN rate (€0.183/KB of 2^10 B, ${PAPER} Table 7) for one 50-byte credit; not a RockBLOCK price: enter your contract's`, date: "2026" },
     source: `${PAPER}, Table 1 (340 MO / 270 MT); ${FACTS} (Iridium SBD row: RockBLOCK credits)`,
-    notes: ["RockBLOCK bills 1 credit per 50 bytes started, at least 1 per session", `credit price: ${NO_PRICE}`],
+    notes: ["RockBLOCK bills 1 credit per 50 bytes started, at least 1 per session", "credit price: an estimate from the paper's NTN rate, not RockBLOCK's list price"],
   },
   {
     id: "kineis",
@@ -233,6 +252,7 @@ const RAW: PlatformInput[] = [
     name: "Terrestrial NB-IoT / LTE-M",
     network: "cellular",
     billing: { kind: "per-volume", unit: { symbol: "MB", base: "binary" }, price: eur(0.02) },
+    priceBasis: { ...PAPER_PRICE, source: `${PAPER}, Table 7 (TN rate)` },
     source: `${PAPER}, Table 7 (TN rate €0.02/MB, MB = 2^20 B)`,
     notes: ["no fixed per-message limit: it depends on the protocol stack above the bearer"],
   },
@@ -240,9 +260,10 @@ const RAW: PlatformInput[] = [
     id: "nbiot-ntn",
     name: "3GPP NB-IoT / LTE-M NTN",
     network: "satellite",
-    billing: { kind: "per-volume", unit: { symbol: "KB", base: "binary" } },
+    billing: { kind: "per-volume", unit: { symbol: "KB", base: "binary" }, price: eur(PAPER_NTN_EUR_PER_KB) },
+    priceBasis: { kind: "estimate", source: `the paper's NTN rate (${PAPER} Table 7, measured for a LEO IoT service), applied to 3GPP NTN: enter your operator's`, date: "2026" },
     source: `${PAPER}, Table 1 (protocol-dependent)`,
-    notes: ["message size is protocol-dependent", NO_PRICE],
+    notes: ["message size is protocol-dependent", "price: an estimate from the paper's NTN rate"],
   },
 ];
 
@@ -251,6 +272,14 @@ export const PLATFORMS: readonly Platform[] = RAW.map(parsePlatform);
 
 export function platformById(id: string): Platform | undefined {
   return PLATFORMS.find((p) => p.id === id);
+}
+
+/** The catalog's default price with where it comes from: "€0.183/KB (2^10 B) · paper: …, Table 7 (2026)". */
+export function describeDefaultPrice(p: Platform): string {
+  const price = describePrice(p.billing);
+  if (!p.priceBasis) return price;
+  const { kind, source, date } = p.priceBasis;
+  return `${price} · ${kind === "estimate" ? "estimate" : kind === "paper" ? "from the paper" : "published price"}: ${source} (${date})`;
 }
 
 /** "€0.183/KB (binary)" or "no public default" — how a default price is shown next to a platform. */

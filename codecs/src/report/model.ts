@@ -5,7 +5,7 @@ import type { FormatId } from "../formats/types.ts";
 import { FRAGMENT_HEADER_BYTES } from "../fragmentation/header.ts";
 import { REASSEMBLY_RULE, type FragmentationPlan } from "../fragmentation/plan.ts";
 import type { Field, FieldType, Layout } from "../layout/schema.ts";
-import { describePrice, platformById } from "../platforms/catalog.ts";
+import { describeDefaultPrice, describePrice, platformById } from "../platforms/catalog.ts";
 import { evaluateFleet, type FleetResult, type FormatSizesInput } from "./fleet.ts";
 import { billingFor, type FleetScenario } from "./scenario.ts";
 
@@ -119,7 +119,7 @@ export function buildReport(input: ReportInput): ReportModel {
     const b = billingFor(scenario, id);
     if (!p || !b) return [];
     const edited = scenario.billing[id] !== undefined;
-    return [{ platformId: id, name: p.name, price: `${describePrice(b)}${edited ? ` (edited; catalog: ${describePrice(p.billing)})` : ""}`, edited, source: p.source }];
+    return [{ platformId: id, name: p.name, price: edited ? `${describePrice(b)} (edited; catalog: ${describeDefaultPrice(p)})` : describeDefaultPrice(p), edited, source: p.source }];
   });
 
   return {

@@ -77,7 +77,8 @@ export function messagesPerDay(c: Cadence): number {
   return c.kind === "per-day" ? c.messagesPerDay : 1440 / c.minutes;
 }
 
-export const DEFAULT_FORMATS: FormatId[] = ["json", "protobuf", "struct-zlib", "bitpacked"];
+/** the paper's four plus the two fixed-layout formats a tight budget usually ends up with */
+export const DEFAULT_FORMATS: FormatId[] = ["json", "protobuf", "struct", "struct-zlib", "sbe", "bitpacked"];
 
 export function defaultScenario(name = "Fleet"): FleetScenario {
   return {

@@ -4,6 +4,10 @@ import { useDesigner } from "../../state/designer.ts";
 import { exportLayout, goHome, renameProject, resolveConflict, useSession, type SaveStatus } from "../../state/session.ts";
 import { Icon } from "../common/Icon.tsx";
 import { ThemeToggle } from "../common/ThemeToggle.tsx";
+import { LengthNotice, useLengthLimit } from "../common/LengthLimit.tsx";
+
+/** projects.rename accepts 1–128 characters (host/api/contract.ts) */
+const PROJECT_NAME_MAX = 128;
 
 const isMac = typeof navigator !== "undefined" && /Mac|iPhone|iPad/.test(navigator.platform);
 const MOD = isMac ? "⌘" : "Ctrl+";
@@ -31,6 +35,7 @@ function SaveState() {
 function ProjectName() {
   const name = useDesigner((s) => s.projectName);
   const [editing, setEditing] = useState<string | null>(null);
+  const limit = useLengthLimit(PROJECT_NAME_MAX);
   const commit = () => {
     if (editing !== null) void renameProject(editing);
     setEditing(null);
@@ -47,9 +52,13 @@ function ProjectName() {
           data-testid="project-name-input"
           aria-label="Project name"
           autoFocus
-          maxLength={128}
+          maxLength={PROJECT_NAME_MAX}
           value={editing}
-          onChange={(e) => setEditing(e.target.value)}
+          onPaste={limit.onPaste}
+          onChange={(e) => {
+            limit.seen(e.target.value);
+            setEditing(e.target.value);
+          }}
           onBlur={commit}
           onKeyDown={(e) => {
             if (e.key === "Enter") commit();
@@ -57,6 +66,7 @@ function ProjectName() {
           }}
         />
       )}
+      {editing !== null ? <LengthNotice length={editing.length} maxLength={PROJECT_NAME_MAX} cutFrom={limit.cutFrom} testId="project-name-input" /> : null}
     </div>
   );
 }

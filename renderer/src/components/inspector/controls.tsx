@@ -2,6 +2,7 @@
 // computation always runs on the last valid layout while the field shows what is wrong.
 import { useEffect, useId, useState, type ReactNode } from "react";
 import type { FieldIssue } from "../../state/issues.ts";
+import { LengthNotice, useLengthLimit } from "../common/LengthLimit.tsx";
 
 export function Messages({ issues, local }: { issues?: readonly FieldIssue[]; local?: string | null }) {
   if (!local && !issues?.length) return null;
@@ -44,15 +45,21 @@ interface TextProps {
 
 export function TextField(p: TextProps) {
   const id = useId();
+  const limit = useLengthLimit(p.maxLength);
   const invalid = !!p.issues?.length;
   const cls = `${p.multiline ? "textarea" : "input"}${invalid ? " invalid" : ""}${p.mono ? " mono" : ""}`;
+  const change = (v: string) => {
+    limit.seen(v);
+    p.onChange(v);
+  };
   return (
     <Row label={p.label} htmlFor={id} top={p.multiline} help={p.help}>
       {p.multiline ? (
-        <textarea id={id} className={cls} value={p.value ?? ""} placeholder={p.placeholder} maxLength={p.maxLength} data-testid={p.testId} aria-invalid={invalid} onChange={(e) => p.onChange(e.target.value)} />
+        <textarea id={id} className={cls} value={p.value ?? ""} placeholder={p.placeholder} maxLength={p.maxLength} data-testid={p.testId} aria-invalid={invalid} onPaste={limit.onPaste} onChange={(e) => change(e.target.value)} />
       ) : (
-        <input id={id} className={cls} value={p.value ?? ""} placeholder={p.placeholder} maxLength={p.maxLength} data-testid={p.testId} aria-invalid={invalid} spellCheck={false} onChange={(e) => p.onChange(e.target.value)} />
+        <input id={id} className={cls} value={p.value ?? ""} placeholder={p.placeholder} maxLength={p.maxLength} data-testid={p.testId} aria-invalid={invalid} spellCheck={false} onPaste={limit.onPaste} onChange={(e) => change(e.target.value)} />
       )}
+      <LengthNotice length={(p.value ?? "").length} maxLength={p.maxLength} cutFrom={limit.cutFrom} testId={p.testId} />
       <Messages issues={p.issues} />
     </Row>
   );

@@ -1,5 +1,5 @@
 // Fit-to-platform advisor: the changes that bring the layout under a target size, ranked by bytes saved per bit of
-// information lost, each with its cost in the field's terms; one or all applied as an undoable edit.
+// declared precision given up, each with its cost in the field's terms; one or all applied as an undoable edit.
 import { useEffect } from "react";
 import { CODECS } from "../../../../codecs/src/formats/registry.ts";
 import { FORMAT_IDS, type FormatId } from "../../../../codecs/src/formats/types.ts";
@@ -8,6 +8,7 @@ import type { SizeStats } from "../../../../codecs/src/analysis/stats.ts";
 import { useDesigner } from "../../state/designer.ts";
 import { useSettings } from "../../state/settings.ts";
 import { NumberInput } from "../decide/inputs.tsx";
+import { LimitsPanel } from "./LimitsPanel.tsx";
 import { applyChanges, requestAdvice, setAdvisorWorker, stopAdvisor, targetBytesOf, useAdvisor } from "./store.ts";
 
 setAdvisorWorker(() => new Worker(new URL("./advisor.worker.ts", import.meta.url), { type: "module", name: "advisor" }));
@@ -92,7 +93,7 @@ export function AdvisorPage() {
 
   useEffect(() => {
     requestAdvice(target);
-  }, [validKey, target, a.format, samples, seed]);
+  }, [validKey, target, a.format, samples, seed, a.locked, a.maxStep]);
   useEffect(() => stopAdvisor, []);
   // the designer's own shortcuts live on its page; here the same keys undo the advisor's edits
   useEffect(() => {
@@ -165,13 +166,26 @@ export function AdvisorPage() {
               ) : r.plan.fits ? (
                 <span className="verdict fits">✓ the plan fits {targetName}</span>
               ) : (
-                <span className="verdict over">✗ these changes cannot reach {targetName}</span>
+                <span className="verdict over" data-testid="advisor-unreachable">
+                  ✗ the allowed changes cannot reach {targetName}
+                  {r.plan.closest ? `: every one of them together still makes ${r.plan.closest.max} B` : ""}
+                </span>
               )}
             </div>
             <div className="spacer" />
             {r.plan.transforms.length ? (
-              <button type="button" className="btn primary" data-testid="advisor-apply-all" disabled={stale} onClick={() => applyChanges(r.plan.transforms)}>
-                Apply all {r.plan.transforms.length} changes
+              <button
+                type="button"
+                className={`btn${r.plan.partial ? "" : " primary"}`}
+                data-testid="advisor-apply-all"
+                data-partial={r.plan.partial}
+                disabled={stale}
+                title={r.plan.partial ? `Partial: these changes lose no precision but leave messages at ${r.plan.sizes.max} B, over ${targetName}` : undefined}
+                onClick={() => applyChanges(r.plan.transforms)}
+              >
+                {r.plan.partial
+                  ? `Apply ${r.plan.transforms.length} lossless change${r.plan.transforms.length === 1 ? "" : "s"} (partial: ${r.plan.sizes.max} B, over the target)`
+                  : `Apply all ${r.plan.transforms.length} change${r.plan.transforms.length === 1 ? "" : "s"}`}
               </button>
             ) : null}
             <UndoRedo />
@@ -179,6 +193,12 @@ export function AdvisorPage() {
           {r.bitpacked && r.bitpacked.max < r.base.max ? (
             <p className="note">
               Bit-packing: the same layout bit-packed is {sizesText(r.bitpacked)} before any change. Choose “Bit-packed” as the format to plan with it.
+            </p>
+          ) : null}
+          {r.plan.partial ? (
+            <p className="note attention" data-testid="advisor-partial">
+              Out of reach, so the plan gives up no precision: it only holds the changes that lose nothing. Try another format, lift a precision limit, or apply
+              single suggestions below knowing the target is still missed.
             </p>
           ) : null}
           <p className="note">Applying is one step in the designer's history: Undo (Ctrl+Z) takes it back.</p>
@@ -208,7 +228,7 @@ export function AdvisorPage() {
                       <th scope="row">{l.field}</th>
                       <td className="wrap">{s?.title ?? ""}</td>
                       <td>{l.text}</td>
-                      <td className="num">{l.measured === 0 ? "exact" : Number.isFinite(l.measured) ? `${Number(l.measured.toPrecision(4))}${l.unit ? ` ${l.unit}` : ""}` : "mismatch"}</td>
+                      <td>{l.measuredText}</td>
                     </tr>
                   );
                 })}
@@ -230,7 +250,7 @@ export function AdvisorPage() {
 
         <div className="panel">
           <h3>
-            Suggestions <span className="sub">ranked: lossless first, then bytes saved per bit of information lost</span>
+            Suggestions <span className="sub">ranked: lossless first, then bytes saved per bit of declared precision given up</span>
           </h3>
           {r.suggestions.length === 0 ? (
             <div className="empty">
@@ -243,8 +263,8 @@ export function AdvisorPage() {
                 <tr>
                   <th scope="col">Change</th>
                   <th scope="col" title="Mean bytes saved per message with only this change">saves</th>
-                  <th scope="col" title="Shannon information the samples lose, bits per message">info lost</th>
-                  <th scope="col" title="Bytes saved per bit of information lost">B/bit</th>
+                  <th scope="col" title="Precision given up per message: log2(new step / declared step) bits per value, whatever the samples hold">info lost</th>
+                  <th scope="col" title="Bytes saved per bit of precision given up">B/bit</th>
                   <th scope="col">worst error</th>
                   <th scope="col">new size</th>
                   <th scope="col" />
@@ -261,9 +281,9 @@ export function AdvisorPage() {
                       {s.caveat ? <div className="attention-text">{s.caveat}</div> : null}
                     </td>
                     <td>{b1(s.bytesSaved)}</td>
-                    <td>{s.infoLostBits <= 1e-6 ? "none" : `${s.infoLostBits.toFixed(2)} bit`}</td>
+                    <td data-testid={`info-lost-${s.fieldId}`}>{s.infoLostBits <= 1e-6 ? "none" : `${s.infoLostBits.toFixed(2)} bit`}</td>
                     <td>{s.bytesPerBit === null ? "∞" : s.bytesPerBit.toFixed(2)}</td>
-                    <td>{s.loss?.text ?? "exact"}</td>
+                    <td data-testid={`worst-${s.fieldId}`}>{s.loss?.text ?? "exact"}</td>
                     <td className={s.sizes.max > r.targetBytes ? "over-text" : undefined}>{sizesText(s.sizes)}</td>
                     <td>
                       <button type="button" className="btn small" data-testid={`apply-${s.fieldId}`} disabled={stale} onClick={() => applyChanges([s.transform])}>
@@ -282,7 +302,10 @@ export function AdvisorPage() {
   return (
     <div className="decide-page-body" data-testid="advisor-page">
       <Controls target={target} />
-      <div className="decide-scroll">{body}</div>
+      <div className="decide-scroll">
+        {valid && valid.fields.length > 0 ? <LimitsPanel layout={valid} /> : null}
+        {body}
+      </div>
     </div>
   );
 }

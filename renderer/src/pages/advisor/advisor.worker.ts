@@ -14,6 +14,7 @@ self.onmessage = (ev: MessageEvent<AdviseRequest>) => {
       format: r.format,
       samples: r.samples,
       seed: r.seed,
+      limits: r.limits,
       onProgress: (p) => {
         // a few updates a second are enough for a progress bar
         const now = performance.now();

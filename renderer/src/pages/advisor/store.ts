@@ -3,7 +3,7 @@
 import { create } from "zustand";
 import { applyAll } from "../../../../codecs/src/advisor/advise.ts";
 import { applyTransform } from "../../../../codecs/src/advisor/transforms.ts";
-import type { AdvisorResult, Transform } from "../../../../codecs/src/advisor/types.ts";
+import type { AdvisorLimits, AdvisorResult, Transform } from "../../../../codecs/src/advisor/types.ts";
 import type { FormatId } from "../../../../codecs/src/formats/types.ts";
 import { useDesigner } from "../../state/designer.ts";
 import { useSettings } from "../../state/settings.ts";
@@ -22,6 +22,9 @@ export interface AdvisorState {
   ms: number;
   error: string | null;
   notice: string | null;
+  /** fields the user locked and the coarsest step each may take, by field id (kept while the page is away) */
+  locked: string[];
+  maxStep: Record<string, number>;
 }
 
 export const useAdvisor = create<AdvisorState>()(() => ({
@@ -35,7 +38,21 @@ export const useAdvisor = create<AdvisorState>()(() => ({
   ms: 0,
   error: null,
   notice: null,
+  locked: [],
+  maxStep: {},
 }));
+
+/** Locks or unlocks a field: a locked field is never changed. */
+export function setLocked(fieldId: string, locked: boolean): void {
+  const cur = useAdvisor.getState().locked.filter((id) => id !== fieldId);
+  useAdvisor.setState({ locked: locked ? [...cur, fieldId] : cur });
+}
+
+/** The coarsest step a field may be rounded to (undefined: any step the advisor finds). */
+export function setMaxStep(fieldId: string, step: number | undefined): void {
+  const { [fieldId]: _old, ...rest } = useAdvisor.getState().maxStep;
+  useAdvisor.setState({ maxStep: step === undefined ? rest : { ...rest, [fieldId]: step } });
+}
 
 let worker: Worker | null = null;
 let makeWorker: (() => Worker) | null = null;
@@ -50,8 +67,12 @@ export function targetBytesOf(s: Pick<AdvisorState, "target" | "customBytes">, l
   return s.target === "custom" ? s.customBytes : limitOf(s.target);
 }
 
-function keyOf(validKey: number, target: number, format: FormatId, samples: number, seed: number): string {
-  return `${validKey}|${target}|${format}|${samples}|${seed}`;
+function keyOf(validKey: number, target: number, format: FormatId, samples: number, seed: number, limits: AdvisorLimits): string {
+  return `${validKey}|${target}|${format}|${samples}|${seed}|${JSON.stringify(limits)}`;
+}
+
+function limitsOf(a: Pick<AdvisorState, "locked" | "maxStep">): AdvisorLimits {
+  return { locked: [...a.locked].sort(), maxStep: Object.fromEntries(Object.entries(a.maxStep).sort(([x], [y]) => x.localeCompare(y))) };
 }
 
 function onAnswer(a: AdviseAnswer): void {
@@ -78,7 +99,8 @@ export function requestAdvice(targetBytes: number | undefined): void {
   const st = useSettings.getState();
   const a = useAdvisor.getState();
   if (!d.valid || d.valid.fields.length === 0 || targetBytes === undefined || !makeWorker) return;
-  const key = keyOf(d.validKey, targetBytes, a.format, st.samples, st.seed);
+  const limits = limitsOf(a);
+  const key = keyOf(d.validKey, targetBytes, a.format, st.samples, st.seed, limits);
   if (key === sentKey) return;
   if (timer) clearTimeout(timer);
   const hit = recent.get(key);
@@ -109,7 +131,7 @@ export function requestAdvice(targetBytes: number | undefined): void {
     sentKey = key;
     seq++;
     useAdvisor.setState({ running: true, progress: { phase: "sampling", done: 0, total: 1 }, error: null });
-    const req: AdviseRequest = { type: "advise", seq, layout, targetBytes, format: a.format, samples: st.samples, seed: st.seed };
+    const req: AdviseRequest = { type: "advise", seq, layout, targetBytes, format: a.format, samples: st.samples, seed: st.seed, limits };
     worker.postMessage(req);
   }, 250);
 }

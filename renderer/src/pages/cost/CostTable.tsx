@@ -1,6 +1,7 @@
 // Formats side by side on every platform: monthly cost from every message, worst cases from p95 and max, fit and
 // credit-boundary crossings.
 import type { FleetCell, FleetResult } from "../../../../codecs/src/report/fleet.ts";
+import { platformById } from "../../../../codecs/src/platforms/catalog.ts";
 import { money } from "../decide/money.ts";
 
 const pct = (x: number) => `${(x * 100).toFixed(x > 0 && x < 0.01 ? 2 : 0)} %`;
@@ -36,6 +37,11 @@ export function CostTable({ result }: { result: FleetResult }) {
           {platforms.map(([id, name]) => (
             <th key={id} scope="col">
               {name}
+              {result.scenario.billing[id] === undefined && platformById(id)?.priceBasis?.kind === "estimate" ? (
+                <div className="attention-text" data-testid={`estimate-${id}`} title={platformById(id)!.priceBasis!.source}>
+                  estimated price
+                </div>
+              ) : null}
             </th>
           ))}
         </tr>

@@ -1,5 +1,5 @@
 // One platform's billing in this scenario: the catalog's default (with its source) or an edited price.
-import { billingSchema, describePrice, platformById, type Billing, type Money, type VolumeUnit } from "../../../../codecs/src/platforms/catalog.ts";
+import { billingSchema, describeDefaultPrice, describePrice, platformById, type Billing, type Money, type VolumeUnit } from "../../../../codecs/src/platforms/catalog.ts";
 import { billingFor, type Currency, type FleetScenario } from "../../../../codecs/src/report/scenario.ts";
 import { editScenario } from "../decide/store.ts";
 import { NumberInput } from "../decide/inputs.tsx";
@@ -120,8 +120,15 @@ export function PriceEditor({ s, platformId }: { s: FleetScenario; platformId: s
           <span className="muted">B per message</span>
         </div>
       )}
-      <div className="price-source">
-        {edited ? <>Edited · catalog default: {describePrice(p.billing)}</> : <>Default: {describePrice(p.billing)}</>} · Source: {p.source}
+      <div className="price-source" data-testid={`${id}-source`}>
+        {edited ? <>Edited · catalog default: {describeDefaultPrice(p)}</> : <>Default: {describeDefaultPrice(p)}</>}
+        {p.priceBasis?.kind === "estimate" ? (
+          <span className="attention-text" data-testid={`${id}-estimate`}>
+            {" "}
+            · estimate
+          </span>
+        ) : null}{" "}
+        · Limits: {p.source}
       </div>
     </div>
   );

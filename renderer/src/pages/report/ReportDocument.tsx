@@ -156,7 +156,7 @@ export function ReportDocument({ model, sizes }: { model: ReportModel; sizes: Si
                 <tr key={r.format}>
                   <td>{r.label}</td>
                   {r.cells.map((c) => (
-                    <td key={c.platformId}>{c.fitsMax ? <span className="verdict fits">✓ fits</span> : <span className="verdict over">✗ {c.fitsP95 ? "max over" : "over"} ({Math.round(c.shareOver * 100)} %)</span>}</td>
+                    <td key={c.platformId}>{c.fitsMax ? <span className="verdict fits">✓ fits</span> : <span className="verdict over">✗ {Math.round(c.shareOver * 100)} % of samples over{c.fitsP95 ? " · p95 fits" : ""}</span>}</td>
                   ))}
                 </tr>
               ))}

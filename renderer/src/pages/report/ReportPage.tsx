@@ -10,9 +10,10 @@ import { useSettings } from "../../state/settings.ts";
 import { measuredFrom } from "../decide/measured.ts";
 import { activeScenario, flushCosts, useDecide } from "../decide/store.ts";
 import { reportCsv } from "../../../../codecs/src/report/csv.ts";
-import { downloadBlob, slug } from "./download.ts";
+import { base64ToBytes, downloadBlob, slug } from "./download.ts";
 import { chartToPng } from "./exportPng.ts";
 import { ReportDocument } from "./ReportDocument.tsx";
+import { reportSnapshot } from "./snapshot.ts";
 
 const PAGE_CSS: Record<PageSize, string> = { A4: "A4", Letter: "letter" };
 
@@ -35,19 +36,22 @@ export function ReportPage() {
 
   const pdf = async () => {
     await flushCosts();
-    if (shell !== "electron") {
-      // browser mode: the browser prints this very page; the @page rule carries the chosen size
-      window.print();
-      return;
-    }
     const api = useSession.getState().api;
     if (!api) return;
     setBusy("pdf");
     try {
-      const res = await api.call("report.savePdf", { pageSize, fileName: `${fileBase}-report.pdf` });
-      setMessage(res ? { kind: "info", text: `Saved ${res.path} (${Math.round(res.bytes / 1024)} KB)` } : null);
+      if (shell === "electron") {
+        const res = await api.call("report.savePdf", { pageSize, fileName: `${fileBase}-report.pdf` });
+        setMessage(res ? { kind: "info", text: `Saved ${res.path} (${Math.round(res.bytes / 1024)} KB)` } : null);
+      } else {
+        // browser mode: the host prints this page's snapshot with Chromium and the file comes back as a download
+        const res = await api.call("report.pdf", { pageSize, html: reportSnapshot() });
+        const name = `${fileBase}-report.pdf`;
+        downloadBlob(new Blob([base64ToBytes(res.base64)], { type: "application/pdf" }), name);
+        setMessage({ kind: "info", text: `Downloaded ${name} (${pageSize}, ${Math.max(1, Math.round(res.bytes / 1024))} KB)` });
+      }
     } catch (e) {
-      setMessage({ kind: "error", text: `PDF failed: ${asHostError(e).describe()}` });
+      setMessage({ kind: "error", text: `PDF failed: ${asHostError(e).describe()}${shell === "electron" ? "" : " — the browser's own print dialog (Ctrl+P) still prints this page"}` });
     } finally {
       setBusy(null);
     }
@@ -78,7 +82,7 @@ export function ReportPage() {
           ))}
         </div>
         <button type="button" className="btn primary" data-testid="report-pdf" disabled={!model || busy !== null} onClick={() => void pdf()}>
-          {shell === "electron" ? (busy === "pdf" ? "Saving PDF…" : "Save PDF…") : "Print / Save as PDF…"}
+          {busy === "pdf" ? "Making the PDF…" : shell === "electron" ? "Save PDF…" : "Download PDF"}
         </button>
         <button type="button" className="btn" data-testid="report-csv" disabled={!model} onClick={() => model && downloadBlob(new Blob([reportCsv(model)], { type: "text/csv" }), `${fileBase}-report.csv`)}>
           Numbers (CSV)

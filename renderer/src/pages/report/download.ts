@@ -1,4 +1,5 @@
-// Saving what the browser made (CSV text, PNG charts) as a download; Electron shows its save dialog for these too.
+// Saving what the browser made or the host sent (CSV text, PNG charts, the PDF) as a download; Electron shows its
+// save dialog for these too.
 
 export function downloadBlob(blob: Blob, fileName: string): void {
   const url = URL.createObjectURL(blob);
@@ -9,6 +10,13 @@ export function downloadBlob(blob: Blob, fileName: string): void {
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+export function base64ToBytes(base64: string): Uint8Array<ArrayBuffer> {
+  const bin = atob(base64);
+  const bytes = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+  return bytes;
 }
 
 export function slug(name: string): string {

@@ -1,0 +1,105 @@
+// Issue #13, item 1: the declared step is the user's contract. Information lost follows from it (log2(new/old) bits per
+// value), never from what the samples contain; a plan that misses the target gives up nothing and says it is partial.
+import { describe, expect, it } from "vitest";
+import { adviseFit, applyAll } from "../src/advisor/advise.ts";
+import { codecFor } from "../src/formats/registry.ts";
+import { generateSamples } from "../src/samples/generate.ts";
+import type { Suggestion } from "../src/advisor/types.ts";
+import type { LayoutInput } from "../src/layout/schema.ts";
+import { parseLayout } from "../src/layout/validate.ts";
+import { presetById } from "../src/presets/index.ts";
+
+/** A tracker declared at 0.00001° whose samples only ever hold two decimals: the samples hide the loss. */
+const gps = parseLayout({
+  format: "satlayout",
+  version: 1,
+  name: "Container GPS tracker",
+  fields: [
+    { id: "lat", key: "latitude", name: "Latitude", unit: "°", type: { kind: "fixed", scale: 0.00001, offset: 0, min: -90, max: 90 }, sample: { kind: "uniform", min: -90, max: 90, decimals: 2 } },
+    { id: "lon", key: "longitude", name: "Longitude", unit: "°", type: { kind: "fixed", scale: 0.00001, offset: 0, min: -180, max: 180 }, sample: { kind: "uniform", min: -180, max: 180, decimals: 2 } },
+    { id: "t", key: "time", name: "Time", unit: "s", type: { kind: "timestamp", encoding: "epoch", resolution: 1, min: 1735689600, max: 2051222400 }, sample: { kind: "walk", start: 1767225600, stepMin: 3600, stepMax: 3600 } },
+  ],
+} satisfies LayoutInput);
+
+/** WGS 84 equatorial circumference / 360, written out here rather than taken from the code under test. */
+const M_PER_DEG = 40_075_016.686 / 360;
+
+const byField = (s: readonly Suggestion[], id: string) => s.find((x) => x.fieldId === id)!;
+
+describe("precision lost follows from the declared step", () => {
+  it("longitude fixed-point 0.00001 → 0.01 is not lossless, even when every sample has two decimals", () => {
+    // 26 bits bit-packed; 2 bytes hold 16, which 0.01° (36 001 values) just fits and 0.005° (72 001) does not
+    const lonOnly = parseLayout({ ...gps, fields: gps.fields.filter((f) => f.id === "lon") });
+    const r = adviseFit(lonOnly, { targetBytes: 2, samples: 400 });
+    expect(r.plan.fits).toBe(true);
+    const lon = byField(r.suggestions, "lon");
+    expect(lon.transform).toEqual({ kind: "fixed-point", fieldId: "lon", step: 0.01 });
+    // 1000 times coarser: log2(1000) ≈ 9.97 bits per value
+    expect(lon.infoLostBits).toBeCloseTo(Math.log2(1000), 9);
+    expect(lon.bytesPerBit).not.toBeNull();
+    expect(lon.bytesPerBit!).toBeCloseTo(lon.bytesSaved / Math.log2(1000), 9);
+    // the worst error, ±0.005°, in metres
+    expect(lon.loss!.bound).toBeCloseTo(0.005, 12);
+    expect(lon.loss!.text).toBe(`±${Math.round(0.005 * M_PER_DEG)} m at the equator (0.005°)`);
+    expect(lon.title).toContain("0.01°");
+  });
+
+  it("a timestamp made coarser loses log2(new/declared) bits although the samples are hourly", () => {
+    const r = adviseFit(gps, { targetBytes: 5, samples: 400, limits: { locked: ["lat", "lon"] } });
+    const t = byField(r.suggestions, "t");
+    expect(t.transform.kind).toBe("timestamp");
+    const res = (t.transform as { resolution: number }).resolution;
+    expect(res).toBeGreaterThan(1);
+    expect(t.infoLostBits).toBeCloseTo(Math.log2(res), 9);
+    expect(t.loss!.text).toBe(`±${res / 2} s`);
+    // what the samples show is reported apart from the guarantee: hourly samples come back exactly
+    expect(t.loss!.measured).toBe(0);
+  });
+
+  it("never rounds a locked field, nor any field coarser than its minimum precision", () => {
+    const locked = adviseFit(gps, { targetBytes: 6, samples: 300, limits: { locked: ["lat"] } });
+    expect(locked.suggestions.some((s) => s.fieldId === "lat")).toBe(false);
+    expect(locked.plan.transforms.some((t) => t.fieldId === "lat")).toBe(false);
+    const limited = adviseFit(gps, { targetBytes: 6, samples: 300, limits: { maxStep: { lon: 0.001, lat: 0.001 } } });
+    for (const s of limited.suggestions) if (s.transform.kind === "fixed-point") expect(s.transform.step).toBeLessThanOrEqual(0.001);
+    for (const t of limited.plan.transforms) if (t.kind === "fixed-point") expect(t.step).toBeLessThanOrEqual(0.001);
+  });
+
+  it("rounds no more than the target needs: one step finer on any rounded field no longer fits", () => {
+    const samples = generateSamples(gps, 400, 1);
+    const r = adviseFit(gps, { targetBytes: 8, records: samples, limits: { locked: ["t"] } });
+    expect(r.plan.fits).toBe(true);
+    const fixed = r.plan.transforms.filter((t) => t.kind === "fixed-point");
+    expect(fixed.length).toBeGreaterThan(0);
+    for (const t of fixed) {
+      // the 1-2-5 step below this one, or the declared 0.00001°
+      const [m, e] = t.step.toExponential().split("e").map(Number) as [number, number];
+      const finer = m === 1 ? 5 * 10 ** (e - 1) : m === 2 ? 10 ** e : 2 * 10 ** e;
+      const others = r.plan.transforms.filter((x) => x !== t);
+      const layout = finer <= 0.00001 * (1 + 1e-9) ? applyAll(gps, others) : applyAll(gps, [...others, { ...t, step: Number(finer.toPrecision(3)) }]);
+      const codec = codecFor(layout, "bitpacked");
+      expect(Math.max(...samples.map((x) => codec.encode(x).length)), `${t.fieldId} at ${finer}`).toBeGreaterThan(8);
+    }
+  });
+});
+
+describe("a target out of reach: Kinéis 19 B in Protobuf", () => {
+  const tracker = parseLayout(presetById("kineis-tracker")!.layout);
+  const r = adviseFit(tracker, { targetBytes: 19, format: "protobuf", samples: 500 });
+
+  it("says the plan is partial and gives up no precision for a target it misses", () => {
+    expect(r.base.max).toBeGreaterThan(19);
+    expect(r.plan.fits).toBe(false);
+    expect(r.plan.partial).toBe(true);
+    expect(r.plan.losses.every((l) => l.bound === 0)).toBe(true);
+    expect(r.plan.transforms.every((t) => t.kind !== "fixed-point" && t.kind !== "timestamp")).toBe(true);
+    // how close every allowed change would get, for the page to say
+    expect(r.plan.closest!.max).toBeGreaterThan(19);
+  });
+
+  it("still lists what each field could give, with its declared cost", () => {
+    const lat = byField(r.suggestions, "lat");
+    expect(lat.infoLostBits).toBeCloseTo(Math.log2((lat.transform as { step: number }).step / 0.00001), 9);
+    expect(lat.inPlan).toBe(false);
+  });
+});

@@ -1,0 +1,71 @@
+// The fit advisor as a user meets it (issue #13): precision lost is priced from the declared step and said in metres
+// for positions, fields can be locked or given a coarsest step, and a plan that misses the target says it is partial.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { screenshot, startSession, type E2eSession } from "./support/session.ts";
+import { openPreset, tid } from "./support/ui.ts";
+
+let s: E2eSession;
+
+beforeAll(async () => {
+  s = await startSession();
+}, 300_000);
+
+afterAll(async () => {
+  await s?.close();
+});
+
+/** Waits until the advisor shows an answer and is not computing another. */
+async function settled(page: Page): Promise<void> {
+  await page.waitForSelector(tid("advisor-result"), { timeout: 90_000 });
+  await page.waitForSelector(`${tid("advisor-state")}[data-running="false"]`, { timeout: 90_000 });
+}
+
+describe("fit advisor (browser mode)", () => {
+  it("Kinéis 19 B in Protobuf: out of reach, the plan gives up no precision and is labelled partial", async () => {
+    const { page, errors } = await s.open({ width: 1440, height: 900 });
+    await openPreset(page, "kineis-tracker");
+    await page.click(tid("nav-advisor"));
+    await page.selectOption(tid("advisor-target"), "kineis-standard");
+    await page.selectOption(tid("advisor-format"), "protobuf");
+    await page.waitForSelector(`${tid("advisor-result")}[data-fits="false"]`, { timeout: 90_000 });
+    await settled(page);
+    expect(await page.locator(tid("advisor-unreachable")).textContent()).toMatch(/^✗ the allowed changes cannot reach Kinéis \(standard\) \(19 B\): every one of them together still makes \d+ B$/);
+    await page.waitForSelector(tid("advisor-partial"));
+    // nothing is rounded for a target the plan misses: no "Apply all", and no plan badge on a lossy change
+    const apply = page.locator(tid("advisor-apply-all"));
+    if ((await apply.count()) > 0) expect(await apply.textContent()).toMatch(/partial/);
+    expect(await page.locator(`${tid("suggestion-lat")}`).getAttribute("data-in-plan")).toBe("false");
+    expect(await page.locator(tid("info-lost-lat")).textContent()).toMatch(/^\d+\.\d\d bit$/);
+    expect(await page.locator(tid("worst-lat")).textContent()).toMatch(/^±[\d,.]+ m \([\d.]+°\)$/);
+    await screenshot(page, "advisor-01-partial");
+    expect(errors).toEqual([]);
+  });
+
+  it("locks a field and limits another's step; errors of positions are given in metres", async () => {
+    const { page, errors } = await s.open({ width: 1440, height: 900 });
+    await openPreset(page, "kineis-tracker");
+    await page.click(tid("nav-advisor"));
+    await page.selectOption(tid("advisor-target"), "custom");
+    await page.fill(tid("advisor-custom"), "16");
+    await page.waitForSelector(`${tid("advisor-result")}[data-fits="true"][data-plan-max="16"]`, { timeout: 90_000 });
+    await settled(page);
+    // a coarser longitude is priced from its declared 0.00001° step
+    expect(await page.locator(tid("info-lost-lon")).textContent()).not.toBe("none");
+    expect(await page.locator(tid("worst-lon")).textContent()).toMatch(/ m at the equator \(/);
+    expect(await page.locator(tid("advisor-apply-all")).textContent()).toMatch(/^Apply all \d+ changes?$/);
+
+    await page.click(`${tid("advisor-limits")} summary`);
+    await page.check(tid("lock-lon"));
+    await page.fill(tid("maxstep-lat"), "0.0001");
+    expect(await page.locator(tid("maxerror-lat")).textContent()).toBe("±5.57 m (0.00005°)");
+    await expect.poll(async () => (await page.locator(tid("suggestion-lon")).count()) === 0, { timeout: 90_000 }).toBe(true);
+    await settled(page);
+    expect(await page.locator(tid("suggestion-lat")).textContent()).not.toMatch(/0\.001°|0\.0002°|0\.0005°/);
+    await screenshot(page, "advisor-02-limits");
+    // a wrong step is marked next to the field and not used
+    await page.fill(tid("maxstep-lat"), "0.000001");
+    expect(await page.locator(tid("maxstep-lat")).getAttribute("aria-invalid")).toBe("true");
+    expect(errors).toEqual([]);
+  });
+});
