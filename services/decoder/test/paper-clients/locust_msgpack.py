@@ -7,6 +7,9 @@ from locust import HttpUser, between, task
 
 import paper_device
 
+# made before the load starts (as the paper's clients did): 20 devices x 50 readings
+DEVICES = 20
+PAYLOADS = [paper_device.payloads(paper_device.msgpack, device) for device in range(DEVICES)]
 _devices = itertools.count()
 
 
@@ -14,8 +17,7 @@ class ContainerDevice(HttpUser):
     wait_time = between(0.05, 0.2)
 
     def on_start(self):
-        self.device = next(_devices)
-        self.readings = itertools.cycle(paper_device.payloads(paper_device.msgpack, self.device))
+        self.readings = itertools.cycle(PAYLOADS[next(_devices) % DEVICES])
 
     @task
     def send(self):
