@@ -3,19 +3,24 @@
 // restarted on crash, logs captured, live stats followed — and stops them cleanly.
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { CSE_ENTRY, DECODER_ENTRY } from "../../services/shared/launch.ts";
+import { checkRoute, RouteSpecError } from "../../services/decoder/routes.ts";
+import { ACME_ADMIN, ACME_BASE } from "../../services/shared/acme.ts";
+import { ACME_ENTRY, CSE_ENTRY, DECODER_ENTRY } from "../../services/shared/launch.ts";
 import { freePort } from "../../services/shared/ports.ts";
 import { stackOptionsSchema, type LogLine, type StackEndpoints, type StackOptions, type StackOptionsInput, type StackRecord, type StackStats, type StackStatus } from "../api/stack.ts";
 import { DB_FILE_NAME } from "../db/open.ts";
 import { HostError } from "../errors.ts";
+import { acmeArgs, AE_NAME, decoderArgs, embeddedCseArgs, SHARED_CONTAINER } from "./args.ts";
 import { LogFile, LogRing } from "./logs.ts";
 import { DEFAULT_TIMINGS, ManagedService, type ServiceTimings } from "./service.ts";
 import { SseFollower } from "./sse.ts";
 import { pidAlive, readLiveState, removeState, writeState, type StackState } from "./stateFile.ts";
 
 export const STACK_DIR = "stack";
-export const AE_NAME = "decoder";
-export const SHARED_CONTAINER = "up";
+/** where acmecse is installed on first use when the repository's .venv does not have it */
+export const ACME_VENV_DIR = "acme-venv";
+const ACME_START_TIMEOUT_MS = 15 * 60_000;
+export { AE_NAME, SHARED_CONTAINER };
 
 export interface SupervisorHooks {
   onStatus?: (s: StackStatus) => void;
@@ -190,6 +195,15 @@ export class StackSupervisor {
   up(input: StackOptionsInput = {}): Promise<StackStatus> {
     return this.serial(async () => {
       const opts = stackOptionsSchema.parse(input);
+      // the decoder would refuse these at start; say which one and why before starting anything
+      opts.routes.forEach((r, i) => {
+        try {
+          checkRoute(r, `route ${r.path}`);
+        } catch (e) {
+          if (e instanceof RouteSpecError) throw new HostError("bad_request", e.message, [{ path: `routes.${i}.path`, message: e.message }]);
+          throw e;
+        }
+      });
       if (this.running) {
         if (JSON.stringify(this.running.options) === JSON.stringify(opts)) return this.status();
         throw new HostError("conflict", "the stack is already running with other settings: stop it first");
@@ -203,7 +217,7 @@ export class StackSupervisor {
       this.phase = "starting";
       this.error = null;
       this.changed();
-      this.note(`starting: ${opts.replicas} decoder replica(s), ${opts.cseUrl ? `forwarding to ${opts.cseUrl}` : "embedded CSE"}`);
+      this.note(`starting: ${opts.replicas} decoder replica(s), ${opts.cseUrl ? `forwarding to ${opts.cseUrl}` : opts.cseKind === "acme" ? "ACME CSE" : "embedded CSE"}`);
       process.once("exit", this.exitHook);
       try {
         this.running = await this.startServices(opts);
@@ -231,22 +245,27 @@ export class StackSupervisor {
     let cseUrl: string | null = null;
     if (!cseBase) {
       const port = opts.csePort || (await freePort());
+      const acme = opts.cseKind === "acme";
+      const health = acme ? { base: ACME_BASE, origin: ACME_ADMIN } : { base: "Mobius", origin: "Sponde" };
       this.cse = new ManagedService(
         {
           name: "cse",
-          entry: CSE_ENTRY,
+          entry: acme ? ACME_ENTRY : CSE_ENTRY,
           port,
-          args: (p) => ["--host", "127.0.0.1", "--port", String(p), "--data-dir", path.join(this.dir, "cse")],
-          healthPath: (url) => ({ url: `${url}/Mobius`, headers: { "X-M2M-RI": "health", "X-M2M-Origin": "Sponde", "X-M2M-RVI": "3", Accept: "application/json" } }),
-          tieToParent: false,
+          args: acme
+            ? (p) => acmeArgs(opts, p, path.join(this.dir, "acme"), path.join(path.resolve(this.o.dataDir), ACME_VENV_DIR))
+            : (p) => embeddedCseArgs(opts, p, path.join(this.dir, "cse")),
+          healthPath: (url) => ({ url: `${url}/${health.base}`, headers: { "X-M2M-RI": "health", "X-M2M-Origin": health.origin, "X-M2M-RVI": "3", Accept: "application/json" } }),
+          tieToParent: acme,
         },
-        this.timings,
+        // ACME is a Python program that may first be installed from PyPI
+        acme ? { ...this.timings, startTimeoutMs: Math.max(this.timings.startTimeoutMs, ACME_START_TIMEOUT_MS) } : this.timings,
         logTo,
         onChange,
       );
       await this.cse.start();
       cseUrl = this.cse.status().url!;
-      cseBase = String(this.cse.listening.cseBaseUrl ?? `${cseUrl}/Mobius`);
+      cseBase = String(this.cse.listening.cseBaseUrl ?? `${cseUrl}/${health.base}`);
     }
     const projects = path.join(path.resolve(this.o.dataDir), DB_FILE_NAME);
     const decoderPort = opts.decoderPort || (await freePort());
@@ -256,23 +275,7 @@ export class StackSupervisor {
         name: "decoder",
         entry: DECODER_ENTRY,
         port: decoderPort,
-        args: (p) => [
-          "--host", "127.0.0.1",
-          "--port", String(p),
-          "--replicas", String(opts.replicas),
-          "--data-dir", path.join(this.dir, "decoder"),
-          "--cse", base,
-          "--cse-origin", opts.cseOrigin,
-          "--ae", AE_NAME,
-          "--container", opts.container,
-          "--container-name", SHARED_CONTAINER,
-          "--body-limit", String(opts.bodyLimit),
-          "--preset", "all",
-          // the studio's projects: every saved layout is known by its project id and name
-          ...(existsSync(projects) ? ["--projects-db", projects] : []),
-          "--instance", "decoder",
-          "--watch-stdin",
-        ],
+        args: (p) => decoderArgs(opts, p, { dataDir: path.join(this.dir, "decoder"), cseBase: base, projectsDb: existsSync(projects) ? projects : undefined }),
         healthPath: (url) => ({ url: `${url}/health` }),
         tieToParent: true,
       },
