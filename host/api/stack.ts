@@ -88,6 +88,8 @@ export const stackStatusSchema = z.object({
 export type StackStatus = z.infer<typeof stackStatusSchema>;
 
 export const logLineSchema = z.object({
+  /** capture order within the host: the page merges its snapshot and the live events by it */
+  seq: z.number().int().nonnegative(),
   service: z.enum(["cse", "decoder", "supervisor"]),
   stream: z.enum(["stdout", "stderr", "event"]),
   at: z.string(),

@@ -61,6 +61,7 @@ export class StackSupervisor {
   private readonly ring = new LogRing();
   private readonly files = new Map<LogLine["service"], LogFile>();
   private pending: LogLine[] = [];
+  private logSeq = 0;
   private logTimer: NodeJS.Timeout | undefined;
   private follower: { url: string; sse: SseFollower } | undefined;
   private lastStats: StackStats | undefined;
@@ -76,7 +77,8 @@ export class StackSupervisor {
 
   // ---- logs and events ----------------------------------------------------------------------
 
-  private log(line: LogLine): void {
+  private log(captured: Omit<LogLine, "seq">): void {
+    const line: LogLine = { seq: this.logSeq++, ...captured };
     this.ring.push(line);
     let f = this.files.get(line.service);
     if (!f) this.files.set(line.service, (f = new LogFile(path.join(this.dir, "logs", `${line.service}.log`))));
@@ -240,7 +242,7 @@ export class StackSupervisor {
 
   private async startServices(opts: StackOptions): Promise<Running> {
     const onChange = () => this.changed();
-    const logTo = (l: LogLine) => this.log(l);
+    const logTo = (l: Omit<LogLine, "seq">) => this.log(l);
     let cseBase = opts.cseUrl?.replace(/\/+$/, "");
     let cseUrl: string | null = null;
     if (!cseBase) {

@@ -88,6 +88,19 @@ function onStats(s: StackStats): void {
   }));
 }
 
+/**
+ * The host's log snapshot and its live events overlap: lines captured before a snapshot may still
+ * arrive in the next batched event. Each line once, in capture order, by its sequence number.
+ */
+export function mergeLogs(prev: LogLine[], incoming: LogLine[]): LogLine[] {
+  const last = prev.at(-1)?.seq ?? -1;
+  if (incoming.every((l) => l.seq > last)) return [...prev, ...incoming].slice(-MAX_LOG_LINES);
+  const bySeq = new Map<number, LogLine>();
+  for (const l of prev) bySeq.set(l.seq, l);
+  for (const l of incoming) bySeq.set(l.seq, l);
+  return [...bySeq.values()].sort((a, b) => a.seq - b.seq).slice(-MAX_LOG_LINES);
+}
+
 let listening = false;
 
 /** Subscribes to the host's stack events once per page load; the host only sends while someone listens. */
@@ -103,7 +116,7 @@ export function startStack(): void {
   });
   a.on("stack.stats", onStats);
   a.on("stack.ingested", (e) => useStack.setState((st) => ({ records: mergeRecords(st.records, e.records), arrived: st.arrived + e.count })));
-  a.on("stack.log", (e) => useStack.setState((st) => ({ logs: [...st.logs, ...e.lines].slice(-MAX_LOG_LINES) })));
+  a.on("stack.log", (e) => useStack.setState((st) => ({ logs: mergeLogs(st.logs, e.lines) })));
   if (new URL(location.href).searchParams.get("page") === "stack") openStack(true);
   else void refresh();
 }
@@ -117,7 +130,7 @@ export async function refresh(): Promise<void> {
     useStack.setState({ status });
     if (!isLive(status)) return;
     const [latest, stats, logs] = await Promise.all([a.call("stack.latest", { limit: 20 }), a.call("stack.stats", {}), a.call("stack.logs", { limit: 200 })]);
-    useStack.setState((st) => ({ records: mergeRecords(st.records, latest.records), stats: stats ?? st.stats, logs: logs.lines }));
+    useStack.setState((st) => ({ records: mergeRecords(st.records, latest.records), stats: stats ?? st.stats, logs: mergeLogs(st.logs, logs.lines) }));
   } catch (e) {
     useStack.setState({ error: asHostError(e).describe() });
   }
