@@ -94,6 +94,7 @@ function describe(s: Pick<StackStatus, "endpoints" | "options"> & { owner: strin
     `stack running (${s.options?.replicas ?? 1} decoder replica(s), ${s.owner === "cli" ? "satpayload stack up" : "SatPayload Studio"}, pid ${s.ownerPid})`,
     `  ingest         POST ${e.ingest}`,
     `  ingest base64  POST ${e.ingestBase64}`,
+    ...(e.routes ?? []).map((r) => `  device route   POST ${r.url}  (${r.layout} · ${r.format}${r.body === "auto" ? "" : `, ${r.body}`}; answers 200)`),
     `  latest         GET  ${e.latest}`,
     `  stats          GET  ${e.stats}`,
     `  events         GET  ${e.events}`,

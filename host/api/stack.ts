@@ -69,6 +69,8 @@ export const stackEndpointsSchema = z.object({
   cse: z.string(),
   /** where the contentInstances land: <cse>/<ae>/<device key> or <cse>/<ae>/up */
   container: z.string(),
+  /** device paths (defaults and configured): POST here without any X-Satpayload-* header */
+  routes: z.array(z.object({ url: z.string(), layout: z.string(), format: z.string(), body: z.enum(["raw", "envelope", "auto"]) })).default([]),
 });
 export type StackEndpoints = z.infer<typeof stackEndpointsSchema>;
 

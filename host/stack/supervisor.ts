@@ -3,7 +3,7 @@
 // restarted on crash, logs captured, live stats followed — and stops them cleanly.
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { checkRoute, RouteSpecError } from "../../services/decoder/routes.ts";
+import { checkRoute, mergeRoutes, RouteSpecError } from "../../services/decoder/routes.ts";
 import { ACME_ADMIN, ACME_BASE } from "../../services/shared/acme.ts";
 import { ACME_ENTRY, CSE_ENTRY, DECODER_ENTRY } from "../../services/shared/launch.ts";
 import { freePort } from "../../services/shared/ports.ts";
@@ -48,6 +48,7 @@ function endpointsFor(decoderUrl: string, cseBase: string, opts: StackOptions): 
     health: `${decoderUrl}/health`,
     cse: cseBase,
     container: `${cseBase}/${AE_NAME}/${opts.container === "shared" ? SHARED_CONTAINER : "<device key>"}`,
+    routes: mergeRoutes(opts.routes).map((r) => ({ url: `${decoderUrl}${r.path}`, layout: r.layout, format: r.format, body: r.body })),
   };
 }
 

@@ -149,7 +149,7 @@ describe("supervision", () => {
     try {
       const sup = new StackSupervisor({ dataDir, owner: "app" });
       supervisors.push(sup);
-      const endpoints = { ingest: "http://127.0.0.1:9/ingest", ingestBase64: "", latest: "", stats: "", events: "", health: "", cse: "", container: "" };
+      const endpoints = { ingest: "http://127.0.0.1:9/ingest", ingestBase64: "", latest: "", stats: "", events: "", health: "", cse: "", container: "", routes: [] };
       writeState(sup.dir, { pid: other.pid!, owner: "cli", startedAt: new Date().toISOString(), options: stackOptionsSchema.parse({}), endpoints, decoderUrl: "http://127.0.0.1:9", cseUrl: null });
       const s = sup.status();
       expect(s).toMatchObject({ state: "running", owner: "cli", ownerPid: other.pid });
