@@ -123,12 +123,22 @@ describe("stack page (browser mode)", () => {
     expect(r2.status).toBe(200);
     await page.waitForSelector(tid("record-route-cbor"), { timeout: 20_000 });
     await page.waitForSelector(tid("record-route-pb"), { timeout: 20_000 });
-    await page.waitForFunction(() => document.querySelector('[data-testid="kpi-forwarded"]')?.getAttribute("data-value") === "2", undefined, { timeout: 30_000 });
+    // the buffers outlive a stop: both new records are forwarded when forwarded = records again
+    await page.waitForFunction(
+      () => {
+        const v = (id: string) => document.querySelector(`[data-testid="${id}"]`)?.getAttribute("data-value");
+        return v("kpi-records") !== undefined && v("kpi-records") === v("kpi-forwarded");
+      },
+      undefined,
+      { timeout: 30_000 },
+    );
+    await page.waitForFunction(() => !document.querySelector('[data-testid="stack-records"] tbody')?.textContent?.includes("pending"), undefined, { timeout: 10_000 });
     await page.locator(tid("stack-endpoints")).scrollIntoViewIfNeeded();
     await screenshot(page, "stack-05-routes-running");
     // the log shows each line once (issue #13: the newest lines used to appear twice after start)
     const logLines = (await page.locator(".stack-log > span").allTextContents()).map((t) => t.trim());
-    const started = logLines.filter((t) => /supervisor running: ingest at/.test(t));
+    const ingestUrl = (await page.locator(tid("ep-ingest")).textContent())!;
+    const started = logLines.filter((t) => t.endsWith(`supervisor running: ingest at ${ingestUrl}`));
     expect(started.length).toBe(1);
 
     await page.click(tid("stack-stop"));

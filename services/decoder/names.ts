@@ -83,3 +83,10 @@ export const nextUlid = (at?: number) => processIds.next(at);
 export function resourceNameFor(deviceMessageId: string | undefined, generated: string): string {
   return deviceMessageId === undefined ? generated : `${generated}${DEVICE_ID_SEPARATOR}${deviceMessageId}`;
 }
+
+const DEVICE_NAME = new RegExp(`^[${ALPHABET}]{${ULID_LENGTH}}${DEVICE_ID_SEPARATOR}`);
+
+/** the message id a cin name carries: the device's id behind the ULID, or the generated ULID itself */
+export function messageIdOf(rn: string): string {
+  return DEVICE_NAME.test(rn) ? rn.slice(ULID_LENGTH + DEVICE_ID_SEPARATOR.length) : rn;
+}

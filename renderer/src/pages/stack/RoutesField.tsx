@@ -4,7 +4,7 @@ import { FORMAT_IDS } from "../../../../codecs/src/formats/types.ts";
 import { PRESETS } from "../../../../codecs/src/presets/index.ts";
 import { DEFAULT_ROUTES_TEXT, routeProblem, setForm, useStack, type RouteRow } from "./store.ts";
 
-const BODY_TEXT = { auto: "by Content-Type", raw: "raw bytes", envelope: "portal JSON" } as const;
+const BODY_TEXT = { auto: "auto body", raw: "raw bytes", envelope: "portal JSON" } as const;
 
 export function RoutesField() {
   const routes = useStack((s) => s.form.routes);
@@ -26,7 +26,7 @@ export function RoutesField() {
         const problem = routeProblem(r, routes);
         return (
           <div key={i} className="stack-route" data-testid={`stack-route-${i}`}>
-            <input className={`input mono${problem?.startsWith("path") ? " invalid" : ""}`} aria-label={`Route ${i + 1} path`} data-testid={`stack-route-path-${i}`} placeholder="/uplink" value={r.path} onChange={(e) => update(i, { path: e.target.value.trim() })} />
+            <input className={`input mono stack-route-path${problem?.startsWith("path") ? " invalid" : ""}`} aria-label={`Route ${i + 1} path`} data-testid={`stack-route-path-${i}`} placeholder="/uplink (POST path)" value={r.path} onChange={(e) => update(i, { path: e.target.value.trim() })} />
             <input className={`input${problem?.startsWith("layout") ? " invalid" : ""}`} aria-label={`Route ${i + 1} layout`} data-testid={`stack-route-layout-${i}`} list="stack-route-layouts" placeholder="layout id or name" value={r.layout} onChange={(e) => update(i, { layout: e.target.value })} />
             <select className="input" aria-label={`Route ${i + 1} format`} data-testid={`stack-route-format-${i}`} value={r.format} onChange={(e) => update(i, { format: e.target.value as RouteRow["format"] })}>
               {FORMAT_IDS.map((f) => (
@@ -35,7 +35,7 @@ export function RoutesField() {
                 </option>
               ))}
             </select>
-            <select className="input" aria-label={`Route ${i + 1} body`} value={r.body} onChange={(e) => update(i, { body: e.target.value as RouteRow["body"] })}>
+            <select className="input" aria-label={`Route ${i + 1} body`} title="auto: portal JSON when Content-Type is application/json, else the raw message" value={r.body} onChange={(e) => update(i, { body: e.target.value as RouteRow["body"] })}>
               {(["auto", "raw", "envelope"] as const).map((b) => (
                 <option key={b} value={b}>
                   {BODY_TEXT[b]}
