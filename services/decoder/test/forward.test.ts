@@ -78,6 +78,24 @@ describe("forwarder → embedded CSE", () => {
     expect(w.buffer.counters().forward_failures).toBe(0);
   });
 
+  it("names cins so that name order is arrival order: the name-largest (Mobius' la) is the newest record", async () => {
+    const cse = await embeddedCse();
+    const w = await worker(tempDir(), cse.cseBaseUrl, ["--container", "shared"]);
+    const c = client(`http://127.0.0.1:${w.port}`);
+    const ids: string[] = [];
+    // no message ids from the device: the decoder generates them
+    for (const body of encodedSamples("protobuf", 40, 21)) {
+      const r = await c.post("/ingest", body, PROTOBUF);
+      expect(r.status).toBe(201);
+      ids.push(JSON.parse(r.body).messageId);
+    }
+    await drained(w, 40);
+    const names = await cinNames(cse.cseBaseUrl, "up");
+    expect(names).toEqual(ids);
+    expect(names.at(-1)).toBe(ids.at(-1));
+    c.close();
+  });
+
   it("keeps the records of a container in order through outages and HTTP 500s, and counts the failures", async () => {
     const cse = await embeddedCse();
     const proxy = await observingProxy(cse.url);
