@@ -52,7 +52,7 @@ describe("the paper's Locust device clients against the stack", () => {
       const stats = JSON.parse(readFileSync(path.join(dir, "run.json"), "utf8")) as { name: string; method: string; num_requests: number; num_failures: number }[];
       expect(stats.map((s) => `${s.method} ${s.name}`)).toEqual(["POST container-data"]);
       const requests = stats[0]!.num_requests;
-      expect(requests, format).toBeGreaterThan(20);
+      expect(requests, format).toBeGreaterThan(10);
       expect(stats[0]!.num_failures, format).toBe(0);
       const decoded = await waitFor(`${format}: all forwarded`, async () => {
         const s = (await (await fetch(`${decoder.url}/api/stats`)).json()) as { records: number; forwarded: number; backlog: number; rejected: number };
@@ -60,7 +60,9 @@ describe("the paper's Locust device clients against the stack", () => {
       });
       expect(decoded.records, format).toBe(requests);
       expect(decoded.rejected, format).toBe(0);
-      expect(await cinsUnder(cse.cseBaseUrl, ae), format).toBe(requests);
+      const cins = await cinsUnder(cse.cseBaseUrl, ae);
+      expect(cins, format).toBe(requests);
+      console.log(`paper client ${format}: ${requests} requests, ${stats[0]!.num_failures} failures, ${decoded.records} records, ${cins} cins in the CSE`);
       await decoder.stop();
     }
   }, 300_000);
