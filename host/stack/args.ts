@@ -1,6 +1,5 @@
 // The command lines the supervisor starts its services with, built from the stack's options: one
 // place that says which option becomes which flag of which service.
-import path from "node:path";
 import type { StackOptions } from "../api/stack.ts";
 
 export const AE_NAME = "decoder";
@@ -25,7 +24,7 @@ export function decoderArgs(opts: StackOptions, port: number, o: { dataDir: stri
     "--host", "127.0.0.1",
     "--port", String(port),
     "--replicas", String(opts.replicas),
-    "--data-dir", path.join(o.dataDir),
+    "--data-dir", o.dataDir,
     "--cse", o.cseBase,
     "--cse-origin", opts.cseOrigin,
     "--ae", AE_NAME,

@@ -20,7 +20,6 @@ export const STACK_DIR = "stack";
 /** where acmecse is installed on first use when the repository's .venv does not have it */
 export const ACME_VENV_DIR = "acme-venv";
 const ACME_START_TIMEOUT_MS = 15 * 60_000;
-export { AE_NAME, SHARED_CONTAINER };
 
 export interface SupervisorHooks {
   onStatus?: (s: StackStatus) => void;
