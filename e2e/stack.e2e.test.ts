@@ -90,4 +90,59 @@ describe("stack page (browser mode)", () => {
     expect((await s.server.host.dispatch("stack.status", {})) as { state: string }).toMatchObject({ state: "stopped" });
     expect(errors).toEqual([]);
   });
+
+  it("maps a device path from the start form; unmodified clients get 200 there and on /container-data", { timeout: 240_000 }, async () => {
+    const { page, errors } = await s.open({ width: 1440, height: 1000 });
+    await page.waitForSelector(tid("start-screen"));
+    await page.click(tid("nav-stack"));
+    await page.waitForSelector(tid("stack-empty"));
+    await page.click(tid("stack-route-add"));
+    await page.fill(tid("stack-route-path-0"), "uplink");
+    // the problem shows next to the row and the form cannot start
+    expect(await page.locator(tid("stack-route-problem-0")).textContent()).toMatch(/path: must start with \//);
+    expect(await page.locator(tid("stack-start")).isDisabled()).toBe(true);
+    await page.fill(tid("stack-route-path-0"), "/uplink/cbor");
+    await page.selectOption(tid("stack-route-format-0"), "cbor");
+    expect(await page.locator(tid("stack-route-problem-0")).count()).toBe(0);
+    await page.check(tid("stack-verify-subscriptions"));
+    await screenshot(page, "stack-04-routes-form");
+
+    await page.click(tid("stack-start"));
+    await page.waitForSelector(`${tid("stack-state")}[data-state="running"]`, { timeout: 120_000 });
+    const status = (await s.server.host.dispatch("stack.status", {})) as { options: { verifySubscriptions: boolean; routes: unknown[] } };
+    expect(status.options.verifySubscriptions).toBe(true);
+    expect(status.options.routes).toEqual([{ path: "/uplink/cbor", layout: "paper", format: "cbor", body: "auto" }]);
+    const route = (await page.locator(tid("ep-route-uplink-cbor")).textContent())!;
+    const containerData = (await page.locator(tid("ep-route-container-data")).textContent())!;
+    expect(route).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/uplink\/cbor$/);
+    const [a, b] = generateSamples(paper, 2, 99);
+    const octets = { "content-type": "application/octet-stream" };
+    const r1 = await fetch(route, { method: "POST", body: codecFor(paper, "cbor").encode(a!) as Uint8Array<ArrayBuffer>, headers: { ...octets, "x-satpayload-message-id": "route-cbor" } });
+    expect(r1.status).toBe(200);
+    const r2 = await fetch(containerData, { method: "POST", body: codecFor(paper, "protobuf").encode(b!) as Uint8Array<ArrayBuffer>, headers: { ...octets, "x-satpayload-message-id": "route-pb" } });
+    expect(r2.status).toBe(200);
+    await page.waitForSelector(tid("record-route-cbor"), { timeout: 20_000 });
+    await page.waitForSelector(tid("record-route-pb"), { timeout: 20_000 });
+    // the buffers outlive a stop: both new records are forwarded when forwarded = records again
+    await page.waitForFunction(
+      () => {
+        const v = (id: string) => document.querySelector(`[data-testid="${id}"]`)?.getAttribute("data-value");
+        return v("kpi-records") !== undefined && v("kpi-records") === v("kpi-forwarded");
+      },
+      undefined,
+      { timeout: 30_000 },
+    );
+    await page.waitForFunction(() => !document.querySelector('[data-testid="stack-records"] tbody')?.textContent?.includes("pending"), undefined, { timeout: 10_000 });
+    await page.locator(tid("stack-endpoints")).scrollIntoViewIfNeeded();
+    await screenshot(page, "stack-05-routes-running");
+    // the log shows each line once (issue #13: the newest lines used to appear twice after start)
+    const logLines = (await page.locator(".stack-log > span").allTextContents()).map((t) => t.trim());
+    const ingestUrl = (await page.locator(tid("ep-ingest")).textContent())!;
+    const started = logLines.filter((t) => t.endsWith(`supervisor running: ingest at ${ingestUrl}`));
+    expect(started.length).toBe(1);
+
+    await page.click(tid("stack-stop"));
+    await page.waitForSelector(tid("stack-empty"), { timeout: 60_000 });
+    expect(errors).toEqual([]);
+  });
 });

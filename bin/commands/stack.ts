@@ -12,14 +12,20 @@ import { defaultDataDir } from "../../host/paths.ts";
 import { readLiveState, type StackState } from "../../host/stack/stateFile.ts";
 import { STACK_DIR, StackSupervisor, stopExternal } from "../../host/stack/supervisor.ts";
 import { writeBundle, type ExportResult } from "../../services/decoder/bundle/export.ts";
+import { parseRouteSpec, RouteSpecError } from "../../services/decoder/routes.ts";
 import { nodeCommand } from "../../services/shared/launch.ts";
 import { InputError, intFlag, parseFlags, UsageError, write } from "./common.ts";
 import { stackKeysCommand, stackKeysHelp } from "./stackKeys.ts";
 
-export const stackHelp = `satpayload stack up [--replicas N] [--port N] [--cse-port N] [--cse URL] [--container device|shared] [--detach] [--json]
-  Starts the embedded CSE (or forwards to --cse, a real Mobius/ACME base URL) and the decoder with N
-  replicas, prints the endpoints and runs until Ctrl-C; --detach runs it in the background (pid and
-  endpoints in <data dir>/stack/state.json, logs in <data dir>/stack/logs).
+export const stackHelp = `satpayload stack up [--replicas N] [--port N] [--cse-port N] [--cse URL|acme] [--container device|shared] [--detach] [--json]
+  Starts the embedded CSE (or forwards to --cse, a real Mobius/ACME base URL; --cse acme starts and
+  supervises a real ACME, installed on first use) and the decoder with N replicas, prints the
+  endpoints and runs until Ctrl-C; --detach runs it in the background (pid and endpoints in
+  <data dir>/stack/state.json, logs in <data dir>/stack/logs).
+    --route PATH=LAYOUT:FORMAT[:raw|envelope|auto]  a device path answering 200 (repeatable; default
+                        /container-data and /astrocast-callback → paper:protobuf)
+    --verify-subscriptions  the started CSE verifies new notification URIs
+    --cse-profile mobius|standard  the embedded CSE's compatibility profile
     --body-limit BYTES  largest accepted body (default 65536)   --cse-origin ID (default Cdecoder)
     --data-dir DIR      default: SATPAYLOAD_DATA_DIR or the app's data directory
 satpayload stack status [--json]    satpayload stack down
@@ -37,15 +43,46 @@ function dataDirOf(flag: string | undefined): string {
   return flag !== undefined ? path.resolve(flag) : defaultDataDir();
 }
 
-function stackInput(f: { replicas?: string | undefined; port?: string | undefined; "cse-port"?: string | undefined; cse?: string | undefined; container?: string | undefined; "body-limit"?: string | undefined; "cse-origin"?: string | undefined }): StackOptionsInput {
+type StackFlags = {
+  replicas?: string | undefined;
+  port?: string | undefined;
+  "cse-port"?: string | undefined;
+  cse?: string | undefined;
+  container?: string | undefined;
+  "body-limit"?: string | undefined;
+  "cse-origin"?: string | undefined;
+  route?: string[] | undefined;
+  "verify-subscriptions"?: boolean | undefined;
+  "cse-profile"?: string | undefined;
+};
+
+export function stackInput(f: StackFlags): StackOptionsInput {
   const raw: Record<string, unknown> = {};
   if (f.replicas !== undefined) raw.replicas = intFlag(f.replicas, "--replicas", undefined, 1, 16);
   if (f.port !== undefined) raw.decoderPort = intFlag(f.port, "--port", undefined, 0, 65535);
   if (f["cse-port"] !== undefined) raw.csePort = intFlag(f["cse-port"], "--cse-port", undefined, 0, 65535);
   if (f["body-limit"] !== undefined) raw.bodyLimit = intFlag(f["body-limit"], "--body-limit", undefined, 1, 16 * 1024 * 1024);
-  if (f.cse !== undefined) raw.cseUrl = f.cse;
+  if (f.cse === "acme") raw.cseKind = "acme";
+  else if (f.cse !== undefined) raw.cseUrl = f.cse;
   if (f["cse-origin"] !== undefined) raw.cseOrigin = f["cse-origin"];
   if (f.container !== undefined) raw.container = f.container;
+  if (f["verify-subscriptions"]) raw.verifySubscriptions = true;
+  if (f["cse-profile"] !== undefined) {
+    if (f["cse-profile"] !== "mobius" && f["cse-profile"] !== "standard") throw new UsageError(`--cse-profile must be mobius or standard, not "${f["cse-profile"]}"`);
+    raw.cseProfile = f["cse-profile"];
+  }
+  if (f.route?.length) {
+    raw.routes = f.route.map((spec) => {
+      try {
+        return parseRouteSpec(spec);
+      } catch (e) {
+        if (e instanceof RouteSpecError) throw new UsageError(`--route: ${e.message}`);
+        throw e;
+      }
+    });
+  }
+  if ((raw.verifySubscriptions || raw.cseProfile) && raw.cseUrl !== undefined) throw new UsageError("--verify-subscriptions and --cse-profile configure a CSE the stack starts, not one at --cse URL");
+  if (raw.cseProfile && raw.cseKind === "acme") throw new UsageError("--cse-profile is the embedded CSE's; ACME follows the standard");
   const parsed = stackOptionsSchema.safeParse(raw);
   if (!parsed.success) {
     const i = parsed.error.issues[0]!;
@@ -60,6 +97,7 @@ function describe(s: Pick<StackStatus, "endpoints" | "options"> & { owner: strin
     `stack running (${s.options?.replicas ?? 1} decoder replica(s), ${s.owner === "cli" ? "satpayload stack up" : "SatPayload Studio"}, pid ${s.ownerPid})`,
     `  ingest         POST ${e.ingest}`,
     `  ingest base64  POST ${e.ingestBase64}`,
+    ...(e.routes ?? []).map((r) => `  device route   POST ${r.url}  (${r.layout} · ${r.format}${r.body === "auto" ? "" : `, ${r.body}`}; answers 200)`),
     `  latest         GET  ${e.latest}`,
     `  stats          GET  ${e.stats}`,
     `  events         GET  ${e.events}`,
@@ -76,6 +114,9 @@ async function up(argv: string[]): Promise<void> {
     "cse-origin": { type: "string" },
     container: { type: "string" },
     "body-limit": { type: "string" },
+    route: { type: "string", multiple: true },
+    "verify-subscriptions": { type: "boolean", default: false },
+    "cse-profile": { type: "string" },
     "data-dir": { type: "string" },
     detach: { type: "boolean", default: false },
     json: { type: "boolean", default: false },
@@ -197,6 +238,7 @@ async function exportBundle(argv: string[]): Promise<void> {
     json: { type: "boolean", default: false },
   });
   if (f.out === undefined) throw new UsageError("--out DIR is required");
+  if (f.cse === "acme") throw new UsageError("--cse acme starts ACME on this machine; the bundle needs the URL of the CSE its containers forward to");
   const o = stackOptionsSchema.parse(stackInput({ replicas: f.replicas, cse: f.cse, container: f.container, "body-limit": f["body-limit"], "cse-origin": f["cse-origin"] }));
   const publicPort = intFlag(f.port, "--port", 443, 1, 65535);
   let result: ExportResult;

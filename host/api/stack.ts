@@ -1,7 +1,18 @@
 // HostApi methods and events of the Stack page (decoder + embedded CSE); spread into contract.ts.
 import { z } from "zod";
+import { FORMAT_IDS } from "../../codecs/src/formats/types.ts";
 
 const port = z.number().int().min(0).max(65535);
+
+/** a device path fixed to a layout and format (the decoder's --route; it checks reserved paths) */
+export const stackRouteSchema = z.object({
+  path: z.string().regex(/^\/[A-Za-z0-9._~\-/]{1,200}$/, "must start with / and hold only letters, digits and . _ ~ - /"),
+  layout: z.string().min(1, "names no layout").max(256),
+  format: z.enum(FORMAT_IDS),
+  /** raw: the body is the message; envelope: a portal's JSON with base64 data; auto: by Content-Type */
+  body: z.enum(["raw", "envelope", "auto"]).default("auto"),
+});
+export type StackRoute = z.output<typeof stackRouteSchema>;
 
 /** How a stack is started; the CLI's `stack up` flags map onto the same fields. */
 export const stackOptionsSchema = z.object({
@@ -22,6 +33,14 @@ export const stackOptionsSchema = z.object({
   container: z.enum(["device", "shared"]).default("device"),
   /** largest accepted ingest body */
   bodyLimit: z.number().int().min(1).max(16 * 1024 * 1024).default(65536),
+  /** the CSE started with the stack when there is no cseUrl: the embedded one, or a real ACME */
+  cseKind: z.enum(["embedded", "acme"]).default("embedded"),
+  /** the started CSE sends a verification request to new notification URIs */
+  verifySubscriptions: z.boolean().default(false),
+  /** the embedded CSE's compatibility profile (its --profile); unset: its default */
+  cseProfile: z.enum(["mobius", "standard"]).optional(),
+  /** device paths besides the defaults (/container-data, /astrocast-callback → paper:protobuf) */
+  routes: z.array(stackRouteSchema).max(32).default([]),
 });
 export type StackOptions = z.output<typeof stackOptionsSchema>;
 export type StackOptionsInput = z.input<typeof stackOptionsSchema>;
@@ -50,6 +69,8 @@ export const stackEndpointsSchema = z.object({
   cse: z.string(),
   /** where the contentInstances land: <cse>/<ae>/<device key> or <cse>/<ae>/up */
   container: z.string(),
+  /** device paths (defaults and configured): POST here without any X-Satpayload-* header */
+  routes: z.array(z.object({ url: z.string(), layout: z.string(), format: z.string(), body: z.enum(["raw", "envelope", "auto"]) })).default([]),
 });
 export type StackEndpoints = z.infer<typeof stackEndpointsSchema>;
 
@@ -69,6 +90,8 @@ export const stackStatusSchema = z.object({
 export type StackStatus = z.infer<typeof stackStatusSchema>;
 
 export const logLineSchema = z.object({
+  /** capture order within the host: the page merges its snapshot and the live events by it */
+  seq: z.number().int().nonnegative(),
   service: z.enum(["cse", "decoder", "supervisor"]),
   stream: z.enum(["stdout", "stderr", "event"]),
   at: z.string(),
@@ -109,6 +132,8 @@ export const stackRecordSchema = z.object({
   buffer: z.number(),
   seq: z.number(),
   messageId: z.string(),
+  /** the contentInstance's resource name: a ULID, a device's id behind one (docs/stack.md); older decoders: absent */
+  rn: z.string().optional(),
   receivedAt: z.number(),
   layout: z.string(),
   format: z.string(),

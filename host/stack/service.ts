@@ -57,7 +57,7 @@ export class ManagedService {
   constructor(
     private readonly spec: ServiceSpec,
     private readonly timings: ServiceTimings,
-    private readonly onLog: (line: LogLine) => void,
+    private readonly onLog: (line: Omit<LogLine, "seq">) => void,
     private readonly onChange: () => void,
   ) {
     this.port = spec.port;

@@ -3,11 +3,14 @@
 // restarted on crash, logs captured, live stats followed — and stops them cleanly.
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { CSE_ENTRY, DECODER_ENTRY } from "../../services/shared/launch.ts";
+import { checkRoute, mergeRoutes, RouteSpecError } from "../../services/decoder/routes.ts";
+import { ACME_ADMIN, ACME_BASE } from "../../services/shared/acme.ts";
+import { ACME_ENTRY, CSE_ENTRY, DECODER_ENTRY } from "../../services/shared/launch.ts";
 import { freePort } from "../../services/shared/ports.ts";
 import { stackOptionsSchema, type LogLine, type StackEndpoints, type StackOptions, type StackOptionsInput, type StackRecord, type StackStats, type StackStatus } from "../api/stack.ts";
 import { DB_FILE_NAME } from "../db/open.ts";
 import { HostError } from "../errors.ts";
+import { acmeArgs, AE_NAME, decoderArgs, embeddedCseArgs, SHARED_CONTAINER } from "./args.ts";
 import { LogFile, LogRing } from "./logs.ts";
 import { DEFAULT_TIMINGS, ManagedService, type ServiceTimings } from "./service.ts";
 import { SseFollower } from "./sse.ts";
@@ -16,8 +19,9 @@ import { pidAlive, readLiveState, removeState, writeState, type StackState } fro
 export const STACK_DIR = "stack";
 /** where the stack's decoder keeps its buffers and its credentials file (keys.json) */
 export const decoderDataDir = (stackDir: string) => path.join(stackDir, "decoder");
-export const AE_NAME = "decoder";
-export const SHARED_CONTAINER = "up";
+/** where acmecse is installed on first use when the repository's .venv does not have it */
+export const ACME_VENV_DIR = "acme-venv";
+const ACME_START_TIMEOUT_MS = 15 * 60_000;
 
 export interface SupervisorHooks {
   onStatus?: (s: StackStatus) => void;
@@ -45,6 +49,7 @@ function endpointsFor(decoderUrl: string, cseBase: string, opts: StackOptions): 
     health: `${decoderUrl}/health`,
     cse: cseBase,
     container: `${cseBase}/${AE_NAME}/${opts.container === "shared" ? SHARED_CONTAINER : "<device key>"}`,
+    routes: mergeRoutes(opts.routes).map((r) => ({ url: `${decoderUrl}${r.path}`, layout: r.layout, format: r.format, body: r.body })),
   };
 }
 
@@ -58,6 +63,7 @@ export class StackSupervisor {
   private readonly ring = new LogRing();
   private readonly files = new Map<LogLine["service"], LogFile>();
   private pending: LogLine[] = [];
+  private logSeq = 0;
   private logTimer: NodeJS.Timeout | undefined;
   private follower: { url: string; sse: SseFollower } | undefined;
   private lastStats: StackStats | undefined;
@@ -73,7 +79,8 @@ export class StackSupervisor {
 
   // ---- logs and events ----------------------------------------------------------------------
 
-  private log(line: LogLine): void {
+  private log(captured: Omit<LogLine, "seq">): void {
+    const line: LogLine = { seq: this.logSeq++, ...captured };
     this.ring.push(line);
     let f = this.files.get(line.service);
     if (!f) this.files.set(line.service, (f = new LogFile(path.join(this.dir, "logs", `${line.service}.log`))));
@@ -192,6 +199,15 @@ export class StackSupervisor {
   up(input: StackOptionsInput = {}): Promise<StackStatus> {
     return this.serial(async () => {
       const opts = stackOptionsSchema.parse(input);
+      // the decoder would refuse these at start; say which one and why before starting anything
+      opts.routes.forEach((r, i) => {
+        try {
+          checkRoute(r, `route ${r.path}`);
+        } catch (e) {
+          if (e instanceof RouteSpecError) throw new HostError("bad_request", e.message, [{ path: `routes.${i}.path`, message: e.message }]);
+          throw e;
+        }
+      });
       if (this.running) {
         if (JSON.stringify(this.running.options) === JSON.stringify(opts)) return this.status();
         throw new HostError("conflict", "the stack is already running with other settings: stop it first");
@@ -205,7 +221,7 @@ export class StackSupervisor {
       this.phase = "starting";
       this.error = null;
       this.changed();
-      this.note(`starting: ${opts.replicas} decoder replica(s), ${opts.cseUrl ? `forwarding to ${opts.cseUrl}` : "embedded CSE"}`);
+      this.note(`starting: ${opts.replicas} decoder replica(s), ${opts.cseUrl ? `forwarding to ${opts.cseUrl}` : opts.cseKind === "acme" ? "ACME CSE" : "embedded CSE"}`);
       process.once("exit", this.exitHook);
       try {
         this.running = await this.startServices(opts);
@@ -228,27 +244,32 @@ export class StackSupervisor {
 
   private async startServices(opts: StackOptions): Promise<Running> {
     const onChange = () => this.changed();
-    const logTo = (l: LogLine) => this.log(l);
+    const logTo = (l: Omit<LogLine, "seq">) => this.log(l);
     let cseBase = opts.cseUrl?.replace(/\/+$/, "");
     let cseUrl: string | null = null;
     if (!cseBase) {
       const port = opts.csePort || (await freePort());
+      const acme = opts.cseKind === "acme";
+      const health = acme ? { base: ACME_BASE, origin: ACME_ADMIN } : { base: "Mobius", origin: "Sponde" };
       this.cse = new ManagedService(
         {
           name: "cse",
-          entry: CSE_ENTRY,
+          entry: acme ? ACME_ENTRY : CSE_ENTRY,
           port,
-          args: (p) => ["--host", "127.0.0.1", "--port", String(p), "--data-dir", path.join(this.dir, "cse")],
-          healthPath: (url) => ({ url: `${url}/Mobius`, headers: { "X-M2M-RI": "health", "X-M2M-Origin": "Sponde", "X-M2M-RVI": "3", Accept: "application/json" } }),
-          tieToParent: false,
+          args: acme
+            ? (p) => acmeArgs(opts, p, path.join(this.dir, "acme"), path.join(path.resolve(this.o.dataDir), ACME_VENV_DIR))
+            : (p) => embeddedCseArgs(opts, p, path.join(this.dir, "cse")),
+          healthPath: (url) => ({ url: `${url}/${health.base}`, headers: { "X-M2M-RI": "health", "X-M2M-Origin": health.origin, "X-M2M-RVI": "3", Accept: "application/json" } }),
+          tieToParent: acme,
         },
-        this.timings,
+        // ACME is a Python program that may first be installed from PyPI
+        acme ? { ...this.timings, startTimeoutMs: Math.max(this.timings.startTimeoutMs, ACME_START_TIMEOUT_MS) } : this.timings,
         logTo,
         onChange,
       );
       await this.cse.start();
       cseUrl = this.cse.status().url!;
-      cseBase = String(this.cse.listening.cseBaseUrl ?? `${cseUrl}/Mobius`);
+      cseBase = String(this.cse.listening.cseBaseUrl ?? `${cseUrl}/${health.base}`);
     }
     const projects = path.join(path.resolve(this.o.dataDir), DB_FILE_NAME);
     const decoderPort = opts.decoderPort || (await freePort());
@@ -258,23 +279,7 @@ export class StackSupervisor {
         name: "decoder",
         entry: DECODER_ENTRY,
         port: decoderPort,
-        args: (p) => [
-          "--host", "127.0.0.1",
-          "--port", String(p),
-          "--replicas", String(opts.replicas),
-          "--data-dir", decoderDataDir(this.dir),
-          "--cse", base,
-          "--cse-origin", opts.cseOrigin,
-          "--ae", AE_NAME,
-          "--container", opts.container,
-          "--container-name", SHARED_CONTAINER,
-          "--body-limit", String(opts.bodyLimit),
-          "--preset", "all",
-          // the studio's projects: every saved layout is known by its project id and name
-          ...(existsSync(projects) ? ["--projects-db", projects] : []),
-          "--instance", "decoder",
-          "--watch-stdin",
-        ],
+        args: (p) => decoderArgs(opts, p, { dataDir: decoderDataDir(this.dir), cseBase: base, projectsDb: existsSync(projects) ? projects : undefined }),
         healthPath: (url) => ({ url: `${url}/health` }),
         tieToParent: true,
       },

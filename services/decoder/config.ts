@@ -1,8 +1,11 @@
 // The decoder's command line, parsed into one typed config (bad flags are UsageErrors: exit 2).
+import { readFileSync } from "node:fs";
 import path from "node:path";
+import { z } from "zod";
 import { intFlag, parseFlags, UsageError } from "../../bin/commands/common.ts";
 import { presetById, PRESETS } from "../../codecs/src/presets/index.ts";
 import type { AuthConfig } from "./auth/guard.ts";
+import { mergeRoutes, parseRouteSpec, RouteSpecError, type DeviceRoute } from "./routes.ts";
 
 export type ContainerMode = "device" | "shared";
 
@@ -36,6 +39,8 @@ export interface DecoderConfig {
   deviceKeys: Map<string, string>;
   defaultLayout: string | undefined;
   bodyLimit: number;
+  /** device paths (POST /container-data …) fixed to a layout and format; the defaults included */
+  routes: DeviceRoute[];
   cse: CseTarget | undefined;
   commitDelayMs: number;
   commitMaxRecords: number;
@@ -64,6 +69,9 @@ export const DECODER_HELP = `satpayload-decoder [flags]
   --default-layout L    layout used when a request names none (default: the only one, if one)
   --device-key L=FIELD  field that names the device for layout L ("*" for all); repeatable
   --body-limit BYTES    largest accepted body (default 65536)
+  --route PATH=LAYOUT:FORMAT[:raw|envelope|auto]   a device path answering 200 (repeatable; default
+                        /container-data=paper:protobuf, /astrocast-callback=paper:protobuf:envelope)
+  --config FILE         JSON: {"routes": {"/container-data": "paper:cbor", …}} (--route wins per path)
   --cse URL             forward to this CSE (base URL incl. base name); omit to only buffer
   --cse-origin ID       X-M2M-Origin (default Cdecoder)      --cse-rvi V   X-M2M-RVI (default 3)
   --ae NAME             AE resource name (default decoder)
@@ -119,6 +127,8 @@ export function parseDecoderArgs(argv: string[]): DecoderConfig {
     "default-layout": { type: "string" },
     "device-key": { type: "string", multiple: true },
     "body-limit": { type: "string" },
+    route: { type: "string", multiple: true },
+    config: { type: "string" },
     cse: { type: "string" },
     "cse-origin": { type: "string" },
     "cse-rvi": { type: "string" },
@@ -206,6 +216,7 @@ export function parseDecoderArgs(argv: string[]): DecoderConfig {
     deviceKeys,
     defaultLayout: f["default-layout"],
     bodyLimit: positive(f["body-limit"], "--body-limit", 65536, 1, 16 * 1024 * 1024),
+    routes: routesFrom(f.config, f.route ?? []),
     cse,
     commitDelayMs: intFlag(f["commit-ms"], "--commit-ms", 2, 0, 1000),
     commitMaxRecords: positive(f["commit-max"], "--commit-max", 512, 1, 100_000),
@@ -224,4 +235,36 @@ export function parseDecoderArgs(argv: string[]): DecoderConfig {
     },
     watchStdin: f["watch-stdin"],
   };
+}
+
+const configFileSchema = z.strictObject({ routes: z.record(z.string(), z.string()).optional() });
+
+/** the config file's routes, then --route flags (the later wins for one path), then the defaults */
+function routesFrom(configFile: string | undefined, flags: string[]): DeviceRoute[] {
+  const byPath = new Map<string, DeviceRoute>();
+  const add = (spec: string, where: string) => {
+    try {
+      const r = parseRouteSpec(spec);
+      byPath.set(r.path, r);
+    } catch (e) {
+      if (e instanceof RouteSpecError) throw new UsageError(`${where}: ${e.message}`);
+      throw e;
+    }
+  };
+  if (configFile !== undefined) {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(readFileSync(configFile, "utf8"));
+    } catch (e) {
+      throw new UsageError(`--config ${configFile}: ${(e as Error).message}`);
+    }
+    const parsed = configFileSchema.safeParse(raw);
+    if (!parsed.success) {
+      const i = parsed.error.issues[0]!;
+      throw new UsageError(`--config ${configFile}: ${i.path.join(".") || "the file"}: ${i.message} (expected {"routes": {"/path": "layout:format"}})`);
+    }
+    for (const [p, target] of Object.entries(parsed.data.routes ?? {})) add(`${p}=${target}`, `--config ${configFile}`);
+  }
+  for (const spec of flags) add(spec, "--route");
+  return mergeRoutes([...byPath.values()]);
 }

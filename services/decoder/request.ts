@@ -104,13 +104,7 @@ export interface Envelope extends IngestMeta {
 export function envelopeMeta(h: IncomingHttpHeaders, body: Buffer): Envelope {
   const type = mediaType(h);
   if (type !== undefined && type !== "application/json") throw new IngestError("unsupported_format", `/ingest/base64 takes an application/json envelope, not ${type}`);
-  let json: unknown;
-  try {
-    json = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(body));
-  } catch (e) {
-    throw new IngestError("bad_request", `the envelope is not JSON: ${(e as Error).message}`);
-  }
-  const parsed = envelopeSchema.safeParse(json);
+  const parsed = envelopeSchema.safeParse(parseJsonBody(body, "the envelope"));
   if (!parsed.success) {
     const i = parsed.error.issues[0]!;
     throw new IngestError("bad_request", `envelope ${i.path.join(".") || "body"}: ${i.message} (expected {"format", "data": base64, "layout"?, "device"?, "messageId"?})`);
@@ -118,14 +112,77 @@ export function envelopeMeta(h: IncomingHttpHeaders, body: Buffer): Envelope {
   const e = parsed.data;
   const named = e.format ?? header(h, HEADER.format);
   if (named === undefined) throw new IngestError("unsupported_format", `the envelope names no format (formats: ${FORMAT_IDS.join(", ")})`);
-  // portals differ in the alphabet: accept base64url too
-  const data = e.data.replace(/-/g, "+").replace(/_/g, "/");
-  const padded = data.length % 4 === 0 ? data : data + "=".repeat(4 - (data.length % 4));
   return {
     layoutRef: e.layout ?? header(h, HEADER.layout),
     format: formatName(named.toLowerCase(), "envelope format"),
     messageId: checkMessageId(e.messageId ?? header(h, HEADER.messageId)),
     device: e.device ?? header(h, HEADER.device),
-    bytes: base64ToBytes(padded),
+    bytes: base64Data(e.data),
+  };
+}
+
+/** undefined when not base64; portals differ in the alphabet, so base64url is accepted too */
+function base64Data(text: string): Uint8Array | undefined {
+  const data = text.replace(/-/g, "+").replace(/_/g, "/");
+  return base64ToBytes(data.length % 4 === 0 ? data : data + "=".repeat(4 - (data.length % 4)));
+}
+
+function parseJsonBody(body: Buffer, what: string): unknown {
+  try {
+    return JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(body));
+  } catch (e) {
+    throw new IngestError("bad_request", `${what} is not JSON: ${(e as Error).message}`);
+  }
+}
+
+/** what a device route fixes: the layout and format of everything posted to it */
+export interface RouteTarget {
+  path: string;
+  layout: string;
+  format: FormatId;
+}
+
+/** a device route's raw body: the message itself, whatever Content-Type the client sends */
+export function routeBinaryMeta(h: IncomingHttpHeaders, route: RouteTarget): IngestMeta {
+  return { layoutRef: route.layout, format: route.format, messageId: checkMessageId(header(h, HEADER.messageId)), device: header(h, HEADER.device) };
+}
+
+const isoDate = z.string().max(64).refine((s) => !Number.isNaN(Date.parse(s)), "is not a date");
+const guid = z.string().min(1).max(128);
+const portalSchema = z.object({
+  data: z.string(),
+  // the paper's receiver: {"data", "guid"}; Astrocast's push notification: deviceGuid, messageGuid, dates
+  guid: guid.optional(),
+  deviceGuid: guid.optional(),
+  messageGuid: guid.optional(),
+  messageId: guid.optional(),
+  sequenceNumber: z.number().int().min(0).optional(),
+  createdDate: isoDate.nullable().optional(),
+  receivedDate: isoDate.nullable().optional(),
+});
+
+/**
+ * A portal's push body on a device route (Astrocast: {"messageGuid", "deviceGuid", "createdDate",
+ * "receivedDate", "data": base64, …}; the paper's receiver: {"data", "guid"}). The message GUID
+ * (or device + sequence number) is the message id, so the portal's retries are recognised; dates
+ * must be dates, but the record's time is the decoder's arrival time, as for every other route.
+ */
+export function portalEnvelopeMeta(h: IncomingHttpHeaders, body: Buffer, route: RouteTarget): Envelope {
+  const type = mediaType(h);
+  if (type !== undefined && type !== "application/json") throw new IngestError("unsupported_format", `${route.path} takes a portal's application/json body, not ${type}`);
+  const parsed = portalSchema.safeParse(parseJsonBody(body, "the callback body"));
+  if (!parsed.success) {
+    const i = parsed.error.issues[0]!;
+    throw new IngestError("bad_request", `callback ${i.path.join(".") || "body"}: ${i.message} (expected {"data": base64, "guid"|"deviceGuid"?, "messageGuid"?, "sequenceNumber"?, "createdDate"?, "receivedDate"?})`);
+  }
+  const e = parsed.data;
+  const device = e.deviceGuid ?? e.guid ?? header(h, HEADER.device);
+  const sequenced = e.sequenceNumber !== undefined && device !== undefined ? `${device}.${e.sequenceNumber}` : undefined;
+  return {
+    layoutRef: route.layout,
+    format: route.format,
+    messageId: checkMessageId(e.messageGuid ?? e.messageId ?? sequenced ?? header(h, HEADER.messageId)),
+    device,
+    bytes: base64Data(e.data),
   };
 }

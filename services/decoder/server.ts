@@ -1,10 +1,9 @@
-// The decoder's HTTP surface: ingest (binary and base64 envelopes), the read API, the event stream
-// and /health. One instance per worker process; replicas share the port through node:cluster.
-import { randomUUID } from "node:crypto";
+// The decoder's HTTP surface: ingest (binary, base64 envelopes, device routes), the read API, the
+// event stream and /health. One instance per worker process; replicas share the port through node:cluster.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { DecodeError } from "../../codecs/src/errors.ts";
 import { readBytes } from "../shared/readBytes.ts";
-import { AuthGuard } from "./auth/guard.ts";
+import { AuthGuard, SIGNATURE_HEADER, type Writer } from "./auth/guard.ts";
 import type { GroupCommit } from "./buffer/groupCommit.ts";
 import type { DecoderConfig } from "./config.ts";
 import { decodeMessage } from "./decode.ts";
@@ -12,7 +11,9 @@ import { IngestError } from "./errors.ts";
 import type { LayoutRegistry } from "./layouts.ts";
 import type { BufferSet } from "./read/buffers.ts";
 import type { EventStream } from "./read/events.ts";
-import { binaryMeta, envelopeMeta, type IngestMeta } from "./request.ts";
+import { nextUlid, resourceNameFor } from "./names.ts";
+import { binaryMeta, envelopeMeta, mediaType, portalEnvelopeMeta, routeBinaryMeta, type IngestMeta } from "./request.ts";
+import type { DeviceRoute } from "./routes.ts";
 
 export interface ServerDeps {
   cfg: DecoderConfig;
@@ -54,12 +55,48 @@ export function createDecoderServer(d: ServerDeps): DecoderServer {
   const countRejected = () => {
     d.commit.append({ kind: "rejected" }).catch(() => {});
   };
+  const asBytes = (b: Buffer) => new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
 
-  async function ingest(req: IncomingMessage, res: ServerResponse, envelope: boolean): Promise<void> {
+  /** how one ingest path reads its body: the payload's bytes (undefined: not base64) and what names it */
+  type BodyReader = { limit: number; read: (req: IncomingMessage, body: Buffer) => { meta: IngestMeta; bytes: Uint8Array | undefined } };
+  const rawBody: BodyReader = { limit: d.cfg.bodyLimit, read: (req, body) => ({ meta: binaryMeta(req.headers), bytes: asBytes(body) }) };
+  const envelopeBody: BodyReader = {
+    limit: envelopeLimit(d.cfg.bodyLimit),
+    read: (req, body) => {
+      const e = envelopeMeta(req.headers, body);
+      return { meta: e, bytes: e.bytes };
+    },
+  };
+  const deviceBody = (r: DeviceRoute): BodyReader => {
+    const raw: BodyReader = { limit: d.cfg.bodyLimit, read: (req, body) => ({ meta: routeBinaryMeta(req.headers, r), bytes: asBytes(body) }) };
+    const portal: BodyReader = {
+      limit: envelopeLimit(d.cfg.bodyLimit),
+      read: (req, body) => {
+        const e = portalEnvelopeMeta(req.headers, body, r);
+        return { meta: e, bytes: e.bytes };
+      },
+    };
+    if (r.body === "raw") return raw;
+    if (r.body === "envelope") return portal;
+    // auto: a portal posts JSON; a device posts its bytes (a JSON-format route takes JSON records)
+    return { limit: portal.limit, read: (req, body) => (mediaType(req.headers) === "application/json" && r.format !== "json" ? portal : raw).read(req, body) };
+  };
+
+  /**
+   * Stores one message: answered only after its group commit is fsync'd. /ingest answers 201 (new)
+   * or 200 (a known message id); device routes answer 200 for both, as the paper's clients and
+   * Astrocast's portal count only 200 as delivered.
+   */
+  async function ingest(req: IncomingMessage, res: ServerResponse, source: BodyReader, routePath: string | undefined): Promise<void> {
+    const deviceRoute = routePath !== undefined;
     const receivedAt = Date.now();
-    // refused before the body is read or anything is stored: only the guard's counters move
-    const writer = guard.device(req);
-    const body = await readBytes(req, envelope ? envelopeLimit(d.cfg.bodyLimit) : d.cfg.bodyLimit);
+    // refused before the body is read or anything is stored: only the guard's counters move. A
+    // portal's signed callback to a device route is checked against the route's webhook secrets
+    // once its body is read; everything else needs a device or fleet key (when auth asks for one).
+    const signed = routePath !== undefined && guard.signs(routePath) && req.headers[SIGNATURE_HEADER] !== undefined;
+    const writer: Writer = signed ? "open" : guard.device(req);
+    const body = await readBytes(req, source.limit);
+    if (body.ok && signed) guard.webhook(req, routePath, body.bytes);
     if (!body.ok) {
       countRejected();
       return refuse(res, new IngestError(body.status === 413 ? "too_large" : "bad_request", body.reason), body.status === 413 ? { connection: "close" } : {});
@@ -67,15 +104,8 @@ export function createDecoderServer(d: ServerDeps): DecoderServer {
     let meta: IngestMeta;
     let bytes: Uint8Array | undefined;
     try {
-      if (envelope) {
-        const e = envelopeMeta(req.headers, body.bytes);
-        meta = e;
-        bytes = e.bytes;
-        if (bytes && bytes.length > d.cfg.bodyLimit) throw new IngestError("too_large", `the decoded payload is ${bytes.length} bytes, larger than the limit of ${d.cfg.bodyLimit}`);
-      } else {
-        meta = binaryMeta(req.headers);
-        bytes = new Uint8Array(body.bytes.buffer, body.bytes.byteOffset, body.bytes.byteLength);
-      }
+      ({ meta, bytes } = source.read(req, body.bytes));
+      if (bytes && bytes.length > d.cfg.bodyLimit) throw new IngestError("too_large", `the decoded payload is ${bytes.length} bytes, larger than the limit of ${d.cfg.bodyLimit}`);
     } catch (e) {
       if (!(e instanceof IngestError)) throw e;
       countRejected();
@@ -108,14 +138,16 @@ export function createDecoderServer(d: ServerDeps): DecoderServer {
       });
       return refuse(res, new IngestError("undecodable", reason));
     }
-    const messageId = meta.messageId ?? randomUUID();
+    // names sort by arrival (docs/stack.md): Mobius picks la/ol by resource name
+    const generated = nextUlid();
+    const messageId = meta.messageId ?? generated;
     const device = guard.bindDevice(req, writer, decoded.device ?? meta.device) ?? UNKNOWN_DEVICE;
     const result = await d.commit.append({
       kind: "record",
-      record: { messageId, receivedAt, layout: known.id, format: meta.format, device, size: decoded.size, jsonSize: decoded.jsonSize, con: decoded.con },
+      record: { messageId, rn: resourceNameFor(meta.messageId, generated), receivedAt, layout: known.id, format: meta.format, device, size: decoded.size, jsonSize: decoded.jsonSize, con: decoded.con },
     });
     const stored = result!;
-    json(res, stored.duplicate ? 200 : 201, { messageId, seq: stored.seq, buffer: d.worker, layout: known.id, format: meta.format, device, duplicate: stored.duplicate });
+    json(res, stored.duplicate || deviceRoute ? 200 : 201, { messageId, seq: stored.seq, buffer: d.worker, layout: known.id, format: meta.format, device, duplicate: stored.duplicate });
   }
 
   function intParam(url: URL, name: string, fallback: number, max: number): number {
@@ -125,6 +157,70 @@ export function createDecoderServer(d: ServerDeps): DecoderServer {
     return Number(v);
   }
 
+  /**
+   * Every path the decoder answers, with who calls it: `device` (ingest: devices, portals, load
+   * generators), `reader` (dashboards, the studio) or `public` (health checks). Authentication hooks
+   * in by audience: readers before the handler runs, writers in `ingest` (a signed callback's
+   * signature covers its body).
+   */
+  type Audience = "device" | "reader" | "public";
+  type Endpoint = { method: "GET" | "POST"; audience: Audience; handle: (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void> | void };
+  const ingestEndpoint = (source: BodyReader, routePath?: string): Endpoint => ({
+    method: "POST",
+    audience: "device",
+    handle: (req, res) => {
+      if (stopping) return refuse(res, new IngestError("unavailable", "the decoder is shutting down; retry"), { "retry-after": "1", connection: "close" });
+      return ingest(req, res, source, routePath);
+    },
+  });
+  const endpoints = new Map<string, Endpoint>([
+    ["/ingest", ingestEndpoint(rawBody)],
+    ["/ingest/base64", ingestEndpoint(envelopeBody)],
+    ...d.cfg.routes.map((r): [string, Endpoint] => [r.path, ingestEndpoint(deviceBody(r), r.path)]),
+    [
+      "/health",
+      {
+        method: "GET",
+        audience: "public",
+        handle: (_req, res) => json(res, stopping ? 503 : 200, { status: stopping ? "stopping" : "ok", instance, worker: d.worker, pid: process.pid, uptime: Math.round(process.uptime()), forwardingTo: d.cfg.cse?.url ?? null, auth: guard.mode }),
+      },
+    ],
+    // refusals are this worker's own count: they are never stored
+    ["/api/stats", { method: "GET", audience: "reader", handle: (_req, res) => json(res, 200, { ...d.buffers.stats(), auth: { instance, ...guard.counters } }) }],
+    [
+      "/api/latest",
+      {
+        method: "GET",
+        audience: "reader",
+        handle: (_req, res, url) => json(res, 200, { records: d.buffers.latest(intParam(url, "limit", 50, 1000), url.searchParams.get("device") ?? undefined) }),
+      },
+    ],
+    [
+      "/api/dead-letters",
+      {
+        method: "GET",
+        audience: "reader",
+        handle: (_req, res, url) => {
+          const limit = intParam(url, "limit", 50, 1000);
+          const all = d.buffers.buffers().flatMap(([index, b]) => b.deadLetters(limit).map((x) => ({ buffer: index, ...x })));
+          all.sort((a, b) => b.receivedAt - a.receivedAt);
+          json(res, 200, { deadLetters: all.slice(0, limit) });
+        },
+      },
+    ],
+    [
+      "/api/layouts",
+      {
+        method: "GET",
+        audience: "reader",
+        handle: (_req, res) =>
+          json(res, 200, { layouts: d.layouts.list().map((l) => ({ id: l.id, name: l.name, source: l.source, deviceKey: l.deviceKey?.join("/") ?? null, fields: l.layout.fields.length })) }),
+      },
+    ],
+    ["/api/routes", { method: "GET", audience: "reader", handle: (_req, res) => json(res, 200, { routes: d.cfg.routes }) }],
+    ["/api/events", { method: "GET", audience: "reader", handle: (req, res) => d.events.attach(req, res) }],
+  ]);
+
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     let url: URL;
     try {
@@ -132,49 +228,18 @@ export function createDecoderServer(d: ServerDeps): DecoderServer {
     } catch {
       return refuse(res, new IngestError("bad_request", "malformed request URL"));
     }
-    const p = url.pathname;
-    const only = (method: string): boolean => {
-      if (req.method === method || (method === "GET" && req.method === "HEAD")) return true;
-      refuse(res, new IngestError("method_not_allowed", `${p} takes ${method}, not ${req.method}`), { allow: method });
+    const p = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, "") : url.pathname;
+    const e = endpoints.get(p);
+    if (!e) {
       req.resume();
-      return false;
-    };
-    if (p === "/ingest" || p === "/ingest/base64") {
-      if (!only("POST")) return;
-      if (stopping) return refuse(res, new IngestError("unavailable", "the decoder is shutting down; retry"), { "retry-after": "1", connection: "close" });
-      return ingest(req, res, p === "/ingest/base64");
+      return refuse(res, new IngestError("not_found", `no endpoint ${p} (${[...endpoints].map(([path, x]) => `${x.method} ${path}`).join(", ")})`));
     }
-    if (p === "/health") {
-      if (!only("GET")) return;
-      return json(res, stopping ? 503 : 200, { status: stopping ? "stopping" : "ok", instance, worker: d.worker, pid: process.pid, uptime: Math.round(process.uptime()), forwardingTo: d.cfg.cse?.url ?? null, auth: guard.mode });
+    if (req.method !== e.method && !(e.method === "GET" && req.method === "HEAD")) {
+      req.resume();
+      return refuse(res, new IngestError("method_not_allowed", `${p} takes ${e.method}, not ${req.method}`), { allow: e.method });
     }
-    if (p.startsWith("/api/")) guard.reader(req);
-    if (p === "/api/stats") {
-      if (!only("GET")) return;
-      // refusals are this worker's own count: they are never stored
-      return json(res, 200, { ...d.buffers.stats(), auth: { instance, ...guard.counters } });
-    }
-    if (p === "/api/latest") {
-      if (!only("GET")) return;
-      const device = url.searchParams.get("device") ?? undefined;
-      return json(res, 200, { records: d.buffers.latest(intParam(url, "limit", 50, 1000), device) });
-    }
-    if (p === "/api/dead-letters") {
-      if (!only("GET")) return;
-      const limit = intParam(url, "limit", 50, 1000);
-      const all = d.buffers.buffers().flatMap(([index, b]) => b.deadLetters(limit).map((x) => ({ buffer: index, ...x })));
-      all.sort((a, b) => b.receivedAt - a.receivedAt);
-      return json(res, 200, { deadLetters: all.slice(0, limit) });
-    }
-    if (p === "/api/layouts") {
-      if (!only("GET")) return;
-      return json(res, 200, { layouts: d.layouts.list().map((l) => ({ id: l.id, name: l.name, source: l.source, deviceKey: l.deviceKey?.join("/") ?? null, fields: l.layout.fields.length })) });
-    }
-    if (p === "/api/events") {
-      if (!only("GET")) return;
-      return d.events.attach(req, res);
-    }
-    refuse(res, new IngestError("not_found", `no endpoint ${p} (POST /ingest, POST /ingest/base64, GET /api/latest, /api/stats, /api/events, /api/dead-letters, /api/layouts, /health)`));
+    if (e.audience === "reader") guard.reader(req);
+    return e.handle(req, res, url);
   }
 
   const server = createServer((req, res) => {

@@ -9,6 +9,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const DECODER_ENTRY = path.join(repoRoot, "services/decoder/main.ts");
 export const CSE_ENTRY = path.join(repoRoot, "services/cse/main.ts");
+export const ACME_ENTRY = path.join(repoRoot, "services/acme/main.ts");
 
 /** node (or Electron acting as node) with the tsx loader, so services run from their sources. */
 export function nodeCommand(entry: string, args: readonly string[]): { command: string; args: string[]; env: NodeJS.ProcessEnv } {

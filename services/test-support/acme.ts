@@ -1,5 +1,5 @@
 // Starts a real ACME CSE (PyPI `acmecse`, from the project's .venv) headless with an in-memory
-// database on a free loopback port, in a temp dir with the acme.ini of docs/onem2m-http.md, and
+// database on a free loopback port, in a temp dir with the acme.ini of services/shared/acme.ts, and
 // waits until its CSEBase answers. One start costs about two seconds: start one per test file.
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -7,6 +7,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { referencePython } from "../../codecs/test/helpers/python.ts";
+import { acmeAnswers, acmeIni } from "../shared/acme.ts";
 
 export interface AcmeOptions {
   /** ACME's verification request to new notification URIs (its default: on) */
@@ -47,47 +48,11 @@ export function freePort(): Promise<number> {
   });
 }
 
-function acmeIni(port: number, verify: boolean): string {
-  return [
-    "[basic.config]",
-    "cseType=IN",
-    "cseID=id-in",
-    "cseName=cse-in",
-    "adminID=CAdmin",
-    "cseHost=127.0.0.1",
-    "networkInterface=127.0.0.1",
-    `httpPort=${port}`,
-    "databaseType=memory",
-    "[console]",
-    "headless=true",
-    "[textui]",
-    "startWithTUI=false",
-    "[cse.registration]",
-    "allowedAEOriginators=C*,S*",
-    ...(verify ? [] : ["[cse]", "enableSubscriptionVerificationRequests=false"]),
-    "",
-  ].join("\n");
-}
-
 function exited(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) resolve();
     else child.once("exit", () => resolve());
   });
-}
-
-async function answers(cseBaseUrl: string): Promise<boolean> {
-  try {
-    const res = await fetch(cseBaseUrl, {
-      headers: { "X-M2M-RI": "ready", "X-M2M-Origin": "CAdmin", "X-M2M-RVI": "3", Accept: "application/json" },
-      signal: AbortSignal.timeout(2000),
-    });
-    await res.arrayBuffer();
-    // ACME answers 404 for a moment before its CSEBase exists
-    return res.status === 200;
-  } catch {
-    return false;
-  }
 }
 
 export async function startAcme(opts: AcmeOptions = {}): Promise<RunningAcme> {
@@ -97,7 +62,7 @@ export async function startAcme(opts: AcmeOptions = {}): Promise<RunningAcme> {
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
     const dir = mkdtempSync(path.join(tmpdir(), "acme-"));
-    writeFileSync(path.join(dir, "acme.ini"), acmeIni(port, opts.verifySubscriptions ?? true));
+    writeFileSync(path.join(dir, "acme.ini"), acmeIni({ port, verifySubscriptions: opts.verifySubscriptions ?? true }));
     // ACME exits at once, silently and with status 0, when --config is given as an absolute path
     const child = spawn(exe, ["-dir", dir, "--config", "acme.ini", "--headless"], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
@@ -126,7 +91,7 @@ export async function startAcme(opts: AcmeOptions = {}): Promise<RunningAcme> {
       })());
 
     while (child.exitCode === null && child.signalCode === null && Date.now() < deadline) {
-      if (await answers(cseBaseUrl)) return { url, cseBaseUrl, base: "cse-in", cseId: "/id-in", admin: "CAdmin", port, output: () => out, stop };
+      if (await acmeAnswers(cseBaseUrl)) return { url, cseBaseUrl, base: "cse-in", cseId: "/id-in", admin: "CAdmin", port, output: () => out, stop };
       await new Promise((r) => setTimeout(r, 150));
     }
     const died = child.exitCode !== null || child.signalCode !== null;

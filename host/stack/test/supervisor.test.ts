@@ -10,7 +10,7 @@ import { presetById } from "../../../codecs/src/presets/index.ts";
 import { generateSamples } from "../../../codecs/src/samples/generate.ts";
 import { freePort } from "../../../services/shared/ports.ts";
 import type { EventName } from "../../api/contract.ts";
-import type { StackStatus } from "../../api/stack.ts";
+import { stackOptionsSchema, type StackStatus } from "../../api/stack.ts";
 import { stackSupervisorOf } from "../../handlers/stack.ts";
 import { call, failure, tempDir, testHost } from "../../test/support.ts";
 import { pidAlive, writeState } from "../stateFile.ts";
@@ -149,8 +149,8 @@ describe("supervision", () => {
     try {
       const sup = new StackSupervisor({ dataDir, owner: "app" });
       supervisors.push(sup);
-      const endpoints = { ingest: "http://127.0.0.1:9/ingest", ingestBase64: "", latest: "", stats: "", events: "", health: "", cse: "", container: "" };
-      writeState(sup.dir, { pid: other.pid!, owner: "cli", startedAt: new Date().toISOString(), options: { replicas: 1, decoderPort: 0, csePort: 0, cseOrigin: "Cdecoder", container: "device", bodyLimit: 65536 }, endpoints, decoderUrl: "http://127.0.0.1:9", cseUrl: null });
+      const endpoints = { ingest: "http://127.0.0.1:9/ingest", ingestBase64: "", latest: "", stats: "", events: "", health: "", cse: "", container: "", routes: [] };
+      writeState(sup.dir, { pid: other.pid!, owner: "cli", startedAt: new Date().toISOString(), options: stackOptionsSchema.parse({}), endpoints, decoderUrl: "http://127.0.0.1:9", cseUrl: null });
       const s = sup.status();
       expect(s).toMatchObject({ state: "running", owner: "cli", ownerPid: other.pid });
       await expect(sup.up({})).rejects.toMatchObject({ code: "conflict", message: expect.stringMatching(/satpayload stack up/) });

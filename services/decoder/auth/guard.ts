@@ -76,6 +76,11 @@ export class AuthGuard {
     if (p.role !== "reader") throw this.refuse(req, "forbidden", `a ${p.role} key cannot read; use a reader key`);
   }
 
+  /** the route has webhook secrets (and authentication is not off): its callbacks may be signed */
+  signs(route: string): boolean {
+    return this.keys !== undefined && this.keys.current().webhookSecrets(route).length > 0;
+  }
+
   /**
    * Throws unless the body is signed with one of the route's webhook secrets: the hex HMAC-SHA256
    * of the raw body in X-Satpayload-Signature ("sha256=<hex>"). A missing or wrong signature is a

@@ -7,6 +7,8 @@ import { BUFFER_MIGRATIONS, COUNTERS, type CounterName, type Counters } from "./
 
 export interface NewRecord {
   messageId: string;
+  /** the cin's resource name; omitted: the message id */
+  rn?: string | undefined;
   receivedAt: number;
   layout: string;
   format: string;
@@ -28,6 +30,8 @@ export interface DeadLetter {
 export interface StoredRecord {
   seq: number;
   messageId: string;
+  /** null: the message id is the resource name */
+  rn: string | null;
   receivedAt: number;
   layout: string;
   format: string;
@@ -47,11 +51,11 @@ export interface BufferOptions {
   nativeBinding?: string | undefined;
 }
 
-const RECORD_COLUMNS = "seq, message_id AS messageId, received_at AS receivedAt, layout, format, device, size, json_size AS jsonSize, con, forwarded_at AS forwardedAt";
+const RECORD_COLUMNS = "seq, message_id AS messageId, rn, received_at AS receivedAt, layout, format, device, size, json_size AS jsonSize, con, forwarded_at AS forwardedAt";
 
 function prepare(db: Database.Database) {
   return {
-    insert: db.prepare("INSERT OR IGNORE INTO records (message_id, received_at, layout, format, device, size, json_size, con) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"),
+    insert: db.prepare("INSERT OR IGNORE INTO records (message_id, rn, received_at, layout, format, device, size, json_size, con) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"),
     seqOf: db.prepare("SELECT seq FROM records WHERE message_id = ?").pluck(),
     device: db.prepare("INSERT INTO devices (device, last_seq, count) VALUES (?, ?, 1) ON CONFLICT (device) DO UPDATE SET last_seq = excluded.last_seq, count = count + 1"),
     dead: db.prepare("INSERT INTO dead_letters (received_at, layout, format, message_id, size, reason, body) VALUES (?, ?, ?, ?, ?, ?, ?)"),
@@ -106,7 +110,7 @@ export class RecordBuffer {
       for (const it of items) {
         if (it.kind === "record") {
           const r = it.record;
-          const info = this.q.insert.run(r.messageId, r.receivedAt, r.layout, r.format, r.device, r.size, r.jsonSize, r.con);
+          const info = this.q.insert.run(r.messageId, r.rn !== undefined && r.rn !== r.messageId ? r.rn : null, r.receivedAt, r.layout, r.format, r.device, r.size, r.jsonSize, r.con);
           if (info.changes === 0) {
             duplicates++;
             out.push({ seq: this.q.seqOf.get(r.messageId) as number, duplicate: true });

@@ -37,6 +37,8 @@ export const BUFFER_MIGRATIONS: readonly string[] = [
      key TEXT PRIMARY KEY,
      value TEXT NOT NULL
    ) WITHOUT ROWID;`,
+  // the cin's resource name when it is not the message id (a device's id behind a ULID); NULL: message id
+  `ALTER TABLE records ADD COLUMN rn TEXT;`,
 ];
 
 /** Monotonic totals kept in the same transactions as the rows they count. */

@@ -200,7 +200,7 @@ export class Forwarder {
           await this.ensureContainer(container);
           for (const r of records) {
             if (failure || this.stopped) return;
-            const res: M2mResponse = await this.client.createContentInstance(container, r.messageId, r.con);
+            const res: M2mResponse = await this.client.createContentInstance(container, r.rn ?? r.messageId, r.con);
             if (createdOrExists(res)) {
               delivered.push(r.seq);
               if (delivered.length >= 256) flush();

@@ -32,8 +32,10 @@ export interface DecoderStats {
   buffers: BufferStats[];
 }
 
-export interface LatestRecord extends Omit<StoredRecord, "con"> {
+export interface LatestRecord extends Omit<StoredRecord, "con" | "rn"> {
   buffer: number;
+  /** the contentInstance's resource name in the CSE */
+  rn: string;
   record: unknown;
 }
 
@@ -162,5 +164,5 @@ function toLatest(buffer: number, r: StoredRecord): LatestRecord {
   } catch {
     record = con;
   }
-  return { buffer, ...rest, record };
+  return { buffer, ...rest, rn: rest.rn ?? rest.messageId, record };
 }

@@ -121,6 +121,36 @@ describe("decoder with the loopback default (--auth auto)", () => {
   });
 });
 
+describe("Astrocast-style callbacks with --auth on", () => {
+  it("accept a body signed with the route's webhook secret, refuse unsigned, wrongly signed and altered ones with 401, and take a fleet key instead", { timeout: 60_000 }, async () => {
+    const dir = tempDir();
+    const keys = path.join(dir, "keys.json");
+    const { secret } = addWebhook(keys, { route: "/astrocast-callback" });
+    const fleet = addKey(keys, { role: "fleet" }).token;
+    const d = await spawnDecoder(["--data-dir", dir, "--preset", "paper", "--auth", "on", "--auth-refusals", "1000"]);
+    const c = client(d.url);
+    const [msg] = encodedSamples("protobuf", 1, 12);
+    const push = (guid: string) => JSON.stringify({ data: Buffer.from(msg!).toString("base64"), guid, sequenceNumber: 1 });
+    const JSON_TYPE = { "content-type": "application/json" };
+    const sign = (body: string, key = secret) => ({ "x-satpayload-signature": `sha256=${createHmac("sha256", key).update(body).digest("hex")}` });
+
+    const good = push("dev-a");
+    const ok = await c.post("/astrocast-callback", good, { ...JSON_TYPE, ...sign(good) });
+    expect(ok.status, ok.body).toBe(200);
+    expect((await c.post("/astrocast-callback", push("dev-b"), JSON_TYPE)).status).toBe(401);
+    expect((await c.post("/astrocast-callback", push("dev-c"), { ...JSON_TYPE, ...sign(push("dev-c"), "a guessed secret of some length 0123456789") })).status).toBe(401);
+    // the signature of one body does not carry another
+    expect((await c.post("/astrocast-callback", push("dev-d"), { ...JSON_TYPE, ...sign(good) })).status).toBe(401);
+    const keyed = await c.post("/astrocast-callback", push("dev-e"), { ...JSON_TYPE, authorization: `Bearer ${fleet}` });
+    expect(keyed.status, keyed.body).toBe(200);
+    const reader = addKey(keys, { role: "reader" }).token;
+    await waitFor("the reader key", async () => (await c.get("/api/stats", bearer(reader))).status === 200 || undefined, 10_000, 200);
+    const stats = JSON.parse((await c.get("/api/stats", bearer(reader))).body) as { records: number; auth: { unauthenticated: number } };
+    expect(stats.records).toBe(2);
+    expect(stats.auth.unauthenticated).toBe(3);
+  });
+});
+
 describe("webhook signatures", () => {
   const fakeRequest = (headers: Record<string, string>): IncomingMessage => ({ headers, socket: { remoteAddress: "127.0.0.1" } }) as unknown as IncomingMessage;
   const dir = tempDir();

@@ -1,11 +1,15 @@
 // The forwarder against the real embedded CSE: contentInstances in per-device or shared containers,
 // in order, idempotent resends, outages (refused connections, HTTP 500, a CSE that lost its tree),
 // and resuming after a restart of the decoder from the buffer alone.
+import Database from "better-sqlite3";
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { codecFor } from "../../../codecs/src/formats/registry.ts";
 import { toPlain } from "../../../codecs/src/text/plain.ts";
 import { startCse } from "../../cse/src/server.ts";
+import { bufferFileName } from "../buffer/schema.ts";
 import { parseDecoderArgs } from "../config.ts";
+import { ULID_LENGTH } from "../names.ts";
 import { startWorker, type RunningWorker } from "../worker.ts";
 import { observingProxy } from "./proxy.ts";
 import { client, embeddedCse, encodedSamples, m2mGet, paperLayout, pool, tempDir, waitFor } from "./support.ts";
@@ -40,10 +44,17 @@ async function ingest(w: RunningWorker, n: number, seed: number, prefix: string)
 
 const drained = (w: RunningWorker, n: number) => waitFor(`${n} forwarded`, () => w.buffer.counters().forwarded >= n && w.buffer.counters().accepted === w.buffer.counters().forwarded, 30_000);
 
+/** the container's cin names in name order, as a real Mobius ranks them for la/ol */
 async function cinNames(base: string, container: string): Promise<string[]> {
   const r = await m2mGet(base, `decoder/${container}?fu=1&ty=4`);
   expect(r.status).toBe(200);
   return ((r.json as { "m2m:uril": string[] })["m2m:uril"] ?? []).map((u) => u.split("/").at(-1)!).sort();
+}
+
+/** a device-supplied id sits behind a 26-character ULID and "-" in the name (docs/stack.md) */
+function deviceIds(names: string[]): string[] {
+  for (const n of names) expect(n).toMatch(/^[0-9A-HJKMNP-TV-Z]{26}-/);
+  return names.map((n) => n.slice(ULID_LENGTH + 1));
 }
 
 describe("forwarder → embedded CSE", () => {
@@ -58,11 +69,31 @@ describe("forwarder → embedded CSE", () => {
     expect(ae.json).toMatchObject({ "m2m:ae": { rn: "decoder", api: "Ndecoder", rr: false } });
     const byDevice = new Map<string, string[]>();
     for (const s of sent) byDevice.set(s.device, [...(byDevice.get(s.device) ?? []), s.id]);
-    for (const [device, ids] of byDevice) expect(await cinNames(cse.cseBaseUrl, device)).toEqual([...ids].sort());
+    // sent one after another: in name order the ids come back in sending order
+    for (const [device, ids] of byDevice) expect(deviceIds(await cinNames(cse.cseBaseUrl, device))).toEqual(ids);
     const one = sent[7]!;
-    const cin = await m2mGet(cse.cseBaseUrl, `decoder/${one.device}/${one.id}`);
-    expect(cin.json).toMatchObject({ "m2m:cin": { rn: one.id, cnf: "application/json:0", con: toPlain(paperLayout, codecFor(paperLayout, "protobuf").decode(one.bytes), "json") } });
+    const rn = (await cinNames(cse.cseBaseUrl, one.device)).find((n) => n.endsWith(`-${one.id}`))!;
+    const cin = await m2mGet(cse.cseBaseUrl, `decoder/${one.device}/${rn}`);
+    expect(cin.json).toMatchObject({ "m2m:cin": { rn, cnf: "application/json:0", con: toPlain(paperLayout, codecFor(paperLayout, "protobuf").decode(one.bytes), "json") } });
     expect(w.buffer.counters().forward_failures).toBe(0);
+  });
+
+  it("names cins so that name order is arrival order: the name-largest (Mobius' la) is the newest record", async () => {
+    const cse = await embeddedCse();
+    const w = await worker(tempDir(), cse.cseBaseUrl, ["--container", "shared"]);
+    const c = client(`http://127.0.0.1:${w.port}`);
+    const ids: string[] = [];
+    // no message ids from the device: the decoder generates them
+    for (const body of encodedSamples("protobuf", 40, 21)) {
+      const r = await c.post("/ingest", body, PROTOBUF);
+      expect(r.status).toBe(201);
+      ids.push(JSON.parse(r.body).messageId);
+    }
+    await drained(w, 40);
+    const names = await cinNames(cse.cseBaseUrl, "up");
+    expect(names).toEqual(ids);
+    expect(names.at(-1)).toBe(ids.at(-1));
+    c.close();
   });
 
   it("keeps the records of a container in order through outages and HTTP 500s, and counts the failures", async () => {
@@ -83,11 +114,11 @@ describe("forwarder → embedded CSE", () => {
       await waitFor("a retry after HTTP 500", () => /HTTP 500\/RSC 5000: simulated database error/.test(w.forwarders[0]!.status.lastError ?? "") || undefined);
       proxy.setMode("pass");
       await drained(w, 50);
-      const order = proxy.seen.filter((s) => s.rn !== undefined && (s.status === 201 || s.status === 409)).map((s) => s.rn);
+      const order = deviceIds(proxy.seen.filter((s) => s.rn !== undefined && (s.status === 201 || s.status === 409)).map((s) => s.rn!));
       // each record reached the CSE in ingest order, a resend only ever repeating the latest one
       const firstSeen = [...new Set(order)];
       expect(firstSeen).toEqual([...first, ...second].map((s) => s.id));
-      expect(await cinNames(cse.cseBaseUrl, "up")).toEqual([...first, ...second].map((s) => s.id).sort());
+      expect(deviceIds(await cinNames(cse.cseBaseUrl, "up"))).toEqual([...first, ...second].map((s) => s.id));
       expect(w.forwarders[0]!.status.state).toBe("idle");
     } finally {
       await proxy.close();
@@ -96,15 +127,20 @@ describe("forwarder → embedded CSE", () => {
 
   it("counts 409 (already exists) as delivered: a resend after a lost acknowledgement is harmless", async () => {
     const cse = await embeddedCse();
-    const w = await worker(tempDir(), cse.cseBaseUrl, ["--container", "shared"]);
+    const dataDir = tempDir();
+    const w = await worker(dataDir, cse.cseBaseUrl, ["--container", "shared"]);
     await ingest(w, 1, 2, "pre");
     await drained(w, 1);
-    // the same message id once more from another buffer, as after a crash between CSE answer and mark
-    const w2 = await worker(tempDir(), cse.cseBaseUrl, ["--container", "shared"]);
-    await ingest(w2, 1, 2, "pre");
-    await drained(w2, 1);
-    expect(w2.buffer.counters().forward_failures).toBe(0);
-    expect(await cinNames(cse.cseBaseUrl, "up")).toEqual(["pre-0"]);
+    await w.close();
+    running.splice(running.indexOf(w), 1);
+    // as after a crash between the CSE's answer and the mark: the buffer still says "not delivered"
+    const db = new Database(path.join(dataDir, bufferFileName(0)));
+    db.prepare("UPDATE records SET forwarded_at = NULL").run();
+    db.close();
+    const again = await worker(dataDir, cse.cseBaseUrl, ["--container", "shared"]);
+    await waitFor("the resend", () => again.buffer.counters().forwarded >= 2);
+    expect(again.buffer.counters().forward_failures).toBe(0);
+    expect(deviceIds(await cinNames(cse.cseBaseUrl, "up"))).toEqual(["pre-0"]);
   });
 
   it("re-creates the AE and containers when the CSE comes back without them", async () => {
@@ -119,7 +155,7 @@ describe("forwarder → embedded CSE", () => {
     // an in-memory CSE on the same port: the AE and every container are gone
     const second = await embeddedCse({ port });
     await drained(w, 10);
-    for (const s of sent) expect((await m2mGet(second.cseBaseUrl, `decoder/${s.device}/${s.id}`)).status).toBe(200);
+    for (const s of sent) expect((await cinNames(second.cseBaseUrl, s.device)).some((n) => n.endsWith(`-${s.id}`))).toBe(true);
   });
 
   it("resumes forwarding after a restart from what the buffer says was not delivered", async () => {
@@ -140,7 +176,7 @@ describe("forwarder → embedded CSE", () => {
       proxy.setMode("pass");
       const again = await worker(dataDir, `${proxy.url}/${cse.base}`, ["--container", "shared"]);
       await drained(again, 200);
-      expect(await cinNames(cse.cseBaseUrl, "up")).toEqual(Array.from({ length: 200 }, (_, i) => `r-${i}`).sort());
+      expect(deviceIds(await cinNames(cse.cseBaseUrl, "up")).sort()).toEqual(Array.from({ length: 200 }, (_, i) => `r-${i}`).sort());
     } finally {
       await proxy.close();
     }

@@ -8,6 +8,7 @@ import { FORMAT_IDS } from "../../../codecs/src/formats/types.ts";
 import { toPlain } from "../../../codecs/src/text/plain.ts";
 import { startAcme, type RunningAcme } from "../../test-support/acme.ts";
 import { client, embeddedCse, encodedSamples, m2mGet, paperLayout, spawnDecoder, tempDir, waitFor, type DecoderProcess } from "./support.ts";
+import { messageIdOf } from "../names.ts";
 
 interface Peer {
   name: string;
@@ -59,13 +60,20 @@ for (const peer of PEERS) {
         const s = JSON.parse((await c.get("/api/stats")).body);
         return s.forwarded === sent.length && s.backlog === 0 ? s : undefined;
       });
+      const names = new Map<string, string>();
       for (const s of sent) {
-        const cin = await m2mGet(cse.cseBaseUrl, `decoder/${s.device}/${s.id}`, cse.admin);
+        const found = await m2mGet(cse.cseBaseUrl, `decoder/${s.device}?fu=1&ty=4`, cse.admin);
+        for (const u of (found.json as { "m2m:uril": string[] })["m2m:uril"]) names.set(messageIdOf(u.split("/").at(-1)!), u.split("/").at(-1)!);
+      }
+      for (const s of sent) {
+        const rn = names.get(s.id)!;
+        expect(rn).toMatch(new RegExp(`^[0-9A-HJKMNP-TV-Z]{26}-${s.id}$`));
+        const cin = await m2mGet(cse.cseBaseUrl, `decoder/${s.device}/${rn}`, cse.admin);
         expect(cin.status, JSON.stringify(cin.json)).toBe(200);
-        expect(cin.json).toMatchObject({ "m2m:cin": { rn: s.id, cnf: "application/json:0", con: s.plain } });
+        expect(cin.json).toMatchObject({ "m2m:cin": { rn, cnf: "application/json:0", con: s.plain } });
       }
       const latest = await m2mGet(cse.cseBaseUrl, `decoder/${sent.at(-1)!.device}/la`, cse.admin);
-      expect((latest.json as { "m2m:cin": { rn: string } })["m2m:cin"].rn).toBe(sent.at(-1)!.id);
+      expect(messageIdOf((latest.json as { "m2m:cin": { rn: string } })["m2m:cin"].rn)).toBe(sent.at(-1)!.id);
       const ae = await m2mGet(cse.cseBaseUrl, "decoder", cse.admin);
       expect(ae.json).toMatchObject({ "m2m:ae": { rn: "decoder", api: "Ndecoder" } });
       const stats = JSON.parse((await c.get("/api/stats")).body);
@@ -89,7 +97,7 @@ for (const peer of PEERS) {
       });
       expect(s.forwardFailures).toBe(0);
       const found = await m2mGet(cse.cseBaseUrl, `decoder/${device}?fu=1&ty=4`, cse.admin);
-      const names = ((found.json as { "m2m:uril": string[] })["m2m:uril"] ?? []).map((u) => u.split("/").at(-1));
+      const names = ((found.json as { "m2m:uril": string[] })["m2m:uril"] ?? []).map((u) => messageIdOf(u.split("/").at(-1)!));
       expect(names.filter((n) => n === "interop-protobuf")).toHaveLength(1);
     });
   });

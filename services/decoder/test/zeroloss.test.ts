@@ -8,6 +8,7 @@ import { parseLayout } from "../../../codecs/src/layout/validate.ts";
 import { presetById } from "../../../codecs/src/presets/index.ts";
 import { leanClient } from "../../shared/leanHttp.ts";
 import { client, cseProcess, encodedSamples, m2mGet, spawnDecoder, tempDir, waitFor, type DecoderProcess } from "./support.ts";
+import { messageIdOf } from "../names.ts";
 
 const TOTAL = 100_000;
 const DEVICES = 64;
@@ -127,7 +128,7 @@ describe("zero loss", () => {
       expect(cnt.status).toBe(200);
       cni += (cnt.json as { "m2m:cnt": { cni: number } })["m2m:cnt"].cni;
       const found = await m2mGet(cseBase, `decoder/dev-${d}?fu=1&ty=4`);
-      for (const u of (found.json as { "m2m:uril": string[] })["m2m:uril"]) inCse.push(u.split("/").at(-1)!);
+      for (const u of (found.json as { "m2m:uril": string[] })["m2m:uril"]) inCse.push(messageIdOf(u.split("/").at(-1)!));
     }
     expect(cni).toBe(TOTAL);
     expect(inCse.length).toBe(TOTAL);

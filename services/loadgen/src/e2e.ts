@@ -9,6 +9,7 @@ import type { AddressInfo } from "node:net";
 import type { Histogram } from "hdr-histogram-js";
 import { newHistogram, summarize } from "./histogram.ts";
 import type { LatencySummary } from "./result.ts";
+import { messageIdOf } from "../../decoder/names.ts";
 
 export interface E2eProbeOptions {
   /** http://127.0.0.1:port/Mobius */
@@ -46,8 +47,11 @@ const m2mHeaders = (origin: string, extra: Record<string, string> = {}) => ({
 });
 
 /** The send time (wall-clock ms) inside a message id made by the generator, if it is this run's. */
-export function sendTimeOf(rn: unknown, runTag: string): number | undefined {
-  if (typeof rn !== "string" || !rn.startsWith(`${runTag}.`)) return undefined;
+export function sendTimeOf(name: unknown, runTag: string): number | undefined {
+  if (typeof name !== "string") return undefined;
+  // the decoder puts a sortable ULID in front of the message id the generator sent
+  const rn = messageIdOf(name);
+  if (!rn.startsWith(`${runTag}.`)) return undefined;
   const last = rn.slice(rn.lastIndexOf(".") + 1);
   const t = Number(last);
   return /^\d+$/.test(last) && Number.isFinite(t) ? t : undefined;

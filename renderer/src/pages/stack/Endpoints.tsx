@@ -40,6 +40,9 @@ export function Endpoints({ e }: { e: StackEndpoints }) {
       <ul className="stack-endpoints">
         <Row label="Ingest" method="POST" url={e.ingest} testId="ep-ingest" />
         <Row label="Base64 envelope" method="POST" url={e.ingestBase64} testId="ep-ingest-base64" />
+        {e.routes.map((r) => (
+          <Row key={r.url} label={`${r.layout} · ${r.format}${r.body === "envelope" ? " (portal JSON)" : ""}`} method="POST" url={r.url} testId={`ep-route-${new URL(r.url).pathname.slice(1).replace(/\//g, "-")}`} />
+        ))}
         <Row label="Latest per device" method="GET" url={e.latest} testId="ep-latest" />
         <Row label="Stats" method="GET" url={e.stats} testId="ep-stats" />
         <Row label="Events (SSE)" method="GET" url={e.events} testId="ep-events" />
@@ -48,7 +51,8 @@ export function Endpoints({ e }: { e: StackEndpoints }) {
       </ul>
       <p className="faint stack-small stack-hint">
         Name the layout in <code>X-Satpayload-Layout</code> (a preset id, a project&apos;s name or id) and the format by <code>Content-Type</code> or{" "}
-        <code>X-Satpayload-Format</code>; <code>X-Satpayload-Message-Id</code> makes resends harmless.
+        <code>X-Satpayload-Format</code>; <code>X-Satpayload-Message-Id</code> makes resends harmless. Device routes fix layout and format: unmodified clients
+        post there and get 200.
       </p>
     </section>
   );

@@ -1,4 +1,5 @@
 // The empty state: what the stack is, and the form that starts it.
+import { RoutesField } from "./RoutesField.tsx";
 import { formProblem, setForm, stackUp, useStack } from "./store.ts";
 
 export function StartCard() {
@@ -12,7 +13,8 @@ export function StartCard() {
         <p>
           Start a decoder that accepts every format the designer knows, buffers each record durably in SQLite and forwards it to a oneM2M CSE as a
           contentInstance — the server side of Kumar et al. 2026. Devices, portals and load tests then send to its <code>/ingest</code> endpoint and
-          this page shows what arrives, live.
+          this page shows what arrives, live. The paper&apos;s device clients post to <code>/container-data</code> and Astrocast&apos;s portal to{" "}
+          <code>/astrocast-callback</code> unchanged.
         </p>
         <ol className="stack-flow" aria-label="What runs">
           <li>
@@ -55,17 +57,29 @@ export function StartCard() {
             <button type="button" aria-pressed={form.target === "embedded"} data-testid="stack-cse-embedded" onClick={() => setForm({ target: "embedded" })}>
               Embedded
             </button>
+            <button type="button" aria-pressed={form.target === "acme"} data-testid="stack-cse-acme" onClick={() => setForm({ target: "acme" })}>
+              ACME
+            </button>
             <button type="button" aria-pressed={form.target === "external"} data-testid="stack-cse-external" onClick={() => setForm({ target: "external" })}>
               Mobius / ACME URL
             </button>
           </div>
           {form.target === "external" ? (
             <input className={`input mono${problem && form.cseUrl ? " invalid" : ""}`} data-testid="stack-cse-url" placeholder="http://127.0.0.1:7579/Mobius" value={form.cseUrl} onChange={(e) => setForm({ cseUrl: e.target.value })} />
+          ) : form.target === "acme" ? (
+            <small className="faint">a real ACME (acmecse from PyPI) on loopback, in memory; installed into the app&apos;s data folder on first use</small>
           ) : (
             <small className="faint">zero setup; point production at a real Mobius or ACME</small>
           )}
+          {form.target !== "external" ? (
+            <label className="stack-check">
+              <input type="checkbox" data-testid="stack-verify-subscriptions" checked={form.verifySubscriptions} onChange={(e) => setForm({ verifySubscriptions: e.target.checked })} />
+              Verify subscriptions (the CSE checks each new notification URI first)
+            </label>
+          ) : null}
         </fieldset>
-        {problem && (form.target === "external" ? form.cseUrl !== "" : true) ? <p className="stack-problem">{problem}</p> : null}
+        <RoutesField />
+        {problem && (form.target === "external" ? form.cseUrl !== "" : true) ? <p className="stack-problem" data-testid="stack-form-problem">{problem}</p> : null}
         <button type="submit" className="btn primary" data-testid="stack-start" disabled={!!problem || busy !== null} aria-busy={busy === "up"}>
           {busy === "up" ? "Starting…" : "Start the stack"}
         </button>

@@ -2,7 +2,8 @@
 // rate history the chart draws, captured logs, and the start form.
 import { create } from "zustand";
 import type { HostApi } from "../../../../host/api/contract.ts";
-import type { LogLine, StackRecord, StackStats, StackStatus } from "../../../../host/api/stack.ts";
+import type { FormatId } from "../../../../codecs/src/formats/types.ts";
+import { stackRouteSchema, type LogLine, type StackRecord, type StackRoute, type StackStats, type StackStatus } from "../../../../host/api/stack.ts";
 import { asHostError } from "../../host/errors.ts";
 import { useSession } from "../../state/session.ts";
 
@@ -13,12 +14,26 @@ export interface RatePoint {
   fps: number;
 }
 
+export interface RouteRow {
+  path: string;
+  layout: string;
+  format: FormatId;
+  body: StackRoute["body"];
+}
+
 export interface StackForm {
   replicas: string;
   container: "device" | "shared";
-  target: "embedded" | "external";
+  target: "embedded" | "acme" | "external";
   cseUrl: string;
+  /** the started CSE (embedded or ACME) verifies new notification URIs */
+  verifySubscriptions: boolean;
+  /** device paths besides the defaults */
+  routes: RouteRow[];
 }
+
+/** what the decoder answers without any route configured (services/decoder/routes.ts) */
+export const DEFAULT_ROUTES_TEXT = ["/container-data → paper · protobuf", "/astrocast-callback → paper · protobuf (portal JSON)"];
 
 export const MAX_RECORDS = 50;
 export const MAX_POINTS = 300;
@@ -48,7 +63,7 @@ export const useStack = create<StackPageState>()(() => ({
   logs: [],
   busy: null,
   error: null,
-  form: { replicas: "1", container: "device", target: "embedded", cseUrl: "" },
+  form: { replicas: "1", container: "device", target: "embedded", cseUrl: "", verifySubscriptions: false, routes: [] },
 }));
 
 function api(): HostApi | null {
@@ -88,6 +103,19 @@ function onStats(s: StackStats): void {
   }));
 }
 
+/**
+ * The host's log snapshot and its live events overlap: lines captured before a snapshot may still
+ * arrive in the next batched event. Each line once, in capture order, by its sequence number.
+ */
+export function mergeLogs(prev: LogLine[], incoming: LogLine[]): LogLine[] {
+  const last = prev.at(-1)?.seq ?? -1;
+  if (incoming.every((l) => l.seq > last)) return [...prev, ...incoming].slice(-MAX_LOG_LINES);
+  const bySeq = new Map<number, LogLine>();
+  for (const l of prev) bySeq.set(l.seq, l);
+  for (const l of incoming) bySeq.set(l.seq, l);
+  return [...bySeq.values()].sort((a, b) => a.seq - b.seq).slice(-MAX_LOG_LINES);
+}
+
 let listening = false;
 
 /** Subscribes to the host's stack events once per page load; the host only sends while someone listens. */
@@ -103,7 +131,7 @@ export function startStack(): void {
   });
   a.on("stack.stats", onStats);
   a.on("stack.ingested", (e) => useStack.setState((st) => ({ records: mergeRecords(st.records, e.records), arrived: st.arrived + e.count })));
-  a.on("stack.log", (e) => useStack.setState((st) => ({ logs: [...st.logs, ...e.lines].slice(-MAX_LOG_LINES) })));
+  a.on("stack.log", (e) => useStack.setState((st) => ({ logs: mergeLogs(st.logs, e.lines) })));
   if (new URL(location.href).searchParams.get("page") === "stack") openStack(true);
   else void refresh();
 }
@@ -117,7 +145,7 @@ export async function refresh(): Promise<void> {
     useStack.setState({ status });
     if (!isLive(status)) return;
     const [latest, stats, logs] = await Promise.all([a.call("stack.latest", { limit: 20 }), a.call("stack.stats", {}), a.call("stack.logs", { limit: 200 })]);
-    useStack.setState((st) => ({ records: mergeRecords(st.records, latest.records), stats: stats ?? st.stats, logs: logs.lines }));
+    useStack.setState((st) => ({ records: mergeRecords(st.records, latest.records), stats: stats ?? st.stats, logs: mergeLogs(st.logs, logs.lines) }));
   } catch (e) {
     useStack.setState({ error: asHostError(e).describe() });
   }
@@ -127,10 +155,25 @@ export function setForm(patch: Partial<StackForm>): void {
   useStack.setState((s) => ({ form: { ...s.form, ...patch } }));
 }
 
+/** the first problem of a device route row, or null */
+export function routeProblem(r: RouteRow, all: RouteRow[]): string | null {
+  const parsed = stackRouteSchema.safeParse(r);
+  if (!parsed.success) {
+    const i = parsed.error.issues[0]!;
+    return `${String(i.path[0] ?? "route")}: ${i.message}`;
+  }
+  if (all.filter((x) => x.path === r.path).length > 1) return `path ${r.path} is given twice`;
+  return null;
+}
+
 export function formProblem(f: StackForm): string | null {
   const n = Number(f.replicas);
   if (!/^\d+$/.test(f.replicas) || n < 1 || n > 16) return "Replicas: a whole number from 1 to 16.";
   if (f.target === "external" && !/^http:\/\/[^/\s]+\/[^/\s]/.test(f.cseUrl.trim())) return "CSE URL: http://host:port/<base name>, e.g. http://mobius.example:7579/Mobius.";
+  for (const [i, r] of f.routes.entries()) {
+    const p = routeProblem(r, f.routes);
+    if (p) return `Device route ${i + 1}: ${p}.`;
+  }
   return null;
 }
 
@@ -143,7 +186,8 @@ export async function stackUp(): Promise<void> {
     const status = await a.call("stack.up", {
       replicas: Number(f.replicas),
       container: f.container,
-      ...(f.target === "external" ? { cseUrl: f.cseUrl.trim() } : {}),
+      ...(f.target === "external" ? { cseUrl: f.cseUrl.trim() } : { cseKind: f.target, verifySubscriptions: f.verifySubscriptions }),
+      routes: f.routes,
     });
     useStack.setState({ status });
     await refresh();

@@ -1,0 +1,41 @@
+// The command lines the supervisor starts its services with, built from the stack's options: one
+// place that says which option becomes which flag of which service.
+import type { StackOptions } from "../api/stack.ts";
+
+export const AE_NAME = "decoder";
+export const SHARED_CONTAINER = "up";
+
+export function embeddedCseArgs(opts: StackOptions, port: number, dataDir: string): string[] {
+  return [
+    "--host", "127.0.0.1",
+    "--port", String(port),
+    "--data-dir", dataDir,
+    ...(opts.verifySubscriptions ? ["--verify-subscriptions"] : []),
+    ...(opts.cseProfile ? ["--profile", opts.cseProfile] : []),
+  ];
+}
+
+export function acmeArgs(opts: StackOptions, port: number, dataDir: string, venv: string): string[] {
+  return ["--port", String(port), "--data-dir", dataDir, "--venv", venv, ...(opts.verifySubscriptions ? ["--verify-subscriptions"] : []), "--watch-stdin"];
+}
+
+export function decoderArgs(opts: StackOptions, port: number, o: { dataDir: string; cseBase: string; projectsDb: string | undefined }): string[] {
+  return [
+    "--host", "127.0.0.1",
+    "--port", String(port),
+    "--replicas", String(opts.replicas),
+    "--data-dir", o.dataDir,
+    "--cse", o.cseBase,
+    "--cse-origin", opts.cseOrigin,
+    "--ae", AE_NAME,
+    "--container", opts.container,
+    "--container-name", SHARED_CONTAINER,
+    "--body-limit", String(opts.bodyLimit),
+    "--preset", "all",
+    // the studio's projects: every saved layout is known by its project id and name
+    ...(o.projectsDb ? ["--projects-db", o.projectsDb] : []),
+    ...opts.routes.flatMap((r) => ["--route", `${r.path}=${r.layout}:${r.format}:${r.body}`]),
+    "--instance", "decoder",
+    "--watch-stdin",
+  ];
+}

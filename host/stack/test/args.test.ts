@@ -1,0 +1,46 @@
+// Which stack option becomes which flag of which service: the embedded CSE gets
+// --verify-subscriptions and --profile, ACME its own launcher flags, the decoder one --route per
+// device route; the CLI's flags and the Stack page's form arrive as the same options.
+import { describe, expect, it } from "vitest";
+import { stackInput } from "../../../bin/commands/stack.ts";
+import { UsageError } from "../../../bin/commands/errors.ts";
+import { stackOptionsSchema } from "../../api/stack.ts";
+import { acmeArgs, decoderArgs, embeddedCseArgs } from "../args.ts";
+
+const opts = (flags: Parameters<typeof stackInput>[0]) => stackOptionsSchema.parse(stackInput(flags));
+const after = (args: string[], flag: string) => args.flatMap((a, i) => (a === flag ? [args[i + 1]] : []));
+
+describe("stack service arguments", () => {
+  it("passes --verify-subscriptions and --cse-profile to the embedded CSE, and nothing when unset", () => {
+    expect(embeddedCseArgs(opts({ "verify-subscriptions": true, "cse-profile": "mobius" }), 7579, "/d")).toEqual([
+      "--host", "127.0.0.1", "--port", "7579", "--data-dir", "/d", "--verify-subscriptions", "--profile", "mobius",
+    ]);
+    const plain = embeddedCseArgs(opts({}), 0, "/d");
+    expect(plain).not.toContain("--verify-subscriptions");
+    expect(plain).not.toContain("--profile");
+    expect(after(embeddedCseArgs(opts({ "cse-profile": "standard" }), 1, "/d"), "--profile")).toEqual(["standard"]);
+  });
+
+  it("starts ACME for --cse acme, verification passed on", () => {
+    const o = opts({ cse: "acme", "verify-subscriptions": true });
+    expect(o).toMatchObject({ cseKind: "acme", verifySubscriptions: true });
+    expect(o.cseUrl).toBeUndefined();
+    expect(acmeArgs(o, 8080, "/s/acme", "/data/acme-venv")).toEqual(["--port", "8080", "--data-dir", "/s/acme", "--venv", "/data/acme-venv", "--verify-subscriptions", "--watch-stdin"]);
+    expect(acmeArgs(opts({ cse: "acme" }), 0, "/a", "/v")).not.toContain("--verify-subscriptions");
+  });
+
+  it("gives the decoder one --route per device route, body kind included", () => {
+    const o = opts({ route: ["/container-data=paper:cbor", "/hook=Container GPS tracker:protobuf:envelope"] });
+    const args = decoderArgs(o, 9000, { dataDir: "/s/decoder", cseBase: "http://127.0.0.1:1/Mobius", projectsDb: undefined });
+    expect(after(args, "--route")).toEqual(["/container-data=paper:cbor:auto", "/hook=Container GPS tracker:protobuf:envelope"]);
+    expect(after(args, "--cse")).toEqual(["http://127.0.0.1:1/Mobius"]);
+    expect(args).not.toContain("--projects-db");
+  });
+
+  it("refuses flags that cannot apply, as usage errors", () => {
+    expect(() => opts({ "cse-profile": "loose" })).toThrow(/mobius or standard/);
+    expect(() => opts({ cse: "http://mobius:7579/Mobius", "verify-subscriptions": true })).toThrow(UsageError);
+    expect(() => opts({ cse: "acme", "cse-profile": "mobius" })).toThrow(/ACME follows the standard/);
+    expect(() => opts({ route: ["/ingest=paper:cbor"] })).toThrow(/--route: .*decoder's own endpoint/);
+  });
+});

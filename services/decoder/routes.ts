@@ -1,0 +1,69 @@
+// Device routes: paths that devices or satellite portals POST to, each fixed to one layout and
+// format, so unmodified clients (the paper's Locust senders, Astrocast's push callbacks) need no
+// X-Satpayload-* headers. `--route /container-data=paper:protobuf[:raw|envelope|auto]`.
+import { isFormatId } from "../../codecs/src/formats/registry.ts";
+import { FORMAT_IDS, type FormatId } from "../../codecs/src/formats/types.ts";
+
+export type RouteBody = "raw" | "envelope" | "auto";
+
+export interface DeviceRoute {
+  path: string;
+  /** layout id or name, as X-Satpayload-Layout takes it */
+  layout: string;
+  format: FormatId;
+  /** raw: the body is the message; envelope: a portal's JSON with base64 `data`; auto: by Content-Type */
+  body: RouteBody;
+}
+
+/** the paths the paper's receiver exposes; mapped to the paper layout unless configured otherwise */
+export const DEFAULT_ROUTES: readonly DeviceRoute[] = [
+  { path: "/container-data", layout: "paper", format: "protobuf", body: "auto" },
+  { path: "/astrocast-callback", layout: "paper", format: "protobuf", body: "envelope" },
+];
+
+/** paths the decoder answers itself; a device route may not shadow them */
+export const RESERVED_PATHS = ["/ingest", "/ingest/base64", "/health", "/api"];
+
+const PATH = /^\/[A-Za-z0-9._~\-/]{1,200}$/;
+const BODIES: readonly RouteBody[] = ["raw", "envelope", "auto"];
+
+export class RouteSpecError extends Error {}
+
+/** "PATH=LAYOUT:FORMAT[:BODY]"; the layout may itself contain ":" (names do), so parse from the right */
+export function parseRouteSpec(spec: string): DeviceRoute {
+  const eq = spec.indexOf("=");
+  if (eq <= 0) throw new RouteSpecError(`route "${spec}" must be PATH=LAYOUT:FORMAT, e.g. /container-data=paper:protobuf`);
+  const path = spec.slice(0, eq).trim();
+  const parts = spec.slice(eq + 1).split(":");
+  let body: RouteBody = "auto";
+  if (parts.length >= 3 && (BODIES as string[]).includes(parts.at(-1)!)) body = parts.pop() as RouteBody;
+  const format = parts.pop()?.trim().toLowerCase() ?? "";
+  const layout = parts.join(":").trim();
+  return checkRoute({ path, layout, format, body }, `route "${spec}"`);
+}
+
+/** the same checks for a route from the command line, the config file or the Stack page */
+export function checkRoute(r: { path: string; layout: string; format: string; body?: string | undefined }, where: string): DeviceRoute {
+  if (!PATH.test(r.path) || r.path.includes("//") || r.path.split("/").some((s) => s === "." || s === ".."))
+    throw new RouteSpecError(`${where}: path "${r.path}" must start with / and hold only letters, digits and . _ ~ - /`);
+  const clean = r.path.length > 1 ? r.path.replace(/\/+$/, "") : r.path;
+  if (RESERVED_PATHS.some((p) => clean === p || clean.startsWith(`${p}/`))) throw new RouteSpecError(`${where}: ${clean} is the decoder's own endpoint (reserved: ${RESERVED_PATHS.join(", ")})`);
+  if (r.layout === "") throw new RouteSpecError(`${where}: names no layout (PATH=LAYOUT:FORMAT)`);
+  if (!isFormatId(r.format)) throw new RouteSpecError(`${where}: "${r.format}" is not a format (formats: ${FORMAT_IDS.join(", ")})`);
+  const body = r.body ?? "auto";
+  if (!(BODIES as string[]).includes(body)) throw new RouteSpecError(`${where}: body "${body}" must be raw, envelope or auto`);
+  return { path: clean, layout: r.layout, format: r.format, body: body as RouteBody };
+}
+
+/** configured routes over the defaults: a path given twice is a mistake, a default path is replaced */
+export function mergeRoutes(configured: readonly DeviceRoute[], defaults: readonly DeviceRoute[] = DEFAULT_ROUTES): DeviceRoute[] {
+  const out = new Map<string, DeviceRoute>();
+  for (const r of configured) {
+    if (out.has(r.path)) throw new RouteSpecError(`route ${r.path} is given twice`);
+    out.set(r.path, r);
+  }
+  for (const d of defaults) if (!out.has(d.path)) out.set(d.path, d);
+  return [...out.values()];
+}
+
+export const routeSpec = (r: DeviceRoute): string => `${r.path}=${r.layout}:${r.format}${r.body === "auto" ? "" : `:${r.body}`}`;
