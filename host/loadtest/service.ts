@@ -10,6 +10,7 @@ import { presetById } from "../../codecs/src/presets/index.ts";
 import { parseLayout } from "../../codecs/src/layout/validate.ts";
 import type { Res } from "../api/contract.ts";
 import type { LoadTestSummary } from "../api/loadtest.ts";
+import type { StackStatus } from "../api/stack.ts";
 import type { ProjectStore } from "../db/projects.ts";
 import { HostError } from "../errors.ts";
 import type { HostEvents } from "../handlers/events.ts";
@@ -28,6 +29,19 @@ interface Active {
 
 export type LayoutChoice = { kind: "preset"; id: string } | { kind: "project"; id: string };
 
+/** The stack the app runs now (Stack page or `satpayload stack up`), as its supervisor reports it. */
+export type RunningStackStatus = () => StackStatus | undefined;
+
+/** A "stack" target filled in with where the running stack answers; refused when none runs. */
+export function resolveStackTarget(settings: RunSettings, status: StackStatus | undefined): RunSettings {
+  if (settings.target.kind !== "stack") return settings;
+  const s = status;
+  if (!s?.endpoints || (s.state !== "running" && s.state !== "degraded"))
+    throw new HostError("bad_request", "no stack is running: start it on the Stack page (or with satpayload stack up), or pick a stack for this run only");
+  const decoderUrl = new URL(s.endpoints.ingest).origin;
+  return { ...settings, target: { kind: "stack", decoderUrl, cseBaseUrl: s.endpoints.cse, replicas: s.options?.replicas ?? 1, ...(s.startedAt ? { startedAt: s.startedAt } : {}) } };
+}
+
 export class LoadTestService {
   private storeValue: LoadTestStore | null = null;
   private active: Active | null = null;
@@ -39,6 +53,7 @@ export class LoadTestService {
     private readonly db: Database.Database,
     private readonly projects: ProjectStore,
     private readonly start: typeof startLoadgen = startLoadgen,
+    private readonly runningStack: RunningStackStatus = () => undefined,
   ) {}
 
   /** prepared on first use; runs left "running" by a host that stopped are marked failed then */
@@ -51,6 +66,8 @@ export class LoadTestService {
   }
 
   private job(layout: LayoutChoice, settings: RunSettings): { job: Job; layoutName: string } {
+    // the running stack's decoder knows projects by their id (it reads the projects database)
+    const onStack = settings.target.kind === "stack";
     if (layout.kind === "preset") {
       const p = presetById(layout.id);
       if (!p) throw new HostError("not_found", `no preset "${layout.id}"`);
@@ -59,11 +76,12 @@ export class LoadTestService {
     const project = this.projects.open(layout.id);
     // invalid layouts are refused here with path-precise issues, not by the generator later
     const parsed = parseLayout(project.layout);
-    return { job: { settings, layout: { kind: "document", id: `project-${project.id}`, layout: parsed } }, layoutName: parsed.name };
+    return { job: { settings, layout: { kind: "document", id: onStack ? project.id : `project-${project.id}`, layout: parsed } }, layoutName: parsed.name };
   }
 
-  begin(layout: LayoutChoice, settings: RunSettings): LoadTestSummary {
+  begin(layout: LayoutChoice, requested: RunSettings): LoadTestSummary {
     if (this.active) throw new HostError("conflict", `a load test is already running (${this.active.run.id}); cancel it or wait for it to end`);
+    const settings = resolveStackTarget(requested, this.runningStack());
     const { job, layoutName } = this.job(layout, settings);
     const id = randomUUID();
     const run = this.store.insertRunning(id, new Date().toISOString(), layoutName, settings);

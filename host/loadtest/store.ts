@@ -18,6 +18,13 @@ interface Row {
   error: string | null;
 }
 
+/** Which stack (or URL) a run sent to, as the history and the run card say it. */
+export function targetLabel(t: RunSettings["target"]): string {
+  if (t.kind === "local") return `new stack for this run × ${t.replicas}`;
+  if (t.kind === "stack") return `running stack × ${t.replicas ?? "?"} at ${t.decoderUrl ? new URL(t.decoderUrl).host : "?"}`;
+  return t.url;
+}
+
 export function summaryOf(base: { id: string; startedAt: string; layoutName: string; settings: RunSettings }, result: LoadTestResult | null, status: LoadTestSummary["status"], finishedAt: string | null, error: string | null): LoadTestSummary {
   const s = base.settings;
   return {
@@ -29,8 +36,8 @@ export function summaryOf(base: { id: string; startedAt: string; layoutName: str
     format: s.format,
     mode: s.mode,
     devices: s.devices,
-    replicas: s.target.kind === "local" ? s.target.replicas : null,
-    target: s.target.kind === "local" ? `local stack × ${s.target.replicas}` : s.target.url,
+    replicas: s.target.kind === "local" ? s.target.replicas : s.target.kind === "stack" ? (s.target.replicas ?? null) : null,
+    target: targetLabel(s.target),
     durationSeconds: s.durationSeconds,
     rps: result ? result.rps : null,
     p95Ms: result && result.latency.count ? result.latency.p95 : null,
