@@ -22,6 +22,24 @@ export interface LoadTestForm {
   connection: "keep-alive" | "close";
 }
 
+export const DEFAULT_FORM: LoadTestForm = {
+  layout: "preset:paper",
+  format: "protobuf",
+  mode: "closed",
+  devices: "100",
+  rate: "100",
+  waitKind: "uniform",
+  waitA: "1",
+  waitB: "3",
+  spawnRate: "100",
+  duration: "30",
+  warmup: "5",
+  target: "local",
+  replicas: "1",
+  url: "http://127.0.0.1:8080/ingest",
+  connection: "keep-alive",
+};
+
 export type FormField = keyof LoadTestForm;
 export type FormIssues = Partial<Record<FormField, string>>;
 
@@ -45,7 +63,7 @@ function inputOf(path: string): FormField | undefined {
 
 /** zod's wording ("Too small: expected number to be >=1") as a sentence about the input */
 function wording(message: string, field: FormField, form: LoadTestForm): string {
-  if (/received NaN|expected number/i.test(message)) return "enter a number";
+  if (/received NaN|expected number, received/i.test(message)) return "enter a number";
   if (field === "waitB" && /max must be/.test(message)) return `must be at least the lower bound (${form.waitA.trim()} s)`;
   const bound = /expected (?:number|int) to be ([<>]=?)\s*(-?[\d.e+]+)/i.exec(message);
   if (bound) {
@@ -85,23 +103,25 @@ export function formSettings(f: LoadTestForm): { ok: true; settings: RunSettings
   return { ok: false, issues };
 }
 
+/** in the order the inputs stand on the form */
 const LABELS: Partial<Record<FormField, string>> = {
+  format: "format",
   devices: "devices",
   rate: "requests/s",
+  spawnRate: "spawn rate",
   waitA: "wait",
   waitB: "wait upper bound",
-  spawnRate: "spawn rate",
   duration: "duration",
   warmup: "warm-up",
+  target: "target",
   replicas: "replicas",
   url: "URL",
-  target: "target",
-  format: "format",
 };
 
 /** Why Start is disabled, in one line: "Fix 2 fields: devices, duration." */
 export function startBlockedReason(issues: FormIssues): string | null {
-  const fields = Object.keys(issues) as FormField[];
+  const order = Object.keys(LABELS);
+  const fields = (Object.keys(issues) as FormField[]).sort((a, b) => order.indexOf(a) - order.indexOf(b));
   if (fields.length === 0) return null;
   return `Fix ${fields.length === 1 ? "1 field" : `${fields.length} fields`} to start: ${fields.map((k) => LABELS[k] ?? k).join(", ")}.`;
 }

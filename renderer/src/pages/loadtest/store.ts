@@ -7,27 +7,10 @@ import type { Progress, TimelinePoint } from "../../../../services/loadgen/src/r
 import type { StackStatus } from "../../../../host/api/stack.ts";
 import { asHostError } from "../../host/errors.ts";
 import { useSession } from "../../state/session.ts";
-import { formSettings, type LoadTestForm } from "./form.ts";
+import { DEFAULT_FORM, formSettings, type LoadTestForm } from "./form.ts";
 
-export type { LoadTestForm } from "./form.ts";
+export { DEFAULT_FORM, type LoadTestForm } from "./form.ts";
 
-export const DEFAULT_FORM: LoadTestForm = {
-  layout: "preset:paper",
-  format: "protobuf",
-  mode: "closed",
-  devices: "100",
-  rate: "100",
-  waitKind: "uniform",
-  waitA: "1",
-  waitB: "3",
-  spawnRate: "100",
-  duration: "30",
-  warmup: "5",
-  target: "local",
-  replicas: "1",
-  url: "http://127.0.0.1:8080/ingest",
-  connection: "keep-alive",
-};
 
 export interface LayoutOption {
   value: string;
