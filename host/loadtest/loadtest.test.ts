@@ -171,5 +171,12 @@ describe("loadtest.* host API", () => {
     // the run left the stack running
     expect((await call<{ state: string }>("stack.status", {})).state).toBe("running");
     await call("stack.down", {});
+
+    // one name: the history follows a rename of the project whose layout ran
+    expect(done.layoutName).toBe("on the stack");
+    await call("projects.rename", { id: project.id, name: "Container GPS tracker" });
+    const listed = (await call<LoadTestSummary[]>("loadtest.history", {})).find((h) => h.id === started.id);
+    expect(listed).toMatchObject({ layoutName: "Container GPS tracker", projectId: project.id });
+    expect((await call<LoadTestSummary>("loadtest.get", { id: started.id })).layoutName).toBe("Container GPS tracker");
   }, 180_000);
 });

@@ -65,6 +65,28 @@ export class LoadTestService {
     return this.storeValue;
   }
 
+  /** A project's runs carry its current name: the history follows a rename. */
+  private named<T extends LoadTestSummary>(runs: T[]): T[] {
+    if (!runs.some((r) => r.projectId)) return runs;
+    const names = new Map<string, string | undefined>();
+    const nameOf = (id: string) => {
+      if (!names.has(id)) {
+        try {
+          names.set(id, this.projects.summary(id).name);
+        } catch (e) {
+          // a deleted project: its runs keep the name they ran under
+          if (!(e instanceof HostError)) throw e;
+          names.set(id, undefined);
+        }
+      }
+      return names.get(id);
+    };
+    return runs.map((r) => {
+      const name = r.projectId ? nameOf(r.projectId) : undefined;
+      return name === undefined || name === r.layoutName ? r : { ...r, layoutName: name };
+    });
+  }
+
   private job(layout: LayoutChoice, settings: RunSettings): { job: Job; layoutName: string } {
     // the running stack's decoder knows projects by their id (it reads the projects database)
     const onStack = settings.target.kind === "stack";
@@ -84,7 +106,7 @@ export class LoadTestService {
     const settings = resolveStackTarget(requested, this.runningStack());
     const { job, layoutName } = this.job(layout, settings);
     const id = randomUUID();
-    const run = this.store.insertRunning(id, new Date().toISOString(), layoutName, settings);
+    const run = this.named([this.store.insertRunning(id, new Date().toISOString(), layoutName, settings, layout.kind === "project" ? layout.id : null)])[0]!;
     const proc = this.start(job, (progress) => {
       if (!this.active || this.active.run.id !== id) return;
       this.active.progress = progress;
@@ -105,7 +127,7 @@ export class LoadTestService {
   private end(id: string, status: Exclude<LoadTestSummary["status"], "running">, result: LoadTestResult | null, error: string | null): void {
     if (this.active?.run.id === id) this.active = null;
     try {
-      const summary = this.store.finish(id, status, new Date().toISOString(), result, error);
+      const summary = this.named([this.store.finish(id, status, new Date().toISOString(), result, error)])[0]!;
       this.events.emit("loadtest.finished", summary);
     } catch (e) {
       // the host closed its database while the run ended: nothing left to tell
@@ -125,15 +147,15 @@ export class LoadTestService {
   }
 
   history(limit: number) {
-    return this.store.list(limit);
+    return this.named(this.store.list(limit));
   }
 
   get(id: string) {
-    return this.store.get(id);
+    return this.named([this.store.get(id)])[0]!;
   }
 
   compare(ids: string[]) {
-    return ids.map((id) => this.store.get(id));
+    return this.named(ids.map((id) => this.store.get(id)));
   }
 
   export(ids: string[], format: "csv" | "json"): Res<"loadtest.export"> {

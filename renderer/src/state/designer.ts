@@ -22,6 +22,8 @@ export interface DesignerState {
   hoveredId: string | null;
 
   load(projectId: string, name: string, layout: Layout): void;
+  /** the saved layout with an unsaved draft on top (one undo step back to the saved one) */
+  restore(projectId: string, name: string, saved: Layout, draft: Layout): void;
   close(): void;
   /** applies fn to the draft as one undo step; the same mergeKey within a short time merges keystrokes */
   edit(fn: (layout: Layout) => Layout, mergeKey?: string | null): void;
@@ -68,6 +70,14 @@ export const useDesigner = create<DesignerState>()((set, get) => ({
       hoveredId: null,
       ...validate(layout, { valid: null, validKey: s.validKey, validAt: 0 }, at),
     }));
+  },
+
+  restore(projectId, name, saved, draft) {
+    const at = performance.now();
+    set((s) => {
+      const base = validate(saved, { valid: null, validKey: s.validKey, validAt: 0 }, at);
+      return { projectId, projectName: name, history: record(initHistory(saved), draft, null, Date.now()), selectedId: null, hoveredId: null, ...validate(draft, base, at) };
+    });
   },
 
   close() {
