@@ -28,6 +28,10 @@ describe("a field's key follows its name", () => {
     expect(f).toMatchObject({ name: "Speed over ground", key: "speed_over_ground" });
   });
 
+  it("never changes the key of a field that was there when the layout opened (a wire contract)", () => {
+    expect(renameWithKey(field("humidity", "Humidity"), "Relative humidity", [], false)).toMatchObject({ name: "Relative humidity", key: "humidity" });
+  });
+
   it("keeps a key the user chose", () => {
     const f = renameWithKey(field("spd", "Speed"), "Speed over ground", []);
     expect(f).toMatchObject({ name: "Speed over ground", key: "spd" });

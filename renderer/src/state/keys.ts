@@ -1,6 +1,7 @@
-// A field's wire key follows its name until the user gives the key a value of their own: the key is
-// "following" while it still equals what the previous name would have produced, so no flag has to be
-// stored in the layout and a key typed by hand is never overwritten.
+// A new field's wire key follows its name until the user gives the key a value of their own. Only
+// fields added in this editing session follow (a saved field's key is a wire contract that a rename
+// must not break), and only while the key still equals what the previous name produced, so a key
+// typed by hand is never overwritten and no flag has to be stored in the layout.
 import type { Field } from "../../../codecs/src/layout/schema.ts";
 import { uniqueKey } from "./tree.ts";
 
@@ -19,7 +20,8 @@ export function keyFromName(name: string, fallback = "value"): string {
 }
 
 /** The field renamed; its key re-derived when it still followed the old name. `siblings` excludes the field. */
-export function renameWithKey(field: Field, name: string, siblings: readonly Field[]): Field {
+export function renameWithKey(field: Field, name: string, siblings: readonly Field[], isNew = true): Field {
+  if (!isNew) return { ...field, name };
   const old = keyFromName(field.name, field.key);
   const following = field.key === old || field.key === uniqueKey(siblings, old);
   if (!following) return { ...field, name };

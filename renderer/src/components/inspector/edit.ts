@@ -9,13 +9,14 @@ export function patchField(id: string, control: string, fn: (f: Field) => Field)
   useDesigner.getState().editFields((fs) => updateField(fs, id, fn), `${id}:${control}`);
 }
 
-/** A new name; the key follows it unless the user set the key to something of their own. */
+/** A new name; a new field's key follows it unless the user set the key to something of their own. */
 export function renameField(id: string, name: string): void {
+  const isNew = useDesigner.getState().newFieldIds.has(id);
   useDesigner.getState().editFields((fs) => {
     const at = locate(fs, id);
     if (!at) return fs as Field[];
     const others = siblingsOf(fs, at.parentId).filter((f) => f.id !== id);
-    return updateField(fs, id, (f) => renameWithKey(f, name, others));
+    return updateField(fs, id, (f) => renameWithKey(f, name, others, isNew));
   }, `${id}:name`);
 }
 
