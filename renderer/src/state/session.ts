@@ -141,6 +141,9 @@ function guardUnload(): void {
   window.addEventListener("beforeunload", (e) => {
     if (!hasUnsavedEdits()) return;
     syncDraft();
+    // Electron cancels an unload silently unless the shell handles will-prevent-unload: there the
+    // stored draft alone keeps the edits, and the window still closes
+    if (useSession.getState().shell !== "browser") return;
     e.preventDefault();
     // older Chromium (Electron) shows the prompt only when returnValue is set
     e.returnValue = "";
