@@ -51,11 +51,24 @@ describe("load test page (browser mode)", () => {
     await page.waitForSelector(tid("lt-run-empty"));
     await screenshot(page, "loadtest-00-empty");
 
-    // a bad value is refused in place, with the reason
-    await page.fill(tid("lt-devices"), "0");
-    await page.click(tid("lt-start"));
-    await page.waitForSelector(".lt-issue");
-    expect(await page.locator(".lt-issue").first().textContent()).toMatch(/≥|>=|greater|too small/i);
+    // bad values are marked where they are typed, and Start says why it cannot start
+    await page.fill(tid("lt-devices"), "-5");
+    await page.fill(tid("lt-duration"), "0");
+    await page.fill(tid("lt-wait-a"), "5");
+    await page.fill(tid("lt-wait-b"), "1");
+    expect(await page.locator(tid("lt-devices-issue")).textContent()).toBe("must be at least 1");
+    expect(await page.locator(tid("lt-duration-issue")).textContent()).toBe("must be more than 0");
+    expect(await page.locator(tid("lt-wait-issue")).textContent()).toBe("must be at least the lower bound (5 s)");
+    for (const input of ["lt-devices", "lt-duration", "lt-wait-b"]) expect(await page.locator(tid(input)).getAttribute("aria-invalid"), input).toBe("true");
+    expect(await page.locator(tid("lt-wait-a")).getAttribute("aria-invalid")).toBeNull();
+    expect(await page.locator(tid("lt-start")).isDisabled()).toBe(true);
+    expect(await page.locator(tid("lt-start-blocked")).textContent()).toBe("Fix 3 fields to start: devices, wait upper bound, duration.");
+    await screenshot(page, "loadtest-00b-invalid-form");
+    await page.fill(tid("lt-devices"), "5");
+    await page.fill(tid("lt-duration"), "3");
+    await page.fill(tid("lt-wait-b"), "6");
+    expect(await page.locator(tid("lt-start")).isDisabled()).toBe(false);
+    expect(await page.locator(".lt-issue").count()).toBe(0);
 
     await configure(page, { format: "protobuf", devices: 30, duration: 8 });
     await page.click(tid("lt-start"));
@@ -99,6 +112,9 @@ describe("load test page (browser mode)", () => {
     expect(heads).toBe(3);
     const formats = await page.locator(`${tid("lt-compare-table")} tbody tr`).first().locator("td").allTextContents();
     expect(formats).toEqual(["Struct+Zlib", "Protocol Buffers"]);
+    // what each run sent, in bytes: the pools' own sizes, as the result recorded them
+    const runs = (await s.server.host.dispatch("loadtest.compare", { ids: [await picks.nth(0).evaluate((e) => e.closest("tr")!.getAttribute("data-id")), await picks.nth(1).evaluate((e) => e.closest("tr")!.getAttribute("data-id"))] })) as { result: { payloadBytes: { mean: number } } }[];
+    expect(await page.locator(`${tid("lt-compare-row-payload-mean")} td`).allTextContents()).toEqual(runs.map((r) => `${r.result.payloadBytes.mean.toFixed(1)} B`));
     await screenshot(page, "loadtest-03-compare");
 
     const [download] = await Promise.all([page.waitForEvent("download"), page.click(tid("lt-export-csv"))]);
@@ -124,8 +140,49 @@ describe("load test page (browser mode)", () => {
     await page.locator(tid("lt-fom")).scrollIntoViewIfNeeded();
     expect(await page.locator(tid("lt-fom-row")).count()).toBe(10);
     expect(await page.locator(`${tid("lt-fom-row")}[data-has-ours="true"]`).count()).toBe(0);
-    expect(await page.locator(tid("lt-fom-others")).textContent()).toMatch(/Protocol Buffers 30 → \d+/);
+    // a run the generator limited (a busy machine) has no FoM to show, only the warning
+    const pb = ((await s.server.host.dispatch("loadtest.history", { limit: 10 })) as { format: string; devices: number; valid: boolean | null; fom: number }[]).find((h) => h.format === "protobuf" && h.devices === 30)!;
+    expect(await page.locator(tid("lt-fom-others")).textContent()).toContain(`Protocol Buffers 30 → ${pb.valid === false ? "not valid (client-limited)" : Math.round(pb.fom).toLocaleString("en-US")}`);
     await screenshot(page, "loadtest-05-fom-dark");
+    expect(errors).toEqual([]);
+  }, 300_000);
+
+  it("sends to the stack the Stack page runs, says so, and the Stack page counts the records", async () => {
+    const { page, errors } = await s.open({ width: 1440, height: 900 });
+    await page.click(tid("nav-stack"));
+    await page.waitForSelector(tid("stack-empty"));
+    await page.click(tid("stack-start"));
+    await page.waitForSelector(`${tid("stack-state")}[data-state="running"]`, { timeout: 120_000 });
+    const before = ((await s.server.host.dispatch("stack.stats", {})) as { records: number } | null)?.records ?? 0;
+
+    await page.click(tid("nav-loadtest"));
+    await page.waitForSelector(tid("loadtest-page"));
+    // a running stack is the target unless the user picks another
+    await expect.poll(() => page.locator(tid("lt-target")).inputValue()).toBe("stack");
+    expect(await page.locator(tid("lt-target-stack")).textContent()).toMatch(/^1 replica\(s\) at 127\.0\.0\.1:\d+: its records show on the Stack page$/);
+    await page.selectOption(tid("lt-format"), "cbor");
+    await page.fill(tid("lt-devices"), "5");
+    await page.fill(tid("lt-spawn-rate"), "100");
+    await page.fill(tid("lt-wait-a"), "0.1");
+    await page.fill(tid("lt-wait-b"), "0.3");
+    await page.fill(tid("lt-duration"), "3");
+    await page.fill(tid("lt-warmup"), "1");
+    await page.click(tid("lt-start"));
+    expect(await newestFinished(page)).toBe("completed");
+    const row = page.locator(tid("lt-history-row")).first();
+    expect(await row.textContent()).toMatch(/running stack × 1 at 127\.0\.0\.1:\d+/);
+    const run = (await s.server.host.dispatch("loadtest.get", { id: await row.getAttribute("data-id") })) as { result: { requests: { succeeded: number } } };
+    expect(run.result.requests.succeeded).toBeGreaterThan(0);
+    await page.waitForSelector(`${tid("lt-result-status")}[data-status="completed"]`, { timeout: 30_000 });
+    await screenshot(page, "loadtest-06-running-stack");
+
+    // the Stack page's own numbers include the run (and its one priming message)
+    await page.click(tid("nav-stack"));
+    const expected = String(before + run.result.requests.succeeded + 1);
+    await page.waitForFunction((n) => document.querySelector('[data-testid="kpi-records"]')?.getAttribute("data-value") === n, expected, { timeout: 30_000 });
+    await screenshot(page, "loadtest-07-stack-counts-the-run");
+    await page.click(tid("stack-stop"));
+    await page.waitForSelector(`${tid("stack-state")}[data-state="stopped"]`, { timeout: 60_000 });
     expect(errors).toEqual([]);
   }, 300_000);
 });

@@ -15,7 +15,10 @@ export const loadTestSummary = z.object({
   status: z.enum(["running", "completed", "cancelled", "failed"]),
   startedAt: z.string(),
   finishedAt: z.string().nullable(),
+  /** the project's current name (it follows a rename); the layout's name at the start for presets */
   layoutName: z.string(),
+  /** the project whose layout ran; null for a preset */
+  projectId: z.string().nullable().default(null),
   format: z.string(),
   mode: z.enum(["closed", "open"]),
   devices: z.number().int(),

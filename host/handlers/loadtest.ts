@@ -4,6 +4,7 @@ import type { ProjectStore } from "../db/projects.ts";
 import { LoadTestService } from "../loadtest/service.ts";
 import type { HandlerMap } from "./dispatch.ts";
 import type { HostEvents } from "./events.ts";
+import { stackSupervisorOf } from "./stack.ts";
 
 type LoadTestHandlers = Pick<HandlerMap, Extract<keyof HandlerMap, `loadtest.${string}`>>;
 
@@ -15,7 +16,8 @@ export function loadTestServiceOf(events: HostEvents): LoadTestService | undefin
 }
 
 export function createLoadTestHandlers({ store, db, events }: { store: ProjectStore; db: Database.Database; events: HostEvents }): LoadTestHandlers {
-  const svc = new LoadTestService(events, db, store);
+  // the Stack page's supervisor is made after these handlers: look it up when a run starts
+  const svc = new LoadTestService(events, db, store, undefined, () => stackSupervisorOf(events)?.status());
   services.set(events, svc);
   // quitting the app ends a running test (its generator and stack are child processes)
   events.onClose(() => svc.close());

@@ -12,6 +12,7 @@ import type { EventName } from "../api/contract.ts";
 import type { LoadTestSummary } from "../api/loadtest.ts";
 import { DB_FILE_NAME } from "../db/open.ts";
 import { loadTestServiceOf } from "../handlers/loadtest.ts";
+import { stackSupervisorOf } from "../handlers/stack.ts";
 import { createHost, type Host } from "../host.ts";
 
 let dataDir: string;
@@ -28,6 +29,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await loadTestServiceOf(host.events)?.close();
+  await stackSupervisorOf(host.events)?.close();
   host.close();
   await stub.close();
   rmSync(dataDir, { recursive: true, force: true });
@@ -144,4 +146,37 @@ describe("loadtest.* host API", () => {
     await expect(call("loadtest.start", { layout: { kind: "preset", id: "nope" }, settings: { format: "protobuf", devices: 1, durationSeconds: 1, target: { kind: "url", url: stub.url } } })).rejects.toMatchObject({ code: "not_found" });
     await expect(call("loadtest.start", { layout: { kind: "preset", id: "paper" }, settings: { format: "protobuf", devices: 1, durationSeconds: 1, target: { kind: "url", url: "ftp://x" } } })).rejects.toMatchObject({ code: "bad_request" });
   });
+
+  it("sends to the stack the Stack page started, says so in the record, and its stats count the run", async () => {
+    const project = await call<{ id: string }>("projects.create", { name: "on the stack", layout: (await call<{ id: string; layout: unknown }[]>("presets.list", {})).find((p) => p.id === "kineis-tracker")!.layout });
+    const settings = { ...quick, format: "protobuf", devices: 6, durationSeconds: 2, target: { kind: "stack" } };
+    // nothing runs yet: a clear refusal rather than a private stack nobody sees
+    await expect(call("loadtest.start", { layout: { kind: "project", id: project.id }, settings })).rejects.toMatchObject({ code: "bad_request", message: expect.stringMatching(/no stack is running/) });
+    const status = await call<{ endpoints: { ingest: string } }>("stack.up", { replicas: 2 });
+    const before = await call<{ records: number }>("stack.stats", {});
+    const started = await call<LoadTestSummary>("loadtest.start", { layout: { kind: "project", id: project.id }, settings });
+    const stackHost = new URL(status.endpoints.ingest).host;
+    expect(started.target).toBe(`running stack × 2 at ${stackHost}`);
+    expect(started.replicas).toBe(2);
+    const done = await finished(started.id, 120_000);
+    expect(done.status, done.error ?? "").toBe("completed");
+    const run = await call<{ result: { targetUrl: string; settings: { target: unknown }; server: { records: number }; requests: { succeeded: number; measuredFailed: number } } }>("loadtest.get", { id: started.id });
+    expect(run.result.targetUrl).toBe(status.endpoints.ingest);
+    expect(run.result.settings.target).toMatchObject({ kind: "stack", decoderUrl: new URL(status.endpoints.ingest).origin, replicas: 2 });
+    expect(run.result.requests.succeeded).toBeGreaterThan(0);
+    expect(run.result.server.records).toBe(run.result.requests.succeeded);
+    // the Stack page reads the same decoder: the run's records plus the one priming message
+    const after = await call<{ records: number }>("stack.stats", {});
+    expect(after.records - before.records).toBe(run.result.requests.succeeded + 1);
+    // the run left the stack running
+    expect((await call<{ state: string }>("stack.status", {})).state).toBe("running");
+    await call("stack.down", {});
+
+    // one name: the history follows a rename of the project whose layout ran
+    expect(done.layoutName).toBe("on the stack");
+    await call("projects.rename", { id: project.id, name: "Container GPS tracker" });
+    const listed = (await call<LoadTestSummary[]>("loadtest.history", {})).find((h) => h.id === started.id);
+    expect(listed).toMatchObject({ layoutName: "Container GPS tracker", projectId: project.id });
+    expect((await call<LoadTestSummary>("loadtest.get", { id: started.id })).layoutName).toBe("Container GPS tracker");
+  }, 180_000);
 });

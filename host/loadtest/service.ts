@@ -10,6 +10,7 @@ import { presetById } from "../../codecs/src/presets/index.ts";
 import { parseLayout } from "../../codecs/src/layout/validate.ts";
 import type { Res } from "../api/contract.ts";
 import type { LoadTestSummary } from "../api/loadtest.ts";
+import type { StackStatus } from "../api/stack.ts";
 import type { ProjectStore } from "../db/projects.ts";
 import { HostError } from "../errors.ts";
 import type { HostEvents } from "../handlers/events.ts";
@@ -28,6 +29,19 @@ interface Active {
 
 export type LayoutChoice = { kind: "preset"; id: string } | { kind: "project"; id: string };
 
+/** The stack the app runs now (Stack page or `satpayload stack up`), as its supervisor reports it. */
+export type RunningStackStatus = () => StackStatus | undefined;
+
+/** A "stack" target filled in with where the running stack answers; refused when none runs. */
+export function resolveStackTarget(settings: RunSettings, status: StackStatus | undefined): RunSettings {
+  if (settings.target.kind !== "stack") return settings;
+  const s = status;
+  if (!s?.endpoints || (s.state !== "running" && s.state !== "degraded"))
+    throw new HostError("bad_request", "no stack is running: start it on the Stack page (or with satpayload stack up), or pick a stack for this run only");
+  const decoderUrl = new URL(s.endpoints.ingest).origin;
+  return { ...settings, target: { kind: "stack", decoderUrl, cseBaseUrl: s.endpoints.cse, replicas: s.options?.replicas ?? 1, ...(s.startedAt ? { startedAt: s.startedAt } : {}) } };
+}
+
 export class LoadTestService {
   private storeValue: LoadTestStore | null = null;
   private active: Active | null = null;
@@ -39,6 +53,7 @@ export class LoadTestService {
     private readonly db: Database.Database,
     private readonly projects: ProjectStore,
     private readonly start: typeof startLoadgen = startLoadgen,
+    private readonly runningStack: RunningStackStatus = () => undefined,
   ) {}
 
   /** prepared on first use; runs left "running" by a host that stopped are marked failed then */
@@ -50,7 +65,31 @@ export class LoadTestService {
     return this.storeValue;
   }
 
+  /** A project's runs carry its current name: the history follows a rename. */
+  private named<T extends LoadTestSummary>(runs: T[]): T[] {
+    if (!runs.some((r) => r.projectId)) return runs;
+    const names = new Map<string, string | undefined>();
+    const nameOf = (id: string) => {
+      if (!names.has(id)) {
+        try {
+          names.set(id, this.projects.summary(id).name);
+        } catch (e) {
+          // a deleted project: its runs keep the name they ran under
+          if (!(e instanceof HostError)) throw e;
+          names.set(id, undefined);
+        }
+      }
+      return names.get(id);
+    };
+    return runs.map((r) => {
+      const name = r.projectId ? nameOf(r.projectId) : undefined;
+      return name === undefined || name === r.layoutName ? r : { ...r, layoutName: name };
+    });
+  }
+
   private job(layout: LayoutChoice, settings: RunSettings): { job: Job; layoutName: string } {
+    // the running stack's decoder knows projects by their id (it reads the projects database)
+    const onStack = settings.target.kind === "stack";
     if (layout.kind === "preset") {
       const p = presetById(layout.id);
       if (!p) throw new HostError("not_found", `no preset "${layout.id}"`);
@@ -59,14 +98,15 @@ export class LoadTestService {
     const project = this.projects.open(layout.id);
     // invalid layouts are refused here with path-precise issues, not by the generator later
     const parsed = parseLayout(project.layout);
-    return { job: { settings, layout: { kind: "document", id: `project-${project.id}`, layout: parsed } }, layoutName: parsed.name };
+    return { job: { settings, layout: { kind: "document", id: onStack ? project.id : `project-${project.id}`, layout: parsed } }, layoutName: parsed.name };
   }
 
-  begin(layout: LayoutChoice, settings: RunSettings): LoadTestSummary {
+  begin(layout: LayoutChoice, requested: RunSettings): LoadTestSummary {
     if (this.active) throw new HostError("conflict", `a load test is already running (${this.active.run.id}); cancel it or wait for it to end`);
+    const settings = resolveStackTarget(requested, this.runningStack());
     const { job, layoutName } = this.job(layout, settings);
     const id = randomUUID();
-    const run = this.store.insertRunning(id, new Date().toISOString(), layoutName, settings);
+    const run = this.named([this.store.insertRunning(id, new Date().toISOString(), layoutName, settings, layout.kind === "project" ? layout.id : null)])[0]!;
     const proc = this.start(job, (progress) => {
       if (!this.active || this.active.run.id !== id) return;
       this.active.progress = progress;
@@ -87,7 +127,7 @@ export class LoadTestService {
   private end(id: string, status: Exclude<LoadTestSummary["status"], "running">, result: LoadTestResult | null, error: string | null): void {
     if (this.active?.run.id === id) this.active = null;
     try {
-      const summary = this.store.finish(id, status, new Date().toISOString(), result, error);
+      const summary = this.named([this.store.finish(id, status, new Date().toISOString(), result, error)])[0]!;
       this.events.emit("loadtest.finished", summary);
     } catch (e) {
       // the host closed its database while the run ended: nothing left to tell
@@ -107,15 +147,15 @@ export class LoadTestService {
   }
 
   history(limit: number) {
-    return this.store.list(limit);
+    return this.named(this.store.list(limit));
   }
 
   get(id: string) {
-    return this.store.get(id);
+    return this.named([this.store.get(id)])[0]!;
   }
 
   compare(ids: string[]) {
-    return ids.map((id) => this.store.get(id));
+    return this.named(ids.map((id) => this.store.get(id)));
   }
 
   export(ids: string[], format: "csv" | "json"): Res<"loadtest.export"> {

@@ -30,6 +30,7 @@ export function addField(item: PaletteItem, place: Place): string {
   const key = uniqueKey(siblingsOf(fields, place.parentId), item.keyStem);
   const field = { ...newField(item, key), id: freshId(fields) };
   d.editFields((fs) => insertField(fs, place.parentId, place.index, field));
+  d.markNew(field.id);
   d.select(field.id);
   return field.id;
 }

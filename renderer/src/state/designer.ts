@@ -20,8 +20,12 @@ export interface DesignerState {
   issueCount: number;
   selectedId: string | null;
   hoveredId: string | null;
+  /** fields added since the layout was opened: their keys follow their names */
+  newFieldIds: ReadonlySet<string>;
 
   load(projectId: string, name: string, layout: Layout): void;
+  /** the saved layout with an unsaved draft on top (one undo step back to the saved one) */
+  restore(projectId: string, name: string, saved: Layout, draft: Layout): void;
   close(): void;
   /** applies fn to the draft as one undo step; the same mergeKey within a short time merges keystrokes */
   edit(fn: (layout: Layout) => Layout, mergeKey?: string | null): void;
@@ -31,6 +35,7 @@ export interface DesignerState {
   select(id: string | null): void;
   hover(id: string | null): void;
   setProjectName(name: string): void;
+  markNew(id: string): void;
 }
 
 const EMPTY_ISSUES: IssueIndex = { byField: new Map(), layout: [] };
@@ -57,6 +62,7 @@ export const useDesigner = create<DesignerState>()((set, get) => ({
   issueCount: 0,
   selectedId: null,
   hoveredId: null,
+  newFieldIds: new Set<string>(),
 
   load(projectId, name, layout) {
     const at = performance.now();
@@ -66,8 +72,17 @@ export const useDesigner = create<DesignerState>()((set, get) => ({
       history: initHistory(layout),
       selectedId: null,
       hoveredId: null,
+      newFieldIds: new Set<string>(),
       ...validate(layout, { valid: null, validKey: s.validKey, validAt: 0 }, at),
     }));
+  },
+
+  restore(projectId, name, saved, draft) {
+    const at = performance.now();
+    set((s) => {
+      const base = validate(saved, { valid: null, validKey: s.validKey, validAt: 0 }, at);
+      return { projectId, projectName: name, history: record(initHistory(saved), draft, null, Date.now()), selectedId: null, hoveredId: null, newFieldIds: new Set<string>(), ...validate(draft, base, at) };
+    });
   },
 
   close() {
@@ -111,6 +126,9 @@ export const useDesigner = create<DesignerState>()((set, get) => ({
   },
   setProjectName(name) {
     set({ projectName: name });
+  },
+  markNew(id) {
+    set((s) => ({ newFieldIds: new Set(s.newFieldIds).add(id) }));
   },
 }));
 

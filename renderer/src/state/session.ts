@@ -6,6 +6,7 @@ import { checkLayout } from "../../../codecs/src/layout/validate.ts";
 import { asHostError } from "../host/errors.ts";
 import { useAnalysis } from "./analysis.ts";
 import { useDesigner } from "./designer.ts";
+import { dropDraft, keepDraft, readDraft } from "./drafts.ts";
 
 export type SaveStatus = "saved" | "pending" | "saving" | "invalid" | "error" | "conflict";
 
@@ -66,6 +67,7 @@ async function saveNow(): Promise<void> {
   const draft = d.history.present;
   if (draft === savedDraft) {
     setSave("saved");
+    syncDraft();
     return;
   }
   if (d.issueCount > 0) {
@@ -79,6 +81,8 @@ async function saveNow(): Promise<void> {
     if (useDesigner.getState().projectId !== id) return;
     savedDraft = draft;
     useSession.setState({ version: res.version, save: { status: "saved", message: null, savedAt: res.updatedAt } });
+    syncDraft();
+    void nameFollowsLayout(id, draft.name);
     if (seenVersion > res.version) markConflict("Saved in another window meanwhile.");
   } catch (e) {
     const err = asHostError(e);
@@ -116,6 +120,36 @@ export async function flushSave(): Promise<void> {
   if (useDesigner.getState().history.present !== savedDraft && useSession.getState().save.status === "saved") schedule();
 }
 
+/** The draft in storage while it differs from what the host has; gone once the host has it. */
+function syncDraft(): void {
+  const d = useDesigner.getState();
+  if (!d.projectId) return;
+  if (d.history.present === savedDraft) dropDraft(d.projectId);
+  else keepDraft(d.projectId, { baseVersion: useSession.getState().version, at: new Date().toISOString(), layout: d.history.present });
+}
+
+/** Edits the host does not have yet: leaving the page asks first. */
+export function hasUnsavedEdits(): boolean {
+  const d = useDesigner.getState();
+  return !!d.projectId && savedDraft !== null && d.history.present !== savedDraft;
+}
+
+let guarding = false;
+function guardUnload(): void {
+  if (guarding || typeof window === "undefined") return;
+  guarding = true;
+  window.addEventListener("beforeunload", (e) => {
+    if (!hasUnsavedEdits()) return;
+    syncDraft();
+    // Electron cancels an unload silently unless the shell handles will-prevent-unload: there the
+    // stored draft alone keeps the edits, and the window still closes
+    if (useSession.getState().shell !== "browser") return;
+    e.preventDefault();
+    // older Chromium (Electron) shows the prompt only when returnValue is set
+    e.returnValue = "";
+  });
+}
+
 let watching = false;
 function watchDraft(): void {
   if (watching) return;
@@ -125,6 +159,7 @@ function watchDraft(): void {
     if (d.history.present === last) return;
     last = d.history.present;
     if (!d.projectId) return;
+    syncDraft();
     const status = useSession.getState().save.status;
     if (status === "conflict") return;
     if (d.history.present === savedDraft) {
@@ -146,7 +181,7 @@ function watchDraft(): void {
 
 // ---- projects ---------------------------------------------------------------------------------
 
-function enterDesigner(p: Project): boolean {
+function enterDesigner(p: Project, restoreDraft = true): boolean {
   const parsed = checkLayout(p.layout);
   if (!parsed.ok) {
     useSession.setState({ screen: "start", startError: { title: `"${p.name}" holds an invalid layout`, detail: parsed.issues.slice(0, 3).map((i) => `${i.path} ${i.message}`).join("; ") } });
@@ -156,11 +191,28 @@ function enterDesigner(p: Project): boolean {
   timer = null;
   seenVersion = 0;
   useAnalysis.setState({ sizes: null, attribution: null, byteMap: null, computing: false, error: null });
-  useDesigner.getState().load(p.id, p.name, parsed.layout);
-  savedDraft = useDesigner.getState().history.present;
-  useSession.setState({ screen: "designer", version: p.version, save: { status: "saved", message: null, savedAt: p.updatedAt }, startError: null, notice: null });
+  const draft = restoreDraft ? readDraft(p.id) : null;
+  if (!restoreDraft) dropDraft(p.id);
+  if (draft) useDesigner.getState().restore(p.id, p.name, parsed.layout, draft.layout);
+  else useDesigner.getState().load(p.id, p.name, parsed.layout);
+  savedDraft = useDesigner.getState().history.past[0] ?? useDesigner.getState().history.present;
+  // a draft made on an older version saves against that version: the host then reports the conflict
+  useSession.setState({ screen: "designer", version: draft ? Math.min(draft.baseVersion, p.version) : p.version, save: { status: "saved", message: null, savedAt: p.updatedAt }, startError: null, notice: null });
   setUrlProject(p.id);
   watchDraft();
+  guardUnload();
+  // the designer's subscribers ran before savedDraft was set: store (or drop) the draft now
+  syncDraft();
+  if (draft) {
+    const d = useDesigner.getState();
+    const when = new Date(draft.at).toLocaleString();
+    useSession.setState({ notice: { kind: "info", text: `Restored unsaved edits from ${when}${d.issueCount > 0 ? ": fix the marked problems to save them" : ""}.` } });
+    if (d.issueCount > 0) setSave("invalid", `${d.issueCount} problem${d.issueCount === 1 ? "" : "s"} to fix before saving`);
+    else {
+      setSave("pending");
+      schedule();
+    }
+  }
   return true;
 }
 
@@ -216,6 +268,19 @@ export async function goHome(): Promise<void> {
   setUrlProject(null);
 }
 
+/** One name: a layout saved under a new name renames its project (code, exports and runs use the layout's). */
+async function nameFollowsLayout(id: string, layoutName: string): Promise<void> {
+  const name = layoutName.trim();
+  const d = useDesigner.getState();
+  if (!name || d.projectId !== id || name === d.projectName) return;
+  try {
+    const res = await api().call("projects.rename", { id, name });
+    if (useDesigner.getState().projectId === id) useDesigner.getState().setProjectName(res.name);
+  } catch (e) {
+    useSession.setState({ notice: { kind: "error", text: `The project keeps its old name: ${asHostError(e).describe()}` } });
+  }
+}
+
 export async function renameProject(name: string): Promise<void> {
   const id = useDesigner.getState().projectId;
   const trimmed = name.trim();
@@ -225,6 +290,8 @@ export async function renameProject(name: string): Promise<void> {
   try {
     const res: ProjectSummary = await api().call("projects.rename", { id, name: trimmed });
     useDesigner.getState().setProjectName(res.name);
+    // the layout carries the same name (the autosave stores it): headers, exports and runs follow
+    useDesigner.getState().edit((l) => (l.name === res.name ? l : { ...l, name: res.name }));
   } catch (e) {
     useDesigner.getState().setProjectName(before);
     useSession.setState({ notice: { kind: "error", text: `Rename failed: ${asHostError(e).describe()}` } });
@@ -268,7 +335,7 @@ export async function resolveConflict(choice: "reload" | "overwrite"): Promise<v
   try {
     const latest = await api().call("projects.open", { id });
     if (choice === "reload") {
-      enterDesigner(latest);
+      enterDesigner(latest, false);
       return;
     }
     useSession.setState({ version: latest.version });

@@ -9,7 +9,7 @@ import type { RunLayout } from "./layoutSource.ts";
 import { buildPool, poolPayload, poolSizes, type PayloadPool } from "./pool.ts";
 import { RESULT_SCHEMA, type LoadTestResult, type PaperCell, type Progress, type ServerStats } from "./result.ts";
 import { isPaperWorkload, offeredRps, plannedSeconds, type RunSettings } from "./spec.ts";
-import { serverStats, startLocalStack, STACK_ORIGIN, type DecoderStatsBody, type LocalStack } from "./stack.ts";
+import { serverStats, stackClient, startLocalStack, STACK_AE, STACK_ORIGIN, type DecoderStatsBody, type LocalStack } from "./stack.ts";
 
 export interface RunOptions {
   settings: RunSettings;
@@ -81,8 +81,14 @@ export async function runLoadTest(o: RunOptions): Promise<LoadTestResult> {
       report({ phase: "starting", fraction: 0, elapsedSeconds: 0, sent: 0, failures: 0, point: null, message: `starting the CSE and ${s.target.replicas} decoder replica(s)` });
       stack = await startLocalStack({ replicas: s.target.replicas, layoutArgs: o.layout.decoderArgs, onLine: o.onStackLine });
     }
+    if (s.target.kind === "stack" && !stack) {
+      const t = s.target;
+      if (!t.decoderUrl || !t.cseBaseUrl) throw new RunError("a run on the running stack needs its decoder and CSE URLs (the host fills them in when a stack runs)");
+      // not ours: the run sends to it and reads its counts, and leaves it running
+      stack = { ...stackClient({ decoderUrl: t.decoderUrl, cseBaseUrl: t.cseBaseUrl, replicas: t.replicas ?? 1, ae: STACK_AE }), stop: async () => {} };
+    }
     if (stack && s.target.kind === "local" && stack.replicas !== s.target.replicas) throw new RunError(`the stack runs ${stack.replicas} replicas, the run asks for ${s.target.replicas}`);
-    const url = s.target.kind === "local" ? stack!.ingestUrl : s.target.url;
+    const url = s.target.kind === "url" ? s.target.url : stack!.ingestUrl;
     let before: DecoderStatsBody | undefined;
     if (stack) {
       await prime(stack, headers, pool, runTag);
@@ -141,7 +147,7 @@ export async function runLoadTest(o: RunOptions): Promise<LoadTestResult> {
     status: e.cancelled ? "cancelled" : "completed",
     settings: s,
     layout: { id: o.layout.id, name: o.layout.name },
-    targetUrl: s.target.kind === "local" ? "local stack" : s.target.url,
+    targetUrl: s.target.kind === "local" ? "local stack" : s.target.kind === "stack" ? `${s.target.decoderUrl}/ingest` : s.target.url,
     startedAt: iso(startedAt),
     finishedAt: iso(Date.now()),
     measuredSeconds: round(e.measuredSeconds, 3),

@@ -43,6 +43,18 @@ export function describeWait(w: WaitDistribution): string {
 export const targetSchema = z.discriminatedUnion("kind", [
   /** a decoder + CSE started for this run with `replicas` decoder workers */
   z.object({ kind: z.literal("local"), replicas: z.number().int().min(1).max(16) }),
+  /**
+   * the stack already running (the app's Stack page, `satpayload stack up`): its records count in that
+   * stack's stats. The request names only the kind; the host fills in where that stack answers, so the
+   * run record says which stack it used.
+   */
+  z.object({
+    kind: z.literal("stack"),
+    decoderUrl: z.string().max(2048).optional(),
+    cseBaseUrl: z.string().max(2048).optional(),
+    replicas: z.number().int().min(1).max(64).optional(),
+    startedAt: z.string().max(64).optional(),
+  }),
   /** any ingest endpoint (a decoder's /ingest, a Locust-compatible server) */
   z.object({
     kind: z.literal("url"),

@@ -74,6 +74,39 @@ function track(l: Launched): void {
   }
 }
 
+export interface RunningStackRef {
+  decoderUrl: string;
+  cseBaseUrl: string;
+  replicas: number;
+  ae: string;
+}
+
+/** Talks to a decoder + CSE that run already (ours, or the app's Stack page's): stopping it is not ours to do. */
+export function stackClient(ref: RunningStackRef): Omit<LocalStack, "stop"> {
+  const stats = async (): Promise<DecoderStatsBody> => {
+    const r = await fetch(`${ref.decoderUrl}/api/stats`, { signal: AbortSignal.timeout(10_000) });
+    if (!r.ok) throw new StackError(`decoder /api/stats answered ${r.status}`);
+    return (await r.json()) as DecoderStatsBody;
+  };
+  return {
+    replicas: ref.replicas,
+    decoderUrl: ref.decoderUrl,
+    ingestUrl: `${ref.decoderUrl}/ingest`,
+    cseBaseUrl: ref.cseBaseUrl,
+    ae: ref.ae,
+    stats,
+    async drained(timeoutMs, signal) {
+      const until = Date.now() + timeoutMs;
+      while (Date.now() < until && !signal?.aborted) {
+        const s = await stats().catch(() => undefined);
+        if (s && s.backlog === 0) return true;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      return false;
+    },
+  };
+}
+
 export async function startLocalStack(o: LocalStackOptions): Promise<LocalStack> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "satpayload-loadtest-"));
   let cse: Launched | undefined;
@@ -93,31 +126,8 @@ export async function startLocalStack(o: LocalStackOptions): Promise<LocalStack>
       { onLine: (_s, line) => o.onLine?.("decoder", line), timeoutMs: 90_000, tieToParent: true },
     );
     track(decoder);
-    const decoderUrl = decoder.listening.url;
-    const stats = async (): Promise<DecoderStatsBody> => {
-      const r = await fetch(`${decoderUrl}/api/stats`, { signal: AbortSignal.timeout(10_000) });
-      if (!r.ok) throw new StackError(`decoder /api/stats answered ${r.status}`);
-      return (await r.json()) as DecoderStatsBody;
-    };
     let stopped: Promise<void> | undefined;
-    return {
-      replicas: o.replicas,
-      decoderUrl,
-      ingestUrl: `${decoderUrl}/ingest`,
-      cseBaseUrl,
-      ae: STACK_AE,
-      stats,
-      async drained(timeoutMs, signal) {
-        const until = Date.now() + timeoutMs;
-        while (Date.now() < until && !signal?.aborted) {
-          const s = await stats().catch(() => undefined);
-          if (s && s.backlog === 0) return true;
-          await new Promise((r) => setTimeout(r, 200));
-        }
-        return false;
-      },
-      stop: () => (stopped ??= stopAll()),
-    };
+    return { ...stackClient({ decoderUrl: decoder.listening.url, cseBaseUrl, replicas: o.replicas, ae: STACK_AE }), stop: () => (stopped ??= stopAll()) };
   } catch (e) {
     await stopAll().catch(() => {});
     throw e;

@@ -16,7 +16,8 @@ export const FORMAT_LABELS: Record<string, string> = {
 };
 
 export function replicasOf(r: LoadTestResult): number | null {
-  return r.settings.target.kind === "local" ? r.settings.target.replicas : null;
+  const t = r.settings.target;
+  return t.kind === "local" ? t.replicas : t.kind === "stack" ? (t.replicas ?? null) : null;
 }
 
 export function failurePercent(r: LoadTestResult): number {

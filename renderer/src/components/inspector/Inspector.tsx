@@ -4,7 +4,7 @@ import { issuesAt } from "../../state/issues.ts";
 import { locate } from "../../state/tree.ts";
 import { typeBadge } from "../common/format.ts";
 import { SelectField, TextField } from "./controls.tsx";
-import { patchField } from "./edit.ts";
+import { patchField, renameField } from "./edit.ts";
 import { LayoutSettings } from "./LayoutSettings.tsx";
 import { SampleEditor } from "./SampleEditor.tsx";
 import { TextRepEditor } from "./TextRepEditor.tsx";
@@ -34,7 +34,7 @@ function FieldInspector({ id }: { id: string }) {
       )}
       <section className="inspector-section" aria-label="General">
         <h3>General</h3>
-        <TextField label="Name" value={field.name} maxLength={128} issues={issuesAt(issues, "name")} testId="insp-name" onChange={(v) => set("name", { name: v })} />
+        <TextField label="Name" value={field.name} maxLength={128} issues={issuesAt(issues, "name")} testId="insp-name" onChange={(v) => renameField(id, v)} />
         <TextField label="Key" value={field.key} maxLength={64} mono help="Name on the wire (JSON/CBOR/MessagePack keys, protobuf field name)" issues={issuesAt(issues, "key")} testId="insp-key" onChange={(v) => set("key", { key: v })} />
         <TextField label="Unit" value={field.unit} maxLength={32} placeholder="e.g. °C, hPa, m/s" issues={issuesAt(issues, "unit")} testId="insp-unit" onChange={(v) => set("unit", { unit: v === "" ? undefined : v })} />
         <TextField label="Description" value={field.description} multiline maxLength={2000} issues={issuesAt(issues, "description")} testId="insp-description" onChange={(v) => set("description", { description: v === "" ? undefined : v })} />

@@ -66,7 +66,7 @@ export function LayoutSettings() {
       )}
       <section className="inspector-section">
         <h3>General</h3>
-        <TextField label="Name" value={layout.name} maxLength={128} issues={at("name")} testId="layout-name" onChange={(v) => edit("name", (l) => ({ ...l, name: v }))} />
+        <TextField label="Name" value={layout.name} maxLength={128} help="The project's name too: code headers, exports, the report and load-test runs use it" issues={at("name")} testId="layout-name" onChange={(v) => edit("name", (l) => ({ ...l, name: v }))} />
         <TextField label="Description" value={layout.description} multiline maxLength={4000} issues={at("description")} testId="layout-description" onChange={(v) => edit("description", (l) => withDescription(l, v))} />
       </section>
       <section className="inspector-section">

@@ -2,10 +2,22 @@
 import type { Field, FieldType, SampleModel, ScalarType, TextRep } from "../../../../codecs/src/layout/schema.ts";
 import { useDesigner } from "../../state/designer.ts";
 import { paletteItem } from "../../state/palette.ts";
-import { updateField } from "../../state/tree.ts";
+import { renameWithKey } from "../../state/keys.ts";
+import { locate, siblingsOf, updateField } from "../../state/tree.ts";
 
 export function patchField(id: string, control: string, fn: (f: Field) => Field): void {
   useDesigner.getState().editFields((fs) => updateField(fs, id, fn), `${id}:${control}`);
+}
+
+/** A new name; a new field's key follows it unless the user set the key to something of their own. */
+export function renameField(id: string, name: string): void {
+  const isNew = useDesigner.getState().newFieldIds.has(id);
+  useDesigner.getState().editFields((fs) => {
+    const at = locate(fs, id);
+    if (!at) return fs as Field[];
+    const others = siblingsOf(fs, at.parentId).filter((f) => f.id !== id);
+    return updateField(fs, id, (f) => renameWithKey(f, name, others, isNew));
+  }, `${id}:name`);
 }
 
 /** Drops undefined-valued keys so optional properties disappear from the document instead of reading "undefined". */

@@ -7,7 +7,7 @@ import { Card, fmt } from "./ui.tsx";
 export function FomCard() {
   const history = useLoadTest((s) => s.history);
   const ours = (format: string, devices: number, replicas: number) =>
-    history.find((h) => h.status === "completed" && h.paperWorkload && h.format === format && h.devices === devices && h.replicas === replicas && h.fom !== null);
+    history.find((h) => h.status === "completed" && h.paperWorkload && h.format === format && h.devices === devices && h.replicas === replicas && h.fom !== null && h.valid !== false);
   const others = history.filter((h) => h.status === "completed" && h.fom !== null && !PAPER_TABLE6.some((p) => p.format === h.format && p.devices === h.devices && p.instances === h.replicas && h.paperWorkload));
   return (
     <Card title="Figure of Merit" testId="lt-fom" className="wide">
@@ -57,7 +57,7 @@ export function FomCard() {
       </div>
       {others.length ? (
         <p className="muted lt-small" data-testid="lt-fom-others">
-          Other runs: {others.slice(0, 6).map((h) => `${FORMAT_LABELS[h.format] ?? h.format} ${h.devices} → ${fmt.int(h.fom)}`).join(" · ")}
+          Other runs: {others.slice(0, 6).map((h) => `${FORMAT_LABELS[h.format] ?? h.format} ${h.devices} → ${h.valid === false ? "not valid (client-limited)" : fmt.int(h.fom)}`).join(" · ")}
         </p>
       ) : null}
     </Card>

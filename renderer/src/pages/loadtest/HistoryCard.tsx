@@ -1,7 +1,7 @@
 // Every run kept in the projects database: pick runs to compare or export, open one, delete one.
 import { FORMAT_LABELS } from "../../../../services/loadgen/src/table.ts";
 import { compareRuns, deleteRun, exportRuns, showRun, togglePick, useLoadTest } from "./store.ts";
-import { ActionButton, Card, ErrorLine, FailureCell, fmt } from "./ui.tsx";
+import { ActionButton, Card, ErrorLine, FailureCell, fmt, FomValue } from "./ui.tsx";
 
 export function HistoryCard() {
   const history = useLoadTest((s) => s.history);
@@ -76,7 +76,9 @@ export function HistoryCard() {
                   <td className="num">
                     <FailureCell percent={h.failurePercent} />
                   </td>
-                  <td className="num">{fmt.int(h.fom)}</td>
+                  <td className="num">
+                    <FomValue fom={h.fom} valid={h.valid} />
+                  </td>
                   <td>
                     <span className={`lt-status ${h.status}${h.valid === false ? " limited" : ""}`} title={h.error ?? (h.valid === false ? "the client limited this run" : undefined)}>
                       {h.status === "running" ? "running…" : h.valid === false ? `${h.status}, client-limited` : h.status}

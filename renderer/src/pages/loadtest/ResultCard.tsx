@@ -4,7 +4,7 @@ import { describeWait } from "../../../../services/loadgen/src/spec.ts";
 import { FORMAT_LABELS } from "../../../../services/loadgen/src/table.ts";
 import { RunCharts } from "./Charts.tsx";
 import { useLoadTest } from "./store.ts";
-import { Card, fmt } from "./ui.tsx";
+import { Card, fmt, FomValue } from "./ui.tsx";
 
 export function ResultCard() {
   const run = useLoadTest((s) => s.detail);
@@ -65,9 +65,10 @@ export function ResultCard() {
         </div>
         <div>
           <span className="lt-stat-label">FoM</span>
-          <span className="lt-stat num" data-testid="lt-result-fom">
-            {fmt.int(r.fom)}
+          <span className="lt-stat num">
+            <FomValue fom={r.fom} valid={r.client.valid} testId="lt-result-fom" />
           </span>
+          {!r.client.valid ? <span className="lt-stat-sub muted">client-limited run</span> : null}
         </div>
       </div>
       <div className="lt-scroll">

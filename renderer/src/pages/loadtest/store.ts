@@ -4,46 +4,13 @@ import { create } from "zustand";
 import type { HostApi, Res } from "../../../../host/api/contract.ts";
 import type { LoadTestRun, LoadTestSummary } from "../../../../host/api/loadtest.ts";
 import type { Progress, TimelinePoint } from "../../../../services/loadgen/src/result.ts";
-import { runSettingsSchema, type RunSettingsInput } from "../../../../services/loadgen/src/spec.ts";
+import type { StackStatus } from "../../../../host/api/stack.ts";
 import { asHostError } from "../../host/errors.ts";
 import { useSession } from "../../state/session.ts";
+import { DEFAULT_FORM, formSettings, type LoadTestForm } from "./form.ts";
 
-export interface LoadTestForm {
-  /** "preset:<id>" or "project:<id>" */
-  layout: string;
-  format: string;
-  mode: "closed" | "open";
-  devices: string;
-  rate: string;
-  waitKind: "uniform" | "constant" | "exponential";
-  waitA: string;
-  waitB: string;
-  spawnRate: string;
-  duration: string;
-  warmup: string;
-  target: "local" | "url";
-  replicas: string;
-  url: string;
-  connection: "keep-alive" | "close";
-}
+export { DEFAULT_FORM, type LoadTestForm } from "./form.ts";
 
-export const DEFAULT_FORM: LoadTestForm = {
-  layout: "preset:paper",
-  format: "protobuf",
-  mode: "closed",
-  devices: "100",
-  rate: "100",
-  waitKind: "uniform",
-  waitA: "1",
-  waitB: "3",
-  spawnRate: "100",
-  duration: "30",
-  warmup: "5",
-  target: "local",
-  replicas: "1",
-  url: "http://127.0.0.1:8080/ingest",
-  connection: "keep-alive",
-};
 
 export interface LayoutOption {
   value: string;
@@ -70,8 +37,10 @@ export interface LoadTestState {
   compared: LoadTestRun[];
   busy: Record<string, boolean>;
   errors: Record<string, string | null>;
-  /** problems of the form, by field */
-  issues: Record<string, string>;
+  /** the stack the Stack page runs (a "Running stack" target sends to it); null until known */
+  stack: StackStatus | null;
+  /** the user picked a target: the page no longer picks the running stack for them */
+  targetChosen: boolean;
 }
 
 const pageParam = () => new URL(location.href).searchParams.get("page");
@@ -88,7 +57,8 @@ export const useLoadTest = create<LoadTestState>()(() => ({
   compared: [],
   busy: {},
   errors: {},
-  issues: {},
+  stack: null,
+  targetChosen: false,
 }));
 
 function api(): HostApi {
@@ -119,33 +89,21 @@ export function openLoadTest(open: boolean): void {
 }
 
 export function setForm(patch: Partial<LoadTestForm>): void {
-  useLoadTest.setState((s) => ({ form: { ...s.form, ...patch }, issues: {} }));
+  useLoadTest.setState((s) => ({ form: { ...s.form, ...patch }, targetChosen: s.targetChosen || patch.target !== undefined }));
 }
 
-/** The form as run settings, or the problems per field. */
-export function formSettings(f: LoadTestForm): { ok: true; settings: RunSettingsInput } | { ok: false; issues: Record<string, string> } {
-  const n = (s: string) => (s.trim() === "" ? Number.NaN : Number(s));
-  const wait = f.waitKind === "uniform" ? { kind: "uniform", min: n(f.waitA), max: n(f.waitB) } : f.waitKind === "constant" ? { kind: "constant", seconds: n(f.waitA) } : { kind: "exponential", mean: n(f.waitA) };
-  const input = {
-    format: f.format,
-    mode: f.mode,
-    devices: n(f.devices),
-    ...(f.mode === "open" ? { arrivalRate: n(f.rate) } : {}),
-    wait,
-    spawnRate: n(f.spawnRate),
-    durationSeconds: n(f.duration),
-    warmupSeconds: n(f.warmup),
-    connection: f.connection,
-    target: f.target === "local" ? { kind: "local", replicas: n(f.replicas) } : { kind: "url", url: f.url.trim() },
-  };
-  const r = runSettingsSchema.safeParse(input);
-  if (r.success) return { ok: true, settings: input as RunSettingsInput };
-  const issues: Record<string, string> = {};
-  for (const i of r.error.issues) {
-    const key = i.path.join(".");
-    issues[key] ??= /expected number, received NaN/i.test(i.message) ? "enter a number" : i.message;
-  }
-  return { ok: false, issues };
+/** Whether a stack answers where the Stack page (or `satpayload stack up`) started it. */
+export function stackRunning(s: StackStatus | null): boolean {
+  return !!s?.endpoints && (s.state === "running" || s.state === "degraded");
+}
+
+/** A running stack is the default target until the user picks one: load then shows on the Stack page. */
+function followStack(stack: StackStatus | null): void {
+  useLoadTest.setState((s) => {
+    if (s.targetChosen) return { stack };
+    const target = stackRunning(stack) ? "stack" : s.form.target === "stack" ? "local" : s.form.target;
+    return { stack, form: target === s.form.target ? s.form : { ...s.form, target } };
+  });
 }
 
 let listening = false;
@@ -161,6 +119,7 @@ function listen(): void {
       return { active: { ...s.active, progress, timeline } };
     });
   });
+  a.on("stack.status", (st) => followStack(st));
   a.on("loadtest.finished", (summary) => {
     useLoadTest.setState((s) => ({ active: s.active?.run.id === summary.id ? null : s.active }));
     void refreshHistory().then(() => showRun(summary.id));
@@ -169,7 +128,12 @@ function listen(): void {
 
 export async function startLoadTest(): Promise<void> {
   listen();
-  await Promise.all([loadLayouts(), refreshHistory(), loadActive()]);
+  await Promise.all([loadLayouts(), refreshHistory(), loadActive(), loadStack()]);
+}
+
+async function loadStack(): Promise<void> {
+  const st = await act("stack", (a) => a.call("stack.status", {}));
+  if (st) followStack(st);
 }
 
 async function loadLayouts(): Promise<void> {
@@ -194,10 +158,8 @@ export async function refreshHistory(): Promise<void> {
 export async function runLoad(): Promise<void> {
   const { form } = useLoadTest.getState();
   const parsed = formSettings(form);
-  if (!parsed.ok) {
-    useLoadTest.setState({ issues: parsed.issues });
-    return;
-  }
+  // the form shows each problem next to its input and keeps Start disabled meanwhile
+  if (!parsed.ok) return;
   const [kind, ...rest] = form.layout.split(":");
   const layout = { kind: kind === "project" ? ("project" as const) : ("preset" as const), id: rest.join(":") };
   const run = await act("start", (a) => a.call("loadtest.start", { layout, settings: parsed.settings }));

@@ -53,3 +53,18 @@ export function FailureCell({ percent, testId }: { percent: number | null; testI
     </span>
   );
 }
+
+/** A run the load generator limited has no valid Figure of Merit: its numbers describe the client. */
+export function FomValue({ fom, valid, testId }: { fom: number | null; valid: boolean | null; testId?: string }) {
+  if (valid === false)
+    return (
+      <span className="over-text" data-testid={testId} data-valid="false" title={fom === null ? undefined : `computed ${fmt.int(fom)}, but the load generator limited this run`}>
+        not valid
+      </span>
+    );
+  return (
+    <span data-testid={testId} data-valid="true">
+      {fmt.int(fom)}
+    </span>
+  );
+}
