@@ -21,6 +21,7 @@ const status = (state: StackStatus["state"], owner: StackStatus["owner"] = "app"
     health: "http://127.0.0.1:41769/health",
     cse: "http://127.0.0.1:41459/Mobius",
     container: "http://127.0.0.1:41459/Mobius/decoder/<device key>",
+    routes: [],
   },
   dir: "/tmp/x/stack",
   startedAt: "2026-11-24T20:00:00.000Z",
