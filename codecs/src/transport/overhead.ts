@@ -90,7 +90,7 @@ export function uintOptionLength(v: number): number {
   return v === 0 ? 0 : v < 0x100 ? 1 : v < 0x10000 ? 2 : v < 0x1000000 ? 3 : 4;
 }
 
-export const COAP_OPTION = { observe: 6, uriPath: 11, contentFormat: 12, block2: 23, block1: 27 } as const;
+export const COAP_OPTION = { observe: 6, uriPort: 7, uriPath: 11, contentFormat: 12, block2: 23, block1: 27 } as const;
 
 export interface CoapParams {
   ip: IpVersion;
@@ -99,6 +99,8 @@ export interface CoapParams {
   tokenLength: number;
   /** Uri-Path segments, e.g. ["telemetry", "paper"] */
   uriPath: readonly string[];
+  /** Uri-Port, which clients send when the port is not the default 5683 */
+  uriPort?: number;
   /** Content-Format number when sent (e.g. 60 = application/cbor); undefined leaves it out */
   contentFormat?: number;
   /** Observe sequence number when the message is a notification */
@@ -120,6 +122,7 @@ export function coapMessageHeaderBytes(p: Omit<CoapParams, "ip" | "dtls" | "conf
   if (!Number.isInteger(p.tokenLength) || p.tokenLength < 0 || p.tokenLength > 8) throw new OverheadError(`CoAP token length must be 0..8, got ${p.tokenLength}`);
   const options: CoapOption[] = p.uriPath.map((seg) => ({ number: COAP_OPTION.uriPath, length: utf8Length(seg) }));
   for (const o of options) if (o.length > 255) throw new OverheadError("a CoAP Uri-Path segment is at most 255 bytes");
+  if (p.uriPort !== undefined) options.push({ number: COAP_OPTION.uriPort, length: uintOptionLength(p.uriPort) });
   if (p.contentFormat !== undefined) options.push({ number: COAP_OPTION.contentFormat, length: uintOptionLength(p.contentFormat) });
   if (p.observe !== undefined) options.push({ number: COAP_OPTION.observe, length: uintOptionLength(p.observe) });
   if (p.block !== undefined) options.push({ number: COAP_OPTION[p.block.option], length: blockOptionLength(p.block.num, p.block.size) });
@@ -229,9 +232,12 @@ export function rawOverhead(payload: number): StackOverhead {
   return build("raw", "Raw modem payload", payload, []);
 }
 
-/** CONNECT with a client id and no will, user name or password (3.1.1 §3.1; 5.0 adds a property length byte). */
-export function mqttConnectBytes(version: MqttParams["version"], clientId: string): number {
-  const variable = 10 + (version === "5" ? 1 : 0);
+/**
+ * CONNECT with a client id and no will, user name or password (3.1.1 §3.1; 5.0 adds a property
+ * length byte and `propertyBytes` of properties, e.g. 3 for Receive Maximum, which mosquitto sends).
+ */
+export function mqttConnectBytes(version: MqttParams["version"], clientId: string, propertyBytes = 0): number {
+  const variable = 10 + (version === "5" ? varintLength(propertyBytes) + propertyBytes : 0);
   const remaining = variable + 2 + utf8Length(clientId);
   return 1 + varintLength(remaining) + remaining;
 }
