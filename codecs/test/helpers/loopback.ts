@@ -41,7 +41,7 @@ function tcpCounter(onData: (conn: net.Socket, buf: Buffer, received: Counted["r
   const conns = new Set<net.Socket>();
   const server = net.createServer((conn) => {
     conns.add(conn);
-    let buf = Buffer.alloc(0);
+    let buf: Buffer = Buffer.alloc(0);
     conn.on("data", (d) => {
       buf = onData(conn, Buffer.concat([buf, d]), received);
     });
