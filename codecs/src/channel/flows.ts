@@ -30,6 +30,8 @@ export interface Flow {
   readonly packets: number;
   /** when the receiver held every byte, or undefined while running */
   completedAt: number | undefined;
+  /** the sender gave up (CoAP MAX_RETRANSMIT) */
+  failed: boolean;
   start(): void;
   /** at the receiver: a packet came through the channel; returns application bytes newly delivered in order */
   receive(seq: number): number;
@@ -46,10 +48,15 @@ export interface CoapTiming {
   ackRandomFactor: number;
   /** retransmission timeouts double at most this many times */
   maxBackoffExponent: number;
+  /** RFC 7252 MAX_RETRANSMIT: the exchange is given up after this many timeouts in a row (Infinity: never, as seed 003 delivers everything) */
+  maxRetransmit: number;
 }
 
 export class CoapFlow implements Flow {
   completedAt: number | undefined;
+  failed = false;
+  /** timeouts since the window last moved */
+  private timeoutsInARow = 0;
   readonly packets: number;
   private base = 0;
   private next = 0;
@@ -63,11 +70,13 @@ export class CoapFlow implements Flow {
     readonly arrival: number,
     readonly appBytes: number,
     private readonly payloadPerPacket: number,
+    private readonly singlePacketBytes: number,
     private readonly window: number,
     private readonly timing: CoapTiming,
     private readonly host: FlowHost,
   ) {
-    this.packets = Math.max(1, Math.ceil(appBytes / payloadPerPacket));
+    // a message that fits one datagram without the Block option is sent whole
+    this.packets = appBytes <= singlePacketBytes ? 1 : Math.ceil(appBytes / payloadPerPacket);
     this.initialTimeout = this.drawTimeout();
   }
 
@@ -101,6 +110,10 @@ export class CoapFlow implements Flow {
     const timeout = this.initialTimeout * 2 ** Math.min(this.backoff, this.timing.maxBackoffExponent);
     this.host.at(this.host.now() + timeout, () => {
       if (gen !== this.timerGen || this.base >= this.packets) return;
+      if (++this.timeoutsInARow > this.timing.maxRetransmit) {
+        this.failed = true;
+        return;
+      }
       // Go-Back-N: everything from the oldest unacknowledged message is sent again
       this.backoff++;
       this.next = this.base;
@@ -122,12 +135,14 @@ export class CoapFlow implements Flow {
     this.expected++;
     this.ackBack(this.expected);
     if (this.expected === this.packets) this.completedAt = this.host.now();
+    if (this.packets === 1) return this.appBytes;
     return seq === this.packets - 1 ? this.appBytes - seq * this.payloadPerPacket : this.payloadPerPacket;
   }
 
   acknowledge(next: number): void {
     if (next <= this.base) return;
     this.base = next;
+    this.timeoutsInARow = 0;
     // the backed-off timeout is kept for the rest of the burst (Karn): its later messages wait in
     // the same terminal queue that made the earlier ones late
     this.initialTimeout = this.drawTimeout();
@@ -156,6 +171,8 @@ export interface TcpTiming {
 
 export class TcpNewRenoFlow implements Flow {
   completedAt: number | undefined;
+  /** TCP keeps retrying within the simulated time */
+  readonly failed = false;
   readonly packets: number;
   private established = false;
   private synBackoff = 0;

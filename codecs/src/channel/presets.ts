@@ -26,8 +26,10 @@ export const SEED003_SIZES: ParetoMixture = {
   capBytes: 50_000_000,
 };
 
-/** RFC 7252 transmission parameters (§4.8). */
-export const COAP_DEFAULT_TIMING = { ackTimeout: 2, ackRandomFactor: 1.5, maxBackoffExponent: 6 };
+/** RFC 7252 transmission parameters (§4.8); seed 003 retransmits until delivered. */
+export const SEED003_COAP_TIMING = { ackTimeout: 2, ackRandomFactor: 1.5, maxBackoffExponent: 6, maxRetransmit: Number.POSITIVE_INFINITY };
+/** RFC 7252 defaults for a device: gives up after MAX_RETRANSMIT = 4. */
+export const COAP_DEVICE_TIMING = { ...SEED003_COAP_TIMING, maxRetransmit: 4 };
 
 /**
  * ns-3's TCP defaults the S-NS3 runs inherit: IW 1 segment, RTO floor and start 1 s, SYN timeout
@@ -59,7 +61,7 @@ export const SEED003_MQTT_SESSION = {
 };
 
 export function coapTransport(nstart: number): TransportConfig {
-  return { kind: "coap", nstart, headerBytes: SEED003_COAP_HEADER_BYTES, blockSize: SEED003_COAP_BLOCK, timing: COAP_DEFAULT_TIMING };
+  return { kind: "coap", nstart, headerBytes: SEED003_COAP_HEADER_BYTES, blockSize: SEED003_COAP_BLOCK, singlePacketBytes: SEED003_COAP_BLOCK, timing: SEED003_COAP_TIMING };
 }
 
 export function mqttTransport(): TransportConfig {

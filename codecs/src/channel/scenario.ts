@@ -21,7 +21,7 @@ export interface ChannelConfig {
 }
 
 export type TransportConfig =
-  | { kind: "coap"; nstart: number; /** bytes of IP+UDP+CoAP headers per packet */ headerBytes: number; /** RFC 7959 block size: payload bytes per packet */ blockSize: number; timing: CoapTiming }
+  | { kind: "coap"; nstart: number; /** bytes of IP+UDP+CoAP headers per packet, Block option included */ headerBytes: number; /** RFC 7959 block size: payload bytes per packet */ blockSize: number; /** a message up to this size goes whole in one datagram (no Block option) */ singlePacketBytes: number; timing: CoapTiming }
   | { kind: "mqtt-tcp"; /** IP+TCP headers per segment */ headerBytes: number; mqtt: MqttSession; timing: TcpTiming };
 
 export interface ScenarioConfig {
@@ -54,6 +54,8 @@ export interface CompletionStats {
 export interface ScenarioResult {
   exchanges: number;
   completed: number;
+  /** exchanges the sender gave up on (CoAP MAX_RETRANSMIT) */
+  failed: number;
   /** application bytes delivered in order during the horizon, per second */
   goodputBytesPerSecond: number;
   /** packets (not replicas) sent per slot, over 1 s windows of the horizon */
@@ -119,11 +121,23 @@ export function simulateScenario(config: ScenarioConfig, onProgress?: Progress):
   const macRng = new Prng(config.seed * 104_729 + 2);
   const events = new EventQueue();
   let now = 0;
-  const queues = Array.from({ length: ch.terminals }, () => new Fifo());
+  // one FIFO per terminal, created on first use; only terminals holding packets are visited per block
+  const queues = new Map<number, Fifo>();
+  let busy: number[] = [];
+  const isBusy = new Set<number>();
   const terminalOf = new Map<Flow, number>();
   const host: FlowHost = {
     now: () => now,
-    enqueue: (p) => queues[terminalOf.get(p.flow)!]!.push(p),
+    enqueue: (p) => {
+      const t = terminalOf.get(p.flow)!;
+      let q = queues.get(t);
+      if (!q) queues.set(t, (q = new Fifo()));
+      q.push(p);
+      if (!isBusy.has(t)) {
+        isBusy.add(t);
+        busy.push(t);
+      }
+    },
     at: (time, run) => events.push(time, run),
     back: (run) => {
       const backAt = now + ch.rtt / 2;
@@ -141,7 +155,7 @@ export function simulateScenario(config: ScenarioConfig, onProgress?: Progress):
     now = t;
     const bytes = drawExchangeBytes(config.sizes, arrivalsRng);
     const id = flows.length;
-    const flow: Flow = tr.kind === "coap" ? new CoapFlow(id, t, bytes, payloadPerPacket, tr.nstart, tr.timing, host) : new TcpNewRenoFlow(id, t, bytes, tr.mqtt, payloadPerPacket, tr.timing, host);
+    const flow: Flow = tr.kind === "coap" ? new CoapFlow(id, t, bytes, payloadPerPacket, tr.singlePacketBytes, tr.nstart, tr.timing, host) : new TcpNewRenoFlow(id, t, bytes, tr.mqtt, payloadPerPacket, tr.timing, host);
     const terminal = Math.floor(arrivalsRng.next() * ch.terminals);
     terminalOf.set(flow, terminal);
     flows.push(flow);
@@ -170,9 +184,19 @@ export function simulateScenario(config: ScenarioConfig, onProgress?: Progress):
   for (let b = 0; b < totalBlocks; b++) {
     now = b * ch.blockDuration;
     events.runUntil(now);
-    if (b >= horizonBlocks && active.size === 0) break;
+    if (b >= horizonBlocks) {
+      for (const f of active) if (f.failed) active.delete(f);
+      if (active.size === 0) break;
+    }
     senders.length = 0;
-    for (const q of queues) if (q.length > 0) senders.push(q.shift());
+    const stillBusy: number[] = [];
+    for (const t of busy) {
+      const q = queues.get(t)!;
+      senders.push(q.shift());
+      if (q.length > 0) stillBusy.push(t);
+      else isBusy.delete(t);
+    }
+    busy = stillBusy;
     const decoded = senders.length > 0 ? resolver.resolve(senders.length, macRng) : undefined;
     for (let i = 0; i < senders.length; i++) {
       const p = senders[i]!;
@@ -209,6 +233,7 @@ export function simulateScenario(config: ScenarioConfig, onProgress?: Progress):
   return {
     exchanges: flows.length,
     completed: done.length,
+    failed: flows.filter((f) => f.failed).length,
     goodputBytesPerSecond: delivered / config.horizon,
     offeredLoad: { mean: loadMean, p25: quantile(loads, 0.25), p75: quantile(loads, 0.75) },
     packetsSent: sent,
