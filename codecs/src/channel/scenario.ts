@@ -30,6 +30,8 @@ export interface ScenarioConfig {
   sizes: SizeModel;
   /** λ⁻¹: mean time between exchanges over the whole network, s */
   meanInterArrival: number;
+  /** explicit arrival times (s, within the horizon) instead of the Poisson process, e.g. a replayed device log */
+  arrivals?: readonly number[];
   /** exchanges arrive during [0, horizon); goodput and load are measured over it, s */
   horizon: number;
   /** time after the horizon given to running exchanges to finish (completion statistics), s */
@@ -161,11 +163,16 @@ export function simulateScenario(config: ScenarioConfig, onProgress?: Progress):
     flows.push(flow);
     active.add(flow);
     flow.start();
+    if (config.arrivals) return;
     const next = t + drawInterArrival(config.meanInterArrival, arrivalsRng);
     if (next < config.horizon) events.push(next, () => arrive(next));
   };
-  const firstAt = drawInterArrival(config.meanInterArrival, arrivalsRng);
-  events.push(firstAt, () => arrive(firstAt));
+  if (config.arrivals) {
+    for (const at of config.arrivals) if (at >= 0 && at < config.horizon) events.push(at, () => arrive(at));
+  } else {
+    const firstAt = drawInterArrival(config.meanInterArrival, arrivalsRng);
+    events.push(firstAt, () => arrive(firstAt));
+  }
 
   const resolver = new BlockResolver(ch.mac);
   const oneWay = ch.rtt / 2;
