@@ -4,6 +4,7 @@ import { DecodeError, EncodeError, LayoutError, RecordError } from "../codecs/sr
 import { PlatformError } from "../codecs/src/platforms/catalog.ts";
 import { decodeCommand, decodeHelp, encodeCommand, encodeHelp } from "./commands/codec.ts";
 import { InputError, UsageError } from "./commands/common.ts";
+import { channelCommand, channelHelp } from "./commands/channel.ts";
 import { costCommand, costHelp } from "./commands/cost.ts";
 import { loadtestCommand, loadtestHelp } from "./commands/loadtest.ts";
 import { diffCommand, diffHelp } from "./commands/diff.ts";
@@ -26,6 +27,7 @@ const COMMANDS: Record<string, { run: (argv: string[]) => Promise<void>; help: s
   export: { run: exportCommand, help: exportHelp },
   loadtest: { run: loadtestCommand, help: loadtestHelp },
   stack: { run: stackCommand, help: stackHelp },
+  channel: { run: channelCommand, help: channelHelp },
 };
 
 const USAGE = `usage: satpayload <command> [flags]   (satpayload help <command> for details)

@@ -15,6 +15,8 @@ import { DecideNav, DecidePage } from "../pages/decide/DecidePage.tsx";
 import { useDecide } from "../pages/decide/store.ts";
 import { StackNav, StackPage } from "../pages/stack/StackPage.tsx";
 import { useStack } from "../pages/stack/store.ts";
+import { ChannelNav, ChannelPage } from "../pages/channel/ChannelPage.tsx";
+import { useChannel } from "../pages/channel/store.ts";
 
 export function App() {
   const screen = useSession((s) => s.screen);
@@ -24,12 +26,15 @@ export function App() {
   const loadtest = useLoadTest((s) => s.open);
   const decide = useDecide((s) => s.page);
   const stack = useStack((s) => s.open);
+  const channel = useChannel((s) => s.open);
   useEffect(() => {
     document.documentElement.dataset.theme = theme;
   }, [theme]);
   return (
     <div className="app" data-testid="app" data-screen={screen}>
-      {stack ? (
+      {channel ? (
+        <ChannelPage />
+      ) : stack ? (
         <StackPage />
       ) : loadtest ? (
         <LoadTestPage />
@@ -53,6 +58,7 @@ export function App() {
       <LoadTestNav />
       <DecideNav />
       <StackNav />
+      <ChannelNav />
     </div>
   );
 }

@@ -1,0 +1,199 @@
+// The Channel page: seed 003's random-access scenario as a preset, or the open layout's fleet on a
+// chosen DVB-RCS2-like channel; the simulator runs in a worker with progress.
+import { useEffect, useLayoutEffect, useState } from "react";
+import { createPortal } from "react-dom";
+import { FORMAT_IDS } from "../../../../codecs/src/formats/types.ts";
+import { ThemeToggle } from "../../components/common/ThemeToggle.tsx";
+import { useDesigner } from "../../state/designer.ts";
+import { FleetResults, Seed003Results } from "./Results.tsx";
+import { cancelSimulation, openChannel, runSimulation, setChannelWorker, setField, useChannel, type ChannelForm } from "./store.ts";
+import "./channel.css";
+
+setChannelWorker(() => new Worker(new URL("./channel.worker.ts", import.meta.url), { type: "module", name: "channel" }));
+
+function Field({ name, label, hint, wide }: { name: keyof ChannelForm; label: string; hint?: string; wide?: boolean }) {
+  const value = useChannel((s) => s.form[name]);
+  const error = useChannel((s) => s.errors[name]);
+  return (
+    <label className={`ch-field${wide ? " wide" : ""}`}>
+      <span className="ch-label">{label}</span>
+      <input className={`input${error ? " invalid" : ""}`} value={value} aria-invalid={!!error} data-testid={`ch-${name}`} onChange={(e) => setField(name, e.target.value as never)} />
+      {error ? (
+        <span className="ch-field-error" role="alert" data-testid={`ch-error-${name}`}>
+          {error}
+        </span>
+      ) : hint ? (
+        <span className="ch-hint muted">{hint}</span>
+      ) : null}
+    </label>
+  );
+}
+
+function ConfigCard() {
+  const scenario = useChannel((s) => s.form.scenario);
+  const format = useChannel((s) => s.form.format);
+  const running = useChannel((s) => s.running);
+  const layout = useDesigner((s) => s.valid);
+  const fleetBlocked = scenario === "fleet" && !layout;
+  return (
+    <section className="card ch-card" data-testid="ch-config" aria-label="Scenario">
+      <header className="ch-card-head">
+        <h2 className="section-title">Scenario</h2>
+      </header>
+      <div className="ch-card-body">
+        <div className="ch-segmented" role="radiogroup" aria-label="Scenario">
+          {(
+            [
+              ["seed003", "Seed 003 preset"],
+              ["fleet", "My fleet"],
+            ] as const
+          ).map(([id, label]) => (
+            <button key={id} type="button" role="radio" aria-checked={scenario === id} className={`btn small${scenario === id ? " primary" : ""}`} data-testid={`ch-scenario-${id}`} onClick={() => setField("scenario", id)}>
+              {label}
+            </button>
+          ))}
+        </div>
+        {scenario === "seed003" ? (
+          <p className="muted ch-note">
+            Bacco, Colucci, Gotta 2017: 3-CRDSA, 64 slots per 13 ms RA block, 182 B net slots, RTT 0.52 s, exchanges every 1 s on average with Pareto sizes (x_m 931 / 9 532 /
+            47 663 B, α 1.1); CoAP NSTART 1 … 100 through a proxy and MQTT over TCP NewReno.
+          </p>
+        ) : fleetBlocked ? (
+          <div className="empty" data-testid="ch-no-layout">
+            <strong>No layout open</strong>
+            The fleet's message sizes come from the designer's layout: open or create one, then come back.
+          </div>
+        ) : (
+          <p className="muted ch-note">
+            {layout!.name}: messages measured from the designer's samples in the chosen format; every device is a terminal on the channel.
+          </p>
+        )}
+        {scenario === "fleet" ? (
+          <div className="ch-grid">
+            <Field name="devices" label="Devices" />
+            <Field name="perDay" label="Messages / day" />
+            <label className="ch-field">
+              <span className="ch-label">Format</span>
+              <select className="input" value={format} data-testid="ch-format" onChange={(e) => setField("format", e.target.value as ChannelForm["format"])}>
+                {FORMAT_IDS.map((f) => (
+                  <option key={f} value={f}>
+                    {f}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <Field name="stacks" label="Stacks" hint="coap:NSTART or mqtt, comma-separated" wide />
+            <Field name="replicas" label="Replicas (1 = slotted ALOHA)" />
+            <Field name="slots" label="Slots per RA block" />
+            <Field name="blockMs" label="Block duration (ms)" />
+            <Field name="slotBytes" label="Net slot (B)" />
+            <Field name="rtt" label="RTT (s)" />
+          </div>
+        ) : null}
+        <div className="ch-grid">
+          <Field name="horizon" label="Seconds of arrivals" />
+          <Field name="seed" label="Simulator seed" />
+        </div>
+        <div className="ch-actions">
+          <button type="button" className="btn primary" data-testid="ch-run" disabled={running || fleetBlocked} onClick={runSimulation}>
+            Simulate
+          </button>
+          {running ? (
+            <button type="button" className="btn small" data-testid="ch-cancel" onClick={cancelSimulation}>
+              Cancel
+            </button>
+          ) : null}
+        </div>
+      </div>
+    </section>
+  );
+}
+
+function ResultCard() {
+  const running = useChannel((s) => s.running);
+  const progress = useChannel((s) => s.progress);
+  const error = useChannel((s) => s.error);
+  const result = useChannel((s) => s.result);
+  const ms = useChannel((s) => s.ms);
+  const pct = Math.round((progress?.fraction ?? 0) * 100);
+  return (
+    <section className="card ch-card ch-result" data-testid="ch-result" aria-label="Result">
+      <header className="ch-card-head">
+        <h2 className="section-title">Result</h2>
+        <span className="spacer" />
+        {ms !== null && !running ? <span className="muted ch-small">simulated in {(ms / 1000).toFixed(1)} s</span> : null}
+      </header>
+      <div className="ch-card-body">
+        {running ? (
+          <div className="ch-running">
+            <span data-testid="ch-progress-label">{progress?.label ?? "starting"}</span>
+            <div className="ch-progress" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct} data-testid="ch-progress">
+              <div className="ch-progress-bar" style={{ width: `${pct}%` }} />
+            </div>
+          </div>
+        ) : null}
+        {error ? (
+          <p className="ch-error" role="alert" data-testid="ch-error">
+            {error}
+          </p>
+        ) : null}
+        {!result && !running ? (
+          <div className="empty" data-testid="ch-empty">
+            <strong>No simulation yet</strong>
+            Choose the seed 003 preset or your fleet and press <em>Simulate</em>: offered load, collision probability, completion time p50/p95/p99 and goodput per
+            stack appear here, with completion time against load and per NSTART.
+          </div>
+        ) : null}
+        {result && !running ? result.kind === "seed003" ? <Seed003Results r={result} /> : <FleetResults r={result} /> : null}
+      </div>
+    </section>
+  );
+}
+
+export function ChannelPage() {
+  return (
+    <>
+      <header className="topbar">
+        <button type="button" className="btn ghost" data-testid="ch-back" title="Back to the designer" onClick={() => openChannel(false)}>
+          <span className="brand-mark" aria-hidden="true" />
+          Designer
+        </button>
+        <span className="divider-v" aria-hidden="true" />
+        <h1 className="ch-title">Channel</h1>
+        <span className="muted ch-small">random-access satellite return link: CoAP vs MQTT, as in Bacco et al. 2017</span>
+        <div className="spacer" />
+        <ThemeToggle />
+      </header>
+      <main className="ch-page" data-testid="channel-page">
+        <ConfigCard />
+        <ResultCard />
+      </main>
+    </>
+  );
+}
+
+/** The page's entry in the app's page bar (placed into the bar another page renders). */
+export function ChannelNav() {
+  const open = useChannel((s) => s.open);
+  const [bar, setBar] = useState<HTMLElement | null>(null);
+  useLayoutEffect(() => setBar(document.querySelector<HTMLElement>("nav.app-nav:not(.ch-own-nav):not(.lt-own-nav):not(.stack-own-nav):not(.decide-own-nav)")), []);
+  useEffect(() => {
+    bar?.classList.toggle("ch-open", open);
+    return () => bar?.classList.remove("ch-open");
+  }, [bar, open]);
+  useEffect(() => {
+    // any other page entry leaves this page first
+    const leave = (e: MouseEvent) => {
+      const item = e.target instanceof Element ? e.target.closest(".app-nav-item") : null;
+      if (item && !item.classList.contains("ch-nav-item") && useChannel.getState().open) openChannel(false);
+    };
+    document.addEventListener("click", leave, true);
+    return () => document.removeEventListener("click", leave, true);
+  }, []);
+  const button = (
+    <button type="button" className="app-nav-item ch-nav-item" aria-current={open ? "page" : undefined} data-testid="nav-channel" onClick={() => openChannel(true)}>
+      Channel
+    </button>
+  );
+  return bar ? createPortal(button, bar) : <nav className="app-nav ch-own-nav">{button}</nav>;
+}

@@ -1,0 +1,94 @@
+// The Channel page's charts: completion time against offered load per stack, and seed 003's
+// goodput and completion time per NSTART beside the paper's.
+import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import type { FleetResult } from "../../../../codecs/src/channel/fleet.ts";
+import type { Seed003Row } from "../../../../codecs/src/channel/reproduce.ts";
+
+const AXIS = { fill: "var(--text-muted)", fontSize: 11 };
+const GRID = "var(--border)";
+// distinct hues in both themes: the stacks are told apart by colour first
+const COLORS = ["#2563eb", "#dc2626", "#16a34a", "#9333ea", "#d97706", "#0891b2", "#db2777", "#64748b"];
+
+function Frame({ title, testId, height = 220, children }: { title: string; testId: string; height?: number; children: React.ReactElement }) {
+  return (
+    <figure className="ch-chart" data-testid={testId}>
+      <figcaption>{title}</figcaption>
+      <div style={{ width: "100%", height }}>
+        <ResponsiveContainer width="100%" height="100%">
+          {children}
+        </ResponsiveContainer>
+      </div>
+    </figure>
+  );
+}
+
+/** p95 completion time (s) against measured offered load G, one line per stack. */
+export function CompletionVsLoad({ stacks }: { stacks: FleetResult[] }) {
+  return (
+    <Frame title="Completion time p95 (s) against normalized offered load G (packets per slot)" testId="ch-chart-load">
+      <LineChart margin={{ top: 6, right: 12, bottom: 4, left: -4 }}>
+        <CartesianGrid stroke={GRID} strokeDasharray="2 3" />
+        <XAxis dataKey="g" type="number" domain={[0, "dataMax"]} tick={AXIS} tickFormatter={(g: number) => g.toFixed(2)} />
+        <YAxis tick={AXIS} width={48} domain={[0, "auto"]} />
+        <Tooltip formatter={(v, name) => [`${Number(v).toFixed(2)} s`, String(name)]} labelFormatter={(g) => `G = ${Number(g).toFixed(3)}`} />
+        <Legend wrapperStyle={{ fontSize: 12 }} />
+        {stacks.map((s, i) => (
+          <Line
+            key={s.stack}
+            name={s.stack}
+            data={s.points.filter((p) => p.completion.count > 0).map((p) => ({ g: p.offeredLoad.mean, p95: p.completion.p95 }))}
+            dataKey="p95"
+            stroke={COLORS[i % COLORS.length]}
+            strokeWidth={2}
+            isAnimationActive={false}
+          />
+        ))}
+      </LineChart>
+    </Frame>
+  );
+}
+
+export function GoodputPerNstart({ rows }: { rows: Seed003Row[] }) {
+  const data = rows.map((r) => ({ name: r.nstart === null ? "MQTT" : `N=${r.nstart}`, simulated: Number(r.goodputKBps.toFixed(2)), paper: r.paperGoodputKBps }));
+  return (
+    <Frame title="Aggregated goodput (KB/s): simulated vs seed 003 Table II" testId="ch-chart-goodput">
+      <BarChart data={data} margin={{ top: 6, right: 12, bottom: 4, left: -4 }}>
+        <CartesianGrid stroke={GRID} strokeDasharray="2 3" />
+        <XAxis dataKey="name" tick={AXIS} />
+        <YAxis tick={AXIS} width={44} />
+        <Tooltip formatter={(v, name) => [`${Number(v).toFixed(2)} KB/s`, String(name)]} />
+        <Legend wrapperStyle={{ fontSize: 12 }} />
+        <Bar dataKey="simulated" fill="var(--accent)" isAnimationActive={false} />
+        <Bar dataKey="paper" fill="var(--text-muted)" isAnimationActive={false} />
+      </BarChart>
+    </Frame>
+  );
+}
+
+/** Fig. 4: median completion time per packets-per-exchange band, one line per stack. */
+export function CompletionPerNstart({ rows }: { rows: Seed003Row[] }) {
+  const bands = rows[0]?.fig4 ?? [];
+  const data = bands.map((b, i) => {
+    const point: Record<string, number | string | null> = { band: `${b.from}–${b.to - 1}` };
+    for (const r of rows) {
+      const x = r.fig4[i]!;
+      point[r.nstart === null ? "MQTT" : `NSTART ${r.nstart}`] = x.count > 0 ? Number(x.p50.toFixed(2)) : null;
+    }
+    return point;
+  });
+  return (
+    <Frame title="Median completion time (s) per packets per exchange (seed 003 Fig. 4)" testId="ch-chart-nstart" height={260}>
+      <LineChart data={data} margin={{ top: 6, right: 12, bottom: 4, left: -4 }}>
+        <CartesianGrid stroke={GRID} strokeDasharray="2 3" />
+        <XAxis dataKey="band" tick={AXIS} />
+        <YAxis tick={AXIS} width={48} scale="log" domain={["auto", "auto"]} allowDataOverflow />
+        <Tooltip formatter={(v, name) => [v === null ? "–" : `${Number(v).toFixed(1)} s`, String(name)]} labelFormatter={(b) => `${b} packets`} />
+        <Legend wrapperStyle={{ fontSize: 12 }} />
+        {rows.map((r, i) => {
+          const key = r.nstart === null ? "MQTT" : `NSTART ${r.nstart}`;
+          return <Line key={key} dataKey={key} stroke={COLORS[i % COLORS.length]} strokeWidth={r.nstart === null ? 3 : 2} strokeDasharray={r.nstart === null ? "5 3" : undefined} connectNulls isAnimationActive={false} />;
+        })}
+      </LineChart>
+    </Frame>
+  );
+}

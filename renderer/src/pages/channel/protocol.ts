@@ -1,0 +1,47 @@
+// Messages between the Channel page and its worker.
+import type { FleetResult, FleetStack } from "../../../../codecs/src/channel/fleet.ts";
+import type { Seed003Row } from "../../../../codecs/src/channel/reproduce.ts";
+import type { ChannelConfig } from "../../../../codecs/src/channel/scenario.ts";
+import type { SizeStats } from "../../../../codecs/src/analysis/stats.ts";
+import type { FormatId } from "../../../../codecs/src/formats/types.ts";
+import type { Layout } from "../../../../codecs/src/layout/schema.ts";
+import type { StackOverhead } from "../../../../codecs/src/transport/overhead.ts";
+
+export type ChannelRequest =
+  | { kind: "seed003"; horizon: number; seed: number }
+  | {
+      kind: "fleet";
+      layout: Layout;
+      layoutId: string;
+      format: FormatId;
+      samples: number;
+      sampleSeed: number;
+      devices: number;
+      messagesPerDay: number;
+      stacks: FleetStack[];
+      loads: number[];
+      channel: ChannelConfig;
+      horizon: number;
+      seed: number;
+    };
+
+export interface FleetAnswer {
+  kind: "fleet";
+  format: FormatId;
+  sizes: SizeStats;
+  stacks: FleetResult[];
+  /** bytes on air per stack for the median message */
+  overhead: StackOverhead[];
+  overheadCsv: string;
+}
+
+export interface Seed003Answer {
+  kind: "seed003";
+  horizon: number;
+  rows: Seed003Row[];
+}
+
+export type ChannelAnswer =
+  | { type: "progress"; fraction: number; label: string }
+  | { type: "result"; result: FleetAnswer | Seed003Answer; ms: number }
+  | { type: "error"; message: string };
