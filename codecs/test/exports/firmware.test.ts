@@ -123,7 +123,7 @@ const SANITIZER = /AddressSanitizer|LeakSanitizer|runtime error:/;
 // the runs mostly wait on the module's timing, so they overlap (nothing may block the event loop meanwhile)
 describe.concurrent("on the host, against the module simulator", () => {
   it.for(FORMATS)("%s: encodes simulated readings, enqueues them and logs every acknowledgement", async (format, { expect }) => {
-    const run = runFirmware(exes.get(format)!, ["3", "200", "2500", "7"], { pass: { auto: true, delayMs: 400 }, firstRequestQuirk: true });
+    const run = runFirmware(exes.get(format)!, ["3", "200", "2500", "7"], { pass: { auto: true, delayMs: 400 }, faults: { firstRequestLost: true } });
     const { code, log } = await run.done;
     expect(log.filter((l) => SANITIZER.test(l))).toEqual([]);
     expect(code).toBe(0);
