@@ -23,6 +23,8 @@ export interface BenchState {
   portProblems: string[];
   selectedPort: string;
   info: ModuleInfo | null;
+  /** Date.now() when `info` was read: the module clock and next contact count on from there */
+  infoAt: number;
   queue: Res<"devkit.queue"> | null;
   transmissions: Transmission[];
   counters: Counters | null;
@@ -44,6 +46,7 @@ export const useBench = create<BenchState>()(() => ({
   portProblems: [],
   selectedPort: "sim:astronode-s",
   info: null,
+  infoAt: 0,
   queue: null,
   transmissions: [],
   counters: null,
@@ -63,9 +66,12 @@ function api(): HostApi {
   return a;
 }
 
-/** Runs one action: its busy flag while it runs, its error (or null) after. */
+/**
+ * Runs one action: its busy flag while it runs, its error (or null) after. The action's last success
+ * line goes when it starts again, so a refusal is never shown under an older success.
+ */
 export async function act<T>(key: string, fn: (api: HostApi) => Promise<T>): Promise<T | undefined> {
-  useBench.setState((s) => ({ busy: { ...s.busy, [key]: true }, errors: { ...s.errors, [key]: null } }));
+  useBench.setState((s) => ({ busy: { ...s.busy, [key]: true }, errors: { ...s.errors, [key]: null }, flash: { ...s.flash, [key]: null } }));
   try {
     return await fn(api());
   } catch (e) {
@@ -114,7 +120,11 @@ export function startBench(): void {
       return;
     }
     useBench.setState((s) => ({ notices: [{ ...n, seq: ++noticeSeq }, ...s.notices].slice(0, 50) }));
-    if (n.kind === "ack" || n.kind === "reset") void refreshQueue();
+    if (n.kind === "ack" || n.kind === "reset") {
+      void refreshQueue();
+      // a contact or a reboot moves the next contact (and a reboot the clock)
+      void loadInfo();
+    }
     if (n.kind === "downlink") void readDownlink();
   });
   a.on("devkit.transmission", (t) =>
@@ -143,7 +153,10 @@ export async function refreshAfterConnect(): Promise<void> {
 }
 
 export function loadInfo() {
-  return act("info", async (h) => useBench.setState({ info: await h.call("devkit.info", {}) }));
+  return act("info", async (h) => {
+    const info = await h.call("devkit.info", {});
+    useBench.setState({ info, infoAt: Date.now() });
+  });
 }
 
 export function refreshQueue() {
