@@ -99,6 +99,15 @@ function upsert(list: Transmission[], t: Transmission): Transmission[] {
   return i < 0 ? [t, ...list] : list.map((x) => (x.id === t.id ? t : x));
 }
 
+const FRAME_BATCH_MS = 100;
+let pendingFrames: LogEntry[] = [];
+
+function flushFrames(): void {
+  const batch = pendingFrames;
+  pendingFrames = [];
+  useBench.setState((s) => ({ log: [...s.log, ...batch].slice(-LOG_KEEP) }));
+}
+
 let listening = false;
 let noticeSeq = 0;
 
@@ -113,7 +122,12 @@ export function startBench(): void {
     if (status.state === "ready" && was !== "ready") void refreshAfterConnect();
     if (status.state === "disconnected") useBench.setState({ info: null, queue: null, counters: null, events: null, downlink: null });
   });
-  a.on("devkit.frame", (e) => useBench.setState((s) => ({ log: s.log.length >= LOG_KEEP ? [...s.log.slice(-(LOG_KEEP - 1)), e] : [...s.log, e] })));
+  a.on("devkit.frame", (e) => {
+    // frames come in bursts (connect, resynchronisation, a queue read): one log update per burst, not a
+    // re-render of a thousand rows per frame
+    pendingFrames.push(e);
+    if (pendingFrames.length === 1) setTimeout(flushFrames, FRAME_BATCH_MS);
+  });
   a.on("devkit.notice", (n) => {
     if (n.kind === "events") {
       useBench.setState({ events: n.events ?? null });
