@@ -144,10 +144,8 @@ describe("DevKit bench (browser mode, simulated DevKit on a pty)", () => {
     await page.waitForSelector(`${tid("flash-sim")}:has-text("Automatic passes off")`);
     expect(await page.locator(tid("sim-line-rate")).isChecked()).toBe(true);
     expect(await page.locator(tid("sim-first-request-lost")).isChecked()).toBe(false);
-
-    const rtc = (await page.locator(tid("info-rtc")).textContent()) ?? "";
-    const next = (await page.locator(tid("info-next-contact")).textContent()) ?? "";
-    expect(rtc).toMatch(/UTC$/);
+    // the power-on reset event has been read and cleared: from here on no notice re-reads the module
+    await expect.poll(() => page.locator(tid("notices")).textContent(), { timeout: 20_000 }).toContain("the module restarted");
 
     // fill the module's 8 slots (whatever an earlier test left), then one more
     let queued = 0;
@@ -165,6 +163,11 @@ describe("DevKit bench (browser mode, simulated DevKit on a pty)", () => {
     expect(await page.locator(tid("error-hex")).textContent()).toMatch(/BUFFER_FULL/);
     // the success line of the enqueue before is gone: only the refusal is shown
     expect(await page.locator(tid("flash-hex")).count()).toBe(0);
+
+    // nothing reads the module now (no ack, no reset): the page itself must keep the clock going
+    const rtc = (await page.locator(tid("info-rtc")).textContent()) ?? "";
+    const next = (await page.locator(tid("info-next-contact")).textContent()) ?? "";
+    expect(rtc).toMatch(/UTC$/);
 
     await expect.poll(() => page.locator(tid("info-rtc")).textContent(), { timeout: 10_000 }).not.toBe(rtc);
     await expect.poll(() => page.locator(tid("info-next-contact")).textContent(), { timeout: 10_000 }).not.toBe(next);

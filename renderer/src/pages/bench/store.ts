@@ -134,11 +134,7 @@ export function startBench(): void {
       return;
     }
     useBench.setState((s) => ({ notices: [{ ...n, seq: ++noticeSeq }, ...s.notices].slice(0, 50) }));
-    if (n.kind === "ack" || n.kind === "reset") {
-      void refreshQueue();
-      // a contact or a reboot moves the next contact (and a reboot the clock)
-      void loadInfo();
-    }
+    if (n.kind === "ack" || n.kind === "reset") void refreshQueue();
     if (n.kind === "downlink") void readDownlink();
   });
   a.on("devkit.transmission", (t) =>
