@@ -82,6 +82,17 @@ export async function act<T>(key: string, fn: (api: HostApi) => Promise<T>): Pro
   }
 }
 
+/** the page's own background reads; a disconnect lets them finish instead of failing them */
+const BACKGROUND_READS = ["queue", "info", "downlink"];
+
+/** Disconnects once the page's running reads are done (at most ~3 s), so none fails half-way. */
+export function disconnect() {
+  return act("connect", async (h) => {
+    for (let i = 0; i < 30 && BACKGROUND_READS.some((k) => useBench.getState().busy[k]); i++) await new Promise((r) => setTimeout(r, 100));
+    await h.call("devkit.disconnect", {});
+  });
+}
+
 export function flash(key: string, text: string | null): void {
   useBench.setState((s) => ({ flash: { ...s.flash, [key]: text } }));
 }
