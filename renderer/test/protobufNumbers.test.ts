@@ -48,6 +48,16 @@ describe("protobuf numbers across designer edits", () => {
     expect(protoModel(parseLayout(unnumbered())).root.fields.map((f) => [f.name, f.number])).toEqual(Object.entries(wireNumbers()).filter(([k]) => !k.includes(".")));
   });
 
+  it("a layout built from scratch in the designer: the door added 7th stays 7 when moved up (the issue's case)", () => {
+    useDesigner.getState().load("p", "t", parseLayoutRaw([]));
+    for (const id of ["lat", "lon", "alt", "speed", "battery", "temp", "door"]) edit((fs) => insertField(fs, null, fs.length, leaf(id)));
+    expect(wireNumbers()["door"]).toBe(7);
+    edit((fs) => moveField(fs, "door", null, 4));
+    edit((fs) => moveBy(fs, "door", -1));
+    expect(draft().fields.map((f) => f.id)).toEqual(["lat", "lon", "alt", "door", "speed", "battery", "temp"]);
+    expect(wireNumbers()).toEqual({ lat: 1, lon: 2, alt: 3, speed: 4, battery: 5, temp: 6, door: 7 });
+  });
+
   it("never renumbers on reorder (top level, inside a group, group moved)", () => {
     const before = wireNumbers();
     edit((fs) => moveField(fs, "door", null, 0)); // door first: was "auto (5)" and must stay 5
