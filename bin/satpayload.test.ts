@@ -109,6 +109,28 @@ describe("sizes", SLOW, () => {
     for (const f of a.formats) expect(f.stats.count + f.errors, f.format).toBe(50);
   });
 
+  it("--per-record writes one JSON line per record: Python-exact sizes and a verdict per limit", async () => {
+    // a blank line in the file: the reported line numbers are the file's, not the record index
+    const withBlank = file("paper-blank.jsonl", `${JSON.stringify(RECORDS[0])}\n\n${RECORDS.slice(1).map((r) => JSON.stringify(r)).join("\n")}\n`);
+    const limit = sizesOf("json")[1]!;
+    const r = await cli(["sizes", "--preset", "paper", "--records", withBlank, "--format", "json,cbor,msgpack", "--limit", String(limit), "--per-record"]);
+    expect([r.code, r.err]).toEqual([0, ""]);
+    const lines = r.out.trimEnd().split("\n").map((l) => JSON.parse(l));
+    expect(lines.map((l) => [l.schema, l.record, l.line])).toEqual([
+      ["satpayload.sizes-record/1", 0, 1],
+      ["satpayload.sizes-record/1", 1, 3],
+      ["satpayload.sizes-record/1", 2, 4],
+    ]);
+    for (const f of ["json", "cbor", "msgpack"] as const) {
+      expect(lines.map((l) => l.formats[f])).toEqual(sizesOf(f).map((bytes) => ({ bytes, fits: { limit: bytes <= limit } })));
+    }
+    const samples = await cli(["sizes", "--preset", "kineis-tracker", "--samples", "5", "--format", "struct", "--platform", "kineis,astrocast", "--per-record"]);
+    const rows = samples.out.trimEnd().split("\n").map((l) => JSON.parse(l));
+    expect(rows.map((l) => [l.record, l.line, l.formats.struct])).toEqual([0, 1, 2, 3, 4].map((i) => [i, null, { bytes: 22, fits: { kineis: true, astrocast: true } }]));
+    const both = await cli(["sizes", "--preset", "paper", "--per-record", "--json"]);
+    expect([both.code, firstLine(both)]).toEqual([2, "satpayload: --per-record already writes JSON (one line per record): drop --json"]);
+  });
+
   it("prints an aligned table with a verdict per platform", async () => {
     const r = await cli(["sizes", "--preset", "paper", "--records", recordsFile, "--format", "json,protobuf", "--platform", "astrocast,iridium-sbd"]);
     expect(r.code).toBe(0);
@@ -210,6 +232,21 @@ describe("encode / decode", SLOW, () => {
     const hex = await cli(["encode", "--layout", layout, "--format", "cbor", "--hex"], '{"v": NaN, "n": 18446744073709551615}');
     expect(hex.err).toBe("");
     expect((await cli(["decode", "--layout", layout, "--format", "cbor", "--hex"], hex.out)).out).toBe('{"v":NaN,"n":18446744073709551615}\n');
+  });
+
+  it("encode --records FILE --hex writes one message a line, Python's bytes, in one process", async () => {
+    const runs = await Promise.all((["json", "cbor", "msgpack"] as const).map((format) => cli(["encode", "--preset", "paper", "--format", format, "--records", recordsFile, "--hex"])));
+    runs.forEach((r, i) => expect([r.code, r.err, r.out]).toEqual([0, "", `${reference[(["json", "cbor", "msgpack"] as const)[i]!].join("\n")}\n`]));
+    // a bad record stops it before anything is written, naming its line
+    const bad = file("paper-bad.jsonl", `${JSON.stringify(BASE)}\n${JSON.stringify({ ...BASE, door: undefined })}\n`);
+    const [broken, noHex, mixed] = await Promise.all([
+      cli(["encode", "--preset", "paper", "--format", "protobuf", "--records", bad, "--hex"]),
+      cli(["encode", "--preset", "paper", "--format", "protobuf", "--records", recordsFile]),
+      cli(["encode", "--preset", "paper", "--format", "protobuf", "--records", recordsFile, "--hex", "--sample", "2"]),
+    ]);
+    expect([broken.code, broken.out, broken.err]).toEqual([1, "", `satpayload: ${bad}:2: door: is required\n`]);
+    expect([noHex.code, noHex.out, firstLine(noHex)]).toEqual([2, "", expect.stringContaining("add --hex")]);
+    expect([mixed.code, firstLine(mixed)]).toEqual([2, expect.stringContaining("cannot be combined with --sample")]);
   });
 
   it("encodes a generated sample reproducibly", async () => {

@@ -130,4 +130,54 @@ describe("DevKit bench (browser mode, simulated DevKit on a pty)", () => {
     await page.waitForSelector(`${tid("devkit-state")}[data-state="disconnected"]`);
     expect(errors).toEqual([]);
   }, 120_000);
+
+  it("BUFFER_FULL replaces the last success line; the module clock and next contact keep counting", async () => {
+    const { page, errors } = await s.open({ width: 1440, height: 1000 });
+    await page.waitForSelector(tid("start-screen"));
+    await page.click(tid("nav-bench"));
+    await page.waitForSelector(tid("send-empty"));
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="port-select"] option').length >= 2);
+    await page.selectOption(tid("port-select"), "sim:astronode-s");
+    await page.click(tid("connect"));
+    await page.waitForSelector(`${tid("devkit-state")}[data-state="ready"]`, { timeout: 60_000 });
+    await page.locator(tid("sim-card")).getByRole("button", { name: "Off" }).click();
+    await page.waitForSelector(`${tid("flash-sim")}:has-text("Automatic passes off")`);
+    expect(await page.locator(tid("sim-line-rate")).isChecked()).toBe(true);
+    expect(await page.locator(tid("sim-first-request-lost")).isChecked()).toBe(false);
+    // the power-on reset event has been read and cleared: from here on no notice re-reads the module
+    await expect.poll(() => page.locator(tid("notices")).textContent(), { timeout: 20_000 }).toContain("the module restarted");
+
+    // fill the module's 8 slots (whatever an earlier test left), then one more
+    let queued = 0;
+    for (let n = 1; n <= 9; n++) {
+      await page.fill(tid("hex-input"), "ab".repeat(n));
+      await page.click(tid("hex-send"));
+      const outcome = await Promise.race([
+        page.waitForSelector(`${tid("flash-hex")}:has-text("(${n} B)")`, { timeout: 20_000 }).then(() => "queued" as const),
+        page.waitForSelector(tid("error-hex"), { timeout: 20_000 }).then(() => "refused" as const),
+      ]);
+      if (outcome === "refused") break;
+      queued++;
+    }
+    expect(queued).toBeGreaterThan(0);
+    expect(await page.locator(tid("error-hex")).textContent()).toMatch(/BUFFER_FULL/);
+    // the success line of the enqueue before is gone: only the refusal is shown
+    expect(await page.locator(tid("flash-hex")).count()).toBe(0);
+
+    // nothing reads the module now (no ack, no reset): the page itself must keep the clock going
+    const rtc = (await page.locator(tid("info-rtc")).textContent()) ?? "";
+    const next = (await page.locator(tid("info-next-contact")).textContent()) ?? "";
+    expect(rtc).toMatch(/UTC$/);
+
+    await expect.poll(() => page.locator(tid("info-rtc")).textContent(), { timeout: 10_000 }).not.toBe(rtc);
+    await expect.poll(() => page.locator(tid("info-next-contact")).textContent(), { timeout: 10_000 }).not.toBe(next);
+    await screenshot(page, "15-bench-buffer-full");
+
+    await page.click(tid("free"));
+    await page.waitForSelector(`${tid("flash-dequeue")}:has-text("Queue emptied")`);
+    await page.click(tid("disconnect"));
+    await page.waitForSelector(`${tid("devkit-state")}[data-state="disconnected"]`);
+    // the module's BUFFER_FULL reaches the page as a 409, which the browser logs
+    expect(errors.filter((e) => !/status of 409/.test(e))).toEqual([]);
+  }, 240_000);
 });

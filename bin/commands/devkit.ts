@@ -5,13 +5,16 @@ import { DevkitError, ModuleError } from "../../devkit-bridge/src/errors.ts";
 import { listPorts } from "../../devkit-bridge/src/link/ports.ts";
 import { openSerial } from "../../devkit-bridge/src/link/serial.ts";
 import { ERR } from "../../devkit-bridge/src/protocol/codes.ts";
+import { MODULE_BAUD } from "../../devkit-bridge/src/protocol/frame.ts";
 import { startPtySimulator } from "../../devkit-bridge/src/sim/pty.ts";
 import { platformById } from "../../codecs/src/platforms/catalog.ts";
 import { InputError, intFlag, parseFlags, table, UsageError, write } from "./common.ts";
 import { hexToBytes } from "../../codecs/src/text/bytes.ts";
 
-export const devkitHelp = `satpayload devkit simulate [--product astronode-s|wifi-devkit] [--pass-delay MS] [--no-auto-pass] [--json]
+export const devkitHelp = `satpayload devkit simulate [--product astronode-s|wifi-devkit] [--pass-delay MS] [--no-auto-pass] [--no-line-rate] [--first-request-lost] [--json]
   Starts the simulated Astronode S on a pseudo-terminal (needs socat) and prints its device path; runs until Ctrl+C.
+  It paces the line at the module's 9600 baud (--no-line-rate: as fast as the pty); --first-request-lost leaves
+  the first request after power-up or a reset unanswered, as real modules may.
 satpayload devkit ports [--json]
   Lists serial ports, saying which cannot be opened and why (dialout group, missing udev).
 satpayload devkit send --port PATH --hex HEX [--wait-ack SECONDS]
@@ -32,13 +35,21 @@ async function simulate(argv: string[]): Promise<void> {
     product: { type: "string", default: "astronode-s" },
     "pass-delay": { type: "string" },
     "no-auto-pass": { type: "boolean", default: false },
+    "no-line-rate": { type: "boolean", default: false },
+    "first-request-lost": { type: "boolean", default: false },
     json: { type: "boolean", default: false },
   });
   if (f.product !== "astronode-s" && f.product !== "wifi-devkit") throw new UsageError(`--product is astronode-s or wifi-devkit, not "${f.product}"`);
   const delayMs = intFlag(f["pass-delay"], "--pass-delay", 8000, 0, 3_600_000);
   let sim;
   try {
-    sim = await startPtySimulator({ clock: realClock, productId: f.product === "wifi-devkit" ? 4 : 3, pass: { auto: !f["no-auto-pass"], delayMs } });
+    sim = await startPtySimulator({
+      clock: realClock,
+      productId: f.product === "wifi-devkit" ? 4 : 3,
+      pass: { auto: !f["no-auto-pass"], delayMs },
+      baud: f["no-line-rate"] ? null : MODULE_BAUD,
+      faults: { firstRequestLost: f["first-request-lost"] },
+    });
   } catch (e) {
     if (e instanceof DevkitError) throw new InputError(e.message);
     throw e;
@@ -48,7 +59,7 @@ async function simulate(argv: string[]): Promise<void> {
   else {
     // the path first and alone, so scripts can read one line
     write(`${sim.path}\n`);
-    process.stderr.write(`simulated ${model.identity.productNumber} (product ${model.identity.productId}) on ${sim.path}; satellite pass ${model.pass.auto ? `${delayMs} ms after each enqueue` : "off"}. Ctrl+C stops it.\n`);
+    process.stderr.write(`simulated ${model.identity.productNumber} (product ${model.identity.productId}) on ${sim.path}; satellite pass ${model.pass.auto ? `${delayMs} ms after each enqueue` : "off"}; line ${sim.device.baud ? `${sim.device.baud} baud` : "unpaced"}; first request after a restart ${f["first-request-lost"] ? "lost" : "answered"}. Ctrl+C stops it.\n`);
   }
   model.on((e) => {
     if (e.kind === "pass" && e.sent.length) process.stderr.write(`satellite pass: acknowledged ${e.sent.join(", ")}\n`);

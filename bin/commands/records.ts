@@ -15,6 +15,8 @@ export const RECORD_FLAGS = {
 
 export interface RecordSource {
   records: TypedRecord[];
+  /** 1-based line of each record in the file; null for generated samples */
+  lines: number[] | null;
   /** null when the records came from a file */
   seed: number | null;
   file: string | null;
@@ -26,24 +28,27 @@ export const DEFAULT_SEED = 1;
 export function loadRecords(layout: Layout, flags: { records?: string | undefined; samples?: string | undefined; seed?: string | undefined }): RecordSource {
   if (flags.records !== undefined) {
     if (flags.samples !== undefined || flags.seed !== undefined) throw new UsageError("--records reads a file: it cannot be combined with --samples or --seed");
-    return { records: readJsonl(layout, flags.records), seed: null, file: flags.records };
+    const { records, lines } = readJsonlLines(layout, flags.records);
+    return { records, lines, seed: null, file: flags.records };
   }
   const n = intFlag(flags.samples, "--samples", DEFAULT_SAMPLES, 1, 1_000_000);
   const seed = intFlag(flags.seed, "--seed", DEFAULT_SEED, 0, 0xffffffff);
-  return { records: generateSamples(layout, n, seed), seed, file: null };
+  return { records: generateSamples(layout, n, seed), lines: null, seed, file: null };
 }
 
-/** One JSON record per line, as the device emits it (the paper's all-string records included). */
-export function readJsonl(layout: Layout, file: string): TypedRecord[] {
-  const out: TypedRecord[] = [];
+/** One JSON record per line, as the device emits it (the paper's all-string records included); blank lines are skipped. */
+export function readJsonlLines(layout: Layout, file: string): { records: TypedRecord[]; lines: number[] } {
+  const records: TypedRecord[] = [];
+  const lines: number[] = [];
   readText(file)
     .split(/\r?\n/)
     .forEach((line, i) => {
       if (line.trim() === "") return;
-      out.push(recordFromJson(layout, line, `${file}:${i + 1}`));
+      records.push(recordFromJson(layout, line, `${file}:${i + 1}`));
+      lines.push(i + 1);
     });
-  if (out.length === 0) throw new InputError(`${file}: no records`);
-  return out;
+  if (records.length === 0) throw new InputError(`${file}: no records`);
+  return { records, lines };
 }
 
 export function recordFromJson(layout: Layout, text: string, where: string): TypedRecord {

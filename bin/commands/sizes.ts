@@ -4,16 +4,18 @@ import { CODECS } from "../../codecs/src/formats/registry.ts";
 import { platformById } from "../../codecs/src/platforms/catalog.ts";
 import { intFlag, LAYOUT_FLAGS, loadLayout, parseFlags, parseFormats, resolvePlatforms, table, UsageError, write } from "./common.ts";
 import { loadRecords, RECORD_FLAGS } from "./records.ts";
+import { writePerRecord } from "./sizesPerRecord.ts";
 
 export const SIZES_SCHEMA = "satpayload.sizes/1";
 
 export const sizesHelp = `satpayload sizes --layout FILE | --preset ID [--records FILE.jsonl | --samples N --seed S]
-                 [--format all|NAME...] [--limit BYTES | --platform ID|FILE.json ...] [--json]
+                 [--format all|NAME...] [--limit BYTES | --platform ID|FILE.json ...] [--json | --per-record]
   Encodes every record in each format and prints min/mean/p50/p95/p99/max bytes and, per limit,
   the share of messages over it. Without --limit/--platform the limit is Astrocast's 160 bytes.
+  --per-record prints one JSON line per record instead: each format's size and whether it fits each limit.
 `;
 
-interface Limit {
+export interface Limit {
   id: string;
   name: string;
   bytes: number;
@@ -48,11 +50,14 @@ export async function sizesCommand(argv: string[]): Promise<void> {
     limit: { type: "string" },
     platform: { type: "string", multiple: true },
     json: { type: "boolean", default: false },
+    "per-record": { type: "boolean", default: false },
   });
+  if (flags.json && flags["per-record"]) throw new UsageError("--per-record already writes JSON (one line per record): drop --json");
   const { layout, preset } = loadLayout(flags);
   const formats = parseFormats(flags.format);
   const { limits, unlimited } = chooseLimits(flags.limit, flags.platform);
   const source = loadRecords(layout, flags);
+  if (flags["per-record"]) return writePerRecord(layout, source, formats, limits);
   const measured = measureSizes(layout, source.records, formats);
 
   if (flags.json) {

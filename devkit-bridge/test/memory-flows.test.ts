@@ -17,8 +17,8 @@ async function refused(p: Promise<unknown>): Promise<number> {
 }
 
 describe("client ↔ simulator (memory)", () => {
-  it("sends the dummy first after power-up, then talks normally", async () => {
-    const r = memoryRig();
+  it("sends the dummy first after power-up, then talks normally (with the first-request fault on)", async () => {
+    const r = memoryRig({ faults: { firstRequestLost: true } });
     const cfg = await r.run(r.client.call("CFG_RR", {}));
     expect(cfg.productId).toBe(3);
     // the first request after power-up went unanswered (quirk), the next probe found the module
@@ -26,6 +26,56 @@ describe("client ↔ simulator (memory)", () => {
     expect(r.frames.filter((f) => f.status === "probe" && f.dir === "tx").length).toBeGreaterThanOrEqual(2);
     expect(r.frames.at(-1)).toMatchObject({ dir: "rx", status: "ok" });
     expect(r.frames.at(-1)!.decoded).toMatch(/^CFG_RA productId=3/);
+  });
+
+  it("the first-request quirk is a fault: off by default, on after power-up and every reset when set", async () => {
+    const off = memoryRig({ pass: { auto: false } });
+    await off.run(off.client.call("CFG_RR", {}));
+    off.device.reset();
+    off.client.markRestarted();
+    await off.run(off.client.call("CFG_RR", {}));
+    expect(off.exchanges.filter((e) => e.fault === "quirk")).toEqual([]);
+
+    const on = memoryRig({ pass: { auto: false }, faults: { firstRequestLost: true } });
+    await on.run(on.client.call("CFG_RR", {}));
+    on.device.reset();
+    on.client.markRestarted();
+    await on.run(on.client.call("CFG_RR", {}));
+    expect(on.exchanges.filter((e) => e.fault === "quirk").length).toBe(2);
+    // switched off while running: the next restart answers its first request
+    on.device.faults.set({ firstRequestLost: false });
+    on.device.reset();
+    on.client.markRestarted();
+    await on.run(on.client.call("CFG_RR", {}));
+    expect(on.exchanges.filter((e) => e.fault === "quirk").length).toBe(2);
+  });
+
+  it("PER 0x09 counts payloads that leave the queue unacknowledged (PLD_DR, PLD_FR), not acknowledged ones", async () => {
+    const r = memoryRig({ pass: { auto: false } });
+    for (let id = 1; id <= 4; id++) await r.run(r.client.call("PLD_ER", { id, data: bytes(10) }));
+    await r.run(r.client.call("PLD_DR", {})); // 1, never sent: +1
+    r.device.model.satellitePass(); // 2, 3, 4 acknowledged, still queued (ack reporting is on)
+    for (let id = 5; id <= 6; id++) await r.run(r.client.call("PLD_ER", { id, data: bytes(10) }));
+    expect(await r.run(r.client.call("PLD_DR", {}))).toEqual({ id: 2 }); // acknowledged: no count
+    await r.run(r.client.call("PLD_FR", {})); // 3, 4 acknowledged; 5, 6 not: +2
+    const per = await r.run(r.client.call("PER_RR", {}));
+    expect(per).toMatchObject({ queuedMessages: 6, ackedMessages: 3, dequeuedUnacked: 3 });
+    await r.run(r.client.call("PER_CR", {}));
+    expect(await r.run(r.client.call("PER_RR", {}))).toMatchObject({ dequeuedUnacked: 0 });
+  });
+
+  it("paces the line at 9600 baud when asked: a 160-byte PLD_ER takes 332 characters in and 12 out", async () => {
+    const charMs = 10_000 / 9600;
+    const timed = async (baud: number | null) => {
+      const r = memoryRig({ pass: { auto: false }, baud, processingMs: 2 });
+      await r.run(r.client.call("CFG_RR", {}));
+      const t0 = r.clock.now();
+      await r.run(r.client.call("PLD_ER", { id: 7, data: bytes(160) }));
+      return r.clock.now() - t0;
+    };
+    // the request is heard after its last character (≈ 346 ms), the answer leaves at line speed too
+    expect(await timed(9600)).toBeCloseTo(332 * charMs + 2 + 12 * charMs, 0);
+    expect(await timed(null)).toBeCloseTo(2, 0);
   });
 
   it("queues 8, refuses the 9th and duplicates, dequeues FIFO, frees all", async () => {
@@ -78,7 +128,7 @@ describe("client ↔ simulator (memory)", () => {
   });
 
   it("reset: config reverts to the saved one, EVT bit1 until RES_CR, the queue is gone unless the context was saved", async () => {
-    const r = memoryRig({ pass: { auto: false } });
+    const r = memoryRig({ pass: { auto: false }, faults: { firstRequestLost: true } });
     const base = { satAck: true, geolocation: false, ephemeris: true, deepSleep: false, evtMask: { satAck: true, reset: true, command: true, messagePending: false } };
     await r.run(r.client.call("CFG_WR", { ...base, geolocation: true }));
     await r.run(r.client.call("CFG_SR", {}));

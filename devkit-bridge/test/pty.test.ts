@@ -87,6 +87,17 @@ describe("over a pseudo-terminal with the serialport binding", () => {
     expect((await c.call("EVT_RR", {})).reset).toBe(false);
   });
 
+  it("runs at the module's 9600 baud by default: a 160-byte PLD_ER is not answered before its 346 ms on the line", async () => {
+    const { sim, c } = await setup({ pass: { auto: false } });
+    expect(sim.device.baud).toBe(9600);
+    await c.call("CFG_RR", {});
+    const t0 = performance.now();
+    expect(await c.call("PLD_ER", { id: 9, data: new Uint8Array(160).fill(0x5a) })).toEqual({ id: 9 });
+    // 332 characters in + 12 out at 10 bits each; only a lower bound, a loaded machine is slower still
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(((332 + 12) * 10_000) / 9600 - 1);
+    expect(await c.call("PER_RR", {})).toMatchObject({ queuedMessages: 1 });
+  });
+
   it("Wi-Fi DevKit setup: invalid characters rejected by the module, a valid setup saved", async () => {
     const { c } = await setup({ productId: 4 });
     expect((await c.call("CFG_RR", {})).productId).toBe(4);

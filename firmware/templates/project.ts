@@ -20,6 +20,8 @@ export interface ProjectParams {
   /** extra compiler and linker flags of the host build */
   hostCflags: string;
   hostLibs: string;
+  /** nanopb: the schema in proto/ whose .pb.c/.pb.h the host Makefile generates into host/ */
+  hostNanopb?: { proto: string; options: string; outputs: string[] } | undefined;
   /** README paragraphs about the format's own build steps */
   formatNotes: string[];
   /** the longest message in bytes; 0 when only the build knows it (nanopb) */
@@ -196,21 +198,46 @@ int main(int argc, char **argv) {
 
 export function hostMakefile(p: ProjectParams): string {
   const sources = ["host/host_main.c", "src/app.c", "src/uplink.c", "src/sim_rt.c", "src/satpayload_rt.c", "lib/astronode/src/astronode.c", ...p.hostSources];
+  const pb = p.hostNanopb;
   return [
     `# Builds the firmware's portable C for a PC (see README.md, "Run it on a PC"). make -C host`,
     "CC ?= gcc",
     `CFLAGS ?= -std=c99 -Wall -Wextra -O2 -ffp-contract=off ${p.hostCflags}`.trimEnd(),
     "ROOT := ..",
     `SOURCES := ${sources.map((s) => `$(ROOT)/${s}`).join(" ")}`,
+    ...(pb ? nanopbVariables(pb) : []),
     "",
-    "host_main: $(SOURCES)",
-    `\t$(CC) $(CFLAGS) -I$(ROOT)/src -I$(ROOT)/lib/astronode/include -I. -o $@ $(SOURCES) ${p.hostLibs} -lm`.trimEnd(),
+    `host_main: $(SOURCES)${pb ? " $(NANOPB_OUT)" : ""}`,
+    `	$(CC) $(CFLAGS) -I$(ROOT)/src -I$(ROOT)/lib/astronode/include -I. -o $@ $(SOURCES) ${p.hostLibs} -lm`.trimEnd(),
     "",
+    ...(pb ? [...nanopbRules(pb), ""] : []),
     ".PHONY: clean",
     "clean:",
-    "\trm -f host_main",
+    `	rm -f host_main${pb ? " $(NANOPB_OUT)" : ""}`,
     "",
   ].join("\n");
+}
+
+const hostOutputs = (pb: NonNullable<ProjectParams["hostNanopb"]>) => pb.outputs.map((o) => `$(ROOT)/host/${o}`);
+
+function nanopbVariables(pb: NonNullable<ProjectParams["hostNanopb"]>): string[] {
+  return [
+    "# nanopb_generator (pip) or nanopb_generator.py (Debian); NANOPB_GENERATOR=... picks another",
+    "NANOPB_GENERATOR ?= $(firstword $(shell for g in nanopb_generator nanopb_generator.py; do command -v $$g; done 2>/dev/null))",
+    `NANOPB_OUT := ${hostOutputs(pb).join(" ")}`,
+  ];
+}
+
+/** The .pb.c/.pb.h come from the schema at build time, as PlatformIO's Nanopb library does on the board. */
+function nanopbRules(pb: NonNullable<ProjectParams["hostNanopb"]>): string[] {
+  const out = hostOutputs(pb);
+  const install = "nanopb_generator not found: install nanopb (pip install nanopb, or Debian/Ubuntu: apt install nanopb libnanopb-dev),";
+  return [
+    `${out[0]}: $(ROOT)/proto/${pb.proto} $(ROOT)/proto/${pb.options}`,
+    `	@if [ -z "$(NANOPB_GENERATOR)" ]; then echo "${install}" >&2; echo "or run it on proto/${pb.proto} and copy ${pb.outputs.join(" and ")} into host/." >&2; exit 1; fi`,
+    `	cd $(ROOT)/proto && $(NANOPB_GENERATOR) -q -D "$(CURDIR)" ${pb.proto}`,
+    ...out.slice(1).map((o) => `${o}: ${out[0]}`),
+  ];
 }
 
 export function readme(p: ProjectParams): string {

@@ -162,8 +162,15 @@ export const devkitMethods = {
   "devkit.simDownlink": { req: z.object({ hex }), res: z.object({ waiting: z.number().int() }) },
   "devkit.simReset": { req: empty, res: ok },
   "devkit.simSettings": {
-    req: z.object({ autoPass: z.boolean().optional(), passDelayMs: z.number().int().min(0).max(3_600_000).optional() }),
-    res: z.object({ autoPass: z.boolean(), passDelayMs: z.number().int() }),
+    req: z.object({
+      autoPass: z.boolean().optional(),
+      passDelayMs: z.number().int().min(0).max(3_600_000).optional(),
+      /** pace the line at the module's 9600 baud (on by default) or run as fast as the link */
+      lineRate: z.boolean().optional(),
+      /** the start-up quirk: the first request after power-up or a reset goes unanswered (off by default) */
+      firstRequestLost: z.boolean().optional(),
+    }),
+    res: z.object({ autoPass: z.boolean(), passDelayMs: z.number().int(), lineRate: z.boolean(), firstRequestLost: z.boolean() }),
   },
 } as const;
 

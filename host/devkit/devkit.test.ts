@@ -52,7 +52,14 @@ describe("devkit host API (simulated DevKit on a pty)", () => {
     expect(Date.parse(info.rtc)).toBeGreaterThan(Date.parse("2024-01-01"));
 
     await call(host, "devkit.configure", { config, position: { lat: 31.86, lon: 28.74 }, save: true });
-    await call(host, "devkit.simSettings", { autoPass: false });
+    // the simulated line runs at 9600 baud and the start-up quirk is off until asked for
+    expect(await call(host, "devkit.simSettings", { autoPass: false })).toEqual({ autoPass: false, passDelayMs: 8000, lineRate: true, firstRequestLost: false });
+    const sim = devkitServiceOf(host.events)!.simulator().device;
+    expect(sim.baud).toBe(9600);
+    expect(await call(host, "devkit.simSettings", { lineRate: false, firstRequestLost: true })).toMatchObject({ lineRate: false, firstRequestLost: true });
+    expect([sim.baud, sim.faults.current.firstRequestLost]).toEqual([null, true]);
+    expect(await call(host, "devkit.simSettings", { lineRate: true, firstRequestLost: false })).toMatchObject({ lineRate: true, firstRequestLost: false });
+    expect(sim.baud).toBe(9600);
 
     const t = await call(host, "devkit.sendDesign", { projectId: project.id, format: "protobuf", sample: 0, seed: 1 });
     const expected = designPayload(parseLayout(paperPreset), "protobuf", 0, 1);

@@ -8,6 +8,7 @@ import type { LinkFactory } from "../../devkit-bridge/src/link/types.ts";
 import { SimulatedDevice, type DeviceOptions } from "../../devkit-bridge/src/sim/device.ts";
 import type { ProductId } from "../../devkit-bridge/src/sim/model.ts";
 import { startPtySimulator } from "../../devkit-bridge/src/sim/pty.ts";
+import { MODULE_BAUD } from "../../devkit-bridge/src/protocol/frame.ts";
 
 export const SIM_PORTS: readonly { id: string; productId: ProductId; label: string }[] = [
   { id: "sim:astronode-s", productId: 3, label: "Simulated DevKit — Astronode S" },
@@ -24,7 +25,8 @@ export interface RunningSimulator {
 }
 
 export async function startSimulator(productId: ProductId, opts: Partial<DeviceOptions> = {}): Promise<RunningSimulator> {
-  const options: DeviceOptions = { clock: realClock, productId, pass: { auto: true, delayMs: 8000 }, ...opts };
+  // the line runs at the module's 9600 baud (pty or memory) unless told otherwise
+  const options: DeviceOptions = { clock: realClock, productId, pass: { auto: true, delayMs: 8000 }, baud: MODULE_BAUD, ...opts };
   try {
     const pty = await startPtySimulator(options);
     return { device: pty.device, path: pty.path, open: () => openSerial(pty.path), note: `on ${pty.path}`, close: () => pty.close() };

@@ -2,6 +2,7 @@
 import type Database from "better-sqlite3";
 import { z } from "zod";
 import { bytesToHex, hexToBytes } from "../../codecs/src/text/bytes.ts";
+import { MODULE_BAUD } from "../../devkit-bridge/src/protocol/frame.ts";
 import { DOWNLINK_SIZES, checkWifi, toE7, rtcToDate, PRODUCT_NAMES, type CommandName } from "../../devkit-bridge/src/protocol/commands.ts";
 import { moduleConfig, type DEVKIT_COMMANDS } from "../api/devkit.ts";
 import type { Res } from "../api/contract.ts";
@@ -181,11 +182,14 @@ export function createDevkitHandlers({ store, db, events, info }: { store: Proje
       svc.client().markRestarted();
       return { ok: true as const };
     },
-    "devkit.simSettings": ({ autoPass, passDelayMs }) => {
-      const pass = svc.simulator().device.model.pass;
+    "devkit.simSettings": ({ autoPass, passDelayMs, lineRate, firstRequestLost }) => {
+      const device = svc.simulator().device;
+      const pass = device.model.pass;
       if (autoPass !== undefined) pass.auto = autoPass;
       if (passDelayMs !== undefined) pass.delayMs = passDelayMs;
-      return { autoPass: pass.auto, passDelayMs: pass.delayMs };
+      if (lineRate !== undefined) device.baud = lineRate ? MODULE_BAUD : null;
+      if (firstRequestLost !== undefined) device.faults.set({ firstRequestLost });
+      return { autoPass: pass.auto, passDelayMs: pass.delayMs, lineRate: device.baud !== null, firstRequestLost: device.faults.current.firstRequestLost };
     },
   };
 }

@@ -45,7 +45,7 @@ export function replaceField(fields: readonly Field[], id: string, next: Field |
       if (next) out.push(next);
     } else if (f.type.kind === "group") {
       const inner = replaceField(f.type.fields, id, next);
-      out.push(inner.length === f.type.fields.length && inner.every((c, i) => c === (f.type as { fields: Field[] }).fields[i]) ? f : { ...f, type: { kind: "group", fields: inner } });
+      out.push(inner.length === f.type.fields.length && inner.every((c, i) => c === (f.type as { fields: Field[] }).fields[i]) ? f : { ...f, type: { ...f.type, kind: "group", fields: inner } });
     } else out.push(f);
   }
   return out;

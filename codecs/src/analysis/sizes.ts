@@ -20,7 +20,8 @@ export interface FormatSizes {
   firstErrorSample?: number;
 }
 
-function describeError(e: unknown): string {
+/** An encode or layout failure in the words the user acts on; anything else keeps its error name. */
+export function describeError(e: unknown): string {
   if (e instanceof Error) return e.name === "EncodeError" || e.name === "LayoutError" ? e.message : `${e.name}: ${e.message}`;
   return String(e);
 }

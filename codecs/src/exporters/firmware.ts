@@ -73,6 +73,7 @@ interface Codec {
   hostSources: string[];
   hostCflags: string;
   hostLibs: string;
+  hostNanopb?: ProjectParams["hostNanopb"];
   notes: string[];
 }
 
@@ -132,13 +133,14 @@ function codecFiles(layout: Layout, m: CModel, format: FirmwareFormat): Codec {
         hostSources: [`src/${m.prefix}_pb_pack.c`, n.pbSource],
         hostCflags: "",
         hostLibs: "-lprotobuf-nanopb",
+        hostNanopb: { proto: n.proto, options: n.options, outputs: [n.pbSource, n.pbHeader] },
         notes: [
           "### nanopb",
           "",
           `\`proto/${n.proto}\` is the layout's proto3 schema and \`proto/${n.options}\` its nanopb options (static sizes from`,
           "the layout). PlatformIO's Nanopb library runs the generator at build time (`custom_nanopb_protos`).",
-          `For the host build run \`nanopb_generator.py ${n.proto}\` in \`proto/\` and copy \`${n.pbHeader}\` / \`${n.pbSource}\` into \`host/\``,
-          "(Debian: `apt install nanopb libnanopb-dev`).",
+          `\`make -C host\` runs \`nanopb_generator\` on it and writes \`host/${n.pbSource}\` / \`host/${n.pbHeader}\` itself; it needs nanopb`,
+          "(`pip install nanopb`, or Debian/Ubuntu: `apt install nanopb libnanopb-dev`) and says so when it is missing.",
           "",
         ],
       };
@@ -283,6 +285,7 @@ export function generateFirmware(layout: Layout, options: Record<string, unknown
     hostSources: [`src/${m.prefix}_sim.c`, ...codec.hostSources.map((s) => (s.includes("/") ? s : `host/${s}`))],
     hostCflags: codec.hostCflags,
     hostLibs: codec.hostLibs,
+    hostNanopb: codec.hostNanopb,
     formatNotes: codec.notes,
     maxSize: codec.maxSize,
   };

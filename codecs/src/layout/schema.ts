@@ -185,7 +185,8 @@ export interface FieldBase {
   options?: z.infer<typeof fieldOptionsSchema> | undefined;
 }
 export type ArrayType = z.infer<typeof arrayType>;
-export type GroupType = { kind: "group"; fields: Field[] };
+/** protobufReserved: numbers of fields deleted from this group's message, never reused */
+export type GroupType = { kind: "group"; fields: Field[]; protobufReserved?: number[] | undefined };
 export type FieldType = ScalarType | ArrayType | GroupType;
 export type Field = FieldBase & { type: FieldType };
 
@@ -197,7 +198,7 @@ export const fieldSchema: z.ZodType<Field> = z.lazy(() =>
     unit: z.string().max(32).optional(),
     description: z.string().max(2000).optional(),
     presence: z.enum(["required", "optional"]).default("required"),
-    type: z.union([scalarTypeSchema, arrayType, z.object({ kind: z.literal("group"), fields: z.array(fieldSchema).max(512) })]),
+    type: z.union([scalarTypeSchema, arrayType, z.object({ kind: z.literal("group"), fields: z.array(fieldSchema).max(512), protobufReserved: z.array(z.number().int().min(1)).optional() })]),
     text: textRepSchema.optional(),
     sample: sampleModelSchema.optional(),
     options: fieldOptionsSchema.optional(),

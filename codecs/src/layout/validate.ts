@@ -64,7 +64,10 @@ function checkScalar(t: ScalarType, at: string, issues: IssueAt[]): void {
 }
 
 function checkType(t: FieldType, at: string, issues: IssueAt[], ctx: Ctx): void {
-  if (t.kind === "group") checkFields(t.fields, `${at}.fields`, issues, ctx);
+  if (t.kind === "group") {
+    checkFields(t.fields, `${at}.fields`, issues, ctx);
+    checkReserved(t.fields, t.protobufReserved ?? [], `${at}.fields`, issues);
+  }
   else if (t.kind === "array") {
     if (t.of.kind === "bytes" || t.of.kind === "string") {
       // allowed: arrays of short strings/bytes
@@ -113,6 +116,13 @@ export function protobufWidth(f: Field): number {
   return f.options?.protobuf?.expand?.length ?? 1;
 }
 
+function checkReserved(fields: Field[], reserved: readonly number[], at: string, issues: IssueAt[]): void {
+  for (const n of reserved) {
+    const clash = fields.findIndex((f) => f.options?.protobuf?.number === n);
+    if (clash >= 0) issues.push({ path: `${at}[${clash}].options.protobuf.number`, message: `reuses reserved number ${n}` });
+  }
+}
+
 /** Parses and validates; throws LayoutError listing every problem with its path. */
 export function parseLayout(input: unknown): Layout {
   const parsed = layoutSchema.safeParse(input);
@@ -120,10 +130,7 @@ export function parseLayout(input: unknown): Layout {
   const layout = parsed.data;
   const issues: IssueAt[] = [];
   checkFields(layout.fields, "fields", issues, { ids: new Map() });
-  for (const n of layout.protobufReserved) {
-    const clash = layout.fields.findIndex((f) => f.options?.protobuf?.number === n);
-    if (clash >= 0) issues.push({ path: `fields[${clash}].options.protobuf.number`, message: `reuses reserved number ${n}` });
-  }
+  checkReserved(layout.fields, layout.protobufReserved, "fields", issues);
   if (issues.length) throw new LayoutError(issues);
   return assignProtobufNumbers(layout);
 }
@@ -140,20 +147,20 @@ export function checkLayout(input: unknown): { ok: true; layout: Layout } | { ok
 
 /**
  * Gives every field without a protobuf number the next free one (per message level), never a
- * reserved one, so numbers stay stable when fields are reordered, edited or deleted.
+ * reserved one. A file written without numbers is numbered by position, as it always was; the
+ * designer then keeps those numbers in the draft (see protobufNumbers.ts) so moves never renumber.
  */
 export function assignProtobufNumbers(layout: Layout): Layout {
-  const reserved = new Set(layout.protobufReserved);
-  const assign = (fields: Field[], top: boolean): Field[] => {
+  const assign = (fields: Field[], reserved: ReadonlySet<number>): Field[] => {
     const used = new Set<number>();
     for (const f of fields) {
       const n = f.options?.protobuf?.number;
       if (n !== undefined) for (let j = 0; j < protobufWidth(f); j++) used.add(n + j);
     }
-    const free = (n: number) => !used.has(n) && !(top && reserved.has(n)) && !(n >= 19000 && n <= 19999);
+    const free = (n: number) => !used.has(n) && !reserved.has(n) && !(n >= 19000 && n <= 19999);
     let next = 1;
     return fields.map((f) => {
-      const type: FieldType = f.type.kind === "group" ? { kind: "group", fields: assign(f.type.fields, false) } : f.type;
+      const type: FieldType = f.type.kind === "group" ? { ...f.type, fields: assign(f.type.fields, new Set(f.type.protobufReserved)) } : f.type;
       if (f.options?.protobuf?.number !== undefined) return type === f.type ? f : { ...f, type };
       const width = protobufWidth(f);
       const fits = (n: number) => Array.from({ length: width }, (_, j) => n + j).every(free);
@@ -162,5 +169,5 @@ export function assignProtobufNumbers(layout: Layout): Layout {
       return { ...f, type, options: { ...f.options, protobuf: { ...f.options?.protobuf, number: next } } };
     });
   };
-  return { ...layout, fields: assign(layout.fields, true) };
+  return { ...layout, fields: assign(layout.fields, new Set(layout.protobufReserved)) };
 }

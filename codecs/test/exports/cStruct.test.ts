@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cModel, type CModel } from "../../src/exporters/c/model.ts";
 import { generateCStruct, generateCStructZlib, structNames } from "../../src/exporters/cStruct.ts";
 import { LayoutError } from "../../src/errors.ts";
-import type { Layout } from "../../src/layout/schema.ts";
+import { checkScalar } from "../../src/text/check.ts";
+import type { Layout, ScalarType } from "../../src/layout/schema.ts";
 import { parseLayout } from "../../src/layout/validate.ts";
 import { paperPreset } from "../../src/presets/paper.ts";
 import { generateSamples } from "../../src/samples/generate.ts";
@@ -109,6 +110,24 @@ describe("values TypeScript records cannot hold", () => {
     latBad[lat] = "4059000000000000"; // 100.0, outside -90..90
     const out = await run(b.plain, [`E ${enumBad.join(" ")}`, `E ${latBad.join(" ")}`]);
     expect(out.lines).toEqual(["ERR -6", "ERR -4"]);
+  });
+
+  it("an integer off its declared range is SP_ERR_RANGE, as the record check refuses it (int8 -3..3, uint16 6..7)", async () => {
+    const b = built.find((x) => x.name === "bit corners")!;
+    // every field of this layout up to the integers is one token
+    const at = (member: string) => b.m.root.fields.findIndex((f) => f.member === member);
+    const rec = generateSamples(b.layout, 1, 3)[0]!;
+    const tokens = recordTokens(b.m, rec).split(" ");
+    const withToken = (member: string, value: string) => tokens.map((t, i) => (i === at(member) ? value : t)).join(" ");
+    const bad = [withToken("small", "4"), withToken("small", "-4"), withToken("narrow", "5"), withToken("narrow", "8")];
+    const edge = [withToken("small", "3"), withToken("narrow", "6")];
+    for (const [key, value] of [["small", 4], ["small", -4], ["narrow", 5], ["narrow", 8]] as const) {
+      const type = b.layout.fields.find((f) => f.key === key)!.type as ScalarType;
+      expect(() => checkScalar(type, value, key)).toThrow(/outside/);
+    }
+    const out = await run(b.plain, [...bad, ...edge].map((t) => `E ${t}`));
+    expect(out.lines.slice(0, 4)).toEqual(["ERR -4", "ERR -4", "ERR -4", "ERR -4"]);
+    expect(out.lines.slice(4).every((l) => !l.startsWith("ERR"))).toBe(true);
   });
 
   it("an empty input is truncated", async () => {

@@ -4,12 +4,11 @@
 // is syntax-checked with g++ against minimal Arduino stub headers. The ESP32 toolchain itself
 // (xtensa gcc, the Arduino core, PlatformIO's nanopb and miniz libraries) is not available here.
 import { execFileSync } from "node:child_process";
-import { copyFileSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { embeddedModule } from "../../../firmware/templates/embedAstronode.ts";
 import { generateFirmware } from "../../src/exporters/firmware.ts";
-import { nanopbNames } from "../../src/exporters/nanopb.ts";
 import { ExportOptionError } from "../../src/exporters/types.ts";
 import { codecFor } from "../../src/formats/registry.ts";
 import type { FormatId } from "../../src/formats/types.ts";
@@ -108,11 +107,7 @@ beforeAll(async () => {
 beforeAll(() => {
   for (const format of FORMATS) {
     work.write(generateFirmware(layout, { format }), format);
-    if (format === "protobuf") {
-      const n = nanopbNames(layout);
-      execFileSync("nanopb_generator.py", ["-q", n.proto], { cwd: work.path("protobuf/proto"), stdio: ["ignore", "pipe", "pipe"] });
-      for (const f of [n.pbHeader, n.pbSource]) copyFileSync(work.path(`protobuf/proto/${f}`), work.path(`protobuf/host/${f}`));
-    }
+    // Protobuf: the project's Makefile runs Debian's nanopb_generator.py itself
     make(format, SANITIZE);
     exes.set(format, work.path(`${format}/host/host_main`));
   }
@@ -128,7 +123,7 @@ const SANITIZER = /AddressSanitizer|LeakSanitizer|runtime error:/;
 // the runs mostly wait on the module's timing, so they overlap (nothing may block the event loop meanwhile)
 describe.concurrent("on the host, against the module simulator", () => {
   it.for(FORMATS)("%s: encodes simulated readings, enqueues them and logs every acknowledgement", async (format, { expect }) => {
-    const run = runFirmware(exes.get(format)!, ["3", "200", "2500", "7"], { pass: { auto: true, delayMs: 400 }, firstRequestQuirk: true });
+    const run = runFirmware(exes.get(format)!, ["3", "200", "2500", "7"], { pass: { auto: true, delayMs: 400 }, faults: { firstRequestLost: true } });
     const { code, log } = await run.done;
     expect(log.filter((l) => SANITIZER.test(l))).toEqual([]);
     expect(code).toBe(0);
@@ -244,9 +239,32 @@ describe("the project", () => {
     expect(repo("firmware/templates/astronodeC.generated.ts")).toBe(embeddedModule());
   });
 
+  it("Protobuf: make -C host generates the nanopb sources itself, and says what to install when nanopb_generator is missing", () => {
+    // the build in beforeAll ran from a project holding no .pb.c/.pb.h: the Makefile made them
+    expect(existsSync(work.path("protobuf/host/container_data.pb.c"))).toBe(true);
+    expect(existsSync(work.path("protobuf/host/host_main"))).toBe(true);
+    work.write(generateFirmware(layout, { format: "protobuf" }), "no-nanopb");
+    const emptyPath = work.path("no-nanopb/empty-bin");
+    mkdirSync(emptyPath);
+    let stderr = "";
+    let status: number | null = 0;
+    try {
+      execFileSync("/usr/bin/make", ["-s", "-C", "no-nanopb/host"], { cwd: work.dir, env: { PATH: emptyPath }, stdio: ["ignore", "pipe", "pipe"], timeout: 60_000 });
+    } catch (e) {
+      const err = e as { status: number | null; stderr: Buffer };
+      status = err.status;
+      stderr = err.stderr.toString();
+    }
+    expect(status).not.toBe(0);
+    expect(stderr).toContain("nanopb_generator not found: install nanopb (pip install nanopb, or Debian/Ubuntu: apt install nanopb libnanopb-dev)");
+    expect(stderr).toContain("proto/container_data.proto");
+    expect(existsSync(work.path("no-nanopb/host/host_main"))).toBe(false);
+  });
+
   it("has a README that says how to build and flash", () => {
     const md = files("bitpacked").get("README.md")!;
     expect(md).toContain("pio run -t upload");
+    expect(files("protobuf").get("README.md")).toContain("`make -C host` runs `nanopb_generator`");
     expect(md).toContain("GPIO 16 (RX2)");
   });
 

@@ -2,9 +2,10 @@
 import { existsSync } from "node:fs";
 import { SerialPort } from "serialport";
 import { DisconnectedError, PortError } from "../errors.ts";
+import { MODULE_BAUD } from "../protocol/frame.ts";
 import type { Link } from "./types.ts";
 
-export const BAUD_RATE = 9600;
+export const BAUD_RATE = MODULE_BAUD;
 
 /** Turns the OS's refusal into what the user should do about it. */
 export function explainOpenError(path: string, e: unknown): PortError {

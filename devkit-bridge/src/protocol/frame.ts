@@ -2,6 +2,8 @@
 import { bytesToHex } from "../../../codecs/src/text/bytes.ts";
 import { crc16 } from "./crc.ts";
 
+/** the module's UART: 9600 baud 8N1, so one character (10 bits) takes about 1.04 ms */
+export const MODULE_BAUD = 9600;
 export const STX = 0x02;
 export const ETX = 0x03;
 /** characters of a whole frame, STX and ETX included, are 8 + 2 × payload bytes */

@@ -1,5 +1,6 @@
-// The module as seen from its UART: frames in, frames out, one at a time, with boot time, the first-request
-// quirk and injected faults. Works over any Link (in memory, or the pseudo-terminal socat provides).
+// The module as seen from its UART: frames in, frames out, one at a time, at the line's speed, with boot
+// time and injected faults (the first-request quirk among them). Works over any Link (in memory, or the
+// pseudo-terminal socat provides).
 import type { Clock } from "../clock.ts";
 import { ERR } from "../protocol/codes.ts";
 import { encodeFrame, ERROR_OPCODE, FrameDecoder, frameText, MAX_REQUEST_TEXT, parseFrameText, textToWire, type Received } from "../protocol/frame.ts";
@@ -16,13 +17,19 @@ export interface Exchange {
   corrupted: boolean;
   /** what the module meant to answer, before faults; null when it said nothing */
   answer: string | null;
-  /** quirk: the first request after a restart, unanswered; lost: still waiting when the device was unplugged */
+  /** quirk: the first request after a restart, unanswered (fault firstRequestLost); lost: still waiting when the device was unplugged */
   fault: AnswerFault | "quirk" | "lost";
   delayMs: number;
 }
 
 export interface DeviceOptions extends SimOptions {
   faults?: Partial<FaultSettings>;
+  /**
+   * UART speed (8N1: 10 bits a character) the device paces both directions at: a request is heard only
+   * once all its characters would have arrived, an answer goes out no faster than the line carries it.
+   * null: as fast as the link (the virtual-clock tests). Default null; the pty simulator defaults to 9600.
+   */
+  baud?: number | null;
   /** time the module takes per request before answering (CFG_SR writes flash: slower) */
   processingMs?: number;
   flashWriteMs?: number;
@@ -31,6 +38,14 @@ export interface DeviceOptions extends SimOptions {
 }
 
 const FLASH_OPCODES = new Set([0x10, 0x11]);
+/** answers go out in slices this long, each when the line would have carried it */
+const SLICE = 8;
+
+interface Heard {
+  r: Received;
+  /** clock time its last character has crossed the line */
+  at: number;
+}
 
 export class SimulatedDevice {
   readonly model: AstronodeModel;
@@ -39,7 +54,11 @@ export class SimulatedDevice {
   private link: Link | null = null;
   private unsubscribe: (() => void)[] = [];
   private readonly decoder = new FrameDecoder(MAX_REQUEST_TEXT);
-  private inbox: Received[] = [];
+  private inbox: Heard[] = [];
+  /** when the incoming line is done carrying what was written to it so far */
+  private rxFreeAt = 0;
+  /** the line speed, null when unpaced; may change while running */
+  baud: number | null;
   private busy = false;
   private index = 0;
   private deafUntil = 0;
@@ -57,13 +76,14 @@ export class SimulatedDevice {
     if (opts.faults) this.faults.set(opts.faults);
     this.processingMs = opts.processingMs ?? 2;
     this.flashWriteMs = opts.flashWriteMs ?? 150;
+    this.baud = opts.baud ?? null;
     this.onExchange = opts.onExchange ?? (() => {});
-    // a freshly powered module shows the same start-up quirk as a reset one
-    this.quirkArmed = this.model.firstRequestQuirk;
+    // a freshly powered module shows the same start-up quirk as a reset one (when the fault is on)
+    this.quirkArmed = true;
     this.model.on((e) => {
       if (e.kind === "reset") {
         this.deafUntil = this.clock.now() + this.model.bootMs;
-        this.quirkArmed = this.model.firstRequestQuirk;
+        this.quirkArmed = true;
         this.inbox = [];
         this.decoder.reset();
       }
@@ -77,8 +97,11 @@ export class SimulatedDevice {
     this.unsubscribe = [
       link.onData((chunk) => {
         // a booting module does not hear anything
-        if (this.clock.now() < this.deafUntil) return;
-        this.inbox.push(...this.decoder.push(chunk));
+        const now = this.clock.now();
+        if (now < this.deafUntil) return;
+        const ms = this.charMs();
+        this.rxFreeAt = ms ? Math.max(now, this.rxFreeAt) + chunk.length * ms : now;
+        for (const r of this.decoder.push(chunk)) this.inbox.push({ r, at: this.rxFreeAt });
         this.pump();
       }),
       link.onClose(() => {
@@ -91,7 +114,7 @@ export class SimulatedDevice {
     for (const u of this.unsubscribe) u();
     this.unsubscribe = [];
     this.link = null;
-    for (const r of this.inbox) this.onExchange({ index: this.index++, request: r.kind === "frame" ? r.frame.text : r.text, corrupted: false, answer: null, fault: "lost", delayMs: 0 });
+    for (const { r } of this.inbox) this.onExchange({ index: this.index++, request: r.kind === "frame" ? r.frame.text : r.text, corrupted: false, answer: null, fault: "lost", delayMs: 0 });
     this.inbox = [];
     this.busy = false;
   }
@@ -117,14 +140,38 @@ export class SimulatedDevice {
     return new Promise((r) => this.clock.setTimeout(r, ms));
   }
 
-  private async process(r: Received, link: Link | null): Promise<void> {
+  /** milliseconds one character takes on the line (start + 8 data + stop bits), 0 when unpaced */
+  private charMs(): number {
+    return this.baud ? 10_000 / this.baud : 0;
+  }
+
+  /** Writes as the UART would: slice by slice, each when its last character has crossed the line. */
+  private async send(link: Link, bytes: Uint8Array): Promise<void> {
+    const ms = this.charMs();
+    if (!ms) return link.write(bytes).catch(() => undefined);
+    const start = this.clock.now();
+    for (let i = 0; i < bytes.length; i += SLICE) {
+      const end = Math.min(bytes.length, i + SLICE);
+      const due = start + end * ms - this.clock.now();
+      if (due > 0) await this.wait(due);
+      if (!link.isOpen || this.link !== link) return;
+      await link.write(bytes.subarray(i, end)).catch(() => undefined);
+    }
+  }
+
+  private async process(heard: Heard, link: Link | null): Promise<void> {
+    const { r } = heard;
+    // the request is complete only when its last character has crossed the line
+    const still = heard.at - this.clock.now();
+    if (still > 0) await this.wait(still);
     const index = this.index++;
     const plan = this.faults.plan();
     const request = r.kind === "frame" ? r.frame.text : r.text;
     const corrupted = plan.corruptRequest && r.kind === "frame";
     const parsed = corrupted ? parseFrameText(this.faults.flipDigit(request)) : r;
-    if (this.quirkArmed) {
-      this.quirkArmed = false;
+    const quirk = this.quirkArmed && this.faults.current.firstRequestLost;
+    this.quirkArmed = false;
+    if (quirk) {
       this.onExchange({ index, request, corrupted, answer: null, fault: "quirk", delayMs: 0 });
       return;
     }
@@ -137,7 +184,7 @@ export class SimulatedDevice {
     this.onExchange({ index, request, corrupted, answer: plan.fault === "disconnect" ? null : text, fault: plan.fault, delayMs: plan.delayMs });
     await this.wait(this.processingMs + slow + plan.delayMs);
     if (!link?.isOpen || this.link !== link) return;
-    if (plan.noise) await link.write(plan.noise).catch(() => undefined);
+    if (plan.noise) await this.send(link, plan.noise);
     switch (plan.fault) {
       case "disconnect":
         this.onUnplug?.();
@@ -145,13 +192,13 @@ export class SimulatedDevice {
       case "drop":
         return;
       case "corrupt":
-        await link.write(textToWire(this.faults.flipDigit(text))).catch(() => undefined);
+        await this.send(link, textToWire(this.faults.flipDigit(text)));
         return;
       case "truncate":
-        await link.write(this.faults.cut(encodeFrame(answer.opcode, answer.payload))).catch(() => undefined);
+        await this.send(link, this.faults.cut(encodeFrame(answer.opcode, answer.payload)));
         return;
       default:
-        await link.write(encodeFrame(answer.opcode, answer.payload)).catch(() => undefined);
+        await this.send(link, encodeFrame(answer.opcode, answer.payload));
     }
   }
 

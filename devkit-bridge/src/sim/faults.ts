@@ -19,9 +19,14 @@ export interface FaultSettings {
   truncate: number;
   /** probability per request of the device vanishing (USB unplugged) instead of answering */
   disconnect: number;
+  /**
+   * the start-up quirk of the facts sheet: the first request after a power-up or reset gets no answer
+   * (why libraries send a dummy opcode 0x00 first). Off by default; clients must survive it either way.
+   */
+  firstRequestLost: boolean;
 }
 
-export const NO_FAULTS: FaultSettings = { seed: 1, corruptAnswer: 0, corruptRequest: 0, drop: 0, delay: 0, delayMs: [0, 0], noise: 0, truncate: 0, disconnect: 0 };
+export const NO_FAULTS: FaultSettings = { seed: 1, corruptAnswer: 0, corruptRequest: 0, drop: 0, delay: 0, delayMs: [0, 0], noise: 0, truncate: 0, disconnect: 0, firstRequestLost: false };
 
 export type AnswerFault = "none" | "drop" | "corrupt" | "truncate" | "disconnect";
 

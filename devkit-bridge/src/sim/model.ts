@@ -52,8 +52,6 @@ export interface SimOptions {
   geolocationReducesPayload?: boolean;
   /** how long the module stays deaf after a reset */
   bootMs?: number;
-  /** the first request after a restart goes unanswered (the quirk libraries send a dummy for) */
-  firstRequestQuirk?: boolean;
   /** the Wi-Fi DevKit starts with saved Wi-Fi settings, so passes work without WIF_WR */
   wifiProvisioned?: boolean;
 }
@@ -108,7 +106,6 @@ export class AstronodeModel {
   private readonly rtcAtStart: number;
   private readonly reduceWithGeo: boolean;
   readonly bootMs: number;
-  readonly firstRequestQuirk: boolean;
 
   private saved: Saved;
   private config: ModuleConfig;
@@ -149,7 +146,6 @@ export class AstronodeModel {
     this.rtcAtStart = opts.rtcAtStart ?? Math.floor(Date.now() / 1000) - EPOCH_2018_UNIX;
     this.reduceWithGeo = opts.geolocationReducesPayload ?? false;
     this.bootMs = opts.bootMs ?? 400;
-    this.firstRequestQuirk = opts.firstRequestQuirk ?? true;
     const wifi = productId === 4 && opts.wifiProvisioned ? { ssid: "lab", password: "", token: "T".repeat(WIFI_TOKEN_CHARS) } : null;
     this.saved = { config: DEFAULT_CONFIG, wifi, position: null };
     this.config = DEFAULT_CONFIG;
@@ -248,10 +244,13 @@ export class AstronodeModel {
       case "PLD_DR": {
         const first = this.queue.shift();
         if (!first) throw new WireRefusal(ERR.BUFFER_EMPTY);
+        if (!first.acked) this.counters.dequeuedUnacked++;
         return { id: first.id };
       }
       case "PLD_FR":
         if (!this.queue.length) throw new WireRefusal(ERR.BUFFER_EMPTY);
+        // PER 0x09 counts payloads that left the queue without a satellite acknowledgement
+        this.counters.dequeuedUnacked += this.queue.filter((q) => !q.acked).length;
         this.queue = [];
         return empty;
       case "GEO_WR": {

@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { PortError } from "../errors.ts";
 import type { Link } from "../link/types.ts";
+import { MODULE_BAUD } from "../protocol/frame.ts";
 import { SimulatedDevice, type DeviceOptions } from "./device.ts";
 
 export interface PtySimulator {
@@ -20,6 +21,8 @@ export interface PtySimulator {
 }
 
 export interface PtyOptions extends DeviceOptions {
+  /** default 9600, the module's UART: a pty alone would answer in microseconds (null turns pacing off) */
+  baud?: number | null;
   /** directory for the device symlink; default a fresh temp directory removed on close */
   dir?: string;
   name?: string;
@@ -92,7 +95,7 @@ export async function startPtySimulator(opts: PtyOptions): Promise<PtySimulator>
   const ownDir = !opts.dir;
   const dir = opts.dir ?? mkdtempSync(path.join(os.tmpdir(), "satpayload-devkit-"));
   const devicePath = path.join(dir, opts.name ?? "ttyDEVKIT0");
-  const sim = new SimulatedDevice(opts);
+  const sim = new SimulatedDevice({ ...opts, baud: opts.baud === undefined ? MODULE_BAUD : opts.baud });
   let child: ChildProcess | null = null;
 
   const plug = async () => {

@@ -1,6 +1,7 @@
 // The open layout: the edited draft with undo/redo, the last valid parse the sizes are computed from, and selection.
 import { create } from "zustand";
 import { checkLayout } from "../../../codecs/src/layout/validate.ts";
+import { keepProtobufNumbers, pinProtobufNumbers } from "../../../codecs/src/layout/protobufNumbers.ts";
 import type { Field, Layout } from "../../../codecs/src/layout/schema.ts";
 import { initHistory, record, redo, undo, type History } from "./history.ts";
 import { indexIssues, type IssueIndex } from "./issues.ts";
@@ -64,8 +65,10 @@ export const useDesigner = create<DesignerState>()((set, get) => ({
   hoveredId: null,
   newFieldIds: new Set<string>(),
 
-  load(projectId, name, layout) {
+  load(projectId, name, input) {
     const at = performance.now();
+    // numbers live in the draft from now on, so moving a field never renumbers it
+    const layout = pinProtobufNumbers(input);
     set((s) => ({
       projectId,
       projectName: name,
@@ -92,8 +95,9 @@ export const useDesigner = create<DesignerState>()((set, get) => ({
   edit(fn, mergeKey = null) {
     const at = performance.now();
     const s = get();
-    const next = fn(s.history.present);
-    if (next === s.history.present) return;
+    const edited = fn(s.history.present);
+    if (edited === s.history.present) return;
+    const next = keepProtobufNumbers(s.history.present, edited);
     const history = record(s.history, next, mergeKey, Date.now());
     set({ history, ...validate(next, s, at), selectedId: keepSelection(next, s.selectedId) });
   },

@@ -52,9 +52,9 @@ function mapChildren(fields: readonly Field[], parentId: string | null, fn: (chi
   if (parentId === null) return fn([...fields]);
   return fields.map((f) => {
     if (f.type.kind !== "group") return f;
-    if (f.id === parentId) return { ...f, type: { kind: "group", fields: fn([...f.type.fields]) } };
+    if (f.id === parentId) return { ...f, type: { ...f.type, fields: fn([...f.type.fields]) } };
     const inner = mapChildren(f.type.fields, parentId, fn);
-    return inner === f.type.fields ? f : { ...f, type: { kind: "group", fields: inner } };
+    return inner === f.type.fields ? f : { ...f, type: { ...f.type, fields: inner } };
   });
 }
 
@@ -68,7 +68,7 @@ export function updateField(fields: readonly Field[], id: string, fn: (f: Field)
       }
       if (f.type.kind === "group") {
         const inner = walk(f.type.fields);
-        return changed ? { ...f, type: { kind: "group", fields: inner } } : f;
+        return changed ? { ...f, type: { ...f.type, fields: inner } } : f;
       }
       return f;
     });

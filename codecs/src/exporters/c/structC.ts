@@ -3,6 +3,7 @@
 // bits) comes from the plan the TypeScript codec runs on; this file only spells it in C.
 import type { ScalarType } from "../../layout/schema.ts";
 import { fixedPoint } from "../../layout/fixedPoint.ts";
+import { intLimits } from "../../layout/validate.ts";
 import { resolutionDecimals } from "../../layout/timeTicks.ts";
 import type { NumericSlot } from "../../formats/fixed/numeric.ts";
 import { isAppended, PREFIX_BYTES, type StructField, type StructNode, type StructPlan } from "../../formats/fixed/structPlan.ts";
@@ -37,9 +38,16 @@ function packNum(slot: NumericSlot, type: ScalarType, s: CScalar, v: string, c: 
       b.line(enumCases(s, v));
       b.line(tryc(`sp_wr_uint(w, (uint64_t)${v}, ${size})`));
       return;
-    case "int":
+    case "int": {
+      // the declared range is the contract (as the TypeScript codec checks it): the C type alone allows more
+      const [lo, hi] = intLimits(type.bits, type.signed);
+      const below = type.min !== undefined && type.min > lo ? `${v} < ${cInt(Math.ceil(type.min), !type.signed)}` : null;
+      const above = type.max !== undefined && type.max < hi ? `${v} > ${cInt(Math.floor(type.max), !type.signed)}` : null;
+      const out = [below, above].filter(Boolean);
+      if (out.length) b.line(`if (${out.join(" || ")}) return SP_ERR_RANGE;`);
       b.line(tryc(`sp_wr_uint(w, (uint64_t)${type.signed ? `(int64_t)${v}` : v}, ${size})`));
       return;
+    }
     case "float":
       b.line(tryc(`sp_wr_f${type.bits}(w, ${v})`));
       return;

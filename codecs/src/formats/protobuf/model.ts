@@ -241,7 +241,7 @@ function buildMessage(name: string, fields: Field[], at: string, parentPath: str
     const optional = f.presence === "optional";
     const t = f.type;
     if (t.kind === "group") {
-      const msg = buildMessage(scope.unique(protoTypeName(fieldName)), t.fields, `${where}.type.fields`, path, keyPath, [], issues);
+      const msg = buildMessage(scope.unique(protoTypeName(fieldName)), t.fields, `${where}.type.fields`, path, keyPath, t.protobufReserved ?? [], issues);
       messages.push(msg);
       out.push({ name: fieldName, number, type: "message", typeName: msg.name, label: optional ? "optional" : "implicit", packed: false, source: f, path, keyPath, message: msg });
       return;

@@ -1,8 +1,6 @@
 // Per-field wire options: protobuf number and integer encoding, expansion of fixed arrays, struct string mode.
-import type { Field, Layout, StructStringMode } from "../../../../codecs/src/layout/schema.ts";
-import { useDesigner } from "../../state/designer.ts";
+import type { Field, StructStringMode } from "../../../../codecs/src/layout/schema.ts";
 import { issuesAt, type FieldIssue } from "../../state/issues.ts";
-import { locate } from "../../state/tree.ts";
 import { NumberField, SelectField, TextField } from "./controls.tsx";
 import { clean, patchField } from "./edit.ts";
 
@@ -25,9 +23,7 @@ const STRING_MODES: readonly { value: StructStringMode | "default"; label: strin
 ];
 
 export function WireOptions({ field, issues }: { field: Field; issues: readonly FieldIssue[] | undefined }) {
-  const valid = useDesigner((s) => s.valid);
   const pb: Pb = field.options?.protobuf ?? {};
-  const auto = autoNumber(valid, field.id);
   const setPb = (next: Pb, control: string) => patchField(field.id, `pb.${control}`, (f) => withOptions(f, { ...f.options, protobuf: clean(next) }));
   const isInt = field.type.kind === "int" || (field.type.kind === "array" && field.type.of.kind === "int");
   const fixedArray = field.type.kind === "array" && field.type.fixed;
@@ -38,11 +34,9 @@ export function WireOptions({ field, issues }: { field: Field; issues: readonly 
       <NumberField
         label="Protobuf #"
         value={pb.number}
-        optional
         integer
         check={(n) => (n < 1 || n > 536870911 ? "1 … 536870911" : n >= 19000 && n <= 19999 ? "19000–19999 is reserved by protobuf" : null)}
-        placeholder={auto !== undefined ? `auto (${auto})` : "auto"}
-        help="Pin it to keep the wire stable when fields move."
+        help="Given once when the field is added and kept when fields move; a deleted field's number is reserved. Change it only before devices ship."
         issues={issuesAt(issues, "options.protobuf.number")}
         testId="insp-pb-number"
         onCommit={(v) => setPb({ ...pb, number: v }, "number")}
@@ -88,9 +82,4 @@ export function WireOptions({ field, issues }: { field: Field; issues: readonly 
       )}
     </section>
   );
-}
-
-function autoNumber(valid: Layout | null, id: string): number | undefined {
-  if (!valid) return undefined;
-  return locate(valid.fields, id)?.field.options?.protobuf?.number;
 }

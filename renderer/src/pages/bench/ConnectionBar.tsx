@@ -1,5 +1,5 @@
 // Port picker (simulators and serial ports, with why a port cannot be used), connect/disconnect, link state.
-import { act, refreshPorts, useBench } from "./store.ts";
+import { act, disconnect, refreshPorts, useBench } from "./store.ts";
 import { ActionButton, ErrorLine } from "./ui.tsx";
 
 const STATE_LABEL = { disconnected: "Not connected", connecting: "Connecting…", ready: "Connected", reconnecting: "Reconnecting…" } as const;
@@ -40,7 +40,7 @@ export function ConnectionBar() {
         Refresh
       </ActionButton>
       {connected ? (
-        <ActionButton action="connect" testId="disconnect" onClick={() => void act("connect", (h) => h.call("devkit.disconnect", {}))}>
+        <ActionButton action="connect" testId="disconnect" onClick={() => void disconnect()}>
           Disconnect
         </ActionButton>
       ) : (

@@ -23,6 +23,8 @@ export interface BenchState {
   portProblems: string[];
   selectedPort: string;
   info: ModuleInfo | null;
+  /** Date.now() when `info` was read: the module clock and next contact count on from there */
+  infoAt: number;
   queue: Res<"devkit.queue"> | null;
   transmissions: Transmission[];
   counters: Counters | null;
@@ -44,6 +46,7 @@ export const useBench = create<BenchState>()(() => ({
   portProblems: [],
   selectedPort: "sim:astronode-s",
   info: null,
+  infoAt: 0,
   queue: null,
   transmissions: [],
   counters: null,
@@ -63,9 +66,12 @@ function api(): HostApi {
   return a;
 }
 
-/** Runs one action: its busy flag while it runs, its error (or null) after. */
+/**
+ * Runs one action: its busy flag while it runs, its error (or null) after. The action's last success
+ * line goes when it starts again, so a refusal is never shown under an older success.
+ */
 export async function act<T>(key: string, fn: (api: HostApi) => Promise<T>): Promise<T | undefined> {
-  useBench.setState((s) => ({ busy: { ...s.busy, [key]: true }, errors: { ...s.errors, [key]: null } }));
+  useBench.setState((s) => ({ busy: { ...s.busy, [key]: true }, errors: { ...s.errors, [key]: null }, flash: { ...s.flash, [key]: null } }));
   try {
     return await fn(api());
   } catch (e) {
@@ -74,6 +80,17 @@ export async function act<T>(key: string, fn: (api: HostApi) => Promise<T>): Pro
   } finally {
     useBench.setState((s) => ({ busy: { ...s.busy, [key]: false } }));
   }
+}
+
+/** the page's own background reads; a disconnect lets them finish instead of failing them */
+const BACKGROUND_READS = ["queue", "info", "downlink"];
+
+/** Disconnects once the page's running reads are done (at most ~3 s), so none fails half-way. */
+export function disconnect() {
+  return act("connect", async (h) => {
+    for (let i = 0; i < 30 && BACKGROUND_READS.some((k) => useBench.getState().busy[k]); i++) await new Promise((r) => setTimeout(r, 100));
+    await h.call("devkit.disconnect", {});
+  });
 }
 
 export function flash(key: string, text: string | null): void {
@@ -93,6 +110,15 @@ function upsert(list: Transmission[], t: Transmission): Transmission[] {
   return i < 0 ? [t, ...list] : list.map((x) => (x.id === t.id ? t : x));
 }
 
+const FRAME_BATCH_MS = 100;
+let pendingFrames: LogEntry[] = [];
+
+function flushFrames(): void {
+  const batch = pendingFrames;
+  pendingFrames = [];
+  useBench.setState((s) => ({ log: [...s.log, ...batch].slice(-LOG_KEEP) }));
+}
+
 let listening = false;
 let noticeSeq = 0;
 
@@ -107,7 +133,12 @@ export function startBench(): void {
     if (status.state === "ready" && was !== "ready") void refreshAfterConnect();
     if (status.state === "disconnected") useBench.setState({ info: null, queue: null, counters: null, events: null, downlink: null });
   });
-  a.on("devkit.frame", (e) => useBench.setState((s) => ({ log: s.log.length >= LOG_KEEP ? [...s.log.slice(-(LOG_KEEP - 1)), e] : [...s.log, e] })));
+  a.on("devkit.frame", (e) => {
+    // frames come in bursts (connect, resynchronisation, a queue read): one log update per burst, not a
+    // re-render of a thousand rows per frame
+    pendingFrames.push(e);
+    if (pendingFrames.length === 1) setTimeout(flushFrames, FRAME_BATCH_MS);
+  });
   a.on("devkit.notice", (n) => {
     if (n.kind === "events") {
       useBench.setState({ events: n.events ?? null });
@@ -143,7 +174,10 @@ export async function refreshAfterConnect(): Promise<void> {
 }
 
 export function loadInfo() {
-  return act("info", async (h) => useBench.setState({ info: await h.call("devkit.info", {}) }));
+  return act("info", async (h) => {
+    const info = await h.call("devkit.info", {});
+    useBench.setState({ info, infoAt: Date.now() });
+  });
 }
 
 export function refreshQueue() {

@@ -71,8 +71,9 @@ export function Empty({ children, testId }: { children: ReactNode; testId?: stri
 }
 
 /** "in 2 min 5 s" */
+/** Seconds as "1 h 29 min 12 s": down to the second, so a countdown visibly counts. */
 export function duration(s: number): string {
-  if (s >= 3600) return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
+  if (s >= 3600) return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min ${s % 60} s`;
   if (s >= 60) return `${Math.floor(s / 60)} min ${s % 60} s`;
   return `${s} s`;
 }
