@@ -43,7 +43,7 @@ import { DecodeError, EncodeError } from "../errors.ts";
 import type { Layout } from "../layout/schema.ts";
 import type { TypedRecord } from "../layout/values.ts";
 import { messageDecoder, readFields } from "./protobuf/decode.ts";
-import { messageEncoder } from "./protobuf/encode.ts";
+import { messageEncoder, messageSizer } from "./protobuf/encode.ts";
 import { protoModel } from "./protobuf/model.ts";
 import { Reader } from "./protobuf/reader.ts";
 import { reflectModel } from "./protobuf/reflect.ts";
@@ -82,6 +82,7 @@ function compile(layout: Layout): CompiledCodec {
     info,
     layout,
     encode,
+    sizer: messageSizer(model.root, type, new Writer()),
     encodeWithSpans(record: TypedRecord): EncodedWithSpans {
       const bytes = encode(record);
       return { bytes, spans: spansOf(bytes, spans) };
