@@ -20,7 +20,7 @@ export interface FormatSizes {
   firstErrorSample?: number;
 }
 
-function describeError(e: unknown): string {
+export function describeError(e: unknown): string {
   if (e instanceof Error) return e.name === "EncodeError" || e.name === "LayoutError" ? e.message : `${e.name}: ${e.message}`;
   return String(e);
 }

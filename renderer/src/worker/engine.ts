@@ -7,7 +7,7 @@ import type { FormatId } from "../../../codecs/src/formats/types.ts";
 import type { Layout } from "../../../codecs/src/layout/schema.ts";
 import type { TypedRecord } from "../../../codecs/src/layout/values.ts";
 import type { ComputeRequest, FormatResult, WorkerResult } from "./protocol.ts";
-import { SampleColumns } from "./samples.ts";
+import { SampleColumns } from "../../../codecs/src/analysis/sampleColumns.ts";
 
 type Now = () => number;
 type SizesResult = Extract<WorkerResult, { type: "sizes" }>;
