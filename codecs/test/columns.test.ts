@@ -2,6 +2,7 @@
 // through edits of one field, deletions, insertions, moves, format options, seeds and refused samples.
 import { describe, expect, it } from "vitest";
 import { IncrementalSizes } from "../src/analysis/columns.ts";
+import { DeflateSizes } from "../src/analysis/deflateSizes.ts";
 import { SampleColumns } from "../src/analysis/sampleColumns.ts";
 import { measureSizes } from "../src/analysis/sizes.ts";
 import { CODECS } from "../src/formats/registry.ts";
@@ -88,5 +89,25 @@ describe("incremental sizes", () => {
     expect(sbe!.errors).toBeLessThan(N);
     // and back: the refusing column is replaced, the totals lose its refusals
     check(engine, cols, every, 3);
+  });
+
+  it("Struct+Zlib: recompress only samples whose stream changed, sizes equal to measureSizes", () => {
+    const deflate = new DeflateSizes();
+    const cols = new SampleColumns();
+    const run = (layout: Layout, upTo = N) => {
+      const { columns } = cols.columnsOf(layout, N, 1);
+      const got = deflate.measure(layout, columns, N, `${N}/1`, upTo);
+      const [want] = measureSizes(layout, generateSamples(layout, N, 1).slice(0, upTo), ["struct-zlib"]);
+      expect({ sizes: [...got.sizes], errors: got.errors, firstError: got.firstError }).toEqual({ sizes: [...want!.sizes], errors: want!.errors, firstError: want!.firstError });
+      return got.recompressed;
+    };
+    expect(run(paper, 50)).toBe(50);
+    expect(run(paper)).toBe(N - 50);
+    // a unit is not on the wire: nothing to compress again
+    expect(run(withField(paper, paper.fields[2]!.key, (f) => ({ ...f, unit: "furlongs" })))).toBe(0);
+    // new values for one field: the streams change
+    expect(run(withField(paper, "iso6346", (f) => ({ ...f, sample: { kind: "constant", value: "ABCU1234567" } })))).toBe(N);
+    const nully = withField(every, "u8", (f) => ({ ...f, sample: { kind: "uniform", min: 0, max: 255 }, type: { kind: "int", bits: 8, signed: false, max: 100 } }));
+    run(nully);
   });
 });

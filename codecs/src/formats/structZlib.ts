@@ -2,7 +2,7 @@
 import { DecodeError } from "../errors.ts";
 import type { Layout } from "../layout/schema.ts";
 import { DEFLATE_FACTS, InflateError, zlibCompress, zlibInflate } from "./deflate.ts";
-import { compileStruct } from "./struct.ts";
+import { compileStruct, type CompiledStruct } from "./struct.ts";
 import type { Codec, CompiledCodec, FormatInfo } from "./types.ts";
 
 const FORMAT = "struct-zlib";
@@ -16,12 +16,20 @@ const info: FormatInfo = {
   implementation: `Struct stream + ${DEFLATE_FACTS.implementation} zlib level 9 with zlib's classic hash: byte-identical to ${DEFLATE_FACTS.reference} on all ${DEFLATE_FACTS.measured.records} measured paper records, so sizes are what a device running zlib 1.2.x sends (pako's default hash, like Node's zlib, averages +${DEFLATE_FACTS.measured.defaultHashMeanDelta} B; miniz not measured)`,
 };
 
-export function compileStructZlib(layout: Layout): CompiledCodec {
+export interface CompiledStructZlib extends CompiledCodec {
+  /** the Struct stream before compression: encode(r) = compress(stream.encode(r)) */
+  readonly stream: CompiledStruct;
+  compress(stream: Uint8Array): Uint8Array;
+}
+
+export function compileStructZlib(layout: Layout): CompiledStructZlib {
   const struct = compileStruct(layout);
   const maxStream = struct.plan.maxSize;
   return {
     info,
     layout,
+    stream: struct,
+    compress: zlibCompress,
     encode: (rec) => zlibCompress(struct.encode(rec)),
     encodeWithSpans(rec) {
       const uncompressed = struct.encodeWithSpans(rec);
