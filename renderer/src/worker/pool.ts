@@ -1,7 +1,7 @@
 // Splits the formats over the sizes workers so each has about the same encoding time (longest job first).
 import type { FormatId } from "../../../codecs/src/formats/types.ts";
 
-/** Relative encode cost per format, learnt from the workers' own timings. */
+/** Relative encode cost per format. */
 export type Costs = Partial<Record<FormatId, number>>;
 
 // until measured: deflate dominates, the self-describing text formats come next
@@ -24,14 +24,4 @@ export function partition(formats: readonly FormatId[], workers: number, costs: 
   // keep the table order inside each share: results are merged back by format anyway
   for (const s of shares) s.sort((a, b) => formats.indexOf(a) - formats.indexOf(b));
   return shares;
-}
-
-/** Moving average, so one slow sample (GC, a busy core) does not reshuffle the split. */
-export function updateCosts(costs: Costs, measured: Costs): Costs {
-  const next: Costs = { ...costs };
-  for (const [f, ms] of Object.entries(measured) as [FormatId, number][]) {
-    const prev = costs[f];
-    next[f] = prev === undefined ? ms : prev * 0.7 + ms * 0.3;
-  }
-  return next;
 }
