@@ -40,7 +40,9 @@ export function startAnalysis(makeWorker: () => Worker, workers = poolSize()): (
   let seq = 0;
   let lastSent = "";
   let gathering: Gathering | null = null;
-  const sentForKey = new Map<number, Sent>();
+  // when each request's inputs changed, to time the first answer for it (keys are request sigs, oldest first)
+  const sentFor = new Map<string, Sent>();
+  let lastLayoutKey = -1;
 
   const sigOf = (layoutKey: number, samples: number, seed: number) => `${layoutKey}|${samples}|${seed}`;
 
@@ -55,7 +57,12 @@ export function startAnalysis(makeWorker: () => Worker, workers = poolSize()): (
     lastSent = req;
     const sig = sigOf(d.validKey, s.samples, s.seed);
     if (gathering?.sig !== sig) gathering = { sig, sizes: new Map(), timings: new Map(), attribution: new Map() };
-    if (!sentForKey.has(d.validKey)) sentForKey.set(d.validKey, { editAt: d.validAt, sentAt: performance.now() });
+    if (!sentFor.has(sig)) {
+      const now = performance.now();
+      // a layout edit started when the layout was parsed; a seed or sample-count change just now
+      sentFor.set(sig, { editAt: d.validKey !== lastLayoutKey ? d.validAt : now, sentAt: now });
+    }
+    lastLayoutKey = d.validKey;
     const a = useAnalysis.getState();
     const sizesCurrent = a.sizes && a.sizes.layoutKey === d.validKey && a.sizes.samples === s.samples && a.sizes.seed === s.seed && a.sizes.pending.length === 0;
     if (!sizesCurrent) useAnalysis.setState({ computing: true });
@@ -92,13 +99,15 @@ export function startAnalysis(makeWorker: () => Worker, workers = poolSize()): (
     }
     const measured = Math.min(...SIZE_ONLY.map((f) => g.sizes.get(f)!.measured));
     const timings = mergeTimings([...g.timings.values()]);
-    const sent = sentForKey.get(layoutKey);
+    const sent = sentFor.get(g.sig);
     if (sent) {
       perfReceived({ layoutKey, editAt: sent.editAt, sentAt: sent.sentAt, receivedAt: performance.now(), generateMs: timings.generate, measureMs: timings.measure, perFormatMs: timings.perFormat });
-      // only the first answer for an edit measures that edit
-      sentForKey.delete(layoutKey);
+      // only the first answer for an edit measures that edit; requests older than it will never be shown
+      for (const k of [...sentFor.keys()]) {
+        sentFor.delete(k);
+        if (k === g.sig) break;
+      }
     }
-    for (const k of sentForKey.keys()) if (k < layoutKey) sentForKey.delete(k);
     useAnalysis.setState({ sizes: { layoutKey, samples, seed, results, pending, measured, timings }, computing: pending.length > 0, error: null });
   };
 
