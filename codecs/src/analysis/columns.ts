@@ -123,6 +123,11 @@ export class IncrementalSizes {
 }
 
 function fill(sizer: FieldSizer, index: number, col: SampleColumn, c: Contribution, end: number): void {
+  if (sizer.column) {
+    sizer.column(col.values, index, c.filled, end, c.sizes);
+    c.filled = end;
+    return;
+  }
   // the sizer reads only its own field's key, so one reused holder stands in for the record
   const holder: TypedRecord = {};
   const key = col.field.key;

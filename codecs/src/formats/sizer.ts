@@ -1,6 +1,6 @@
 // Size-only view of a compiled codec: a message's size as framing plus one contribution per top-level field, so the
 // designer can keep one cached column per field and re-measure only the field that changed.
-import type { TypedRecord } from "../layout/values.ts";
+import type { FieldValue, TypedRecord } from "../layout/values.ts";
 
 /**
  * Built by each codec from its own compiled plan (the same field writers, key bytes and sinks its
@@ -15,6 +15,11 @@ export interface FieldSizer {
   field(rec: TypedRecord, i: number): number;
   /** message bytes from the summed contributions and the count of top-level fields present */
   total(sum: number, present: number): number;
+  /**
+   * Optional, same results as `field` for one field over many samples at once: out[s] = its
+   * contribution for values[s], or −1 where encode() would refuse it, for s in [from, to).
+   */
+  column?(values: readonly (FieldValue | undefined)[], i: number, from: number, to: number, out: Int32Array): void;
 }
 
 /** Size-only encode of one whole record, through the per-field path. */
