@@ -27,8 +27,6 @@ interface Datum {
   max: number;
   mean: number;
   failed: boolean;
-  /** an older bar (its worker has not answered for this layout) or one still being refined */
-  pending: boolean;
 }
 
 function ChartTooltip({ active, payload, limits }: { active?: boolean; payload?: readonly { payload?: Datum }[]; limits: Limit[] }) {
@@ -37,7 +35,6 @@ function ChartTooltip({ active, payload, limits }: { active?: boolean; payload?:
   return (
     <div className="card" style={{ padding: "8px 10px", fontSize: 12 }}>
       <strong>{d.label}</strong>
-      {d.pending && <span className="muted"> (updating…)</span>}
       <div className="num">
         p50 {d.p50} B · p95 {d.p95} B · max {d.max} B · mean {fixed1(d.mean)} B
       </div>
@@ -50,10 +47,13 @@ function ChartTooltip({ active, payload, limits }: { active?: boolean; payload?:
   );
 }
 
-/** What the chart draws: when none of it changed (an edit that moves no byte), the chart is not drawn again. */
+/**
+ * What the chart draws: when none of it changed (an edit that moves no byte) the chart is not drawn
+ * again. A bar still being computed keeps its last value without a mark of its own (the table row
+ * says "updating…"), so its arrival redraws the chart only when its numbers moved.
+ */
 function chartData(sizes: Sizes): Datum[] {
-  const pending = new Set(sizes.pending);
-  return sizes.results.map((r) => ({ format: r.info.id, label: r.info.label, short: SHORT[r.info.id] ?? r.info.label, p50: r.stats.p50, p95: r.stats.p95, max: r.stats.max, mean: r.stats.mean, failed: r.stats.count === 0, pending: pending.has(r.info.id) }));
+  return sizes.results.map((r) => ({ format: r.info.id, label: r.info.label, short: SHORT[r.info.id] ?? r.info.label, p50: r.stats.p50, p95: r.stats.p95, max: r.stats.max, mean: r.stats.mean, failed: r.stats.count === 0 }));
 }
 
 const sameLimits = (a: readonly Limit[], b: readonly Limit[]): boolean => a.length === b.length && a.every((l, i) => l.id === b[i]!.id && l.bytes === b[i]!.bytes);
@@ -80,7 +80,7 @@ function ChartBody({ data, limits }: { data: Datum[]; limits: Limit[] }) {
           {STATS.map((s) => (
             <Bar key={s.key} dataKey={s.key} name={s.label} fill={s.color} isAnimationActive={false} radius={[2, 2, 0, 0]}>
               {data.map((d) => (
-                <Cell key={d.format} fill={strictest !== undefined && d[s.key] > strictest ? "var(--over)" : s.color} fillOpacity={(d.pending ? 0.45 : 1) * (strictest !== undefined && d[s.key] > strictest ? (s.key === "p50" ? 0.55 : s.key === "p95" ? 0.8 : 1) : 1)} />
+                <Cell key={d.format} fill={strictest !== undefined && d[s.key] > strictest ? "var(--over)" : s.color} fillOpacity={strictest !== undefined && d[s.key] > strictest ? (s.key === "p50" ? 0.55 : s.key === "p95" ? 0.8 : 1) : 1} />
               ))}
             </Bar>
           ))}
