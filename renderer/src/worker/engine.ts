@@ -177,6 +177,11 @@ export class Scheduler {
     private readonly post: (r: WorkerResult) => void,
     /** lets queued messages in (a macrotask in the worker) */
     private readonly yieldToEvents: () => Promise<void>,
+    /**
+     * waited once before refining a large run: the page is drawing the first pass then, and on a
+     * machine with few cores the refinement would take the core it draws on
+     */
+    private readonly beforeRefining: () => Promise<void> = yieldToEvents,
   ) {}
 
   submit(req: ComputeRequest): void {
@@ -211,7 +216,9 @@ export class Scheduler {
       }),
       () => this.engine.attribution(req),
     ];
-    for (const phase of phases) {
+    for (let i = 0; i < phases.length; i++) {
+      const phase = phases[i]!;
+      if (i === 2 && refine.length) await this.beforeRefining();
       if (this.pending) return;
       try {
         const out = phase();
