@@ -17,7 +17,7 @@ export interface PerfRun {
   perFormatMs: Partial<Record<FormatId, number>>;
   /** renderedAt − editAt: what a person waits for after a keystroke (every size-only format's bar) */
   editToBarsMs: number;
-  /** how long after those bars the Struct+Zlib bar for this layout was on screen (0: in the same commit) */
+  /** how long after those bars the Struct+Zlib bar for this change was on screen (its first pass; 0: in the same commit) */
   zlibBehindMs?: number;
   /** editAt to the commit with every format over every sample (differs from editToBarsMs when a large run is refined) */
   completeMs?: number;

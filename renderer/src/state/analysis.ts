@@ -13,6 +13,8 @@ export interface SizesView {
   results: FormatResult[];
   /** formats still being computed for these inputs (not in yet, or refined over more samples) */
   pending: FormatId[];
+  /** of those, the ones whose bar is still the one of the previous layout (no answer for this one yet) */
+  stale: FormatId[];
   /** samples in for every size-only format: less than `samples` while a large run is refined */
   measured: number;
   timings: PhaseTimings;

@@ -91,10 +91,12 @@ export function startAnalysis(makeWorker: () => Worker, workers = poolSize()): (
     const sameRun = shown && shown.samples === samples && shown.seed === seed;
     const results: FormatResult[] = [];
     const pending: FormatId[] = [];
+    const stale: FormatId[] = [];
     for (const f of FORMAT_IDS) {
       const r = g.sizes.get(f) ?? (sameRun ? shown.results.find((x) => x.info.id === f) : undefined);
       // until its worker answers, a compressed format keeps its last bar (same samples and seed), marked pending
       if (r) results.push(r);
+      if (r && !g.sizes.has(f)) stale.push(f);
       if (!g.sizes.has(f) || g.sizes.get(f)!.measured < samples) pending.push(f);
     }
     const measured = Math.min(...SIZE_ONLY.map((f) => g.sizes.get(f)!.measured));
@@ -108,7 +110,7 @@ export function startAnalysis(makeWorker: () => Worker, workers = poolSize()): (
         if (k === g.sig) break;
       }
     }
-    useAnalysis.setState({ sizes: { layoutKey, samples, seed, results, pending, measured, timings }, computing: pending.length > 0, error: null });
+    useAnalysis.setState({ sizes: { layoutKey, samples, seed, results, pending, stale, measured, timings }, computing: pending.length > 0, error: null });
   };
 
   const onResult = (r: WorkerResult, worker: number) => {

@@ -78,7 +78,7 @@ export function AnalysisPanel() {
 
   // the bars for this layout are on screen now: close the edit → bars measurement
   useEffect(() => {
-    if (sizes) perfRendered(sizes.layoutKey, { zlib: !sizes.pending.includes("struct-zlib"), complete: sizes.pending.length === 0 });
+    if (sizes) perfRendered(sizes.layoutKey, { zlib: sizes.results.some((r) => r.info.id === "struct-zlib") && !sizes.stale.includes("struct-zlib"), complete: sizes.pending.length === 0 });
   }, [sizes]);
 
   const zlib = sizes?.results.find((r) => r.info.id === "struct-zlib");
