@@ -3,7 +3,12 @@ import { readFileSync, writeFileSync, existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { IncrementalSizes } from "../src/analysis/columns.ts";
+import { DeflateSizes } from "../src/analysis/deflateSizes.ts";
+import { SampleColumns } from "../src/analysis/sampleColumns.ts";
 import { measureSizes } from "../src/analysis/sizes.ts";
+import { sizeOf } from "../src/formats/sizer.ts";
+import type { Field, Layout } from "../src/layout/schema.ts";
 import { codecFor } from "../src/formats/registry.ts";
 import { FORMAT_IDS, type FormatId } from "../src/formats/types.ts";
 import { parseLayout } from "../src/layout/validate.ts";
@@ -76,14 +81,89 @@ function machine(): string {
   }
   const gib = (os.totalmem() / 2 ** 30).toFixed(1);
   // other work on the machine slows every figure: say how busy it was
-  return `${cpu}, ${os.cpus().length} cores, ${gib} GiB RAM, Node ${process.version}, ${os.platform()} ${os.release()}, 1-min load average ${os.loadavg()[0]!.toFixed(1)} at start`;
+  return `${cpu}, ${os.cpus().length} cores, ${gib} GiB RAM, Node ${process.version}, ${os.platform()} ${os.release()}, load average ${os.loadavg().map((x) => x.toFixed(1)).join(" ")} at start`;
 }
 
 interface Row {
   format: FormatId;
   bytes: number;
   encode: number;
+  /** size-only ops/s; null for deflate, which has no size-only path */
+  size: number | null;
   decode: number;
+}
+
+const SIZE_ONLY = FORMAT_IDS.filter((f) => f !== "struct-zlib");
+
+/**
+ * The designer's sizes worker, as it runs after each change: sample columns (only changed fields drawn
+ * again) and incremental size-only columns for 8 formats, Struct+Zlib from the stream cache (its own
+ * worker in the designer, timed apart). Each call is one change, given as the layout and seed after it.
+ */
+class WorkerModel {
+  private readonly cols = new SampleColumns();
+  private readonly inc = new IncrementalSizes();
+  private readonly deflate = new DeflateSizes();
+
+  constructor(private readonly n: number) {}
+
+  sizes(layout: Layout, seed: number, upTo = this.n): number {
+    const { columns } = this.cols.columnsOf(layout, this.n, seed);
+    let total = 0;
+    for (const f of SIZE_ONLY) total += this.inc.measure(layout, columns, this.n, `${this.n}/${seed}`, f, upTo).stats.mean;
+    this.inc.prune();
+    return total;
+  }
+
+  zlib(layout: Layout, seed: number, upTo = this.n): number {
+    const { columns } = this.cols.columnsOf(layout, this.n, seed);
+    return this.deflate.measure(layout, columns, this.n, `${this.n}/${seed}`, upTo).stats.mean;
+  }
+}
+
+/** A new layout object with one field's unit (not on the wire) or one field's samples (on the wire) changed. */
+function unitEdit(i: number): Layout {
+  return parseLayout({ ...paperPreset, fields: (paperPreset.fields as Field[]).map((f) => (f.key === "pressure" ? { ...f, unit: `hPa ${i}` } : f)) });
+}
+function valueEdit(i: number): Layout {
+  return parseLayout({ ...paperPreset, fields: (paperPreset.fields as Field[]).map((f) => (f.key === "iso6346" ? { ...f, sample: { kind: "template" as const, template: i % 2 ? "LMCU{digits:7}" : "ABCU{digits:6}" } } : f)) });
+}
+function spacingEdit(i: number): Layout {
+  return parseLayout({ ...paperPreset, json: { spacing: i % 2 ? "python" : "compact" } });
+}
+
+interface IncRow {
+  what: string;
+  samples: number;
+  ms: number;
+  target?: number;
+}
+
+function incrementalRows(): IncRow[] {
+  const rows: IncRow[] = [];
+  for (const n of [SAMPLES, 10 * SAMPLES]) {
+    const firstPass = Math.min(n, SAMPLES);
+    const m = new WorkerModel(n);
+    let i = 0;
+    m.sizes(unitEdit(i), 1);
+    m.zlib(unitEdit(i), 1);
+    const runs = n > SAMPLES ? Math.max(3, Math.round(RECOMPUTE_RUNS / 3)) : RECOMPUTE_RUNS;
+    const tag = n > SAMPLES ? ` (first ${firstPass})` : "";
+    const edit = n > SAMPLES ? 50 : 16;
+    rows.push({ what: `edit, not on the wire (unit): parse + compile + 8 size-only formats${tag}`, samples: n, ms: timeMs(() => (sink += m.sizes(unitEdit(++i), 1, firstPass)), runs), target: edit });
+    rows.push({ what: `edit of one field's values: parse + compile + redraw 1 column + 8 size-only formats${tag}`, samples: n, ms: timeMs(() => (sink += m.sizes(valueEdit(++i), 1, firstPass)), runs), target: edit });
+    if (n > SAMPLES) rows.push({ what: "edit of one field's values, refined to every sample", samples: n, ms: timeMs(() => (sink += m.sizes(valueEdit(++i), 1)), runs) });
+    rows.push({ what: `Struct+Zlib, edit not on the wire (no stream changed)${tag}`, samples: n, ms: timeMs(() => (sink += m.zlib(unitEdit(++i), 1, firstPass)), runs) });
+    rows.push({ what: `Struct+Zlib, edit of one field's values (every stream changed)${tag}`, samples: n, ms: timeMs(() => (sink += m.zlib(valueEdit(++i), 1, firstPass)), runs) });
+    if (n === SAMPLES) {
+      let seed = 10;
+      const layout = unitEdit(0);
+      rows.push({ what: "new seed: draw every column + 8 size-only formats", samples: n, ms: timeMs(() => (sink += m.sizes(layout, ++seed)), runs), target: 50 });
+      rows.push({ what: "format option (JSON spacing): parse + compile + every column of 8 formats", samples: n, ms: timeMs(() => (sink += m.sizes(spacingEdit(++i), seed)), runs), target: 50 });
+      rows.push({ what: "Struct+Zlib, new seed", samples: n, ms: timeMs(() => (sink += m.zlib(layout, ++seed)), runs) });
+    }
+  }
+  return rows;
 }
 
 function main(): void {
@@ -96,8 +176,10 @@ function main(): void {
     const encoded = samples.map((s) => codec.encode(s));
     const bytes = encoded.reduce((a, b) => a + b.length, 0) / encoded.length;
     const encode = opsPerSecond(samples, (s) => codec.encode(s).length);
+    const sizer = codec.sizer;
+    const size = sizer ? opsPerSecond(samples, (s) => sizeOf(sizer, s)) : null;
     const decode = opsPerSecond(encoded, (b) => Object.keys(codec.decode(b)).length);
-    rows.push({ format, bytes, encode, decode });
+    rows.push({ format, bytes, encode, size, decode });
     process.stderr.write(`${format}: ${Math.round(encode)} enc/s, ${Math.round(decode)} dec/s\n`);
   }
 
@@ -116,16 +198,22 @@ function main(): void {
     sink += generateSamples(layout, SAMPLES, seed++).length;
   }, RECOMPUTE_RUNS);
 
+  const verdict = (ok: boolean) => (ok ? "met" : "NOT met");
   const pb = rows.find((r) => r.format === "protobuf")!;
   const sbe = rows.find((r) => r.format === "sbe")!;
   const ratio = sbe.decode / pb.decode;
   const fmt = (x: number) => Math.round(x).toLocaleString("en-US");
   const table = [
-    `| format | mean bytes | encode ops/s | decode ops/s | encoding ${SAMPLES} samples |`,
-    "|---|---:|---:|---:|---:|",
-    ...rows.map((r) => `| ${r.format} | ${r.bytes.toFixed(1)} | ${fmt(r.encode)} | ${fmt(r.decode)} | ${((SAMPLES * 1000) / r.encode).toFixed(1)} ms |`),
+    `| format | mean bytes | encode ops/s | size-only ops/s | decode ops/s | encoding ${SAMPLES} samples |`,
+    "|---|---:|---:|---:|---:|---:|",
+    ...rows.map((r) => `| ${r.format} | ${r.bytes.toFixed(1)} | ${fmt(r.encode)} | ${r.size === null ? "–" : fmt(r.size)} | ${fmt(r.decode)} | ${((SAMPLES * 1000) / r.encode).toFixed(1)} ms |`),
   ].join("\n");
-  const verdict = (ok: boolean) => (ok ? "met" : "NOT met");
+  const inc = incrementalRows();
+  const incTable = [
+    "| the sizes worker after a change (median) | samples | ms | target |",
+    "|---|---:|---:|---|",
+    ...inc.map((r) => `| ${r.what} | ${r.samples.toLocaleString("en-US")} | ${r.ms.toFixed(1)} | ${r.target === undefined ? "" : `≤ ${r.target} ms: ${verdict(r.ms <= r.target)}`} |`),
+  ].join("\n");
   const section = [
     BEGIN,
     `Measured ${new Date().toISOString().slice(0, 10)} on ${host}${QUICK ? " (quick run: fewer repetitions)" : ""}.`,
@@ -138,6 +226,10 @@ function main(): void {
     `| new layout: parse + compile + generate + measure | ${cold.toFixed(1)} ms | ≤ ${TARGET_RECOMPUTE_MS} ms: ${verdict(cold <= TARGET_RECOMPUTE_MS)} |`,
     `| same layout, new seed: generate + measure | ${warm.toFixed(1)} ms | ≤ ${TARGET_RECOMPUTE_MS} ms: ${verdict(warm <= TARGET_RECOMPUTE_MS)} |`,
     `| of which sample generation alone | ${generation.toFixed(1)} ms | |`,
+    "",
+    "Incremental path (what the designer's workers run since issue #16: size-only columns per field, cached; Struct+Zlib apart):",
+    "",
+    incTable,
     "",
     `SBE decode is ${ratio.toFixed(2)}× Protobuf decode (target ≥ ${TARGET_SBE_OVER_PROTOBUF}×: ${verdict(ratio >= TARGET_SBE_OVER_PROTOBUF)}).`,
     END,

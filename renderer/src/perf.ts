@@ -15,8 +15,12 @@ export interface PerfRun {
   generateMs: number;
   measureMs: number;
   perFormatMs: Partial<Record<FormatId, number>>;
-  /** renderedAt − editAt: what a person waits for after a keystroke */
+  /** renderedAt − editAt: what a person waits for after a keystroke (every size-only format's bar) */
   editToBarsMs: number;
+  /** how long after those bars the Struct+Zlib bar for this change was on screen (its first pass; 0: in the same commit) */
+  zlibBehindMs?: number;
+  /** editAt to the commit with every format over every sample (differs from editToBarsMs when a large run is refined) */
+  completeMs?: number;
 }
 
 export interface PerfLog {
@@ -33,6 +37,9 @@ declare global {
 
 const KEEP = 500;
 const partial = new Map<number, Omit<PerfRun, "renderedAt" | "editToBarsMs">>();
+// runs whose later stages (the Struct+Zlib bar, the refined sizes) may still come in
+const open = new Map<number, PerfRun>();
+const OPEN = 8;
 
 function log(): PerfLog {
   if (!window.__satpayloadPerf) {
@@ -53,17 +60,30 @@ export function perfReceived(run: Omit<PerfRun, "renderedAt" | "editToBarsMs">):
   partial.set(run.layoutKey, run);
 }
 
-/** Called once React has committed bars for layoutKey; completes the run begun by perfReceived. */
-export function perfRendered(layoutKey: number): void {
+/**
+ * Called after each commit of sizes for layoutKey: the first one completes the run begun by perfReceived, later
+ * ones note when the Struct+Zlib bar and the refined sizes arrived.
+ */
+export function perfRendered(layoutKey: number, shown: { zlib: boolean; complete: boolean }): void {
+  const now = performance.now();
   const p = partial.get(layoutKey);
-  if (!p) return;
-  partial.delete(layoutKey);
-  const renderedAt = performance.now();
-  const run: PerfRun = { ...p, renderedAt, editToBarsMs: renderedAt - p.editAt };
-  const l = log();
-  l.runs.push(run);
-  if (l.runs.length > KEEP) l.runs.splice(0, l.runs.length - KEEP);
-  l.last = run;
+  if (p) {
+    partial.delete(layoutKey);
+    const run: PerfRun = { ...p, renderedAt: now, editToBarsMs: now - p.editAt };
+    const l = log();
+    l.runs.push(run);
+    if (l.runs.length > KEEP) l.runs.splice(0, l.runs.length - KEEP);
+    l.last = run;
+    open.set(layoutKey, run);
+    for (const k of open.keys()) if (open.size > OPEN) open.delete(k);
+  }
+  const run = open.get(layoutKey);
+  if (!run) return;
+  if (shown.zlib && run.zlibBehindMs === undefined) run.zlibBehindMs = now - run.renderedAt;
+  if (shown.complete && run.completeMs === undefined) {
+    run.completeMs = now - run.editAt;
+    open.delete(layoutKey);
+  }
 }
 
 export function installPerfLog(): void {

@@ -6,7 +6,7 @@ import { FORMAT_IDS } from "../../codecs/src/formats/types.ts";
 import { parseLayout } from "../../codecs/src/layout/validate.ts";
 import { paperPreset } from "../../codecs/src/presets/paper.ts";
 import { generateSamples } from "../../codecs/src/samples/generate.ts";
-import { Engine, Scheduler } from "../src/worker/engine.ts";
+import { Engine, FIRST_PASS, passes, Scheduler } from "../src/worker/engine.ts";
 import type { ComputeRequest, WorkerResult } from "../src/worker/protocol.ts";
 
 const paper = parseLayout(paperPreset);
@@ -110,5 +110,25 @@ describe("latest-wins scheduler", () => {
     s.submit(request(9));
     await new Promise((r) => setTimeout(r, 0));
     expect(posted).toEqual([{ type: "error", seq: 9, message: "RangeError: boom" }]);
+  });
+
+  it("draws a large run after the first pass, then refines it to every sample", async () => {
+    expect(passes(FIRST_PASS)).toEqual([{ upTo: FIRST_PASS, post: true }]);
+    expect(passes(5000).map((p) => [p.upTo, p.post])).toEqual([
+      [1000, true],
+      [3000, false],
+      [5000, true],
+    ]);
+    const posted: WorkerResult[] = [];
+    const s = new Scheduler(new Engine(() => 0), (r) => posted.push(r), () => new Promise((r) => setTimeout(r, 0)));
+    s.submit(request(1, { samples: 2500, formats: ["protobuf", "struct-zlib"] }));
+    await expect.poll(() => posted.length).toBe(2);
+    const [first, last] = posted as Extract<WorkerResult, { type: "sizes" }>[];
+    expect(first!.results.map((r) => [r.measured, r.stats.count])).toEqual([
+      [1000, 1000],
+      [1000, 1000],
+    ]);
+    const all = measureSizes(paper, generateSamples(paper, 2500, 1), ["protobuf", "struct-zlib"]);
+    expect(last!.results.map((r) => [r.measured, r.stats])).toEqual(all.map((m) => [2500, m.stats]));
   });
 });

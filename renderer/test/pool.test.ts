@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { FORMAT_IDS } from "../../codecs/src/formats/types.ts";
-import { partition, updateCosts } from "../src/worker/pool.ts";
+import { partition } from "../src/worker/pool.ts";
 
 describe("format split over workers", () => {
   it("gives every format to exactly one worker and balances by cost", () => {
@@ -17,9 +17,4 @@ describe("format split over workers", () => {
     for (const s of partition(FORMAT_IDS, 3, {})) expect(s).toEqual([...s].sort((a, b) => FORMAT_IDS.indexOf(a) - FORMAT_IDS.indexOf(b)));
   });
 
-  it("learns costs as a moving average", () => {
-    const c1 = updateCosts({}, { json: 10 });
-    expect(c1.json).toBe(10);
-    expect(updateCosts(c1, { json: 20 }).json).toBeCloseTo(13, 12);
-  });
 });

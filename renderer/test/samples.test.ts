@@ -4,7 +4,7 @@ import { parseLayout } from "../../codecs/src/layout/validate.ts";
 import { paperPreset } from "../../codecs/src/presets/paper.ts";
 import { generateSamples } from "../../codecs/src/samples/generate.ts";
 import { everyTypeLayout } from "../../codecs/test/fixtures/layouts.ts";
-import { SampleColumns } from "../src/worker/samples.ts";
+import { SampleColumns } from "../../codecs/src/analysis/sampleColumns.ts";
 
 const paper = parseLayout(paperPreset);
 const every = parseLayout(everyTypeLayout);

@@ -3,6 +3,7 @@ import { DecodeError, EncodeError } from "../errors.ts";
 import type { Layout } from "../layout/schema.ts";
 import type { FieldValue, TypedRecord } from "../layout/values.ts";
 import { layoutSpecs, type FieldSpec } from "./bits/plan.ts";
+import type { FieldSizer } from "./sizer.ts";
 import { BitReader } from "./bits/reader.ts";
 import { scalarOps, ValueProblem } from "./bits/scalars.ts";
 import { BitWriter, type BitSpan } from "./bits/writer.ts";
@@ -140,8 +141,23 @@ export class BitpackedCompiled implements CompiledCodec {
   private readonly writer = new BitWriter();
   private readonly reader = new BitReader(FORMAT);
 
+  /** size-only, in bits: fields are packed back to back with no alignment, the message is padded to whole bytes */
+  readonly sizer: FieldSizer;
+
   constructor(readonly layout: Layout) {
-    this.fields = layoutSpecs(layout).map(compileField);
+    const specs = layoutSpecs(layout);
+    this.fields = specs.map(compileField);
+    const fields = this.fields;
+    const scratch = new BitWriter();
+    this.sizer = {
+      keys: specs.map((s) => s.field.key),
+      field(rec, i) {
+        scratch.reset(false);
+        fields[i]!.write(scratch, rec);
+        return scratch.length;
+      },
+      total: (bits) => Math.ceil(bits / 8),
+    };
   }
 
   private run(record: TypedRecord, track: boolean): Uint8Array {

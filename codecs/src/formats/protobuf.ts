@@ -44,7 +44,7 @@ import type { Layout } from "../layout/schema.ts";
 import type { TypedRecord } from "../layout/values.ts";
 import { rethrowDecodeFailure } from "./decodeFailure.ts";
 import { messageDecoder, readFields } from "./protobuf/decode.ts";
-import { messageEncoder } from "./protobuf/encode.ts";
+import { messageEncoder, messageSizer } from "./protobuf/encode.ts";
 import { protoModel } from "./protobuf/model.ts";
 import { Reader } from "./protobuf/reader.ts";
 import { reflectModel } from "./protobuf/reflect.ts";
@@ -83,6 +83,7 @@ function compile(layout: Layout): CompiledCodec {
     info,
     layout,
     encode,
+    sizer: messageSizer(model.root, type, new Writer()),
     encodeWithSpans(record: TypedRecord): EncodedWithSpans {
       const bytes = encode(record);
       return { bytes, spans: spansOf(bytes, spans) };

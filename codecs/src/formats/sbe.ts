@@ -1,7 +1,7 @@
 // SBE: FIX Simple Binary Encoding 1.0, little-endian, as mapped in docs/design/sbe-mapping.md.
 import type { Layout } from "../layout/schema.ts";
 import { sbeDecoder } from "./fixed/sbeDecode.ts";
-import { sbeEncoder } from "./fixed/sbeEncode.ts";
+import { sbeEncoder, sbeSizer } from "./fixed/sbeEncode.ts";
 import { planSbe, type SbePlan } from "./fixed/sbePlan.ts";
 import type { Codec, CompiledCodec, FormatInfo } from "./types.ts";
 
@@ -21,7 +21,7 @@ export interface CompiledSbe extends CompiledCodec {
 export function compileSbe(layout: Layout): CompiledSbe {
   const plan = planSbe(layout);
   const enc = sbeEncoder(plan);
-  return { info, layout, plan, encode: enc.encode, encodeWithSpans: enc.encodeWithSpans, decode: sbeDecoder(plan) };
+  return { info, layout, plan, encode: enc.encode, encodeWithSpans: enc.encodeWithSpans, sizer: sbeSizer(plan), decode: sbeDecoder(plan) };
 }
 
 export const sbeCodec: Codec = { info, compile: compileSbe };

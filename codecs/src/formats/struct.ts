@@ -2,7 +2,7 @@
 import type { Layout } from "../layout/schema.ts";
 import type { TypedRecord } from "../layout/values.ts";
 import { structDecoder } from "./fixed/structDecode.ts";
-import { structEncoder } from "./fixed/structEncode.ts";
+import { structEncoder, structSizer } from "./fixed/structEncode.ts";
 import { structPackArgs, type PackArgs } from "./fixed/structPack.ts";
 import { planStruct, type StructPlan } from "./fixed/structPlan.ts";
 import type { Codec, CompiledCodec, FormatInfo } from "./types.ts";
@@ -32,6 +32,7 @@ export function compileStruct(layout: Layout): CompiledStruct {
     plan,
     encode: enc.encode,
     encodeWithSpans: enc.encodeWithSpans,
+    sizer: structSizer(plan),
     decode,
     packArgs: (rec) => structPackArgs(plan, rec),
   };

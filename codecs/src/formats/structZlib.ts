@@ -3,7 +3,7 @@ import { DecodeError } from "../errors.ts";
 import type { Layout } from "../layout/schema.ts";
 import { InflateError, zlibCompress, zlibInflate } from "./deflate.ts";
 import { DEFLATE_FACTS } from "./deflateFacts.ts";
-import { compileStruct } from "./struct.ts";
+import { compileStruct, type CompiledStruct } from "./struct.ts";
 import type { Codec, CompiledCodec, FormatInfo } from "./types.ts";
 
 const FORMAT = "struct-zlib";
@@ -17,12 +17,20 @@ const info: FormatInfo = {
   implementation: `Struct stream + ${DEFLATE_FACTS.implementation} zlib level 9 with zlib's classic hash: ${DEFLATE_FACTS.claim}, so sizes are what a device running zlib 1.2.x sends (${DEFLATE_FACTS.defaultHashMeanDelta === undefined ? "" : `pako's default hash, like Node's zlib, averages +${DEFLATE_FACTS.defaultHashMeanDelta} B; `}miniz not measured)`,
 };
 
-export function compileStructZlib(layout: Layout): CompiledCodec {
+export interface CompiledStructZlib extends CompiledCodec {
+  /** the Struct stream before compression: encode(r) = compress(stream.encode(r)) */
+  readonly stream: CompiledStruct;
+  compress(stream: Uint8Array): Uint8Array;
+}
+
+export function compileStructZlib(layout: Layout): CompiledStructZlib {
   const struct = compileStruct(layout);
   const maxStream = struct.plan.maxSize;
   return {
     info,
     layout,
+    stream: struct,
+    compress: zlibCompress,
     encode: (rec) => zlibCompress(struct.encode(rec)),
     encodeWithSpans(rec) {
       const uncompressed = struct.encodeWithSpans(rec);

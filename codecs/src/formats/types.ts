@@ -1,6 +1,7 @@
 // The contract every wire format implements; sizes, attribution, the byte map, services and exports build on it.
 import type { Layout } from "../layout/schema.ts";
 import type { TypedRecord } from "../layout/values.ts";
+import type { FieldSizer } from "./sizer.ts";
 
 export const FORMAT_IDS = ["json", "cbor", "msgpack", "protobuf", "struct", "struct-zlib", "sbe", "pson", "bitpacked"] as const;
 export type FormatId = (typeof FORMAT_IDS)[number];
@@ -46,6 +47,8 @@ export interface CompiledCodec {
   encodeWithSpans(record: TypedRecord): EncodedWithSpans;
   /** throws DecodeError (never anything else) on any malformed input */
   decode(bytes: Uint8Array): TypedRecord;
+  /** size-only path from the same compiled plan; absent for compressed formats, whose size needs the bytes */
+  readonly sizer?: FieldSizer;
 }
 
 export interface Codec {

@@ -9,7 +9,14 @@ export interface SizesView {
   layoutKey: number;
   samples: number;
   seed: number;
+  /** in FORMAT_IDS order; a format whose worker has not answered yet is missing, or keeps its last bar when only the layout moved */
   results: FormatResult[];
+  /** formats still being computed for these inputs (not in yet, or refined over more samples) */
+  pending: FormatId[];
+  /** of those, the ones whose bar is still the one of the previous layout (no answer for this one yet) */
+  stale: FormatId[];
+  /** samples in for every size-only format: less than `samples` while a large run is refined */
+  measured: number;
   timings: PhaseTimings;
 }
 

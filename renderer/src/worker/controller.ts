@@ -1,13 +1,15 @@
-// Keeps the sizes workers fed: every change of layout or analysis settings posts one request per worker, each
-// worker encoding its share of the formats in parallel; answers that no longer match what is on screen are dropped
-// (latest wins), so a slow result can never overwrite a newer one.
+// Keeps the sizes workers fed: every change of layout or analysis settings posts one request per worker. The
+// size-only formats are split over the sizes workers (a fixed split, so each worker's column cache stays warm);
+// Struct+Zlib, which needs real bytes, has a worker of its own, and its bar joins when it is ready. Answers that no
+// longer match what is on screen are dropped (latest wins), so a slow result can never overwrite a newer one.
 import { FORMAT_IDS, type FormatId } from "../../../codecs/src/formats/types.ts";
+import { CODECS } from "../../../codecs/src/formats/registry.ts";
 import type { Attribution } from "../../../codecs/src/analysis/attribution.ts";
 import { useAnalysis } from "../state/analysis.ts";
 import { useDesigner } from "../state/designer.ts";
 import { useSettings } from "../state/settings.ts";
 import { perfReceived } from "../perf.ts";
-import { partition, updateCosts, type Costs } from "./pool.ts";
+import { partition } from "./pool.ts";
 import type { ComputeRequest, FormatResult, PhaseTimings, WorkerResult } from "./protocol.ts";
 
 interface Sent {
@@ -17,25 +19,30 @@ interface Sent {
 
 interface Gathering {
   sig: string;
-  /** which worker encodes which formats for this sig; fixed once chosen so parts always fit together */
-  shares: FormatId[][];
   sizes: Map<FormatId, FormatResult>;
-  timings: PhaseTimings[];
+  timings: Map<number, PhaseTimings>;
   attribution: Map<FormatId, Attribution>;
 }
 
+/** Formats whose size needs the compressed bytes: they get the deflate worker. */
+const COMPRESSED = FORMAT_IDS.filter((f) => CODECS[f].info.compressed);
+const SIZE_ONLY = FORMAT_IDS.filter((f) => !CODECS[f].info.compressed);
+
+/** Sizes workers besides the deflate worker: one core is left to the page and one to deflate. */
 export function poolSize(): number {
   const cores = typeof navigator !== "undefined" ? navigator.hardwareConcurrency || 2 : 2;
-  return Math.max(1, Math.min(4, cores));
+  return Math.max(1, Math.min(3, cores - 1));
 }
 
 export function startAnalysis(makeWorker: () => Worker, workers = poolSize()): () => void {
-  const pool = Array.from({ length: workers }, makeWorker);
+  const shares = [...partition(SIZE_ONLY, workers, {}).filter((s) => s.length > 0), COMPRESSED];
+  const pool = shares.map(makeWorker);
   let seq = 0;
   let lastSent = "";
-  let costs: Costs = {};
   let gathering: Gathering | null = null;
-  const sentForKey = new Map<number, Sent>();
+  // when each request's inputs changed, to time the first answer for it (keys are request sigs, oldest first)
+  const sentFor = new Map<string, Sent>();
+  let lastLayoutKey = -1;
 
   const sigOf = (layoutKey: number, samples: number, seed: number) => `${layoutKey}|${samples}|${seed}`;
 
@@ -49,13 +56,15 @@ export function startAnalysis(makeWorker: () => Worker, workers = poolSize()): (
     if (req === lastSent) return;
     lastSent = req;
     const sig = sigOf(d.validKey, s.samples, s.seed);
-    if (gathering?.sig !== sig) gathering = { sig, shares: partition(FORMAT_IDS, pool.length, costs), sizes: new Map(), timings: [], attribution: new Map() };
-    const shares = gathering.shares;
-    // the byte map goes to the worker with the least to encode
-    const lightest = shares.reduce((best, share, i) => (load(share, costs) < load(shares[best]!, costs) ? i : best), 0);
-    if (!sentForKey.has(d.validKey)) sentForKey.set(d.validKey, { editAt: d.validAt, sentAt: performance.now() });
+    if (gathering?.sig !== sig) gathering = { sig, sizes: new Map(), timings: new Map(), attribution: new Map() };
+    if (!sentFor.has(sig)) {
+      const now = performance.now();
+      // a layout edit started when the layout was parsed; a seed or sample-count change just now
+      sentFor.set(sig, { editAt: d.validKey !== lastLayoutKey ? d.validAt : now, sentAt: now });
+    }
+    lastLayoutKey = d.validKey;
     const a = useAnalysis.getState();
-    const sizesCurrent = a.sizes && a.sizes.layoutKey === d.validKey && a.sizes.samples === s.samples && a.sizes.seed === s.seed;
+    const sizesCurrent = a.sizes && a.sizes.layoutKey === d.validKey && a.sizes.samples === s.samples && a.sizes.seed === s.seed && a.sizes.pending.length === 0;
     if (!sizesCurrent) useAnalysis.setState({ computing: true });
     seq++;
     pool.forEach((w, i) => {
@@ -67,14 +76,44 @@ export function startAnalysis(makeWorker: () => Worker, workers = poolSize()): (
         samples: s.samples,
         seed: s.seed,
         formats: shares[i]!,
-        attribution: wantAttribution && shares[i]!.length > 0,
-        byteMap: i === lightest ? { format: s.byteMapFormat, sample } : null,
+        attribution: wantAttribution,
+        // one sample in one format: the first sizes worker does it between its first pass and refinement
+        byteMap: i === 0 ? { format: s.byteMapFormat, sample } : null,
       };
       w.postMessage(msg);
     });
   };
 
-  const onResult = (r: WorkerResult) => {
+  /** Puts what is in for the current inputs on screen once every size-only format has a first pass. */
+  const publish = (g: Gathering, layoutKey: number, samples: number, seed: number) => {
+    if (SIZE_ONLY.some((f) => !g.sizes.has(f))) return;
+    const shown = useAnalysis.getState().sizes;
+    const sameRun = shown && shown.samples === samples && shown.seed === seed;
+    const results: FormatResult[] = [];
+    const pending: FormatId[] = [];
+    const stale: FormatId[] = [];
+    for (const f of FORMAT_IDS) {
+      const r = g.sizes.get(f) ?? (sameRun ? shown.results.find((x) => x.info.id === f) : undefined);
+      // until its worker answers, a compressed format keeps its last bar (same samples and seed), marked pending
+      if (r) results.push(r);
+      if (r && !g.sizes.has(f)) stale.push(f);
+      if (!g.sizes.has(f) || g.sizes.get(f)!.measured < samples) pending.push(f);
+    }
+    const measured = Math.min(...SIZE_ONLY.map((f) => g.sizes.get(f)!.measured));
+    const timings = mergeTimings([...g.timings.values()]);
+    const sent = sentFor.get(g.sig);
+    if (sent) {
+      perfReceived({ layoutKey, editAt: sent.editAt, sentAt: sent.sentAt, receivedAt: performance.now(), generateMs: timings.generate, measureMs: timings.measure, perFormatMs: timings.perFormat });
+      // only the first answer for an edit measures that edit; requests older than it will never be shown
+      for (const k of [...sentFor.keys()]) {
+        sentFor.delete(k);
+        if (k === g.sig) break;
+      }
+    }
+    useAnalysis.setState({ sizes: { layoutKey, samples, seed, results, pending, stale, measured, timings }, computing: pending.length > 0, error: null });
+  };
+
+  const onResult = (r: WorkerResult, worker: number) => {
     const d = useDesigner.getState();
     const s = useSettings.getState();
     if (r.type === "error") {
@@ -86,25 +125,20 @@ export function startAnalysis(makeWorker: () => Worker, workers = poolSize()): (
     if (!g || g.sig !== sigOf(r.layoutKey, r.samples, r.seed)) return;
     switch (r.type) {
       case "sizes": {
-        for (const part of r.results) g.sizes.set(part.info.id, part);
-        g.timings.push(r.timings);
-        costs = updateCosts(costs, r.timings.perFormat);
-        if (g.sizes.size < FORMAT_IDS.length) return;
-        const shown = useAnalysis.getState().sizes;
-        if (shown && shown.layoutKey === r.layoutKey && shown.samples === r.samples && shown.seed === r.seed) {
-          useAnalysis.setState({ computing: false });
+        let changed = false;
+        for (const part of r.results) {
+          const had = g.sizes.get(part.info.id);
+          if (had && had.measured >= part.measured) continue;
+          g.sizes.set(part.info.id, part);
+          changed = true;
+        }
+        if (!changed) {
+          const shown = useAnalysis.getState().sizes;
+          if (shown && shown.layoutKey === r.layoutKey && shown.pending.length === 0) useAnalysis.setState({ computing: false });
           return;
         }
-        const timings = mergeTimings(g.timings);
-        const sent = sentForKey.get(r.layoutKey);
-        if (sent) {
-          perfReceived({ layoutKey: r.layoutKey, editAt: sent.editAt, sentAt: sent.sentAt, receivedAt: performance.now(), generateMs: timings.generate, measureMs: timings.measure, perFormatMs: timings.perFormat });
-          // only the first answer for an edit measures that edit
-          sentForKey.delete(r.layoutKey);
-        }
-        for (const k of sentForKey.keys()) if (k < r.layoutKey) sentForKey.delete(k);
-        const results = FORMAT_IDS.map((f) => g.sizes.get(f)!);
-        useAnalysis.setState({ sizes: { layoutKey: r.layoutKey, samples: r.samples, seed: r.seed, results, timings }, computing: false, error: null });
+        g.timings.set(worker, r.timings);
+        publish(g, r.layoutKey, r.samples, r.seed);
         break;
       }
       case "attribution": {
@@ -125,10 +159,10 @@ export function startAnalysis(makeWorker: () => Worker, workers = poolSize()): (
     }
   };
 
-  for (const w of pool) {
-    w.onmessage = (ev: MessageEvent<WorkerResult>) => onResult(ev.data);
+  pool.forEach((w, i) => {
+    w.onmessage = (ev: MessageEvent<WorkerResult>) => onResult(ev.data, i);
     w.onerror = (ev) => useAnalysis.setState({ error: `sizes worker failed: ${ev.message || "unknown error"}`, computing: false });
-  }
+  });
 
   const unsubs = [useDesigner.subscribe(send), useSettings.subscribe(send)];
   send();
@@ -138,13 +172,14 @@ export function startAnalysis(makeWorker: () => Worker, workers = poolSize()): (
   };
 }
 
-function load(share: readonly FormatId[], costs: Costs): number {
-  return share.reduce((sum, f) => sum + (costs[f] ?? 1), 0);
-}
-
 /** Workers run side by side: the wall time of a phase is the slowest worker's. */
 function mergeTimings(parts: readonly PhaseTimings[]): PhaseTimings {
   const perFormat: PhaseTimings["perFormat"] = {};
   for (const p of parts) Object.assign(perFormat, p.perFormat);
-  return { generate: Math.max(0, ...parts.map((p) => p.generate)), measure: Math.max(0, ...parts.map((p) => p.measure)), perFormat };
+  return {
+    generate: Math.max(0, ...parts.map((p) => p.generate)),
+    measure: Math.max(0, ...parts.map((p) => p.measure)),
+    perFormat,
+    remeasured: parts.reduce((n, p) => n + (p.remeasured ?? 0), 0),
+  };
 }

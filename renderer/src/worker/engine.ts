@@ -1,25 +1,36 @@
 // The worker's work, free of worker plumbing so tests can run it in Node: samples, sizes, attribution, byte map, with reuse.
 import { attribute } from "../../../codecs/src/analysis/attribution.ts";
 import { byteMap } from "../../../codecs/src/analysis/bytemap.ts";
-import { measureSizes } from "../../../codecs/src/analysis/sizes.ts";
+import { IncrementalSizes } from "../../../codecs/src/analysis/columns.ts";
+import { DeflateSizes } from "../../../codecs/src/analysis/deflateSizes.ts";
+import { recordAt, SampleColumns, type SampleColumn } from "../../../codecs/src/analysis/sampleColumns.ts";
+import type { FormatSizes } from "../../../codecs/src/analysis/sizes.ts";
 import { CODECS } from "../../../codecs/src/formats/registry.ts";
 import type { FormatId } from "../../../codecs/src/formats/types.ts";
 import type { Layout } from "../../../codecs/src/layout/schema.ts";
 import type { TypedRecord } from "../../../codecs/src/layout/values.ts";
 import type { ComputeRequest, FormatResult, WorkerResult } from "./protocol.ts";
-import { SampleColumns } from "./samples.ts";
 
 type Now = () => number;
 type SizesResult = Extract<WorkerResult, { type: "sizes" }>;
 type AttributionResult = Extract<WorkerResult, { type: "attribution" }>;
 type ByteMapResult = Extract<WorkerResult, { type: "bytemap" }>;
 
+/** Large runs are drawn after this many samples, then refined. */
+export const FIRST_PASS = 1000;
+/** Refinement goes on in steps of this many samples, so a newer request waits at most one step. */
+export const REFINE_STEP = 2000;
+
 export class Engine {
   private layoutKey = -1;
   private layout: Layout | null = null;
-  private samplesKey = "";
+  private columnsKey = "";
+  private columns: SampleColumn[] = [];
+  private recordsKey = "";
   private records: TypedRecord[] = [];
-  private readonly columns = new SampleColumns();
+  private readonly sampleColumns = new SampleColumns();
+  private readonly incremental = new IncrementalSizes();
+  private readonly deflate = new DeflateSizes();
   // the last answer of each phase, re-sent (not recomputed) when a request repeats it: the UI may have
   // dropped the first copy because its inputs moved on and then came back
   private sizesKey = "";
@@ -36,45 +47,71 @@ export class Engine {
     if (req.layoutKey !== this.layoutKey || !this.layout) {
       this.layoutKey = req.layoutKey;
       this.layout = req.layout;
-      this.samplesKey = this.sizesKey = this.attributionKey = this.byteMapKey = "";
+      this.columnsKey = this.recordsKey = this.sizesKey = this.attributionKey = this.byteMapKey = "";
       this.sizesOut = this.attributionOut = this.byteMapOut = null;
     }
     return this.layout;
   }
 
-  private samples(layout: Layout, n: number, seed: number): { records: TypedRecord[]; ms: number } {
+  /** The layout's sample columns; only fields whose definition changed are drawn again. */
+  private samples(layout: Layout, n: number, seed: number): { columns: SampleColumn[]; ms: number } {
     const key = `${n}/${seed}`;
-    if (key === this.samplesKey) return { records: this.records, ms: 0 };
+    if (key === this.columnsKey) return { columns: this.columns, ms: 0 };
     const t0 = this.now();
-    this.records = this.columns.records(layout, n, seed).records;
-    this.samplesKey = key;
-    return { records: this.records, ms: this.now() - t0 };
+    this.columns = this.sampleColumns.columnsOf(layout, n, seed).columns;
+    this.columnsKey = key;
+    return { columns: this.columns, ms: this.now() - t0 };
   }
 
-  /** Sizes of every sample per format. */
-  sizes(req: ComputeRequest): SizesResult {
+  /** Whole records, for the phases that encode with spans (attribution). */
+  private recordsOf(layout: Layout, n: number, seed: number): TypedRecord[] {
+    const { columns } = this.samples(layout, n, seed);
+    const key = `${n}/${seed}`;
+    if (key !== this.recordsKey) {
+      this.records = Array.from({ length: n }, (_, i) => recordAt(columns, i));
+      this.recordsKey = key;
+    }
+    return this.records;
+  }
+
+  /**
+   * Sizes of the first `upTo` samples (all by default) per format: size-only columns, re-measured
+   * only for fields that changed; Struct+Zlib compresses the samples whose stream changed.
+   */
+  sizes(req: ComputeRequest, upTo = req.samples): SizesResult {
     const layout = this.adopt(req);
-    const key = `${req.samples}/${req.seed}/${req.formats.join(",")}`;
+    const end = Math.min(upTo, req.samples);
+    const key = `${req.samples}/${req.seed}/${req.formats.join(",")}/${end}`;
     if (key === this.sizesKey && this.sizesOut) return { ...this.sizesOut, seq: req.seq };
-    const { records, ms: generate } = this.samples(layout, req.samples, req.seed);
+    const { columns, ms: generate } = this.samples(layout, req.samples, req.seed);
+    const generation = `${req.samples}/${req.seed}`;
     const perFormat: Partial<Record<FormatId, number>> = {};
     const results: FormatResult[] = [];
+    let remeasured = 0;
     const t0 = this.now();
     for (const format of req.formats) {
       const t = this.now();
-      const [m] = measureSizes(layout, records, [format]);
+      let m: FormatSizes & { measured: number };
+      if (CODECS[format].info.compressed) m = this.deflate.measure(layout, columns, req.samples, generation, end);
+      else {
+        const c = this.incremental.measure(layout, columns, req.samples, generation, format, end);
+        remeasured += c.remeasured;
+        m = c;
+      }
       perFormat[format] = this.now() - t;
       results.push({
         info: CODECS[format].info,
-        stats: m!.stats,
-        sizes: m!.sizes,
-        errors: m!.errors,
-        firstError: m!.firstError ?? null,
-        firstErrorSample: m!.firstErrorSample ?? null,
+        stats: m.stats,
+        sizes: m.sizes,
+        measured: m.measured,
+        errors: m.errors,
+        firstError: m.firstError ?? null,
+        firstErrorSample: m.firstErrorSample ?? null,
       });
     }
+    this.incremental.prune();
     this.sizesKey = key;
-    this.sizesOut = { type: "sizes", seq: req.seq, layoutKey: req.layoutKey, samples: req.samples, seed: req.seed, results, timings: { generate, measure: this.now() - t0, perFormat } };
+    this.sizesOut = { type: "sizes", seq: req.seq, layoutKey: req.layoutKey, samples: req.samples, seed: req.seed, results, timings: { generate, measure: this.now() - t0, perFormat, remeasured } };
     return this.sizesOut;
   }
 
@@ -84,7 +121,7 @@ export class Engine {
     const layout = this.adopt(req);
     const key = `${req.samples}/${req.seed}/${req.formats.join(",")}`;
     if (key === this.attributionKey && this.attributionOut) return { ...this.attributionOut, seq: req.seq };
-    const { records } = this.samples(layout, req.samples, req.seed);
+    const records = this.recordsOf(layout, req.samples, req.seed);
     const t0 = this.now();
     const items = req.formats.map((f) => attribute(layout, records, f));
     this.attributionKey = key;
@@ -99,8 +136,8 @@ export class Engine {
     const sample = Math.max(0, Math.min(req.byteMap.sample, req.samples - 1));
     const key = `${req.samples}/${req.seed}/${req.byteMap.format}/${sample}`;
     if (key === this.byteMapKey && this.byteMapOut) return { ...this.byteMapOut, seq: req.seq };
-    const { records } = this.samples(layout, req.samples, req.seed);
-    const record = records[sample];
+    const { columns } = this.samples(layout, req.samples, req.seed);
+    const record = req.samples > 0 ? recordAt(columns, sample) : undefined;
     const t0 = this.now();
     const base = { type: "bytemap" as const, seq: req.seq, layoutKey: req.layoutKey, samples: req.samples, seed: req.seed, format: req.byteMap.format, sample };
     let out: ByteMapResult;
@@ -118,9 +155,18 @@ export class Engine {
   }
 }
 
+/** Sample counts the sizes are computed up to, in order: a first pass, silent steps, then all of them (posted). */
+export function passes(samples: number): { upTo: number; post: boolean }[] {
+  if (samples <= FIRST_PASS) return [{ upTo: samples, post: true }];
+  const out = [{ upTo: FIRST_PASS, post: true }];
+  for (let k = FIRST_PASS + REFINE_STEP; k < samples; k += REFINE_STEP) out.push({ upTo: k, post: false });
+  out.push({ upTo: samples, post: true });
+  return out;
+}
+
 /**
  * Latest wins: requests that arrive while one is computed replace each other, and between the
- * phases (sizes → attribution → byte map) the running one gives up when a newer one waits.
+ * phases (sizes → refinement → byte map → attribution) the running one gives up when a newer one waits.
  */
 export class Scheduler {
   private pending: ComputeRequest | null = null;
@@ -131,6 +177,11 @@ export class Scheduler {
     private readonly post: (r: WorkerResult) => void,
     /** lets queued messages in (a macrotask in the worker) */
     private readonly yieldToEvents: () => Promise<void>,
+    /**
+     * waited once before refining a large run: the page is drawing the first pass then, and on a
+     * machine with few cores the refinement would take the core it draws on
+     */
+    private readonly beforeRefining: () => Promise<void> = yieldToEvents,
   ) {}
 
   submit(req: ComputeRequest): void {
@@ -154,8 +205,20 @@ export class Scheduler {
   }
 
   private async run(req: ComputeRequest): Promise<void> {
-    const phases = [() => this.engine.sizes(req), () => this.engine.byteMap(req), () => this.engine.attribution(req)];
-    for (const phase of phases) {
+    const [first, ...refine] = passes(req.samples);
+    // the byte map is one sample: it goes right after the first bars, before any refinement
+    const phases: (() => WorkerResult | null)[] = [
+      () => this.engine.sizes(req, first!.upTo),
+      () => this.engine.byteMap(req),
+      ...refine.map((p) => () => {
+        const out = this.engine.sizes(req, p.upTo);
+        return p.post ? out : null;
+      }),
+      () => this.engine.attribution(req),
+    ];
+    for (let i = 0; i < phases.length; i++) {
+      const phase = phases[i]!;
+      if (i === 2 && refine.length) await this.beforeRefining();
       if (this.pending) return;
       try {
         const out = phase();

@@ -1,10 +1,11 @@
-// Splits the formats over the sizes workers so each has about the same encoding time (longest job first).
+// Splits the formats over the sizes workers so each has about the same work (longest job first). The split is made
+// once: each worker keeps its formats' size columns cached, which moving a format to another worker would throw away.
 import type { FormatId } from "../../../codecs/src/formats/types.ts";
 
-/** Relative encode cost per format, learnt from the workers' own timings. */
+/** Relative encode cost per format. */
 export type Costs = Partial<Record<FormatId, number>>;
 
-// until measured: deflate dominates, the self-describing text formats come next
+// measured once on the paper preset: deflate dominates, the self-describing text formats come next
 const PRIOR: Record<FormatId, number> = { json: 20, cbor: 16, msgpack: 12, protobuf: 5, struct: 4, "struct-zlib": 75, sbe: 4, pson: 10, bitpacked: 2 };
 
 export function costOf(costs: Costs, f: FormatId): number {
@@ -24,14 +25,4 @@ export function partition(formats: readonly FormatId[], workers: number, costs: 
   // keep the table order inside each share: results are merged back by format anyway
   for (const s of shares) s.sort((a, b) => formats.indexOf(a) - formats.indexOf(b));
   return shares;
-}
-
-/** Moving average, so one slow sample (GC, a busy core) does not reshuffle the split. */
-export function updateCosts(costs: Costs, measured: Costs): Costs {
-  const next: Costs = { ...costs };
-  for (const [f, ms] of Object.entries(measured) as [FormatId, number][]) {
-    const prev = costs[f];
-    next[f] = prev === undefined ? ms : prev * 0.7 + ms * 0.3;
-  }
-  return next;
 }

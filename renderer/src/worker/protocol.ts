@@ -23,6 +23,8 @@ export interface FormatResult {
   stats: SizeStats;
   /** sizes of the samples that encoded, in sample order */
   sizes: Uint32Array;
+  /** the first `measured` samples are in; fewer than the sample count while a large run is refined */
+  measured: number;
   errors: number;
   firstError: string | null;
   firstErrorSample: number | null;
@@ -35,6 +37,8 @@ export interface PhaseTimings {
   measure: number;
   /** per-format encode ms, to show where the time goes */
   perFormat: Partial<Record<FormatId, number>>;
+  /** field columns measured (the others came from the cache), over the formats of this answer */
+  remeasured?: number;
 }
 
 export type WorkerResult =

@@ -13,10 +13,14 @@ const yieldToEvents = () =>
     channel.port2.postMessage(0);
   });
 
+// about one frame: long enough for the page to draw the first pass of a large run before refinement starts
+const REFINE_AFTER_MS = 16;
+
 const scheduler = new Scheduler(
   new Engine(() => performance.now()),
   (r: WorkerResult) => scope.postMessage(r),
   yieldToEvents,
+  () => new Promise((resolve) => setTimeout(resolve, REFINE_AFTER_MS)),
 );
 
 scope.onmessage = (ev: MessageEvent<ComputeRequest>) => {

@@ -2,6 +2,7 @@
 import { EncodeError } from "../../errors.ts";
 import type { TypedRecord } from "../../layout/values.ts";
 import type { EncodedWithSpans } from "../types.ts";
+import type { FieldSizer } from "../sizer.ts";
 import { SlotError } from "./numeric.ts";
 import { GROUP_HEADER_BYTES, HEADER_BYTES, VAR_LENGTH_BYTES, type SbeField, type SbeNode, type SbePlan, type SbeScalar } from "./sbePlan.ts";
 import { scalarOps } from "./sbeScalar.ts";
@@ -305,4 +306,45 @@ function checkGroups(plan: SbePlan, marks: Uint8Array, present: Uint8Array): voi
   for (let g = 0; g < marks.length; g++) {
     if (present[g] && !marks[g]) fail("every member is absent or null, which reads back as an absent group", plan.ogFields[g]!.keyPath);
   }
+}
+
+/**
+ * Size-only: header and root block are fixed, and each field adds its repeating-group entries and
+ * var data, which its own compiled writer produces; an optional group's emptiness check only looks
+ * at its own members, so it runs per field as encode() runs it per record.
+ */
+export function sbeSizer(plan: SbePlan): FieldSizer {
+  const fields = plan.fields.map(compileField);
+  const rootEnd = HEADER_BYTES + plan.blockLength;
+  const ogCount = plan.ogParent.length;
+  const head = new ByteWriter(rootEnd + 256);
+  head.ensure(rootEnd * 3);
+  const ctx: Ctx = {
+    head,
+    groups: new ByteWriter(plan.hasRepeats ? 256 : 16),
+    vw: plan.hasRepeats ? new ByteWriter(256) : head,
+    rootSpans: null,
+    groupSpans: null,
+    varSpans: null,
+    marks: new Uint8Array(ogCount),
+    present: new Uint8Array(ogCount),
+  };
+  const separate = ctx.vw !== head;
+  return {
+    keys: plan.fields.map((f) => f.key),
+    field(rec, i) {
+      const c = ctx;
+      c.head.pos = rootEnd;
+      c.groups.pos = 0;
+      if (separate) c.vw.pos = 0;
+      if (ogCount) {
+        c.marks.fill(0);
+        c.present.fill(0);
+      }
+      fields[i]!(c, rec);
+      if (ogCount) checkGroups(plan, c.marks, c.present);
+      return c.head.pos - rootEnd + c.groups.pos + (separate ? c.vw.pos : 0);
+    },
+    total: (sum) => rootEnd + sum,
+  };
 }

@@ -2,6 +2,7 @@
 import { EncodeError } from "../../errors.ts";
 import type { TypedRecord } from "../../layout/values.ts";
 import type { EncodedWithSpans } from "../types.ts";
+import type { FieldSizer } from "../sizer.ts";
 import { SlotError } from "./numeric.ts";
 import { isAppended, PREFIX_BYTES, type StructField, type StructNode, type StructPlan } from "./structPlan.ts";
 import { writeUtf8 } from "../../text/utf8.ts";
@@ -223,5 +224,25 @@ export function structEncoder(plan: StructPlan): StructEncoder {
         ctx.tailSpans = null;
       }
     },
+  };
+}
+
+/**
+ * Size-only: the message is the presence bitmap, then each field's in-place bytes, then the appended
+ * strings, so a field's share is what its own compiled writer adds to head and tail.
+ */
+export function structSizer(plan: StructPlan): FieldSizer {
+  const fields = plan.fields.map((f) => compileField(f, plan.little));
+  const nb = plan.bitmapBytes;
+  const ctx: Ctx = { head: new ByteWriter(nb + 64), tail: new ByteWriter(64), spans: null, tailSpans: null };
+  return {
+    keys: plan.fields.map((f) => f.key),
+    field(rec, i) {
+      ctx.head.pos = nb;
+      ctx.tail.pos = 0;
+      fields[i]!(ctx, rec);
+      return ctx.head.pos - nb + ctx.tail.pos;
+    },
+    total: (sum) => nb + sum,
   };
 }

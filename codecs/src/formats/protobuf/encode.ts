@@ -4,6 +4,7 @@ import type { ProtoField, ProtoMessage } from "./model.ts";
 import { nestedType, wireFacts, type ReflectedType } from "./reflect.ts";
 import { encodeFail, putValue, type PutValue } from "./values.ts";
 import type { Writer } from "./writer.ts";
+import type { FieldSizer } from "../sizer.ts";
 
 /** Same shape as PutValue so plain scalars need no wrapper: one call per field on the hot path. */
 type FieldWriter = (w: Writer, v: FieldValue, tag: number, implicit: boolean, path: string) => void;
@@ -104,7 +105,8 @@ function compileField(group: ProtoField[], type: ReflectedType, path: string): C
   return { tag: tagOf(first.number, facts.wireType), implicit: !facts.hasPresence, write: put as FieldWriter };
 }
 
-export function messageEncoder(msg: ProtoMessage, type: ReflectedType, parent = ""): MessageEncoder {
+/** The message's field writers in wire (field-number) order, shared by the encoder and the size-only path. */
+function compileMessage(msg: ProtoMessage, type: ReflectedType, parent: string) {
   // msg.fields is in number order; an expanded array's element fields are consecutive and stay together
   const groups: ProtoField[][] = [];
   for (const f of msg.fields) {
@@ -112,14 +114,20 @@ export function messageEncoder(msg: ProtoMessage, type: ReflectedType, parent = 
     if (f.element && f.element.index > 0 && last && last[0]!.source === f.source) last.push(f);
     else groups.push([f]);
   }
-  const n = groups.length;
-  const keys = groups.map((g) => g[0]!.source.key);
-  const paths = groups.map((g) => keyPath(parent, g[0]!.source.key));
-  const required = groups.map((g) => g[0]!.source.presence === "required");
-  const compiled = groups.map((g, i) => compileField(g, type, paths[i]!));
-  const writes = compiled.map((c) => c.write);
-  const tags = compiled.map((c) => c.tag);
-  const implicit = compiled.map((c) => c.implicit);
+  const compiled = groups.map((g) => compileField(g, type, keyPath(parent, g[0]!.source.key)));
+  return {
+    n: groups.length,
+    keys: groups.map((g) => g[0]!.source.key),
+    paths: groups.map((g) => keyPath(parent, g[0]!.source.key)),
+    required: groups.map((g) => g[0]!.source.presence === "required"),
+    writes: compiled.map((c) => c.write),
+    tags: compiled.map((c) => c.tag),
+    implicit: compiled.map((c) => c.implicit),
+  };
+}
+
+export function messageEncoder(msg: ProtoMessage, type: ReflectedType, parent = ""): MessageEncoder {
+  const { n, keys, paths, required, writes, tags, implicit } = compileMessage(msg, type, parent);
   return (rec, w) => {
     for (let i = 0; i < n; i++) {
       const v = rec[keys[i]!];
@@ -129,5 +137,27 @@ export function messageEncoder(msg: ProtoMessage, type: ReflectedType, parent = 
       }
       writes[i]!(w, v, tags[i]!, implicit[i]!, paths[i]!);
     }
+  };
+}
+
+/**
+ * Size-only: a top-level message is its fields one after another with nothing around them, so each
+ * field's bytes are what its own writer produces into a scratch writer.
+ */
+export function messageSizer(msg: ProtoMessage, type: ReflectedType, scratch: Writer): FieldSizer {
+  const { keys, paths, required, writes, tags, implicit } = compileMessage(msg, type, "");
+  return {
+    keys,
+    field(rec, i) {
+      const v = rec[keys[i]!];
+      if (v === undefined) {
+        if (required[i]) encodeFail(paths[i]!, "is required");
+        return 0;
+      }
+      scratch.pos = 0;
+      writes[i]!(scratch, v, tags[i]!, implicit[i]!, paths[i]!);
+      return scratch.pos;
+    },
+    total: (sum) => sum,
   };
 }

@@ -10,6 +10,7 @@ import { plainToTyped } from "./decoded.ts";
 import { rethrowDecodeFailure } from "../decodeFailure.ts";
 import type { ByteWriter } from "./byteWriter.ts";
 import { hasLoneSurrogate } from "../../text/utf8.ts";
+import { selfDescribingSizer } from "./sizePlan.ts";
 
 /**
  * How a plain number of the field goes on the wire. A plain record alone cannot say whether 20 is
@@ -153,6 +154,7 @@ export function compileSelfDescribing(
     layout,
     encode: (record: TypedRecord) => encodeRecord(entries, record, sink, mode),
     encodeWithSpans: (record: TypedRecord) => encodeRecordWithSpans(entries, record, sink, mode),
+    sizer: selfDescribingSizer(entries, sink, mode),
     decode(bytes: Uint8Array): TypedRecord {
       try {
         return plainToTyped(layout, read(bytes), mode, info.id);

@@ -78,7 +78,7 @@ export function AnalysisPanel() {
 
   // the bars for this layout are on screen now: close the edit → bars measurement
   useEffect(() => {
-    if (sizes) perfRendered(sizes.layoutKey);
+    if (sizes) perfRendered(sizes.layoutKey, { zlib: sizes.results.some((r) => r.info.id === "struct-zlib") && !sizes.stale.includes("struct-zlib"), complete: sizes.pending.length === 0 });
   }, [sizes]);
 
   const zlib = sizes?.results.find((r) => r.info.id === "struct-zlib");
@@ -111,7 +111,10 @@ export function AnalysisPanel() {
           <>
             <div className="panel">
               <h3>
-                Message size per format <span className="sub">{sizes.samples.toLocaleString("en")} samples · seed {sizes.seed}</span>
+                Message size per format{" "}
+                <span className="sub" data-testid="sizes-measured" data-measured={sizes.measured}>
+                  {sizes.measured < sizes.samples ? `first ${sizes.measured.toLocaleString("en")} of ${sizes.samples.toLocaleString("en")} samples, refining…` : `${sizes.samples.toLocaleString("en")} samples`} · seed {sizes.seed}
+                </span>
               </h3>
               <SizesChart sizes={sizes} limits={limits} />
               <SizesLegend limits={limits} />

@@ -1,8 +1,9 @@
 // Sizes per format: p50/p95/max bars with the platform limit lines, the numbers, savings versus JSON, and fit verdicts.
-import { useMemo } from "react";
+import { memo, useMemo } from "react";
 import { Bar, BarChart, CartesianGrid, Cell, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { shareOver } from "../../../../codecs/src/analysis/stats.ts";
 import type { SizesView as Sizes } from "../../state/analysis.ts";
+import type { FormatResult } from "../../worker/protocol.ts";
 import { useSettings } from "../../state/settings.ts";
 import { fixed1, percent } from "../common/format.ts";
 import { niceAxis } from "./axis.ts";
@@ -46,11 +47,26 @@ function ChartTooltip({ active, payload, limits }: { active?: boolean; payload?:
   );
 }
 
-export function SizesChart({ sizes, limits }: { sizes: Sizes; limits: Limit[] }) {
-  const data: Datum[] = useMemo(
-    () => sizes.results.map((r) => ({ format: r.info.id, label: r.info.label, short: SHORT[r.info.id] ?? r.info.label, p50: r.stats.p50, p95: r.stats.p95, max: r.stats.max, mean: r.stats.mean, failed: r.stats.count === 0 })),
-    [sizes],
-  );
+/**
+ * What the chart draws: when none of it changed (an edit that moves no byte) the chart is not drawn
+ * again. A bar still being computed keeps its last value without a mark of its own (the table row
+ * says "updating…"), so its arrival redraws the chart only when its numbers moved.
+ */
+function chartData(sizes: Sizes): Datum[] {
+  return sizes.results.map((r) => ({ format: r.info.id, label: r.info.label, short: SHORT[r.info.id] ?? r.info.label, p50: r.stats.p50, p95: r.stats.p95, max: r.stats.max, mean: r.stats.mean, failed: r.stats.count === 0 }));
+}
+
+const sameLimits = (a: readonly Limit[], b: readonly Limit[]): boolean => a.length === b.length && a.every((l, i) => l.id === b[i]!.id && l.bytes === b[i]!.bytes);
+
+export const SizesChart = memo(
+  function SizesChart({ sizes, limits }: { sizes: Sizes; limits: Limit[] }) {
+    const data = useMemo(() => chartData(sizes), [sizes]);
+    return <ChartBody data={data} limits={limits} />;
+  },
+  (a, b) => sameLimits(a.limits, b.limits) && JSON.stringify(chartData(a.sizes)) === JSON.stringify(chartData(b.sizes)),
+);
+
+function ChartBody({ data, limits }: { data: Datum[]; limits: Limit[] }) {
   const strictest = limits[0]?.bytes;
   const axis = niceAxis(Math.max(1, ...data.map((d) => d.max), ...limits.map((l) => l.bytes)));
   return (
@@ -120,44 +136,53 @@ export function SizesTable({ sizes }: { sizes: Sizes }) {
         </tr>
       </thead>
       <tbody>
-        {sizes.results.map((r) => {
-          const s = r.stats;
-          const failed = s.count === 0;
-          const saved = base !== null && !failed && r.info.id !== "json" ? base - s.mean : null;
-          const cell = (stat: "min" | "p50" | "p95" | "p99" | "max") => (
-            <td data-testid={`size-${r.info.id}-${stat}`} data-value={failed ? "" : s[stat]}>
-              {failed ? "–" : s[stat]}
-            </td>
-          );
-          return (
-            <tr key={r.info.id} data-testid={`sizes-row-${r.info.id}`} title={r.info.implementation}>
-              <td>
-                {r.info.label}
-                {r.info.lossy ? <span className="faint"> (lossy)</span> : null}
-              </td>
-              {cell("min")}
-              <td data-testid={`size-${r.info.id}-mean`} data-value={failed ? "" : s.mean}>
-                {failed ? "–" : fixed1(s.mean)}
-              </td>
-              {cell("p50")}
-              {cell("p95")}
-              {cell("p99")}
-              {cell("max")}
-              <td data-testid={`saved-${r.info.id}`}>
-                {saved === null ? <span className="faint">{r.info.id === "json" ? "baseline" : "–"}</span> : (
-                  <span className={saved > 0 ? "saving" : undefined}>
-                    {saved >= 0 ? "−" : "+"}
-                    {fixed1(Math.abs(saved))} B ({percent(Math.abs(saved) / base!)})
-                  </span>
-                )}
-              </td>
-            </tr>
-          );
-        })}
+        {sizes.results.map((r) => (
+          <SizeRow key={r.info.id} r={r} base={base} pending={sizes.pending.includes(r.info.id)} />
+        ))}
       </tbody>
     </table>
   );
 }
+
+/** One format's row; drawn again only when its numbers, the JSON baseline or its pending state change. */
+const SizeRow = memo(
+  function SizeRow({ r, base, pending }: { r: FormatResult; base: number | null; pending: boolean }) {
+    const s = r.stats;
+    const failed = s.count === 0;
+    const saved = base !== null && !failed && r.info.id !== "json" ? base - s.mean : null;
+    const cell = (stat: "min" | "p50" | "p95" | "p99" | "max") => (
+      <td data-testid={`size-${r.info.id}-${stat}`} data-value={failed ? "" : s[stat]}>
+        {failed ? "–" : s[stat]}
+      </td>
+    );
+    return (
+      <tr data-testid={`sizes-row-${r.info.id}`} data-pending={pending} className={pending ? "pending" : undefined} title={r.info.implementation}>
+        <td>
+          {r.info.label}
+          {r.info.lossy ? <span className="faint"> (lossy)</span> : null}
+          {pending ? <span className="faint"> (updating…)</span> : null}
+        </td>
+        {cell("min")}
+        <td data-testid={`size-${r.info.id}-mean`} data-value={failed ? "" : s.mean}>
+          {failed ? "–" : fixed1(s.mean)}
+        </td>
+        {cell("p50")}
+        {cell("p95")}
+        {cell("p99")}
+        {cell("max")}
+        <td data-testid={`saved-${r.info.id}`}>
+          {saved === null ? <span className="faint">{r.info.id === "json" ? "baseline" : "–"}</span> : (
+            <span className={saved > 0 ? "saving" : undefined}>
+              {saved >= 0 ? "−" : "+"}
+              {fixed1(Math.abs(saved))} B ({percent(Math.abs(saved) / base!)})
+            </span>
+          )}
+        </td>
+      </tr>
+    );
+  },
+  (a, b) => a.base === b.base && a.pending === b.pending && a.r.info.id === b.r.info.id && a.r.errors === b.r.errors && JSON.stringify(a.r.stats) === JSON.stringify(b.r.stats),
+);
 
 export function SizeErrors({ sizes }: { sizes: Sizes }) {
   const failed = sizes.results.filter((r) => r.errors > 0);
@@ -166,7 +191,7 @@ export function SizeErrors({ sizes }: { sizes: Sizes }) {
     <div data-testid="size-errors">
       {failed.map((r) => (
         <p key={r.info.id} className="note attention">
-          {r.info.label}: {r.errors === sizes.samples ? "cannot encode this layout" : `${r.errors} of ${sizes.samples} samples could not be encoded`}
+          {r.info.label}: {r.errors === r.measured ? "cannot encode this layout" : `${r.errors} of ${r.measured} samples could not be encoded`}
           {r.firstError ? ` — ${r.firstError}` : ""}
         </p>
       ))}

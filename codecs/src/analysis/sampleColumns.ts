@@ -1,0 +1,82 @@
+// Samples drawn column by column: each field's values depend only on that field and the seed (generateSamples
+// seeds every top-level field from its own id), so after an edit only the edited field's column is redrawn.
+import type { Field, Layout } from "../layout/schema.ts";
+import type { FieldValue, TypedRecord } from "../layout/values.ts";
+import { generateSamples } from "../samples/generate.ts";
+
+export type Values = (FieldValue | undefined)[];
+
+/** One top-level field's values over all samples; `sig` names everything that decided them (and how they encode). */
+export interface SampleColumn {
+  field: Field;
+  sig: string;
+  values: Values;
+}
+
+export class SampleColumns {
+  private columns = new Map<string, Values>();
+  private n = -1;
+  private seed = 0;
+  private unsigned = 0;
+
+  /** The layout's columns, equal field by field to generateSamples(layout, n, seed); `drawn` counts the redrawn ones. */
+  columnsOf(layout: Layout, n: number, seed: number): { columns: SampleColumn[]; drawn: number } {
+    if (n !== this.n || seed !== this.seed) {
+      this.columns.clear();
+      this.n = n;
+      this.seed = seed;
+    }
+    const next = new Map<string, Values>();
+    const columns: SampleColumn[] = [];
+    let drawn = 0;
+    for (const f of layout.fields) {
+      const known = signature(f);
+      let values = known === null ? undefined : (this.columns.get(known) ?? next.get(known));
+      if (!values) {
+        values = draw(layout, f, n, seed);
+        drawn++;
+      }
+      // a field that cannot be written down gets a name of its own, so nothing else reuses its values
+      const sig = known ?? `#unsigned${this.unsigned++}`;
+      if (known !== null) next.set(known, values);
+      columns.push({ field: f, sig, values });
+    }
+    // columns of deleted or edited fields are dropped; the map only ever holds the current layout's
+    this.columns = next;
+    return { columns, drawn };
+  }
+
+  /** Records equal to generateSamples(layout, n, seed). */
+  records(layout: Layout, n: number, seed: number): { records: TypedRecord[]; drawn: number } {
+    const { columns, drawn } = this.columnsOf(layout, n, seed);
+    const records: TypedRecord[] = new Array(n);
+    for (let i = 0; i < n; i++) records[i] = recordAt(columns, i);
+    return { records, drawn };
+  }
+}
+
+/** Sample i as a record, keys in layout order. */
+export function recordAt(columns: readonly SampleColumn[], i: number): TypedRecord {
+  const rec: TypedRecord = {};
+  for (const c of columns) {
+    const v = c.values[i];
+    if (v !== undefined) rec[c.field.key] = v;
+  }
+  return rec;
+}
+
+/** Everything that decides a field's values; null when it cannot be written down (then it is always redrawn). */
+function signature(f: Field): string | null {
+  try {
+    return JSON.stringify(f);
+  } catch {
+    return null;
+  }
+}
+
+function draw(layout: Layout, f: Field, n: number, seed: number): Values {
+  const one = generateSamples({ ...layout, fields: [f] }, n, seed);
+  const col: Values = new Array(n);
+  for (let i = 0; i < n; i++) col[i] = one[i]![f.key];
+  return col;
+}
