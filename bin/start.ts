@@ -2,7 +2,7 @@
 import { repoRoot } from "../host/browser.ts";
 import { runBrowserMode } from "../host/launch/browserMode.ts";
 import { probeElectron } from "../host/launch/electron.ts";
-import { runElectron } from "../host/launch/electronMode.ts";
+import { runElectron } from "../app/launch.ts";
 import { parseLaunchArgs } from "../host/launch/options.ts";
 import { ensureRenderer } from "../host/launch/renderer.ts";
 

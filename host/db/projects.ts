@@ -4,17 +4,10 @@ import type Database from "better-sqlite3";
 import { randomUUID } from "node:crypto";
 import type { Layout } from "../../codecs/src/layout/schema.ts";
 import type { Project, ProjectSummary } from "../api/contract.ts";
+import { prepareReads, summary, type ProjectRow } from "../../services/shared/projectReader.ts";
 import { HostError } from "../errors.ts";
 
 export const DEFAULT_KEEP_VERSIONS = 200;
-
-interface ProjectRow {
-  id: string;
-  name: string;
-  updated_at: string;
-  version: number;
-  file_path: string | null;
-}
 
 export interface HistoryEntry {
   version: number;
@@ -30,22 +23,15 @@ export interface StoreOptions {
   now?: () => number;
 }
 
-function summary(r: ProjectRow): ProjectSummary {
-  return { id: r.id, name: r.name, updatedAt: r.updated_at, version: r.version, filePath: r.file_path };
-}
-
 function prepare(db: Database.Database) {
   return {
+    ...prepareReads(db),
     insertProject: db.prepare("INSERT INTO projects (id, name, created_at, updated_at, version, file_path) VALUES (?, ?, ?, ?, 1, ?)"),
     insertVersion: db.prepare("INSERT INTO layout_versions (project_id, version, saved_at, name, field_count, layout) VALUES (?, ?, ?, ?, ?, ?)"),
-    project: db.prepare("SELECT id, name, updated_at, version, file_path FROM projects WHERE id = ?"),
-    layoutAt: db.prepare("SELECT layout FROM layout_versions WHERE project_id = ? AND version = ?"),
-    list: db.prepare("SELECT id, name, updated_at, version, file_path FROM projects ORDER BY updated_at DESC, id LIMIT ?"),
     bump: db.prepare("UPDATE projects SET version = ?, updated_at = ? WHERE id = ?"),
     prune: db.prepare("DELETE FROM layout_versions WHERE project_id = ? AND version <= ?"),
     rename: db.prepare("UPDATE projects SET name = ?, updated_at = ? WHERE id = ?"),
     setFile: db.prepare("UPDATE projects SET file_path = ?, updated_at = ? WHERE id = ?"),
-    byFile: db.prepare("SELECT id, name, updated_at, version, file_path FROM projects WHERE file_path = ? ORDER BY updated_at DESC LIMIT 1"),
     delete: db.prepare("DELETE FROM projects WHERE id = ?"),
     history: db.prepare("SELECT version, saved_at AS savedAt, field_count AS fieldCount, name FROM layout_versions WHERE project_id = ? ORDER BY version DESC LIMIT ?"),
   };

@@ -2,7 +2,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { intFlag, parseFlags, UsageError } from "../../bin/commands/common.ts";
+import { UsageError } from "../shared/cliErrors.ts";
+import { intFlag, parseFlags } from "../shared/flags.ts";
 import { presetById, PRESETS } from "../../codecs/src/presets/index.ts";
 import type { AuthConfig } from "./auth/guard.ts";
 import { mergeRoutes, parseRouteSpec, RouteSpecError, type DeviceRoute } from "./routes.ts";

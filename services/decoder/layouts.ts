@@ -2,11 +2,12 @@
 // projects database, each with the field that names the device sending it.
 import Database from "better-sqlite3";
 import path from "node:path";
-import { loadLayout, UsageError } from "../../bin/commands/common.ts";
 import type { Field, Layout } from "../../codecs/src/layout/schema.ts";
 import { parseLayout } from "../../codecs/src/layout/validate.ts";
 import { presetById } from "../../codecs/src/presets/index.ts";
-import { ProjectStore } from "../../host/db/projects.ts";
+import { UsageError } from "../shared/cliErrors.ts";
+import { loadLayout } from "../shared/loadLayout.ts";
+import { ProjectReader } from "../shared/projectReader.ts";
 import type { DecoderConfig } from "./config.ts";
 import { IngestError } from "./errors.ts";
 
@@ -50,7 +51,7 @@ export class LayoutRegistry {
   private fixed: KnownLayout[] = [];
   private projects: KnownLayout[] = [];
   private projectDb: Database.Database | undefined;
-  private projectStore: ProjectStore | undefined;
+  private projectReader: ProjectReader | undefined;
   private dataVersion = -1;
   private checkedAt = 0;
 
@@ -71,7 +72,7 @@ export class LayoutRegistry {
       try {
         this.projectDb = new Database(cfg.projectsDb, { fileMustExist: true });
         this.projectDb.pragma("busy_timeout = 2000");
-        this.projectStore = new ProjectStore(this.projectDb);
+        this.projectReader = new ProjectReader(this.projectDb);
       } catch (e) {
         throw new UsageError(`--projects-db ${cfg.projectsDb}: ${(e as Error).message}`);
       }
@@ -111,7 +112,7 @@ export class LayoutRegistry {
 
   /** Picks up saves in the studio while the stack runs; data_version changes only when another connection wrote. */
   private refreshProjects(force = false): void {
-    if (!this.projectDb || !this.projectStore) return;
+    if (!this.projectDb || !this.projectReader) return;
     const now = Date.now();
     if (!force && now - this.checkedAt < PROJECT_CHECK_MS) return;
     this.checkedAt = now;
@@ -120,10 +121,9 @@ export class LayoutRegistry {
       if (v === this.dataVersion) return;
       this.dataVersion = v;
       const next: KnownLayout[] = [];
-      for (const s of this.projectStore.list(PROJECT_LIMIT)) {
+      for (const s of this.projectReader.list(PROJECT_LIMIT)) {
         try {
-          const p = this.projectStore.open(s.id);
-          const base = { id: s.id, name: s.name, source: "project" as const, layout: parseLayout(p.layout) };
+          const base = { id: s.id, name: s.name, source: "project" as const, layout: parseLayout(this.projectReader.currentLayout(s.id)) };
           next.push({ ...base, deviceKey: this.deviceKeyFor(base) });
         } catch (e) {
           this.log(`project ${s.id} ("${s.name}") skipped: ${(e as Error).message}`);

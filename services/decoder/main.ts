@@ -2,7 +2,7 @@
 // The decoder service: `node --import tsx services/decoder/main.ts --data-dir DIR [--cse URL] …`.
 // Prints one JSON line {"event":"listening","url":…} on stdout when it takes requests; logs go to stderr.
 import cluster from "node:cluster";
-import { UsageError } from "../../bin/commands/common.ts";
+import { UsageError } from "../shared/cliErrors.ts";
 import { DECODER_HELP, parseDecoderArgs, type DecoderConfig } from "./config.ts";
 import { forwardedBy, runPrimary, WORKER_INDEX_ENV, type PrimaryMessage, type WorkerMessage } from "./primary.ts";
 import { LayoutRegistry } from "./layouts.ts";

@@ -1,7 +1,7 @@
 // Schema evolution between two layout versions, per wire format: which decoders of one version read
 // the other's messages, why, and what to change. `probe` checks the verdicts with the codecs.
 import { LayoutError } from "../errors.ts";
-import { codecFor } from "../formats/registry.ts";
+import { CODECS, codecFor } from "../formats/registry.ts";
 import { FORMAT_IDS, type FormatId } from "../formats/types.ts";
 import type { Layout } from "../layout/schema.ts";
 import { bitpackedFindings, sbeFindings, structFindings } from "./fixed.ts";
@@ -13,15 +13,13 @@ import { COMPAT_ORDER, verdictOf, type Finding, type FormatVerdict, type LayoutD
 
 export * from "./types.ts";
 
-const LABEL: Record<FormatId, string> = { json: "JSON", cbor: "CBOR", msgpack: "MessagePack", pson: "PSON", protobuf: "Protobuf", struct: "Struct", "struct-zlib": "Struct+Zlib", sbe: "SBE", bitpacked: "bit-packed" };
-
 function findingsFor(format: FormatId, a: Layout, b: Layout): Finding[] {
   switch (format) {
     case "json":
     case "cbor":
     case "msgpack":
     case "pson":
-      return selfDescribingFindings(a, b, LABEL[format]);
+      return selfDescribingFindings(a, b, CODECS[format].info.short);
     case "protobuf":
       return protobufFindings(a, b);
     case "struct":
@@ -42,7 +40,7 @@ function expressible(format: FormatId, a: Layout, b: Layout): Finding[] {
       codecFor(l, format);
     } catch (e) {
       if (!(e instanceof LayoutError)) throw e;
-      out.push({ field: "", direction: "both", severity: "breaking", message: `the ${which} layout cannot be written in ${LABEL[format]}: ${e.message}` });
+      out.push({ field: "", direction: "both", severity: "breaking", message: `the ${which} layout cannot be written in ${CODECS[format].info.short}: ${e.message}` });
     }
   }
   return out;
@@ -73,5 +71,5 @@ export function diffLayouts(oldL: Layout, newL: Layout, opts: DiffOptions = {}):
 }
 
 export function formatLabel(format: FormatId): string {
-  return LABEL[format];
+  return CODECS[format].info.short;
 }

@@ -17,6 +17,8 @@ const FORMAT = "bitpacked";
 const info: FormatInfo = {
   id: "bitpacked",
   label: "Bit-packed",
+  short: "Bit-packed",
+  exports: { networkDecoder: true, kaitai: true, firmware: true },
   selfDescribing: false,
   compressed: false,
   lossy: true,

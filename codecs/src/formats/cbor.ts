@@ -31,6 +31,8 @@ export const CBOR_X_OPTIONS = { useRecords: false, variableMapSize: true, tagUin
 const info: FormatInfo = {
   id: "cbor",
   label: "CBOR",
+  short: "CBOR",
+  exports: { networkDecoder: false, kaitai: false, firmware: false },
   selfDescribing: true,
   compressed: false,
   lossy: false,

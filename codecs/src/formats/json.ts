@@ -19,6 +19,8 @@ import type { Codec, CompiledCodec, FormatInfo } from "./types.ts";
 const info: FormatInfo = {
   id: "json",
   label: "JSON",
+  short: "JSON",
+  exports: { networkDecoder: false, kaitai: false, firmware: false },
   selfDescribing: true,
   compressed: false,
   lossy: false,

@@ -28,6 +28,8 @@ export const MSGPACK_OPTIONS = { useBigInt64: true } as const;
 const info: FormatInfo = {
   id: "msgpack",
   label: "MessagePack",
+  short: "MsgPack",
+  exports: { networkDecoder: false, kaitai: false, firmware: false },
   selfDescribing: true,
   compressed: false,
   lossy: false,

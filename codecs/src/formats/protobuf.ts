@@ -55,6 +55,8 @@ import type { Codec, CompiledCodec, EncodedWithSpans, FormatInfo } from "./types
 const info: FormatInfo = {
   id: "protobuf",
   label: "Protocol Buffers",
+  short: "Protobuf",
+  exports: { networkDecoder: false, kaitai: false, firmware: true },
   selfDescribing: false,
   compressed: false,
   lossy: false,

@@ -22,6 +22,8 @@ import type { Codec, CompiledCodec, FormatInfo } from "./types.ts";
 const info: FormatInfo = {
   id: "pson",
   label: "PSON",
+  short: "PSON",
+  exports: { networkDecoder: false, kaitai: false, firmware: false },
   selfDescribing: true,
   compressed: false,
   lossy: false,

@@ -9,7 +9,7 @@ import { psonCodec } from "./pson.ts";
 import { sbeCodec } from "./sbe.ts";
 import { structCodec } from "./struct.ts";
 import { structZlibCodec } from "./structZlib.ts";
-import { FORMAT_IDS, type Codec, type CompiledCodec, type FormatId } from "./types.ts";
+import { FORMAT_IDS, type Codec, type CompiledCodec, type FormatExports, type FormatId } from "./types.ts";
 
 export const CODECS: Record<FormatId, Codec> = {
   json: jsonCodec,
@@ -22,6 +22,19 @@ export const CODECS: Record<FormatId, Codec> = {
   pson: psonCodec,
   bitpacked: bitpackedCodec,
 };
+
+/** Every format's full label, by id. */
+export const FORMAT_LABELS: Record<FormatId, string> = Object.fromEntries(FORMAT_IDS.map((id) => [id, CODECS[id].info.label])) as Record<FormatId, string>;
+
+/** A stored format id's label; an id this build does not know (an older run's) is shown as it is. */
+export function formatLabel(id: string): string {
+  return isFormatId(id) ? FORMAT_LABELS[id] : id;
+}
+
+/** The formats an exporter writes, in registry order. */
+export function formatsWith(exporter: keyof FormatExports): FormatId[] {
+  return FORMAT_IDS.filter((id) => CODECS[id].info.exports[exporter]);
+}
 
 export function isFormatId(s: string): s is FormatId {
   return (FORMAT_IDS as readonly string[]).includes(s);

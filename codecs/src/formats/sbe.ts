@@ -8,6 +8,8 @@ import type { Codec, CompiledCodec, FormatInfo } from "./types.ts";
 const info: FormatInfo = {
   id: "sbe",
   label: "SBE",
+  short: "SBE",
+  exports: { networkDecoder: true, kaitai: false, firmware: false },
   selfDescribing: false,
   compressed: false,
   lossy: false,

@@ -10,6 +10,8 @@ import type { Codec, CompiledCodec, FormatInfo } from "./types.ts";
 const info: FormatInfo = {
   id: "struct",
   label: "Struct",
+  short: "Struct",
+  exports: { networkDecoder: true, kaitai: true, firmware: true },
   selfDescribing: false,
   compressed: false,
   lossy: false,

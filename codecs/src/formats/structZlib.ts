@@ -11,6 +11,8 @@ const FORMAT = "struct-zlib";
 const info: FormatInfo = {
   id: "struct-zlib",
   label: "Struct+Zlib",
+  short: "Struct+Zlib",
+  exports: { networkDecoder: false, kaitai: false, firmware: true },
   selfDescribing: false,
   compressed: true,
   lossy: false,

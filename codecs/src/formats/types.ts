@@ -26,9 +26,22 @@ export interface EncodedWithSpans {
   uncompressed?: EncodedWithSpans;
 }
 
+/** Which exporters write this format; the exporters' own lists and every export menu follow these flags. */
+export interface FormatExports {
+  /** JavaScript decoders for network servers (TTN, ChirpStack, TS013) */
+  networkDecoder: boolean;
+  /** a Kaitai Struct .ksy description */
+  kaitai: boolean;
+  /** the C encoder of the firmware project */
+  firmware: boolean;
+}
+
 export interface FormatInfo {
   id: FormatId;
   label: string;
+  /** the label where room is short: chart axes, inline in sentences */
+  short: string;
+  exports: FormatExports;
   /** carries keys/types on the wire (JSON, CBOR, MessagePack, PSON); uses each field's text representation */
   selfDescribing: boolean;
   compressed: boolean;

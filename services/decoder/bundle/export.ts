@@ -3,7 +3,7 @@
 // into place whole, layouts checked first. The folder alone is the build context.
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { loadLayout } from "../../../bin/commands/common.ts";
+import { loadLayout } from "../../shared/loadLayout.ts";
 import { writeFileAtomic } from "../../shared/atomicWrite.ts";
 import { readKeysFile, writeKeysFile } from "../../shared/credentials.ts";
 import { renderManifests } from "./kubernetes.ts";

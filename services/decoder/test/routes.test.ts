@@ -6,7 +6,7 @@ import Database from "better-sqlite3";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { UsageError } from "../../../bin/commands/common.ts";
+import { UsageError } from "../../shared/cliErrors.ts";
 import { parseLayout } from "../../../codecs/src/layout/validate.ts";
 import { presetById } from "../../../codecs/src/presets/index.ts";
 import { bufferFileName } from "../buffer/schema.ts";

@@ -1,19 +1,11 @@
 // Results as the paper printed them (Tables 3–6: RPS, mean and p95 response time, failures, FoM),
 // with the paper's published cell beside ours; Markdown for docs and CSV for spreadsheets.
+import { FORMAT_LABELS } from "../../../codecs/src/formats/registry.ts";
 import type { LoadTestResult } from "./result.ts";
 import { describeWait } from "./spec.ts";
 
-export const FORMAT_LABELS: Record<string, string> = {
-  json: "JSON",
-  cbor: "CBOR",
-  msgpack: "MessagePack",
-  protobuf: "Protocol Buffers",
-  struct: "Struct",
-  "struct-zlib": "Struct+Zlib",
-  sbe: "SBE",
-  pson: "PSON",
-  bitpacked: "Bit-packed",
-};
+// the registry's labels, re-exported for the load-test pages that import them from here
+export { FORMAT_LABELS };
 
 export function replicasOf(r: LoadTestResult): number | null {
   const t = r.settings.target;

@@ -16,8 +16,6 @@ const STATS = [
 ] as const;
 
 /** Axis labels short enough for nine formats side by side at 1280 px; the table shows the full names. */
-const SHORT: Record<string, string> = { json: "JSON", cbor: "CBOR", msgpack: "MsgPack", protobuf: "Protobuf", struct: "Struct", "struct-zlib": "Struct+Zlib", sbe: "SBE", pson: "PSON", bitpacked: "Bit-packed" };
-
 interface Datum {
   format: string;
   label: string;
@@ -53,7 +51,7 @@ function ChartTooltip({ active, payload, limits }: { active?: boolean; payload?:
  * says "updating…"), so its arrival redraws the chart only when its numbers moved.
  */
 function chartData(sizes: Sizes): Datum[] {
-  return sizes.results.map((r) => ({ format: r.info.id, label: r.info.label, short: SHORT[r.info.id] ?? r.info.label, p50: r.stats.p50, p95: r.stats.p95, max: r.stats.max, mean: r.stats.mean, failed: r.stats.count === 0 }));
+  return sizes.results.map((r) => ({ format: r.info.id, label: r.info.label, short: r.info.short, p50: r.stats.p50, p95: r.stats.p95, max: r.stats.max, mean: r.stats.mean, failed: r.stats.count === 0 }));
 }
 
 const sameLimits = (a: readonly Limit[], b: readonly Limit[]): boolean => a.length === b.length && a.every((l, i) => l.id === b[i]!.id && l.bytes === b[i]!.bytes);

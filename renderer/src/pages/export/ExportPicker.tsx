@@ -1,23 +1,19 @@
 // Left column of the Export page: which exports to generate, their options, and where the files go.
 import { useExport, selectAll, setOption, toggleExporter, toggleInList, downloadZip, saveToFolder, type ExportOptions } from "./store.ts";
 import { useSession } from "../../state/session.ts";
+import { CODECS, formatsWith } from "../../../../codecs/src/formats/registry.ts";
+import { FORMAT_IDS, type FormatId } from "../../../../codecs/src/formats/types.ts";
 
 const SERVERS = [
   ["ttn", "TTN v3"],
   ["chirpstack", "ChirpStack v4"],
   ["ts013", "TS013"],
 ] as const;
-const DECODER_FORMATS = [
-  ["struct", "Struct"],
-  ["bitpacked", "Bit-packed"],
-  ["sbe", "SBE"],
-] as const;
-const KAITAI_FORMATS = [
-  ["struct", "Struct"],
-  ["bitpacked", "Bit-packed"],
-] as const;
-const SERVICE_FORMATS = ["protobuf", "json", "cbor", "msgpack", "struct", "struct-zlib", "sbe", "pson", "bitpacked"];
-const FIRMWARE_FORMATS = ["protobuf", "struct", "struct-zlib", "bitpacked"];
+const labelled = (ids: readonly FormatId[]) => ids.map((id) => [id, CODECS[id].info.label] as const);
+const DECODER_FORMATS = labelled(formatsWith("networkDecoder"));
+const KAITAI_FORMATS = labelled(formatsWith("kaitai"));
+const SERVICE_FORMATS = FORMAT_IDS;
+const FIRMWARE_FORMATS = formatsWith("firmware");
 
 function Checks({ name, list, value }: { name: "servers" | "decoderFormats" | "kaitaiFormats"; list: readonly (readonly [string, string])[]; value: string[] }) {
   const order = list.map(([id]) => id);

@@ -1,7 +1,7 @@
 // Runs side by side: one column per run, one row per figure, the best value of each row marked.
 import type { LoadTestRun } from "../../../../host/api/loadtest.ts";
 import { describeWait } from "../../../../services/loadgen/src/spec.ts";
-import { FORMAT_LABELS } from "../../../../services/loadgen/src/table.ts";
+import { formatLabel } from "../../../../codecs/src/formats/registry.ts";
 import { bestWithinNoise, estimate, type Estimate } from "./noise.ts";
 import { closeCompare, useLoadTest } from "./store.ts";
 import { Card, fmt } from "./ui.tsx";
@@ -18,7 +18,7 @@ type Row = {
 const bytes = (v: number) => `${v.toFixed(1)} B`;
 
 const ROWS: Row[] = [
-  { label: "format", value: (r) => FORMAT_LABELS[r.format] ?? r.format, show: String },
+  { label: "format", value: (r) => formatLabel(r.format), show: String },
   { label: "devices", value: (r) => r.devices, show: (v) => String(v) },
   { label: "wait", value: (r) => (r.result ? describeWait(r.result.settings.wait) : "–"), show: String },
   { label: "target", value: (r) => r.target, show: String },

@@ -1,7 +1,7 @@
 // The run's configuration: layout, format, device model, timing and target.
 import { FORMAT_IDS } from "../../../../codecs/src/formats/types.ts";
 import { offeredRps, plannedSeconds, runSettingsSchema } from "../../../../services/loadgen/src/spec.ts";
-import { FORMAT_LABELS } from "../../../../services/loadgen/src/table.ts";
+import { FORMAT_LABELS } from "../../../../codecs/src/formats/registry.ts";
 import { formSettings, startBlockedReason, type FormField, type FormIssues } from "./form.ts";
 import { runLoad, setForm, stackRunning, useLoadTest, type LoadTestForm } from "./store.ts";
 import { ActionButton, Card, ErrorLine } from "./ui.tsx";

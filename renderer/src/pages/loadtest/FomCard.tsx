@@ -1,6 +1,6 @@
 // The Figure of Merit table: Table 6 of the paper beside the latest run of the same cell here.
 import { PAPER_TABLE6 } from "../../../../codecs/src/fom.ts";
-import { FORMAT_LABELS } from "../../../../services/loadgen/src/table.ts";
+import { formatLabel } from "../../../../codecs/src/formats/registry.ts";
 import { showRun, useLoadTest } from "./store.ts";
 import { Card, fmt } from "./ui.tsx";
 
@@ -32,7 +32,7 @@ export function FomCard() {
               const h = ours(p.format, p.devices, p.instances);
               return (
                 <tr key={`${p.format}-${p.devices}-${p.instances}`} data-testid="lt-fom-row" data-has-ours={h ? "true" : "false"}>
-                  <td>{FORMAT_LABELS[p.format]}</td>
+                  <td>{formatLabel(p.format)}</td>
                   <td className="num">{p.devices}</td>
                   <td className="num">{p.instances}</td>
                   <td className="num">{p.rps}</td>
@@ -57,7 +57,7 @@ export function FomCard() {
       </div>
       {others.length ? (
         <p className="muted lt-small" data-testid="lt-fom-others">
-          Other runs: {others.slice(0, 6).map((h) => `${FORMAT_LABELS[h.format] ?? h.format} ${h.devices} → ${h.valid === false ? "not valid (client-limited)" : fmt.int(h.fom)}`).join(" · ")}
+          Other runs: {others.slice(0, 6).map((h) => `${formatLabel(h.format)} ${h.devices} → ${h.valid === false ? "not valid (client-limited)" : fmt.int(h.fom)}`).join(" · ")}
         </p>
       ) : null}
     </Card>

@@ -1,5 +1,5 @@
 // Every run kept in the projects database: pick runs to compare or export, open one, delete one.
-import { FORMAT_LABELS } from "../../../../services/loadgen/src/table.ts";
+import { formatLabel } from "../../../../codecs/src/formats/registry.ts";
 import { compareRuns, deleteRun, exportRuns, showRun, togglePick, useLoadTest } from "./store.ts";
 import { ActionButton, Card, ErrorLine, FailureCell, fmt, FomValue } from "./ui.tsx";
 
@@ -66,7 +66,7 @@ export function HistoryCard() {
                   <td className="lt-ellipsis" title={h.layoutName}>
                     {h.layoutName}
                   </td>
-                  <td>{FORMAT_LABELS[h.format] ?? h.format}</td>
+                  <td>{formatLabel(h.format)}</td>
                   <td className="num">{h.devices}</td>
                   <td className="lt-ellipsis" title={h.target}>
                     {h.target}

@@ -1,7 +1,7 @@
 // One finished run in detail: throughput against the offered load, latency percentiles, failures by
 // kind, end-to-end delay, the generator's own health and the paper's cell for the same configuration.
 import { describeWait } from "../../../../services/loadgen/src/spec.ts";
-import { FORMAT_LABELS } from "../../../../services/loadgen/src/table.ts";
+import { FORMAT_LABELS } from "../../../../codecs/src/formats/registry.ts";
 import { RunCharts } from "./Charts.tsx";
 import { useLoadTest } from "./store.ts";
 import { Card, fmt, FomValue } from "./ui.tsx";

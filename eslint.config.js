@@ -1,0 +1,53 @@
+// Lint = the layers of docs/design/layers.md. Paths are resolved from each specifier, so a zone
+// catches "../../host/x.ts" at any depth. typescript 7 (the native compiler) has no JS API for
+// typescript-eslint, so Babel parses the TypeScript: this config checks imports, not types.
+import babelParser from "@babel/eslint-parser";
+import importPlugin from "eslint-plugin-import";
+
+const layer = (target, from, message, except) => ({ target, from, message, ...(except ? { except } : {}) });
+
+// every folder a lower layer must not reach, named once
+const ABOVE_CODECS = ["./devkit-bridge", "./services", "./host", "./bin", "./app", "./renderer", "./e2e"];
+const ABOVE_SHARED = ["./host", "./bin", "./app", "./renderer", "./e2e"];
+const SERVICES_BUT_SHARED = ["./services/!(shared)/**", "./services/*.ts"];
+
+const zones = [
+  layer("./codecs", ABOVE_CODECS, "codecs/ is the bottom layer: it imports only itself and npm packages."),
+  layer(["./codecs/src", "./firmware/templates"], ["./devkit-bridge", "./codecs/test", "./codecs/bench", "./firmware/templates/embedAstronode.ts"], "codecs/src is pure: no devkit-bridge, tests or Node scripts."),
+  layer("./devkit-bridge", ["./services", ...ABOVE_SHARED], "devkit-bridge/ builds on codecs/ only."),
+  layer("./services/shared", SERVICES_BUT_SHARED, "services/shared/ is the shared Node code: only codecs/ and devkit-bridge/ below it."),
+  layer("./services", ABOVE_SHARED, "services/ may not import host/, bin/, app/ or renderer/: shared Node code goes in services/shared/."),
+  layer("./host", SERVICES_BUT_SHARED, "host/ may use services/shared/, not the services themselves."),
+  layer("./host", ["./bin", "./app", "./renderer", "./e2e"], "host/ may not import bin/, app/ or renderer/."),
+  layer("./app", ["./bin", "./renderer", "./e2e"], "app/ sits on host/: never bin/ or renderer/."),
+  layer("./bin", ["./renderer", "./e2e"], "bin/ may not import renderer/."),
+  layer("./renderer", ["./host"], "renderer/ reaches the host only through host/api.", ["./api"]),
+  layer("./renderer", ["./services", "./devkit-bridge", "./bin", "./app", "./e2e"], "renderer/ uses codecs/ and host/api only."),
+];
+
+export default [
+  { ignores: ["**/node_modules/**", "**/dist/**", ".cache/**", ".venv/**", "**/*.generated.*", "firmware/esp32-bridge/**", "codecs/reference/**"] },
+  {
+    files: ["**/*.{ts,tsx}"],
+    linterOptions: { reportUnusedDisableDirectives: "error" },
+    languageOptions: {
+      parser: babelParser,
+      parserOptions: {
+        requireConfigFile: false,
+        babelOptions: { babelrc: false, configFile: false, presets: [["@babel/preset-typescript", { allowDeclareFields: true }]] },
+      },
+    },
+    plugins: { import: importPlugin },
+    settings: { "import/resolver": { node: { extensions: [".ts", ".tsx", ".js", ".mjs", ".cjs", ".json"] } } },
+    rules: {
+      "import/no-restricted-paths": ["error", { zones }],
+      // an import the rule cannot resolve cannot be checked against the zones
+      "import/no-unresolved": ["error", { ignore: ["^[^.]"] }],
+    },
+  },
+  {
+    files: ["codecs/src/**/*.{ts,tsx}", "firmware/templates/**/*.ts", "renderer/src/**/*.{ts,tsx}"],
+    ignores: ["firmware/templates/embedAstronode.ts"],
+    rules: { "import/no-nodejs-modules": "error" },
+  },
+];
