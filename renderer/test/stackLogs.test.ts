@@ -24,7 +24,20 @@ const api: HostApi = {
     }),
 };
 
-const settle = () => new Promise((r) => setTimeout(r, 1200));
+/**
+ * The host's log ring once the page has caught up with it: lines keep coming (health checks) and
+ * reach the page in batches, so compare only when both end at the same line.
+ */
+async function ringWhenCaughtUp(): Promise<Res<"stack.logs">["lines"]> {
+  const until = Date.now() + 20_000;
+  for (;;) {
+    const ring = ((await host.dispatch("stack.logs", { limit: 2000 })) as Res<"stack.logs">).lines;
+    const shown = useStack.getState().logs;
+    if (shown.length && ring.length && shown.at(-1)!.seq === ring.at(-1)!.seq) return ring;
+    if (Date.now() > until) throw new Error(`the page never caught up with the host's log (page ends at ${shown.at(-1)?.seq}, host at ${ring.at(-1)?.seq})`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
 
 describe("Stack page log", () => {
   it("shows every line once, in order, through start, live events and refreshes", { timeout: 120_000 }, async () => {
@@ -34,16 +47,14 @@ describe("Stack page log", () => {
     expect(useStack.getState().error).toBeNull();
     expect(useStack.getState().status?.state).toBe("running");
     // lines still waiting for the batched log event when the page fetched the log arrive now
-    await settle();
-    const ring = (await host.dispatch("stack.logs", { limit: 2000 })) as Res<"stack.logs">;
+    const ring = await ringWhenCaughtUp();
     const shown = useStack.getState().logs;
     expect(shown.length).toBeGreaterThan(3);
-    expect(shown.map((l) => l.text)).toEqual(ring.lines.slice(-shown.length).map((l) => l.text));
-    expect(shown).toEqual(ring.lines.slice(-shown.length));
+    expect(shown.map((l) => l.text)).toEqual(ring.slice(-shown.length).map((l) => l.text));
+    expect(shown).toEqual(ring.slice(-shown.length));
     // a refresh (the page opened again) while lines keep coming changes nothing either
     await Promise.all([refresh(), host.dispatch("stack.logs", { limit: 1 })]);
-    await settle();
-    const again = ((await host.dispatch("stack.logs", { limit: 2000 })) as Res<"stack.logs">).lines;
+    const again = await ringWhenCaughtUp();
     const now = useStack.getState().logs;
     expect(now).toEqual(again.slice(-now.length));
   });
