@@ -42,6 +42,8 @@ describe("the paper's Locust device clients against the stack", () => {
     expect(existsSync(LOCUST), "locust is installed by .ci/setup-python.sh").toBe(true);
     const dir = tempDir("satpayload-paper-clients-");
     for (const f of readdirSync(CLIENTS)) if (f.endsWith(".py")) copyFileSync(path.join(CLIENTS, f), path.join(dir, f));
+    // the paper's struct packing, shared with the struct reference tests
+    copyFileSync(path.join(repoRoot, "codecs/reference/ref_struct.py"), path.join(dir, "ref_struct.py"));
     writeFileSync(path.join(dir, "container.proto"), generateProto(paperLayout));
     const cse = await cseProcess(["--port", "0", "--data-dir", tempDir()]);
     for (const [file, format] of [["locust_cbor.py", "cbor"], ["locust_msgpack.py", "msgpack"], ["locust_protobuf.py", "protobuf"], ["locust_struct_zlib.py", "struct-zlib"]] as const) {

@@ -10,8 +10,14 @@ import subprocess
 import sys
 import zlib
 
-STRINGS = {"msisdn", "iso6346", "time", "cgi", "door"}
-UINTS = {"rssi", "ble-m", "bat-soc", "gnss", "nsat"}
+# the paper's struct packing, kept once for the reference tests and these clients: beside this file
+# when the clients are copied to run, else in the repository's codecs/reference
+sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "..", "codecs", "reference"))
+import ref_struct  # noqa: E402
+
+# which of the paper's keys are strings and unsigned bytes in its typed formats
+STRINGS = ref_struct.PAPER_STRINGS
+UINTS = ref_struct.PAPER_UINTS
 
 
 def record(rng, device):
@@ -41,26 +47,10 @@ def record(rng, device):
 
 
 def struct_zlib(rec):
-    """The paper's Struct: big-endian, string lengths as H in place and the bytes appended, uints
-    as B, floats as f, acc as three f; then zlib.compress(…, 9)."""
-    fmt, values, appended = ">", [], b""
-    for key, text in rec.items():
-        if key in STRINGS:
-            raw = text.encode("utf-8")
-            fmt += "H"
-            values.append(len(raw))
-            appended += raw
-        elif key in UINTS:
-            fmt += "B"
-            values.append(int(text))
-        elif key == "acc":
-            xs = [float(x) for x in text.split(" ")]
-            fmt += "f" * len(xs)
-            values.extend(xs)
-        else:
-            fmt += "f"
-            values.append(float(text))
-    return zlib.compress(struct.pack(fmt, *values) + appended, 9)
+    """The paper's Struct (big-endian, string lengths as H in place and the bytes appended, uints
+    as B, floats as f, acc as three f; the packing of codecs/reference/ref_struct.py), then
+    zlib.compress(…, 9)."""
+    return zlib.compress(ref_struct.pack_paper(rec), 9)
 
 
 def cbor(rec):
@@ -105,3 +95,32 @@ def protobuf(rec):
 def payloads(encode, device, count=50, seed=None):
     rng = random.Random(seed if seed is not None else device)
     return [encode(record(rng, device)) for _ in range(count)]
+
+
+def device_user(encode):
+    """A paper-style device (a Locust HttpUser) sending readings encoded by `encode`: each POSTs its
+    pre-encoded readings as application/octet-stream to /container-data; only HTTP 200 counts."""
+    import itertools
+
+    from locust import HttpUser, between, task
+
+    # made before the load starts (as the paper's clients did): 20 devices x 50 readings
+    devices = 20
+    pools = [payloads(encode, device) for device in range(devices)]
+    started = itertools.count()
+
+    class ContainerDevice(HttpUser):
+        wait_time = between(0.05, 0.2)
+
+        def on_start(self):
+            self.readings = itertools.cycle(pools[next(started) % devices])
+
+        @task
+        def send(self):
+            with self.client.post("/container-data", data=next(self.readings), headers={"Content-Type": "application/octet-stream"}, name="container-data", catch_response=True) as r:
+                if r.status_code == 200:
+                    r.success()
+                else:
+                    r.failure(f"HTTP {r.status_code}: {r.text[:200]}")
+
+    return ContainerDevice
