@@ -52,8 +52,11 @@ const total = matrixCells(spec).length;
 const load0 = os.loadavg();
 const started = new Date();
 process.stderr.write(`bench:paper: ${total} cells, ${spec.base.durationSeconds} s measured + ${spec.base.warmupSeconds} s warm-up each, load average ${load0.map((x) => x.toFixed(2)).join(" ")}\n`);
+/** the 1-minute load average as each cell ended: the machine is shared, and a slow cell under a load spike is not the format's doing */
+const cellLoad: string[] = [];
 const results = await runMatrix(spec, {
   onCell: (r, i, n) => {
+    cellLoad.push(`${r.settings.format} ${r.settings.devices}×${replicasOf(r)}: ${os.loadavg()[0]!.toFixed(1)}`);
     process.stderr.write(
       `  [${i + 1}/${n}] ${r.settings.format} ${r.settings.devices} devices × ${replicasOf(r)}: ${r.rps.toFixed(1)} RPS (${((r.offeredShare ?? 0) * 100).toFixed(1)} % of offered), p95 ${r.latency.p95} ms, ${r.requests.measuredFailed} failed${r.client.valid ? "" : " [client-limited]"}\n`,
     );
@@ -78,6 +81,8 @@ const section = [
   `\`npm run bench:paper\` on ${started.toISOString().slice(0, 10)}: ${os.availableParallelism()} cores (${os.cpus()[0]?.model ?? "unknown CPU"}), Node ${process.version}; load average ${load0.map((x) => x.toFixed(2)).join(" ")} at the start and ${load1.map((x) => x.toFixed(2)).join(" ")} at the end (other work shared the machine). Workload as the paper's: devices wait U(1, 3) s after each answer, keep-alive, 10 000 pre-encoded \`paper\` records, spawn rate ${spec.base.spawnRate}/s; ${spec.base.warmupSeconds} s warm-up, ${spec.base.durationSeconds} s measured per cell (the paper ran longer). Target: the embedded CSE and the decoder (\`--replicas N\`, node:cluster on one port; the paper used nginx least_conn), group commit, forwarding to the CSE, all on this machine with the generator. In parentheses: the paper's published cell (Tables 3–5; FoM from Table 6). "of offered" = RPS / (devices / 2 s). e2e = ingest → contentInstance notification.`,
   "",
   markdownTable(results).trimEnd(),
+  "",
+  `1-minute load average as each cell ended (cells run in the order listed, on one stack per replica count): ${cellLoad.join("; ")}.`,
   "",
   ...targetCheck(results),
   MARK,

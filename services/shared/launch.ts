@@ -12,11 +12,11 @@ export const CSE_ENTRY = path.join(repoRoot, "services/cse/main.ts");
 export const ACME_ENTRY = path.join(repoRoot, "services/acme/main.ts");
 
 /** node (or Electron acting as node) with the tsx loader, so services run from their sources. */
-export function nodeCommand(entry: string, args: readonly string[]): { command: string; args: string[]; env: NodeJS.ProcessEnv } {
+export function nodeCommand(entry: string, args: readonly string[], nodeArgs: readonly string[] = []): { command: string; args: string[]; env: NodeJS.ProcessEnv } {
   const loader = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
   const env: NodeJS.ProcessEnv = { ...process.env };
   if (process.versions.electron) env.ELECTRON_RUN_AS_NODE = "1";
-  return { command: process.execPath, args: ["--import", loader, entry, ...args], env };
+  return { command: process.execPath, args: [...nodeArgs, "--import", loader, entry, ...args], env };
 }
 
 export interface Listening {
@@ -31,6 +31,8 @@ export interface LaunchOptions {
   timeoutMs?: number;
   /** keep stdin as a pipe the child watches (--watch-stdin): it ends with us */
   tieToParent?: boolean;
+  /** flags for node itself, before the entry (e.g. --cpu-prof, which NODE_OPTIONS refuses) */
+  nodeArgs?: readonly string[];
 }
 
 export class LaunchError extends Error {
@@ -45,7 +47,7 @@ export interface Launched {
 }
 
 export function launch(entry: string, args: readonly string[], opts: LaunchOptions = {}): Promise<Launched> {
-  const cmd = nodeCommand(entry, args);
+  const cmd = nodeCommand(entry, args, opts.nodeArgs);
   const child = spawn(cmd.command, cmd.args, { env: { ...cmd.env, ...opts.env }, stdio: [opts.tieToParent ? "pipe" : "ignore", "pipe", "pipe"], windowsHide: true });
   const exited = new Promise<number | string>((resolve) => child.once("exit", (code, signal) => resolve(code ?? signal ?? -1)));
   const tail: string[] = [];

@@ -171,7 +171,8 @@ export class Cse {
       throw new CseError(403, RSC.INVALID_CHILD_RESOURCE_TYPE, `a resource of type ${ty} cannot be a child of /${parent.path} (type ${parent.ty})`);
     const profile = this.config.profile;
     const { rn: givenRn, attrs } = createAttributes(ty, unwrap(req.body, ty), profile);
-    if (givenRn !== undefined) this.checkFree(`${parent.path}/${givenRn}`);
+    // an instance is checked inside its group-committed transaction (createInstance)
+    if (givenRn !== undefined && ty !== TY.CIN) this.checkFree(`${parent.path}/${givenRn}`);
 
     let aei: string | null = null;
     if (ty === TY.AE) {
@@ -424,7 +425,7 @@ export class Cse {
   /** The subscriptions under `parentId` interested in `net`, with what each should be sent. */
   private eventsFor(parentId: number, net: number, resource: ResourceRow, whole: Attrs, modified: Attrs | undefined, last: boolean): PendingEvent[] {
     const out: PendingEvent[] = [];
-    for (const sub of this.store.childrenOfType(parentId, TY.SUB)) {
+    for (const sub of this.store.subscriptionsOf(parentId)) {
       if (sub.id === resource.id) continue;
       const s = JSON.parse(sub.attrs) as SubAttrs;
       const nets = s.enc?.net ?? [NET.CREATE_CHILD];

@@ -104,6 +104,12 @@ export class Store {
   private readonly searches = new Map<string, Database.Statement>();
   private readonly q;
   private readonly batch: { fn: () => unknown; resolve: (v: unknown) => void; reject: (e: unknown) => void }[] = [];
+  /**
+   * Row ids that have (or once had) a subscription child: every created instance asks for its
+   * container's subscriptions, and most containers have none. A superset is safe (the query then
+   * answers exactly), so ids are added on insert, even if that insert rolls back, and never removed.
+   */
+  private subscriptionParents: Set<number> | undefined;
 
   /** `file` undefined keeps the tree in memory only. */
   constructor(file: string | undefined) {
@@ -147,6 +153,7 @@ export class Store {
       oldestInstance: db.prepare<[number], InstanceMeta>(`SELECT id, size, created_ms FROM resource WHERE parent = ? AND ty = ${TY.CIN} ORDER BY id ASC LIMIT 1`),
       deleteById: db.prepare<[number]>("DELETE FROM resource WHERE id = ?"),
       aesOwnedByAeId: db.prepare(`UPDATE resource SET cr = aei WHERE ty = ${TY.AE} AND aei IS NOT NULL AND (cr IS NULL OR cr != aei)`),
+      subscriptionParents: db.prepare<[], number>(`SELECT DISTINCT parent FROM resource WHERE ty = ${TY.SUB} AND parent IS NOT NULL`).pluck(),
       childrenOfType: db.prepare<[number, number], ResourceRow>(`SELECT ${COLUMNS} FROM resource WHERE parent = ? AND ty = ? ORDER BY id`),
       typeInSubtree: db.prepare<[number, string, string], ResourceRow>(`SELECT ${COLUMNS} FROM resource WHERE ty = ? AND path > ? AND path < ? ORDER BY id`),
       allOfType: db.prepare<[number], ResourceRow>(`SELECT ${COLUMNS} FROM resource WHERE ty = ? ORDER BY id`),
@@ -238,7 +245,14 @@ export class Store {
   }
 
   insert(row: NewRow): number {
+    if (row.ty === TY.SUB && row.parent !== null) this.subscriptionParents?.add(row.parent);
     return Number(this.q.insert.run(row).lastInsertRowid);
+  }
+
+  /** The subscriptions directly below `parent`, in creation order. */
+  subscriptionsOf(parent: number): ResourceRow[] {
+    this.subscriptionParents ??= new Set(this.q.subscriptionParents.all());
+    return this.subscriptionParents.has(parent) ? this.q.childrenOfType.all(parent, TY.SUB) : [];
   }
 
   setAttrs(id: number, attrs: string): void {

@@ -2,16 +2,36 @@
 
 const pad = (n: number, w = 2) => String(n).padStart(w, "0");
 
+// every resource created in the same second has the same text: format it once per second
+let lastSecond = NaN;
+let lastText = "";
+
 export function m2mTime(ms: number): string {
-  const d = new Date(ms);
+  const second = Math.floor(ms / 1000);
+  if (second !== lastSecond) {
+    lastText = format(new Date(ms));
+    lastSecond = second;
+  }
+  return lastText;
+}
+
+function format(d: Date): string {
   return `${pad(d.getUTCFullYear(), 4)}${pad(d.getUTCMonth() + 1)}${pad(d.getUTCDate())}T${pad(d.getUTCHours())}${pad(d.getUTCMinutes())}${pad(d.getUTCSeconds())}`;
 }
 
+let lastExpirySecond = NaN;
+let lastExpiry = "";
+
 /** Mobius gives resources without an `et` two years of life. */
 export function defaultExpiry(ms: number): string {
-  const d = new Date(ms);
-  d.setUTCFullYear(d.getUTCFullYear() + 2);
-  return m2mTime(d.getTime());
+  const second = Math.floor(ms / 1000);
+  if (second !== lastExpirySecond) {
+    const d = new Date(ms);
+    d.setUTCFullYear(d.getUTCFullYear() + 2);
+    lastExpiry = format(d);
+    lastExpirySecond = second;
+  }
+  return lastExpiry;
 }
 
 // ACME and other CSEs add ",ffffff" fractions; clients copying their values must not be refused

@@ -55,6 +55,18 @@ describe("notifications", () => {
     expect(w.at((x) => x.body["m2m:sgn"].vrq !== undefined)).toEqual([]);
   });
 
+  it("notifies for a container that already held instances when its subscription was created", async () => {
+    const rn = `late${++n}`;
+    const cnt = `/Mobius/app/${rn}`;
+    expectRsc(await owner.create("/Mobius/app", 3, { "m2m:cnt": { rn } }), 201, 2001);
+    // instances before any subscription exists: the CSE has looked for this container's subscriptions
+    for (let i = 0; i < 3; i++) expectRsc(await owner.create(cnt, 4, { "m2m:cin": { rn: `early${i}`, con: i } }), 201, 2001);
+    expectRsc(await owner.create(cnt, 23, { "m2m:sub": { rn: "sub", nu: [`${rx.url}/n/${rn}`], enc: { net: [3] } } }), 201, 2001);
+    expectRsc(await owner.create(cnt, 4, { "m2m:cin": { rn: "after", con: 9 } }), 201, 2001);
+    const got = await rx.waitFor((x) => x.path === `/n/${rn}`);
+    expect(rep(got)["m2m:cin"].rn).toBe("after");
+  });
+
   it("delivers in creation order", async () => {
     const w = await watched({ enc: { net: [3] } });
     for (let i = 0; i < 20; i++) await owner.create(w.cnt, 4, { "m2m:cin": { rn: `m${i}`, con: i } });

@@ -28,6 +28,14 @@ export interface ForwarderState {
 
 export const FORWARDER_STATUS_KEY = "forwarder";
 
+/**
+ * Under steady load the forwarder turns idle after every batch and busy again at the next commit a
+ * few milliseconds later. Its state is written for other processes to read, so "idle" is written
+ * only once it has lasted this long: two writes less per batch, for a state the writer thread would
+ * otherwise store and overwrite hundreds of times a second.
+ */
+const IDLE_WRITE_DELAY_MS = 50;
+
 class Failure extends Error {
   constructor(
     message: string,
@@ -48,6 +56,9 @@ export class Forwarder {
   private readonly containers = new Set<string>();
   private attempt = 0;
   private state: ForwarderState = { state: "starting", lastError: null, lastErrorAt: null, attempt: 0, nextRetryAt: null };
+  /** what other processes read (the last state handed to the writer) */
+  private written: ForwarderState | undefined;
+  private idleWrite: NodeJS.Timeout | undefined;
 
   constructor(
     /** read side: pending records (a connection of this thread) */
@@ -90,10 +101,19 @@ export class Forwarder {
   }
 
   private publish(change: Partial<ForwarderState>): void {
-    const next = { ...this.state, ...change, attempt: this.attempt };
-    const changed = next.state !== this.state.state || next.lastError !== this.state.lastError || next.nextRetryAt !== this.state.nextRetryAt;
-    this.state = next;
-    if (changed) this.writer.setStatus(FORWARDER_STATUS_KEY, next);
+    this.state = { ...this.state, ...change, attempt: this.attempt };
+    clearTimeout(this.idleWrite);
+    this.idleWrite = undefined;
+    if (this.state.state === "idle") this.idleWrite = setTimeout(() => this.write(), IDLE_WRITE_DELAY_MS).unref();
+    else this.write();
+  }
+
+  private write(): void {
+    const next = this.state;
+    const last = this.written;
+    if (last && next.state === last.state && next.lastError === last.lastError && next.nextRetryAt === last.nextRetryAt) return;
+    this.written = next;
+    this.writer.setStatus(FORWARDER_STATUS_KEY, next);
   }
 
   private sleep(ms: number): Promise<void> {

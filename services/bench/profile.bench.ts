@@ -1,0 +1,238 @@
+// `npm run bench:profile`: where the CPU of decoder → embedded CSE goes. Both processes run under
+// V8's sampling profiler (--cpu-prof) while a fixed open-loop load of paper-preset Protobuf records
+// goes through them and every record reaches the CSE; each profile is then folded into stages by
+// the source file of the sampled function (its self time) and divided by the records carried.
+//   npm run bench:profile -- [--rate 400] [--seconds 8] [--format protobuf] [--no-cpu-prof] [--write] [--keep DIR]
+// --no-cpu-prof: only the per-thread CPU from /proc, without the profiler's own overhead.
+// --write: the stage table goes into docs/benchmarks.md between the <!-- profile --> markers.
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { codecFor, isFormatId } from "../../codecs/src/formats/registry.ts";
+import { parseLayout } from "../../codecs/src/layout/validate.ts";
+import { presetById } from "../../codecs/src/presets/index.ts";
+import { generateSamples } from "../../codecs/src/samples/generate.ts";
+import { writeFileAtomic } from "../shared/atomicWrite.ts";
+import { CSE_ENTRY, DECODER_ENTRY, launch, repoRoot, stopChild } from "../shared/launch.ts";
+import { step } from "./openLoop.ts";
+import { STARTUP, stageOf } from "./stages.ts";
+
+const { values } = parseArgs({
+  options: {
+    rate: { type: "string", default: "400" },
+    seconds: { type: "string", default: "8" },
+    keep: { type: "string" },
+    format: { type: "string", default: "protobuf" },
+    "no-cpu-prof": { type: "boolean", default: false },
+    write: { type: "boolean", default: false },
+  },
+});
+const RATE = Number(values.rate);
+const SECONDS = Number(values.seconds);
+const DOC = path.join(repoRoot, "docs/benchmarks.md");
+const MARK = "<!-- profile -->";
+
+interface Node {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  hitCount?: number;
+  children?: number[];
+}
+interface Profile {
+  nodes: Node[];
+  startTime: number;
+  endTime: number;
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** self time (µs) per stage and per function, from the sample deltas; `busy` excludes (idle) */
+function fold(p: Profile): { stages: Map<string, number>; functions: Map<string, number>; busy: number } {
+  const byId = new Map(p.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const stages = new Map<string, number>();
+  const functions = new Map<string, number>();
+  let busy = 0;
+  for (let i = 0; i < p.samples.length; i++) {
+    const n = byId.get(p.samples[i]!)!;
+    const dt = p.timeDeltas[i + 1] ?? 0;
+    const { functionName, url, lineNumber } = n.callFrame;
+    if (functionName === "(idle)") continue;
+    const stack: Node["callFrame"][] = [];
+    for (let id: number | undefined = n.id; id !== undefined; id = parent.get(id)) stack.push(byId.get(id)!.callFrame);
+    const stage = stageOf(stack);
+    busy += dt;
+    stages.set(stage, (stages.get(stage) ?? 0) + dt);
+    const key = `${functionName || "(anonymous)"} ${url.replace(/^.*\/(node_modules|services|codecs)\//, "$1/")}:${lineNumber + 1}`;
+    functions.set(key, (functions.get(key) ?? 0) + dt);
+  }
+  return { stages, functions, busy };
+}
+
+interface Column {
+  name: string;
+  /** measured CPU of the thread (µs) */
+  cpu: number;
+  stages: Map<string, number>;
+}
+
+/**
+ * µs per record per stage: each profiled thread's sampled time split by stage, scaled to the CPU
+ * /proc measured for that thread (samples also fall while a thread waits, e.g. in fsync, or is
+ * descheduled on a loaded machine: the profile says where, /proc says how much). The decoder's
+ * writer thread is its busiest thread besides the main one; threads without a profile (libuv's
+ * pool, V8's GC helpers) are one row.
+ */
+function breakdown(profDir: string, cpu: Record<"decoder" | "cse", [string, number][]>, carried: number): { text: string; top: string[] } {
+  const columns: Column[] = [];
+  const top: string[] = [];
+  let unprofiled = 0;
+  let profiler = 0;
+  for (const who of ["decoder", "cse"] as const) {
+    const threads = cpu[who];
+    const main = threads.find(([k]) => k.endsWith("#main"))?.[1] ?? 0;
+    const others = threads.filter(([k]) => !k.endsWith("#main") && !k.startsWith("v8:"));
+    let accounted = main;
+    for (const f of readdirSync(path.join(profDir, who)).filter((x) => x.endsWith(".cpuprofile"))) {
+      const p = JSON.parse(readFileSync(path.join(profDir, who, f), "utf8")) as Profile;
+      const { stages, functions, busy } = fold(p);
+      const isMain = /\.0\.\d+\.cpuprofile$/.test(f);
+      const isWriter = p.nodes.some((n) => n.callFrame.url.includes("buffer/writerThread.ts"));
+      if (!isMain && !isWriter) continue;
+      const threadCpu = isMain ? main : (others[0]?.[1] ?? 0);
+      if (!isMain) accounted += threadCpu;
+      // module loading happened before the /proc window opened: its samples are not in threadCpu
+      const startup = stages.get(STARTUP) ?? 0;
+      stages.delete(STARTUP);
+      const scaled = new Map([...stages].map(([k, v]) => [k, (v / (busy - startup)) * threadCpu]));
+      columns.push({ name: `${who} ${isMain ? "main thread" : "writer thread"}`, cpu: threadCpu, stages: scaled });
+      top.push(`${who} ${isMain ? "main" : "writer"}: busiest functions (self, share of sampled time)`);
+      for (const [k, us] of [...functions].sort((a, b) => b[1] - a[1]).slice(0, 12)) top.push(`  ${((us / busy) * 100).toFixed(1).padStart(5)} %  ${k}`);
+    }
+    const ofProfiler = threads.filter(([k]) => k.startsWith("v8:")).reduce((a, [, v]) => a + v, 0);
+    profiler += ofProfiler;
+    unprofiled += threads.reduce((a, [, v]) => a + v, 0) - accounted - ofProfiler;
+  }
+  const names = [...new Set(columns.flatMap((c) => [...c.stages.keys()]))];
+  const rowTotal = (n: string) => columns.reduce((a, c) => a + (c.stages.get(n) ?? 0), 0);
+  names.sort((a, b) => rowTotal(b) - rowTotal(a));
+  const f = (us: number) => (us / carried).toFixed(0);
+  const total = columns.reduce((a, c) => a + c.cpu, 0) + unprofiled + profiler;
+  const text = [
+    `| stage | ${columns.map((c) => c.name).join(" | ")} | all |`,
+    `|---|${columns.map(() => "---:|").join("")}---:|`,
+    ...names.map((n) => `| ${n} | ${columns.map((c) => f(c.stages.get(n) ?? 0)).join(" | ")} | ${f(rowTotal(n))} |`),
+    `| other threads of both processes (V8 platform/GC helpers, libuv pool; not profiled) | ${columns.map(() => "").join(" | ")} | ${f(unprofiled)} |`,
+    `| the profiler's own threads (absent without --cpu-prof) | ${columns.map(() => "").join(" | ")} | ${f(profiler)} |`,
+    `| **total CPU per record** | ${columns.map((c) => `**${f(c.cpu)}**`).join(" | ")} | **${f(total)}** |`,
+  ].join("\n");
+  return { text, top };
+}
+
+function writeSection(table: string, m: { format: string; load0: number; rate: number; seconds: number; carried: number; p50: number; p99: number }): void {
+  const doc = readFileSync(DOC, "utf8");
+  const cpuModel = os.cpus()[0]?.model.replace(/\s+/g, " ").trim() ?? "unknown CPU";
+  const section = `${MARK}
+## Where the CPU goes: decoder → embedded CSE (\`npm run bench:profile\`)
+
+What it measures (\`services/bench/profile.bench.ts\`): the decoder (one worker) and the embedded CSE
+run as in \`bench:ingest\` (separate processes, per-device containers), each under V8's sampling
+profiler (\`node --cpu-prof\`), while ${m.rate} paper-preset ${m.format} records/s arrive for ${m.seconds} s and every one of them
+reaches the CSE. Each thread's CPU (user + system, from \`/proc\`) is divided by the ${m.carried.toLocaleString("en-US")} records carried and split
+by stage in the proportions of that thread's profile; a sample counts for the nearest frame that
+names a stage, so Node's socket and stream work is charged to the HTTP client, server or handler
+that caused it, and SQLite's native work to the store call that ran it. The profiler costs a few
+percent: its threads are a row of their own, and the main threads run a little slower under it. Measured ${new Date().toISOString().slice(0, 10)} on ${os.cpus().length} × ${cpuModel}, Node ${process.version}, 1-min
+load average ${m.load0.toFixed(1)} at start; ingest p50 ${m.p50.toFixed(1)} ms, p99 ${m.p99.toFixed(1)} ms.
+
+µs of CPU per record:
+
+${table}
+${MARK}`;
+  const parts = doc.split(MARK);
+  const next = parts.length >= 3 ? `${parts[0]}${section}${parts.slice(2).join(MARK)}` : `${doc.trimEnd()}\n\n${section}\n`;
+  writeFileAtomic(DOC, next);
+  process.stdout.write(`wrote the profile section of ${path.relative(repoRoot, DOC)}\n`);
+}
+
+const TICK_US = 10_000; // USER_HZ 100 on Linux
+
+/** CPU (user + system, µs) of each thread of a process, from /proc: real CPU, unlike the sampled profile */
+function threadCpu(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const us = (Number(f[11]) + Number(f[12])) * TICK_US;
+      out.set(`${name}#${tid === String(pid) ? "main" : tid}`, us);
+    } catch {
+      // the thread ended between the listing and the read
+    }
+  }
+  return out;
+}
+
+function cpuDelta(before: Map<string, number>, after: Map<string, number>): [string, number][] {
+  return [...after].map(([k, v]) => [k, v - (before.get(k) ?? 0)] as [string, number]).filter(([, v]) => v > 0).sort((a, b) => b[1] - a[1]);
+}
+
+async function main(): Promise<void> {
+  const paper = parseLayout(presetById("paper")!.layout);
+  const format = values.format;
+  if (!isFormatId(format)) throw new Error(`--format ${format} is not a format id`);
+  const payloads = generateSamples(paper, 1000, 1).map((r) => codecFor(paper, format).encode(r));
+  const profDir = values.keep ?? mkdtempSync(path.join(os.tmpdir(), "satpayload-prof-"));
+  const cseDir = mkdtempSync(path.join(os.tmpdir(), "satpayload-prof-cse-"));
+  const decDir = mkdtempSync(path.join(os.tmpdir(), "satpayload-prof-dec-"));
+  const nodeArgs = (who: string) => (values["no-cpu-prof"] ? [] : ["--cpu-prof", `--cpu-prof-dir=${path.join(profDir, who)}`]);
+  const load0 = os.loadavg()[0]!;
+  const cse = await launch(CSE_ENTRY, ["--port", "0", "--data-dir", cseDir], { nodeArgs: nodeArgs("cse"), timeoutMs: 60_000 });
+  const dec = await launch(DECODER_ENTRY, ["--data-dir", decDir, "--preset", "paper", "--cse", String(cse.listening.cseBaseUrl), "--container", "device", "--replicas", "1", "--forward-concurrency", "16", "--watch-stdin"], {
+    nodeArgs: nodeArgs("decoder"),
+    timeoutMs: 60_000,
+    tieToParent: true,
+  });
+  const url = dec.listening.url;
+  const stats = async () => (await (await fetch(`${url}/api/stats`)).json()) as { records: number; backlog: number; forwarded: number };
+  const headers = { "content-type": "application/octet-stream", "x-satpayload-format": format, "x-satpayload-layout": "paper" };
+  let carried = 0;
+  let result;
+  const t0 = performance.now();
+  const pids = { decoder: dec.child.pid!, cse: cse.child.pid! };
+  const before = { decoder: threadCpu(pids.decoder), cse: threadCpu(pids.cse) };
+  let after = before;
+  try {
+    result = await step({ url, path: "/ingest", headers, body: (i) => payloads[i % payloads.length]! }, RATE, SECONDS, "prof");
+    while ((await stats()).backlog > 0) await new Promise((r) => setTimeout(r, 200));
+    carried = (await stats()).forwarded;
+    after = { decoder: threadCpu(pids.decoder), cse: threadCpu(pids.cse) };
+  } finally {
+    await stopChild(dec.child, dec.exited);
+    await stopChild(cse.child, cse.exited);
+  }
+  const wall = (performance.now() - t0) / 1000;
+  process.stdout.write(`${format}: offered ${RATE}/s for ${SECONDS} s: ${result.ok} acknowledged (p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms), ${carried} forwarded, drained after ${wall.toFixed(1)} s; load average ${load0.toFixed(1)}\n`);
+  const cpu = { decoder: cpuDelta(before.decoder, after.decoder), cse: cpuDelta(before.cse, after.cse) };
+  for (const who of ["decoder", "cse"] as const) {
+    const sum = cpu[who].reduce((a, [, v]) => a + v, 0);
+    process.stdout.write(`${who}: ${(sum / carried).toFixed(0)} µs CPU per record (user+sys from /proc)${cpu[who].map(([k, v]) => `; ${k} ${(v / carried).toFixed(0)}`).join("")}\n`);
+  }
+  if (!values["no-cpu-prof"]) {
+    const table = breakdown(profDir, cpu, carried);
+    process.stdout.write(`\n${table.text}\n`);
+    for (const line of table.top) process.stdout.write(`${line}\n`);
+    if (values.write) writeSection(table.text, { format, load0, rate: RATE, seconds: SECONDS, carried, p50: result.p50, p99: result.p99 });
+  }
+  if (!values.keep) rmSync(profDir, { recursive: true, force: true });
+  rmSync(cseDir, { recursive: true, force: true });
+  rmSync(decDir, { recursive: true, force: true });
+}
+
+main().catch((e) => {
+  process.stderr.write(`bench:profile: ${(e as Error).stack ?? String(e)}\n`);
+  process.exit(1);
+});
