@@ -19,7 +19,7 @@ try {
     await runBrowserMode(opts, "Electron could not load SQLite; falling back");
   } else {
     console.log(`Electron binary not installed: ${electron.reason}.`);
-    await runBrowserMode(opts, "no Electron binary; run `npm ci` with internet access for the desktop window");
+    await runBrowserMode(opts, "no Electron binary; `node node_modules/electron/install.js` with internet access fetches it for the desktop window");
   }
 } catch (e) {
   console.error(`npm start: ${(e as Error).message}`);
