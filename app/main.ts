@@ -7,6 +7,7 @@ import { createHost, type Host } from "../host/host.ts";
 import { PRODUCT_NAME } from "../host/paths.ts";
 import { electronDialogs } from "./dialogs.ts";
 import { hardenContents, hardenSession } from "./harden.ts";
+import { wireLeavePrompt } from "./leavePrompt.ts";
 import { registerHostIpc } from "./ipc.ts";
 import { menuTemplate, type MenuCommand } from "./menu.ts";
 import { APP_INDEX_URL, APP_SCHEME, APP_SCHEME_PRIVILEGES, appProtocolResponse, isAppUrl } from "./protocol.ts";
@@ -46,6 +47,7 @@ function createWindow(): BrowserWindow {
     },
   });
   win.once("ready-to-show", () => win.show());
+  wireLeavePrompt(win.webContents, (o) => dialog.showMessageBoxSync(win, o));
   void win.loadURL(APP_INDEX_URL);
   return win;
 }

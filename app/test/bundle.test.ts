@@ -69,12 +69,13 @@ describe("app bundles", () => {
     const ipcMain = new FakeIpcMain();
     const appEvents = new Map<string, (...a: unknown[]) => void>();
     const protocols = new Map<string, (r: { url: string }) => Promise<Response>>();
-    const state = { name: "", sandbox: false, schemes: [] as unknown[], menu: [] as { label?: string; submenu?: { label?: string; click?: () => void }[] }[], permission: undefined as unknown };
+    const state = { asked: [] as string[][], answer: "Leave", name: "", sandbox: false, schemes: [] as unknown[], menu: [] as { label?: string; submenu?: { label?: string; click?: () => void }[] }[], permission: undefined as unknown };
     class BrowserWindow {
       static all: BrowserWindow[] = [];
       url = "";
       readonly sent: unknown[][] = [];
-      readonly webContents = { send: (...a: unknown[]) => this.sent.push(a) };
+      readonly listeners = new Map<string, (e: { preventDefault(): void }) => void>();
+      readonly webContents = { send: (...a: unknown[]) => this.sent.push(a), on: (event: string, l: (e: { preventDefault(): void }) => void) => this.listeners.set(event, l) };
       constructor(readonly opts: { webPreferences: Record<string, unknown> }) {
         BrowserWindow.all.push(this);
       }
@@ -110,7 +111,7 @@ describe("app bundles", () => {
       BrowserWindow,
       ipcMain,
       Menu: { buildFromTemplate: (t: typeof state.menu) => t, setApplicationMenu: (m: typeof state.menu) => (state.menu = m) },
-      dialog: {},
+      dialog: { showMessageBoxSync: (_win: unknown, o: { buttons: string[] }) => (state.asked.push(o.buttons), o.buttons.indexOf(state.answer)) },
       shell: { openExternal: () => Promise.resolve(), openPath: () => Promise.resolve("") },
     };
     run(out.main, electron);
@@ -124,6 +125,13 @@ describe("app bundles", () => {
     expect(BrowserWindow.all).toHaveLength(1);
     expect(win!.url).toBe("app://renderer/index.html");
     expect(win!.opts.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webviewTag: false, preload: path.join(root, "app", "preload.cjs") });
+    // a renderer that vetoes its unload (unsaved edits) gets the native Leave / Stay question
+    let unloads = 0;
+    win!.listeners.get("will-prevent-unload")!({ preventDefault: () => unloads++ });
+    state.answer = "Stay";
+    win!.listeners.get("will-prevent-unload")!({ preventDefault: () => unloads++ });
+    expect(state.asked).toEqual([["Leave", "Stay"], ["Leave", "Stay"]]);
+    expect(unloads).toBe(1);
 
     const index = await protocols.get("app")!({ url: "app://renderer/index.html" });
     expect(index.status).toBe(200);

@@ -3,6 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { CONTENT_SECURITY_POLICY } from "../../host/api/contract.ts";
 import { tempDir } from "../../host/test/support.ts";
+import { LEAVE_PROMPT, wireLeavePrompt } from "../leavePrompt.ts";
 import { menuTemplate, type MenuCommand } from "../menu.ts";
 import { appProtocolResponse } from "../protocol.ts";
 
@@ -53,5 +54,26 @@ describe("application menu", () => {
     const { t } = build("darwin");
     expect(t[0]).toEqual({ role: "appMenu" });
     expect(t[1]!.submenu!.some((i) => i.role === "quit")).toBe(false);
+  });
+});
+
+describe("leaving a window with unsaved edits", () => {
+  // what Electron does with a renderer's beforeunload veto: emits will-prevent-unload; preventDefault lets the unload go ahead
+  const wire = (answer: number) => {
+    let listener: ((e: { preventDefault(): void }) => void) | undefined;
+    const asked: unknown[] = [];
+    wireLeavePrompt({ on: (_event, l) => (listener = l) }, (o) => (asked.push(o), answer));
+    let allowed = false;
+    listener!({ preventDefault: () => (allowed = true) });
+    return { allowed, asked };
+  };
+
+  it("asks, and leaves only when the user picks Leave", () => {
+    const leave = wire(0);
+    expect(leave.asked).toEqual([LEAVE_PROMPT]);
+    expect(leave.allowed).toBe(true);
+    expect(wire(1).allowed).toBe(false);
+    // Escape or closing the box answers the cancel button: stay
+    expect(LEAVE_PROMPT.buttons![LEAVE_PROMPT.cancelId!]).toBe("Stay");
   });
 });
