@@ -10,7 +10,8 @@ export function chromiumPath(): string {
   return process.env.SATPAYLOAD_CHROMIUM ?? "/usr/bin/chromium";
 }
 
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
+// Chromium's sandbox cannot start as root (CI, containers); everywhere else it stays on
+const ARGS = ["--headless", ...(process.getuid?.() === 0 ? ["--no-sandbox"] : []), "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
 /** a report is a few pages: far longer than this means the printer hangs */
 const TIMEOUT_MS = 60_000;
 
