@@ -34,6 +34,9 @@ describe("edits are never lost (browser mode)", () => {
     await page.fill(tid("insp-name"), "Battery level");
     // the key follows the name of a new field
     await expect.poll(() => page.locator(tid("insp-key")).inputValue()).toBe("battery_level");
+    // the first autosave may hold the field before its rename; wait until the host has the named field
+    await waitForSaved(page, created);
+    await expect.poll(async () => ((await s.server.host.dispatch("projects.open", { id })) as Opened).layout.fields[0]?.name, { timeout: 20_000 }).toBe("Battery level");
     const v1 = await waitForSaved(page, created);
 
     // an inverted range: the host refuses to save it, the edit must still survive
