@@ -5,6 +5,8 @@ import gateway.TelemetryDecoder;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -25,6 +27,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  */
 public final class Receiver {
   private static final PrintStream OUT = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+  private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
   private final MessageHeaderDecoder header = new MessageHeaderDecoder();
   private final TelemetryDecoder decoder = new TelemetryDecoder();
@@ -66,8 +69,10 @@ public final class Receiver {
     if (verify) OUT.println("{\"event\":\"record\",\"id\":\"" + id + "\",\"timestamp\":\"" + Long.toUnsignedString(timestamp) + "\",\"payload\":" + json(payload) + "}");
   }
 
-  private void batch(final SocketChannel ch) throws IOException {
-    final long cpu0 = cpuNanos();
+  private void batch(final SocketChannel ch, final String self) throws IOException {
+    // the other threads (JIT compilers, GC) from before the first byte: they idle until it comes
+    final long others0 = otherThreadsCpuNanos(self);
+    long own0 = 0;
     hash = 0x811c9dc5;
     count = 0;
     long received = 0;
@@ -76,7 +81,10 @@ public final class Receiver {
     try {
       for (int n; (n = ch.read(bytes)) != -1; ) {
         if (n == 0) continue;
-        if (t0 == 0) t0 = System.nanoTime();
+        if (t0 == 0) {
+          own0 = THREADS.getCurrentThreadCpuTime();
+          t0 = System.nanoTime();
+        }
         received += n;
         final int end = bytes.position();
         int at = 0;
@@ -97,18 +105,22 @@ public final class Receiver {
       return;
     }
     final double ms = t0 == 0 ? 0 : (System.nanoTime() - t0) / 1e6;
-    final double cpuMs = (cpuNanos() - cpu0) / 1e6;
+    final long own = t0 == 0 ? 0 : THREADS.getCurrentThreadCpuTime() - own0;
+    final double cpuMs = (own + otherThreadsCpuNanos(self) - others0) / 1e6;
     OUT.println("{\"event\":\"batch\",\"messages\":" + count + ",\"bytes\":" + received + ",\"ms\":" + ms + ",\"cpuMs\":" + cpuMs + ",\"digest\":\"" + String.format("%08x", hash) + "\"}");
   }
 
   /**
-   * CPU time of every thread of this JVM (JIT compilers and GC included), from the scheduler's
-   * nanosecond counters: getProcessCpuTime() moves in 10 ms clock ticks on Linux.
+   * CPU time of this JVM's other threads (JIT compilers, GC, …) from the scheduler's nanosecond
+   * counters. getProcessCpuTime() moves in 10 ms clock ticks on Linux, and a running thread's
+   * schedstat lags until its next tick, so the receiving thread itself is read with
+   * getCurrentThreadCpuTime() (CLOCK_THREAD_CPUTIME_ID).
    */
-  private static long cpuNanos() throws IOException {
+  private static long otherThreadsCpuNanos(final String self) throws IOException {
     long sum = 0;
     try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc/self/task"))) {
       for (final Path t : tasks) {
+        if (t.getFileName().toString().equals(self)) continue;
         try {
           final String s = Files.readString(t.resolve("schedstat"));
           sum += Long.parseLong(s.substring(0, s.indexOf(' ')));
@@ -148,9 +160,11 @@ public final class Receiver {
     watch.setDaemon(true);
     watch.start();
     OUT.println("{\"event\":\"listening\",\"url\":\"tcp://127.0.0.1:" + port + "\",\"port\":" + port + ",\"decoder\":\"java-sbe\",\"pid\":" + ProcessHandle.current().pid() + "}");
+    // "/proc/thread-self" → "<pid>/task/<tid>": the receiving thread's own id
+    final String self = Files.readSymbolicLink(Path.of("/proc/thread-self")).getFileName().toString();
     while (true) {
       try (SocketChannel ch = server.accept()) {
-        r.batch(ch);
+        r.batch(ch, self);
       }
     }
   }
