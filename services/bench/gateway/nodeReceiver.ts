@@ -2,7 +2,8 @@
 // length-prefixed messages, decodes each with one decoder and folds every field into a digest.
 // stdout, one JSON line each: {"event":"listening",…} once, then per batch {"event":"batch",…}
 // (with --verify, one {"event":"record",…} per message before it).
-//   --decoder ours-sbe | ours-protobuf | pbjs-static   --max-payload N   [--static-module file] [--verify]
+//   --decoder ours-sbe | ours-protobuf | pbjs-static | frames-only   --max-payload N   [--static-module file] [--verify]
+// frames-only decodes nothing: the floor that socket, framing and the sender set for every receiver.
 import net from "node:net";
 import { DecodeError } from "../../../codecs/src/errors.ts";
 import { compileSbe } from "../../../codecs/src/formats/sbe.ts";
@@ -13,7 +14,7 @@ import { FrameError, FrameReader } from "./framing.ts";
 import { loadStaticModule } from "./staticProtobuf.ts";
 import { Digest, telemetryLayout } from "./telemetry.ts";
 
-export const NODE_DECODERS = ["ours-sbe", "ours-protobuf", "pbjs-static"] as const;
+export const NODE_DECODERS = ["ours-sbe", "ours-protobuf", "pbjs-static", "frames-only"] as const;
 export type NodeDecoder = (typeof NODE_DECODERS)[number];
 
 /** What a decoder does with one message: fold it into the digest, and in verify mode report it. */
@@ -21,6 +22,7 @@ type Sink = (bytes: Uint8Array, digest: Digest, report: ((id: string, timestamp:
 
 function sinkFor(decoder: NodeDecoder, maxPayload: number, staticModule: string | undefined): Sink {
   const layout = telemetryLayout(maxPayload);
+  if (decoder === "frames-only") return (bytes, digest) => digest.addFrame(bytes.length);
   if (decoder === "pbjs-static") {
     if (!staticModule) throw new UsageError("--static-module is required for pbjs-static");
     const T = loadStaticModule(staticModule);

@@ -17,8 +17,10 @@ const NODE_RECEIVER = path.join(here, "nodeReceiver.ts");
 const JAVA_RECEIVER = path.join(here, "java/gatewaybench/Receiver.java");
 
 export type ReceiverKind = NodeDecoder | "java-sbe";
-export const RECEIVER_KINDS: readonly ReceiverKind[] = ["ours-sbe", "java-sbe", "ours-protobuf", "pbjs-static"];
+/** the four decoders the bench compares */
+export const DECODING_KINDS: readonly ReceiverKind[] = ["ours-sbe", "java-sbe", "ours-protobuf", "pbjs-static"];
 export const RECEIVER_LABELS: Readonly<Record<ReceiverKind, string>> = {
+  "frames-only": "framing only, no decoding (Node)",
   "ours-sbe": "SBE, ours (TypeScript, codecs/src)",
   "java-sbe": "SBE, official Java codecs (SbeTool 1.38.1)",
   "ours-protobuf": "Protobuf, ours (TypeScript, codecs/src)",

@@ -27,7 +27,8 @@ export function telemetryLayout(maxPayload: number): Layout {
     fields: [
       { id: "id", key: "id", name: "Id", type: { kind: "int", bits: 64, signed: true }, options: { protobuf: { intEncoding: "varint" } } },
       { id: "timestamp", key: "timestamp", name: "Timestamp", unit: "ns", type: { kind: "int", bits: 64, signed: false } },
-      { id: "payload", key: "payload", name: "Payload", type: { kind: "string", maxLength: maxPayload, charset: "ascii" } },
+      // a Go string: any UTF-8 (the records hold ASCII, so bytes = characters)
+      { id: "payload", key: "payload", name: "Payload", type: { kind: "string", maxLength: maxPayload } },
     ],
   });
 }
@@ -91,6 +92,12 @@ export class Digest {
     this.add(Number(BigInt.asIntN(32, id)), Number(BigInt.asIntN(32, id >> 32n)), Number(BigInt.asIntN(32, ts)), Number(BigInt.asIntN(32, ts >> 32n)), r.payload as string);
   }
 
+  /** the framing-only baseline: a message's length and nothing of its content */
+  addFrame(length: number): void {
+    this.word(length);
+    this.count++;
+  }
+
   get value(): string {
     return (this.h >>> 0).toString(16).padStart(8, "0");
   }
@@ -99,5 +106,12 @@ export class Digest {
 export function digestOf(records: readonly TypedRecord[]): string {
   const d = new Digest();
   for (const r of records) d.addRecord(r);
+  return d.value;
+}
+
+/** What the framing-only baseline reports for these messages. */
+export function framesDigestOf(messages: readonly Uint8Array[]): string {
+  const d = new Digest();
+  for (const m of messages) d.addFrame(m.length);
   return d.value;
 }

@@ -8,9 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compileSbe } from "../../../../codecs/src/formats/sbe.ts";
 import { protobufCodec } from "../../../../codecs/src/formats/protobuf.ts";
 import { frameAll } from "../framing.ts";
-import { buildJavaReceiver, RECEIVER_KINDS, startReceiver, type Receiver, type ReceiverKind } from "../receivers.ts";
+import { buildJavaReceiver, DECODING_KINDS, startReceiver, type Receiver, type ReceiverKind } from "../receivers.ts";
 import { loadStaticModule, writeStaticModule } from "../staticProtobuf.ts";
-import { digestOf, PAYLOAD_LIMITS, telemetryLayout, telemetryRecords } from "../telemetry.ts";
+import { digestOf, framesDigestOf, PAYLOAD_LIMITS, telemetryLayout, telemetryRecords } from "../telemetry.ts";
 
 const COUNT = 100;
 const dir = mkdtempSync(path.join(os.tmpdir(), "gateway-bench-test-"));
@@ -50,7 +50,7 @@ describe.each(PAYLOAD_LIMITS)("payloads up to %i bytes", (limit) => {
     expect(theirs).toEqual(protobuf.map((b) => Buffer.from(b).toString("hex")));
   });
 
-  it.each(RECEIVER_KINDS)("%s decodes every value the sender encoded", async (kind: ReceiverKind) => {
+  it.each(DECODING_KINDS)("%s decodes every value the sender encoded", async (kind: ReceiverKind) => {
     const r = await startReceiver(kind, { maxPayload: limit, verify: true, staticModule, javaClasses });
     running.push(r);
     const bytes = kind.endsWith("sbe") ? sbe : protobuf;
@@ -65,5 +65,14 @@ describe.each(PAYLOAD_LIMITS)("payloads up to %i bytes", (limit) => {
     await expect(r.send(cut.subarray(0, cut.length - 2))).rejects.toThrow(/inside a frame/);
     const again = await r.send(frameAll(bytes.slice(0, 10)));
     expect(again.result.digest).toBe(digestOf(records.slice(0, 10)));
+  }, 120_000);
+
+  it("the framing-only floor counts every frame and reads no content", async () => {
+    const r = await startReceiver("frames-only", { maxPayload: limit });
+    running.push(r);
+    const { result } = await r.send(frameAll(sbe));
+    expect(result.messages).toBe(COUNT);
+    expect(result.digest).toBe(framesDigestOf(sbe));
+    expect(result.digest).not.toBe(digestOf(records));
   }, 120_000);
 });
