@@ -3,7 +3,7 @@
 // four receivers (SBE and Protobuf, ours and a reference each), timed from the first byte to the
 // last decoded message with the receiver's CPU %, printed and written into docs/benchmarks.md
 // between the `<!-- gateway -->` markers beside the seeds' Tables 1–4.
-//   --max-batch N (default 100000; e.g. 10000 for a quick run)  --repeats N (default 5)  --no-write
+//   --max-batch N (default 100000; e.g. 10000 for a quick run)  --repeats N (default 7)  --no-write
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -25,7 +25,7 @@ const WARMUP_SMALL = 50;
 
 const flags = parseFlags(process.argv.slice(2), { "max-batch": { type: "string" }, repeats: { type: "string" }, "no-write": { type: "boolean", default: false } });
 const maxBatch = intFlag(flags["max-batch"], "--max-batch", 100_000, 100, 100_000);
-const repeats = intFlag(flags.repeats, "--repeats", 5, 1, 50);
+const repeats = intFlag(flags.repeats, "--repeats", 7, 1, 50);
 const batches = SEED_BATCHES.filter((n) => n <= maxBatch);
 
 interface Cell {
@@ -209,7 +209,7 @@ codecs SbeTool 1.38.1 generates from our exported schema (flyweights over a dire
 read as a \`String\`; ${javaVersion()}) and protobufjs 8 static code \`pbjs -t static-module\`
 generates from our exported \`.proto\` (int64 as long.js \`Long\`).
 
-Measured ${started.toISOString().slice(0, 16).replace("T", " ")} UTC in ${seconds.toFixed(0)} s on ${machineLine(load0)} at the start, ${load1.map((x) => x.toFixed(1)).join(" ")} at the end (other jobs shared the machine; small batches move most with it).
+Measured ${started.toISOString().slice(0, 16).replace("T", " ")} UTC in ${seconds.toFixed(0)} s on ${machineLine(load0)} at the start, ${load1.map((x) => x.toFixed(1)).join(" ")} at the end (other jobs shared the machine; the elapsed times move with it).
 
 ${tables}
 
