@@ -196,15 +196,17 @@ batch to a receiver process that decodes every message and folds every field int
 bench checks each digest against the values sent, so no receiver can skip work or decode wrongly
 (\`services/bench/gateway/test/receivers.test.ts\` proves each one returns the sent values). Time:
 receiver's first byte → last message decoded. CPU %: the receiver process's CPU time over that
-time (all its threads: JIT compiler and GC included; \`process.cpuUsage()\` in Node, the threads'
-\`/proc/self/task/*/schedstat\` in Java), 100 % = one core busy. Median of ${repeats} runs after ${WARMUP_ROUNDS}
+time (all its threads: JIT compiler and GC included; \`process.cpuUsage()\` in Node; in Java the
+receiving thread's CPU clock plus the other threads' \`/proc/self/task/*/schedstat\`), 100 % = one
+core busy. Median of ${repeats} runs after ${WARMUP_ROUNDS}
 unmeasured warm-up batches of up to 10 000 messages and ${WARMUP_SMALL} of 100 per receiver, receivers taking
 turns batch by batch. The JVM's JIT compiler threads still recompile now and then after the
 warm-up; their CPU counts (it is the receiver's), which is why single Java runs of small batches
 can exceed 100 %.
 
 Receivers: ours = \`compileSbe(layout).decode\` / \`protobufCodec.compile(layout).decode\` from
-\`codecs/src\` (validated typed records, int64 as bigint); the references are the official SBE Java
+\`codecs/src\` (validated typed records, int64 as bigint, which the digest then splits into
+halves: a cost the references, reading \`Long\`/\`long\` halves, do not pay); the references are the official SBE Java
 codecs SbeTool 1.38.1 generates from our exported schema (flyweights over a direct buffer, payload
 read as a \`String\`; ${javaVersion()}) and protobufjs 8 static code \`pbjs -t static-module\`
 generates from our exported \`.proto\` (int64 as long.js \`Long\`).
