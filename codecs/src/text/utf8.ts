@@ -95,6 +95,8 @@ export function writeUtf8(buf: Uint8Array, pos: number, s: string): number {
 /** The string of buf[pos … pos+len), or undefined when the bytes are not valid UTF-8. */
 export function readUtf8(buf: Uint8Array, pos: number, len: number): string | undefined {
   const end = pos + len;
+  // past a few dozen bytes TextDecoder wins (bench:gateway: 2.27 → µs per ≤1000 B SBE message)
+  if (len > SHORT) return decodeNonAscii(buf, pos, end);
   let s = "";
   let i = pos;
   // four characters per call: measurably faster than one at a time or apply() for 1–30 byte strings
