@@ -2,7 +2,7 @@
 import { useEffect } from "react";
 import { useSession } from "../state/session.ts";
 import { useSettings } from "../state/settings.ts";
-import { DesignerPage } from "./designer/DesignerPage.tsx";
+import { DesignerPage } from "../pages/designer/DesignerPage.tsx";
 import { StartScreen } from "./start/StartScreen.tsx";
 import { BenchNav, BenchPage } from "../pages/bench/BenchPage.tsx";
 import { useBench } from "../pages/bench/store.ts";

@@ -4,9 +4,9 @@ import { createPortal } from "react-dom";
 import { ThemeToggle } from "../../components/common/ThemeToggle.tsx";
 import { useDesigner } from "../../state/designer.ts";
 import { useSession } from "../../state/session.ts";
-import { AdvisorPage } from "../advisor/AdvisorPage.tsx";
-import { CostPage, ScenarioBar } from "../cost/CostPage.tsx";
-import { ReportPage } from "../report/ReportPage.tsx";
+import { AdvisorPage } from "./advisor/AdvisorPage.tsx";
+import { CostPage, ScenarioBar } from "./cost/CostPage.tsx";
+import { ReportPage } from "./report/ReportPage.tsx";
 import { DECIDE_PAGES, ensureCosts, openDecide, useDecide } from "./store.ts";
 import "./decide.css";
 
