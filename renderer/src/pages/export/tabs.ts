@@ -1,0 +1,7 @@
+// The Export page's tabs, shown in its own tab row.
+export const EXPORT_TABS = [
+  { id: "files", label: "Code and schemas" },
+  { id: "evolution", label: "Schema evolution" },
+] as const;
+
+export type ExportTab = (typeof EXPORT_TABS)[number]["id"];
