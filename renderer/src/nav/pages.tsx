@@ -51,9 +51,6 @@ type RouteOf<E> = E extends PageEntry<infer Id, infer T> ? ([T] extends [never] 
 
 /** Every place the app can show: `{ page: "designer" } | { page: "decide"; tab: "cost" } | …` */
 export type Route = RouteOf<(typeof PAGES)[number]>;
-export type PageId = Route["page"];
-/** the routes of one page */
-export type RouteTo<P extends PageId> = Extract<Route, { page: P }>;
 export type PageTable = readonly PageEntry<string, string>[];
 
 /** The table's entry for a route's page. */

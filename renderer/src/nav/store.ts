@@ -2,7 +2,7 @@
 // each `go` is a history entry, so reload lands on the same page and the back button returns.
 import { create } from "zustand";
 import type { PageTable, Route } from "./pages.tsx";
-import { parseRoute, routeSearch, sameRoute, type UrlRoute } from "./routes.ts";
+import { parseRoute, routeSearch, sameRoute } from "./routes.ts";
 
 interface RouteState {
   route: Route;
@@ -16,7 +16,7 @@ function tableOrThrow(): PageTable {
 }
 
 // parseRoute only returns routes built from the table's own shapes, which are exactly the Route union
-const fromUrl = (t: PageTable, search: string): Route => parseRoute(t, search) as UrlRoute as Route;
+const fromUrl = (t: PageTable, search: string): Route => parseRoute(t, search) as Route;
 
 export const useRoute = create<RouteState>()(() => ({ route: { page: "designer" } }));
 

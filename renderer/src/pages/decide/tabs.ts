@@ -4,5 +4,3 @@ export const DECIDE_TABS = [
   { id: "advisor", label: "Fit advisor" },
   { id: "report", label: "Report" },
 ] as const;
-
-export type DecideTab = (typeof DECIDE_TABS)[number]["id"];

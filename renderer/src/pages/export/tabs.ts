@@ -3,5 +3,3 @@ export const EXPORT_TABS = [
   { id: "files", label: "Code and schemas" },
   { id: "evolution", label: "Schema evolution" },
 ] as const;
-
-export type ExportTab = (typeof EXPORT_TABS)[number]["id"];
