@@ -1,5 +1,5 @@
 // `npm start`: the desktop window when the Electron binary is installed, otherwise browser mode.
-import { repoRoot } from "../host/browser.ts";
+import { repoRoot } from "../host/httpHost.ts";
 import { runBrowserMode } from "../host/launch/browserMode.ts";
 import { probeElectron } from "../host/launch/electron.ts";
 import { runElectron } from "../app/launch.ts";

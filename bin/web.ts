@@ -1,5 +1,5 @@
 // `npm run web`: browser mode even where Electron is installed.
-import { repoRoot } from "../host/browser.ts";
+import { repoRoot } from "../host/httpHost.ts";
 import { runBrowserMode } from "../host/launch/browserMode.ts";
 import { parseLaunchArgs } from "../host/launch/options.ts";
 import { ensureRenderer } from "../host/launch/renderer.ts";

@@ -7,7 +7,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CONTENT_SECURITY_POLICY } from "../../host/api/contract.ts";
 import { IPC_CALL_CHANNEL, IPC_EVENT_CHANNEL } from "../../host/api/channels.ts";
-import { repoRoot } from "../../host/browser.ts";
+import { repoRoot } from "../../host/httpHost.ts";
 import { tempDir } from "../../host/test/support.ts";
 import { buildApp, type AppBundle } from "../build.ts";
 import { FakeContextBridge, FakeIpcMain, FakeIpcRenderer } from "./fakes.ts";

@@ -5,7 +5,7 @@ import { closeSync, mkdirSync, openSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { LayoutError } from "../../codecs/src/errors.ts";
-import { packageVersion, repoRoot } from "../../host/browser.ts";
+import { packageVersion, repoRoot } from "../../host/httpHost.ts";
 import { stackOptionsSchema, type StackOptionsInput, type StackStatus } from "../../host/api/stack.ts";
 import { HostError } from "../../host/errors.ts";
 import { defaultDataDir } from "../../host/paths.ts";

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
-import { startBrowserHost, type BrowserHost } from "../../host/browser.ts";
+import { startBrowserHost, type BrowserHost } from "../../host/httpHost.ts";
 import { rendererDist, repoRoot, requireRendererBuilt } from "./build.ts";
 
 export const CHROMIUM = process.env.SATPAYLOAD_CHROMIUM ?? "/usr/bin/chromium";

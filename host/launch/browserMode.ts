@@ -1,6 +1,6 @@
 // Runs the designer in the user's browser until Ctrl+C.
 import { spawn } from "node:child_process";
-import { startBrowserHost } from "../browser.ts";
+import { startBrowserHost } from "../httpHost.ts";
 import { shouldOpenBrowser, type LaunchOptions } from "./options.ts";
 
 function openInBrowser(url: string): void {

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { paperPreset } from "../../codecs/src/presets/paper.ts";
 import { CONTENT_SECURITY_POLICY, TOKEN_HEADER } from "../api/contract.ts";
-import { startBrowserHost, type BrowserHost } from "../browser.ts";
+import { startBrowserHost, type BrowserHost } from "../httpHost.ts";
 import { DEFAULT_BODY_LIMIT } from "../transport/http.ts";
 import { tempDir } from "./support.ts";
 

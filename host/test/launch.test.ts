@@ -4,7 +4,7 @@ import { request } from "node:http";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { TOKEN_HEADER } from "../api/contract.ts";
-import { repoRoot } from "../browser.ts";
+import { repoRoot } from "../httpHost.ts";
 import { probeElectron } from "../launch/electron.ts";
 import { parseLaunchArgs, shouldOpenBrowser } from "../launch/options.ts";
 import { defaultDataDir } from "../paths.ts";

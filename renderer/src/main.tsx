@@ -1,9 +1,11 @@
-// Entry: connect to the host, start the sizes worker, open the project named in the URL, render.
+// Entry: connect to the host, start the sizes worker, read the route and open the project named in the URL, render.
 import "./jitless.ts";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
-import { App } from "./components/App.tsx";
+import { App } from "./App.tsx";
 import { connectHost } from "./host/index.ts";
+import { PAGES } from "./nav/pages.tsx";
+import { startRouting } from "./nav/store.ts";
 import { installPerfLog } from "./perf.ts";
 import { listenToHost, openProject, useSession } from "./state/session.ts";
 import { startAnalysis } from "./worker/controller.ts";
@@ -12,6 +14,7 @@ import "./styles/app.css";
 const conn = connectHost();
 useSession.setState({ api: conn.api, shell: conn.shell });
 installPerfLog();
+startRouting(PAGES);
 listenToHost();
 startAnalysis(() => new Worker(new URL("./worker/sizes.worker.ts", import.meta.url), { type: "module", name: "sizes" }));
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Field } from "../../codecs/src/layout/schema.ts";
-import { dropPlace, endDndId, paletteDndId, parseDndId, rowDndId } from "../src/components/designer/dnd.ts";
+import { dropPlace, endDndId, paletteDndId, parseDndId, rowDndId } from "../src/pages/designer/dnd.ts";
 
 const leaf = (id: string): Field => ({ id, key: id, name: id, presence: "required", type: { kind: "bool" } });
 const fields: Field[] = [leaf("a"), { id: "g", key: "g", name: "g", presence: "required", type: { kind: "group", fields: [leaf("b")] } }, leaf("d")];

@@ -8,7 +8,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse as parseYaml, parseAllDocuments } from "yaml";
 import { presetById } from "../../../codecs/src/presets/index.ts";
-import { packageVersion } from "../../../host/browser.ts";
+import { packageVersion } from "../../../host/httpHost.ts";
 import { layoutToText } from "../../../host/files/layoutFile.ts";
 import { launch, repoRoot, stopChild } from "../../shared/launch.ts";
 import { addKey } from "../../shared/credentials.ts";

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import https from "node:https";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { packageVersion } from "../../../host/browser.ts";
+import { packageVersion } from "../../../host/httpHost.ts";
 import { freePort } from "../../shared/ports.ts";
 import { repoRoot } from "../../shared/launch.ts";
 import { addKey } from "../../shared/credentials.ts";

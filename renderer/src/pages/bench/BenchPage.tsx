@@ -2,6 +2,7 @@
 // queue, acks, downlinks and every frame on the line.
 import { useEffect } from "react";
 import { ThemeToggle } from "../../components/common/ThemeToggle.tsx";
+import { go } from "../../nav/store.ts";
 import { ConfigCard, WifiCard } from "./ConfigCard.tsx";
 import { ConnectionBar, PortProblems } from "./ConnectionBar.tsx";
 import { CountersCard } from "./CountersCard.tsx";
@@ -11,7 +12,7 @@ import { ModuleCard } from "./ModuleCard.tsx";
 import { QueueCard } from "./QueueCard.tsx";
 import { SendCard } from "./SendCard.tsx";
 import { SimCard } from "./SimCard.tsx";
-import { openBench, refreshPorts, startBench, useBench } from "./store.ts";
+import { refreshPorts, startBench, useBench } from "./store.ts";
 import "./bench.css";
 
 export function BenchPage() {
@@ -22,7 +23,7 @@ export function BenchPage() {
   return (
     <>
       <header className="topbar">
-        <button type="button" className="btn ghost" data-testid="bench-back" title="Back to the designer" onClick={() => openBench(false)}>
+        <button type="button" className="btn ghost" data-testid="bench-back" title="Back to the designer" onClick={() => go({ page: "designer" })}>
           <span className="brand-mark" aria-hidden="true" />
           Designer
         </button>
@@ -54,24 +55,15 @@ export function BenchPage() {
   );
 }
 
-/** The way in and out of the bench, at the foot of every screen, with the link state. */
-export function BenchNav() {
-  const open = useBench((s) => s.open);
+/** The DevKit link state beside the bench's page-bar entry, on every screen. */
+export function BenchBadge() {
   const status = useBench((s) => s.status);
   useEffect(() => startBench(), []);
   const state = status?.state ?? "disconnected";
   return (
-    <nav className="app-nav" aria-label="Pages">
-      <button type="button" className="app-nav-item" aria-current={!open ? "page" : undefined} data-testid="nav-designer" onClick={() => openBench(false)}>
-        Designer
-      </button>
-      <button type="button" className="app-nav-item" aria-current={open ? "page" : undefined} data-testid="nav-bench" onClick={() => openBench(true)}>
-        DevKit bench
-        <span className={`bench-state ${state} compact`} title={status?.detail}>
-          <span className="dot" aria-hidden="true" />
-          {state === "ready" ? (status?.productName ?? "connected") : state === "reconnecting" ? "reconnecting" : state === "connecting" ? "connecting" : "no DevKit"}
-        </span>
-      </button>
-    </nav>
+    <span className={`bench-state ${state} compact`} title={status?.detail}>
+      <span className="dot" aria-hidden="true" />
+      {state === "ready" ? (status?.productName ?? "connected") : state === "reconnecting" ? "reconnecting" : state === "connecting" ? "connecting" : "no DevKit"}
+    </span>
   );
 }

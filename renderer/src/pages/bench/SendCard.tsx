@@ -8,7 +8,8 @@ import { generateSamples } from "../../../../codecs/src/samples/generate.ts";
 import { useDesigner } from "../../state/designer.ts";
 import { flushSave, useSession } from "../../state/session.ts";
 import { useSettings } from "../../state/settings.ts";
-import { act, flash, openBench, refreshQueue, useBench } from "./store.ts";
+import { go } from "../../nav/store.ts";
+import { act, flash, refreshQueue, useBench } from "./store.ts";
 import { ActionButton, Card, Empty, ErrorLine, FlashLine } from "./ui.tsx";
 
 const LIMIT = platformById("astrocast")?.uplinkBytes ?? 160;
@@ -61,7 +62,7 @@ export function SendCard() {
       {!projectId ? (
         <Empty testId="send-empty">
           Open a project in the designer to send its payload.{" "}
-          <button type="button" className="btn small" onClick={() => openBench(false)}>
+          <button type="button" className="btn small" onClick={() => go({ page: "designer" })}>
             Go to the designer
           </button>
         </Empty>

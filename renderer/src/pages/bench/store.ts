@@ -17,7 +17,6 @@ export type Events = NonNullable<EventPayload<"devkit.notice">["events"]>;
 const LOG_KEEP = 1000;
 
 export interface BenchState {
-  open: boolean;
   status: DevkitStatus | null;
   ports: Port[];
   portProblems: string[];
@@ -40,7 +39,6 @@ export interface BenchState {
 }
 
 export const useBench = create<BenchState>()(() => ({
-  open: new URL(location.href).searchParams.get("page") === "bench",
   status: null,
   ports: [],
   portProblems: [],
@@ -95,14 +93,6 @@ export function disconnect() {
 
 export function flash(key: string, text: string | null): void {
   useBench.setState((s) => ({ flash: { ...s.flash, [key]: text } }));
-}
-
-export function openBench(open: boolean): void {
-  const url = new URL(location.href);
-  if (open) url.searchParams.set("page", "bench");
-  else url.searchParams.delete("page");
-  history.replaceState(null, "", url.toString());
-  useBench.setState({ open });
 }
 
 function upsert(list: Transmission[], t: Transmission): Transmission[] {

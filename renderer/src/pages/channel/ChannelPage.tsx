@@ -1,12 +1,11 @@
 // The Channel page: seed 003's random-access scenario as a preset, or the open layout's fleet on a
 // chosen DVB-RCS2-like channel; the simulator runs in a worker with progress.
-import { useEffect, useLayoutEffect, useState } from "react";
-import { createPortal } from "react-dom";
 import { FORMAT_IDS } from "../../../../codecs/src/formats/types.ts";
 import { ThemeToggle } from "../../components/common/ThemeToggle.tsx";
+import { go } from "../../nav/store.ts";
 import { useDesigner } from "../../state/designer.ts";
 import { FleetResults, Seed003Results } from "./Results.tsx";
-import { cancelSimulation, openChannel, runSimulation, setChannelWorker, setField, useChannel, type ChannelForm } from "./store.ts";
+import { cancelSimulation, runSimulation, setChannelWorker, setField, useChannel, type ChannelForm } from "./store.ts";
 import "./channel.css";
 
 setChannelWorker(() => new Worker(new URL("./channel.worker.ts", import.meta.url), { type: "module", name: "channel" }));
@@ -154,7 +153,7 @@ export function ChannelPage() {
   return (
     <>
       <header className="topbar">
-        <button type="button" className="btn ghost" data-testid="ch-back" title="Back to the designer" onClick={() => openChannel(false)}>
+        <button type="button" className="btn ghost" data-testid="ch-back" title="Back to the designer" onClick={() => go({ page: "designer" })}>
           <span className="brand-mark" aria-hidden="true" />
           Designer
         </button>
@@ -170,30 +169,4 @@ export function ChannelPage() {
       </main>
     </>
   );
-}
-
-/** The page's entry in the app's page bar (placed into the bar another page renders). */
-export function ChannelNav() {
-  const open = useChannel((s) => s.open);
-  const [bar, setBar] = useState<HTMLElement | null>(null);
-  useLayoutEffect(() => setBar(document.querySelector<HTMLElement>("nav.app-nav:not(.ch-own-nav):not(.lt-own-nav):not(.stack-own-nav):not(.decide-own-nav)")), []);
-  useEffect(() => {
-    bar?.classList.toggle("ch-open", open);
-    return () => bar?.classList.remove("ch-open");
-  }, [bar, open]);
-  useEffect(() => {
-    // any other page entry leaves this page first
-    const leave = (e: MouseEvent) => {
-      const item = e.target instanceof Element ? e.target.closest(".app-nav-item") : null;
-      if (item && !item.classList.contains("ch-nav-item") && useChannel.getState().open) openChannel(false);
-    };
-    document.addEventListener("click", leave, true);
-    return () => document.removeEventListener("click", leave, true);
-  }, []);
-  const button = (
-    <button type="button" className="app-nav-item ch-nav-item" aria-current={open ? "page" : undefined} data-testid="nav-channel" onClick={() => openChannel(true)}>
-      Channel
-    </button>
-  );
-  return bar ? createPortal(button, bar) : <nav className="app-nav ch-own-nav">{button}</nav>;
 }

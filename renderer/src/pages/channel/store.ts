@@ -28,7 +28,6 @@ export interface ChannelForm {
 export type FieldErrors = Partial<Record<keyof ChannelForm, string>>;
 
 export interface ChannelState {
-  open: boolean;
   form: ChannelForm;
   errors: FieldErrors;
   running: boolean;
@@ -54,11 +53,7 @@ const DEFAULT_FORM: ChannelForm = {
   seed: "1",
 };
 
-export const useChannel = create<ChannelState>()(() => ({ open: false, form: DEFAULT_FORM, errors: {}, running: false, progress: null, error: null, result: null, ms: null }));
-
-export function openChannel(open: boolean): void {
-  useChannel.setState({ open });
-}
+export const useChannel = create<ChannelState>()(() => ({ form: DEFAULT_FORM, errors: {}, running: false, progress: null, error: null, result: null, ms: null }));
 
 export function setField<K extends keyof ChannelForm>(key: K, value: ChannelForm[K]): void {
   const s = useChannel.getState();

@@ -1,27 +1,27 @@
 // The decide pages' frame: a header with the way back to the designer, then the fleet cost, fit advisor or report.
-import { useEffect, useLayoutEffect, useState } from "react";
-import { createPortal } from "react-dom";
+import { useEffect } from "react";
 import { ThemeToggle } from "../../components/common/ThemeToggle.tsx";
+import { go, useRoute } from "../../nav/store.ts";
 import { useDesigner } from "../../state/designer.ts";
-import { useSession } from "../../state/session.ts";
-import { AdvisorPage } from "../advisor/AdvisorPage.tsx";
-import { CostPage, ScenarioBar } from "../cost/CostPage.tsx";
-import { ReportPage } from "../report/ReportPage.tsx";
-import { DECIDE_PAGES, ensureCosts, openDecide, useDecide } from "./store.ts";
+import { AdvisorPage } from "./advisor/AdvisorPage.tsx";
+import { CostPage, ScenarioBar } from "./cost/CostPage.tsx";
+import { ReportPage } from "./report/ReportPage.tsx";
+import { ensureCosts } from "./store.ts";
+import { DECIDE_TABS } from "./tabs.ts";
 import "./decide.css";
 
 export function DecidePage() {
-  const page = useDecide((s) => s.page);
+  const page = useRoute((s) => (s.route.page === "decide" ? s.route.tab : null));
   const projectId = useDesigner((s) => s.projectId);
   const projectName = useDesigner((s) => s.projectName);
   useEffect(() => {
     void ensureCosts();
   }, [projectId]);
-  const title = DECIDE_PAGES.find((p) => p.id === page)?.label ?? "";
+  const title = DECIDE_TABS.find((p) => p.id === page)?.label ?? "";
   return (
     <>
       <header className="topbar screen-only">
-        <button type="button" className="btn ghost" data-testid="decide-back" title="Back to the designer" onClick={() => openDecide(null)}>
+        <button type="button" className="btn ghost" data-testid="decide-back" title="Back to the designer" onClick={() => go({ page: "designer" })}>
           <span className="brand-mark" aria-hidden="true" />
           Designer
         </button>
@@ -38,39 +38,4 @@ export function DecidePage() {
       </div>
     </>
   );
-}
-
-/**
- * The decide pages' entries in the page bar at the foot of the app (the bench page owns the bar; the entries are
- * portalled into it, or get a bar of their own when it is not there). Any other entry of the bar leaves our page.
- */
-export function DecideNav() {
-  const page = useDecide((s) => s.page);
-  const screen = useSession((s) => s.screen);
-  const [bar, setBar] = useState<HTMLElement | null>(null);
-  useLayoutEffect(() => setBar(document.querySelector<HTMLElement>("nav.app-nav:not(.decide-own-nav):not(.lt-own-nav)")), []);
-  useEffect(() => {
-    const leave = (e: MouseEvent) => {
-      const item = e.target instanceof Element ? e.target.closest(".app-nav-item") : null;
-      if (item && !item.classList.contains("decide-nav-item") && useDecide.getState().page) openDecide(null);
-    };
-    document.addEventListener("click", leave, true);
-    return () => document.removeEventListener("click", leave, true);
-  }, []);
-  useEffect(() => {
-    // the bar's own "Designer" entry still thinks it is current: the bar learns that one of ours is
-    bar?.classList.toggle("decide-open", page !== null);
-    return () => bar?.classList.remove("decide-open");
-  }, [bar, page]);
-  useEffect(() => {
-    // leaving the project (back to the start screen) leaves these pages too
-    if (screen === "start" && useDecide.getState().page) openDecide(null);
-  }, [screen]);
-  if (screen !== "designer") return null;
-  const items = DECIDE_PAGES.map((p) => (
-    <button key={p.id} type="button" className="app-nav-item decide-nav-item" aria-current={page === p.id ? "page" : undefined} data-testid={`nav-${p.id}`} onClick={() => openDecide(p.id)}>
-      {p.label}
-    </button>
-  ));
-  return bar ? createPortal(items, bar) : <nav className="app-nav decide-own-nav">{items}</nav>;
 }

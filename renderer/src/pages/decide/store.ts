@@ -1,25 +1,15 @@
-// The decide pages' state: which page is open (mirrored in ?page=), the project's cost scenarios with a debounced
-// save to the host, and the report's page size.
+// The decide pages' state: the project's cost scenarios with a debounced save to the host, and the report's page
+// size.
 import { create } from "zustand";
 import { defaultScenario, paperTable7Scenario, parseCostDoc, type CostDoc, type FleetScenario } from "../../../../codecs/src/report/scenario.ts";
 import type { PageSize } from "../../../../host/api/report.ts";
 import { asHostError } from "../../host/errors.ts";
 import { useDesigner } from "../../state/designer.ts";
 import { useSession } from "../../state/session.ts";
-import { openBench, useBench } from "../bench/store.ts";
-import { openExportPage, useExport } from "../export/store.ts";
-
-export type DecidePageId = "cost" | "advisor" | "report";
-export const DECIDE_PAGES: { id: DecidePageId; label: string }[] = [
-  { id: "cost", label: "Fleet cost" },
-  { id: "advisor", label: "Fit advisor" },
-  { id: "report", label: "Report" },
-];
 
 export type CostSave = "saved" | "pending" | "saving" | "error";
 
 export interface DecideState {
-  page: DecidePageId | null;
   projectId: string | null;
   doc: CostDoc | null;
   loading: boolean;
@@ -29,14 +19,7 @@ export interface DecideState {
   pageSize: PageSize;
 }
 
-const isPage = (p: string | null): p is DecidePageId => p === "cost" || p === "advisor" || p === "report";
-const urlPage = () => new URL(location.href).searchParams.get("page");
-
 export const useDecide = create<DecideState>()(() => ({
-  page: typeof location === "undefined" ? null : (() => {
-    const p = urlPage();
-    return isPage(p) ? p : null;
-  })(),
   projectId: null,
   doc: null,
   loading: false,
@@ -45,21 +28,6 @@ export const useDecide = create<DecideState>()(() => ({
   saveError: null,
   pageSize: "A4",
 }));
-
-function setUrlPage(page: DecidePageId | null): void {
-  const url = new URL(location.href);
-  if (page) url.searchParams.set("page", page);
-  else if (isPage(url.searchParams.get("page"))) url.searchParams.delete("page");
-  history.replaceState(null, "", url.toString());
-}
-
-/** Opens one of the decide pages (or, with null, goes back to the designer); pages shown above ours close first. */
-export function openDecide(page: DecidePageId | null): void {
-  if (page && useBench.getState().open) openBench(false);
-  if (page && useExport.getState().open) openExportPage(false);
-  setUrlPage(page);
-  useDecide.setState({ page });
-}
 
 // ---- cost scenarios ------------------------------------------------------------------------------
 

@@ -1,22 +1,26 @@
 // The Export page: pick exports, preview the generated files, download them as a zip or save them into
 // a folder; and the schema-evolution check between two versions of the layout.
+import { useEffect } from "react";
 import "./export.css";
 import { ThemeToggle } from "../../components/common/ThemeToggle.tsx";
+import { go, useRoute } from "../../nav/store.ts";
 import { useDesigner } from "../../state/designer.ts";
 import { DiffView } from "./DiffView.tsx";
 import { ExportPicker } from "./ExportPicker.tsx";
 import { FilePreview } from "./FilePreview.tsx";
-import { openExportPage, useExport } from "./store.ts";
+import { enterExportPage, useExport } from "./store.ts";
+import { EXPORT_TABS } from "./tabs.ts";
 
 export function ExportPage() {
   const name = useDesigner((s) => s.projectName);
-  const tab = useExport((s) => s.tab);
+  const tab = useRoute((s) => (s.route.page === "export" ? s.route.tab : null));
   const error = useExport((s) => s.error);
   const flash = useExport((s) => s.flash);
+  useEffect(() => enterExportPage(), []);
   return (
     <div className="export-page" data-testid="export-page">
       <header className="topbar">
-        <button type="button" className="btn ghost" data-testid="export-back" onClick={() => openExportPage(false)}>
+        <button type="button" className="btn ghost" data-testid="export-back" onClick={() => go({ page: "designer" })}>
           ← Designer
         </button>
         <span className="divider-v" aria-hidden="true" />
@@ -27,12 +31,11 @@ export function ExportPage() {
         <ThemeToggle />
       </header>
       <div className="tabs" role="tablist">
-        <button type="button" role="tab" className="tab" aria-selected={tab === "files"} data-testid="tab-export-files" onClick={() => useExport.setState({ tab: "files" })}>
-          Code and schemas
-        </button>
-        <button type="button" role="tab" className="tab" aria-selected={tab === "evolution"} data-testid="tab-export-evolution" onClick={() => useExport.setState({ tab: "evolution" })}>
-          Schema evolution
-        </button>
+        {EXPORT_TABS.map((t) => (
+          <button key={t.id} type="button" role="tab" className="tab" aria-selected={tab === t.id} data-testid={`tab-export-${t.id}`} onClick={() => go({ page: "export", tab: t.id })}>
+            {t.label}
+          </button>
+        ))}
       </div>
       {error && (
         <div className="banner attention" role="alert" data-testid="export-error">
@@ -49,9 +52,9 @@ export function ExportPage() {
           <ExportPicker />
           <FilePreview />
         </div>
-      ) : (
+      ) : tab === "evolution" ? (
         <DiffView />
-      )}
+      ) : null}
     </div>
   );
 }

@@ -35,8 +35,6 @@ export const DEFAULT_OPTIONS: ExportOptions = {
 };
 
 export interface ExportState {
-  open: boolean;
-  tab: "files" | "evolution";
   exporters: ExportInfo[];
   selected: string[];
   options: ExportOptions;
@@ -60,8 +58,6 @@ export interface ExportState {
 }
 
 export const useExport = create<ExportState>()(() => ({
-  open: false,
-  tab: "files",
   exporters: [],
   selected: [],
   options: DEFAULT_OPTIONS,
@@ -96,13 +92,10 @@ function request() {
   return { projectId: projectId ?? "", exporterIds: s.selected, options: { ...s.options } };
 }
 
-export function openExportPage(open: boolean): void {
-  const url = new URL(location.href);
-  if (open) url.searchParams.set("page", "export");
-  else if (url.searchParams.get("page") === "export") url.searchParams.delete("page");
-  history.replaceState(null, "", url.toString());
-  set({ open, error: null, flash: null });
-  if (open) void loadExportPage();
+/** The page opened: last visit's messages go, the exports and versions load and the files generate. */
+export function enterExportPage(): void {
+  set({ error: null, flash: null });
+  void loadExportPage();
 }
 
 async function loadExportPage(): Promise<void> {

@@ -24,7 +24,6 @@ export interface ActiveRun {
 }
 
 export interface LoadTestState {
-  open: boolean;
   form: LoadTestForm;
   layouts: LayoutOption[];
   active: ActiveRun | null;
@@ -43,10 +42,7 @@ export interface LoadTestState {
   targetChosen: boolean;
 }
 
-const pageParam = () => new URL(location.href).searchParams.get("page");
-
 export const useLoadTest = create<LoadTestState>()(() => ({
-  open: pageParam() === "loadtest",
   form: DEFAULT_FORM,
   layouts: [],
   active: null,
@@ -77,15 +73,6 @@ async function act<T>(key: string, fn: (api: HostApi) => Promise<T>): Promise<T 
   } finally {
     useLoadTest.setState((s) => ({ busy: { ...s.busy, [key]: false } }));
   }
-}
-
-export function openLoadTest(open: boolean): void {
-  const url = new URL(location.href);
-  if (open) url.searchParams.set("page", "loadtest");
-  else if (url.searchParams.get("page") === "loadtest") url.searchParams.delete("page");
-  history.replaceState(null, "", url.toString());
-  useLoadTest.setState({ open });
-  if (open) void startLoadTest();
 }
 
 export function setForm(patch: Partial<LoadTestForm>): void {

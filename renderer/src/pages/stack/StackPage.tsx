@@ -1,8 +1,8 @@
 // The Stack page: start and stop the local decoder + CSE, and watch it live — the paper's Figure 5
 // dashboard: records per second, unique devices, compression, backlog, dead letters, latest records.
-import { useEffect, useLayoutEffect, useState } from "react";
-import { createPortal } from "react-dom";
+import { useEffect } from "react";
 import { ThemeToggle } from "../../components/common/ThemeToggle.tsx";
+import { go } from "../../nav/store.ts";
 import { Endpoints } from "./Endpoints.tsx";
 import { KeysCard } from "./KeysCard.tsx";
 import { Kpis } from "./Kpis.tsx";
@@ -10,7 +10,7 @@ import { RateChart } from "./RateChart.tsx";
 import { RecordsTable } from "./RecordsTable.tsx";
 import { LogsCard, ServicesCard } from "./ServicesCard.tsx";
 import { StartCard } from "./StartCard.tsx";
-import { isLive, openStack, stackDown, startStack, useStack } from "./store.ts";
+import { isLive, refresh, stackDown, startStack, useStack } from "./store.ts";
 import "./stack.css";
 
 const STATE_TEXT = { stopped: "Stopped", starting: "Starting…", running: "Running", degraded: "Degraded", stopping: "Stopping…" } as const;
@@ -36,12 +36,15 @@ export function StackPage() {
   const logs = useStack((s) => s.logs);
   const busy = useStack((s) => s.busy);
   const error = useStack((s) => s.error);
-  useEffect(() => startStack(), []);
+  useEffect(() => {
+    // the first start already reads the status; a later visit reads the records and numbers it missed
+    if (!startStack()) void refresh();
+  }, []);
   const live = isLive(status);
   return (
     <>
       <header className="topbar">
-        <button type="button" className="btn ghost" data-testid="stack-back" title="Back" onClick={() => openStack(false)}>
+        <button type="button" className="btn ghost" data-testid="stack-back" title="Back" onClick={() => go({ page: "designer" })}>
           <span className="brand-mark" aria-hidden="true" />
           SatPayload Studio
         </button>
@@ -107,31 +110,9 @@ export function StackPage() {
   );
 }
 
-/** The page's tab in the app's page bar (another page's component renders the bar). */
-export function StackNav() {
-  const open = useStack((s) => s.open);
+/** A dot beside the page-bar entry, lit while the stack runs; the bar listens to the stack from the start. */
+export function StackBadge() {
   const live = useStack((s) => isLive(s.status));
-  const [bar, setBar] = useState<HTMLElement | null>(null);
-  useLayoutEffect(() => setBar(document.querySelector<HTMLElement>("nav.app-nav:not(.stack-own-nav):not(.lt-own-nav):not(.decide-own-nav)")), []);
-  useEffect(() => startStack(), []);
-  useEffect(() => {
-    bar?.classList.toggle("stack-open", open);
-    return () => bar?.classList.remove("stack-open");
-  }, [bar, open]);
-  useEffect(() => {
-    // any other tab (each owned by its page) leaves this page first
-    const leave = (e: MouseEvent) => {
-      const item = e.target instanceof Element ? e.target.closest(".app-nav-item") : null;
-      if (item && !item.classList.contains("stack-nav-item") && useStack.getState().open) openStack(false);
-    };
-    document.addEventListener("click", leave, true);
-    return () => document.removeEventListener("click", leave, true);
-  }, []);
-  const button = (
-    <button type="button" className="app-nav-item stack-nav-item" aria-current={open ? "page" : undefined} data-testid="nav-stack" onClick={() => openStack(true)}>
-      Stack
-      <span className={`stack-nav-dot${live ? " live" : ""}`} title={live ? "The stack is running" : "The stack is stopped"} />
-    </button>
-  );
-  return bar ? createPortal(button, bar) : <nav className="app-nav stack-own-nav">{button}</nav>;
+  useEffect(() => void startStack(), []);
+  return <span className={`stack-nav-dot${live ? " live" : ""}`} title={live ? "The stack is running" : "The stack is stopped"} />;
 }

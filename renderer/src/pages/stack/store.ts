@@ -40,7 +40,6 @@ export const MAX_POINTS = 300;
 export const MAX_LOG_LINES = 500;
 
 export interface StackPageState {
-  open: boolean;
   status: StackStatus | null;
   stats: StackStats | null;
   series: RatePoint[];
@@ -54,7 +53,6 @@ export interface StackPageState {
 }
 
 export const useStack = create<StackPageState>()(() => ({
-  open: false,
   status: null,
   stats: null,
   series: [],
@@ -68,15 +66,6 @@ export const useStack = create<StackPageState>()(() => ({
 
 function api(): HostApi | null {
   return useSession.getState().api;
-}
-
-export function openStack(open: boolean): void {
-  useStack.setState({ open });
-  const url = new URL(location.href);
-  if (open) url.searchParams.set("page", "stack");
-  else if (url.searchParams.get("page") === "stack") url.searchParams.delete("page");
-  history.replaceState(null, "", url.toString());
-  if (open) void refresh();
 }
 
 export const isLive = (s: StackStatus | null) => s?.state === "running" || s?.state === "degraded";
@@ -118,10 +107,13 @@ export function mergeLogs(prev: LogLine[], incoming: LogLine[]): LogLine[] {
 
 let listening = false;
 
-/** Subscribes to the host's stack events once per page load; the host only sends while someone listens. */
-export function startStack(): void {
+/**
+ * Subscribes to the host's stack events once per page load (the host only sends while someone listens) and reads
+ * the status; true when this call did so.
+ */
+export function startStack(): boolean {
   const a = api();
-  if (!a || listening) return;
+  if (!a || listening) return false;
   listening = true;
   a.on("stack.status", (s) => {
     const was = useStack.getState().status;
@@ -132,8 +124,8 @@ export function startStack(): void {
   a.on("stack.stats", onStats);
   a.on("stack.ingested", (e) => useStack.setState((st) => ({ records: mergeRecords(st.records, e.records), arrived: st.arrived + e.count })));
   a.on("stack.log", (e) => useStack.setState((st) => ({ logs: mergeLogs(st.logs, e.lines) })));
-  if (new URL(location.href).searchParams.get("page") === "stack") openStack(true);
-  else void refresh();
+  void refresh();
+  return true;
 }
 
 /** Status, and for a running stack the newest records, numbers and logs (a page opened mid-run). */

@@ -1,7 +1,7 @@
 // The paper's Table 7 as published, beside what the general model gives for the same fleet, and why they differ.
-import { paperTable7, PAPER_TABLE7_RULES } from "../../../../codecs/src/cost/cost.ts";
-import type { FleetResult } from "../../../../codecs/src/report/fleet.ts";
-import { money } from "../decide/money.ts";
+import { paperTable7, PAPER_TABLE7_RULES } from "../../../../../codecs/src/cost/cost.ts";
+import type { FleetResult } from "../../../../../codecs/src/report/fleet.ts";
+import { money } from "../money.ts";
 
 const grouped = (x: number, d = 0) => x.toLocaleString("en-US", { minimumFractionDigits: d, maximumFractionDigits: d });
 

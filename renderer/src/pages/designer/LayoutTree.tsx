@@ -6,7 +6,7 @@ import type { Field } from "../../../../codecs/src/layout/schema.ts";
 import { useDesigner } from "../../state/designer.ts";
 import { useSettings } from "../../state/settings.ts";
 import { flatten } from "../../state/tree.ts";
-import { fieldColor } from "../common/colors.ts";
+import { fieldColor } from "../../components/common/colors.ts";
 import { endDndId, rowDndId } from "./dnd.ts";
 import { FieldRow } from "./FieldRow.tsx";
 

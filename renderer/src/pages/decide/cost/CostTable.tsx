@@ -1,8 +1,8 @@
 // Formats side by side on every platform: monthly cost from every message, worst cases from p95 and max, fit and
 // credit-boundary crossings.
-import type { FleetCell, FleetResult } from "../../../../codecs/src/report/fleet.ts";
-import { platformById } from "../../../../codecs/src/platforms/catalog.ts";
-import { money } from "../decide/money.ts";
+import type { FleetCell, FleetResult } from "../../../../../codecs/src/report/fleet.ts";
+import { platformById } from "../../../../../codecs/src/platforms/catalog.ts";
+import { money } from "../money.ts";
 
 const pct = (x: number) => `${(x * 100).toFixed(x > 0 && x < 0.01 ? 2 : 0)} %`;
 const words = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"];

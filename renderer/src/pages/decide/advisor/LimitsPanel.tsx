@@ -1,10 +1,10 @@
 // What the user will not give up: a lock per field, and for rounded values the coarsest step the advisor may choose,
 // shown as the worst error it allows (metres for positions).
-import { declaredStep } from "../../../../codecs/src/advisor/declared.ts";
-import { leafFields } from "../../../../codecs/src/advisor/tree.ts";
-import { lossText, short } from "../../../../codecs/src/advisor/units.ts";
-import type { Layout } from "../../../../codecs/src/layout/schema.ts";
-import { NumberInput } from "../decide/inputs.tsx";
+import { declaredStep } from "../../../../../codecs/src/advisor/declared.ts";
+import { leafFields } from "../../../../../codecs/src/advisor/tree.ts";
+import { lossText, short } from "../../../../../codecs/src/advisor/units.ts";
+import type { Layout } from "../../../../../codecs/src/layout/schema.ts";
+import { NumberInput } from "../inputs.tsx";
 import { setLocked, setMaxStep, useAdvisor } from "./store.ts";
 
 export function LimitsPanel({ layout }: { layout: Layout }) {

@@ -1,15 +1,15 @@
 // The report page: print-ready document plus the screen-only toolbar (page size, PDF, CSV, PNG charts).
 import { useMemo, useState } from "react";
-import { buildReport } from "../../../../codecs/src/report/model.ts";
-import { PAGE_SIZES, type PageSize } from "../../../../host/api/report.ts";
-import { asHostError } from "../../host/errors.ts";
-import { useAnalysis } from "../../state/analysis.ts";
-import { useDesigner } from "../../state/designer.ts";
-import { useSession } from "../../state/session.ts";
-import { useSettings } from "../../state/settings.ts";
-import { measuredFrom } from "../decide/measured.ts";
-import { activeScenario, flushCosts, useDecide } from "../decide/store.ts";
-import { reportCsv } from "../../../../codecs/src/report/csv.ts";
+import { buildReport } from "../../../../../codecs/src/report/model.ts";
+import { PAGE_SIZES, type PageSize } from "../../../../../host/api/report.ts";
+import { asHostError } from "../../../host/errors.ts";
+import { useAnalysis } from "../../../state/analysis.ts";
+import { useDesigner } from "../../../state/designer.ts";
+import { useSession } from "../../../state/session.ts";
+import { useSettings } from "../../../state/settings.ts";
+import { measuredFrom } from "../measured.ts";
+import { activeScenario, flushCosts, useDecide } from "../store.ts";
+import { reportCsv } from "../../../../../codecs/src/report/csv.ts";
 import { base64ToBytes, downloadBlob, slug } from "./download.ts";
 import { chartToPng } from "./exportPng.ts";
 import { ReportDocument } from "./ReportDocument.tsx";

@@ -1,13 +1,13 @@
 // Fit-to-platform advisor: the changes that bring the layout under a target size, ranked by bytes saved per bit of
 // declared precision given up, each with its cost in the field's terms; one or all applied as an undoable edit.
 import { useEffect } from "react";
-import { CODECS } from "../../../../codecs/src/formats/registry.ts";
-import { FORMAT_IDS, type FormatId } from "../../../../codecs/src/formats/types.ts";
-import { PLATFORMS, platformById } from "../../../../codecs/src/platforms/catalog.ts";
-import type { SizeStats } from "../../../../codecs/src/analysis/stats.ts";
-import { useDesigner } from "../../state/designer.ts";
-import { useSettings } from "../../state/settings.ts";
-import { NumberInput } from "../decide/inputs.tsx";
+import { CODECS } from "../../../../../codecs/src/formats/registry.ts";
+import { FORMAT_IDS, type FormatId } from "../../../../../codecs/src/formats/types.ts";
+import { PLATFORMS, platformById } from "../../../../../codecs/src/platforms/catalog.ts";
+import type { SizeStats } from "../../../../../codecs/src/analysis/stats.ts";
+import { useDesigner } from "../../../state/designer.ts";
+import { useSettings } from "../../../state/settings.ts";
+import { NumberInput } from "../inputs.tsx";
 import { LimitsPanel } from "./LimitsPanel.tsx";
 import { applyChanges, requestAdvice, setAdvisorWorker, stopAdvisor, targetBytesOf, useAdvisor } from "./store.ts";
 

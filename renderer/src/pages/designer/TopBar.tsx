@@ -2,9 +2,9 @@
 import { useState } from "react";
 import { useDesigner } from "../../state/designer.ts";
 import { exportLayout, goHome, renameProject, resolveConflict, useSession, type SaveStatus } from "../../state/session.ts";
-import { Icon } from "../common/Icon.tsx";
-import { ThemeToggle } from "../common/ThemeToggle.tsx";
-import { LengthNotice, useLengthLimit } from "../common/LengthLimit.tsx";
+import { Icon } from "../../components/common/Icon.tsx";
+import { ThemeToggle } from "../../components/common/ThemeToggle.tsx";
+import { LengthNotice, useLengthLimit } from "../../components/common/LengthLimit.tsx";
 
 /** projects.rename accepts 1–128 characters (host/api/contract.ts) */
 const PROJECT_NAME_MAX = 128;

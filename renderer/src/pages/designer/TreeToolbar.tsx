@@ -2,7 +2,7 @@
 import { deleteField, duplicate, moveDown, moveIntoGroupAbove, moveOutOfGroup, moveUp } from "../../state/actions.ts";
 import { useDesigner } from "../../state/designer.ts";
 import { canIndent, locate, siblingsOf } from "../../state/tree.ts";
-import { Icon, type IconName } from "../common/Icon.tsx";
+import { Icon, type IconName } from "../../components/common/Icon.tsx";
 
 export function TreeToolbar() {
   const state = useDesigner((s) => {

@@ -3,7 +3,7 @@ import { useDraggable } from "@dnd-kit/core";
 import { placeForNew, addField } from "../../state/actions.ts";
 import { useDesigner } from "../../state/designer.ts";
 import { PALETTE, type PaletteItem } from "../../state/palette.ts";
-import { typeBadge } from "../common/format.ts";
+import { typeBadge } from "../../components/common/format.ts";
 import { paletteDndId } from "./dnd.ts";
 
 function Chip({ item }: { item: PaletteItem }) {

@@ -1,8 +1,8 @@
 // Records that do not fit a platform: messages per record, header overhead, queue and caps, and what it costs.
-import { FRAGMENT_HEADER_BYTES, MAX_FRAGMENTS } from "../../../../codecs/src/fragmentation/header.ts";
-import { REASSEMBLY_RULE } from "../../../../codecs/src/fragmentation/plan.ts";
-import { convert, type FleetResult } from "../../../../codecs/src/report/fleet.ts";
-import { money } from "../decide/money.ts";
+import { FRAGMENT_HEADER_BYTES, MAX_FRAGMENTS } from "../../../../../codecs/src/fragmentation/header.ts";
+import { REASSEMBLY_RULE } from "../../../../../codecs/src/fragmentation/plan.ts";
+import { convert, type FleetResult } from "../../../../../codecs/src/report/fleet.ts";
+import { money } from "../money.ts";
 
 const n1 = (x: number) => x.toLocaleString("en-US", { maximumFractionDigits: 2 });
 

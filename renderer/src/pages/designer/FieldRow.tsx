@@ -4,8 +4,8 @@ import { useCallback, useEffect, useRef, type KeyboardEvent } from "react";
 import type { Field } from "../../../../codecs/src/layout/schema.ts";
 import { deleteField, duplicate, moveDown, moveIntoGroupAbove, moveOutOfGroup, moveUp } from "../../state/actions.ts";
 import { useDesigner } from "../../state/designer.ts";
-import { typeBadge } from "../common/format.ts";
-import { Icon } from "../common/Icon.tsx";
+import { typeBadge } from "../../components/common/format.ts";
+import { Icon } from "../../components/common/Icon.tsx";
 import { rowDndId } from "./dnd.ts";
 
 export interface RowProps {

@@ -1,8 +1,8 @@
 // One platform's billing in this scenario: the catalog's default (with its source) or an edited price.
-import { billingSchema, describeDefaultPrice, describePrice, platformById, type Billing, type Money, type VolumeUnit } from "../../../../codecs/src/platforms/catalog.ts";
-import { billingFor, type Currency, type FleetScenario } from "../../../../codecs/src/report/scenario.ts";
-import { editScenario } from "../decide/store.ts";
-import { NumberInput } from "../decide/inputs.tsx";
+import { billingSchema, describeDefaultPrice, describePrice, platformById, type Billing, type Money, type VolumeUnit } from "../../../../../codecs/src/platforms/catalog.ts";
+import { billingFor, type Currency, type FleetScenario } from "../../../../../codecs/src/report/scenario.ts";
+import { editScenario } from "../store.ts";
+import { NumberInput } from "../inputs.tsx";
 
 const KINDS: { kind: Billing["kind"]; label: string }[] = [
   { kind: "per-volume", label: "per volume" },

@@ -1,15 +1,15 @@
 // The stakeholder report as one print-ready document: the same markup on screen, in the browser's print and in
 // Electron's printToPDF. Charts have a fixed width so every medium lays them out alike.
 import { useRef, useState, type ReactNode } from "react";
-import type { FormatId } from "../../../../codecs/src/formats/types.ts";
-import type { ReportModel } from "../../../../codecs/src/report/model.ts";
-import { SizesChart, SizesLegend } from "../../components/analysis/SizesView.tsx";
-import type { SizesView } from "../../state/analysis.ts";
+import type { FormatId } from "../../../../../codecs/src/formats/types.ts";
+import type { ReportModel } from "../../../../../codecs/src/report/model.ts";
+import { SizesChart, SizesLegend } from "../../../components/analysis/SizesView.tsx";
+import type { SizesView } from "../../../state/analysis.ts";
 import { fleetLabel, intervalLabel, MonthlyCostChart, pricedPlatforms, SavingsChart, SensitivityChart } from "../cost/charts.tsx";
 import { crossings } from "../cost/CostTable.tsx";
 import { FragmentationPanel } from "../cost/FragmentationPanel.tsx";
 import { Table7Panel } from "../cost/Table7Panel.tsx";
-import { count, money } from "../decide/money.ts";
+import { count, money } from "../money.ts";
 import { downloadBlob, slug } from "./download.ts";
 import { chartToPng } from "./exportPng.ts";
 

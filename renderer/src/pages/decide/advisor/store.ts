@@ -1,12 +1,12 @@
 // The advisor page's state: target and format, the running request and its progress, the last result; plus
 // applying changes to the designer's layout as undoable edits.
 import { create } from "zustand";
-import { applyAll } from "../../../../codecs/src/advisor/advise.ts";
-import { applyTransform } from "../../../../codecs/src/advisor/transforms.ts";
-import type { AdvisorLimits, AdvisorResult, Transform } from "../../../../codecs/src/advisor/types.ts";
-import type { FormatId } from "../../../../codecs/src/formats/types.ts";
-import { useDesigner } from "../../state/designer.ts";
-import { useSettings } from "../../state/settings.ts";
+import { applyAll } from "../../../../../codecs/src/advisor/advise.ts";
+import { applyTransform } from "../../../../../codecs/src/advisor/transforms.ts";
+import type { AdvisorLimits, AdvisorResult, Transform } from "../../../../../codecs/src/advisor/types.ts";
+import type { FormatId } from "../../../../../codecs/src/formats/types.ts";
+import { useDesigner } from "../../../state/designer.ts";
+import { useSettings } from "../../../state/settings.ts";
 import type { AdviseAnswer, AdviseRequest } from "./protocol.ts";
 
 export interface AdvisorState {

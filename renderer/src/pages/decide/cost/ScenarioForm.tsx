@@ -1,10 +1,10 @@
 // The scenario's inputs: fleet, cadence, period, currency, formats and platforms, prices and exchange rates.
-import { CODECS } from "../../../../codecs/src/formats/registry.ts";
-import { FORMAT_IDS } from "../../../../codecs/src/formats/types.ts";
-import { PLATFORMS, type Billing } from "../../../../codecs/src/platforms/catalog.ts";
-import { billingFor, messagesPerDay, type Currency, type FleetScenario } from "../../../../codecs/src/report/scenario.ts";
-import { editScenario } from "../decide/store.ts";
-import { NumberInput, Row } from "../decide/inputs.tsx";
+import { CODECS } from "../../../../../codecs/src/formats/registry.ts";
+import { FORMAT_IDS } from "../../../../../codecs/src/formats/types.ts";
+import { PLATFORMS, type Billing } from "../../../../../codecs/src/platforms/catalog.ts";
+import { billingFor, messagesPerDay, type Currency, type FleetScenario } from "../../../../../codecs/src/report/scenario.ts";
+import { editScenario } from "../store.ts";
+import { NumberInput, Row } from "../inputs.tsx";
 import { PriceEditor } from "./PriceEditor.tsx";
 
 const CURRENCIES: Currency[] = ["EUR", "USD", "GBP", "CHF"];

@@ -1,11 +1,11 @@
 // Fleet cost: a scenario's inputs on the left; cost per format and platform, charts, Table 7 and fragmentation on the right.
 import { useMemo, useState } from "react";
-import { evaluateFleet, type FleetResult } from "../../../../codecs/src/report/fleet.ts";
-import type { FormatId } from "../../../../codecs/src/formats/types.ts";
-import { useAnalysis } from "../../state/analysis.ts";
-import { useDesigner } from "../../state/designer.ts";
-import { measuredFrom } from "../decide/measured.ts";
-import { activeScenario, addScenario, removeScenario, selectScenario, useDecide } from "../decide/store.ts";
+import { evaluateFleet, type FleetResult } from "../../../../../codecs/src/report/fleet.ts";
+import type { FormatId } from "../../../../../codecs/src/formats/types.ts";
+import { useAnalysis } from "../../../state/analysis.ts";
+import { useDesigner } from "../../../state/designer.ts";
+import { measuredFrom } from "../measured.ts";
+import { activeScenario, addScenario, removeScenario, selectScenario, useDecide } from "../store.ts";
 import { fleetLabel, intervalLabel, MonthlyCostChart, pricedPlatforms, SavingsChart, SensitivityChart } from "./charts.tsx";
 import { CostTable } from "./CostTable.tsx";
 import { FragmentationPanel } from "./FragmentationPanel.tsx";

@@ -2,10 +2,10 @@
 // fleet size and reporting interval. A fixed `width` renders without measuring (print and PNG export need that).
 import type { ReactElement } from "react";
 import { Bar, BarChart, CartesianGrid, Cell, LabelList, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { FORMAT_IDS, type FormatId } from "../../../../codecs/src/formats/types.ts";
-import type { FleetResult, SeriesPoint } from "../../../../codecs/src/report/fleet.ts";
-import type { Currency } from "../../../../codecs/src/report/scenario.ts";
-import { money, moneyShort } from "../decide/money.ts";
+import { FORMAT_IDS, type FormatId } from "../../../../../codecs/src/formats/types.ts";
+import type { FleetResult, SeriesPoint } from "../../../../../codecs/src/report/fleet.ts";
+import type { Currency } from "../../../../../codecs/src/report/scenario.ts";
+import { money, moneyShort } from "../money.ts";
 
 /** One colour per position, themed in decide.css; never red, which means "over the limit". */
 export const SERIES_COLORS = ["var(--series-1)", "var(--series-2)", "var(--series-3)", "var(--series-4)", "var(--series-5)", "var(--series-6)", "var(--series-7)", "var(--series-8)", "var(--series-9)"];

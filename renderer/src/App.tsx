@@ -1,0 +1,38 @@
+// Top level: the theme, the route's page from the page table (behind the start screen while a page needs a
+// project and none is open), and the page bar.
+import { useEffect } from "react";
+import { StartScreen } from "./components/start/StartScreen.tsx";
+import { PAGES, pageOf } from "./nav/pages.tsx";
+import { PageBar } from "./nav/PageBar.tsx";
+import { go, useRoute } from "./nav/store.ts";
+import { useSession } from "./state/session.ts";
+import { useSettings } from "./state/settings.ts";
+
+export function App() {
+  const screen = useSession((s) => s.screen);
+  const theme = useSettings((s) => s.theme);
+  const route = useRoute((s) => s.route);
+  const entry = pageOf(route);
+  const gated = !!entry.needsProject && screen !== "designer";
+  useEffect(() => {
+    document.documentElement.dataset.theme = theme;
+  }, [theme]);
+  useEffect(() => {
+    // no project (closed, or it failed to open): a page that needs one is not there to come back to
+    if (screen === "start" && entry.needsProject && !entry.home) go({ page: "designer" }, { replace: true });
+  }, [screen, entry]);
+  return (
+    <div className="app" data-testid="app" data-screen={screen} data-page={route.page}>
+      {!gated ? (
+        <entry.Component />
+      ) : screen === "loading" ? (
+        <div className="loading" data-testid="loading">
+          Opening…
+        </div>
+      ) : (
+        <StartScreen />
+      )}
+      <PageBar pages={PAGES} />
+    </div>
+  );
+}

@@ -1,0 +1,61 @@
+// The page table: every page of the app, its tabs, its entries in the page bar and its URL. App shows the route's
+// page from here and the page bar lists it from here; adding a page is adding one entry below.
+import type { ComponentType } from "react";
+import { BenchBadge, BenchPage } from "../pages/bench/BenchPage.tsx";
+import { ChannelPage } from "../pages/channel/ChannelPage.tsx";
+import { DecidePage } from "../pages/decide/DecidePage.tsx";
+import { DECIDE_TABS } from "../pages/decide/tabs.ts";
+import { DesignerPage } from "../pages/designer/DesignerPage.tsx";
+import { ExportPage } from "../pages/export/ExportPage.tsx";
+import { EXPORT_TABS } from "../pages/export/tabs.ts";
+import { LoadTestBadge, LoadTestPage } from "../pages/loadtest/LoadTestPage.tsx";
+import { StackBadge, StackPage } from "../pages/stack/StackPage.tsx";
+
+export interface PageTab<T extends string> {
+  id: T;
+  label: string;
+}
+
+export interface PageEntry<Id extends string, T extends string = never> {
+  id: Id;
+  /** the page bar's label (pages with `tabsInBar` show their tabs' labels instead) */
+  label: string;
+  /** sub-tabs, the first is where the page opens; in the URL as `&tab=` */
+  tabs?: readonly PageTab<T>[];
+  /** one page-bar entry per tab rather than one for the page */
+  tabsInBar?: boolean;
+  /** older `?page=` values that still land on one of the tabs (bookmarks from before the tabs were one page) */
+  aliases?: Readonly<Record<string, T>>;
+  /** shown only with a project open; without one the start screen stands in and the bar hides the entry */
+  needsProject?: boolean;
+  /** the page an empty or unknown URL opens; always in the bar */
+  home?: boolean;
+  Component: ComponentType;
+  /** live state next to the bar entry (a connected DevKit, a running stack) */
+  Badge?: ComponentType;
+}
+
+const page = <const Id extends string, const T extends string = never>(entry: PageEntry<Id, T>) => entry;
+
+export const PAGES = [
+  page({ id: "designer", label: "Designer", home: true, needsProject: true, Component: DesignerPage }),
+  page({ id: "decide", label: "Decide", tabs: DECIDE_TABS, tabsInBar: true, aliases: { cost: "cost", advisor: "advisor", report: "report" }, needsProject: true, Component: DecidePage }),
+  page({ id: "export", label: "Export code & schemas", tabs: EXPORT_TABS, needsProject: true, Component: ExportPage }),
+  page({ id: "bench", label: "DevKit bench", Component: BenchPage, Badge: BenchBadge }),
+  page({ id: "loadtest", label: "Load test", Component: LoadTestPage, Badge: LoadTestBadge }),
+  page({ id: "stack", label: "Stack", Component: StackPage, Badge: StackBadge }),
+  page({ id: "channel", label: "Channel", Component: ChannelPage }),
+];
+
+type RouteOf<E> = E extends PageEntry<infer Id, infer T> ? ([T] extends [never] ? { page: Id } : { page: Id; tab: T }) : never;
+
+/** Every place the app can show: `{ page: "designer" } | { page: "decide"; tab: "cost" } | …` */
+export type Route = RouteOf<(typeof PAGES)[number]>;
+export type PageTable = readonly PageEntry<string, string>[];
+
+/** The table's entry for a route's page. */
+export function pageOf(route: Route): (typeof PAGES)[number] {
+  const entry = PAGES.find((p) => p.id === route.page);
+  if (!entry) throw new Error(`no page "${route.page}" in PAGES`);
+  return entry;
+}
