@@ -1,0 +1,77 @@
+// Which protocol stack carries a payload on a platform, and the bytes on air that follow from it: the one rule
+// the designer, the cost model, the fragmentation planner and the report apply.
+//
+// A modem link (Astronode, Kinéis, Iridium SBD, Sigfox, ORBCOMM, LoRaWAN) takes the payload itself: the
+// operator frames it and counts payload bytes, so the only stack is "raw". An IP link (NB-IoT / LTE-M, TN or
+// NTN) carries datagrams: every message pays its stack's headers, and the operator's volume counter sees them.
+import type { Platform } from "../platforms/catalog.ts";
+import { OverheadError } from "./overhead.ts";
+import { STACK_IDS, stackOverhead, type StackContext, type StackId } from "./stacks.ts";
+
+/**
+ * The IP default: CoAP confirmable over UDP/IPv4 without DTLS. It is what constrained NB-IoT devices speak
+ * (LwM2M runs on it), the lightest stack that still acknowledges each message, and the one seed 003 models;
+ * DTLS is left to the user's choice because NB-IoT traffic usually stays inside the operator's private APN.
+ */
+export const DEFAULT_IP_STACK: StackId = "coap-con";
+
+/** Short names for selects and table headers (the long labels of `stackOverhead` carry the layer list). */
+export const STACK_NAMES: Record<StackId, string> = {
+  raw: "Raw modem payload",
+  "coap-non": "CoAP NON / UDP / IPv4",
+  "coap-con": "CoAP CON / UDP / IPv4",
+  "coap-dtls": "CoAP CON / DTLS 1.2 / UDP / IPv4",
+  "coap-ipv6": "CoAP CON / UDP / IPv6",
+  "mqtt311-q0": "MQTT 3.1.1 QoS 0 / TCP / IPv4",
+  "mqtt311-q1": "MQTT 3.1.1 QoS 1 / TCP / IPv4",
+  "mqtt5-q1": "MQTT 5 QoS 1 / TCP / IPv4",
+  "mqtt311-tls": "MQTT 3.1.1 QoS 1 / TLS 1.3 / TCP / IPv4",
+  mqttsn: "MQTT-SN / UDP / IPv4",
+  "http-paper": "HTTP/1.1 POST (python-requests) / TCP / IPv4",
+};
+
+export function isStackId(v: string): v is StackId {
+  return (STACK_IDS as readonly string[]).includes(v);
+}
+
+/** The stacks a platform can carry: only "raw" on a modem link; every stack on an IP link ("raw" there is Non-IP Data Delivery). */
+export function stacksFor(platform: Pick<Platform, "link">): readonly StackId[] {
+  return platform.link === "ip" ? STACK_IDS : ["raw"];
+}
+
+export function defaultStack(platform: Pick<Platform, "link">): StackId {
+  return platform.link === "ip" ? DEFAULT_IP_STACK : "raw";
+}
+
+/** The chosen stack when the platform can carry it, the platform's default when none was chosen. */
+export function resolveStack(platform: Pick<Platform, "link" | "name">, chosen: string | undefined): StackId {
+  if (chosen === undefined) return defaultStack(platform);
+  if (!isStackId(chosen)) throw new OverheadError(`unknown transport stack "${chosen}" (stacks: ${STACK_IDS.join(", ")})`);
+  if (!stacksFor(platform).includes(chosen)) throw new OverheadError(`${platform.name} is a modem link: it carries the raw payload, not ${STACK_NAMES[chosen]}`);
+  return chosen;
+}
+
+/** Overhead bytes per message of a payload size, memoized per size (a fleet prices the same sizes thousands of times). */
+export type OverheadFn = (payload: number) => number;
+
+export function overheadFn(stack: StackId, ctx: StackContext): OverheadFn {
+  if (stack === "raw") return () => 0;
+  const cache = new Map<number, number>();
+  return (payload) => {
+    // a mean size is fractional: the headers of the nearest whole message stand for it
+    const whole = Math.max(0, Math.round(payload));
+    let v = cache.get(whole);
+    if (v === undefined) {
+      v = stackOverhead(stack, whole, ctx).overhead;
+      cache.set(whole, v);
+    }
+    return v;
+  };
+}
+
+/** Every payload size plus its stack's headers: the sizes the link carries. */
+export function onAirSizes(sizes: ArrayLike<number>, overhead: OverheadFn): Float64Array {
+  const out = new Float64Array(sizes.length);
+  for (let i = 0; i < sizes.length; i++) out[i] = sizes[i]! + overhead(sizes[i]!);
+  return out;
+}
