@@ -4,8 +4,9 @@
 // A modem link (Astronode, Kinéis, Iridium SBD, Sigfox, ORBCOMM, LoRaWAN) takes the payload itself: the
 // operator frames it and counts payload bytes, so the only stack is "raw". An IP link (NB-IoT / LTE-M, TN or
 // NTN) carries datagrams: every message pays its stack's headers, and the operator's volume counter sees them.
+import { shareOver, summarize, type SizeStats } from "../analysis/stats.ts";
 import type { Platform } from "../platforms/catalog.ts";
-import { OverheadError } from "./overhead.ts";
+import { OverheadError, type LayerBytes } from "./overhead.ts";
 import { STACK_IDS, stackOverhead, type StackContext, type StackId } from "./stacks.ts";
 
 /**
@@ -74,4 +75,38 @@ export function onAirSizes(sizes: ArrayLike<number>, overhead: OverheadFn): Floa
   const out = new Float64Array(sizes.length);
   for (let i = 0; i < sizes.length; i++) out[i] = sizes[i]! + overhead(sizes[i]!);
   return out;
+}
+
+export interface OnAirSummary {
+  stack: StackId;
+  stackName: string;
+  /** whole messages with their stack's headers (before any fragmentation) */
+  onAir: SizeStats;
+  /** the headers the median message carries, layer by layer (empty for a raw payload) */
+  layers: LayerBytes[];
+  /** the platform's per-message limit, judged on air; null without one */
+  limit: number | null;
+  fitsMax: boolean;
+  fitsP95: boolean;
+  /** share of messages over the limit on air */
+  shareOver: number;
+}
+
+/** One format's payload sizes on one platform as the link carries them, against its limit. */
+export function onAirSummary(sizes: ArrayLike<number>, platform: Pick<Platform, "link" | "name" | "uplinkBytes">, chosen: string | undefined, ctx: StackContext): OnAirSummary {
+  const stack = resolveStack(platform, chosen);
+  const all = stack === "raw" ? sizes : onAirSizes(sizes, overheadFn(stack, ctx));
+  const onAir = summarize(all);
+  const limit = platform.uplinkBytes ?? null;
+  const median = summarize(sizes).p50;
+  return {
+    stack,
+    stackName: STACK_NAMES[stack],
+    onAir,
+    layers: stackOverhead(stack, median, ctx).layers,
+    limit,
+    fitsMax: limit === null || onAir.max <= limit,
+    fitsP95: limit === null || onAir.p95 <= limit,
+    shareOver: limit === null ? 0 : shareOver(all, limit),
+  };
 }

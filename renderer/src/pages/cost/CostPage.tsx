@@ -83,7 +83,8 @@ export function CostPage() {
   const loadError = useDecide((s) => s.loadError);
   const sizes = useAnalysis((s) => s.sizes);
   const valid = useDesigner((s) => s.valid);
-  const result = useMemo(() => (scenario && sizes ? evaluateFleet(scenario, measuredFrom(sizes)) : null), [scenario, sizes]);
+  const layoutName = valid?.name;
+  const result = useMemo(() => (scenario && sizes ? evaluateFleet(scenario, measuredFrom(sizes), layoutName ? { layout: layoutName } : undefined) : null), [scenario, sizes, layoutName]);
 
   if (loadError) return <div className="empty">Could not load the cost scenarios: {loadError}</div>;
   if (!scenario) return <div className="empty">Loading the scenarios…</div>;
