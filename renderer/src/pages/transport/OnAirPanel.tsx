@@ -123,6 +123,22 @@ export function OnAirPanel({ sizes, platformIds, layoutName }: { sizes: SizesVie
                 {shortName(ip.platform)} over {exampleSummary.stackName}: payload and headers per format (p50)
               </h4>
               <HeadersChart sizes={sizes} column={ip} />
+              <div className="chart-legend">
+                <span className="key">
+                  <span className="sw" style={{ background: "var(--bar-p50)" }} />
+                  payload (p50)
+                </span>
+                <span className="key">
+                  <span className="sw" style={{ background: "var(--bar-max)" }} />
+                  {exampleSummary.stackName} headers
+                </span>
+                {ip.platform.uplinkBytes !== undefined ? (
+                  <span className="key">
+                    <span className="line" />
+                    {shortName(ip.platform)} limit on air
+                  </span>
+                ) : null}
+              </div>
               <p className="note" data-testid="onair-layers">
                 A {example.stats.p50}-byte {example.info.label} message carries {exampleSummary.layers.map((l) => `${l.layer} ${l.bytes} B`).join(" + ")} = {fixed1(exampleSummary.onAir.p50 - example.stats.p50)} B of headers. Header sizes follow the standards' formats and were checked against coap-client, mosquitto_pub, curl and python-requests (docs/channel.md).
               </p>
