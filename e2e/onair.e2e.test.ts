@@ -10,7 +10,7 @@ import { presetById } from "../codecs/src/presets/index.ts";
 import { evaluateFleet } from "../codecs/src/report/fleet.ts";
 import { defaultScenario } from "../codecs/src/report/scenario.ts";
 import { generateSamples } from "../codecs/src/samples/generate.ts";
-import { onAirSummary } from "../codecs/src/transport/platformStack.ts";
+import { layoutStackId, onAirSummary } from "../codecs/src/transport/platformStack.ts";
 import { screenshot, startSession, type E2eSession } from "./support/session.ts";
 import { openPreset, tid } from "./support/ui.ts";
 
@@ -23,10 +23,11 @@ afterAll(async () => {
 });
 
 const paper = parseLayout(presetById("paper")!.layout);
+const layoutId = layoutStackId(paper.name);
 // the designer's defaults: 1 000 samples, seed 1
 const measured = measureSizes(paper, generateSamples(paper, 1000, 1)).map((m) => ({ format: m.format, label: CODECS[m.format].info.label, stats: m.stats, sizes: m.sizes }));
 const protobuf = measured.find((m) => m.format === "protobuf")!;
-const onAir = (platform: string, stack?: string) => onAirSummary(protobuf.sizes, platformById(platform)!, stack, { layout: paper.name, format: "protobuf" }).onAir;
+const onAir = (platform: string, stack?: string) => onAirSummary(protobuf.sizes, platformById(platform)!, stack, { layout: layoutId, format: "protobuf" }).onAir;
 
 async function attr(page: Page, testId: string, name: string): Promise<number> {
   const v = await page.locator(tid(testId)).getAttribute(name);
@@ -64,7 +65,7 @@ describe("bytes on air (browser mode)", () => {
     await page.click(tid("nav-cost"));
     await page.waitForSelector(tid("cost-table"));
     const cost = (transport: Record<string, "coap-con" | "mqtt311-tls">, platform = "nbiot-tn") => {
-      const r = evaluateFleet({ ...defaultScenario(), transport }, measured, { layout: paper.name });
+      const r = evaluateFleet({ ...defaultScenario(), transport }, measured, { layout: layoutId });
       return r.cells.find((c) => c.format === "protobuf" && c.platformId === platform)!;
     };
     const before = cost({});

@@ -68,8 +68,9 @@ export interface SeriesPoint {
   values: Partial<Record<FormatId, number | null>>;
 }
 
-/** Names the payload in topics and paths (the layout's name); the transport's headers depend on it. */
+/** Names the payload in topics and paths; the transport's headers depend on it. */
 export interface FleetContext {
+  /** the layout's id in topics and paths (`layoutStackId` of its name) */
   layout: string;
 }
 

@@ -6,6 +6,7 @@ import { FRAGMENT_HEADER_BYTES } from "../fragmentation/header.ts";
 import { REASSEMBLY_RULE, type FragmentationPlan } from "../fragmentation/plan.ts";
 import type { Field, FieldType, Layout } from "../layout/schema.ts";
 import { describeDefaultPrice, describePrice, platformById } from "../platforms/catalog.ts";
+import { layoutStackId } from "../transport/platformStack.ts";
 import { evaluateFleet, type FleetResult, type FormatSizesInput } from "./fleet.ts";
 import { billingFor, type FleetScenario } from "./scenario.ts";
 
@@ -86,7 +87,7 @@ const grouped = (x: number) => x.toLocaleString("en-US", { maximumFractionDigits
 
 export function buildReport(input: ReportInput): ReportModel {
   const { scenario, layout, measured } = input;
-  const fleet = evaluateFleet(scenario, measured, { layout: layout.name });
+  const fleet = evaluateFleet(scenario, measured, { layout: layoutStackId(layout.name) });
   const json = measured.find((m) => m.format === "json" && m.stats.count > 0);
 
   const fitIds = [...new Set([...scenario.platforms, ...(input.fitPlatforms ?? [])])];

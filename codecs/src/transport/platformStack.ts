@@ -52,6 +52,21 @@ export function resolveStack(platform: Pick<Platform, "link" | "name">, chosen: 
   return chosen;
 }
 
+/**
+ * The name a layout goes by in CoAP paths, MQTT topics and HTTP headers: lower-case, dashes, at most 12
+ * characters, so a long display name does not inflate every message (the Channel page sizes with it too).
+ */
+export function layoutStackId(name: string): string {
+  return (
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-|-$/g, "")
+      .slice(0, 12)
+      .replace(/-$/, "") || "layout"
+  );
+}
+
 /** Overhead bytes per message of a payload size, memoized per size (a fleet prices the same sizes thousands of times). */
 export type OverheadFn = (payload: number) => number;
 

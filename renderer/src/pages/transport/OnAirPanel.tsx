@@ -3,7 +3,7 @@
 import { useMemo } from "react";
 import { Bar, BarChart, CartesianGrid, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { platformById, type Platform } from "../../../../codecs/src/platforms/catalog.ts";
-import { onAirSummary, resolveStack, type OnAirSummary } from "../../../../codecs/src/transport/platformStack.ts";
+import { layoutStackId, onAirSummary, resolveStack, type OnAirSummary } from "../../../../codecs/src/transport/platformStack.ts";
 import type { SizesView } from "../../state/analysis.ts";
 import { useStackChoice } from "./stackChoice.ts";
 import { StackSelect } from "./StackSelect.tsx";
@@ -65,7 +65,7 @@ export function OnAirPanel({ sizes, platformIds, layoutName }: { sizes: SizesVie
         .filter((p): p is Platform => p !== undefined)
         .map((platform) => ({
           platform,
-          cells: new Map(sizes.results.map((r) => [r.info.id, r.stats.count === 0 ? null : onAirSummary(r.sizes, platform, stackOf(platform, stacks[platform.id]), { layout: layoutName, format: r.info.id })])),
+          cells: new Map(sizes.results.map((r) => [r.info.id, r.stats.count === 0 ? null : onAirSummary(r.sizes, platform, stackOf(platform, stacks[platform.id]), { layout: layoutStackId(layoutName), format: r.info.id })])),
         })),
     [sizes, platformIds, stacks, layoutName],
   );
