@@ -123,15 +123,17 @@ export async function costCommand(argv: string[]): Promise<void> {
   const first = results.find((r) => r.result)?.result;
   const volHeader = `volume ${first?.volumeUnit ?? ""}`.trim();
   const unitHeader = first?.unitName === "credits" ? "credits/msg" : "msgs/msg";
-  const header = ["format", "mean B", "p95 B", "max B", "over limit", unitHeader, "transmissions", volHeader, "cost (mean)", "cost (exact)", "cost (p95)", "cost (max)"];
+  const header = ["format", "mean B", "p95 B", "max B", "on air B", "over limit", unitHeader, "transmissions", volHeader, "cost (mean)", "cost (exact)", "cost (p95)", "cost (max)"];
   const rows = results.map(({ format, result: r, error }) => {
-    if (!r) return [format, "–", "–", "–", "–", "–", "–", "–", `error: ${error}`];
+    if (!r) return [format, "–", "–", "–", "–", "–", "–", "–", "–", `error: ${error}`];
     const e = r.exact!;
     return [
       format,
       r.mean.bytesPerMessage.toFixed(1),
       String(r.p95.bytesPerMessage),
       String(r.max.bytesPerMessage),
+      // mean bytes sent per record: transport headers and fragments included
+      (e.sentBytes / r.messages).toFixed(1),
       `${(e.shareOverLimit * 100).toFixed(1)} %`,
       (e.units / r.messages).toFixed(2),
       grouped(e.transmissions),
