@@ -1,6 +1,6 @@
 // What sending a record that does not fit costs on each platform: messages per record, header overhead,
 // queue occupancy and uplink caps, and the cost compared with a platform that took the record whole.
-import { chargeMessage, estimateCost, fragmentRoom, type CostResult, type SizeDistribution } from "../cost/cost.ts";
+import { chargeMessage, estimateCost, fragmentRoom, roundDecimal, type CostResult, type SizeDistribution } from "../cost/cost.ts";
 import type { Billing, Platform } from "../platforms/catalog.ts";
 import type { OverheadFn } from "../transport/platformStack.ts";
 import { FragmentError, FRAGMENT_HEADER_BYTES, MAX_FRAGMENTS } from "./header.ts";
@@ -136,7 +136,8 @@ export function planFragmentation(input: FragmentationInput): FragmentationPlan 
   const maxFragments = fragmented.max.fragmentsPerMessage;
   const headerPerRecord = fragmentedMode ? meanFragments * FRAGMENT_HEADER_BYTES : 0;
   // what is sent beyond the record and its fragment headers is the transport's
-  const transportPerRecord = Math.max(0, perRecord - sizes.mean - headerPerRecord);
+  // (rounded: the exact mean and the size statistics' mean sum the same sizes in different orders)
+  const transportPerRecord = overhead ? Math.max(0, roundDecimal(perRecord - sizes.mean - headerPerRecord, 9)) : 0;
 
   const transmissionsPerDay = { mean: messagesPerDay * meanFragments, max: messagesPerDay * maxFragments };
   const uplinkCap = platform.maxUplinksPerDay !== undefined ? { perDay: platform.maxUplinksPerDay, ok: transmissionsPerDay.max <= platform.maxUplinksPerDay } : null;
