@@ -344,7 +344,7 @@ describe("cost", SLOW, () => {
     const sizes = sizesOf("cbor");
     const mean = sizes.reduce((a, b) => a + b, 0) / sizes.length;
     const rawOut = JSON.parse(raw.out);
-    expect(rawOut.stack).toEqual({ id: "raw", name: "Raw modem payload" });
+    expect(rawOut.stack).toEqual({ id: "raw", name: "Raw payload (Non-IP data delivery)" });
     expect(rawOut.formats[0].exact.cost).toBeCloseTo((1_200_000 * mean * 0.02) / 2 ** 20, 9);
     const coapOut = JSON.parse(coap.out);
     expect(coapOut.stack.id).toBe("coap-con");

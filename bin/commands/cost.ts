@@ -4,7 +4,7 @@ import { estimateCost, paperTable7, PAPER_TABLE7_FLEET, PAPER_TABLE7_RULES, type
 import { CODECS } from "../../codecs/src/formats/registry.ts";
 import { describePrice } from "../../codecs/src/platforms/catalog.ts";
 import { OverheadError } from "../../codecs/src/transport/overhead.ts";
-import { layoutStackId, overheadFn, resolveStack, STACK_NAMES } from "../../codecs/src/transport/platformStack.ts";
+import { layoutStackId, overheadFn, resolveStack, stackName } from "../../codecs/src/transport/platformStack.ts";
 import { STACK_IDS } from "../../codecs/src/transport/stacks.ts";
 import { intFlag, LAYOUT_FLAGS, loadLayout, parseFlags, parseFormats, resolvePlatform, table, UsageError, write } from "./common.ts";
 import { loadRecords, RECORD_FLAGS } from "./records.ts";
@@ -89,7 +89,7 @@ export async function costCommand(argv: string[]): Promise<void> {
       seed: source.seed,
       sampleCount: source.records.length,
       platform: { id: platform.id, name: platform.name, uplinkBytes: platform.uplinkBytes ?? null, price: describePrice(platform.billing), source: platform.source },
-      stack: { id: stack, name: STACK_NAMES[stack] },
+      stack: { id: stack, name: stackName(platform, stack) },
       devices,
       messagesPerDay,
       days,
@@ -118,7 +118,7 @@ export async function costCommand(argv: string[]): Promise<void> {
 
   const what = source.file ? `${source.records.length} records from ${source.file}` : `${source.records.length} samples, seed ${source.seed}`;
   write(`${layout.name} — ${what}\n`);
-  write(`${platform.name}: ${platform.uplinkBytes === undefined ? "no fixed limit" : `${platform.uplinkBytes} B limit`}, ${describePrice(platform.billing)}; on air: ${STACK_NAMES[stack]}\n`);
+  write(`${platform.name}: ${platform.uplinkBytes === undefined ? "no fixed limit" : `${platform.uplinkBytes} B limit`}, ${describePrice(platform.billing)}; on air: ${stackName(platform, stack)}\n`);
   write(`${grouped(devices)} devices × ${messagesPerDay}/day × ${days} days = ${grouped(devices * messagesPerDay * days)} messages\n\n`);
   const first = results.find((r) => r.result)?.result;
   const volHeader = `volume ${first?.volumeUnit ?? ""}`.trim();

@@ -4,7 +4,7 @@ import { estimateCost, type CostResult, type SizeDistribution, type UnitShare } 
 import { fragmentationMode, planFragmentation, type FragmentationPlan } from "../fragmentation/plan.ts";
 import type { FormatId } from "../formats/types.ts";
 import { platformById, type Billing, type Platform } from "../platforms/catalog.ts";
-import { onAirSizes, overheadFn, STACK_NAMES, type OverheadFn } from "../transport/platformStack.ts";
+import { onAirSizes, overheadFn, stackName, type OverheadFn } from "../transport/platformStack.ts";
 import type { StackId } from "../transport/stacks.ts";
 import { billingFor, messagesPerDay, stackFor, type Currency, type FleetScenario } from "./scenario.ts";
 
@@ -157,7 +157,7 @@ export function evaluateFleet(scenario: FleetScenario, measured: readonly Format
         platformName: platform.name,
         sizes: { mean: f.stats.mean, p95: f.stats.p95, max: f.stats.max },
         stack,
-        stackName: STACK_NAMES[stack],
+        stackName: stackName(platform, stack),
         onAir: { mean: onAir.mean, p95: onAir.p95, max: onAir.max },
         limit,
         fitsMax: limit === null || onAir.max <= limit,

@@ -31,6 +31,11 @@ export const STACK_NAMES: Record<StackId, string> = {
   "http-paper": "HTTP/1.1 POST (python-requests) / TCP / IPv4",
 };
 
+/** A stack's name on a platform: raw on an IP link is Non-IP Data Delivery, not a modem's payload. */
+export function stackName(platform: Pick<Platform, "link">, stack: StackId): string {
+  return stack === "raw" && platform.link === "ip" ? "Raw payload (Non-IP data delivery)" : STACK_NAMES[stack];
+}
+
 export function isStackId(v: string): v is StackId {
   return (STACK_IDS as readonly string[]).includes(v);
 }
@@ -116,7 +121,7 @@ export function onAirSummary(sizes: ArrayLike<number>, platform: Pick<Platform, 
   const median = summarize(sizes).p50;
   return {
     stack,
-    stackName: STACK_NAMES[stack],
+    stackName: stackName(platform, stack),
     onAir,
     layers: stackOverhead(stack, median, ctx).layers,
     limit,

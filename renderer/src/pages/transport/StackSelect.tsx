@@ -1,6 +1,6 @@
 // The transport stack of one platform: a select on an IP link, a plain statement on a modem link (it has only one).
 import type { Platform } from "../../../../codecs/src/platforms/catalog.ts";
-import { defaultStack, STACK_NAMES, stacksFor } from "../../../../codecs/src/transport/platformStack.ts";
+import { defaultStack, stackName, stacksFor } from "../../../../codecs/src/transport/platformStack.ts";
 import type { StackId } from "../../../../codecs/src/transport/stacks.ts";
 
 export function StackSelect({ platform, value, onChange, testId }: { platform: Platform; value: StackId; onChange(stack: StackId): void; testId: string }) {
@@ -8,7 +8,7 @@ export function StackSelect({ platform, value, onChange, testId }: { platform: P
   if (stacks.length === 1)
     return (
       <span className="muted" data-testid={testId} data-value={value} title="The modem takes the payload itself; the operator frames it and counts payload bytes">
-        {STACK_NAMES[value]}
+        {stackName(platform, value)}
       </span>
     );
   const fallback = defaultStack(platform);
@@ -16,7 +16,7 @@ export function StackSelect({ platform, value, onChange, testId }: { platform: P
     <select className="select" value={value} data-testid={testId} aria-label={`Transport stack on ${platform.name}`} onChange={(e) => onChange(e.target.value as StackId)}>
       {stacks.map((s) => (
         <option key={s} value={s}>
-          {s === "raw" ? "Raw payload (Non-IP data delivery)" : STACK_NAMES[s]}
+          {stackName(platform, s)}
           {s === fallback ? " · default" : ""}
         </option>
       ))}
