@@ -11,10 +11,10 @@ import { FRAGMENT_HEADER_BYTES, splitRecord } from "../src/fragmentation/header.
 import { planFragmentation } from "../src/fragmentation/plan.ts";
 import { CODECS } from "../src/formats/registry.ts";
 import type { FormatId } from "../src/formats/types.ts";
-import { parsePlatform } from "../src/platforms/catalog.ts";
+import { parsePlatform, platformById } from "../src/platforms/catalog.ts";
 import { evaluateFleet, type FormatSizesInput } from "../src/report/fleet.ts";
 import { defaultScenario } from "../src/report/scenario.ts";
-import { overheadFn } from "../src/transport/platformStack.ts";
+import { onAirSummary, overheadFn } from "../src/transport/platformStack.ts";
 import { coapCounter, httpCounter, mqttCounter, run, type BindAt, type Counted } from "./helpers/loopback.ts";
 import { referencePython } from "./helpers/python.ts";
 
@@ -159,5 +159,26 @@ describe("fragmentation on an IP link with a datagram limit: every fragment carr
     expect(plan.fragments.max).toBe(2);
     const raw = planFragmentation({ platform, sizes: { mean: 170, p95: 170, max: 170 }, devices: 1, messagesPerDay: 1 });
     expect(raw.mode).toBe("single");
+  });
+});
+
+describe("the designer's bytes on air", () => {
+  it("a format's messages on NB-IoT are what coap-client sends plus UDP and IPv4, and a datagram limit judges them on air", async () => {
+    const small = (await coapConDatagram(100)) + UDP + IPV4;
+    const large = (await coapConDatagram(PAYLOAD)) + UDP + IPV4;
+    const sizes = Uint32Array.from([100, PAYLOAD, PAYLOAD, PAYLOAD]);
+    const tn = onAirSummary(sizes, platformById("nbiot-tn")!, undefined, { layout: "paper", format: "protobuf" });
+    expect(tn.stack).toBe("coap-con");
+    expect([tn.onAir.min, tn.onAir.p50, tn.onAir.max]).toEqual([small, large, large]);
+    expect(tn.limit).toBeNull();
+    // a 160-byte datagram limit: the 100-byte payload fits on air, the 138-byte ones do not
+    const limited = parsePlatform({ id: "ip-160", name: "IP link, 160-byte datagrams", network: "satellite", link: "ip", uplinkBytes: 160, billing: { kind: "per-message" }, source: "test" });
+    const judged = onAirSummary(sizes, limited, "coap-con", { layout: "paper", format: "protobuf" });
+    expect(small).toBeLessThanOrEqual(160);
+    expect(large).toBeGreaterThan(160);
+    expect([judged.fitsMax, judged.shareOver]).toEqual([false, 0.75]);
+    // on Astrocast (a modem link) the payload is what is on air and what the 160-byte limit judges
+    const astro = onAirSummary(sizes, platformById("astrocast")!, undefined, { layout: "paper", format: "protobuf" });
+    expect([astro.stack, astro.onAir.max, astro.fitsMax]).toEqual(["raw", PAYLOAD, true]);
   });
 });
