@@ -7,6 +7,8 @@ import { parseLayout } from "../src/layout/validate.ts";
 import { presetById } from "../src/presets/index.ts";
 import { reportCsv } from "../src/report/csv.ts";
 import { buildReport, type MeasuredFormat } from "../src/report/model.ts";
+import { onAirStats, overheadFn } from "../src/transport/platformStack.ts";
+import { STACK_IDS } from "../src/transport/stacks.ts";
 import { defaultCostDoc, defaultScenario, paperTable7Scenario, parseCostDoc, ScenarioError } from "../src/report/scenario.ts";
 
 const layout = parseLayout(presetById("paper")!.layout);
@@ -69,5 +71,17 @@ describe("the transport a scenario stores", () => {
     expect(() => parseCostDoc(bad)).toThrow(ScenarioError);
     expect(() => parseCostDoc(bad)).toThrow("scenarios.0.transport.astrocast Astrocast (Astronode S) is a modem link: it carries the raw payload, not CoAP CON / UDP / IPv4");
     expect(() => parseCostDoc({ ...doc, scenarios: [{ ...doc.scenarios[0]!, transport: { "nbiot-tn": "smtp" } }] })).toThrow(/scenarios\.0\.transport\.nbiot-tn/);
+  });
+});
+
+describe("on-air statistics without a second sort", () => {
+  it("equal the statistics of every message's size on air, for every stack, across the headers' length steps", () => {
+    // sizes around the steps where a header grows: MQTT remaining length 127/128, MQTT-SN 248/249, Content-Length 99/100
+    const sizes = Uint32Array.from([0, 1, 7, 60, 98, 99, 100, 101, 120, 126, 127, 128, 129, 200, 247, 248, 249, 250, 999, 1000, 16_400]);
+    for (const stack of STACK_IDS) {
+      const overhead = overheadFn(stack, { layout: "paper", format: "cbor" });
+      const expected = summarize(Array.from(sizes, (x) => x + overhead(x)));
+      expect(onAirStats(summarize(sizes), sizes, overhead), stack).toEqual(expected);
+    }
   });
 });

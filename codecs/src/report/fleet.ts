@@ -1,10 +1,10 @@
 // A scenario evaluated: every format on every platform, from the measured size distribution, in one currency.
-import { summarize, type SizeStats } from "../analysis/stats.ts";
+import type { SizeStats } from "../analysis/stats.ts";
 import { estimateCost, type CostResult, type SizeDistribution, type UnitShare } from "../cost/cost.ts";
 import { fragmentationMode, planFragmentation, type FragmentationPlan } from "../fragmentation/plan.ts";
 import type { FormatId } from "../formats/types.ts";
 import { platformById, type Billing, type Platform } from "../platforms/catalog.ts";
-import { onAirSizes, overheadFn, stackName, type OverheadFn } from "../transport/platformStack.ts";
+import { onAirStats, overheadFn, stackName, type OverheadFn } from "../transport/platformStack.ts";
 import type { StackId } from "../transport/stacks.ts";
 import { billingFor, messagesPerDay, stackFor, type Currency, type FleetScenario } from "./scenario.ts";
 
@@ -149,7 +149,7 @@ export function evaluateFleet(scenario: FleetScenario, measured: readonly Format
       const ex = exactOf(r);
       const limit = platform.uplinkBytes ?? null;
       const exactMonthly = money(ex.cost);
-      const onAir = stack === "raw" ? f.stats : summarize(onAirSizes(f.sizes, overhead));
+      const onAir = onAirStats(f.stats, f.sizes, overhead);
       cells.push({
         format: f.format,
         formatLabel: f.label,

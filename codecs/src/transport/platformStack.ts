@@ -4,7 +4,7 @@
 // A modem link (Astronode, Kinéis, Iridium SBD, Sigfox, ORBCOMM, LoRaWAN) takes the payload itself: the
 // operator frames it and counts payload bytes, so the only stack is "raw". An IP link (NB-IoT / LTE-M, TN or
 // NTN) carries datagrams: every message pays its stack's headers, and the operator's volume counter sees them.
-import { shareOver, summarize, type SizeStats } from "../analysis/stats.ts";
+import { summarize, type SizeStats } from "../analysis/stats.ts";
 import type { Platform } from "../platforms/catalog.ts";
 import { OverheadError, type LayerBytes } from "./overhead.ts";
 import { STACK_IDS, stackOverhead, type StackContext, type StackId } from "./stacks.ts";
@@ -90,11 +90,17 @@ export function overheadFn(stack: StackId, ctx: StackContext): OverheadFn {
   };
 }
 
-/** Every payload size plus its stack's headers: the sizes the link carries. */
-export function onAirSizes(sizes: ArrayLike<number>, overhead: OverheadFn): Float64Array {
-  const out = new Float64Array(sizes.length);
-  for (let i = 0; i < sizes.length; i++) out[i] = sizes[i]! + overhead(sizes[i]!);
-  return out;
+/**
+ * The size statistics of the same messages on air. A message's size on air grows with its payload (headers
+ * never shrink as the payload grows), so every nearest-rank percentile of the payloads maps to the one on air
+ * and only the mean needs a pass over the sizes: no second sort on every live edit.
+ */
+export function onAirStats(payload: SizeStats, sizes: ArrayLike<number>, overhead: OverheadFn): SizeStats {
+  if (payload.count === 0 || sizes.length === 0) return payload;
+  let sum = 0;
+  for (let i = 0; i < sizes.length; i++) sum += sizes[i]! + overhead(sizes[i]!);
+  const f = (x: number) => x + overhead(x);
+  return { count: payload.count, min: f(payload.min), mean: sum / sizes.length, p50: f(payload.p50), p95: f(payload.p95), p99: f(payload.p99), max: f(payload.max) };
 }
 
 export interface OnAirSummary {
@@ -112,21 +118,22 @@ export interface OnAirSummary {
   shareOver: number;
 }
 
-/** One format's payload sizes on one platform as the link carries them, against its limit. */
-export function onAirSummary(sizes: ArrayLike<number>, platform: Pick<Platform, "link" | "name" | "uplinkBytes">, chosen: string | undefined, ctx: StackContext): OnAirSummary {
+/** One format's payload sizes on one platform as the link carries them, against its limit; `stats` when already summarized. */
+export function onAirSummary(sizes: ArrayLike<number>, platform: Pick<Platform, "link" | "name" | "uplinkBytes">, chosen: string | undefined, ctx: StackContext, stats: SizeStats = summarize(sizes)): OnAirSummary {
   const stack = resolveStack(platform, chosen);
-  const all = stack === "raw" ? sizes : onAirSizes(sizes, overheadFn(stack, ctx));
-  const onAir = summarize(all);
+  const overhead = overheadFn(stack, ctx);
+  const onAir = onAirStats(stats, sizes, overhead);
   const limit = platform.uplinkBytes ?? null;
-  const median = summarize(sizes).p50;
+  let over = 0;
+  if (limit !== null) for (let i = 0; i < sizes.length; i++) if (sizes[i]! + overhead(sizes[i]!) > limit) over++;
   return {
     stack,
     stackName: stackName(platform, stack),
     onAir,
-    layers: stackOverhead(stack, median, ctx).layers,
+    layers: stackOverhead(stack, stats.p50, ctx).layers,
     limit,
     fitsMax: limit === null || onAir.max <= limit,
     fitsP95: limit === null || onAir.p95 <= limit,
-    shareOver: limit === null ? 0 : shareOver(all, limit),
+    shareOver: sizes.length ? over / sizes.length : 0,
   };
 }

@@ -65,7 +65,7 @@ export function OnAirPanel({ sizes, platformIds, layoutName }: { sizes: SizesVie
         .filter((p): p is Platform => p !== undefined)
         .map((platform) => ({
           platform,
-          cells: new Map(sizes.results.map((r) => [r.info.id, r.stats.count === 0 ? null : onAirSummary(r.sizes, platform, stackOf(platform, stacks[platform.id]), { layout: layoutStackId(layoutName), format: r.info.id })])),
+          cells: new Map(sizes.results.map((r) => [r.info.id, r.stats.count === 0 ? null : onAirSummary(r.sizes, platform, stackOf(platform, stacks[platform.id]), { layout: layoutStackId(layoutName), format: r.info.id }, r.stats)])),
         })),
     [sizes, platformIds, stacks, layoutName],
   );
