@@ -333,9 +333,26 @@ describe("cost", SLOW, () => {
   it("a human table names the platform, price and fleet", async () => {
     const r = await cli(["cost", "--preset", "paper", "--records", recordsFile, "--platform", "nbiot-tn", "--devices", "10000", "--per-day", "4", "--format", "protobuf"]);
     expect(r.code).toBe(0);
-    expect(r.out.split("\n").slice(1, 3)).toEqual(["Terrestrial NB-IoT / LTE-M: no fixed limit, €0.02/MB (2^20 B)", "10,000 devices × 4/day × 30 days = 1,200,000 messages"]);
-    expect(r.out).toMatch(/^format\s+mean B\s+p95 B\s+max B\s+over limit\s+msgs\/msg\s+transmissions\s+volume MB \(binary\)\s+cost \(mean\)/m);
-    expect(r.out).toMatch(/^protobuf\s+\d+\.\d\s+\d+\s+\d+\s+0\.0 %\s+1\.00\s+1,200,000\s+\d+\.\d\s+€\d+\.\d\d/m);
+    expect(r.out.split("\n").slice(1, 3)).toEqual(["Terrestrial NB-IoT / LTE-M: no fixed limit, €0.02/MB (2^20 B); on air: CoAP CON / UDP / IPv4", "10,000 devices × 4/day × 30 days = 1,200,000 messages"]);
+    expect(r.out).toMatch(/^format\s+mean B\s+p95 B\s+max B\s+on air B\s+over limit\s+msgs\/msg\s+transmissions\s+volume MB \(binary\)\s+cost \(mean\)/m);
+    expect(r.out).toMatch(/^protobuf\s+\d+\.\d\s+\d+\s+\d+\s+\d+\.\d\s+0\.0 %\s+1\.00\s+1,200,000\s+\d+\.\d\s+€\d+\.\d\d/m);
+  });
+
+  it("--stack: an IP link bills the stack's headers with every message, a modem link refuses an IP stack", async () => {
+    const args = ["cost", "--preset", "paper", "--records", recordsFile, "--platform", "nbiot-tn", "--devices", "10000", "--per-day", "4", "--format", "cbor", "--json"];
+    const [raw, coap, modem] = await Promise.all([cli([...args, "--stack", "raw"]), cli(args), cli(["cost", "--preset", "paper", "--platform", "astrocast", "--devices", "1", "--per-day", "1", "--stack", "coap-con"])]);
+    const sizes = sizesOf("cbor");
+    const mean = sizes.reduce((a, b) => a + b, 0) / sizes.length;
+    const rawOut = JSON.parse(raw.out);
+    expect(rawOut.stack).toEqual({ id: "raw", name: "Raw payload (Non-IP data delivery)" });
+    expect(rawOut.formats[0].exact.cost).toBeCloseTo((1_200_000 * mean * 0.02) / 2 ** 20, 9);
+    const coapOut = JSON.parse(coap.out);
+    expect(coapOut.stack.id).toBe("coap-con");
+    // the payload is the same; what is sent and billed grows by the headers of every message
+    expect(coapOut.formats[0].exact.bytesPerMessage).toBe(mean);
+    expect(coapOut.formats[0].exact.sentBytes).toBeGreaterThan(rawOut.formats[0].exact.sentBytes);
+    expect(coapOut.formats[0].exact.cost).toBeCloseTo((coapOut.formats[0].exact.sentBytes * 0.02) / 2 ** 20, 9);
+    expect([modem.code, firstLine(modem)]).toEqual([2, "satpayload: Astrocast (Astronode S) is a modem link: it carries the raw payload, not CoAP CON / UDP / IPv4"]);
   });
 
   it("rejects missing or malformed numbers", async () => {

@@ -3,6 +3,9 @@ import { measureSizes } from "../../codecs/src/analysis/sizes.ts";
 import { estimateCost, paperTable7, PAPER_TABLE7_FLEET, PAPER_TABLE7_RULES, type CostResult, type CostScenario } from "../../codecs/src/cost/cost.ts";
 import { CODECS } from "../../codecs/src/formats/registry.ts";
 import { describePrice } from "../../codecs/src/platforms/catalog.ts";
+import { OverheadError } from "../../codecs/src/transport/overhead.ts";
+import { layoutStackId, overheadFn, resolveStack, stackName } from "../../codecs/src/transport/platformStack.ts";
+import { STACK_IDS } from "../../codecs/src/transport/stacks.ts";
 import { intFlag, LAYOUT_FLAGS, loadLayout, parseFlags, parseFormats, resolvePlatform, table, UsageError, write } from "./common.ts";
 import { loadRecords, RECORD_FLAGS } from "./records.ts";
 
@@ -10,9 +13,11 @@ export const COST_SCHEMA = "satpayload.cost/1";
 
 export const costHelp = `satpayload cost --layout FILE | --preset ID --platform ID|FILE.json --devices N --per-day M
                 [--days D] [--format all|NAME...] [--records FILE.jsonl | --samples N --seed S]
-                [--fragment-header BYTES] [--json]
+                [--fragment-header BYTES] [--stack ID] [--json]
   Period volume and cost per format: from the mean size, worst cases from p95 and max, and the
-  exact mean over every measured message (credit and fragment counts per message).
+  exact mean over every measured message (credit and fragment counts per message). Sizes are
+  bytes on air: the payload on a modem link, payload + the --stack's headers on an IP link
+  (default coap-con; stacks: ${STACK_IDS.join(", ")}).
 satpayload cost --paper-table7 [--json]
   The paper's Table 7 with the units and roundings that reproduce it.
 `;
@@ -38,6 +43,7 @@ export async function costCommand(argv: string[]): Promise<void> {
     days: { type: "string" },
     format: { type: "string", multiple: true },
     "fragment-header": { type: "string" },
+    stack: { type: "string" },
     "paper-table7": { type: "boolean", default: false },
     json: { type: "boolean", default: false },
   });
@@ -52,6 +58,13 @@ export async function costCommand(argv: string[]): Promise<void> {
   const messagesPerDay = intFlag(flags["per-day"], "--per-day", undefined);
   const days = intFlag(flags.days, "--days", 30, 1, 36_500);
   const fragmentHeaderBytes = flags["fragment-header"] === undefined ? undefined : intFlag(flags["fragment-header"], "--fragment-header", undefined);
+  let stack;
+  try {
+    stack = resolveStack(platform, flags.stack);
+  } catch (e) {
+    if (e instanceof OverheadError) throw new UsageError(e.message);
+    throw e;
+  }
   const { layout, preset } = loadLayout(flags);
   const formats = parseFormats(flags.format);
   const source = loadRecords(layout, flags);
@@ -63,7 +76,8 @@ export async function costCommand(argv: string[]): Promise<void> {
       continue;
     }
     const sizes = { mean: m.stats.mean, p95: m.stats.p95, max: m.stats.max, sizes: m.sizes };
-    results.push({ format: m.format, result: estimateCost({ platform, devices, messagesPerDay, days, sizes, fragmentHeaderBytes }), error: m.errors > 0 ? m.firstError : undefined });
+    const transportOverhead = overheadFn(stack, { layout: layoutStackId(layout.name), format: m.format });
+    results.push({ format: m.format, result: estimateCost({ platform, devices, messagesPerDay, days, sizes, fragmentHeaderBytes, transportOverhead }), error: m.errors > 0 ? m.firstError : undefined });
   }
 
   if (flags.json) {
@@ -75,6 +89,7 @@ export async function costCommand(argv: string[]): Promise<void> {
       seed: source.seed,
       sampleCount: source.records.length,
       platform: { id: platform.id, name: platform.name, uplinkBytes: platform.uplinkBytes ?? null, price: describePrice(platform.billing), source: platform.source },
+      stack: { id: stack, name: stackName(platform, stack) },
       devices,
       messagesPerDay,
       days,
@@ -103,20 +118,22 @@ export async function costCommand(argv: string[]): Promise<void> {
 
   const what = source.file ? `${source.records.length} records from ${source.file}` : `${source.records.length} samples, seed ${source.seed}`;
   write(`${layout.name} — ${what}\n`);
-  write(`${platform.name}: ${platform.uplinkBytes === undefined ? "no fixed limit" : `${platform.uplinkBytes} B limit`}, ${describePrice(platform.billing)}\n`);
+  write(`${platform.name}: ${platform.uplinkBytes === undefined ? "no fixed limit" : `${platform.uplinkBytes} B limit`}, ${describePrice(platform.billing)}; on air: ${stackName(platform, stack)}\n`);
   write(`${grouped(devices)} devices × ${messagesPerDay}/day × ${days} days = ${grouped(devices * messagesPerDay * days)} messages\n\n`);
   const first = results.find((r) => r.result)?.result;
   const volHeader = `volume ${first?.volumeUnit ?? ""}`.trim();
   const unitHeader = first?.unitName === "credits" ? "credits/msg" : "msgs/msg";
-  const header = ["format", "mean B", "p95 B", "max B", "over limit", unitHeader, "transmissions", volHeader, "cost (mean)", "cost (exact)", "cost (p95)", "cost (max)"];
+  const header = ["format", "mean B", "p95 B", "max B", "on air B", "over limit", unitHeader, "transmissions", volHeader, "cost (mean)", "cost (exact)", "cost (p95)", "cost (max)"];
   const rows = results.map(({ format, result: r, error }) => {
-    if (!r) return [format, "–", "–", "–", "–", "–", "–", "–", `error: ${error}`];
+    if (!r) return [format, "–", "–", "–", "–", "–", "–", "–", "–", `error: ${error}`];
     const e = r.exact!;
     return [
       format,
       r.mean.bytesPerMessage.toFixed(1),
       String(r.p95.bytesPerMessage),
       String(r.max.bytesPerMessage),
+      // mean bytes sent per record: transport headers and fragments included
+      (e.sentBytes / r.messages).toFixed(1),
       `${(e.shareOverLimit * 100).toFixed(1)} %`,
       (e.units / r.messages).toFixed(2),
       grouped(e.transmissions),

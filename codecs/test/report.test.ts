@@ -22,7 +22,8 @@ describe("fleet cost scenarios", () => {
   const sizes = [fixed("json", 418), fixed("protobuf", 138), fixed("struct-zlib", 127)];
 
   it("prices every format on every platform from the catalog, per 30-day month", () => {
-    const r = evaluateFleet(scenario({ formats: ["json", "protobuf", "struct-zlib"], platforms: ["astrocast", "nbiot-tn"] }), sizes);
+    // the raw payload on NB-IoT (Non-IP delivery), so the bill counts the payload alone
+    const r = evaluateFleet(scenario({ formats: ["json", "protobuf", "struct-zlib"], platforms: ["astrocast", "nbiot-tn"], transport: { "nbiot-tn": "raw" } }), sizes);
     expect(r.messagesPerMonth).toBe(1_200_000);
     expect(r.cells).toHaveLength(6);
     // 1.2 M × 418 B = 489 843.75 KB (2^10) × €0.183 — the general model, not Table 7's rounded KB
@@ -78,7 +79,7 @@ describe("fleet cost scenarios", () => {
 
   it("a monthly plan with included bytes and overage", () => {
     const plan = { kind: "monthly-plan" as const, fee: { amount: 2, currency: "EUR" as const }, includedBytes: 10_000, overageUnit: { symbol: "KB" as const, base: "decimal" as const }, overagePrice: { amount: 0.5, currency: "EUR" as const } };
-    const r = evaluateFleet(scenario({ devices: 100, formats: ["protobuf"], platforms: ["nbiot-tn"], billing: { "nbiot-tn": plan } }), sizes);
+    const r = evaluateFleet(scenario({ devices: 100, formats: ["protobuf"], platforms: ["nbiot-tn"], billing: { "nbiot-tn": plan }, transport: { "nbiot-tn": "raw" } }), sizes);
     // 120 messages × 138 B = 16 560 B per device: 6.56 KB over at €0.5, plus the €2 fee
     expect(r.cells[0]!.monthly.exact).toBeCloseTo(100 * (2 + 6.56 * 0.5), 9);
   });

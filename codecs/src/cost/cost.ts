@@ -1,5 +1,6 @@
 // What a fleet's telemetry costs per period on a platform, from the size distribution of its messages.
 import { unitBytes, type Billing, type Platform } from "../platforms/catalog.ts";
+import type { OverheadFn } from "../transport/platformStack.ts";
 
 /** Sizes of one format's messages; `sizes` (every message) makes credit and fragment counts exact. */
 export interface SizeDistribution {
@@ -25,12 +26,17 @@ export interface CostInput {
    * cannot otherwise tell a fragment from a whole record (see codecs/src/fragmentation)
    */
   headerOnEveryMessage?: boolean;
+  /**
+   * bytes a protocol stack adds to every message of a payload size (codecs/src/transport): on an IP link
+   * they are sent and billed with each message and each fragment; absent for a modem link (raw payload)
+   */
+  transportOverhead?: OverheadFn;
 }
 
 /** One payload as the platform sees it: after fragmentation, what is sent and what is billed. */
 export interface MessageCharge {
   fragments: number;
-  /** bytes on air, fragment headers included */
+  /** bytes on air, fragment and transport headers included */
   sentBytes: number;
   /** bytes the operator counts (session minimums applied) */
   billedBytes: number;
@@ -76,20 +82,42 @@ export interface CostResult {
   warnings: string[];
 }
 
+const NO_OVERHEAD: OverheadFn = () => 0;
+
+/**
+ * Record bytes one message carries: the largest c with header + c + transport(header + c) ≤ limit. On air a
+ * message grows with its payload (strictly), so the search is a bisection; without transport it is limit − header.
+ */
+export function fragmentRoom(limit: number, headerBytes: number, overhead: OverheadFn = NO_OVERHEAD): number {
+  const fits = (c: number) => headerBytes + c + overhead(headerBytes + c) <= limit;
+  let lo = 0;
+  let hi = Math.max(0, limit - headerBytes);
+  if (overhead === NO_OVERHEAD || fits(hi)) return hi;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (fits(mid)) lo = mid;
+    else hi = mid - 1;
+  }
+  return fits(lo) ? lo : 0;
+}
+
 /** Splits a payload over the limit into fragments and bills each one; fractional sizes (a mean) are allowed. */
-export function chargeMessage(size: number, billing: Billing, limit: number | undefined, headerBytes = 0, headerOnEveryMessage = false): MessageCharge {
-  if (limit === undefined || (size <= limit && !headerOnEveryMessage)) return { fragments: 1, sentBytes: size, billedBytes: billedBytes(billing, size), units: billedUnits(billing, size) };
-  const perFragment = limit - headerBytes;
-  if (perFragment <= 0) throw new RangeError(`a ${headerBytes}-byte fragment header leaves no payload in a ${limit}-byte message`);
+export function chargeMessage(size: number, billing: Billing, limit: number | undefined, headerBytes = 0, headerOnEveryMessage = false, overhead: OverheadFn = NO_OVERHEAD): MessageCharge {
+  const whole = size + overhead(size);
+  if (limit === undefined || (whole <= limit && !headerOnEveryMessage)) return { fragments: 1, sentBytes: whole, billedBytes: billedBytes(billing, whole), units: billedUnits(billing, whole) };
+  const perFragment = fragmentRoom(limit, headerBytes, overhead);
+  if (perFragment <= 0) throw new RangeError(`a ${headerBytes}-byte fragment header${overhead === NO_OVERHEAD ? "" : " and the transport's headers"} leave no payload in a ${limit}-byte message`);
   const fragments = Math.max(1, Math.ceil(size / perFragment));
-  // every fragment but the last is full: header + perFragment = limit bytes
+  // every fragment but the last is full: header + perFragment bytes of record, plus the transport's headers
   const full = fragments - 1;
-  const last = headerBytes + size - full * perFragment;
+  const fullBytes = headerBytes + perFragment + overhead(headerBytes + perFragment);
+  const lastPayload = headerBytes + size - full * perFragment;
+  const last = lastPayload + overhead(lastPayload);
   return {
     fragments,
-    sentBytes: full * limit + last,
-    billedBytes: full * billedBytes(billing, limit) + billedBytes(billing, last),
-    units: full * billedUnits(billing, limit) + billedUnits(billing, last),
+    sentBytes: full * fullBytes + last,
+    billedBytes: full * billedBytes(billing, fullBytes) + billedBytes(billing, last),
+    units: full * billedUnits(billing, fullBytes) + billedUnits(billing, last),
   };
 }
 
@@ -161,14 +189,17 @@ export function estimateCost(input: CostInput): CostResult {
   const limit = platform.uplinkBytes;
   const header = input.fragmentHeaderBytes ?? platform.fragmentation?.headerBytes ?? 0;
   const always = input.headerOnEveryMessage ?? false;
+  const overhead = input.transportOverhead ?? NO_OVERHEAD;
   const messages = devices * messagesPerDay * days;
-  const at = (bytes: number) => scenario(b, bytes, chargeMessage(bytes, b, limit, header, always), messages, devices, days);
+  const at = (bytes: number) => scenario(b, bytes, chargeMessage(bytes, b, limit, header, always, overhead), messages, devices, days);
 
   const warnings: string[] = [];
   if (platform.status === "discontinued") warnings.push(`${platform.name} is discontinued`);
   if (platform.maxUplinksPerDay !== undefined && messagesPerDay > platform.maxUplinksPerDay)
     warnings.push(`${messagesPerDay} messages/day exceed ${platform.name}'s ${platform.maxUplinksPerDay} uplinks/day`);
-  if (limit !== undefined && sizes.max > limit) warnings.push(`messages up to ${sizes.max} B exceed the ${limit}-byte limit and are sent as fragments (${header}-byte header each)`);
+  const maxOnAir = sizes.max + overhead(sizes.max);
+  if (limit !== undefined && maxOnAir > limit)
+    warnings.push(`messages up to ${sizes.max} B${maxOnAir > sizes.max ? ` (${maxOnAir} B on air)` : ""} exceed the ${limit}-byte limit and are sent as fragments (${header}-byte header each)`);
   if (platform.minUplinkBytes !== undefined && sizes.mean < platform.minUplinkBytes) warnings.push(`the mean message is below ${platform.name}'s ${platform.minUplinkBytes}-byte minimum`);
   if (currencyOf(b) === undefined) warnings.push(`${platform.name} has no public default price: volumes only`);
 
@@ -186,12 +217,12 @@ export function estimateCost(input: CostInput): CostResult {
     max: at(sizes.max),
     warnings,
   };
-  if (sizes.sizes && sizes.sizes.length > 0) result.exact = exactScenario(b, sizes.sizes, limit, header, always, messages, devices, days);
+  if (sizes.sizes && sizes.sizes.length > 0) result.exact = exactScenario(b, sizes.sizes, limit, header, always, overhead, messages, devices, days);
   return result;
 }
 
 /** Averages the charge of every observed message, so "12 % of messages cost two credits" is counted, not guessed. */
-function exactScenario(b: Billing, all: ArrayLike<number>, limit: number | undefined, header: number, always: boolean, messages: number, devices: number, days: number) {
+function exactScenario(b: Billing, all: ArrayLike<number>, limit: number | undefined, header: number, always: boolean, overhead: OverheadFn, messages: number, devices: number, days: number) {
   const n = all.length;
   let bytes = 0;
   let fragments = 0;
@@ -202,13 +233,13 @@ function exactScenario(b: Billing, all: ArrayLike<number>, limit: number | undef
   const perUnits = new Map<number, number>();
   for (let i = 0; i < n; i++) {
     const s = all[i]!;
-    const c = chargeMessage(s, b, limit, header, always);
+    const c = chargeMessage(s, b, limit, header, always, overhead);
     bytes += s;
     fragments += c.fragments;
     sent += c.sentBytes;
     billed += c.billedBytes;
     units += c.units;
-    if (limit !== undefined && s > limit) over++;
+    if (limit !== undefined && s + overhead(s) > limit) over++;
     perUnits.set(c.units, (perUnits.get(c.units) ?? 0) + 1);
   }
   const mean: MessageCharge = { fragments: fragments / n, sentBytes: sent / n, billedBytes: billed / n, units: units / n };

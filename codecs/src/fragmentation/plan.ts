@@ -1,8 +1,9 @@
 // What sending a record that does not fit costs on each platform: messages per record, header overhead,
 // queue occupancy and uplink caps, and the cost compared with a platform that took the record whole.
-import { chargeMessage, estimateCost, type CostResult, type SizeDistribution } from "../cost/cost.ts";
+import { chargeMessage, estimateCost, fragmentRoom, roundDecimal, type CostResult, type SizeDistribution } from "../cost/cost.ts";
 import type { Billing, Platform } from "../platforms/catalog.ts";
-import { FRAGMENT_HEADER_BYTES, fragmentPayload, MAX_FRAGMENTS, maxRecordBytes } from "./header.ts";
+import type { OverheadFn } from "../transport/platformStack.ts";
+import { FragmentError, FRAGMENT_HEADER_BYTES, MAX_FRAGMENTS } from "./header.ts";
 
 export type FragmentMode = "no-limit" | "single" | "fragmented" | "too-large";
 
@@ -31,7 +32,7 @@ export interface FragmentationPlan {
   mode: FragmentMode;
   /** 2 in fragmented mode (every message), else 0 */
   headerBytes: number;
-  /** record bytes per message in fragmented mode */
+  /** record bytes per message in fragmented mode (what the limit leaves after the fragment and transport headers) */
   payloadPerMessage: number | null;
   /** the largest record the header can describe on this platform */
   maxRecordBytes: number | null;
@@ -39,8 +40,10 @@ export interface FragmentationPlan {
   fragments: { mean: number; p95: number; max: number; shares: FragmentShare[] };
   /** mean bytes on air per record, headers included */
   sentBytesPerRecord: number;
-  /** mean header bytes per record and their share of what is sent */
+  /** mean fragment-header bytes per record and their share of what is sent */
   overhead: { bytesPerRecord: number; share: number };
+  /** mean bytes the transport stack adds per record (its headers on every fragment); 0 for a raw modem payload */
+  transportBytesPerRecord: number;
   /** uplink messages per device and day, at the mean and at the largest record */
   transmissionsPerDay: { mean: number; max: number };
   uplinkCap: { perDay: number; ok: boolean } | null;
@@ -62,23 +65,33 @@ export interface FragmentationInput {
   messagesPerDay: number;
   days?: number;
   billing?: Billing;
+  /** the transport stack's bytes per message (codecs/src/transport/platformStack.ts); none for a raw modem payload */
+  transportOverhead?: OverheadFn;
 }
 
 export const REASSEMBLY_RULE =
   "Every message of a fragmented layout starts with a 2-byte header: record id (0–255, +1 per record), then fragment index (high nibble) and last index = count − 1 (low nibble). The receiver keeps one buffer per device and record id, ignores duplicate indexes, restarts the buffer when the count disagrees (the id wrapped), and delivers the record when all indexes 0…count−1 are in, concatenated in index order; unfinished records are dropped after a timeout or once 128 newer records have started.";
 
-function fragmentShares(b: Billing, sizes: ArrayLike<number>, limit: number): FragmentShare[] {
+function fragmentShares(b: Billing, sizes: ArrayLike<number>, limit: number, overhead: OverheadFn | undefined): FragmentShare[] {
   const counts = new Map<number, number>();
   for (let i = 0; i < sizes.length; i++) {
-    const f = chargeMessage(sizes[i]!, b, limit, FRAGMENT_HEADER_BYTES, true).fragments;
+    const f = chargeMessage(sizes[i]!, b, limit, FRAGMENT_HEADER_BYTES, true, overhead).fragments;
     counts.set(f, (counts.get(f) ?? 0) + 1);
   }
   return [...counts.entries()].sort((a, c) => a[0] - c[0]).map(([fragments, n]) => ({ fragments, share: n / sizes.length }));
 }
 
-/** How estimateCost must bill a layout on a platform: in fragmented mode when its largest record exceeds the limit. */
-export function fragmentationMode(platform: Platform, sizes: SizeDistribution): { fragmentHeaderBytes?: number; headerOnEveryMessage?: boolean } {
-  return platform.uplinkBytes !== undefined && sizes.max > platform.uplinkBytes ? { fragmentHeaderBytes: FRAGMENT_HEADER_BYTES, headerOnEveryMessage: true } : {};
+/** How estimateCost must bill a layout on a platform: in fragmented mode when its largest record, on air, exceeds the limit. */
+export function fragmentationMode(platform: Platform, sizes: SizeDistribution, overhead?: OverheadFn): { fragmentHeaderBytes?: number; headerOnEveryMessage?: boolean } {
+  const maxOnAir = sizes.max + (overhead ? overhead(sizes.max) : 0);
+  return platform.uplinkBytes !== undefined && maxOnAir > platform.uplinkBytes ? { fragmentHeaderBytes: FRAGMENT_HEADER_BYTES, headerOnEveryMessage: true } : {};
+}
+
+/** Record bytes per fragment; a limit the headers fill leaves nothing to send, which is the user's platform or stack to change. */
+function roomPerFragment(platform: Platform, limit: number, overhead: OverheadFn | undefined): number {
+  const room = fragmentRoom(limit, FRAGMENT_HEADER_BYTES, overhead);
+  if (room < 1) throw new FragmentError(`${platform.name}'s ${limit}-byte messages leave no room for a record after the ${FRAGMENT_HEADER_BYTES}-byte fragment header${overhead ? " and the transport's headers" : ""}`);
+  return room;
 }
 
 function withoutLimit(p: Platform): Platform {
@@ -91,11 +104,12 @@ export function planFragmentation(input: FragmentationInput): FragmentationPlan 
   const days = input.days ?? 30;
   const b = input.billing ?? platform.billing;
   const limit = platform.uplinkBytes;
-  const base = { platform, devices, messagesPerDay, days, sizes, ...(input.billing ? { billing: input.billing } : {}) };
+  const overhead = input.transportOverhead;
+  const base = { platform, devices, messagesPerDay, days, sizes, ...(input.billing ? { billing: input.billing } : {}), ...(overhead ? { transportOverhead: overhead } : {}) };
   const whole = estimateCost({ ...base, platform: withoutLimit(platform) });
   const notes: string[] = [];
 
-  const mode0 = fragmentationMode(platform, sizes);
+  const mode0 = fragmentationMode(platform, sizes, overhead);
   const fragmentedMode = mode0.headerOnEveryMessage === true;
   const fragmented = estimateCost({ ...base, ...mode0 });
   // one record through the same model gives the per-record figures, whatever the fleet size
@@ -108,10 +122,10 @@ export function planFragmentation(input: FragmentationInput): FragmentationPlan 
   let maxRecord: number | null = null;
   let shares: FragmentShare[] = [{ fragments: 1, share: 1 }];
   if (limit !== undefined) {
-    payloadPerMessage = fragmentPayload(limit);
-    maxRecord = maxRecordBytes(limit);
+    payloadPerMessage = roomPerFragment(platform, limit, overhead);
+    maxRecord = MAX_FRAGMENTS * payloadPerMessage;
     if (fragmentedMode) {
-      shares = sizes.sizes && sizes.sizes.length ? fragmentShares(b, sizes.sizes, limit) : [{ fragments: fragmented.max.fragmentsPerMessage, share: 1 }];
+      shares = sizes.sizes && sizes.sizes.length ? fragmentShares(b, sizes.sizes, limit, overhead) : [{ fragments: fragmented.max.fragmentsPerMessage, share: 1 }];
       if (sizes.max > maxRecord) {
         mode = "too-large";
         notes.push(`records up to ${sizes.max} B need more than the header's ${MAX_FRAGMENTS} fragments (${maxRecord} B at most on ${platform.name})`);
@@ -121,6 +135,9 @@ export function planFragmentation(input: FragmentationInput): FragmentationPlan 
   const meanFragments = exactOf(one).fragmentsPerMessage;
   const maxFragments = fragmented.max.fragmentsPerMessage;
   const headerPerRecord = fragmentedMode ? meanFragments * FRAGMENT_HEADER_BYTES : 0;
+  // what is sent beyond the record and its fragment headers is the transport's
+  // (rounded: the exact mean and the size statistics' mean sum the same sizes in different orders)
+  const transportPerRecord = overhead ? Math.max(0, roundDecimal(perRecord - sizes.mean - headerPerRecord, 9)) : 0;
 
   const transmissionsPerDay = { mean: messagesPerDay * meanFragments, max: messagesPerDay * maxFragments };
   const uplinkCap = platform.maxUplinksPerDay !== undefined ? { perDay: platform.maxUplinksPerDay, ok: transmissionsPerDay.max <= platform.maxUplinksPerDay } : null;
@@ -157,6 +174,7 @@ export function planFragmentation(input: FragmentationInput): FragmentationPlan 
     fragments: { mean: meanFragments, p95: fragmented.p95.fragmentsPerMessage, max: maxFragments, shares },
     sentBytesPerRecord: perRecord,
     overhead: { bytesPerRecord: headerPerRecord, share: perRecord > 0 ? headerPerRecord / perRecord : 0 },
+    transportBytesPerRecord: transportPerRecord,
     transmissionsPerDay,
     uplinkCap,
     queue,

@@ -82,6 +82,13 @@ export const platformSchema = z
     id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "lower-case letters, digits and -").max(64),
     name: z.string().min(1).max(128),
     network: z.enum(["satellite", "lpwan", "cellular"]),
+    /**
+     * What the device hands the network: "modem" — the payload itself, framed by the platform (Astronode,
+     * Kinéis, Iridium SBD, Sigfox, LoRaWAN FRMPayload), so the limit and the bill count payload bytes;
+     * "ip" — IP datagrams, so a protocol stack's headers travel and are billed with every message, and a
+     * limit, when set, is the largest datagram (see codecs/src/transport/platformStack.ts).
+     */
+    link: z.enum(["modem", "ip"]).default("modem"),
     status: z.enum(["operational", "discontinued"]).default("operational"),
     /** largest user payload per uplink message; absent when the protocol sets no practical per-message limit */
     uplinkBytes: z.number().int().positive().optional(),
@@ -251,6 +258,7 @@ const RAW: PlatformInput[] = [
     id: "nbiot-tn",
     name: "Terrestrial NB-IoT / LTE-M",
     network: "cellular",
+    link: "ip",
     billing: { kind: "per-volume", unit: { symbol: "MB", base: "binary" }, price: eur(0.02) },
     priceBasis: { ...PAPER_PRICE, source: `${PAPER}, Table 7 (TN rate)` },
     source: `${PAPER}, Table 7 (TN rate €0.02/MB, MB = 2^20 B)`,
@@ -260,6 +268,7 @@ const RAW: PlatformInput[] = [
     id: "nbiot-ntn",
     name: "3GPP NB-IoT / LTE-M NTN",
     network: "satellite",
+    link: "ip",
     billing: { kind: "per-volume", unit: { symbol: "KB", base: "binary" }, price: eur(PAPER_NTN_EUR_PER_KB) },
     priceBasis: { kind: "estimate", source: `the paper's NTN rate (${PAPER} Table 7, measured for a LEO IoT service), applied to 3GPP NTN: enter your operator's`, date: "2026" },
     source: `${PAPER}, Table 1 (protocol-dependent)`,

@@ -37,6 +37,11 @@ export function reportCsv(m: ReportModel): string {
     add("cost", c.format, c.platformId, `${c.unitName}_per_month`, "", c.units, "");
     add("cost", c.format, c.platformId, "volume_per_month", "", c.volume, c.volumeUnit);
     add("cost", c.format, c.platformId, "messages_per_record", "", c.fragmentsPerRecord, "");
+    add("cost", c.format, c.platformId, "transport_stack", "", c.stack, "");
+    add("cost", c.format, c.platformId, "on_air_bytes_mean", "", c.onAir.mean, "B");
+    add("cost", c.format, c.platformId, "on_air_bytes_p95", "", c.onAir.p95, "B");
+    add("cost", c.format, c.platformId, "on_air_bytes_max", "", c.onAir.max, "B");
+    add("cost", c.format, c.platformId, "transport_bytes_per_message_mean", "", c.onAir.mean - c.sizes.mean, "B");
     for (const u of c.unitShares) add("cost", c.format, c.platformId, c.unitName === "credits" ? "share_of_messages_by_credits" : "share_of_records_by_messages", u.units, u.share, "");
   }
   for (const [series, data, unit] of [
@@ -51,6 +56,7 @@ export function reportCsv(m: ReportModel): string {
     add("fragmentation", f.format, p.platformId, "messages_per_record_max", "", p.fragments.max, "");
     add("fragmentation", f.format, p.platformId, "header_bytes_per_record", "", p.overhead.bytesPerRecord, "B");
     add("fragmentation", f.format, p.platformId, "bytes_on_air_per_record", "", p.sentBytesPerRecord, "B");
+    add("fragmentation", f.format, p.platformId, "transport_bytes_per_record", "", p.transportBytesPerRecord, "B");
     add("fragmentation", f.format, p.platformId, "extra_cost_monthly", "", p.cost.extra, p.cost.fragmented.currency ?? "");
     if (p.queue) add("fragmentation", f.format, p.platformId, "queue_slots_busy_max", "", p.queue.occupancy.max, "slots");
   }

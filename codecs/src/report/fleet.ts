@@ -4,7 +4,9 @@ import { estimateCost, type CostResult, type SizeDistribution, type UnitShare } 
 import { fragmentationMode, planFragmentation, type FragmentationPlan } from "../fragmentation/plan.ts";
 import type { FormatId } from "../formats/types.ts";
 import { platformById, type Billing, type Platform } from "../platforms/catalog.ts";
-import { billingFor, messagesPerDay, type Currency, type FleetScenario } from "./scenario.ts";
+import { onAirStats, overheadFn, stackName, type OverheadFn } from "../transport/platformStack.ts";
+import type { StackId } from "../transport/stacks.ts";
+import { billingFor, messagesPerDay, stackFor, type Currency, type FleetScenario } from "./scenario.ts";
 
 /** One format's measured sizes, as the analysis gives them. */
 export interface FormatSizesInput {
@@ -28,7 +30,13 @@ export interface FleetCell {
   formatLabel: string;
   platformId: string;
   platformName: string;
+  /** payload sizes, as the designer measured them */
   sizes: { mean: number; p95: number; max: number };
+  /** the transport stack on this platform and what one whole message is on air with its headers */
+  stack: StackId;
+  stackName: string;
+  onAir: { mean: number; p95: number; max: number };
+  /** the limit is judged on air: payload + transport headers (equal to the payload on a modem link) */
   limit: number | null;
   fitsMax: boolean;
   fitsP95: boolean;
@@ -59,6 +67,15 @@ export interface SeriesPoint {
   /** monthly exact cost per format id */
   values: Partial<Record<FormatId, number | null>>;
 }
+
+/** Names the payload in topics and paths; the transport's headers depend on it. */
+export interface FleetContext {
+  /** the layout's id in topics and paths (`layoutStackId` of its name) */
+  layout: string;
+}
+
+/** The name CoAP paths and MQTT topics carry when no layout is named (docs/channel.md sizes its table with it). */
+export const DEFAULT_STACK_LAYOUT = "device";
 
 export interface FleetResult {
   scenario: FleetScenario;
@@ -98,12 +115,12 @@ function exactOf(r: CostResult) {
   return r.exact ?? r.mean;
 }
 
-function monthlyCost(platform: Platform, billing: Billing, f: FormatSizesInput, devices: number, perDay: number): CostResult {
+function monthlyCost(platform: Platform, billing: Billing, f: FormatSizesInput, overhead: OverheadFn, devices: number, perDay: number): CostResult {
   const sizes = distribution(f);
-  return estimateCost({ platform, billing, sizes, devices, messagesPerDay: perDay, days: MONTH_DAYS, ...fragmentationMode(platform, sizes) });
+  return estimateCost({ platform, billing, sizes, devices, messagesPerDay: perDay, days: MONTH_DAYS, transportOverhead: overhead, ...fragmentationMode(platform, sizes, overhead) });
 }
 
-export function evaluateFleet(scenario: FleetScenario, measured: readonly FormatSizesInput[]): FleetResult {
+export function evaluateFleet(scenario: FleetScenario, measured: readonly FormatSizesInput[], context: FleetContext = { layout: DEFAULT_STACK_LAYOUT }): FleetResult {
   const perDay = messagesPerDay(scenario.cadence);
   const warnings: string[] = [];
   const formats = scenario.formats.map((id) => measured.find((m) => m.format === id)).filter((m): m is FormatSizesInput => m !== undefined && m.stats.count > 0);
@@ -123,21 +140,28 @@ export function evaluateFleet(scenario: FleetScenario, measured: readonly Format
     if (from !== undefined && from !== scenario.currency && scenario.rates[from as Currency] === undefined)
       warnings.push(`${platform.name} is priced in ${from}: enter the ${from} → ${scenario.currency} rate to see its cost`);
     const money = (x: number | undefined) => convert(x, from, scenario);
+    const stack = stackFor(scenario, pid)!;
+    const overheads = new Map<FormatId, OverheadFn>(formats.map((f) => [f.format, overheadFn(stack, { layout: context.layout, format: f.format })]));
     for (const f of formats) {
-      const plan = planFragmentation({ platform, billing, sizes: distribution(f), devices: scenario.devices, messagesPerDay: perDay, days: MONTH_DAYS });
+      const overhead = overheads.get(f.format)!;
+      const plan = planFragmentation({ platform, billing, sizes: distribution(f), devices: scenario.devices, messagesPerDay: perDay, days: MONTH_DAYS, transportOverhead: overhead });
       const r = plan.cost.fragmented;
       const ex = exactOf(r);
       const limit = platform.uplinkBytes ?? null;
       const exactMonthly = money(ex.cost);
+      const onAir = onAirStats(f.stats, f.sizes, overhead);
       cells.push({
         format: f.format,
         formatLabel: f.label,
         platformId: pid,
         platformName: platform.name,
         sizes: { mean: f.stats.mean, p95: f.stats.p95, max: f.stats.max },
+        stack,
+        stackName: stackName(platform, stack),
+        onAir: { mean: onAir.mean, p95: onAir.p95, max: onAir.max },
         limit,
-        fitsMax: limit === null || f.stats.max <= limit,
-        fitsP95: limit === null || f.stats.p95 <= limit,
+        fitsMax: limit === null || onAir.max <= limit,
+        fitsP95: limit === null || onAir.p95 <= limit,
         shareOver: r.exact?.shareOverLimit ?? 0,
         monthly: { mean: money(r.mean.cost), p95: money(r.p95.cost), max: money(r.max.cost), exact: exactMonthly },
         total: exactMonthly === undefined ? undefined : exactMonthly * scenario.months,
@@ -160,7 +184,7 @@ export function evaluateFleet(scenario: FleetScenario, measured: readonly Format
       points.map((x) => {
         const { devices, perDay: pd } = at(x);
         const values: SeriesPoint["values"] = {};
-        for (const f of formats) values[f.format] = money(exactOf(monthlyCost(platform, billing, f, devices, pd)).cost) ?? null;
+        for (const f of formats) values[f.format] = money(exactOf(monthlyCost(platform, billing, f, overheads.get(f.format)!, devices, pd)).cost) ?? null;
         return { x, values };
       });
     byFleet[pid] = series(FLEET_SIZES, (devices) => ({ devices, perDay }));

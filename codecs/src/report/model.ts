@@ -6,6 +6,7 @@ import { FRAGMENT_HEADER_BYTES } from "../fragmentation/header.ts";
 import { REASSEMBLY_RULE, type FragmentationPlan } from "../fragmentation/plan.ts";
 import type { Field, FieldType, Layout } from "../layout/schema.ts";
 import { describeDefaultPrice, describePrice, platformById } from "../platforms/catalog.ts";
+import { layoutStackId } from "../transport/platformStack.ts";
 import { evaluateFleet, type FleetResult, type FormatSizesInput } from "./fleet.ts";
 import { billingFor, type FleetScenario } from "./scenario.ts";
 
@@ -86,7 +87,7 @@ const grouped = (x: number) => x.toLocaleString("en-US", { maximumFractionDigits
 
 export function buildReport(input: ReportInput): ReportModel {
   const { scenario, layout, measured } = input;
-  const fleet = evaluateFleet(scenario, measured);
+  const fleet = evaluateFleet(scenario, measured, { layout: layoutStackId(layout.name) });
   const json = measured.find((m) => m.format === "json" && m.stats.count > 0);
 
   const fitIds = [...new Set([...scenario.platforms, ...(input.fitPlatforms ?? [])])];
@@ -112,6 +113,15 @@ export function buildReport(input: ReportInput): ReportModel {
     `KB and MB are binary (2^10, 2^20 bytes) or decimal (10^3, 10^6) exactly as each price states.`,
     `Costs are shown in ${scenario.currency}${Object.keys(scenario.rates).length ? `; converted at ${Object.entries(scenario.rates).map(([c, r]) => `1 ${c} = ${r} ${scenario.currency}`).join(", ")}` : ""}.`,
   ];
+  const stacks = scenario.platforms.flatMap((id) => {
+    const cells = fleet.cells.filter((c) => c.platformId === id);
+    if (!cells.length) return [];
+    const added = cells.map((c) => c.onAir.mean - c.sizes.mean);
+    const lo = Math.min(...added);
+    const hi = Math.max(...added);
+    return [`${cells[0]!.platformName}: ${cells[0]!.stackName}${hi > 0 ? ` (+${grouped(lo)}${hi > lo ? `–${grouped(hi)}` : ""} B per message)` : ""}`];
+  });
+  assumptions.push(`Bytes on air, which limits and volume prices count: ${stacks.join("; ")}. A modem link carries the raw payload; an IP link sends every message (and every fragment) with its protocol stack's headers, counted from the standards' header formats and checked against real clients (docs/channel.md).`);
   if (scenario.paperTable7) assumptions.push(`Paper Table 7: ${PAPER_TABLE7_RULES}.`);
 
   const sources = scenario.platforms.flatMap((id) => {

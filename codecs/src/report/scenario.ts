@@ -4,6 +4,9 @@ import { z } from "zod";
 import { FORMAT_IDS, type FormatId } from "../formats/types.ts";
 import { billingSchema, moneySchema, platformById, type Billing } from "../platforms/catalog.ts";
 import { PAPER_TABLE7_FLEET } from "../cost/cost.ts";
+import { OverheadError } from "../transport/overhead.ts";
+import { resolveStack } from "../transport/platformStack.ts";
+import { STACK_IDS, type StackId } from "../transport/stacks.ts";
 
 export const currencySchema = moneySchema.shape.currency;
 export type Currency = z.infer<typeof currencySchema>;
@@ -30,6 +33,8 @@ export const fleetScenarioSchema = z
     billing: z.record(platformId, billingSchema).default({}),
     /** 1 unit of the key currency = rate units of the scenario currency */
     rates: z.partialRecord(currencySchema, z.number().positive().max(1e6)).default({}),
+    /** transport stack per platform id (codecs/src/transport/platformStack.ts); a platform left out uses its default */
+    transport: z.record(platformId, z.enum(STACK_IDS)).default({}),
     /** show the paper's Table 7 beside the general model (its published sizes, its roundings) */
     paperTable7: z.boolean().default(false),
   })
@@ -64,11 +69,22 @@ export function parseCostDoc(input: unknown): CostDoc {
   const r = costDocSchema.safeParse(input);
   if (!r.success) throw new ScenarioError(issuesOf(r.error));
   const unknown: { path: string; message: string }[] = [];
-  r.data.scenarios.forEach((s, i) =>
+  r.data.scenarios.forEach((s, i) => {
     s.platforms.forEach((p, j) => {
       if (!platformById(p)) unknown.push({ path: `scenarios.${i}.platforms.${j}`, message: `is not a known platform ("${p}")` });
-    }),
-  );
+    });
+    for (const [p, stack] of Object.entries(s.transport)) {
+      const platform = platformById(p);
+      if (!platform) unknown.push({ path: `scenarios.${i}.transport.${p}`, message: `is not a known platform ("${p}")` });
+      else
+        try {
+          resolveStack(platform, stack);
+        } catch (e) {
+          if (!(e instanceof OverheadError)) throw e;
+          unknown.push({ path: `scenarios.${i}.transport.${p}`, message: e.message });
+        }
+    }
+  });
   if (unknown.length) throw new ScenarioError(unknown);
   return r.data;
 }
@@ -91,6 +107,7 @@ export function defaultScenario(name = "Fleet"): FleetScenario {
     currency: "EUR",
     billing: {},
     rates: {},
+    transport: {},
     paperTable7: false,
   };
 }
@@ -107,12 +124,20 @@ export function paperTable7Scenario(): FleetScenario {
     currency: "EUR",
     billing: {},
     rates: {},
+    // Table 7 prices payload bytes only, as if the TN devices sent no headers: the general model does the same here
+    transport: { "nbiot-tn": "raw" },
     paperTable7: true,
   };
 }
 
 export function defaultCostDoc(): CostDoc {
   return { version: 1, active: 0, scenarios: [defaultScenario()] };
+}
+
+/** The transport stack a scenario uses on a platform: its choice, else the platform's default. */
+export function stackFor(s: FleetScenario, id: string): StackId | undefined {
+  const platform = platformById(id);
+  return platform ? resolveStack(platform, s.transport[id]) : undefined;
 }
 
 /** The billing a scenario uses for a platform: its edit, else the catalog's. */

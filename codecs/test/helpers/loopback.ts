@@ -12,6 +12,13 @@ export interface Counted {
   close(): Promise<void>;
 }
 
+/** Where a counter listens: any free port on 127.0.0.1 unless told (a protocol's default port, on another loopback address). */
+export interface BindAt {
+  host: string;
+  port: number;
+}
+const ANY: BindAt = { host: "127.0.0.1", port: 0 };
+
 export function run(cmd: string, args: string[], input?: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = execFile(cmd, args, { timeout: 15_000 }, (err, stdout, stderr) => (err ? reject(new Error(`${cmd} ${args.join(" ")}: ${err.message}\n${stderr}`)) : resolve(stdout)));
@@ -19,7 +26,7 @@ export function run(cmd: string, args: string[], input?: string): Promise<string
   });
 }
 
-export function coapCounter(): Promise<Counted> {
+export function coapCounter(at: BindAt = ANY): Promise<Counted> {
   const socket = dgram.createSocket("udp4");
   const received: Counted["received"] = [];
   socket.on("message", (m, from) => {
@@ -31,12 +38,13 @@ export function coapCounter(): Promise<Counted> {
       socket.send(Buffer.concat([Buffer.from([0x60 | tkl, 0x44, m[2]!, m[3]!]), m.subarray(4, 4 + tkl)]), from.port, from.address);
     }
   });
-  return new Promise((resolve) =>
-    socket.bind(0, "127.0.0.1", () => resolve({ port: socket.address().port, received, close: () => new Promise((r) => socket.close(() => r())) })),
-  );
+  return new Promise((resolve, reject) => {
+    socket.once("error", reject);
+    socket.bind(at.port, at.host, () => resolve({ port: socket.address().port, received, close: () => new Promise((r) => socket.close(() => r())) }));
+  });
 }
 
-function tcpCounter(onData: (conn: net.Socket, buf: Buffer, received: Counted["received"]) => Buffer): Promise<Counted> {
+function tcpCounter(onData: (conn: net.Socket, buf: Buffer, received: Counted["received"]) => Buffer, at: BindAt = ANY): Promise<Counted> {
   const received: Counted["received"] = [];
   const conns = new Set<net.Socket>();
   const server = net.createServer((conn) => {
@@ -48,8 +56,9 @@ function tcpCounter(onData: (conn: net.Socket, buf: Buffer, received: Counted["r
     conn.on("error", () => {});
     conn.on("close", () => conns.delete(conn));
   });
-  return new Promise((resolve) =>
-    server.listen(0, "127.0.0.1", () =>
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(at.port, at.host, () =>
       resolve({
         port: (server.address() as net.AddressInfo).port,
         received,
@@ -59,8 +68,8 @@ function tcpCounter(onData: (conn: net.Socket, buf: Buffer, received: Counted["r
             server.close(() => r());
           }),
       }),
-    ),
-  );
+    );
+  });
 }
 
 const MQTT_KINDS: Record<number, string> = { 1: "CONNECT", 3: "PUBLISH", 12: "PINGREQ", 14: "DISCONNECT" };
@@ -95,7 +104,7 @@ export function mqttCounter(version: "3.1.1" | "5"): Promise<Counted> {
 }
 
 /** Counts each request's bytes (head + Content-Length body) and answers 200. */
-export function httpCounter(): Promise<Counted> {
+export function httpCounter(at: BindAt = ANY): Promise<Counted> {
   return tcpCounter((conn, buf, received) => {
     for (;;) {
       const end = buf.indexOf("\r\n\r\n");
@@ -109,7 +118,7 @@ export function httpCounter(): Promise<Counted> {
       buf = buf.subarray(total);
       conn.write("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n");
     }
-  });
+  }, at);
 }
 
 /** A UDP relay in front of `targetPort` that records the sizes of client → server datagrams and their first byte. */

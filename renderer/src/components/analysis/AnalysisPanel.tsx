@@ -9,6 +9,7 @@ import { AttributionView } from "./AttributionView.tsx";
 import { ByteMapView } from "./ByteMapView.tsx";
 import { chosenLimits, PlatformPicker } from "./PlatformPicker.tsx";
 import { SizeErrors, SizesChart, SizesLegend, SizesTable, Verdicts } from "./SizesView.tsx";
+import { OnAirPanel } from "../transport/OnAirPanel.tsx";
 
 const TABS: { id: AnalysisTab; label: string }[] = [
   { id: "sizes", label: "Sizes" },
@@ -131,6 +132,7 @@ export function AnalysisPanel() {
                 </p>
               )}
             </div>
+            <OnAirPanel sizes={sizes} platformIds={platforms} layoutName={valid.name} />
             <div className="panel">
               <h3>
                 Fits the platform? <span className="sub">by max (every sample) and p95</span>

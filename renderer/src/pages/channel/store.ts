@@ -3,6 +3,7 @@ import { create } from "zustand";
 import type { FleetStack } from "../../../../codecs/src/channel/fleet.ts";
 import { SEED003_CHANNEL } from "../../../../codecs/src/channel/presets.ts";
 import type { FormatId } from "../../../../codecs/src/formats/types.ts";
+import { layoutStackId } from "../../../../codecs/src/transport/platformStack.ts";
 import { useDesigner } from "../../state/designer.ts";
 import { useSettings } from "../../state/settings.ts";
 import type { ChannelAnswer, ChannelRequest, FleetAnswer, Seed003Answer } from "./protocol.ts";
@@ -124,7 +125,7 @@ export function buildRequest(): ChannelRequest | null {
     kind: "fleet",
     layout,
     // names the CoAP resource and MQTT topic, so it is counted on air: a short slug of the layout's name
-    layoutId: layout.name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 12).replace(/-$/, "") || "layout",
+    layoutId: layoutStackId(layout.name),
     format: form.format,
     samples: Math.min(st.samples, 2000),
     sampleSeed: st.seed,

@@ -1,6 +1,7 @@
 // Fleet cost: a scenario's inputs on the left; cost per format and platform, charts, Table 7 and fragmentation on the right.
 import { useMemo, useState } from "react";
 import { evaluateFleet, type FleetResult } from "../../../../../codecs/src/report/fleet.ts";
+import { layoutStackId } from "../../../../../codecs/src/transport/platformStack.ts";
 import type { FormatId } from "../../../../../codecs/src/formats/types.ts";
 import { useAnalysis } from "../../../state/analysis.ts";
 import { useDesigner } from "../../../state/designer.ts";
@@ -83,7 +84,8 @@ export function CostPage() {
   const loadError = useDecide((s) => s.loadError);
   const sizes = useAnalysis((s) => s.sizes);
   const valid = useDesigner((s) => s.valid);
-  const result = useMemo(() => (scenario && sizes ? evaluateFleet(scenario, measuredFrom(sizes)) : null), [scenario, sizes]);
+  const layoutId = valid ? layoutStackId(valid.name) : undefined;
+  const result = useMemo(() => (scenario && sizes ? evaluateFleet(scenario, measuredFrom(sizes), layoutId ? { layout: layoutId } : undefined) : null), [scenario, sizes, layoutId]);
 
   if (loadError) return <div className="empty">Could not load the cost scenarios: {loadError}</div>;
   if (!scenario) return <div className="empty">Loading the scenarios…</div>;

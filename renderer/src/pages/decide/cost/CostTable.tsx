@@ -62,6 +62,11 @@ export function CostTable({ result }: { result: FleetResult }) {
                   </div>
                   {months > 1 && c.total !== undefined ? <div className="cost-sub">{months} months: {money(c.total, result.currency)}</div> : null}
                   {c.savingVsJson !== null && c.format !== "json" ? <div className="cost-sub saving">saves {money(c.savingVsJson, result.currency)}/mo vs JSON</div> : null}
+                  {c.stack !== "raw" ? (
+                    <div className="cost-sub" data-testid={`onair-cost-${f}-${p}`} data-value={c.onAir.mean} title={`${c.stackName}: the payload's ${c.sizes.mean.toFixed(1)} B plus the stack's headers, billed with every message`}>
+                      {c.onAir.mean.toFixed(1)} B on air over {c.stackName}
+                    </div>
+                  ) : null}
                   <div className="cost-sub">
                     <Fit c={c} />
                   </div>

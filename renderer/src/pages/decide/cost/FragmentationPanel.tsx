@@ -15,6 +15,8 @@ export function FragmentationPanel({ result, showRule = true }: { result: FleetR
         Nothing is fragmented: each record travels as one message.
       </div>
     );
+  // only an IP link with a datagram limit puts transport headers on fragments: the column is shown when one does
+  const transport = over.some((c) => c.fragmentation.transportBytesPerRecord > 0);
   return (
     <div data-testid="fragmentation">
       <table className="data">
@@ -23,6 +25,11 @@ export function FragmentationPanel({ result, showRule = true }: { result: FleetR
             <th scope="col">Format on platform</th>
             <th scope="col">messages/record</th>
             <th scope="col">header B/record</th>
+            {transport ? (
+              <th scope="col" title="Bytes the transport stack adds per record: its headers on every fragment (0 for a raw modem payload)">
+                transport B/record
+              </th>
+            ) : null}
             <th scope="col">B on air/record</th>
             <th scope="col">uplinks/day/device</th>
             <th scope="col">queue</th>
@@ -43,6 +50,7 @@ export function FragmentationPanel({ result, showRule = true }: { result: FleetR
                   {n1(p.fragments.mean)} (max {p.fragments.max})
                 </td>
                 <td>{n1(p.overhead.bytesPerRecord)}</td>
+                {transport ? <td data-testid={`frag-transport-${c.format}-${c.platformId}`}>{n1(p.transportBytesPerRecord)}</td> : null}
                 <td>{n1(p.sentBytesPerRecord)}</td>
                 <td className={p.uplinkCap && !p.uplinkCap.ok ? "over-text" : undefined}>
                   {n1(p.transmissionsPerDay.max)}

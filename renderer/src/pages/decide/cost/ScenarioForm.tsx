@@ -6,6 +6,7 @@ import { billingFor, messagesPerDay, type Currency, type FleetScenario } from ".
 import { editScenario } from "../store.ts";
 import { NumberInput, Row } from "../inputs.tsx";
 import { PriceEditor } from "./PriceEditor.tsx";
+import { TransportEditor } from "./TransportEditor.tsx";
 
 const CURRENCIES: Currency[] = ["EUR", "USD", "GBP", "CHF"];
 
@@ -97,6 +98,11 @@ export function ScenarioForm({ s }: { s: FleetScenario }) {
             </label>
           ))}
         </div>
+      </section>
+
+      <section className="decide-section" data-testid="transport-section">
+        <h3>Transport (bytes on air)</h3>
+        <TransportEditor s={s} />
       </section>
 
       <section className="decide-section">
