@@ -142,9 +142,20 @@ describe("zero loss over MQTT and CoAP", () => {
     const post = (i: number) =>
       new Promise<string>((resolve, reject) => {
         const req = agent.request({ hostname: "127.0.0.1", port, method: "POST", pathname: "/ingest", query: `layout=kineis-tracker&format=bitpacked&device=dev-${i % DEVICES}&id=co-${i}`, confirmable: true });
-        req.on("response", (res: coap.IncomingMessage) => resolve(res.code));
-        req.on("error", reject);
-        req.on("timeout", () => reject(new Error("timeout")));
+        // a device gives up on an exchange after 20 s at most, whatever the library does
+        const guard = setTimeout(() => reject(new Error("no answer in 20 s")), 20_000);
+        req.on("response", (res: coap.IncomingMessage) => {
+          clearTimeout(guard);
+          resolve(res.code);
+        });
+        req.on("error", (e: Error) => {
+          clearTimeout(guard);
+          reject(e);
+        });
+        req.on("timeout", () => {
+          clearTimeout(guard);
+          reject(new Error("timeout"));
+        });
         req.end(Buffer.from(payloads[i % payloads.length]!));
       });
     let next = 0;
