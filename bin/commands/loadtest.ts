@@ -20,6 +20,8 @@ export const loadtestHelp = `satpayload loadtest [run] (--preset ID | --layout F
     --spawn-rate N        devices started per second (default 100)
     --duration S          measured seconds (default 30)   --warmup S  unmeasured seconds after ramp-up (default 5)
     --connection keep-alive|close   one connection per device, or a new one per request
+    --transport http|mqtt|coap   how devices send (default http): MQTT QoS 1 publish (a connection
+                          per device) or CoAP confirmable POST to the local stack's decoder
     --timeout-ms MS  --pool-size N (default 10000)  --seed N  --workers N (generator threads)  --no-e2e
     --json                the whole result (schema satpayload.loadtest/1) on stdout
 satpayload loadtest matrix (--preset ID | --layout FILE) --formats a,b --devices 100,300 --replicas 1,2 [flags]
@@ -39,6 +41,7 @@ const RUN_FLAGS = {
   duration: { type: "string" },
   warmup: { type: "string" },
   connection: { type: "string" },
+  transport: { type: "string" },
   "timeout-ms": { type: "string" },
   "pool-size": { type: "string" },
   seed: { type: "string" },
@@ -95,6 +98,7 @@ function settingsInput(f: Flags, format: string | undefined): Omit<RunSettingsIn
     durationSeconds: num(f.duration, "--duration") ?? 30,
     warmupSeconds: num(f.warmup, "--warmup"),
     connection: f.connection,
+    transport: f.transport,
     timeoutMs: num(f["timeout-ms"], "--timeout-ms"),
     poolSize: num(f["pool-size"], "--pool-size"),
     seed: num(f.seed, "--seed"),
