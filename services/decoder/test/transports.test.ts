@@ -4,8 +4,10 @@
 // its reason; keys are checked at CONNECT / per request; a PUBACK never precedes the durable commit.
 import Database from "better-sqlite3";
 import { execFile } from "node:child_process";
+import { createSocket } from "node:dgram";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import coap from "coap";
 import mqtt from "mqtt";
 import { describe, expect, it } from "vitest";
 import { addKey } from "../../shared/credentials.ts";
@@ -209,6 +211,54 @@ describe("ingest over MQTT and CoAP", () => {
     expect(order.some((o) => o.includes("after release"))).toBe(true);
     expect(storedAtAck).toBe(1);
     await device.endAsync();
+    await d.stop();
+  });
+
+  it("answers a confirmable CoAP POST only after the record is durable: no ACK, not even an empty one, while the buffer is locked", { timeout: 90_000 }, async () => {
+    const dir = tempDir();
+    const d = await spawnDecoder(["--data-dir", dir, "--preset", "paper", "--coap-port", "0"]);
+    const port = Number(portOf(d.listening.coap));
+    const [rec] = encodedSamples("protobuf", 1, 10);
+    // the device's own socket, so the test sees every datagram the server sends, empty ACKs included
+    const sock = createSocket("udp4");
+    await new Promise<void>((r) => sock.bind(0, "127.0.0.1", () => r()));
+    let released = false;
+    const seen: { type: number; code: string; released: boolean }[] = [];
+    sock.on("message", (m: Buffer) => seen.push({ type: (m[0]! >> 4) & 3, code: `${m[1]! >> 5}.${String(m[1]! & 31).padStart(2, "0")}`, released }));
+    const agent = new coap.Agent({ socket: sock });
+    const post = (pathname: string, query: string) =>
+      new Promise<{ code: string; storedAtAnswer: number }>((resolve, reject) => {
+        const req = agent.request({ hostname: "127.0.0.1", port, method: "POST", pathname, query, confirmable: true });
+        req.on("response", (res: coap.IncomingMessage) => {
+          const check = new Database(path.join(dir, "buffer-0.sqlite"), { readonly: true });
+          const storedAtAnswer = check.prepare("SELECT count(*) FROM records WHERE message_id = 'held'").pluck().get() as number;
+          check.close();
+          resolve({ code: res.code, storedAtAnswer });
+        });
+        req.on("error", reject);
+        req.end(Buffer.from(rec!));
+      });
+    await post("/ingest", "layout=paper&format=protobuf&id=warm");
+    seen.length = 0;
+
+    const lock = new Database(path.join(dir, "buffer-0.sqlite"));
+    lock.pragma("busy_timeout = 10000");
+    lock.exec("BEGIN EXCLUSIVE");
+    const held = post("/ingest", "layout=paper&format=protobuf&id=held");
+    // a later request the server answers at once (no such resource): it has read both datagrams
+    const other = await post("/nowhere", "");
+    expect(other.code).toBe("4.04");
+    // longer than node-coap's own empty-ACK delay (50 ms), shorter than the decoder's busy timeout (5 s)
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(seen.filter((x) => !x.released)).toEqual([{ type: 2, code: "4.04", released: false }]);
+    released = true;
+    lock.exec("ROLLBACK");
+    lock.close();
+    const answer = await held;
+    expect(answer).toEqual({ code: "2.01", storedAtAnswer: 1 });
+    // the held request's only datagram: a piggybacked ACK (type 2) carrying 2.01, after the release
+    expect(seen.filter((x) => x.released)).toEqual([{ type: 2, code: "2.01", released: true }]);
+    agent.close();
     await d.stop();
   });
 });
