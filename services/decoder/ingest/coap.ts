@@ -104,7 +104,7 @@ export async function startCoapIngest(d: CoapIngestDeps, port: number, host: str
       return { status: stored.duplicate || routes.has(p) ? 200 : 201, body: stored };
     } catch (e) {
       if (e instanceof IngestError) return refusal(e);
-      d.log(`coap: ${req.url} not stored: ${(e as Error).stack ?? String(e)}`);
+      d.log(`coap: ${p} not stored: ${(e as Error).stack ?? String(e)}`);
       return refusal(new IngestError("unavailable", `the record was not stored (${(e as Error).message}); retry`));
     }
   }
@@ -125,7 +125,8 @@ export async function startCoapIngest(d: CoapIngestDeps, port: number, host: str
       },
       (e: unknown) => {
         inFlight.delete(key);
-        d.log(`coap: ${req.url} failed: ${(e as Error).stack ?? String(e)}`);
+        // the path only: the query may carry a key, and keys never reach the logs
+        d.log(`coap: ${req.url.split("?")[0]} failed: ${(e as Error).stack ?? String(e)}`);
         for (const r of all) answer(r, 500, { error: "internal", reason: "the request could not be handled; retry" });
       },
     );
