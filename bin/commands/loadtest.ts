@@ -87,6 +87,11 @@ export function parseWait(v: string): WaitDistribution {
 
 type Flags = { [K in keyof typeof RUN_FLAGS]?: (typeof RUN_FLAGS)[K]["type"] extends "boolean" ? boolean : string };
 
+/** the matrix reproduces the paper's HTTP tables and the exports are Locust/k6 HTTP scripts */
+function httpOnly(f: Flags, command: string): void {
+  if (f.transport !== undefined && f.transport !== "http") throw new UsageError(`${command} sends over HTTP; --transport ${f.transport} applies to loadtest run`);
+}
+
 function settingsInput(f: Flags, format: string | undefined): Omit<RunSettingsInput, "target"> {
   const out: Record<string, unknown> = {
     format,
@@ -187,6 +192,7 @@ async function runCmd(argv: string[]): Promise<void> {
 
 async function matrixCmd(argv: string[]): Promise<void> {
   const f = parseFlags(argv, { ...RUN_FLAGS, formats: { type: "string", multiple: true }, csv: { type: "boolean", default: false } }) as Flags & { formats?: string[]; csv?: boolean };
+  httpOnly(f, "loadtest matrix");
   if (f.url !== undefined) throw new UsageError("the matrix runs against local stacks (--replicas); use `loadtest run --url` for a URL");
   const formats = parseFormats(f.formats ?? (f.format ? [f.format] : ["protobuf,struct-zlib"]));
   const devices = list(f.devices, "--devices") ?? [100];
@@ -214,6 +220,7 @@ async function matrixCmd(argv: string[]): Promise<void> {
 
 async function exportCmd(argv: string[]): Promise<void> {
   const f = parseFlags(argv, { ...RUN_FLAGS, out: { type: "string" } }) as Flags & { out?: string };
+  httpOnly(f, "loadtest export");
   if (!f.out) throw new UsageError("--out DIR is required");
   const settings = validated({ ...settingsInput(f, parseFormat(f.format)), target: f.url !== undefined ? { kind: "url", url: f.url } : { kind: "local", replicas: 1 } });
   const layout = layoutOf(f);
