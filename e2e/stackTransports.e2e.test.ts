@@ -1,6 +1,6 @@
-// The Stack page with MQTT and CoAP ingest on (started through the host API, as `satpayload stack up
-// --mqtt-port 0 --coap-port 0` does): the page lists both endpoints, and records sent from
-// Debian's mosquitto_pub and libcoap's coap-client to those addresses appear live in its table.
+// The Stack page with MQTT and CoAP ingest ticked in its start form: CoAP with several replicas is
+// refused next to its box, the running stack lists both endpoints, and records sent from Debian's
+// mosquitto_pub and libcoap's coap-client to those addresses appear live in its table.
 import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -33,11 +33,22 @@ const run = (cmd: string, args: string[]) =>
 describe("stack page with MQTT and CoAP ingest", () => {
   it("lists the MQTT and CoAP endpoints and shows records sent there live", { timeout: 240_000 }, async () => {
     const paper = parseLayout(presetById("paper")!.layout);
-    await s.server.host.dispatch("stack.up", { mqttPort: 0, coapPort: 0 });
     const { page, errors } = await s.open({ width: 1440, height: 1000 });
     await page.waitForSelector(tid("start-screen"));
     await page.click(tid("nav-stack"));
+    await page.waitForSelector(tid("stack-empty"));
+    await page.check(tid("stack-mqtt"));
+    await page.check(tid("stack-coap"));
+    await page.fill(tid("stack-replicas"), "2");
+    expect(await page.locator(tid("stack-coap-problem")).textContent()).toMatch(/CoAP ingest needs one decoder replica/);
+    expect(await page.locator(tid("stack-start")).isDisabled()).toBe(true);
+    await screenshot(page, "stack-07-transports-form");
+    await page.fill(tid("stack-replicas"), "1");
+    expect(await page.locator(tid("stack-coap-problem")).count()).toBe(0);
+    await page.click(tid("stack-start"));
     await page.waitForSelector(`${tid("stack-state")}[data-state="running"]`, { timeout: 120_000 });
+    const status = (await s.server.host.dispatch("stack.status", {})) as { options?: { mqttPort?: number; coapPort?: number } };
+    expect(status.options).toMatchObject({ mqttPort: 0, coapPort: 0 });
     const mqttUrl = (await page.locator(tid("ep-mqtt")).textContent())!;
     const coapUrl = (await page.locator(tid("ep-coap")).textContent())!;
     expect(mqttUrl).toMatch(/^mqtt:\/\/127\.0\.0\.1:\d+$/);
