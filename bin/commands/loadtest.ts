@@ -20,6 +20,8 @@ export const loadtestHelp = `satpayload loadtest [run] (--preset ID | --layout F
     --spawn-rate N        devices started per second (default 100)
     --duration S          measured seconds (default 30)   --warmup S  unmeasured seconds after ramp-up (default 5)
     --connection keep-alive|close   one connection per device, or a new one per request
+    --transport http|mqtt|coap   how devices send (default http): MQTT QoS 1 publish (a connection
+                          per device) or CoAP confirmable POST to the local stack's decoder
     --timeout-ms MS  --pool-size N (default 10000)  --seed N  --workers N (generator threads)  --no-e2e
     --json                the whole result (schema satpayload.loadtest/1) on stdout
 satpayload loadtest matrix (--preset ID | --layout FILE) --formats a,b --devices 100,300 --replicas 1,2 [flags]
@@ -39,6 +41,7 @@ const RUN_FLAGS = {
   duration: { type: "string" },
   warmup: { type: "string" },
   connection: { type: "string" },
+  transport: { type: "string" },
   "timeout-ms": { type: "string" },
   "pool-size": { type: "string" },
   seed: { type: "string" },
@@ -84,6 +87,11 @@ export function parseWait(v: string): WaitDistribution {
 
 type Flags = { [K in keyof typeof RUN_FLAGS]?: (typeof RUN_FLAGS)[K]["type"] extends "boolean" ? boolean : string };
 
+/** the matrix reproduces the paper's HTTP tables and the exports are Locust/k6 HTTP scripts */
+function httpOnly(f: Flags, command: string): void {
+  if (f.transport !== undefined && f.transport !== "http") throw new UsageError(`${command} sends over HTTP; --transport ${f.transport} applies to loadtest run`);
+}
+
 function settingsInput(f: Flags, format: string | undefined): Omit<RunSettingsInput, "target"> {
   const out: Record<string, unknown> = {
     format,
@@ -95,6 +103,7 @@ function settingsInput(f: Flags, format: string | undefined): Omit<RunSettingsIn
     durationSeconds: num(f.duration, "--duration") ?? 30,
     warmupSeconds: num(f.warmup, "--warmup"),
     connection: f.connection,
+    transport: f.transport,
     timeoutMs: num(f["timeout-ms"], "--timeout-ms"),
     poolSize: num(f["pool-size"], "--pool-size"),
     seed: num(f.seed, "--seed"),
@@ -183,6 +192,7 @@ async function runCmd(argv: string[]): Promise<void> {
 
 async function matrixCmd(argv: string[]): Promise<void> {
   const f = parseFlags(argv, { ...RUN_FLAGS, formats: { type: "string", multiple: true }, csv: { type: "boolean", default: false } }) as Flags & { formats?: string[]; csv?: boolean };
+  httpOnly(f, "loadtest matrix");
   if (f.url !== undefined) throw new UsageError("the matrix runs against local stacks (--replicas); use `loadtest run --url` for a URL");
   const formats = parseFormats(f.formats ?? (f.format ? [f.format] : ["protobuf,struct-zlib"]));
   const devices = list(f.devices, "--devices") ?? [100];
@@ -210,6 +220,7 @@ async function matrixCmd(argv: string[]): Promise<void> {
 
 async function exportCmd(argv: string[]): Promise<void> {
   const f = parseFlags(argv, { ...RUN_FLAGS, out: { type: "string" } }) as Flags & { out?: string };
+  httpOnly(f, "loadtest export");
   if (!f.out) throw new UsageError("--out DIR is required");
   const settings = validated({ ...settingsInput(f, parseFormat(f.format)), target: f.url !== undefined ? { kind: "url", url: f.url } : { kind: "local", replicas: 1 } });
   const layout = layoutOf(f);

@@ -17,13 +17,15 @@ import { nodeCommand } from "../../services/shared/launch.ts";
 import { InputError, intFlag, parseFlags, UsageError, write } from "./common.ts";
 import { stackKeysCommand, stackKeysHelp } from "./stackKeys.ts";
 
-export const stackHelp = `satpayload stack up [--replicas N] [--port N] [--cse-port N] [--cse URL|acme] [--container device|shared] [--detach] [--json]
+export const stackHelp = `satpayload stack up [--replicas N] [--port N] [--cse-port N] [--cse URL|acme] [--container device|shared] [--mqtt-port N] [--coap-port N] [--detach] [--json]
   Starts the embedded CSE (or forwards to --cse, a real Mobius/ACME base URL; --cse acme starts and
   supervises a real ACME, installed on first use) and the decoder with N replicas, prints the
   endpoints and runs until Ctrl-C; --detach runs it in the background (pid and endpoints in
   <data dir>/stack/state.json, logs in <data dir>/stack/logs).
     --route PATH=LAYOUT:FORMAT[:raw|envelope|auto]  a device path answering 200 (repeatable; default
                         /container-data and /astrocast-callback → paper:protobuf)
+    --mqtt-port N       also take records over MQTT on 127.0.0.1 (0: a free port; default off)
+    --coap-port N       also take records over CoAP (UDP) on 127.0.0.1 (0: a free port; default off; one replica)
     --verify-subscriptions  the started CSE verifies new notification URIs
     --cse-profile mobius|standard  the embedded CSE's compatibility profile
     --body-limit BYTES  largest accepted body (default 65536)   --cse-origin ID (default Cdecoder)
@@ -47,6 +49,8 @@ type StackFlags = {
   replicas?: string | undefined;
   port?: string | undefined;
   "cse-port"?: string | undefined;
+  "mqtt-port"?: string | undefined;
+  "coap-port"?: string | undefined;
   cse?: string | undefined;
   container?: string | undefined;
   "body-limit"?: string | undefined;
@@ -61,6 +65,9 @@ export function stackInput(f: StackFlags): StackOptionsInput {
   if (f.replicas !== undefined) raw.replicas = intFlag(f.replicas, "--replicas", undefined, 1, 16);
   if (f.port !== undefined) raw.decoderPort = intFlag(f.port, "--port", undefined, 0, 65535);
   if (f["cse-port"] !== undefined) raw.csePort = intFlag(f["cse-port"], "--cse-port", undefined, 0, 65535);
+  if (f["mqtt-port"] !== undefined) raw.mqttPort = intFlag(f["mqtt-port"], "--mqtt-port", undefined, 0, 65535);
+  if (f["coap-port"] !== undefined) raw.coapPort = intFlag(f["coap-port"], "--coap-port", undefined, 0, 65535);
+  if (raw.coapPort !== undefined && (raw.replicas as number | undefined ?? 1) > 1) throw new UsageError("--coap-port needs --replicas 1 (CoAP retransmissions must reach the worker that holds the exchange)");
   if (f["body-limit"] !== undefined) raw.bodyLimit = intFlag(f["body-limit"], "--body-limit", undefined, 1, 16 * 1024 * 1024);
   if (f.cse === "acme") raw.cseKind = "acme";
   else if (f.cse !== undefined) raw.cseUrl = f.cse;
@@ -98,6 +105,8 @@ function describe(s: Pick<StackStatus, "endpoints" | "options"> & { owner: strin
     `  ingest         POST ${e.ingest}`,
     `  ingest base64  POST ${e.ingestBase64}`,
     ...(e.routes ?? []).map((r) => `  device route   POST ${r.url}  (${r.layout} · ${r.format}${r.body === "auto" ? "" : `, ${r.body}`}; answers 200)`),
+    ...(e.mqtt ? [`  MQTT           ${e.mqtt}  (publish QoS 1 to satpayload/[<device>/]<layout>/<format>[/<message id>])`] : []),
+    ...(e.coap ? [`  CoAP           POST ${e.coap}/ingest?layout=…&format=…  (and the device routes' paths)`] : []),
     `  latest         GET  ${e.latest}`,
     `  stats          GET  ${e.stats}`,
     `  events         GET  ${e.events}`,
@@ -110,6 +119,8 @@ async function up(argv: string[]): Promise<void> {
     replicas: { type: "string" },
     port: { type: "string" },
     "cse-port": { type: "string" },
+    "mqtt-port": { type: "string" },
+    "coap-port": { type: "string" },
     cse: { type: "string" },
     "cse-origin": { type: "string" },
     container: { type: "string" },

@@ -22,6 +22,10 @@ export const stackOptionsSchema = z.object({
   decoderPort: port.default(0),
   /** the embedded CSE's port; 0: a free port */
   csePort: port.default(0),
+  /** MQTT ingest (the decoder's embedded broker); unset: off, 0: a free port */
+  mqttPort: port.optional(),
+  /** CoAP ingest (UDP); unset: off, 0: a free port; needs one replica */
+  coapPort: port.optional(),
   /** forward to this CSE (a real Mobius/ACME, base URL with its base name) instead of the embedded one */
   cseUrl: z
     .string()
@@ -71,6 +75,10 @@ export const stackEndpointsSchema = z.object({
   container: z.string(),
   /** device paths (defaults and configured): POST here without any X-Satpayload-* header */
   routes: z.array(z.object({ url: z.string(), layout: z.string(), format: z.string(), body: z.enum(["raw", "envelope", "auto"]) })).default([]),
+  /** mqtt://127.0.0.1:<port>: publish to satpayload/[<device>/]<layout>/<format>[/<message id>] */
+  mqtt: z.string().optional(),
+  /** coap://127.0.0.1:<port>: POST to /ingest?layout=…&format=… or a device route's path */
+  coap: z.string().optional(),
 });
 export type StackEndpoints = z.infer<typeof stackEndpointsSchema>;
 

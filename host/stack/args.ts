@@ -19,7 +19,7 @@ export function acmeArgs(opts: StackOptions, port: number, dataDir: string, venv
   return ["--port", String(port), "--data-dir", dataDir, "--venv", venv, ...(opts.verifySubscriptions ? ["--verify-subscriptions"] : []), "--watch-stdin"];
 }
 
-export function decoderArgs(opts: StackOptions, port: number, o: { dataDir: string; cseBase: string; projectsDb: string | undefined }): string[] {
+export function decoderArgs(opts: StackOptions, port: number, o: { dataDir: string; cseBase: string; projectsDb: string | undefined; mqttPort?: number | undefined; coapPort?: number | undefined }): string[] {
   return [
     "--host", "127.0.0.1",
     "--port", String(port),
@@ -35,6 +35,8 @@ export function decoderArgs(opts: StackOptions, port: number, o: { dataDir: stri
     // the studio's projects: every saved layout is known by its project id and name
     ...(o.projectsDb ? ["--projects-db", o.projectsDb] : []),
     ...opts.routes.flatMap((r) => ["--route", `${r.path}=${r.layout}:${r.format}:${r.body}`]),
+    ...(o.mqttPort !== undefined ? ["--mqtt-port", String(o.mqttPort)] : []),
+    ...(o.coapPort !== undefined ? ["--coap-port", String(o.coapPort)] : []),
     "--instance", "decoder",
     "--watch-stdin",
   ];

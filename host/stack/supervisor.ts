@@ -6,7 +6,7 @@ import path from "node:path";
 import { checkRoute, mergeRoutes, RouteSpecError } from "../../services/decoder/routes.ts";
 import { ACME_ADMIN, ACME_BASE } from "../../services/shared/acme.ts";
 import { ACME_ENTRY, CSE_ENTRY, DECODER_ENTRY } from "../../services/shared/launch.ts";
-import { freePort } from "../../services/shared/ports.ts";
+import { freePort, freeUdpPort } from "../../services/shared/ports.ts";
 import { stackOptionsSchema, type LogLine, type StackEndpoints, type StackOptions, type StackOptionsInput, type StackRecord, type StackStats, type StackStatus } from "../api/stack.ts";
 import { DB_FILE_NAME } from "../db/open.ts";
 import { HostError } from "../errors.ts";
@@ -39,8 +39,11 @@ export interface SupervisorOptions extends SupervisorHooks {
 
 type Running = { options: StackOptions; startedAt: Date; endpoints: StackEndpoints; decoderUrl: string; cseUrl: string | null };
 
-function endpointsFor(decoderUrl: string, cseBase: string, opts: StackOptions): StackEndpoints {
+function endpointsFor(decoderUrl: string, cseBase: string, opts: StackOptions, ingestPorts: { mqtt?: number | undefined; coap?: number | undefined }): StackEndpoints {
+  const host = new URL(decoderUrl).hostname;
   return {
+    ...(ingestPorts.mqtt !== undefined ? { mqtt: `mqtt://${host}:${ingestPorts.mqtt}` } : {}),
+    ...(ingestPorts.coap !== undefined ? { coap: `coap://${host}:${ingestPorts.coap}` } : {}),
     ingest: `${decoderUrl}/ingest`,
     ingestBase64: `${decoderUrl}/ingest/base64`,
     latest: `${decoderUrl}/api/latest`,
@@ -208,6 +211,8 @@ export class StackSupervisor {
           throw e;
         }
       });
+      if (opts.coapPort !== undefined && opts.replicas > 1)
+        throw new HostError("bad_request", "CoAP ingest needs one decoder replica (a retransmission must reach the worker that holds the exchange)", [{ path: "coapPort", message: "needs replicas 1" }]);
       if (this.running) {
         if (JSON.stringify(this.running.options) === JSON.stringify(opts)) return this.status();
         throw new HostError("conflict", "the stack is already running with other settings: stop it first");
@@ -273,13 +278,16 @@ export class StackSupervisor {
     }
     const projects = path.join(path.resolve(this.o.dataDir), DB_FILE_NAME);
     const decoderPort = opts.decoderPort || (await freePort());
+    // chosen once, like the HTTP port, so devices keep their address across decoder restarts
+    const mqttPort = opts.mqttPort === undefined ? undefined : opts.mqttPort || (await freePort());
+    const coapPort = opts.coapPort === undefined ? undefined : opts.coapPort || (await freeUdpPort());
     const base = cseBase;
     this.decoder = new ManagedService(
       {
         name: "decoder",
         entry: DECODER_ENTRY,
         port: decoderPort,
-        args: (p) => decoderArgs(opts, p, { dataDir: decoderDataDir(this.dir), cseBase: base, projectsDb: existsSync(projects) ? projects : undefined }),
+        args: (p) => decoderArgs(opts, p, { dataDir: decoderDataDir(this.dir), cseBase: base, projectsDb: existsSync(projects) ? projects : undefined, mqttPort, coapPort }),
         healthPath: (url) => ({ url: `${url}/health` }),
         tieToParent: true,
       },
@@ -289,7 +297,7 @@ export class StackSupervisor {
     );
     await this.decoder.start();
     const decoderUrl = this.decoder.status().url!;
-    return { options: opts, startedAt: new Date(), endpoints: endpointsFor(decoderUrl, base, opts), decoderUrl, cseUrl };
+    return { options: opts, startedAt: new Date(), endpoints: endpointsFor(decoderUrl, base, opts, { mqtt: mqttPort, coap: coapPort }), decoderUrl, cseUrl };
   }
 
   private async stopServices(): Promise<void> {

@@ -3,6 +3,8 @@
 // `<!-- paper-matrix -->` markers with the paper's published cells beside ours.
 //   npm run bench:paper -- [--duration 20] [--warmup 5] [--spawn-rate 200] [--devices 100,300,500,1000,2000]
 //                          [--replicas 1,2,4] [--formats protobuf,struct-zlib] [--no-write] [--json FILE]
+//                          [--transports http,mqtt,coap] [--transport-devices 100,1000] (--transports "" skips them)
+//                          [--only-transports]: the transport rows alone, written between `<!-- paper-transports -->`
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -14,11 +16,14 @@ import { PAPER_WORKLOAD } from "../../codecs/src/paper/tables.ts";
 import { presetLayout } from "../loadgen/src/layoutSource.ts";
 import { matrixCells, runMatrix } from "../loadgen/src/matrix.ts";
 import type { LoadTestResult } from "../loadgen/src/result.ts";
+import { TRANSPORTS, type Transport } from "../loadgen/src/spec.ts";
 import { markdownTable, replicasOf } from "../loadgen/src/table.ts";
+import { runTransports, transportTable } from "./transports.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const DOC = path.join(ROOT, "docs/benchmarks.md");
 const MARK = "<!-- paper-matrix -->";
+const TRANSPORT_MARK = "<!-- paper-transports -->";
 
 const { values } = parseArgs({
   options: {
@@ -30,6 +35,9 @@ const { values } = parseArgs({
     formats: { type: "string", default: "protobuf,struct-zlib" },
     "no-write": { type: "boolean", default: false },
     json: { type: "string" },
+    transports: { type: "string", default: "http,mqtt,coap" },
+    "transport-devices": { type: "string", default: "100,1000" },
+    "only-transports": { type: "boolean", default: false },
   },
 });
 const ints = (s: string) => s.split(",").map((x) => Number(x.trim())).filter((x) => Number.isInteger(x) && x > 0);
@@ -48,13 +56,13 @@ const spec = {
   },
 };
 
-const total = matrixCells(spec).length;
+const total = values["only-transports"] ? 0 : matrixCells(spec).length;
 const load0 = os.loadavg();
 const started = new Date();
 process.stderr.write(`bench:paper: ${total} cells, ${spec.base.durationSeconds} s measured + ${spec.base.warmupSeconds} s warm-up each, load average ${load0.map((x) => x.toFixed(2)).join(" ")}\n`);
 /** the 1-minute load average as each cell ended: the machine is shared, and a slow cell under a load spike is not the format's doing */
 const cellLoad: string[] = [];
-const results = await runMatrix(spec, {
+const results = total === 0 ? [] : await runMatrix(spec, {
   onCell: (r, i, n) => {
     cellLoad.push(`${r.settings.format} ${r.settings.devices}×${replicasOf(r)}: ${os.loadavg()[0]!.toFixed(1)}`);
     process.stderr.write(
@@ -62,6 +70,16 @@ const results = await runMatrix(spec, {
     );
   },
 });
+const transportResults = await runTransports(
+  {
+    layout: spec.layout,
+    format: "protobuf",
+    devices: ints(values["transport-devices"]),
+    transports: values.transports.split(",").map((t) => t.trim()).filter((t): t is Transport => (TRANSPORTS as readonly string[]).includes(t)),
+    base: spec.base,
+  },
+  (r) => process.stderr.write(`  ${r.settings.transport} ${r.settings.devices} devices: ${r.rps.toFixed(1)} RPS, p95 ${r.latency.p95} ms, ${r.requests.measuredFailed} failed\n`),
+);
 const load1 = os.loadavg();
 
 function targetCheck(rs: LoadTestResult[]): string[] {
@@ -88,15 +106,31 @@ const section = [
   MARK,
 ].join("\n");
 
+const transportSection = [
+  TRANSPORT_MARK,
+  "### The same workload over HTTP, MQTT and CoAP",
+  "",
+  `\`npm run bench:paper\` on ${started.toISOString().slice(0, 10)} (${os.availableParallelism()} cores, load average ${load0.map((x) => x.toFixed(2)).join(" ")} → ${load1.map((x) => x.toFixed(2)).join(" ")}): Protobuf \`paper\` records, devices waiting U(1, 3) s after each acknowledgement, one decoder replica with its MQTT broker and CoAP server on, each transport on its own fresh stack; ${spec.base.warmupSeconds} s warm-up, ${spec.base.durationSeconds} s measured. Devices are MQTT.js connections (one per device, QoS 1: acknowledged = PUBACK) and npm \`coap\` confirmable requests (acknowledged = the piggybacked 2.01); both answers come after the durable commit, as HTTP's 201 does.`,
+  "",
+  transportTable(transportResults).trimEnd(),
+  TRANSPORT_MARK,
+].join("\n");
+
 if (values.json) writeFileSync(values.json, `${JSON.stringify(results, null, 2)}\n`);
-if (!values["no-write"]) {
+/** replaces the text between a pair of markers (appends it when the pair is missing) */
+function writeBetween(mark: string, text: string): void {
   const doc = readFileSync(DOC, "utf8");
-  const start = doc.indexOf(MARK);
-  const end = start < 0 ? -1 : doc.indexOf(MARK, start + MARK.length);
-  const next = start >= 0 && end > start ? doc.slice(0, start) + section + doc.slice(end + MARK.length) : `${doc.trimEnd()}\n\n${section}\n`;
+  const start = doc.indexOf(mark);
+  const end = start < 0 ? -1 : doc.indexOf(mark, start + mark.length);
+  const next = start >= 0 && end > start ? doc.slice(0, start) + text + doc.slice(end + mark.length) : `${doc.trimEnd()}\n\n${text}\n`;
   const tmp = `${DOC}.${process.pid}.tmp`;
   writeFileSync(tmp, next);
   renameSync(tmp, DOC);
+}
+if (!values["no-write"]) {
+  if (results.length) writeBetween(MARK, section);
+  if (transportResults.length) writeBetween(TRANSPORT_MARK, transportSection);
   process.stderr.write(`bench:paper: wrote ${path.relative(ROOT, DOC)}\n`);
 }
-process.stdout.write(`${section}\n`);
+if (results.length) process.stdout.write(`${section}\n`);
+if (transportResults.length) process.stdout.write(`${transportSection}\n`);

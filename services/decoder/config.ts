@@ -27,6 +27,10 @@ export interface CseTarget {
 export interface DecoderConfig {
   host: string;
   port: number;
+  /** MQTT ingest (embedded broker) port: undefined = off, 0 = any free port */
+  mqttPort: number | undefined;
+  /** CoAP ingest (UDP) port: undefined = off, 0 = any free port */
+  coapPort: number | undefined;
   replicas: number;
   /** buffer index of this process's first worker (several decoder processes may share one data dir) */
   bufferIndex: number;
@@ -60,6 +64,8 @@ export interface DecoderConfig {
 export const DECODER_HELP = `satpayload-decoder [flags]
   --host H              bind address (default 127.0.0.1; 0.0.0.0 in containers)
   --port N              HTTP port (default 0: any free port)
+  --mqtt-port N         also take records over MQTT 3.1.1 on this TCP port (0: any free port; default off)
+  --coap-port N         also take records over CoAP on this UDP port (0: any free port; default off; --replicas 1)
   --replicas N          worker processes sharing the port (node:cluster), 1..64 (default 1)
   --data-dir DIR        where the SQLite buffers live (required)
   --buffer-index I      first buffer this process writes (default 0): decoder processes sharing a
@@ -118,6 +124,8 @@ export function parseDecoderArgs(argv: string[]): DecoderConfig {
   const f = parseFlags(argv, {
     host: { type: "string" },
     port: { type: "string" },
+    "mqtt-port": { type: "string" },
+    "coap-port": { type: "string" },
     replicas: { type: "string" },
     "buffer-index": { type: "string" },
     "buffer-total": { type: "string" },
@@ -199,6 +207,10 @@ export function parseDecoderArgs(argv: string[]): DecoderConfig {
   const bufferTotal = positive(f["buffer-total"], "--buffer-total", bufferIndex + replicas, 1, 1024);
   if (bufferIndex + replicas > bufferTotal) throw new UsageError(`--buffer-index ${bufferIndex} + --replicas ${replicas} exceeds --buffer-total ${bufferTotal}`);
   const host = f.host ?? "127.0.0.1";
+  const mqttPort = f["mqtt-port"] === undefined ? undefined : intFlag(f["mqtt-port"], "--mqtt-port", 0, 0, 65535);
+  const coapPort = f["coap-port"] === undefined ? undefined : intFlag(f["coap-port"], "--coap-port", 0, 0, 65535);
+  // node:cluster would spread one exchange's retransmissions over workers that do not know it
+  if (coapPort !== undefined && replicas > 1) throw new UsageError("--coap-port needs --replicas 1 (CoAP retransmissions must reach the worker that holds the exchange)");
   const auth = f.auth ?? (isLoopback(host) ? "auto" : "on");
   if (auth !== "on" && auth !== "off" && auth !== "auto") throw new UsageError(`--auth must be on, auto or off, not "${auth}"`);
   if (auth !== "on" && !isLoopback(host) && !f["allow-unauthenticated"])
@@ -207,6 +219,8 @@ export function parseDecoderArgs(argv: string[]): DecoderConfig {
   return {
     host,
     port: intFlag(f.port, "--port", 0, 0, 65535),
+    mqttPort,
+    coapPort,
     replicas,
     bufferIndex,
     bufferTotal,

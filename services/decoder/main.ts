@@ -4,7 +4,7 @@
 import cluster from "node:cluster";
 import { UsageError } from "../shared/cliErrors.ts";
 import { DECODER_HELP, parseDecoderArgs, type DecoderConfig } from "./config.ts";
-import { forwardedBy, runPrimary, WORKER_INDEX_ENV, type PrimaryMessage, type WorkerMessage } from "./primary.ts";
+import { forwardedBy, runPrimary, WORKER_INDEX_ENV, type ListeningPorts, type PrimaryMessage, type WorkerMessage } from "./primary.ts";
 import { LayoutRegistry } from "./layouts.ts";
 import { startWorker } from "./worker.ts";
 
@@ -52,9 +52,10 @@ function onStop(stop: () => Promise<void>, cfg: DecoderConfig): void {
   }
 }
 
-function announce(cfg: DecoderConfig, port: number): void {
+function announce(cfg: DecoderConfig, ports: ListeningPorts): void {
   const host = cfg.host === "0.0.0.0" || cfg.host === "::" ? "127.0.0.1" : cfg.host;
-  process.stdout.write(`${JSON.stringify({ event: "listening", url: `http://${host.includes(":") ? `[${host}]` : host}:${port}`, replicas: cfg.replicas, pid: process.pid })}\n`);
+  const at = (scheme: string, port: number | undefined) => (port === undefined ? undefined : `${scheme}://${host.includes(":") ? `[${host}]` : host}:${port}`);
+  process.stdout.write(`${JSON.stringify({ event: "listening", url: at("http", ports.port), mqtt: at("mqtt", ports.mqttPort), coap: at("coap", ports.coapPort), replicas: cfg.replicas, pid: process.pid })}\n`);
 }
 
 async function main(): Promise<void> {
@@ -77,18 +78,18 @@ async function main(): Promise<void> {
     // signals go to the primary, which tells us; a Ctrl-C in a terminal reaches the whole group
     process.on("SIGINT", () => {});
     process.on("SIGTERM", close);
-    process.send!({ type: "listening", port: w.port } satisfies WorkerMessage);
+    process.send!({ type: "listening", port: w.port, mqttPort: w.mqttPort, coapPort: w.coapPort } satisfies WorkerMessage);
     return;
   }
   if (cfg.replicas === 1) {
     const w = await startWorker(cfg, { index: cfg.bufferIndex, forwards: forwardedBy(cfg.bufferIndex, cfg.bufferTotal, cfg.dataDir), nativeBinding, onFatal });
     onStop(() => w.close(), cfg);
-    announce(cfg, w.port);
+    announce(cfg, w);
     return;
   }
   // a bad layout file or device key is reported once here, not by N workers restarting forever
   new LayoutRegistry(cfg).close();
-  const primary = runPrimary(cfg, (port) => announce(cfg, port), log);
+  const primary = runPrimary(cfg, (ports) => announce(cfg, ports), log);
   onStop(() => primary.stop(), cfg);
 }
 

@@ -8,7 +8,8 @@ import type { DecoderConfig } from "./config.ts";
 export const WORKER_INDEX_ENV = "SATPAYLOAD_DECODER_WORKER";
 
 export type PrimaryMessage = { type: "shutdown" };
-export type WorkerMessage = { type: "listening"; port: number };
+export type ListeningPorts = { port: number; mqttPort?: number | undefined; coapPort?: number | undefined };
+export type WorkerMessage = { type: "listening" } & ListeningPorts;
 
 /**
  * Buffers on disk beyond the deployment's count (a run with more replicas left them) still get
@@ -33,7 +34,7 @@ export function forwardedBy(index: number, total: number, dataDir: string): numb
 const STOP_GRACE_MS = 10_000;
 const STABLE_MS = 30_000;
 
-export function runPrimary(cfg: DecoderConfig, onListening: (port: number) => void, log: (m: string) => void): { stop(): Promise<void> } {
+export function runPrimary(cfg: DecoderConfig, onListening: (ports: ListeningPorts) => void, log: (m: string) => void): { stop(): Promise<void> } {
   const workers = new Map<number, { worker: Worker; startedAt: number; restarts: number; port?: number }>();
   let stopping = false;
   let announced = false;
@@ -47,7 +48,7 @@ export function runPrimary(cfg: DecoderConfig, onListening: (port: number) => vo
       entry.port = m.port;
       if (!announced && workers.size === cfg.replicas && [...workers.values()].every((w) => w.port !== undefined)) {
         announced = true;
-        onListening(m.port);
+        onListening(m);
       }
     });
     worker.on("exit", (code, signal) => {

@@ -6,6 +6,7 @@ import { isFormatId } from "../../codecs/src/formats/registry.ts";
 import { FORMAT_IDS, type FormatId } from "../../codecs/src/formats/types.ts";
 import { base64ToBytes } from "../../codecs/src/text/bytes.ts";
 import { IngestError } from "./errors.ts";
+import type { RouteBody } from "./routes.ts";
 
 export const HEADER = {
   layout: "x-satpayload-layout",
@@ -185,4 +186,17 @@ export function portalEnvelopeMeta(h: IncomingHttpHeaders, body: Buffer, route: 
     device,
     bytes: base64Data(e.data),
   };
+}
+
+/**
+ * What a device route's body holds: a portal's JSON push (route body `envelope`, or `auto` with
+ * application/json unless the route's format is JSON) or the message itself.
+ */
+export function routeMessage(h: IncomingHttpHeaders, body: Buffer, route: RouteTarget & { body: RouteBody }): { meta: IngestMeta; bytes: Uint8Array | undefined } {
+  const portal = route.body === "envelope" || (route.body === "auto" && mediaType(h) === "application/json" && route.format !== "json");
+  if (portal) {
+    const e = portalEnvelopeMeta(h, body, route);
+    return { meta: e, bytes: e.bytes };
+  }
+  return { meta: routeBinaryMeta(h, route), bytes: new Uint8Array(body.buffer, body.byteOffset, body.byteLength) };
 }

@@ -1,18 +1,16 @@
 // The decoder's HTTP surface: ingest (binary, base64 envelopes, device routes), the read API, the
 // event stream and /health. One instance per worker process; replicas share the port through node:cluster.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { DecodeError } from "../../codecs/src/errors.ts";
 import { readBytes } from "../shared/readBytes.ts";
-import { AuthGuard, SIGNATURE_HEADER, type Writer } from "./auth/guard.ts";
+import { SIGNATURE_HEADER, type AuthGuard, type Writer } from "./auth/guard.ts";
 import type { GroupCommit } from "./buffer/groupCommit.ts";
 import type { DecoderConfig } from "./config.ts";
-import { decodeMessage } from "./decode.ts";
 import { IngestError } from "./errors.ts";
 import type { LayoutRegistry } from "./layouts.ts";
 import type { BufferSet } from "./read/buffers.ts";
 import type { EventStream } from "./read/events.ts";
-import { nextUlid, resourceNameFor } from "./names.ts";
-import { binaryMeta, envelopeMeta, mediaType, portalEnvelopeMeta, routeBinaryMeta, type IngestMeta } from "./request.ts";
+import type { MessageStore, StoredMessage } from "./ingest/store.ts";
+import { binaryMeta, envelopeMeta, routeMessage, type IngestMeta } from "./request.ts";
 import type { DeviceRoute } from "./routes.ts";
 
 export interface ServerDeps {
@@ -22,10 +20,11 @@ export interface ServerDeps {
   commit: GroupCommit;
   buffers: BufferSet;
   events: EventStream;
+  /** shared with the MQTT and CoAP ingest of the same worker: one key watcher, one set of refusal counters */
+  guard: AuthGuard;
+  store: MessageStore;
   log: (msg: string) => void;
 }
-
-export const UNKNOWN_DEVICE = "unknown";
 
 /** an envelope carries the payload as base64 (4/3 larger) plus a few short fields */
 export const envelopeLimit = (bodyLimit: number) => Math.ceil(bodyLimit / 3) * 4 + 4096;
@@ -39,7 +38,7 @@ export interface DecoderServer {
 export function createDecoderServer(d: ServerDeps): DecoderServer {
   const instance = `${d.cfg.instance}/w${d.worker}`;
   let stopping = false;
-  const guard = new AuthGuard(d.cfg.auth);
+  const { guard, store } = d;
 
   const json = (res: ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}) => {
     const text = JSON.stringify(body);
@@ -51,10 +50,7 @@ export function createDecoderServer(d: ServerDeps): DecoderServer {
     json(res, e.status, { error: e.code, reason: e.message }, { ...challenge, ...extra });
   };
 
-  /** every refusal counts against the success rate; only undecodable payloads are kept as dead letters */
-  const countRejected = () => {
-    d.commit.append({ kind: "rejected" }).catch(() => {});
-  };
+  const countRejected = () => store.countRejected();
   const asBytes = (b: Buffer) => new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
 
   /** how one ingest path reads its body: the payload's bytes (undefined: not base64) and what names it */
@@ -67,20 +63,7 @@ export function createDecoderServer(d: ServerDeps): DecoderServer {
       return { meta: e, bytes: e.bytes };
     },
   };
-  const deviceBody = (r: DeviceRoute): BodyReader => {
-    const raw: BodyReader = { limit: d.cfg.bodyLimit, read: (req, body) => ({ meta: routeBinaryMeta(req.headers, r), bytes: asBytes(body) }) };
-    const portal: BodyReader = {
-      limit: envelopeLimit(d.cfg.bodyLimit),
-      read: (req, body) => {
-        const e = portalEnvelopeMeta(req.headers, body, r);
-        return { meta: e, bytes: e.bytes };
-      },
-    };
-    if (r.body === "raw") return raw;
-    if (r.body === "envelope") return portal;
-    // auto: a portal posts JSON; a device posts its bytes (a JSON-format route takes JSON records)
-    return { limit: portal.limit, read: (req, body) => (mediaType(req.headers) === "application/json" && r.format !== "json" ? portal : raw).read(req, body) };
-  };
+  const deviceBody = (r: DeviceRoute): BodyReader => ({ limit: r.body === "raw" ? d.cfg.bodyLimit : envelopeLimit(d.cfg.bodyLimit), read: (req, body) => routeMessage(req.headers, body, r) });
 
   /**
    * Stores one message: answered only after its group commit is fsync'd. /ingest answers 201 (new)
@@ -111,43 +94,14 @@ export function createDecoderServer(d: ServerDeps): DecoderServer {
       countRejected();
       return refuse(res, e);
     }
-    let known;
+    let stored: StoredMessage;
     try {
-      known = d.layouts.resolve(meta.layoutRef);
+      stored = await store.store({ meta, bytes, body: body.bytes, receivedAt, bindDevice: (named) => guard.bindDevice(guard.source(req), writer, named) });
     } catch (e) {
       if (!(e instanceof IngestError)) throw e;
-      countRejected();
       return refuse(res, e);
     }
-    let decoded;
-    let problem: string | undefined;
-    if (!bytes) problem = "envelope data is not base64";
-    else {
-      try {
-        decoded = decodeMessage(known, meta.format, bytes);
-      } catch (e) {
-        if (!(e instanceof DecodeError)) throw e;
-        problem = e.message;
-      }
-    }
-    if (!decoded || !bytes) {
-      const reason = problem ?? "undecodable";
-      await d.commit.append({
-        kind: "dead",
-        dead: { receivedAt, layout: known.id, format: meta.format, messageId: meta.messageId, reason, body: bytes ?? body.bytes },
-      });
-      return refuse(res, new IngestError("undecodable", reason));
-    }
-    // names sort by arrival (docs/stack.md): Mobius picks la/ol by resource name
-    const generated = nextUlid();
-    const messageId = meta.messageId ?? generated;
-    const device = guard.bindDevice(req, writer, decoded.device ?? meta.device) ?? UNKNOWN_DEVICE;
-    const result = await d.commit.append({
-      kind: "record",
-      record: { messageId, rn: resourceNameFor(meta.messageId, generated), receivedAt, layout: known.id, format: meta.format, device, size: decoded.size, jsonSize: decoded.jsonSize, con: decoded.con },
-    });
-    const stored = result!;
-    json(res, stored.duplicate || deviceRoute ? 200 : 201, { messageId, seq: stored.seq, buffer: d.worker, layout: known.id, format: meta.format, device, duplicate: stored.duplicate });
+    json(res, stored.duplicate || deviceRoute ? 200 : 201, stored);
   }
 
   function intParam(url: URL, name: string, fallback: number, max: number): number {

@@ -11,10 +11,17 @@ import { Forwarder } from "./forward/forwarder.ts";
 import { LayoutRegistry } from "./layouts.ts";
 import { BufferSet } from "./read/buffers.ts";
 import { EventStream } from "./read/events.ts";
-import { createDecoderServer } from "./server.ts";
+import { AuthGuard } from "./auth/guard.ts";
+import { startCoapIngest } from "./ingest/coap.ts";
+import { startMqttIngest } from "./ingest/mqtt.ts";
+import { MessageStore } from "./ingest/store.ts";
+import { createDecoderServer, envelopeLimit } from "./server.ts";
 
 export interface RunningWorker {
   port: number;
+  /** the MQTT and CoAP ingest ports, when turned on */
+  mqttPort: number | undefined;
+  coapPort: number | undefined;
   index: number;
   forwarders: Forwarder[];
   /** this thread's connection to the worker's own buffer: reads only (writes go through the writer thread) */
@@ -70,7 +77,9 @@ export async function startWorker(cfg: DecoderConfig, opts: WorkerOptions): Prom
   });
   const buffers = new BufferSet(cfg.dataDir, bufferOpts, { index: opts.index, buffer });
   const events = new EventStream(buffers, log);
-  const http = createDecoderServer({ cfg, worker: opts.index, layouts, commit, buffers, events, log });
+  const guard = new AuthGuard(cfg.auth);
+  const store = new MessageStore(layouts, commit, opts.index);
+  const http = createDecoderServer({ cfg, worker: opts.index, layouts, commit, buffers, events, guard, store, log });
   await new Promise<void>((resolve, reject) => {
     http.server.once("error", reject);
     http.server.listen(cfg.port, cfg.host, () => {
@@ -78,20 +87,27 @@ export async function startWorker(cfg: DecoderConfig, opts: WorkerOptions): Prom
       resolve();
     });
   });
+  const mqtt = cfg.mqttPort === undefined ? undefined : await startMqttIngest({ store, guard, bodyLimit: cfg.bodyLimit, log }, cfg.mqttPort, cfg.host);
+  const coap = cfg.coapPort === undefined ? undefined : await startCoapIngest({ store, guard, routes: cfg.routes, bodyLimit: cfg.bodyLimit, envelopeLimit: envelopeLimit(cfg.bodyLimit), log }, cfg.coapPort, cfg.host);
   for (const f of forwarders) f.start();
   const port = (http.server.address() as AddressInfo).port;
+  if (mqtt) log(`MQTT ingest on mqtt://${cfg.host}:${mqtt.port}`);
+  if (coap) log(`CoAP ingest on coap://${cfg.host}:${coap.port}`);
   log(`listening on http://${cfg.host}:${port}${cfg.cse ? `, forwarding to ${cfg.cse.url} (${cfg.cse.containerMode} containers)` : ", not forwarding (no --cse)"}`);
 
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
       http.beginStop();
+      mqtt?.beginStop();
+      coap?.beginStop();
       const closed = new Promise<void>((resolve) => http.server.close(() => resolve()));
       http.server.closeIdleConnections();
       events.close();
       // requests already in the commit queue are written and answered before the buffer closes
       await commit.close();
       await Promise.race([closed, new Promise((r) => setTimeout(r, 2000))]);
+      await Promise.all([mqtt?.close(), coap?.close()]);
       http.server.closeAllConnections();
       await Promise.all(forwarders.map((f) => f.stop()));
       await writer.close();
@@ -100,5 +116,5 @@ export async function startWorker(cfg: DecoderConfig, opts: WorkerOptions): Prom
       buffer.close();
       layouts.close();
     })());
-  return { port, index: opts.index, forwarders, buffer, commit, close };
+  return { port, mqttPort: mqtt?.port, coapPort: coap?.port, index: opts.index, forwarders, buffer, commit, close };
 }

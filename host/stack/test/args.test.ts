@@ -37,6 +37,18 @@ describe("stack service arguments", () => {
     expect(args).not.toContain("--projects-db");
   });
 
+  it("turns MQTT and CoAP ingest on only when asked, with the ports the supervisor chose", () => {
+    const o = opts({ "mqtt-port": "1883", "coap-port": "0" });
+    expect(o).toMatchObject({ mqttPort: 1883, coapPort: 0 });
+    const args = decoderArgs(o, 9000, { dataDir: "/d", cseBase: "http://127.0.0.1:1/Mobius", projectsDb: undefined, mqttPort: 1883, coapPort: 5683 });
+    expect(after(args, "--mqtt-port")).toEqual(["1883"]);
+    expect(after(args, "--coap-port")).toEqual(["5683"]);
+    const plain = decoderArgs(opts({}), 9000, { dataDir: "/d", cseBase: "http://127.0.0.1:1/Mobius", projectsDb: undefined });
+    expect(plain).not.toContain("--mqtt-port");
+    expect(plain).not.toContain("--coap-port");
+    expect(() => stackInput({ "coap-port": "5683", replicas: "2" })).toThrow(UsageError);
+  });
+
   it("refuses flags that cannot apply, as usage errors", () => {
     expect(() => opts({ "cse-profile": "loose" })).toThrow(/mobius or standard/);
     expect(() => opts({ cse: "http://mobius:7579/Mobius", "verify-subscriptions": true })).toThrow(UsageError);

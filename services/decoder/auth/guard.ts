@@ -37,6 +37,12 @@ export interface AuthCounters {
 /** a writer: a key's principal, or "open" when authentication is off */
 export type Writer = Principal | "open";
 
+/** who presents a key, whatever the transport: the key (if any) and the address refusals count against */
+export interface Caller {
+  token: string | undefined;
+  source: string;
+}
+
 export class AuthGuard {
   readonly counters: AuthCounters = { unauthenticated: 0, forbidden: 0, rateLimited: 0 };
   private readonly keys: KeysWatcher | undefined;
@@ -55,25 +61,35 @@ export class AuthGuard {
 
   /** The writer behind an ingest request; throws the refusal to answer. */
   device(req: IncomingMessage): Writer {
+    return this.writer(this.caller(req), "Authorization: Bearer <key> or X-Satpayload-Key");
+  }
+
+  /** The writer behind a key presented over any transport (`how` tells the sender where the key goes). */
+  writer(caller: Caller, how: string): Writer {
     if (!this.keys || (this.cfg.mode === "auto" && !this.keys.current().hasWriters())) return "open";
-    this.checkRate(req);
-    const token = presentedToken(req);
-    if (token === undefined) throw this.refuse(req, "unauthenticated", "this endpoint needs a device key: Authorization: Bearer <key> or X-Satpayload-Key");
-    const p = this.keys.current().principal(token);
-    if (!p) throw this.refuse(req, "forbidden", "the key is not valid (unknown, revoked or malformed)");
-    if (p.role === "reader") throw this.refuse(req, "forbidden", "a reader key cannot write records");
+    this.checkRate(caller.source);
+    if (caller.token === undefined) throw this.refuse(caller.source, "unauthenticated", `this endpoint needs a device key: ${how}`);
+    const p = this.keys.current().principal(caller.token);
+    if (!p) throw this.refuse(caller.source, "forbidden", "the key is not valid (unknown, revoked or malformed)");
+    if (p.role === "reader") throw this.refuse(caller.source, "forbidden", "a reader key cannot write records");
     return p;
+  }
+
+  /** the key and source address of an HTTP request */
+  caller(req: IncomingMessage): Caller {
+    return { token: presentedToken(req), source: this.source(req) };
   }
 
   /** Throws unless the request carries a reader key (or authentication is off). */
   reader(req: IncomingMessage): void {
     if (!this.keys || this.cfg.mode === "auto") return;
-    this.checkRate(req);
+    const src = this.source(req);
+    this.checkRate(src);
     const token = presentedToken(req);
-    if (token === undefined) throw this.refuse(req, "unauthenticated", "the read API needs a reader key: Authorization: Bearer <key>");
+    if (token === undefined) throw this.refuse(src, "unauthenticated", "the read API needs a reader key: Authorization: Bearer <key>");
     const p = this.keys.current().principal(token);
-    if (!p) throw this.refuse(req, "forbidden", "the key is not valid (unknown, revoked or malformed)");
-    if (p.role !== "reader") throw this.refuse(req, "forbidden", `a ${p.role} key cannot read; use a reader key`);
+    if (!p) throw this.refuse(src, "forbidden", "the key is not valid (unknown, revoked or malformed)");
+    if (p.role !== "reader") throw this.refuse(src, "forbidden", `a ${p.role} key cannot read; use a reader key`);
   }
 
   /** the route has webhook secrets (and authentication is not off): its callbacks may be signed */
@@ -88,27 +104,28 @@ export class AuthGuard {
    */
   webhook(req: IncomingMessage, route: string, body: Uint8Array): void {
     if (!this.keys || (this.cfg.mode === "auto" && this.keys.current().webhookSecrets(route).length === 0)) return;
-    this.checkRate(req);
+    const src = this.source(req);
+    this.checkRate(src);
     const header = req.headers[SIGNATURE_HEADER];
     const presented = typeof header === "string" ? /^sha256=([a-f0-9]{64})$/i.exec(header.trim())?.[1] : undefined;
-    if (presented === undefined) throw this.refuse(req, "unauthenticated", `webhook ${route} needs ${SIGNATURE_HEADER}: sha256=<hex HMAC-SHA256 of the body>`);
+    if (presented === undefined) throw this.refuse(src, "unauthenticated", `webhook ${route} needs ${SIGNATURE_HEADER}: sha256=<hex HMAC-SHA256 of the body>`);
     const given = Buffer.from(presented, "hex");
     const ok = this.keys
       .current()
       .webhookSecrets(route)
       .some((w) => timingSafeEqual(createHmac("sha256", w.secret).update(body).digest(), given));
-    if (!ok) throw this.refuse(req, "unauthenticated", `the signature does not match any webhook secret of ${route}`);
+    if (!ok) throw this.refuse(src, "unauthenticated", `the signature does not match any webhook secret of ${route}`);
   }
 
   /** A device key writes only its own device's records; the device a record names must be it. */
-  bindDevice(req: IncomingMessage, writer: Writer, recordDevice: string | undefined): string | undefined {
+  bindDevice(source: string, writer: Writer, recordDevice: string | undefined): string | undefined {
     if (writer === "open" || writer.role !== "device") return recordDevice;
     if (recordDevice !== undefined && recordDevice !== writer.device)
-      throw this.refuse(req, "forbidden", `this key writes for device "${writer.device}", not "${recordDevice}"`);
+      throw this.refuse(source, "forbidden", `this key writes for device "${writer.device}", not "${recordDevice}"`);
     return writer.device;
   }
 
-  private source(req: IncomingMessage): string {
+  source(req: IncomingMessage): string {
     if (this.cfg.trustProxy) {
       const xff = req.headers["x-forwarded-for"];
       const hops = (Array.isArray(xff) ? xff.join(",") : (xff ?? "")).split(",").map((h) => h.trim()).filter(Boolean);
@@ -117,18 +134,17 @@ export class AuthGuard {
     return req.socket.remoteAddress ?? "unknown";
   }
 
-  private checkRate(req: IncomingMessage): void {
-    const entry = this.refusals.get(this.source(req));
+  private checkRate(source: string): void {
+    const entry = this.refusals.get(source);
     if (!entry || this.now() - entry.windowStart >= WINDOW_MS || entry.count < this.cfg.refusalsPerMinute) return;
     this.counters.rateLimited++;
     const wait = Math.max(1, Math.ceil((entry.windowStart + WINDOW_MS - this.now()) / 1000));
     throw new IngestError("rate_limited", `too many refused requests from this address; retry in ${wait} s`);
   }
 
-  private refuse(req: IncomingMessage, code: "unauthenticated" | "forbidden", reason: string): IngestError {
+  private refuse(src: string, code: "unauthenticated" | "forbidden", reason: string): IngestError {
     this.counters[code === "unauthenticated" ? "unauthenticated" : "forbidden"]++;
     const now = this.now();
-    const src = this.source(req);
     const entry = this.refusals.get(src);
     if (!entry || now - entry.windowStart >= WINDOW_MS) {
       // keep the table small under a spray of addresses: forget finished windows first

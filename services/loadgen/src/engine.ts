@@ -155,6 +155,7 @@ export async function runEngine(o: EngineOptions): Promise<EngineOutcome> {
     const init: WorkerInit = {
       index: w,
       count,
+      transport: s.transport,
       url: o.url,
       headers: o.headers,
       data: o.pool.data,

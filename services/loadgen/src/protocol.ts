@@ -1,9 +1,11 @@
 // Messages between the run's main thread and its generator threads.
-import type { RunSettings, WaitDistribution } from "./spec.ts";
+import type { RunSettings, Transport, WaitDistribution } from "./spec.ts";
 
 export interface WorkerInit {
   index: number;
   count: number;
+  transport: Transport;
+  /** http(s)://…/ingest, mqtt://host:port or coap://host:port */
   url: string;
   /** headers of every request (content type, format, layout) */
   headers: Record<string, string>;

@@ -46,6 +46,16 @@ export class RunError extends Error {
   override readonly name = "RunError";
 }
 
+const TRANSPORT_NAMES = { http: "HTTP", mqtt: "MQTT", coap: "CoAP" } as const;
+
+/** where the run's devices send: the decoder's /ingest, its MQTT broker or its CoAP server */
+function ingestUrlFor(stack: LocalStack, transport: RunSettings["transport"]): string {
+  if (transport === "http") return stack.ingestUrl;
+  const url = transport === "mqtt" ? stack.mqttUrl : stack.coapUrl;
+  if (!url) throw new RunError(`the stack's decoder does not take ${TRANSPORT_NAMES[transport]} (start it with --${transport}-port)`);
+  return url;
+}
+
 const iso = (ms: number) => new Date(ms).toISOString();
 
 async function prime(stack: LocalStack, headers: Record<string, string>, pool: PayloadPool, runTag: string): Promise<void> {
@@ -79,7 +89,7 @@ export async function runLoadTest(o: RunOptions): Promise<LoadTestResult> {
   try {
     if (s.target.kind === "local" && !stack) {
       report({ phase: "starting", fraction: 0, elapsedSeconds: 0, sent: 0, failures: 0, point: null, message: `starting the CSE and ${s.target.replicas} decoder replica(s)` });
-      stack = await startLocalStack({ replicas: s.target.replicas, layoutArgs: o.layout.decoderArgs, onLine: o.onStackLine });
+      stack = await startLocalStack({ replicas: s.target.replicas, layoutArgs: o.layout.decoderArgs, transports: s.transport !== "http", onLine: o.onStackLine });
     }
     if (s.target.kind === "stack" && !stack) {
       const t = s.target;
@@ -88,7 +98,7 @@ export async function runLoadTest(o: RunOptions): Promise<LoadTestResult> {
       stack = { ...stackClient({ decoderUrl: t.decoderUrl, cseBaseUrl: t.cseBaseUrl, replicas: t.replicas ?? 1, ae: STACK_AE }), stop: async () => {} };
     }
     if (stack && s.target.kind === "local" && stack.replicas !== s.target.replicas) throw new RunError(`the stack runs ${stack.replicas} replicas, the run asks for ${s.target.replicas}`);
-    const url = s.target.kind === "url" ? s.target.url : stack!.ingestUrl;
+    const url = s.target.kind === "url" ? s.target.url : ingestUrlFor(stack!, s.transport);
     let before: DecoderStatsBody | undefined;
     if (stack) {
       await prime(stack, headers, pool, runTag);
@@ -147,7 +157,7 @@ export async function runLoadTest(o: RunOptions): Promise<LoadTestResult> {
     status: e.cancelled ? "cancelled" : "completed",
     settings: s,
     layout: { id: o.layout.id, name: o.layout.name },
-    targetUrl: s.target.kind === "local" ? "local stack" : s.target.kind === "stack" ? `${s.target.decoderUrl}/ingest` : s.target.url,
+    targetUrl: s.target.kind === "local" ? (s.transport === "http" ? "local stack" : `local stack over ${TRANSPORT_NAMES[s.transport]}`) : s.target.kind === "stack" ? `${s.target.decoderUrl}/ingest` : s.target.url,
     startedAt: iso(startedAt),
     finishedAt: iso(Date.now()),
     measuredSeconds: round(e.measuredSeconds, 3),

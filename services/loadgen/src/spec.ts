@@ -40,6 +40,10 @@ export function describeWait(w: WaitDistribution): string {
   }
 }
 
+/** how simulated devices reach the decoder: HTTP POST /ingest, MQTT QoS 1 publish, CoAP confirmable POST */
+export const TRANSPORTS = ["http", "mqtt", "coap"] as const;
+export type Transport = (typeof TRANSPORTS)[number];
+
 export const targetSchema = z.discriminatedUnion("kind", [
   /** a decoder + CSE started for this run with `replicas` decoder workers */
   z.object({ kind: z.literal("local"), replicas: z.number().int().min(1).max(16) }),
@@ -70,6 +74,8 @@ export type Target = z.infer<typeof targetSchema>;
 export const runSettingsSchema = z
   .object({
     format: z.enum(FORMAT_IDS),
+    /** mqtt and coap: the local stack's decoder with its MQTT broker / CoAP server turned on */
+    transport: z.enum(TRANSPORTS).default("http"),
     /** closed: `devices` loops of send → answer → wait (Locust); open: fixed arrival rate (k6's constant-arrival-rate) */
     mode: z.enum(["closed", "open"]).default("closed"),
     /** closed: simulated devices; open: the most requests in flight at once (each one a device identity) */
@@ -96,7 +102,9 @@ export const runSettingsSchema = z
     endToEnd: z.boolean().default(true),
     target: targetSchema,
   })
-  .refine((s) => s.mode === "closed" || s.arrivalRate !== undefined, { message: "open mode needs arrivalRate", path: ["arrivalRate"] });
+  .refine((s) => s.mode === "closed" || s.arrivalRate !== undefined, { message: "open mode needs arrivalRate", path: ["arrivalRate"] })
+  .refine((s) => s.transport === "http" || s.target.kind === "local", { message: "MQTT and CoAP runs start their own local stack (target local)", path: ["transport"] })
+  .refine((s) => s.transport !== "coap" || s.target.kind !== "local" || s.target.replicas === 1, { message: "CoAP ingest runs on one decoder replica", path: ["transport"] });
 export type RunSettings = z.output<typeof runSettingsSchema>;
 export type RunSettingsInput = z.input<typeof runSettingsSchema>;
 
@@ -126,6 +134,6 @@ export function plannedSeconds(s: Pick<RunSettings, "mode" | "devices" | "spawnR
 }
 
 /** The paper's workload on the local stack (closed loop, U(1, 3) s): comparable with its Tables 3–6. */
-export function isPaperWorkload(s: Pick<RunSettings, "mode" | "wait" | "target">): boolean {
-  return s.mode === "closed" && s.target.kind === "local" && s.wait.kind === "uniform" && s.wait.min === PAPER_WORKLOAD.waitMinSeconds && s.wait.max === PAPER_WORKLOAD.waitMaxSeconds;
+export function isPaperWorkload(s: Pick<RunSettings, "mode" | "wait" | "target"> & { transport?: Transport | undefined }): boolean {
+  return (s.transport ?? "http") === "http" && s.mode === "closed" && s.target.kind === "local" && s.wait.kind === "uniform" && s.wait.min === PAPER_WORKLOAD.waitMinSeconds && s.wait.max === PAPER_WORKLOAD.waitMaxSeconds;
 }

@@ -15,6 +15,8 @@ export interface LocalStackOptions {
   replicas: number;
   /** decoder flags that load the run's layout: ["--preset", "paper"] or ["--layout", FILE] */
   layoutArgs: string[];
+  /** also start the decoder's MQTT broker and (one replica only) its CoAP server */
+  transports?: boolean;
   /** every log line of both services */
   onLine?: (service: "cse" | "decoder", line: string) => void;
 }
@@ -23,6 +25,9 @@ export interface LocalStack {
   replicas: number;
   decoderUrl: string;
   ingestUrl: string;
+  /** mqtt://127.0.0.1:port and coap://127.0.0.1:port when the decoder takes those */
+  mqttUrl?: string | undefined;
+  coapUrl?: string | undefined;
   /** http://127.0.0.1:port/Mobius */
   cseBaseUrl: string;
   /** the decoder's AE under the CSE base; one container per device below it */
@@ -79,6 +84,8 @@ export interface RunningStackRef {
   cseBaseUrl: string;
   replicas: number;
   ae: string;
+  mqttUrl?: string | undefined;
+  coapUrl?: string | undefined;
 }
 
 /** Talks to a decoder + CSE that run already (ours, or the app's Stack page's): stopping it is not ours to do. */
@@ -92,6 +99,8 @@ export function stackClient(ref: RunningStackRef): Omit<LocalStack, "stop"> {
     replicas: ref.replicas,
     decoderUrl: ref.decoderUrl,
     ingestUrl: `${ref.decoderUrl}/ingest`,
+    mqttUrl: ref.mqttUrl,
+    coapUrl: ref.coapUrl,
     cseBaseUrl: ref.cseBaseUrl,
     ae: ref.ae,
     stats,
@@ -120,14 +129,16 @@ export async function startLocalStack(o: LocalStackOptions): Promise<LocalStack>
     cse = await launch(CSE_ENTRY, ["--port", "0"], { onLine: (_s, line) => o.onLine?.("cse", line), timeoutMs: 60_000 });
     track(cse);
     const cseBaseUrl = String(cse.listening.cseBaseUrl ?? `${cse.listening.url}/Mobius`);
+    const transportArgs = o.transports ? ["--mqtt-port", "0", ...(o.replicas === 1 ? ["--coap-port", "0"] : [])] : [];
     decoder = await launch(
       DECODER_ENTRY,
-      ["--data-dir", dataDir, "--port", "0", "--replicas", String(o.replicas), "--cse", cseBaseUrl, "--ae", STACK_AE, "--instance", "loadtest", "--watch-stdin", ...o.layoutArgs],
+      ["--data-dir", dataDir, "--port", "0", "--replicas", String(o.replicas), "--cse", cseBaseUrl, "--ae", STACK_AE, "--instance", "loadtest", "--watch-stdin", ...transportArgs, ...o.layoutArgs],
       { onLine: (_s, line) => o.onLine?.("decoder", line), timeoutMs: 90_000, tieToParent: true },
     );
     track(decoder);
     let stopped: Promise<void> | undefined;
-    return { ...stackClient({ decoderUrl: decoder.listening.url, cseBaseUrl, replicas: o.replicas, ae: STACK_AE }), stop: () => (stopped ??= stopAll()) };
+    const announced = (k: string) => (typeof decoder!.listening[k] === "string" ? (decoder!.listening[k] as string) : undefined);
+    return { ...stackClient({ decoderUrl: decoder.listening.url, cseBaseUrl, replicas: o.replicas, ae: STACK_AE, mqttUrl: announced("mqtt"), coapUrl: announced("coap") }), stop: () => (stopped ??= stopAll()) };
   } catch (e) {
     await stopAll().catch(() => {});
     throw e;

@@ -7,6 +7,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import { encodeHistogram, newHistogram } from "./histogram.ts";
 import { emptyFailures, type FailureCounts, type FinalMessage, type FromWorker, type StartMessage, type TickMessage, type ToWorker, type WorkerInit } from "./protocol.ts";
 import { deviceCursor } from "./pool.ts";
+import { coapEndpoint, mqttDevice, type Outcome, type Sender } from "./transports.ts";
 import { waitSampler } from "./wait.ts";
 
 const init = workerData as WorkerInit;
@@ -22,6 +23,10 @@ loopDelay.enable();
 
 const target = new URL(init.url);
 const transport = target.protocol === "https:" ? https : http;
+/** MQTT topics and CoAP queries name the layout and format as the HTTP headers do */
+const naming = { layout: init.headers["x-satpayload-layout"] ?? "", format: init.headers["x-satpayload-format"] ?? "" };
+/** CoAP devices of this thread share one UDP endpoint; MQTT devices each hold a connection */
+const coapShared: Sender | undefined = init.transport === "coap" ? coapEndpoint(init.url, naming) : undefined;
 const poolN = init.offsets.length - 1;
 const nextWait = waitSampler(init.wait);
 
@@ -48,7 +53,6 @@ let measured = 0;
 let measuredFailed = 0;
 const measuredFailures = emptyFailures();
 
-type Outcome = { kind: "ok" } | { kind: "http"; status: number } | { kind: "timeout" } | { kind: "connection" };
 
 function countFailure(f: FailureCounts, o: Outcome): void {
   if (o.kind === "http") f.http[o.status] = (f.http[o.status] ?? 0) + 1;
@@ -106,6 +110,8 @@ class RequestTimeout extends Error {}
 interface Device {
   name: string;
   agent: http.Agent | false;
+  /** the MQTT or CoAP way out; undefined for HTTP */
+  sender: Sender | undefined;
   seq: number;
   next: number;
   step: number;
@@ -113,9 +119,11 @@ interface Device {
 
 function makeDevice(index: number): Device {
   const { start, step } = deviceCursor(init, poolN, index);
+  const name = `dev-${String(index).padStart(6, "0")}`;
   return {
-    name: `dev-${String(index).padStart(6, "0")}`,
-    agent: init.connection === "keep-alive" ? new transport.Agent({ keepAlive: true, maxSockets: 1 }) : false,
+    name,
+    agent: init.transport === "http" && init.connection === "keep-alive" ? new transport.Agent({ keepAlive: true, maxSockets: 1 }) : false,
+    sender: init.transport === "mqtt" ? mqttDevice(init.url, `${init.runTag}-${name}`, naming) : coapShared,
     seq: 0,
     next: start,
     step,
@@ -127,6 +135,7 @@ function send(d: Device, index: number): Promise<void> {
   d.next = (i + d.step) % poolN;
   const body = init.data.subarray(init.offsets[i]!, init.offsets[i + 1]!);
   const start = now();
+  if (d.sender) return sendOver(d.sender, d, index, body, start);
   const headers: Record<string, string | number> = {
     ...init.headers,
     "content-length": body.length,
@@ -170,6 +179,20 @@ function send(d: Device, index: number): Promise<void> {
   });
 }
 
+/** one message over MQTT or CoAP; the id carries the send time like the HTTP header does */
+function sendOver(sender: Sender, d: Device, index: number, body: Uint8Array, start: number): Promise<void> {
+  sent++;
+  inFlight++;
+  const f = sender.send({ device: d.name, messageId: `${init.runTag}.${index}.${d.seq++}.${Math.round(start)}`, body }, init.timeoutMs);
+  openRequests.add(f.abort);
+  return f.done.then((o) => {
+    openRequests.delete(f.abort);
+    inFlight--;
+    if (o === null) abandoned++;
+    else record(start, now(), o);
+  });
+}
+
 // ---- closed loop: Locust users ---------------------------------------------------------------
 async function closedDevice(index: number): Promise<void> {
   const startAt = times.t0 + (index / init.spawnRate) * 1000;
@@ -189,6 +212,7 @@ async function closedDevice(index: number): Promise<void> {
   } finally {
     active--;
     if (d.agent) d.agent.destroy();
+    if (d.sender !== coapShared) d.sender?.close();
   }
 }
 
@@ -206,7 +230,10 @@ function openLoop(): Promise<void> {
     const stop = () => {
       clearTimeout(timer);
       void Promise.all(pending).then(() => {
-        for (const d of all) if (d.agent) d.agent.destroy();
+        for (const d of all) {
+          if (d.agent) d.agent.destroy();
+          if (d.sender !== coapShared) d.sender?.close();
+        }
         resolve();
       });
     };
@@ -301,6 +328,7 @@ function stop(graceMs: number): void {
     };
     post(final);
     loopDelay.disable();
+    coapShared?.close();
     port.close();
   });
 }

@@ -54,6 +54,8 @@ describe("satpayload loadtest", () => {
       [["--preset", "paper", "--format", "protobuf", "--wait", "3"], /--wait takes MIN,MAX/],
       [["--preset", "paper", "--format", "protobuf", "--mode", "open"], /arrivalRate: open mode needs arrivalRate/],
       [["--preset", "paper", "--format", "protobuf", "--url", "http://x/ingest", "--replicas", "2"], /exclude each other/],
+      [["--preset", "paper", "--format", "protobuf", "--url", "http://x/ingest", "--transport", "mqtt"], /transport: MQTT and CoAP runs start their own local stack/],
+      [["export", "--out", "/tmp/never", "--preset", "paper", "--format", "protobuf", "--transport", "coap"], /loadtest export sends over HTTP/],
       [["frobnicate"], /unknown loadtest subcommand/],
       [["--preset", "nope", "--format", "protobuf", "--url", "http://x/ingest"], /unknown preset "nope"/],
     ];

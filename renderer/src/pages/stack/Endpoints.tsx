@@ -43,6 +43,8 @@ export function Endpoints({ e }: { e: StackEndpoints }) {
         {e.routes.map((r) => (
           <Row key={r.url} label={`${r.layout} · ${r.format}${r.body === "envelope" ? " (portal JSON)" : ""}`} method="POST" url={r.url} testId={`ep-route-${new URL(r.url).pathname.slice(1).replace(/\//g, "-")}`} />
         ))}
+        {e.mqtt ? <Row label="MQTT" method="QoS 1" url={e.mqtt} testId="ep-mqtt" /> : null}
+        {e.coap ? <Row label="CoAP" method="POST" url={e.coap} testId="ep-coap" /> : null}
         <Row label="Latest per device" method="GET" url={e.latest} testId="ep-latest" />
         <Row label="Stats" method="GET" url={e.stats} testId="ep-stats" />
         <Row label="Events (SSE)" method="GET" url={e.events} testId="ep-events" />
@@ -53,6 +55,13 @@ export function Endpoints({ e }: { e: StackEndpoints }) {
         Name the layout in <code>X-Satpayload-Layout</code> (a preset id, a project&apos;s name or id) and the format by <code>Content-Type</code> or{" "}
         <code>X-Satpayload-Format</code>; <code>X-Satpayload-Message-Id</code> makes resends harmless. Device routes fix layout and format: unmodified clients
         post there and get 200.
+        {e.mqtt || e.coap ? (
+          <>
+            {" "}
+            MQTT: publish to <code>satpayload/[&lt;device&gt;/]&lt;layout&gt;/&lt;format&gt;[/&lt;message id&gt;]</code>; CoAP: POST{" "}
+            <code>/ingest?layout=…&amp;format=…</code> or a device route&apos;s path. Both are acknowledged after the same durable commit.
+          </>
+        ) : null}
       </p>
     </section>
   );

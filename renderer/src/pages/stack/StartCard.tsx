@@ -1,11 +1,12 @@
 // The empty state: what the stack is, and the form that starts it.
 import { RoutesField } from "./RoutesField.tsx";
-import { formProblem, setForm, stackUp, useStack } from "./store.ts";
+import { coapProblem, formProblem, setForm, stackUp, useStack } from "./store.ts";
 
 export function StartCard() {
   const form = useStack((s) => s.form);
   const busy = useStack((s) => s.busy);
   const problem = formProblem(form);
+  const coap = coapProblem(form);
   return (
     <section className="card stack-start" data-testid="stack-empty" aria-label="Start the stack">
       <div className="stack-start-text">
@@ -18,7 +19,7 @@ export function StartCard() {
         </p>
         <ol className="stack-flow" aria-label="What runs">
           <li>
-            <strong>Decoder</strong> <span className="muted">HTTP ingest, all layouts of this app, group-committed SQLite buffer</span>
+            <strong>Decoder</strong> <span className="muted">HTTP ingest (MQTT and CoAP if ticked), all layouts of this app, group-committed SQLite buffer</span>
           </li>
           <li>
             <strong>Forwarder</strong> <span className="muted">in order, retried with backoff, nothing dropped</span>
@@ -78,8 +79,26 @@ export function StartCard() {
             </label>
           ) : null}
         </fieldset>
+        <fieldset className="stack-field">
+          <legend>Devices may also send over</legend>
+          <label className="stack-check">
+            <input type="checkbox" data-testid="stack-mqtt" checked={form.mqtt} onChange={(e) => setForm({ mqtt: e.target.checked })} />
+            MQTT (QoS 1: PUBACK after the durable commit)
+          </label>
+          <label className="stack-check">
+            <input type="checkbox" data-testid="stack-coap" checked={form.coap} onChange={(e) => setForm({ coap: e.target.checked })} />
+            CoAP (2.01 after the durable commit)
+          </label>
+          {coap ? (
+            <small className="stack-problem" data-testid="stack-coap-problem">
+              {coap}
+            </small>
+          ) : (
+            <small className="faint">on free ports of 127.0.0.1; the endpoints list shows them once the stack runs</small>
+          )}
+        </fieldset>
         <RoutesField />
-        {problem && (form.target === "external" ? form.cseUrl !== "" : true) ? <p className="stack-problem" data-testid="stack-form-problem">{problem}</p> : null}
+        {problem && problem !== coap && (form.target === "external" ? form.cseUrl !== "" : true) ? <p className="stack-problem" data-testid="stack-form-problem">{problem}</p> : null}
         <button type="submit" className="btn primary" data-testid="stack-start" disabled={!!problem || busy !== null} aria-busy={busy === "up"}>
           {busy === "up" ? "Starting…" : "Start the stack"}
         </button>

@@ -30,6 +30,9 @@ export interface StackForm {
   verifySubscriptions: boolean;
   /** device paths besides the defaults */
   routes: RouteRow[];
+  /** also take records over MQTT (the decoder's embedded broker) and CoAP, on free loopback ports */
+  mqtt: boolean;
+  coap: boolean;
 }
 
 /** what the decoder answers without any route configured (services/decoder/routes.ts) */
@@ -61,7 +64,7 @@ export const useStack = create<StackPageState>()(() => ({
   logs: [],
   busy: null,
   error: null,
-  form: { replicas: "1", container: "device", target: "embedded", cseUrl: "", verifySubscriptions: false, routes: [] },
+  form: { replicas: "1", container: "device", target: "embedded", cseUrl: "", verifySubscriptions: false, routes: [], mqtt: false, coap: false },
 }));
 
 function api(): HostApi | null {
@@ -158,9 +161,16 @@ export function routeProblem(r: RouteRow, all: RouteRow[]): string | null {
   return null;
 }
 
+/** CoAP retransmissions must reach the worker that holds the exchange (the decoder refuses otherwise) */
+export function coapProblem(f: StackForm): string | null {
+  return f.coap && Number(f.replicas) > 1 ? "CoAP ingest needs one decoder replica." : null;
+}
+
 export function formProblem(f: StackForm): string | null {
   const n = Number(f.replicas);
   if (!/^\d+$/.test(f.replicas) || n < 1 || n > 16) return "Replicas: a whole number from 1 to 16.";
+  const coap = coapProblem(f);
+  if (coap) return coap;
   if (f.target === "external" && !/^http:\/\/[^/\s]+\/[^/\s]/.test(f.cseUrl.trim())) return "CSE URL: http://host:port/<base name>, e.g. http://mobius.example:7579/Mobius.";
   for (const [i, r] of f.routes.entries()) {
     const p = routeProblem(r, f.routes);
@@ -180,6 +190,8 @@ export async function stackUp(): Promise<void> {
       container: f.container,
       ...(f.target === "external" ? { cseUrl: f.cseUrl.trim() } : { cseKind: f.target, verifySubscriptions: f.verifySubscriptions }),
       routes: f.routes,
+      ...(f.mqtt ? { mqttPort: 0 } : {}),
+      ...(f.coap ? { coapPort: 0 } : {}),
     });
     useStack.setState({ status });
     await refresh();
