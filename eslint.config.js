@@ -39,11 +39,19 @@ export default [
       },
     },
     plugins: { import: importPlugin },
-    settings: { "import/resolver": { node: { extensions: [".ts", ".tsx", ".js", ".mjs", ".cjs", ".json"] } } },
+    settings: {
+      "import/resolver": {
+        node: { extensions: [".ts", ".tsx", ".js", ".mjs", ".cjs", ".json"] },
+        // the "#…" aliases of package.json "imports", resolved so the zones below apply to them too
+        "./scripts/eslint/package-imports-resolver.cjs": {},
+      },
+      // aliases are our own code: import/order groups them after the npm packages
+      "import/internal-regex": "^#",
+    },
     rules: {
       "import/no-restricted-paths": ["error", { zones }],
       // an import the rule cannot resolve cannot be checked against the zones
-      "import/no-unresolved": ["error", { ignore: ["^[^.]"] }],
+      "import/no-unresolved": ["error", { ignore: ["^[^.#]"] }],
       // one import order everywhere, fixed by `eslint --fix` (node: built-ins, packages, then our own files)
       "import/order": [
         "error",
