@@ -52,6 +52,8 @@ export default [
       "import/no-restricted-paths": ["error", { zones }],
       // an import the rule cannot resolve cannot be checked against the zones
       "import/no-unresolved": ["error", { ignore: ["^[^.#]"] }],
+      // two imports of one module become one (the alias codemod can leave two "#codecs" imports in a file)
+      "import/no-duplicates": "error",
       // one import order everywhere, fixed by `eslint --fix` (node: built-ins, packages, then our own files)
       "import/order": [
         "error",
