@@ -133,6 +133,7 @@ function rewrite(file, aliases, surfaceNames, imports) {
     throw new Error(`${rel}: cannot parse: ${e.message}`);
   }
   const edits = [];
+  const surfaceImports = [];
   let toAlias = 0;
   let toSurface = 0;
   for (const { lit, decl } of specifiers(ast)) {
@@ -158,11 +159,42 @@ function rewrite(file, aliases, surfaceNames, imports) {
       }
     }
     if (spec !== lit.value) edits.push({ start: lit.start, end: lit.end, text: JSON.stringify(spec) });
+    if (spec === SURFACE && decl?.type === "ImportDeclaration") surfaceImports.push(decl);
+  }
+  // several modules' imports now name "#codecs": one import statement takes them all
+  if (surfaceImports.length > 1) {
+    const covered = new Set(surfaceImports);
+    const kept = edits.filter((e) => ![...covered].some((d) => e.start >= d.start && e.end <= d.end));
+    edits.length = 0;
+    edits.push(...kept, ...mergeImports(code, surfaceImports));
   }
   if (!edits.length) return null;
   let out = code;
   for (const e of edits.sort((a, b) => b.start - a.start)) out = out.slice(0, e.start) + e.text + out.slice(e.end);
   return { rel, out, toAlias, toSurface };
+}
+
+/** Edits that turn several `import … from "#codecs"` statements into the first one:
+ *  `type` kept per name (`import type { … }` when every name is a type), names in alphabetical order. */
+function mergeImports(code, decls) {
+  const names = [];
+  for (const d of decls)
+    for (const s of d.specifiers) {
+      const text = code.slice(s.start, s.end).replace(/^type\s+/, "");
+      const isType = d.importKind === "type" || s.importKind === "type";
+      if (!names.some((n) => n.text === text && n.isType === isType)) names.push({ text, isType });
+    }
+  names.sort((a, b) => a.text.localeCompare(b.text, "en", { sensitivity: "base" }));
+  const allTypes = names.every((n) => n.isType);
+  const list = names.map((n) => (n.isType && !allTypes ? `type ${n.text}` : n.text)).join(", ");
+  const [first, ...rest] = decls;
+  const edits = [{ start: first.start, end: first.end, text: `import ${allTypes ? "type " : ""}{ ${list} } from "${SURFACE}";` }];
+  for (const d of rest) {
+    // the statement and the line break after it
+    const end = code[d.end] === "\n" ? d.end + 1 : code.slice(d.end, d.end + 2) === "\r\n" ? d.end + 2 : d.end;
+    edits.push({ start: d.start, end, text: "" });
+  }
+  return edits;
 }
 
 function main() {
