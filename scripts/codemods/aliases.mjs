@@ -18,7 +18,14 @@ const SURFACE = "#codecs";
 // the surface re-exports from codecs/src: importing it from inside the codec layer would make a cycle
 const SURFACE_USERS_EXCLUDE = new Set(["codecs", "firmware"]);
 // calls whose first argument is a module specifier
-const SPECIFIER_CALLS = new Set(["vi.mock", "vi.doMock", "vi.unmock", "vi.doUnmock", "vi.importActual", "vi.importMock"]);
+const SPECIFIER_CALLS = new Set([
+  "vi.mock",
+  "vi.doMock",
+  "vi.unmock",
+  "vi.doUnmock",
+  "vi.importActual",
+  "vi.importMock",
+]);
 
 const posix = (p) => p.split(path.sep).join("/");
 const topFolder = (rel) => (rel.includes("/") ? rel.slice(0, rel.indexOf("/")) : null);
@@ -50,7 +57,10 @@ function parse(file, code) {
     babelrc: false,
     configFile: false,
     sourceType: "module",
-    parserOpts: { plugins: ["typescript", ...(file.endsWith(".tsx") ? ["jsx"] : [])], createParenthesizedExpressions: true },
+    parserOpts: {
+      plugins: ["typescript", ...(file.endsWith(".tsx") ? ["jsx"] : [])],
+      createParenthesizedExpressions: true,
+    },
   });
 }
 
@@ -76,7 +86,8 @@ function specifiers(ast) {
     CallExpression: (p) => {
       const name = calleeName(p.node.callee);
       const a = p.node.arguments[0];
-      if ((name === "import" || SPECIFIER_CALLS.has(name)) && a?.type === "StringLiteral") found.push({ lit: a, decl: null });
+      if ((name === "import" || SPECIFIER_CALLS.has(name)) && a?.type === "StringLiteral")
+        found.push({ lit: a, decl: null });
     },
   });
   return found;
@@ -100,7 +111,8 @@ function reexports(abs) {
     const from = path.resolve(path.dirname(abs), node.source.value);
     if (node.type === "ExportAllDeclaration" && !node.exported) info.all.push(from);
     if (node.type === "ExportNamedDeclaration")
-      for (const s of node.specifiers) if (s.type === "ExportSpecifier") info.named.set(s.exported.name ?? s.exported.value, from);
+      for (const s of node.specifiers)
+        if (s.type === "ExportSpecifier") info.named.set(s.exported.name ?? s.exported.value, from);
   }
   exportCache.set(abs, info);
   return info;
@@ -149,9 +161,17 @@ function rewrite(file, aliases, surfaceNames, imports) {
     }
     const codecsDeep = "#codecs/";
     if (decl && spec.startsWith(codecsDeep) && !SURFACE_USERS_EXCLUDE.has(home) && decl.specifiers.length > 0) {
-      const abs = path.join(ROOT, imports["#codecs/*"].replace(/^\.\//, "").replace(/\*$/, ""), spec.slice(codecsDeep.length));
+      const abs = path.join(
+        ROOT,
+        imports["#codecs/*"].replace(/^\.\//, "").replace(/\*$/, ""),
+        spec.slice(codecsDeep.length),
+      );
       const names = decl.specifiers.map((s) =>
-        s.type === "ImportSpecifier" ? (s.imported.name ?? s.imported.value) : s.type === "ExportSpecifier" ? s.local.name : null,
+        s.type === "ImportSpecifier"
+          ? (s.imported.name ?? s.imported.value)
+          : s.type === "ExportSpecifier"
+            ? s.local.name
+            : null,
       );
       if (names.every((n) => n !== null && onSurface(n, abs, surfaceNames))) {
         spec = SURFACE;
@@ -188,7 +208,9 @@ function mergeImports(code, decls) {
   const allTypes = names.every((n) => n.isType);
   const list = names.map((n) => (n.isType && !allTypes ? `type ${n.text}` : n.text)).join(", ");
   const [first, ...rest] = decls;
-  const edits = [{ start: first.start, end: first.end, text: `import ${allTypes ? "type " : ""}{ ${list} } from "${SURFACE}";` }];
+  const edits = [
+    { start: first.start, end: first.end, text: `import ${allTypes ? "type " : ""}{ ${list} } from "${SURFACE}";` },
+  ];
   for (const d of rest) {
     // the statement and the line break after it
     const end = code[d.end] === "\n" ? d.end + 1 : code.slice(d.end, d.end + 2) === "\r\n" ? d.end + 2 : d.end;
@@ -200,7 +222,8 @@ function mergeImports(code, decls) {
 function main() {
   const check = process.argv.includes("--check");
   const { imports = {} } = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8"));
-  if (!imports[SURFACE] || !imports["#codecs/*"]) throw new Error(`package.json "imports" needs "${SURFACE}" and "#codecs/*"`);
+  if (!imports[SURFACE] || !imports["#codecs/*"])
+    throw new Error(`package.json "imports" needs "${SURFACE}" and "#codecs/*"`);
   const aliases = aliasTable();
   const surfaceNames = surface(imports);
   let files = 0;
