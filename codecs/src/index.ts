@@ -1,6 +1,9 @@
 // The codec core's public surface: what the CLI, host, services, devkit bridge and renderer share (import
 // "#codecs"). Listed by name so that growing it is a decision. Code used by one outside folder only (the
-// renderer's analysis views, the advisor, one exporter) stays reachable as "#codecs/<module>.ts".
+// renderer's analysis views, the advisor) stays reachable as "#codecs/<module>.ts", and so do the
+// exporters ("#codecs/exporters/registry.ts"): Node loads every module this file names, and the exporter
+// registry alone would add 36 modules and firmware/templates/ to every service (the decoder's image does
+// not ship firmware/).
 
 // layouts: the schema, validation and the values a record holds
 export type {
@@ -39,8 +42,6 @@ export type { FormatSizes } from "./analysis/sizes.ts";
 export { shareOver } from "./analysis/stats.ts";
 export { diffLayouts } from "./evolution/diff.ts";
 export type { Compat, FormatVerdict, LayoutDiff } from "./evolution/types.ts";
-export { EXPORTERS, UnknownExporterError, runExports } from "./exporters/registry.ts";
-export type { ExportResult } from "./exporters/registry.ts";
 export { generateProto } from "./exporters/proto.ts";
 export { safeArchivePath, zipFiles } from "./exporters/zip.ts";
 
