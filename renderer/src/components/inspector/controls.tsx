@@ -95,14 +95,16 @@ export function NumberField(p: NumberProps) {
   const [text, setText] = useState(p.value === undefined ? "" : String(p.value));
   const [local, setLocal] = useState<string | null>(null);
 
-  // follow the layout when it changes from elsewhere (undo, type switch) unless the text already means it;
-  // the text itself is deliberately not a dependency
+  // follow the layout when it changes from elsewhere (undo, type switch) unless the text already means it
   useEffect(() => {
     const parsed = text.trim() === "" ? undefined : parseNumber(text);
     if (parsed !== p.value) {
       setText(p.value === undefined ? "" : String(p.value));
       setLocal(null);
     }
+    // not on `text`: every keystroke that does not parse ("abc", "") would be replaced by the layout's value
+    // at once, so a wrong entry could never be seen with its error next to it
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [p.value]);
 
   const change = (t: string) => {

@@ -8,11 +8,13 @@ import { ThemeToggle } from "../common/ThemeToggle.tsx";
 
 type Presets = Res<"presets.list">;
 
+/** Loads once, when the screen mounts: callers pass a new closure on every render, so only the first one is used. */
 function useHostList<T>(load: () => Promise<T>): { data: T | null; error: string | null } {
   const [state, setState] = useState<{ data: T | null; error: string | null }>({ data: null, error: null });
+  const firstLoad = useRef(load);
   useEffect(() => {
     let live = true;
-    load().then(
+    firstLoad.current().then(
       (data) => live && setState({ data, error: null }),
       (e: unknown) => live && setState({ data: null, error: asHostError(e).describe() }),
     );
