@@ -52,9 +52,10 @@ function onStop(stop: () => Promise<void>, cfg: DecoderConfig): void {
   }
 }
 
-function announce(cfg: DecoderConfig, port: number): void {
+function announce(cfg: DecoderConfig, port: number, cseBaseUrl?: string): void {
   const host = cfg.host === "0.0.0.0" || cfg.host === "::" ? "127.0.0.1" : cfg.host;
-  process.stdout.write(`${JSON.stringify({ event: "listening", url: `http://${host.includes(":") ? `[${host}]` : host}:${port}`, replicas: cfg.replicas, pid: process.pid })}\n`);
+  const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  process.stdout.write(`${JSON.stringify({ event: "listening", url, replicas: cfg.replicas, pid: process.pid, ...(cseBaseUrl ? { cseBaseUrl } : {}) })}\n`);
 }
 
 async function main(): Promise<void> {
@@ -83,7 +84,7 @@ async function main(): Promise<void> {
   if (cfg.replicas === 1) {
     const w = await startWorker(cfg, { index: cfg.bufferIndex, forwards: forwardedBy(cfg.bufferIndex, cfg.bufferTotal, cfg.dataDir), nativeBinding, onFatal });
     onStop(() => w.close(), cfg);
-    announce(cfg, w.port);
+    announce(cfg, w.port, w.cseBaseUrl);
     return;
   }
   // a bad layout file or device key is reported once here, not by N workers restarting forever
