@@ -3,6 +3,7 @@
 // `<!-- paper-matrix -->` markers with the paper's published cells beside ours.
 //   npm run bench:paper -- [--duration 20] [--warmup 5] [--spawn-rate 200] [--devices 100,300,500,1000,2000]
 //                          [--replicas 1,2,4] [--formats protobuf,struct-zlib] [--no-write] [--json FILE]
+//                          [--locust-seconds 30] [--locust-users 2000] [--no-locust]
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -15,6 +16,7 @@ import { presetLayout } from "../loadgen/src/layoutSource.ts";
 import { matrixCells, runMatrix } from "../loadgen/src/matrix.ts";
 import type { LoadTestResult } from "../loadgen/src/result.ts";
 import { markdownTable, replicasOf } from "../loadgen/src/table.ts";
+import { compareWithLocust, locustTable } from "./locustCompare.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const DOC = path.join(ROOT, "docs/benchmarks.md");
@@ -30,6 +32,9 @@ const { values } = parseArgs({
     formats: { type: "string", default: "protobuf,struct-zlib" },
     "no-write": { type: "boolean", default: false },
     json: { type: "string" },
+    "locust-seconds": { type: "string", default: "30" },
+    "locust-users": { type: "string", default: "2000" },
+    "no-locust": { type: "boolean", default: false },
   },
 });
 const ints = (s: string) => s.split(",").map((x) => Number(x.trim())).filter((x) => Number.isInteger(x) && x > 0);
@@ -62,6 +67,9 @@ const results = await runMatrix(spec, {
     );
   },
 });
+const locust = values["no-locust"]
+  ? undefined
+  : await compareWithLocust({ users: Number(values["locust-users"]), spawnRate: spec.base.spawnRate, seconds: Number(values["locust-seconds"]), format: "protobuf", log: (m) => process.stderr.write(`${m}\n`) });
 const load1 = os.loadavg();
 
 function targetCheck(rs: LoadTestResult[]): string[] {
@@ -85,6 +93,7 @@ const section = [
   `1-minute load average as each cell ended (cells run in the order listed, on one stack per replica count): ${cellLoad.join("; ")}.`,
   "",
   ...targetCheck(results),
+  ...(locust ? ["", ...locustTable(locust)] : []),
   MARK,
 ].join("\n");
 

@@ -48,8 +48,9 @@ export async function startWorker(cfg: DecoderConfig, opts: WorkerOptions): Prom
   let buffer: RecordBuffer;
   let inProcess: InProcessCse | undefined;
   if (cfg.embeddedCse && cfg.cse) {
-    // one connection on this thread writes both the records and the CSE's tree, in one transaction
-    buffer = new RecordBuffer(file, bufferOpts);
+    // one connection on this thread writes both the records and the CSE's tree, in one transaction;
+    // NORMAL: the writer syncs the WAL off this thread before it answers (InProcessWriter)
+    buffer = new RecordBuffer(file, { ...bufferOpts, synchronous: "normal" });
     try {
       inProcess = await InProcessCse.start(buffer.db, cfg.embeddedCse, cfg.cse, log);
       await deliverLeftovers(buffer, inProcess, log);
@@ -58,7 +59,7 @@ export async function startWorker(cfg: DecoderConfig, opts: WorkerOptions): Prom
       buffer.close();
       throw e;
     }
-    writer = new InProcessWriter(buffer, inProcess);
+    writer = new InProcessWriter(buffer, inProcess, cfg.synchronous === "full");
   } else {
     // the writer thread creates and migrates the file; this thread's connection only reads
     const thread = new ThreadWriter(file, bufferOpts, (e) => {

@@ -1,8 +1,11 @@
 // The group commit's writer in --embedded-cse mode: each batch is one transaction on the buffer's
 // connection that stores the records AND creates their contentInstances (the CSE's tree lives in
-// the same file), so an answer goes out only once both are on disk. It runs on the main thread, where
-// the CSE's core lives: the fsync briefly holds the event loop, and requests arriving meanwhile
-// form the next batch.
+// the same file), so an answer goes out only once both are on disk. The transaction runs on the
+// main thread, where the CSE's core lives; its fsync does not: SQLite commits with
+// synchronous=NORMAL (the WAL written, not synced) and the WAL file is then fsync'd on libuv's
+// thread pool before the batch is answered, so requests keep being parsed meanwhile and form the
+// next batch. Acknowledged records are as durable as with synchronous=FULL.
+import { open } from "node:fs/promises";
 import type { BatchItem, BatchResult, RecordBuffer } from "../buffer/buffer.ts";
 import { DirectWriter } from "../buffer/writer.ts";
 import type { InProcessCse } from "./inProcessCse.ts";
@@ -11,6 +14,8 @@ export class InProcessWriter extends DirectWriter {
   constructor(
     private readonly records: RecordBuffer,
     private readonly cse: InProcessCse,
+    /** fsync the WAL before answering (--synchronous full); the connection itself runs NORMAL */
+    private readonly durable: boolean,
   ) {
     super(records);
   }
@@ -18,12 +23,28 @@ export class InProcessWriter extends DirectWriter {
   override async write(items: BatchItem[]): Promise<(BatchResult | Error)[]> {
     await this.cse.prepare(items.flatMap((it) => (it.kind === "record" ? [it.record.device] : [])));
     let committed = false;
+    let out: (BatchResult | Error)[];
     try {
-      const out = this.records.writeDelivered(items, this.cse);
+      out = this.records.writeDelivered(items, this.cse);
       committed = true;
-      return out;
     } finally {
       this.cse.settle(committed);
+    }
+    if (this.durable) await this.syncWal();
+    return out;
+  }
+
+  /**
+   * The committed frames are in the WAL file (or, after a checkpoint, in the database file, which
+   * SQLite syncs as part of every checkpoint): syncing the WAL's inode makes them durable. Opened
+   * per call: SQLite may delete and recreate the file when the last connection closes.
+   */
+  private async syncWal(): Promise<void> {
+    const wal = await open(`${this.records.file}-wal`, "r");
+    try {
+      await wal.sync();
+    } finally {
+      await wal.close();
     }
   }
 }

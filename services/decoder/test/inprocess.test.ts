@@ -200,7 +200,7 @@ describe("in-process commit (library)", () => {
     expect(buffer.messageIds()).toEqual([]);
     expect(instances()).toBe(0);
     // the same batch, nothing injected: all of it, once
-    const writer = new InProcessWriter(buffer, cse);
+    const writer = new InProcessWriter(buffer, cse, true);
     const results = await writer.write(items);
     expect(results.every((r) => r !== undefined && !(r instanceof Error))).toBe(true);
     expect(buffer.messageIds()).toEqual(["m1", "m2", "m3"]);
@@ -211,7 +211,7 @@ describe("in-process commit (library)", () => {
 
   it("undoes a refused record alone, its record with its instance, and keeps the rest of the batch", async () => {
     const { buffer, cse, instances, close } = await open();
-    const writer = new InProcessWriter(buffer, cse);
+    const writer = new InProcessWriter(buffer, cse, true);
     await writer.write([record("r0", "small")]);
     // mni=0: the container takes no instances at all
     const put = await fetch(`${cse.target.url}/decoder/small`, {
