@@ -5,7 +5,7 @@
 // synchronous=NORMAL (the WAL written, not synced) and the WAL file is then fsync'd on libuv's
 // thread pool before the batch is answered, so requests keep being parsed meanwhile and form the
 // next batch. Acknowledged records are as durable as with synchronous=FULL.
-import { open } from "node:fs/promises";
+import { open, type FileHandle } from "node:fs/promises";
 import type { BatchItem, BatchResult, RecordBuffer } from "../buffer/buffer.ts";
 import { DirectWriter } from "../buffer/writer.ts";
 import type { InProcessCse } from "./inProcessCse.ts";
@@ -36,15 +36,27 @@ export class InProcessWriter extends DirectWriter {
 
   /**
    * The committed frames are in the WAL file (or, after a checkpoint, in the database file, which
-   * SQLite syncs as part of every checkpoint): syncing the WAL's inode makes them durable. Opened
-   * per call: SQLite may delete and recreate the file when the last connection closes.
+   * SQLite syncs as part of every checkpoint): syncing the WAL's inode makes them durable. The file
+   * lives as long as the buffer's connection (SQLite removes it only when the last connection
+   * closes; a checkpoint rewinds it in place), so one handle serves every commit.
    */
   private async syncWal(): Promise<void> {
-    const wal = await open(`${this.records.file}-wal`, "r");
-    try {
-      await wal.sync();
-    } finally {
-      await wal.close();
+    if (!this.wal) {
+      const opening = open(`${this.records.file}-wal`, "r");
+      // a failed open is tried again at the next commit (whose sender hears of this one's failure)
+      opening.catch(() => {
+        if (this.wal === opening) this.wal = undefined;
+      });
+      this.wal = opening;
     }
+    await (await this.wal).sync();
+  }
+
+  private wal: Promise<FileHandle> | undefined;
+
+  override async close(): Promise<void> {
+    const wal = this.wal;
+    this.wal = undefined;
+    if (wal) await (await wal).close();
   }
 }
