@@ -111,7 +111,7 @@ export async function compareWithLocust(o: { users: number; spawnRate: number; s
     const stack = await startLocalStack({ replicas: 1, layoutArgs: layout.decoderArgs });
     try {
       const before = await stack.stats();
-      const result = summarise("the stack (1 decoder, embedded CSE in its process)", await runLocust(dir, stack.decoderUrl, o.users, o.spawnRate, o.seconds));
+      const result = summarise("the stack (1 decoder, the embedded CSE in its process)", await runLocust(dir, stack.decoderUrl, o.users, o.spawnRate, o.seconds));
       const drained = await stack.drained(60_000);
       const after = await stack.stats();
       o.log(`  locust → stack: ${result.rps.toFixed(1)} RPS, p95 ${result.p95} ms, ${result.failures} failures; ${after.forwarded - before.forwarded} records in the CSE`);
