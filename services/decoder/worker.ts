@@ -15,6 +15,7 @@ import { createDecoderServer } from "./server.ts";
 import { deliverLeftovers } from "./embedded/leftovers.ts";
 import { InProcessCse } from "./embedded/inProcessCse.ts";
 import { InProcessWriter } from "./embedded/inProcessWriter.ts";
+import { Checkpointer } from "./embedded/checkpointer.ts";
 
 export interface RunningWorker {
   port: number;
@@ -47,15 +48,19 @@ export async function startWorker(cfg: DecoderConfig, opts: WorkerOptions): Prom
   let writer: BufferWriter & { close(): Promise<void> };
   let buffer: RecordBuffer;
   let inProcess: InProcessCse | undefined;
+  let checkpointer: Checkpointer | undefined;
   if (cfg.embeddedCse && cfg.cse) {
     // one connection on this thread writes both the records and the CSE's tree, in one transaction;
     // NORMAL: the writer syncs the WAL off this thread before it answers (InProcessWriter)
     buffer = new RecordBuffer(file, { ...bufferOpts, synchronous: "normal" });
     try {
+      checkpointer = new Checkpointer(buffer.db, { everyMs: 250, nativeBinding: opts.nativeBinding, log });
+      await checkpointer.ready;
       inProcess = await InProcessCse.start(buffer.db, cfg.embeddedCse, cfg.cse, log);
       await deliverLeftovers(buffer, inProcess, log);
     } catch (e) {
       await inProcess?.close();
+      await checkpointer?.close();
       buffer.close();
       throw e;
     }
@@ -125,6 +130,7 @@ export async function startWorker(cfg: DecoderConfig, opts: WorkerOptions): Prom
       await Promise.all(forwarders.map((f) => f.stop()));
       await writer.close();
       await inProcess?.close();
+      await checkpointer?.close();
       buffers.close();
       for (const b of extraBuffers) b.close();
       buffer.close();

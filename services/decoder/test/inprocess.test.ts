@@ -15,6 +15,8 @@ import type { CseTarget } from "../config.ts";
 import { InProcessCse } from "../embedded/inProcessCse.ts";
 import { InProcessWriter } from "../embedded/inProcessWriter.ts";
 import { deliverLeftovers } from "../embedded/leftovers.ts";
+import { Checkpointer } from "../embedded/checkpointer.ts";
+import { statSync } from "node:fs";
 import { messageIdOf } from "../names.ts";
 import { client, encodedSamples, m2mGet, spawnDecoder, tempDir, waitFor } from "./support.ts";
 
@@ -230,6 +232,20 @@ describe("in-process commit (library)", () => {
     expect(instances()).toBe(before + 2);
     expect(buffer.pending(10)).toEqual([]);
     await close();
+  });
+
+  it("checkpoints the WAL into the database file from its own thread, the committing connection never doing it", async () => {
+    const file = path.join(tempDir(), bufferFileName(0));
+    const buffer = new RecordBuffer(file, { synchronous: "normal" });
+    const checkpointer = new Checkpointer(buffer.db, { everyMs: 20, nativeBinding: undefined, log: () => {} });
+    await checkpointer.ready;
+    expect(buffer.db.pragma("wal_autocheckpoint", { simple: true })).toBe(0);
+    const before = statSync(file).size;
+    for (let b = 0; b < 20; b++) buffer.write(Array.from({ length: 100 }, (_, i) => record(`c${b}-${i}`, `d${i % 10}`)));
+    // only the checkpointer copies pages into the main file: it grows once it has run
+    await waitFor("the database file to hold the checkpointed pages", () => statSync(file).size > before + 64 * 1024 || undefined, 20_000, 20);
+    await checkpointer.close();
+    buffer.close();
   });
 
   it("delivers what a forwarding run left pending before anything new, and counts an instance already there as delivered", async () => {
