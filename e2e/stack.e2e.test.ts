@@ -77,7 +77,13 @@ describe("stack page (browser mode)", () => {
     await page.waitForFunction(() => Number(document.querySelector('[data-testid="stack-rate"]')?.getAttribute("data-points")) >= 8, undefined, { timeout: 20_000 });
     // once the CSE has everything, no row still says pending
     await page.waitForFunction(() => !document.querySelector('[data-testid="stack-records"] tbody')?.textContent?.includes("pending"), undefined, { timeout: 10_000 });
+    // one replica: the CSE runs in the decoder's process, and the page says so
+    expect(await page.locator(tid("stack-cse-in-decoder")).count()).toBe(1);
+    expect(await page.locator(tid("service-cse")).count()).toBe(0);
     await screenshot(page, "stack-02-running");
+    await page.locator(tid("stack-services")).scrollIntoViewIfNeeded();
+    await screenshot(page, "stack-02b-services");
+    await page.evaluate(() => window.scrollTo(0, 0));
 
     await page.emulateMedia({ colorScheme: "dark" });
     await page.evaluate(() => (document.documentElement.dataset.theme = "dark"));

@@ -28,6 +28,8 @@ export const stackHelp = `satpayload stack up [--replicas N] [--port N] [--cse-p
     --coap-port N       also take records over CoAP (UDP) on 127.0.0.1 (0: a free port; default off; one replica)
     --verify-subscriptions  the started CSE verifies new notification URIs
     --cse-profile mobius|standard  the embedded CSE's compatibility profile
+    --cse-process       run the embedded CSE as its own process, reached over HTTP (default with
+                        one replica: inside the decoder, one transaction per record and instance)
     --body-limit BYTES  largest accepted body (default 65536)   --cse-origin ID (default Cdecoder)
     --data-dir DIR      default: SATPAYLOAD_DATA_DIR or the app's data directory
 satpayload stack status [--json]    satpayload stack down
@@ -58,6 +60,7 @@ type StackFlags = {
   route?: string[] | undefined;
   "verify-subscriptions"?: boolean | undefined;
   "cse-profile"?: string | undefined;
+  "cse-process"?: boolean | undefined;
 };
 
 export function stackInput(f: StackFlags): StackOptionsInput {
@@ -74,6 +77,7 @@ export function stackInput(f: StackFlags): StackOptionsInput {
   if (f["cse-origin"] !== undefined) raw.cseOrigin = f["cse-origin"];
   if (f.container !== undefined) raw.container = f.container;
   if (f["verify-subscriptions"]) raw.verifySubscriptions = true;
+  if (f["cse-process"]) raw.cseInProcess = false;
   if (f["cse-profile"] !== undefined) {
     if (f["cse-profile"] !== "mobius" && f["cse-profile"] !== "standard") throw new UsageError(`--cse-profile must be mobius or standard, not "${f["cse-profile"]}"`);
     raw.cseProfile = f["cse-profile"];
@@ -128,6 +132,7 @@ async function up(argv: string[]): Promise<void> {
     route: { type: "string", multiple: true },
     "verify-subscriptions": { type: "boolean", default: false },
     "cse-profile": { type: "string" },
+    "cse-process": { type: "boolean", default: false },
     "data-dir": { type: "string" },
     detach: { type: "boolean", default: false },
     json: { type: "boolean", default: false },

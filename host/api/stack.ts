@@ -41,6 +41,11 @@ export const stackOptionsSchema = z.object({
   cseKind: z.enum(["embedded", "acme"]).default("embedded"),
   /** the started CSE sends a verification request to new notification URIs */
   verifySubscriptions: z.boolean().default(false),
+  /**
+   * the embedded CSE inside the decoder's process when the decoder has one replica: a record and its
+   * contentInstance commit in one transaction, no HTTP hop between them (false: its own process)
+   */
+  cseInProcess: z.boolean().default(true),
   /** the embedded CSE's compatibility profile (its --profile); unset: its default */
   cseProfile: z.enum(["mobius", "standard"]).optional(),
   /** device paths besides the defaults (/container-data, /astrocast-callback → paper:protobuf) */

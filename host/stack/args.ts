@@ -19,13 +19,25 @@ export function acmeArgs(opts: StackOptions, port: number, dataDir: string, venv
   return ["--port", String(port), "--data-dir", dataDir, "--venv", venv, ...(opts.verifySubscriptions ? ["--verify-subscriptions"] : []), "--watch-stdin"];
 }
 
-export function decoderArgs(opts: StackOptions, port: number, o: { dataDir: string; cseBase: string; projectsDb: string | undefined; mqttPort?: number | undefined; coapPort?: number | undefined }): string[] {
+/** the embedded CSE runs inside the decoder (--embedded-cse): one process, one transaction per commit */
+export function cseInDecoder(opts: StackOptions): boolean {
+  return opts.cseInProcess && opts.cseUrl === undefined && opts.cseKind === "embedded" && opts.replicas === 1;
+}
+
+/** `cse`: the base URL to forward to, or the port of the CSE the decoder runs in its own process */
+export function decoderArgs(opts: StackOptions, port: number, o: { dataDir: string; cse: { base: string } | { inProcessPort: number }; projectsDb: string | undefined; mqttPort?: number | undefined; coapPort?: number | undefined }): string[] {
   return [
     "--host", "127.0.0.1",
     "--port", String(port),
     "--replicas", String(opts.replicas),
     "--data-dir", o.dataDir,
-    "--cse", o.cseBase,
+    ...("base" in o.cse
+      ? ["--cse", o.cse.base]
+      : [
+          "--embedded-cse", "--cse-port", String(o.cse.inProcessPort),
+          ...(opts.verifySubscriptions ? ["--verify-subscriptions"] : []),
+          ...(opts.cseProfile ? ["--cse-profile", opts.cseProfile] : []),
+        ]),
     "--cse-origin", opts.cseOrigin,
     "--ae", AE_NAME,
     "--container", opts.container,

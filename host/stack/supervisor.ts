@@ -10,7 +10,7 @@ import { freePort, freeUdpPort } from "../../services/shared/ports.ts";
 import { stackOptionsSchema, type LogLine, type StackEndpoints, type StackOptions, type StackOptionsInput, type StackRecord, type StackStats, type StackStatus } from "../api/stack.ts";
 import { DB_FILE_NAME } from "../db/open.ts";
 import { HostError } from "../errors.ts";
-import { acmeArgs, AE_NAME, decoderArgs, embeddedCseArgs, SHARED_CONTAINER } from "./args.ts";
+import { acmeArgs, AE_NAME, cseInDecoder, decoderArgs, embeddedCseArgs, SHARED_CONTAINER } from "./args.ts";
 import { LogFile, LogRing } from "./logs.ts";
 import { DEFAULT_TIMINGS, ManagedService, type ServiceTimings } from "./service.ts";
 import { SseFollower } from "./sse.ts";
@@ -226,7 +226,7 @@ export class StackSupervisor {
       this.phase = "starting";
       this.error = null;
       this.changed();
-      this.note(`starting: ${opts.replicas} decoder replica(s), ${opts.cseUrl ? `forwarding to ${opts.cseUrl}` : opts.cseKind === "acme" ? "ACME CSE" : "embedded CSE"}`);
+      this.note(`starting: ${opts.replicas} decoder replica(s), ${opts.cseUrl ? `forwarding to ${opts.cseUrl}` : opts.cseKind === "acme" ? "ACME CSE" : cseInDecoder(opts) ? "embedded CSE in the decoder's process" : "embedded CSE"}`);
       process.once("exit", this.exitHook);
       try {
         this.running = await this.startServices(opts);
@@ -252,7 +252,10 @@ export class StackSupervisor {
     const logTo = (l: Omit<LogLine, "seq">) => this.log(l);
     let cseBase = opts.cseUrl?.replace(/\/+$/, "");
     let cseUrl: string | null = null;
-    if (!cseBase) {
+    const inDecoder = cseInDecoder(opts);
+    // the CSE port is fixed across decoder restarts: readers and subscriptions keep their address
+    const inProcessPort = inDecoder ? opts.csePort || (await freePort()) : 0;
+    if (!cseBase && !inDecoder) {
       const port = opts.csePort || (await freePort());
       const acme = opts.cseKind === "acme";
       const health = acme ? { base: ACME_BASE, origin: ACME_ADMIN } : { base: "Mobius", origin: "Sponde" };
@@ -287,7 +290,7 @@ export class StackSupervisor {
         name: "decoder",
         entry: DECODER_ENTRY,
         port: decoderPort,
-        args: (p) => decoderArgs(opts, p, { dataDir: decoderDataDir(this.dir), cseBase: base, projectsDb: existsSync(projects) ? projects : undefined, mqttPort, coapPort }),
+        args: (p) => decoderArgs(opts, p, { dataDir: decoderDataDir(this.dir), cse: base ? { base } : { inProcessPort }, projectsDb: existsSync(projects) ? projects : undefined, mqttPort, coapPort }),
         healthPath: (url) => ({ url: `${url}/health` }),
         tieToParent: true,
       },
@@ -297,7 +300,11 @@ export class StackSupervisor {
     );
     await this.decoder.start();
     const decoderUrl = this.decoder.status().url!;
-    return { options: opts, startedAt: new Date(), endpoints: endpointsFor(decoderUrl, base, opts, { mqtt: mqttPort, coap: coapPort }), decoderUrl, cseUrl };
+    if (inDecoder) {
+      cseBase = String(this.decoder.listening.cseBaseUrl);
+      cseUrl = new URL(cseBase).origin;
+    }
+    return { options: opts, startedAt: new Date(), endpoints: endpointsFor(decoderUrl, cseBase!, opts, { mqtt: mqttPort, coap: coapPort }), decoderUrl, cseUrl };
   }
 
   private async stopServices(): Promise<void> {

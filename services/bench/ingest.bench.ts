@@ -69,10 +69,12 @@ async function drain(url: string, timeoutMs: number): Promise<boolean> {
   return false;
 }
 
-async function measureDecoder(name: string, what: string, cseBase: string, replicas: number): Promise<Row> {
+/** `cse`: the base URL to forward to, or "in-process" for the embedded CSE inside the decoder (--embedded-cse) */
+async function measureDecoder(name: string, what: string, cse: string, replicas: number): Promise<Row> {
   const dir = mkdtempSync(path.join(os.tmpdir(), "satpayload-bench-ingest-"));
   dirs.push(dir);
-  const d = await start(DECODER_ENTRY, ["--data-dir", dir, "--preset", "paper", "--cse", cseBase, "--container", "device", "--replicas", String(replicas), "--forward-concurrency", "16", "--watch-stdin"]);
+  const cseArgs = cse === "in-process" ? ["--embedded-cse", "--cse-port", "0"] : ["--cse", cse, "--forward-concurrency", "16"];
+  const d = await start(DECODER_ENTRY, ["--data-dir", dir, "--preset", "paper", ...cseArgs, "--container", "device", "--replicas", String(replicas), "--watch-stdin"]);
   const url = d.listening.url;
   const t: Target = {
     url,
@@ -107,6 +109,7 @@ async function main(): Promise<void> {
     const cse = await start(CSE_ENTRY, ["--port", "0", "--data-dir", cseDir]);
     rows.push(await measureDecoder("decoder → embedded CSE", "the same, forwarding into the embedded CSE (its own process)", String(cse.listening.cseBaseUrl), 1));
     rows.push(await measureDecoder("decoder ×2 replicas → embedded CSE", "2 cluster workers, one buffer each", String(cse.listening.cseBaseUrl), 2));
+    rows.push(await measureDecoder("decoder + embedded CSE in one process", "decode, then record and contentInstance in one fsync'd transaction (`--embedded-cse`, what `stack up` runs for one replica)", "in-process", 1));
   } finally {
     await stopAll();
   }
@@ -129,7 +132,9 @@ After 2 s of unmeasured warm-up, steps of ${SECONDS} s double from ${START}/s un
 paper-preset Protobuf record (136–140 B) with its own message id, over up to 256 keep-alive loopback
 connections from one generator process. The decoder acknowledges only after its SQLite commit is
 fsync'd (WAL, synchronous=FULL, group commit in a writer thread) and forwards every record as an
-\`m2m:cin\`, one container per device (the 1 000 pooled records name 1 000 containers). The bare server is the ceiling of Node's HTTP stack on this
+\`m2m:cin\`, one container per device (the 1 000 pooled records name 1 000 containers); in the last
+row the CSE runs inside the decoder and the acknowledgement waits for the one transaction that
+holds both the record and its contentInstance (acknowledged = in the CSE, so end to end = ingest). The bare server is the ceiling of Node's HTTP stack on this
 machine in the same run; the ratio says how much of it decode + durable persist + forward leaves.
 
 Measured ${when} on ${os.cpus().length} × ${cpu}, Node ${process.version}, 1-min load average ${load0.toFixed(1)} at start

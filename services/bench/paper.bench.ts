@@ -5,6 +5,7 @@
 //                          [--replicas 1,2,4] [--formats protobuf,struct-zlib] [--no-write] [--json FILE]
 //                          [--transports http,mqtt,coap] [--transport-devices 100,1000] (--transports "" skips them)
 //                          [--only-transports]: the transport rows alone, written between `<!-- paper-transports -->`
+//                          [--locust-seconds 30] [--locust-users 2000] [--no-locust]
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -19,6 +20,7 @@ import type { LoadTestResult } from "../loadgen/src/result.ts";
 import { TRANSPORTS, type Transport } from "../loadgen/src/spec.ts";
 import { markdownTable, replicasOf } from "../loadgen/src/table.ts";
 import { runTransports, transportTable } from "./transports.ts";
+import { compareWithLocust, locustTable } from "./locustCompare.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const DOC = path.join(ROOT, "docs/benchmarks.md");
@@ -38,6 +40,9 @@ const { values } = parseArgs({
     transports: { type: "string", default: "http,mqtt,coap" },
     "transport-devices": { type: "string", default: "100,1000" },
     "only-transports": { type: "boolean", default: false },
+    "locust-seconds": { type: "string", default: "30" },
+    "locust-users": { type: "string", default: "2000" },
+    "no-locust": { type: "boolean", default: false },
   },
 });
 const ints = (s: string) => s.split(",").map((x) => Number(x.trim())).filter((x) => Number.isInteger(x) && x > 0);
@@ -80,6 +85,9 @@ const transportResults = await runTransports(
   },
   (r) => process.stderr.write(`  ${r.settings.transport} ${r.settings.devices} devices: ${r.rps.toFixed(1)} RPS, p95 ${r.latency.p95} ms, ${r.requests.measuredFailed} failed\n`),
 );
+const locust = values["no-locust"] || values["only-transports"]
+  ? undefined
+  : await compareWithLocust({ users: Number(values["locust-users"]), spawnRate: spec.base.spawnRate, seconds: Number(values["locust-seconds"]), format: "protobuf", log: (m) => process.stderr.write(`${m}\n`) });
 const load1 = os.loadavg();
 
 function targetCheck(rs: LoadTestResult[]): string[] {
@@ -103,6 +111,7 @@ const section = [
   `1-minute load average as each cell ended (cells run in the order listed, on one stack per replica count): ${cellLoad.join("; ")}.`,
   "",
   ...targetCheck(results),
+  ...(locust ? ["", ...locustTable(locust)] : []),
   MARK,
 ].join("\n");
 

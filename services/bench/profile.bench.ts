@@ -2,7 +2,9 @@
 // V8's sampling profiler (--cpu-prof) while a fixed open-loop load of paper-preset Protobuf records
 // goes through them and every record reaches the CSE; each profile is then folded into stages by
 // the source file of the sampled function (its self time) and divided by the records carried.
-//   npm run bench:profile -- [--rate 400] [--seconds 8] [--format protobuf] [--no-cpu-prof] [--write] [--keep DIR]
+//   npm run bench:profile -- [--rate 400] [--seconds 8] [--format protobuf] [--no-cpu-prof] [--write] [--keep DIR] [--in-process]
+// --in-process: the decoder runs the embedded CSE in its own process (--embedded-cse): one process,
+// one transaction per commit, no HTTP between them; written between the <!-- profile-inprocess --> markers.
 // --no-cpu-prof: only the per-thread CPU from /proc, without the profiler's own overhead.
 // --write: the stage table goes into docs/benchmarks.md between the <!-- profile --> markers.
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -26,12 +28,16 @@ const { values } = parseArgs({
     format: { type: "string", default: "protobuf" },
     "no-cpu-prof": { type: "boolean", default: false },
     write: { type: "boolean", default: false },
+    "in-process": { type: "boolean", default: false },
   },
 });
+const IN_PROCESS = values["in-process"];
+const WHO = IN_PROCESS ? (["decoder"] as const) : (["decoder", "cse"] as const);
+type Who = "decoder" | "cse";
 const RATE = Number(values.rate);
 const SECONDS = Number(values.seconds);
 const DOC = path.join(repoRoot, "docs/benchmarks.md");
-const MARK = "<!-- profile -->";
+const MARK = IN_PROCESS ? "<!-- profile-inprocess -->" : "<!-- profile -->";
 
 interface Node {
   id: number;
@@ -85,13 +91,13 @@ interface Column {
  * writer thread is its busiest thread besides the main one; threads without a profile (libuv's
  * pool, V8's GC helpers) are one row.
  */
-function breakdown(profDir: string, cpu: Record<"decoder" | "cse", [string, number][]>, carried: number): { text: string; top: string[] } {
+function breakdown(profDir: string, cpu: Partial<Record<Who, [string, number][]>>, carried: number): { text: string; top: string[] } {
   const columns: Column[] = [];
   const top: string[] = [];
   let unprofiled = 0;
   let profiler = 0;
-  for (const who of ["decoder", "cse"] as const) {
-    const threads = cpu[who];
+  for (const who of WHO) {
+    const threads = cpu[who] ?? [];
     const main = threads.find(([k]) => k.endsWith("#main"))?.[1] ?? 0;
     const others = threads.filter(([k]) => !k.endsWith("#main") && !k.startsWith("v8:"));
     let accounted = main;
@@ -124,7 +130,7 @@ function breakdown(profDir: string, cpu: Record<"decoder" | "cse", [string, numb
     `| stage | ${columns.map((c) => c.name).join(" | ")} | all |`,
     `|---|${columns.map(() => "---:|").join("")}---:|`,
     ...names.map((n) => `| ${n} | ${columns.map((c) => f(c.stages.get(n) ?? 0)).join(" | ")} | ${f(rowTotal(n))} |`),
-    `| other threads of both processes (V8 platform/GC helpers, libuv pool; not profiled) | ${columns.map(() => "").join(" | ")} | ${f(unprofiled)} |`,
+    `| other threads of ${IN_PROCESS ? "the process" : "both processes"} (V8 platform/GC helpers, libuv pool; not profiled) | ${columns.map(() => "").join(" | ")} | ${f(unprofiled)} |`,
     `| the profiler's own threads (absent without --cpu-prof) | ${columns.map(() => "").join(" | ")} | ${f(profiler)} |`,
     `| **total CPU per record** | ${columns.map((c) => `**${f(c.cpu)}**`).join(" | ")} | **${f(total)}** |`,
   ].join("\n");
@@ -135,11 +141,19 @@ function writeSection(table: string, m: { format: string; load0: number; rate: n
   const doc = readFileSync(DOC, "utf8");
   const cpuModel = os.cpus()[0]?.model.replace(/\s+/g, " ").trim() ?? "unknown CPU";
   const section = `${MARK}
-## Where the CPU goes: decoder → embedded CSE (\`npm run bench:profile\`)
+${
+  IN_PROCESS
+    ? `### The same with the CSE inside the decoder (\`npm run bench:profile -- --in-process\`)
+
+The decoder started with \`--embedded-cse\` (what \`stack up\` runs for one replica): one process, each
+group commit one transaction that stores the records and creates their contentInstances, no
+forwarder and no HTTP between decoder and CSE. Under V8's sampling profiler (\`node --cpu-prof\`), while`
+    : `## Where the CPU goes: decoder → embedded CSE (\`npm run bench:profile\`)
 
 What it measures (\`services/bench/profile.bench.ts\`): the decoder (one worker) and the embedded CSE
 run as in \`bench:ingest\` (separate processes, per-device containers), each under V8's sampling
-profiler (\`node --cpu-prof\`), while ${m.rate} paper-preset ${m.format} records/s arrive for ${m.seconds} s and every one of them
+profiler (\`node --cpu-prof\`), while`
+} ${m.rate} paper-preset ${m.format} records/s arrive for ${m.seconds} s and every one of them
 reaches the CSE. Each thread's CPU (user + system, from \`/proc\`) is divided by the ${m.carried.toLocaleString("en-US")} records carried and split
 by stage in the proportions of that thread's profile; a sample counts for the nearest frame that
 names a stage, so Node's socket and stream work is charged to the HTTP client, server or handler
@@ -190,8 +204,9 @@ async function main(): Promise<void> {
   const decDir = mkdtempSync(path.join(os.tmpdir(), "satpayload-prof-dec-"));
   const nodeArgs = (who: string) => (values["no-cpu-prof"] ? [] : ["--cpu-prof", `--cpu-prof-dir=${path.join(profDir, who)}`]);
   const load0 = os.loadavg()[0]!;
-  const cse = await launch(CSE_ENTRY, ["--port", "0", "--data-dir", cseDir], { nodeArgs: nodeArgs("cse"), timeoutMs: 60_000 });
-  const dec = await launch(DECODER_ENTRY, ["--data-dir", decDir, "--preset", "paper", "--cse", String(cse.listening.cseBaseUrl), "--container", "device", "--replicas", "1", "--forward-concurrency", "16", "--watch-stdin"], {
+  const cse = IN_PROCESS ? undefined : await launch(CSE_ENTRY, ["--port", "0", "--data-dir", cseDir], { nodeArgs: nodeArgs("cse"), timeoutMs: 60_000 });
+  const cseArgs = cse ? ["--cse", String(cse.listening.cseBaseUrl), "--forward-concurrency", "16"] : ["--embedded-cse", "--cse-port", "0"];
+  const dec = await launch(DECODER_ENTRY, ["--data-dir", decDir, "--preset", "paper", ...cseArgs, "--container", "device", "--replicas", "1", "--watch-stdin"], {
     nodeArgs: nodeArgs("decoder"),
     timeoutMs: 60_000,
     tieToParent: true,
@@ -202,24 +217,25 @@ async function main(): Promise<void> {
   let carried = 0;
   let result;
   const t0 = performance.now();
-  const pids = { decoder: dec.child.pid!, cse: cse.child.pid! };
-  const before = { decoder: threadCpu(pids.decoder), cse: threadCpu(pids.cse) };
+  const pids: Partial<Record<Who, number>> = { decoder: dec.child.pid!, ...(cse ? { cse: cse.child.pid! } : {}) };
+  const sample = () => Object.fromEntries(WHO.map((w) => [w, threadCpu(pids[w]!)])) as Partial<Record<Who, Map<string, number>>>;
+  const before = sample();
   let after = before;
   try {
     result = await step({ url, path: "/ingest", headers, body: (i) => payloads[i % payloads.length]! }, RATE, SECONDS, "prof");
     while ((await stats()).backlog > 0) await new Promise((r) => setTimeout(r, 200));
     carried = (await stats()).forwarded;
-    after = { decoder: threadCpu(pids.decoder), cse: threadCpu(pids.cse) };
+    after = sample();
   } finally {
     await stopChild(dec.child, dec.exited);
-    await stopChild(cse.child, cse.exited);
+    if (cse) await stopChild(cse.child, cse.exited);
   }
   const wall = (performance.now() - t0) / 1000;
   process.stdout.write(`${format}: offered ${RATE}/s for ${SECONDS} s: ${result.ok} acknowledged (p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms), ${carried} forwarded, drained after ${wall.toFixed(1)} s; load average ${load0.toFixed(1)}\n`);
-  const cpu = { decoder: cpuDelta(before.decoder, after.decoder), cse: cpuDelta(before.cse, after.cse) };
-  for (const who of ["decoder", "cse"] as const) {
-    const sum = cpu[who].reduce((a, [, v]) => a + v, 0);
-    process.stdout.write(`${who}: ${(sum / carried).toFixed(0)} µs CPU per record (user+sys from /proc)${cpu[who].map(([k, v]) => `; ${k} ${(v / carried).toFixed(0)}`).join("")}\n`);
+  const cpu = Object.fromEntries(WHO.map((w) => [w, cpuDelta(before[w]!, after[w]!)])) as Partial<Record<Who, [string, number][]>>;
+  for (const who of WHO) {
+    const sum = cpu[who]!.reduce((a, [, v]) => a + v, 0);
+    process.stdout.write(`${who}: ${(sum / carried).toFixed(0)} µs CPU per record (user+sys from /proc)${cpu[who]!.map(([k, v]) => `; ${k} ${(v / carried).toFixed(0)}`).join("")}\n`);
   }
   if (!values["no-cpu-prof"]) {
     const table = breakdown(profDir, cpu, carried);

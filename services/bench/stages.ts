@@ -11,6 +11,7 @@ export const STARTUP = "startup (module loading)";
 
 const OWNERS: [RegExp, string][] = [
   [/\/services\/decoder\/forward\//, "forward: oneM2M requests and answers"],
+  [/\/services\/decoder\/embedded\//, "in-process delivery (record → contentInstance request)"],
   [/node:_http_(client|agent)/, "forward: Node HTTP client"],
   [/\/services\/decoder\/buffer\/(writerThread|buffer)\.ts/, "buffer: SQLite inserts, marks, pending reads"],
   [/\/services\/decoder\/buffer\//, "buffer: group commit, writer messaging"],

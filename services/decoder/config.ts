@@ -5,7 +5,9 @@ import { z } from "zod";
 import { UsageError } from "../shared/cliErrors.ts";
 import { intFlag, parseFlags } from "../shared/flags.ts";
 import { presetById, PRESETS } from "../../codecs/src/presets/index.ts";
+import { isProfileName, PROFILE_NAMES } from "../cse/src/profile.ts";
 import type { AuthConfig } from "./auth/guard.ts";
+import type { EmbeddedCseConfig } from "./embedded/inProcessCse.ts";
 import { mergeRoutes, parseRouteSpec, RouteSpecError, type DeviceRoute } from "./routes.ts";
 
 export type ContainerMode = "device" | "shared";
@@ -47,6 +49,8 @@ export interface DecoderConfig {
   /** device paths (POST /container-data …) fixed to a layout and format; the defaults included */
   routes: DeviceRoute[];
   cse: CseTarget | undefined;
+  /** --embedded-cse: the CSE runs in this process (cse.url is then its own address once it listens) */
+  embeddedCse: EmbeddedCseConfig | undefined;
   commitDelayMs: number;
   commitMaxRecords: number;
   synchronous: "full" | "normal";
@@ -80,6 +84,12 @@ export const DECODER_HELP = `satpayload-decoder [flags]
                         /container-data=paper:protobuf, /astrocast-callback=paper:protobuf:envelope)
   --config FILE         JSON: {"routes": {"/container-data": "paper:cbor", …}} (--route wins per path)
   --cse URL             forward to this CSE (base URL incl. base name); omit to only buffer
+  --embedded-cse        run the embedded CSE inside this process (instead of --cse; --replicas 1):
+                        record and contentInstance commit in one transaction, the CSE's tree in
+                        the buffer file; readers and subscribers use the CSE's HTTP port as usual
+  --cse-host H --cse-port N   where the in-process CSE answers (default 127.0.0.1:7579)
+  --cse-profile mobius|standard   the in-process CSE's profile (default mobius)
+  --verify-subscriptions      the in-process CSE verifies notification URIs (ACME's behaviour)
   --cse-origin ID       X-M2M-Origin (default Cdecoder)      --cse-rvi V   X-M2M-RVI (default 3)
   --ae NAME             AE resource name (default decoder)
   --container device|shared   one container per device key (default) or one shared container
@@ -139,6 +149,11 @@ export function parseDecoderArgs(argv: string[]): DecoderConfig {
     route: { type: "string", multiple: true },
     config: { type: "string" },
     cse: { type: "string" },
+    "embedded-cse": { type: "boolean", default: false },
+    "cse-host": { type: "string" },
+    "cse-port": { type: "string" },
+    "cse-profile": { type: "string" },
+    "verify-subscriptions": { type: "boolean", default: false },
     "cse-origin": { type: "string" },
     "cse-rvi": { type: "string" },
     ae: { type: "string" },
@@ -177,12 +192,23 @@ export function parseDecoderArgs(argv: string[]): DecoderConfig {
   const mode = f.container ?? "device";
   if (mode !== "device" && mode !== "shared") throw new UsageError(`--container must be device or shared, not "${mode}"`);
   let cse: CseTarget | undefined;
-  if (f.cse !== undefined) {
+  let embeddedCse: EmbeddedCseConfig | undefined;
+  if (f["embedded-cse"]) {
+    if (f.cse !== undefined) throw new UsageError("--embedded-cse runs the CSE in this process: leave out --cse");
+    const profile = f["cse-profile"];
+    if (profile !== undefined && !isProfileName(profile)) throw new UsageError(`--cse-profile must be one of ${PROFILE_NAMES.join(", ")}, not "${profile}"`);
+    embeddedCse = { host: f["cse-host"] ?? "127.0.0.1", port: intFlag(f["cse-port"], "--cse-port", 7579, 0, 65535), profile, verifySubscriptions: f["verify-subscriptions"] };
+  } else {
+    for (const flag of ["cse-host", "cse-port", "cse-profile"] as const) if (f[flag] !== undefined) throw new UsageError(`--${flag} configures the in-process CSE: it needs --embedded-cse`);
+    if (f["verify-subscriptions"]) throw new UsageError("--verify-subscriptions configures the in-process CSE: it needs --embedded-cse");
+  }
+  const cseUrl = embeddedCse ? `http://${embeddedCse.host}:${embeddedCse.port}/Mobius` : f.cse;
+  if (cseUrl !== undefined) {
     let u: URL;
     try {
-      u = new URL(f.cse);
+      u = new URL(cseUrl);
     } catch {
-      throw new UsageError(`--cse "${f.cse}" is not a URL`);
+      throw new UsageError(`--cse "${cseUrl}" is not a URL`);
     }
     if (u.protocol !== "http:") throw new UsageError(`--cse must be an http:// URL (the oneM2M HTTP binding), not ${u.protocol}`);
     if (u.pathname === "/" || u.pathname === "") throw new UsageError(`--cse needs the CSE base name in the path, e.g. ${u.origin}/Mobius`);
@@ -203,6 +229,8 @@ export function parseDecoderArgs(argv: string[]): DecoderConfig {
   const retryMaxMs = positive(f["retry-max-ms"], "--retry-max-ms", 30_000, 1, 3_600_000);
   if (retryMaxMs < retryBaseMs) throw new UsageError("--retry-max-ms must be at least --retry-base-ms");
   const replicas = positive(f.replicas, "--replicas", 1, 1, 64);
+  if (embeddedCse && replicas > 1)
+    throw new UsageError("--embedded-cse shares one transaction between the decoder and the CSE of one process: it needs --replicas 1 (for more replicas, run the CSE on its own and give --cse URL)");
   const bufferIndex = intFlag(f["buffer-index"], "--buffer-index", 0, 0, 1023);
   const bufferTotal = positive(f["buffer-total"], "--buffer-total", bufferIndex + replicas, 1, 1024);
   if (bufferIndex + replicas > bufferTotal) throw new UsageError(`--buffer-index ${bufferIndex} + --replicas ${replicas} exceeds --buffer-total ${bufferTotal}`);
@@ -233,6 +261,7 @@ export function parseDecoderArgs(argv: string[]): DecoderConfig {
     bodyLimit: positive(f["body-limit"], "--body-limit", 65536, 1, 16 * 1024 * 1024),
     routes: routesFrom(f.config, f.route ?? []),
     cse,
+    embeddedCse,
     commitDelayMs: intFlag(f["commit-ms"], "--commit-ms", 2, 0, 1000),
     commitMaxRecords: positive(f["commit-max"], "--commit-max", 512, 1, 100_000),
     synchronous,

@@ -55,7 +55,9 @@ function onStop(stop: () => Promise<void>, cfg: DecoderConfig): void {
 function announce(cfg: DecoderConfig, ports: ListeningPorts): void {
   const host = cfg.host === "0.0.0.0" || cfg.host === "::" ? "127.0.0.1" : cfg.host;
   const at = (scheme: string, port: number | undefined) => (port === undefined ? undefined : `${scheme}://${host.includes(":") ? `[${host}]` : host}:${port}`);
-  process.stdout.write(`${JSON.stringify({ event: "listening", url: at("http", ports.port), mqtt: at("mqtt", ports.mqttPort), coap: at("coap", ports.coapPort), replicas: cfg.replicas, pid: process.pid })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ event: "listening", url: at("http", ports.port), mqtt: at("mqtt", ports.mqttPort), coap: at("coap", ports.coapPort), replicas: cfg.replicas, pid: process.pid, ...(ports.cseBaseUrl ? { cseBaseUrl: ports.cseBaseUrl } : {}) })}\n`,
+  );
 }
 
 async function main(): Promise<void> {

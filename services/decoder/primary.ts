@@ -8,7 +8,7 @@ import type { DecoderConfig } from "./config.ts";
 export const WORKER_INDEX_ENV = "SATPAYLOAD_DECODER_WORKER";
 
 export type PrimaryMessage = { type: "shutdown" };
-export type ListeningPorts = { port: number; mqttPort?: number | undefined; coapPort?: number | undefined };
+export type ListeningPorts = { port: number; mqttPort?: number | undefined; coapPort?: number | undefined; cseBaseUrl?: string | undefined };
 export type WorkerMessage = { type: "listening" } & ListeningPorts;
 
 /**

@@ -16,6 +16,10 @@ import { startCoapIngest } from "./ingest/coap.ts";
 import { startMqttIngest } from "./ingest/mqtt.ts";
 import { MessageStore } from "./ingest/store.ts";
 import { createDecoderServer, envelopeLimit } from "./server.ts";
+import { deliverLeftovers } from "./embedded/leftovers.ts";
+import { InProcessCse } from "./embedded/inProcessCse.ts";
+import { InProcessWriter } from "./embedded/inProcessWriter.ts";
+import { Checkpointer } from "./embedded/checkpointer.ts";
 
 export interface RunningWorker {
   port: number;
@@ -27,6 +31,8 @@ export interface RunningWorker {
   /** this thread's connection to the worker's own buffer: reads only (writes go through the writer thread) */
   buffer: RecordBuffer;
   commit: GroupCommit;
+  /** --embedded-cse: the in-process CSE's base URL (its own port, for readers and subscribers) */
+  cseBaseUrl: string | undefined;
   close(): Promise<void>;
 }
 
@@ -46,25 +52,51 @@ export async function startWorker(cfg: DecoderConfig, opts: WorkerOptions): Prom
   const bufferOpts = { synchronous: cfg.synchronous, nativeBinding: opts.nativeBinding };
   const layouts = new LayoutRegistry(cfg, log);
   const file = path.join(cfg.dataDir, bufferFileName(opts.index));
-  // the writer thread creates and migrates the file; this thread's connection only reads
-  const writer = new ThreadWriter(file, bufferOpts, (e) => {
-    log(`buffer writer failed: ${e.message}`);
-    opts.onFatal?.(e);
-  });
-  await writer.ready;
-  const buffer = new RecordBuffer(file, bufferOpts);
+  let writer: BufferWriter & { close(): Promise<void> };
+  let buffer: RecordBuffer;
+  let inProcess: InProcessCse | undefined;
+  let checkpointer: Checkpointer | undefined;
+  if (cfg.embeddedCse && cfg.cse) {
+    // one connection on this thread writes both the records and the CSE's tree, in one transaction;
+    // NORMAL: the writer syncs the WAL off this thread before it answers (InProcessWriter)
+    buffer = new RecordBuffer(file, { ...bufferOpts, synchronous: "normal" });
+    try {
+      checkpointer = new Checkpointer(buffer.db, { everyMs: 250, nativeBinding: opts.nativeBinding, log });
+      await checkpointer.ready;
+      inProcess = await InProcessCse.start(buffer.db, cfg.embeddedCse, cfg.cse, log);
+      await deliverLeftovers(buffer, inProcess, log);
+    } catch (e) {
+      await inProcess?.close();
+      await checkpointer?.close();
+      buffer.close();
+      throw e;
+    }
+    writer = new InProcessWriter(buffer, inProcess, cfg.synchronous === "full");
+  } else {
+    // the writer thread creates and migrates the file; this thread's connection only reads
+    const thread = new ThreadWriter(file, bufferOpts, (e) => {
+      log(`buffer writer failed: ${e.message}`);
+      opts.onFatal?.(e);
+    });
+    await thread.ready;
+    writer = thread;
+    buffer = new RecordBuffer(file, bufferOpts);
+  }
+  const target = inProcess?.target ?? cfg.cse;
   const forwarders: Forwarder[] = [];
   const extraBuffers: RecordBuffer[] = [];
   const own: Forwarder[] = [];
-  if (cfg.cse) {
-    for (const i of opts.forwards) {
+  if (target) {
+    // in-process, the own buffer's records reach the CSE in their commit: only buffers left by a
+    // run with more replicas are forwarded, over HTTP like any CSE's
+    for (const i of opts.forwards.filter((i) => !inProcess || i !== opts.index)) {
       const b = i === opts.index ? buffer : new RecordBuffer(path.join(cfg.dataDir, bufferFileName(i)), bufferOpts);
       const bw: BufferWriter = b === buffer ? writer : new DirectWriter(b);
       if (b !== buffer) extraBuffers.push(b);
       const f = new Forwarder(
         b,
         bw,
-        cfg.cse,
+        target,
         { concurrency: cfg.forwardConcurrency, batch: cfg.forwardBatch, retryBaseMs: cfg.retryBaseMs, retryMaxMs: cfg.retryMaxMs, requestTimeoutMs: cfg.requestTimeoutMs, name: `${cfg.instance}-b${i}-${process.pid}` },
         (m) => log(`forwarder b${i}: ${m}`),
       );
@@ -79,7 +111,7 @@ export async function startWorker(cfg: DecoderConfig, opts: WorkerOptions): Prom
   const events = new EventStream(buffers, log);
   const guard = new AuthGuard(cfg.auth);
   const store = new MessageStore(layouts, commit, opts.index);
-  const http = createDecoderServer({ cfg, worker: opts.index, layouts, commit, buffers, events, guard, store, log });
+  const http = createDecoderServer({ cfg: inProcess ? { ...cfg, cse: inProcess.target } : cfg, worker: opts.index, layouts, commit, buffers, events, guard, store, log });
   await new Promise<void>((resolve, reject) => {
     http.server.once("error", reject);
     http.server.listen(cfg.port, cfg.host, () => {
@@ -93,7 +125,9 @@ export async function startWorker(cfg: DecoderConfig, opts: WorkerOptions): Prom
   const port = (http.server.address() as AddressInfo).port;
   if (mqtt) log(`MQTT ingest on mqtt://${cfg.host}:${mqtt.port}`);
   if (coap) log(`CoAP ingest on coap://${cfg.host}:${coap.port}`);
-  log(`listening on http://${cfg.host}:${port}${cfg.cse ? `, forwarding to ${cfg.cse.url} (${cfg.cse.containerMode} containers)` : ", not forwarding (no --cse)"}`);
+  log(
+    `listening on http://${cfg.host}:${port}${inProcess ? `, the CSE in this process at ${inProcess.target.url} (${inProcess.target.containerMode} containers, one transaction per commit)` : target ? `, forwarding to ${target.url} (${target.containerMode} containers)` : ", not forwarding (no --cse)"}`,
+  );
 
   let closing: Promise<void> | undefined;
   const close = () =>
@@ -111,10 +145,12 @@ export async function startWorker(cfg: DecoderConfig, opts: WorkerOptions): Prom
       http.server.closeAllConnections();
       await Promise.all(forwarders.map((f) => f.stop()));
       await writer.close();
+      await inProcess?.close();
+      await checkpointer?.close();
       buffers.close();
       for (const b of extraBuffers) b.close();
       buffer.close();
       layouts.close();
     })());
-  return { port, mqttPort: mqtt?.port, coapPort: coap?.port, index: opts.index, forwarders, buffer, commit, close };
+  return { port, mqttPort: mqtt?.port, coapPort: coap?.port, index: opts.index, forwarders, buffer, commit, cseBaseUrl: inProcess?.target.url, close };
 }

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { stackInput } from "../../../bin/commands/stack.ts";
 import { UsageError } from "../../../bin/commands/errors.ts";
 import { stackOptionsSchema } from "../../api/stack.ts";
-import { acmeArgs, decoderArgs, embeddedCseArgs } from "../args.ts";
+import { acmeArgs, cseInDecoder, decoderArgs, embeddedCseArgs } from "../args.ts";
 
 const opts = (flags: Parameters<typeof stackInput>[0]) => stackOptionsSchema.parse(stackInput(flags));
 const after = (args: string[], flag: string) => args.flatMap((a, i) => (a === flag ? [args[i + 1]] : []));
@@ -31,7 +31,7 @@ describe("stack service arguments", () => {
 
   it("gives the decoder one --route per device route, body kind included", () => {
     const o = opts({ route: ["/container-data=paper:cbor", "/hook=Container GPS tracker:protobuf:envelope"] });
-    const args = decoderArgs(o, 9000, { dataDir: "/s/decoder", cseBase: "http://127.0.0.1:1/Mobius", projectsDb: undefined });
+    const args = decoderArgs(o, 9000, { dataDir: "/s/decoder", cse: { base: "http://127.0.0.1:1/Mobius" }, projectsDb: undefined });
     expect(after(args, "--route")).toEqual(["/container-data=paper:cbor:auto", "/hook=Container GPS tracker:protobuf:envelope"]);
     expect(after(args, "--cse")).toEqual(["http://127.0.0.1:1/Mobius"]);
     expect(args).not.toContain("--projects-db");
@@ -40,13 +40,29 @@ describe("stack service arguments", () => {
   it("turns MQTT and CoAP ingest on only when asked, with the ports the supervisor chose", () => {
     const o = opts({ "mqtt-port": "1883", "coap-port": "0" });
     expect(o).toMatchObject({ mqttPort: 1883, coapPort: 0 });
-    const args = decoderArgs(o, 9000, { dataDir: "/d", cseBase: "http://127.0.0.1:1/Mobius", projectsDb: undefined, mqttPort: 1883, coapPort: 5683 });
+    const args = decoderArgs(o, 9000, { dataDir: "/d", cse: { base: "http://127.0.0.1:1/Mobius" }, projectsDb: undefined, mqttPort: 1883, coapPort: 5683 });
     expect(after(args, "--mqtt-port")).toEqual(["1883"]);
     expect(after(args, "--coap-port")).toEqual(["5683"]);
-    const plain = decoderArgs(opts({}), 9000, { dataDir: "/d", cseBase: "http://127.0.0.1:1/Mobius", projectsDb: undefined });
+    const plain = decoderArgs(opts({}), 9000, { dataDir: "/d", cse: { base: "http://127.0.0.1:1/Mobius" }, projectsDb: undefined });
     expect(plain).not.toContain("--mqtt-port");
     expect(plain).not.toContain("--coap-port");
     expect(() => stackInput({ "coap-port": "5683", replicas: "2" })).toThrow(UsageError);
+  });
+
+  it("runs the embedded CSE inside the decoder for one replica, as its own process otherwise or on request", () => {
+    const one = opts({ "verify-subscriptions": true, "cse-profile": "standard" });
+    expect(cseInDecoder(one)).toBe(true);
+    const args = decoderArgs(one, 9000, { dataDir: "/s/decoder", cse: { inProcessPort: 7600 }, projectsDb: undefined });
+    expect(args).not.toContain("--cse");
+    expect(args).toContain("--embedded-cse");
+    expect(after(args, "--cse-port")).toEqual(["7600"]);
+    expect(after(args, "--cse-profile")).toEqual(["standard"]);
+    expect(args).toContain("--verify-subscriptions");
+    // the decoder itself refuses --embedded-cse with more replicas: the stack keeps the CSE apart then
+    expect(cseInDecoder(opts({ replicas: "2" }))).toBe(false);
+    expect(cseInDecoder(opts({ "cse-process": true }))).toBe(false);
+    expect(cseInDecoder(opts({ cse: "acme" }))).toBe(false);
+    expect(cseInDecoder(opts({ cse: "http://mobius:7579/Mobius" }))).toBe(false);
   });
 
   it("refuses flags that cannot apply, as usage errors", () => {

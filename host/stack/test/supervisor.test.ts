@@ -100,6 +100,12 @@ describe("host shutdown", () => {
   it("stops the stack when the host closes (the app quits)", { timeout: 120_000 }, async () => {
     const host = testHost();
     const up = await call(host, "stack.up", {});
+    // one replica: the embedded CSE runs inside the decoder, a record is in it once acknowledged
+    expect(up.services.map((s) => s.name)).toEqual(["decoder"]);
+    expect((await ingest(up.endpoints!.ingest, 7)).status).toBe(201);
+    const la = await fetch(`${up.endpoints!.cse}/decoder?fu=1&ty=4`, { headers: { "X-M2M-RI": "t", "X-M2M-Origin": "Sponde", "X-M2M-RVI": "3", Accept: "application/json" } });
+    expect(((await la.json()) as { "m2m:uril": string[] })["m2m:uril"].map((u) => u.split("/").at(-1))).toEqual([expect.stringMatching(/-sup-7$/)]);
+    expect(await call(host, "stack.stats", {})).toMatchObject({ records: 1, forwarded: 1, backlog: 0 });
     const pids = up.services.map((x) => x.pid!);
     expect(pids.every(pidAlive)).toBe(true);
     await host.close();
@@ -113,7 +119,8 @@ describe("supervision", () => {
     const statuses: StackStatus[] = [];
     const sup = new StackSupervisor({ dataDir: tempDir(), owner: "app", timings: { healthEveryMs: 300, unhealthyKillAfter: 3, restartBaseMs: 100 }, onStatus: (s) => statuses.push(s) });
     supervisors.push(sup);
-    const up = await sup.up({ container: "shared" });
+    // the CSE as its own process: this test is about supervising two of them
+    const up = await sup.up({ container: "shared", cseInProcess: false });
     const decoder = up.services.find((s) => s.name === "decoder")!;
     process.kill(decoder.pid!, "SIGKILL");
     const back = await until("the decoder restarted", () => {

@@ -160,7 +160,8 @@ export class Cse {
 
   // ---------------------------------------------------------------------------------------------
 
-  private async create(req: CseRequest): Promise<CseResponse> {
+  /** What every create checks first: the parent, the type, the attributes. */
+  private createTarget(req: CseRequest): { parent: ResourceRow; ty: number; givenRn: string | undefined; attrs: Attrs } {
     const target = this.resolve(req.path);
     if (target.virtual) throw notAllowed(`a resource cannot be created under /${req.path}: it is a virtual resource`, this.config.profile.createUnderVirtualStatus);
     const parent = target.row;
@@ -169,8 +170,42 @@ export class Cse {
     if (!TYPES[ty]) throw new CseError(501, RSC.NOT_IMPLEMENTED, `resource type ${ty} is not implemented by this CSE (AE 2, container 3, contentInstance 4, subscription 23)`);
     if (!CHILD_TYPES[parent.ty]!.includes(ty))
       throw new CseError(403, RSC.INVALID_CHILD_RESOURCE_TYPE, `a resource of type ${ty} cannot be a child of /${parent.path} (type ${parent.ty})`);
+    const { rn: givenRn, attrs } = createAttributes(ty, unwrap(req.body, ty), this.config.profile);
+    return { parent, ty, givenRn, attrs };
+  }
+
+  /** The row and representation of a new resource, before its type adds its own attributes. */
+  private newResource(parent: ResourceRow, ty: number, ri: string, rn: string, originator: string, aei: string | null, attrs: Attrs, ms: number) {
+    const time = m2mTime(ms);
+    const rep: Attrs = { rn, ty, pi: parent.ri, ri, ct: time, lt: time, et: attrs.et ?? defaultExpiry(ms) };
+    // an AE has no creator attribute (TS-0001, ACME, Mobius): it owns itself, so its AE-ID is the
+    // owner, never the bare "C"/"S" that asked for one (which any client may send)
+    if (ty !== TY.AE) rep.cr = originator;
+    if (attrs.lbl !== undefined) rep.lbl = attrs.lbl;
+    const row = { ri, parent: parent.id, ty, path: `${parent.path}/${rn}`, cr: aei ?? originator, size: 0, cni: 0, cbs: 0, st: 0, aei, created_ms: ms, attrs: "" };
+    return { rep, row };
+  }
+
+  /**
+   * Creates a contentInstance inside a write transaction the caller holds on the store's connection
+   * (the decoder's in-process commit: its record and this instance commit together). Returns the
+   * answer and the notifications, to be raised only once the caller's transaction has committed.
+   */
+  createInstanceInTransaction(req: CseRequest): { response: CseResponse; raise: () => void } {
+    const { parent, ty, givenRn, attrs } = this.createTarget(req);
+    if (ty !== TY.CIN) throw new TypeError(`createInstanceInTransaction creates contentInstances (ty 4), not ty ${ty}`);
+    const ms = this.now();
+    const ri = this.ids.next(ty, ms);
+    const { rep, row } = this.newResource(parent, ty, ri, givenRn ?? ri, req.originator, null, attrs, ms);
+    const result = this.instanceWriter(parent, row, rep, attrs)();
+    const body = this.wrap(result, rep);
+    const events = this.eventsFor(parent.id, NET.CREATE_CHILD, result, body, undefined, false);
+    return { response: { status: 201, rsc: RSC.CREATED, body, location: row.path }, raise: () => this.raise(events) };
+  }
+
+  private async create(req: CseRequest): Promise<CseResponse> {
+    const { parent, ty, givenRn, attrs } = this.createTarget(req);
     const profile = this.config.profile;
-    const { rn: givenRn, attrs } = createAttributes(ty, unwrap(req.body, ty), profile);
     // an instance is checked inside its group-committed transaction (createInstance)
     if (givenRn !== undefined && ty !== TY.CIN) this.checkFree(`${parent.path}/${givenRn}`);
 
@@ -194,13 +229,7 @@ export class Cse {
       this.checkFree(path);
     }
 
-    const time = m2mTime(ms);
-    const rep: Attrs = { rn, ty, pi: parent.ri, ri, ct: time, lt: time, et: attrs.et ?? defaultExpiry(ms) };
-    // an AE has no creator attribute (TS-0001, ACME, Mobius): it owns itself, so its AE-ID is the
-    // owner, never the bare "C"/"S" that asked for one (which any client may send)
-    if (ty !== TY.AE) rep.cr = req.originator;
-    if (attrs.lbl !== undefined) rep.lbl = attrs.lbl;
-    const row = { ri, parent: parent.id, ty, path, cr: aei ?? req.originator, size: 0, cni: 0, cbs: 0, st: 0, aei, created_ms: ms, attrs: "" };
+    const { rep, row } = this.newResource(parent, ty, ri, rn, req.originator, aei, attrs, ms);
     let result: ResourceRow;
 
     switch (ty) {
@@ -263,12 +292,17 @@ export class Cse {
 
   /** Adds the instance and trims the container to its limits in one transaction (group-committed). */
   private createInstance(container: ResourceRow, row: Omit<ResourceRow, "id">, rep: Attrs, attrs: Attrs): Promise<ResourceRow> {
+    return this.store.batched(this.instanceWriter(container, row, rep, attrs));
+  }
+
+  /** The writes that add an instance and trim its container: to run inside one transaction. */
+  private instanceWriter(container: ResourceRow, row: Omit<ResourceRow, "id">, rep: Attrs, attrs: Attrs): () => ResourceRow {
     const con = attrs.con;
     const cs = Buffer.byteLength(typeof con === "string" ? con : JSON.stringify(con));
     if (attrs.cnf !== undefined) rep.cnf = attrs.cnf;
     rep.con = this.config.profile.mobiusContent ? mobiusContent(con) : con;
     rep.cs = cs;
-    return this.store.batched(() => {
+    return () => {
       this.checkFree(row.path);
       // the counters may have moved since the container was read outside this transaction
       const cnt = this.store.byPath(container.path);
@@ -284,7 +318,7 @@ export class Cse {
       if (Array.isArray(attrs.lbl)) this.store.replaceLabels(id, attrs.lbl as string[]);
       this.store.setCounters(cnt.id, cni + 1, cbs + cs, st);
       return { id, ...full };
-    });
+    };
   }
 
   /**

@@ -1,4 +1,5 @@
 // startCse(): the embedded CSE (profile mobius or standard) as one call, for main.ts, tests and benchmarks.
+import type Database from "better-sqlite3";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -22,6 +23,12 @@ export interface CseOptions {
   cseId?: string;
   /** where cse.sqlite lives; without it the tree is kept in memory only */
   dataDir?: string;
+  /**
+   * keep the tree in this open database instead (dataDir is then ignored): another component of the
+   * same process commits its own rows and instances in one transaction with it (the decoder's
+   * in-process mode). That component owns the connection: its durability, and closing it.
+   */
+  connection?: Database.Database;
   /** may update and delete anything; default "Sponde" */
   superuser?: string;
   /** patterns with "*" wildcards of originators that may register AEs; default ["*"] (Mobius) */
@@ -53,6 +60,8 @@ export interface RunningCse {
   profile: ProfileName;
   /** the SQLite file, or undefined when in memory */
   databaseFile: string | undefined;
+  /** the CSE's core, for a component in the same process that creates resources without HTTP */
+  core: Cse;
   /** stops accepting requests, ends connections, drops pending notifications, closes the database */
   close(): Promise<void>;
 }
@@ -90,8 +99,8 @@ export async function startCse(options: CseOptions = {}): Promise<RunningCse> {
   const maxQueue = positive("maxPendingNotifications", options.maxPendingNotifications, 10_000, true);
   const maxBodyBytes = positive("maxBodyBytes", options.maxBodyBytes, 4 * 1024 * 1024, true);
 
-  const databaseFile = options.dataDir === undefined ? undefined : path.join(path.resolve(options.dataDir), DB_FILE_NAME);
-  const store = new Store(databaseFile);
+  const databaseFile = options.connection ? options.connection.name : options.dataDir === undefined ? undefined : path.join(path.resolve(options.dataDir), DB_FILE_NAME);
+  const store = new Store(options.connection ? { connection: options.connection } : databaseFile);
   let open = true;
   let url = "";
   let cse: Cse | undefined;
@@ -105,7 +114,7 @@ export async function startCse(options: CseOptions = {}): Promise<RunningCse> {
       if (open) cse?.removeSubscription(ri);
     },
   });
-  cse = new Cse(store, notifier, {
+  const core = new Cse(store, notifier, {
     base,
     cseId,
     superuser,
@@ -115,9 +124,10 @@ export async function startCse(options: CseOptions = {}): Promise<RunningCse> {
     profile: PROFILES[profile],
     now: options.now,
   });
-  const server = createServer(createHandler(cse, { maxBodyBytes, log, isOpen: () => open }));
+  cse = core;
+  const server = createServer(createHandler(core, { maxBodyBytes, log, isOpen: () => open }));
   try {
-    cse.init();
+    core.init();
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
       server.listen(port, host, () => {
@@ -145,5 +155,5 @@ export async function startCse(options: CseOptions = {}): Promise<RunningCse> {
       await notifier.close();
       store.close();
     })());
-  return { url, cseBaseUrl: `${url}/${base}`, port: actualPort, base, cseId, profile, databaseFile, close };
+  return { url, cseBaseUrl: `${url}/${base}`, port: actualPort, base, cseId, profile, databaseFile, core, close };
 }

@@ -111,20 +111,30 @@ export class Store {
    */
   private subscriptionParents: Set<number> | undefined;
 
-  /** `file` undefined keeps the tree in memory only. */
-  constructor(file: string | undefined) {
-    if (file !== undefined) mkdirSync(path.dirname(file), { recursive: true });
-    this.db = new Database(file ?? ":memory:");
+  /** whether the connection belongs to someone else (the decoder running this CSE in its process) */
+  private readonly shared: boolean;
+
+  /**
+   * `file` undefined keeps the tree in memory only. A connection (`{ connection }`) is another
+   * component's database that this tree shares, so that both commit in one transaction: its owner
+   * chose the journal and durability, keeps `user_version` for its own schema and closes it.
+   */
+  constructor(location: string | undefined | { connection: Database.Database }) {
+    this.shared = typeof location === "object";
+    if (typeof location === "string") mkdirSync(path.dirname(location), { recursive: true });
+    this.db = typeof location === "object" ? location.connection : new Database(location ?? ":memory:");
     try {
-      // WAL + NORMAL: a crash of the process loses nothing committed; a power cut may lose the last
-      // transactions but never corrupts the tree. That keeps one fsync off every instance created.
-      this.db.pragma("journal_mode = WAL");
-      this.db.pragma("synchronous = NORMAL");
+      if (!this.shared) {
+        // WAL + NORMAL: a crash of the process loses nothing committed; a power cut may lose the last
+        // transactions but never corrupts the tree. That keeps one fsync off every instance created.
+        this.db.pragma("journal_mode = WAL");
+        this.db.pragma("synchronous = NORMAL");
+        this.db.pragma("busy_timeout = 5000");
+      }
       this.db.pragma("foreign_keys = ON");
-      this.db.pragma("busy_timeout = 5000");
       this.migrate();
     } catch (e) {
-      this.db.close();
+      if (!this.shared) this.db.close();
       throw e;
     }
     const db = this.db;
@@ -163,13 +173,21 @@ export class Store {
   }
 
   private migrate(): void {
-    const version = this.db.pragma("user_version", { simple: true }) as number;
+    const version = this.schemaVersion();
     if (version === SCHEMA_VERSION) return;
     if (version !== 0) throw new CseConfigError(`the CSE database has schema ${version}; this build knows ${SCHEMA_VERSION}`);
     this.db.transaction(() => {
       this.db.exec(SCHEMA);
-      this.db.pragma(`user_version = ${SCHEMA_VERSION}`);
+      if (this.shared) this.db.prepare("INSERT INTO cse_schema (version) VALUES (?)").run(SCHEMA_VERSION);
+      else this.db.pragma(`user_version = ${SCHEMA_VERSION}`);
     }).immediate();
+  }
+
+  /** a database of its own keeps the version in user_version; a shared one in a table of the CSE's */
+  private schemaVersion(): number {
+    if (!this.shared) return this.db.pragma("user_version", { simple: true }) as number;
+    this.db.exec("CREATE TABLE IF NOT EXISTS cse_schema (version INTEGER NOT NULL)");
+    return (this.db.prepare("SELECT max(version) FROM cse_schema").pluck().get() as number | null) ?? 0;
   }
 
   /** Runs `fn` in its own write transaction, committed before it returns. */
@@ -385,6 +403,6 @@ export class Store {
   close(): void {
     if (!this.db.open) return;
     this.flush();
-    this.db.close();
+    if (!this.shared) this.db.close();
   }
 }

@@ -46,6 +46,16 @@ export type BatchItem = { kind: "record"; record: NewRecord } | { kind: "dead"; 
 /** per item: the record's seq and whether its message id was already stored; undefined for the others */
 export type BatchResult = { seq: number; duplicate: boolean } | undefined;
 
+/**
+ * Hands a stored record to the CSE inside the buffer's own transaction (the in-process CSE shares
+ * the connection). Throwing undoes that record alone when `refused(error)` says the CSE refused it;
+ * any other error aborts the whole transaction.
+ */
+export interface Delivery {
+  deliver(record: Pick<StoredRecord, "messageId" | "rn" | "device" | "con">): void;
+  refused(e: unknown): e is Error;
+}
+
 export interface BufferOptions {
   synchronous?: "full" | "normal";
   nativeBinding?: string | undefined;
@@ -80,6 +90,8 @@ export class RecordBuffer {
   private readonly q: ReturnType<typeof prepare>;
   private readonly writeBatch: (items: BatchItem[]) => BatchResult[];
   private readonly markBatch: (seqs: number[], at: number) => number;
+  private readonly writeOneDelivered: (item: BatchItem & { kind: "record" }, delivery: Delivery, at: number) => BatchResult;
+  private readonly markOneDelivered: (record: StoredRecord, delivery: Delivery, at: number) => void;
   private readonly full: boolean;
 
   constructor(
@@ -143,6 +155,59 @@ export class RecordBuffer {
       this.bump({ forwarded: n });
       return n;
     });
+    // nested db.transaction()s run as savepoints: a refused record is undone with its delivery alone
+    this.writeOneDelivered = this.db.transaction((item: BatchItem & { kind: "record" }, delivery: Delivery, at: number) => {
+      const [r] = this.writeBatch([item]);
+      if (r && !r.duplicate) {
+        delivery.deliver({ messageId: item.record.messageId, rn: item.record.rn !== undefined && item.record.rn !== item.record.messageId ? item.record.rn : null, device: item.record.device, con: item.record.con });
+        this.markBatch([r.seq], at);
+      }
+      return r;
+    });
+    this.markOneDelivered = this.db.transaction((record: StoredRecord, delivery: Delivery, at: number) => {
+      delivery.deliver(record);
+      this.markBatch([record.seq], at);
+    });
+  }
+
+  /**
+   * write() where each new record also reaches the CSE in the same transaction and is stored as
+   * forwarded: one commit (one fsync) makes the record and its contentInstance durable together.
+   * A record the CSE refuses is not stored; its result is the refusal.
+   */
+  writeDelivered(items: BatchItem[], delivery: Delivery, at = Date.now()): (BatchResult | Error)[] {
+    return this.db.transaction(() =>
+      items.map((it) => {
+        if (it.kind !== "record") return this.writeBatch([it])[0];
+        try {
+          return this.writeOneDelivered(it, delivery, at);
+        } catch (e) {
+          if (delivery.refused(e)) return e;
+          throw e;
+        }
+      }),
+    )();
+  }
+
+  /**
+   * Delivers records stored before the CSE shared this transaction (left pending by a run that
+   * forwarded over HTTP), in seq order, each marked forwarded with its delivery. Stops at the first
+   * refusal and returns it: what follows stays pending, so nothing overtakes it.
+   */
+  deliverPending(delivery: Delivery, limit: number, at = Date.now()): { delivered: number; refusal: Error | undefined } {
+    return this.db.transaction(() => {
+      let delivered = 0;
+      for (const r of this.pending(limit)) {
+        try {
+          this.markOneDelivered(r, delivery, at);
+          delivered++;
+        } catch (e) {
+          if (delivery.refused(e)) return { delivered, refusal: e };
+          throw e;
+        }
+      }
+      return { delivered, refusal: undefined };
+    })();
   }
 
   private bump(delta: Partial<Counters>): void {

@@ -58,9 +58,16 @@ export class GroupCommit {
       (results) => {
         this.commits++;
         this.items += batch.length;
-        for (let i = 0; i < batch.length; i++) batch[i]!.resolve(results[i]);
+        const stored: BatchResult[] = [];
+        for (let i = 0; i < batch.length; i++) {
+          const r = results[i];
+          // refused alone (the in-process CSE would not take it): not stored, its sender hears why
+          if (r instanceof Error) batch[i]!.reject(r);
+          else batch[i]!.resolve(r);
+          stored.push(r instanceof Error ? undefined : r);
+        }
         try {
-          this.onCommit(results, items);
+          this.onCommit(stored, items);
         } finally {
           this.next();
         }

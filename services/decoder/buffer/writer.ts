@@ -14,8 +14,8 @@ export type WriterRequest =
 export type WriterResponse = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: string };
 
 export interface BufferWriter {
-  /** one transaction: resolves once it is durable */
-  write(items: BatchItem[]): Promise<BatchResult[]>;
+  /** one transaction: resolves once it is durable; an Error in place of a result: that item alone was refused, not stored */
+  write(items: BatchItem[]): Promise<(BatchResult | Error)[]>;
   markForwarded(seqs: number[]): Promise<number>;
   countForwardFailure(): void;
   setStatus(key: string, value: unknown): void;
@@ -24,7 +24,7 @@ export interface BufferWriter {
 
 export class DirectWriter implements BufferWriter {
   constructor(private readonly buffer: RecordBuffer) {}
-  async write(items: BatchItem[]) {
+  async write(items: BatchItem[]): Promise<(BatchResult | Error)[]> {
     return this.buffer.write(items);
   }
   async markForwarded(seqs: number[]) {

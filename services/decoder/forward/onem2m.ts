@@ -38,6 +38,23 @@ export function reason(r: M2mResponse): string {
   return `HTTP ${r.status}${r.rsc ? `/RSC ${r.rsc}` : ""}${text ? `: ${text}` : ""}`;
 }
 
+/** The request bodies the forwarder sends; the in-process path (--embedded-cse) hands the same text to the CSE. */
+export function aeRequestBody(target: Pick<CseTarget, "ae">): string {
+  return JSON.stringify({ "m2m:ae": { rn: target.ae, api: `N${target.ae}`, rr: false, srv: ["3"] } });
+}
+
+export function containerRequestBody(target: Pick<CseTarget, "mni" | "mbs">, name: string): string {
+  const cnt: Record<string, unknown> = { rn: name };
+  if (target.mni !== undefined) cnt.mni = target.mni;
+  if (target.mbs !== undefined) cnt.mbs = target.mbs;
+  return JSON.stringify({ "m2m:cnt": cnt });
+}
+
+/** `con` is already strict JSON text: spliced in, not parsed and re-serialised */
+export function instanceRequestBody(rn: string, con: string): string {
+  return `{"m2m:cin":{"rn":${JSON.stringify(rn)},"cnf":"application/json:0","con":${con}}}`;
+}
+
 export class M2mClient {
   private readonly agent: http.Agent;
   private readonly base: URL;
@@ -87,20 +104,15 @@ export class M2mClient {
   }
 
   createAe(): Promise<M2mResponse> {
-    return this.request("POST", "", { "m2m:ae": { rn: this.target.ae, api: `N${this.target.ae}`, rr: false, srv: ["3"] } }, TY.ae);
+    return this.request("POST", "", aeRequestBody(this.target), TY.ae);
   }
 
   createContainer(name: string): Promise<M2mResponse> {
-    const cnt: Record<string, unknown> = { rn: name };
-    if (this.target.mni !== undefined) cnt.mni = this.target.mni;
-    if (this.target.mbs !== undefined) cnt.mbs = this.target.mbs;
-    return this.request("POST", this.target.ae, { "m2m:cnt": cnt }, TY.container);
+    return this.request("POST", this.target.ae, containerRequestBody(this.target, name), TY.container);
   }
 
-  /** `con` is already strict JSON text: spliced in, not parsed and re-serialised */
   createContentInstance(container: string, rn: string, con: string): Promise<M2mResponse> {
-    const body = `{"m2m:cin":{"rn":${JSON.stringify(rn)},"cnf":"application/json:0","con":${con}}}`;
-    return this.request("POST", `${this.target.ae}/${container}`, body, TY.contentInstance);
+    return this.request("POST", `${this.target.ae}/${container}`, instanceRequestBody(rn, con), TY.contentInstance);
   }
 
   close(): void {

@@ -1,6 +1,8 @@
-// The local target of a run: the embedded CSE and the decoder (N replicas) as their own processes,
-// started through the services' own entry points, in the decoder's default configuration (one
-// container per device), with a throw-away data directory.
+// The local target of a run: the embedded CSE and the decoder (N replicas), started through the
+// services' own entry points, in the decoder's default configuration (one container per device),
+// with a throw-away data directory. As `satpayload stack up` does, one replica runs the CSE inside
+// the decoder's process (--embedded-cse: record and contentInstance in one transaction); more
+// replicas forward to the CSE as its own process.
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -19,6 +21,8 @@ export interface LocalStackOptions {
   transports?: boolean;
   /** every log line of both services */
   onLine?: (service: "cse" | "decoder", line: string) => void;
+  /** one replica: the CSE inside the decoder (default true, as the stack runs it) */
+  cseInProcess?: boolean;
 }
 
 export interface LocalStack {
@@ -126,16 +130,20 @@ export async function startLocalStack(o: LocalStackOptions): Promise<LocalStack>
     rmSync(dataDir, { recursive: true, force: true });
   };
   try {
-    cse = await launch(CSE_ENTRY, ["--port", "0"], { onLine: (_s, line) => o.onLine?.("cse", line), timeoutMs: 60_000 });
-    track(cse);
-    const cseBaseUrl = String(cse.listening.cseBaseUrl ?? `${cse.listening.url}/Mobius`);
+    const inProcess = o.replicas === 1 && (o.cseInProcess ?? true);
+    if (!inProcess) {
+      cse = await launch(CSE_ENTRY, ["--port", "0"], { onLine: (_s, line) => o.onLine?.("cse", line), timeoutMs: 60_000 });
+      track(cse);
+    }
+    const cseArgs = cse ? ["--cse", String(cse.listening.cseBaseUrl ?? `${cse.listening.url}/Mobius`)] : ["--embedded-cse", "--cse-port", "0"];
     const transportArgs = o.transports ? ["--mqtt-port", "0", ...(o.replicas === 1 ? ["--coap-port", "0"] : [])] : [];
     decoder = await launch(
       DECODER_ENTRY,
-      ["--data-dir", dataDir, "--port", "0", "--replicas", String(o.replicas), "--cse", cseBaseUrl, "--ae", STACK_AE, "--instance", "loadtest", "--watch-stdin", ...transportArgs, ...o.layoutArgs],
+      ["--data-dir", dataDir, "--port", "0", "--replicas", String(o.replicas), ...cseArgs, "--ae", STACK_AE, "--instance", "loadtest", "--watch-stdin", ...transportArgs, ...o.layoutArgs],
       { onLine: (_s, line) => o.onLine?.("decoder", line), timeoutMs: 90_000, tieToParent: true },
     );
     track(decoder);
+    const cseBaseUrl = cse ? String(cse.listening.cseBaseUrl ?? `${cse.listening.url}/Mobius`) : String(decoder.listening.cseBaseUrl);
     let stopped: Promise<void> | undefined;
     const announced = (k: string) => (typeof decoder!.listening[k] === "string" ? (decoder!.listening[k] as string) : undefined);
     return { ...stackClient({ decoderUrl: decoder.listening.url, cseBaseUrl, replicas: o.replicas, ae: STACK_AE, mqttUrl: announced("mqtt"), coapUrl: announced("coap") }), stop: () => (stopped ??= stopAll()) };

@@ -36,6 +36,11 @@ export function ServicesCard({ status }: { status: StackStatus }) {
         </ul>
       )}
       {status.options?.cseUrl ? <p className="stack-note">Forwarding to {status.options.cseUrl}</p> : null}
+      {status.options && !status.options.cseUrl && status.services.length > 0 && !status.services.some((s) => s.name === "cse") ? (
+        <p className="stack-note" data-testid="stack-cse-in-decoder">
+          The embedded CSE runs inside the decoder&apos;s process: a record and its contentInstance are stored in one transaction.
+        </p>
+      ) : null}
     </section>
   );
 }
