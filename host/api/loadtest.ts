@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { loadTestResultSchema, progressSchema } from "../../services/loadgen/src/result.ts";
 import { runSettingsSchema } from "../../services/loadgen/src/spec.ts";
+import { INGEST_TRANSPORTS } from "../../codecs/src/transport/ingest.ts";
 
 const id = z.string().min(1).max(64);
 
@@ -20,6 +21,8 @@ export const loadTestSummary = z.object({
   /** the project whose layout ran; null for a preset */
   projectId: z.string().nullable().default(null),
   format: z.string(),
+  /** how the devices sent (runs from before transports were recorded: http) */
+  transport: z.enum(INGEST_TRANSPORTS).default("http"),
   mode: z.enum(["closed", "open"]),
   devices: z.number().int(),
   /** local stack replicas; null for a URL target */

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { FORMAT_IDS } from "../../../codecs/src/formats/types.ts";
 import { PAPER_WORKLOAD } from "../../../codecs/src/paper/tables.ts";
+import { INGEST_TRANSPORT_LABELS, INGEST_TRANSPORTS, type IngestTransport } from "../../../codecs/src/transport/ingest.ts";
 
 /** Think time between a device's answer and its next send (Locust's `wait_time`). */
 export const waitSchema = z.discriminatedUnion("kind", [
@@ -40,9 +41,10 @@ export function describeWait(w: WaitDistribution): string {
   }
 }
 
-/** how simulated devices reach the decoder: HTTP POST /ingest, MQTT QoS 1 publish, CoAP confirmable POST */
-export const TRANSPORTS = ["http", "mqtt", "coap"] as const;
-export type Transport = (typeof TRANSPORTS)[number];
+/** how simulated devices reach the decoder */
+export const TRANSPORTS = INGEST_TRANSPORTS;
+export type Transport = IngestTransport;
+export const TRANSPORT_LABELS = INGEST_TRANSPORT_LABELS;
 
 export const targetSchema = z.discriminatedUnion("kind", [
   /** a decoder + CSE started for this run with `replicas` decoder workers */
@@ -103,8 +105,9 @@ export const runSettingsSchema = z
     target: targetSchema,
   })
   .refine((s) => s.mode === "closed" || s.arrivalRate !== undefined, { message: "open mode needs arrivalRate", path: ["arrivalRate"] })
-  .refine((s) => s.transport === "http" || s.target.kind === "local", { message: "MQTT and CoAP runs start their own local stack (target local)", path: ["transport"] })
-  .refine((s) => s.transport !== "coap" || s.target.kind !== "local" || s.target.replicas === 1, { message: "CoAP ingest runs on one decoder replica", path: ["transport"] });
+  .refine((s) => s.transport === "http" || s.target.kind !== "url", { message: "an ingest URL takes HTTP only: MQTT and CoAP need a new stack for this run", path: ["transport"] })
+  .refine((s) => s.transport === "http" || s.target.kind !== "stack", { message: "MQTT and CoAP runs start their own stack: pick a new stack for this run", path: ["transport"] })
+  .refine((s) => s.transport !== "coap" || s.target.kind !== "local" || s.target.replicas === 1, { message: "CoAP ingest runs on one decoder replica: set replicas to 1", path: ["transport"] });
 export type RunSettings = z.output<typeof runSettingsSchema>;
 export type RunSettingsInput = z.input<typeof runSettingsSchema>;
 
