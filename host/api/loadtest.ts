@@ -6,6 +6,11 @@ import { INGEST_TRANSPORTS } from "../../codecs/src/transport/ingest.ts";
 
 const id = z.string().min(1).max(64);
 
+/** why the running stack cannot take a run over this transport (the host refuses with it, the page shows it under the field) */
+export function stackLacksTransport(label: string, flag: string): string {
+  return `the running stack does not take ${label}: stop it and start it again with ${label} ticked on the Stack page (or satpayload stack up ${flag} 0)`;
+}
+
 export const loadTestLayoutRef = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("preset"), id: z.string().min(1).max(64) }),
   z.object({ kind: z.literal("project"), id }),

@@ -93,7 +93,7 @@ export async function runLoadTest(o: RunOptions): Promise<LoadTestResult> {
       const t = s.target;
       if (!t.decoderUrl || !t.cseBaseUrl) throw new RunError("a run on the running stack needs its decoder and CSE URLs (the host fills them in when a stack runs)");
       // not ours: the run sends to it and reads its counts, and leaves it running
-      stack = { ...stackClient({ decoderUrl: t.decoderUrl, cseBaseUrl: t.cseBaseUrl, replicas: t.replicas ?? 1, ae: STACK_AE }), stop: async () => {} };
+      stack = { ...stackClient({ decoderUrl: t.decoderUrl, cseBaseUrl: t.cseBaseUrl, replicas: t.replicas ?? 1, ae: STACK_AE, mqttUrl: t.mqttUrl, coapUrl: t.coapUrl }), stop: async () => {} };
     }
     if (stack && s.target.kind === "local" && stack.replicas !== s.target.replicas) throw new RunError(`the stack runs ${stack.replicas} replicas, the run asks for ${s.target.replicas}`);
     const url = s.target.kind === "url" ? s.target.url : ingestUrlFor(stack!, s.transport);
@@ -155,7 +155,7 @@ export async function runLoadTest(o: RunOptions): Promise<LoadTestResult> {
     status: e.cancelled ? "cancelled" : "completed",
     settings: s,
     layout: { id: o.layout.id, name: o.layout.name },
-    targetUrl: s.target.kind === "local" ? (s.transport === "http" ? "local stack" : `local stack over ${TRANSPORT_LABELS[s.transport]}`) : s.target.kind === "stack" ? `${s.target.decoderUrl}/ingest` : s.target.url,
+    targetUrl: s.target.kind === "local" ? (s.transport === "http" ? "local stack" : `local stack over ${TRANSPORT_LABELS[s.transport]}`) : s.target.kind === "stack" ? ((s.transport === "mqtt" ? s.target.mqttUrl : s.transport === "coap" ? s.target.coapUrl : undefined) ?? `${s.target.decoderUrl}/ingest`) : s.target.url,
     startedAt: iso(startedAt),
     finishedAt: iso(Date.now()),
     measuredSeconds: round(e.measuredSeconds, 3),

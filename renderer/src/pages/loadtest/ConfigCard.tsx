@@ -2,6 +2,7 @@
 import { FORMAT_IDS } from "../../../../codecs/src/formats/types.ts";
 import { offeredRps, plannedSeconds, runSettingsSchema } from "../../../../services/loadgen/src/spec.ts";
 import { INGEST_TRANSPORT_LABELS, INGEST_TRANSPORTS, type IngestTransport } from "../../../../codecs/src/transport/ingest.ts";
+import { stackLacksTransport } from "../../../../host/api/loadtest.ts";
 import { FORMAT_LABELS } from "../../../../codecs/src/formats/registry.ts";
 import { formSettings, startBlockedReason, type FormField, type FormIssues } from "./form.ts";
 import { runLoad, setForm, stackRunning, useLoadTest, type LoadTestForm } from "./store.ts";
@@ -62,6 +63,7 @@ export function ConfigCard() {
   const parsed = formSettings(f);
   const issues: FormIssues = parsed.ok ? {} : { ...parsed.issues };
   if (f.target === "stack" && !stackRunning(stack)) issues.target = "no stack is running: start it on the Stack page, or pick a stack for this run only";
+  else if (f.target === "stack" && f.transport !== "http" && !stack?.endpoints?.[f.transport]) issues.transport ??= stackLacksTransport(INGEST_TRANSPORT_LABELS[f.transport], `--${f.transport}-port`);
   const plan = parsed.ok ? runSettingsSchema.safeParse(parsed.settings) : null;
   const blocked = startBlockedReason(issues);
   const issue = (k: FormField) => issues[k];
