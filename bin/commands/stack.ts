@@ -34,11 +34,14 @@ export const stackHelp = `satpayload stack up [--replicas N] [--port N] [--cse-p
     --data-dir DIR      default: SATPAYLOAD_DATA_DIR or the app's data directory
 satpayload stack status [--json]    satpayload stack down
   Report on / stop the stack the data directory's state file names (one started with --detach).
-satpayload stack export --out DIR [--replicas N] [--layout FILE]... [--cse URL] [--container device|shared] [--port N]
+satpayload stack export --out DIR [--replicas N] [--layout FILE]... [--cse URL] [--container device|shared] [--port N] [--mqtt-port N] [--coap-port N]
   Writes a self-contained deployment into DIR: docker-compose.yml (nginx with TLS and least_conn →
   N decoder replicas with --auth on → CSE on an internal network), nginx/decoder.conf, a
   self-signed pair in nginx/certs, secrets/keys.json, the Dockerfile with the sources in src/,
-  and Kubernetes manifests in k8s/. --port: the HTTPS port (default 443).
+  and Kubernetes manifests in k8s/. --port: the HTTPS port (default 443). --mqtt-port N: also
+  publish MQTT over TLS (nginx, same certificate) on N (8883 is MQTT's TLS port); --coap-port N:
+  also publish CoAP (UDP, plain: no DTLS) on N (5683 is CoAP's); in k8s/ both as a LoadBalancer
+  Service decoder-ingest (CoAP with protocol UDP). Off unless given.
 ${stackKeysHelp}`;
 
 const DETACHED_ENV = "SATPAYLOAD_STACK_DETACHED";
@@ -251,12 +254,19 @@ async function exportBundle(argv: string[]): Promise<void> {
     container: { type: "string" },
     "body-limit": { type: "string" },
     port: { type: "string" },
+    "mqtt-port": { type: "string" },
+    "coap-port": { type: "string" },
     json: { type: "boolean", default: false },
   });
   if (f.out === undefined) throw new UsageError("--out DIR is required");
   if (f.cse === "acme") throw new UsageError("--cse acme starts ACME on this machine; the bundle needs the URL of the CSE its containers forward to");
   const o = stackOptionsSchema.parse(stackInput({ replicas: f.replicas, cse: f.cse, container: f.container, "body-limit": f["body-limit"], "cse-origin": f["cse-origin"] }));
   const publicPort = intFlag(f.port, "--port", 443, 1, 65535);
+  // published ports of a deployment: an operator names them (0, "any free port", means nothing on a server)
+  const mqttPort = f["mqtt-port"] === undefined ? undefined : intFlag(f["mqtt-port"], "--mqtt-port", undefined, 1, 65535);
+  const coapPort = f["coap-port"] === undefined ? undefined : intFlag(f["coap-port"], "--coap-port", undefined, 1, 65535);
+  // MQTT is TCP like nginx's HTTPS and HTTP ports (CoAP is UDP: no clash)
+  if (mqttPort !== undefined && (mqttPort === publicPort || mqttPort === 80)) throw new UsageError(`--mqtt-port ${mqttPort} is nginx's ${mqttPort === publicPort ? "HTTPS" : "HTTP"} port already`);
   let result: ExportResult;
   try {
     result = writeBundle({
@@ -268,6 +278,8 @@ async function exportBundle(argv: string[]): Promise<void> {
       cseOrigin: o.cseOrigin,
       layouts: (f.layout ?? []).map((p) => path.resolve(p)),
       publicPort,
+      mqttPort,
+      coapPort,
       repoRoot,
       version: packageVersion(),
     });

@@ -2,8 +2,14 @@
 import { z } from "zod";
 import { loadTestResultSchema, progressSchema } from "../../services/loadgen/src/result.ts";
 import { runSettingsSchema } from "../../services/loadgen/src/spec.ts";
+import { INGEST_TRANSPORTS } from "../../codecs/src/transport/ingest.ts";
 
 const id = z.string().min(1).max(64);
+
+/** why the running stack cannot take a run over this transport (the host refuses with it, the page shows it under the field) */
+export function stackLacksTransport(label: string, flag: string): string {
+  return `the running stack does not take ${label}: stop it and start it again with ${label} ticked on the Stack page (or satpayload stack up ${flag} 0)`;
+}
 
 export const loadTestLayoutRef = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("preset"), id: z.string().min(1).max(64) }),
@@ -20,6 +26,8 @@ export const loadTestSummary = z.object({
   /** the project whose layout ran; null for a preset */
   projectId: z.string().nullable().default(null),
   format: z.string(),
+  /** how the devices sent (runs from before transports were recorded: http) */
+  transport: z.enum(INGEST_TRANSPORTS).default("http"),
   mode: z.enum(["closed", "open"]),
   devices: z.number().int(),
   /** local stack replicas; null for a URL target */

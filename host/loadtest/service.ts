@@ -9,7 +9,8 @@ import { resultsCsv } from "../../services/loadgen/src/table.ts";
 import { presetById } from "../../codecs/src/presets/index.ts";
 import { parseLayout } from "../../codecs/src/layout/validate.ts";
 import type { Res } from "../api/contract.ts";
-import type { LoadTestSummary } from "../api/loadtest.ts";
+import { stackLacksTransport, type LoadTestSummary } from "../api/loadtest.ts";
+import { INGEST_TRANSPORT_LABELS } from "../../codecs/src/transport/ingest.ts";
 import type { StackStatus } from "../api/stack.ts";
 import type { ProjectStore } from "../db/projects.ts";
 import { HostError } from "../errors.ts";
@@ -39,7 +40,23 @@ export function resolveStackTarget(settings: RunSettings, status: StackStatus | 
   if (!s?.endpoints || (s.state !== "running" && s.state !== "degraded"))
     throw new HostError("bad_request", "no stack is running: start it on the Stack page (or with satpayload stack up), or pick a stack for this run only");
   const decoderUrl = new URL(s.endpoints.ingest).origin;
-  return { ...settings, target: { kind: "stack", decoderUrl, cseBaseUrl: s.endpoints.cse, replicas: s.options?.replicas ?? 1, ...(s.startedAt ? { startedAt: s.startedAt } : {}) } };
+  const t = settings.transport;
+  const transportUrl = t === "http" ? undefined : s.endpoints[t];
+  if (t !== "http" && !transportUrl) {
+    const reason = stackLacksTransport(INGEST_TRANSPORT_LABELS[t], `--${t}-port`);
+    throw new HostError("bad_request", reason, [{ path: "transport", message: reason }]);
+  }
+  return {
+    ...settings,
+    target: {
+      kind: "stack",
+      decoderUrl,
+      cseBaseUrl: s.endpoints.cse,
+      replicas: s.options?.replicas ?? 1,
+      ...(s.startedAt ? { startedAt: s.startedAt } : {}),
+      ...(t === "mqtt" ? { mqttUrl: transportUrl } : t === "coap" ? { coapUrl: transportUrl } : {}),
+    },
+  };
 }
 
 export class LoadTestService {

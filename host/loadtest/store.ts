@@ -16,7 +16,7 @@ function projectOf(summary: string | null): string | null {
 
 function parseSummary(text: string): LoadTestSummary {
   const s = JSON.parse(text) as LoadTestSummary;
-  return { ...s, projectId: s.projectId ?? null };
+  return { ...s, projectId: s.projectId ?? null, transport: s.transport ?? "http" };
 }
 
 interface Row {
@@ -47,6 +47,7 @@ export function summaryOf(base: { id: string; startedAt: string; layoutName: str
     layoutName: base.layoutName,
     projectId: base.projectId,
     format: s.format,
+    transport: s.transport,
     mode: s.mode,
     devices: s.devices,
     replicas: s.target.kind === "local" ? s.target.replicas : s.target.kind === "stack" ? (s.target.replicas ?? null) : null,

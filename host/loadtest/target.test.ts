@@ -42,6 +42,28 @@ describe("the running-stack target", () => {
       expect(() => resolveStackTarget(settings, s)).toThrow(expect.objectContaining({ code: "bad_request", message: expect.stringMatching(/no stack is running/) }));
   });
 
+  it("carries the stack's MQTT broker or CoAP server for a run over that transport", () => {
+    const up = status("running");
+    up.endpoints = { ...up.endpoints!, mqtt: "mqtt://127.0.0.1:41800", coap: "coap://127.0.0.1:41801" };
+    expect(resolveStackTarget({ ...settings, transport: "mqtt" }, up).target).toMatchObject({ kind: "stack", decoderUrl: "http://127.0.0.1:41769", mqttUrl: "mqtt://127.0.0.1:41800" });
+    const coap = resolveStackTarget({ ...settings, transport: "coap" }, up).target;
+    expect(coap).toMatchObject({ coapUrl: "coap://127.0.0.1:41801" });
+    expect(coap).not.toHaveProperty("mqttUrl");
+    // an HTTP run takes neither
+    expect(resolveStackTarget(settings, up).target).not.toHaveProperty("mqttUrl");
+  });
+
+  it("refuses MQTT or CoAP on a stack started without it, with the reason on the transport", () => {
+    for (const t of ["mqtt", "coap"] as const)
+      expect(() => resolveStackTarget({ ...settings, transport: t }, status("running"))).toThrow(
+        expect.objectContaining({ code: "bad_request", message: expect.stringMatching(new RegExp(`^the running stack does not take ${t === "mqtt" ? "MQTT" : "CoAP"}: .*--${t}-port 0`)), issues: [expect.objectContaining({ path: "transport" })] }),
+      );
+  });
+
+  it("accepts MQTT and CoAP settings for the running stack (the host checks what it serves)", () => {
+    expect(runSettingsSchema.safeParse({ format: "protobuf", devices: 1, durationSeconds: 1, transport: "mqtt", target: { kind: "stack" } }).success).toBe(true);
+  });
+
   it("leaves other targets alone", () => {
     const local = { ...settings, target: { kind: "local" as const, replicas: 2 } };
     expect(resolveStackTarget(local, undefined)).toBe(local);

@@ -27,6 +27,16 @@ describe("load-test form validation", () => {
     expect(o.ok ? {} : o.issues).toEqual({ rate: "must be more than 0" });
   });
 
+  it("places what a target cannot serve at the Transport select", () => {
+    const coap = formSettings(form({ target: "local", replicas: "2", transport: "coap" }));
+    expect(coap.ok ? {} : coap.issues).toEqual({ transport: "CoAP ingest runs on one decoder replica: set replicas to 1" });
+    if (!coap.ok) expect(startBlockedReason(coap.issues)).toBe("Fix 1 field to start: transport.");
+    const url = formSettings(form({ target: "url", transport: "mqtt" }));
+    expect(url.ok ? {} : url.issues).toEqual({ transport: expect.stringMatching(/^an ingest URL takes HTTP only/) });
+    const ok = formSettings(form({ target: "local", replicas: "1", transport: "coap" }));
+    expect(ok.ok && ok.settings.transport).toBe("coap");
+  });
+
   it("sends only the kind for the running stack (the host fills in where it answers)", () => {
     const r = formSettings(form({ target: "stack" }));
     expect(r.ok && r.settings.target).toEqual({ kind: "stack" });

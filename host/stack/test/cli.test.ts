@@ -118,6 +118,23 @@ describe("satpayload stack", () => {
     expect(cli(["stack", "export"]).code).toBe(2);
   });
 
+  it("export --mqtt-port/--coap-port publish them through nginx's stream module", () => {
+    const out = tempDir();
+    const r = cli(["stack", "export", "--out", out, "--replicas", "2", "--mqtt-port", "8883", "--coap-port", "5683", "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout) as { files: string[] }).files).toEqual(expect.arrayContaining(["nginx/nginx.conf", "nginx/stream.conf"]));
+    expect(readFileSync(path.join(out, ".env"), "utf8")).toMatch(/^MQTT_PORT=8883$[\s\S]*^COAP_PORT=5683$/m);
+    for (const [argv, why] of [
+      [["--mqtt-port", "0"], /--mqtt-port must be within 1\.\.65535/],
+      [["--mqtt-port", "443"], /--mqtt-port 443 is nginx's HTTPS port already/],
+      [["--coap-port", "x"], /--coap-port must be a whole number/],
+    ] as const) {
+      const refused = cli(["stack", "export", "--out", tempDir(), ...argv]);
+      expect(refused.code, argv.join(" ")).toBe(2);
+      expect(refused.stderr).toMatch(why);
+    }
+  });
+
   it("refuses bad flags as usage errors (exit 2)", async () => {
     // in-process: the exit code follows from the error class (bin/satpayload.ts)
     for (const argv of [["sideways"], [], ["export", "--out", tempDir(), "--replicas", "0"], ["up", "--container", "both"], ["up", "--cse", "ftp://x/y"], ["up", "--port", "70000"]])

@@ -7,8 +7,9 @@ import { loadLayout } from "../../shared/loadLayout.ts";
 import { writeFileAtomic } from "../../shared/atomicWrite.ts";
 import { readKeysFile, writeKeysFile } from "../../shared/credentials.ts";
 import { renderManifests } from "./kubernetes.ts";
-import { renderCompose, renderDockerfile, renderEnv, renderNginx, renderReadme, decoderHost, DECODER_PORT, type BundleOptions } from "./render.ts";
+import { renderCompose, renderDockerfile, renderEnv, renderNginx, renderReadme, decoderHost, streamWanted, DECODER_COAP_PORT, DECODER_MQTT_PORT, DECODER_PORT, type BundleOptions } from "./render.ts";
 import { copyImageSources } from "./sources.ts";
+import { renderNginxMain, renderNginxStream } from "./stream.ts";
 import { selfSignedCommand, writeSelfSigned } from "./tls.ts";
 
 export interface ExportRequest extends Omit<BundleOptions, "layoutFiles"> {
@@ -53,10 +54,18 @@ export function writeBundle(r: ExportRequest): ExportResult {
   const tls = { generated: tlsProblem === undefined, command: selfSignedCommand(".").join(" ") };
 
   const layouts: [string, string][] = r.layouts.map((f, i) => [names[i]!, readFileSync(f, "utf8")]);
+  const decoderHosts = Array.from({ length: r.replicas }, (_, i) => decoderHost(i + 1));
+  const stream: [string, string][] = streamWanted(o)
+    ? [
+        ["nginx/nginx.conf", renderNginxMain()],
+        ["nginx/stream.conf", renderNginxStream(o.mqttPort !== undefined ? decoderHosts.map((h) => `${h}:${DECODER_MQTT_PORT}`) : [], o.coapPort !== undefined ? decoderHosts.map((h) => `${h}:${DECODER_COAP_PORT}`) : [])],
+      ]
+    : [];
   const files: [string, string][] = [
     ["docker-compose.yml", renderCompose(o)],
     [".env", renderEnv(o)],
-    ["nginx/decoder.conf", renderNginx(o, Array.from({ length: r.replicas }, (_, i) => `${decoderHost(i + 1)}:${DECODER_PORT}`))],
+    ["nginx/decoder.conf", renderNginx(o, decoderHosts.map((h) => `${h}:${DECODER_PORT}`))],
+    ...stream,
     ["Dockerfile", renderDockerfile(o)],
     [".dockerignore", "# the image needs only src/: keep credentials and certificates out of the build context\nsecrets/\nnginx/\nk8s/\n"],
     ["README.md", renderReadme(o, tls)],

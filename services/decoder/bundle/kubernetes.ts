@@ -3,7 +3,7 @@
 // an Ingress terminating TLS, a HorizontalPodAutoscaler, the credentials Secret and, without an
 // external Mobius/ACME, the embedded CSE on a network only the decoders reach.
 import { stringify } from "yaml";
-import { CSE_PORT, DECODER_PORT, decoderArgs, KEYS_MOUNT, type BundleOptions } from "./render.ts";
+import { CSE_PORT, DECODER_COAP_PORT, DECODER_MQTT_PORT, DECODER_PORT, decoderArgs, KEYS_MOUNT, type BundleOptions } from "./render.ts";
 
 const APP = "satpayload";
 // Kubernetes reads YAML 1.1, where a bare on/off/yes/no is a boolean: quote such strings
@@ -49,7 +49,11 @@ export function renderManifests(o: ManifestOptions): [string, string][] {
               command: ["node", "--import", "tsx", "services/decoder/main.ts"],
               args: [...decoderArgs(o, cse), "--data-dir", "/data", "--instance", "$(POD_NAME)"],
               env: [{ name: "POD_NAME", valueFrom: { fieldRef: { fieldPath: "metadata.name" } } }],
-              ports: [{ name: "http", containerPort: DECODER_PORT }],
+              ports: [
+                { name: "http", containerPort: DECODER_PORT },
+                ...(o.mqttPort !== undefined ? [{ name: "mqtt", containerPort: DECODER_MQTT_PORT, protocol: "TCP" }] : []),
+                ...(o.coapPort !== undefined ? [{ name: "coap", containerPort: DECODER_COAP_PORT, protocol: "UDP" }] : []),
+              ],
               readinessProbe: probe(5),
               livenessProbe: probe(20),
               resources: { requests: { cpu: "250m", memory: "256Mi" }, limits: { memory: "1Gi" } },
@@ -72,11 +76,24 @@ export function renderManifests(o: ManifestOptions): [string, string][] {
       ],
     },
   };
-  const services = [
+  const services: object[] = [
     // the StatefulSet's governing Service: stable names decoder-0.decoder-pods, …
     { apiVersion: "v1", kind: "Service", metadata: { name: "decoder-pods", labels: labels("decoder") }, spec: { clusterIP: "None", selector: labels("decoder"), ports: [{ name: "http", port: DECODER_PORT, targetPort: "http" }] } },
     { apiVersion: "v1", kind: "Service", metadata: { name: "decoder", labels: labels("decoder") }, spec: { selector: labels("decoder"), ports: [{ name: "http", port: 80, targetPort: "http" }] } },
   ];
+  const ingestPorts = [
+    ...(o.mqttPort !== undefined ? [{ name: "mqtt", port: o.mqttPort, targetPort: "mqtt", protocol: "TCP" }] : []),
+    ...(o.coapPort !== undefined ? [{ name: "coap", port: o.coapPort, targetPort: "coap", protocol: "UDP" }] : []),
+  ];
+  // an Ingress carries HTTP only: MQTT and CoAP get a load balancer of their own; ClientIP affinity
+  // keeps a device on one pod, so a CoAP retransmission reaches the pod that holds its exchange
+  if (ingestPorts.length)
+    services.push({
+      apiVersion: "v1",
+      kind: "Service",
+      metadata: { name: "decoder-ingest", labels: labels("decoder") },
+      spec: { type: "LoadBalancer", selector: labels("decoder"), sessionAffinity: "ClientIP", ports: ingestPorts },
+    });
   const ingress = {
     apiVersion: "networking.k8s.io/v1",
     kind: "Ingress",

@@ -15,10 +15,23 @@ export interface BundleOptions {
   layoutFiles: string[];
   /** the HTTPS port nginx publishes (plain HTTP on HTTP_PORT only redirects to it) */
   publicPort: number;
+  /** MQTT over TLS (nginx terminates it) published on this port; undefined: no MQTT ingest */
+  mqttPort?: number | undefined;
+  /** CoAP (UDP) published on this port; undefined: no CoAP ingest */
+  coapPort?: number | undefined;
   version: string;
 }
 
 export const DECODER_PORT = 8080;
+/** the decoders' own MQTT and CoAP ports inside the deployment (the published ones are the operator's) */
+export const DECODER_MQTT_PORT = 1883;
+export const DECODER_COAP_PORT = 5683;
+/** where nginx terminates MQTT's TLS inside its container */
+export const NGINX_MQTTS_PORT = 8883;
+/** where the compose file mounts the stream server blocks (MQTT, CoAP) in the nginx container */
+export const NGINX_STREAM_DIR = "/etc/nginx/stream.d";
+/** MQTT or CoAP asked for: nginx needs its stream context */
+export const streamWanted = (o: Pick<BundleOptions, "mqttPort" | "coapPort">) => o.mqttPort !== undefined || o.coapPort !== undefined;
 export const CSE_PORT = 7579;
 export const UPSTREAM = "satpayload_decoders";
 
@@ -29,13 +42,15 @@ export const NGINX_CERT_DIR = "/etc/nginx/certs";
 export const KEYS_MOUNT = "/secrets/keys.json";
 
 /** the decoder arguments every deployment shares; auth is on and the client address comes from the proxy */
-export function decoderArgs(o: Pick<BundleOptions, "container" | "bodyLimit" | "cseOrigin" | "layoutFiles">, cse: string): string[] {
+export function decoderArgs(o: Pick<BundleOptions, "container" | "bodyLimit" | "cseOrigin" | "layoutFiles" | "mqttPort" | "coapPort">, cse: string): string[] {
   return [
     "--host", "0.0.0.0", "--port", String(DECODER_PORT),
     "--cse", cse, "--cse-origin", o.cseOrigin,
     "--container", o.container,
     "--body-limit", String(o.bodyLimit),
     "--auth", "on", "--keys", KEYS_MOUNT, "--trust-proxy",
+    ...(o.mqttPort !== undefined ? ["--mqtt-port", String(DECODER_MQTT_PORT)] : []),
+    ...(o.coapPort !== undefined ? ["--coap-port", String(DECODER_COAP_PORT)] : []),
     "--preset", "all", ...o.layoutFiles.flatMap((f) => ["--layout", `/layouts/${f}`]),
   ];
 }
@@ -173,9 +188,13 @@ services:
     ports:
       - "\${HTTPS_PORT:-${o.publicPort}}:443"
       - "\${HTTP_PORT:-80}:80"
-    volumes:
+${o.mqttPort !== undefined ? `      - "\${MQTT_PORT:-${o.mqttPort}}:${NGINX_MQTTS_PORT}"
+` : ""}${o.coapPort !== undefined ? `      - "\${COAP_PORT:-${o.coapPort}}:${DECODER_COAP_PORT}/udp"
+` : ""}    volumes:
       - ./nginx/decoder.conf:/etc/nginx/conf.d/default.conf:ro
-      - \${TLS_CERT:-./nginx/certs/tls.crt}:${NGINX_CERT_DIR}/tls.crt:ro
+${streamWanted(o) ? `      - ./nginx/nginx.conf:/etc/nginx/nginx.conf:ro
+      - ./nginx/stream.conf:${NGINX_STREAM_DIR}/ingest.conf:ro
+` : ""}      - \${TLS_CERT:-./nginx/certs/tls.crt}:${NGINX_CERT_DIR}/tls.crt:ro
       - \${TLS_KEY:-./nginx/certs/tls.key}:${NGINX_CERT_DIR}/tls.key:ro
     networks: [edge]
     depends_on:
@@ -195,11 +214,11 @@ ${o.cseUrl ? "" : "  cse-data:\n"}`;
 }
 
 /** compose reads it from the bundle folder: the ports and certificate paths a deployment changes */
-export function renderEnv(o: Pick<BundleOptions, "publicPort">): string {
+export function renderEnv(o: Pick<BundleOptions, "publicPort" | "mqttPort" | "coapPort">): string {
   return `# docker compose reads this file; change the values for your deployment.
 HTTPS_PORT=${o.publicPort}
 HTTP_PORT=80
-# the certificate pair nginx serves; the generated one is self-signed (localhost) for a first run
+${o.mqttPort !== undefined ? `# MQTT over TLS (mqtts://), the same certificate as HTTPS\nMQTT_PORT=${o.mqttPort}\n` : ""}${o.coapPort !== undefined ? `# CoAP over UDP (plain: nginx has no DTLS)\nCOAP_PORT=${o.coapPort}\n` : ""}# the certificate pair nginx serves; the generated one is self-signed (localhost) for a first run
 TLS_CERT=./nginx/certs/tls.crt
 TLS_KEY=./nginx/certs/tls.key
 `;
@@ -268,7 +287,16 @@ file is seen).
     curl --cacert nginx/certs/tls.crt -H "Authorization: Bearer $KEY" -H 'Content-Type: application/x-protobuf' \\
          -H 'X-Satpayload-Layout: paper' --data-binary @msg.bin https://localhost:${o.publicPort}/ingest
 
-Each replica writes its own SQLite buffer in the shared volume (SQLite allows one writer per file);
+${o.mqttPort !== undefined ? `MQTT over TLS (nginx terminates it with the same certificate; the key is the password):
+
+    mosquitto_pub -h localhost -p ${o.mqttPort} --cafile nginx/certs/tls.crt -u device -P "$KEY" -q 1 \\
+         -t satpayload/-/paper/protobuf/<message id> -f msg.bin
+
+` : ""}${o.coapPort !== undefined ? `CoAP over UDP (plain: nginx has no DTLS, so the key travels in clear; a trusted network only):
+
+    coap-client-notls -m post -t 42 -O 15,key=$KEY -f msg.bin "coap://localhost:${o.coapPort}/ingest?layout=paper&format=protobuf"
+
+` : ""}Each replica writes its own SQLite buffer in the shared volume (SQLite allows one writer per file);
 any replica reads all of them, so \`/api/stats\` through nginx covers the whole deployment. Keep
 the volume on a local disk: SQLite's WAL needs shared memory, which network filesystems do not give.
 

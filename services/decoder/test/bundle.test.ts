@@ -17,16 +17,17 @@ import { client, encodedSamples, m2mGet, tempDir, waitFor } from "./support.ts";
 
 const VALIDATOR = path.join(repoRoot, ".venv/bin/kubernetes-validate");
 
-function exportTo(dir: string, cseUrl?: string) {
+function exportTo(dir: string, cseUrl?: string, ingest: { mqttPort?: number; coapPort?: number } = {}) {
   const layout = path.join(tempDir(), "tracker.satlayout.json");
   writeFileSync(layout, layoutToText(presetById("kineis-tracker")!.layout));
-  return writeBundle({ outDir: dir, replicas: 3, container: "device", bodyLimit: 65536, cseUrl, cseOrigin: "Cdecoder", layouts: [layout], publicPort: 443, repoRoot, version: packageVersion() });
+  return writeBundle({ outDir: dir, replicas: 3, container: "device", bodyLimit: 65536, cseUrl, cseOrigin: "Cdecoder", layouts: [layout], publicPort: 443, repoRoot, version: packageVersion(), ...ingest });
 }
 
 describe("stack export bundle", () => {
-  it("is a complete build context: a copy of the folder alone holds everything the Dockerfile and docker-compose.yml reference", () => {
+  for (const [what, ingest] of [["HTTPS only", {}], ["MQTT and CoAP published too", { mqttPort: 18883, coapPort: 15683 }]] as const)
+  it(`is a complete build context (${what}): a copy of the folder alone holds everything the Dockerfile and docker-compose.yml reference`, () => {
     const exported = tempDir();
-    exportTo(exported);
+    exportTo(exported, undefined, ingest);
     const copy = path.join(tempDir(), "moved-bundle");
     cpSync(exported, copy, { recursive: true });
 
@@ -37,7 +38,7 @@ describe("stack export bundle", () => {
     expect(dockerfile).not.toMatch(/\.\.\//);
 
     const compose = parseYaml(readFileSync(path.join(copy, "docker-compose.yml"), "utf8")) as {
-      services: Record<string, { build?: { context: string; dockerfile: string }; volumes?: string[]; ports?: string[]; networks?: string[] }>;
+      services: Record<string, { build?: { context: string; dockerfile: string }; volumes?: string[]; ports?: string[]; networks?: string[]; command?: string[] }>;
       networks: Record<string, { internal?: boolean } | null>;
     };
     const env = Object.fromEntries(readFileSync(path.join(copy, ".env"), "utf8").split("\n").filter((l) => /^[A-Z_]+=/.test(l)).map((l) => l.split("=") as [string, string]));
@@ -54,6 +55,23 @@ describe("stack export bundle", () => {
     }
     // only nginx is published; the CSE is on the internal network alone
     expect(Object.entries(compose.services).filter(([, s]) => s.ports?.length).map(([n]) => n)).toEqual(["nginx"]);
+    // MQTT (TLS at nginx) and CoAP (UDP) only when asked for, bound as HTTPS is: a port from .env
+    const ports = compose.services.nginx!.ports!.map(expand);
+    const decoderCommand = compose.services["decoder-1"]!.command!.join(" ");
+    if ("mqttPort" in ingest) {
+      expect(ports).toEqual(["443:443", "80:80", "18883:8883", "15683:5683/udp"]);
+      expect(compose.services.nginx!.volumes).toEqual(expect.arrayContaining(["./nginx/nginx.conf:/etc/nginx/nginx.conf:ro", "./nginx/stream.conf:/etc/nginx/stream.d/ingest.conf:ro"]));
+      expect(decoderCommand).toContain("--mqtt-port 1883 --coap-port 5683");
+      const stream = readFileSync(path.join(copy, "nginx/stream.conf"), "utf8");
+      for (const k of [1, 2, 3]) {
+        expect(stream).toContain(`server decoder-${k}:1883 `);
+        expect(stream).toContain(`server decoder-${k}:5683;`);
+      }
+    } else {
+      expect(ports).toEqual(["443:443", "80:80"]);
+      expect(decoderCommand).not.toMatch(/--mqtt-port|--coap-port/);
+      expect(existsSync(path.join(copy, "nginx/stream.conf"))).toBe(false);
+    }
     expect(compose.services.cse!.networks).toEqual(["backend"]);
     expect(compose.networks.backend).toEqual({ internal: true });
     // credentials and certificates never enter the image
@@ -95,15 +113,22 @@ describe("stack export bundle", () => {
     }
   });
 
-  for (const [what, cseUrl] of [["with the embedded CSE", undefined], ["with an external CSE", "http://mobius.internal:7579/Mobius"]] as const) {
+  for (const [what, cseUrl, ingest] of [
+    ["with the embedded CSE", undefined, {}],
+    ["with an external CSE", "http://mobius.internal:7579/Mobius", {}],
+    ["with MQTT and CoAP", "http://mobius.internal:7579/Mobius", { mqttPort: 8883, coapPort: 5683 }],
+  ] as const) {
     it(`its Kubernetes manifests (${what}) pass kubernetes-validate --strict`, { timeout: 120_000 }, () => {
       if (!existsSync(VALIDATOR)) throw new Error(`${VALIDATOR} is missing: run bash .ci/setup-python.sh (services/requirements.txt)`);
       const dir = tempDir();
-      const { files } = exportTo(dir, cseUrl);
+      const { files } = exportTo(dir, cseUrl, ingest);
+      const withIngest = "mqttPort" in ingest;
       const manifests = files.filter((f) => f.startsWith("k8s/"));
       const kinds = manifests.flatMap((f) => parseAllDocuments(readFileSync(path.join(dir, f), "utf8")).map((d) => (d.toJSON() as { kind: string }).kind)).sort();
       expect(kinds).toEqual(
-        cseUrl
+        withIngest
+          ? ["ConfigMap", "HorizontalPodAutoscaler", "Ingress", "Secret", "Service", "Service", "Service", "StatefulSet"]
+          : cseUrl
           ? ["ConfigMap", "HorizontalPodAutoscaler", "Ingress", "Secret", "Service", "Service", "StatefulSet"]
           : ["ConfigMap", "Deployment", "HorizontalPodAutoscaler", "Ingress", "NetworkPolicy", "PersistentVolumeClaim", "Secret", "Service", "Service", "Service", "StatefulSet"],
       );
@@ -116,6 +141,12 @@ describe("stack export bundle", () => {
       expect(sts.spec.volumeClaimTemplates).toHaveLength(1);
       expect(sts.spec.persistentVolumeClaimRetentionPolicy.whenScaled).toBe("Retain");
       expect(sts.spec.template.spec.containers[0]!.args.join(" ")).toContain("--auth on");
+      const services = parseAllDocuments(readFileSync(path.join(dir, "k8s/decoder-services.yaml"), "utf8")).map((d) => d.toJSON() as { metadata: { name: string }; spec: { type?: string; sessionAffinity?: string; ports: { name: string; port: number; protocol?: string }[] } });
+      const ingestService = services.find((s) => s.metadata.name === "decoder-ingest");
+      if (withIngest) {
+        expect(ingestService?.spec).toMatchObject({ type: "LoadBalancer", sessionAffinity: "ClientIP", ports: [{ name: "mqtt", port: 8883, protocol: "TCP" }, { name: "coap", port: 5683, protocol: "UDP" }] });
+        expect(sts.spec.template.spec.containers[0]!.args.join(" ")).toContain("--mqtt-port 1883 --coap-port 5683");
+      } else expect(ingestService).toBeUndefined();
     });
   }
 });

@@ -8,7 +8,7 @@ import { runEngine, type EngineOutcome } from "./engine.ts";
 import type { RunLayout } from "./layoutSource.ts";
 import { buildPool, poolPayload, poolSizes, type PayloadPool } from "./pool.ts";
 import { RESULT_SCHEMA, type LoadTestResult, type PaperCell, type Progress, type ServerStats } from "./result.ts";
-import { isPaperWorkload, offeredRps, plannedSeconds, type RunSettings } from "./spec.ts";
+import { isPaperWorkload, offeredRps, plannedSeconds, TRANSPORT_LABELS, type RunSettings } from "./spec.ts";
 import { serverStats, stackClient, startLocalStack, STACK_AE, STACK_ORIGIN, type DecoderStatsBody, type LocalStack } from "./stack.ts";
 
 export interface RunOptions {
@@ -46,13 +46,11 @@ export class RunError extends Error {
   override readonly name = "RunError";
 }
 
-const TRANSPORT_NAMES = { http: "HTTP", mqtt: "MQTT", coap: "CoAP" } as const;
-
 /** where the run's devices send: the decoder's /ingest, its MQTT broker or its CoAP server */
 function ingestUrlFor(stack: LocalStack, transport: RunSettings["transport"]): string {
   if (transport === "http") return stack.ingestUrl;
   const url = transport === "mqtt" ? stack.mqttUrl : stack.coapUrl;
-  if (!url) throw new RunError(`the stack's decoder does not take ${TRANSPORT_NAMES[transport]} (start it with --${transport}-port)`);
+  if (!url) throw new RunError(`the stack's decoder does not take ${TRANSPORT_LABELS[transport]} (start it with --${transport}-port)`);
   return url;
 }
 
@@ -95,7 +93,7 @@ export async function runLoadTest(o: RunOptions): Promise<LoadTestResult> {
       const t = s.target;
       if (!t.decoderUrl || !t.cseBaseUrl) throw new RunError("a run on the running stack needs its decoder and CSE URLs (the host fills them in when a stack runs)");
       // not ours: the run sends to it and reads its counts, and leaves it running
-      stack = { ...stackClient({ decoderUrl: t.decoderUrl, cseBaseUrl: t.cseBaseUrl, replicas: t.replicas ?? 1, ae: STACK_AE }), stop: async () => {} };
+      stack = { ...stackClient({ decoderUrl: t.decoderUrl, cseBaseUrl: t.cseBaseUrl, replicas: t.replicas ?? 1, ae: STACK_AE, mqttUrl: t.mqttUrl, coapUrl: t.coapUrl }), stop: async () => {} };
     }
     if (stack && s.target.kind === "local" && stack.replicas !== s.target.replicas) throw new RunError(`the stack runs ${stack.replicas} replicas, the run asks for ${s.target.replicas}`);
     const url = s.target.kind === "url" ? s.target.url : ingestUrlFor(stack!, s.transport);
@@ -157,7 +155,7 @@ export async function runLoadTest(o: RunOptions): Promise<LoadTestResult> {
     status: e.cancelled ? "cancelled" : "completed",
     settings: s,
     layout: { id: o.layout.id, name: o.layout.name },
-    targetUrl: s.target.kind === "local" ? (s.transport === "http" ? "local stack" : `local stack over ${TRANSPORT_NAMES[s.transport]}`) : s.target.kind === "stack" ? `${s.target.decoderUrl}/ingest` : s.target.url,
+    targetUrl: s.target.kind === "local" ? (s.transport === "http" ? "local stack" : `local stack over ${TRANSPORT_LABELS[s.transport]}`) : s.target.kind === "stack" ? ((s.transport === "mqtt" ? s.target.mqttUrl : s.transport === "coap" ? s.target.coapUrl : undefined) ?? `${s.target.decoderUrl}/ingest`) : s.target.url,
     startedAt: iso(startedAt),
     finishedAt: iso(Date.now()),
     measuredSeconds: round(e.measuredSeconds, 3),

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { FORMAT_IDS } from "../../../codecs/src/formats/types.ts";
 import { PAPER_WORKLOAD } from "../../../codecs/src/paper/tables.ts";
+import { INGEST_TRANSPORT_LABELS, INGEST_TRANSPORTS, type IngestTransport } from "../../../codecs/src/transport/ingest.ts";
 
 /** Think time between a device's answer and its next send (Locust's `wait_time`). */
 export const waitSchema = z.discriminatedUnion("kind", [
@@ -40,9 +41,10 @@ export function describeWait(w: WaitDistribution): string {
   }
 }
 
-/** how simulated devices reach the decoder: HTTP POST /ingest, MQTT QoS 1 publish, CoAP confirmable POST */
-export const TRANSPORTS = ["http", "mqtt", "coap"] as const;
-export type Transport = (typeof TRANSPORTS)[number];
+/** how simulated devices reach the decoder */
+export const TRANSPORTS = INGEST_TRANSPORTS;
+export type Transport = IngestTransport;
+export const TRANSPORT_LABELS = INGEST_TRANSPORT_LABELS;
 
 export const targetSchema = z.discriminatedUnion("kind", [
   /** a decoder + CSE started for this run with `replicas` decoder workers */
@@ -58,6 +60,9 @@ export const targetSchema = z.discriminatedUnion("kind", [
     cseBaseUrl: z.string().max(2048).optional(),
     replicas: z.number().int().min(1).max(64).optional(),
     startedAt: z.string().max(64).optional(),
+    /** the stack's MQTT broker / CoAP server, filled in for a run over that transport */
+    mqttUrl: z.string().max(2048).optional(),
+    coapUrl: z.string().max(2048).optional(),
   }),
   /** any ingest endpoint (a decoder's /ingest, a Locust-compatible server) */
   z.object({
@@ -74,7 +79,7 @@ export type Target = z.infer<typeof targetSchema>;
 export const runSettingsSchema = z
   .object({
     format: z.enum(FORMAT_IDS),
-    /** mqtt and coap: the local stack's decoder with its MQTT broker / CoAP server turned on */
+    /** mqtt and coap: a new local stack starts them; the running stack must have been started with them */
     transport: z.enum(TRANSPORTS).default("http"),
     /** closed: `devices` loops of send → answer → wait (Locust); open: fixed arrival rate (k6's constant-arrival-rate) */
     mode: z.enum(["closed", "open"]).default("closed"),
@@ -103,8 +108,8 @@ export const runSettingsSchema = z
     target: targetSchema,
   })
   .refine((s) => s.mode === "closed" || s.arrivalRate !== undefined, { message: "open mode needs arrivalRate", path: ["arrivalRate"] })
-  .refine((s) => s.transport === "http" || s.target.kind === "local", { message: "MQTT and CoAP runs start their own local stack (target local)", path: ["transport"] })
-  .refine((s) => s.transport !== "coap" || s.target.kind !== "local" || s.target.replicas === 1, { message: "CoAP ingest runs on one decoder replica", path: ["transport"] });
+  .refine((s) => s.transport === "http" || s.target.kind !== "url", { message: "an ingest URL takes HTTP only: MQTT and CoAP need a stack (the running one or a new one for this run)", path: ["transport"] })
+  .refine((s) => s.transport !== "coap" || s.target.kind !== "local" || s.target.replicas === 1, { message: "CoAP ingest runs on one decoder replica: set replicas to 1", path: ["transport"] });
 export type RunSettings = z.output<typeof runSettingsSchema>;
 export type RunSettingsInput = z.input<typeof runSettingsSchema>;
 

@@ -54,7 +54,7 @@ describe("satpayload loadtest", () => {
       [["--preset", "paper", "--format", "protobuf", "--wait", "3"], /--wait takes MIN,MAX/],
       [["--preset", "paper", "--format", "protobuf", "--mode", "open"], /arrivalRate: open mode needs arrivalRate/],
       [["--preset", "paper", "--format", "protobuf", "--url", "http://x/ingest", "--replicas", "2"], /exclude each other/],
-      [["--preset", "paper", "--format", "protobuf", "--url", "http://x/ingest", "--transport", "mqtt"], /transport: MQTT and CoAP runs start their own local stack/],
+      [["--preset", "paper", "--format", "protobuf", "--url", "http://x/ingest", "--transport", "mqtt"], /transport: an ingest URL takes HTTP only/],
       [["export", "--out", "/tmp/never", "--preset", "paper", "--format", "protobuf", "--transport", "coap"], /loadtest export sends over HTTP/],
       [["frobnicate"], /unknown loadtest subcommand/],
       [["--preset", "nope", "--format", "protobuf", "--url", "http://x/ingest"], /unknown preset "nope"/],

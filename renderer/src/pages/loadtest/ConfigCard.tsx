@@ -1,6 +1,8 @@
 // The run's configuration: layout, format, device model, timing and target.
 import { FORMAT_IDS } from "../../../../codecs/src/formats/types.ts";
 import { offeredRps, plannedSeconds, runSettingsSchema } from "../../../../services/loadgen/src/spec.ts";
+import { INGEST_TRANSPORT_LABELS, INGEST_TRANSPORTS, type IngestTransport } from "../../../../codecs/src/transport/ingest.ts";
+import { stackLacksTransport } from "../../../../host/api/loadtest.ts";
 import { FORMAT_LABELS } from "../../../../codecs/src/formats/registry.ts";
 import { formSettings, startBlockedReason, type FormField, type FormIssues } from "./form.ts";
 import { runLoad, setForm, stackRunning, useLoadTest, type LoadTestForm } from "./store.ts";
@@ -40,6 +42,13 @@ function NumberInput({ name, value, testId, issues, step = "any", disabled }: { 
   );
 }
 
+/** what each transport's devices do, under the select */
+const TRANSPORT_NOTES: Record<IngestTransport, string> = {
+  http: "POST /ingest; answered once the record is durable",
+  mqtt: "one MQTT connection per device, QoS 1 publish to satpayload/<device>/<layout>/<format>/<id>; PUBACK once durable",
+  coap: "confirmable POST /ingest over UDP (one endpoint per generator thread); ACK once durable",
+};
+
 /** where the running stack answers, for the target line */
 function stackLabel(s: ReturnType<typeof useLoadTest.getState>["stack"]): string {
   if (!s?.endpoints || !stackRunning(s)) return "not running";
@@ -54,6 +63,7 @@ export function ConfigCard() {
   const parsed = formSettings(f);
   const issues: FormIssues = parsed.ok ? {} : { ...parsed.issues };
   if (f.target === "stack" && !stackRunning(stack)) issues.target = "no stack is running: start it on the Stack page, or pick a stack for this run only";
+  else if (f.target === "stack" && f.transport !== "http" && !stack?.endpoints?.[f.transport]) issues.transport ??= stackLacksTransport(INGEST_TRANSPORT_LABELS[f.transport], `--${f.transport}-port`);
   const plan = parsed.ok ? runSettingsSchema.safeParse(parsed.settings) : null;
   const blocked = startBlockedReason(issues);
   const issue = (k: FormField) => issues[k];
@@ -157,12 +167,33 @@ export function ConfigCard() {
           <input id="lt-url" className="input mono" data-testid="lt-url" value={f.url} onChange={(e) => setForm({ url: e.target.value })} />
         </Field>
       ) : null}
-      <Field label="Connections" htmlFor="lt-connection" testId="lt-connection">
-        <select id="lt-connection" className="select" data-testid="lt-connection" value={f.connection} onChange={(e) => setForm({ connection: e.target.value as LoadTestForm["connection"] })}>
-          <option value="keep-alive">one keep-alive connection per device</option>
-          <option value="close">a new connection per request</option>
+      <Field label="Transport" htmlFor="lt-transport" issues={[issue("transport")]} testId="lt-transport">
+        <select
+          id="lt-transport"
+          className={`select${issue("transport") ? " invalid" : ""}`}
+          data-testid="lt-transport"
+          aria-invalid={issue("transport") ? true : undefined}
+          value={f.transport}
+          onChange={(e) => setForm({ transport: e.target.value as IngestTransport })}
+        >
+          {INGEST_TRANSPORTS.map((t) => (
+            <option key={t} value={t}>
+              {INGEST_TRANSPORT_LABELS[t]}
+            </option>
+          ))}
         </select>
+        <span className="muted lt-target-note" data-testid="lt-transport-note">
+          {TRANSPORT_NOTES[f.transport]}
+        </span>
       </Field>
+      {f.transport === "http" ? (
+        <Field label="Connections" htmlFor="lt-connection" testId="lt-connection">
+          <select id="lt-connection" className="select" data-testid="lt-connection" value={f.connection} onChange={(e) => setForm({ connection: e.target.value as LoadTestForm["connection"] })}>
+            <option value="keep-alive">one keep-alive connection per device</option>
+            <option value="close">a new connection per request</option>
+          </select>
+        </Field>
+      ) : null}
       <p className="lt-plan muted" data-testid="lt-plan">
         {plan?.success
           ? `≈ ${Math.ceil(plannedSeconds(plan.data))} s in all; offered load ${offeredRps(plan.data)?.toFixed(0) ?? "–"} requests/s`

@@ -1,5 +1,6 @@
 // Every run kept in the projects database: pick runs to compare or export, open one, delete one.
 import { formatLabel } from "../../../../codecs/src/formats/registry.ts";
+import { INGEST_TRANSPORT_LABELS } from "../../../../codecs/src/transport/ingest.ts";
 import { compareRuns, deleteRun, exportRuns, showRun, togglePick, useLoadTest } from "./store.ts";
 import { ActionButton, Card, ErrorLine, FailureCell, fmt, FomValue } from "./ui.tsx";
 
@@ -44,6 +45,7 @@ export function HistoryCard() {
                 <th>format</th>
                 <th className="num">devices</th>
                 <th>target</th>
+                <th>transport</th>
                 <th className="num">RPS</th>
                 <th className="num">p95</th>
                 <th className="num">failures</th>
@@ -71,6 +73,7 @@ export function HistoryCard() {
                   <td className="lt-ellipsis" title={h.target}>
                     {h.target}
                   </td>
+                  <td data-testid="lt-history-transport">{INGEST_TRANSPORT_LABELS[h.transport]}</td>
                   <td className="num">{fmt.rps(h.rps)}</td>
                   <td className="num">{fmt.ms(h.p95Ms)}</td>
                   <td className="num">

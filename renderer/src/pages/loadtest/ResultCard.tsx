@@ -1,6 +1,7 @@
 // One finished run in detail: throughput against the offered load, latency percentiles, failures by
 // kind, end-to-end delay, the generator's own health and the paper's cell for the same configuration.
 import { describeWait } from "../../../../services/loadgen/src/spec.ts";
+import { INGEST_TRANSPORT_LABELS } from "../../../../codecs/src/transport/ingest.ts";
 import { FORMAT_LABELS } from "../../../../codecs/src/formats/registry.ts";
 import { RunCharts } from "./Charts.tsx";
 import { useLoadTest } from "./store.ts";
@@ -34,7 +35,7 @@ export function ResultCard() {
   return (
     <Card title="Result" testId="lt-result">
       <p className="lt-result-title" data-testid="lt-result-status" data-status={r.status}>
-        <strong>{FORMAT_LABELS[r.settings.format]}</strong> · {r.settings.devices} {r.settings.mode === "open" ? "in flight max" : "devices"} · {describeWait(r.settings.wait)} · {run.target} ·{" "}
+        <strong>{FORMAT_LABELS[r.settings.format]}</strong> · {r.settings.devices} {r.settings.mode === "open" ? "in flight max" : "devices"} · {describeWait(r.settings.wait)} · {run.target} · <span data-testid="lt-result-transport">{INGEST_TRANSPORT_LABELS[run.transport]}</span> ·{" "}
         <span className="muted">{r.status === "cancelled" ? "cancelled" : `${r.measuredSeconds} s measured`}</span>
       </p>
       {!r.client.valid ? (
@@ -120,8 +121,9 @@ export function ResultCard() {
         {r.server ? (
           <div>
             <dt>decoder</dt>
-            <dd className="num">
-              stored {fmt.int(r.server.records)}, forwarded {fmt.int(r.server.forwarded)}, rejected {fmt.int(r.server.rejected)}
+            <dd className="num" data-testid="lt-result-server">
+              acknowledged <span data-testid="lt-result-acked">{fmt.int(r.requests.succeeded)}</span>, stored <span data-testid="lt-result-stored">{fmt.int(r.server.records)}</span>, forwarded{" "}
+              {fmt.int(r.server.forwarded)}, rejected {fmt.int(r.server.rejected)}
             </dd>
           </div>
         ) : null}

@@ -1,11 +1,14 @@
 // The Load Test form as text inputs → run settings, with each problem worded for and placed at the
 // input that caused it (the schema speaks of settings paths; the user sees inputs).
+import type { IngestTransport } from "../../../../codecs/src/transport/ingest.ts";
 import { runSettingsSchema, type RunSettingsInput } from "../../../../services/loadgen/src/spec.ts";
 
 export interface LoadTestForm {
   /** "preset:<id>" or "project:<id>" */
   layout: string;
   format: string;
+  /** how the simulated devices send: HTTP POST, MQTT QoS 1 publish, CoAP confirmable POST */
+  transport: IngestTransport;
   mode: "closed" | "open";
   devices: string;
   rate: string;
@@ -25,6 +28,7 @@ export interface LoadTestForm {
 export const DEFAULT_FORM: LoadTestForm = {
   layout: "preset:paper",
   format: "protobuf",
+  transport: "http",
   mode: "closed",
   devices: "100",
   rate: "100",
@@ -55,6 +59,7 @@ const INPUT_OF: [string, FormField][] = [
   ["target.replicas", "replicas"],
   ["target", "url"],
   ["format", "format"],
+  ["transport", "transport"],
 ];
 
 function inputOf(path: string): FormField | undefined {
@@ -83,6 +88,7 @@ export function formSettings(f: LoadTestForm): { ok: true; settings: RunSettings
   const target = f.target === "local" ? { kind: "local", replicas: num(f.replicas) } : f.target === "stack" ? { kind: "stack" } : { kind: "url", url: f.url.trim() };
   const input = {
     format: f.format,
+    transport: f.transport,
     mode: f.mode,
     devices: num(f.devices),
     ...(f.mode === "open" ? { arrivalRate: num(f.rate) } : {}),
@@ -106,6 +112,7 @@ export function formSettings(f: LoadTestForm): { ok: true; settings: RunSettings
 /** in the order the inputs stand on the form */
 const LABELS: Partial<Record<FormField, string>> = {
   format: "format",
+  transport: "transport",
   devices: "devices",
   rate: "requests/s",
   spawnRate: "spawn rate",
