@@ -65,11 +65,14 @@ const total = values["only-transports"] ? 0 : matrixCells(spec).length;
 const load0 = os.loadavg();
 const started = new Date();
 process.stderr.write(`bench:paper: ${total} cells, ${spec.base.durationSeconds} s measured + ${spec.base.warmupSeconds} s warm-up each, load average ${load0.map((x) => x.toFixed(2)).join(" ")}\n`);
-/** the 1-minute load average as each cell ended: the machine is shared, and a slow cell under a load spike is not the format's doing */
+/**
+ * the 1-minute load average as each cell ended and how late the generator itself ran: the machine is
+ * shared, and a slow cell under a load spike or a starved generator is not the format's doing
+ */
 const cellLoad: string[] = [];
 const results = total === 0 ? [] : await runMatrix(spec, {
   onCell: (r, i, n) => {
-    cellLoad.push(`${r.settings.format} ${r.settings.devices}×${replicasOf(r)}: ${os.loadavg()[0]!.toFixed(1)}`);
+    cellLoad.push(`${r.settings.format} ${r.settings.devices}×${replicasOf(r)}: ${os.loadavg()[0]!.toFixed(1)} (generator event-loop lag p99 ${r.client.eventLoopLagP99Ms.toFixed(0)} ms, sends late p95 ${r.client.sendLagP95Ms.toFixed(0)} ms)`);
     process.stderr.write(
       `  [${i + 1}/${n}] ${r.settings.format} ${r.settings.devices} devices × ${replicasOf(r)}: ${r.rps.toFixed(1)} RPS (${((r.offeredShare ?? 0) * 100).toFixed(1)} % of offered), p95 ${r.latency.p95} ms, ${r.requests.measuredFailed} failed${r.client.valid ? "" : " [client-limited]"}\n`,
     );
@@ -108,7 +111,7 @@ const section = [
   "",
   markdownTable(results).trimEnd(),
   "",
-  `1-minute load average as each cell ended (cells run in the order listed, on one stack per replica count): ${cellLoad.join("; ")}.`,
+  `1-minute load average as each cell ended (cells run in the order listed, on one stack per replica count), with the generator's own lateness: ${cellLoad.join("; ")}.`,
   "",
   ...targetCheck(results),
   ...(locust ? ["", ...locustTable(locust)] : []),
