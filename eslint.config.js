@@ -14,20 +14,46 @@ const SERVICES_BUT_SHARED = ["./services/!(shared)/**", "./services/*.ts"];
 
 const zones = [
   layer("./codecs", ABOVE_CODECS, "codecs/ is the bottom layer: it imports only itself and npm packages."),
-  layer(["./codecs/src", "./firmware/templates"], ["./devkit-bridge", "./codecs/test", "./codecs/bench", "./firmware/templates/embedAstronode.ts"], "codecs/src is pure: no devkit-bridge, tests or Node scripts."),
+  layer(
+    ["./codecs/src", "./firmware/templates"],
+    ["./devkit-bridge", "./codecs/test", "./codecs/bench", "./firmware/templates/embedAstronode.ts"],
+    "codecs/src is pure: no devkit-bridge, tests or Node scripts.",
+  ),
   layer("./devkit-bridge", ["./services", ...ABOVE_SHARED], "devkit-bridge/ builds on codecs/ only."),
-  layer("./services/shared", SERVICES_BUT_SHARED, "services/shared/ is the shared Node code: only codecs/ and devkit-bridge/ below it."),
-  layer("./services", ABOVE_SHARED, "services/ may not import host/, bin/, app/ or renderer/: shared Node code goes in services/shared/."),
+  layer(
+    "./services/shared",
+    SERVICES_BUT_SHARED,
+    "services/shared/ is the shared Node code: only codecs/ and devkit-bridge/ below it.",
+  ),
+  layer(
+    "./services",
+    ABOVE_SHARED,
+    "services/ may not import host/, bin/, app/ or renderer/: shared Node code goes in services/shared/.",
+  ),
   layer("./host", SERVICES_BUT_SHARED, "host/ may use services/shared/, not the services themselves."),
   layer("./host", ["./bin", "./app", "./renderer", "./e2e"], "host/ may not import bin/, app/ or renderer/."),
   layer("./app", ["./bin", "./renderer", "./e2e"], "app/ sits on host/: never bin/ or renderer/."),
   layer("./bin", ["./renderer", "./e2e"], "bin/ may not import renderer/."),
   layer("./renderer", ["./host"], "renderer/ reaches the host only through host/api.", ["./api"]),
-  layer("./renderer", ["./services", "./devkit-bridge", "./bin", "./app", "./e2e"], "renderer/ uses codecs/ and host/api only."),
+  layer(
+    "./renderer",
+    ["./services", "./devkit-bridge", "./bin", "./app", "./e2e"],
+    "renderer/ uses codecs/ and host/api only.",
+  ),
 ];
 
 export default [
-  { ignores: ["**/node_modules/**", "**/dist/**", ".cache/**", ".venv/**", "**/*.generated.*", "firmware/esp32-bridge/**", "codecs/reference/**"] },
+  {
+    ignores: [
+      "**/node_modules/**",
+      "**/dist/**",
+      ".cache/**",
+      ".venv/**",
+      "**/*.generated.*",
+      "firmware/esp32-bridge/**",
+      "codecs/reference/**",
+    ],
+  },
   {
     files: ["**/*.{ts,tsx}"],
     linterOptions: { reportUnusedDisableDirectives: "error" },
@@ -35,7 +61,11 @@ export default [
       parser: babelParser,
       parserOptions: {
         requireConfigFile: false,
-        babelOptions: { babelrc: false, configFile: false, presets: [["@babel/preset-typescript", { allowDeclareFields: true }]] },
+        babelOptions: {
+          babelrc: false,
+          configFile: false,
+          presets: [["@babel/preset-typescript", { allowDeclareFields: true }]],
+        },
       },
     },
     plugins: { import: importPlugin },
@@ -82,7 +112,14 @@ export default [
     rules: {
       "no-restricted-imports": [
         "error",
-        { paths: [{ name: "#codecs", message: "Inside codecs/ and firmware/, import the module itself (relative or #codecs/<module>.ts)." }] },
+        {
+          paths: [
+            {
+              name: "#codecs",
+              message: "Inside codecs/ and firmware/, import the module itself (relative or #codecs/<module>.ts).",
+            },
+          ],
+        },
       ],
     },
   },

@@ -2,7 +2,17 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    include: ["codecs/**/*.test.ts", "bin/**/*.test.ts", "host/**/*.test.ts", "services/**/*.test.ts", "devkit-bridge/**/*.test.ts", "app/**/*.test.ts", "renderer/**/*.test.ts", "renderer/**/*.test.tsx", "e2e/**/*.test.ts"],
+    include: [
+      "codecs/**/*.test.ts",
+      "bin/**/*.test.ts",
+      "host/**/*.test.ts",
+      "services/**/*.test.ts",
+      "devkit-bridge/**/*.test.ts",
+      "app/**/*.test.ts",
+      "renderer/**/*.test.ts",
+      "renderer/**/*.test.tsx",
+      "e2e/**/*.test.ts",
+    ],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",

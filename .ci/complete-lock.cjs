@@ -17,7 +17,9 @@ for (const entry of Object.values(lock.packages)) {
 }
 if (process.argv.includes("--check")) {
   if (missing.length) {
-    console.error(`package-lock.json lacks ${missing.length} optional platform packages (${missing.join(" ")}): run node .ci/complete-lock.cjs`);
+    console.error(
+      `package-lock.json lacks ${missing.length} optional platform packages (${missing.join(" ")}): run node .ci/complete-lock.cjs`,
+    );
     process.exit(1);
   }
   process.exit(0);

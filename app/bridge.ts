@@ -1,5 +1,5 @@
 // What the preload exposes to the renderer: exactly call and on, nothing of ipcRenderer itself.
-import { IPC_CALL_CHANNEL, IPC_EVENT_CHANNEL } from "../host/api/channels.ts";
+import { IPC_CALL_CHANNEL, IPC_EVENT_CHANNEL } from "#host/api/channels.ts";
 
 export interface IpcRendererLike {
   invoke(channel: string, ...args: unknown[]): Promise<unknown>;
@@ -30,7 +30,8 @@ export function exposeHostApi(bridge: ContextBridgeLike, ipc: IpcRendererLike): 
       throw reply.error;
     },
     on(event: string, listener: (payload: unknown) => void): () => void {
-      if (typeof event !== "string" || typeof listener !== "function") throw new TypeError("on(event: string, listener: function)");
+      if (typeof event !== "string" || typeof listener !== "function")
+        throw new TypeError("on(event: string, listener: function)");
       // the IpcRendererEvent (with its sender) never reaches page code
       const wrapped = (_e: unknown, msg: unknown) => {
         const m = msg as { event?: unknown; payload?: unknown } | null;

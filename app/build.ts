@@ -1,9 +1,9 @@
 // Bundles Electron's main and preload to CommonJS in dist/app: a packaged app has no tsx, and a
 // sandboxed preload can require nothing but "electron".
-import { build, type BuildOptions } from "esbuild";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { build, type BuildOptions } from "esbuild";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -38,9 +38,16 @@ export async function buildApp(outDir = path.join(root, "dist", "app")): Promise
       define: { __APP_VERSION__: JSON.stringify(version), "import.meta.url": "__bundleUrl" },
       banner: { js: 'const __bundleUrl = require("node:url").pathToFileURL(__filename).href;' },
     }),
-    build({ ...common, entryPoints: { preload: path.join(root, "app", "preload.ts") }, platform: "browser", target: "chrome130" }),
+    build({
+      ...common,
+      entryPoints: { preload: path.join(root, "app", "preload.ts") },
+      platform: "browser",
+      target: "chrome130",
+    }),
   ]);
-  const warnings = [...main.warnings, ...preload.warnings].map((w) => `${w.location?.file ?? ""}:${w.location?.line ?? ""} ${w.text}`);
+  const warnings = [...main.warnings, ...preload.warnings].map(
+    (w) => `${w.location?.file ?? ""}:${w.location?.line ?? ""} ${w.text}`,
+  );
   return { main: path.join(outDir, "main.cjs"), preload: path.join(outDir, "preload.cjs"), warnings };
 }
 

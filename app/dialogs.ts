@@ -1,7 +1,7 @@
 // Native open/save dialogs behind the host's Dialogs interface.
-import { app, BrowserWindow, dialog, type OpenDialogOptions, type SaveDialogOptions } from "electron";
 import path from "node:path";
-import type { Dialogs } from "../host/handlers/handlers.ts";
+import { app, BrowserWindow, dialog, type OpenDialogOptions, type SaveDialogOptions } from "electron";
+import type { Dialogs } from "#host/handlers/handlers.ts";
 import { reportPdfDialogs } from "./reportPdf.ts";
 
 const filters = [
@@ -19,7 +19,12 @@ export const electronDialogs: Dialogs = {
   },
   async saveLayoutPath(suggested) {
     const defaultPath = path.isAbsolute(suggested) ? suggested : path.join(app.getPath("documents"), suggested);
-    const opts: SaveDialogOptions = { title: "Save layout", defaultPath, filters, properties: ["showOverwriteConfirmation", "createDirectory"] };
+    const opts: SaveDialogOptions = {
+      title: "Save layout",
+      defaultPath,
+      filters,
+      properties: ["showOverwriteConfirmation", "createDirectory"],
+    };
     const win = BrowserWindow.getFocusedWindow();
     const r = win ? await dialog.showSaveDialog(win, opts) : await dialog.showSaveDialog(opts);
     return r.canceled || !r.filePath ? null : r.filePath;

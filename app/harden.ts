@@ -1,7 +1,7 @@
 // Locks down every web contents and the session: no navigation away from the app, no new windows,
 // no webviews, no permissions, the CSP on every response.
 import type { Session, WebContents } from "electron";
-import { CONTENT_SECURITY_POLICY } from "../host/api/contract.ts";
+import { CONTENT_SECURITY_POLICY } from "#host/api/contract.ts";
 import { isAppUrl } from "./protocol.ts";
 
 export function hardenContents(contents: WebContents, openExternal: (url: string) => void): void {

@@ -13,9 +13,21 @@ if (process.env.ELECTRON_SKIP_BINARY_DOWNLOAD) {
   process.exit(0);
 }
 
-const run = spawnSync(process.execPath, [installer], { cwd: path.dirname(installer), encoding: "utf8", timeout: 5 * 60_000 });
+const run = spawnSync(process.execPath, [installer], {
+  cwd: path.dirname(installer),
+  encoding: "utf8",
+  timeout: 5 * 60_000,
+});
 if (run.status === 0) process.exit(0);
 const output = `${run.stderr ?? ""}\n${run.stdout ?? ""}`;
-const firstError = output.split("\n").map((l) => l.trim()).find((l) => /error/i.test(l)) ?? run.error?.message ?? `exit code ${run.status}`;
+const firstError =
+  output
+    .split("\n")
+    .map((l) => l.trim())
+    .find((l) => /error/i.test(l)) ??
+  run.error?.message ??
+  `exit code ${run.status}`;
 console.warn(`electron: binary not downloaded (${firstError}).`);
-console.warn("electron: npm start will open browser mode; run `node node_modules/electron/install.js` with internet access for the desktop window.");
+console.warn(
+  "electron: npm start will open browser mode; run `node node_modules/electron/install.js` with internet access for the desktop window.",
+);

@@ -1,10 +1,10 @@
 // Transport A: one ipcMain channel into the same dispatcher the HTTP transport uses.
 import { z } from "zod";
-import { IPC_CALL_CHANNEL, IPC_EVENT_CHANNEL } from "../host/api/channels.ts";
-import type { HostErrorBody } from "../host/api/contract.ts";
-import { toErrorBody } from "../host/errors.ts";
-import type { Dispatch } from "../host/handlers/dispatch.ts";
-import type { HostEvents } from "../host/handlers/events.ts";
+import { IPC_CALL_CHANNEL, IPC_EVENT_CHANNEL } from "#host/api/channels.ts";
+import type { HostErrorBody } from "#host/api/contract.ts";
+import { toErrorBody } from "#host/errors.ts";
+import type { Dispatch } from "#host/handlers/dispatch.ts";
+import type { HostEvents } from "#host/handlers/events.ts";
 
 export interface IpcMainLike {
   handle(channel: string, listener: (event: IpcEventLike, ...args: unknown[]) => unknown): void;
@@ -33,12 +33,20 @@ export interface IpcOptions {
 export function registerHostIpc(opts: IpcOptions): () => void {
   opts.ipcMain.handle(IPC_CALL_CHANNEL, async (event, payload): Promise<IpcReply> => {
     const url = event.senderFrame?.url ?? "";
-    if (!opts.isTrustedUrl(url)) return { ok: false, error: { code: "forbidden", message: `calls from ${url || "an unknown frame"} are not accepted` } };
+    if (!opts.isTrustedUrl(url))
+      return {
+        ok: false,
+        error: { code: "forbidden", message: `calls from ${url || "an unknown frame"} are not accepted` },
+      };
     const parsed = envelope.safeParse(payload);
     if (!parsed.success)
       return {
         ok: false,
-        error: { code: "bad_request", message: "malformed IPC payload: expected { method, req }", issues: parsed.error.issues.map((i) => ({ path: i.path.map(String).join("."), message: i.message })) },
+        error: {
+          code: "bad_request",
+          message: "malformed IPC payload: expected { method, req }",
+          issues: parsed.error.issues.map((i) => ({ path: i.path.map(String).join("."), message: i.message })),
+        },
       };
     try {
       return { ok: true, result: await opts.dispatch(parsed.data.method, parsed.data.req) };

@@ -1,7 +1,7 @@
 // Starts the desktop shell: bundle main/preload, make sure SQLite loads in Electron, run the binary.
 import { spawn } from "node:child_process";
+import { electronSqliteBinding } from "#host/launch/electronSqlite.ts";
 import { buildApp } from "./build.ts";
-import { electronSqliteBinding } from "../host/launch/electronSqlite.ts";
 
 /** resolves with the exit code, or false when Electron cannot be started and browser mode should run */
 export async function runElectron(root: string, binary: string, version: string): Promise<number | false> {

@@ -17,7 +17,10 @@ interface UnloadEvent {
 }
 
 /** Asks on every blocked unload; "Leave" lets it go ahead (preventDefault cancels the renderer's veto). */
-export function wireLeavePrompt(contents: { on(event: "will-prevent-unload", listener: (e: UnloadEvent) => void): unknown }, ask: (o: MessageBoxSyncOptions) => number): void {
+export function wireLeavePrompt(
+  contents: { on(event: "will-prevent-unload", listener: (e: UnloadEvent) => void): unknown },
+  ask: (o: MessageBoxSyncOptions) => number,
+): void {
   contents.on("will-prevent-unload", (e) => {
     if (ask(LEAVE_PROMPT) === 0) e.preventDefault();
   });

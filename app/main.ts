@@ -1,14 +1,14 @@
 // Electron main process, bundled to dist/app/main.cjs. Thin by design: window, menu, dialogs and the
 // IPC wiring into the same host the browser mode runs.
-import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, session, shell } from "electron";
 import path from "node:path";
-import { IPC_EVENT_CHANNEL } from "../host/api/channels.ts";
-import { createHost, type Host } from "../host/host.ts";
-import { PRODUCT_NAME } from "../host/paths.ts";
+import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, session, shell } from "electron";
+import { IPC_EVENT_CHANNEL } from "#host/api/channels.ts";
+import { createHost, type Host } from "#host/host.ts";
+import { PRODUCT_NAME } from "#host/paths.ts";
 import { electronDialogs } from "./dialogs.ts";
 import { hardenContents, hardenSession } from "./harden.ts";
-import { wireLeavePrompt } from "./leavePrompt.ts";
 import { registerHostIpc } from "./ipc.ts";
+import { wireLeavePrompt } from "./leavePrompt.ts";
 import { menuTemplate, type MenuCommand } from "./menu.ts";
 import { APP_INDEX_URL, APP_SCHEME, APP_SCHEME_PRIVILEGES, appProtocolResponse, isAppUrl } from "./protocol.ts";
 
@@ -53,7 +53,10 @@ function createWindow(): BrowserWindow {
 }
 
 function sendCommand(command: MenuCommand): void {
-  (BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows()[0])?.webContents.send(IPC_EVENT_CHANNEL, { event: "app.menu", payload: { command } });
+  (BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows()[0])?.webContents.send(IPC_EVENT_CHANNEL, {
+    event: "app.menu",
+    payload: { command },
+  });
 }
 
 if (!app.requestSingleInstanceLock()) app.quit();

@@ -2,7 +2,7 @@
 // commands; their accelerators are shown but not registered so the page's own key bindings (which
 // browser mode needs anyway) stay the single implementation.
 import type { MenuItemConstructorOptions } from "electron";
-import type { EventPayload } from "../host/api/contract.ts";
+import type { EventPayload } from "#host/api/contract.ts";
 
 export type MenuCommand = EventPayload<"app.menu">["command"];
 
@@ -12,7 +12,10 @@ export interface MenuActions {
   openDataDir(): void;
 }
 
-export function menuTemplate(actions: MenuActions, platform: NodeJS.Platform = process.platform): MenuItemConstructorOptions[] {
+export function menuTemplate(
+  actions: MenuActions,
+  platform: NodeJS.Platform = process.platform,
+): MenuItemConstructorOptions[] {
   const mac = platform === "darwin";
   const cmd = (label: string, command: MenuCommand, accelerator: string): MenuItemConstructorOptions => ({
     label,

@@ -1,8 +1,8 @@
 // app://renderer/… serves dist/renderer to the window: a real origin for the CSP's 'self' and for
 // module workers, which file:// URLs do not give.
 import { readFile } from "node:fs/promises";
-import { CONTENT_SECURITY_POLICY } from "../host/api/contract.ts";
-import { resolveStatic } from "../host/transport/staticFiles.ts";
+import { CONTENT_SECURITY_POLICY } from "#host/api/contract.ts";
+import { resolveStatic } from "#host/transport/staticFiles.ts";
 
 export const APP_SCHEME = "app";
 export const APP_ORIGIN = `${APP_SCHEME}://renderer`;
@@ -39,6 +39,11 @@ export async function appProtocolResponse(rendererDir: string, requestUrl: strin
   const found = resolveStatic(rendererDir, url.pathname);
   if (found.kind === "bad") return text(400, found.reason);
   if (found.kind === "missing")
-    return url.pathname === "/index.html" ? text(503, "The designer UI is not built: run npm run build:renderer") : text(404, `${url.pathname} not found`);
-  return new Response(new Uint8Array(await readFile(found.file)), { status: 200, headers: { ...HEADERS, "content-type": found.contentType } });
+    return url.pathname === "/index.html"
+      ? text(503, "The designer UI is not built: run npm run build:renderer")
+      : text(404, `${url.pathname} not found`);
+  return new Response(new Uint8Array(await readFile(found.file)), {
+    status: 200,
+    headers: { ...HEADERS, "content-type": found.contentType },
+  });
 }

@@ -1,8 +1,8 @@
 // The desktop shell's report PDF: the focused window prints the report page it shows, at the CSS page size.
-import { app, BrowserWindow, dialog, type SaveDialogOptions } from "electron";
 import path from "node:path";
-import { HostError } from "../host/errors.ts";
-import type { ReportPdfDialogs } from "../host/handlers/report.ts";
+import { app, BrowserWindow, dialog, type SaveDialogOptions } from "electron";
+import { HostError } from "#host/errors.ts";
+import type { ReportPdfDialogs } from "#host/handlers/report.ts";
 
 export const reportPdfDialogs: Required<ReportPdfDialogs> = {
   async printPdf(pageSize) {

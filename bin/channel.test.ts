@@ -2,19 +2,24 @@
 import { execFile } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { repoRoot } from "../codecs/test/helpers/python.ts";
+import { repoRoot } from "#codecs-test/helpers/python.ts";
 
 const TSX = path.join(repoRoot, "node_modules/.bin/tsx");
 
 function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
   return new Promise((resolve) => {
-    execFile(TSX, ["bin/satpayload.ts", ...args], { cwd: repoRoot, maxBuffer: 64 * 1024 * 1024 }, (e, out, err) => resolve({ code: e ? Number(e.code ?? 1) : 0, out, err }));
+    execFile(TSX, ["bin/satpayload.ts", ...args], { cwd: repoRoot, maxBuffer: 64 * 1024 * 1024 }, (e, out, err) =>
+      resolve({ code: e ? Number(e.code ?? 1) : 0, out, err }),
+    );
   });
 }
 
 describe("satpayload channel", () => {
   it("overhead --json lists every stack with its layers; --csv has one row per stack and size", async () => {
-    const [json, csv] = await Promise.all([cli(["channel", "overhead", "--payload", "138", "--json"]), cli(["channel", "overhead", "--payload", "20,138", "--csv"])]);
+    const [json, csv] = await Promise.all([
+      cli(["channel", "overhead", "--payload", "138", "--json"]),
+      cli(["channel", "overhead", "--payload", "20,138", "--csv"]),
+    ]);
     expect(json.code).toBe(0);
     const doc = JSON.parse(json.out);
     expect(doc.schema).toBe("satpayload.overhead/1");
@@ -24,18 +29,52 @@ describe("satpayload channel", () => {
   });
 
   it("simulate --scenario seed003 --json gives Table II/III rows beside the paper's", async () => {
-    const r = await cli(["channel", "simulate", "--scenario", "seed003", "--nstart", "1,10", "--horizon", "120", "--json"]);
+    const r = await cli([
+      "channel",
+      "simulate",
+      "--scenario",
+      "seed003",
+      "--nstart",
+      "1,10",
+      "--horizon",
+      "120",
+      "--json",
+    ]);
     expect(r.code, r.err).toBe(0);
     const doc = JSON.parse(r.out);
     expect(doc.schema).toBe("satpayload.channel/1");
     expect(doc.mode).toBe("seed003");
-    expect(doc.rows.map((x: { label: string }) => x.label)).toEqual(["CoAP/UDP (NSTART = 1)", "CoAP/UDP (NSTART = 10)", "MQTT/TCP"]);
+    expect(doc.rows.map((x: { label: string }) => x.label)).toEqual([
+      "CoAP/UDP (NSTART = 1)",
+      "CoAP/UDP (NSTART = 10)",
+      "MQTT/TCP",
+    ]);
     expect(doc.rows[0].paperGoodputKBps).toBe(32.14);
     expect(doc.rows[1].goodputKBps).toBeGreaterThan(doc.rows[0].goodputKBps);
   });
 
   it("simulate a fleet: one point per load per stack, the fleet's own first", async () => {
-    const r = await cli(["channel", "simulate", "--preset", "paper", "--format", "protobuf", "--devices", "2000", "--per-day", "24", "--stack", "coap:2", "--loads", "0.1", "--horizon", "60", "--samples", "50", "--json"]);
+    const r = await cli([
+      "channel",
+      "simulate",
+      "--preset",
+      "paper",
+      "--format",
+      "protobuf",
+      "--devices",
+      "2000",
+      "--per-day",
+      "24",
+      "--stack",
+      "coap:2",
+      "--loads",
+      "0.1",
+      "--horizon",
+      "60",
+      "--samples",
+      "50",
+      "--json",
+    ]);
     expect(r.code, r.err).toBe(0);
     const doc = JSON.parse(r.out);
     expect(doc.mode).toBe("fleet");
@@ -49,8 +88,34 @@ describe("satpayload channel", () => {
   it("bad flags exit 2 with the reason", async () => {
     const runs = await Promise.all([
       cli(["channel", "simulate", "--scenario", "seed003", "--devices", "3"]),
-      cli(["channel", "simulate", "--preset", "paper", "--format", "protobuf", "--devices", "10", "--per-day", "1", "--stack", "udp"]),
-      cli(["channel", "simulate", "--preset", "paper", "--format", "protobuf", "--devices", "10", "--per-day", "1", "--slot-bytes", "40"]),
+      cli([
+        "channel",
+        "simulate",
+        "--preset",
+        "paper",
+        "--format",
+        "protobuf",
+        "--devices",
+        "10",
+        "--per-day",
+        "1",
+        "--stack",
+        "udp",
+      ]),
+      cli([
+        "channel",
+        "simulate",
+        "--preset",
+        "paper",
+        "--format",
+        "protobuf",
+        "--devices",
+        "10",
+        "--per-day",
+        "1",
+        "--slot-bytes",
+        "40",
+      ]),
       cli(["channel", "wat"]),
     ]);
     for (const r of runs) expect(r.code).toBe(2);

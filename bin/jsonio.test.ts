@@ -1,10 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { parseJsonLenient, stringifyJson } from "./commands/jsonio.ts";
 import { hexToBytes } from "./commands/hex.ts";
+import { parseJsonLenient, stringifyJson } from "./commands/jsonio.ts";
 
 describe("lenient JSON in, Python-style JSON out", () => {
   it("reads Python's non-finite tokens as text fromPlain understands", () => {
-    expect(parseJsonLenient('{"a": NaN, "b": [Infinity, -Infinity], "c": -1.5e3}')).toEqual({ a: "NaN", b: ["Infinity", "-Infinity"], c: -1500 });
+    expect(parseJsonLenient('{"a": NaN, "b": [Infinity, -Infinity], "c": -1.5e3}')).toEqual({
+      a: "NaN",
+      b: ["Infinity", "-Infinity"],
+      c: -1500,
+    });
   });
 
   it("keeps integers beyond 2^53 exact by reading them as text", () => {
@@ -16,7 +20,9 @@ describe("lenient JSON in, Python-style JSON out", () => {
   });
 
   it("leaves strings alone, escapes included", () => {
-    expect(parseJsonLenient('{"t": "NaN \\" Infinity 123456789012345678901"}')).toEqual({ t: 'NaN " Infinity 123456789012345678901' });
+    expect(parseJsonLenient('{"t": "NaN \\" Infinity 123456789012345678901"}')).toEqual({
+      t: 'NaN " Infinity 123456789012345678901',
+    });
   });
 
   it("still rejects what is not JSON", () => {
@@ -25,9 +31,17 @@ describe("lenient JSON in, Python-style JSON out", () => {
   });
 
   it("writes bigints bare, non-finite floats and -0 as Python does", () => {
-    expect(stringifyJson({ n: 18446744073709551615n, f: Number.NaN, p: Number.POSITIVE_INFINITY, m: Number.NEGATIVE_INFINITY, z: -0, s: "é", a: [1, null, true] })).toBe(
-      '{"n":18446744073709551615,"f":NaN,"p":Infinity,"m":-Infinity,"z":-0.0,"s":"é","a":[1,null,true]}',
-    );
+    expect(
+      stringifyJson({
+        n: 18446744073709551615n,
+        f: Number.NaN,
+        p: Number.POSITIVE_INFINITY,
+        m: Number.NEGATIVE_INFINITY,
+        z: -0,
+        s: "é",
+        a: [1, null, true],
+      }),
+    ).toBe('{"n":18446744073709551615,"f":NaN,"p":Infinity,"m":-Infinity,"z":-0.0,"s":"é","a":[1,null,true]}');
     expect(stringifyJson({ b: new Uint8Array([0, 255]) })).toBe('{"b":"AP8="}');
   });
 

@@ -1,13 +1,12 @@
 // Runs the CLI as users do (a subprocess through tsx) and checks its output against the Python reference peers.
 import { execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { rmSync } from "node:fs";
-import { referencePython, repoRoot } from "../codecs/test/helpers/python.ts";
-import { kineisTrackerPreset } from "../codecs/src/presets/kineisTracker.ts";
-import { PAPER_EXAMPLE_TEXT } from "../codecs/test/fixtures/paperExample.ts";
+import { kineisTrackerPreset } from "#codecs/presets/kineisTracker.ts";
+import { PAPER_EXAMPLE_TEXT } from "#codecs-test/fixtures/paperExample.ts";
+import { referencePython, repoRoot } from "#codecs-test/helpers/python.ts";
 
 const TSX = path.join(repoRoot, "node_modules/.bin/tsx");
 const tmp = mkdtempSync(path.join(os.tmpdir(), "satpayload-cli-"));
@@ -48,7 +47,11 @@ function file(name: string, text: string): string {
 
 /** The paper's record as the device emits it (all strings), three variants of different widths. */
 const BASE = PAPER_EXAMPLE_TEXT;
-const RECORDS = [BASE, { ...BASE, speed: "2.3", heading: "9.50" }, { ...BASE, heading: "359.99", acc: "-980.0001 -20.5000 -45.2500", door: "T", time: "311225 235959.9" }];
+const RECORDS = [
+  BASE,
+  { ...BASE, speed: "2.3", heading: "9.50" },
+  { ...BASE, heading: "359.99", acc: "-980.0001 -20.5000 -45.2500", door: "T", time: "311225 235959.9" },
+];
 const recordsFile = file("paper.jsonl", RECORDS.map((r) => JSON.stringify(r)).join("\n") + "\n");
 
 /** Python's own bytes for the self-describing formats (json.dumps as the paper's device, cbor2, msgpack). */
@@ -73,7 +76,18 @@ const SLOW = { timeout: 180_000 };
 
 describe("sizes", SLOW, () => {
   it("--json reports the documented schema with Python-exact sizes for the paper's records", async () => {
-    const r = await cli(["sizes", "--preset", "paper", "--records", recordsFile, "--format", "json,cbor", "--format", "msgpack", "--json"]);
+    const r = await cli([
+      "sizes",
+      "--preset",
+      "paper",
+      "--records",
+      recordsFile,
+      "--format",
+      "json,cbor",
+      "--format",
+      "msgpack",
+      "--json",
+    ]);
     expect(r.err).toBe("");
     expect(r.code).toBe(0);
     const out = JSON.parse(r.out);
@@ -88,7 +102,15 @@ describe("sizes", SLOW, () => {
     for (const f of out.formats) {
       const want = sizesOf(f.format);
       const sorted = [...want].sort((a, b) => a - b);
-      expect(f.stats, f.format).toEqual({ count: 3, min: sorted[0], mean: (want[0]! + want[1]! + want[2]!) / 3, p50: sorted[1], p95: sorted[2], p99: sorted[2], max: sorted[2] });
+      expect(f.stats, f.format).toEqual({
+        count: 3,
+        min: sorted[0],
+        mean: (want[0]! + want[1]! + want[2]!) / 3,
+        p50: sorted[1],
+        p95: sorted[2],
+        p99: sorted[2],
+        max: sorted[2],
+      });
       expect(f.errors).toBe(0);
       expect(f.firstError).toBeNull();
       expect(f.overLimit).toEqual({ astrocast: 1 });
@@ -100,47 +122,129 @@ describe("sizes", SLOW, () => {
 
   it("generated samples are reproducible and carry seed and count", async () => {
     const args = ["sizes", "--preset", "paper", "--samples", "50", "--seed", "7", "--json"];
-    const [a, b, c] = (await Promise.all([cli(args), cli(args), cli([...args.slice(0, 6), "8", "--json"])])).map((r) => JSON.parse(r.out));
+    const [a, b, c] = (await Promise.all([cli(args), cli(args), cli([...args.slice(0, 6), "8", "--json"])])).map((r) =>
+      JSON.parse(r.out),
+    );
     expect(a).toEqual(b);
     expect(c.formats).not.toEqual(a.formats);
     expect(a.seed).toBe(7);
     expect(a.sampleCount).toBe(50);
-    expect(a.formats.map((f: { format: string }) => f.format)).toEqual(["json", "cbor", "msgpack", "protobuf", "struct", "struct-zlib", "sbe", "pson", "bitpacked"]);
+    expect(a.formats.map((f: { format: string }) => f.format)).toEqual([
+      "json",
+      "cbor",
+      "msgpack",
+      "protobuf",
+      "struct",
+      "struct-zlib",
+      "sbe",
+      "pson",
+      "bitpacked",
+    ]);
     for (const f of a.formats) expect(f.stats.count + f.errors, f.format).toBe(50);
   });
 
   it("--per-record writes one JSON line per record: Python-exact sizes and a verdict per limit", async () => {
     // a blank line in the file: the reported line numbers are the file's, not the record index
-    const withBlank = file("paper-blank.jsonl", `${JSON.stringify(RECORDS[0])}\n\n${RECORDS.slice(1).map((r) => JSON.stringify(r)).join("\n")}\n`);
+    const withBlank = file(
+      "paper-blank.jsonl",
+      `${JSON.stringify(RECORDS[0])}\n\n${RECORDS.slice(1)
+        .map((r) => JSON.stringify(r))
+        .join("\n")}\n`,
+    );
     const limit = sizesOf("json")[1]!;
-    const r = await cli(["sizes", "--preset", "paper", "--records", withBlank, "--format", "json,cbor,msgpack", "--limit", String(limit), "--per-record"]);
+    const r = await cli([
+      "sizes",
+      "--preset",
+      "paper",
+      "--records",
+      withBlank,
+      "--format",
+      "json,cbor,msgpack",
+      "--limit",
+      String(limit),
+      "--per-record",
+    ]);
     expect([r.code, r.err]).toEqual([0, ""]);
-    const lines = r.out.trimEnd().split("\n").map((l) => JSON.parse(l));
+    const lines = r.out
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(lines.map((l) => [l.schema, l.record, l.line])).toEqual([
       ["satpayload.sizes-record/1", 0, 1],
       ["satpayload.sizes-record/1", 1, 3],
       ["satpayload.sizes-record/1", 2, 4],
     ]);
     for (const f of ["json", "cbor", "msgpack"] as const) {
-      expect(lines.map((l) => l.formats[f])).toEqual(sizesOf(f).map((bytes) => ({ bytes, fits: { limit: bytes <= limit } })));
+      expect(lines.map((l) => l.formats[f])).toEqual(
+        sizesOf(f).map((bytes) => ({ bytes, fits: { limit: bytes <= limit } })),
+      );
     }
-    const samples = await cli(["sizes", "--preset", "kineis-tracker", "--samples", "5", "--format", "struct", "--platform", "kineis,astrocast", "--per-record"]);
-    const rows = samples.out.trimEnd().split("\n").map((l) => JSON.parse(l));
-    expect(rows.map((l) => [l.record, l.line, l.formats.struct])).toEqual([0, 1, 2, 3, 4].map((i) => [i, null, { bytes: 22, fits: { kineis: true, astrocast: true } }]));
+    const samples = await cli([
+      "sizes",
+      "--preset",
+      "kineis-tracker",
+      "--samples",
+      "5",
+      "--format",
+      "struct",
+      "--platform",
+      "kineis,astrocast",
+      "--per-record",
+    ]);
+    const rows = samples.out
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(rows.map((l) => [l.record, l.line, l.formats.struct])).toEqual(
+      [0, 1, 2, 3, 4].map((i) => [i, null, { bytes: 22, fits: { kineis: true, astrocast: true } }]),
+    );
     const both = await cli(["sizes", "--preset", "paper", "--per-record", "--json"]);
-    expect([both.code, firstLine(both)]).toEqual([2, "satpayload: --per-record already writes JSON (one line per record): drop --json"]);
+    expect([both.code, firstLine(both)]).toEqual([
+      2,
+      "satpayload: --per-record already writes JSON (one line per record): drop --json",
+    ]);
   });
 
   it("prints an aligned table with a verdict per platform", async () => {
-    const r = await cli(["sizes", "--preset", "paper", "--records", recordsFile, "--format", "json,protobuf", "--platform", "astrocast,iridium-sbd"]);
+    const r = await cli([
+      "sizes",
+      "--preset",
+      "paper",
+      "--records",
+      recordsFile,
+      "--format",
+      "json,protobuf",
+      "--platform",
+      "astrocast,iridium-sbd",
+    ]);
     expect(r.code).toBe(0);
     const lines = r.out.split("\n");
     expect(lines[0]).toBe(`Maritime container (Kumar et al. 2026) — 3 records from ${recordsFile}`);
     const header = lines[2]!;
-    expect(header.split(/\s{2,}/)).toEqual(["format", "min", "mean", "p50", "p95", "p99", "max", "Astrocast (Astronode S) 160 B", "Iridium SBD (9602/9603) 340 B"]);
+    expect(header.split(/\s{2,}/)).toEqual([
+      "format",
+      "min",
+      "mean",
+      "p50",
+      "p95",
+      "p99",
+      "max",
+      "Astrocast (Astronode S) 160 B",
+      "Iridium SBD (9602/9603) 340 B",
+    ]);
     const js = sizesOf("json");
     const max = String(Math.max(...js));
-    expect(lines[3]!.split(/\s{2,}/)).toEqual(["json", String(Math.min(...js)), ((js[0]! + js[1]! + js[2]!) / 3).toFixed(1), String([...js].sort((a, b) => a - b)[1]), max, max, max, "over 100.0 %", "over 100.0 %"]);
+    expect(lines[3]!.split(/\s{2,}/)).toEqual([
+      "json",
+      String(Math.min(...js)),
+      ((js[0]! + js[1]! + js[2]!) / 3).toFixed(1),
+      String([...js].sort((a, b) => a - b)[1]),
+      max,
+      max,
+      max,
+      "over 100.0 %",
+      "over 100.0 %",
+    ]);
     expect(lines[4]!.split(/\s{2,}/).slice(-2)).toEqual(["fits", "fits"]);
     // right-aligned columns: every row ends where the header ends
     expect(lines[3]!.length).toBe(header.length);
@@ -149,19 +253,66 @@ describe("sizes", SLOW, () => {
 
   it("the Kinéis tracker fits Kinéis in the fixed-layout formats, read from a layout file", async () => {
     const layoutFile = file("tracker.satlayout.json", JSON.stringify(kineisTrackerPreset));
-    const r = await cli(["sizes", "--layout", layoutFile, "--samples", "200", "--format", "struct,sbe,bitpacked,json", "--platform", "kineis", "--json"]);
+    const r = await cli([
+      "sizes",
+      "--layout",
+      layoutFile,
+      "--samples",
+      "200",
+      "--format",
+      "struct,sbe,bitpacked,json",
+      "--platform",
+      "kineis",
+      "--json",
+    ]);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.out);
     expect(out.preset).toBeNull();
-    expect(Object.fromEntries(out.formats.map((f: { format: string; overLimit: { kineis: number } }) => [f.format, f.overLimit.kineis]))).toEqual({ struct: 0, sbe: 0, bitpacked: 0, json: 1 });
+    expect(
+      Object.fromEntries(
+        out.formats.map((f: { format: string; overLimit: { kineis: number } }) => [f.format, f.overLimit.kineis]),
+      ),
+    ).toEqual({ struct: 0, sbe: 0, bitpacked: 0, json: 1 });
   });
 
   it("accepts a custom platform file and --limit", async () => {
-    const platform = file("sat.json", JSON.stringify({ id: "my-sat", name: "My sat", network: "satellite", uplinkBytes: 300, billing: { kind: "per-message" }, source: "test" }));
+    const platform = file(
+      "sat.json",
+      JSON.stringify({
+        id: "my-sat",
+        name: "My sat",
+        network: "satellite",
+        uplinkBytes: 300,
+        billing: { kind: "per-message" },
+        source: "test",
+      }),
+    );
     const js = sizesOf("json");
     const [p, l] = await Promise.all([
-      cli(["sizes", "--preset", "paper", "--records", recordsFile, "--format", "cbor", "--platform", platform, "--json"]),
-      cli(["sizes", "--preset", "paper", "--records", recordsFile, "--format", "json", "--limit", String(js[1]), "--json"]),
+      cli([
+        "sizes",
+        "--preset",
+        "paper",
+        "--records",
+        recordsFile,
+        "--format",
+        "cbor",
+        "--platform",
+        platform,
+        "--json",
+      ]),
+      cli([
+        "sizes",
+        "--preset",
+        "paper",
+        "--records",
+        recordsFile,
+        "--format",
+        "json",
+        "--limit",
+        String(js[1]),
+        "--json",
+      ]),
     ]);
     expect(JSON.parse(p.out).formats[0].overLimit).toEqual({ "my-sat": 0 });
     expect(JSON.parse(l.out).formats[0].overLimit).toEqual({ limit: js.filter((x) => x > js[1]!).length / 3 });
@@ -169,8 +320,26 @@ describe("sizes", SLOW, () => {
 
   it("reports bad input with exit codes 1 (data) and 2 (usage)", async () => {
     const bad = file("bad.jsonl", `${JSON.stringify(BASE)}\n${JSON.stringify({ ...BASE, door: undefined })}\n`);
-    const badLayout = file("bad.satlayout.json", JSON.stringify({ format: "satlayout", version: 1, name: "x", fields: [{ id: "a", key: "a", name: "a", type: { kind: "int", bits: 12, signed: false } }] }));
-    const badPlatform = file("badsat.json", JSON.stringify({ id: "x", name: "x", network: "satellite", uplinkBytes: -1, billing: { kind: "per-message" }, source: "s" }));
+    const badLayout = file(
+      "bad.satlayout.json",
+      JSON.stringify({
+        format: "satlayout",
+        version: 1,
+        name: "x",
+        fields: [{ id: "a", key: "a", name: "a", type: { kind: "int", bits: 12, signed: false } }],
+      }),
+    );
+    const badPlatform = file(
+      "badsat.json",
+      JSON.stringify({
+        id: "x",
+        name: "x",
+        network: "satellite",
+        uplinkBytes: -1,
+        billing: { kind: "per-message" },
+        source: "s",
+      }),
+    );
     const missing = path.join(tmp, "missing.json");
     const runs = await Promise.all([
       cli(["sizes", "--preset", "paper", "--records", bad]),
@@ -186,20 +355,45 @@ describe("sizes", SLOW, () => {
       cli(["sizes", "--layout", missing]),
       cli(["sizes", "--preset", "paper", "--platform", badPlatform]),
     ]);
-    const [records, notJson, preset, platform, format, both, layoutAndPreset, flag, number, layout, noFile, platformFile] = runs;
+    const [
+      records,
+      notJson,
+      preset,
+      platform,
+      format,
+      both,
+      layoutAndPreset,
+      flag,
+      number,
+      layout,
+      noFile,
+      platformFile,
+    ] = runs;
     expect([records!.code, records!.err]).toEqual([1, `satpayload: ${bad}:2: door: is required\n`]);
     expect(notJson!.code).toBe(1);
     expect(notJson!.err).toMatch(/nojson\.jsonl:1: not JSON/);
-    expect([preset!.code, firstLine(preset!)]).toEqual([2, 'satpayload: unknown preset "nope" (presets: paper, kineis-tracker, lorawan-env)']);
+    expect([preset!.code, firstLine(preset!)]).toEqual([
+      2,
+      'satpayload: unknown preset "nope" (presets: paper, kineis-tracker, lorawan-env)',
+    ]);
     expect([platform!.code, platform!.err]).toEqual([2, expect.stringContaining('unknown platform "starlink"')]);
     expect([format!.code, format!.err]).toEqual([2, expect.stringContaining('unknown format "xml"')]);
     expect([both!.code, firstLine(both!)]).toEqual([2, "satpayload: give --limit or --platform, not both"]);
-    expect([layoutAndPreset!.code, firstLine(layoutAndPreset!)]).toEqual([2, "satpayload: give exactly one of --layout FILE or --preset ID"]);
+    expect([layoutAndPreset!.code, firstLine(layoutAndPreset!)]).toEqual([
+      2,
+      "satpayload: give exactly one of --layout FILE or --preset ID",
+    ]);
     expect([flag!.code, flag!.err]).toEqual([2, expect.stringContaining("--bogus")]);
     expect([number!.code, firstLine(number!)]).toEqual([2, 'satpayload: --samples must be a whole number, got "ten"']);
-    expect([layout!.code, layout!.err]).toEqual([1, expect.stringMatching(/^satpayload: invalid layout: fields\[0\]\.type/)]);
+    expect([layout!.code, layout!.err]).toEqual([
+      1,
+      expect.stringMatching(/^satpayload: invalid layout: fields\[0\]\.type/),
+    ]);
     expect([noFile!.code, noFile!.err]).toEqual([1, `satpayload: cannot read ${missing}: ENOENT\n`]);
-    expect([platformFile!.code, platformFile!.err]).toEqual([1, expect.stringMatching(/^satpayload: invalid platform: uplinkBytes/)]);
+    expect([platformFile!.code, platformFile!.err]).toEqual([
+      1,
+      expect.stringMatching(/^satpayload: invalid platform: uplinkBytes/),
+    ]);
     for (const r of runs) expect(r.out).toBe("");
   });
 });
@@ -218,25 +412,63 @@ describe("encode / decode", SLOW, () => {
     const formats = ["protobuf", "struct", "struct-zlib", "sbe", "pson", "json", "cbor", "msgpack"] as const;
     // each format takes another of the three records, so every record goes through several formats
     const cases = formats.map((format, i) => ({ format, rec: RECORDS[i % RECORDS.length]! }));
-    const encoded = await Promise.all(cases.map(({ format, rec }) => cli(["encode", "--preset", "paper", "--format", format, "--hex"], JSON.stringify(rec))));
+    const encoded = await Promise.all(
+      cases.map(({ format, rec }) =>
+        cli(["encode", "--preset", "paper", "--format", format, "--hex"], JSON.stringify(rec)),
+      ),
+    );
     for (const e of encoded) expect(e.out).toMatch(/^[0-9a-f]+\n$/);
-    const decoded = await Promise.all(cases.map(({ format }, i) => cli(["decode", "--preset", "paper", "--format", format, "--hex"], encoded[i]!.out)));
-    decoded.forEach((d, i) => expect([cases[i]!.format, d.err, d.out]).toEqual([cases[i]!.format, "", `${JSON.stringify(cases[i]!.rec)}\n`]));
+    const decoded = await Promise.all(
+      cases.map(({ format }, i) => cli(["decode", "--preset", "paper", "--format", format, "--hex"], encoded[i]!.out)),
+    );
+    decoded.forEach((d, i) =>
+      expect([cases[i]!.format, d.err, d.out]).toEqual([cases[i]!.format, "", `${JSON.stringify(cases[i]!.rec)}\n`]),
+    );
     // raw bytes on stdin decode the same as their hex
-    const binary = await Promise.all([0, 2].map((i) => cli(["decode", "--preset", "paper", "--format", cases[i]!.format], Buffer.from(encoded[i]!.out.trim(), "hex"))));
+    const binary = await Promise.all(
+      [0, 2].map((i) =>
+        cli(["decode", "--preset", "paper", "--format", cases[i]!.format], Buffer.from(encoded[i]!.out.trim(), "hex")),
+      ),
+    );
     expect(binary.map((b) => b.out)).toEqual([decoded[0]!.out, decoded[2]!.out]);
   });
 
   it("keeps NaN and 64-bit integers exact through stdin and stdout", async () => {
-    const layout = file("nan.satlayout.json", JSON.stringify({ format: "satlayout", version: 1, name: "nan", fields: [{ id: "v", key: "v", name: "v", type: { kind: "float", bits: 64 } }, { id: "n", key: "n", name: "n", type: { kind: "int", bits: 64, signed: false } }] }));
-    const hex = await cli(["encode", "--layout", layout, "--format", "cbor", "--hex"], '{"v": NaN, "n": 18446744073709551615}');
+    const layout = file(
+      "nan.satlayout.json",
+      JSON.stringify({
+        format: "satlayout",
+        version: 1,
+        name: "nan",
+        fields: [
+          { id: "v", key: "v", name: "v", type: { kind: "float", bits: 64 } },
+          { id: "n", key: "n", name: "n", type: { kind: "int", bits: 64, signed: false } },
+        ],
+      }),
+    );
+    const hex = await cli(
+      ["encode", "--layout", layout, "--format", "cbor", "--hex"],
+      '{"v": NaN, "n": 18446744073709551615}',
+    );
     expect(hex.err).toBe("");
-    expect((await cli(["decode", "--layout", layout, "--format", "cbor", "--hex"], hex.out)).out).toBe('{"v":NaN,"n":18446744073709551615}\n');
+    expect((await cli(["decode", "--layout", layout, "--format", "cbor", "--hex"], hex.out)).out).toBe(
+      '{"v":NaN,"n":18446744073709551615}\n',
+    );
   });
 
   it("encode --records FILE --hex writes one message a line, Python's bytes, in one process", async () => {
-    const runs = await Promise.all((["json", "cbor", "msgpack"] as const).map((format) => cli(["encode", "--preset", "paper", "--format", format, "--records", recordsFile, "--hex"])));
-    runs.forEach((r, i) => expect([r.code, r.err, r.out]).toEqual([0, "", `${reference[(["json", "cbor", "msgpack"] as const)[i]!].join("\n")}\n`]));
+    const runs = await Promise.all(
+      (["json", "cbor", "msgpack"] as const).map((format) =>
+        cli(["encode", "--preset", "paper", "--format", format, "--records", recordsFile, "--hex"]),
+      ),
+    );
+    runs.forEach((r, i) =>
+      expect([r.code, r.err, r.out]).toEqual([
+        0,
+        "",
+        `${reference[(["json", "cbor", "msgpack"] as const)[i]!].join("\n")}\n`,
+      ]),
+    );
     // a bad record stops it before anything is written, naming its line
     const bad = file("paper-bad.jsonl", `${JSON.stringify(BASE)}\n${JSON.stringify({ ...BASE, door: undefined })}\n`);
     const [broken, noHex, mixed] = await Promise.all([
@@ -262,7 +494,9 @@ describe("encode / decode", SLOW, () => {
   });
 
   it("fails clearly on bad records and bad bytes", async () => {
-    const good = (await cli(["encode", "--preset", "paper", "--format", "protobuf", "--hex"], JSON.stringify(BASE))).out.trim();
+    const good = (
+      await cli(["encode", "--preset", "paper", "--format", "protobuf", "--hex"], JSON.stringify(BASE))
+    ).out.trim();
     const runs = await Promise.all([
       cli(["encode", "--preset", "paper", "--format", "protobuf"], JSON.stringify({ ...BASE, door: undefined })),
       cli(["encode", "--preset", "paper", "--format", "protobuf"], ""),
@@ -284,7 +518,22 @@ describe("encode / decode", SLOW, () => {
 
 describe("cost", SLOW, () => {
   it("--json prices every message of the measured sizes (Astrocast, JSON records fragmented)", async () => {
-    const r = await cli(["cost", "--preset", "paper", "--records", recordsFile, "--platform", "astrocast", "--devices", "10000", "--per-day", "4", "--format", "json", "--json"]);
+    const r = await cli([
+      "cost",
+      "--preset",
+      "paper",
+      "--records",
+      recordsFile,
+      "--platform",
+      "astrocast",
+      "--devices",
+      "10000",
+      "--per-day",
+      "4",
+      "--format",
+      "json",
+      "--json",
+    ]);
     expect(r.err).toBe("");
     const out = JSON.parse(r.out);
     expect(out.schema).toBe("satpayload.cost/1");
@@ -305,12 +554,36 @@ describe("cost", SLOW, () => {
   });
 
   it("counts RockBLOCK credits per message", async () => {
-    const out = JSON.parse((await cli(["cost", "--preset", "paper", "--records", recordsFile, "--platform", "iridium-sbd", "--devices", "1", "--per-day", "24", "--days", "30", "--format", "json,cbor", "--json"])).out);
+    const out = JSON.parse(
+      (
+        await cli([
+          "cost",
+          "--preset",
+          "paper",
+          "--records",
+          recordsFile,
+          "--platform",
+          "iridium-sbd",
+          "--devices",
+          "1",
+          "--per-day",
+          "24",
+          "--days",
+          "30",
+          "--format",
+          "json,cbor",
+          "--json",
+        ])
+      ).out,
+    );
     const credits = (b: number) => Math.max(1, Math.ceil(b / 50));
     // json.dumps output (400-odd B) needs two SBD sessions of at most 340 B
     const jsonCredits = sizesOf("json").map((s) => credits(340) + credits(s - 340));
     const cborCredits = sizesOf("cbor").map(credits);
-    const shares = (cs: number[]) => [...new Set(cs)].sort((a, b) => a - b).map((u) => ({ units: u, share: cs.filter((c) => c === u).length / cs.length }));
+    const shares = (cs: number[]) =>
+      [...new Set(cs)]
+        .sort((a, b) => a - b)
+        .map((u) => ({ units: u, share: cs.filter((c) => c === u).length / cs.length }));
     expect(out.formats[0].exact.unitShares).toEqual(shares(jsonCredits));
     expect(out.formats[1].exact.unitShares).toEqual(shares(cborCredits));
     expect(out.formats[0].unitName).toBe("credits");
@@ -331,16 +604,68 @@ describe("cost", SLOW, () => {
   });
 
   it("a human table names the platform, price and fleet", async () => {
-    const r = await cli(["cost", "--preset", "paper", "--records", recordsFile, "--platform", "nbiot-tn", "--devices", "10000", "--per-day", "4", "--format", "protobuf"]);
+    const r = await cli([
+      "cost",
+      "--preset",
+      "paper",
+      "--records",
+      recordsFile,
+      "--platform",
+      "nbiot-tn",
+      "--devices",
+      "10000",
+      "--per-day",
+      "4",
+      "--format",
+      "protobuf",
+    ]);
     expect(r.code).toBe(0);
-    expect(r.out.split("\n").slice(1, 3)).toEqual(["Terrestrial NB-IoT / LTE-M: no fixed limit, €0.02/MB (2^20 B); on air: CoAP CON / UDP / IPv4", "10,000 devices × 4/day × 30 days = 1,200,000 messages"]);
-    expect(r.out).toMatch(/^format\s+mean B\s+p95 B\s+max B\s+on air B\s+over limit\s+msgs\/msg\s+transmissions\s+volume MB \(binary\)\s+cost \(mean\)/m);
-    expect(r.out).toMatch(/^protobuf\s+\d+\.\d\s+\d+\s+\d+\s+\d+\.\d\s+0\.0 %\s+1\.00\s+1,200,000\s+\d+\.\d\s+€\d+\.\d\d/m);
+    expect(r.out.split("\n").slice(1, 3)).toEqual([
+      "Terrestrial NB-IoT / LTE-M: no fixed limit, €0.02/MB (2^20 B); on air: CoAP CON / UDP / IPv4",
+      "10,000 devices × 4/day × 30 days = 1,200,000 messages",
+    ]);
+    expect(r.out).toMatch(
+      /^format\s+mean B\s+p95 B\s+max B\s+on air B\s+over limit\s+msgs\/msg\s+transmissions\s+volume MB \(binary\)\s+cost \(mean\)/m,
+    );
+    expect(r.out).toMatch(
+      /^protobuf\s+\d+\.\d\s+\d+\s+\d+\s+\d+\.\d\s+0\.0 %\s+1\.00\s+1,200,000\s+\d+\.\d\s+€\d+\.\d\d/m,
+    );
   });
 
   it("--stack: an IP link bills the stack's headers with every message, a modem link refuses an IP stack", async () => {
-    const args = ["cost", "--preset", "paper", "--records", recordsFile, "--platform", "nbiot-tn", "--devices", "10000", "--per-day", "4", "--format", "cbor", "--json"];
-    const [raw, coap, modem] = await Promise.all([cli([...args, "--stack", "raw"]), cli(args), cli(["cost", "--preset", "paper", "--platform", "astrocast", "--devices", "1", "--per-day", "1", "--stack", "coap-con"])]);
+    const args = [
+      "cost",
+      "--preset",
+      "paper",
+      "--records",
+      recordsFile,
+      "--platform",
+      "nbiot-tn",
+      "--devices",
+      "10000",
+      "--per-day",
+      "4",
+      "--format",
+      "cbor",
+      "--json",
+    ];
+    const [raw, coap, modem] = await Promise.all([
+      cli([...args, "--stack", "raw"]),
+      cli(args),
+      cli([
+        "cost",
+        "--preset",
+        "paper",
+        "--platform",
+        "astrocast",
+        "--devices",
+        "1",
+        "--per-day",
+        "1",
+        "--stack",
+        "coap-con",
+      ]),
+    ]);
     const sizes = sizesOf("cbor");
     const mean = sizes.reduce((a, b) => a + b, 0) / sizes.length;
     const rawOut = JSON.parse(raw.out);
@@ -352,7 +677,10 @@ describe("cost", SLOW, () => {
     expect(coapOut.formats[0].exact.bytesPerMessage).toBe(mean);
     expect(coapOut.formats[0].exact.sentBytes).toBeGreaterThan(rawOut.formats[0].exact.sentBytes);
     expect(coapOut.formats[0].exact.cost).toBeCloseTo((coapOut.formats[0].exact.sentBytes * 0.02) / 2 ** 20, 9);
-    expect([modem.code, firstLine(modem)]).toEqual([2, "satpayload: Astrocast (Astronode S) is a modem link: it carries the raw payload, not CoAP CON / UDP / IPv4"]);
+    expect([modem.code, firstLine(modem)]).toEqual([
+      2,
+      "satpayload: Astrocast (Astronode S) is a modem link: it carries the raw payload, not CoAP CON / UDP / IPv4",
+    ]);
   });
 
   it("rejects missing or malformed numbers", async () => {
@@ -363,34 +691,64 @@ describe("cost", SLOW, () => {
     ]);
     expect([noDevices.code, firstLine(noDevices)]).toEqual([2, "satpayload: --devices is required"]);
     expect(negative.code).toBe(2);
-    expect([table7.code, firstLine(table7)]).toEqual([2, "satpayload: --paper-table7 takes no other flag than --json (got --devices)"]);
+    expect([table7.code, firstLine(table7)]).toEqual([
+      2,
+      "satpayload: --paper-table7 takes no other flag than --json (got --devices)",
+    ]);
   });
 });
 
 describe("catalogs and help", SLOW, () => {
   it("presets, formats and platforms list what the other commands accept", async () => {
-    const [presets, formats, formatsTable, platforms, presetsTable] = await Promise.all([cli(["presets", "--json"]), cli(["formats", "--json"]), cli(["formats"]), cli(["platforms"]), cli(["presets"])]);
+    const [presets, formats, formatsTable, platforms, presetsTable] = await Promise.all([
+      cli(["presets", "--json"]),
+      cli(["formats", "--json"]),
+      cli(["formats"]),
+      cli(["platforms"]),
+      cli(["presets"]),
+    ]);
     const p = JSON.parse(presets.out);
     expect(p.presets.map((x: { id: string }) => x.id)).toEqual(["paper", "kineis-tracker", "lorawan-env"]);
     expect(p.presets[0].fields).toBe(20);
     const f = JSON.parse(formats.out);
-    expect(f.formats.map((x: { id: string }) => x.id)).toEqual(["json", "cbor", "msgpack", "protobuf", "struct", "struct-zlib", "sbe", "pson", "bitpacked"]);
+    expect(f.formats.map((x: { id: string }) => x.id)).toEqual([
+      "json",
+      "cbor",
+      "msgpack",
+      "protobuf",
+      "struct",
+      "struct-zlib",
+      "sbe",
+      "pson",
+      "bitpacked",
+    ]);
     for (const x of f.formats) expect(x.implementation.length, x.id).toBeGreaterThan(5);
     expect(formatsTable.out.split("\n")[0]!.split(/\s{2,}/)).toEqual(["id", "label", "implementation"]);
-    expect(platforms.out).toMatch(/^astrocast\s+Astrocast \(Astronode S\)\s+160\s+40\s+€0\.183\/KB \(2\^10 B\)\s+operational$/m);
+    expect(platforms.out).toMatch(
+      /^astrocast\s+Astrocast \(Astronode S\)\s+160\s+40\s+€0\.183\/KB \(2\^10 B\)\s+operational$/m,
+    );
     // a default price that is an estimate says so
-    expect(platforms.out).toMatch(/^iridium-sbd\s+Iridium SBD \(9602\/9603\)\s+340\s+270\s+€0\.00894\/credit of 50 B \(estimate\)\s+operational$/m);
+    expect(platforms.out).toMatch(
+      /^iridium-sbd\s+Iridium SBD \(9602\/9603\)\s+340\s+270\s+€0\.00894\/credit of 50 B \(estimate\)\s+operational$/m,
+    );
     expect(presetsTable.out).toMatch(/^kineis-tracker\s+Asset tracker \(Kinéis 30 B\)\s+12\s+/m);
   });
 
   it("help and unknown commands", async () => {
-    const [h, cost, sizes, u] = await Promise.all([cli(["help"]), cli(["help", "cost"]), cli(["sizes", "--help"]), cli(["frobnicate"])]);
+    const [h, cost, sizes, u] = await Promise.all([
+      cli(["help"]),
+      cli(["help", "cost"]),
+      cli(["sizes", "--help"]),
+      cli(["frobnicate"]),
+    ]);
     expect(h.code).toBe(0);
     expect(h.out).toMatch(/^usage: satpayload <command>/);
     expect(cost.out).toContain("--paper-table7");
     expect(sizes.out).toMatch(/^satpayload sizes/);
     expect(u.code).toBe(2);
     // later issues add commands at the end of the list
-    expect(u.err).toMatch(/^satpayload: unknown command "frobnicate" \(commands: sizes, encode, decode, cost, presets, formats, platforms(, [a-z]+)*\)\n$/);
+    expect(u.err).toMatch(
+      /^satpayload: unknown command "frobnicate" \(commands: sizes, encode, decode, cost, presets, formats, platforms(, [a-z]+)*\)\n$/,
+    );
   });
 });

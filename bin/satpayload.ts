@@ -1,16 +1,15 @@
 #!/usr/bin/env tsx
 // The satpayload CLI: the codec core for scripts and CI (sizes, encode/decode, cost, catalogs).
-import { DecodeError, EncodeError, LayoutError, RecordError } from "../codecs/src/errors.ts";
-import { PlatformError } from "../codecs/src/platforms/catalog.ts";
+import { DecodeError, EncodeError, LayoutError, PlatformError, RecordError } from "#codecs";
+import { formatsCommand, platformsCommand, presetsCommand } from "./commands/catalog.ts";
+import { channelCommand, channelHelp } from "./commands/channel.ts";
 import { decodeCommand, decodeHelp, encodeCommand, encodeHelp } from "./commands/codec.ts";
 import { InputError, UsageError } from "./commands/common.ts";
-import { channelCommand, channelHelp } from "./commands/channel.ts";
 import { costCommand, costHelp } from "./commands/cost.ts";
-import { loadtestCommand, loadtestHelp } from "./commands/loadtest.ts";
+import { devkitCommand, devkitHelp } from "./commands/devkit.ts";
 import { diffCommand, diffHelp } from "./commands/diff.ts";
 import { exportCommand, exportHelp } from "./commands/export.ts";
-import { devkitCommand, devkitHelp } from "./commands/devkit.ts";
-import { formatsCommand, platformsCommand, presetsCommand } from "./commands/catalog.ts";
+import { loadtestCommand, loadtestHelp } from "./commands/loadtest.ts";
 import { sizesCommand, sizesHelp } from "./commands/sizes.ts";
 import { stackCommand, stackHelp } from "./commands/stack.ts";
 
@@ -20,8 +19,14 @@ const COMMANDS: Record<string, { run: (argv: string[]) => Promise<void>; help: s
   decode: { run: decodeCommand, help: decodeHelp },
   cost: { run: costCommand, help: costHelp },
   presets: { run: presetsCommand, help: "satpayload presets [--json]\n  Lists the built-in layouts (--preset ID).\n" },
-  formats: { run: formatsCommand, help: "satpayload formats [--json]\n  Lists the wire formats and how each one's bytes are produced.\n" },
-  platforms: { run: platformsCommand, help: "satpayload platforms [--json]\n  Lists the platform catalog: limits, billing and sources.\n" },
+  formats: {
+    run: formatsCommand,
+    help: "satpayload formats [--json]\n  Lists the wire formats and how each one's bytes are produced.\n",
+  },
+  platforms: {
+    run: platformsCommand,
+    help: "satpayload platforms [--json]\n  Lists the platform catalog: limits, billing and sources.\n",
+  },
   devkit: { run: devkitCommand, help: devkitHelp },
   diff: { run: diffCommand, help: diffHelp },
   export: { run: exportCommand, help: exportHelp },
@@ -44,8 +49,22 @@ function exitCodeFor(e: unknown): number {
     process.stderr.write(`satpayload: ${e.message}\n(run "satpayload help" for usage)\n`);
     return 2;
   }
-  if (e instanceof InputError || e instanceof LayoutError || e instanceof RecordError || e instanceof DecodeError || e instanceof EncodeError || e instanceof PlatformError) {
-    const kind = e instanceof LayoutError ? "invalid layout: " : e instanceof PlatformError ? "invalid platform: " : e instanceof RecordError ? "invalid record: " : "";
+  if (
+    e instanceof InputError ||
+    e instanceof LayoutError ||
+    e instanceof RecordError ||
+    e instanceof DecodeError ||
+    e instanceof EncodeError ||
+    e instanceof PlatformError
+  ) {
+    const kind =
+      e instanceof LayoutError
+        ? "invalid layout: "
+        : e instanceof PlatformError
+          ? "invalid platform: "
+          : e instanceof RecordError
+            ? "invalid record: "
+            : "";
     process.stderr.write(`satpayload: ${kind}${e.message}\n`);
     return 1;
   }

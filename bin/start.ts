@@ -1,10 +1,10 @@
 // `npm start`: the desktop window when the Electron binary is installed, otherwise browser mode.
-import { repoRoot } from "../host/httpHost.ts";
-import { runBrowserMode } from "../host/launch/browserMode.ts";
-import { probeElectron } from "../host/launch/electron.ts";
-import { runElectron } from "../app/launch.ts";
-import { parseLaunchArgs } from "../host/launch/options.ts";
-import { ensureRenderer } from "../host/launch/renderer.ts";
+import { runElectron } from "#app/launch.ts";
+import { repoRoot } from "#host/httpHost.ts";
+import { runBrowserMode } from "#host/launch/browserMode.ts";
+import { probeElectron } from "#host/launch/electron.ts";
+import { parseLaunchArgs } from "#host/launch/options.ts";
+import { ensureRenderer } from "#host/launch/renderer.ts";
 
 try {
   const opts = parseLaunchArgs(process.argv.slice(2));
@@ -19,7 +19,10 @@ try {
     await runBrowserMode(opts, "Electron could not load SQLite; falling back");
   } else {
     console.log(`Electron binary not installed: ${electron.reason}.`);
-    await runBrowserMode(opts, "no Electron binary; `node node_modules/electron/install.js` with internet access fetches it for the desktop window");
+    await runBrowserMode(
+      opts,
+      "no Electron binary; `node node_modules/electron/install.js` with internet access fetches it for the desktop window",
+    );
   }
 } catch (e) {
   console.error(`npm start: ${(e as Error).message}`);

@@ -1,8 +1,8 @@
 // `npm run web`: browser mode even where Electron is installed.
-import { repoRoot } from "../host/httpHost.ts";
-import { runBrowserMode } from "../host/launch/browserMode.ts";
-import { parseLaunchArgs } from "../host/launch/options.ts";
-import { ensureRenderer } from "../host/launch/renderer.ts";
+import { repoRoot } from "#host/httpHost.ts";
+import { runBrowserMode } from "#host/launch/browserMode.ts";
+import { parseLaunchArgs } from "#host/launch/options.ts";
+import { ensureRenderer } from "#host/launch/renderer.ts";
 
 try {
   const opts = parseLaunchArgs(process.argv.slice(2));

@@ -1,7 +1,7 @@
 // The fit advisor as a user meets it (issue #13): precision lost is priced from the declared step and said in metres
 // for positions, fields can be locked or given a coarsest step, and a plan that misses the target says it is partial.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { screenshot, startSession, type E2eSession } from "./support/session.ts";
 import { openPreset, tid } from "./support/ui.ts";
 
@@ -30,7 +30,9 @@ describe("fit advisor (browser mode)", () => {
     await page.selectOption(tid("advisor-format"), "protobuf");
     await page.waitForSelector(`${tid("advisor-result")}[data-fits="false"]`, { timeout: 90_000 });
     await settled(page);
-    expect(await page.locator(tid("advisor-unreachable")).textContent()).toMatch(/^✗ the allowed changes cannot reach Kinéis \(standard\) \(19 B\): every one of them together still makes \d+ B$/);
+    expect(await page.locator(tid("advisor-unreachable")).textContent()).toMatch(
+      /^✗ the allowed changes cannot reach Kinéis \(standard\) \(19 B\): every one of them together still makes \d+ B$/,
+    );
     await page.waitForSelector(tid("advisor-partial"));
     // nothing is rounded for a target the plan misses: no "Apply all", and no plan badge on a lossy change
     const apply = page.locator(tid("advisor-apply-all"));
@@ -59,7 +61,9 @@ describe("fit advisor (browser mode)", () => {
     await page.check(tid("lock-lon"));
     await page.fill(tid("maxstep-lat"), "0.0001");
     expect(await page.locator(tid("maxerror-lat")).textContent()).toBe("±5.57 m (0.00005°)");
-    await expect.poll(async () => (await page.locator(tid("suggestion-lon")).count()) === 0, { timeout: 90_000 }).toBe(true);
+    await expect
+      .poll(async () => (await page.locator(tid("suggestion-lon")).count()) === 0, { timeout: 90_000 })
+      .toBe(true);
     await settled(page);
     expect(await page.locator(tid("suggestion-lat")).textContent()).not.toMatch(/0\.001°|0\.0002°|0\.0005°/);
     await screenshot(page, "advisor-02-limits");

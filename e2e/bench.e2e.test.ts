@@ -3,11 +3,9 @@
 // and follows it into the queue, through a satellite pass to its acknowledgement, and into the frame log.
 import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseLayout } from "../codecs/src/layout/validate.ts";
-import { paperPreset } from "../codecs/src/presets/paper.ts";
-import { bytesToHex } from "../codecs/src/text/bytes.ts";
-import { designPayload } from "../host/devkit/design.ts";
-import { devkitServiceOf } from "../host/handlers/devkit.ts";
+import { bytesToHex, paperPreset, parseLayout } from "#codecs";
+import { designPayload } from "#host/devkit/design.ts";
+import { devkitServiceOf } from "#host/handlers/devkit.ts";
 import { screenshot, startSession, type E2eSession } from "./support/session.ts";
 import { openPreset, tid } from "./support/ui.ts";
 
@@ -39,7 +37,9 @@ describe("DevKit bench (browser mode, simulated DevKit on a pty)", () => {
     await page.selectOption(tid("port-select"), "sim:astronode-s");
     await page.click(tid("connect"));
     await page.waitForSelector(`${tid("devkit-state")}[data-state="ready"]`, { timeout: 30_000 });
-    await expect.poll(() => page.locator(tid("info-product")).textContent(), { timeout: 20_000 }).toContain("Astronode S");
+    await expect
+      .poll(() => page.locator(tid("info-product")).textContent(), { timeout: 20_000 })
+      .toContain("Astronode S");
 
     // passes on demand only, so the queued state can be seen before the ack
     await page.locator(tid("sim-card")).getByRole("button", { name: "Off" }).click();
@@ -49,7 +49,9 @@ describe("DevKit bench (browser mode, simulated DevKit on a pty)", () => {
     await page.selectOption(tid("send-format"), "json");
     const over = Number(await page.locator(tid("send-verdict")).getAttribute("data-over"));
     expect(over).toBeGreaterThan(200);
-    expect(await page.locator(tid("send-verdict")).textContent()).toMatch(new RegExp(`${over} over the Astronode's 160`));
+    expect(await page.locator(tid("send-verdict")).textContent()).toMatch(
+      new RegExp(`${over} over the Astronode's 160`),
+    );
     expect(await page.locator(tid("send-design")).isDisabled()).toBe(true);
 
     await page.selectOption(tid("send-format"), "protobuf");
@@ -69,7 +71,9 @@ describe("DevKit bench (browser mode, simulated DevKit on a pty)", () => {
     // the background EVT poll (every 2 s) reads the ack, clears it and records it
     const history = page.locator(`${tid("tx-history")} ${tid(`tx-${queueId}`)}`);
     await expect.poll(() => history.getAttribute("data-status"), { timeout: 20_000 }).toBe("acked");
-    await expect.poll(() => page.locator(tid("notices")).textContent()).toContain(`satellite acknowledged payload ${queueId}`);
+    await expect
+      .poll(() => page.locator(tid("notices")).textContent())
+      .toContain(`satellite acknowledged payload ${queueId}`);
     await page.waitForSelector(tid("queue-empty"), { timeout: 10_000 });
 
     const log = page.locator(tid("log"));
@@ -85,7 +89,13 @@ describe("DevKit bench (browser mode, simulated DevKit on a pty)", () => {
     expect(exported).toContain(`SAK_RA id=${queueId}`);
 
     // what the database holds for it
-    const rows = (await s.server.host.dispatch("devkit.transmissions", {})) as { queueId: number; payloadHex: string; format: string; layoutVersion: number; ackedAt: string | null }[];
+    const rows = (await s.server.host.dispatch("devkit.transmissions", {})) as {
+      queueId: number;
+      payloadHex: string;
+      format: string;
+      layoutVersion: number;
+      ackedAt: string | null;
+    }[];
     const stored = rows.find((r) => r.queueId === queueId)!;
     expect(stored).toMatchObject({ payloadHex: bytesToHex(expected), format: "protobuf", layoutVersion: 1 });
     expect(stored.ackedAt).not.toBeNull();
@@ -145,7 +155,9 @@ describe("DevKit bench (browser mode, simulated DevKit on a pty)", () => {
     expect(await page.locator(tid("sim-line-rate")).isChecked()).toBe(true);
     expect(await page.locator(tid("sim-first-request-lost")).isChecked()).toBe(false);
     // the power-on reset event has been read and cleared: from here on no notice re-reads the module
-    await expect.poll(() => page.locator(tid("notices")).textContent(), { timeout: 20_000 }).toContain("the module restarted");
+    await expect
+      .poll(() => page.locator(tid("notices")).textContent(), { timeout: 20_000 })
+      .toContain("the module restarted");
 
     // fill the module's 8 slots (whatever an earlier test left), then one more
     let queued = 0;
@@ -153,7 +165,9 @@ describe("DevKit bench (browser mode, simulated DevKit on a pty)", () => {
       await page.fill(tid("hex-input"), "ab".repeat(n));
       await page.click(tid("hex-send"));
       const outcome = await Promise.race([
-        page.waitForSelector(`${tid("flash-hex")}:has-text("(${n} B)")`, { timeout: 20_000 }).then(() => "queued" as const),
+        page
+          .waitForSelector(`${tid("flash-hex")}:has-text("(${n} B)")`, { timeout: 20_000 })
+          .then(() => "queued" as const),
         page.waitForSelector(tid("error-hex"), { timeout: 20_000 }).then(() => "refused" as const),
       ]);
       if (outcome === "refused") break;

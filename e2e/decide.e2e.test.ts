@@ -6,14 +6,17 @@ import os from "node:os";
 import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { measureSizes } from "../codecs/src/analysis/sizes.ts";
-import { CODECS } from "../codecs/src/formats/registry.ts";
-import { parseLayout } from "../codecs/src/layout/validate.ts";
-import { presetById } from "../codecs/src/presets/index.ts";
-import { evaluateFleet } from "../codecs/src/report/fleet.ts";
-import { defaultScenario, type FleetScenario } from "../codecs/src/report/scenario.ts";
-import { generateSamples } from "../codecs/src/samples/generate.ts";
-import { layoutStackId } from "../codecs/src/transport/platformStack.ts";
+import {
+  CODECS,
+  defaultScenario,
+  evaluateFleet,
+  type FleetScenario,
+  generateSamples,
+  measureSizes,
+  parseLayout,
+  presetById,
+} from "#codecs";
+import { layoutStackId } from "#codecs/transport/platformStack.ts";
 import { artifactsDir, screenshot, startSession, type E2eSession } from "./support/session.ts";
 import { openPreset, tid, waitForSaved, savedVersion } from "./support/ui.ts";
 
@@ -31,7 +34,12 @@ afterAll(async () => {
 });
 
 const paper = parseLayout(presetById("paper")!.layout);
-const measured = measureSizes(paper, generateSamples(paper, 1000, 1)).map((m) => ({ format: m.format, label: CODECS[m.format].info.label, stats: m.stats, sizes: m.sizes }));
+const measured = measureSizes(paper, generateSamples(paper, 1000, 1)).map((m) => ({
+  format: m.format,
+  label: CODECS[m.format].info.label,
+  stats: m.stats,
+  sizes: m.sizes,
+}));
 
 async function valueOf(page: Page, testId: string): Promise<number> {
   const v = await page.locator(tid(testId)).getAttribute("data-value");
@@ -62,28 +70,48 @@ describe("decide (browser mode)", () => {
     // the catalog only estimates RockBLOCK credits: enter a contract price, in pounds, and the rate into euros
     await page.fill(tid("price-iridium-sbd-price"), "0.11");
     await page.locator(`${tid("price-iridium-sbd")} select[aria-label="price currency"]`).selectOption("GBP");
-    await expect.poll(() => page.locator(".note.attention").allTextContents()).toContain("Iridium SBD (9602/9603) is priced in GBP: enter the GBP → EUR rate to see its cost");
+    await expect
+      .poll(() => page.locator(".note.attention").allTextContents())
+      .toContain("Iridium SBD (9602/9603) is priced in GBP: enter the GBP → EUR rate to see its cost");
     await page.fill(tid("rate-GBP"), "1.17");
 
     const scenario: FleetScenario = {
       ...defaultScenario(),
       devices: 25_000,
       cadence: { kind: "interval", minutes: 30 },
-      billing: { "iridium-sbd": { kind: "per-credit", bytesPerCredit: 50, minCredits: 1, price: { amount: 0.11, currency: "GBP" } } },
+      billing: {
+        "iridium-sbd": {
+          kind: "per-credit",
+          bytesPerCredit: 50,
+          minCredits: 1,
+          price: { amount: 0.11, currency: "GBP" },
+        },
+      },
       rates: { GBP: 1.17 },
     };
     // NB-IoT carries the messages over CoAP by default: its headers name the layout by its short id
     const expected = evaluateFleet(scenario, measured, { layout: layoutStackId(paper.name) });
     const cell = (f: string, p: string) => expected.cells.find((c) => c.format === f && c.platformId === p)!;
-    await expect.poll(() => valueOf(page, "cost-protobuf-iridium-sbd")).toBeCloseTo(cell("protobuf", "iridium-sbd").monthly.exact!, 6);
+    await expect
+      .poll(() => valueOf(page, "cost-protobuf-iridium-sbd"))
+      .toBeCloseTo(cell("protobuf", "iridium-sbd").monthly.exact!, 6);
     expect(await valueOf(page, "cost-protobuf-astrocast")).toBeCloseTo(cell("protobuf", "astrocast").monthly.exact!, 6);
     expect(await valueOf(page, "cost-bitpacked-nbiot-tn")).toBeCloseTo(cell("bitpacked", "nbiot-tn").monthly.exact!, 9);
     // credits per message come from every message's size, and the crossings are said in words
-    expect(await page.locator(tid("crossings-protobuf-iridium-sbd")).textContent()).toBe("100 % of messages cost three credits");
-    expect(await page.locator(tid("crossings-bitpacked-iridium-sbd")).textContent()).toBe("100 % of messages cost two credits");
+    expect(await page.locator(tid("crossings-protobuf-iridium-sbd")).textContent()).toBe(
+      "100 % of messages cost three credits",
+    );
+    expect(await page.locator(tid("crossings-bitpacked-iridium-sbd")).textContent()).toBe(
+      "100 % of messages cost two credits",
+    );
     // JSON does not fit Astrocast: it is sent fragmented and the planner says how
     await page.waitForSelector(tid("frag-json-astrocast"));
-    expect(await page.locator(`${tid("frag-json-astrocast")} td`).first().textContent()).toBe("3 (max 3)");
+    expect(
+      await page
+        .locator(`${tid("frag-json-astrocast")} td`)
+        .first()
+        .textContent(),
+    ).toBe("3 (max 3)");
     await expect.poll(() => page.locator(tid("cost-save-state")).getAttribute("data-status")).toBe("saved");
     await screenshot(page, "decide-01-cost");
 
@@ -92,7 +120,9 @@ describe("decide (browser mode)", () => {
     await page.waitForSelector(tid("cost-table"));
     expect(await page.inputValue(tid("devices"))).toBe("25000");
     expect(await page.inputValue(tid("rate-GBP"))).toBe("1.17");
-    await expect.poll(() => valueOf(page, "cost-protobuf-iridium-sbd")).toBeCloseTo(cell("protobuf", "iridium-sbd").monthly.exact!, 6);
+    await expect
+      .poll(() => valueOf(page, "cost-protobuf-iridium-sbd"))
+      .toBeCloseTo(cell("protobuf", "iridium-sbd").monthly.exact!, 6);
 
     // the paper's Table 7, to the euro, with the units that make it so
     await page.click(tid("scenario-paper"));
@@ -101,7 +131,10 @@ describe("decide (browser mode)", () => {
     expect(await page.locator(tid("table7-ntn-138")).textContent()).toBe("29,589");
     expect(await page.locator(tid("table7-ntn-127")).textContent()).toBe("27,228");
     expect(await page.locator(tid("table7-rules")).textContent()).toContain("MB = 2^20 B, KB = 2^10 B");
-    expect(await page.locator(`${tid("scenario-select")} option`).allTextContents()).toEqual(["Fleet", "Paper Table 7"]);
+    expect(await page.locator(`${tid("scenario-select")} option`).allTextContents()).toEqual([
+      "Fleet",
+      "Paper Table 7",
+    ]);
     await page.locator(tid("table7")).scrollIntoViewIfNeeded();
     await screenshot(page, "decide-02-table7");
     await page.click(tid("theme-toggle"));
@@ -119,10 +152,25 @@ describe("decide (browser mode)", () => {
     await adviceFor(page, 62);
     expect(await page.locator(tid("advisor-result")).getAttribute("data-fits")).toBe("true");
     expect(Number(await page.locator(tid("advisor-result")).getAttribute("data-plan-max"))).toBeLessThanOrEqual(30);
-    expect(await page.locator(`${tid("loss-acc")} td`).nth(1).textContent()).toBe("±0.05 mg");
-    expect(await page.locator(`${tid("loss-cgi")} td`).nth(1).textContent()).toBe("exact");
+    expect(
+      await page
+        .locator(`${tid("loss-acc")} td`)
+        .nth(1)
+        .textContent(),
+    ).toBe("±0.05 mg");
+    expect(
+      await page
+        .locator(`${tid("loss-cgi")} td`)
+        .nth(1)
+        .textContent(),
+    ).toBe("exact");
     // lossless changes come first
-    expect(await page.locator(`${tid("advisor-suggestions")} tbody tr`).first().getAttribute("data-testid")).toBe("suggestion-cgi");
+    expect(
+      await page
+        .locator(`${tid("advisor-suggestions")} tbody tr`)
+        .first()
+        .getAttribute("data-testid"),
+    ).toBe("suggestion-cgi");
     await screenshot(page, "decide-03-advisor");
 
     await page.click(tid("apply-cgi"));
@@ -132,7 +180,12 @@ describe("decide (browser mode)", () => {
 
     await page.click(tid("advisor-apply-all"));
     await page.waitForSelector(tid("advisor-fits-already"), { timeout: 90_000 });
-    const after = Number(await page.locator(tid("advisor-now")).textContent().then((t) => t!.replace(" B", "")));
+    const after = Number(
+      await page
+        .locator(tid("advisor-now"))
+        .textContent()
+        .then((t) => t!.replace(" B", "")),
+    );
     expect(after).toBeLessThanOrEqual(30);
     await screenshot(page, "decide-04-advisor-applied");
 
@@ -167,7 +220,11 @@ describe("decide (browser mode)", () => {
       await page.pdf({ path: file, preferCSSPageSize: true, printBackground: true });
       pdfs[size] = file;
       const info = run("pdfinfo", [file]);
-      expect(info).toMatch(size === "A4" ? /Page size:\s+59[45](\.\d+)? x 84[12](\.\d+)? pts \(A4\)/ : /Page size:\s+612 x 792 pts \(letter\)/);
+      expect(info).toMatch(
+        size === "A4"
+          ? /Page size:\s+59[45](\.\d+)? x 84[12](\.\d+)? pts \(A4\)/
+          : /Page size:\s+612 x 792 pts \(letter\)/,
+      );
       const pages = Number(/Pages:\s+(\d+)/.exec(info)![1]);
       expect(pages).toBeGreaterThanOrEqual(2);
       const prefix = path.join(tmp, size);
@@ -175,9 +232,28 @@ describe("decide (browser mode)", () => {
       const pngs = readdirSync(tmp).filter((f) => f.startsWith(size) && f.endsWith(".png"));
       expect(pngs).toHaveLength(pages);
       for (const png of pngs) expect(statSync(path.join(tmp, png)).size, png).toBeGreaterThan(8_000);
-      run("pdftoppm", ["-png", "-r", "60", "-f", "1", "-l", "2", file, path.join(artifactsDir, `decide-report-${size}`)]);
+      run("pdftoppm", [
+        "-png",
+        "-r",
+        "60",
+        "-f",
+        "1",
+        "-l",
+        "2",
+        file,
+        path.join(artifactsDir, `decide-report-${size}`),
+      ]);
       const text = run("pdftotext", ["-layout", file, "-"]);
-      for (const heading of ["Layout summary", "Message sizes", "Platform fit", "Fleet cost", "Paper Table 7", "Fragmentation", "Assumptions and sources"]) expect(text, heading).toContain(heading);
+      for (const heading of [
+        "Layout summary",
+        "Message sizes",
+        "Platform fit",
+        "Fleet cost",
+        "Paper Table 7",
+        "Fragmentation",
+        "Assumptions and sources",
+      ])
+        expect(text, heading).toContain(heading);
       expect(text).toContain("89,648");
       for (const chrome of ["Export code", "DevKit bench", "Print / Save"]) expect(text).not.toContain(chrome);
     }
@@ -200,7 +276,9 @@ describe("decide (browser mode)", () => {
     // the sizes chart carries an HTML legend beside its SVG: both end up in the PNG
     const [sizesPng] = await Promise.all([page.waitForEvent("download"), page.click(tid("png-sizes"))]);
     await sizesPng.saveAs(path.join(artifactsDir, "decide-chart-sizes.png"));
-    expect(readFileSync(path.join(artifactsDir, "decide-chart-sizes.png")).readUInt32BE(16)).toBeGreaterThanOrEqual(2 * 660);
+    expect(readFileSync(path.join(artifactsDir, "decide-chart-sizes.png")).readUInt32BE(16)).toBeGreaterThanOrEqual(
+      2 * 660,
+    );
     expect(errors).toEqual([]);
   });
 

@@ -3,12 +3,20 @@ import { execFileSync } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { measureSizes } from "../codecs/src/analysis/sizes.ts";
-import { parseLayout } from "../codecs/src/layout/validate.ts";
-import { generateSamples } from "../codecs/src/samples/generate.ts";
+import { generateSamples, measureSizes, parseLayout } from "#codecs";
 import { repoRoot } from "./support/build.ts";
 import { screenshot, startSession, type E2eSession } from "./support/session.ts";
-import { drag, openPreset, rowKeys, savedVersion, shownLayoutKey, stat, tid, waitForSaved, waitForSizes } from "./support/ui.ts";
+import {
+  drag,
+  openPreset,
+  rowKeys,
+  savedVersion,
+  shownLayoutKey,
+  stat,
+  tid,
+  waitForSaved,
+  waitForSizes,
+} from "./support/ui.ts";
 
 let s: E2eSession;
 
@@ -23,11 +31,18 @@ afterAll(async () => {
 interface CliSizes {
   seed: number;
   sampleCount: number;
-  formats: { format: string; stats: { count: number; min: number; mean: number; p50: number; p95: number; p99: number; max: number } }[];
+  formats: {
+    format: string;
+    stats: { count: number; min: number; mean: number; p50: number; p95: number; p99: number; max: number };
+  }[];
 }
 
 function cliSizes(): CliSizes {
-  const out = execFileSync(path.join(repoRoot, "node_modules/.bin/tsx"), ["bin/satpayload.ts", "sizes", "--preset", "paper", "--samples", "1000", "--seed", "1", "--json"], { cwd: repoRoot, encoding: "utf8" });
+  const out = execFileSync(
+    path.join(repoRoot, "node_modules/.bin/tsx"),
+    ["bin/satpayload.ts", "sizes", "--preset", "paper", "--samples", "1000", "--seed", "1", "--json"],
+    { cwd: repoRoot, encoding: "utf8" },
+  );
   return JSON.parse(out) as CliSizes;
 }
 
@@ -41,18 +56,24 @@ describe("designer (browser mode)", () => {
     expect(await page.locator(tid("field-count")).textContent()).toBe("20");
 
     const table2: Record<string, number> = { json: 418, cbor: 298, msgpack: 301, protobuf: 138, "struct-zlib": 127 };
-    for (const [format, bytes] of Object.entries(table2)) expect(Math.abs((await stat(page, format, "mean")) - bytes), format).toBeLessThanOrEqual(6);
+    for (const [format, bytes] of Object.entries(table2))
+      expect(Math.abs((await stat(page, format, "mean")) - bytes), format).toBeLessThanOrEqual(6);
 
     const cli = cliSizes();
     expect(cli.sampleCount).toBe(1000);
     for (const f of cli.formats) {
-      for (const k of ["min", "mean", "p50", "p95", "p99", "max"] as const) expect(await stat(page, f.format, k), `${f.format} ${k}`).toBe(f.stats[k]);
+      for (const k of ["min", "mean", "p50", "p95", "p99", "max"] as const)
+        expect(await stat(page, f.format, k), `${f.format} ${k}`).toBe(f.stats[k]);
     }
     // the shown mean is the CLI's to one decimal, and Astrocast's verdict follows from max
-    expect(await page.locator(tid("size-json-mean")).textContent()).toBe(cli.formats.find((f) => f.format === "json")!.stats.mean.toFixed(1));
+    expect(await page.locator(tid("size-json-mean")).textContent()).toBe(
+      cli.formats.find((f) => f.format === "json")!.stats.mean.toFixed(1),
+    );
     expect(await page.locator(tid("verdict-json-astrocast")).getAttribute("data-fits-max")).toBe("false");
     expect(await page.locator(tid("verdict-protobuf-astrocast")).getAttribute("data-fits-max")).toBe("true");
-    await expect.poll(() => page.locator(tid("zlib-implementation")).textContent()).toMatch(/Struct\+Zlib sizes model: \S+/);
+    await expect
+      .poll(() => page.locator(tid("zlib-implementation")).textContent())
+      .toMatch(/Struct\+Zlib sizes model: \S+/);
     await screenshot(page, "01-paper-sizes");
 
     // per-field attribution over the same samples: its mean total is the table's mean
@@ -60,10 +81,14 @@ describe("designer (browser mode)", () => {
     await page.waitForSelector(tid("attribution-table"));
     for (const f of ["json", "protobuf", "struct-zlib"]) {
       const mean = cli.formats.find((x) => x.format === f)!.stats.mean;
-      expect(await page.locator(`${tid(`attribution-row-${f}`)} td:last-child`).textContent(), f).toBe(`${mean.toFixed(1)} B`);
+      expect(await page.locator(`${tid(`attribution-row-${f}`)} td:last-child`).textContent(), f).toBe(
+        `${mean.toFixed(1)} B`,
+      );
     }
     // Struct+Zlib shows what compression changes next to the stream's fields and framing
-    expect(await page.locator(`${tid("attribution-row-struct-zlib")} td:nth-child(4)`).textContent()).toMatch(/^-?\d+\.\d B$/);
+    expect(await page.locator(`${tid("attribution-row-struct-zlib")} td:nth-child(4)`).textContent()).toMatch(
+      /^-?\d+\.\d B$/,
+    );
     await screenshot(page, "01a-paper-attribution");
     await page.click(tid("tab-sizes"));
 
@@ -157,7 +182,10 @@ describe("designer (browser mode)", () => {
       struct: await stat(page, "struct", "mean"),
       json: await stat(page, "json", "mean"),
     };
-    const bars = () => page.$$eval('[data-testid="sizes-chart"] .recharts-bar-rectangle path', (els) => els.map((e) => e.getAttribute("d") ?? ""));
+    const bars = () =>
+      page.$$eval('[data-testid="sizes-chart"] .recharts-bar-rectangle path', (els) =>
+        els.map((e) => e.getAttribute("d") ?? ""),
+      );
     const barsBefore = await bars();
     expect(barsBefore).toHaveLength(27);
     const key = await shownLayoutKey(page);
@@ -192,10 +220,13 @@ describe("designer (browser mode)", () => {
 
     await page.click(tid("row-temperature"));
     await page.mouse.move(5, 700);
-    const lit = () => page.$$eval('[data-testid="bytemap-hex"] .hex-byte.lit', (els) => els.map((e) => e.getAttribute("data-field")));
+    const lit = () =>
+      page.$$eval('[data-testid="bytemap-hex"] .hex-byte.lit', (els) => els.map((e) => e.getAttribute("data-field")));
     // protobuf: one tag byte (field 14, wire type 5) and the 4-byte float
     await expect.poll(lit).toEqual(["temperature", "temperature", "temperature", "temperature", "temperature"]);
-    const litText = await page.$$eval('[data-testid="bytemap-hex"] .hex-byte.lit', (els) => els.map((e) => e.textContent));
+    const litText = await page.$$eval('[data-testid="bytemap-hex"] .hex-byte.lit', (els) =>
+      els.map((e) => e.textContent),
+    );
     expect(litText[0]).toBe(((14 << 3) | 5).toString(16));
     await screenshot(page, "04-bytemap-selected");
 
@@ -338,7 +369,14 @@ describe("designer (browser mode)", () => {
     expect(await page.locator(`${tid("insp-max")} + .field-msg`).textContent()).toBe("Not a number");
     // a complete number that breaks a rule reaches the layout, and parseLayout's message sits under it
     await page.fill(tid("insp-max"), "0");
-    await expect.poll(() => page.locator(`${tid("insp-max")} ~ [data-testid="field-issue"]`).first().textContent()).toBe("must be > min");
+    await expect
+      .poll(() =>
+        page
+          .locator(`${tid("insp-max")} ~ [data-testid="field-issue"]`)
+          .first()
+          .textContent(),
+      )
+      .toBe("must be > min");
     await page.waitForSelector(`${tid("save-state")}[data-status="invalid"]`);
     expect(await page.locator(tid("compute-state")).textContent()).toBe("showing the last valid layout");
     expect(await shownLayoutKey(page)).toBe(key);
@@ -347,7 +385,14 @@ describe("designer (browser mode)", () => {
 
     // parseLayout flags the second of two equal keys; the edited (first) one is told as well
     await page.fill(tid("insp-key"), "ble-m");
-    await expect.poll(() => page.locator(`${tid("insp-key")} ~ [data-testid="field-issue"]`).first().textContent()).toBe("is also used by fields[5] (BLE source node)");
+    await expect
+      .poll(() =>
+        page
+          .locator(`${tid("insp-key")} ~ [data-testid="field-issue"]`)
+          .first()
+          .textContent(),
+      )
+      .toBe("is also used by fields[5] (BLE source node)");
     await page.keyboard.press("Control+z");
     await expect.poll(() => page.locator(tid("insp-key")).inputValue()).toBe("rssi");
     await page.fill(tid("insp-max"), "99");
@@ -360,18 +405,34 @@ describe("designer (browser mode)", () => {
   it("shows a clear error for a corrupted or invalid layout file", async () => {
     const { page, errors } = await s.open();
     await page.waitForSelector(tid("start-screen"));
-    const projectCount = async () => ((await s.server.host.dispatch("projects.list", { limit: 200 })) as unknown[]).length;
+    const projectCount = async () =>
+      ((await s.server.host.dispatch("projects.list", { limit: 200 })) as unknown[]).length;
     const before = await projectCount();
-    await page.setInputFiles(tid("file-input"), { name: "broken.satlayout.json", mimeType: "application/json", buffer: Buffer.from('{"format": "satlayout", "version": 1, "name": "Broken", "fields": [{"id": ') });
+    await page.setInputFiles(tid("file-input"), {
+      name: "broken.satlayout.json",
+      mimeType: "application/json",
+      buffer: Buffer.from('{"format": "satlayout", "version": 1, "name": "Broken", "fields": [{"id": '),
+    });
     await page.waitForSelector(tid("start-error"));
     const text = (await page.locator(tid("start-error")).textContent()) ?? "";
     expect(text).toContain('Could not open "broken.satlayout.json"');
     expect(await page.locator(tid("start-screen")).isVisible()).toBe(true);
     await screenshot(page, "07-corrupted-file");
 
-    const invalid = { format: "satlayout", version: 1, name: "Bad bits", fields: [{ id: "a", key: "a", name: "A", type: { kind: "int", bits: 12, signed: false } }] };
-    await page.setInputFiles(tid("file-input"), { name: "bad.satlayout.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(invalid)) });
-    await expect.poll(async () => (await page.locator(tid("start-error")).textContent()) ?? "").toContain("fields[0].type");
+    const invalid = {
+      format: "satlayout",
+      version: 1,
+      name: "Bad bits",
+      fields: [{ id: "a", key: "a", name: "A", type: { kind: "int", bits: 12, signed: false } }],
+    };
+    await page.setInputFiles(tid("file-input"), {
+      name: "bad.satlayout.json",
+      mimeType: "application/json",
+      buffer: Buffer.from(JSON.stringify(invalid)),
+    });
+    await expect
+      .poll(async () => (await page.locator(tid("start-error")).textContent()) ?? "")
+      .toContain("fields[0].type");
     // a failed import must not leave a project behind
     expect(await projectCount()).toBe(before);
     expect(errors.filter((e) => !/status of 400/.test(e))).toEqual([]);

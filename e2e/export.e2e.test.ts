@@ -6,10 +6,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runExports } from "../codecs/src/exporters/registry.ts";
-import { parseLayout } from "../codecs/src/layout/validate.ts";
-import { paperPreset } from "../codecs/src/presets/paper.ts";
-import { referencePython } from "../codecs/test/helpers/python.ts";
+import { paperPreset, parseLayout } from "#codecs";
+import { runExports } from "#codecs/exporters/registry.ts";
+import { referencePython } from "#codecs-test/helpers/python.ts";
 import { screenshot, startSession, type E2eSession } from "./support/session.ts";
 import { openPreset, tid } from "./support/ui.ts";
 
@@ -27,7 +26,11 @@ afterAll(async () => {
 
 /** A HostApi call from the test itself, as the page makes them. */
 async function hostCall(method: string, body: unknown): Promise<unknown> {
-  const res = await fetch(`${s.server.origin}/api/call/${method}`, { method: "POST", headers: { "content-type": "application/json", "x-satpayload-token": s.server.token }, body: JSON.stringify(body) });
+  const res = await fetch(`${s.server.origin}/api/call/${method}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-satpayload-token": s.server.token },
+    body: JSON.stringify(body),
+  });
   const json = (await res.json()) as unknown;
   if (!res.ok) throw new Error(`${method}: ${JSON.stringify(json)}`);
   return json;
@@ -43,7 +46,9 @@ describe("Export page (browser mode)", () => {
     await page.waitForSelector(tid("export-file-ContainerData.sbe.xml"), { timeout: 60_000 });
 
     const want = runExports(parseLayout(paperPreset));
-    const listed = await page.$$eval('[data-testid^="export-file-"]', (els) => els.map((e) => e.getAttribute("data-testid")!.slice("export-file-".length)));
+    const listed = await page.$$eval('[data-testid^="export-file-"]', (els) =>
+      els.map((e) => e.getAttribute("data-testid")!.slice("export-file-".length)),
+    );
     expect(listed).toEqual(want.files.map((f) => f.path));
 
     await page.click(tid("export-file-container_data.proto"));
@@ -62,13 +67,19 @@ describe("Export page (browser mode)", () => {
     expect(await page.locator(`${tid("preview-code")} .hl-tag`).count()).toBeGreaterThan(30);
     await screenshot(page, "21-export-sbe-xml");
 
-    const [download] = await Promise.all([page.waitForEvent("download", { timeout: 60_000 }), page.click(tid("download-zip"))]);
+    const [download] = await Promise.all([
+      page.waitForEvent("download", { timeout: 60_000 }),
+      page.click(tid("download-zip")),
+    ]);
     expect(download.suggestedFilename()).toBe("maritime-container-kumar-et-al-2026-exports.zip");
     const zip = path.join(tmp, download.suggestedFilename());
     await download.saveAs(zip);
-    const script = "import sys, zipfile, json\nz = zipfile.ZipFile(sys.argv[1])\nassert z.testzip() is None\nprint(json.dumps({n: z.read(n).decode('utf-8') for n in z.namelist()}))";
+    const script =
+      "import sys, zipfile, json\nz = zipfile.ZipFile(sys.argv[1])\nassert z.testzip() is None\nprint(json.dumps({n: z.read(n).decode('utf-8') for n in z.namelist()}))";
     const inZip = JSON.parse(execFileSync(referencePython(), ["-c", script, zip]).toString()) as Record<string, string>;
-    expect(inZip).toEqual(Object.fromEntries(want.files.map((f) => [`maritime-container-kumar-et-al-2026-exports/${f.path}`, f.content])));
+    expect(inZip).toEqual(
+      Object.fromEntries(want.files.map((f) => [`maritime-container-kumar-et-al-2026-exports/${f.path}`, f.content])),
+    );
     await page.waitForSelector(tid("export-flash"));
 
     // nothing chosen: an empty state instead of a blank page; options follow the choice
@@ -101,8 +112,13 @@ describe("Export page (browser mode)", () => {
     await screenshot(page, "24-evolution-one-version");
 
     // version 2, saved by another window: "door" renamed, rssi made optional
-    const p = (await hostCall("projects.open", { id })) as { version: number; layout: { fields: Array<Record<string, unknown>> } };
-    const fields = p.layout.fields.map((f) => (f.id === "door" ? { ...f, key: "door_state" } : f.id === "rssi" ? { ...f, presence: "optional" } : f));
+    const p = (await hostCall("projects.open", { id })) as {
+      version: number;
+      layout: { fields: Array<Record<string, unknown>> };
+    };
+    const fields = p.layout.fields.map((f) =>
+      f.id === "door" ? { ...f, key: "door_state" } : f.id === "rssi" ? { ...f, presence: "optional" } : f,
+    );
     await hostCall("projects.save", { id, layout: { ...p.layout, fields }, baseVersion: p.version });
 
     await page.click(tid("tab-export-files"));
@@ -110,7 +126,11 @@ describe("Export page (browser mode)", () => {
     await page.waitForSelector(tid("diff-view"));
     await page.selectOption(tid("diff-target"), String(p.version + 1));
     await page.selectOption(tid("diff-base"), String(p.version));
-    await page.waitForFunction(() => document.querySelector('[data-testid="verdict-json-old-reads-new"]') !== null && document.querySelector('[data-testid="diff-changes"]')?.textContent?.includes("door_state"));
+    await page.waitForFunction(
+      () =>
+        document.querySelector('[data-testid="verdict-json-old-reads-new"]') !== null &&
+        document.querySelector('[data-testid="diff-changes"]')?.textContent?.includes("door_state"),
+    );
     const verdict = (f: string, d: string) => page.locator(tid(`verdict-${f}-${d}`)).getAttribute("data-verdict");
     expect(await verdict("json", "old-reads-new")).toBe("breaking");
     // a rename is free in Protobuf, but an omitted required value silently reads as 0 in old decoders

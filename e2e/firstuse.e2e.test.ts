@@ -5,13 +5,15 @@ import { execFileSync } from "node:child_process";
 import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { measureSizes } from "../codecs/src/analysis/sizes.ts";
-import { CODECS } from "../codecs/src/formats/registry.ts";
-import { parseLayout } from "../codecs/src/layout/validate.ts";
-import { presetById } from "../codecs/src/presets/index.ts";
-import { evaluateFleet } from "../codecs/src/report/fleet.ts";
-import { defaultScenario } from "../codecs/src/report/scenario.ts";
-import { generateSamples } from "../codecs/src/samples/generate.ts";
+import {
+  CODECS,
+  defaultScenario,
+  evaluateFleet,
+  generateSamples,
+  measureSizes,
+  parseLayout,
+  presetById,
+} from "#codecs";
 import { artifactsDir, screenshot, startSession, type E2eSession } from "./support/session.ts";
 import { openPreset, tid } from "./support/ui.ts";
 
@@ -26,7 +28,12 @@ afterAll(async () => {
 });
 
 const paper = parseLayout(presetById("paper")!.layout);
-const measured = measureSizes(paper, generateSamples(paper, 1000, 1)).map((m) => ({ format: m.format, label: CODECS[m.format].info.label, stats: m.stats, sizes: m.sizes }));
+const measured = measureSizes(paper, generateSamples(paper, 1000, 1)).map((m) => ({
+  format: m.format,
+  label: CODECS[m.format].info.label,
+  stats: m.stats,
+  sizes: m.sizes,
+}));
 const run = (cmd: string, args: string[]) => execFileSync(cmd, args, { encoding: "utf8", timeout: 60_000 });
 
 /** Pastes `text` into the focused element with a real Ctrl+V, so the browser applies maxlength as it does for users. */
@@ -47,20 +54,27 @@ describe("first use (browser mode)", () => {
 
     await page.click(tid("nav-cost"));
     await page.waitForSelector(tid("cost-table"));
-    for (const f of ["json", "protobuf", "struct", "struct-zlib", "sbe", "bitpacked"]) expect(await page.isChecked(tid(`format-${f}`)), f).toBe(true);
+    for (const f of ["json", "protobuf", "struct", "struct-zlib", "sbe", "bitpacked"])
+      expect(await page.isChecked(tid(`format-${f}`)), f).toBe(true);
     for (const f of ["cbor", "msgpack", "pson"]) expect(await page.isChecked(tid(`format-${f}`)), f).toBe(false);
     // Iridium is priced by default, from the catalog's marked estimate, as evaluateFleet prices the same samples
     const expected = evaluateFleet(defaultScenario(), measured);
     for (const f of ["struct", "sbe", "protobuf"]) {
       const cell = expected.cells.find((c) => c.format === f && c.platformId === "iridium-sbd")!;
       expect(cell.monthly.exact, f).toBeGreaterThan(0);
-      await expect.poll(() => page.locator(tid(`cost-${f}-iridium-sbd`)).getAttribute("data-value")).toBe(String(cell.monthly.exact));
+      await expect
+        .poll(() => page.locator(tid(`cost-${f}-iridium-sbd`)).getAttribute("data-value"))
+        .toBe(String(cell.monthly.exact));
     }
     expect(await page.locator(`${tid("cost-table")}`).textContent()).not.toContain("no price");
     expect(await page.locator(tid("estimate-iridium-sbd")).textContent()).toBe("estimated price");
     expect(await page.locator(tid("estimate-astrocast")).count()).toBe(0);
-    expect(await page.locator(tid("price-iridium-sbd-source")).textContent()).toMatch(/^Default: €0\.00894\/credit of 50 B · estimate: the paper's NTN rate .*\(2026\) · estimate · Limits: /);
-    expect(await page.locator(tid("price-astrocast-source")).textContent()).toContain("from the paper: Kumar et al. 2026, Table 7");
+    expect(await page.locator(tid("price-iridium-sbd-source")).textContent()).toMatch(
+      /^Default: €0\.00894\/credit of 50 B · estimate: the paper's NTN rate .*\(2026\) · estimate · Limits: /,
+    );
+    expect(await page.locator(tid("price-astrocast-source")).textContent()).toContain(
+      "from the paper: Kumar et al. 2026, Table 7",
+    );
     await page.locator(tid("cost-table")).scrollIntoViewIfNeeded();
     await screenshot(page, "firstuse-02-cost-defaults");
     expect(errors).toEqual([]);
@@ -75,20 +89,46 @@ describe("first use (browser mode)", () => {
     for (const size of ["A4", "Letter"] as const) {
       await page.click(tid(`page-${size}`));
       await page.waitForSelector(`${tid("report-page")}[data-page-size="${size}"]`);
-      const [download] = await Promise.all([page.waitForEvent("download", { timeout: 120_000 }), page.click(tid("report-pdf"))]);
+      const [download] = await Promise.all([
+        page.waitForEvent("download", { timeout: 120_000 }),
+        page.click(tid("report-pdf")),
+      ]);
       expect(download.suggestedFilename()).toMatch(/-report\.pdf$/);
       const file = path.join(artifactsDir, `firstuse-report-${size}.pdf`);
       await download.saveAs(file);
       const info = run("pdfinfo", [file]);
-      expect(info).toMatch(size === "A4" ? /Page size:\s+59[45](\.\d+)? x 84[12](\.\d+)? pts \(A4\)/ : /Page size:\s+612 x 792 pts \(letter\)/);
+      expect(info).toMatch(
+        size === "A4"
+          ? /Page size:\s+59[45](\.\d+)? x 84[12](\.\d+)? pts \(A4\)/
+          : /Page size:\s+612 x 792 pts \(letter\)/,
+      );
       expect(Number(/Pages:\s+(\d+)/.exec(info)![1])).toBeGreaterThanOrEqual(2);
       const text = run("pdftotext", ["-layout", file, "-"]);
-      for (const heading of ["Layout summary", "Message sizes", "Platform fit", "Fleet cost", "Assumptions and sources"]) expect(text, heading).toContain(heading);
+      for (const heading of [
+        "Layout summary",
+        "Message sizes",
+        "Platform fit",
+        "Fleet cost",
+        "Assumptions and sources",
+      ])
+        expect(text, heading).toContain(heading);
       // the app's chrome is not printed, the estimate is named as one
       for (const chrome of ["Export code", "DevKit bench", "Download PDF"]) expect(text).not.toContain(chrome);
       expect(text).toContain("estimate");
-      await expect.poll(() => page.locator(tid("report-message")).textContent()).toMatch(new RegExp(`^Downloaded .*-report\\.pdf \\(${size}, \\d+ KB\\)$`));
-      run("pdftoppm", ["-png", "-r", "50", "-f", "1", "-l", "1", file, path.join(artifactsDir, `firstuse-report-${size}`)]);
+      await expect
+        .poll(() => page.locator(tid("report-message")).textContent())
+        .toMatch(new RegExp(`^Downloaded .*-report\\.pdf \\(${size}, \\d+ KB\\)$`));
+      run("pdftoppm", [
+        "-png",
+        "-r",
+        "50",
+        "-f",
+        "1",
+        "-l",
+        "1",
+        file,
+        path.join(artifactsDir, `firstuse-report-${size}`),
+      ]);
     }
     await screenshot(page, "firstuse-03-report-downloaded");
     expect(errors).toEqual([]);
@@ -104,7 +144,9 @@ describe("first use (browser mode)", () => {
     await page.focus(tid("project-name-input"));
     await paste(page, long);
     expect((await page.inputValue(tid("project-name-input"))).length).toBe(128);
-    expect(await page.locator(tid("project-name-input-cut")).textContent()).toBe("Cut to 128 characters: the pasted text made 5,000.");
+    expect(await page.locator(tid("project-name-input-cut")).textContent()).toBe(
+      "Cut to 128 characters: the pasted text made 5,000.",
+    );
     await screenshot(page, "firstuse-04-name-cut");
     await page.keyboard.press("Escape");
 
@@ -112,11 +154,15 @@ describe("first use (browser mode)", () => {
     await page.focus(tid("insp-key"));
     await paste(page, long);
     expect((await page.inputValue(tid("insp-key"))).length).toBe(64);
-    expect(await page.locator(tid("insp-key-cut")).textContent()).toBe("Cut to 64 characters: the pasted text made 5,000.");
+    expect(await page.locator(tid("insp-key-cut")).textContent()).toBe(
+      "Cut to 64 characters: the pasted text made 5,000.",
+    );
     await page.focus(tid("insp-name"));
     await paste(page, long);
     expect((await page.inputValue(tid("insp-name"))).length).toBe(128);
-    expect(await page.locator(tid("insp-name-cut")).textContent()).toBe("Cut to 128 characters: the pasted text made 5,000.");
+    expect(await page.locator(tid("insp-name-cut")).textContent()).toBe(
+      "Cut to 128 characters: the pasted text made 5,000.",
+    );
     await screenshot(page, "firstuse-05-field-name-cut");
     // a shorter name clears the notice
     await page.fill(tid("insp-name"), "Pressure");

@@ -15,7 +15,13 @@ afterAll(async () => {
   await s?.close();
 });
 
-type Opened = { layout: { name: string; description?: string; fields: { key: string; name: string; type: { min?: number; max?: number } }[] } };
+type Opened = {
+  layout: {
+    name: string;
+    description?: string;
+    fields: { key: string; name: string; type: { min?: number; max?: number } }[];
+  };
+};
 
 describe("edits are never lost (browser mode)", () => {
   it("restores an invalid draft after a reload with its problems shown, after asking before leaving", async () => {
@@ -36,7 +42,11 @@ describe("edits are never lost (browser mode)", () => {
     await expect.poll(() => page.locator(tid("insp-key")).inputValue()).toBe("battery_level");
     // the first autosave may hold the field before its rename; wait until the host has the named field
     await waitForSaved(page, created);
-    await expect.poll(async () => ((await s.server.host.dispatch("projects.open", { id })) as Opened).layout.fields[0]?.name, { timeout: 20_000 }).toBe("Battery level");
+    await expect
+      .poll(async () => ((await s.server.host.dispatch("projects.open", { id })) as Opened).layout.fields[0]?.name, {
+        timeout: 20_000,
+      })
+      .toBe("Battery level");
     const v1 = await waitForSaved(page, created);
 
     // an inverted range: the host refuses to save it, the edit must still survive
@@ -51,21 +61,37 @@ describe("edits are never lost (browser mode)", () => {
     await page.waitForSelector(tid("designer"));
     expect(dialogs).toContain("beforeunload");
     await page.waitForSelector(`${tid("save-state")}[data-status="invalid"]`);
-    expect(await page.locator(tid("notice")).textContent()).toMatch(/Restored unsaved edits from .*fix the marked problems/);
+    expect(await page.locator(tid("notice")).textContent()).toMatch(
+      /Restored unsaved edits from .*fix the marked problems/,
+    );
     await page.click(tid("row-battery_level_draft"));
     expect(await page.locator(tid("insp-name")).inputValue()).toBe("Battery level (draft)");
     expect(await page.locator(tid("insp-max")).inputValue()).toBe("10");
-    await expect.poll(() => page.locator(`${tid("insp-max")} ~ [data-testid="field-issue"]`).first().textContent()).toBe("must be > min");
+    await expect
+      .poll(() =>
+        page
+          .locator(`${tid("insp-max")} ~ [data-testid="field-issue"]`)
+          .first()
+          .textContent(),
+      )
+      .toBe("must be > min");
     await screenshot(page, "13-restored-invalid-draft");
     // the host still has the last valid version, untouched
-    expect(((await s.server.host.dispatch("projects.open", { id })) as Opened).layout.fields[0]).toMatchObject({ name: "Battery level", key: "battery_level" });
+    expect(((await s.server.host.dispatch("projects.open", { id })) as Opened).layout.fields[0]).toMatchObject({
+      name: "Battery level",
+      key: "battery_level",
+    });
 
     // fixed: the restored draft saves, with the edits made before the reload
     await page.fill(tid("insp-max"), "90");
     await waitForSaved(page, v1);
     const saved = ((await s.server.host.dispatch("projects.open", { id })) as Opened).layout;
     expect(saved.description).toBe("Reefer monitor, first draft");
-    expect(saved.fields[0]).toMatchObject({ name: "Battery level (draft)", key: "battery_level_draft", type: { min: 50, max: 90 } });
+    expect(saved.fields[0]).toMatchObject({
+      name: "Battery level (draft)",
+      key: "battery_level_draft",
+      type: { min: 50, max: 90 },
+    });
 
     // nothing unsaved: leaving does not ask
     dialogs.length = 0;
@@ -106,10 +132,14 @@ describe("edits are never lost (browser mode)", () => {
     await waitForSaved(page, v0);
     await page.click(tid("inspector-layout"));
     expect(await page.locator(tid("layout-name")).inputValue()).toBe("Container GPS tracker");
-    expect(((await s.server.host.dispatch("projects.open", { id })) as Opened).layout.name).toBe("Container GPS tracker");
+    expect(((await s.server.host.dispatch("projects.open", { id })) as Opened).layout.name).toBe(
+      "Container GPS tracker",
+    );
     const zip = (await s.server.host.dispatch("exports.zip", { projectId: id })) as { fileName: string };
     expect(zip.fileName).toBe("container-gps-tracker-exports.zip");
-    const generated = (await s.server.host.dispatch("exports.generate", { projectId: id })) as { files: { path: string; content: string }[] };
+    const generated = (await s.server.host.dispatch("exports.generate", { projectId: id })) as {
+      files: { path: string; content: string }[];
+    };
     const headers = generated.files.filter((f) => f.path.endsWith(".h"));
     expect(headers.length).toBeGreaterThan(0);
     for (const h of headers) expect(h.content, h.path).not.toContain("Untitled layout");
@@ -120,7 +150,14 @@ describe("edits are never lost (browser mode)", () => {
     await page.fill(tid("layout-name"), "Reefer tracker");
     await waitForSaved(page, v1);
     await expect.poll(() => page.locator(tid("project-name")).textContent()).toBe("Reefer tracker");
-    await expect.poll(async () => ((await s.server.host.dispatch("projects.list", { limit: 50 })) as { id: string; name: string }[]).find((p) => p.id === id)?.name).toBe("Reefer tracker");
+    await expect
+      .poll(
+        async () =>
+          ((await s.server.host.dispatch("projects.list", { limit: 50 })) as { id: string; name: string }[]).find(
+            (p) => p.id === id,
+          )?.name,
+      )
+      .toBe("Reefer tracker");
     await screenshot(page, "15-one-name");
     expect(errors).toEqual([]);
   });

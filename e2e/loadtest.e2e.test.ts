@@ -4,7 +4,7 @@
 import { readFile } from "node:fs/promises";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CSV_COLUMNS } from "../services/loadgen/src/table.ts";
+import { CSV_COLUMNS } from "#services/loadgen/src/table.ts";
 import { screenshot, startSession, type E2eSession } from "./support/session.ts";
 import { tid } from "./support/ui.ts";
 
@@ -18,7 +18,10 @@ afterAll(async () => {
   await s?.close();
 });
 
-async function configure(page: Page, o: { format: string; devices: number; duration: number; replicas?: number }): Promise<void> {
+async function configure(
+  page: Page,
+  o: { format: string; devices: number; duration: number; replicas?: number },
+): Promise<void> {
   await page.selectOption(tid("lt-format"), o.format);
   await page.fill(tid("lt-devices"), String(o.devices));
   await page.fill(tid("lt-spawn-rate"), "100");
@@ -33,10 +36,14 @@ async function configure(page: Page, o: { format: string; devices: number; durat
 
 /** Waits until the history's newest row has left "running"; returns its status. */
 async function newestFinished(page: Page, timeout = 120_000): Promise<string> {
-  await page.waitForFunction(() => {
-    const row = document.querySelector('[data-testid="lt-history-row"]');
-    return !!row && row.getAttribute("data-status") !== "running";
-  }, null, { timeout });
+  await page.waitForFunction(
+    () => {
+      const row = document.querySelector('[data-testid="lt-history-row"]');
+      return !!row && row.getAttribute("data-status") !== "running";
+    },
+    null,
+    { timeout },
+  );
   return (await page.locator(tid("lt-history-row")).first().getAttribute("data-status")) ?? "";
 }
 
@@ -59,10 +66,13 @@ describe("load test page (browser mode)", () => {
     expect(await page.locator(tid("lt-devices-issue")).textContent()).toBe("must be at least 1");
     expect(await page.locator(tid("lt-duration-issue")).textContent()).toBe("must be more than 0");
     expect(await page.locator(tid("lt-wait-issue")).textContent()).toBe("must be at least the lower bound (5 s)");
-    for (const input of ["lt-devices", "lt-duration", "lt-wait-b"]) expect(await page.locator(tid(input)).getAttribute("aria-invalid"), input).toBe("true");
+    for (const input of ["lt-devices", "lt-duration", "lt-wait-b"])
+      expect(await page.locator(tid(input)).getAttribute("aria-invalid"), input).toBe("true");
     expect(await page.locator(tid("lt-wait-a")).getAttribute("aria-invalid")).toBeNull();
     expect(await page.locator(tid("lt-start")).isDisabled()).toBe(true);
-    expect(await page.locator(tid("lt-start-blocked")).textContent()).toBe("Fix 3 fields to start: devices, wait upper bound, duration.");
+    expect(await page.locator(tid("lt-start-blocked")).textContent()).toBe(
+      "Fix 3 fields to start: devices, wait upper bound, duration.",
+    );
     await screenshot(page, "loadtest-00b-invalid-form");
     await page.fill(tid("lt-devices"), "5");
     await page.fill(tid("lt-duration"), "3");
@@ -74,13 +84,27 @@ describe("load test page (browser mode)", () => {
     await page.click(tid("lt-start"));
     await page.waitForSelector(tid("lt-progress"));
     // live: several seconds of traffic drawn while the run goes on
-    await page.waitForFunction(() => Number(document.querySelector('[data-testid="lt-run"] .lt-charts')?.getAttribute("data-points") ?? 0) >= 4, null, { timeout: 90_000 });
+    await page.waitForFunction(
+      () => Number(document.querySelector('[data-testid="lt-run"] .lt-charts')?.getAttribute("data-points") ?? 0) >= 4,
+      null,
+      { timeout: 90_000 },
+    );
     const phase = await page.locator(tid("lt-phase")).getAttribute("data-phase");
     expect(["ramp", "warmup", "measure"]).toContain(phase);
     expect(Number(await page.locator(tid("lt-progress")).getAttribute("aria-valuenow"))).toBeGreaterThan(0);
-    expect(Number(await page.locator(tid("lt-live-sent")).textContent().then((t) => (t ?? "0").replace(/,/g, "")))).toBeGreaterThan(0);
+    expect(
+      Number(
+        await page
+          .locator(tid("lt-live-sent"))
+          .textContent()
+          .then((t) => (t ?? "0").replace(/,/g, "")),
+      ),
+    ).toBeGreaterThan(0);
     expect(await page.locator(`${tid("lt-run")} .recharts-line`).count()).toBeGreaterThanOrEqual(2);
-    await page.locator(tid("nav-loadtest")).getAttribute("aria-current").then((v) => expect(v).toBe("page"));
+    await page
+      .locator(tid("nav-loadtest"))
+      .getAttribute("aria-current")
+      .then((v) => expect(v).toBe("page"));
     await screenshot(page, "loadtest-01-running");
 
     expect(await newestFinished(page)).toBe("completed");
@@ -110,11 +134,22 @@ describe("load test page (browser mode)", () => {
     await page.waitForSelector(tid("lt-compare-table"));
     const heads = await page.locator(`${tid("lt-compare-table")} thead th`).count();
     expect(heads).toBe(3);
-    const formats = await page.locator(`${tid("lt-compare-table")} tbody tr`).first().locator("td").allTextContents();
+    const formats = await page
+      .locator(`${tid("lt-compare-table")} tbody tr`)
+      .first()
+      .locator("td")
+      .allTextContents();
     expect(formats).toEqual(["Struct+Zlib", "Protocol Buffers"]);
     // what each run sent, in bytes: the pools' own sizes, as the result recorded them
-    const runs = (await s.server.host.dispatch("loadtest.compare", { ids: [await picks.nth(0).evaluate((e) => e.closest("tr")!.getAttribute("data-id")), await picks.nth(1).evaluate((e) => e.closest("tr")!.getAttribute("data-id"))] })) as { result: { payloadBytes: { mean: number } } }[];
-    expect(await page.locator(`${tid("lt-compare-row-payload-mean")} td`).allTextContents()).toEqual(runs.map((r) => `${r.result.payloadBytes.mean.toFixed(1)} B`));
+    const runs = (await s.server.host.dispatch("loadtest.compare", {
+      ids: [
+        await picks.nth(0).evaluate((e) => e.closest("tr")!.getAttribute("data-id")),
+        await picks.nth(1).evaluate((e) => e.closest("tr")!.getAttribute("data-id")),
+      ],
+    })) as { result: { payloadBytes: { mean: number } } }[];
+    expect(await page.locator(`${tid("lt-compare-row-payload-mean")} td`).allTextContents()).toEqual(
+      runs.map((r) => `${r.result.payloadBytes.mean.toFixed(1)} B`),
+    );
     await screenshot(page, "loadtest-03-compare");
 
     const [download] = await Promise.all([page.waitForEvent("download"), page.click(tid("lt-export-csv"))]);
@@ -126,7 +161,11 @@ describe("load test page (browser mode)", () => {
     // a long run, cancelled once it has started sending
     await configure(page, { format: "cbor", devices: 10, duration: 120 });
     await page.click(tid("lt-start"));
-    await page.waitForFunction(() => Number(document.querySelector('[data-testid="lt-run"] .lt-charts')?.getAttribute("data-points") ?? 0) >= 1, null, { timeout: 90_000 });
+    await page.waitForFunction(
+      () => Number(document.querySelector('[data-testid="lt-run"] .lt-charts')?.getAttribute("data-points") ?? 0) >= 1,
+      null,
+      { timeout: 90_000 },
+    );
     await page.click(tid("lt-cancel"));
     expect(await newestFinished(page, 60_000)).toBe("cancelled");
 
@@ -141,8 +180,17 @@ describe("load test page (browser mode)", () => {
     expect(await page.locator(tid("lt-fom-row")).count()).toBe(10);
     expect(await page.locator(`${tid("lt-fom-row")}[data-has-ours="true"]`).count()).toBe(0);
     // a run the generator limited (a busy machine) has no FoM to show, only the warning
-    const pb = ((await s.server.host.dispatch("loadtest.history", { limit: 10 })) as { format: string; devices: number; valid: boolean | null; fom: number }[]).find((h) => h.format === "protobuf" && h.devices === 30)!;
-    expect(await page.locator(tid("lt-fom-others")).textContent()).toContain(`Protocol Buffers 30 → ${pb.valid === false ? "not valid (client-limited)" : Math.round(pb.fom).toLocaleString("en-US")}`);
+    const pb = (
+      (await s.server.host.dispatch("loadtest.history", { limit: 10 })) as {
+        format: string;
+        devices: number;
+        valid: boolean | null;
+        fom: number;
+      }[]
+    ).find((h) => h.format === "protobuf" && h.devices === 30)!;
+    expect(await page.locator(tid("lt-fom-others")).textContent()).toContain(
+      `Protocol Buffers 30 → ${pb.valid === false ? "not valid (client-limited)" : Math.round(pb.fom).toLocaleString("en-US")}`,
+    );
     await screenshot(page, "loadtest-05-fom-dark");
     expect(errors).toEqual([]);
   }, 300_000);
@@ -159,7 +207,9 @@ describe("load test page (browser mode)", () => {
     await page.waitForSelector(tid("loadtest-page"));
     // a running stack is the target unless the user picks another
     await expect.poll(() => page.locator(tid("lt-target")).inputValue()).toBe("stack");
-    expect(await page.locator(tid("lt-target-stack")).textContent()).toMatch(/^1 replica\(s\) at 127\.0\.0\.1:\d+: its records show on the Stack page$/);
+    expect(await page.locator(tid("lt-target-stack")).textContent()).toMatch(
+      /^1 replica\(s\) at 127\.0\.0\.1:\d+: its records show on the Stack page$/,
+    );
     await page.selectOption(tid("lt-format"), "cbor");
     await page.fill(tid("lt-devices"), "5");
     await page.fill(tid("lt-spawn-rate"), "100");
@@ -171,7 +221,9 @@ describe("load test page (browser mode)", () => {
     expect(await newestFinished(page)).toBe("completed");
     const row = page.locator(tid("lt-history-row")).first();
     expect(await row.textContent()).toMatch(/running stack × 1 at 127\.0\.0\.1:\d+/);
-    const run = (await s.server.host.dispatch("loadtest.get", { id: await row.getAttribute("data-id") })) as { result: { requests: { succeeded: number } } };
+    const run = (await s.server.host.dispatch("loadtest.get", { id: await row.getAttribute("data-id") })) as {
+      result: { requests: { succeeded: number } };
+    };
     expect(run.result.requests.succeeded).toBeGreaterThan(0);
     await page.waitForSelector(`${tid("lt-result-status")}[data-status="completed"]`, { timeout: 30_000 });
     await screenshot(page, "loadtest-06-running-stack");
@@ -179,7 +231,11 @@ describe("load test page (browser mode)", () => {
     // the Stack page's own numbers include the run (and its one priming message)
     await page.click(tid("nav-stack"));
     const expected = String(before + run.result.requests.succeeded + 1);
-    await page.waitForFunction((n) => document.querySelector('[data-testid="kpi-records"]')?.getAttribute("data-value") === n, expected, { timeout: 30_000 });
+    await page.waitForFunction(
+      (n) => document.querySelector('[data-testid="kpi-records"]')?.getAttribute("data-value") === n,
+      expected,
+      { timeout: 30_000 },
+    );
     await screenshot(page, "loadtest-07-stack-counts-the-run");
     await page.click(tid("stack-stop"));
     await page.waitForSelector(`${tid("stack-state")}[data-state="stopped"]`, { timeout: 60_000 });

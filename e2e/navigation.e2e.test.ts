@@ -17,7 +17,9 @@ afterAll(async () => {
 
 /** the bar's entries that say they are the page on screen */
 async function currentEntries(page: Page): Promise<string[]> {
-  return page.locator('nav.app-nav [aria-current="page"]').evaluateAll((els) => els.map((e) => e.getAttribute("data-testid") ?? ""));
+  return page
+    .locator('nav.app-nav [aria-current="page"]')
+    .evaluateAll((els) => els.map((e) => e.getAttribute("data-testid") ?? ""));
 }
 
 const search = (page: Page) => new URL(page.url()).searchParams;
@@ -107,21 +109,25 @@ describe("navigation (browser mode)", () => {
     expect(errors).toEqual([]);
   });
 
-  it("shows the start screen for a page that needs a project when there is none, and the designer's entry leads home", { timeout: 120_000 }, async () => {
-    const { page, errors } = await s.open();
-    await page.waitForSelector(tid("start-screen"));
-    expect(await page.locator(tid("nav-cost")).count()).toBe(0);
-    expect(await page.locator(tid("nav-export")).count()).toBe(0);
-    const url = new URL(page.url());
-    url.searchParams.set("page", "report");
-    await page.goto(url.toString());
-    await page.waitForSelector(tid("start-screen"));
-    // no project to show the report of: the URL no longer promises it
-    await page.waitForFunction(() => new URL(location.href).searchParams.get("page") === null);
-    await page.click(tid("nav-channel"));
-    await page.waitForSelector(tid("channel-page"));
-    await page.click(tid("nav-designer"));
-    await page.waitForSelector(tid("start-screen"));
-    expect(errors).toEqual([]);
-  });
+  it(
+    "shows the start screen for a page that needs a project when there is none, and the designer's entry leads home",
+    { timeout: 120_000 },
+    async () => {
+      const { page, errors } = await s.open();
+      await page.waitForSelector(tid("start-screen"));
+      expect(await page.locator(tid("nav-cost")).count()).toBe(0);
+      expect(await page.locator(tid("nav-export")).count()).toBe(0);
+      const url = new URL(page.url());
+      url.searchParams.set("page", "report");
+      await page.goto(url.toString());
+      await page.waitForSelector(tid("start-screen"));
+      // no project to show the report of: the URL no longer promises it
+      await page.waitForFunction(() => new URL(location.href).searchParams.get("page") === null);
+      await page.click(tid("nav-channel"));
+      await page.waitForSelector(tid("channel-page"));
+      await page.click(tid("nav-designer"));
+      await page.waitForSelector(tid("start-screen"));
+      expect(errors).toEqual([]);
+    },
+  );
 });

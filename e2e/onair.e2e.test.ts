@@ -2,15 +2,17 @@
 // platform, a different stack changes them, and the cost page bills NB-IoT's bytes on air for the scenario's stack.
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { measureSizes } from "../codecs/src/analysis/sizes.ts";
-import { CODECS } from "../codecs/src/formats/registry.ts";
-import { parseLayout } from "../codecs/src/layout/validate.ts";
-import { platformById } from "../codecs/src/platforms/catalog.ts";
-import { presetById } from "../codecs/src/presets/index.ts";
-import { evaluateFleet } from "../codecs/src/report/fleet.ts";
-import { defaultScenario } from "../codecs/src/report/scenario.ts";
-import { generateSamples } from "../codecs/src/samples/generate.ts";
-import { layoutStackId, onAirSummary } from "../codecs/src/transport/platformStack.ts";
+import {
+  CODECS,
+  defaultScenario,
+  evaluateFleet,
+  generateSamples,
+  measureSizes,
+  parseLayout,
+  platformById,
+  presetById,
+} from "#codecs";
+import { layoutStackId, onAirSummary } from "#codecs/transport/platformStack.ts";
 import { screenshot, startSession, type E2eSession } from "./support/session.ts";
 import { openPreset, tid } from "./support/ui.ts";
 
@@ -25,9 +27,15 @@ afterAll(async () => {
 const paper = parseLayout(presetById("paper")!.layout);
 const layoutId = layoutStackId(paper.name);
 // the designer's defaults: 1 000 samples, seed 1
-const measured = measureSizes(paper, generateSamples(paper, 1000, 1)).map((m) => ({ format: m.format, label: CODECS[m.format].info.label, stats: m.stats, sizes: m.sizes }));
+const measured = measureSizes(paper, generateSamples(paper, 1000, 1)).map((m) => ({
+  format: m.format,
+  label: CODECS[m.format].info.label,
+  stats: m.stats,
+  sizes: m.sizes,
+}));
 const protobuf = measured.find((m) => m.format === "protobuf")!;
-const onAir = (platform: string, stack?: string) => onAirSummary(protobuf.sizes, platformById(platform)!, stack, { layout: layoutId, format: "protobuf" }).onAir;
+const onAir = (platform: string, stack?: string) =>
+  onAirSummary(protobuf.sizes, platformById(platform)!, stack, { layout: layoutId, format: "protobuf" }).onAir;
 
 async function attr(page: Page, testId: string, name: string): Promise<number> {
   const v = await page.locator(tid(testId)).getAttribute(name);
@@ -79,7 +87,10 @@ describe("bytes on air (browser mode)", () => {
     await expect.poll(() => attr(page, "cost-protobuf-nbiot-tn", "data-value")).toBeCloseTo(after.monthly.exact!, 9);
     expect(await attr(page, "onair-cost-protobuf-nbiot-tn", "data-value")).toBeCloseTo(after.onAir.mean, 9);
     // Astrocast's bill does not move: it carries the raw payload
-    expect(await attr(page, "cost-protobuf-astrocast", "data-value")).toBeCloseTo(cost({}, "astrocast").monthly.exact!, 6);
+    expect(await attr(page, "cost-protobuf-astrocast", "data-value")).toBeCloseTo(
+      cost({}, "astrocast").monthly.exact!,
+      6,
+    );
     await expect.poll(() => page.locator(tid("cost-save-state")).getAttribute("data-status")).toBe("saved");
     await page.locator(tid("cost-table")).scrollIntoViewIfNeeded();
     await screenshot(page, "onair-02-cost");

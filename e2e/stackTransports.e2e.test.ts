@@ -6,11 +6,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { codecFor } from "../codecs/src/formats/registry.ts";
-import { parseLayout } from "../codecs/src/layout/validate.ts";
-import { presetById } from "../codecs/src/presets/index.ts";
-import { generateSamples } from "../codecs/src/samples/generate.ts";
-import { stackSupervisorOf } from "../host/handlers/stack.ts";
+import { codecFor, generateSamples, parseLayout, presetById } from "#codecs";
+import { stackSupervisorOf } from "#host/handlers/stack.ts";
 import { screenshot, startSession, type E2eSession } from "./support/session.ts";
 import { tid } from "./support/ui.ts";
 
@@ -28,7 +25,9 @@ afterAll(async () => {
 });
 
 const run = (cmd: string, args: string[]) =>
-  new Promise<{ code: number; out: string }>((resolve) => execFile(cmd, args, { timeout: 30_000 }, (e, stdout, stderr) => resolve({ code: e ? 1 : 0, out: stdout + stderr })));
+  new Promise<{ code: number; out: string }>((resolve) =>
+    execFile(cmd, args, { timeout: 30_000 }, (e, stdout, stderr) => resolve({ code: e ? 1 : 0, out: stdout + stderr })),
+  );
 
 describe("stack page with MQTT and CoAP ingest", () => {
   it("lists the MQTT and CoAP endpoints and shows records sent there live", { timeout: 240_000 }, async () => {
@@ -40,14 +39,18 @@ describe("stack page with MQTT and CoAP ingest", () => {
     await page.check(tid("stack-mqtt"));
     await page.check(tid("stack-coap"));
     await page.fill(tid("stack-replicas"), "2");
-    expect(await page.locator(tid("stack-coap-problem")).textContent()).toMatch(/CoAP ingest needs one decoder replica/);
+    expect(await page.locator(tid("stack-coap-problem")).textContent()).toMatch(
+      /CoAP ingest needs one decoder replica/,
+    );
     expect(await page.locator(tid("stack-start")).isDisabled()).toBe(true);
     await screenshot(page, "stack-07-transports-form");
     await page.fill(tid("stack-replicas"), "1");
     expect(await page.locator(tid("stack-coap-problem")).count()).toBe(0);
     await page.click(tid("stack-start"));
     await page.waitForSelector(`${tid("stack-state")}[data-state="running"]`, { timeout: 120_000 });
-    const status = (await s.server.host.dispatch("stack.status", {})) as { options?: { mqttPort?: number; coapPort?: number } };
+    const status = (await s.server.host.dispatch("stack.status", {})) as {
+      options?: { mqttPort?: number; coapPort?: number };
+    };
     expect(status.options).toMatchObject({ mqttPort: 0, coapPort: 0 });
     const mqttUrl = (await page.locator(tid("ep-mqtt")).textContent())!;
     const coapUrl = (await page.locator(tid("ep-coap")).textContent())!;
@@ -57,15 +60,43 @@ describe("stack page with MQTT and CoAP ingest", () => {
     const [a, b] = generateSamples(paper, 2, 314);
     writeFileSync(path.join(tmp, "a.pb"), codecFor(paper, "protobuf").encode(a!));
     writeFileSync(path.join(tmp, "b.cbor"), codecFor(paper, "cbor").encode(b!));
-    const pub = await run("mosquitto_pub", ["-h", "127.0.0.1", "-p", new URL(mqttUrl).port, "-q", "1", "-d", "-t", "satpayload/-/paper/protobuf/via-mqtt", "-f", path.join(tmp, "a.pb")]);
+    const pub = await run("mosquitto_pub", [
+      "-h",
+      "127.0.0.1",
+      "-p",
+      new URL(mqttUrl).port,
+      "-q",
+      "1",
+      "-d",
+      "-t",
+      "satpayload/-/paper/protobuf/via-mqtt",
+      "-f",
+      path.join(tmp, "a.pb"),
+    ]);
     expect(pub.out).toContain("received PUBACK");
-    const post = await run("coap-client-notls", ["-m", "post", "-t", "60", "-f", path.join(tmp, "b.cbor"), `coap://127.0.0.1:${new URL(coapUrl).port}/ingest?layout=paper&id=via-coap`]);
+    const post = await run("coap-client-notls", [
+      "-m",
+      "post",
+      "-t",
+      "60",
+      "-f",
+      path.join(tmp, "b.cbor"),
+      `coap://127.0.0.1:${new URL(coapUrl).port}/ingest?layout=paper&id=via-coap`,
+    ]);
     expect(JSON.parse(post.out.trim())).toMatchObject({ messageId: "via-coap" });
 
     await page.waitForSelector(tid("record-via-mqtt"), { timeout: 20_000 });
     await page.waitForSelector(tid("record-via-coap"), { timeout: 20_000 });
-    await page.waitForFunction(() => !document.querySelector('[data-testid="stack-records"] tbody')?.textContent?.includes("pending"), undefined, { timeout: 30_000 });
-    await page.waitForFunction(() => document.querySelector('[data-testid="kpi-forwarded"]')?.getAttribute("data-value") === "2", undefined, { timeout: 30_000 });
+    await page.waitForFunction(
+      () => !document.querySelector('[data-testid="stack-records"] tbody')?.textContent?.includes("pending"),
+      undefined,
+      { timeout: 30_000 },
+    );
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid="kpi-forwarded"]')?.getAttribute("data-value") === "2",
+      undefined,
+      { timeout: 30_000 },
+    );
     await page.locator(tid("stack-endpoints")).scrollIntoViewIfNeeded();
     await screenshot(page, "stack-06-mqtt-coap");
     await s.server.host.dispatch("stack.down", {});

@@ -1,6 +1,6 @@
 // One error type for every host failure, so both transports send the same HostErrorBody.
 import { ZodError } from "zod";
-import { LayoutError } from "../codecs/src/errors.ts";
+import { LayoutError } from "#codecs";
 import type { HostErrorBody } from "./api/contract.ts";
 
 type Code = HostErrorBody["code"];
@@ -35,8 +35,10 @@ function zodIssues(err: ZodError): Issue[] {
  * details in the host log only: their messages may carry paths or SQL the UI should not echo.
  */
 export function toErrorBody(e: unknown, log: (e: unknown) => void = console.error): HostErrorBody {
-  if (e instanceof HostError) return e.issues ? { code: e.code, message: e.message, issues: e.issues } : { code: e.code, message: e.message };
-  if (e instanceof LayoutError) return { code: "invalid_layout", message: `invalid layout: ${e.message}`, issues: e.issues };
+  if (e instanceof HostError)
+    return e.issues ? { code: e.code, message: e.message, issues: e.issues } : { code: e.code, message: e.message };
+  if (e instanceof LayoutError)
+    return { code: "invalid_layout", message: `invalid layout: ${e.message}`, issues: e.issues };
   if (e instanceof ZodError) return { code: "bad_request", message: "malformed request", issues: zodIssues(e) };
   log(e);
   return { code: "internal", message: "internal error (see the host log)" };

@@ -32,7 +32,9 @@ export function createHost(opts: HostOptions): Host {
   const store = new ProjectStore(db, opts);
   const events = new HostEvents();
   const info = { version: opts.version, shell: opts.shell, dataDir };
-  const dispatch = createDispatch(createHandlers({ store, db, events, info, dialogs: opts.dialogs, printHtml: opts.printHtml }));
+  const dispatch = createDispatch(
+    createHandlers({ store, db, events, info, dialogs: opts.dialogs, printHtml: opts.printHtml }),
+  );
   const close = async () => {
     await events.close();
     db.close();

@@ -30,7 +30,12 @@ export function packageVersion(): string {
 }
 
 export async function startBrowserHost(opts: BrowserHostOptions = {}): Promise<BrowserHost> {
-  const host = createHost({ dataDir: opts.dataDir ?? defaultDataDir(), shell: "browser", version: packageVersion(), printHtml: htmlToPdf });
+  const host = createHost({
+    dataDir: opts.dataDir ?? defaultDataDir(),
+    shell: "browser",
+    version: packageVersion(),
+    printHtml: htmlToPdf,
+  });
   try {
     const server = await startHttpServer({
       dispatch: host.dispatch,

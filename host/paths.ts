@@ -5,7 +5,11 @@ import path from "node:path";
 
 export const PRODUCT_NAME = "SatPayload Studio";
 
-export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform, home = os.homedir()): string {
+export function defaultDataDir(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+  home = os.homedir(),
+): string {
   if (env.SATPAYLOAD_DATA_DIR) return path.resolve(env.SATPAYLOAD_DATA_DIR);
   if (platform === "win32") return path.join(env.APPDATA || path.join(home, "AppData", "Roaming"), PRODUCT_NAME);
   if (platform === "darwin") return path.join(home, "Library", "Application Support", PRODUCT_NAME);

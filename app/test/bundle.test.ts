@@ -1,14 +1,14 @@
 // Runs the real bundles (dist/app/*.cjs as `npm run build:app` makes them) against fake Electron
 // modules: the wiring of main and preload is checked as shipped, not only as TypeScript.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
 import { createRequire, isBuiltin } from "node:module";
+import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CONTENT_SECURITY_POLICY } from "../../host/api/contract.ts";
-import { IPC_CALL_CHANNEL, IPC_EVENT_CHANNEL } from "../../host/api/channels.ts";
-import { repoRoot } from "../../host/httpHost.ts";
-import { tempDir } from "../../host/test/support.ts";
+import { IPC_CALL_CHANNEL, IPC_EVENT_CHANNEL } from "#host/api/channels.ts";
+import { CONTENT_SECURITY_POLICY } from "#host/api/contract.ts";
+import { repoRoot } from "#host/httpHost.ts";
+import { tempDir } from "#host/test/support.ts";
 import { buildApp, type AppBundle } from "../build.ts";
 import { FakeContextBridge, FakeIpcMain, FakeIpcRenderer } from "./fakes.ts";
 
@@ -21,7 +21,13 @@ function run(file: string, electron: unknown): string[] {
     return id === "electron" ? electron : nodeRequire(id);
   };
   const module = { exports: {} };
-  new Function("require", "module", "exports", "__dirname", "__filename", readFileSync(file, "utf8"))(req, module, module.exports, path.dirname(file), file);
+  new Function("require", "module", "exports", "__dirname", "__filename", readFileSync(file, "utf8"))(
+    req,
+    module,
+    module.exports,
+    path.dirname(file),
+    file,
+  );
   return required;
 }
 
@@ -37,9 +43,11 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 describe("app bundles", () => {
   it("build without warnings and require only electron, the native modules and Node built-ins", () => {
     expect(out.warnings).toEqual([]);
-    const requires = (file: string) => [...new Set([...readFileSync(file, "utf8").matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1]!))].sort();
+    const requires = (file: string) =>
+      [...new Set([...readFileSync(file, "utf8").matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1]!))].sort();
     expect(requires(out.preload)).toEqual(["electron"]);
-    for (const id of requires(out.main)) expect(isBuiltin(id) || /^(electron|better-sqlite3|serialport)$/.test(id), id).toBe(true);
+    for (const id of requires(out.main))
+      expect(isBuiltin(id) || /^(electron|better-sqlite3|serialport)$/.test(id), id).toBe(true);
     expect(readFileSync(out.main, "utf8")).not.toContain("__APP_VERSION__");
   });
 
@@ -47,7 +55,14 @@ describe("app bundles", () => {
     const yml = readFileSync(path.join(repoRoot, "electron-builder.yml"), "utf8");
     expect(path.relative(path.join(root, "app"), out.main)).toBe("main.cjs");
     expect(yml).toContain("  main: dist/app/main.cjs\n");
-    for (const line of ["  - dist/renderer/**", "  - dist/app/**", '  - "**/node_modules/better-sqlite3/**"', "npmRebuild: true", "productName: SatPayload Studio"]) expect(yml).toContain(`${line}\n`);
+    for (const line of [
+      "  - dist/renderer/**",
+      "  - dist/app/**",
+      '  - "**/node_modules/better-sqlite3/**"',
+      "npmRebuild: true",
+      "productName: SatPayload Studio",
+    ])
+      expect(yml).toContain(`${line}\n`);
   });
 
   it("the preload bundle exposes exactly call and on through contextBridge", async () => {
@@ -69,13 +84,24 @@ describe("app bundles", () => {
     const ipcMain = new FakeIpcMain();
     const appEvents = new Map<string, (...a: unknown[]) => void>();
     const protocols = new Map<string, (r: { url: string }) => Promise<Response>>();
-    const state = { asked: [] as string[][], answer: "Leave", name: "", sandbox: false, schemes: [] as unknown[], menu: [] as { label?: string; submenu?: { label?: string; click?: () => void }[] }[], permission: undefined as unknown };
+    const state = {
+      asked: [] as string[][],
+      answer: "Leave",
+      name: "",
+      sandbox: false,
+      schemes: [] as unknown[],
+      menu: [] as { label?: string; submenu?: { label?: string; click?: () => void }[] }[],
+      permission: undefined as unknown,
+    };
     class BrowserWindow {
       static all: BrowserWindow[] = [];
       url = "";
       readonly sent: unknown[][] = [];
       readonly listeners = new Map<string, (e: { preventDefault(): void }) => void>();
-      readonly webContents = { send: (...a: unknown[]) => this.sent.push(a), on: (event: string, l: (e: { preventDefault(): void }) => void) => this.listeners.set(event, l) };
+      readonly webContents = {
+        send: (...a: unknown[]) => this.sent.push(a),
+        on: (event: string, l: (e: { preventDefault(): void }) => void) => this.listeners.set(event, l),
+      };
       constructor(readonly opts: { webPreferences: Record<string, unknown> }) {
         BrowserWindow.all.push(this);
       }
@@ -103,15 +129,24 @@ describe("app bundles", () => {
       },
       session: {
         defaultSession: {
-          setPermissionRequestHandler: (fn: (wc: unknown, p: string, cb: (ok: boolean) => void) => void) => fn(null, "geolocation", (ok) => (state.permission = ok)),
+          setPermissionRequestHandler: (fn: (wc: unknown, p: string, cb: (ok: boolean) => void) => void) =>
+            fn(null, "geolocation", (ok) => (state.permission = ok)),
           setPermissionCheckHandler: () => {},
           webRequest: { onHeadersReceived: () => {} },
         },
       },
       BrowserWindow,
       ipcMain,
-      Menu: { buildFromTemplate: (t: typeof state.menu) => t, setApplicationMenu: (m: typeof state.menu) => (state.menu = m) },
-      dialog: { showMessageBoxSync: (_win: unknown, o: { buttons: string[] }) => (state.asked.push(o.buttons), o.buttons.indexOf(state.answer)) },
+      Menu: {
+        buildFromTemplate: (t: typeof state.menu) => t,
+        setApplicationMenu: (m: typeof state.menu) => (state.menu = m),
+      },
+      dialog: {
+        showMessageBoxSync: (_win: unknown, o: { buttons: string[] }) => (
+          state.asked.push(o.buttons),
+          o.buttons.indexOf(state.answer)
+        ),
+      },
       shell: { openExternal: () => Promise.resolve(), openPath: () => Promise.resolve("") },
     };
     run(out.main, electron);
@@ -119,18 +154,29 @@ describe("app bundles", () => {
 
     expect(state.name).toBe("SatPayload Studio");
     expect(state.sandbox).toBe(true);
-    expect(state.schemes).toEqual([{ scheme: "app", privileges: { standard: true, secure: true, supportFetchAPI: true, stream: true } }]);
+    expect(state.schemes).toEqual([
+      { scheme: "app", privileges: { standard: true, secure: true, supportFetchAPI: true, stream: true } },
+    ]);
     expect(state.permission).toBe(false);
     const [win] = BrowserWindow.all;
     expect(BrowserWindow.all).toHaveLength(1);
     expect(win!.url).toBe("app://renderer/index.html");
-    expect(win!.opts.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webviewTag: false, preload: path.join(root, "app", "preload.cjs") });
+    expect(win!.opts.webPreferences).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webviewTag: false,
+      preload: path.join(root, "app", "preload.cjs"),
+    });
     // a renderer that vetoes its unload (unsaved edits) gets the native Leave / Stay question
     let unloads = 0;
     win!.listeners.get("will-prevent-unload")!({ preventDefault: () => unloads++ });
     state.answer = "Stay";
     win!.listeners.get("will-prevent-unload")!({ preventDefault: () => unloads++ });
-    expect(state.asked).toEqual([["Leave", "Stay"], ["Leave", "Stay"]]);
+    expect(state.asked).toEqual([
+      ["Leave", "Stay"],
+      ["Leave", "Stay"],
+    ]);
     expect(unloads).toBe(1);
 
     const index = await protocols.get("app")!({ url: "app://renderer/index.html" });
@@ -139,7 +185,14 @@ describe("app bundles", () => {
     expect(await index.text()).toBe("<!doctype html><title>x</title>");
 
     const info = await ipcMain.invoke(IPC_CALL_CHANNEL, "app://renderer/index.html", { method: "app.info", req: {} });
-    expect(info).toEqual({ ok: true, result: { version: JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")).version, shell: "electron", dataDir } });
+    expect(info).toEqual({
+      ok: true,
+      result: {
+        version: JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")).version,
+        shell: "electron",
+        dataDir,
+      },
+    });
 
     expect(state.menu.map((m) => m.label)).toEqual(["&File", "&Edit", "&View", "&Help"]);
     const file = state.menu[0]!.submenu!;
@@ -150,7 +203,10 @@ describe("app bundles", () => {
     // navigation and new windows are blocked for every web contents the app creates
     const handlers = new Map<string, (e: { preventDefault(): void }, url: string) => void>();
     let openHandler: ((d: { url: string }) => { action: string }) | undefined;
-    appEvents.get("web-contents-created")!({}, { on: (ev: string, fn: never) => handlers.set(ev, fn), setWindowOpenHandler: (fn: never) => (openHandler = fn) });
+    appEvents.get("web-contents-created")!(
+      {},
+      { on: (ev: string, fn: never) => handlers.set(ev, fn), setWindowOpenHandler: (fn: never) => (openHandler = fn) },
+    );
     const navigates = (url: string) => {
       let prevented = false;
       handlers.get("will-navigate")!({ preventDefault: () => (prevented = true) }, url);

@@ -18,10 +18,16 @@ function installWithElectronInstaller(installerSource: string, env: NodeJS.Proce
   const dir = mkdtempSync(path.join(tmpdir(), "electron-install-"));
   mkdirSync(path.join(dir, "app"));
   mkdirSync(path.join(dir, "node_modules", "electron"), { recursive: true });
-  copyFileSync(path.join(root, "app", "install-electron-binary.cjs"), path.join(dir, "app", "install-electron-binary.cjs"));
+  copyFileSync(
+    path.join(root, "app", "install-electron-binary.cjs"),
+    path.join(dir, "app", "install-electron-binary.cjs"),
+  );
   writeFileSync(path.join(dir, "node_modules", "electron", "install.js"), installerSource);
   const { ELECTRON_SKIP_BINARY_DOWNLOAD: _skip, ...rest } = process.env;
-  return spawnSync(process.execPath, [path.join(dir, "app", "install-electron-binary.cjs")], { encoding: "utf8", env: { ...rest, ...env } });
+  return spawnSync(process.execPath, [path.join(dir, "app", "install-electron-binary.cjs")], {
+    encoding: "utf8",
+    env: { ...rest, ...env },
+  });
 }
 
 describe("Electron binary download at install time", () => {
@@ -31,7 +37,9 @@ describe("Electron binary download at install time", () => {
   });
 
   it("a failed download warns, names browser mode and exits 0", () => {
-    const run = installWithElectronInstaller(`console.error("RequestError: getaddrinfo ENOTFOUND github.com"); process.exit(1);`);
+    const run = installWithElectronInstaller(
+      `console.error("RequestError: getaddrinfo ENOTFOUND github.com"); process.exit(1);`,
+    );
     expect(run.status).toBe(0);
     expect(run.stderr).toContain("binary not downloaded (RequestError: getaddrinfo ENOTFOUND github.com)");
     expect(run.stderr).toContain("browser mode");
@@ -44,7 +52,9 @@ describe("Electron binary download at install time", () => {
   });
 
   it("ELECTRON_SKIP_BINARY_DOWNLOAD skips the download", () => {
-    const run = installWithElectronInstaller(`require("fs").writeFileSync(__dirname + "/ran", ""); process.exit(1);`, { ELECTRON_SKIP_BINARY_DOWNLOAD: "1" });
+    const run = installWithElectronInstaller(`require("fs").writeFileSync(__dirname + "/ran", ""); process.exit(1);`, {
+      ELECTRON_SKIP_BINARY_DOWNLOAD: "1",
+    });
     expect(run.status).toBe(0);
     expect(run.stdout).toContain("skipped");
   });

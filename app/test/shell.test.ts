@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { CONTENT_SECURITY_POLICY } from "../../host/api/contract.ts";
-import { tempDir } from "../../host/test/support.ts";
+import { CONTENT_SECURITY_POLICY } from "#host/api/contract.ts";
+import { tempDir } from "#host/test/support.ts";
 import { LEAVE_PROMPT, wireLeavePrompt } from "../leavePrompt.ts";
 import { menuTemplate, type MenuCommand } from "../menu.ts";
 import { appProtocolResponse } from "../protocol.ts";
@@ -27,10 +27,20 @@ describe("app:// protocol", () => {
 });
 
 describe("application menu", () => {
-  type Item = { label?: string; role?: string; accelerator?: string; registerAccelerator?: boolean; click?: () => void; submenu?: Item[] };
+  type Item = {
+    label?: string;
+    role?: string;
+    accelerator?: string;
+    registerAccelerator?: boolean;
+    click?: () => void;
+    submenu?: Item[];
+  };
   const build = (platform: NodeJS.Platform) => {
     const commands: MenuCommand[] = [];
-    const t = menuTemplate({ command: (c) => commands.push(c), about: () => {}, openDataDir: () => {} }, platform) as Item[];
+    const t = menuTemplate(
+      { command: (c) => commands.push(c), about: () => {}, openDataDir: () => {} },
+      platform,
+    ) as Item[];
     return { t, commands };
   };
 
@@ -42,10 +52,19 @@ describe("application menu", () => {
     expect(shortcut("&File", "Save As…")).toBe("CmdOrCtrl+Shift+S");
     expect(shortcut("&Edit", "Undo")).toBe("CmdOrCtrl+Z");
     expect(shortcut("&Edit", "Redo")).toBe("Ctrl+Y");
-    expect(items("&Edit").map((i) => i.role).filter(Boolean)).toEqual(["cut", "copy", "paste", "selectAll"]);
-    expect(items("&View").map((i) => i.role).filter(Boolean)).toEqual(["reload", "toggleDevTools", "resetZoom", "zoomIn", "zoomOut", "togglefullscreen"]);
+    expect(
+      items("&Edit")
+        .map((i) => i.role)
+        .filter(Boolean),
+    ).toEqual(["cut", "copy", "paste", "selectAll"]);
+    expect(
+      items("&View")
+        .map((i) => i.role)
+        .filter(Boolean),
+    ).toEqual(["reload", "toggleDevTools", "resetZoom", "zoomIn", "zoomOut", "togglefullscreen"]);
     expect(items("&File").at(-1)!.role).toBe("quit");
-    for (const m of t) for (const i of m.submenu ?? []) if (i.click && i.accelerator) expect(i.registerAccelerator, i.label).toBe(false);
+    for (const m of t)
+      for (const i of m.submenu ?? []) if (i.click && i.accelerator) expect(i.registerAccelerator, i.label).toBe(false);
     for (const m of t) for (const i of m.submenu ?? []) if (i.accelerator) i.click?.();
     expect(commands).toEqual(["new", "open", "save", "saveAs", "undo", "redo", "toggleTheme"]);
   });

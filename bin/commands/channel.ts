@@ -1,12 +1,23 @@
 // `satpayload channel`: protocol-stack overhead per message, and the random-access channel
 // simulator on seed 003's scenario or on the user's fleet.
-import { measureSizes } from "../../codecs/src/analysis/sizes.ts";
-import { DEFAULT_FLEET_CHANNEL, loadFactorsFor, simulateFleet, stackLabel, type FleetInput, type FleetResult, type FleetStack } from "../../codecs/src/channel/fleet.ts";
-import { ChannelConfigError } from "../../codecs/src/channel/mac.ts";
-import { seed003Row, SEED003_STACKS, type Seed003Row } from "../../codecs/src/channel/reproduce.ts";
-import type { ChannelConfig } from "../../codecs/src/channel/scenario.ts";
-import { OverheadError } from "../../codecs/src/transport/overhead.ts";
-import { allStackOverheads, stackOverheadCsv } from "../../codecs/src/transport/stacks.ts";
+import {
+  allStackOverheads,
+  type ChannelConfig,
+  ChannelConfigError,
+  DEFAULT_FLEET_CHANNEL,
+  type FleetInput,
+  type FleetResult,
+  type FleetStack,
+  loadFactorsFor,
+  measureSizes,
+  OverheadError,
+  SEED003_STACKS,
+  seed003Row,
+  type Seed003Row,
+  simulateFleet,
+  stackLabel,
+  stackOverheadCsv,
+} from "#codecs";
 import { intFlag, LAYOUT_FLAGS, loadLayout, parseFlags, parseFormat, table, UsageError, write } from "./common.ts";
 import { loadRecords, RECORD_FLAGS } from "./records.ts";
 
@@ -30,8 +41,13 @@ satpayload channel overhead --payload BYTES[,BYTES...] | (--layout FILE | --pres
 
 function list(value: string | undefined, flag: string): number[] | undefined {
   if (value === undefined) return undefined;
-  const out = value.split(",").map((s) => s.trim()).filter(Boolean).map(Number);
-  if (out.length === 0 || out.some((n) => !Number.isFinite(n) || n <= 0)) throw new UsageError(`${flag} takes positive numbers separated by commas, got "${value}"`);
+  const out = value
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map(Number);
+  if (out.length === 0 || out.some((n) => !Number.isFinite(n) || n <= 0))
+    throw new UsageError(`${flag} takes positive numbers separated by commas, got "${value}"`);
   return out;
 }
 
@@ -43,7 +59,10 @@ function positive(value: string | undefined, flag: string, fallback: number): nu
 }
 
 function parseStacks(values: readonly string[] | undefined): FleetStack[] {
-  const names = (values ?? ["coap:1", "coap:10", "mqtt"]).flatMap((v) => v.split(",")).map((s) => s.trim()).filter(Boolean);
+  const names = (values ?? ["coap:1", "coap:10", "mqtt"])
+    .flatMap((v) => v.split(","))
+    .map((s) => s.trim())
+    .filter(Boolean);
   return names.map((n) => {
     if (n === "mqtt") return { kind: "mqtt" };
     const m = /^coap:(\d+)$/.exec(n);
@@ -73,7 +92,9 @@ export async function channelCommand(argv: string[]): Promise<void> {
   const [sub, ...rest] = argv;
   if (sub === "simulate") return simulate(rest);
   if (sub === "overhead") return overhead(rest);
-  throw new UsageError(`channel needs a subcommand: simulate or overhead (got ${sub === undefined ? "none" : `"${sub}"`})`);
+  throw new UsageError(
+    `channel needs a subcommand: simulate or overhead (got ${sub === undefined ? "none" : `"${sub}"`})`,
+  );
 }
 
 async function simulate(argv: string[]): Promise<void> {
@@ -100,10 +121,33 @@ async function simulate(argv: string[]): Promise<void> {
   const simSeed = intFlag(flags["sim-seed"], "--sim-seed", 1, 0, 0xffffffff);
   if (flags.scenario !== undefined) {
     if (flags.scenario !== "seed003") throw new UsageError(`unknown scenario "${flags.scenario}" (scenarios: seed003)`);
-    const fleetOnly = ["layout", "preset", "format", "devices", "per-day", "stack", "loads", "records", "samples", "seed", "slots", "replicas", "block-ms", "slot-bytes", "rtt"] as const;
+    const fleetOnly = [
+      "layout",
+      "preset",
+      "format",
+      "devices",
+      "per-day",
+      "stack",
+      "loads",
+      "records",
+      "samples",
+      "seed",
+      "slots",
+      "replicas",
+      "block-ms",
+      "slot-bytes",
+      "rtt",
+    ] as const;
     const extra = fleetOnly.filter((k) => flags[k] !== undefined);
-    if (extra.length) throw new UsageError(`--scenario seed003 fixes the channel and the traffic (drop --${extra.join(", --")})`);
-    return seed003(flags.nstart, !flags["no-mqtt"], positive(flags.horizon, "--horizon", 1000), simSeed, flags.json ?? false);
+    if (extra.length)
+      throw new UsageError(`--scenario seed003 fixes the channel and the traffic (drop --${extra.join(", --")})`);
+    return seed003(
+      flags.nstart,
+      !flags["no-mqtt"],
+      positive(flags.horizon, "--horizon", 1000),
+      simSeed,
+      flags.json ?? false,
+    );
   }
   const { layout, preset } = loadLayout(flags);
   const format = parseFormat(flags.format);
@@ -112,11 +156,16 @@ async function simulate(argv: string[]): Promise<void> {
   if (Number.isNaN(messagesPerDay)) throw new UsageError("--per-day is required");
   const source = loadRecords(layout, flags);
   const measured = measureSizes(layout, source.records, [format])[0]!;
-  if (measured.stats.count === 0) throw new UsageError(`no record encodes as ${format}: ${measured.firstError ?? "unknown reason"}`);
+  if (measured.stats.count === 0)
+    throw new UsageError(`no record encodes as ${format}: ${measured.firstError ?? "unknown reason"}`);
   const base = DEFAULT_FLEET_CHANNEL;
   const channel: ChannelConfig = {
     ...base,
-    mac: { ...base.mac, slotsPerBlock: intFlag(flags.slots, "--slots", base.mac.slotsPerBlock, 1, 100_000), replicas: intFlag(flags.replicas, "--replicas", base.mac.replicas, 1, 16) },
+    mac: {
+      ...base.mac,
+      slotsPerBlock: intFlag(flags.slots, "--slots", base.mac.slotsPerBlock, 1, 100_000),
+      replicas: intFlag(flags.replicas, "--replicas", base.mac.replicas, 1, 16),
+    },
     blockDuration: positive(flags["block-ms"], "--block-ms", base.blockDuration * 1000) / 1000,
     netSlotBytes: intFlag(flags["slot-bytes"], "--slot-bytes", base.netSlotBytes, 1, 65_535),
     rtt: positive(flags.rtt, "--rtt", base.rtt),
@@ -126,7 +175,17 @@ async function simulate(argv: string[]): Promise<void> {
   const stacks = parseStacks(flags.stack);
   const results: FleetResult[] = asUsage(() =>
     stacks.map((stack) => {
-      const input: FleetInput = { devices, messagesPerDay, sizes: Array.from(measured.sizes), stack, channel, horizon, seed: simSeed, layout: preset ?? layout.name, format };
+      const input: FleetInput = {
+        devices,
+        messagesPerDay,
+        sizes: Array.from(measured.sizes),
+        stack,
+        channel,
+        horizon,
+        seed: simSeed,
+        layout: preset ?? layout.name,
+        format,
+      };
       const r = simulateFleet(input, loadFactorsFor(input, targets), progress(stackLabel(stack)));
       endProgress();
       return r;
@@ -135,15 +194,32 @@ async function simulate(argv: string[]): Promise<void> {
   if (flags.json) {
     write(
       `${JSON.stringify(
-        { schema: CHANNEL_SCHEMA, mode: "fleet", layout: layout.name, preset: preset ?? null, format, sizes: measured.stats, devices, messagesPerDay, channel, horizon, simSeed, stacks: results },
+        {
+          schema: CHANNEL_SCHEMA,
+          mode: "fleet",
+          layout: layout.name,
+          preset: preset ?? null,
+          format,
+          sizes: measured.stats,
+          devices,
+          messagesPerDay,
+          channel,
+          horizon,
+          simSeed,
+          stacks: results,
+        },
         null,
         2,
       )}\n`,
     );
     return;
   }
-  write(`${layout.name} as ${format}: ${measured.stats.count} messages, mean ${measured.stats.mean.toFixed(1)} B, max ${measured.stats.max} B\n`);
-  write(`${devices.toLocaleString("en-US")} devices × ${messagesPerDay}/day on ${channel.mac.replicas === 1 ? "slotted ALOHA" : `${channel.mac.replicas}-CRDSA`}, ${channel.mac.slotsPerBlock} slots / ${(channel.blockDuration * 1000).toFixed(1)} ms, ${channel.netSlotBytes} B slots, RTT ${channel.rtt} s\n\n`);
+  write(
+    `${layout.name} as ${format}: ${measured.stats.count} messages, mean ${measured.stats.mean.toFixed(1)} B, max ${measured.stats.max} B\n`,
+  );
+  write(
+    `${devices.toLocaleString("en-US")} devices × ${messagesPerDay}/day on ${channel.mac.replicas === 1 ? "slotted ALOHA" : `${channel.mac.replicas}-CRDSA`}, ${channel.mac.slotsPerBlock} slots / ${(channel.blockDuration * 1000).toFixed(1)} ms, ${channel.netSlotBytes} B slots, RTT ${channel.rtt} s\n\n`,
+  );
   const rows = results.flatMap((r) =>
     r.points.map((p) => [
       r.stack,
@@ -158,10 +234,22 @@ async function simulate(argv: string[]): Promise<void> {
       `${p.completed}/${p.exchanges}`,
     ]),
   );
-  write(table(["stack", "traffic", "msg/s", "load G", "collisions", "p50 s", "p95 s", "p99 s", "goodput KB/s", "done"], rows, 2));
+  write(
+    table(
+      ["stack", "traffic", "msg/s", "load G", "collisions", "p50 s", "p95 s", "p99 s", "goodput KB/s", "done"],
+      rows,
+      2,
+    ),
+  );
 }
 
-function seed003(nstartFlag: string | undefined, withMqtt: boolean, horizon: number, simSeed: number, json: boolean): void {
+function seed003(
+  nstartFlag: string | undefined,
+  withMqtt: boolean,
+  horizon: number,
+  simSeed: number,
+  json: boolean,
+): void {
   const nstarts = list(nstartFlag, "--nstart")?.map((n) => {
     if (!Number.isInteger(n)) throw new UsageError(`--nstart takes whole numbers, got ${n}`);
     return n;
@@ -176,8 +264,11 @@ function seed003(nstartFlag: string | undefined, withMqtt: boolean, horizon: num
     write(`${JSON.stringify({ schema: CHANNEL_SCHEMA, mode: "seed003", horizon, simSeed, rows }, null, 2)}\n`);
     return;
   }
-  write(`Seed 003 (Bacco, Colucci, Gotta 2017) on 3-CRDSA, 64 slots / 13 ms, 182 B slots, RTT 0.52 s, ${horizon} s of arrivals at λ⁻¹ = 1 s, seed ${simSeed}\n\n`);
-  const pct = (a: number, b: number) => (Number.isFinite(b) ? `${a >= b ? "+" : ""}${((a / b - 1) * 100).toFixed(0)} %` : "–");
+  write(
+    `Seed 003 (Bacco, Colucci, Gotta 2017) on 3-CRDSA, 64 slots / 13 ms, 182 B slots, RTT 0.52 s, ${horizon} s of arrivals at λ⁻¹ = 1 s, seed ${simSeed}\n\n`,
+  );
+  const pct = (a: number, b: number) =>
+    Number.isFinite(b) ? `${a >= b ? "+" : ""}${((a / b - 1) * 100).toFixed(0)} %` : "–";
   write(
     table(
       ["stack", "goodput KB/s", "paper", "Δ", "load G", "paper G", "Δ", "collisions", "completion p50 s", "p95 s"],
@@ -210,19 +301,33 @@ function overhead(argv: string[]): void {
   let payloads: number[];
   let ctx = { layout: "device", format: "binary" };
   if (flags.payload !== undefined) {
-    if (flags.layout !== undefined || flags.preset !== undefined) throw new UsageError("give --payload or a layout, not both");
+    if (flags.layout !== undefined || flags.preset !== undefined)
+      throw new UsageError("give --payload or a layout, not both");
     payloads = flags.payload.split(",").map((s) => intFlag(s.trim(), "--payload", undefined, 0, 65_000));
     if (flags.format !== undefined) ctx = { ...ctx, format: parseFormat(flags.format) };
   } else {
     const { layout, preset } = loadLayout(flags);
     const format = parseFormat(flags.format);
     const m = measureSizes(layout, loadRecords(layout, flags).records, [format])[0]!;
-    if (m.stats.count === 0) throw new UsageError(`no record encodes as ${format}: ${m.firstError ?? "unknown reason"}`);
+    if (m.stats.count === 0)
+      throw new UsageError(`no record encodes as ${format}: ${m.firstError ?? "unknown reason"}`);
     payloads = [...new Set([m.stats.min, m.stats.p50, m.stats.max])];
     ctx = { layout: preset ?? layout.name, format };
   }
   const rows = asUsage(() => payloads.flatMap((p) => allStackOverheads(p, ctx)));
   if (flags.csv) return write(asUsage(() => stackOverheadCsv(payloads, ctx)));
   if (flags.json) return write(`${JSON.stringify({ schema: OVERHEAD_SCHEMA, payloads, stacks: rows }, null, 2)}\n`);
-  write(table(["stack", "payload B", "overhead B", "on air B", "layers"], rows.map((r) => [r.label, String(r.payload), String(r.overhead), String(r.total), r.layers.map((l) => `${l.layer} ${l.bytes}`).join(" + ") || "–"]), 1));
+  write(
+    table(
+      ["stack", "payload B", "overhead B", "on air B", "layers"],
+      rows.map((r) => [
+        r.label,
+        String(r.payload),
+        String(r.overhead),
+        String(r.total),
+        r.layers.map((l) => `${l.layer} ${l.bytes}`).join(" + ") || "–",
+      ]),
+      1,
+    ),
+  );
 }

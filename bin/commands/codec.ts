@@ -1,11 +1,16 @@
 // `satpayload encode` / `decode`: one record through one format, for piping into devices, portals and other tools.
-import { EncodeError } from "../../codecs/src/errors.ts";
-import { codecFor } from "../../codecs/src/formats/registry.ts";
-import type { CompiledCodec } from "../../codecs/src/formats/types.ts";
-import type { Layout } from "../../codecs/src/layout/schema.ts";
-import { generateSamples } from "../../codecs/src/samples/generate.ts";
-import { toPlain } from "../../codecs/src/text/plain.ts";
-import { InputError, intFlag, LAYOUT_FLAGS, loadLayout, parseFlags, parseFormat, readStdin, UsageError, write } from "./common.ts";
+import { codecFor, type CompiledCodec, EncodeError, generateSamples, type Layout, toPlain } from "#codecs";
+import {
+  InputError,
+  intFlag,
+  LAYOUT_FLAGS,
+  loadLayout,
+  parseFlags,
+  parseFormat,
+  readStdin,
+  UsageError,
+  write,
+} from "./common.ts";
 import { hexToBytes } from "./hex.ts";
 import { stringifyJson } from "./jsonio.ts";
 import { DEFAULT_SEED, readJsonlLines, recordFromJson } from "./records.ts";
@@ -33,8 +38,12 @@ export async function encodeCommand(argv: string[]): Promise<void> {
     records: { type: "string" },
   });
   if (flags.records !== undefined) {
-    if (!flags.hex) throw new UsageError("--records writes one message a line: add --hex (raw messages back to back could not be told apart)");
-    if (flags.sample !== undefined || flags.seed !== undefined) throw new UsageError("--records reads a file: it cannot be combined with --sample or --seed");
+    if (!flags.hex)
+      throw new UsageError(
+        "--records writes one message a line: add --hex (raw messages back to back could not be told apart)",
+      );
+    if (flags.sample !== undefined || flags.seed !== undefined)
+      throw new UsageError("--records reads a file: it cannot be combined with --sample or --seed");
   }
   const { layout } = loadLayout(flags);
   const codec = codecFor(layout, parseFormat(flags.format));
@@ -77,7 +86,9 @@ export async function decodeCommand(argv: string[]): Promise<void> {
   const { layout } = loadLayout(flags);
   const codec = codecFor(layout, parseFormat(flags.format));
   const input = await readStdin();
-  const bytes = flags.hex ? hexToBytes(input.toString("utf8")) : new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
+  const bytes = flags.hex
+    ? hexToBytes(input.toString("utf8"))
+    : new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
   const record = codec.decode(bytes);
   write(`${stringifyJson(toPlain(layout, record, "json"))}\n`);
 }

@@ -1,19 +1,20 @@
 // What every subcommand shares: flag parsing, loading a layout, reading stdin, and exit codes users can script against.
-import { FORMAT_IDS, type FormatId } from "../../codecs/src/formats/types.ts";
-import { isFormatId } from "../../codecs/src/formats/registry.ts";
-import { parsePlatform, platformById, PLATFORMS, type Platform } from "../../codecs/src/platforms/catalog.ts";
-import { readText } from "../../services/shared/loadLayout.ts";
+import { FORMAT_IDS, type FormatId, isFormatId, parsePlatform, type Platform, platformById, PLATFORMS } from "#codecs";
+import { readText } from "#services/shared/loadLayout.ts";
 import { InputError, UsageError } from "./errors.ts";
 
 // flag parsing, layout loading and the error kinds are shared with the services, which may not import bin/
 export { InputError, UsageError } from "./errors.ts";
-export { intFlag, parseFlags, type Options } from "../../services/shared/flags.ts";
-export { LAYOUT_FLAGS, loadLayout, readText, type LoadedLayout } from "../../services/shared/loadLayout.ts";
+export { intFlag, parseFlags, type Options } from "#services/shared/flags.ts";
+export { LAYOUT_FLAGS, loadLayout, readText, type LoadedLayout } from "#services/shared/loadLayout.ts";
 
 /** "--format all", repeated flags and comma lists all work; no flag means every format. */
 export function parseFormats(values: readonly string[] | undefined): FormatId[] {
   if (!values || values.length === 0) return [...FORMAT_IDS];
-  const names = values.flatMap((v) => v.split(",")).map((s) => s.trim()).filter(Boolean);
+  const names = values
+    .flatMap((v) => v.split(","))
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (names.includes("all")) return [...FORMAT_IDS];
   const out: FormatId[] = [];
   for (const n of names) {
@@ -42,12 +43,19 @@ export function resolvePlatform(value: string): Platform {
     return parsePlatform(json);
   }
   const p = platformById(value);
-  if (!p) throw new UsageError(`unknown platform "${value}" (platforms: ${PLATFORMS.map((x) => x.id).join(", ")}; or a .json file)`);
+  if (!p)
+    throw new UsageError(
+      `unknown platform "${value}" (platforms: ${PLATFORMS.map((x) => x.id).join(", ")}; or a .json file)`,
+    );
   return p;
 }
 
 export function resolvePlatforms(values: readonly string[] | undefined): Platform[] {
-  return (values ?? []).flatMap((v) => v.split(",")).map((s) => s.trim()).filter(Boolean).map(resolvePlatform);
+  return (values ?? [])
+    .flatMap((v) => v.split(","))
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map(resolvePlatform);
 }
 
 export async function readStdin(): Promise<Buffer> {

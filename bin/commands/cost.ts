@@ -1,12 +1,29 @@
 // `satpayload cost`: what a fleet's messages cost per period on one platform, per format, from measured sizes.
-import { measureSizes } from "../../codecs/src/analysis/sizes.ts";
-import { estimateCost, paperTable7, PAPER_TABLE7_FLEET, PAPER_TABLE7_RULES, type CostResult, type CostScenario } from "../../codecs/src/cost/cost.ts";
-import { CODECS } from "../../codecs/src/formats/registry.ts";
-import { describePrice } from "../../codecs/src/platforms/catalog.ts";
-import { OverheadError } from "../../codecs/src/transport/overhead.ts";
-import { layoutStackId, overheadFn, resolveStack, stackName } from "../../codecs/src/transport/platformStack.ts";
-import { STACK_IDS } from "../../codecs/src/transport/stacks.ts";
-import { intFlag, LAYOUT_FLAGS, loadLayout, parseFlags, parseFormats, resolvePlatform, table, UsageError, write } from "./common.ts";
+import {
+  CODECS,
+  type CostResult,
+  type CostScenario,
+  describePrice,
+  estimateCost,
+  measureSizes,
+  OverheadError,
+  PAPER_TABLE7_FLEET,
+  PAPER_TABLE7_RULES,
+  paperTable7,
+} from "#codecs";
+import { layoutStackId, overheadFn, resolveStack, stackName } from "#codecs/transport/platformStack.ts";
+import { STACK_IDS } from "#codecs/transport/stacks.ts";
+import {
+  intFlag,
+  LAYOUT_FLAGS,
+  loadLayout,
+  parseFlags,
+  parseFormats,
+  resolvePlatform,
+  table,
+  UsageError,
+  write,
+} from "./common.ts";
 import { loadRecords, RECORD_FLAGS } from "./records.ts";
 
 export const COST_SCHEMA = "satpayload.cost/1";
@@ -24,10 +41,16 @@ satpayload cost --paper-table7 [--json]
 
 function money(x: number | undefined, currency: string | undefined): string {
   if (x === undefined || currency === undefined) return "–";
-  return new Intl.NumberFormat("en-US", { style: "currency", currency, minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(x);
+  return new Intl.NumberFormat("en-US", {
+    style: "currency",
+    currency,
+    minimumFractionDigits: 2,
+    maximumFractionDigits: 2,
+  }).format(x);
 }
 
-const grouped = (x: number, digits = 0) => x.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const grouped = (x: number, digits = 0) =>
+  x.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
 function scenarioJson(s: CostScenario) {
   return { ...s, cost: s.cost ?? null };
@@ -49,7 +72,10 @@ export async function costCommand(argv: string[]): Promise<void> {
   });
   if (flags["paper-table7"]) {
     const others = Object.entries(flags).filter(([k, v]) => k !== "json" && k !== "paper-table7" && v !== undefined);
-    if (others.length) throw new UsageError(`--paper-table7 takes no other flag than --json (got --${others.map(([k]) => k).join(", --")})`);
+    if (others.length)
+      throw new UsageError(
+        `--paper-table7 takes no other flag than --json (got --${others.map(([k]) => k).join(", --")})`,
+      );
     return printPaperTable7(flags.json ?? false);
   }
   if (flags.platform === undefined) throw new UsageError("--platform is required (or --paper-table7)");
@@ -57,7 +83,10 @@ export async function costCommand(argv: string[]): Promise<void> {
   const devices = intFlag(flags.devices, "--devices", undefined);
   const messagesPerDay = intFlag(flags["per-day"], "--per-day", undefined);
   const days = intFlag(flags.days, "--days", 30, 1, 36_500);
-  const fragmentHeaderBytes = flags["fragment-header"] === undefined ? undefined : intFlag(flags["fragment-header"], "--fragment-header", undefined);
+  const fragmentHeaderBytes =
+    flags["fragment-header"] === undefined
+      ? undefined
+      : intFlag(flags["fragment-header"], "--fragment-header", undefined);
   let stack;
   try {
     stack = resolveStack(platform, flags.stack);
@@ -69,7 +98,11 @@ export async function costCommand(argv: string[]): Promise<void> {
   const formats = parseFormats(flags.format);
   const source = loadRecords(layout, flags);
 
-  const results: Array<{ format: (typeof formats)[number]; result: CostResult | undefined; error: string | undefined }> = [];
+  const results: Array<{
+    format: (typeof formats)[number];
+    result: CostResult | undefined;
+    error: string | undefined;
+  }> = [];
   for (const m of measureSizes(layout, source.records, formats)) {
     if (m.stats.count === 0) {
       results.push({ format: m.format, result: undefined, error: m.firstError ?? "no record could be encoded" });
@@ -77,7 +110,11 @@ export async function costCommand(argv: string[]): Promise<void> {
     }
     const sizes = { mean: m.stats.mean, p95: m.stats.p95, max: m.stats.max, sizes: m.sizes };
     const transportOverhead = overheadFn(stack, { layout: layoutStackId(layout.name), format: m.format });
-    results.push({ format: m.format, result: estimateCost({ platform, devices, messagesPerDay, days, sizes, fragmentHeaderBytes, transportOverhead }), error: m.errors > 0 ? m.firstError : undefined });
+    results.push({
+      format: m.format,
+      result: estimateCost({ platform, devices, messagesPerDay, days, sizes, fragmentHeaderBytes, transportOverhead }),
+      error: m.errors > 0 ? m.firstError : undefined,
+    });
   }
 
   if (flags.json) {
@@ -88,7 +125,13 @@ export async function costCommand(argv: string[]): Promise<void> {
       records: source.file,
       seed: source.seed,
       sampleCount: source.records.length,
-      platform: { id: platform.id, name: platform.name, uplinkBytes: platform.uplinkBytes ?? null, price: describePrice(platform.billing), source: platform.source },
+      platform: {
+        id: platform.id,
+        name: platform.name,
+        uplinkBytes: platform.uplinkBytes ?? null,
+        price: describePrice(platform.billing),
+        source: platform.source,
+      },
       stack: { id: stack, name: stackName(platform, stack) },
       devices,
       messagesPerDay,
@@ -106,7 +149,13 @@ export async function costCommand(argv: string[]): Promise<void> {
               mean: scenarioJson(result.mean),
               p95: scenarioJson(result.p95),
               max: scenarioJson(result.max),
-              exact: result.exact ? { ...scenarioJson(result.exact), shareOverLimit: result.exact.shareOverLimit, unitShares: result.exact.unitShares } : null,
+              exact: result.exact
+                ? {
+                    ...scenarioJson(result.exact),
+                    shareOverLimit: result.exact.shareOverLimit,
+                    unitShares: result.exact.unitShares,
+                  }
+                : null,
               warnings: result.warnings,
             }
           : {}),
@@ -116,14 +165,34 @@ export async function costCommand(argv: string[]): Promise<void> {
     return;
   }
 
-  const what = source.file ? `${source.records.length} records from ${source.file}` : `${source.records.length} samples, seed ${source.seed}`;
+  const what = source.file
+    ? `${source.records.length} records from ${source.file}`
+    : `${source.records.length} samples, seed ${source.seed}`;
   write(`${layout.name} — ${what}\n`);
-  write(`${platform.name}: ${platform.uplinkBytes === undefined ? "no fixed limit" : `${platform.uplinkBytes} B limit`}, ${describePrice(platform.billing)}; on air: ${stackName(platform, stack)}\n`);
-  write(`${grouped(devices)} devices × ${messagesPerDay}/day × ${days} days = ${grouped(devices * messagesPerDay * days)} messages\n\n`);
+  write(
+    `${platform.name}: ${platform.uplinkBytes === undefined ? "no fixed limit" : `${platform.uplinkBytes} B limit`}, ${describePrice(platform.billing)}; on air: ${stackName(platform, stack)}\n`,
+  );
+  write(
+    `${grouped(devices)} devices × ${messagesPerDay}/day × ${days} days = ${grouped(devices * messagesPerDay * days)} messages\n\n`,
+  );
   const first = results.find((r) => r.result)?.result;
   const volHeader = `volume ${first?.volumeUnit ?? ""}`.trim();
   const unitHeader = first?.unitName === "credits" ? "credits/msg" : "msgs/msg";
-  const header = ["format", "mean B", "p95 B", "max B", "on air B", "over limit", unitHeader, "transmissions", volHeader, "cost (mean)", "cost (exact)", "cost (p95)", "cost (max)"];
+  const header = [
+    "format",
+    "mean B",
+    "p95 B",
+    "max B",
+    "on air B",
+    "over limit",
+    unitHeader,
+    "transmissions",
+    volHeader,
+    "cost (mean)",
+    "cost (exact)",
+    "cost (p95)",
+    "cost (max)",
+  ];
   const rows = results.map(({ format, result: r, error }) => {
     if (!r) return [format, "–", "–", "–", "–", "–", "–", "–", "–", `error: ${error}`];
     const e = r.exact!;
@@ -155,11 +224,15 @@ export async function costCommand(argv: string[]): Promise<void> {
       if (!notes.includes(line)) notes.push(line);
     }
   if (notes.length) write(`\n${notes.join("\n")}\n`);
-  for (const { format, result, error } of results) if (result && error) write(`\n${format}: some records could not be encoded; first: ${error}\n`);
+  for (const { format, result, error } of results)
+    if (result && error) write(`\n${format}: some records could not be encoded; first: ${error}\n`);
   if (first?.unitName === "credits") {
     for (const { format, result } of results) {
       const multi = result?.exact?.unitShares.filter((u) => u.units > 1) ?? [];
-      if (multi.length) write(`${format}: ${multi.map((u) => `${(u.share * 100).toFixed(1)} % of messages cost ${u.units} credits`).join(", ")}\n`);
+      if (multi.length)
+        write(
+          `${format}: ${multi.map((u) => `${(u.share * 100).toFixed(1)} % of messages cost ${u.units} credits`).join(", ")}\n`,
+        );
     }
   }
 }
@@ -168,15 +241,26 @@ function printPaperTable7(json: boolean): void {
   const rows = paperTable7();
   const fleet = PAPER_TABLE7_FLEET;
   if (json) {
-    write(`${JSON.stringify({ schema: "satpayload.paper-table7/1", fleet, rules: PAPER_TABLE7_RULES, rows }, null, 2)}\n`);
+    write(
+      `${JSON.stringify({ schema: "satpayload.paper-table7/1", fleet, rules: PAPER_TABLE7_RULES, rows }, null, 2)}\n`,
+    );
     return;
   }
-  write(`Kumar et al. 2026, Table 7: ${grouped(fleet.devices)} devices × ${fleet.messagesPerDay}/day × ${fleet.days} days\n`);
+  write(
+    `Kumar et al. 2026, Table 7: ${grouped(fleet.devices)} devices × ${fleet.messagesPerDay}/day × ${fleet.days} days\n`,
+  );
   write(`${PAPER_TABLE7_RULES}\n\n`);
   write(
     table(
       ["format", "bytes", "MB/month", "TN € @0.02/MB", "KB/month", "NTN € @0.183/KB"],
-      rows.map((r) => [r.label, String(r.bytes), r.mbPerMonth.toFixed(1), `€${r.tnEur.toFixed(2)}`, grouped(r.kbPerMonth), `€${grouped(r.ntnEurShown)}`]),
+      rows.map((r) => [
+        r.label,
+        String(r.bytes),
+        r.mbPerMonth.toFixed(1),
+        `€${r.tnEur.toFixed(2)}`,
+        grouped(r.kbPerMonth),
+        `€${grouped(r.ntnEurShown)}`,
+      ]),
     ),
   );
 }

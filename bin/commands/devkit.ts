@@ -1,15 +1,14 @@
 // `satpayload devkit simulate | ports | send`: the DevKit bench from a terminal.
-import { realClock } from "../../devkit-bridge/src/clock.ts";
-import { DevkitConnection } from "../../devkit-bridge/src/client/connection.ts";
-import { DevkitError, ModuleError } from "../../devkit-bridge/src/errors.ts";
-import { listPorts } from "../../devkit-bridge/src/link/ports.ts";
-import { openSerial } from "../../devkit-bridge/src/link/serial.ts";
-import { ERR } from "../../devkit-bridge/src/protocol/codes.ts";
-import { MODULE_BAUD } from "../../devkit-bridge/src/protocol/frame.ts";
-import { startPtySimulator } from "../../devkit-bridge/src/sim/pty.ts";
-import { platformById } from "../../codecs/src/platforms/catalog.ts";
+import { hexToBytes, platformById } from "#codecs";
+import { DevkitConnection } from "#devkit-bridge/client/connection.ts";
+import { realClock } from "#devkit-bridge/clock.ts";
+import { DevkitError, ModuleError } from "#devkit-bridge/errors.ts";
+import { listPorts } from "#devkit-bridge/link/ports.ts";
+import { openSerial } from "#devkit-bridge/link/serial.ts";
+import { ERR } from "#devkit-bridge/protocol/codes.ts";
+import { MODULE_BAUD } from "#devkit-bridge/protocol/frame.ts";
+import { startPtySimulator } from "#devkit-bridge/sim/pty.ts";
 import { InputError, intFlag, parseFlags, table, UsageError, write } from "./common.ts";
-import { hexToBytes } from "../../codecs/src/text/bytes.ts";
 
 export const devkitHelp = `satpayload devkit simulate [--product astronode-s|wifi-devkit] [--pass-delay MS] [--no-auto-pass] [--no-line-rate] [--first-request-lost] [--json]
   Starts the simulated Astronode S on a pseudo-terminal (needs socat) and prints its device path; runs until Ctrl+C.
@@ -39,7 +38,8 @@ async function simulate(argv: string[]): Promise<void> {
     "first-request-lost": { type: "boolean", default: false },
     json: { type: "boolean", default: false },
   });
-  if (f.product !== "astronode-s" && f.product !== "wifi-devkit") throw new UsageError(`--product is astronode-s or wifi-devkit, not "${f.product}"`);
+  if (f.product !== "astronode-s" && f.product !== "wifi-devkit")
+    throw new UsageError(`--product is astronode-s or wifi-devkit, not "${f.product}"`);
   const delayMs = intFlag(f["pass-delay"], "--pass-delay", 8000, 0, 3_600_000);
   let sim;
   try {
@@ -55,11 +55,16 @@ async function simulate(argv: string[]): Promise<void> {
     throw e;
   }
   const model = sim.device.model;
-  if (f.json) write(`${JSON.stringify({ schema: "satpayload.devkit-simulate/1", path: sim.path, productId: model.identity.productId })}\n`);
+  if (f.json)
+    write(
+      `${JSON.stringify({ schema: "satpayload.devkit-simulate/1", path: sim.path, productId: model.identity.productId })}\n`,
+    );
   else {
     // the path first and alone, so scripts can read one line
     write(`${sim.path}\n`);
-    process.stderr.write(`simulated ${model.identity.productNumber} (product ${model.identity.productId}) on ${sim.path}; satellite pass ${model.pass.auto ? `${delayMs} ms after each enqueue` : "off"}; line ${sim.device.baud ? `${sim.device.baud} baud` : "unpaced"}; first request after a restart ${f["first-request-lost"] ? "lost" : "answered"}. Ctrl+C stops it.\n`);
+    process.stderr.write(
+      `simulated ${model.identity.productNumber} (product ${model.identity.productId}) on ${sim.path}; satellite pass ${model.pass.auto ? `${delayMs} ms after each enqueue` : "off"}; line ${sim.device.baud ? `${sim.device.baud} baud` : "unpaced"}; first request after a restart ${f["first-request-lost"] ? "lost" : "answered"}. Ctrl+C stops it.\n`,
+    );
   }
   model.on((e) => {
     if (e.kind === "pass" && e.sent.length) process.stderr.write(`satellite pass: acknowledged ${e.sent.join(", ")}\n`);
@@ -77,18 +82,31 @@ async function ports(argv: string[]): Promise<void> {
   const out = await listPorts();
   if (json) return write(`${JSON.stringify({ schema: "satpayload.devkit-ports/1", ...out }, null, 2)}\n`);
   if (!out.ports.length) write("no serial ports found (plug the DevKit in, or run `satpayload devkit simulate`)\n");
-  else write(table(["port", "likely DevKit", "usable"], out.ports.map((p) => [p.label, p.likelyDevkit ? "yes" : "", p.accessible ? "yes" : `no: ${p.hint ?? ""}`]), 3));
+  else
+    write(
+      table(
+        ["port", "likely DevKit", "usable"],
+        out.ports.map((p) => [p.label, p.likelyDevkit ? "yes" : "", p.accessible ? "yes" : `no: ${p.hint ?? ""}`]),
+        3,
+      ),
+    );
   for (const p of out.problems) process.stderr.write(`note: ${p}\n`);
 }
 
 async function send(argv: string[]): Promise<void> {
-  const f = parseFlags(argv, { port: { type: "string" }, hex: { type: "string" }, "wait-ack": { type: "string" }, id: { type: "string" } });
+  const f = parseFlags(argv, {
+    port: { type: "string" },
+    hex: { type: "string" },
+    "wait-ack": { type: "string" },
+    id: { type: "string" },
+  });
   if (!f.port) throw new UsageError("--port is required (see `satpayload devkit ports`)");
   if (f.hex === undefined) throw new UsageError("--hex is required");
   const data = hexToBytes(f.hex.replace(/^\s*0x/i, "").replace(/[\s:]/g, ""));
   if (!data) throw new InputError(`--hex is not hex: "${f.hex}" (pairs of 0-9, a-f)`);
   const limit = platformById("astrocast")?.uplinkBytes ?? 160;
-  if (data.length > limit) throw new InputError(`the payload is ${data.length} bytes: ${data.length - limit} over the Astronode's ${limit}`);
+  if (data.length > limit)
+    throw new InputError(`the payload is ${data.length} bytes: ${data.length - limit} over the Astronode's ${limit}`);
   const waitS = intFlag(f["wait-ack"], "--wait-ack", 0, 0, 86_400);
   let id = intFlag(f.id, "--id", Math.floor(Math.random() * 65_535), 0, 65_535);
   const port = f.port;
@@ -108,7 +126,10 @@ async function send(argv: string[]): Promise<void> {
     write(`queued ${data.length} bytes as payload id ${id}\n`);
     if (!waitS) return;
     const cfg = await c.call("CFG_RR", {});
-    if (!cfg.satAck) throw new InputError("the module does not report satellite acks (CFG_WR bit 0 is off), so there is nothing to wait for");
+    if (!cfg.satAck)
+      throw new InputError(
+        "the module does not report satellite acks (CFG_WR bit 0 is off), so there is nothing to wait for",
+      );
     const end = Date.now() + waitS * 1000;
     while (Date.now() < end) {
       if ((await c.call("EVT_RR", {})).satAck) {

@@ -1,9 +1,9 @@
 // `satpayload export`: the layout's code and schema exports (.proto, nanopb, C packers, SBE XML,
 // Kaitai, network-server decoders, JSON Schema, decoder-service config) into a folder or a zip.
 import path from "node:path";
-import { EXPORTERS, runExports, UnknownExporterError } from "../../codecs/src/exporters/registry.ts";
-import { zipFiles } from "../../codecs/src/exporters/zip.ts";
-import { ExportFolderError, writeExportFile, writeExportFolder } from "../../host/exports/folder.ts";
+import { zipFiles } from "#codecs";
+import { EXPORTERS, runExports, UnknownExporterError } from "#codecs/exporters/registry.ts";
+import { ExportFolderError, writeExportFile, writeExportFolder } from "#host/exports/folder.ts";
 import { InputError, LAYOUT_FLAGS, loadLayout, parseFlags, table, UsageError, write } from "./common.ts";
 
 export const EXPORT_SCHEMA = "satpayload.export/1";
@@ -17,7 +17,11 @@ ${EXPORTERS.map((e) => `    ${e.id.padEnd(18)} ${e.label}`).join("\n")}
   An export the layout cannot be expressed in is reported on stderr; with --only it is an error (exit 1).
 `;
 
-const list = (v: string[] | undefined) => v?.flatMap((x) => x.split(",")).map((s) => s.trim()).filter(Boolean);
+const list = (v: string[] | undefined) =>
+  v
+    ?.flatMap((x) => x.split(","))
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 export async function exportCommand(argv: string[]): Promise<void> {
   const flags = parseFlags(argv, {
@@ -33,7 +37,8 @@ export async function exportCommand(argv: string[]): Promise<void> {
     "network-formats": { type: "string", multiple: true },
     "kaitai-formats": { type: "string", multiple: true },
   });
-  if ((flags.out === undefined) === (flags.zip === undefined)) throw new UsageError("give exactly one of --out DIR or --zip FILE");
+  if ((flags.out === undefined) === (flags.zip === undefined))
+    throw new UsageError("give exactly one of --out DIR or --zip FILE");
   const { layout } = loadLayout(flags);
   const ids = list(flags.only) ?? [];
   const options: Record<string, unknown> = {};
@@ -50,7 +55,8 @@ export async function exportCommand(argv: string[]): Promise<void> {
     if (e instanceof UnknownExporterError) throw new UsageError(e.message);
     throw e;
   }
-  for (const p of result.problems) process.stderr.write(`satpayload: ${ids.length ? "" : "skipped "}${p.exporter}: ${p.message}\n`);
+  for (const p of result.problems)
+    process.stderr.write(`satpayload: ${ids.length ? "" : "skipped "}${p.exporter}: ${p.message}\n`);
   let where: string;
   try {
     if (flags.zip !== undefined) {
@@ -66,10 +72,19 @@ export async function exportCommand(argv: string[]): Promise<void> {
     throw e;
   }
   if (flags.json) {
-    write(`${JSON.stringify({ schema: EXPORT_SCHEMA, [flags.zip !== undefined ? "zip" : "out"]: where, files: result.files.map((f) => ({ path: f.path, exporter: f.exporter, bytes: Buffer.byteLength(f.content) })), problems: result.problems }, null, 2)}\n`);
+    write(
+      `${JSON.stringify({ schema: EXPORT_SCHEMA, [flags.zip !== undefined ? "zip" : "out"]: where, files: result.files.map((f) => ({ path: f.path, exporter: f.exporter, bytes: Buffer.byteLength(f.content) })), problems: result.problems }, null, 2)}\n`,
+    );
   } else {
-    write(table(["file", "export", "bytes"], result.files.map((f) => [f.path, f.exporter, String(Buffer.byteLength(f.content))]), 2));
+    write(
+      table(
+        ["file", "export", "bytes"],
+        result.files.map((f) => [f.path, f.exporter, String(Buffer.byteLength(f.content))]),
+        2,
+      ),
+    );
     write(`${result.files.length} files → ${where}\n`);
   }
-  if (ids.length && result.problems.length) throw new InputError(`${result.problems.length} export${result.problems.length > 1 ? "s" : ""} failed (see above)`);
+  if (ids.length && result.problems.length)
+    throw new InputError(`${result.problems.length} export${result.problems.length > 1 ? "s" : ""} failed (see above)`);
 }

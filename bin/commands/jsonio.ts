@@ -1,5 +1,5 @@
 // JSON as devices and Python write it: NaN/Infinity tokens and 64-bit integers survive the trip through the CLI.
-import type { PlainRecord, PlainValue } from "../../codecs/src/layout/values.ts";
+import type { PlainRecord, PlainValue } from "#codecs";
 
 const NON_FINITE = /^-?(?:NaN|Infinity)/;
 const NUMBER = /^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/;
@@ -46,7 +46,16 @@ export function parseJsonLenient(text: string): unknown {
 /** One line of JSON; bigints as bare integers and non-finite floats as Python's tokens, the inverse of parseJsonLenient. */
 export function stringifyJson(v: PlainValue | undefined): string {
   if (v === null || v === undefined) return "null";
-  if (typeof v === "number") return Object.is(v, -0) ? "-0.0" : Number.isFinite(v) ? JSON.stringify(v) : Number.isNaN(v) ? "NaN" : v > 0 ? "Infinity" : "-Infinity";
+  if (typeof v === "number")
+    return Object.is(v, -0)
+      ? "-0.0"
+      : Number.isFinite(v)
+        ? JSON.stringify(v)
+        : Number.isNaN(v)
+          ? "NaN"
+          : v > 0
+            ? "Infinity"
+            : "-Infinity";
   if (typeof v === "bigint") return v.toString();
   if (typeof v === "string" || typeof v === "boolean") return JSON.stringify(v);
   if (v instanceof Uint8Array) return JSON.stringify(Buffer.from(v).toString("base64"));

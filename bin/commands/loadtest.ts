@@ -1,15 +1,29 @@
 // `satpayload loadtest`: simulated device fleets against the local stack or any ingest URL, the
 // paper's matrix, and the Locust/k6 export for runs beyond one machine.
 import path from "node:path";
-import { FORMAT_IDS } from "../../codecs/src/formats/types.ts";
-import { writeExportBundle } from "../../services/loadgen/src/export.ts";
-import { documentLayout, presetLayout, type RunLayout } from "../../services/loadgen/src/layoutSource.ts";
-import { runMatrix } from "../../services/loadgen/src/matrix.ts";
-import type { LoadTestResult, Progress } from "../../services/loadgen/src/result.ts";
-import { runLoadTest } from "../../services/loadgen/src/run.ts";
-import { runSettingsSchema, type RunSettings, type RunSettingsInput, type WaitDistribution } from "../../services/loadgen/src/spec.ts";
-import { markdownTable, replicasOf, resultsCsv } from "../../services/loadgen/src/table.ts";
-import { InputError, LAYOUT_FLAGS, parseFlags, parseFormat, parseFormats, readText, UsageError, write } from "./common.ts";
+import { FORMAT_IDS } from "#codecs";
+import { writeExportBundle } from "#services/loadgen/src/export.ts";
+import { documentLayout, presetLayout, type RunLayout } from "#services/loadgen/src/layoutSource.ts";
+import { runMatrix } from "#services/loadgen/src/matrix.ts";
+import type { LoadTestResult, Progress } from "#services/loadgen/src/result.ts";
+import { runLoadTest } from "#services/loadgen/src/run.ts";
+import {
+  runSettingsSchema,
+  type RunSettings,
+  type RunSettingsInput,
+  type WaitDistribution,
+} from "#services/loadgen/src/spec.ts";
+import { markdownTable, replicasOf, resultsCsv } from "#services/loadgen/src/table.ts";
+import {
+  InputError,
+  LAYOUT_FLAGS,
+  parseFlags,
+  parseFormat,
+  parseFormats,
+  readText,
+  UsageError,
+  write,
+} from "./common.ts";
 
 export const loadtestHelp = `satpayload loadtest [run] (--preset ID | --layout FILE) --format F [flags]
   Simulated devices (Locust semantics: send, wait for the answer, wait the think time) against a
@@ -64,7 +78,8 @@ function list(v: string | undefined, flag: string): number[] | undefined {
   if (v === undefined) return undefined;
   return v.split(",").map((x) => {
     const n = Number(x.trim());
-    if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} takes whole numbers ≥ 1 separated by commas, got "${v}"`);
+    if (!Number.isInteger(n) || n < 1)
+      throw new UsageError(`${flag} takes whole numbers ≥ 1 separated by commas, got "${v}"`);
     return n;
   });
 }
@@ -78,10 +93,12 @@ function single(v: string | undefined, flag: string): number | undefined {
 export function parseWait(v: string): WaitDistribution {
   const [kind, rest] = v.includes(":") ? (v.split(":", 2) as [string, string]) : ["uniform", v];
   const nums = rest.split(",").map((x) => Number(x.trim()));
-  if (nums.some((n) => !Number.isFinite(n) || n < 0)) throw new UsageError(`--wait "${v}": numbers of seconds ≥ 0 expected`);
+  if (nums.some((n) => !Number.isFinite(n) || n < 0))
+    throw new UsageError(`--wait "${v}": numbers of seconds ≥ 0 expected`);
   if (kind === "uniform" && nums.length === 2) return { kind: "uniform", min: nums[0]!, max: nums[1]! };
   if ((kind === "const" || kind === "constant") && nums.length === 1) return { kind: "constant", seconds: nums[0]! };
-  if ((kind === "exp" || kind === "exponential") && nums.length === 1 && nums[0]! > 0) return { kind: "exponential", mean: nums[0]! };
+  if ((kind === "exp" || kind === "exponential") && nums.length === 1 && nums[0]! > 0)
+    return { kind: "exponential", mean: nums[0]! };
   throw new UsageError(`--wait takes MIN,MAX (uniform), const:S or exp:MEAN, got "${v}"`);
 }
 
@@ -89,7 +106,8 @@ type Flags = { [K in keyof typeof RUN_FLAGS]?: (typeof RUN_FLAGS)[K]["type"] ext
 
 /** the matrix reproduces the paper's HTTP tables and the exports are Locust/k6 HTTP scripts */
 function httpOnly(f: Flags, command: string): void {
-  if (f.transport !== undefined && f.transport !== "http") throw new UsageError(`${command} sends over HTTP; --transport ${f.transport} applies to loadtest run`);
+  if (f.transport !== undefined && f.transport !== "http")
+    throw new UsageError(`${command} sends over HTTP; --transport ${f.transport} applies to loadtest run`);
 }
 
 function settingsInput(f: Flags, format: string | undefined): Omit<RunSettingsInput, "target"> {
@@ -116,12 +134,14 @@ function settingsInput(f: Flags, format: string | undefined): Omit<RunSettingsIn
 
 function validated(input: RunSettingsInput): RunSettings {
   const r = runSettingsSchema.safeParse(input);
-  if (!r.success) throw new UsageError(r.error.issues.map((i) => `${i.path.join(".") || "settings"}: ${i.message}`).join("; "));
+  if (!r.success)
+    throw new UsageError(r.error.issues.map((i) => `${i.path.join(".") || "settings"}: ${i.message}`).join("; "));
   return r.data;
 }
 
 function layoutOf(f: Flags): RunLayout {
-  if ((f.layout === undefined) === (f.preset === undefined)) throw new UsageError("give exactly one of --layout FILE or --preset ID");
+  if ((f.layout === undefined) === (f.preset === undefined))
+    throw new UsageError("give exactly one of --layout FILE or --preset ID");
   if (f.preset !== undefined) {
     try {
       return presetLayout(f.preset);
@@ -140,8 +160,11 @@ function layoutOf(f: Flags): RunLayout {
 }
 
 function target(f: Flags): RunSettingsInput["target"] {
-  if (f.url !== undefined && f.replicas !== undefined) throw new UsageError("--url and --replicas exclude each other (replicas belong to the local stack)");
-  return f.url !== undefined ? { kind: "url", url: f.url } : { kind: "local", replicas: single(f.replicas, "--replicas") ?? 1 };
+  if (f.url !== undefined && f.replicas !== undefined)
+    throw new UsageError("--url and --replicas exclude each other (replicas belong to the local stack)");
+  return f.url !== undefined
+    ? { kind: "url", url: f.url }
+    : { kind: "local", replicas: single(f.replicas, "--replicas") ?? 1 };
 }
 
 function progressLine(p: Progress): string {
@@ -160,10 +183,17 @@ function humanSummary(r: LoadTestResult): string {
   ];
   const f = r.failures;
   const http = Object.entries(f.http).map(([k, v]) => `${k}×${v}`);
-  if (http.length || f.timeout || f.connection) lines.push(`  failures: ${[...http, f.timeout ? `timeout×${f.timeout}` : "", f.connection ? `connection×${f.connection}` : ""].filter(Boolean).join(" ")}`);
+  if (http.length || f.timeout || f.connection)
+    lines.push(
+      `  failures: ${[...http, f.timeout ? `timeout×${f.timeout}` : "", f.connection ? `connection×${f.connection}` : ""].filter(Boolean).join(" ")}`,
+    );
   if (r.endToEnd) lines.push(`  ingest → cin ms: p50 ${r.endToEnd.p50}  p95 ${r.endToEnd.p95}  max ${r.endToEnd.max}`);
-  if (r.server) lines.push(`  decoder stored ${r.server.records}, forwarded ${r.server.forwarded}, rejected ${r.server.rejected}`);
-  if (r.paper) lines.push(`  paper (${r.paper.source}): ${r.paper.rps} RPS, avg ${r.paper.avgMs} ms, p95 ${r.paper.p95Ms} ms, ${r.paper.failuresPercent} % failures, FoM ${r.paper.fom ?? "–"}`);
+  if (r.server)
+    lines.push(`  decoder stored ${r.server.records}, forwarded ${r.server.forwarded}, rejected ${r.server.rejected}`);
+  if (r.paper)
+    lines.push(
+      `  paper (${r.paper.source}): ${r.paper.rps} RPS, avg ${r.paper.avgMs} ms, p95 ${r.paper.p95Ms} ms, ${r.paper.failuresPercent} % failures, FoM ${r.paper.fom ?? "–"}`,
+    );
   lines.push(`  client: ${r.client.valid ? "kept up" : `LIMITED THE RUN — ${r.client.reasons.join("; ")}`}`);
   for (const n of r.notes) lines.push(`  note: ${n}`);
   return `${lines.join("\n")}\n`;
@@ -183,7 +213,12 @@ async function runCmd(argv: string[]): Promise<void> {
   const layout = layoutOf(f);
   const ac = cancellable();
   try {
-    const result = await runLoadTest({ settings, layout, signal: ac.signal, onProgress: (p) => f.quiet || process.stderr.write(`${progressLine(p)}\n`) });
+    const result = await runLoadTest({
+      settings,
+      layout,
+      signal: ac.signal,
+      onProgress: (p) => f.quiet || process.stderr.write(`${progressLine(p)}\n`),
+    });
     write(f.json ? `${JSON.stringify(result, null, 2)}\n` : humanSummary(result));
   } finally {
     layout.dispose();
@@ -191,16 +226,23 @@ async function runCmd(argv: string[]): Promise<void> {
 }
 
 async function matrixCmd(argv: string[]): Promise<void> {
-  const f = parseFlags(argv, { ...RUN_FLAGS, formats: { type: "string", multiple: true }, csv: { type: "boolean", default: false } }) as Flags & { formats?: string[]; csv?: boolean };
+  const f = parseFlags(argv, {
+    ...RUN_FLAGS,
+    formats: { type: "string", multiple: true },
+    csv: { type: "boolean", default: false },
+  }) as Flags & { formats?: string[]; csv?: boolean };
   httpOnly(f, "loadtest matrix");
-  if (f.url !== undefined) throw new UsageError("the matrix runs against local stacks (--replicas); use `loadtest run --url` for a URL");
+  if (f.url !== undefined)
+    throw new UsageError("the matrix runs against local stacks (--replicas); use `loadtest run --url` for a URL");
   const formats = parseFormats(f.formats ?? (f.format ? [f.format] : ["protobuf,struct-zlib"]));
   const devices = list(f.devices, "--devices") ?? [100];
   const replicas = list(f.replicas, "--replicas") ?? [1];
   const base = settingsInput({ ...f, devices: undefined }, undefined);
   delete (base as Record<string, unknown>).format;
   delete (base as Record<string, unknown>).devices;
-  for (const fmt of formats) for (const d of devices) for (const r of replicas) validated({ ...base, format: fmt, devices: d, target: { kind: "local", replicas: r } });
+  for (const fmt of formats)
+    for (const d of devices)
+      for (const r of replicas) validated({ ...base, format: fmt, devices: d, target: { kind: "local", replicas: r } });
   const layout = layoutOf(f);
   const ac = cancellable();
   try {
@@ -208,7 +250,11 @@ async function matrixCmd(argv: string[]): Promise<void> {
       { layout, formats, devices, replicas, base },
       {
         signal: ac.signal,
-        onCell: (r, i, n) => f.quiet || process.stderr.write(`[${i + 1}/${n}] ${r.settings.format} × ${r.settings.devices} devices × ${replicasOf(r)} replica(s): ${r.rps.toFixed(1)} RPS, p95 ${r.latency.p95} ms\n`),
+        onCell: (r, i, n) =>
+          f.quiet ||
+          process.stderr.write(
+            `[${i + 1}/${n}] ${r.settings.format} × ${r.settings.devices} devices × ${replicasOf(r)} replica(s): ${r.rps.toFixed(1)} RPS, p95 ${r.latency.p95} ms\n`,
+          ),
       },
     );
     if (f.json) write(`${JSON.stringify({ schema: "satpayload.loadtest-matrix/1", results }, null, 2)}\n`);
@@ -222,11 +268,18 @@ async function exportCmd(argv: string[]): Promise<void> {
   const f = parseFlags(argv, { ...RUN_FLAGS, out: { type: "string" } }) as Flags & { out?: string };
   httpOnly(f, "loadtest export");
   if (!f.out) throw new UsageError("--out DIR is required");
-  const settings = validated({ ...settingsInput(f, parseFormat(f.format)), target: f.url !== undefined ? { kind: "url", url: f.url } : { kind: "local", replicas: 1 } });
+  const settings = validated({
+    ...settingsInput(f, parseFormat(f.format)),
+    target: f.url !== undefined ? { kind: "url", url: f.url } : { kind: "local", replicas: 1 },
+  });
   const layout = layoutOf(f);
   try {
     const files = writeExportBundle(path.resolve(f.out), layout, settings);
-    write(f.json ? `${JSON.stringify({ schema: "satpayload.loadtest-export/1", files }, null, 2)}\n` : `${files.join("\n")}\n`);
+    write(
+      f.json
+        ? `${JSON.stringify({ schema: "satpayload.loadtest-export/1", files }, null, 2)}\n`
+        : `${files.join("\n")}\n`,
+    );
   } finally {
     layout.dispose();
   }
@@ -237,6 +290,9 @@ export async function loadtestCommand(argv: string[]): Promise<void> {
   if (sub === "matrix") return matrixCmd(rest);
   if (sub === "export") return exportCmd(rest);
   if (sub === "run") return runCmd(rest);
-  if (sub !== undefined && !sub.startsWith("-")) throw new UsageError(`unknown loadtest subcommand "${sub}" (run, matrix, export); formats: ${FORMAT_IDS.join(", ")}`);
+  if (sub !== undefined && !sub.startsWith("-"))
+    throw new UsageError(
+      `unknown loadtest subcommand "${sub}" (run, matrix, export); formats: ${FORMAT_IDS.join(", ")}`,
+    );
   return runCmd(argv);
 }

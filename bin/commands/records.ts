@@ -1,9 +1,5 @@
 // Where the records to measure come from: the device's own JSONL log, or reproducible generated samples.
-import { RecordError } from "../../codecs/src/errors.ts";
-import type { Layout } from "../../codecs/src/layout/schema.ts";
-import type { TypedRecord } from "../../codecs/src/layout/values.ts";
-import { generateSamples } from "../../codecs/src/samples/generate.ts";
-import { fromPlain } from "../../codecs/src/text/plain.ts";
+import { fromPlain, generateSamples, type Layout, RecordError, type TypedRecord } from "#codecs";
 import { InputError, intFlag, readText, UsageError } from "./common.ts";
 import { isPlainRecord, parseJsonLenient } from "./jsonio.ts";
 
@@ -25,9 +21,13 @@ export interface RecordSource {
 export const DEFAULT_SAMPLES = 1000;
 export const DEFAULT_SEED = 1;
 
-export function loadRecords(layout: Layout, flags: { records?: string | undefined; samples?: string | undefined; seed?: string | undefined }): RecordSource {
+export function loadRecords(
+  layout: Layout,
+  flags: { records?: string | undefined; samples?: string | undefined; seed?: string | undefined },
+): RecordSource {
   if (flags.records !== undefined) {
-    if (flags.samples !== undefined || flags.seed !== undefined) throw new UsageError("--records reads a file: it cannot be combined with --samples or --seed");
+    if (flags.samples !== undefined || flags.seed !== undefined)
+      throw new UsageError("--records reads a file: it cannot be combined with --samples or --seed");
     const { records, lines } = readJsonlLines(layout, flags.records);
     return { records, lines, seed: null, file: flags.records };
   }

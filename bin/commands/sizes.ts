@@ -1,8 +1,16 @@
 // `satpayload sizes`: per-format size statistics of a layout's records and whether they fit the chosen limits.
-import { measureSizes, shareOver, type FormatSizes } from "../../codecs/src/analysis/sizes.ts";
-import { CODECS } from "../../codecs/src/formats/registry.ts";
-import { platformById } from "../../codecs/src/platforms/catalog.ts";
-import { intFlag, LAYOUT_FLAGS, loadLayout, parseFlags, parseFormats, resolvePlatforms, table, UsageError, write } from "./common.ts";
+import { CODECS, type FormatSizes, measureSizes, platformById, shareOver } from "#codecs";
+import {
+  intFlag,
+  LAYOUT_FLAGS,
+  loadLayout,
+  parseFlags,
+  parseFormats,
+  resolvePlatforms,
+  table,
+  UsageError,
+  write,
+} from "./common.ts";
 import { loadRecords, RECORD_FLAGS } from "./records.ts";
 import { writePerRecord } from "./sizesPerRecord.ts";
 
@@ -21,7 +29,10 @@ export interface Limit {
   bytes: number;
 }
 
-function chooseLimits(limit: string | undefined, platforms: string[] | undefined): { limits: Limit[]; unlimited: string[] } {
+function chooseLimits(
+  limit: string | undefined,
+  platforms: string[] | undefined,
+): { limits: Limit[]; unlimited: string[] } {
   if (limit !== undefined && platforms !== undefined) throw new UsageError("give --limit or --platform, not both");
   if (limit !== undefined) {
     const bytes = intFlag(limit, "--limit", undefined, 1);
@@ -52,7 +63,8 @@ export async function sizesCommand(argv: string[]): Promise<void> {
     json: { type: "boolean", default: false },
     "per-record": { type: "boolean", default: false },
   });
-  if (flags.json && flags["per-record"]) throw new UsageError("--per-record already writes JSON (one line per record): drop --json");
+  if (flags.json && flags["per-record"])
+    throw new UsageError("--per-record already writes JSON (one line per record): drop --json");
   const { layout, preset } = loadLayout(flags);
   const formats = parseFormats(flags.format);
   const { limits, unlimited } = chooseLimits(flags.limit, flags.platform);
@@ -64,22 +76,41 @@ export async function sizesCommand(argv: string[]): Promise<void> {
     write(`${JSON.stringify(sizesJson(layout.name, preset, source, limits, unlimited, measured), null, 2)}\n`);
     return;
   }
-  const what = source.file ? `${source.records.length} records from ${source.file}` : `${source.records.length} samples, seed ${source.seed}`;
+  const what = source.file
+    ? `${source.records.length} records from ${source.file}`
+    : `${source.records.length} samples, seed ${source.seed}`;
   write(`${layout.name} — ${what}\n\n`);
   const header = ["format", "min", "mean", "p50", "p95", "p99", "max", ...limits.map((l) => `${l.name} ${l.bytes} B`)];
   const rows = measured.map((m) => {
     const s = m.stats;
     // nothing encoded: zeros would read as real sizes
     if (s.count === 0) return [m.format, ...Array<string>(6 + limits.length).fill("–")];
-    return [m.format, String(s.min), s.mean.toFixed(1), String(s.p50), String(s.p95), String(s.p99), String(s.max), ...limits.map((l) => verdict(shareOver(m.sizes, l.bytes)))];
+    return [
+      m.format,
+      String(s.min),
+      s.mean.toFixed(1),
+      String(s.p50),
+      String(s.p95),
+      String(s.p99),
+      String(s.max),
+      ...limits.map((l) => verdict(shareOver(m.sizes, l.bytes))),
+    ];
   });
   write(table(header, rows));
   for (const id of unlimited) write(`\n${id}: no fixed per-message limit\n`);
   const failed = measured.filter((m) => m.errors > 0);
-  for (const m of failed) write(`\n${m.format}: ${m.errors} record(s) could not be encoded; first: ${m.firstError ?? "unknown error"}\n`);
+  for (const m of failed)
+    write(`\n${m.format}: ${m.errors} record(s) could not be encoded; first: ${m.firstError ?? "unknown error"}\n`);
 }
 
-function sizesJson(layoutName: string, preset: string | undefined, source: ReturnType<typeof loadRecords>, limits: Limit[], unlimited: string[], measured: FormatSizes[]) {
+function sizesJson(
+  layoutName: string,
+  preset: string | undefined,
+  source: ReturnType<typeof loadRecords>,
+  limits: Limit[],
+  unlimited: string[],
+  measured: FormatSizes[],
+) {
   return {
     schema: SIZES_SCHEMA,
     layout: layoutName,

@@ -1,10 +1,15 @@
 // `satpayload sizes --per-record`: one JSON line per record (schema satpayload.sizes-record/1), so a CI
 // job can find the records that do not fit instead of reading a distribution.
-import { describeError } from "../../codecs/src/analysis/sizes.ts";
-import { EncodeError, LayoutError, RecordError } from "../../codecs/src/errors.ts";
-import { codecFor } from "../../codecs/src/formats/registry.ts";
-import type { CompiledCodec, FormatId } from "../../codecs/src/formats/types.ts";
-import type { Layout } from "../../codecs/src/layout/schema.ts";
+import {
+  codecFor,
+  type CompiledCodec,
+  describeError,
+  EncodeError,
+  type FormatId,
+  type Layout,
+  LayoutError,
+  RecordError,
+} from "#codecs";
 import { write } from "./common.ts";
 import type { RecordSource } from "./records.ts";
 import type { Limit } from "./sizes.ts";
@@ -16,7 +21,12 @@ type FormatResult = { bytes: number; fits: Record<string, boolean> } | { error: 
 /** lines written per stdout write: a million samples must not become one string */
 const BATCH = 1000;
 
-export function writePerRecord(layout: Layout, source: RecordSource, formats: readonly FormatId[], limits: readonly Limit[]): void {
+export function writePerRecord(
+  layout: Layout,
+  source: RecordSource,
+  formats: readonly FormatId[],
+  limits: readonly Limit[],
+): void {
   // a layout a format cannot express fails every record the same way
   const codecs = formats.map((format): { format: FormatId; codec: CompiledCodec | null; error: string | null } => {
     try {
@@ -42,7 +52,9 @@ export function writePerRecord(layout: Layout, source: RecordSource, formats: re
         results[format] = { error: describeError(e) };
       }
     }
-    batch.push(JSON.stringify({ schema: SIZES_RECORD_SCHEMA, record: i, line: source.lines?.[i] ?? null, formats: results }));
+    batch.push(
+      JSON.stringify({ schema: SIZES_RECORD_SCHEMA, record: i, line: source.lines?.[i] ?? null, formats: results }),
+    );
     if (batch.length === BATCH) {
       write(`${batch.join("\n")}\n`);
       batch = [];

@@ -4,16 +4,16 @@ import { spawn } from "node:child_process";
 import { closeSync, mkdirSync, openSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { LayoutError } from "../../codecs/src/errors.ts";
-import { packageVersion, repoRoot } from "../../host/httpHost.ts";
-import { stackOptionsSchema, type StackOptionsInput, type StackStatus } from "../../host/api/stack.ts";
-import { HostError } from "../../host/errors.ts";
-import { defaultDataDir } from "../../host/paths.ts";
-import { readLiveState, type StackState } from "../../host/stack/stateFile.ts";
-import { STACK_DIR, StackSupervisor, stopExternal } from "../../host/stack/supervisor.ts";
-import { writeBundle, type ExportResult } from "../../services/decoder/bundle/export.ts";
-import { parseRouteSpec, RouteSpecError } from "../../services/decoder/routes.ts";
-import { nodeCommand } from "../../services/shared/launch.ts";
+import { LayoutError } from "#codecs";
+import { stackOptionsSchema, type StackOptionsInput, type StackStatus } from "#host/api/stack.ts";
+import { HostError } from "#host/errors.ts";
+import { packageVersion, repoRoot } from "#host/httpHost.ts";
+import { defaultDataDir } from "#host/paths.ts";
+import { readLiveState, type StackState } from "#host/stack/stateFile.ts";
+import { STACK_DIR, StackSupervisor, stopExternal } from "#host/stack/supervisor.ts";
+import { writeBundle, type ExportResult } from "#services/decoder/bundle/export.ts";
+import { parseRouteSpec, RouteSpecError } from "#services/decoder/routes.ts";
+import { nodeCommand } from "#services/shared/launch.ts";
 import { InputError, intFlag, parseFlags, UsageError, write } from "./common.ts";
 import { stackKeysCommand, stackKeysHelp } from "./stackKeys.ts";
 
@@ -73,8 +73,12 @@ export function stackInput(f: StackFlags): StackOptionsInput {
   if (f["cse-port"] !== undefined) raw.csePort = intFlag(f["cse-port"], "--cse-port", undefined, 0, 65535);
   if (f["mqtt-port"] !== undefined) raw.mqttPort = intFlag(f["mqtt-port"], "--mqtt-port", undefined, 0, 65535);
   if (f["coap-port"] !== undefined) raw.coapPort = intFlag(f["coap-port"], "--coap-port", undefined, 0, 65535);
-  if (raw.coapPort !== undefined && (raw.replicas as number | undefined ?? 1) > 1) throw new UsageError("--coap-port needs --replicas 1 (CoAP retransmissions must reach the worker that holds the exchange)");
-  if (f["body-limit"] !== undefined) raw.bodyLimit = intFlag(f["body-limit"], "--body-limit", undefined, 1, 16 * 1024 * 1024);
+  if (raw.coapPort !== undefined && ((raw.replicas as number | undefined) ?? 1) > 1)
+    throw new UsageError(
+      "--coap-port needs --replicas 1 (CoAP retransmissions must reach the worker that holds the exchange)",
+    );
+  if (f["body-limit"] !== undefined)
+    raw.bodyLimit = intFlag(f["body-limit"], "--body-limit", undefined, 1, 16 * 1024 * 1024);
   if (f.cse === "acme") raw.cseKind = "acme";
   else if (f.cse !== undefined) raw.cseUrl = f.cse;
   if (f["cse-origin"] !== undefined) raw.cseOrigin = f["cse-origin"];
@@ -82,7 +86,8 @@ export function stackInput(f: StackFlags): StackOptionsInput {
   if (f["verify-subscriptions"]) raw.verifySubscriptions = true;
   if (f["cse-process"]) raw.cseInProcess = false;
   if (f["cse-profile"] !== undefined) {
-    if (f["cse-profile"] !== "mobius" && f["cse-profile"] !== "standard") throw new UsageError(`--cse-profile must be mobius or standard, not "${f["cse-profile"]}"`);
+    if (f["cse-profile"] !== "mobius" && f["cse-profile"] !== "standard")
+      throw new UsageError(`--cse-profile must be mobius or standard, not "${f["cse-profile"]}"`);
     raw.cseProfile = f["cse-profile"];
   }
   if (f.route?.length) {
@@ -95,24 +100,37 @@ export function stackInput(f: StackFlags): StackOptionsInput {
       }
     });
   }
-  if ((raw.verifySubscriptions || raw.cseProfile) && raw.cseUrl !== undefined) throw new UsageError("--verify-subscriptions and --cse-profile configure a CSE the stack starts, not one at --cse URL");
-  if (raw.cseProfile && raw.cseKind === "acme") throw new UsageError("--cse-profile is the embedded CSE's; ACME follows the standard");
+  if ((raw.verifySubscriptions || raw.cseProfile) && raw.cseUrl !== undefined)
+    throw new UsageError(
+      "--verify-subscriptions and --cse-profile configure a CSE the stack starts, not one at --cse URL",
+    );
+  if (raw.cseProfile && raw.cseKind === "acme")
+    throw new UsageError("--cse-profile is the embedded CSE's; ACME follows the standard");
   const parsed = stackOptionsSchema.safeParse(raw);
   if (!parsed.success) {
     const i = parsed.error.issues[0]!;
-    throw new UsageError(`--${String(i.path[0] ?? "")}: ${i.message}`.replace("--cseUrl", "--cse").replace("--decoderPort", "--port"));
+    throw new UsageError(
+      `--${String(i.path[0] ?? "")}: ${i.message}`.replace("--cseUrl", "--cse").replace("--decoderPort", "--port"),
+    );
   }
   return raw as StackOptionsInput;
 }
 
-function describe(s: Pick<StackStatus, "endpoints" | "options"> & { owner: string | null; ownerPid: number | null }): string {
+function describe(
+  s: Pick<StackStatus, "endpoints" | "options"> & { owner: string | null; ownerPid: number | null },
+): string {
   const e = s.endpoints!;
   return [
     `stack running (${s.options?.replicas ?? 1} decoder replica(s), ${s.owner === "cli" ? "satpayload stack up" : "SatPayload Studio"}, pid ${s.ownerPid})`,
     `  ingest         POST ${e.ingest}`,
     `  ingest base64  POST ${e.ingestBase64}`,
-    ...(e.routes ?? []).map((r) => `  device route   POST ${r.url}  (${r.layout} · ${r.format}${r.body === "auto" ? "" : `, ${r.body}`}; answers 200)`),
-    ...(e.mqtt ? [`  MQTT           ${e.mqtt}  (publish QoS 1 to satpayload/[<device>/]<layout>/<format>[/<message id>])`] : []),
+    ...(e.routes ?? []).map(
+      (r) =>
+        `  device route   POST ${r.url}  (${r.layout} · ${r.format}${r.body === "auto" ? "" : `, ${r.body}`}; answers 200)`,
+    ),
+    ...(e.mqtt
+      ? [`  MQTT           ${e.mqtt}  (publish QoS 1 to satpayload/[<device>/]<layout>/<format>[/<message id>])`]
+      : []),
     ...(e.coap ? [`  CoAP           POST ${e.coap}/ingest?layout=…&format=…  (and the device routes' paths)`] : []),
     `  latest         GET  ${e.latest}`,
     `  stats          GET  ${e.stats}`,
@@ -142,7 +160,12 @@ async function up(argv: string[]): Promise<void> {
   });
   const input = stackInput(f);
   const dataDir = dataDirOf(f["data-dir"]);
-  if (f.detach) return detach(argv.filter((a) => a !== "--detach"), dataDir, f.json);
+  if (f.detach)
+    return detach(
+      argv.filter((a) => a !== "--detach"),
+      dataDir,
+      f.json,
+    );
   const quietLogs = process.env[DETACHED_ENV] === "1";
   const sup = new StackSupervisor({
     dataDir,
@@ -159,7 +182,11 @@ async function up(argv: string[]): Promise<void> {
     if (e instanceof HostError) throw new InputError(e.message);
     throw e;
   }
-  write(f.json ? `${JSON.stringify({ schema: "satpayload.stack/1", ...status })}\n` : `${describe(status)}\n${quietLogs ? "" : "Press Ctrl-C to stop.\n"}`);
+  write(
+    f.json
+      ? `${JSON.stringify({ schema: "satpayload.stack/1", ...status })}\n`
+      : `${describe(status)}\n${quietLogs ? "" : "Press Ctrl-C to stop.\n"}`,
+  );
   await new Promise<void>((resolve) => {
     let stopping = false;
     const stop = () => {
@@ -177,12 +204,25 @@ async function up(argv: string[]): Promise<void> {
 async function detach(argv: string[], dataDir: string, json: boolean): Promise<void> {
   const dir = path.join(dataDir, STACK_DIR);
   const running = readLiveState(dir);
-  if (running) throw new InputError(`a stack is already running (pid ${running.pid}, ${running.decoderUrl}): "satpayload stack down" first`);
+  if (running)
+    throw new InputError(
+      `a stack is already running (pid ${running.pid}, ${running.decoderUrl}): "satpayload stack down" first`,
+    );
   mkdirSync(path.join(dir, "logs"), { recursive: true });
   const logFile = path.join(dir, "logs", "stack-cli.log");
   const out = openSync(logFile, "a");
-  const cmd = nodeCommand(path.join(repoRoot, "bin/satpayload.ts"), ["stack", "up", ...argv.filter((a) => a !== "--json"), "--data-dir", dataDir]);
-  const child = spawn(cmd.command, cmd.args, { env: { ...cmd.env, [DETACHED_ENV]: "1" }, detached: true, stdio: ["ignore", out, out] });
+  const cmd = nodeCommand(path.join(repoRoot, "bin/satpayload.ts"), [
+    "stack",
+    "up",
+    ...argv.filter((a) => a !== "--json"),
+    "--data-dir",
+    dataDir,
+  ]);
+  const child = spawn(cmd.command, cmd.args, {
+    env: { ...cmd.env, [DETACHED_ENV]: "1" },
+    detached: true,
+    stdio: ["ignore", out, out],
+  });
   closeSync(out);
   let exited: number | string | undefined;
   child.once("exit", (code, signal) => (exited = code ?? signal ?? -1));
@@ -203,7 +243,11 @@ async function detach(argv: string[], dataDir: string, json: boolean): Promise<v
   }
   child.unref();
   const status = { owner: state.owner, ownerPid: state.pid, endpoints: state.endpoints, options: state.options };
-  write(json ? `${JSON.stringify({ schema: "satpayload.stack/1", state: "running", ...status, dir, log: logFile })}\n` : `${describe(status)}\nIn the background; "satpayload stack down" stops it. Logs: ${logFile}\n`);
+  write(
+    json
+      ? `${JSON.stringify({ schema: "satpayload.stack/1", state: "running", ...status, dir, log: logFile })}\n`
+      : `${describe(status)}\nIn the background; "satpayload stack down" stops it. Logs: ${logFile}\n`,
+  );
 }
 
 async function status(argv: string[]): Promise<void> {
@@ -211,20 +255,39 @@ async function status(argv: string[]): Promise<void> {
   const dir = path.join(dataDirOf(f["data-dir"]), STACK_DIR);
   const s = readLiveState(dir);
   if (!s) {
-    write(f.json ? `${JSON.stringify({ schema: "satpayload.stack-status/1", state: "stopped", dir })}\n` : "no stack is running\n");
+    write(
+      f.json
+        ? `${JSON.stringify({ schema: "satpayload.stack-status/1", state: "stopped", dir })}\n`
+        : "no stack is running\n",
+    );
     return;
   }
-  const health = await fetch(`${s.decoderUrl}/health`, { signal: AbortSignal.timeout(3000) }).then((r) => r.ok, () => false);
-  const stats = (await fetch(`${s.decoderUrl}/api/stats`, { signal: AbortSignal.timeout(3000) }).then((r) => (r.ok ? r.json() : null), () => null)) as {
-    records: number; forwarded: number; backlog: number; deadLetters: number; uniqueDevices: number;
+  const health = await fetch(`${s.decoderUrl}/health`, { signal: AbortSignal.timeout(3000) }).then(
+    (r) => r.ok,
+    () => false,
+  );
+  const stats = (await fetch(`${s.decoderUrl}/api/stats`, { signal: AbortSignal.timeout(3000) }).then(
+    (r) => (r.ok ? r.json() : null),
+    () => null,
+  )) as {
+    records: number;
+    forwarded: number;
+    backlog: number;
+    deadLetters: number;
+    uniqueDevices: number;
   } | null;
   if (f.json) {
-    write(`${JSON.stringify({ schema: "satpayload.stack-status/1", state: health ? "running" : "degraded", owner: s.owner, pid: s.pid, startedAt: s.startedAt, options: s.options, endpoints: s.endpoints, dir, stats })}\n`);
+    write(
+      `${JSON.stringify({ schema: "satpayload.stack-status/1", state: health ? "running" : "degraded", owner: s.owner, pid: s.pid, startedAt: s.startedAt, options: s.options, endpoints: s.endpoints, dir, stats })}\n`,
+    );
     return;
   }
   write(`${describe({ owner: s.owner, ownerPid: s.pid, endpoints: s.endpoints, options: s.options })}\n`);
   write(`  since ${s.startedAt}; decoder ${health ? "healthy" : "NOT answering /health"}\n`);
-  if (stats) write(`  ${stats.records} records from ${stats.uniqueDevices} devices, ${stats.forwarded} forwarded, backlog ${stats.backlog}, ${stats.deadLetters} dead letters\n`);
+  if (stats)
+    write(
+      `  ${stats.records} records from ${stats.uniqueDevices} devices, ${stats.forwarded} forwarded, backlog ${stats.backlog}, ${stats.deadLetters} dead letters\n`,
+    );
 }
 
 async function down(argv: string[]): Promise<void> {
@@ -259,14 +322,30 @@ async function exportBundle(argv: string[]): Promise<void> {
     json: { type: "boolean", default: false },
   });
   if (f.out === undefined) throw new UsageError("--out DIR is required");
-  if (f.cse === "acme") throw new UsageError("--cse acme starts ACME on this machine; the bundle needs the URL of the CSE its containers forward to");
-  const o = stackOptionsSchema.parse(stackInput({ replicas: f.replicas, cse: f.cse, container: f.container, "body-limit": f["body-limit"], "cse-origin": f["cse-origin"] }));
+  if (f.cse === "acme")
+    throw new UsageError(
+      "--cse acme starts ACME on this machine; the bundle needs the URL of the CSE its containers forward to",
+    );
+  const o = stackOptionsSchema.parse(
+    stackInput({
+      replicas: f.replicas,
+      cse: f.cse,
+      container: f.container,
+      "body-limit": f["body-limit"],
+      "cse-origin": f["cse-origin"],
+    }),
+  );
   const publicPort = intFlag(f.port, "--port", 443, 1, 65535);
   // published ports of a deployment: an operator names them (0, "any free port", means nothing on a server)
-  const mqttPort = f["mqtt-port"] === undefined ? undefined : intFlag(f["mqtt-port"], "--mqtt-port", undefined, 1, 65535);
-  const coapPort = f["coap-port"] === undefined ? undefined : intFlag(f["coap-port"], "--coap-port", undefined, 1, 65535);
+  const mqttPort =
+    f["mqtt-port"] === undefined ? undefined : intFlag(f["mqtt-port"], "--mqtt-port", undefined, 1, 65535);
+  const coapPort =
+    f["coap-port"] === undefined ? undefined : intFlag(f["coap-port"], "--coap-port", undefined, 1, 65535);
   // MQTT is TCP like nginx's HTTPS and HTTP ports (CoAP is UDP: no clash)
-  if (mqttPort !== undefined && (mqttPort === publicPort || mqttPort === 80)) throw new UsageError(`--mqtt-port ${mqttPort} is nginx's ${mqttPort === publicPort ? "HTTPS" : "HTTP"} port already`);
+  if (mqttPort !== undefined && (mqttPort === publicPort || mqttPort === 80))
+    throw new UsageError(
+      `--mqtt-port ${mqttPort} is nginx's ${mqttPort === publicPort ? "HTTPS" : "HTTP"} port already`,
+    );
   let result: ExportResult;
   try {
     result = writeBundle({
@@ -294,7 +373,9 @@ async function exportBundle(argv: string[]): Promise<void> {
     f.json
       ? `${JSON.stringify({ schema: "satpayload.stack-export/2", out: path.resolve(f.out), files, tlsProblem: tlsProblem ?? null })}\n`
       : `wrote ${shown.map((x) => path.join(f.out!, x)).join(", ")} and the image's sources in ${path.join(f.out, "src")} (${files.length - shown.length} files)\n` +
-          (tlsProblem ? `no TLS certificate: ${tlsProblem}\n` : "nginx/certs holds a self-signed pair for a first run: replace it before devices connect\n") +
+          (tlsProblem
+            ? `no TLS certificate: ${tlsProblem}\n`
+            : "nginx/certs holds a self-signed pair for a first run: replace it before devices connect\n") +
           `Add keys: satpayload stack keys add --keys ${path.join(f.out, "secrets", "keys.json")} --device ID\nStart it with: cd ${f.out} && docker compose up -d --build\n`,
   );
 }

@@ -7,10 +7,10 @@ import { IncrementalSizes } from "../src/analysis/columns.ts";
 import { DeflateSizes } from "../src/analysis/deflateSizes.ts";
 import { SampleColumns } from "../src/analysis/sampleColumns.ts";
 import { measureSizes } from "../src/analysis/sizes.ts";
-import { sizeOf } from "../src/formats/sizer.ts";
-import type { Field, Layout } from "../src/layout/schema.ts";
 import { codecFor } from "../src/formats/registry.ts";
+import { sizeOf } from "../src/formats/sizer.ts";
 import { FORMAT_IDS, type FormatId } from "../src/formats/types.ts";
+import type { Field, Layout } from "../src/layout/schema.ts";
 import { parseLayout } from "../src/layout/validate.ts";
 import { paperPreset } from "../src/presets/paper.ts";
 import { generateSamples } from "../src/samples/generate.ts";
@@ -81,7 +81,10 @@ function machine(): string {
   }
   const gib = (os.totalmem() / 2 ** 30).toFixed(1);
   // other work on the machine slows every figure: say how busy it was
-  return `${cpu}, ${os.cpus().length} cores, ${gib} GiB RAM, Node ${process.version}, ${os.platform()} ${os.release()}, load average ${os.loadavg().map((x) => x.toFixed(1)).join(" ")} at start`;
+  return `${cpu}, ${os.cpus().length} cores, ${gib} GiB RAM, Node ${process.version}, ${os.platform()} ${os.release()}, load average ${os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(" ")} at start`;
 }
 
 interface Row {
@@ -110,7 +113,8 @@ class WorkerModel {
   sizes(layout: Layout, seed: number, upTo = this.n): number {
     const { columns } = this.cols.columnsOf(layout, this.n, seed);
     let total = 0;
-    for (const f of SIZE_ONLY) total += this.inc.measure(layout, columns, this.n, `${this.n}/${seed}`, f, upTo).stats.mean;
+    for (const f of SIZE_ONLY)
+      total += this.inc.measure(layout, columns, this.n, `${this.n}/${seed}`, f, upTo).stats.mean;
     this.inc.prune();
     return total;
   }
@@ -123,10 +127,20 @@ class WorkerModel {
 
 /** A new layout object with one field's unit (not on the wire) or one field's samples (on the wire) changed. */
 function unitEdit(i: number): Layout {
-  return parseLayout({ ...paperPreset, fields: (paperPreset.fields as Field[]).map((f) => (f.key === "pressure" ? { ...f, unit: `hPa ${i}` } : f)) });
+  return parseLayout({
+    ...paperPreset,
+    fields: (paperPreset.fields as Field[]).map((f) => (f.key === "pressure" ? { ...f, unit: `hPa ${i}` } : f)),
+  });
 }
 function valueEdit(i: number): Layout {
-  return parseLayout({ ...paperPreset, fields: (paperPreset.fields as Field[]).map((f) => (f.key === "iso6346" ? { ...f, sample: { kind: "template" as const, template: i % 2 ? "LMCU{digits:7}" : "ABCU{digits:6}" } } : f)) });
+  return parseLayout({
+    ...paperPreset,
+    fields: (paperPreset.fields as Field[]).map((f) =>
+      f.key === "iso6346"
+        ? { ...f, sample: { kind: "template" as const, template: i % 2 ? "LMCU{digits:7}" : "ABCU{digits:6}" } }
+        : f,
+    ),
+  });
 }
 function spacingEdit(i: number): Layout {
   return parseLayout({ ...paperPreset, json: { spacing: i % 2 ? "python" : "compact" } });
@@ -150,17 +164,54 @@ function incrementalRows(): IncRow[] {
     const runs = n > SAMPLES ? Math.max(3, Math.round(RECOMPUTE_RUNS / 3)) : RECOMPUTE_RUNS;
     const tag = n > SAMPLES ? ` (first ${firstPass})` : "";
     const edit = n > SAMPLES ? 50 : 16;
-    rows.push({ what: `edit, not on the wire (unit): parse + compile + 8 size-only formats${tag}`, samples: n, ms: timeMs(() => (sink += m.sizes(unitEdit(++i), 1, firstPass)), runs), target: edit });
-    rows.push({ what: `edit of one field's values: parse + compile + redraw 1 column + 8 size-only formats${tag}`, samples: n, ms: timeMs(() => (sink += m.sizes(valueEdit(++i), 1, firstPass)), runs), target: edit });
-    if (n > SAMPLES) rows.push({ what: "edit of one field's values, refined to every sample", samples: n, ms: timeMs(() => (sink += m.sizes(valueEdit(++i), 1)), runs) });
-    rows.push({ what: `Struct+Zlib, edit not on the wire (no stream changed)${tag}`, samples: n, ms: timeMs(() => (sink += m.zlib(unitEdit(++i), 1, firstPass)), runs) });
-    rows.push({ what: `Struct+Zlib, edit of one field's values (every stream changed)${tag}`, samples: n, ms: timeMs(() => (sink += m.zlib(valueEdit(++i), 1, firstPass)), runs) });
+    rows.push({
+      what: `edit, not on the wire (unit): parse + compile + 8 size-only formats${tag}`,
+      samples: n,
+      ms: timeMs(() => (sink += m.sizes(unitEdit(++i), 1, firstPass)), runs),
+      target: edit,
+    });
+    rows.push({
+      what: `edit of one field's values: parse + compile + redraw 1 column + 8 size-only formats${tag}`,
+      samples: n,
+      ms: timeMs(() => (sink += m.sizes(valueEdit(++i), 1, firstPass)), runs),
+      target: edit,
+    });
+    if (n > SAMPLES)
+      rows.push({
+        what: "edit of one field's values, refined to every sample",
+        samples: n,
+        ms: timeMs(() => (sink += m.sizes(valueEdit(++i), 1)), runs),
+      });
+    rows.push({
+      what: `Struct+Zlib, edit not on the wire (no stream changed)${tag}`,
+      samples: n,
+      ms: timeMs(() => (sink += m.zlib(unitEdit(++i), 1, firstPass)), runs),
+    });
+    rows.push({
+      what: `Struct+Zlib, edit of one field's values (every stream changed)${tag}`,
+      samples: n,
+      ms: timeMs(() => (sink += m.zlib(valueEdit(++i), 1, firstPass)), runs),
+    });
     if (n === SAMPLES) {
       let seed = 10;
       const layout = unitEdit(0);
-      rows.push({ what: "new seed: draw every column + 8 size-only formats", samples: n, ms: timeMs(() => (sink += m.sizes(layout, ++seed)), runs), target: 50 });
-      rows.push({ what: "format option (JSON spacing): parse + compile + every column of 8 formats", samples: n, ms: timeMs(() => (sink += m.sizes(spacingEdit(++i), seed)), runs), target: 50 });
-      rows.push({ what: "Struct+Zlib, new seed", samples: n, ms: timeMs(() => (sink += m.zlib(layout, ++seed)), runs) });
+      rows.push({
+        what: "new seed: draw every column + 8 size-only formats",
+        samples: n,
+        ms: timeMs(() => (sink += m.sizes(layout, ++seed)), runs),
+        target: 50,
+      });
+      rows.push({
+        what: "format option (JSON spacing): parse + compile + every column of 8 formats",
+        samples: n,
+        ms: timeMs(() => (sink += m.sizes(spacingEdit(++i), seed)), runs),
+        target: 50,
+      });
+      rows.push({
+        what: "Struct+Zlib, new seed",
+        samples: n,
+        ms: timeMs(() => (sink += m.zlib(layout, ++seed)), runs),
+      });
     }
   }
   return rows;
@@ -206,13 +257,19 @@ function main(): void {
   const table = [
     `| format | mean bytes | encode ops/s | size-only ops/s | decode ops/s | encoding ${SAMPLES} samples |`,
     "|---|---:|---:|---:|---:|---:|",
-    ...rows.map((r) => `| ${r.format} | ${r.bytes.toFixed(1)} | ${fmt(r.encode)} | ${r.size === null ? "–" : fmt(r.size)} | ${fmt(r.decode)} | ${((SAMPLES * 1000) / r.encode).toFixed(1)} ms |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.format} | ${r.bytes.toFixed(1)} | ${fmt(r.encode)} | ${r.size === null ? "–" : fmt(r.size)} | ${fmt(r.decode)} | ${((SAMPLES * 1000) / r.encode).toFixed(1)} ms |`,
+    ),
   ].join("\n");
   const inc = incrementalRows();
   const incTable = [
     "| the sizes worker after a change (median) | samples | ms | target |",
     "|---|---:|---:|---|",
-    ...inc.map((r) => `| ${r.what} | ${r.samples.toLocaleString("en-US")} | ${r.ms.toFixed(1)} | ${r.target === undefined ? "" : `≤ ${r.target} ms: ${verdict(r.ms <= r.target)}`} |`),
+    ...inc.map(
+      (r) =>
+        `| ${r.what} | ${r.samples.toLocaleString("en-US")} | ${r.ms.toFixed(1)} | ${r.target === undefined ? "" : `≤ ${r.target} ms: ${verdict(r.ms <= r.target)}`} |`,
+    ),
   ].join("\n");
   const section = [
     BEGIN,
@@ -240,7 +297,10 @@ function main(): void {
     const doc = existsSync(DOC) ? readFileSync(DOC, "utf8") : "# Benchmarks\n\n";
     const start = doc.indexOf(BEGIN);
     const end = doc.indexOf(END);
-    const next = start >= 0 && end > start ? doc.slice(0, start) + section + doc.slice(end + END.length) : `${doc.trimEnd()}\n\n## Codecs (\`npm run bench:codecs\`)\n\n${section}\n`;
+    const next =
+      start >= 0 && end > start
+        ? doc.slice(0, start) + section + doc.slice(end + END.length)
+        : `${doc.trimEnd()}\n\n## Codecs (\`npm run bench:codecs\`)\n\n${section}\n`;
     writeFileSync(DOC, next);
     process.stderr.write(`updated ${path.relative(ROOT, DOC)}\n`);
   }

@@ -40,7 +40,9 @@ for (const format of DECODER_FORMATS) {
   }
   times.sort((a, b) => a - b);
   const q = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))]!;
-  rows.push(`| ${format} | ${source.length} | ${first.toFixed(2)} | ${(q(0.5) * 1000).toFixed(1)} | ${(q(0.99) * 1000).toFixed(1)} | ${(q(1) * 1000).toFixed(0)} |`);
+  rows.push(
+    `| ${format} | ${source.length} | ${first.toFixed(2)} | ${(q(0.5) * 1000).toFixed(1)} | ${(q(0.99) * 1000).toFixed(1)} | ${(q(1) * 1000).toFixed(0)} |`,
+  );
 }
 
 const section = [
@@ -60,7 +62,8 @@ if (WRITE) {
   const doc = readFileSync(DOC, "utf8");
   const a = doc.indexOf(BEGIN);
   const b = doc.indexOf(END);
-  const next = a >= 0 && b > a ? doc.slice(0, a) + section + doc.slice(b + END.length) : `${doc.trimEnd()}\n\n${section}\n`;
+  const next =
+    a >= 0 && b > a ? doc.slice(0, a) + section + doc.slice(b + END.length) : `${doc.trimEnd()}\n\n${section}\n`;
   writeFileSync(`${DOC}.tmp`, next);
   renameSync(`${DOC}.tmp`, DOC);
 }

@@ -14,7 +14,8 @@ export interface FomInputs {
 /** FoM = RPS × success rate × (reference latency)² / p95 latency (Kumar et al. 2026, Section 4.5.3). */
 export function figureOfMerit({ rps, successRate, p95Seconds, referenceSeconds = 1 }: FomInputs): number {
   if (!(p95Seconds > 0)) throw new RangeError(`p95 latency must be > 0 s, got ${p95Seconds}`);
-  if (!(successRate >= 0 && successRate <= 1)) throw new RangeError(`success rate must be within 0..1, got ${successRate}`);
+  if (!(successRate >= 0 && successRate <= 1))
+    throw new RangeError(`success rate must be within 0..1, got ${successRate}`);
   if (!(rps >= 0)) throw new RangeError(`RPS must be ≥ 0, got ${rps}`);
   return (rps * successRate * referenceSeconds * referenceSeconds) / p95Seconds;
 }
@@ -23,10 +24,23 @@ export function figureOfMerit({ rps, successRate, p95Seconds, referenceSeconds =
  * The FoM range that inputs published with rounding could have produced: each input may lie half
  * a step either side of the printed value (RPS to 1, p95 to 1 ms, success to 1 %).
  */
-export function fomRange(printed: FomInputs, halfStep: { rps: number; successRate: number; p95Seconds: number }): [number, number] {
+export function fomRange(
+  printed: FomInputs,
+  halfStep: { rps: number; successRate: number; p95Seconds: number },
+): [number, number] {
   const clamp = (x: number) => Math.min(1, Math.max(0, x));
-  const lo = figureOfMerit({ ...printed, rps: printed.rps - halfStep.rps, successRate: clamp(printed.successRate - halfStep.successRate), p95Seconds: printed.p95Seconds + halfStep.p95Seconds });
-  const hi = figureOfMerit({ ...printed, rps: printed.rps + halfStep.rps, successRate: clamp(printed.successRate + halfStep.successRate), p95Seconds: printed.p95Seconds - halfStep.p95Seconds });
+  const lo = figureOfMerit({
+    ...printed,
+    rps: printed.rps - halfStep.rps,
+    successRate: clamp(printed.successRate - halfStep.successRate),
+    p95Seconds: printed.p95Seconds + halfStep.p95Seconds,
+  });
+  const hi = figureOfMerit({
+    ...printed,
+    rps: printed.rps + halfStep.rps,
+    successRate: clamp(printed.successRate + halfStep.successRate),
+    p95Seconds: printed.p95Seconds - halfStep.p95Seconds,
+  });
   return [lo, hi];
 }
 

@@ -4,8 +4,8 @@ import { applyTransform } from "../src/advisor/transforms.ts";
 import { AdvisorError, type AdvisorResult, type Transform } from "../src/advisor/types.ts";
 import { codecFor } from "../src/formats/registry.ts";
 import type { LayoutInput } from "../src/layout/schema.ts";
-import type { TypedRecord } from "../src/layout/values.ts";
 import { parseLayout } from "../src/layout/validate.ts";
+import type { TypedRecord } from "../src/layout/values.ts";
 import { presetById } from "../src/presets/index.ts";
 import { generateSamples } from "../src/samples/generate.ts";
 
@@ -56,7 +56,8 @@ describe("the paper preset on Kinéis (30 bytes, bit-packed)", () => {
     expect(worst).toBeLessThanOrEqual(30);
     // the new layout's own samples (its sample models were carried along) fit as well
     const fresh = codecFor(parseLayout(result.plan.layout), "bitpacked");
-    for (const s of generateSamples(result.plan.layout, 10_000, 7)) expect(fresh.encode(s).length).toBeLessThanOrEqual(30);
+    for (const s of generateSamples(result.plan.layout, 10_000, 7))
+      expect(fresh.encode(s).length).toBeLessThanOrEqual(30);
   });
 
   it("reports as precision loss exactly the worst error measured by decoding every sample", () => {
@@ -65,7 +66,9 @@ describe("the paper preset on Kinéis (30 bytes, bit-packed)", () => {
     const note = (key: string, e: number) => worst.set(key, Math.max(worst.get(key) ?? 0, e));
     const status = result.status!;
     const statusCodec = codecFor(status.layout, "bitpacked");
-    const statusRecord = Object.fromEntries(status.layout.fields.map((f) => [f.key, (f.sample as { value: string }).value]));
+    const statusRecord = Object.fromEntries(
+      status.layout.fields.map((f) => [f.key, (f.sample as { value: string }).value]),
+    );
     const statusBack = statusCodec.decode(statusCodec.encode(statusRecord));
     for (const s of samples) {
       const d = codec.decode(codec.encode(mapByHand(s, result.plan.transforms)));
@@ -77,7 +80,13 @@ describe("the paper preset on Kinéis (30 bytes, bit-packed)", () => {
             note(key, statusBack[key] === o ? 0 : Infinity);
             break;
           case "split-prefix":
-            note(key, `${statusBack[`${key}_prefix`]}${String(d[key]).padStart(t.rest.as === "int" ? t.rest.digits : 0, "0")}` === o ? 0 : Infinity);
+            note(
+              key,
+              `${statusBack[`${key}_prefix`]}${String(d[key]).padStart(t.rest.as === "int" ? t.rest.digits : 0, "0")}` ===
+                o
+                ? 0
+                : Infinity,
+            );
             break;
           case "string-to-enum":
           case "string-charset":
@@ -112,7 +121,11 @@ describe("the paper preset on Kinéis (30 bytes, bit-packed)", () => {
       "speed: ±0.1 m/s",
     ]);
     // what travels in the rarer message instead: the cell id and the two constant prefixes
-    expect(result.status!.layout.fields.map((f) => `${f.key}=${(f.sample as { value: unknown }).value}`)).toEqual(["cgi=999-01-1-31D41", "iso6346_prefix=LMCU", "msisdn_prefix=393600504"]);
+    expect(result.status!.layout.fields.map((f) => `${f.key}=${(f.sample as { value: unknown }).value}`)).toEqual([
+      "cgi=999-01-1-31D41",
+      "iso6346_prefix=LMCU",
+      "msisdn_prefix=393600504",
+    ]);
     expect(result.status!.sizes.max).toBe(20);
   });
 
@@ -121,7 +134,8 @@ describe("the paper preset on Kinéis (30 bytes, bit-packed)", () => {
     const firstLossy = s.findIndex((x) => x.bytesPerBit !== null);
     expect(firstLossy).toBeGreaterThan(0);
     expect(s.slice(0, firstLossy).every((x) => x.infoLostBits <= 1e-6)).toBe(true);
-    for (let i = firstLossy + 1; i < s.length; i++) expect(s[i]!.bytesPerBit!).toBeLessThanOrEqual(s[i - 1]!.bytesPerBit!);
+    for (let i = firstLossy + 1; i < s.length; i++)
+      expect(s[i]!.bytesPerBit!).toBeLessThanOrEqual(s[i - 1]!.bytesPerBit!);
     // a few bits saved may vanish in the last byte's padding, but no suggestion makes messages larger
     for (const x of s) expect(x.sizes.max, x.id).toBeLessThanOrEqual(result.base.max);
   });
@@ -176,8 +190,20 @@ describe("advisor edges", () => {
       version: 1,
       name: "meter",
       fields: [
-        { id: "serial", key: "serial", name: "Serial", type: { kind: "string", maxLength: 10 }, sample: { kind: "template", template: "{digits:10}" } },
-        { id: "kwh", key: "kwh", name: "Energy", unit: "kWh", type: { kind: "int", bits: 32, signed: false, min: 0, max: 1_000_000 } },
+        {
+          id: "serial",
+          key: "serial",
+          name: "Serial",
+          type: { kind: "string", maxLength: 10 },
+          sample: { kind: "template", template: "{digits:10}" },
+        },
+        {
+          id: "kwh",
+          key: "kwh",
+          name: "Energy",
+          unit: "kWh",
+          type: { kind: "int", bits: 32, signed: false, min: 0, max: 1_000_000 },
+        },
       ],
     } satisfies LayoutInput);
     const r = adviseFit(layout, { targetBytes: 12, samples: 200 });
@@ -192,7 +218,11 @@ describe("advisor edges", () => {
   it("rejects bad targets and transforms of fields that are not there or not of the right type", () => {
     const paper = preset("paper");
     expect(() => adviseFit(paper, { targetBytes: 0 })).toThrow(AdvisorError);
-    expect(() => applyTransform(paper, { kind: "move-to-status", fieldId: "nope" })).toThrow('the layout has no field "nope"');
-    expect(() => applyTransform(paper, { kind: "string-to-enum", fieldId: "rssi", values: ["a"] })).toThrow("rssi is not a string");
+    expect(() => applyTransform(paper, { kind: "move-to-status", fieldId: "nope" })).toThrow(
+      'the layout has no field "nope"',
+    );
+    expect(() => applyTransform(paper, { kind: "string-to-enum", fieldId: "rssi", values: ["a"] })).toThrow(
+      "rssi is not a string",
+    );
   });
 });

@@ -2,12 +2,12 @@
 // value), never from what the samples contain; a plan that misses the target gives up nothing and says it is partial.
 import { describe, expect, it } from "vitest";
 import { adviseFit, applyAll } from "../src/advisor/advise.ts";
-import { codecFor } from "../src/formats/registry.ts";
-import { generateSamples } from "../src/samples/generate.ts";
 import type { Suggestion } from "../src/advisor/types.ts";
+import { codecFor } from "../src/formats/registry.ts";
 import type { LayoutInput } from "../src/layout/schema.ts";
 import { parseLayout } from "../src/layout/validate.ts";
 import { presetById } from "../src/presets/index.ts";
+import { generateSamples } from "../src/samples/generate.ts";
 
 /** A tracker declared at 0.00001° whose samples only ever hold two decimals: the samples hide the loss. */
 const gps = parseLayout({
@@ -15,9 +15,30 @@ const gps = parseLayout({
   version: 1,
   name: "Container GPS tracker",
   fields: [
-    { id: "lat", key: "latitude", name: "Latitude", unit: "°", type: { kind: "fixed", scale: 0.00001, offset: 0, min: -90, max: 90 }, sample: { kind: "uniform", min: -90, max: 90, decimals: 2 } },
-    { id: "lon", key: "longitude", name: "Longitude", unit: "°", type: { kind: "fixed", scale: 0.00001, offset: 0, min: -180, max: 180 }, sample: { kind: "uniform", min: -180, max: 180, decimals: 2 } },
-    { id: "t", key: "time", name: "Time", unit: "s", type: { kind: "timestamp", encoding: "epoch", resolution: 1, min: 1735689600, max: 2051222400 }, sample: { kind: "walk", start: 1767225600, stepMin: 3600, stepMax: 3600 } },
+    {
+      id: "lat",
+      key: "latitude",
+      name: "Latitude",
+      unit: "°",
+      type: { kind: "fixed", scale: 0.00001, offset: 0, min: -90, max: 90 },
+      sample: { kind: "uniform", min: -90, max: 90, decimals: 2 },
+    },
+    {
+      id: "lon",
+      key: "longitude",
+      name: "Longitude",
+      unit: "°",
+      type: { kind: "fixed", scale: 0.00001, offset: 0, min: -180, max: 180 },
+      sample: { kind: "uniform", min: -180, max: 180, decimals: 2 },
+    },
+    {
+      id: "t",
+      key: "time",
+      name: "Time",
+      unit: "s",
+      type: { kind: "timestamp", encoding: "epoch", resolution: 1, min: 1735689600, max: 2051222400 },
+      sample: { kind: "walk", start: 1767225600, stepMin: 3600, stepMax: 3600 },
+    },
   ],
 } satisfies LayoutInput);
 
@@ -61,7 +82,8 @@ describe("precision lost follows from the declared step", () => {
     expect(locked.suggestions.some((s) => s.fieldId === "lat")).toBe(false);
     expect(locked.plan.transforms.some((t) => t.fieldId === "lat")).toBe(false);
     const limited = adviseFit(gps, { targetBytes: 6, samples: 300, limits: { maxStep: { lon: 0.001, lat: 0.001 } } });
-    for (const s of limited.suggestions) if (s.transform.kind === "fixed-point") expect(s.transform.step).toBeLessThanOrEqual(0.001);
+    for (const s of limited.suggestions)
+      if (s.transform.kind === "fixed-point") expect(s.transform.step).toBeLessThanOrEqual(0.001);
     for (const t of limited.plan.transforms) if (t.kind === "fixed-point") expect(t.step).toBeLessThanOrEqual(0.001);
   });
 
@@ -76,7 +98,10 @@ describe("precision lost follows from the declared step", () => {
       const [m, e] = t.step.toExponential().split("e").map(Number) as [number, number];
       const finer = m === 1 ? 5 * 10 ** (e - 1) : m === 2 ? 10 ** e : 2 * 10 ** e;
       const others = r.plan.transforms.filter((x) => x !== t);
-      const layout = finer <= 0.00001 * (1 + 1e-9) ? applyAll(gps, others) : applyAll(gps, [...others, { ...t, step: Number(finer.toPrecision(3)) }]);
+      const layout =
+        finer <= 0.00001 * (1 + 1e-9)
+          ? applyAll(gps, others)
+          : applyAll(gps, [...others, { ...t, step: Number(finer.toPrecision(3)) }]);
       const codec = codecFor(layout, "bitpacked");
       expect(Math.max(...samples.map((x) => codec.encode(x).length)), `${t.fieldId} at ${finer}`).toBeGreaterThan(8);
     }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { everyTypeLayout } from "./fixtures/layouts.ts";
 import { attribute, byteMap, measureSizes, shareOver, summarize } from "../src/analysis/index.ts";
 import { FORMAT_IDS, type Span } from "../src/formats/types.ts";
 import type { LayoutInput } from "../src/layout/schema.ts";
@@ -6,9 +7,9 @@ import { parseLayout } from "../src/layout/validate.ts";
 import type { TypedRecord } from "../src/layout/values.ts";
 import { paperPreset } from "../src/presets/paper.ts";
 import { generateSamples } from "../src/samples/generate.ts";
-import { everyTypeLayout } from "./fixtures/layouts.ts";
 
-const layoutOf = (fields: LayoutInput["fields"]) => parseLayout({ format: "satlayout", version: 1, name: "t", json: { spacing: "compact" }, fields });
+const layoutOf = (fields: LayoutInput["fields"]) =>
+  parseLayout({ format: "satlayout", version: 1, name: "t", json: { spacing: "compact" }, fields });
 
 /** Two integers: every format's size is easy to count by hand. */
 const twoInts = layoutOf([
@@ -37,7 +38,15 @@ describe("summarize", () => {
     expect(summarize(hundred)).toEqual({ count: 100, min: 1, mean: 50.5, p50: 50, p95: 95, p99: 99, max: 100 });
     expect(summarize([3, 1, 2])).toEqual({ count: 3, min: 1, mean: 2, p50: 2, p95: 3, p99: 3, max: 3 });
     // rank ceil(0.5·4) = 2 → 20; ceil(0.95·4) = 4 → 40
-    expect(summarize(Uint32Array.of(40, 10, 30, 20))).toEqual({ count: 4, min: 10, mean: 25, p50: 20, p95: 40, p99: 40, max: 40 });
+    expect(summarize(Uint32Array.of(40, 10, 30, 20))).toEqual({
+      count: 4,
+      min: 10,
+      mean: 25,
+      p50: 20,
+      p95: 40,
+      p99: 40,
+      max: 40,
+    });
     expect(summarize([7])).toEqual({ count: 1, min: 7, mean: 7, p50: 7, p95: 7, p99: 7, max: 7 });
     // 20 values: p95 is rank 19, p99 rank 20
     const twenty = Array.from({ length: 20 }, (_, i) => i + 1);
@@ -85,8 +94,20 @@ describe("measureSizes", () => {
   });
 
   it("counts a sample that cannot be encoded and keeps measuring the rest", () => {
-    const layout = layoutOf([{ id: "t", key: "t", name: "t", presence: "required", type: { kind: "float", bits: 32, min: 0, max: 10, precision: 0.1 } }]);
-    const [bp, json] = measureSizes(layout, [{ t: 1 }, { t: Number.NaN }, { t: 2.5 }, { t: Number.NaN }], ["bitpacked", "json"]);
+    const layout = layoutOf([
+      {
+        id: "t",
+        key: "t",
+        name: "t",
+        presence: "required",
+        type: { kind: "float", bits: 32, min: 0, max: 10, precision: 0.1 },
+      },
+    ]);
+    const [bp, json] = measureSizes(
+      layout,
+      [{ t: 1 }, { t: Number.NaN }, { t: 2.5 }, { t: Number.NaN }],
+      ["bitpacked", "json"],
+    );
     expect(bp!.format).toBe("bitpacked");
     expect(bp!.errors).toBe(2);
     expect(bp!.firstError).toBe("bitpacked: t: NaN cannot be bit-packed");
@@ -105,12 +126,22 @@ describe("measureSizes", () => {
     const t0 = performance.now();
     const res = measureSizes(layout, records);
     const ms = performance.now() - t0;
-    console.log(`measureSizes: 9 formats × 1000 paper samples in ${ms.toFixed(1)} ms; means ${res.map((r) => `${r.format} ${r.stats.mean.toFixed(1)}`).join(", ")}`);
+    console.log(
+      `measureSizes: 9 formats × 1000 paper samples in ${ms.toFixed(1)} ms; means ${res.map((r) => `${r.format} ${r.stats.mean.toFixed(1)}`).join(", ")}`,
+    );
     for (const r of res) {
       expect(r.errors, `${r.format}: ${r.firstError}`).toBe(0);
       expect(r.sizes.length).toBe(1000);
     }
-    expect(res.find((r) => r.format === "bitpacked")!.stats).toEqual({ count: 1000, min: 62, mean: 62, p50: 62, p95: 62, p99: 62, max: 62 });
+    expect(res.find((r) => r.format === "bitpacked")!.stats).toEqual({
+      count: 1000,
+      min: 62,
+      mean: 62,
+      p50: 62,
+      p95: 62,
+      p99: 62,
+      max: 62,
+    });
   });
 });
 
@@ -132,7 +163,13 @@ describe("attribute", () => {
 
   it("gives bit-packed fields their exact share in bits / 8, presence bits and padding to framing", () => {
     const layout = layoutOf([
-      { id: "x", key: "x", name: "x", presence: "required", type: { kind: "int", bits: 8, signed: false, min: 0, max: 99 } },
+      {
+        id: "x",
+        key: "x",
+        name: "x",
+        presence: "required",
+        type: { kind: "int", bits: 8, signed: false, min: 0, max: 99 },
+      },
       { id: "y", key: "y", name: "y", presence: "optional", type: { kind: "bool" } },
     ]);
     // 7 + 1 bits = 1 byte, or 7 + 1 + 1 bits + 7 padding = 2 bytes

@@ -3,17 +3,17 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DecodeError, EncodeError } from "../src/errors.ts";
+import { everyTypeLayout } from "./fixtures/layouts.ts";
+import { runPython } from "./helpers/python.ts";
 import { bitpackedCodec, bitpackedPlan, type BitpackedFieldPlan } from "../src/formats/bitpacked.ts";
 import type { LayoutInput } from "../src/layout/schema.ts";
 import { parseLayout } from "../src/layout/validate.ts";
 import type { FieldValue, TypedRecord } from "../src/layout/values.ts";
 import { paperPreset } from "../src/presets/paper.ts";
-import { Prng } from "../src/samples/prng.ts";
 import { generateSamples } from "../src/samples/generate.ts";
+import { Prng } from "../src/samples/prng.ts";
 import { bytesToHex, hexToBytes } from "../src/text/bytes.ts";
 import { toFloat32 } from "../src/text/numbers.ts";
-import { everyTypeLayout } from "./fixtures/layouts.ts";
-import { runPython } from "./helpers/python.ts";
 
 const layoutOf = (fields: LayoutInput["fields"]) => parseLayout({ format: "satlayout", version: 1, name: "t", fields });
 const compile = (fields: LayoutInput["fields"]) => bitpackedCodec.compile(layoutOf(fields));
@@ -206,20 +206,118 @@ const charsetLayout: LayoutInput = {
   version: 1,
   name: "charsets",
   fields: [
-    { id: "d", key: "d", name: "d", presence: "required", type: { kind: "string", maxLength: 15, charset: "digits" }, sample: { kind: "template", template: "{digits:9}" } },
-    { id: "dF", key: "dF", name: "dF", presence: "required", type: { kind: "string", maxLength: 6, fixed: true, charset: "digits" }, sample: { kind: "template", template: "{digits:4}" } },
-    { id: "h", key: "h", name: "h", presence: "required", type: { kind: "string", maxLength: 8, charset: "hex" }, sample: { kind: "template", template: "{hex:5}" } },
-    { id: "hF", key: "hF", name: "hF", presence: "required", type: { kind: "string", maxLength: 4, fixed: true, charset: "hex" }, sample: { kind: "template", template: "{hex:4}" } },
-    { id: "u", key: "u", name: "u", presence: "required", type: { kind: "string", maxLength: 20, charset: "upper-alnum" }, sample: { kind: "template", template: "AB-{digits:3} {alpha:4}" } },
-    { id: "uF", key: "uF", name: "uF", presence: "required", type: { kind: "string", maxLength: 8, fixed: true, charset: "upper-alnum" }, sample: { kind: "template", template: "{alpha:3}" } },
-    { id: "a", key: "a", name: "a", presence: "required", type: { kind: "string", maxLength: 12, charset: "alnum" }, sample: { kind: "template", template: "x{alpha:2}{digits:3}" } },
-    { id: "aF", key: "aF", name: "aF", presence: "required", type: { kind: "string", maxLength: 5, fixed: true, charset: "alnum" }, sample: { kind: "template", template: "q{digits:1}" } },
-    { id: "s", key: "s", name: "s", presence: "required", type: { kind: "string", maxLength: 30, charset: "ascii" }, sample: { kind: "choice", values: ["", "a ~!{}", "Hello, World"] } },
-    { id: "sF", key: "sF", name: "sF", presence: "required", type: { kind: "string", maxLength: 6, fixed: true, charset: "ascii" }, sample: { kind: "choice", values: ["", "ab", "a|c~ef"] } },
-    { id: "w", key: "w", name: "w", presence: "required", type: { kind: "string", maxLength: 16, charset: "utf8" }, sample: { kind: "choice", values: ["", "é", "日本", "🚢x"] } },
-    { id: "wF", key: "wF", name: "wF", presence: "required", type: { kind: "string", maxLength: 8, fixed: true, charset: "utf8" }, sample: { kind: "choice", values: ["", "ü", "🚢🚢"] } },
-    { id: "tsw", key: "tsw", name: "tsw", presence: "optional", type: { kind: "timestamp", encoding: "epoch", resolution: 0.001, min: 1700000000, max: 1800000000 }, sample: { kind: "uniform", min: 1700000000, max: 1800000000 } },
-    { id: "f32raw", key: "f32raw", name: "f32raw", presence: "required", type: { kind: "float", bits: 32, min: -1, max: 1 }, sample: { kind: "uniform", min: -1, max: 1 } },
+    {
+      id: "d",
+      key: "d",
+      name: "d",
+      presence: "required",
+      type: { kind: "string", maxLength: 15, charset: "digits" },
+      sample: { kind: "template", template: "{digits:9}" },
+    },
+    {
+      id: "dF",
+      key: "dF",
+      name: "dF",
+      presence: "required",
+      type: { kind: "string", maxLength: 6, fixed: true, charset: "digits" },
+      sample: { kind: "template", template: "{digits:4}" },
+    },
+    {
+      id: "h",
+      key: "h",
+      name: "h",
+      presence: "required",
+      type: { kind: "string", maxLength: 8, charset: "hex" },
+      sample: { kind: "template", template: "{hex:5}" },
+    },
+    {
+      id: "hF",
+      key: "hF",
+      name: "hF",
+      presence: "required",
+      type: { kind: "string", maxLength: 4, fixed: true, charset: "hex" },
+      sample: { kind: "template", template: "{hex:4}" },
+    },
+    {
+      id: "u",
+      key: "u",
+      name: "u",
+      presence: "required",
+      type: { kind: "string", maxLength: 20, charset: "upper-alnum" },
+      sample: { kind: "template", template: "AB-{digits:3} {alpha:4}" },
+    },
+    {
+      id: "uF",
+      key: "uF",
+      name: "uF",
+      presence: "required",
+      type: { kind: "string", maxLength: 8, fixed: true, charset: "upper-alnum" },
+      sample: { kind: "template", template: "{alpha:3}" },
+    },
+    {
+      id: "a",
+      key: "a",
+      name: "a",
+      presence: "required",
+      type: { kind: "string", maxLength: 12, charset: "alnum" },
+      sample: { kind: "template", template: "x{alpha:2}{digits:3}" },
+    },
+    {
+      id: "aF",
+      key: "aF",
+      name: "aF",
+      presence: "required",
+      type: { kind: "string", maxLength: 5, fixed: true, charset: "alnum" },
+      sample: { kind: "template", template: "q{digits:1}" },
+    },
+    {
+      id: "s",
+      key: "s",
+      name: "s",
+      presence: "required",
+      type: { kind: "string", maxLength: 30, charset: "ascii" },
+      sample: { kind: "choice", values: ["", "a ~!{}", "Hello, World"] },
+    },
+    {
+      id: "sF",
+      key: "sF",
+      name: "sF",
+      presence: "required",
+      type: { kind: "string", maxLength: 6, fixed: true, charset: "ascii" },
+      sample: { kind: "choice", values: ["", "ab", "a|c~ef"] },
+    },
+    {
+      id: "w",
+      key: "w",
+      name: "w",
+      presence: "required",
+      type: { kind: "string", maxLength: 16, charset: "utf8" },
+      sample: { kind: "choice", values: ["", "é", "日本", "🚢x"] },
+    },
+    {
+      id: "wF",
+      key: "wF",
+      name: "wF",
+      presence: "required",
+      type: { kind: "string", maxLength: 8, fixed: true, charset: "utf8" },
+      sample: { kind: "choice", values: ["", "ü", "🚢🚢"] },
+    },
+    {
+      id: "tsw",
+      key: "tsw",
+      name: "tsw",
+      presence: "optional",
+      type: { kind: "timestamp", encoding: "epoch", resolution: 0.001, min: 1700000000, max: 1800000000 },
+      sample: { kind: "uniform", min: 1700000000, max: 1800000000 },
+    },
+    {
+      id: "f32raw",
+      key: "f32raw",
+      name: "f32raw",
+      presence: "required",
+      type: { kind: "float", bits: 32, min: -1, max: 1 },
+      sample: { kind: "uniform", min: -1, max: 1 },
+    },
   ],
 };
 
@@ -227,9 +325,34 @@ describe("bitpacked: exact bits", () => {
   it("packs bool, enum, ranged int, quantised float and an absent optional MSB-first, zero padded", () => {
     const c = compile([
       { id: "b", key: "b", name: "b", presence: "required", type: { kind: "bool" } },
-      { id: "e", key: "e", name: "e", presence: "required", type: { kind: "enum", values: [{ name: "IDLE", value: 0 }, { name: "MOVING", value: 1 }, { name: "ALARM", value: 7 }] } },
-      { id: "n", key: "n", name: "n", presence: "required", type: { kind: "int", bits: 8, signed: false, min: 0, max: 99 } },
-      { id: "t", key: "t", name: "t", presence: "required", type: { kind: "float", bits: 32, min: -40, max: 85, precision: 0.01 } },
+      {
+        id: "e",
+        key: "e",
+        name: "e",
+        presence: "required",
+        type: {
+          kind: "enum",
+          values: [
+            { name: "IDLE", value: 0 },
+            { name: "MOVING", value: 1 },
+            { name: "ALARM", value: 7 },
+          ],
+        },
+      },
+      {
+        id: "n",
+        key: "n",
+        name: "n",
+        presence: "required",
+        type: { kind: "int", bits: 8, signed: false, min: 0, max: 99 },
+      },
+      {
+        id: "t",
+        key: "t",
+        name: "t",
+        presence: "required",
+        type: { kind: "float", bits: 32, min: -40, max: 85, precision: 0.01 },
+      },
       { id: "o", key: "o", name: "o", presence: "optional", type: { kind: "int", bits: 8, signed: false } },
     ]);
     // 1 | 10 | 0100101 | 01100000000110 (6150 = (21.5 + 40) / 0.01) | 0 | 0000000
@@ -243,8 +366,20 @@ describe("bitpacked: exact bits", () => {
 
   it("packs BCD digits with a length and a fixed AIS six-bit string padded with '@'", () => {
     const c = compile([
-      { id: "d", key: "d", name: "d", presence: "required", type: { kind: "string", maxLength: 15, charset: "digits" } },
-      { id: "u", key: "u", name: "u", presence: "required", type: { kind: "string", maxLength: 3, fixed: true, charset: "upper-alnum" } },
+      {
+        id: "d",
+        key: "d",
+        name: "d",
+        presence: "required",
+        type: { kind: "string", maxLength: 15, charset: "digits" },
+      },
+      {
+        id: "u",
+        key: "u",
+        name: "u",
+        presence: "required",
+        type: { kind: "string", maxLength: 3, fixed: true, charset: "upper-alnum" },
+      },
     ]);
     // 0100 0000 0001 0010 0011 | 000001 ('A') 101101 ('-') 000000 ('@' pad) | 00
     expect(hex(c.encode({ d: "0123", u: "A-" }))).toBe("401230" + "6d00");
@@ -266,7 +401,15 @@ describe("bitpacked: exact bits", () => {
     const time = plan.fields.find((f) => f.key === "time")!;
     expect(time.minBits).toBe(36);
     expect(time.step).toBe(0.1);
-    const c = compile([{ id: "t", key: "t", name: "t", presence: "required", type: { kind: "timestamp", encoding: "text", textFormat: "DDMMYY hhmmss.s" } }]);
+    const c = compile([
+      {
+        id: "t",
+        key: "t",
+        name: "t",
+        presence: "required",
+        type: { kind: "timestamp", encoding: "text", textFormat: "DDMMYY hhmmss.s" },
+      },
+    ]);
     // 17487783123 tenths = 0x4_125A_64D3 in 36 bits, then 4 padding bits
     expect(hex(c.encode({ t: 1748778312.3 }))).toBe("4125a64d30");
     expect(c.decode(bytes("4125a64d30"))).toEqual({ t: 1748778312.3 });
@@ -276,8 +419,26 @@ describe("bitpacked: exact bits", () => {
     const layout = parseLayout(paperPreset);
     const plan = bitpackedPlan(layout);
     expect(Object.fromEntries(plan.fields.map((f) => [f.key, f.maxBits]))).toEqual({
-      msisdn: 64, iso6346: 70, time: 36, rssi: 7, cgi: 149, "ble-m": 1, "bat-soc": 7, acc: 78, temperature: 14, humidity: 14,
-      pressure: 21, door: 7, gnss: 1, latitude: 15, longitude: 16, altitude: 20, speed: 10, heading: 16, nsat: 7, hdop: 9,
+      msisdn: 64,
+      iso6346: 70,
+      time: 36,
+      rssi: 7,
+      cgi: 149,
+      "ble-m": 1,
+      "bat-soc": 7,
+      acc: 78,
+      temperature: 14,
+      humidity: 14,
+      pressure: 21,
+      door: 7,
+      gnss: 1,
+      latitude: 15,
+      longitude: 16,
+      altitude: 20,
+      speed: 10,
+      heading: 16,
+      nsat: 7,
+      hdop: 9,
     });
     expect([plan.minBits, plan.maxBits, plan.minBytes, plan.maxBytes]).toEqual([286, 562, 36, 71]);
     const c = bitpackedCodec.compile(layout);
@@ -311,7 +472,10 @@ describe("bitpacked: bytes equal an independent Python packer", () => {
   }
 });
 
-function flatPlan(fields: BitpackedFieldPlan[], out = new Map<string, BitpackedFieldPlan>()): Map<string, BitpackedFieldPlan> {
+function flatPlan(
+  fields: BitpackedFieldPlan[],
+  out = new Map<string, BitpackedFieldPlan>(),
+): Map<string, BitpackedFieldPlan> {
   for (const f of fields) {
     out.set(f.path, f);
     if (f.fields) flatPlan(f.fields, out);
@@ -322,11 +486,41 @@ function flatPlan(fields: BitpackedFieldPlan[], out = new Map<string, BitpackedF
 describe("bitpacked: quantisation error", () => {
   it("reports step/2 (+ float32 rounding) and the measured worst case over 10 000 uniform samples reaches it", () => {
     const fields: LayoutInput["fields"] = [
-      { id: "x64", key: "x64", name: "x64", presence: "required", type: { kind: "float", bits: 64, min: -1000, max: 1000, precision: 0.001 } },
-      { id: "x32", key: "x32", name: "x32", presence: "required", type: { kind: "float", bits: 32, min: -1, max: 1, precision: 0.001 } },
-      { id: "odd", key: "odd", name: "odd", presence: "required", type: { kind: "float", bits: 64, min: 0, max: 1.08, precision: 0.3 } },
-      { id: "fx", key: "fx", name: "fx", presence: "required", type: { kind: "fixed", scale: 0.5, offset: 0.25, min: -10, max: 10 } },
-      { id: "ts", key: "ts", name: "ts", presence: "required", type: { kind: "timestamp", encoding: "epoch", resolution: 60, min: 1700000000, max: 1800000000 } },
+      {
+        id: "x64",
+        key: "x64",
+        name: "x64",
+        presence: "required",
+        type: { kind: "float", bits: 64, min: -1000, max: 1000, precision: 0.001 },
+      },
+      {
+        id: "x32",
+        key: "x32",
+        name: "x32",
+        presence: "required",
+        type: { kind: "float", bits: 32, min: -1, max: 1, precision: 0.001 },
+      },
+      {
+        id: "odd",
+        key: "odd",
+        name: "odd",
+        presence: "required",
+        type: { kind: "float", bits: 64, min: 0, max: 1.08, precision: 0.3 },
+      },
+      {
+        id: "fx",
+        key: "fx",
+        name: "fx",
+        presence: "required",
+        type: { kind: "fixed", scale: 0.5, offset: 0.25, min: -10, max: 10 },
+      },
+      {
+        id: "ts",
+        key: "ts",
+        name: "ts",
+        presence: "required",
+        type: { kind: "timestamp", encoding: "epoch", resolution: 60, min: 1700000000, max: 1800000000 },
+      },
     ];
     const layout = layoutOf(fields);
     const plan = flatPlan(bitpackedPlan(layout).fields);
@@ -348,7 +542,8 @@ describe("bitpacked: quantisation error", () => {
         ts: rng.uniform(1700000000, 1800000000),
       };
       const back = c.decode(c.encode(rec));
-      for (const k of Object.keys(worst)) worst[k] = Math.max(worst[k]!, Math.abs((back[k] as number) - (rec[k] as number)));
+      for (const k of Object.keys(worst))
+        worst[k] = Math.max(worst[k]!, Math.abs((back[k] as number) - (rec[k] as number)));
     }
     for (const k of Object.keys(worst)) {
       const bound = plan.get(k)!.maxError;
@@ -359,7 +554,15 @@ describe("bitpacked: quantisation error", () => {
 
   it("keeps decoded values inside the range when the range is not a whole number of steps", () => {
     // 3.6 steps: the 4th step (1.2) is clamped to max, still within half a step of what was sent
-    const c = compile([{ id: "v", key: "v", name: "v", presence: "required", type: { kind: "float", bits: 64, min: 0, max: 1.08, precision: 0.3 } }]);
+    const c = compile([
+      {
+        id: "v",
+        key: "v",
+        name: "v",
+        presence: "required",
+        type: { kind: "float", bits: 64, min: 0, max: 1.08, precision: 0.3 },
+      },
+    ]);
     expect(c.decode(c.encode({ v: 1.08 }))).toEqual({ v: 1.08 });
     expect(c.decode(c.encode({ v: 1.05 }))).toEqual({ v: 1.08 });
     expect(c.decode(c.encode({ v: 1 }))).toEqual({ v: 0.9 });
@@ -406,7 +609,15 @@ describe("bitpacked: encode errors name the field", () => {
     bad({ code: "ab" }, /code: character "a" is outside the upper-alnum charset/);
     bad({ note: "\ud800x" }, /note: holds a lone surrogate/);
     bad({ mac: new Uint8Array(5) }, /mac: needs exactly 6 bytes, got 5/);
-    const h = compile([{ id: "h", key: "h", name: "h", presence: "required", type: { kind: "string", maxLength: 4, fixed: true, charset: "hex" } }]);
+    const h = compile([
+      {
+        id: "h",
+        key: "h",
+        name: "h",
+        presence: "required",
+        type: { kind: "string", maxLength: 4, fixed: true, charset: "hex" },
+      },
+    ]);
     expect(() => h.encode({ h: "AB" })).toThrow(/needs exactly 4 hex characters/);
     expect(h.decode(h.encode({ h: "beef" }))).toEqual({ h: "BEEF" });
   });
@@ -414,8 +625,27 @@ describe("bitpacked: encode errors name the field", () => {
 
 describe("bitpacked: strict decoding", () => {
   const c = compile([
-    { id: "e", key: "e", name: "e", presence: "required", type: { kind: "enum", values: [{ name: "A", value: 0 }, { name: "B", value: 1 }, { name: "C", value: 2 }] } },
-    { id: "n", key: "n", name: "n", presence: "required", type: { kind: "int", bits: 8, signed: false, min: 0, max: 99 } },
+    {
+      id: "e",
+      key: "e",
+      name: "e",
+      presence: "required",
+      type: {
+        kind: "enum",
+        values: [
+          { name: "A", value: 0 },
+          { name: "B", value: 1 },
+          { name: "C", value: 2 },
+        ],
+      },
+    },
+    {
+      id: "n",
+      key: "n",
+      name: "n",
+      presence: "required",
+      type: { kind: "int", bits: 8, signed: false, min: 0, max: 99 },
+    },
     { id: "s", key: "s", name: "s", presence: "required", type: { kind: "string", maxLength: 5, charset: "digits" } },
   ]);
   // e 2 bits | n 7 bits | s: length 3 bits + 4 bits per digit
@@ -450,11 +680,21 @@ describe("bitpacked: strict decoding", () => {
   it("rejects raw float NaN bits, bad UTF-8 and text after padding", () => {
     const f = compile([{ id: "f", key: "f", name: "f", presence: "required", type: { kind: "float", bits: 32 } }]);
     expect(() => f.decode(bytes("7fc00000"))).toThrow(DecodeError);
-    const w = compile([{ id: "w", key: "w", name: "w", presence: "required", type: { kind: "string", maxLength: 3, fixed: true } }]);
+    const w = compile([
+      { id: "w", key: "w", name: "w", presence: "required", type: { kind: "string", maxLength: 3, fixed: true } },
+    ]);
     expect(() => w.decode(bytes("c3 28 00"))).toThrow(/invalid UTF-8/);
     expect(() => w.decode(bytes("41 00 41"))).toThrow(/text after the NUL padding/);
     expect(w.decode(bytes("41 00 00"))).toEqual({ w: "A" });
-    const u = compile([{ id: "u", key: "u", name: "u", presence: "required", type: { kind: "string", maxLength: 2, fixed: true, charset: "upper-alnum" } }]);
+    const u = compile([
+      {
+        id: "u",
+        key: "u",
+        name: "u",
+        presence: "required",
+        type: { kind: "string", maxLength: 2, fixed: true, charset: "upper-alnum" },
+      },
+    ]);
     // '@' then 'A': padding in the middle
     expect(() => u.decode(bytes("0010"))).toThrow(/text after the padding/);
     // '[' (AIS 27) is a real AIS character but outside the charset
@@ -466,9 +706,21 @@ describe("bitpacked: spans", () => {
   it("gives a shared byte to the field with most bits (a 3-bit field can own no byte) and keeps exact bit spans", () => {
     const c = bitpackedCodec.compile(
       layoutOf([
-        { id: "a", key: "a", name: "a", presence: "required", type: { kind: "int", bits: 8, signed: false, min: 0, max: 7 } },
+        {
+          id: "a",
+          key: "a",
+          name: "a",
+          presence: "required",
+          type: { kind: "int", bits: 8, signed: false, min: 0, max: 7 },
+        },
         { id: "b", key: "b", name: "b", presence: "optional", type: { kind: "int", bits: 16, signed: false } },
-        { id: "s", key: "s", name: "s", presence: "required", type: { kind: "string", maxLength: 3, charset: "digits" } },
+        {
+          id: "s",
+          key: "s",
+          name: "s",
+          presence: "required",
+          type: { kind: "string", maxLength: 3, charset: "digits" },
+        },
       ]),
     ) as import("../src/formats/bitpacked.ts").BitpackedCompiled;
     const enc = c.encodeWithBitSpans({ a: 5, b: 513, s: "12" });

@@ -3,6 +3,10 @@ import path from "node:path";
 import { Encoder } from "cbor-x";
 import { describe, expect, test } from "vitest";
 import { DecodeError, EncodeError } from "../src/errors.ts";
+import { everyTypeLayout, textRepLayout } from "./fixtures/layouts.ts";
+import { sensor, sensorRecord } from "./fixtures/sensor.ts";
+import { expectOnlyDecodeErrors, expectRoundTripWithTiledSpans } from "./helpers/codecChecks.ts";
+import { repoRoot } from "./helpers/python.ts";
 import { CBOR_X_OPTIONS, cborCodec } from "../src/formats/cbor.ts";
 import type { Field } from "../src/layout/schema.ts";
 import { parseLayout } from "../src/layout/validate.ts";
@@ -10,21 +14,22 @@ import type { PlainRecord, PlainValue, TypedRecord } from "../src/layout/values.
 import { paperPreset } from "../src/presets/paper.ts";
 import { generateSamples } from "../src/samples/generate.ts";
 import { toPlain } from "../src/text/plain.ts";
-import { everyTypeLayout, textRepLayout } from "./fixtures/layouts.ts";
-import { repoRoot } from "./helpers/python.ts";
-import { expectOnlyDecodeErrors, expectRoundTripWithTiledSpans } from "./helpers/codecChecks.ts";
-import { sensor, sensorRecord } from "./fixtures/sensor.ts";
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 const unhex = (h: string) => Uint8Array.from(Buffer.from(h.replace(/\s+/g, ""), "hex"));
-const oneField = (type: object) => parseLayout({ format: "satlayout", version: 1, name: "one", fields: [{ id: "v", key: "v", name: "v", presence: "required", type }] });
+const oneField = (type: object) =>
+  parseLayout({
+    format: "satlayout",
+    version: 1,
+    name: "one",
+    fields: [{ id: "v", key: "v", name: "v", presence: "required", type }],
+  });
 /** The value's bytes alone: the span the walk attributes to field "v". */
 function valueHex(codec: ReturnType<typeof cborCodec.compile>, v: TypedRecord[string]): string {
   const { bytes, spans } = codec.encodeWithSpans({ v });
   const s = spans.find((x) => x.role === "value")!;
   return hex(bytes.subarray(s.start, s.end));
 }
-
 
 describe("CBOR bytes equal Python cbor2.dumps", () => {
   test("a record with every value kind (reference: cbor2.dumps with float32 fields as 0xfa)", () => {
@@ -36,14 +41,28 @@ describe("CBOR bytes equal Python cbor2.dumps", () => {
   test("integers take the shortest head, 64-bit values included", () => {
     const u = cborCodec.compile(oneField({ kind: "int", bits: 64, signed: false }));
     const cases: [bigint, string][] = [
-      [0n, "00"], [23n, "17"], [24n, "1818"], [255n, "18ff"], [256n, "190100"], [65535n, "19ffff"], [65536n, "1a00010000"],
-      [4294967295n, "1affffffff"], [4294967296n, "1b0000000100000000"], [18446744073709551615n, "1bffffffffffffffff"],
+      [0n, "00"],
+      [23n, "17"],
+      [24n, "1818"],
+      [255n, "18ff"],
+      [256n, "190100"],
+      [65535n, "19ffff"],
+      [65536n, "1a00010000"],
+      [4294967295n, "1affffffff"],
+      [4294967296n, "1b0000000100000000"],
+      [18446744073709551615n, "1bffffffffffffffff"],
     ];
     for (const [v, h] of cases) expect(valueHex(u, v), String(v)).toBe(h);
     const i = cborCodec.compile(oneField({ kind: "int", bits: 64, signed: true }));
     const neg: [bigint, string][] = [
-      [-1n, "20"], [-24n, "37"], [-25n, "3818"], [-256n, "38ff"], [-257n, "390100"], [-4294967296n, "3affffffff"],
-      [-4294967297n, "3b0000000100000000"], [-9223372036854775808n, "3b7fffffffffffffff"],
+      [-1n, "20"],
+      [-24n, "37"],
+      [-25n, "3818"],
+      [-256n, "38ff"],
+      [-257n, "390100"],
+      [-4294967296n, "3affffffff"],
+      [-4294967297n, "3b0000000100000000"],
+      [-9223372036854775808n, "3b7fffffffffffffff"],
     ];
     for (const [v, h] of neg) expect(valueHex(i, v), String(v)).toBe(h);
   });
@@ -90,7 +109,9 @@ describe("CBOR pieces are cbor-x's own output", () => {
     const codec = cborCodec.compile(layout);
     for (const rec of generateSamples(layout, 300, 2)) {
       const { bytes, spans } = codec.encodeWithSpans(rec);
-      expect(hex(Uint8Array.from(spans.flatMap((s) => [...bytes.subarray(s.start, s.end)])))).toBe(hex(lib.encode(toPlain(layout, rec, "binary"))));
+      expect(hex(Uint8Array.from(spans.flatMap((s) => [...bytes.subarray(s.start, s.end)])))).toBe(
+        hex(lib.encode(toPlain(layout, rec, "binary"))),
+      );
     }
   });
 
@@ -98,12 +119,19 @@ describe("CBOR pieces are cbor-x's own output", () => {
     const layout = parseLayout(everyTypeLayout);
     const codec = cborCodec.compile(layout);
     const byId = new Map<string, Field>();
-    const index = (fields: Field[]) => fields.forEach((f) => (byId.set(f.id, f), f.type.kind === "group" && index(f.type.fields)));
+    const index = (fields: Field[]) =>
+      fields.forEach((f) => (byId.set(f.id, f), f.type.kind === "group" && index(f.type.fields)));
     index(layout.fields);
     /** floats get their width from us and 64-bit integers their shortest form; everything else is cbor-x's */
     const libraryWrites = (f: Field) => {
       const t = f.type.kind === "array" ? f.type.of : f.type;
-      return !(t.kind === "float" || t.kind === "fixed" || (t.kind === "timestamp" && t.encoding === "epoch") || (t.kind === "int" && t.bits === 64) || t.kind === "group");
+      return !(
+        t.kind === "float" ||
+        t.kind === "fixed" ||
+        (t.kind === "timestamp" && t.encoding === "epoch") ||
+        (t.kind === "int" && t.bits === 64) ||
+        t.kind === "group"
+      );
     };
     let checked = 0;
     for (const rec of generateSamples(layout, 200, 4)) {
@@ -143,27 +171,55 @@ describe("CBOR round trip and spans", () => {
       { start: 6, end: 16, field: "name", role: "value" },
     ]);
     const pos = spans.filter((s) => s.field.startsWith("pos"));
-    expect(pos.map((s) => [s.field, s.role, s.end - s.start])).toEqual([["pos", "key", 4], ["pos", "framing", 1], ["pos/lat", "key", 4], ["pos/lat", "value", 9]]);
+    expect(pos.map((s) => [s.field, s.role, s.end - s.start])).toEqual([
+      ["pos", "key", 4],
+      ["pos", "framing", 1],
+      ["pos/lat", "key", 4],
+      ["pos/lat", "value", 9],
+    ]);
   });
 
   test("extremes: empty/long/unicode strings, empty arrays, integer limits, -0.0, NaN, ±Infinity", () => {
     const layout = parseLayout({
-      format: "satlayout", version: 1, name: "x",
+      format: "satlayout",
+      version: 1,
+      name: "x",
       fields: [
         { id: "s", key: "s", name: "s", presence: "required", type: { kind: "string", maxLength: 300 } },
         { id: "i", key: "i", name: "i", presence: "required", type: { kind: "int", bits: 64, signed: true } },
         { id: "u", key: "u", name: "u", presence: "required", type: { kind: "int", bits: 64, signed: false } },
         { id: "f", key: "f", name: "f", presence: "required", type: { kind: "float", bits: 32 } },
         { id: "d", key: "d", name: "d", presence: "required", type: { kind: "float", bits: 64 } },
-        { id: "a", key: "a", name: "a", presence: "required", type: { kind: "array", of: { kind: "int", bits: 8, signed: true }, maxCount: 40 } },
+        {
+          id: "a",
+          key: "a",
+          name: "a",
+          presence: "required",
+          type: { kind: "array", of: { kind: "int", bits: 8, signed: true }, maxCount: 40 },
+        },
         { id: "b", key: "b", name: "b", presence: "optional", type: { kind: "bytes", maxLength: 300 } },
       ],
     });
     const codec = cborCodec.compile(layout);
     const records: TypedRecord[] = [
       { s: "", i: -(2n ** 63n), u: 2n ** 64n - 1n, f: -0, d: -0, a: [], b: new Uint8Array(0) },
-      { s: "🚢".repeat(75), i: 2n ** 63n - 1n, u: 0n, f: Number.NaN, d: Number.NaN, a: Array.from({ length: 40 }, (_, k) => k - 20) },
-      { s: "\u0000\u2028", i: 0n, u: 9007199254740993n, f: Number.POSITIVE_INFINITY, d: Number.NEGATIVE_INFINITY, a: [-128, 127], b: new Uint8Array(300).fill(7) },
+      {
+        s: "🚢".repeat(75),
+        i: 2n ** 63n - 1n,
+        u: 0n,
+        f: Number.NaN,
+        d: Number.NaN,
+        a: Array.from({ length: 40 }, (_, k) => k - 20),
+      },
+      {
+        s: "\u0000\u2028",
+        i: 0n,
+        u: 9007199254740993n,
+        f: Number.POSITIVE_INFINITY,
+        d: Number.NEGATIVE_INFINITY,
+        a: [-128, 127],
+        b: new Uint8Array(300).fill(7),
+      },
     ];
     for (const rec of records) {
       const back = codec.decode(codec.encode(rec));
@@ -175,10 +231,15 @@ describe("CBOR round trip and spans", () => {
 });
 
 describe("CBOR decode is strict and throws only DecodeError", () => {
-  const layout = parseLayout({ format: "satlayout", version: 1, name: "a", fields: [
-    { id: "a", key: "a", name: "a", presence: "optional", type: { kind: "int", bits: 8, signed: false } },
-    { id: "s", key: "s", name: "s", presence: "optional", type: { kind: "string", maxLength: 8 } },
-  ] });
+  const layout = parseLayout({
+    format: "satlayout",
+    version: 1,
+    name: "a",
+    fields: [
+      { id: "a", key: "a", name: "a", presence: "optional", type: { kind: "int", bits: 8, signed: false } },
+      { id: "s", key: "s", name: "s", presence: "optional", type: { kind: "string", maxLength: 8 } },
+    ],
+  });
   const codec = cborCodec.compile(layout);
   const offsetOf = (h: string): number | undefined => {
     try {
@@ -237,12 +298,22 @@ describe("CBOR decode is strict and throws only DecodeError", () => {
 describe("CBOR encode errors and info", () => {
   test("a lone surrogate is an EncodeError with the path (cbor-x would write invalid UTF-8)", () => {
     expect(() => cborCodec.compile(sensor).encode({ ...sensorRecord, name: "x\udc00" })).toThrow(EncodeError);
-    expect(() => cborCodec.compile(sensor).encode({ ...sensorRecord, name: "x\udc00" })).toThrow(/name: string holds a lone surrogate/);
+    expect(() => cborCodec.compile(sensor).encode({ ...sensorRecord, name: "x\udc00" })).toThrow(
+      /name: string holds a lone surrogate/,
+    );
   });
 
   test("implementation names the installed cbor-x version", () => {
-    const version = (JSON.parse(readFileSync(path.join(repoRoot, "node_modules/cbor-x/package.json"), "utf8")) as { version: string }).version;
+    const version = (
+      JSON.parse(readFileSync(path.join(repoRoot, "node_modules/cbor-x/package.json"), "utf8")) as { version: string }
+    ).version;
     expect(cborCodec.info.implementation).toContain(`cbor-x ${version}`);
-    expect(cborCodec.info).toMatchObject({ id: "cbor", label: "CBOR", selfDescribing: true, compressed: false, lossy: false });
+    expect(cborCodec.info).toMatchObject({
+      id: "cbor",
+      label: "CBOR",
+      selfDescribing: true,
+      compressed: false,
+      lossy: false,
+    });
   });
 });

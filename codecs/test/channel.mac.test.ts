@@ -11,14 +11,19 @@ describe("slotted ALOHA", () => {
       const blocks = G < 0.2 ? 20_000 : 4_000;
       const sim = macThroughput({ slotsPerBlock: 64, replicas: 1, maxIterations: 1 }, G, blocks, new Prng(17));
       const theory = slottedAlohaThroughput(G);
-      expect(Math.abs(sim.throughput / theory - 1), `G=${G}: simulated ${sim.throughput}, theory ${theory}`).toBeLessThan(0.02);
+      expect(
+        Math.abs(sim.throughput / theory - 1),
+        `G=${G}: simulated ${sim.throughput}, theory ${theory}`,
+      ).toBeLessThan(0.02);
     }
   });
 
   it("is deterministic per seed", () => {
     const mac = { slotsPerBlock: 64, replicas: 3, maxIterations: 16 };
     expect(macThroughput(mac, 0.6, 300, new Prng(5))).toEqual(macThroughput(mac, 0.6, 300, new Prng(5)));
-    expect(macThroughput(mac, 0.6, 300, new Prng(5)).throughput).not.toBe(macThroughput(mac, 0.6, 300, new Prng(6)).throughput);
+    expect(macThroughput(mac, 0.6, 300, new Prng(5)).throughput).not.toBe(
+      macThroughput(mac, 0.6, 300, new Prng(6)).throughput,
+    );
   });
 });
 
@@ -48,7 +53,10 @@ describe("CRDSA with iterative interference cancellation", () => {
       for (const G of loads) {
         const sim = macThroughput({ slotsPerBlock: 2000, replicas, maxIterations: 200 }, G, 60, new Prng(3));
         const theory = repetitionSlottedAlohaThroughput(G, replicas);
-        expect(Math.abs(sim.throughput / theory - 1), `CRDSA-${replicas} G=${G}: simulated ${sim.throughput}, density evolution ${theory}`).toBeLessThan(0.05);
+        expect(
+          Math.abs(sim.throughput / theory - 1),
+          `CRDSA-${replicas} G=${G}: simulated ${sim.throughput}, density evolution ${theory}`,
+        ).toBeLessThan(0.05);
       }
     }
   });

@@ -1,8 +1,8 @@
 // Seed 003 (Bacco, Colucci, Gotta, arXiv:1706.09787) reproduced by the channel simulator: one seed,
 // the paper's 1000 exchanges; `npm run bench:channel` repeats it over several seeds.
 import { beforeAll, describe, expect, it } from "vitest";
-import { seed003Row, SEED003_STACKS, type Seed003Row } from "../src/channel/reproduce.ts";
 import { SEED003_TABLE2, SEED003_TABLE3 } from "../src/channel/presets.ts";
+import { seed003Row, SEED003_STACKS, type Seed003Row } from "../src/channel/reproduce.ts";
 
 let rows: Seed003Row[] = [];
 const coap = (n: number): Seed003Row => rows.find((r) => r.nstart === n)!;
@@ -23,7 +23,10 @@ describe("seed 003 Table II: aggregated goodput", () => {
   it("each goodput is within ±25 % of the paper's", () => {
     for (const t of SEED003_TABLE2) {
       const r = t.nstart === undefined ? mqtt() : coap(t.nstart);
-      expect(Math.abs(r.goodputKBps / t.goodputKBps - 1), `${r.label}: ${r.goodputKBps.toFixed(2)} vs ${t.goodputKBps} KB/s`).toBeLessThan(0.25);
+      expect(
+        Math.abs(r.goodputKBps / t.goodputKBps - 1),
+        `${r.label}: ${r.goodputKBps.toFixed(2)} vs ${t.goodputKBps} KB/s`,
+      ).toBeLessThan(0.25);
     }
   });
 });
@@ -32,7 +35,10 @@ describe("seed 003 Table III: normalized MAC offered load at λ⁻¹ = 1 s", () 
   it("each NSTART's mean load is within ±25 % of the paper's, and grows with NSTART", () => {
     for (const t of SEED003_TABLE3) {
       const r = coap(t.nstart);
-      expect(Math.abs(r.load.mean / t.mean - 1), `NSTART ${t.nstart}: ${r.load.mean.toFixed(4)} vs ${t.mean}`).toBeLessThan(0.25);
+      expect(
+        Math.abs(r.load.mean / t.mean - 1),
+        `NSTART ${t.nstart}: ${r.load.mean.toFixed(4)} vs ${t.mean}`,
+      ).toBeLessThan(0.25);
     }
     const means = SEED003_TABLE3.map((t) => coap(t.nstart).load.mean);
     for (let i = 1; i < means.length; i++) expect(means[i]).toBeGreaterThan(means[i - 1]!);

@@ -69,7 +69,16 @@ describe("fleet transport", () => {
   });
 
   it("CoAP devices give up after MAX_RETRANSMIT when slotted ALOHA on one slot is flooded", () => {
-    const config = fleetScenario({ ...base, devices: 200, messagesPerDay: 86_400 * 4, sizes: [20], stack: { kind: "coap", nstart: 1 }, channel: { ...SEED003_CHANNEL, mac: { slotsPerBlock: 1, replicas: 1, maxIterations: 1 } }, horizon: 5, seed: 2 });
+    const config = fleetScenario({
+      ...base,
+      devices: 200,
+      messagesPerDay: 86_400 * 4,
+      sizes: [20],
+      stack: { kind: "coap", nstart: 1 },
+      channel: { ...SEED003_CHANNEL, mac: { slotsPerBlock: 1, replicas: 1, maxIterations: 1 } },
+      horizon: 5,
+      seed: 2,
+    });
     const r = simulateScenario(config);
     expect(r.collisionProbability).toBeGreaterThan(0.5);
     expect(r.failed).toBeGreaterThan(0);

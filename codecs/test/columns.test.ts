@@ -1,6 +1,7 @@
 // Incremental sizes (cached columns, base + delta, progressive prefixes) give exactly what a full measureSizes gives,
 // through edits of one field, deletions, insertions, moves, format options, seeds and refused samples.
 import { describe, expect, it } from "vitest";
+import { everyTypeLayout } from "./fixtures/layouts.ts";
 import { IncrementalSizes } from "../src/analysis/columns.ts";
 import { DeflateSizes } from "../src/analysis/deflateSizes.ts";
 import { SampleColumns } from "../src/analysis/sampleColumns.ts";
@@ -9,9 +10,8 @@ import { CODECS } from "../src/formats/registry.ts";
 import { FORMAT_IDS, type FormatId } from "../src/formats/types.ts";
 import type { Field, Layout } from "../src/layout/schema.ts";
 import { parseLayout } from "../src/layout/validate.ts";
-import { generateSamples } from "../src/samples/generate.ts";
 import { paperPreset } from "../src/presets/paper.ts";
-import { everyTypeLayout } from "./fixtures/layouts.ts";
+import { generateSamples } from "../src/samples/generate.ts";
 
 const SIZED = FORMAT_IDS.filter((f) => !CODECS[f].info.compressed);
 const N = 150;
@@ -23,7 +23,13 @@ function check(engine: IncrementalSizes, cols: SampleColumns, layout: Layout, se
   for (const format of SIZED) {
     const got = engine.measure(layout, columns, N, `${N}/${seed}`, format, upTo);
     const [want] = measureSizes(layout, records, [format]);
-    expect({ format, sizes: [...got.sizes], errors: got.errors, firstError: got.firstError, firstErrorSample: got.firstErrorSample }).toEqual({
+    expect({
+      format,
+      sizes: [...got.sizes],
+      errors: got.errors,
+      firstError: got.firstError,
+      firstErrorSample: got.firstErrorSample,
+    }).toEqual({
       format,
       sizes: [...want!.sizes],
       errors: want!.errors,
@@ -37,7 +43,10 @@ function check(engine: IncrementalSizes, cols: SampleColumns, layout: Layout, se
   return remeasured;
 }
 
-const withField = (layout: Layout, key: string, edit: (f: Field) => Field): Layout => ({ ...layout, fields: layout.fields.map((f) => (f.key === key ? edit(f) : f)) });
+const withField = (layout: Layout, key: string, edit: (f: Field) => Field): Layout => ({
+  ...layout,
+  fields: layout.fields.map((f) => (f.key === key ? edit(f) : f)),
+});
 
 describe("incremental sizes", () => {
   const every = parseLayout(everyTypeLayout);
@@ -50,7 +59,10 @@ describe("incremental sizes", () => {
     // the same layout again: nothing to measure
     expect(check(engine, cols, every, 1)).toBe(0);
     // one field's values change: one column per format
-    const shorter = withField(every, "note", (f) => ({ ...f, sample: { kind: "choice", values: ["a", "日本語のテキスト", "🚢🚢"] } }));
+    const shorter = withField(every, "note", (f) => ({
+      ...f,
+      sample: { kind: "choice", values: ["a", "日本語のテキスト", "🚢🚢"] },
+    }));
     expect(check(engine, cols, shorter, 1)).toBe(SIZED.length);
     // a key change moves bytes only in the self-describing formats, but is re-measured everywhere
     const renamed = withField(shorter, "u16", (f) => ({ ...f, key: "a_much_longer_key_for_u16" }));
@@ -59,10 +71,26 @@ describe("incremental sizes", () => {
     const fewer: Layout = { ...renamed, fields: renamed.fields.filter((f) => f.key !== "raw").reverse() };
     expect(check(engine, cols, fewer, 1)).toBe(0);
     // a new optional field changes the map heads of the self-describing formats
-    const added: Layout = parseLayout({ ...fewer, fields: [...fewer.fields, { id: "f-new", key: "extra", name: "Extra", presence: "optional", type: { kind: "int", bits: 32, signed: false }, sample: { kind: "uniform", min: 0, max: 100000 } }] });
+    const added: Layout = parseLayout({
+      ...fewer,
+      fields: [
+        ...fewer.fields,
+        {
+          id: "f-new",
+          key: "extra",
+          name: "Extra",
+          presence: "optional",
+          type: { kind: "int", bits: 32, signed: false },
+          sample: { kind: "uniform", min: 0, max: 100000 },
+        },
+      ],
+    });
     check(engine, cols, added, 1);
     // a format option: every column again
-    const python: Layout = { ...added, json: { ...added.json, spacing: added.json.spacing === "python" ? "compact" : "python" } };
+    const python: Layout = {
+      ...added,
+      json: { ...added.json, spacing: added.json.spacing === "python" ? "compact" : "python" },
+    };
     expect(check(engine, cols, python, 1)).toBe(SIZED.length * python.fields.length);
     // a new seed
     check(engine, cols, python, 2);
@@ -82,7 +110,11 @@ describe("incremental sizes", () => {
     const engine = new IncrementalSizes();
     const cols = new SampleColumns();
     // an optional uint8 of 255 is SBE's null value, which would read back as absent: SBE refuses those samples
-    const nully = withField(every, "u8", (f) => ({ ...f, presence: "optional", sample: { kind: "uniform", min: 250, max: 255 } }));
+    const nully = withField(every, "u8", (f) => ({
+      ...f,
+      presence: "optional",
+      sample: { kind: "uniform", min: 250, max: 255 },
+    }));
     check(engine, cols, nully, 3);
     const [sbe] = measureSizes(nully, generateSamples(nully, N, 3), ["sbe" as FormatId]);
     expect(sbe!.errors).toBeGreaterThan(0);
@@ -98,7 +130,11 @@ describe("incremental sizes", () => {
       const { columns } = cols.columnsOf(layout, N, 1);
       const got = deflate.measure(layout, columns, N, `${N}/1`, upTo);
       const [want] = measureSizes(layout, generateSamples(layout, N, 1).slice(0, upTo), ["struct-zlib"]);
-      expect({ sizes: [...got.sizes], errors: got.errors, firstError: got.firstError }).toEqual({ sizes: [...want!.sizes], errors: want!.errors, firstError: want!.firstError });
+      expect({ sizes: [...got.sizes], errors: got.errors, firstError: got.firstError }).toEqual({
+        sizes: [...want!.sizes],
+        errors: want!.errors,
+        firstError: want!.firstError,
+      });
       return got.recompressed;
     };
     expect(run(paper, 50)).toBe(50);
@@ -106,8 +142,14 @@ describe("incremental sizes", () => {
     // a unit is not on the wire: nothing to compress again
     expect(run(withField(paper, paper.fields[2]!.key, (f) => ({ ...f, unit: "furlongs" })))).toBe(0);
     // new values for one field: the streams change
-    expect(run(withField(paper, "iso6346", (f) => ({ ...f, sample: { kind: "constant", value: "ABCU1234567" } })))).toBe(N);
-    const nully = withField(every, "u8", (f) => ({ ...f, sample: { kind: "uniform", min: 0, max: 255 }, type: { kind: "int", bits: 8, signed: false, max: 100 } }));
+    expect(
+      run(withField(paper, "iso6346", (f) => ({ ...f, sample: { kind: "constant", value: "ABCU1234567" } }))),
+    ).toBe(N);
+    const nully = withField(every, "u8", (f) => ({
+      ...f,
+      sample: { kind: "uniform", min: 0, max: 255 },
+      type: { kind: "int", bits: 8, signed: false, max: 100 },
+    }));
     run(nully);
   });
 });

@@ -8,13 +8,27 @@ const platform = (id: string): Platform => {
   return p;
 };
 const dist = (bytes: number) => ({ mean: bytes, p95: bytes, max: bytes });
-const rockblock: Billing = { kind: "per-credit", bytesPerCredit: 50, minCredits: 1, price: { amount: 0.1, currency: "GBP" } };
+const rockblock: Billing = {
+  kind: "per-credit",
+  bytesPerCredit: 50,
+  minCredits: 1,
+  price: { amount: 0.1, currency: "GBP" },
+};
 
 describe("paper Table 7", () => {
   const rows = paperTable7();
 
   it("reproduces every published figure", () => {
-    expect(rows.map(({ label, bytes, mbPerMonth, tnEur, kbPerMonth, ntnEurShown }) => ({ label, bytes, mbPerMonth, tnEur, kbPerMonth, ntnEurShown }))).toEqual([
+    expect(
+      rows.map(({ label, bytes, mbPerMonth, tnEur, kbPerMonth, ntnEurShown }) => ({
+        label,
+        bytes,
+        mbPerMonth,
+        tnEur,
+        kbPerMonth,
+        ntnEurShown,
+      })),
+    ).toEqual([
       { label: "JSON", bytes: 418, mbPerMonth: 478.4, tnEur: 9.57, kbPerMonth: 489882, ntnEurShown: 89648 },
       { label: "Protocol Buffers", bytes: 138, mbPerMonth: 157.9, tnEur: 3.16, kbPerMonth: 161690, ntnEurShown: 29589 },
       { label: "Struct+Zlib", bytes: 127, mbPerMonth: 145.3, tnEur: 2.91, kbPerMonth: 148787, ntnEurShown: 27228 },
@@ -77,7 +91,14 @@ describe("credits (Iridium SBD via RockBLOCK: 1 credit per 50 bytes started, min
 
   it("counts credit-boundary crossings exactly from the observed sizes", () => {
     const sizes = [...Array<number>(88).fill(48), ...Array<number>(12).fill(53)];
-    const r = estimateCost({ platform: platform("iridium-sbd"), billing: rockblock, devices: 10, messagesPerDay: 24, days: 30, sizes: { mean: 48.6, p95: 53, max: 53, sizes } });
+    const r = estimateCost({
+      platform: platform("iridium-sbd"),
+      billing: rockblock,
+      devices: 10,
+      messagesPerDay: 24,
+      days: 30,
+      sizes: { mean: 48.6, p95: 53, max: 53, sizes },
+    });
     expect(r.unitName).toBe("credits");
     expect(r.exact!.unitShares).toEqual([
       { units: 1, share: 0.88 },
@@ -141,18 +162,32 @@ describe("fragmentation", () => {
 
   it("counts transmissions after fragmentation and uses the platform's header", () => {
     const kineis = parsePlatform({ ...platform("kineis"), fragmentation: { headerBytes: 2 }, billing: perMessage });
-    const r = estimateCost({ platform: kineis, devices: 100, messagesPerDay: 4, days: 30, sizes: { mean: 25, p95: 29, max: 60 } });
+    const r = estimateCost({
+      platform: kineis,
+      devices: 100,
+      messagesPerDay: 4,
+      days: 30,
+      sizes: { mean: 25, p95: 29, max: 60 },
+    });
     expect(r.messages).toBe(12_000);
     expect(r.mean.transmissions).toBe(12_000);
     expect(r.max.fragmentsPerMessage).toBe(3); // 60 B at 28 B per fragment
     expect(r.max.sentBytes).toBe(12_000 * 66);
     expect(r.max.cost).toBeCloseTo(1800, 9);
     expect(r.mean.cost).toBeCloseTo(600, 9);
-    expect(r.warnings).toContain("messages up to 60 B exceed the 30-byte limit and are sent as fragments (2-byte header each)");
+    expect(r.warnings).toContain(
+      "messages up to 60 B exceed the 30-byte limit and are sent as fragments (2-byte header each)",
+    );
   });
 
   it("reports the share of observed messages over the limit", () => {
-    const r = estimateCost({ platform: platform("astrocast"), devices: 1, messagesPerDay: 1, days: 1, sizes: { mean: 155, p95: 170, max: 170, sizes: [150, 150, 150, 170] } });
+    const r = estimateCost({
+      platform: platform("astrocast"),
+      devices: 1,
+      messagesPerDay: 1,
+      days: 1,
+      sizes: { mean: 155, p95: 170, max: 170, sizes: [150, 150, 150, 170] },
+    });
     expect(r.exact!.shareOverLimit).toBe(0.25);
     expect(r.exact!.fragmentsPerMessage).toBe(1.25);
   });
@@ -162,7 +197,10 @@ describe("billing models", () => {
   const base = { devices: 10, messagesPerDay: 4, days: 30 } as const;
 
   it("per volume uses the stated unit base", () => {
-    const decimalMb = parsePlatform({ ...platform("nbiot-tn"), billing: { kind: "per-volume", unit: { symbol: "MB", base: "decimal" }, price: { amount: 1, currency: "EUR" } } });
+    const decimalMb = parsePlatform({
+      ...platform("nbiot-tn"),
+      billing: { kind: "per-volume", unit: { symbol: "MB", base: "decimal" }, price: { amount: 1, currency: "EUR" } },
+    });
     const r = estimateCost({ platform: decimalMb, ...base, sizes: dist(1000) });
     expect(r.mean.billedBytes).toBe(1_200_000);
     expect(r.mean.volume).toBe(1.2);
@@ -171,7 +209,15 @@ describe("billing models", () => {
   });
 
   it("per volume applies a per-message minimum", () => {
-    const min = parsePlatform({ ...platform("nbiot-tn"), billing: { kind: "per-volume", unit: { symbol: "KB", base: "binary" }, minBilledBytes: 100, price: { amount: 1, currency: "EUR" } } });
+    const min = parsePlatform({
+      ...platform("nbiot-tn"),
+      billing: {
+        kind: "per-volume",
+        unit: { symbol: "KB", base: "binary" },
+        minBilledBytes: 100,
+        price: { amount: 1, currency: "EUR" },
+      },
+    });
     const r = estimateCost({ platform: min, ...base, sizes: { mean: 10, p95: 90, max: 200 } });
     expect(r.mean.billedBytes).toBe(1200 * 100);
     expect(r.mean.sentBytes).toBe(1200 * 10);
@@ -181,7 +227,10 @@ describe("billing models", () => {
   });
 
   it("per message ignores size and reports the minimum billed size", () => {
-    const sigfox = parsePlatform({ ...platform("sigfox"), billing: { kind: "per-message", minBilledBytes: 12, price: { amount: 0.01, currency: "USD" } } });
+    const sigfox = parsePlatform({
+      ...platform("sigfox"),
+      billing: { kind: "per-message", minBilledBytes: 12, price: { amount: 0.01, currency: "USD" } },
+    });
     const r = estimateCost({ platform: sigfox, ...base, sizes: { mean: 5, p95: 8, max: 12 } });
     expect(r.mean.cost).toBeCloseTo(12, 12);
     expect(r.max.cost).toBeCloseTo(12, 12);
@@ -192,7 +241,13 @@ describe("billing models", () => {
   it("a monthly plan charges the fee per device and 30 days plus overage", () => {
     const plan = parsePlatform({
       ...platform("nbiot-tn"),
-      billing: { kind: "monthly-plan", fee: { amount: 1, currency: "EUR" }, includedBytes: 1000, overageUnit: { symbol: "KB", base: "decimal" }, overagePrice: { amount: 0.5, currency: "EUR" } },
+      billing: {
+        kind: "monthly-plan",
+        fee: { amount: 1, currency: "EUR" },
+        includedBytes: 1000,
+        overageUnit: { symbol: "KB", base: "decimal" },
+        overagePrice: { amount: 0.5, currency: "EUR" },
+      },
     });
     // 120 messages × 10 B = 1200 B per device: 200 B over = 0.2 KB × €0.5
     expect(estimateCost({ platform: plan, ...base, sizes: dist(10) }).mean.cost).toBeCloseTo(11, 12);
@@ -201,17 +256,33 @@ describe("billing models", () => {
   });
 
   it("a plan with overage but no overage price has no cost", () => {
-    const plan = parsePlatform({ ...platform("nbiot-tn"), billing: { kind: "monthly-plan", fee: { amount: 1, currency: "EUR" }, includedBytes: 100, overageUnit: { symbol: "KB", base: "binary" } } });
+    const plan = parsePlatform({
+      ...platform("nbiot-tn"),
+      billing: {
+        kind: "monthly-plan",
+        fee: { amount: 1, currency: "EUR" },
+        includedBytes: 100,
+        overageUnit: { symbol: "KB", base: "binary" },
+      },
+    });
     expect(estimateCost({ platform: plan, ...base, sizes: dist(10) }).mean.cost).toBeUndefined();
   });
 
   it("warns about daily uplink caps and discontinued services", () => {
-    expect(estimateCost({ platform: platform("sigfox"), devices: 1, messagesPerDay: 144, sizes: dist(12) }).warnings).toContain("144 messages/day exceed Sigfox's 140 uplinks/day");
-    expect(estimateCost({ platform: platform("swarm"), devices: 1, messagesPerDay: 1, sizes: dist(12) }).warnings).toContain("Swarm is discontinued");
+    expect(
+      estimateCost({ platform: platform("sigfox"), devices: 1, messagesPerDay: 144, sizes: dist(12) }).warnings,
+    ).toContain("144 messages/day exceed Sigfox's 140 uplinks/day");
+    expect(
+      estimateCost({ platform: platform("swarm"), devices: 1, messagesPerDay: 1, sizes: dist(12) }).warnings,
+    ).toContain("Swarm is discontinued");
   });
 
   it("rejects negative or non-finite inputs", () => {
-    expect(() => estimateCost({ platform: platform("astrocast"), devices: -1, messagesPerDay: 1, sizes: dist(1) })).toThrow("devices must be a finite number ≥ 0, got -1");
-    expect(() => estimateCost({ platform: platform("astrocast"), devices: 1, messagesPerDay: Number.NaN, sizes: dist(1) })).toThrow(RangeError);
+    expect(() =>
+      estimateCost({ platform: platform("astrocast"), devices: -1, messagesPerDay: 1, sizes: dist(1) }),
+    ).toThrow("devices must be a finite number ≥ 0, got -1");
+    expect(() =>
+      estimateCost({ platform: platform("astrocast"), devices: 1, messagesPerDay: Number.NaN, sizes: dist(1) }),
+    ).toThrow(RangeError);
   });
 });

@@ -39,7 +39,9 @@ describe("Figure of Merit (Kumar et al. 2026, Table 6)", () => {
 
   it("rejects inputs outside their domain", () => {
     expect(() => figureOfMerit({ rps: 1, successRate: 1, p95Seconds: 0 })).toThrow("p95 latency must be > 0 s, got 0");
-    expect(() => figureOfMerit({ rps: 1, successRate: 1.2, p95Seconds: 1 })).toThrow("success rate must be within 0..1, got 1.2");
+    expect(() => figureOfMerit({ rps: 1, successRate: 1.2, p95Seconds: 1 })).toThrow(
+      "success rate must be within 0..1, got 1.2",
+    );
     expect(() => figureOfMerit({ rps: -1, successRate: 1, p95Seconds: 1 })).toThrow("RPS must be ≥ 0, got -1");
   });
 });

@@ -60,7 +60,10 @@ describe("reassembly", () => {
       const rec = bytes(n, n);
       const parts = splitRecord(rec, 12, n & 0xff);
       const out = parts.map((p) => r.push(p));
-      expect(out.slice(0, -1).every((x) => x === null), `length ${n}`).toBe(true);
+      expect(
+        out.slice(0, -1).every((x) => x === null),
+        `length ${n}`,
+      ).toBe(true);
       expect(out[out.length - 1], `length ${n}`).toEqual(rec);
     }
     expect(r.dropped).toBe(0);
@@ -120,7 +123,12 @@ describe("fragmentation planner", () => {
     expect(ok.sentBytesPerRecord).toBe(76);
     expect(ok.uplinkCap).toEqual({ perDay: 140, ok: true });
     expect(ok.cost.extra).toBeUndefined();
-    const over = planFragmentation({ platform: platform("sigfox"), sizes: fixedSizes(62), ...fleet, messagesPerDay: 24 });
+    const over = planFragmentation({
+      platform: platform("sigfox"),
+      sizes: fixedSizes(62),
+      ...fleet,
+      messagesPerDay: 24,
+    });
     expect(over.transmissionsPerDay.max).toBe(168);
     expect(over.uplinkCap).toEqual({ perDay: 140, ok: false });
     expect(over.notes).toContain("168 messages/day at the largest record exceed Sigfox's 140 uplinks/day");
@@ -131,17 +139,35 @@ describe("fragmentation planner", () => {
     expect(p.payloadPerMessage).toBe(158);
     expect(p.fragments.max).toBe(3);
     expect(p.sentBytesPerRecord).toBe(420);
-    expect(p.queue).toEqual({ slots: 8, recordsPerQueue: 2, latencyHours: { min: 5, max: 7 }, occupancy: { min: 2.5, max: 3.5 }, overflows: false, recordExceedsQueue: false });
+    expect(p.queue).toEqual({
+      slots: 8,
+      recordsPerQueue: 2,
+      latencyHours: { min: 5, max: 7 },
+      occupancy: { min: 2.5, max: 3.5 },
+      overflows: false,
+      recordExceedsQueue: false,
+    });
     expect(p.cost.extra).toBeCloseTo((120_000 * 6 * 0.183) / 1024, 9);
     expect(p.notes.some((n) => n.includes("5–7 h message latency"))).toBe(true);
 
-    const busy = planFragmentation({ platform: platform("astrocast"), sizes: fixedSizes(414), ...fleet, messagesPerDay: 24 });
+    const busy = planFragmentation({
+      platform: platform("astrocast"),
+      sizes: fixedSizes(414),
+      ...fleet,
+      messagesPerDay: 24,
+    });
     expect(busy.queue!.occupancy).toEqual({ min: 15, max: 21 });
     expect(busy.queue!.overflows).toBe(true);
   });
 
   it("in fragmented mode records that fit still carry the header: 100 B → 1 message of 102 B, 170 B → 160 + 14 B", () => {
-    const p = planFragmentation({ platform: platform("astrocast"), sizes: { mean: 135, p95: 170, max: 170, sizes: [100, 170] }, devices: 1, messagesPerDay: 1, days: 1 });
+    const p = planFragmentation({
+      platform: platform("astrocast"),
+      sizes: { mean: 135, p95: 170, max: 170, sizes: [100, 170] },
+      devices: 1,
+      messagesPerDay: 1,
+      days: 1,
+    });
     expect(p.fragments.shares).toEqual([
       { fragments: 1, share: 0.5 },
       { fragments: 2, share: 0.5 },
@@ -167,6 +193,8 @@ describe("fragmentation planner", () => {
     const custom = parsePlatform({ ...platform("kineis"), id: "tiny", uplinkBytes: 12 });
     const p = planFragmentation({ platform: custom, sizes: fixedSizes(200), ...fleet });
     expect(p.mode).toBe("too-large");
-    expect(p.notes[0]).toBe("records up to 200 B need more than the header's 16 fragments (160 B at most on Kinéis (max))");
+    expect(p.notes[0]).toBe(
+      "records up to 200 B need more than the header's 16 fragments (160 B at most on Kinéis (max))",
+    );
   });
 });

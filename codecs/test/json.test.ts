@@ -1,5 +1,8 @@
 import { describe, expect, test } from "vitest";
 import { DecodeError, EncodeError } from "../src/errors.ts";
+import { everyTypeLayout, textRepLayout } from "./fixtures/layouts.ts";
+import { sensor, sensorRecord } from "./fixtures/sensor.ts";
+import { expectOnlyDecodeErrors } from "./helpers/codecChecks.ts";
 import { jsonCodec } from "../src/formats/json.ts";
 import { pyFloat32Repr } from "../src/formats/selfdescribing/float32Text.ts";
 import type { Layout } from "../src/layout/schema.ts";
@@ -8,14 +11,10 @@ import type { TypedRecord } from "../src/layout/values.ts";
 import { paperPreset } from "../src/presets/paper.ts";
 import { generateSamples } from "../src/samples/generate.ts";
 import { toFloat32 } from "../src/text/numbers.ts";
-import { everyTypeLayout, textRepLayout } from "./fixtures/layouts.ts";
-import { expectOnlyDecodeErrors } from "./helpers/codecChecks.ts";
-import { sensor, sensorRecord } from "./fixtures/sensor.ts";
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
 const text = (b: Uint8Array) => new TextDecoder().decode(b);
 const withSpacing = (layout: Layout, spacing: "compact" | "python"): Layout => ({ ...layout, json: { spacing } });
-
 
 describe("JSON bytes equal Python's json.dumps", () => {
   test("python spacing: ', ' and ': ', ensure_ascii escapes (astral as a surrogate pair), float32 as printed", () => {
@@ -34,19 +33,42 @@ describe("JSON bytes equal Python's json.dumps", () => {
   });
 
   test("escapes match Python for every ASCII control character, quote, backslash and DEL", () => {
-    const layout = parseLayout({ format: "satlayout", version: 1, name: "s", fields: [{ id: "s", key: "s", name: "s", presence: "required", type: { kind: "string", maxLength: 64 } }] });
+    const layout = parseLayout({
+      format: "satlayout",
+      version: 1,
+      name: "s",
+      fields: [{ id: "s", key: "s", name: "s", presence: "required", type: { kind: "string", maxLength: 64 } }],
+    });
     const s = '\u0000\u0001\u0008\u0009\u000a\u000c\u000d\u001f"\\/\u007f\u0080';
     // json.dumps({"s": s}) and json.dumps({"s": s}, separators=(",", ":"), ensure_ascii=False)
-    expect(text(jsonCodec.compile(withSpacing(layout, "python")).encode({ s }))).toBe('{"s": "\\u0000\\u0001\\b\\t\\n\\f\\r\\u001f\\"\\\\/\\u007f\\u0080"}');
-    expect(text(jsonCodec.compile(withSpacing(layout, "compact")).encode({ s }))).toBe('{"s":"\\u0000\\u0001\\b\\t\\n\\f\\r\\u001f\\"\\\\/\u007f\u0080"}');
+    expect(text(jsonCodec.compile(withSpacing(layout, "python")).encode({ s }))).toBe(
+      '{"s": "\\u0000\\u0001\\b\\t\\n\\f\\r\\u001f\\"\\\\/\\u007f\\u0080"}',
+    );
+    expect(text(jsonCodec.compile(withSpacing(layout, "compact")).encode({ s }))).toBe(
+      '{"s":"\\u0000\\u0001\\b\\t\\n\\f\\r\\u001f\\"\\\\/\u007f\u0080"}',
+    );
   });
 
   test("float64 fields print as Python repr", () => {
-    const layout = parseLayout({ format: "satlayout", version: 1, name: "f", fields: [{ id: "x", key: "x", name: "x", presence: "required", type: { kind: "float", bits: 64 } }] });
+    const layout = parseLayout({
+      format: "satlayout",
+      version: 1,
+      name: "f",
+      fields: [{ id: "x", key: "x", name: "x", presence: "required", type: { kind: "float", bits: 64 } }],
+    });
     const codec = jsonCodec.compile(layout);
     const cases: [number, string][] = [
-      [1e16, "1e+16"], [1e-5, "1e-05"], [0.1, "0.1"], [5e-324, "5e-324"], [1e22, "1e+22"], [123456789012345680, "1.2345678901234568e+17"],
-      [1.7976931348623157e308, "1.7976931348623157e+308"], [1e15, "1000000000000000.0"], [0.0001, "0.0001"], [20, "20.0"], [-0, "-0.0"],
+      [1e16, "1e+16"],
+      [1e-5, "1e-05"],
+      [0.1, "0.1"],
+      [5e-324, "5e-324"],
+      [1e22, "1e+22"],
+      [123456789012345680, "1.2345678901234568e+17"],
+      [1.7976931348623157e308, "1.7976931348623157e+308"],
+      [1e15, "1000000000000000.0"],
+      [0.0001, "0.0001"],
+      [20, "20.0"],
+      [-0, "-0.0"],
       [Number.NEGATIVE_INFINITY, "-Infinity"],
     ];
     for (const [x, repr] of cases) expect(text(codec.encode({ x }))).toBe(`{"x":${repr}}`);
@@ -54,9 +76,19 @@ describe("JSON bytes equal Python's json.dumps", () => {
 
   test("float32 values print with the fewest digits that read back to the same float32, Python-style", () => {
     const cases: [number, string][] = [
-      [17.23, "17.23"], [0.1, "0.1"], [1e-5, "1e-05"], [16777216, "16777216.0"], [3.4028234663852886e38, "3.4028235e+38"],
-      [1.401298464324817e-45, "1e-45"], [1e16, "1e+16"], [123456789, "123456790.0"], [-273.15, "-273.15"], [0.0001, "0.0001"],
-      [-0, "-0.0"], [20, "20.0"], [1023.99, "1023.99"],
+      [17.23, "17.23"],
+      [0.1, "0.1"],
+      [1e-5, "1e-05"],
+      [16777216, "16777216.0"],
+      [3.4028234663852886e38, "3.4028235e+38"],
+      [1.401298464324817e-45, "1e-45"],
+      [1e16, "1e+16"],
+      [123456789, "123456790.0"],
+      [-273.15, "-273.15"],
+      [0.0001, "0.0001"],
+      [-0, "-0.0"],
+      [20, "20.0"],
+      [1023.99, "1023.99"],
     ];
     for (const [x, repr] of cases) expect(pyFloat32Repr(toFloat32(x)), String(x)).toBe(repr);
   });
@@ -65,10 +97,23 @@ describe("JSON bytes equal Python's json.dumps", () => {
 describe("JSON spans", () => {
   test("keys take their separator, quotes and colon; group braces are the group's framing", () => {
     const layout = parseLayout({
-      format: "satlayout", version: 1, name: "g",
+      format: "satlayout",
+      version: 1,
+      name: "g",
       fields: [
         { id: "a", key: "a", name: "a", presence: "required", type: { kind: "int", bits: 8, signed: false } },
-        { id: "g", key: "g", name: "g", presence: "required", type: { kind: "group", fields: [{ id: "x", key: "x", name: "x", presence: "required", type: { kind: "int", bits: 8, signed: false } }] } },
+        {
+          id: "g",
+          key: "g",
+          name: "g",
+          presence: "required",
+          type: {
+            kind: "group",
+            fields: [
+              { id: "x", key: "x", name: "x", presence: "required", type: { kind: "int", bits: 8, signed: false } },
+            ],
+          },
+        },
       ],
     });
     const { bytes, spans } = jsonCodec.compile(withSpacing(layout, "python")).encodeWithSpans({ a: 1, g: { x: 2 } });
@@ -120,7 +165,9 @@ describe("JSON round trip", () => {
 
   test("extremes: empty and maximum-length strings, unicode, empty arrays, integer limits, -0.0, NaN, ±Infinity", () => {
     const layout = parseLayout({
-      format: "satlayout", version: 1, name: "x",
+      format: "satlayout",
+      version: 1,
+      name: "x",
       fields: [
         { id: "s", key: "s", name: "s", presence: "required", type: { kind: "string", maxLength: 12 } },
         { id: "i", key: "i", name: "i", presence: "required", type: { kind: "int", bits: 64, signed: true } },
@@ -128,14 +175,28 @@ describe("JSON round trip", () => {
         { id: "i32", key: "i32", name: "i32", presence: "required", type: { kind: "int", bits: 32, signed: true } },
         { id: "f", key: "f", name: "f", presence: "required", type: { kind: "float", bits: 32 } },
         { id: "d", key: "d", name: "d", presence: "required", type: { kind: "float", bits: 64 } },
-        { id: "a", key: "a", name: "a", presence: "required", type: { kind: "array", of: { kind: "int", bits: 8, signed: true }, maxCount: 3 } },
+        {
+          id: "a",
+          key: "a",
+          name: "a",
+          presence: "required",
+          type: { kind: "array", of: { kind: "int", bits: 8, signed: true }, maxCount: 3 },
+        },
       ],
     });
     const records: TypedRecord[] = [
       { s: "", i: -(2n ** 63n), u: 2n ** 64n - 1n, i32: -2147483648, f: -0, d: -0, a: [] },
       { s: "🚢🚢🚢", i: 2n ** 63n - 1n, u: 0n, i32: 2147483647, f: Number.NaN, d: Number.NaN, a: [-128, 127, 0] },
-      { s: "123456789012", i: 0n, u: 9007199254740993n, i32: 0, f: Number.POSITIVE_INFINITY, d: Number.NEGATIVE_INFINITY, a: [1] },
-      { s: "\u2028\"\\\u0000", i: -1n, u: 1n, i32: -1, f: 3.4028234663852886e38, d: 5e-324, a: [] },
+      {
+        s: "123456789012",
+        i: 0n,
+        u: 9007199254740993n,
+        i32: 0,
+        f: Number.POSITIVE_INFINITY,
+        d: Number.NEGATIVE_INFINITY,
+        a: [1],
+      },
+      { s: '\u2028"\\\u0000', i: -1n, u: 1n, i32: -1, f: 3.4028234663852886e38, d: 5e-324, a: [] },
     ];
     for (const spacing of ["python", "compact"] as const) {
       const codec = jsonCodec.compile(withSpacing(layout, spacing));
@@ -146,24 +207,41 @@ describe("JSON round trip", () => {
         expect(Object.is(back.d, rec.d)).toBe(true);
       }
     }
-    expect(() => jsonCodec.compile(layout).decode(utf8('{"s":"1234567890123","i":0,"u":0,"i32":0,"f":0,"d":0,"a":[]}'))).toThrow(DecodeError);
+    expect(() =>
+      jsonCodec.compile(layout).decode(utf8('{"s":"1234567890123","i":0,"u":0,"i32":0,"f":0,"d":0,"a":[]}')),
+    ).toThrow(DecodeError);
   });
 
   test("reads what other writers send: whitespace, escapes, exponents, numbers for float fields", () => {
     const codec = jsonCodec.compile(sensor);
-    const doc = ' \n{ "name" : "h\\u00E9 \\uD83D\\uDEA2\\n\\/" ,"count":4.2e1,"temp":1.723E1,"ratio":1e-1,"ok":true,"big":-9223372036854775808,\t"raw":"AQID","vals":[],"pos":{"n":3,"lat":43},"mode":0,"t":"17.00"}\r\n';
+    const doc =
+      ' \n{ "name" : "h\\u00E9 \\uD83D\\uDEA2\\n\\/" ,"count":4.2e1,"temp":1.723E1,"ratio":1e-1,"ok":true,"big":-9223372036854775808,\t"raw":"AQID","vals":[],"pos":{"n":3,"lat":43},"mode":0,"t":"17.00"}\r\n';
     expect(codec.decode(utf8(doc))).toEqual({
-      name: "hé 🚢\n/", count: 42, temp: toFloat32(17.23), ratio: 0.1, ok: true, big: -9223372036854775808n, raw: Uint8Array.from([1, 2, 3]),
-      vals: [], pos: { lat: 43, n: 3 }, mode: "IDLE", t: 17,
+      name: "hé 🚢\n/",
+      count: 42,
+      temp: toFloat32(17.23),
+      ratio: 0.1,
+      ok: true,
+      big: -9223372036854775808n,
+      raw: Uint8Array.from([1, 2, 3]),
+      vals: [],
+      pos: { lat: 43, n: 3 },
+      mode: "IDLE",
+      t: 17,
     });
   });
 });
 
 describe("JSON decode is strict and throws only DecodeError", () => {
-  const layout = parseLayout({ format: "satlayout", version: 1, name: "a", fields: [
-    { id: "a", key: "a", name: "a", presence: "optional", type: { kind: "int", bits: 8, signed: false } },
-    { id: "s", key: "s", name: "s", presence: "optional", type: { kind: "string", maxLength: 8 } },
-  ] });
+  const layout = parseLayout({
+    format: "satlayout",
+    version: 1,
+    name: "a",
+    fields: [
+      { id: "a", key: "a", name: "a", presence: "optional", type: { kind: "int", bits: 8, signed: false } },
+      { id: "s", key: "s", name: "s", presence: "optional", type: { kind: "string", maxLength: 8 } },
+    ],
+  });
   const codec = jsonCodec.compile(layout);
   const decodeAt = (input: Uint8Array | string): number | undefined => {
     try {
@@ -213,7 +291,8 @@ describe("JSON decode is strict and throws only DecodeError", () => {
   });
 
   test("layout mismatches become DecodeError: unknown key, wrong type, out of range, too long", () => {
-    for (const doc of ['{"b":1}', '{"a":"x"}', '{"a":256}', '{"a":-1}', '{"s":"123456789"}', '{"a":1.5}', '{"a":true}']) expect(decodeAt(doc)).toBe(-1);
+    for (const doc of ['{"b":1}', '{"a":"x"}', '{"a":256}', '{"a":-1}', '{"s":"123456789"}', '{"a":1.5}', '{"a":true}'])
+      expect(decodeAt(doc)).toBe(-1);
   });
 
   test("deep nesting is refused, not a stack overflow", () => {
@@ -221,13 +300,22 @@ describe("JSON decode is strict and throws only DecodeError", () => {
   });
 
   test("every truncation and 2 000 byte mutations of valid documents give a record or a DecodeError", () => {
-    expectOnlyDecodeErrors(jsonCodec, parseLayout(everyTypeLayout), { records: 4, mutationsPerRecord: 500, seed: 12345 });
+    expectOnlyDecodeErrors(jsonCodec, parseLayout(everyTypeLayout), {
+      records: 4,
+      mutationsPerRecord: 500,
+      seed: 12345,
+    });
   });
 });
 
 describe("JSON encode errors", () => {
   test("a lone surrogate has no UTF-8 form: EncodeError with the field path", () => {
-    const layout = parseLayout({ format: "satlayout", version: 1, name: "s", fields: [{ id: "s", key: "s", name: "s", presence: "required", type: { kind: "string", maxLength: 8 } }] });
+    const layout = parseLayout({
+      format: "satlayout",
+      version: 1,
+      name: "s",
+      fields: [{ id: "s", key: "s", name: "s", presence: "required", type: { kind: "string", maxLength: 8 } }],
+    });
     for (const spacing of ["python", "compact"] as const) {
       const codec = jsonCodec.compile(withSpacing(layout, spacing));
       expect(() => codec.encode({ s: "a\ud800b" })).toThrow(EncodeError);
@@ -236,7 +324,13 @@ describe("JSON encode errors", () => {
   });
 
   test("format info", () => {
-    expect(jsonCodec.info).toMatchObject({ id: "json", label: "JSON", selfDescribing: true, compressed: false, lossy: false });
+    expect(jsonCodec.info).toMatchObject({
+      id: "json",
+      label: "JSON",
+      selfDescribing: true,
+      compressed: false,
+      lossy: false,
+    });
     expect(jsonCodec.info.implementation).toMatch(/json\.dumps/);
   });
 });

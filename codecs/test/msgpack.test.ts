@@ -3,6 +3,10 @@ import path from "node:path";
 import { Encoder } from "@msgpack/msgpack";
 import { describe, expect, test } from "vitest";
 import { DecodeError, EncodeError } from "../src/errors.ts";
+import { everyTypeLayout, textRepLayout } from "./fixtures/layouts.ts";
+import { sensor, sensorRecord } from "./fixtures/sensor.ts";
+import { expectOnlyDecodeErrors, expectRoundTripWithTiledSpans } from "./helpers/codecChecks.ts";
+import { repoRoot } from "./helpers/python.ts";
 import { MSGPACK_OPTIONS, msgpackCodec } from "../src/formats/msgpack.ts";
 import type { Field } from "../src/layout/schema.ts";
 import { parseLayout } from "../src/layout/validate.ts";
@@ -10,20 +14,21 @@ import type { PlainRecord, PlainValue, TypedRecord } from "../src/layout/values.
 import { paperPreset } from "../src/presets/paper.ts";
 import { generateSamples } from "../src/samples/generate.ts";
 import { toPlain } from "../src/text/plain.ts";
-import { everyTypeLayout, textRepLayout } from "./fixtures/layouts.ts";
-import { repoRoot } from "./helpers/python.ts";
-import { expectOnlyDecodeErrors, expectRoundTripWithTiledSpans } from "./helpers/codecChecks.ts";
-import { sensor, sensorRecord } from "./fixtures/sensor.ts";
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 const unhex = (h: string) => Uint8Array.from(Buffer.from(h.replace(/\s+/g, ""), "hex"));
-const oneField = (type: object) => parseLayout({ format: "satlayout", version: 1, name: "one", fields: [{ id: "v", key: "v", name: "v", presence: "required", type }] });
+const oneField = (type: object) =>
+  parseLayout({
+    format: "satlayout",
+    version: 1,
+    name: "one",
+    fields: [{ id: "v", key: "v", name: "v", presence: "required", type }],
+  });
 function valueHex(codec: ReturnType<typeof msgpackCodec.compile>, v: TypedRecord[string]): string {
   const { bytes, spans } = codec.encodeWithSpans({ v });
   const s = spans.find((x) => x.role === "value")!;
   return hex(bytes.subarray(s.start, s.end));
 }
-
 
 describe("MessagePack bytes equal Python msgpack.packb", () => {
   test("a record with every value kind (reference: msgpack.packb, float32 fields packed with use_single_float)", () => {
@@ -35,14 +40,32 @@ describe("MessagePack bytes equal Python msgpack.packb", () => {
   test("integers take the shortest form, 64-bit values included", () => {
     const u = msgpackCodec.compile(oneField({ kind: "int", bits: 64, signed: false }));
     const cases: [bigint, string][] = [
-      [0n, "00"], [127n, "7f"], [128n, "cc80"], [255n, "ccff"], [256n, "cd0100"], [65535n, "cdffff"], [65536n, "ce00010000"],
-      [4294967295n, "ceffffffff"], [4294967296n, "cf0000000100000000"], [18446744073709551615n, "cfffffffffffffffff"],
+      [0n, "00"],
+      [127n, "7f"],
+      [128n, "cc80"],
+      [255n, "ccff"],
+      [256n, "cd0100"],
+      [65535n, "cdffff"],
+      [65536n, "ce00010000"],
+      [4294967295n, "ceffffffff"],
+      [4294967296n, "cf0000000100000000"],
+      [18446744073709551615n, "cfffffffffffffffff"],
     ];
     for (const [v, h] of cases) expect(valueHex(u, v), String(v)).toBe(h);
     const i = msgpackCodec.compile(oneField({ kind: "int", bits: 64, signed: true }));
     const signed: [bigint, string][] = [
-      [5n, "05"], [-1n, "ff"], [-32n, "e0"], [-33n, "d0df"], [-128n, "d080"], [-129n, "d1ff7f"], [-32768n, "d18000"], [-32769n, "d2ffff7fff"],
-      [-2147483648n, "d280000000"], [-2147483649n, "d3ffffffff7fffffff"], [-9223372036854775808n, "d38000000000000000"], [9223372036854775807n, "cf7fffffffffffffff"],
+      [5n, "05"],
+      [-1n, "ff"],
+      [-32n, "e0"],
+      [-33n, "d0df"],
+      [-128n, "d080"],
+      [-129n, "d1ff7f"],
+      [-32768n, "d18000"],
+      [-32769n, "d2ffff7fff"],
+      [-2147483648n, "d280000000"],
+      [-2147483649n, "d3ffffffff7fffffff"],
+      [-9223372036854775808n, "d38000000000000000"],
+      [9223372036854775807n, "cf7fffffffffffffff"],
     ];
     for (const [v, h] of signed) expect(valueHex(i, v), String(v)).toBe(h);
   });
@@ -73,9 +96,16 @@ describe("MessagePack bytes equal Python msgpack.packb", () => {
     expect(valueHex(b, new Uint8Array(0))).toBe("c400");
     expect(valueHex(b, new Uint8Array(255))).toBe(`c4ff${"00".repeat(255)}`);
     expect(valueHex(b, new Uint8Array(256))).toBe(`c50100${"00".repeat(256)}`);
-    const a = msgpackCodec.compile(oneField({ kind: "array", of: { kind: "int", bits: 8, signed: false }, maxCount: 20 }));
+    const a = msgpackCodec.compile(
+      oneField({ kind: "array", of: { kind: "int", bits: 8, signed: false }, maxCount: 20 }),
+    );
     expect(valueHex(a, [])).toBe("90");
-    expect(valueHex(a, Array.from({ length: 16 }, () => 1))).toBe(`dc0010${"01".repeat(16)}`);
+    expect(
+      valueHex(
+        a,
+        Array.from({ length: 16 }, () => 1),
+      ),
+    ).toBe(`dc0010${"01".repeat(16)}`);
   });
 });
 
@@ -90,7 +120,9 @@ describe("MessagePack pieces are @msgpack/msgpack's own output", () => {
     const codec = msgpackCodec.compile(layout);
     for (const rec of generateSamples(layout, 300, 2)) {
       const { bytes, spans } = codec.encodeWithSpans(rec);
-      expect(hex(Uint8Array.from(spans.flatMap((s) => [...bytes.subarray(s.start, s.end)])))).toBe(hex(lib.encode(toPlain(layout, rec, "binary"))));
+      expect(hex(Uint8Array.from(spans.flatMap((s) => [...bytes.subarray(s.start, s.end)])))).toBe(
+        hex(lib.encode(toPlain(layout, rec, "binary"))),
+      );
     }
   });
 
@@ -98,11 +130,18 @@ describe("MessagePack pieces are @msgpack/msgpack's own output", () => {
     const layout = parseLayout(everyTypeLayout);
     const codec = msgpackCodec.compile(layout);
     const byId = new Map<string, Field>();
-    const index = (fields: Field[]) => fields.forEach((f) => (byId.set(f.id, f), f.type.kind === "group" && index(f.type.fields)));
+    const index = (fields: Field[]) =>
+      fields.forEach((f) => (byId.set(f.id, f), f.type.kind === "group" && index(f.type.fields)));
     index(layout.fields);
     const libraryWrites = (f: Field) => {
       const t = f.type.kind === "array" ? f.type.of : f.type;
-      return !(t.kind === "float" || t.kind === "fixed" || (t.kind === "timestamp" && t.encoding === "epoch") || (t.kind === "int" && t.bits === 64) || t.kind === "group");
+      return !(
+        t.kind === "float" ||
+        t.kind === "fixed" ||
+        (t.kind === "timestamp" && t.encoding === "epoch") ||
+        (t.kind === "int" && t.bits === 64) ||
+        t.kind === "group"
+      );
     };
     let checked = 0;
     for (const rec of generateSamples(layout, 200, 4)) {
@@ -142,27 +181,55 @@ describe("MessagePack round trip and spans", () => {
       { start: 6, end: 16, field: "name", role: "value" },
     ]);
     const pos = spans.filter((s) => s.field.startsWith("pos"));
-    expect(pos.map((s) => [s.field, s.role, s.end - s.start])).toEqual([["pos", "key", 4], ["pos", "framing", 1], ["pos/lat", "key", 4], ["pos/lat", "value", 9]]);
+    expect(pos.map((s) => [s.field, s.role, s.end - s.start])).toEqual([
+      ["pos", "key", 4],
+      ["pos", "framing", 1],
+      ["pos/lat", "key", 4],
+      ["pos/lat", "value", 9],
+    ]);
   });
 
   test("extremes: empty/long/unicode strings, empty arrays, integer limits, -0.0, NaN, ±Infinity", () => {
     const layout = parseLayout({
-      format: "satlayout", version: 1, name: "x",
+      format: "satlayout",
+      version: 1,
+      name: "x",
       fields: [
         { id: "s", key: "s", name: "s", presence: "required", type: { kind: "string", maxLength: 300 } },
         { id: "i", key: "i", name: "i", presence: "required", type: { kind: "int", bits: 64, signed: true } },
         { id: "u", key: "u", name: "u", presence: "required", type: { kind: "int", bits: 64, signed: false } },
         { id: "f", key: "f", name: "f", presence: "required", type: { kind: "float", bits: 32 } },
         { id: "d", key: "d", name: "d", presence: "required", type: { kind: "float", bits: 64 } },
-        { id: "a", key: "a", name: "a", presence: "required", type: { kind: "array", of: { kind: "int", bits: 8, signed: true }, maxCount: 40 } },
+        {
+          id: "a",
+          key: "a",
+          name: "a",
+          presence: "required",
+          type: { kind: "array", of: { kind: "int", bits: 8, signed: true }, maxCount: 40 },
+        },
         { id: "b", key: "b", name: "b", presence: "optional", type: { kind: "bytes", maxLength: 300 } },
       ],
     });
     const codec = msgpackCodec.compile(layout);
     const records: TypedRecord[] = [
       { s: "", i: -(2n ** 63n), u: 2n ** 64n - 1n, f: -0, d: -0, a: [], b: new Uint8Array(0) },
-      { s: "🚢".repeat(75), i: 2n ** 63n - 1n, u: 0n, f: Number.NaN, d: Number.NaN, a: Array.from({ length: 40 }, (_, k) => k - 20) },
-      { s: "\u0000\u2028", i: 0n, u: 9007199254740993n, f: Number.POSITIVE_INFINITY, d: Number.NEGATIVE_INFINITY, a: [-128, 127], b: new Uint8Array(300).fill(7) },
+      {
+        s: "🚢".repeat(75),
+        i: 2n ** 63n - 1n,
+        u: 0n,
+        f: Number.NaN,
+        d: Number.NaN,
+        a: Array.from({ length: 40 }, (_, k) => k - 20),
+      },
+      {
+        s: "\u0000\u2028",
+        i: 0n,
+        u: 9007199254740993n,
+        f: Number.POSITIVE_INFINITY,
+        d: Number.NEGATIVE_INFINITY,
+        a: [-128, 127],
+        b: new Uint8Array(300).fill(7),
+      },
     ];
     for (const rec of records) {
       const back = codec.decode(codec.encode(rec));
@@ -173,10 +240,15 @@ describe("MessagePack round trip and spans", () => {
 });
 
 describe("MessagePack decode is strict and throws only DecodeError", () => {
-  const layout = parseLayout({ format: "satlayout", version: 1, name: "a", fields: [
-    { id: "a", key: "a", name: "a", presence: "optional", type: { kind: "int", bits: 8, signed: false } },
-    { id: "s", key: "s", name: "s", presence: "optional", type: { kind: "string", maxLength: 8 } },
-  ] });
+  const layout = parseLayout({
+    format: "satlayout",
+    version: 1,
+    name: "a",
+    fields: [
+      { id: "a", key: "a", name: "a", presence: "optional", type: { kind: "int", bits: 8, signed: false } },
+      { id: "s", key: "s", name: "s", presence: "optional", type: { kind: "string", maxLength: 8 } },
+    ],
+  });
   const codec = msgpackCodec.compile(layout);
   const offsetOf = (h: string): number | undefined => {
     try {
@@ -219,19 +291,35 @@ describe("MessagePack decode is strict and throws only DecodeError", () => {
   });
 
   test("every truncation and 2 000 byte mutations of valid documents give a record or a DecodeError", () => {
-    expectOnlyDecodeErrors(msgpackCodec, parseLayout(everyTypeLayout), { records: 4, mutationsPerRecord: 500, seed: 7 });
+    expectOnlyDecodeErrors(msgpackCodec, parseLayout(everyTypeLayout), {
+      records: 4,
+      mutationsPerRecord: 500,
+      seed: 7,
+    });
   });
 });
 
 describe("MessagePack encode errors and info", () => {
   test("a lone surrogate is an EncodeError with the path", () => {
     expect(() => msgpackCodec.compile(sensor).encode({ ...sensorRecord, name: "x\ud800" })).toThrow(EncodeError);
-    expect(() => msgpackCodec.compile(sensor).encode({ ...sensorRecord, name: "x\ud800" })).toThrow(/name: string holds a lone surrogate/);
+    expect(() => msgpackCodec.compile(sensor).encode({ ...sensorRecord, name: "x\ud800" })).toThrow(
+      /name: string holds a lone surrogate/,
+    );
   });
 
   test("implementation names the installed @msgpack/msgpack version", () => {
-    const version = (JSON.parse(readFileSync(path.join(repoRoot, "node_modules/@msgpack/msgpack/package.json"), "utf8")) as { version: string }).version;
+    const version = (
+      JSON.parse(readFileSync(path.join(repoRoot, "node_modules/@msgpack/msgpack/package.json"), "utf8")) as {
+        version: string;
+      }
+    ).version;
     expect(msgpackCodec.info.implementation).toContain(`@msgpack/msgpack ${version}`);
-    expect(msgpackCodec.info).toMatchObject({ id: "msgpack", label: "MessagePack", selfDescribing: true, compressed: false, lossy: false });
+    expect(msgpackCodec.info).toMatchObject({
+      id: "msgpack",
+      label: "MessagePack",
+      selfDescribing: true,
+      compressed: false,
+      lossy: false,
+    });
   });
 });

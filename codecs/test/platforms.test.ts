@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { describeDefaultPrice, describePrice, parsePlatform, PlatformError, PLATFORMS, platformById, platformSchema, unitBytes } from "../src/platforms/catalog.ts";
+import {
+  describeDefaultPrice,
+  describePrice,
+  parsePlatform,
+  PlatformError,
+  PLATFORMS,
+  platformById,
+  platformSchema,
+  unitBytes,
+} from "../src/platforms/catalog.ts";
 
 const get = (id: string) => {
   const p = platformById(id);
@@ -44,10 +53,23 @@ describe("platform catalog", () => {
   });
 
   it("prices what the paper states, in binary units, and marks what is estimated from it", () => {
-    expect(get("astrocast").billing).toEqual({ kind: "per-volume", unit: { symbol: "KB", base: "binary" }, price: { amount: 0.183, currency: "EUR" } });
-    expect(get("nbiot-tn").billing).toEqual({ kind: "per-volume", unit: { symbol: "MB", base: "binary" }, price: { amount: 0.02, currency: "EUR" } });
+    expect(get("astrocast").billing).toEqual({
+      kind: "per-volume",
+      unit: { symbol: "KB", base: "binary" },
+      price: { amount: 0.183, currency: "EUR" },
+    });
+    expect(get("nbiot-tn").billing).toEqual({
+      kind: "per-volume",
+      unit: { symbol: "MB", base: "binary" },
+      price: { amount: 0.02, currency: "EUR" },
+    });
     // Iridium must not show "no price": the paper's €0.183 per 2^10 B, for one 50-byte credit, marked as an estimate
-    expect(get("iridium-sbd").billing).toEqual({ kind: "per-credit", bytesPerCredit: 50, minCredits: 1, price: { amount: 0.00894, currency: "EUR" } });
+    expect(get("iridium-sbd").billing).toEqual({
+      kind: "per-credit",
+      bytesPerCredit: 50,
+      minCredits: 1,
+      price: { amount: 0.00894, currency: "EUR" },
+    });
     expect(Math.abs(0.183 * (50 / 1024) - 0.00894)).toBeLessThan(0.000005);
     expect(get("iridium-sbd").priceBasis?.kind).toBe("estimate");
     expect(get("nbiot-ntn").priceBasis?.kind).toBe("estimate");
@@ -55,11 +77,16 @@ describe("platform catalog", () => {
     expect(priced).toEqual(["astrocast", "iridium-sbd", "nbiot-tn", "nbiot-ntn"]);
     expect(describePrice(get("astrocast").billing)).toBe("€0.183/KB (2^10 B)");
     expect(describePrice(get("nbiot-tn").billing)).toBe("€0.02/MB (2^20 B)");
-    expect(describeDefaultPrice(get("iridium-sbd"))).toMatch(/^€0\.00894\/credit of 50 B · estimate: the paper's NTN rate .* \(2026\)$/);
-    expect(describeDefaultPrice(get("astrocast"))).toBe("€0.183/KB (2^10 B) · from the paper: Kumar et al. 2026, Table 7 (NTN rate, measured on Astrocast) (2026)");
+    expect(describeDefaultPrice(get("iridium-sbd"))).toMatch(
+      /^€0\.00894\/credit of 50 B · estimate: the paper's NTN rate .* \(2026\)$/,
+    );
+    expect(describeDefaultPrice(get("astrocast"))).toBe(
+      "€0.183/KB (2^10 B) · from the paper: Kumar et al. 2026, Table 7 (NTN rate, measured on Astrocast) (2026)",
+    );
     // every default price says where it comes from and when; every platform without one says so
     for (const p of PLATFORMS) {
-      if (priced.includes(p.id)) expect(p.priceBasis, p.id).toMatchObject({ source: expect.any(String), date: expect.stringMatching(/^\d{4}/) });
+      if (priced.includes(p.id))
+        expect(p.priceBasis, p.id).toMatchObject({ source: expect.any(String), date: expect.stringMatching(/^\d{4}/) });
       else expect(p.notes.join(" "), p.id).toContain("no public default");
     }
   });
@@ -85,7 +112,13 @@ describe("custom platforms", () => {
     name: "My LTE-M contract",
     network: "cellular",
     uplinkBytes: 1200,
-    billing: { kind: "monthly-plan", fee: { amount: 0.9, currency: "EUR" }, includedBytes: 1_000_000, overageUnit: { symbol: "MB", base: "decimal" }, overagePrice: { amount: 0.3, currency: "EUR" } },
+    billing: {
+      kind: "monthly-plan",
+      fee: { amount: 0.9, currency: "EUR" },
+      includedBytes: 1_000_000,
+      overageUnit: { symbol: "MB", base: "decimal" },
+      overagePrice: { amount: 0.3, currency: "EUR" },
+    },
     source: "our contract, 2026",
   };
 
@@ -97,7 +130,12 @@ describe("custom platforms", () => {
   });
 
   it("lists every problem with its path", () => {
-    const bad = { ...custom, id: "My LTE", uplinkBytes: -5, billing: { kind: "per-credit", bytesPerCredit: 0, minCredits: 1 } };
+    const bad = {
+      ...custom,
+      id: "My LTE",
+      uplinkBytes: -5,
+      billing: { kind: "per-credit", bytesPerCredit: 0, minCredits: 1 },
+    };
     let err: unknown;
     try {
       parsePlatform(bad);
@@ -111,8 +149,14 @@ describe("custom platforms", () => {
 
   it("rejects an unknown billing kind and inconsistent limits", () => {
     expect(() => parsePlatform({ ...custom, billing: { kind: "free" } })).toThrow(PlatformError);
-    expect(() => parsePlatform({ ...custom, uplinkBytes: 10, minUplinkBytes: 20 })).toThrow("minUplinkBytes must not exceed uplinkBytes");
-    expect(() => parsePlatform({ ...custom, uplinkBytes: 10, fragmentation: { headerBytes: 10 } })).toThrow("a fragment header must leave room for payload");
-    expect(() => parsePlatform({ ...custom, billing: { ...custom.billing, overagePrice: { amount: 1, currency: "USD" } } })).toThrow("billing.overagePrice.currency overage must be priced in the fee's currency");
+    expect(() => parsePlatform({ ...custom, uplinkBytes: 10, minUplinkBytes: 20 })).toThrow(
+      "minUplinkBytes must not exceed uplinkBytes",
+    );
+    expect(() => parsePlatform({ ...custom, uplinkBytes: 10, fragmentation: { headerBytes: 10 } })).toThrow(
+      "a fragment header must leave room for payload",
+    );
+    expect(() =>
+      parsePlatform({ ...custom, billing: { ...custom.billing, overagePrice: { amount: 1, currency: "USD" } } }),
+    ).toThrow("billing.overagePrice.currency overage must be priced in the fee's currency");
   });
 });

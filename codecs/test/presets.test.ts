@@ -3,8 +3,8 @@ import { codecFor } from "../src/formats/registry.ts";
 import type { FormatId } from "../src/formats/types.ts";
 import { parseLayout } from "../src/layout/validate.ts";
 import { platformById } from "../src/platforms/catalog.ts";
-import { paperPreset } from "../src/presets/paper.ts";
 import { presetById, PRESETS } from "../src/presets/index.ts";
+import { paperPreset } from "../src/presets/paper.ts";
 import { generateSamples } from "../src/samples/generate.ts";
 import { fromPlain, toPlain } from "../src/text/plain.ts";
 
@@ -51,7 +51,9 @@ describe("presets fit the platform they are named after", () => {
     const layout = parseLayout(presetById("kineis-tracker")!.layout);
     const limit = platformById("kineis")!.uplinkBytes!;
     expect(limit).toBe(30);
-    const sizes = Object.fromEntries((["struct", "sbe", "bitpacked", "protobuf", "json"] as const).map((f) => [f, maxSize(layout, f)]));
+    const sizes = Object.fromEntries(
+      (["struct", "sbe", "bitpacked", "protobuf", "json"] as const).map((f) => [f, maxSize(layout, f)]),
+    );
     expect(sizes.struct).toBe(22);
     expect(sizes.sbe).toBe(30);
     expect(sizes.bitpacked).toBeLessThanOrEqual(platformById("kineis-standard")!.uplinkBytes!);
@@ -63,7 +65,8 @@ describe("presets fit the platform they are named after", () => {
     const layout = parseLayout(presetById("lorawan-env")!.layout);
     const limit = platformById("lorawan-eu868-dr0")!.uplinkBytes!;
     expect(limit).toBe(51);
-    for (const f of ["struct", "sbe", "protobuf", "bitpacked"] as const) expect(maxSize(layout, f), f).toBeLessThanOrEqual(limit);
+    for (const f of ["struct", "sbe", "protobuf", "bitpacked"] as const)
+      expect(maxSize(layout, f), f).toBeLessThanOrEqual(limit);
     expect(maxSize(layout, "json")).toBeGreaterThan(limit);
   });
 });

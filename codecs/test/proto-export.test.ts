@@ -3,14 +3,14 @@
 import protobuf from "protobufjs";
 import { describe, expect, it } from "vitest";
 import { LayoutError } from "../src/errors.ts";
+import { everyTypeLayout, textRepLayout } from "./fixtures/layouts.ts";
+import { protobufOptionsLayout } from "./fixtures/protobuf-options.ts";
 import { generateProto } from "../src/exporters/proto.ts";
 import { protoModel } from "../src/formats/protobuf/model.ts";
 import { reflectModel } from "../src/formats/protobuf/reflect.ts";
 import type { LayoutInput } from "../src/layout/schema.ts";
 import { parseLayout } from "../src/layout/validate.ts";
 import { paperPreset } from "../src/presets/paper.ts";
-import { everyTypeLayout, textRepLayout } from "./fixtures/layouts.ts";
-import { protobufOptionsLayout } from "./fixtures/protobuf-options.ts";
 
 const lines = (input: LayoutInput) => generateProto(parseLayout(input)).split("\n");
 /** The declaration part of a line, without its trailing comment. */
@@ -28,18 +28,37 @@ describe("generateProto: the paper's schema", () => {
   it("numbers the fields as the paper (domain-facts.md), in number order", () => {
     const fields = decls.slice(3, -1);
     expect(fields).toEqual([
-      "string msisdn = 1;", "string iso6346 = 2;", "string time = 3;", "string cgi = 4;", "string door = 5;",
-      "uint32 rssi = 6;", "uint32 ble_m = 7;", "uint32 bat_soc = 8;", "uint32 gnss = 9;", "uint32 nsat = 10;",
-      "float acc_x = 11;", "float acc_y = 12;", "float acc_z = 13;", "float temperature = 14;", "float humidity = 15;",
-      "float pressure = 16;", "float latitude = 17;", "float longitude = 18;", "float altitude = 19;", "float speed = 20;",
-      "float heading = 21;", "float hdop = 22;",
+      "string msisdn = 1;",
+      "string iso6346 = 2;",
+      "string time = 3;",
+      "string cgi = 4;",
+      "string door = 5;",
+      "uint32 rssi = 6;",
+      "uint32 ble_m = 7;",
+      "uint32 bat_soc = 8;",
+      "uint32 gnss = 9;",
+      "uint32 nsat = 10;",
+      "float acc_x = 11;",
+      "float acc_y = 12;",
+      "float acc_z = 13;",
+      "float temperature = 14;",
+      "float humidity = 15;",
+      "float pressure = 16;",
+      "float latitude = 17;",
+      "float longitude = 18;",
+      "float altitude = 19;",
+      "float speed = 20;",
+      "float heading = 21;",
+      "float hdop = 22;",
     ]);
   });
 
   it("comments every field with its name, unit, range and precision", () => {
     const line = (name: string) => out.find((l) => decl(l).includes(` ${name} =`))!;
     expect(line("temperature")).toBe("  float temperature = 14; // Temperature [°C]; range -40..85; precision 0.01");
-    expect(line("acc_y")).toBe('  float acc_y = 12; // Accelerometer x y z [mg]; element 2 of 3 of "acc"; range -2000..2000; precision 0.0001');
+    expect(line("acc_y")).toBe(
+      '  float acc_y = 12; // Accelerometer x y z [mg]; element 2 of 3 of "acc"; range -2000..2000; precision 0.0001',
+    );
     expect(line("time")).toBe('  string time = 3; // UTC time [s]; UTC timestamp as text "DDMMYY hhmmss.s"');
     expect(line("msisdn")).toBe("  string msisdn = 1; // SIM MSISDN; max 15 bytes; charset digits");
     expect(line("rssi")).toBe("  uint32 rssi = 6; // RSSI; range 0..99");
@@ -53,7 +72,11 @@ describe("generateProto: every construct", () => {
     const has = (d: string) => expect(decls).toContain(d);
     has("reserved 3 to 5, 40;");
     has("enum State {");
-    expect(decls.slice(decls.indexOf("enum State {") + 1, decls.indexOf("enum State {") + 4)).toEqual(["STATE_UNSPECIFIED = 0;", "STATE_ON = 1;", "STATE_OFF = 2;"]);
+    expect(decls.slice(decls.indexOf("enum State {") + 1, decls.indexOf("enum State {") + 4)).toEqual([
+      "STATE_UNSPECIFIED = 0;",
+      "STATE_ON = 1;",
+      "STATE_OFF = 2;",
+    ]);
     has("message Ogrp {");
     has("sint32 x = 1;");
     has("repeated string tags = 3;");
@@ -80,9 +103,29 @@ describe("generateProto: every construct", () => {
     has("uint32 _1st_x = 29;");
     has("optional uint32 far = 100000;");
     const every = lines(everyTypeLayout).map(decl);
-    for (const d of ["bool flag = 1;", "Mode mode = 2;", "MODE_IDLE = 0;", "MODE_ALARM = 7;", "sint32 i8 = 4;", "uint64 u64 = 9;", "sint64 i64 = 10;", "double f64 = 12;", "sint32 lat = 13;", "uint32 ts = 14;", "string when = 15;", "bytes raw = 18;", "repeated sint32 acc = 20 [packed = true];", "repeated float temps = 21 [packed = true];", "Gps gps = 22;", "optional uint32 sats = 3;", "optional uint32 seq = 23;"])
+    for (const d of [
+      "bool flag = 1;",
+      "Mode mode = 2;",
+      "MODE_IDLE = 0;",
+      "MODE_ALARM = 7;",
+      "sint32 i8 = 4;",
+      "uint64 u64 = 9;",
+      "sint64 i64 = 10;",
+      "double f64 = 12;",
+      "sint32 lat = 13;",
+      "uint32 ts = 14;",
+      "string when = 15;",
+      "bytes raw = 18;",
+      "repeated sint32 acc = 20 [packed = true];",
+      "repeated float temps = 21 [packed = true];",
+      "Gps gps = 22;",
+      "optional uint32 sats = 3;",
+      "optional uint32 seq = 23;",
+    ])
       expect(every).toContain(d);
-    expect(lines(protobufOptionsLayout).find((l) => decl(l) === "uint32 temp = 12;")).toContain("fixed-point: value = raw × 0.1 − 40, range -40..85 (raw 0..1250)");
+    expect(lines(protobufOptionsLayout).find((l) => decl(l) === "uint32 temp = 12;")).toContain(
+      "fixed-point: value = raw × 0.1 − 40, range -40..85 (raw 0..1250)",
+    );
   });
 
   it.each([
@@ -100,8 +143,13 @@ describe("generateProto: every construct", () => {
       const walk = (ns: protobuf.NamespaceBase) => {
         for (const o of ns.nestedArray) {
           if (o instanceof protobuf.Type) {
-            for (const f of o.fieldsArray) out.push(`${o.fullName}.${f.name}=${f.id}:${f.type}:${f.repeated ? "rep" : ""}:${f.packed ? "packed" : ""}:${f.hasPresence ? "presence" : ""}`);
-            const reserved = (o.reserved ?? []).flatMap((r) => (Array.isArray(r) ? Array.from({ length: r[1]! - r[0]! + 1 }, (_, i) => r[0]! + i) : []));
+            for (const f of o.fieldsArray)
+              out.push(
+                `${o.fullName}.${f.name}=${f.id}:${f.type}:${f.repeated ? "rep" : ""}:${f.packed ? "packed" : ""}:${f.hasPresence ? "presence" : ""}`,
+              );
+            const reserved = (o.reserved ?? []).flatMap((r) =>
+              Array.isArray(r) ? Array.from({ length: r[1]! - r[0]! + 1 }, (_, i) => r[0]! + i) : [],
+            );
             out.push(`${o.fullName} reserved ${reserved.join(",")}`);
           }
           if (o instanceof protobuf.Enum) out.push(`${o.fullName} ${JSON.stringify(o.values)}`);
@@ -116,8 +164,19 @@ describe("generateProto: every construct", () => {
 
   it("keeps user text inside comments (names with newlines cannot inject declarations)", () => {
     const input: LayoutInput = {
-      format: "satlayout", version: 1, name: "evil\nmessage X {}", description: "line one\r\nmessage Y {}",
-      fields: [{ id: "a", key: "a", name: "A\nmessage Z {}", unit: "°\n}", type: { kind: "enum", values: [{ name: "ok\nx", value: 0 }] } }],
+      format: "satlayout",
+      version: 1,
+      name: "evil\nmessage X {}",
+      description: "line one\r\nmessage Y {}",
+      fields: [
+        {
+          id: "a",
+          key: "a",
+          name: "A\nmessage Z {}",
+          unit: "°\n}",
+          type: { kind: "enum", values: [{ name: "ok\nx", value: 0 }] },
+        },
+      ],
     };
     const text = generateProto(parseLayout(input));
     const root = protobuf.parse(text, { keepCase: true }).root;
@@ -127,7 +186,15 @@ describe("generateProto: every construct", () => {
   });
 
   it("throws LayoutError for a layout protobuf cannot express", () => {
-    const input: LayoutInput = { format: "satlayout", version: 1, name: "x", fields: [{ id: "a", key: "a-b", name: "a", type: { kind: "bool" } }, { id: "b", key: "a_b", name: "b", type: { kind: "bool" } }] };
+    const input: LayoutInput = {
+      format: "satlayout",
+      version: 1,
+      name: "x",
+      fields: [
+        { id: "a", key: "a-b", name: "a", type: { kind: "bool" } },
+        { id: "b", key: "a_b", name: "b", type: { kind: "bool" } },
+      ],
+    };
     expect(() => generateProto(parseLayout(input))).toThrow(LayoutError);
   });
 });

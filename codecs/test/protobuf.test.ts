@@ -4,9 +4,12 @@ import fc from "fast-check";
 import protobuf from "protobufjs/light.js";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { DecodeError, EncodeError, LayoutError } from "../src/errors.ts";
-import { protobufCodec } from "../src/formats/protobuf.ts";
+import { everyTypeLayout, textRepLayout } from "./fixtures/layouts.ts";
+import { everyTypeExtremes, optionsExtremes } from "./fixtures/protobuf-extremes.ts";
+import { protobufOptionsLayout } from "./fixtures/protobuf-options.ts";
 import { protoModel } from "../src/formats/protobuf/model.ts";
 import { reflectModel } from "../src/formats/protobuf/reflect.ts";
+import { protobufCodec } from "../src/formats/protobuf.ts";
 import type { CompiledCodec } from "../src/formats/types.ts";
 import type { LayoutInput } from "../src/layout/schema.ts";
 import { parseLayout } from "../src/layout/validate.ts";
@@ -14,9 +17,6 @@ import type { TypedRecord } from "../src/layout/values.ts";
 import { paperPreset } from "../src/presets/paper.ts";
 import { generateSamples } from "../src/samples/generate.ts";
 import { formatTimestamp, parseTimestamp } from "../src/text/timestamp.ts";
-import { everyTypeLayout, textRepLayout } from "./fixtures/layouts.ts";
-import { everyTypeExtremes, optionsExtremes } from "./fixtures/protobuf-extremes.ts";
-import { protobufOptionsLayout } from "./fixtures/protobuf-options.ts";
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 const unhex = (h: string) => Uint8Array.from(Buffer.from(h.replace(/\s+/g, ""), "hex"));
@@ -29,9 +29,26 @@ const options = compile(protobufOptionsLayout);
 
 /** A paper record with values whose float32 encodings are easy to check by hand. */
 const paperRecord: TypedRecord = {
-  msisdn: "393600504873", iso6346: "LMCU0123456", time: 1748778312.3, rssi: 28, cgi: "999-01-1-31D41",
-  "ble-m": 0, "bat-soc": 92, acc: [-993.5, -27, -52], temperature: 17, humidity: 71, pressure: 1012.5,
-  door: "D", gnss: 1, latitude: 31.5, longitude: 28.75, altitude: 49.5, speed: 0, heading: 271.5, nsat: 6, hdop: 1.5,
+  msisdn: "393600504873",
+  iso6346: "LMCU0123456",
+  time: 1748778312.3,
+  rssi: 28,
+  cgi: "999-01-1-31D41",
+  "ble-m": 0,
+  "bat-soc": 92,
+  acc: [-993.5, -27, -52],
+  temperature: 17,
+  humidity: 71,
+  pressure: 1012.5,
+  door: "D",
+  gnss: 1,
+  latitude: 31.5,
+  longitude: 28.75,
+  altitude: 49.5,
+  speed: 0,
+  heading: 271.5,
+  nsat: 6,
+  hdop: 1.5,
 };
 
 // tag = field number << 3 | wire type; 0 = varint, 2 = length-delimited, 5 = 32-bit
@@ -70,7 +87,9 @@ describe("protobuf: hand-checked bytes", () => {
     const rec = { ...everyTypeExtremes[2]! };
     const bytes = everyType.encode(rec);
     const h = hex(bytes);
-    expect(h.startsWith("0801" + "1001" + "1801" + "2001" + "28 8001".replace(" ", "") + "30 7f".replace(" ", ""))).toBe(true);
+    expect(
+      h.startsWith("0801" + "1001" + "1801" + "2001" + "28 8001".replace(" ", "") + "30 7f".replace(" ", "")),
+    ).toBe(true);
     // u32 = 2^31 as uint32 varint; i32 = -1 as sint32 → 1
     expect(h).toContain("38 8080808008".replace(" ", "") + "4001");
     // u64 = 2^63 as uint64 varint (ten bytes), i64 = -1 as sint64 → 1
@@ -134,17 +153,24 @@ describe("protobuf: round trips", () => {
   it.each([
     ["every type", everyTypeLayout, everyTypeExtremes],
     ["protobuf options", protobufOptionsLayout, optionsExtremes],
-  ] as const)("%s: edge records (limits, -0.0, NaN, ±Infinity, empty, unicode, max lengths) survive", (_name, input, records) => {
-    const codec = compile(input);
-    for (const r of records) {
-      const back = codec.decode(codec.encode(r));
-      expect(back).toEqual(r);
-      for (const [k, v] of Object.entries(r)) if (typeof v === "number") expect(Object.is(back[k], v)).toBe(true);
-    }
-  });
+  ] as const)(
+    "%s: edge records (limits, -0.0, NaN, ±Infinity, empty, unicode, max lengths) survive",
+    (_name, input, records) => {
+      const codec = compile(input);
+      for (const r of records) {
+        const back = codec.decode(codec.encode(r));
+        expect(back).toEqual(r);
+        for (const [k, v] of Object.entries(r)) if (typeof v === "number") expect(Object.is(back[k], v)).toBe(true);
+      }
+    },
+  );
 
   it("protobufjs reads our bytes and writes them back identically", () => {
-    for (const [codec, n] of [[paper, 500], [everyType, 300], [options, 300]] as const) {
+    for (const [codec, n] of [
+      [paper, 500],
+      [everyType, 300],
+      [options, 300],
+    ] as const) {
       const type = reflectModel(protoModel(codec.layout));
       for (const s of generateSamples(codec.layout, n, 3)) {
         const ours = codec.encode(s);
@@ -203,11 +229,16 @@ describe("protobuf: encode errors", () => {
 
 describe("protobuf: malformed input is a DecodeError, never anything else", () => {
   const good = unhex(paperHex);
-  const cat = (...parts: (Uint8Array | string)[]) => unhex(parts.map((p) => (typeof p === "string" ? p : hex(p))).join(""));
+  const cat = (...parts: (Uint8Array | string)[]) =>
+    unhex(parts.map((p) => (typeof p === "string" ? p : hex(p))).join(""));
 
   it.each([
     ["a zero byte after the message (field number 0)", cat(good, "00"), /field number 0/],
-    ["wrong wire type for a known field (rssi as length-delimited)", cat(good, "32 01 00"), /rssi: wire type 2, expected 0/],
+    [
+      "wrong wire type for a known field (rssi as length-delimited)",
+      cat(good, "32 01 00"),
+      /rssi: wire type 2, expected 0/,
+    ],
     ["out-of-range value (rssi = 100)", cat(good, "30 64"), /rssi: value outside 0\.\.99/],
     ["float out of range (temperature = 100)", cat(good, "75 0000c842"), /temperature: 100 is outside -40\.\.85/],
     ["a string longer than maxLength", cat(good, `2a 02 ${ascii("DO")}`), /door: 2 bytes, more than maxLength 1/],
@@ -245,7 +276,9 @@ describe("protobuf: malformed input is a DecodeError, never anything else", () =
     const withoutState = cat(hex(noState).replace("9001" + "01", ""));
     expect(() => options.decode(withoutState)).toThrow(/state is missing and proto3's default is not valid/);
     // a fixed-count array that arrives with the wrong count
-    expect(() => everyType.decode(cat(everyType.encode(everyTypeExtremes[0]!), "a201 02 0000"))).toThrow(/acc: more than 3|needs exactly 3/);
+    expect(() => everyType.decode(cat(everyType.encode(everyTypeExtremes[0]!), "a201 02 0000"))).toThrow(
+      /acc: more than 3|needs exactly 3/,
+    );
   });
 
   it("rejects invalid UTF-8 in a string field", () => {
@@ -270,7 +303,11 @@ describe("protobuf: malformed input is a DecodeError, never anything else", () =
   });
 
   it("every truncation of valid messages either decodes or throws DecodeError", () => {
-    for (const [codec, records] of [[paper, generateSamples(paper.layout, 20, 5)], [everyType, everyTypeExtremes], [options, optionsExtremes]] as const) {
+    for (const [codec, records] of [
+      [paper, generateSamples(paper.layout, 20, 5)],
+      [everyType, everyTypeExtremes],
+      [options, optionsExtremes],
+    ] as const) {
       for (const r of records) {
         const bytes = codec.encode(r);
         for (let n = 0; n < bytes.length; n++) {
@@ -285,7 +322,11 @@ describe("protobuf: malformed input is a DecodeError, never anything else", () =
   });
 
   it("random bytes and random mutations never throw anything but DecodeError", () => {
-    const seeds = [paper.encode(paperRecord), everyType.encode(everyTypeExtremes[1]!), options.encode(optionsExtremes[0]!)];
+    const seeds = [
+      paper.encode(paperRecord),
+      everyType.encode(everyTypeExtremes[1]!),
+      options.encode(optionsExtremes[0]!),
+    ];
     const codecs = [paper, everyType, options];
     fc.assert(
       fc.property(
@@ -338,7 +379,14 @@ describe("protobuf: spans", () => {
     ]);
     // the expanded array's three scalar fields all belong to "acc"; two-byte tags from field 16 on
     const acc = spans.filter((s) => s.field === "acc");
-    expect(acc.map((s) => [s.role, s.end - s.start])).toEqual([["key", 1], ["value", 4], ["key", 1], ["value", 4], ["key", 1], ["value", 4]]);
+    expect(acc.map((s) => [s.role, s.end - s.start])).toEqual([
+      ["key", 1],
+      ["value", 4],
+      ["key", 1],
+      ["value", 4],
+      ["key", 1],
+      ["value", 4],
+    ]);
     expect(spans.filter((s) => s.field === "hdop")).toEqual([
       { start: bytes.length - 6, end: bytes.length - 4, field: "hdop", role: "key" },
       { start: bytes.length - 4, end: bytes.length, field: "hdop", role: "value" },
@@ -353,7 +401,10 @@ describe("protobuf: spans", () => {
     }
     const { spans } = everyType.encodeWithSpans(everyTypeExtremes[2]!);
     expect(spans.filter((s) => s.field.startsWith("f-group")).map((s) => `${s.field}:${s.role}`)).toEqual([
-      "f-group:key", "f-group:length", "f-group/g-sats:key", "f-group/g-sats:value",
+      "f-group:key",
+      "f-group:length",
+      "f-group/g-sats:key",
+      "f-group/g-sats:value",
     ]);
     expect(spans.filter((s) => s.field === "f-arrfix").map((s) => s.role)).toEqual(["key", "length", "value"]);
     // optional msg present: key, length, value; empty optional string (record 2) has no value span
@@ -376,10 +427,57 @@ describe("protobuf: schema handling", () => {
     const base = { format: "satlayout", version: 1, name: "x" } as const;
     const int = { kind: "int", bits: 8, signed: false } as const;
     const bad: [LayoutInput, RegExp][] = [
-      [{ ...base, fields: [{ id: "a", key: "a-b", name: "a", type: int }, { id: "b", key: "a_b", name: "b", type: int }] }, /protobuf field name "a_b" twice/],
-      [{ ...base, fields: [{ id: "a", key: "ab_c", name: "a", type: int }, { id: "b", key: "abC", name: "b", type: int }] }, /same JSON name/],
-      [{ ...base, protobufReserved: [2], fields: [{ id: "a", key: "v", name: "v", type: { kind: "array", of: int, maxCount: 2, fixed: true }, options: { protobuf: { number: 1, expand: ["x", "y"] } } }] }, /uses reserved number 2/],
-      [{ ...base, fields: [{ id: "a", key: "a", name: "a", type: { kind: "int", bits: 64, signed: false }, options: { protobuf: { intEncoding: "zigzag" } } }] }, /zigzag cannot carry/],
+      [
+        {
+          ...base,
+          fields: [
+            { id: "a", key: "a-b", name: "a", type: int },
+            { id: "b", key: "a_b", name: "b", type: int },
+          ],
+        },
+        /protobuf field name "a_b" twice/,
+      ],
+      [
+        {
+          ...base,
+          fields: [
+            { id: "a", key: "ab_c", name: "a", type: int },
+            { id: "b", key: "abC", name: "b", type: int },
+          ],
+        },
+        /same JSON name/,
+      ],
+      [
+        {
+          ...base,
+          protobufReserved: [2],
+          fields: [
+            {
+              id: "a",
+              key: "v",
+              name: "v",
+              type: { kind: "array", of: int, maxCount: 2, fixed: true },
+              options: { protobuf: { number: 1, expand: ["x", "y"] } },
+            },
+          ],
+        },
+        /uses reserved number 2/,
+      ],
+      [
+        {
+          ...base,
+          fields: [
+            {
+              id: "a",
+              key: "a",
+              name: "a",
+              type: { kind: "int", bits: 64, signed: false },
+              options: { protobuf: { intEncoding: "zigzag" } },
+            },
+          ],
+        },
+        /zigzag cannot carry/,
+      ],
     ];
     for (const [input, message] of bad) {
       expect(() => protobufCodec.compile(parseLayout(input))).toThrow(LayoutError);
@@ -395,4 +493,3 @@ describe("protobuf: schema handling", () => {
     expect(hex(codec.encode(s!))).toBe(hex(compile(textRepLayout).encode(s!)));
   });
 });
-

@@ -1,18 +1,24 @@
 import { describe, expect, test } from "vitest";
 import { DecodeError, EncodeError } from "../src/errors.ts";
+import { everyTypeLayout, textRepLayout } from "./fixtures/layouts.ts";
+import { expectOnlyDecodeErrors, expectRoundTripWithTiledSpans } from "./helpers/codecChecks.ts";
 import { psonCodec } from "../src/formats/pson.ts";
 import { parseLayout } from "../src/layout/validate.ts";
 import type { TypedRecord } from "../src/layout/values.ts";
 import { paperPreset } from "../src/presets/paper.ts";
 import { generateSamples } from "../src/samples/generate.ts";
 import { toFloat32 } from "../src/text/numbers.ts";
-import { everyTypeLayout, textRepLayout } from "./fixtures/layouts.ts";
-import { expectOnlyDecodeErrors, expectRoundTripWithTiledSpans } from "./helpers/codecChecks.ts";
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 const unhex = (h: string) => Uint8Array.from(Buffer.from(h.replace(/\s+/g, ""), "hex"));
 const ascii = (s: string) => Buffer.from(s, "latin1").toString("hex");
-const oneField = (type: object) => parseLayout({ format: "satlayout", version: 1, name: "one", fields: [{ id: "v", key: "v", name: "v", presence: "required", type }] });
+const oneField = (type: object) =>
+  parseLayout({
+    format: "satlayout",
+    version: 1,
+    name: "one",
+    fields: [{ id: "v", key: "v", name: "v", presence: "required", type }],
+  });
 function valueHex(codec: ReturnType<typeof psonCodec.compile>, v: TypedRecord[string]): string {
   const { bytes, spans } = codec.encodeWithSpans({ v });
   const s = spans.find((x) => x.role === "value")!;
@@ -21,17 +27,27 @@ function valueHex(codec: ReturnType<typeof psonCodec.compile>, v: TypedRecord[st
 
 describe("PSON examples from the seed paper (Sensors 2021, §3)", () => {
   test('{"compact": true} → C1 87 "compact" 61', () => {
-    const layout = parseLayout({ format: "satlayout", version: 1, name: "f", fields: [{ id: "c", key: "compact", name: "c", presence: "required", type: { kind: "bool" } }] });
+    const layout = parseLayout({
+      format: "satlayout",
+      version: 1,
+      name: "f",
+      fields: [{ id: "c", key: "compact", name: "c", presence: "required", type: { kind: "bool" } }],
+    });
     expect(hex(psonCodec.compile(layout).encode({ compact: true }))).toBe(`c187${ascii("compact")}61`);
   });
 
   test('Figure 2\'s two-key map: header C2, then each key as a string (0x87 "compact"), then its value', () => {
     // the text walks C2, 87 "compact", 61 and says the second pair follows the same rules; the second
     // pair {"schema": 0} is the msgpack.org example Figure 2 compares against (an inference)
-    const layout = parseLayout({ format: "satlayout", version: 1, name: "f", fields: [
-      { id: "c", key: "compact", name: "c", presence: "required", type: { kind: "bool" } },
-      { id: "s", key: "schema", name: "s", presence: "required", type: { kind: "int", bits: 8, signed: false } },
-    ] });
+    const layout = parseLayout({
+      format: "satlayout",
+      version: 1,
+      name: "f",
+      fields: [
+        { id: "c", key: "compact", name: "c", presence: "required", type: { kind: "bool" } },
+        { id: "s", key: "schema", name: "s", presence: "required", type: { kind: "int", bits: 8, signed: false } },
+      ],
+    });
     const codec = psonCodec.compile(layout);
     const bytes = codec.encode({ compact: true, schema: 0 });
     expect(hex(bytes)).toBe(`c287${ascii("compact")}6186${ascii("schema")}00`);
@@ -43,7 +59,13 @@ describe("PSON header rules (Table 1)", () => {
   test("unsigned: 0–30 in the header, 31 and up as 0x1F plus an LEB128 varint", () => {
     const u = psonCodec.compile(oneField({ kind: "int", bits: 64, signed: false }));
     const cases: [bigint, string][] = [
-      [0n, "00"], [1n, "01"], [30n, "1e"], [31n, "1f1f"], [127n, "1f7f"], [128n, "1f8001"], [300n, "1fac02"],
+      [0n, "00"],
+      [1n, "01"],
+      [30n, "1e"],
+      [31n, "1f1f"],
+      [127n, "1f7f"],
+      [128n, "1f8001"],
+      [300n, "1fac02"],
       [18446744073709551615n, "1fffffffffffffffffff01"],
     ];
     for (const [v, h] of cases) expect(valueHex(u, v), String(v)).toBe(h);
@@ -52,7 +74,13 @@ describe("PSON header rules (Table 1)", () => {
   test("signed: a negative number is the signed type with its magnitude", () => {
     const i = psonCodec.compile(oneField({ kind: "int", bits: 64, signed: true }));
     const cases: [bigint, string][] = [
-      [5n, "05"], [0n, "00"], [-1n, "21"], [-30n, "3e"], [-31n, "3f1f"], [-300n, "3fac02"], [-9223372036854775808n, "3f80808080808080808001"],
+      [5n, "05"],
+      [0n, "00"],
+      [-1n, "21"],
+      [-30n, "3e"],
+      [-31n, "3f1f"],
+      [-300n, "3fac02"],
+      [-9223372036854775808n, "3f80808080808080808001"],
       [9223372036854775807n, "1fffffffffffffffff7f"],
     ];
     for (const [v, h] of cases) expect(valueHex(i, v), String(v)).toBe(h);
@@ -89,32 +117,88 @@ describe("PSON header rules (Table 1)", () => {
     const a = psonCodec.compile(oneField({ kind: "array", of: { kind: "int", bits: 8, signed: true }, maxCount: 40 }));
     expect(valueHex(a, [])).toBe("e0");
     expect(valueHex(a, [1, -1])).toBe("e20121");
-    expect(valueHex(a, Array.from({ length: 31 }, () => 2))).toBe(`ff1f${"02".repeat(31)}`);
+    expect(
+      valueHex(
+        a,
+        Array.from({ length: 31 }, () => 2),
+      ),
+    ).toBe(`ff1f${"02".repeat(31)}`);
   });
 
   test("a whole record: nested group map, enum value, text representation, float32 array", () => {
     const layout = parseLayout({
-      format: "satlayout", version: 1, name: "Sensor",
+      format: "satlayout",
+      version: 1,
+      name: "Sensor",
       fields: [
         { id: "name", key: "name", name: "name", presence: "required", type: { kind: "string", maxLength: 32 } },
-        { id: "count", key: "count", name: "count", presence: "required", type: { kind: "int", bits: 16, signed: false } },
+        {
+          id: "count",
+          key: "count",
+          name: "count",
+          presence: "required",
+          type: { kind: "int", bits: 16, signed: false },
+        },
         { id: "temp", key: "temp", name: "temp", presence: "required", type: { kind: "float", bits: 32 } },
         { id: "ratio", key: "ratio", name: "ratio", presence: "required", type: { kind: "float", bits: 64 } },
         { id: "ok", key: "ok", name: "ok", presence: "required", type: { kind: "bool" } },
         { id: "big", key: "big", name: "big", presence: "required", type: { kind: "int", bits: 64, signed: true } },
         { id: "raw", key: "raw", name: "raw", presence: "required", type: { kind: "bytes", maxLength: 8 } },
-        { id: "vals", key: "vals", name: "vals", presence: "required", type: { kind: "array", of: { kind: "float", bits: 32 }, maxCount: 4 } },
-        { id: "pos", key: "pos", name: "pos", presence: "required", type: { kind: "group", fields: [
-          { id: "lat", key: "lat", name: "lat", presence: "required", type: { kind: "float", bits: 64 } },
-          { id: "n", key: "n", name: "n", presence: "optional", type: { kind: "int", bits: 8, signed: false } },
-        ] } },
-        { id: "mode", key: "mode", name: "mode", presence: "required", type: { kind: "enum", values: [{ name: "IDLE", value: 0 }, { name: "MOVING", value: 1 }] } },
-        { id: "t", key: "t", name: "t", presence: "required", type: { kind: "float", bits: 32 }, text: { as: "string", decimals: 2, pad: 2 } },
+        {
+          id: "vals",
+          key: "vals",
+          name: "vals",
+          presence: "required",
+          type: { kind: "array", of: { kind: "float", bits: 32 }, maxCount: 4 },
+        },
+        {
+          id: "pos",
+          key: "pos",
+          name: "pos",
+          presence: "required",
+          type: {
+            kind: "group",
+            fields: [
+              { id: "lat", key: "lat", name: "lat", presence: "required", type: { kind: "float", bits: 64 } },
+              { id: "n", key: "n", name: "n", presence: "optional", type: { kind: "int", bits: 8, signed: false } },
+            ],
+          },
+        },
+        {
+          id: "mode",
+          key: "mode",
+          name: "mode",
+          presence: "required",
+          type: {
+            kind: "enum",
+            values: [
+              { name: "IDLE", value: 0 },
+              { name: "MOVING", value: 1 },
+            ],
+          },
+        },
+        {
+          id: "t",
+          key: "t",
+          name: "t",
+          presence: "required",
+          type: { kind: "float", bits: 32 },
+          text: { as: "string", decimals: 2, pad: 2 },
+        },
       ],
     });
     const rec: TypedRecord = {
-      name: "hé 🚢\n", count: 42, temp: toFloat32(17.23), ratio: 0.1, ok: true, big: -9223372036854775808n, raw: Uint8Array.from([1, 2, 3]),
-      vals: [1.5, -0, Number.NaN, Number.POSITIVE_INFINITY], pos: { lat: 43.7 }, mode: "MOVING", t: -5.5,
+      name: "hé 🚢\n",
+      count: 42,
+      temp: toFloat32(17.23),
+      ratio: 0.1,
+      ok: true,
+      big: -9223372036854775808n,
+      raw: Uint8Array.from([1, 2, 3]),
+      vals: [1.5, -0, Number.NaN, Number.POSITIVE_INFINITY],
+      pos: { lat: 43.7 },
+      mode: "MOVING",
+      t: -5.5,
     };
     const codec = psonCodec.compile(layout);
     const { bytes, spans } = codec.encodeWithSpans(rec);
@@ -126,7 +210,12 @@ describe("PSON header rules (Table 1)", () => {
       { start: 1, end: 6, field: "name", role: "key" },
       { start: 6, end: 16, field: "name", role: "value" },
     ]);
-    expect(spans.filter((s) => s.field.startsWith("pos")).map((s) => [s.field, s.role, s.end - s.start])).toEqual([["pos", "key", 4], ["pos", "framing", 1], ["pos/lat", "key", 4], ["pos/lat", "value", 9]]);
+    expect(spans.filter((s) => s.field.startsWith("pos")).map((s) => [s.field, s.role, s.end - s.start])).toEqual([
+      ["pos", "key", 4],
+      ["pos", "framing", 1],
+      ["pos/lat", "key", 4],
+      ["pos/lat", "value", 9],
+    ]);
     const back = codec.decode(bytes);
     expect(back).toEqual(rec);
     expect(Object.is((back.vals as number[])[1], -0)).toBe(true);
@@ -145,30 +234,66 @@ describe("PSON round trip and spans", () => {
   test("the paper record's 20 entries fit the map header inline (0xD4); 31 entries need the varint count", () => {
     const paper = parseLayout(paperPreset);
     for (const rec of generateSamples(paper, 20, 1)) expect(psonCodec.compile(paper).encode(rec)[0]).toBe(0xd4);
-    const wide = parseLayout({ format: "satlayout", version: 1, name: "w", fields: Array.from({ length: 31 }, (_, k) => ({ id: `f${k}`, key: `f${k}`, name: `f${k}`, presence: "required" as const, type: { kind: "bool" as const } })) });
-    const bytes = psonCodec.compile(wide).encode(Object.fromEntries(Array.from({ length: 31 }, (_, k) => [`f${k}`, true])));
+    const wide = parseLayout({
+      format: "satlayout",
+      version: 1,
+      name: "w",
+      fields: Array.from({ length: 31 }, (_, k) => ({
+        id: `f${k}`,
+        key: `f${k}`,
+        name: `f${k}`,
+        presence: "required" as const,
+        type: { kind: "bool" as const },
+      })),
+    });
+    const bytes = psonCodec
+      .compile(wide)
+      .encode(Object.fromEntries(Array.from({ length: 31 }, (_, k) => [`f${k}`, true])));
     expect(hex(bytes.subarray(0, 2))).toBe("df1f");
     expect(bytes.length).toBe(2 + 10 * (3 + 1) + 21 * (4 + 1));
   });
 
   test("extremes: empty/long/unicode strings, empty arrays, integer limits, -0.0, NaN, ±Infinity", () => {
     const layout = parseLayout({
-      format: "satlayout", version: 1, name: "x",
+      format: "satlayout",
+      version: 1,
+      name: "x",
       fields: [
         { id: "s", key: "s", name: "s", presence: "required", type: { kind: "string", maxLength: 300 } },
         { id: "i", key: "i", name: "i", presence: "required", type: { kind: "int", bits: 64, signed: true } },
         { id: "u", key: "u", name: "u", presence: "required", type: { kind: "int", bits: 64, signed: false } },
         { id: "f", key: "f", name: "f", presence: "required", type: { kind: "float", bits: 32 } },
         { id: "d", key: "d", name: "d", presence: "required", type: { kind: "float", bits: 64 } },
-        { id: "a", key: "a", name: "a", presence: "required", type: { kind: "array", of: { kind: "int", bits: 8, signed: true }, maxCount: 40 } },
+        {
+          id: "a",
+          key: "a",
+          name: "a",
+          presence: "required",
+          type: { kind: "array", of: { kind: "int", bits: 8, signed: true }, maxCount: 40 },
+        },
         { id: "b", key: "b", name: "b", presence: "optional", type: { kind: "bytes", maxLength: 300 } },
       ],
     });
     const codec = psonCodec.compile(layout);
     const records: TypedRecord[] = [
       { s: "", i: -(2n ** 63n), u: 2n ** 64n - 1n, f: -0, d: -0, a: [], b: new Uint8Array(0) },
-      { s: "🚢".repeat(75), i: 2n ** 63n - 1n, u: 0n, f: Number.NaN, d: Number.NaN, a: Array.from({ length: 40 }, (_, k) => k - 20) },
-      { s: "\u0000\u2028", i: 0n, u: 9007199254740993n, f: Number.POSITIVE_INFINITY, d: Number.NEGATIVE_INFINITY, a: [-128, 127], b: new Uint8Array(300).fill(7) },
+      {
+        s: "🚢".repeat(75),
+        i: 2n ** 63n - 1n,
+        u: 0n,
+        f: Number.NaN,
+        d: Number.NaN,
+        a: Array.from({ length: 40 }, (_, k) => k - 20),
+      },
+      {
+        s: "\u0000\u2028",
+        i: 0n,
+        u: 9007199254740993n,
+        f: Number.POSITIVE_INFINITY,
+        d: Number.NEGATIVE_INFINITY,
+        a: [-128, 127],
+        b: new Uint8Array(300).fill(7),
+      },
     ];
     for (const rec of records) {
       const back = codec.decode(codec.encode(rec));
@@ -179,10 +304,15 @@ describe("PSON round trip and spans", () => {
 });
 
 describe("PSON decode is strict and throws only DecodeError", () => {
-  const layout = parseLayout({ format: "satlayout", version: 1, name: "a", fields: [
-    { id: "a", key: "a", name: "a", presence: "optional", type: { kind: "int", bits: 64, signed: true } },
-    { id: "s", key: "s", name: "s", presence: "optional", type: { kind: "string", maxLength: 8 } },
-  ] });
+  const layout = parseLayout({
+    format: "satlayout",
+    version: 1,
+    name: "a",
+    fields: [
+      { id: "a", key: "a", name: "a", presence: "optional", type: { kind: "int", bits: 64, signed: true } },
+      { id: "s", key: "s", name: "s", presence: "optional", type: { kind: "string", maxLength: 8 } },
+    ],
+  });
   const codec = psonCodec.compile(layout);
   const offsetOf = (h: string): number | undefined => {
     try {
@@ -245,6 +375,12 @@ describe("PSON encode errors and info", () => {
   });
 
   test("format info", () => {
-    expect(psonCodec.info).toMatchObject({ id: "pson", label: "PSON", selfDescribing: true, compressed: false, lossy: false });
+    expect(psonCodec.info).toMatchObject({
+      id: "pson",
+      label: "PSON",
+      selfDescribing: true,
+      compressed: false,
+      lossy: false,
+    });
   });
 });

@@ -5,25 +5,46 @@ import { CODECS } from "../src/formats/registry.ts";
 import type { FormatId } from "../src/formats/types.ts";
 import { parseLayout } from "../src/layout/validate.ts";
 import { presetById } from "../src/presets/index.ts";
-import { generateSamples } from "../src/samples/generate.ts";
 import { CSV_HEADER, reportCsv } from "../src/report/csv.ts";
 import { evaluateFleet, FLEET_SIZES, INTERVAL_MINUTES, type FormatSizesInput } from "../src/report/fleet.ts";
 import { buildReport, type MeasuredFormat } from "../src/report/model.ts";
-import { defaultCostDoc, defaultScenario, paperTable7Scenario, parseCostDoc, ScenarioError, type FleetScenario } from "../src/report/scenario.ts";
+import {
+  defaultCostDoc,
+  defaultScenario,
+  paperTable7Scenario,
+  parseCostDoc,
+  ScenarioError,
+  type FleetScenario,
+} from "../src/report/scenario.ts";
+import { generateSamples } from "../src/samples/generate.ts";
 
 const fixed = (format: FormatId, bytes: number, n = 100): FormatSizesInput => {
   const sizes = new Uint32Array(n).fill(bytes);
   return { format, label: CODECS[format].info.label, stats: summarize(sizes), sizes };
 };
-const scenario = (patch: Partial<FleetScenario>): FleetScenario => ({ ...defaultScenario(), devices: 10_000, cadence: { kind: "per-day", messagesPerDay: 4 }, months: 1, ...patch });
-const cell = (r: ReturnType<typeof evaluateFleet>, format: string, platform: string) => r.cells.find((c) => c.format === format && c.platformId === platform)!;
+const scenario = (patch: Partial<FleetScenario>): FleetScenario => ({
+  ...defaultScenario(),
+  devices: 10_000,
+  cadence: { kind: "per-day", messagesPerDay: 4 },
+  months: 1,
+  ...patch,
+});
+const cell = (r: ReturnType<typeof evaluateFleet>, format: string, platform: string) =>
+  r.cells.find((c) => c.format === format && c.platformId === platform)!;
 
 describe("fleet cost scenarios", () => {
   const sizes = [fixed("json", 418), fixed("protobuf", 138), fixed("struct-zlib", 127)];
 
   it("prices every format on every platform from the catalog, per 30-day month", () => {
     // the raw payload on NB-IoT (Non-IP delivery), so the bill counts the payload alone
-    const r = evaluateFleet(scenario({ formats: ["json", "protobuf", "struct-zlib"], platforms: ["astrocast", "nbiot-tn"], transport: { "nbiot-tn": "raw" } }), sizes);
+    const r = evaluateFleet(
+      scenario({
+        formats: ["json", "protobuf", "struct-zlib"],
+        platforms: ["astrocast", "nbiot-tn"],
+        transport: { "nbiot-tn": "raw" },
+      }),
+      sizes,
+    );
     expect(r.messagesPerMonth).toBe(1_200_000);
     expect(r.cells).toHaveLength(6);
     // 1.2 M × 418 B = 489 843.75 KB (2^10) × €0.183 — the general model, not Table 7's rounded KB
@@ -48,9 +69,28 @@ describe("fleet cost scenarios", () => {
   it("counts credit-boundary crossings: 12 % of messages cost two credits", () => {
     const sizes49 = new Uint32Array(100).fill(48);
     sizes49.fill(53, 88);
-    const measured: FormatSizesInput = { format: "protobuf", label: "Protocol Buffers", stats: summarize(sizes49), sizes: sizes49 };
+    const measured: FormatSizesInput = {
+      format: "protobuf",
+      label: "Protocol Buffers",
+      stats: summarize(sizes49),
+      sizes: sizes49,
+    };
     const r = evaluateFleet(
-      scenario({ devices: 10, cadence: { kind: "per-day", messagesPerDay: 24 }, formats: ["protobuf"], platforms: ["iridium-sbd"], currency: "GBP", billing: { "iridium-sbd": { kind: "per-credit", bytesPerCredit: 50, minCredits: 1, price: { amount: 0.1, currency: "GBP" } } } }),
+      scenario({
+        devices: 10,
+        cadence: { kind: "per-day", messagesPerDay: 24 },
+        formats: ["protobuf"],
+        platforms: ["iridium-sbd"],
+        currency: "GBP",
+        billing: {
+          "iridium-sbd": {
+            kind: "per-credit",
+            bytesPerCredit: 50,
+            minCredits: 1,
+            price: { amount: 0.1, currency: "GBP" },
+          },
+        },
+      }),
       [measured],
     );
     const c = r.cells[0]!;
@@ -67,19 +107,52 @@ describe("fleet cost scenarios", () => {
   it("converts currencies only at a rate the user gave", () => {
     const usd = evaluateFleet(scenario({ formats: ["protobuf"], platforms: ["astrocast"], currency: "USD" }), sizes);
     expect(usd.cells[0]!.monthly.exact).toBeUndefined();
-    expect(usd.warnings).toEqual(["Astrocast (Astronode S) is priced in EUR: enter the EUR → USD rate to see its cost"]);
-    const rated = evaluateFleet(scenario({ formats: ["protobuf"], platforms: ["astrocast"], currency: "USD", rates: { EUR: 1.1 } }), sizes);
+    expect(usd.warnings).toEqual([
+      "Astrocast (Astronode S) is priced in EUR: enter the EUR → USD rate to see its cost",
+    ]);
+    const rated = evaluateFleet(
+      scenario({ formats: ["protobuf"], platforms: ["astrocast"], currency: "USD", rates: { EUR: 1.1 } }),
+      sizes,
+    );
     expect(rated.cells[0]!.monthly.exact).toBeCloseTo(((1_200_000 * 138 * 0.183) / 1024) * 1.1, 9);
   });
 
   it("uses an edited price instead of the catalog's", () => {
-    const r = evaluateFleet(scenario({ formats: ["protobuf"], platforms: ["astrocast"], billing: { astrocast: { kind: "per-volume", unit: { symbol: "KB", base: "decimal" }, price: { amount: 0.1, currency: "EUR" } } } }), sizes);
+    const r = evaluateFleet(
+      scenario({
+        formats: ["protobuf"],
+        platforms: ["astrocast"],
+        billing: {
+          astrocast: {
+            kind: "per-volume",
+            unit: { symbol: "KB", base: "decimal" },
+            price: { amount: 0.1, currency: "EUR" },
+          },
+        },
+      }),
+      sizes,
+    );
     expect(r.cells[0]!.monthly.exact).toBeCloseTo((1_200_000 * 138 * 0.1) / 1000, 9);
   });
 
   it("a monthly plan with included bytes and overage", () => {
-    const plan = { kind: "monthly-plan" as const, fee: { amount: 2, currency: "EUR" as const }, includedBytes: 10_000, overageUnit: { symbol: "KB" as const, base: "decimal" as const }, overagePrice: { amount: 0.5, currency: "EUR" as const } };
-    const r = evaluateFleet(scenario({ devices: 100, formats: ["protobuf"], platforms: ["nbiot-tn"], billing: { "nbiot-tn": plan }, transport: { "nbiot-tn": "raw" } }), sizes);
+    const plan = {
+      kind: "monthly-plan" as const,
+      fee: { amount: 2, currency: "EUR" as const },
+      includedBytes: 10_000,
+      overageUnit: { symbol: "KB" as const, base: "decimal" as const },
+      overagePrice: { amount: 0.5, currency: "EUR" as const },
+    };
+    const r = evaluateFleet(
+      scenario({
+        devices: 100,
+        formats: ["protobuf"],
+        platforms: ["nbiot-tn"],
+        billing: { "nbiot-tn": plan },
+        transport: { "nbiot-tn": "raw" },
+      }),
+      sizes,
+    );
     // 120 messages × 138 B = 16 560 B per device: 6.56 KB over at €0.5, plus the €2 fee
     expect(r.cells[0]!.monthly.exact).toBeCloseTo(100 * (2 + 6.56 * 0.5), 9);
   });
@@ -97,7 +170,10 @@ describe("fleet cost scenarios", () => {
   });
 
   it("takes a reporting interval instead of messages per day", () => {
-    const r = evaluateFleet(scenario({ cadence: { kind: "interval", minutes: 15 }, formats: ["protobuf"], platforms: ["nbiot-tn"] }), sizes);
+    const r = evaluateFleet(
+      scenario({ cadence: { kind: "interval", minutes: 15 }, formats: ["protobuf"], platforms: ["nbiot-tn"] }),
+      sizes,
+    );
     expect(r.messagesPerDay).toBe(96);
     expect(r.messagesPerMonth).toBe(10_000 * 96 * 30);
   });
@@ -115,16 +191,35 @@ describe("cost documents", () => {
     expect(() => parseCostDoc(bad)).toThrow(ScenarioError);
     expect(() => parseCostDoc(bad)).toThrow('scenarios.0.platforms.1 is not a known platform ("nope")');
     expect(() => parseCostDoc({ ...defaultCostDoc(), active: 3 })).toThrow("active points past the last scenario");
-    expect(() => parseCostDoc({ version: 1, active: 0, scenarios: [{ ...defaultScenario(), devices: -1 }] })).toThrow(/scenarios\.0\.devices/);
-    expect(() => parseCostDoc({ version: 1, active: 0, scenarios: [{ ...defaultScenario(), formats: ["json", "json"] }] })).toThrow("lists a format twice");
+    expect(() => parseCostDoc({ version: 1, active: 0, scenarios: [{ ...defaultScenario(), devices: -1 }] })).toThrow(
+      /scenarios\.0\.devices/,
+    );
+    expect(() =>
+      parseCostDoc({ version: 1, active: 0, scenarios: [{ ...defaultScenario(), formats: ["json", "json"] }] }),
+    ).toThrow("lists a format twice");
   });
 });
 
 describe("the stakeholder report", () => {
   const paper = parseLayout(presetById("paper")!.layout);
   const samples = generateSamples(paper, 1000, 1);
-  const measured: MeasuredFormat[] = measureSizes(paper, samples).map((m) => ({ format: m.format, label: CODECS[m.format].info.label, lossy: CODECS[m.format].info.lossy, stats: m.stats, sizes: m.sizes, errors: m.errors }));
-  const report = buildReport({ projectName: "Containers", layout: paper, samples: { count: 1000, seed: 1 }, measured, scenario: paperTable7Scenario(), fitPlatforms: ["kineis", "sigfox"], generatedAt: "2026-01-02T03:04:05.000Z" });
+  const measured: MeasuredFormat[] = measureSizes(paper, samples).map((m) => ({
+    format: m.format,
+    label: CODECS[m.format].info.label,
+    lossy: CODECS[m.format].info.lossy,
+    stats: m.stats,
+    sizes: m.sizes,
+    errors: m.errors,
+  }));
+  const report = buildReport({
+    projectName: "Containers",
+    layout: paper,
+    samples: { count: 1000, seed: 1 },
+    measured,
+    scenario: paperTable7Scenario(),
+    fitPlatforms: ["kineis", "sigfox"],
+    generatedAt: "2026-01-02T03:04:05.000Z",
+  });
 
   it("summarises the layout, sizes and savings versus JSON", () => {
     expect(report.title).toBe("Containers: payload size and fleet cost");
@@ -160,7 +255,9 @@ describe("the stakeholder report", () => {
   });
 
   it("lists the fragmentation of every record that does not fit, with the reassembly rule", () => {
-    expect(report.fragmentation.map((f) => `${f.format}@${f.plan.platformId}×${f.plan.fragments.max}`)).toEqual(["json@astrocast×3"]);
+    expect(report.fragmentation.map((f) => `${f.format}@${f.plan.platformId}×${f.plan.fragments.max}`)).toEqual([
+      "json@astrocast×3",
+    ]);
     expect(report.reassemblyRule).toContain("record id (0–255");
   });
 
@@ -176,7 +273,14 @@ describe("the stakeholder report", () => {
   });
 
   it("quotes what needs quoting", () => {
-    const csv = reportCsv({ ...report, sizes: [{ ...report.sizes[0]!, format: 'a,"b"' as FormatId }], fit: { ...report.fit, rows: [] }, fleet: { ...report.fleet, cells: [], byFleet: {}, byInterval: {} }, fragmentation: [], table7: null });
+    const csv = reportCsv({
+      ...report,
+      sizes: [{ ...report.sizes[0]!, format: 'a,"b"' as FormatId }],
+      fit: { ...report.fit, rows: [] },
+      fleet: { ...report.fleet, cells: [], byFleet: {}, byInterval: {} },
+      fragmentation: [],
+      table7: null,
+    });
     expect(csv.split("\r\n")[1]).toBe('sizes,"a,""b""",,min,,411,B');
   });
 });

@@ -2,15 +2,15 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { EncodeError } from "../src/errors.ts";
+import { everyTypeLayout } from "./fixtures/layouts.ts";
+import { caseArb } from "./helpers/randomCases.ts";
 import { bitpackedPlan, type BitpackedFieldPlan } from "../src/formats/bitpacked.ts";
 import { CODECS } from "../src/formats/registry.ts";
 import { FORMAT_IDS, type EncodedWithSpans, type FormatId } from "../src/formats/types.ts";
 import type { Field, ScalarType } from "../src/layout/schema.ts";
+import { parseLayout } from "../src/layout/validate.ts";
 import type { ScalarValue, TypedRecord } from "../src/layout/values.ts";
 import { toFloat32 } from "../src/text/numbers.ts";
-import { parseLayout } from "../src/layout/validate.ts";
-import { everyTypeLayout } from "./fixtures/layouts.ts";
-import { caseArb } from "./helpers/randomCases.ts";
 
 const SEED = 20260214;
 const RUNS = 100;
@@ -42,7 +42,9 @@ function sameScalar(t: ScalarType, a: ScalarValue, b: ScalarValue, tol: number, 
       return t.kind === "float" && t.bits === 32 ? Object.is(toFloat32(a), toFloat32(b)) : Object.is(a, b);
     }
     case "bytes":
-      return a instanceof Uint8Array && b instanceof Uint8Array && a.length === b.length && a.every((x, i) => x === b[i]);
+      return (
+        a instanceof Uint8Array && b instanceof Uint8Array && a.length === b.length && a.every((x, i) => x === b[i])
+      );
     case "string":
       return foldHex && t.charset === "hex" && typeof a === "string" ? a.toUpperCase() === b : a === b;
     default:
@@ -54,12 +56,28 @@ function describeValue(v: unknown): string {
   if (v instanceof Uint8Array) return `bytes[${[...v].join(",")}]`;
   if (typeof v === "bigint") return `${v}n`;
   if (typeof v === "number" && Object.is(v, -0)) return "-0";
-  return JSON.stringify(v, (_k, x: unknown) => (typeof x === "bigint" ? `${x}n` : x instanceof Uint8Array ? [...x] : typeof x === "number" && !Number.isFinite(x) ? String(x) : x));
+  return JSON.stringify(v, (_k, x: unknown) =>
+    typeof x === "bigint"
+      ? `${x}n`
+      : x instanceof Uint8Array
+        ? [...x]
+        : typeof x === "number" && !Number.isFinite(x)
+          ? String(x)
+          : x,
+  );
 }
 
 /** undefined when equal, else the first difference. */
-function difference(fields: readonly Field[], a: TypedRecord, b: TypedRecord, idPath: string, keyPath: string, tol: Tolerance): string | undefined {
-  for (const k of Object.keys(b)) if (!fields.some((f) => f.key === k)) return `${keyPath}${k}: unexpected key in the decoded record`;
+function difference(
+  fields: readonly Field[],
+  a: TypedRecord,
+  b: TypedRecord,
+  idPath: string,
+  keyPath: string,
+  tol: Tolerance,
+): string | undefined {
+  for (const k of Object.keys(b))
+    if (!fields.some((f) => f.key === k)) return `${keyPath}${k}: unexpected key in the decoded record`;
   for (const f of fields) {
     const path = idPath ? `${idPath}/${f.id}` : f.id;
     const at = `${keyPath}${f.key}`;
@@ -77,9 +95,13 @@ function difference(fields: readonly Field[], a: TypedRecord, b: TypedRecord, id
     } else if (t.kind === "array") {
       const xs = x as ScalarValue[];
       const ys = y as ScalarValue[];
-      if (!Array.isArray(ys) || xs.length !== ys.length) return `${at}: ${describeValue(xs)} came back as ${describeValue(ys)}`;
-      for (let i = 0; i < xs.length; i++) if (!sameScalar(t.of, xs[i]!, ys[i]!, e, tol.foldHex)) return `${at}[${i}]: ${describeValue(xs[i])} came back as ${describeValue(ys[i])}`;
-    } else if (!sameScalar(t, x as ScalarValue, y as ScalarValue, e, tol.foldHex)) return `${at}: ${describeValue(x)} came back as ${describeValue(y)}${e ? ` (allowed error ${e})` : ""}`;
+      if (!Array.isArray(ys) || xs.length !== ys.length)
+        return `${at}: ${describeValue(xs)} came back as ${describeValue(ys)}`;
+      for (let i = 0; i < xs.length; i++)
+        if (!sameScalar(t.of, xs[i]!, ys[i]!, e, tol.foldHex))
+          return `${at}[${i}]: ${describeValue(xs[i])} came back as ${describeValue(ys[i])}`;
+    } else if (!sameScalar(t, x as ScalarValue, y as ScalarValue, e, tol.foldHex))
+      return `${at}: ${describeValue(x)} came back as ${describeValue(y)}${e ? ` (allowed error ${e})` : ""}`;
   }
   return undefined;
 }
@@ -129,7 +151,9 @@ function sbeScalarIsNull(t: ScalarType, v: ScalarValue): boolean {
     case "string":
       return (v as string).length === 0 || t.maxLength === 0;
     case "bytes":
-      return t.maxLength === 0 || (v as Uint8Array).length === 0 || (t.fixed && (v as Uint8Array).every((b) => b === 0xff));
+      return (
+        t.maxLength === 0 || (v as Uint8Array).length === 0 || (t.fixed && (v as Uint8Array).every((b) => b === 0xff))
+      );
     default:
       return false;
   }
@@ -151,7 +175,11 @@ function sbeNullClash(fields: readonly Field[], rec: TypedRecord): boolean {
     const v = rec[f.key];
     if (v === undefined) return false;
     const t = f.type;
-    if (t.kind === "group") return (f.presence === "optional" && sbeAllNull(t.fields, v as TypedRecord)) || sbeNullClash(t.fields, v as TypedRecord);
+    if (t.kind === "group")
+      return (
+        (f.presence === "optional" && sbeAllNull(t.fields, v as TypedRecord)) ||
+        sbeNullClash(t.fields, v as TypedRecord)
+      );
     if (f.presence !== "optional") return false;
     if (t.kind === "array") return (v as ScalarValue[]).every((x) => sbeScalarIsNull(t.of, x));
     return sbeScalarIsNull(t, v as ScalarValue);
@@ -217,7 +245,10 @@ describe("every format round-trips random layouts and records", () => {
       fc.assert(
         fc.property(caseArb, ([layout, recs]) => {
           const c = codec.compile(layout);
-          const tol: Tolerance = format === "bitpacked" ? { error: planErrors(bitpackedPlan(layout).fields, new Map()), foldHex: true } : { error: new Map(), foldHex: false };
+          const tol: Tolerance =
+            format === "bitpacked"
+              ? { error: planErrors(bitpackedPlan(layout).fields, new Map()), foldHex: true }
+              : { error: new Map(), foldHex: false };
           const paths = fieldPaths(layout.fields);
           for (const rec of recs) {
             records++;
@@ -241,7 +272,8 @@ describe("every format round-trips random layouts and records", () => {
             const d = difference(layout.fields, rec, back, "", "", tol);
             if (d) throw new Error(`${format}: ${d}`);
             const withSpans = c.encodeWithSpans(rec);
-            if (!equalBytes(withSpans.bytes, bytes)) throw new Error(`${format}: encodeWithSpans bytes differ from encode`);
+            if (!equalBytes(withSpans.bytes, bytes))
+              throw new Error(`${format}: encodeWithSpans bytes differ from encode`);
             const p = spanProblem(withSpans, paths, format);
             if (p) throw new Error(p);
           }
@@ -249,9 +281,14 @@ describe("every format round-trips random layouts and records", () => {
         { seed: SEED, numRuns: RUNS },
       );
       const expected = records - refused;
-      console.log(`${format}: ${records} records over ${RUNS} layouts, ${refused} refusable by design, ${expected - unpredicted} round-tripped, ${unpredicted} refused unpredicted`);
+      console.log(
+        `${format}: ${records} records over ${RUNS} layouts, ${refused} refusable by design, ${expected - unpredicted} round-tripped, ${unpredicted} refused unpredicted`,
+      );
       expect(expected).toBeGreaterThanOrEqual(RUNS);
-      expect(unpredicted / expected, `${format} refused ${unpredicted} of the ${expected} records the test expects it to encode`).toBeLessThanOrEqual(MAX_UNPREDICTED_REFUSALS);
+      expect(
+        unpredicted / expected,
+        `${format} refused ${unpredicted} of the ${expected} records the test expects it to encode`,
+      ).toBeLessThanOrEqual(MAX_UNPREDICTED_REFUSALS);
     });
   }
 });

@@ -2,6 +2,8 @@
 // fields; schema-evolution rules on decode; round trips and malformed input.
 import { describe, expect, test } from "vitest";
 import { DecodeError, EncodeError } from "../src/errors.ts";
+import { everyTypeLayout, textRepLayout } from "./fixtures/layouts.ts";
+import { PAPER_EXAMPLE } from "./fixtures/paperExample.ts";
 import { recordBuilder, type ShapeNode } from "../src/formats/fixed/builder.ts";
 import { sbeCodec } from "../src/formats/sbe.ts";
 import type { Span } from "../src/formats/types.ts";
@@ -12,11 +14,15 @@ import { PRESETS } from "../src/presets/index.ts";
 import { paperPreset } from "../src/presets/paper.ts";
 import { generateSamples } from "../src/samples/generate.ts";
 import { toFloat32 } from "../src/text/numbers.ts";
-import { everyTypeLayout, textRepLayout } from "./fixtures/layouts.ts";
-import { PAPER_EXAMPLE } from "./fixtures/paperExample.ts";
 
 type FieldIn = Omit<Field, "presence"> & { presence?: "required" | "optional" };
-const f = (id: string, type: Field["type"], extra: Partial<FieldIn> = {}): FieldIn => ({ id, key: id, name: id, type, ...extra });
+const f = (id: string, type: Field["type"], extra: Partial<FieldIn> = {}): FieldIn => ({
+  id,
+  key: id,
+  name: id,
+  type,
+  ...extra,
+});
 const opt = (id: string, type: Field["type"]) => f(id, type, { presence: "optional" });
 
 function layoutOf(fields: FieldIn[], sbe?: { schemaId: number; templateId: number; version: number }): LayoutInput {
@@ -89,11 +95,17 @@ describe("message layout", () => {
     f("c", { kind: "string", maxLength: 4, fixed: true, charset: "utf8" }),
     f("arr", { kind: "array", of: u8, maxCount: 5, fixed: false }),
     f("i", { kind: "int", bits: 8, signed: true }),
-    f("names", { kind: "array", of: { kind: "string", maxLength: 3, fixed: false, charset: "utf8" }, maxCount: 2, fixed: false }),
+    f("names", {
+      kind: "array",
+      of: { kind: "string", maxLength: 3, fixed: false, charset: "utf8" },
+      maxCount: 2,
+      fixed: false,
+    }),
   ];
   const rec: TypedRecord = { a: 0x1234, s: "hé", c: "ab", arr: [7, 9], i: -2, names: ["x", ""] };
   // header · root block (a, c, i) · group arr (blockLength 1) · group names (blockLength 0, var data per entry) · var data s
-  const expected = "0700 2a00 0700 0300" + "3412 61620000 fe" + "0100 0200 07 09" + "0000 0200 0100 78 0000" + "0300 68c3a9";
+  const expected =
+    "0700 2a00 0700 0300" + "3412 61620000 fe" + "0100 0200 07 09" + "0000 0200 0100 78 0000" + "0300 68c3a9";
 
   test("root block, then repeating groups, then var data, with the layout's header ids", () => {
     const codec = compile(layoutOf(fields, { schemaId: 7, templateId: 42, version: 3 }));
@@ -116,16 +128,29 @@ describe("message layout", () => {
   test("header checks: template and schema must match; a longer root block or group entry is skipped", () => {
     const codec = compile(layoutOf(fields, { schemaId: 7, templateId: 42, version: 3 }));
     const bytes = unhex(expected);
-    expect(() => codec.decode(unhex(expected.replace("2a00", "2b00")))).toThrow(/templateId 43 is not this layout's 42/);
+    expect(() => codec.decode(unhex(expected.replace("2a00", "2b00")))).toThrow(
+      /templateId 43 is not this layout's 42/,
+    );
     expect(() => codec.decode(unhex(expected.replace("0700 2a00 0700", "0700 2a00 0800")))).toThrow(/schemaId 8/);
     expect(() => codec.decode(unhex(expected.replace("0700 2a00", "0600 2a00")))).toThrow(/blockLength 6 is shorter/);
     // a newer version's root block with three more bytes
-    const wider = unhex("0a00 2a00 0700 0400" + "3412 61620000 fe" + "aabbcc" + "0100 0200 07 09" + "0000 0200 0100 78 0000" + "0300 68c3a9");
+    const wider = unhex(
+      "0a00 2a00 0700 0400" +
+        "3412 61620000 fe" +
+        "aabbcc" +
+        "0100 0200 07 09" +
+        "0000 0200 0100 78 0000" +
+        "0300 68c3a9",
+    );
     expect(codec.decode(wider)).toStrictEqual(rec);
     // group entries grown to 2 bytes each
-    const widerEntries = unhex("0700 2a00 0700 0300" + "3412 61620000 fe" + "0200 0200 07ee 09ee" + "0000 0200 0100 78 0000" + "0300 68c3a9");
+    const widerEntries = unhex(
+      "0700 2a00 0700 0300" + "3412 61620000 fe" + "0200 0200 07ee 09ee" + "0000 0200 0100 78 0000" + "0300 68c3a9",
+    );
     expect(codec.decode(widerEntries)).toStrictEqual(rec);
-    expect(() => codec.decode(unhex(expected.replace("0100 0200 07 09", "0000 0200 07 09")))).toThrow(/group blockLength 0/);
+    expect(() => codec.decode(unhex(expected.replace("0100 0200 07 09", "0000 0200 07 09")))).toThrow(
+      /group blockLength 0/,
+    );
     // trailing bytes: an error for this version, groups/var data of a newer version otherwise
     const trailing = new Uint8Array([...bytes, 1, 2]);
     expect(() => codec.decode(trailing)).toThrow(/2 trailing bytes/);
@@ -136,8 +161,12 @@ describe("message layout", () => {
 
   test("counts and lengths beyond the layout", () => {
     const codec = compile(layoutOf(fields, { schemaId: 7, templateId: 42, version: 3 }));
-    expect(() => codec.decode(unhex(expected.replace("0100 0200 07 09", "0100 0600 07 09 01 02 03 04")))).toThrow(/numInGroup 6 exceeds maxCount 5/);
-    expect(() => codec.decode(unhex(expected.replace("0300 68c3a9", "0700 68c3a9 61626364")))).toThrow(/length 7 exceeds maxLength 6/);
+    expect(() => codec.decode(unhex(expected.replace("0100 0200 07 09", "0100 0600 07 09 01 02 03 04")))).toThrow(
+      /numInGroup 6 exceeds maxCount 5/,
+    );
+    expect(() => codec.decode(unhex(expected.replace("0300 68c3a9", "0700 68c3a9 61626364")))).toThrow(
+      /length 7 exceeds maxLength 6/,
+    );
     expect(() => codec.decode(unhex(expected.replace("0300 68c3a9", "0200 c328")))).toThrow(/invalid UTF-8/);
     expect(() => codec.decode(unhex(expected.replace("61620000", "61006200")))).toThrow(/after the terminating NUL/);
   });
@@ -159,9 +188,25 @@ describe("null values of optional fields", () => {
     expect(nullOf({ kind: "float", bits: 32 })).toBe("0000c07f");
     expect(nullOf({ kind: "float", bits: 64 })).toBe("000000000000f87f");
     expect(nullOf({ kind: "bool" })).toBe("ff");
-    expect(nullOf({ kind: "enum", values: [{ name: "A", value: 0 }, { name: "B", value: 254 }] })).toBe("ff");
+    expect(
+      nullOf({
+        kind: "enum",
+        values: [
+          { name: "A", value: 0 },
+          { name: "B", value: 254 },
+        ],
+      }),
+    ).toBe("ff");
     // 255 is a value, so the enum widens to uint16 and its null is 0xffff
-    expect(nullOf({ kind: "enum", values: [{ name: "A", value: 0 }, { name: "B", value: 255 }] })).toBe("ffff");
+    expect(
+      nullOf({
+        kind: "enum",
+        values: [
+          { name: "A", value: 0 },
+          { name: "B", value: 255 },
+        ],
+      }),
+    ).toBe("ffff");
     // raw range 0..255 would collide with uint8's null: uint16
     expect(nullOf({ kind: "fixed", scale: 0.5, offset: 0, min: 0, max: 127.5 })).toBe("ffff");
     expect(nullOf({ kind: "fixed", scale: 0.5, offset: 0, min: 0, max: 127 })).toBe("ff");
@@ -171,7 +216,9 @@ describe("null values of optional fields", () => {
     expect(nullOf({ kind: "timestamp", encoding: "text", textFormat: "hh:mm", resolution: 1 })).toBe("0000000000");
     expect(nullOf({ kind: "string", maxLength: 3, fixed: true, charset: "utf8" })).toBe("000000");
     expect(nullOf({ kind: "bytes", maxLength: 2, fixed: true })).toBe("ffff");
-    expect(nullOf({ kind: "array", of: { kind: "float", bits: 32 }, maxCount: 2, fixed: true })).toBe("0000c07f0000c07f");
+    expect(nullOf({ kind: "array", of: { kind: "float", bits: 32 }, maxCount: 2, fixed: true })).toBe(
+      "0000c07f0000c07f",
+    );
   });
 
   test("var data and repeating groups: empty", () => {
@@ -180,7 +227,8 @@ describe("null values of optional fields", () => {
   });
 
   test("a present value equal to the null would read back as absent: EncodeError", () => {
-    const enc = (type: Field["type"], v: TypedRecord[string]) => () => compile(layoutOf([opt("v", type)])).encode({ v });
+    const enc = (type: Field["type"], v: TypedRecord[string]) => () =>
+      compile(layoutOf([opt("v", type)])).encode({ v });
     expect(enc(u8, 255)).toThrow(EncodeError);
     expect(enc(u8, 254)).not.toThrow();
     expect(enc({ kind: "float", bits: 32 }, Number.NaN)).toThrow(/SBE null/);
@@ -197,7 +245,12 @@ describe("null values of optional fields", () => {
   test("optional groups: absent is every slot null; present groups keep null members", () => {
     const group = {
       kind: "group" as const,
-      fields: [f("lat", { kind: "float", bits: 64 }), opt("sats", u8), f("tag", { kind: "string", maxLength: 4, fixed: false, charset: "utf8" }), opt("inner", { kind: "group", fields: [f("ok", { kind: "bool" }) as Field] })] as Field[],
+      fields: [
+        f("lat", { kind: "float", bits: 64 }),
+        opt("sats", u8),
+        f("tag", { kind: "string", maxLength: 4, fixed: false, charset: "utf8" }),
+        opt("inner", { kind: "group", fields: [f("ok", { kind: "bool" }) as Field] }),
+      ] as Field[],
     };
     const codec = compile(layoutOf([f("r", u8), opt("g", group)]));
     // r · lat NaN · sats ff · ok ff · tag empty
@@ -214,21 +267,54 @@ describe("null values of optional fields", () => {
     expect(() => codec.encode({ r: 1, g: { lat: Number.NaN, tag: "" } })).toThrow(/absent group/);
     expect(() => codec.encode({ r: 1, g: { tag: "x" } })).toThrow(/g\.lat: is required/);
     // present (sats set) while the required bool holds its null: not a record the encoder writes
-    expect(() => codec.decode(unhex("0b00010001000000" + "01" + "000000000000f87f" + "03" + "ff" + "0000"))).not.toThrow();
-    const badInner = compile(layoutOf([opt("g", { kind: "group", fields: [f("ok", { kind: "bool" }) as Field, opt("n", u8) as Field] })]));
-    expect(() => badInner.decode(unhex("0200010001000000" + "ff" + "05"))).toThrow(/required member holds its null value/);
+    expect(() =>
+      codec.decode(unhex("0b00010001000000" + "01" + "000000000000f87f" + "03" + "ff" + "0000")),
+    ).not.toThrow();
+    const badInner = compile(
+      layoutOf([opt("g", { kind: "group", fields: [f("ok", { kind: "bool" }) as Field, opt("n", u8) as Field] })]),
+    );
+    expect(() => badInner.decode(unhex("0200010001000000" + "ff" + "05"))).toThrow(
+      /required member holds its null value/,
+    );
     expect(() => badInner.decode(unhex("0200010001000000" + "02" + "05"))).toThrow(/not a boolean/);
   });
 });
 
 describe("round trips", () => {
   const special = layoutOf([
-    f("names", { kind: "array", of: { kind: "string", maxLength: 5, fixed: false, charset: "utf8" }, maxCount: 4, fixed: true }, { sample: { kind: "elements", each: [{ kind: "template", template: "{alpha:3}" }] } }),
-    f("codes", { kind: "array", of: { kind: "string", maxLength: 2, fixed: true, charset: "utf8" }, maxCount: 3, fixed: true }, { sample: { kind: "elements", each: [{ kind: "template", template: "{alpha:2}" }] } }),
-    f("macs", { kind: "array", of: { kind: "bytes", maxLength: 2, fixed: true }, maxCount: 2, fixed: false }, { sample: { kind: "elements", each: [{ kind: "constant", value: [1, 2] }], minCount: 0, maxCount: 2 } }),
-    f("blobs", { kind: "array", of: { kind: "bytes", maxLength: 3, fixed: false }, maxCount: 2, fixed: false }, { sample: { kind: "elements", each: [{ kind: "constant", value: [9] }], minCount: 1, maxCount: 2 } }),
+    f(
+      "names",
+      { kind: "array", of: { kind: "string", maxLength: 5, fixed: false, charset: "utf8" }, maxCount: 4, fixed: true },
+      { sample: { kind: "elements", each: [{ kind: "template", template: "{alpha:3}" }] } },
+    ),
+    f(
+      "codes",
+      { kind: "array", of: { kind: "string", maxLength: 2, fixed: true, charset: "utf8" }, maxCount: 3, fixed: true },
+      { sample: { kind: "elements", each: [{ kind: "template", template: "{alpha:2}" }] } },
+    ),
+    f(
+      "macs",
+      { kind: "array", of: { kind: "bytes", maxLength: 2, fixed: true }, maxCount: 2, fixed: false },
+      { sample: { kind: "elements", each: [{ kind: "constant", value: [1, 2] }], minCount: 0, maxCount: 2 } },
+    ),
+    f(
+      "blobs",
+      { kind: "array", of: { kind: "bytes", maxLength: 3, fixed: false }, maxCount: 2, fixed: false },
+      { sample: { kind: "elements", each: [{ kind: "constant", value: [9] }], minCount: 1, maxCount: 2 } },
+    ),
     opt("when", { kind: "timestamp", encoding: "text", textFormat: "YYMMDDhhmmss", resolution: 1 }),
-    opt("pos", { kind: "group", fields: [f("lat", { kind: "fixed", scale: 1e-5, offset: 0, min: -90, max: 90 }) as Field, opt("alt", { kind: "int", bits: 16, signed: true }) as Field, f("list", { kind: "array", of: u8, maxCount: 3, fixed: false }, { sample: { kind: "elements", each: [{ kind: "uniform", min: 0, max: 200 }], minCount: 1, maxCount: 3 } }) as Field] }),
+    opt("pos", {
+      kind: "group",
+      fields: [
+        f("lat", { kind: "fixed", scale: 1e-5, offset: 0, min: -90, max: 90 }) as Field,
+        opt("alt", { kind: "int", bits: 16, signed: true }) as Field,
+        f(
+          "list",
+          { kind: "array", of: u8, maxCount: 3, fixed: false },
+          { sample: { kind: "elements", each: [{ kind: "uniform", min: 0, max: 200 }], minCount: 1, maxCount: 3 } },
+        ) as Field,
+      ],
+    }),
   ]);
   const layouts: [string, LayoutInput][] = [
     ["every type", everyTypeLayout],
@@ -255,8 +341,24 @@ describe("round trips", () => {
     const base = generateSamples(layout, 1, 3)[0]!;
     const { seq: _s, msg: _m, ...required } = base;
     const variants: TypedRecord[] = [
-      { ...base, note: "", raw: new Uint8Array(0), temps: [], u64: (1n << 64n) - 1n, i64: -(1n << 63n), f64: -0, f32: Number.NaN },
-      { ...base, note: "🚢🚢🚢🚢🚢", raw: new Uint8Array(8).fill(255), temps: [-40, 85, 0, -0, 1.5, 2.5].map(toFloat32), u8: 255, i8: -128 },
+      {
+        ...base,
+        note: "",
+        raw: new Uint8Array(0),
+        temps: [],
+        u64: (1n << 64n) - 1n,
+        i64: -(1n << 63n),
+        f64: -0,
+        f32: Number.NaN,
+      },
+      {
+        ...base,
+        note: "🚢🚢🚢🚢🚢",
+        raw: new Uint8Array(8).fill(255),
+        temps: [-40, 85, 0, -0, 1.5, 2.5].map(toFloat32),
+        u8: 255,
+        i8: -128,
+      },
       { ...required, gps: { lat: -90, lon: 180 } },
     ];
     for (const v of variants) expect(codec.decode(codec.encode(v))).toStrictEqual(v);
@@ -273,18 +375,21 @@ describe("malformed input only ever raises DecodeError", () => {
   const samples = generateSamples(layout, 40, 11).map((r) => codec.encode(r));
 
   test("every truncation", () => {
-    for (const bytes of samples.slice(0, 10)) for (let n = 0; n < bytes.length; n++) expect(() => codec.decode(bytes.subarray(0, n))).toThrow(DecodeError);
+    for (const bytes of samples.slice(0, 10))
+      for (let n = 0; n < bytes.length; n++) expect(() => codec.decode(bytes.subarray(0, n))).toThrow(DecodeError);
   });
 
   test("random garbage and mutated messages", () => {
     let seed = 777;
-    const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+    const rnd = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
     let decoded = 0;
     for (let i = 0; i < 3000; i++) {
       const src = samples[i % samples.length]!;
-      const b = i % 3 === 0 ? Uint8Array.from({ length: Math.floor(rnd() * 200) }, () => Math.floor(rnd() * 256)) : src.slice();
+      const b =
+        i % 3 === 0 ? Uint8Array.from({ length: Math.floor(rnd() * 200) }, () => Math.floor(rnd() * 256)) : src.slice();
       // keep the header valid on mutated messages so the body gets exercised
-      if (i % 3 !== 0) for (let k = 0; k < 1 + (i % 4); k++) b[8 + Math.floor(rnd() * (b.length - 8))] = Math.floor(rnd() * 256);
+      if (i % 3 !== 0)
+        for (let k = 0; k < 1 + (i % 4); k++) b[8 + Math.floor(rnd() * (b.length - 8))] = Math.floor(rnd() * 256);
       try {
         codec.decode(b);
         decoded++;
@@ -304,10 +409,20 @@ describe("record builder", () => {
       { key: "acc", optional: false, slot: 1, direct: { code: "f", pos: 2, count: 2 } },
       { key: 'q"uote', optional: true, slot: 2 },
       {
-        key: "g", optional: true, slot: 3,
+        key: "g",
+        optional: true,
+        slot: 3,
         children: [
           { key: "x", optional: false, slot: 4 },
-          { key: "inner", optional: false, slot: 5, children: [{ key: "y", optional: true, slot: 6 }, { key: "big", optional: false, slot: 7, direct: { code: "q", pos: 10 } }] },
+          {
+            key: "inner",
+            optional: false,
+            slot: 5,
+            children: [
+              { key: "y", optional: true, slot: 6 },
+              { key: "big", optional: false, slot: 7, direct: { code: "q", pos: 10 } },
+            ],
+          },
         ],
       },
     ];
@@ -317,8 +432,14 @@ describe("record builder", () => {
     dv.setFloat32(6, -2, true);
     dv.setBigInt64(10, -5n, true);
     const cases: [unknown[], TypedRecord][] = [
-      [[undefined, undefined, "v", true, 1, true, 9], { "a-b": 0x1234, acc: [1.5, -2], 'q"uote': "v", g: { x: 1, inner: { y: 9, big: -5n } } }],
-      [[undefined, undefined, undefined, true, 1, true, undefined], { "a-b": 0x1234, acc: [1.5, -2], g: { x: 1, inner: { big: -5n } } }],
+      [
+        [undefined, undefined, "v", true, 1, true, 9],
+        { "a-b": 0x1234, acc: [1.5, -2], 'q"uote': "v", g: { x: 1, inner: { y: 9, big: -5n } } },
+      ],
+      [
+        [undefined, undefined, undefined, true, 1, true, undefined],
+        { "a-b": 0x1234, acc: [1.5, -2], g: { x: 1, inner: { big: -5n } } },
+      ],
       [[undefined, undefined, undefined, undefined, 1, true, 9], { "a-b": 0x1234, acc: [1.5, -2] }],
     ];
     for (const codegen of [true, false]) {

@@ -3,6 +3,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { EncodeError } from "../src/errors.ts";
+import { textRepLayout } from "./fixtures/layouts.ts";
+import { caseArb } from "./helpers/randomCases.ts";
 import { CODECS } from "../src/formats/registry.ts";
 import { sizeOf } from "../src/formats/sizer.ts";
 import { FORMAT_IDS, type CompiledCodec, type FormatId } from "../src/formats/types.ts";
@@ -11,8 +13,6 @@ import { parseLayout } from "../src/layout/validate.ts";
 import type { TypedRecord } from "../src/layout/values.ts";
 import { PRESETS } from "../src/presets/index.ts";
 import { generateSamples } from "../src/samples/generate.ts";
-import { textRepLayout } from "./fixtures/layouts.ts";
-import { caseArb } from "./helpers/randomCases.ts";
 
 const SEED = 20260305;
 const RUNS = 100;
@@ -54,20 +54,28 @@ function columnsAgree(c: CompiledCodec, records: readonly TypedRecord[]): void {
         if (!(e instanceof EncodeError)) throw e;
         want = -1;
       }
-      if (out[s] !== want) throw new Error(`${c.info.id}: column path gives ${out[s]} for ${key} of sample ${s}, the record path ${want}`);
+      if (out[s] !== want)
+        throw new Error(`${c.info.id}: column path gives ${out[s]} for ${key} of sample ${s}, the record path ${want}`);
     });
   });
 }
 
 /** Compares the two paths over the records; returns how many were compared and how many refused. */
-function compare(format: FormatId, layout: Layout, records: readonly TypedRecord[]): { records: number; refused: number } {
+function compare(
+  format: FormatId,
+  layout: Layout,
+  records: readonly TypedRecord[],
+): { records: number; refused: number } {
   const c = CODECS[format].compile(layout);
   columnsAgree(c, records);
   let refused = 0;
   for (const rec of records) {
     const want = encoded(c, rec);
     const got = sized(c, rec);
-    if (got !== want) throw new Error(`${format}: size-only says ${got}, encode() ${want} for ${JSON.stringify(rec, (_k, v: unknown) => (typeof v === "bigint" ? `${v}n` : v instanceof Uint8Array ? [...v] : v))}`);
+    if (got !== want)
+      throw new Error(
+        `${format}: size-only says ${got}, encode() ${want} for ${JSON.stringify(rec, (_k, v: unknown) => (typeof v === "bigint" ? `${v}n` : v instanceof Uint8Array ? [...v] : v))}`,
+      );
     if (want === "refused") refused++;
   }
   return { records: records.length, refused };
@@ -78,7 +86,8 @@ const spacingArb = fc.constantFrom("compact" as const, "python" as const);
 describe("size-only paths agree with encode() byte for byte", () => {
   it("every format but deflate has one; deflate has none", () => {
     const layout = parseLayout(textRepLayout);
-    for (const f of FORMAT_IDS) expect(CODECS[f].compile(layout).sizer === undefined, f).toBe(CODECS[f].info.compressed);
+    for (const f of FORMAT_IDS)
+      expect(CODECS[f].compile(layout).sizer === undefined, f).toBe(CODECS[f].info.compressed);
   });
 
   for (const format of SIZED) {

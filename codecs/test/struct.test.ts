@@ -2,6 +2,8 @@
 // 116-byte stream, round trips, extremes, malformed input and spans.
 import { describe, expect, test } from "vitest";
 import { DecodeError, EncodeError, LayoutError } from "../src/errors.ts";
+import { everyTypeLayout, textRepLayout } from "./fixtures/layouts.ts";
+import { PAPER_EXAMPLE } from "./fixtures/paperExample.ts";
 import { compileStruct, structCodec } from "../src/formats/struct.ts";
 import type { CompiledCodec, Span } from "../src/formats/types.ts";
 import type { Field, LayoutInput, StructStringMode } from "../src/layout/schema.ts";
@@ -12,12 +14,13 @@ import { paperPreset } from "../src/presets/paper.ts";
 import { generateSamples } from "../src/samples/generate.ts";
 import { toFloat32 } from "../src/text/numbers.ts";
 import { formatTimestamp, parseTimestamp } from "../src/text/timestamp.ts";
-import { everyTypeLayout, textRepLayout } from "./fixtures/layouts.ts";
-import { PAPER_EXAMPLE } from "./fixtures/paperExample.ts";
 
 type FieldIn = Omit<Field, "presence"> & { presence?: "required" | "optional" };
 
-function layoutOf(fields: FieldIn[], struct?: { endianness?: "big" | "little"; stringMode?: StructStringMode }): LayoutInput {
+function layoutOf(
+  fields: FieldIn[],
+  struct?: { endianness?: "big" | "little"; stringMode?: StructStringMode },
+): LayoutInput {
   return {
     format: "satlayout",
     version: 1,
@@ -29,7 +32,13 @@ function layoutOf(fields: FieldIn[], struct?: { endianness?: "big" | "little"; s
 const compile = (input: LayoutInput) => structCodec.compile(parseLayout(input));
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 const unhex = (h: string) => new Uint8Array(Buffer.from(h.replace(/\s+/g, ""), "hex"));
-const f = (id: string, type: Field["type"], extra: Partial<FieldIn> = {}): FieldIn => ({ id, key: id, name: id, type, ...extra });
+const f = (id: string, type: Field["type"], extra: Partial<FieldIn> = {}): FieldIn => ({
+  id,
+  key: id,
+  name: id,
+  type,
+  ...extra,
+});
 
 // Python: struct.pack('>HHHBHBBffffffHBfffffBf', 12, 11, 15, 28, 14, 0, 92, -993.1234, -27.0, -52.0,
 // 17.0, 71.0, 1012.4, 1, 1, 31.86, 28.74, 49.5, 12.3, 271.5, 6, 1.8) + the five strings' bytes
@@ -138,7 +147,11 @@ describe("string modes and byte order", () => {
   test("a field's own string mode overrides the layout's; fixed strings are always fixed", () => {
     const codec = compile(
       layoutOf([
-        f("p", { kind: "string", maxLength: 3, fixed: false, charset: "utf8" }, { options: { struct: { stringMode: "u8-inline" } } }),
+        f(
+          "p",
+          { kind: "string", maxLength: 3, fixed: false, charset: "utf8" },
+          { options: { struct: { stringMode: "u8-inline" } } },
+        ),
         f("q", { kind: "string", maxLength: 3, fixed: true, charset: "utf8" }),
         f("r", { kind: "string", maxLength: 3, fixed: false, charset: "utf8" }),
       ]),
@@ -147,7 +160,13 @@ describe("string modes and byte order", () => {
   });
 
   test("a 1-byte length cannot cover maxLength > 255", () => {
-    expect(() => compile(layoutOf([f("s", { kind: "string", maxLength: 300, fixed: false, charset: "utf8" })], { stringMode: "u8-appended" }))).toThrow(LayoutError);
+    expect(() =>
+      compile(
+        layoutOf([f("s", { kind: "string", maxLength: 300, fixed: false, charset: "utf8" })], {
+          stringMode: "u8-appended",
+        }),
+      ),
+    ).toThrow(LayoutError);
   });
 });
 
@@ -162,9 +181,21 @@ describe("every type's mapping", () => {
   test("bool and enums (B, or H when a value exceeds 255)", () => {
     expect(one({ kind: "bool" }, true)).toBe("01");
     expect(one({ kind: "bool" }, false)).toBe("00");
-    const small = { kind: "enum" as const, values: [{ name: "A", value: 0 }, { name: "C", value: 7 }] };
+    const small = {
+      kind: "enum" as const,
+      values: [
+        { name: "A", value: 0 },
+        { name: "C", value: 7 },
+      ],
+    };
     expect(one(small, "C")).toBe("07");
-    const wide = { kind: "enum" as const, values: [{ name: "A", value: 0 }, { name: "Z", value: 300 }] };
+    const wide = {
+      kind: "enum" as const,
+      values: [
+        { name: "A", value: 0 },
+        { name: "Z", value: 300 },
+      ],
+    };
     expect(one(wide, "Z")).toBe("012c");
     expect(one(wide, "Z", "little")).toBe("2c01");
   });
@@ -215,10 +246,17 @@ describe("every type's mapping", () => {
   });
 
   test("timestamps: uint32 whole seconds, int64 ticks otherwise, formatted text in place", () => {
-    expect(one({ kind: "timestamp", encoding: "epoch", resolution: 1, min: 1577836800, max: 2524608000 }, 1767225600)).toBe("6955b900");
+    expect(
+      one({ kind: "timestamp", encoding: "epoch", resolution: 1, min: 1577836800, max: 2524608000 }, 1767225600),
+    ).toBe("6955b900");
     expect(one({ kind: "timestamp", encoding: "epoch", resolution: 0.1 }, 1767225600.3)).toBe("000000041d593a03");
     expect(one({ kind: "timestamp", encoding: "epoch", resolution: 1, min: -100 }, -3)).toBe("fffffffffffffffd");
-    const text = { kind: "timestamp" as const, encoding: "text" as const, textFormat: "YYYY-MM-DD hh:mm:ss", resolution: 1 };
+    const text = {
+      kind: "timestamp" as const,
+      encoding: "text" as const,
+      textFormat: "YYYY-MM-DD hh:mm:ss",
+      resolution: 1,
+    };
     const codec = compile(layoutOf([f("v", text)], { stringMode: "fixed" }));
     expect(hex(codec.encode({ v: 1767225600 }))).toBe(Buffer.from("2026-01-01 00:00:00").toString("hex"));
     // in an appended mode the text is a string like any other: length in place, text after
@@ -227,11 +265,22 @@ describe("every type's mapping", () => {
   });
 
   test("arrays: fixed in place, variable with a B (or H) count", () => {
-    expect(one({ kind: "array", of: { kind: "int", bits: 16, signed: true }, maxCount: 3, fixed: true }, [1, -1, 2])).toBe("0001ffff0002");
-    expect(one({ kind: "array", of: { kind: "float", bits: 32 }, maxCount: 6, fixed: false }, [1.5])).toBe("013fc00000");
+    expect(
+      one({ kind: "array", of: { kind: "int", bits: 16, signed: true }, maxCount: 3, fixed: true }, [1, -1, 2]),
+    ).toBe("0001ffff0002");
+    expect(one({ kind: "array", of: { kind: "float", bits: 32 }, maxCount: 6, fixed: false }, [1.5])).toBe(
+      "013fc00000",
+    );
     expect(one({ kind: "array", of: { kind: "float", bits: 32 }, maxCount: 6, fixed: false }, [])).toBe("00");
-    expect(one({ kind: "array", of: { kind: "int", bits: 8, signed: false }, maxCount: 300, fixed: false }, [7])).toBe("000107");
-    const strs = { kind: "array" as const, of: { kind: "string" as const, maxLength: 4, fixed: false, charset: "utf8" as const }, maxCount: 3, fixed: false };
+    expect(one({ kind: "array", of: { kind: "int", bits: 8, signed: false }, maxCount: 300, fixed: false }, [7])).toBe(
+      "000107",
+    );
+    const strs = {
+      kind: "array" as const,
+      of: { kind: "string" as const, maxLength: 4, fixed: false, charset: "utf8" as const },
+      maxCount: 3,
+      fixed: false,
+    };
     expect(one(strs, ["ab", "", "c"])).toBe("03" + "0002" + "0000" + "0001" + "6162" + "63");
   });
 
@@ -240,7 +289,17 @@ describe("every type's mapping", () => {
       layoutOf([
         f("a", { kind: "int", bits: 8, signed: false }),
         f("o1", { kind: "int", bits: 8, signed: false }, { presence: "optional" }),
-        f("g", { kind: "group", fields: [f("x", { kind: "int", bits: 8, signed: false }, { presence: "optional" }), f("y", { kind: "int", bits: 8, signed: false })] as Field[] }, { presence: "optional" }),
+        f(
+          "g",
+          {
+            kind: "group",
+            fields: [
+              f("x", { kind: "int", bits: 8, signed: false }, { presence: "optional" }),
+              f("y", { kind: "int", bits: 8, signed: false }),
+            ] as Field[],
+          },
+          { presence: "optional" },
+        ),
         f("o2", { kind: "string", maxLength: 4, fixed: false, charset: "utf8" }, { presence: "optional" }),
       ]),
     );
@@ -257,14 +316,24 @@ describe("every type's mapping", () => {
   });
 
   test("no bitmap when every field is required", () => {
-    expect(one({ kind: "group", fields: [f("x", { kind: "int", bits: 8, signed: false }) as Field] }, { x: 9 })).toBe("09");
+    expect(one({ kind: "group", fields: [f("x", { kind: "int", bits: 8, signed: false }) as Field] }, { x: 9 })).toBe(
+      "09",
+    );
   });
 });
 
 describe("round trips", () => {
-  const layouts: [string, LayoutInput][] = [["every type", everyTypeLayout], ["text representations", textRepLayout], ...PRESETS.map((p): [string, LayoutInput] => [`preset ${p.id}`, p.layout])];
+  const layouts: [string, LayoutInput][] = [
+    ["every type", everyTypeLayout],
+    ["text representations", textRepLayout],
+    ...PRESETS.map((p): [string, LayoutInput] => [`preset ${p.id}`, p.layout]),
+  ];
   for (const mode of ["fixed", "u8-inline", "u16-inline", "u8-appended", "u16-appended"] as const) {
-    for (const endianness of ["big", "little"] as const) layouts.push([`every type, ${mode}, ${endianness}`, { ...everyTypeLayout, struct: { endianness, stringMode: mode } }]);
+    for (const endianness of ["big", "little"] as const)
+      layouts.push([
+        `every type, ${mode}, ${endianness}`,
+        { ...everyTypeLayout, struct: { endianness, stringMode: mode } },
+      ]);
   }
   test.each(layouts)("%s", (_name, input) => {
     const layout = parseLayout(input);
@@ -284,7 +353,12 @@ describe("round trips", () => {
     const base = generateSamples(layout, 1, 3)[0]!;
     const variants: TypedRecord[] = [
       { ...base, note: "", raw: new Uint8Array(0), temps: [], msg: "" },
-      { ...base, note: "🚢🚢🚢🚢🚢", raw: new Uint8Array(8).fill(255), temps: [-40, 85, 0, -0, 1.5, 2.5].map(toFloat32) },
+      {
+        ...base,
+        note: "🚢🚢🚢🚢🚢",
+        raw: new Uint8Array(8).fill(255),
+        temps: [-40, 85, 0, -0, 1.5, 2.5].map(toFloat32),
+      },
       { ...base, note: "日本語のテキ", f64: -0, f32: Number.NaN, u64: (1n << 64n) - 1n, i64: -(1n << 63n) },
     ];
     const { seq: _s, msg: _m, ...required } = base;
@@ -344,14 +418,14 @@ describe("malformed input only ever raises DecodeError", () => {
 
   test("random garbage and mutated streams", () => {
     let seed = 12345;
-    const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+    const rnd = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
     for (let i = 0; i < 3000; i++) {
       const src = samples[i % samples.length]!;
-      const b = i % 3 === 0 ? Uint8Array.from({ length: Math.floor(rnd() * 200) }, () => Math.floor(rnd() * 256)) : src.slice();
+      const b =
+        i % 3 === 0 ? Uint8Array.from({ length: Math.floor(rnd() * 200) }, () => Math.floor(rnd() * 256)) : src.slice();
       if (i % 3 !== 0) for (let k = 0; k < 1 + (i % 4); k++) b[Math.floor(rnd() * b.length)] = Math.floor(rnd() * 256);
       onlyDecodeError(codec, b);
     }
     expect(() => codec.decode("nope" as unknown as Uint8Array)).toThrow(DecodeError);
   });
 });
-

@@ -6,6 +6,8 @@ import { deflateRawSync, deflateSync, gzipSync, inflateSync } from "node:zlib";
 import { deflate as pakoDeflate } from "pako";
 import { describe, expect, test } from "vitest";
 import { DecodeError } from "../src/errors.ts";
+import { everyTypeLayout } from "./fixtures/layouts.ts";
+import { repoRoot } from "./helpers/python.ts";
 import { zlibCompress, zlibInflate } from "../src/formats/deflate.ts";
 import { DEFLATE_FACTS, DEFLATE_MEASUREMENT } from "../src/formats/deflateFacts.ts";
 import { compileStruct } from "../src/formats/struct.ts";
@@ -14,8 +16,6 @@ import { parseLayout } from "../src/layout/validate.ts";
 import { PRESETS } from "../src/presets/index.ts";
 import { paperPreset } from "../src/presets/paper.ts";
 import { generateSamples } from "../src/samples/generate.ts";
-import { everyTypeLayout } from "./fixtures/layouts.ts";
-import { repoRoot } from "./helpers/python.ts";
 
 const paper = parseLayout(paperPreset);
 const codec = structZlibCodec.compile(paper);
@@ -29,10 +29,15 @@ describe("the paper's Struct+Zlib", () => {
     let total = 0;
     for (const r of recs) total += codec.encode(r).length;
     const mean = total / recs.length;
-    console.log(`Struct+Zlib, paper preset, ${m.records} samples (seed ${m.seed}): mean ${mean.toFixed(3)} bytes (paper: 127; Struct alone: 116)`);
+    console.log(
+      `Struct+Zlib, paper preset, ${m.records} samples (seed ${m.seed}): mean ${mean.toFixed(3)} bytes (paper: 127; Struct alone: 116)`,
+    );
     expect(Math.abs(mean - 127)).toBeLessThanOrEqual(6);
     // the measurement file must describe what this codec emits today
-    expect(mean, "codecs/src/formats/deflateMeasured.json is stale: run npm run measure:deflate").toBeCloseTo(m.codec.meanBytes, 6);
+    expect(mean, "codecs/src/formats/deflateMeasured.json is stale: run npm run measure:deflate").toBeCloseTo(
+      m.codec.meanBytes,
+      6,
+    );
   });
 
   test("Node's zlib inflates every record to exactly the Struct stream; the codec reads it back", () => {
@@ -53,22 +58,27 @@ describe("the paper's Struct+Zlib", () => {
     expect(ws.uncompressed).toEqual(struct.encodeWithSpans(r));
   });
 
-  test.each([["every type", everyTypeLayout] as const, ...PRESETS.map((p) => [`preset ${p.id}`, p.layout] as const)])("%s round-trips", (_name, input) => {
-    const layout = parseLayout(input);
-    const c = structZlibCodec.compile(layout);
-    for (const r of generateSamples(layout, 300, 4)) expect(c.decode(c.encode(r))).toStrictEqual(r);
-  });
+  test.each([["every type", everyTypeLayout] as const, ...PRESETS.map((p) => [`preset ${p.id}`, p.layout] as const)])(
+    "%s round-trips",
+    (_name, input) => {
+      const layout = parseLayout(input);
+      const c = structZlibCodec.compile(layout);
+      for (const r of generateSamples(layout, 300, 4)) expect(c.decode(c.encode(r))).toStrictEqual(r);
+    },
+  );
 });
 
 describe("deflate", () => {
   test("the reused deflate state gives what a fresh pako deflate (level 9, zlib's hash) gives, for any size", () => {
     let seed = 5;
-    const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+    const rnd = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
     const sizes = [0, 1, 2, 57, 116, 300, 4096, 33_000, 70_000];
     for (let round = 0; round < 3; round++) {
       for (const n of sizes) {
         // text-like with repeats, so matches at all distances occur
-        const data = Uint8Array.from({ length: n }, (_, i) => (rnd() < 0.3 ? 65 + (i % 7) : Math.floor(rnd() * 40) + 48));
+        const data = Uint8Array.from({ length: n }, (_, i) =>
+          rnd() < 0.3 ? 65 + (i % 7) : Math.floor(rnd() * 40) + 48,
+        );
         expect(zlibCompress(data)).toEqual(pakoDeflate(data, { level: 9, legacyHash: true }));
       }
     }
@@ -86,8 +96,12 @@ describe("deflate", () => {
 
   test("the claim shown comes from the measurement of the installed pako", () => {
     const m = DEFLATE_MEASUREMENT;
-    const installed = JSON.parse(readFileSync(path.join(repoRoot, "node_modules/pako/package.json"), "utf8")).version as string;
-    expect(m.versions.pako, `deflateMeasured.json measured pako ${m.versions.pako}, pako ${installed} is installed: run npm run measure:deflate`).toBe(installed);
+    const installed = JSON.parse(readFileSync(path.join(repoRoot, "node_modules/pako/package.json"), "utf8"))
+      .version as string;
+    expect(
+      m.versions.pako,
+      `deflateMeasured.json measured pako ${m.versions.pako}, pako ${installed} is installed: run npm run measure:deflate`,
+    ).toBe(installed);
     expect(m.generatedBy).toBe("npm run measure:deflate");
     expect(Number.isNaN(Date.parse(m.date))).toBe(false);
     for (const c of [m.codec, ...m.others]) {
@@ -107,7 +121,9 @@ describe("deflate", () => {
     expect(() => codec.decode(new Uint8Array(bomb))).toThrow(DecodeError);
     const big = deflateSync(new Uint8Array(1 << 20));
     expect(() => codec.decode(new Uint8Array(big))).toThrow(/more than the \d+ bytes the layout allows/);
-    expect(zlibInflate(new Uint8Array(deflateSync(new Uint8Array(5000).fill(7))), 5000)).toEqual(new Uint8Array(5000).fill(7));
+    expect(zlibInflate(new Uint8Array(deflateSync(new Uint8Array(5000).fill(7))), 5000)).toEqual(
+      new Uint8Array(5000).fill(7),
+    );
   });
 });
 
@@ -128,15 +144,20 @@ describe("malformed input only ever raises DecodeError", () => {
 
   test("a valid zlib stream holding a bad Struct stream", () => {
     const stream = struct.encode(r);
-    expect(() => codec.decode(zlibCompress(stream.subarray(0, 100)))).toThrow(/struct-zlib: inflated Struct stream: .*truncated/);
-    expect(() => codec.decode(zlibCompress(new Uint8Array([...stream, 1])))).toThrow(/inflated Struct stream: .*trailing/);
+    expect(() => codec.decode(zlibCompress(stream.subarray(0, 100)))).toThrow(
+      /struct-zlib: inflated Struct stream: .*truncated/,
+    );
+    expect(() => codec.decode(zlibCompress(new Uint8Array([...stream, 1])))).toThrow(
+      /inflated Struct stream: .*trailing/,
+    );
   });
 
   test("random garbage and bit flips", () => {
     let seed = 31;
-    const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+    const rnd = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
     for (let i = 0; i < 2000; i++) {
-      const b = i % 2 ? Uint8Array.from({ length: Math.floor(rnd() * 160) }, () => Math.floor(rnd() * 256)) : good.slice();
+      const b =
+        i % 2 ? Uint8Array.from({ length: Math.floor(rnd() * 160) }, () => Math.floor(rnd() * 256)) : good.slice();
       if (i % 2 === 0) b[Math.floor(rnd() * b.length)]! ^= 1 << Math.floor(rnd() * 8);
       try {
         codec.decode(b);

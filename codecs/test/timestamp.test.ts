@@ -1,6 +1,6 @@
 // Text timestamps against an independent oracle (Date, for the years it handles correctly).
-import { describe, expect, it } from "vitest";
 import fc from "fast-check";
+import { describe, expect, it } from "vitest";
 import { compileTextTime, formatTimestamp, parseTimestamp } from "../src/text/timestamp.ts";
 
 const p2 = (n: number) => String(n).padStart(2, "0");
@@ -12,7 +12,9 @@ function oracle(epoch: number, format: string): string {
   const whole = Math.floor(ticks * res + 1e-9);
   const d = new Date(whole * 1000);
   const fracDigits = Math.round(-Math.log10(res));
-  const frac = fracDigits ? String(((ticks % 10 ** fracDigits) + 10 ** fracDigits) % 10 ** fracDigits).padStart(fracDigits, "0") : "";
+  const frac = fracDigits
+    ? String(((ticks % 10 ** fracDigits) + 10 ** fracDigits) % 10 ** fracDigits).padStart(fracDigits, "0")
+    : "";
   return format
     .replace(/ss\.s+/, `${p2(d.getUTCSeconds())}.${frac}`)
     .replace("YYYY", String(d.getUTCFullYear()))
@@ -24,7 +26,13 @@ function oracle(epoch: number, format: string): string {
     .replace(/ss(?!\.)/, p2(d.getUTCSeconds()));
 }
 
-const FORMATS = ["DDMMYY hhmmss.s", "YYYY-MM-DD hh:mm:ss", "YYYY-MM-DDThh:mm:ss.sssZ", "hh:mm DD/MM/YY", "YYYYMMDD°hhmmss.ss"];
+const FORMATS = [
+  "DDMMYY hhmmss.s",
+  "YYYY-MM-DD hh:mm:ss",
+  "YYYY-MM-DDThh:mm:ss.sssZ",
+  "hh:mm DD/MM/YY",
+  "YYYYMMDD°hhmmss.ss",
+];
 
 describe("text timestamps", () => {
   it("formats the paper's example and parses it back", () => {
@@ -43,7 +51,9 @@ describe("text timestamps", () => {
         expect(new TextDecoder().decode(buf.subarray(1, 1 + tt.length))).toBe(text);
         if (format.includes("YYYY") && format.includes("ss")) {
           const back = tt.parse(text)!;
-          expect(Math.abs(back - epoch)).toBeLessThanOrEqual(tt.resolution / 2 + 1e-6 * Math.abs(epoch) * Number.EPSILON * 1e6);
+          expect(Math.abs(back - epoch)).toBeLessThanOrEqual(
+            tt.resolution / 2 + 1e-6 * Math.abs(epoch) * Number.EPSILON * 1e6,
+          );
           expect(tt.read(buf, 1)).toBe(back);
         }
       }),
@@ -53,7 +63,20 @@ describe("text timestamps", () => {
 
   it("rejects impossible dates, wrong lengths and non-digits", () => {
     const tt = compileTextTime("YYYY-MM-DD hh:mm:ss");
-    for (const bad of ["2024-02-30 00:00:00", "2023-02-29 00:00:00", "2100-02-29 00:00:00", "2024-13-01 00:00:00", "2024-00-10 00:00:00", "2024-01-01 24:00:00", "2024-01-01 00:60:00", "2024-01-01 00:00:60", "2024-01-01 00:00:0x", "2024-01-01 00:00:00 ", "2024/01/01 00:00:00", ""])
+    for (const bad of [
+      "2024-02-30 00:00:00",
+      "2023-02-29 00:00:00",
+      "2100-02-29 00:00:00",
+      "2024-13-01 00:00:00",
+      "2024-00-10 00:00:00",
+      "2024-01-01 24:00:00",
+      "2024-01-01 00:60:00",
+      "2024-01-01 00:00:60",
+      "2024-01-01 00:00:0x",
+      "2024-01-01 00:00:00 ",
+      "2024/01/01 00:00:00",
+      "",
+    ])
       expect(tt.parse(bad), bad).toBeUndefined();
     expect(tt.parse("2000-02-29 23:59:59")).toBe(951868799);
     expect(tt.parse("2024-02-29 00:00:00")).toBe(1709164800);

@@ -6,17 +6,17 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { coapCounter, httpCounter, mqttCounter, run, type BindAt, type Counted } from "./helpers/loopback.ts";
+import { referencePython } from "./helpers/python.ts";
 import { summarize } from "../src/analysis/stats.ts";
-import { FRAGMENT_HEADER_BYTES, splitRecord } from "../src/fragmentation/header.ts";
-import { planFragmentation } from "../src/fragmentation/plan.ts";
 import { CODECS } from "../src/formats/registry.ts";
 import type { FormatId } from "../src/formats/types.ts";
+import { FRAGMENT_HEADER_BYTES, splitRecord } from "../src/fragmentation/header.ts";
+import { planFragmentation } from "../src/fragmentation/plan.ts";
 import { parsePlatform, platformById } from "../src/platforms/catalog.ts";
 import { evaluateFleet, type FormatSizesInput } from "../src/report/fleet.ts";
 import { defaultScenario } from "../src/report/scenario.ts";
 import { onAirSummary, overheadFn } from "../src/transport/platformStack.ts";
-import { coapCounter, httpCounter, mqttCounter, run, type BindAt, type Counted } from "./helpers/loopback.ts";
-import { referencePython } from "./helpers/python.ts";
 
 /** RFC 791 IPv4 header without options */
 const IPV4 = 20;
@@ -38,7 +38,10 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
  * Uri-Port for any other port, and the HTTP Host header carries the port): 127.0.0.2…9 are loopback too and keep
  * "127.0.0.N" as long as the "127.0.0.1" the stack is sized with.
  */
-async function onDefaultPort(make: (at: BindAt) => Promise<Counted>, port: number): Promise<{ counted: Counted; host: string }> {
+async function onDefaultPort(
+  make: (at: BindAt) => Promise<Counted>,
+  port: number,
+): Promise<{ counted: Counted; host: string }> {
   let last: unknown;
   for (let n = 2; n <= 9; n++) {
     const host = `127.0.0.${n}`;
@@ -62,7 +65,17 @@ const fixed = (format: FormatId, bytes: number, n = 50): FormatSizesInput => {
 async function coapConDatagram(size: number): Promise<number> {
   const { counted, host } = await onDefaultPort(coapCounter, 5683);
   open = counted;
-  await run("coap-client-notls", ["-m", "post", "-T", "ab", "-B", "2", "-e", text(size), `coap://${host}/telemetry/paper`]);
+  await run("coap-client-notls", [
+    "-m",
+    "post",
+    "-T",
+    "ab",
+    "-B",
+    "2",
+    "-e",
+    text(size),
+    `coap://${host}/telemetry/paper`,
+  ]);
   const first = counted.received[0]!;
   expect(first.kind).toBe("CON");
   return first.bytes;
@@ -71,7 +84,22 @@ async function coapConDatagram(size: number): Promise<number> {
 /** The PUBLISH mosquitto_pub sends at QoS 1, MQTT 3.1.1, to satpayload/paper/<format>: the "mqtt311-q1" stack. */
 async function mqttPublishBytes(format: string, file: string): Promise<number> {
   open = await mqttCounter("3.1.1");
-  await run("mosquitto_pub", ["-h", "127.0.0.1", "-p", String(open.port), "-V", "mqttv311", "-q", "1", "-t", `satpayload/paper/${format}`, "-i", "satpayload-onair", "-f", file]);
+  await run("mosquitto_pub", [
+    "-h",
+    "127.0.0.1",
+    "-p",
+    String(open.port),
+    "-V",
+    "mqttv311",
+    "-q",
+    "1",
+    "-t",
+    `satpayload/paper/${format}`,
+    "-i",
+    "satpayload-onair",
+    "-f",
+    file,
+  ]);
   const publish = open.received.find((r) => r.kind === "PUBLISH")!;
   await open.close();
   open = undefined;
@@ -97,8 +125,23 @@ function fileOf(bytes: Uint8Array, name: string): string {
 describe("fleet cost bills bytes on air on an IP link (NB-IoT, €0.02 per MB of 2^20 B)", () => {
   const messages = 10_000 * 4 * 30;
   const costOf = (stack: "coap-con" | "mqtt311-q1" | "http-paper") => {
-    const r = evaluateFleet({ ...defaultScenario(), devices: 10_000, cadence: { kind: "per-day", messagesPerDay: 4 }, months: 1, formats: ["protobuf"], platforms: ["nbiot-tn", "astrocast"], transport: { "nbiot-tn": stack } }, [fixed("protobuf", PAYLOAD)], { layout: "paper" });
-    return { tn: r.cells.find((c) => c.platformId === "nbiot-tn")!, astrocast: r.cells.find((c) => c.platformId === "astrocast")! };
+    const r = evaluateFleet(
+      {
+        ...defaultScenario(),
+        devices: 10_000,
+        cadence: { kind: "per-day", messagesPerDay: 4 },
+        months: 1,
+        formats: ["protobuf"],
+        platforms: ["nbiot-tn", "astrocast"],
+        transport: { "nbiot-tn": stack },
+      },
+      [fixed("protobuf", PAYLOAD)],
+      { layout: "paper" },
+    );
+    return {
+      tn: r.cells.find((c) => c.platformId === "nbiot-tn")!,
+      astrocast: r.cells.find((c) => c.platformId === "astrocast")!,
+    };
   };
 
   it("CoAP CON: the datagram coap-client sends + UDP + IPv4", async () => {
@@ -128,24 +171,45 @@ describe("fleet cost bills bytes on air on an IP link (NB-IoT, €0.02 per MB of
 
 describe("fragmentation on an IP link with a datagram limit: every fragment carries the stack's headers", () => {
   // a link that takes datagrams of at most 200 B and bills each message (an NTN bearer with a small MTU, say)
-  const platform = parsePlatform({ id: "ip-200", name: "IP link, 200-byte datagrams", network: "satellite", link: "ip", uplinkBytes: 200, billing: { kind: "per-message", price: { amount: 0.01, currency: "EUR" } }, source: "test" });
+  const platform = parsePlatform({
+    id: "ip-200",
+    name: "IP link, 200-byte datagrams",
+    network: "satellite",
+    link: "ip",
+    uplinkBytes: 200,
+    billing: { kind: "per-message", price: { amount: 0.01, currency: "EUR" } },
+    source: "test",
+  });
   const RECORD = 418;
 
   it("each MQTT fragment mosquitto_pub sends fits 200 B on air, one more record byte would not, and each is billed", async () => {
     const json = fixed("json", RECORD);
-    const plan = planFragmentation({ platform, sizes: { mean: RECORD, p95: RECORD, max: RECORD, sizes: json.sizes }, devices: 100, messagesPerDay: 4, days: 30, transportOverhead: overheadFn("mqtt311-q1", { layout: "paper", format: "json" }) });
+    const plan = planFragmentation({
+      platform,
+      sizes: { mean: RECORD, p95: RECORD, max: RECORD, sizes: json.sizes },
+      devices: 100,
+      messagesPerDay: 4,
+      days: 30,
+      transportOverhead: overheadFn("mqtt311-q1", { layout: "paper", format: "json" }),
+    });
     expect(plan.mode).toBe("fragmented");
     const room = plan.payloadPerMessage!;
     const fragments = splitRecord(new Uint8Array(RECORD).fill(0x7b), room + FRAGMENT_HEADER_BYTES, 7);
     const onAir: number[] = [];
-    for (const [i, f] of fragments.entries()) onAir.push((await mqttPublishBytes("json", fileOf(f, `frag${i}`))) + TCP_LINUX + IPV4);
+    for (const [i, f] of fragments.entries())
+      onAir.push((await mqttPublishBytes("json", fileOf(f, `frag${i}`))) + TCP_LINUX + IPV4);
     for (const b of onAir) expect(b).toBeLessThanOrEqual(200);
-    const oneMore = (await mqttPublishBytes("json", fileOf(new Uint8Array(FRAGMENT_HEADER_BYTES + room + 1), "over"))) + TCP_LINUX + IPV4;
+    const oneMore =
+      (await mqttPublishBytes("json", fileOf(new Uint8Array(FRAGMENT_HEADER_BYTES + room + 1), "over"))) +
+      TCP_LINUX +
+      IPV4;
     expect(oneMore).toBeGreaterThan(200);
 
     expect(plan.fragments.max).toBe(fragments.length);
     expect(plan.sentBytesPerRecord).toBe(onAir.reduce((s, b) => s + b, 0));
-    expect(plan.transportBytesPerRecord).toBe(onAir.reduce((s, b) => s + b, 0) - RECORD - fragments.length * FRAGMENT_HEADER_BYTES);
+    expect(plan.transportBytesPerRecord).toBe(
+      onAir.reduce((s, b) => s + b, 0) - RECORD - fragments.length * FRAGMENT_HEADER_BYTES,
+    );
     // per-message billing: every fragment is a message
     expect(plan.cost.fragmented.exact!.cost).toBeCloseTo(100 * 4 * 30 * fragments.length * 0.01, 9);
   });
@@ -153,11 +217,22 @@ describe("fragmentation on an IP link with a datagram limit: every fragment carr
   it("a record that fits on air alone is one message; the same record with CoAP headers is judged on air", async () => {
     const onAir = (await coapConDatagram(170)) + UDP + IPV4;
     expect(onAir).toBeGreaterThan(200);
-    const plan = planFragmentation({ platform, sizes: { mean: 170, p95: 170, max: 170, sizes: fixed("protobuf", 170).sizes }, devices: 1, messagesPerDay: 1, transportOverhead: overheadFn("coap-con", { layout: "paper", format: "protobuf" }) });
+    const plan = planFragmentation({
+      platform,
+      sizes: { mean: 170, p95: 170, max: 170, sizes: fixed("protobuf", 170).sizes },
+      devices: 1,
+      messagesPerDay: 1,
+      transportOverhead: overheadFn("coap-con", { layout: "paper", format: "protobuf" }),
+    });
     // 170 B of payload fit a 200-byte limit; with the headers coap-client sends they do not
     expect(plan.mode).toBe("fragmented");
     expect(plan.fragments.max).toBe(2);
-    const raw = planFragmentation({ platform, sizes: { mean: 170, p95: 170, max: 170 }, devices: 1, messagesPerDay: 1 });
+    const raw = planFragmentation({
+      platform,
+      sizes: { mean: 170, p95: 170, max: 170 },
+      devices: 1,
+      messagesPerDay: 1,
+    });
     expect(raw.mode).toBe("single");
   });
 });
@@ -172,7 +247,15 @@ describe("the designer's bytes on air", () => {
     expect([tn.onAir.min, tn.onAir.p50, tn.onAir.max]).toEqual([small, large, large]);
     expect(tn.limit).toBeNull();
     // a 160-byte datagram limit: the 100-byte payload fits on air, the 138-byte ones do not
-    const limited = parsePlatform({ id: "ip-160", name: "IP link, 160-byte datagrams", network: "satellite", link: "ip", uplinkBytes: 160, billing: { kind: "per-message" }, source: "test" });
+    const limited = parsePlatform({
+      id: "ip-160",
+      name: "IP link, 160-byte datagrams",
+      network: "satellite",
+      link: "ip",
+      uplinkBytes: 160,
+      billing: { kind: "per-message" },
+      source: "test",
+    });
     const judged = onAirSummary(sizes, limited, "coap-con", { layout: "paper", format: "protobuf" });
     expect(small).toBeLessThanOrEqual(160);
     expect(large).toBeGreaterThan(160);

@@ -2,7 +2,8 @@
 // map them to its error codes without instanceof chains.
 import { errorInfo, hex4 } from "./protocol/codes.ts";
 
-export type DevkitErrorKind = "module" | "timeout" | "corrupt" | "bad_answer" | "disconnected" | "request" | "port" | "closed";
+export type DevkitErrorKind =
+  "module" | "timeout" | "corrupt" | "bad_answer" | "disconnected" | "request" | "port" | "closed";
 
 export abstract class DevkitError extends Error {
   abstract readonly kind: DevkitErrorKind;

@@ -23,7 +23,10 @@ async function cli(args: string[]): Promise<{ code: number; out: string; err: st
 describe("satpayload devkit", () => {
   it("simulate prints the pty path; send enqueues on it and waits for the satellite ack; Ctrl+C removes it", async () => {
     let devicePath = "";
-    const sim = spawn(tsx, ["bin/satpayload.ts", "devkit", "simulate", "--pass-delay", "300"], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+    const sim = spawn(tsx, ["bin/satpayload.ts", "devkit", "simulate", "--pass-delay", "300"], {
+      cwd: root,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     try {
       devicePath = await new Promise<string>((resolve, reject) => {
         let out = "";
@@ -47,7 +50,10 @@ describe("satpayload devkit", () => {
         cli(["devkit", "send", "--port", devicePath, "--hex", "00".repeat(170)]),
         cli(["devkit", "send", "--port", devicePath + "-nope", "--hex", "00"]),
       ]);
-      expect([big.code, big.err.trim()]).toEqual([1, "satpayload: the payload is 170 bytes: 10 over the Astronode's 160"]);
+      expect([big.code, big.err.trim()]).toEqual([
+        1,
+        "satpayload: the payload is 170 bytes: 10 over the Astronode's 160",
+      ]);
       expect(missing.code).toBe(1);
       expect(missing.err).toMatch(/does not exist: is the DevKit plugged in/);
     } finally {
@@ -59,9 +65,17 @@ describe("satpayload devkit", () => {
   }, 120_000);
 
   it("ports lists without failing and usage errors exit 2", async () => {
-    const [ports, bare, noPort] = await Promise.all([cli(["devkit", "ports", "--json"]), cli(["devkit"]), cli(["devkit", "send", "--hex", "00"])]);
+    const [ports, bare, noPort] = await Promise.all([
+      cli(["devkit", "ports", "--json"]),
+      cli(["devkit"]),
+      cli(["devkit", "send", "--hex", "00"]),
+    ]);
     expect(ports.code).toBe(0);
-    expect(JSON.parse(ports.out)).toMatchObject({ schema: "satpayload.devkit-ports/1", ports: expect.any(Array), problems: expect.any(Array) });
+    expect(JSON.parse(ports.out)).toMatchObject({
+      schema: "satpayload.devkit-ports/1",
+      ports: expect.any(Array),
+      problems: expect.any(Array),
+    });
     expect(bare.code).toBe(2);
     expect([noPort.code, noPort.err]).toEqual([2, expect.stringMatching(/--port is required/)]);
   }, 60_000);

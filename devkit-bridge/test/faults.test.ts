@@ -2,13 +2,21 @@
 // unplugged cables, on a virtual clock. Every call must settle within its bound with either the answer the
 // module gave to THAT request or a clear error, and the link must work again once the line is clean.
 import { describe, expect, it } from "vitest";
-import { Prng } from "../../codecs/src/samples/prng.ts";
-import { VirtualClock } from "../src/clock.ts";
+import { Prng } from "#codecs";
 import { DevkitConnection } from "../src/client/connection.ts";
-import { BadAnswerError, ClosedError, CorruptAnswerError, DevkitError, DisconnectedError, ModuleError, TimeoutError } from "../src/errors.ts";
+import { VirtualClock } from "../src/clock.ts";
+import {
+  BadAnswerError,
+  ClosedError,
+  CorruptAnswerError,
+  DevkitError,
+  DisconnectedError,
+  ModuleError,
+  TimeoutError,
+} from "../src/errors.ts";
+import { memoryPair, type MemoryPair } from "../src/link/memory.ts";
 import { COMMANDS, type CommandDef, type CommandName } from "../src/protocol/commands.ts";
 import { parseFrameText } from "../src/protocol/frame.ts";
-import { memoryPair, type MemoryPair } from "../src/link/memory.ts";
 import { SimulatedDevice, type Exchange } from "../src/sim/device.ts";
 import type { FaultSettings } from "../src/sim/faults.ts";
 
@@ -25,7 +33,13 @@ async function rig(faults: Partial<FaultSettings>): Promise<Rig> {
   const clock = new VirtualClock();
   const exchanges: Exchange[] = [];
   const sent: string[] = [];
-  const device = new SimulatedDevice({ clock, rtcAtStart: 280_000_000, pass: { auto: true, delayMs: 20_000 }, onExchange: (e) => exchanges.push(e), faults });
+  const device = new SimulatedDevice({
+    clock,
+    rtcAtStart: 280_000_000,
+    pass: { auto: true, delayMs: 20_000 },
+    onExchange: (e) => exchanges.push(e),
+    faults,
+  });
   let pair: MemoryPair | null = null;
   let absentUntil = 0;
   device.onUnplug = () => {
@@ -53,15 +67,43 @@ type Call = { name: CommandName; req: unknown };
 
 function workload(rng: Prng, nextId: () => number): Call {
   const r = rng.next();
-  if (r < 0.3) return { name: "PLD_ER", req: { id: nextId(), data: Uint8Array.from({ length: rng.int(0, 160) }, () => rng.int(0, 255)) } };
+  if (r < 0.3)
+    return {
+      name: "PLD_ER",
+      req: { id: nextId(), data: Uint8Array.from({ length: rng.int(0, 160) }, () => rng.int(0, 255)) },
+    };
   if (r < 0.36) return { name: "PLD_DR", req: {} };
-  if (r < 0.42) return { name: "GEO_WR", req: { latE7: rng.int(-950_000_000, 950_000_000), lonE7: rng.int(-1_850_000_000, 1_850_000_000) } };
+  if (r < 0.42)
+    return {
+      name: "GEO_WR",
+      req: { latE7: rng.int(-950_000_000, 950_000_000), lonE7: rng.int(-1_850_000_000, 1_850_000_000) },
+    };
   if (r < 0.47)
     return {
       name: "CFG_WR",
-      req: { satAck: rng.next() < 0.8, geolocation: rng.next() < 0.3, ephemeris: true, deepSleep: false, evtMask: { satAck: true, reset: true, command: true, messagePending: rng.next() < 0.5 } },
+      req: {
+        satAck: rng.next() < 0.8,
+        geolocation: rng.next() < 0.3,
+        ephemeris: true,
+        deepSleep: false,
+        evtMask: { satAck: true, reset: true, command: true, messagePending: rng.next() < 0.5 },
+      },
     };
-  const reads: CommandName[] = ["RTC_RR", "CFG_RR", "MST_RR", "EVT_RR", "PER_RR", "MGI_RR", "MSN_RR", "NCO_RR", "LCD_RR", "END_RR", "SAK_RR", "SAK_CR", "CMD_RR"];
+  const reads: CommandName[] = [
+    "RTC_RR",
+    "CFG_RR",
+    "MST_RR",
+    "EVT_RR",
+    "PER_RR",
+    "MGI_RR",
+    "MSN_RR",
+    "NCO_RR",
+    "LCD_RR",
+    "END_RR",
+    "SAK_RR",
+    "SAK_CR",
+    "CMD_RR",
+  ];
   return { name: reads[rng.int(0, reads.length - 1)]!, req: {} };
 }
 
@@ -119,13 +161,19 @@ describe("fault suite (memory, virtual clock)", () => {
           count("answered");
         }
         checkedAnswers++;
-      } else if (error instanceof TimeoutError || error instanceof CorruptAnswerError || error instanceof DisconnectedError) {
+      } else if (
+        error instanceof TimeoutError ||
+        error instanceof CorruptAnswerError ||
+        error instanceof DisconnectedError
+      ) {
         expect((error as Error).message.length).toBeGreaterThan(20);
         count(error.name);
         if (error instanceof DisconnectedError) await r.clock.advance(3000);
       } else {
         // BadAnswerError would mean a damaged answer passed its CRC; anything else is a bug
-        expect.fail(`${call.name} #${i} failed unexpectedly: ${error instanceof DevkitError ? error.name : ""} ${String(error)}`);
+        expect.fail(
+          `${call.name} #${i} failed unexpectedly: ${error instanceof DevkitError ? error.name : ""} ${String(error)}`,
+        );
       }
     }
 
@@ -133,18 +181,38 @@ describe("fault suite (memory, virtual clock)", () => {
     expect(r.exchanges.length).toBeGreaterThanOrEqual(CALLS);
     expect(injected).toBeGreaterThan(CALLS * 0.2);
     expect(outcomes["answered"]).toBeGreaterThan(CALLS * 0.5);
-    for (const k of ["TimeoutError", "CorruptAnswerError", "DisconnectedError", "refused CRC_NOT_VALID", "refused BUFFER_FULL", "refused INVALID_POS"]) expect(outcomes[k], k).toBeGreaterThan(0);
+    for (const k of [
+      "TimeoutError",
+      "CorruptAnswerError",
+      "DisconnectedError",
+      "refused CRC_NOT_VALID",
+      "refused BUFFER_FULL",
+      "refused INVALID_POS",
+    ])
+      expect(outcomes[k], k).toBeGreaterThan(0);
     expect(r.conn.reconnects).toBeGreaterThan(0);
     expect(checkedAnswers).toBeGreaterThan(CALLS * 0.6);
 
     // a clean line again: the very next calls work
-    r.device.faults.set({ corruptAnswer: 0, corruptRequest: 0, drop: 0, delay: 0, noise: 0, truncate: 0, disconnect: 0 });
+    r.device.faults.set({
+      corruptAnswer: 0,
+      corruptRequest: 0,
+      drop: 0,
+      delay: 0,
+      noise: 0,
+      truncate: 0,
+      disconnect: 0,
+    });
     await r.clock.advance(5000);
-    for (let i = 0; i < 50; i++) expect((await r.clock.runUntil(r.conn.client.call("MPN_RR", {}))).text).toBe("ASTRONODE-S");
+    for (let i = 0; i < 50; i++)
+      expect((await r.clock.runUntil(r.conn.client.call("MPN_RR", {}))).text).toBe("ASTRONODE-S");
     // every frame we sent reached the simulator, in order, so the attribution check above was exact
     await r.clock.advance(10_000);
     expect(r.exchanges.map((e) => e.request)).toEqual(r.sent);
-    console.log(`fault suite: ${CALLS} calls, ${r.exchanges.length} exchanges (${injected} with faults), ${r.conn.reconnects} reconnects`, outcomes);
+    console.log(
+      `fault suite: ${CALLS} calls, ${r.exchanges.length} exchanges (${injected} with faults), ${r.conn.reconnects} reconnects`,
+      outcomes,
+    );
     await r.conn.close();
     await expect(r.conn.client.call("RTC_RR", {})).rejects.toBeInstanceOf(ClosedError);
     expect(BadAnswerError).toBeDefined();

@@ -1,12 +1,20 @@
 // Every worked frame of astronode-serial.md, encoded from typed values and decoded back, byte for byte.
 import { describe, expect, it } from "vitest";
-import { hexToBytes } from "../../codecs/src/text/bytes.ts";
-import { crc16 } from "../src/protocol/crc.ts";
+import { hexToBytes } from "#codecs";
+import { BadAnswerError, RequestError } from "../src/errors.ts";
 import { ERR } from "../src/protocol/codes.ts";
 import * as C from "../src/protocol/commands.ts";
-import { encodeFrame, frameChars, FrameDecoder, frameText, MAX_ANSWER_TEXT, parseFrameText, textToWire } from "../src/protocol/frame.ts";
+import { crc16 } from "../src/protocol/crc.ts";
+import {
+  encodeFrame,
+  frameChars,
+  FrameDecoder,
+  frameText,
+  MAX_ANSWER_TEXT,
+  parseFrameText,
+  textToWire,
+} from "../src/protocol/frame.ts";
 import { parseTlv } from "../src/protocol/tlv.ts";
-import { BadAnswerError, RequestError } from "../src/errors.ts";
 
 const ascii = (s: string) => new TextEncoder().encode(s);
 const answer = (cmd: { opcode: number }) => cmd.opcode | 0x80;
@@ -40,7 +48,10 @@ describe("worked frames of astronode-serial.md", () => {
   });
 
   it("CFG_WR requests and their answer", () => {
-    for (const [text, b0, b2] of [["0505000154C3", 0x05, 0x01], ["0503000BBED0", 0x03, 0x0b]] as const) {
+    for (const [text, b0, b2] of [
+      ["0505000154C3", 0x05, 0x01],
+      ["0503000BBED0", 0x03, 0x0b],
+    ] as const) {
       const p = C.CFG_WR.encodeRequest(cfg(b0, b2));
       roundTrip(text, C.CFG_WR.opcode, p);
       expect(C.CFG_WR.decodeRequest(p)).toEqual(cfg(b0, b2));
@@ -68,7 +79,12 @@ describe("worked frames of astronode-serial.md", () => {
   });
 
   it("CFG_RA", () => {
-    const a: C.ConfigAnswer = { productId: 3, hardwareRevision: 1, firmware: { major: 2, minor: 1, revision: 0 }, ...cfg(0x05, 0x01) };
+    const a: C.ConfigAnswer = {
+      productId: 3,
+      hardwareRevision: 1,
+      firmware: { major: 2, minor: 1, revision: 0 },
+      ...cfg(0x05, 0x01),
+    };
     roundTrip("9503010201000500012629", 0x95, C.CFG_RR.encodeAnswer(a));
     expect(C.CFG_RR.decodeAnswer(hexToBytes("0301020100050001")!)).toEqual(a);
   });
@@ -149,13 +165,21 @@ describe("sizes and layouts", () => {
     expect(p[193]).toBe(0);
     expect(C.WIF_WR.decodeRequest(p)).toEqual({ ssid: "net", password: "pw", token: "T".repeat(96) });
     expect(() => C.WIF_WR.encodeRequest({ ssid: "x".repeat(33), password: "", token: "" })).toThrow(RequestError);
-    expect(C.checkWifi({ ssid: "caf\u00e9", password: "ok", token: "t".repeat(95) }).map((p) => p.field)).toEqual(["ssid", "token"]);
+    expect(C.checkWifi({ ssid: "caf\u00e9", password: "ok", token: "t".repeat(95) }).map((p) => p.field)).toEqual([
+      "ssid",
+      "token",
+    ]);
     expect(C.checkWifi({ ssid: "lab", password: "secret", token: "t".repeat(96) })).toEqual([]);
   });
 
   it("TLV answers skip unknown types by their length and reject lies about lengths", () => {
     const payload = hexToBytes("41 01 03  99 03 AABBCC  44 04 10000000  42 01 01")!;
-    expect(C.MST_RR.decodeAnswer(payload)).toEqual({ queued: 3, uptime: 16, ackedInQueue: 1, unknown: [{ type: 0x99, value: hexToBytes("AABBCC") }] });
+    expect(C.MST_RR.decodeAnswer(payload)).toEqual({
+      queued: 3,
+      uptime: 16,
+      ackedInQueue: 1,
+      unknown: [{ type: 0x99, value: hexToBytes("AABBCC") }],
+    });
     expect(() => parseTlv(hexToBytes("41 05 01")!, "MST_RR")).toThrow(BadAnswerError);
     expect(() => C.MST_RR.decodeAnswer(hexToBytes("41 02 0100")!)).toThrow(/expected 1/);
   });
@@ -186,7 +210,21 @@ describe("stream decoder", () => {
 
   it("reports CRC, hex, short and over-long frames without buffering the excess", () => {
     const d = new FrameDecoder(MAX_ANSWER_TEXT);
-    const out = d.push(new Uint8Array([...wire("A50100C1AA"), ...wire("A5G100C1A9"), ...wire("A5"), ...wire("0".repeat(400)), ...wire("85DD20")]));
-    expect(out.map((r) => (r.kind === "bad" ? r.problem : "frame"))).toEqual(["crc", "hex", "short", "too_long", "frame"]);
+    const out = d.push(
+      new Uint8Array([
+        ...wire("A50100C1AA"),
+        ...wire("A5G100C1A9"),
+        ...wire("A5"),
+        ...wire("0".repeat(400)),
+        ...wire("85DD20"),
+      ]),
+    );
+    expect(out.map((r) => (r.kind === "bad" ? r.problem : "frame"))).toEqual([
+      "crc",
+      "hex",
+      "short",
+      "too_long",
+      "frame",
+    ]);
   });
 });

@@ -1,8 +1,8 @@
 // The client against the simulator in memory: module semantics, the quirk, resynchronisation, unplugging.
 import { describe, expect, it } from "vitest";
-import { ERR } from "../src/protocol/codes.ts";
-import { ClosedError, DisconnectedError, ModuleError, RequestError, TimeoutError } from "../src/errors.ts";
 import { memoryRig } from "./support.ts";
+import { ClosedError, DisconnectedError, ModuleError, RequestError, TimeoutError } from "../src/errors.ts";
+import { ERR } from "../src/protocol/codes.ts";
 
 const bytes = (n: number, fill = 0x41) => new Uint8Array(n).fill(fill);
 
@@ -80,7 +80,8 @@ describe("client ↔ simulator (memory)", () => {
 
   it("queues 8, refuses the 9th and duplicates, dequeues FIFO, frees all", async () => {
     const r = memoryRig({ pass: { auto: false } });
-    for (let id = 1; id <= 8; id++) expect(await r.run(r.client.call("PLD_ER", { id, data: bytes(id * 20) }))).toEqual({ id });
+    for (let id = 1; id <= 8; id++)
+      expect(await r.run(r.client.call("PLD_ER", { id, data: bytes(id * 20) }))).toEqual({ id });
     expect(await refused(r.run(r.client.call("PLD_ER", { id: 9, data: bytes(1) })))).toBe(ERR.BUFFER_FULL);
     expect(await r.run(r.client.call("PLD_DR", {}))).toEqual({ id: 1 });
     expect(await refused(r.run(r.client.call("PLD_ER", { id: 2, data: bytes(1) })))).toBe(ERR.DUPLICATE_ID);
@@ -94,13 +95,25 @@ describe("client ↔ simulator (memory)", () => {
 
   it("satellite pass: ack event, SAK read/clear, downlink after the uplink, counters", async () => {
     const r = memoryRig({ pass: { auto: true, delayMs: 60_000 } });
-    await r.run(r.client.call("CFG_WR", { satAck: true, geolocation: false, ephemeris: true, deepSleep: false, evtMask: { satAck: true, reset: true, command: true, messagePending: false } }));
+    await r.run(
+      r.client.call("CFG_WR", {
+        satAck: true,
+        geolocation: false,
+        ephemeris: true,
+        deepSleep: false,
+        evtMask: { satAck: true, reset: true, command: true, messagePending: false },
+      }),
+    );
     r.device.model.injectDownlink(Uint8Array.of(1, 2, 3, 4, 5, 6, 7, 8));
     await r.run(r.client.call("PLD_ER", { id: 42, data: bytes(138) }));
     expect((await r.run(r.client.call("NCO_RR", {}))).seconds).toBeLessThanOrEqual(60);
     expect(await r.run(r.client.call("EVT_RR", {}))).toMatchObject({ satAck: false, messagePending: true });
     await r.clock.advance(61_000);
-    expect(await r.run(r.client.call("EVT_RR", {}))).toMatchObject({ satAck: true, command: true, messagePending: false });
+    expect(await r.run(r.client.call("EVT_RR", {}))).toMatchObject({
+      satAck: true,
+      command: true,
+      messagePending: false,
+    });
     expect(await r.run(r.client.call("SAK_RR", {}))).toEqual({ id: 42 });
     await r.run(r.client.call("SAK_CR", {}));
     expect(await refused(r.run(r.client.call("SAK_RR", {})))).toBe(ERR.NO_ACK);
@@ -120,7 +133,15 @@ describe("client ↔ simulator (memory)", () => {
 
   it("without ack reporting, acknowledged messages leave the queue silently", async () => {
     const r = memoryRig({ pass: { auto: false } });
-    await r.run(r.client.call("CFG_WR", { satAck: false, geolocation: false, ephemeris: false, deepSleep: false, evtMask: { satAck: false, reset: false, command: false, messagePending: false } }));
+    await r.run(
+      r.client.call("CFG_WR", {
+        satAck: false,
+        geolocation: false,
+        ephemeris: false,
+        deepSleep: false,
+        evtMask: { satAck: false, reset: false, command: false, messagePending: false },
+      }),
+    );
     await r.run(r.client.call("PLD_ER", { id: 5, data: bytes(3) }));
     r.device.model.satellitePass();
     expect(await r.run(r.client.call("MST_RR", {}))).toMatchObject({ queued: 0 });
@@ -129,7 +150,13 @@ describe("client ↔ simulator (memory)", () => {
 
   it("reset: config reverts to the saved one, EVT bit1 until RES_CR, the queue is gone unless the context was saved", async () => {
     const r = memoryRig({ pass: { auto: false }, faults: { firstRequestLost: true } });
-    const base = { satAck: true, geolocation: false, ephemeris: true, deepSleep: false, evtMask: { satAck: true, reset: true, command: true, messagePending: false } };
+    const base = {
+      satAck: true,
+      geolocation: false,
+      ephemeris: true,
+      deepSleep: false,
+      evtMask: { satAck: true, reset: true, command: true, messagePending: false },
+    };
     await r.run(r.client.call("CFG_WR", { ...base, geolocation: true }));
     await r.run(r.client.call("CFG_SR", {}));
     await r.run(r.client.call("CFG_WR", { ...base, deepSleep: true }));
@@ -152,12 +179,20 @@ describe("client ↔ simulator (memory)", () => {
 
   it("Wi-Fi: product 4 validates, product 3 does not know the command", async () => {
     const s = memoryRig();
-    expect(await refused(s.run(s.client.call("WIF_WR", { ssid: "lab", password: "pw", token: "T".repeat(96) })))).toBe(ERR.OPCODE_NOT_VALID);
+    expect(await refused(s.run(s.client.call("WIF_WR", { ssid: "lab", password: "pw", token: "T".repeat(96) })))).toBe(
+      ERR.OPCODE_NOT_VALID,
+    );
     const w = memoryRig({ productId: 4 });
     expect((await w.run(w.client.call("CFG_RR", {}))).productId).toBe(4);
-    expect(await refused(w.run(w.client.call("WIF_WR", { ssid: "l\u00e4b", password: "pw", token: "T".repeat(96) })))).toBe(ERR.FORMAT_NOT_VALID);
-    expect(await refused(w.run(w.client.call("WIF_WR", { ssid: "lab", password: "tab\there", token: "T".repeat(96) })))).toBe(ERR.FORMAT_NOT_VALID);
-    expect(await refused(w.run(w.client.call("WIF_WR", { ssid: "lab", password: "pw", token: "T".repeat(95) })))).toBe(ERR.ARG_NOT_VALID);
+    expect(
+      await refused(w.run(w.client.call("WIF_WR", { ssid: "l\u00e4b", password: "pw", token: "T".repeat(96) }))),
+    ).toBe(ERR.FORMAT_NOT_VALID);
+    expect(
+      await refused(w.run(w.client.call("WIF_WR", { ssid: "lab", password: "tab\there", token: "T".repeat(96) }))),
+    ).toBe(ERR.FORMAT_NOT_VALID);
+    expect(await refused(w.run(w.client.call("WIF_WR", { ssid: "lab", password: "pw", token: "T".repeat(95) })))).toBe(
+      ERR.ARG_NOT_VALID,
+    );
     await w.run(w.client.call("WIF_WR", { ssid: "lab", password: "pw", token: "T".repeat(96) }));
     await w.run(w.client.call("CFG_SR", {}));
   });
@@ -168,7 +203,10 @@ describe("client ↔ simulator (memory)", () => {
     await r.run(r.client.call("GEO_WR", { latE7: 465343400, lonE7: 65787470 }));
     expect(await refused(r.run(r.client.call("SSC_WR", { period: 7, force: false })))).toBe(ERR.PERIOD_INVALID);
     await r.run(r.client.call("SSC_WR", { period: 6, force: true }));
-    expect(r.device.model.handle(0x00, new Uint8Array(0))).toEqual({ opcode: 0xff, payload: Uint8Array.of(0x21, 0x01) });
+    expect(r.device.model.handle(0x00, new Uint8Array(0))).toEqual({
+      opcode: 0xff,
+      payload: Uint8Array.of(0x21, 0x01),
+    });
     expect(r.device.model.handle(0x17, Uint8Array.of(1))).toEqual({ opcode: 0xff, payload: Uint8Array.of(0x11, 0x00) });
     const rtc = await r.run(r.client.call("RTC_RR", {}));
     expect(rtc.seconds).toBeGreaterThanOrEqual(270_000_000);

@@ -3,9 +3,9 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { PortError } from "../src/errors.ts";
 import { listPorts } from "../src/link/ports.ts";
 import { explainOpenError, openSerial } from "../src/link/serial.ts";
-import { PortError } from "../src/errors.ts";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -45,22 +45,38 @@ describe("listPorts", () => {
     const out = await listPorts({
       platform: "linux",
       devDir: fakeDev([]),
-      list: async () => [{ path: "/dev/ttyUSB7", vendorId: "10c4", manufacturer: "Silicon Labs", serialNumber: "0001" }, { path: "/dev/ttyS0" }],
+      list: async () => [
+        { path: "/dev/ttyUSB7", vendorId: "10c4", manufacturer: "Silicon Labs", serialNumber: "0001" },
+        { path: "/dev/ttyS0" },
+      ],
       access: async (p) => {
         if (p === "/dev/ttyUSB7") throw denied;
       },
     });
     const usb = out.ports[0]!;
-    expect(usb).toMatchObject({ path: "/dev/ttyUSB7", likelyDevkit: true, accessible: false, label: "/dev/ttyUSB7 (Silicon Labs, SN 0001)" });
+    expect(usb).toMatchObject({
+      path: "/dev/ttyUSB7",
+      likelyDevkit: true,
+      accessible: false,
+      label: "/dev/ttyUSB7 (Silicon Labs, SN 0001)",
+    });
     expect(usb.hint).toMatch(/dialout|usermod -aG/);
     expect(out.ports[1]).toMatchObject({ path: "/dev/ttyS0", likelyDevkit: false, accessible: true });
     expect(out.problems.join(" ")).toMatch(/dialout/);
   });
 
   it("opening a missing port is a PortError that says what to check", async () => {
-    await expect(openSerial("/dev/ttyUSB_satpayload_missing")).rejects.toThrow(/does not exist: is the DevKit plugged in/);
-    expect(explainOpenError("/dev/ttyUSB0", new Error("Error: Permission denied, cannot open /dev/ttyUSB0"))).toBeInstanceOf(PortError);
-    expect(explainOpenError("/dev/ttyUSB0", new Error("Error: Permission denied, cannot open /dev/ttyUSB0")).message).toMatch(/dialout/);
-    expect(explainOpenError("/dev/ttyUSB0", new Error("Error: Resource busy")).message).toMatch(/in use by another program/);
+    await expect(openSerial("/dev/ttyUSB_satpayload_missing")).rejects.toThrow(
+      /does not exist: is the DevKit plugged in/,
+    );
+    expect(
+      explainOpenError("/dev/ttyUSB0", new Error("Error: Permission denied, cannot open /dev/ttyUSB0")),
+    ).toBeInstanceOf(PortError);
+    expect(
+      explainOpenError("/dev/ttyUSB0", new Error("Error: Permission denied, cannot open /dev/ttyUSB0")).message,
+    ).toMatch(/dialout/);
+    expect(explainOpenError("/dev/ttyUSB0", new Error("Error: Resource busy")).message).toMatch(
+      /in use by another program/,
+    );
   });
 });

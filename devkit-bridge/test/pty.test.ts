@@ -1,14 +1,14 @@
 // Client ↔ simulator over a real pseudo-terminal (socat) through the serialport binding: the module's
 // flows end to end, unplug/replug, and a smaller fault run in real time.
 import { afterEach, describe, expect, it } from "vitest";
-import { realClock } from "../src/clock.ts";
 import { DevkitConnection, type ConnectionState } from "../src/client/connection.ts";
+import { realClock } from "../src/clock.ts";
 import { CorruptAnswerError, DisconnectedError, ModuleError, TimeoutError } from "../src/errors.ts";
+import { openSerial } from "../src/link/serial.ts";
+import type { Link } from "../src/link/types.ts";
 import { ERR } from "../src/protocol/codes.ts";
 import { COMMANDS, type CommandDef } from "../src/protocol/commands.ts";
 import { parseFrameText } from "../src/protocol/frame.ts";
-import { openSerial } from "../src/link/serial.ts";
-import type { Link } from "../src/link/types.ts";
 import type { Exchange } from "../src/sim/device.ts";
 import { startPtySimulator, type PtyOptions, type PtySimulator } from "../src/sim/pty.ts";
 
@@ -17,7 +17,11 @@ afterEach(async () => {
   for (const c of cleanup.splice(0).reverse()) await c();
 });
 
-async function setup(opts: Partial<PtyOptions> = {}, client: { timeoutMs?: number; probeTimeoutMs?: number } = {}, wrap?: (l: Link) => Link) {
+async function setup(
+  opts: Partial<PtyOptions> = {},
+  client: { timeoutMs?: number; probeTimeoutMs?: number } = {},
+  wrap?: (l: Link) => Link,
+) {
   const sim = await startPtySimulator({ clock: realClock, ...opts });
   cleanup.push(() => sim.close());
   const states: ConnectionState[] = [];
@@ -41,7 +45,13 @@ async function code(p: Promise<unknown>): Promise<number> {
   throw new Error("expected the module to refuse");
 }
 
-const cfg = { satAck: true, geolocation: true, ephemeris: true, deepSleep: false, evtMask: { satAck: true, reset: true, command: true, messagePending: false } };
+const cfg = {
+  satAck: true,
+  geolocation: true,
+  ephemeris: true,
+  deepSleep: false,
+  evtMask: { satAck: true, reset: true, command: true, messagePending: false },
+};
 
 describe("over a pseudo-terminal with the serialport binding", () => {
   it("configure, 8 enqueued, BUFFER_FULL, DUPLICATE_ID, satellite pass, SAK, downlink, reset event", async () => {
@@ -52,7 +62,8 @@ describe("over a pseudo-terminal with the serialport binding", () => {
     await c.call("CFG_SR", {});
     expect(await c.call("CFG_RR", {})).toMatchObject({ productId: 3, satAck: true, geolocation: true });
 
-    for (let id = 100; id < 108; id++) expect(await c.call("PLD_ER", { id, data: new Uint8Array(138).fill(id) })).toEqual({ id });
+    for (let id = 100; id < 108; id++)
+      expect(await c.call("PLD_ER", { id, data: new Uint8Array(138).fill(id) })).toEqual({ id });
     expect(await code(c.call("PLD_ER", { id: 108, data: Uint8Array.of(1) }))).toBe(ERR.BUFFER_FULL);
     expect(await c.call("PLD_DR", {})).toEqual({ id: 100 });
     expect(await code(c.call("PLD_ER", { id: 101, data: Uint8Array.of(1) }))).toBe(ERR.DUPLICATE_ID);
@@ -101,8 +112,12 @@ describe("over a pseudo-terminal with the serialport binding", () => {
   it("Wi-Fi DevKit setup: invalid characters rejected by the module, a valid setup saved", async () => {
     const { c } = await setup({ productId: 4 });
     expect((await c.call("CFG_RR", {})).productId).toBe(4);
-    expect(await code(c.call("WIF_WR", { ssid: "Büro", password: "pw", token: "T".repeat(96) }))).toBe(ERR.FORMAT_NOT_VALID);
-    expect(await code(c.call("WIF_WR", { ssid: "lab", password: "new\nline", token: "T".repeat(96) }))).toBe(ERR.FORMAT_NOT_VALID);
+    expect(await code(c.call("WIF_WR", { ssid: "Büro", password: "pw", token: "T".repeat(96) }))).toBe(
+      ERR.FORMAT_NOT_VALID,
+    );
+    expect(await code(c.call("WIF_WR", { ssid: "lab", password: "new\nline", token: "T".repeat(96) }))).toBe(
+      ERR.FORMAT_NOT_VALID,
+    );
     await c.call("WIF_WR", { ssid: "lab-net", password: "correct horse", token: "a1".repeat(48) });
     await c.call("CFG_SR", {});
   });
@@ -131,11 +146,28 @@ describe("over a pseudo-terminal with the serialport binding", () => {
       };
       return l;
     };
-    const faults = { seed: 3, corruptAnswer: 0.06, corruptRequest: 0.04, drop: 0.04, delay: 0.06, delayMs: [10, 500] as [number, number], noise: 0.15, truncate: 0.04 };
-    const { sim, c } = await setup({ pass: { auto: false }, faults, onExchange: (e) => exchanges.push(e) }, { timeoutMs: 250, probeTimeoutMs: 120 }, record);
+    const faults = {
+      seed: 3,
+      corruptAnswer: 0.06,
+      corruptRequest: 0.04,
+      drop: 0.04,
+      delay: 0.06,
+      delayMs: [10, 500] as [number, number],
+      noise: 0.15,
+      truncate: 0.04,
+    };
+    const { sim, c } = await setup(
+      { pass: { auto: false }, faults, onExchange: (e) => exchanges.push(e) },
+      { timeoutMs: 250, probeTimeoutMs: 120 },
+      record,
+    );
     const outcomes: Record<string, number> = {};
     for (let i = 0; i < 150; i++) {
-      const def = (i % 3 === 0 ? COMMANDS.PLD_ER : i % 3 === 1 ? COMMANDS.RTC_RR : COMMANDS.PLD_DR) as unknown as CommandDef<unknown, unknown>;
+      const def = (i % 3 === 0
+        ? COMMANDS.PLD_ER
+        : i % 3 === 1
+          ? COMMANDS.RTC_RR
+          : COMMANDS.PLD_DR) as unknown as CommandDef<unknown, unknown>;
       const req = def === (COMMANDS.PLD_ER as unknown) ? { id: i, data: Uint8Array.of(i & 0xff, 1, 2) } : {};
       const t0 = Date.now();
       try {

@@ -1,6 +1,6 @@
 // Rigs the tests share: a client wired to the simulator in memory on a virtual clock.
-import { VirtualClock } from "../src/clock.ts";
 import { AstronodeClient, type ClientOptions, type FrameLogEntry } from "../src/client/client.ts";
+import { VirtualClock } from "../src/clock.ts";
 import { memoryPair, type MemoryPair } from "../src/link/memory.ts";
 import { SimulatedDevice, type DeviceOptions, type Exchange } from "../src/sim/device.ts";
 

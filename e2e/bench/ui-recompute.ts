@@ -3,8 +3,8 @@
 // and 10 000 samples; layout-wide changes (seed, JSON spacing) at 1 000. Run: npx tsx e2e/bench/ui-recompute.ts [edits]
 import os from "node:os";
 import type { Page } from "playwright-core";
-import { FORMAT_IDS } from "../../codecs/src/formats/types.ts";
-import type { PerfRun } from "../../renderer/src/perf.ts";
+import { FORMAT_IDS } from "#codecs";
+import type { PerfRun } from "#renderer/perf.ts";
 import { startSession } from "../support/session.ts";
 import { openPreset, tid, waitForSizes } from "../support/ui.ts";
 
@@ -18,7 +18,11 @@ function pct(values: number[], p: number): number {
 }
 
 const fmt = (x: number) => x.toFixed(1).padStart(7);
-const load = () => os.loadavg().map((x) => x.toFixed(1)).join(" ");
+const load = () =>
+  os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(" ");
 
 /** One change at a time, each waited for until every bar (Struct+Zlib and refinement included) is in. */
 async function measure(page: Page, change: (i: number) => Promise<void>): Promise<PerfRun[]> {
@@ -26,7 +30,11 @@ async function measure(page: Page, change: (i: number) => Promise<void>): Promis
   for (let i = 0; i < EDITS + WARMUP; i++) {
     const before = await page.evaluate(() => window.__satpayloadPerf!.runs.length);
     await change(i);
-    await page.waitForFunction((n) => window.__satpayloadPerf!.runs.length > n && window.__satpayloadPerf!.last!.completeMs !== undefined, before, { timeout: 120_000 });
+    await page.waitForFunction(
+      (n) => window.__satpayloadPerf!.runs.length > n && window.__satpayloadPerf!.last!.completeMs !== undefined,
+      before,
+      { timeout: 120_000 },
+    );
   }
   return (await page.evaluate(() => window.__satpayloadPerf!.runs)).slice(WARMUP);
 }
@@ -46,18 +54,27 @@ function report(title: string, runs: PerfRun[]): void {
   for (const f of FORMAT_IDS) rows.push([`      ${f}`, col((r) => r.perFormatMs[f])]);
   console.log(`\n${title}: ${runs.length} changes (after ${WARMUP} warm-up), load average ${load()} at the end`);
   console.log(`${"".padEnd(34)}    p50     p95     max  (ms)`);
-  for (const [name, v] of rows) if (v.length) console.log(`${name.padEnd(34)}${fmt(pct(v, 50))} ${fmt(pct(v, 95))} ${fmt(Math.max(...v))}`);
+  for (const [name, v] of rows)
+    if (v.length) console.log(`${name.padEnd(34)}${fmt(pct(v, 50))} ${fmt(pct(v, 95))} ${fmt(Math.max(...v))}`);
 }
 
 async function setSamples(page: Page, n: number): Promise<void> {
   await page.selectOption(tid("samples"), String(n));
-  await page.waitForFunction((want) => document.querySelector('[data-testid="sizes-measured"]')?.getAttribute("data-measured") === want && document.querySelector('[data-testid="compute-state"]')?.getAttribute("data-computing") === "false", String(n), { timeout: 120_000 });
+  await page.waitForFunction(
+    (want) =>
+      document.querySelector('[data-testid="sizes-measured"]')?.getAttribute("data-measured") === want &&
+      document.querySelector('[data-testid="compute-state"]')?.getAttribute("data-computing") === "false",
+    String(n),
+    { timeout: 120_000 },
+  );
 }
 
 async function main(): Promise<void> {
   const s = await startSession();
   try {
-    console.log(`Chromium ${s.browser.version()} headless 1280×720, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"}), load average ${load()} at the start`);
+    console.log(
+      `Chromium ${s.browser.version()} headless 1280×720, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"}), load average ${load()} at the start`,
+    );
 
     // first sizes after opening: a fresh page (cold workers, cold JIT) each time, click → first bars
     const opens: number[] = [];
@@ -69,7 +86,12 @@ async function main(): Promise<void> {
         (window as unknown as { __clickAt: number }).__clickAt = performance.now();
         (document.querySelector('[data-testid="preset-paper"]') as HTMLElement).click();
       });
-      await page.waitForFunction(() => (window.__satpayloadPerf?.runs.length ?? 0) > 0 && window.__satpayloadPerf!.last!.completeMs !== undefined, undefined, { timeout: 120_000 });
+      await page.waitForFunction(
+        () =>
+          (window.__satpayloadPerf?.runs.length ?? 0) > 0 && window.__satpayloadPerf!.last!.completeMs !== undefined,
+        undefined,
+        { timeout: 120_000 },
+      );
       const [first, zlib] = await page.evaluate(() => {
         const r = window.__satpayloadPerf!.runs[0]!;
         const at = (window as unknown as { __clickAt: number }).__clickAt;
@@ -79,7 +101,9 @@ async function main(): Promise<void> {
       zlibOpen.push(zlib!);
       await context.close();
     }
-    console.log(`\nfirst sizes after opening the paper preset (fresh page each, click → bars): ${opens.map((x) => x.toFixed(0)).join(", ")} ms; Struct+Zlib bar: ${zlibOpen.map((x) => x.toFixed(0)).join(", ")} ms`);
+    console.log(
+      `\nfirst sizes after opening the paper preset (fresh page each, click → bars): ${opens.map((x) => x.toFixed(0)).join(", ")} ms; Struct+Zlib bar: ${zlibOpen.map((x) => x.toFixed(0)).join(", ")} ms`,
+    );
 
     const { page } = await s.open();
     await openPreset(page, "paper");

@@ -35,7 +35,11 @@ export function rendererIsCurrent(): boolean {
 function viteBuild(): void {
   const scratch = path.join(repoRoot, `dist/.renderer-${process.pid}`);
   rmSync(scratch, { recursive: true, force: true });
-  execFileSync(path.join(repoRoot, "node_modules/.bin/vite"), ["build", "--logLevel", "error", "--outDir", scratch, "--emptyOutDir"], { cwd: repoRoot, stdio: ["ignore", "ignore", "inherit"] });
+  execFileSync(
+    path.join(repoRoot, "node_modules/.bin/vite"),
+    ["build", "--logLevel", "error", "--outDir", scratch, "--emptyOutDir"],
+    { cwd: repoRoot, stdio: ["ignore", "ignore", "inherit"] },
+  );
   rmSync(rendererDist, { recursive: true, force: true });
   renameSync(scratch, rendererDist);
 }
@@ -48,5 +52,7 @@ export async function ensureRendererBuilt(): Promise<"built" | "current"> {
 /** For the suites: the globalSetup built it; a missing build means the run skipped the setup. */
 export function requireRendererBuilt(): void {
   if (!existsSync(path.join(rendererDist, "index.html")))
-    throw new Error(`${rendererDist} is not built: e2e suites run under vitest, whose globalSetup (e2e/support/globalSetup.ts) builds it once per run`);
+    throw new Error(
+      `${rendererDist} is not built: e2e suites run under vitest, whose globalSetup (e2e/support/globalSetup.ts) builds it once per run`,
+    );
 }

@@ -6,8 +6,8 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
-import { buildOnce } from "./buildLock.ts";
 import { repoRoot } from "./build.ts";
+import { buildOnce } from "./buildLock.ts";
 
 const run = promisify(execFile);
 const dir = mkdtempSync(path.join(os.tmpdir(), "satpayload-buildlock-"));
@@ -44,8 +44,12 @@ describe("buildOnce", () => {
     const script = path.join(dir, "child.mts");
     writeFileSync(script, CHILD);
     const tsx = path.join(repoRoot, "node_modules/.bin/tsx");
-    const outs = await Promise.all([0, 1, 2, 3].map(() => run(tsx, [script, dir], { cwd: repoRoot, timeout: 120_000 })));
-    const results = outs.map((o) => JSON.parse(o.stdout.trim().split("\n").pop()!) as { result: string; files: string[] });
+    const outs = await Promise.all(
+      [0, 1, 2, 3].map(() => run(tsx, [script, dir], { cwd: repoRoot, timeout: 120_000 })),
+    );
+    const results = outs.map(
+      (o) => JSON.parse(o.stdout.trim().split("\n").pop()!) as { result: string; files: string[] },
+    );
     expect(readFileSync(path.join(dir, "builds.log"), "utf8").trim().split("\n")).toHaveLength(1);
     expect(results.filter((r) => r.result === "built")).toHaveLength(1);
     for (const r of results) expect(r.files).toEqual(["done", "part0", "part1", "part2", "part3", "part4"]);
@@ -57,7 +61,12 @@ describe("buildOnce", () => {
     // pid 2^22 + 1 is above Linux's pid_max default, so no process has it
     writeFileSync(path.join(d, "build.lock"), String(4_194_305));
     let builds = 0;
-    const result = await buildOnce({ lockFile: path.join(d, "build.lock"), isCurrent: () => builds > 0, build: () => void builds++, waitMs: 5_000 });
+    const result = await buildOnce({
+      lockFile: path.join(d, "build.lock"),
+      isCurrent: () => builds > 0,
+      build: () => void builds++,
+      waitMs: 5_000,
+    });
     expect(result).toBe("built");
     expect(builds).toBe(1);
     expect(readdirSync(d)).toEqual([]);

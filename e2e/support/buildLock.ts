@@ -52,7 +52,10 @@ export async function buildOnce(o: LockedBuild): Promise<"built" | "current"> {
         rmSync(o.lockFile, { force: true });
         continue;
       }
-      if (Date.now() > deadline) throw new Error(`waited ${o.waitMs ?? 600_000} ms for the build holding ${o.lockFile}; remove it if no build is running`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `waited ${o.waitMs ?? 600_000} ms for the build holding ${o.lockFile}; remove it if no build is running`,
+        );
       await sleep(200);
       continue;
     }

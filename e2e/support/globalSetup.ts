@@ -7,9 +7,13 @@ import { ensureRendererBuilt, repoRoot } from "./build.ts";
 
 function runIncludesE2e(filters: readonly string[] | undefined): boolean {
   if (!filters?.length) return true;
-  const suites = readdirSync(path.join(repoRoot, "e2e")).filter((f) => f.endsWith(".e2e.test.ts")).map((f) => `e2e/${f}`);
+  const suites = readdirSync(path.join(repoRoot, "e2e"))
+    .filter((f) => f.endsWith(".e2e.test.ts"))
+    .map((f) => `e2e/${f}`);
   // vitest matches a filter as a substring of the file's path
-  return filters.some((f) => suites.some((s) => path.join(repoRoot, s).includes(f) || s.includes(f.replace(/^\.\//, ""))));
+  return filters.some((f) =>
+    suites.some((s) => path.join(repoRoot, s).includes(f) || s.includes(f.replace(/^\.\//, ""))),
+  );
 }
 
 export default async function setup(project: TestProject): Promise<void> {
@@ -18,5 +22,6 @@ export default async function setup(project: TestProject): Promise<void> {
   if (!runIncludesE2e(filters)) return;
   const started = Date.now();
   const result = await ensureRendererBuilt();
-  if (result === "built") console.log(`globalSetup: built dist/renderer in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  if (result === "built")
+    console.log(`globalSetup: built dist/renderer in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }

@@ -4,11 +4,19 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
-import { startBrowserHost, type BrowserHost } from "../../host/httpHost.ts";
+import { startBrowserHost, type BrowserHost } from "#host/httpHost.ts";
 import { rendererDist, repoRoot, requireRendererBuilt } from "./build.ts";
 
 export const CHROMIUM = process.env.SATPAYLOAD_CHROMIUM ?? "/usr/bin/chromium";
-export const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
+export const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
 export const artifactsDir = path.join(repoRoot, "e2e/artifacts");
 
 export interface E2eSession {
@@ -16,7 +24,11 @@ export interface E2eSession {
   browser: Browser;
   dataDir: string;
   /** a page in a fresh context, 1280×720 unless told otherwise, already at the tokened URL */
-  open(opts?: { width?: number; height?: number; colorScheme?: "light" | "dark" }): Promise<{ context: BrowserContext; page: Page; errors: string[] }>;
+  open(opts?: {
+    width?: number;
+    height?: number;
+    colorScheme?: "light" | "dark";
+  }): Promise<{ context: BrowserContext; page: Page; errors: string[] }>;
   close(): Promise<void>;
 }
 

@@ -28,7 +28,11 @@ export async function openPreset(page: Page, id: string): Promise<void> {
   await waitForSizes(page);
 }
 
-export async function stat(page: Page, format: string, name: "min" | "mean" | "p50" | "p95" | "p99" | "max"): Promise<number> {
+export async function stat(
+  page: Page,
+  format: string,
+  name: "min" | "mean" | "p50" | "p95" | "p99" | "max",
+): Promise<number> {
   const v = await page.locator(tid(`size-${format}-${name}`)).getAttribute("data-value");
   if (v === null || v === "") throw new Error(`no ${name} shown for ${format}`);
   return Number(v);
@@ -36,14 +40,21 @@ export async function stat(page: Page, format: string, name: "min" | "mean" | "p
 
 /** Keys of the tree rows in screen order ("gps.lat" for nested rows). */
 export async function rowKeys(page: Page): Promise<string[]> {
-  return page.$$eval('[data-testid="layout-tree"] [role="treeitem"]', (els) => els.map((e) => (e.getAttribute("data-testid") ?? "").replace(/^row-/, "")));
+  return page.$$eval('[data-testid="layout-tree"] [role="treeitem"]', (els) =>
+    els.map((e) => (e.getAttribute("data-testid") ?? "").replace(/^row-/, "")),
+  );
 }
 
 /**
  * A real pointer drag: press, nudge past dnd-kit's activation distance, glide to the target and
  * release at the given height inside it (before/after decisions depend on it).
  */
-export async function drag(page: Page, from: Locator, to: Locator, at: "top" | "middle" | "bottom" = "middle"): Promise<void> {
+export async function drag(
+  page: Page,
+  from: Locator,
+  to: Locator,
+  at: "top" | "middle" | "bottom" = "middle",
+): Promise<void> {
   const a = await from.boundingBox();
   if (!a) throw new Error("drag source is not visible");
   await to.scrollIntoViewIfNeeded();

@@ -26,12 +26,18 @@ const id = z.string().min(1).max(64);
 
 /** request schema + response schema per method */
 export const methods = {
-  "app.info": { req: z.object({}), res: z.object({ version: z.string(), shell: z.enum(["electron", "browser"]), dataDir: z.string() }) },
+  "app.info": {
+    req: z.object({}),
+    res: z.object({ version: z.string(), shell: z.enum(["electron", "browser"]), dataDir: z.string() }),
+  },
   "presets.list": {
     req: z.object({}),
     res: z.array(z.object({ id: z.string(), name: z.string(), description: z.string(), layout: layoutJson })),
   },
-  "projects.list": { req: z.object({ limit: z.number().int().min(1).max(200).default(20) }), res: z.array(projectSummary) },
+  "projects.list": {
+    req: z.object({ limit: z.number().int().min(1).max(200).default(20) }),
+    res: z.array(projectSummary),
+  },
   "projects.create": { req: z.object({ name: z.string().min(1).max(128), layout: layoutJson }), res: project },
   "projects.open": { req: z.object({ id }), res: project },
   /** autosave: every accepted save becomes a new version; a stale baseVersion is refused (another window saved) */
@@ -43,15 +49,26 @@ export const methods = {
   "projects.delete": { req: z.object({ id }), res: z.object({ deleted: z.boolean() }) },
   "projects.history": {
     req: z.object({ id, limit: z.number().int().min(1).max(500).default(50) }),
-    res: z.array(z.object({ version: z.number().int(), savedAt: z.string(), fieldCount: z.number().int(), name: z.string() })),
+    res: z.array(
+      z.object({ version: z.number().int(), savedAt: z.string(), fieldCount: z.number().int(), name: z.string() }),
+    ),
   },
-  "projects.version": { req: z.object({ id, version: z.number().int().min(1) }), res: z.object({ version: z.number().int(), layout: layoutJson }) },
+  "projects.version": {
+    req: z.object({ id, version: z.number().int().min(1) }),
+    res: z.object({ version: z.number().int(), layout: layoutJson }),
+  },
   /** parse + validate a *.satlayout.json text (browser upload, drag-drop, paste) into a new project */
-  "files.importLayout": { req: z.object({ fileName: z.string().max(255), content: z.string().max(5_000_000) }), res: project },
+  "files.importLayout": {
+    req: z.object({ fileName: z.string().max(255), content: z.string().max(5_000_000) }),
+    res: project,
+  },
   /** Electron: native dialog when path is omitted; browser mode: an absolute path on the host machine */
   "files.openLayout": { req: z.object({ path: z.string().max(4096).optional() }), res: project.nullable() },
   /** write the project's layout to a file (temp + rename); Electron asks for the path when omitted */
-  "files.saveLayout": { req: z.object({ id, path: z.string().max(4096).optional() }), res: z.object({ path: z.string() }).nullable() },
+  "files.saveLayout": {
+    req: z.object({ id, path: z.string().max(4096).optional() }),
+    res: z.object({ path: z.string() }).nullable(),
+  },
   /** the JSON text of the layout as a user would commit it (for browser downloads) */
   "files.layoutText": { req: z.object({ id }), res: z.object({ fileName: z.string(), content: z.string() }) },
   ...devkitMethods,

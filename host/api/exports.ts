@@ -10,9 +10,16 @@ const exportRequest = z
     projectId: id.optional(),
     layout: z.unknown().optional(),
     exporterIds: z.array(z.string().min(1).max(64)).max(64).default([]),
-    options: z.record(z.string().max(64), z.union([z.string().max(256), z.number(), z.boolean(), z.array(z.string().max(64)).max(16)])).default({}),
+    options: z
+      .record(
+        z.string().max(64),
+        z.union([z.string().max(256), z.number(), z.boolean(), z.array(z.string().max(64)).max(16)]),
+      )
+      .default({}),
   })
-  .refine((r) => (r.projectId === undefined) !== (r.layout === undefined), { message: "give exactly one of projectId or layout" });
+  .refine((r) => (r.projectId === undefined) !== (r.layout === undefined), {
+    message: "give exactly one of projectId or layout",
+  });
 
 const exportFile = z.object({
   path: z.string(),
@@ -21,7 +28,11 @@ const exportFile = z.object({
   exporter: z.string(),
 });
 
-const problem = z.object({ exporter: z.string(), message: z.string(), issues: z.array(z.object({ path: z.string(), message: z.string() })) });
+const problem = z.object({
+  exporter: z.string(),
+  message: z.string(),
+  issues: z.array(z.object({ path: z.string(), message: z.string() })),
+});
 
 export const exportsMethods = {
   "exports.list": {

@@ -1,8 +1,8 @@
 // HostApi methods and events of the Load Test page; spread into host/api/contract.ts.
 import { z } from "zod";
-import { loadTestResultSchema, progressSchema } from "../../services/loadgen/src/result.ts";
-import { runSettingsSchema } from "../../services/loadgen/src/spec.ts";
-import { INGEST_TRANSPORTS } from "../../codecs/src/transport/ingest.ts";
+import { INGEST_TRANSPORTS } from "#codecs/transport/ingest.ts";
+import { loadTestResultSchema, progressSchema } from "#services/loadgen/src/result.ts";
+import { runSettingsSchema } from "#services/loadgen/src/spec.ts";
 
 const id = z.string().min(1).max(64);
 
@@ -56,9 +56,18 @@ export const loadtestMethods = {
   /** the run in progress, with its last progress report (a reloaded page picks it up) */
   "loadtest.active": {
     req: z.object({}),
-    res: z.object({ run: loadTestSummary, progress: progressSchema.nullable(), timeline: z.array(progressSchema.shape.point.unwrap()) }).nullable(),
+    res: z
+      .object({
+        run: loadTestSummary,
+        progress: progressSchema.nullable(),
+        timeline: z.array(progressSchema.shape.point.unwrap()),
+      })
+      .nullable(),
   },
-  "loadtest.history": { req: z.object({ limit: z.number().int().min(1).max(500).default(50) }), res: z.array(loadTestSummary) },
+  "loadtest.history": {
+    req: z.object({ limit: z.number().int().min(1).max(500).default(50) }),
+    res: z.array(loadTestSummary),
+  },
   "loadtest.get": { req: z.object({ id }), res: loadTestRun },
   /** runs side by side, in the order asked */
   "loadtest.compare": { req: z.object({ ids: z.array(id).min(1).max(6) }), res: z.array(loadTestRun) },

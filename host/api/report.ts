@@ -1,6 +1,6 @@
 // HostApi methods of the decide pages: a project's cost scenarios, and the report PDF (both shells).
 import { z } from "zod";
-import { costDocSchema } from "../../codecs/src/report/scenario.ts";
+import { costDocSchema } from "#codecs";
 
 const id = z.string().min(1).max(64);
 export const PAGE_SIZES = ["A4", "Letter"] as const;
@@ -10,7 +10,10 @@ export const MAX_REPORT_HTML = 12 * 1024 * 1024;
 
 export const reportMethods = {
   /** the project's cost scenarios; a fresh default set (updatedAt null) when none were saved yet */
-  "costs.get": { req: z.object({ projectId: id }), res: z.object({ doc: costDocSchema, updatedAt: z.string().nullable() }) },
+  "costs.get": {
+    req: z.object({ projectId: id }),
+    res: z.object({ doc: costDocSchema, updatedAt: z.string().nullable() }),
+  },
   /** replaces the project's cost scenarios; refused with the problems listed when the document is invalid */
   "costs.save": { req: z.object({ projectId: id, doc: z.unknown() }), res: z.object({ updatedAt: z.string() }) },
   /**
@@ -18,7 +21,11 @@ export const reportMethods = {
    * the user chooses (or to `path`). Browser mode prints the same page with the browser's own print dialog.
    */
   "report.savePdf": {
-    req: z.object({ pageSize: z.enum(PAGE_SIZES), fileName: z.string().min(1).max(200), path: z.string().max(4096).optional() }),
+    req: z.object({
+      pageSize: z.enum(PAGE_SIZES),
+      fileName: z.string().min(1).max(200),
+      path: z.string().max(4096).optional(),
+    }),
     res: z.object({ path: z.string(), bytes: z.number().int() }).nullable(),
   },
   /**

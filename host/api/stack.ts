@@ -1,12 +1,14 @@
 // HostApi methods and events of the Stack page (decoder + embedded CSE); spread into contract.ts.
 import { z } from "zod";
-import { FORMAT_IDS } from "../../codecs/src/formats/types.ts";
+import { FORMAT_IDS } from "#codecs";
 
 const port = z.number().int().min(0).max(65535);
 
 /** a device path fixed to a layout and format (the decoder's --route; it checks reserved paths) */
 export const stackRouteSchema = z.object({
-  path: z.string().regex(/^\/[A-Za-z0-9._~\-/]{1,200}$/, "must start with / and hold only letters, digits and . _ ~ - /"),
+  path: z
+    .string()
+    .regex(/^\/[A-Za-z0-9._~\-/]{1,200}$/, "must start with / and hold only letters, digits and . _ ~ - /"),
   layout: z.string().min(1, "names no layout").max(256),
   format: z.enum(FORMAT_IDS),
   /** raw: the body is the message; envelope: a portal's JSON with base64 data; auto: by Content-Type */
@@ -36,7 +38,12 @@ export const stackOptionsSchema = z.object({
   cseOrigin: z.string().min(1).max(128).default("Cdecoder"),
   container: z.enum(["device", "shared"]).default("device"),
   /** largest accepted ingest body */
-  bodyLimit: z.number().int().min(1).max(16 * 1024 * 1024).default(65536),
+  bodyLimit: z
+    .number()
+    .int()
+    .min(1)
+    .max(16 * 1024 * 1024)
+    .default(65536),
   /** the CSE started with the stack when there is no cseUrl: the embedded one, or a real ACME */
   cseKind: z.enum(["embedded", "acme"]).default("embedded"),
   /** the started CSE sends a verification request to new notification URIs */
@@ -79,7 +86,11 @@ export const stackEndpointsSchema = z.object({
   /** where the contentInstances land: <cse>/<ae>/<device key> or <cse>/<ae>/up */
   container: z.string(),
   /** device paths (defaults and configured): POST here without any X-Satpayload-* header */
-  routes: z.array(z.object({ url: z.string(), layout: z.string(), format: z.string(), body: z.enum(["raw", "envelope", "auto"]) })).default([]),
+  routes: z
+    .array(
+      z.object({ url: z.string(), layout: z.string(), format: z.string(), body: z.enum(["raw", "envelope", "auto"]) }),
+    )
+    .default([]),
   /** mqtt://127.0.0.1:<port>: publish to satpayload/[<device>/]<layout>/<format>[/<message id>] */
   mqtt: z.string().optional(),
   /** coap://127.0.0.1:<port>: POST to /ingest?layout=…&format=… or a device route's path */
@@ -135,7 +146,15 @@ export const stackStatsSchema = z.object({
   forwarded: z.number(),
   backlog: z.number(),
   forwardFailures: z.number(),
-  buffers: z.array(z.object({ index: z.number(), records: z.number(), backlog: z.number(), forwarded: z.number(), forwarder: forwarderSchema })),
+  buffers: z.array(
+    z.object({
+      index: z.number(),
+      records: z.number(),
+      backlog: z.number(),
+      forwarded: z.number(),
+      forwarder: forwarderSchema,
+    }),
+  ),
   recordsPerSecond: z.number().optional(),
   forwardedPerSecond: z.number().optional(),
 });
@@ -171,10 +190,22 @@ export const stackKeySchema = z.object({
 export type StackKey = z.infer<typeof stackKeySchema>;
 
 export const stackKeyRequestSchema = z.discriminatedUnion("role", [
-  z.object({ role: z.literal("device"), device: z.string().trim().min(1, "name the device this key writes for").max(128), label: z.string().max(200).default("") }),
+  z.object({
+    role: z.literal("device"),
+    device: z.string().trim().min(1, "name the device this key writes for").max(128),
+    label: z.string().max(200).default(""),
+  }),
   z.object({ role: z.literal("fleet"), label: z.string().max(200).default("") }),
   z.object({ role: z.literal("reader"), label: z.string().max(200).default("") }),
-  z.object({ role: z.literal("webhook"), route: z.string().trim().regex(/^\/[A-Za-z0-9._~/-]*$/, "a path such as /astrocast-callback").max(256), label: z.string().max(200).default("") }),
+  z.object({
+    role: z.literal("webhook"),
+    route: z
+      .string()
+      .trim()
+      .regex(/^\/[A-Za-z0-9._~/-]*$/, "a path such as /astrocast-callback")
+      .max(256),
+    label: z.string().max(200).default(""),
+  }),
 ]);
 
 export const stackMethods = {
@@ -185,17 +216,26 @@ export const stackMethods = {
   "stack.status": { req: z.object({}), res: stackStatusSchema },
   /** the newest captured log lines (all are also in <dir>/logs) */
   "stack.logs": {
-    req: z.object({ service: z.enum(["cse", "decoder", "supervisor"]).optional(), limit: z.number().int().min(1).max(2000).default(200) }),
+    req: z.object({
+      service: z.enum(["cse", "decoder", "supervisor"]).optional(),
+      limit: z.number().int().min(1).max(2000).default(200),
+    }),
     res: z.object({ lines: z.array(logLineSchema) }),
   },
   /** the paper's get-latest-data through the host: newest record per device */
-  "stack.latest": { req: z.object({ limit: z.number().int().min(1).max(200).default(20) }), res: z.object({ records: z.array(stackRecordSchema) }) },
+  "stack.latest": {
+    req: z.object({ limit: z.number().int().min(1).max(200).default(20) }),
+    res: z.object({ records: z.array(stackRecordSchema) }),
+  },
   "stack.stats": { req: z.object({}), res: stackStatsSchema.nullable() },
   /** the decoder's credentials file (device/fleet/reader keys, webhook secrets) */
   "stack.keys.list": { req: z.object({}), res: z.object({ file: z.string(), keys: z.array(stackKeySchema) }) },
   /** the secret is in this answer only: the file keeps a hash (or, for a webhook, the secret itself) */
   "stack.keys.add": { req: stackKeyRequestSchema, res: z.object({ id: z.string(), secret: z.string() }) },
-  "stack.keys.revoke": { req: z.object({ id: z.string().regex(/^[a-f0-9]{12}$/) }), res: z.object({ revoked: z.boolean() }) },
+  "stack.keys.revoke": {
+    req: z.object({ id: z.string().regex(/^[a-f0-9]{12}$/) }),
+    res: z.object({ revoked: z.boolean() }),
+  },
 } as const;
 
 export const stackEvents = {

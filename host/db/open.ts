@@ -1,7 +1,7 @@
 // Opens (creating if needed) the projects database and brings its schema up to date.
-import Database from "better-sqlite3";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
+import Database from "better-sqlite3";
 import { MIGRATIONS } from "./migrations.ts";
 
 export const DB_FILE_NAME = "projects.sqlite";
@@ -35,7 +35,9 @@ export function openDatabase(file: string, opts: OpenOptions = {}): Database.Dat
 function migrate(db: Database.Database): void {
   const current = db.pragma("user_version", { simple: true }) as number;
   if (current > MIGRATIONS.length)
-    throw new Error(`the projects database was written by a newer SatPayload Studio (schema ${current}, this build knows ${MIGRATIONS.length})`);
+    throw new Error(
+      `the projects database was written by a newer SatPayload Studio (schema ${current}, this build knows ${MIGRATIONS.length})`,
+    );
   if (current === MIGRATIONS.length) return;
   db.transaction(() => {
     for (let v = current; v < MIGRATIONS.length; v++) db.exec(MIGRATIONS[v]!);

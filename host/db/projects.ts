@@ -1,10 +1,10 @@
 // Projects and their layout version history; every write is one transaction so autosave never
 // leaves a project pointing at a version that is not there.
-import type Database from "better-sqlite3";
 import { randomUUID } from "node:crypto";
-import type { Layout } from "../../codecs/src/layout/schema.ts";
+import type Database from "better-sqlite3";
+import type { Layout } from "#codecs";
+import { prepareReads, summary, type ProjectRow } from "#services/shared/projectReader.ts";
 import type { Project, ProjectSummary } from "../api/contract.ts";
-import { prepareReads, summary, type ProjectRow } from "../../services/shared/projectReader.ts";
 import { HostError } from "../errors.ts";
 
 export const DEFAULT_KEEP_VERSIONS = 200;
@@ -26,14 +26,20 @@ export interface StoreOptions {
 function prepare(db: Database.Database) {
   return {
     ...prepareReads(db),
-    insertProject: db.prepare("INSERT INTO projects (id, name, created_at, updated_at, version, file_path) VALUES (?, ?, ?, ?, 1, ?)"),
-    insertVersion: db.prepare("INSERT INTO layout_versions (project_id, version, saved_at, name, field_count, layout) VALUES (?, ?, ?, ?, ?, ?)"),
+    insertProject: db.prepare(
+      "INSERT INTO projects (id, name, created_at, updated_at, version, file_path) VALUES (?, ?, ?, ?, 1, ?)",
+    ),
+    insertVersion: db.prepare(
+      "INSERT INTO layout_versions (project_id, version, saved_at, name, field_count, layout) VALUES (?, ?, ?, ?, ?, ?)",
+    ),
     bump: db.prepare("UPDATE projects SET version = ?, updated_at = ? WHERE id = ?"),
     prune: db.prepare("DELETE FROM layout_versions WHERE project_id = ? AND version <= ?"),
     rename: db.prepare("UPDATE projects SET name = ?, updated_at = ? WHERE id = ?"),
     setFile: db.prepare("UPDATE projects SET file_path = ?, updated_at = ? WHERE id = ?"),
     delete: db.prepare("DELETE FROM projects WHERE id = ?"),
-    history: db.prepare("SELECT version, saved_at AS savedAt, field_count AS fieldCount, name FROM layout_versions WHERE project_id = ? ORDER BY version DESC LIMIT ?"),
+    history: db.prepare(
+      "SELECT version, saved_at AS savedAt, field_count AS fieldCount, name FROM layout_versions WHERE project_id = ? ORDER BY version DESC LIMIT ?",
+    ),
   };
 }
 
@@ -96,17 +102,22 @@ export class ProjectStore {
   /** A save based on an older version than the stored one is refused: another window saved first. */
   save(id: string, layout: Layout, baseVersion: number): { version: number; updatedAt: string } {
     const text = JSON.stringify(layout);
-    return this.db.transaction(() => {
-      const r = this.row(id);
-      if (r.version !== baseVersion)
-        throw new HostError("conflict", `project "${r.name}" is at version ${r.version}, this save was based on version ${baseVersion}`);
-      const version = r.version + 1;
-      const at = this.stamp();
-      this.q.insertVersion.run(id, version, at, layout.name, layout.fields.length, text);
-      this.q.bump.run(version, at, id);
-      this.q.prune.run(id, version - this.keep);
-      return { version, updatedAt: at };
-    }).immediate();
+    return this.db
+      .transaction(() => {
+        const r = this.row(id);
+        if (r.version !== baseVersion)
+          throw new HostError(
+            "conflict",
+            `project "${r.name}" is at version ${r.version}, this save was based on version ${baseVersion}`,
+          );
+        const version = r.version + 1;
+        const at = this.stamp();
+        this.q.insertVersion.run(id, version, at, layout.name, layout.fields.length, text);
+        this.q.bump.run(version, at, id);
+        this.q.prune.run(id, version - this.keep);
+        return { version, updatedAt: at };
+      })
+      .immediate();
   }
 
   rename(id: string, name: string): ProjectSummary {
@@ -142,7 +153,8 @@ export class ProjectStore {
   version(id: string, version: number): { version: number; layout: unknown } {
     this.row(id);
     const v = this.q.layoutAt.get(id, version) as { layout: string } | undefined;
-    if (!v) throw new HostError("not_found", `project ${id} has no version ${version} (only the last ${this.keep} are kept)`);
+    if (!v)
+      throw new HostError("not_found", `project ${id} has no version ${version} (only the last ${this.keep} are kept)`);
     return { version, layout: JSON.parse(v.layout) };
   }
 }

@@ -1,10 +1,6 @@
 // The bytes "send current design" puts on the module: one sample of the layout in one format, through the
 // same codec and sample generator the designer shows, and refused when the Astronode cannot carry it.
-import { codecFor } from "../../codecs/src/formats/registry.ts";
-import type { FormatId } from "../../codecs/src/formats/types.ts";
-import type { Layout } from "../../codecs/src/layout/schema.ts";
-import { platformById } from "../../codecs/src/platforms/catalog.ts";
-import { generateSamples } from "../../codecs/src/samples/generate.ts";
+import { codecFor, type FormatId, generateSamples, type Layout, platformById } from "#codecs";
 import { HostError } from "../errors.ts";
 
 /** the Astronode's user-data limit, from the platform catalog (the one table of limits) */
@@ -22,5 +18,9 @@ export function designPayload(layout: Layout, format: FormatId, sample: number, 
 
 export function checkFits(bytes: number, what: string): void {
   const limit = astronodeLimit();
-  if (bytes > limit) throw new HostError("bad_request", `${what} is ${bytes} bytes: ${bytes - limit} over the Astronode's ${limit}-byte limit; pick a more compact format or trim the layout`);
+  if (bytes > limit)
+    throw new HostError(
+      "bad_request",
+      `${what} is ${bytes} bytes: ${bytes - limit} over the Astronode's ${limit}-byte limit; pick a more compact format or trim the layout`,
+    );
 }

@@ -1,17 +1,15 @@
 // The bench's HostApi over the simulated DevKit on a pseudo-terminal: connect, info, configure, send the
 // paper preset's Protobuf payload, acks through polling into the database, downlink, reset, Wi-Fi, log.
-import Database from "better-sqlite3";
 import path from "node:path";
+import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { paperPreset } from "../../codecs/src/presets/paper.ts";
+import { bytesToHex, paperPreset, parseLayout } from "#codecs";
+import { designPayload } from "./design.ts";
 import type { EventName } from "../api/contract.ts";
 import { DB_FILE_NAME } from "../db/open.ts";
 import { devkitServiceOf } from "../handlers/devkit.ts";
 import type { Host } from "../host.ts";
 import { call, failure, tempDir, testHost } from "../test/support.ts";
-import { designPayload } from "./design.ts";
-import { parseLayout } from "../../codecs/src/layout/validate.ts";
-import { bytesToHex } from "../../codecs/src/text/bytes.ts";
 
 const opened: Host[] = [];
 afterEach(async () => {
@@ -26,7 +24,13 @@ function bench(dataDir = tempDir()) {
   return { host, seen, dataDir };
 }
 
-const config = { satAck: true, geolocation: false, ephemeris: true, deepSleep: false, evtMask: { satAck: true, reset: true, command: true, messagePending: false } };
+const config = {
+  satAck: true,
+  geolocation: false,
+  ephemeris: true,
+  deepSleep: false,
+  evtMask: { satAck: true, reset: true, command: true, messagePending: false },
+};
 
 describe("devkit host API (simulated DevKit on a pty)", () => {
   it("lists the simulators first and explains nothing is connected", async () => {
@@ -34,8 +38,14 @@ describe("devkit host API (simulated DevKit on a pty)", () => {
     const ports = await call(host, "devkit.ports", {});
     expect(ports.ports.slice(0, 2).map((p) => p.id)).toEqual(["sim:astronode-s", "sim:wifi-devkit"]);
     expect(await call(host, "devkit.status", {})).toMatchObject({ state: "disconnected", port: null });
-    expect(await failure(host.dispatch("devkit.info", {}))).toMatchObject({ code: "conflict", message: expect.stringMatching(/no DevKit is connected/) });
-    expect(await failure(host.dispatch("devkit.connect", { port: "/dev/ttyUSB_satpayload_none" }))).toMatchObject({ code: "conflict", message: expect.stringMatching(/does not exist/) });
+    expect(await failure(host.dispatch("devkit.info", {}))).toMatchObject({
+      code: "conflict",
+      message: expect.stringMatching(/no DevKit is connected/),
+    });
+    expect(await failure(host.dispatch("devkit.connect", { port: "/dev/ttyUSB_satpayload_none" }))).toMatchObject({
+      code: "conflict",
+      message: expect.stringMatching(/does not exist/),
+    });
   });
 
   it("sends the paper preset's Protobuf payload, records it, and marks it acknowledged after a pass", async () => {
@@ -53,24 +63,48 @@ describe("devkit host API (simulated DevKit on a pty)", () => {
 
     await call(host, "devkit.configure", { config, position: { lat: 31.86, lon: 28.74 }, save: true });
     // the simulated line runs at 9600 baud and the start-up quirk is off until asked for
-    expect(await call(host, "devkit.simSettings", { autoPass: false })).toEqual({ autoPass: false, passDelayMs: 8000, lineRate: true, firstRequestLost: false });
+    expect(await call(host, "devkit.simSettings", { autoPass: false })).toEqual({
+      autoPass: false,
+      passDelayMs: 8000,
+      lineRate: true,
+      firstRequestLost: false,
+    });
     const sim = devkitServiceOf(host.events)!.simulator().device;
     expect(sim.baud).toBe(9600);
-    expect(await call(host, "devkit.simSettings", { lineRate: false, firstRequestLost: true })).toMatchObject({ lineRate: false, firstRequestLost: true });
+    expect(await call(host, "devkit.simSettings", { lineRate: false, firstRequestLost: true })).toMatchObject({
+      lineRate: false,
+      firstRequestLost: true,
+    });
     expect([sim.baud, sim.faults.current.firstRequestLost]).toEqual([null, true]);
-    expect(await call(host, "devkit.simSettings", { lineRate: true, firstRequestLost: false })).toMatchObject({ lineRate: true, firstRequestLost: false });
+    expect(await call(host, "devkit.simSettings", { lineRate: true, firstRequestLost: false })).toMatchObject({
+      lineRate: true,
+      firstRequestLost: false,
+    });
     expect(sim.baud).toBe(9600);
 
     const t = await call(host, "devkit.sendDesign", { projectId: project.id, format: "protobuf", sample: 0, seed: 1 });
     const expected = designPayload(parseLayout(paperPreset), "protobuf", 0, 1);
-    expect(t).toMatchObject({ projectId: project.id, layoutVersion: 1, format: "protobuf", sample: 0, seed: 1, status: "queued", bytes: expected.length, port: "sim:astronode-s" });
+    expect(t).toMatchObject({
+      projectId: project.id,
+      layoutVersion: 1,
+      format: "protobuf",
+      sample: 0,
+      seed: 1,
+      status: "queued",
+      bytes: expected.length,
+      port: "sim:astronode-s",
+    });
     expect(t.payloadHex).toBe(bytesToHex(expected));
     expect(t.bytes).toBeGreaterThanOrEqual(136);
     expect(t.bytes).toBeLessThanOrEqual(140);
 
-    const tooBig = await failure(host.dispatch("devkit.sendDesign", { projectId: project.id, format: "json", sample: 0, seed: 1 }));
+    const tooBig = await failure(
+      host.dispatch("devkit.sendDesign", { projectId: project.id, format: "json", sample: 0, seed: 1 }),
+    );
     expect(tooBig.code).toBe("bad_request");
-    expect(tooBig.message).toMatch(/the json payload of sample 0 is 4\d\d bytes: 2\d\d over the Astronode's 160-byte limit/);
+    expect(tooBig.message).toMatch(
+      /the json payload of sample 0 is 4\d\d bytes: 2\d\d over the Astronode's 160-byte limit/,
+    );
 
     const queue = await call(host, "devkit.queue", {});
     expect(queue.module).toMatchObject({ queued: 1, ackedInQueue: 0 });
@@ -87,8 +121,18 @@ describe("devkit host API (simulated DevKit on a pty)", () => {
     // the row is in the projects database itself, with everything the issue asks for
     const db = new Database(path.join(dataDir, DB_FILE_NAME), { readonly: true });
     try {
-      const stored = db.prepare("SELECT payload_hex, format, layout_version, queue_id, acked_at FROM devkit_transmissions WHERE id = ?").get(t.id);
-      expect(stored).toEqual({ payload_hex: t.payloadHex, format: "protobuf", layout_version: 1, queue_id: t.queueId, acked_at: row!.ackedAt });
+      const stored = db
+        .prepare(
+          "SELECT payload_hex, format, layout_version, queue_id, acked_at FROM devkit_transmissions WHERE id = ?",
+        )
+        .get(t.id);
+      expect(stored).toEqual({
+        payload_hex: t.payloadHex,
+        format: "protobuf",
+        layout_version: 1,
+        queue_id: t.queueId,
+        acked_at: row!.ackedAt,
+      });
     } finally {
       db.close();
     }
@@ -101,7 +145,12 @@ describe("devkit host API (simulated DevKit on a pty)", () => {
     expect(text.fileName).toMatch(/^devkit-log-.*\.txt$/);
     expect(text.content).toContain("PLD_ER");
     const jsonl = await call(host, "devkit.logExport", { format: "jsonl" });
-    expect(jsonl.content.trim().split("\n").map((l) => JSON.parse(l).seq)).toEqual(log.map((e) => e.seq));
+    expect(
+      jsonl.content
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l).seq),
+    ).toEqual(log.map((e) => e.seq));
     expect(seen.filter((s) => s.event === "devkit.frame").length).toBe(log.length);
   });
 
@@ -113,7 +162,9 @@ describe("devkit host API (simulated DevKit on a pty)", () => {
     await call(host, "devkit.configure", { config: { ...config, deepSleep: true }, save: false });
 
     expect(await failure(host.dispatch("devkit.enqueueHex", { hex: "zz" }))).toMatchObject({ code: "bad_request" });
-    expect((await failure(host.dispatch("devkit.enqueueHex", { hex: "00".repeat(161) }))).message).toMatch(/161 bytes: 1 over/);
+    expect((await failure(host.dispatch("devkit.enqueueHex", { hex: "00".repeat(161) }))).message).toMatch(
+      /161 bytes: 1 over/,
+    );
     const a = await call(host, "devkit.enqueueHex", { hex: "01 02 03" });
     const b = await call(host, "devkit.enqueueHex", { hex: "0x0405" });
     expect(await call(host, "devkit.dequeue", {})).toEqual({ id: a.queueId });
@@ -138,14 +189,23 @@ describe("devkit host API (simulated DevKit on a pty)", () => {
     expect(r.reset).toBe(true);
     expect((await call(host, "devkit.command", { name: "CFG_RR" })).answer).toMatchObject({ deepSleep: true });
     expect((await call(host, "devkit.command", { name: "EVT_RR" })).answer).toMatchObject({ reset: false });
-    expect(seen.some((s) => s.event === "devkit.notice" && (s.payload as { kind: string }).kind === "reset")).toBe(true);
+    expect(seen.some((s) => s.event === "devkit.notice" && (s.payload as { kind: string }).kind === "reset")).toBe(
+      true,
+    );
 
     const counters = await call(host, "devkit.counters", {});
     expect(counters.mst).toMatchObject({ lastResetReason: 2 });
     expect(Object.keys(counters.per)).toHaveLength(14);
-    expect((await call(host, "devkit.command", { name: "GEO_WR", args: { lat: 95, lon: 0 } }).catch((e) => e)).message).toMatch(/INVALID_POS/);
-    expect(await failure(host.dispatch("devkit.command", { name: "SSC_WR", args: { period: "x" } }))).toMatchObject({ code: "bad_request" });
-    expect((await call(host, "devkit.command", { name: "PLD_ER", args: { hex: "0A0B" } })).answer).toMatchObject({ bytes: 2, status: "queued" });
+    expect(
+      (await call(host, "devkit.command", { name: "GEO_WR", args: { lat: 95, lon: 0 } }).catch((e) => e)).message,
+    ).toMatch(/INVALID_POS/);
+    expect(await failure(host.dispatch("devkit.command", { name: "SSC_WR", args: { period: "x" } }))).toMatchObject({
+      code: "bad_request",
+    });
+    expect((await call(host, "devkit.command", { name: "PLD_ER", args: { hex: "0A0B" } })).answer).toMatchObject({
+      bytes: 2,
+      status: "queued",
+    });
     expect(await call(host, "devkit.disconnect", {})).toMatchObject({ state: "disconnected" });
   });
 
@@ -155,9 +215,13 @@ describe("devkit host API (simulated DevKit on a pty)", () => {
     expect(bad.issues?.map((i) => i.path).sort()).toEqual(["ssid", "token"]);
     await call(host, "devkit.connect", { port: "sim:wifi-devkit" });
     expect((await call(host, "devkit.status", {})).productName).toBe("Wi-Fi DevKit");
-    expect(await call(host, "devkit.wifi", { ssid: "lab", password: "secret", token: "t".repeat(96) })).toEqual({ saved: true });
+    expect(await call(host, "devkit.wifi", { ssid: "lab", password: "secret", token: "t".repeat(96) })).toEqual({
+      saved: true,
+    });
     await call(host, "devkit.connect", { port: "sim:astronode-s" });
-    expect((await failure(host.dispatch("devkit.wifi", { ssid: "lab", password: "secret", token: "t".repeat(96) }))).message).toMatch(/OPCODE_NOT_VALID/);
+    expect(
+      (await failure(host.dispatch("devkit.wifi", { ssid: "lab", password: "secret", token: "t".repeat(96) }))).message,
+    ).toMatch(/OPCODE_NOT_VALID/);
   });
 
   it("background polling acknowledges on its own and emits status changes", async () => {
@@ -166,7 +230,13 @@ describe("devkit host API (simulated DevKit on a pty)", () => {
     await call(host, "devkit.polling", { enabled: true, intervalMs: 250 });
     await call(host, "devkit.simSettings", { autoPass: true, passDelayMs: 300 });
     const t = await call(host, "devkit.enqueueHex", { hex: "CAFE" });
-    await expect.poll(async () => (await call(host, "devkit.transmissions", {})).find((x) => x.id === t.id)?.status, { timeout: 10_000 }).toBe("acked");
-    expect(seen.filter((s) => s.event === "devkit.status").map((s) => (s.payload as { state: string }).state)).toContain("ready");
+    await expect
+      .poll(async () => (await call(host, "devkit.transmissions", {})).find((x) => x.id === t.id)?.status, {
+        timeout: 10_000,
+      })
+      .toBe("acked");
+    expect(
+      seen.filter((s) => s.event === "devkit.status").map((s) => (s.payload as { state: string }).state),
+    ).toContain("ready");
   });
 });

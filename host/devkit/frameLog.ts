@@ -25,8 +25,15 @@ export class FrameLog {
 
   /** text: one aligned line per frame, as a serial monitor would show it; jsonl: one JSON object per line */
   export(format: "text" | "jsonl"): string {
-    if (format === "jsonl") return this.entries.map((e) => JSON.stringify(e)).join("\n") + (this.entries.length ? "\n" : "");
+    if (format === "jsonl")
+      return this.entries.map((e) => JSON.stringify(e)).join("\n") + (this.entries.length ? "\n" : "");
     const head = "# SatPayload Studio DevKit log: time, direction, frame text between STX and ETX, meaning\n";
-    return head + this.entries.map((e) => `${e.at}  ${e.dir === "tx" ? "→" : "←"}  ${e.status.padEnd(5)}  ${e.text.padEnd(40)}  ${e.decoded}`).join("\n") + (this.entries.length ? "\n" : "");
+    return (
+      head +
+      this.entries
+        .map((e) => `${e.at}  ${e.dir === "tx" ? "→" : "←"}  ${e.status.padEnd(5)}  ${e.text.padEnd(40)}  ${e.decoded}`)
+        .join("\n") +
+      (this.entries.length ? "\n" : "")
+    );
   }
 }

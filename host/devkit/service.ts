@@ -1,21 +1,21 @@
 // One DevKit bench per host: the connection (serial port or simulator), the frame log, background EVT
 // polling with ack/downlink/reset handling, and the transmissions table.
 import type Database from "better-sqlite3";
-import { bytesToHex } from "../../codecs/src/text/bytes.ts";
-import { realClock, type TimerHandle } from "../../devkit-bridge/src/clock.ts";
-import { DevkitConnection } from "../../devkit-bridge/src/client/connection.ts";
-import { CorruptAnswerError, DevkitError, ModuleError, TimeoutError } from "../../devkit-bridge/src/errors.ts";
-import { listPorts } from "../../devkit-bridge/src/link/ports.ts";
-import { openSerial } from "../../devkit-bridge/src/link/serial.ts";
-import { ERR } from "../../devkit-bridge/src/protocol/codes.ts";
-import { PRODUCT_NAMES, type Events, type ModuleConfig } from "../../devkit-bridge/src/protocol/commands.ts";
-import type { AstronodeClient } from "../../devkit-bridge/src/client/client.ts";
+import { bytesToHex } from "#codecs";
+import type { AstronodeClient } from "#devkit-bridge/client/client.ts";
+import { DevkitConnection } from "#devkit-bridge/client/connection.ts";
+import { realClock, type TimerHandle } from "#devkit-bridge/clock.ts";
+import { CorruptAnswerError, DevkitError, ModuleError, TimeoutError } from "#devkit-bridge/errors.ts";
+import { listPorts } from "#devkit-bridge/link/ports.ts";
+import { openSerial } from "#devkit-bridge/link/serial.ts";
+import { ERR } from "#devkit-bridge/protocol/codes.ts";
+import { PRODUCT_NAMES, type Events, type ModuleConfig } from "#devkit-bridge/protocol/commands.ts";
 import type { DevkitStatus, LogEntry, Transmission } from "../api/devkit.ts";
 import { HostError } from "../errors.ts";
-import type { HostEvents } from "../handlers/events.ts";
 import { FrameLog } from "./frameLog.ts";
 import { SIM_PORTS, startSimulator, type RunningSimulator } from "./simulator.ts";
 import { TransmissionStore, type NewTransmission } from "./transmissions.ts";
+import type { HostEvents } from "../handlers/events.ts";
 
 const iso = (ms = Date.now()) => new Date(ms).toISOString();
 
@@ -64,7 +64,15 @@ export class DevkitService {
   // ---- connection ----------------------------------------------------------------------------
 
   status(): DevkitStatus {
-    const state = this.connecting ? "connecting" : !this.conn ? "disconnected" : this.conn.state === "ready" ? "ready" : this.conn.state === "reconnecting" ? "reconnecting" : "disconnected";
+    const state = this.connecting
+      ? "connecting"
+      : !this.conn
+        ? "disconnected"
+        : this.conn.state === "ready"
+          ? "ready"
+          : this.conn.state === "reconnecting"
+            ? "reconnecting"
+            : "disconnected";
     return {
       state,
       port: this.port,
@@ -89,8 +97,21 @@ export class DevkitService {
     const listing = await listPorts();
     return {
       ports: [
-        ...SIM_PORTS.map((s) => ({ id: s.id, label: s.label, kind: "simulator" as const, likelyDevkit: true, accessible: true })),
-        ...listing.ports.map((p) => ({ id: p.path, label: p.label, kind: "serial" as const, likelyDevkit: p.likelyDevkit, accessible: p.accessible, ...(p.hint ? { hint: p.hint } : {}) })),
+        ...SIM_PORTS.map((s) => ({
+          id: s.id,
+          label: s.label,
+          kind: "simulator" as const,
+          likelyDevkit: true,
+          accessible: true,
+        })),
+        ...listing.ports.map((p) => ({
+          id: p.path,
+          label: p.label,
+          kind: "serial" as const,
+          likelyDevkit: p.likelyDevkit,
+          accessible: p.accessible,
+          ...(p.hint ? { hint: p.hint } : {}),
+        })),
       ],
       problems: listing.problems,
     };
@@ -110,7 +131,9 @@ export class DevkitService {
       this.conn = await DevkitConnection.open({
         open,
         clock: realClock,
-        client: { onFrame: (f) => this.frame({ at: iso(f.at), dir: f.dir, text: f.text, decoded: f.decoded, status: f.status }) },
+        client: {
+          onFrame: (f) => this.frame({ at: iso(f.at), dir: f.dir, text: f.text, decoded: f.decoded, status: f.status }),
+        },
         onState: (state, detail) => {
           if (state === "ready" && this.conn) void this.afterReconnect();
           if (state === "reconnecting") this.events.emit("devkit.notice", { kind: "lost", message: detail, at: iso() });
@@ -121,7 +144,9 @@ export class DevkitService {
       this.productId = cfg.productId;
       this.connecting = false;
       this.schedulePoll();
-      return this.announce(`connected to ${PRODUCT_NAMES[cfg.productId] ?? `product ${cfg.productId}`} ${this.sim ? `(simulator ${this.sim.note})` : `on ${port}`}`);
+      return this.announce(
+        `connected to ${PRODUCT_NAMES[cfg.productId] ?? `product ${cfg.productId}`} ${this.sim ? `(simulator ${this.sim.note})` : `on ${port}`}`,
+      );
     } catch (e) {
       this.connecting = false;
       await this.teardown();
@@ -197,7 +222,10 @@ export class DevkitService {
    * Enqueues with an id no queued payload has. After a damaged or missing answer the same id is sent again:
    * DUPLICATE_ID then proves the first attempt was queued.
    */
-  async enqueue(data: Uint8Array, origin: Omit<NewTransmission, "payloadHex" | "bytes" | "queueId" | "port">): Promise<Transmission> {
+  async enqueue(
+    data: Uint8Array,
+    origin: Omit<NewTransmission, "payloadHex" | "bytes" | "queueId" | "port">,
+  ): Promise<Transmission> {
     return this.run(async (c) => {
       for (let attempt = 0; attempt < 9; attempt++) {
         const id = this.takeId();
@@ -212,7 +240,10 @@ export class DevkitService {
             if (!(again instanceof ModuleError && again.code === ERR.DUPLICATE_ID)) throw again;
           }
         }
-        const t = this.store.add({ ...origin, payloadHex: bytesToHex(data), bytes: data.length, queueId: id, port: this.port! }, iso());
+        const t = this.store.add(
+          { ...origin, payloadHex: bytesToHex(data), bytes: data.length, queueId: id, port: this.port! },
+          iso(),
+        );
         this.events.emit("devkit.transmission", t);
         return t;
       }
@@ -229,7 +260,8 @@ export class DevkitService {
 
   async free(): Promise<void> {
     await this.run((c) => c.call("PLD_FR", {}));
-    for (const t of this.store.openOnPort(this.port!)) this.events.emit("devkit.transmission", this.store.setStatus(t.id, "freed"));
+    for (const t of this.store.openOnPort(this.port!))
+      this.events.emit("devkit.transmission", this.store.setStatus(t.id, "freed"));
   }
 
   openTransmissions(): Transmission[] {
@@ -255,7 +287,12 @@ export class DevkitService {
         const t = this.port ? this.store.openByQueueId(this.port, id) : null;
         const at = iso();
         if (t) this.events.emit("devkit.transmission", this.store.setStatus(t.id, "acked", at));
-        this.events.emit("devkit.notice", { kind: "ack", id, at, message: `satellite acknowledged payload ${id}${t ? ` (${t.bytes} B${t.format ? `, ${t.format}` : ""})` : ""}` });
+        this.events.emit("devkit.notice", {
+          kind: "ack",
+          id,
+          at,
+          message: `satellite acknowledged payload ${id}${t ? ` (${t.bytes} B${t.format ? `, ${t.format}` : ""})` : ""}`,
+        });
         more = (await c.call("EVT_RR", {})).satAck;
       }
       if (events.command) {
@@ -265,7 +302,11 @@ export class DevkitService {
         out.downlink = { createdAt: iso((1514764800 + cmd.createdAt) * 1000), hex, bytes: cmd.data.length };
         if (key !== this.lastDownlink) {
           this.lastDownlink = key;
-          this.events.emit("devkit.notice", { kind: "downlink", at: iso(), message: `downlink command (${cmd.data.length} B): ${hex.toUpperCase()}` });
+          this.events.emit("devkit.notice", {
+            kind: "downlink",
+            at: iso(),
+            message: `downlink command (${cmd.data.length} B): ${hex.toUpperCase()}`,
+          });
         }
       }
       if (events.reset) {
@@ -275,7 +316,9 @@ export class DevkitService {
         this.events.emit("devkit.notice", {
           kind: "reset",
           at: iso(),
-          message: this.lastConfig ? "the module restarted: configuration written again, reset event cleared" : "the module restarted (reset event cleared)",
+          message: this.lastConfig
+            ? "the module restarted: configuration written again, reset event cleared"
+            : "the module restarted (reset event cleared)",
         });
       }
       this.events.emit("devkit.notice", { kind: "events", at: iso(), message: "events polled", events });

@@ -57,8 +57,12 @@ export class TransmissionStore {
       ),
       byId: db.prepare("SELECT * FROM devkit_transmissions WHERE id = ?"),
       // the newest queued one with that id: ids are reused once a payload has left the queue
-      open: db.prepare("SELECT * FROM devkit_transmissions WHERE port = ? AND queue_id = ? AND status = 'queued' ORDER BY id DESC LIMIT 1"),
-      setStatus: db.prepare("UPDATE devkit_transmissions SET status = ?, acked_at = coalesce(?, acked_at) WHERE id = ?"),
+      open: db.prepare(
+        "SELECT * FROM devkit_transmissions WHERE port = ? AND queue_id = ? AND status = 'queued' ORDER BY id DESC LIMIT 1",
+      ),
+      setStatus: db.prepare(
+        "UPDATE devkit_transmissions SET status = ?, acked_at = coalesce(?, acked_at) WHERE id = ?",
+      ),
       openOnPort: db.prepare("SELECT * FROM devkit_transmissions WHERE port = ? AND status = 'queued' ORDER BY id"),
       freeAll: db.prepare("UPDATE devkit_transmissions SET status = 'freed' WHERE port = ? AND status = 'queued'"),
       list: db.prepare("SELECT * FROM devkit_transmissions ORDER BY id DESC LIMIT ?"),
@@ -67,7 +71,18 @@ export class TransmissionStore {
   }
 
   add(t: NewTransmission, at: string): Transmission {
-    const info = this.q.insert.run(t.projectId, t.layoutVersion, t.format, t.sample, t.seed, t.payloadHex, t.bytes, t.queueId, t.port, at);
+    const info = this.q.insert.run(
+      t.projectId,
+      t.layoutVersion,
+      t.format,
+      t.sample,
+      t.seed,
+      t.payloadHex,
+      t.bytes,
+      t.queueId,
+      t.port,
+      at,
+    );
     return fromRow(this.q.byId.get(info.lastInsertRowid) as Row);
   }
 

@@ -2,14 +2,13 @@
 // the old file or the new one, never half of one), never through a symlink, never outside the folder.
 import { lstat, mkdir, realpath, rename } from "node:fs/promises";
 import path from "node:path";
-import { safeArchivePath } from "../../codecs/src/exporters/zip.ts";
-import type { ExportFile } from "../../codecs/src/exporters/types.ts";
-import { writeFileAtomicAsync } from "../../services/shared/atomicWrite.ts";
+import { safeArchivePath } from "#codecs";
+import type { ExportFile } from "#codecs/exporters/types.ts";
+import { writeFileAtomicAsync } from "#services/shared/atomicWrite.ts";
 
 export class ExportFolderError extends Error {
   override readonly name = "ExportFolderError";
 }
-
 
 /** A path we may replace: absent, or a regular file (not a link, directory or device). */
 async function replaceable(target: string): Promise<void> {
@@ -24,11 +23,16 @@ async function replaceable(target: string): Promise<void> {
 function fsMessage(e: unknown, what: string): ExportFolderError {
   if (e instanceof ExportFolderError) return e;
   const code = (e as NodeJS.ErrnoException).code;
-  return new ExportFolderError(`cannot write ${what}: ${code === "EACCES" || code === "EPERM" ? "permission denied" : code === "ENOTDIR" ? "a parent is not a folder" : (e as Error).message}`);
+  return new ExportFolderError(
+    `cannot write ${what}: ${code === "EACCES" || code === "EPERM" ? "permission denied" : code === "ENOTDIR" ? "a parent is not a folder" : (e as Error).message}`,
+  );
 }
 
 /** `dir` must be absolute; it is created when missing. Returns the absolute paths written. */
-export async function writeExportFolder(dir: string, files: readonly Pick<ExportFile, "path" | "content">[]): Promise<string[]> {
+export async function writeExportFolder(
+  dir: string,
+  files: readonly Pick<ExportFile, "path" | "content">[],
+): Promise<string[]> {
   if (!path.isAbsolute(dir)) throw new ExportFolderError(`"${dir}" is not an absolute path`);
   if (dir.includes("\0")) throw new ExportFolderError("the folder path contains a NUL character");
   try {
@@ -45,7 +49,8 @@ export async function writeExportFolder(dir: string, files: readonly Pick<Export
       await mkdir(path.dirname(target), { recursive: true });
       // a sub-folder that is a link could point anywhere: the parent must still resolve inside the folder
       const parent = await realpath(path.dirname(target));
-      if (parent !== root && !parent.startsWith(root + path.sep)) throw new ExportFolderError(`${f.path} would be written outside ${dir}`);
+      if (parent !== root && !parent.startsWith(root + path.sep))
+        throw new ExportFolderError(`${f.path} would be written outside ${dir}`);
       await replaceable(target);
       await writeFileAtomicAsync(target, f.content);
     } catch (e) {

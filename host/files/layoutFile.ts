@@ -3,12 +3,10 @@
 import { constants as fsConstants } from "node:fs";
 import { lstat, open, realpath, type FileHandle } from "node:fs/promises";
 import path from "node:path";
-import { LayoutError } from "../../codecs/src/errors.ts";
-import { parseLayout } from "../../codecs/src/layout/validate.ts";
-import type { Layout } from "../../codecs/src/layout/schema.ts";
+import { type Layout, LayoutError, parseLayout } from "#codecs";
+import { writeFileAtomicAsync } from "#services/shared/atomicWrite.ts";
 import { HostError } from "../errors.ts";
 import { parseJsonSafely, UnsafeJsonError } from "../json/safeJson.ts";
-import { writeFileAtomicAsync } from "../../services/shared/atomicWrite.ts";
 
 /** The largest layout file accepted; real layouts are a few kB, 512 fields stay well under 1 MB. */
 export const MAX_LAYOUT_BYTES = 5_000_000;
@@ -19,7 +17,8 @@ const utf8 = new TextDecoder("utf-8", { fatal: true });
 function fsError(e: unknown, file: string, doing: string): HostError {
   const code = (e as NodeJS.ErrnoException).code;
   if (code === "ENOENT") return new HostError("not_found", `${file} does not exist`);
-  if (code === "EACCES" || code === "EPERM") return new HostError("bad_request", `cannot ${doing} ${file}: permission denied`);
+  if (code === "EACCES" || code === "EPERM")
+    return new HostError("bad_request", `cannot ${doing} ${file}: permission denied`);
   if (code === "EISDIR") return new HostError("bad_request", `${file} is a directory, not a layout file`);
   return new HostError("bad_request", `cannot ${doing} ${file}: ${(e as Error).message}`);
 }
@@ -28,7 +27,8 @@ function fsError(e: unknown, file: string, doing: string): HostError {
 function checkPath(file: string): void {
   if (!path.isAbsolute(file)) throw new HostError("bad_request", `"${file}" is not an absolute path`);
   if (file.includes("\0")) throw new HostError("bad_request", "the path contains a NUL character");
-  if (!file.toLowerCase().endsWith(".json")) throw new HostError("bad_request", `${file}: layout files end in ${LAYOUT_EXTENSION}`);
+  if (!file.toLowerCase().endsWith(".json"))
+    throw new HostError("bad_request", `${file}: layout files end in ${LAYOUT_EXTENSION}`);
 }
 
 function megabytes(n: number): string {
@@ -49,14 +49,19 @@ async function readBounded(file: string): Promise<string> {
   try {
     const st = await fh.stat();
     if (!st.isFile()) throw new HostError("bad_request", `${file} is not a regular file`);
-    if (st.size > MAX_LAYOUT_BYTES) throw new HostError("invalid_layout", `${file} is ${megabytes(st.size)}; a layout file is at most ${megabytes(MAX_LAYOUT_BYTES)}`);
+    if (st.size > MAX_LAYOUT_BYTES)
+      throw new HostError(
+        "invalid_layout",
+        `${file} is ${megabytes(st.size)}; a layout file is at most ${megabytes(MAX_LAYOUT_BYTES)}`,
+      );
     const buf = Buffer.allocUnsafe(MAX_LAYOUT_BYTES + 1);
     let len = 0;
     for (;;) {
       const { bytesRead } = await fh.read(buf, len, buf.length - len, len);
       if (bytesRead === 0) break;
       len += bytesRead;
-      if (len > MAX_LAYOUT_BYTES) throw new HostError("invalid_layout", `${file} grew beyond ${megabytes(MAX_LAYOUT_BYTES)} while being read`);
+      if (len > MAX_LAYOUT_BYTES)
+        throw new HostError("invalid_layout", `${file} grew beyond ${megabytes(MAX_LAYOUT_BYTES)} while being read`);
     }
     try {
       return utf8.decode(buf.subarray(0, len));
@@ -74,18 +79,23 @@ async function readBounded(file: string): Promise<string> {
 /** Validates layout text from any source; `label` names it in messages (file name or path). */
 export function parseLayoutText(text: string, label: string): Layout {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  if (body.length > MAX_LAYOUT_BYTES) throw new HostError("invalid_layout", `${label} is larger than ${megabytes(MAX_LAYOUT_BYTES)}`);
+  if (body.length > MAX_LAYOUT_BYTES)
+    throw new HostError("invalid_layout", `${label} is larger than ${megabytes(MAX_LAYOUT_BYTES)}`);
   let json: unknown;
   try {
     json = parseJsonSafely(body);
   } catch (e) {
-    if (e instanceof UnsafeJsonError) throw new HostError("invalid_layout", `${label} is not a usable layout file: ${e.message}`, [{ path: "", message: e.message }]);
+    if (e instanceof UnsafeJsonError)
+      throw new HostError("invalid_layout", `${label} is not a usable layout file: ${e.message}`, [
+        { path: "", message: e.message },
+      ]);
     throw e;
   }
   try {
     return parseLayout(json);
   } catch (e) {
-    if (e instanceof LayoutError) throw new HostError("invalid_layout", `${label} is not a valid SatPayload layout: ${e.message}`, e.issues);
+    if (e instanceof LayoutError)
+      throw new HostError("invalid_layout", `${label} is not a valid SatPayload layout: ${e.message}`, e.issues);
     throw e;
   }
 }
@@ -122,18 +132,28 @@ async function checkReplaceable(file: string): Promise<{ target: string; mode: n
     throw fsError(e, file, "inspect");
   }
   // a link is followed so the real file is replaced and the link keeps pointing at it
-  const target = st.isSymbolicLink() ? await realpath(file).catch((e) => Promise.reject(fsError(e, file, "resolve"))) : file;
+  const target = st.isSymbolicLink()
+    ? await realpath(file).catch((e) => Promise.reject(fsError(e, file, "resolve")))
+    : file;
   const text = await readBounded(target).catch((e) => {
-    throw e instanceof HostError && e.code !== "not_found" ? new HostError("conflict", `refusing to overwrite ${file}: ${e.message}`) : e;
+    throw e instanceof HostError && e.code !== "not_found"
+      ? new HostError("conflict", `refusing to overwrite ${file}: ${e.message}`)
+      : e;
   });
   let json: unknown;
   try {
     json = parseJsonSafely(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch (e) {
-    throw new HostError("conflict", `refusing to overwrite ${file}: it is not a SatPayload layout file (${(e as Error).message})`);
+    throw new HostError(
+      "conflict",
+      `refusing to overwrite ${file}: it is not a SatPayload layout file (${(e as Error).message})`,
+    );
   }
   if (typeof json !== "object" || json === null || (json as { format?: unknown }).format !== "satlayout")
-    throw new HostError("conflict", `refusing to overwrite ${file}: it is not a SatPayload layout file (no "format": "satlayout")`);
+    throw new HostError(
+      "conflict",
+      `refusing to overwrite ${file}: it is not a SatPayload layout file (no "format": "satlayout")`,
+    );
   return { target, mode: (await lstat(target)).mode & 0o777 };
 }
 
@@ -151,4 +171,3 @@ export async function writeLayoutFile(file: string, text: string): Promise<strin
   }
   return file;
 }
-

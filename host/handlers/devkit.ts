@@ -1,11 +1,18 @@
 // HostApi handlers of the DevKit bench; the state lives in one DevkitService per host.
 import type Database from "better-sqlite3";
 import { z } from "zod";
-import { bytesToHex, hexToBytes } from "../../codecs/src/text/bytes.ts";
-import { MODULE_BAUD } from "../../devkit-bridge/src/protocol/frame.ts";
-import { DOWNLINK_SIZES, checkWifi, toE7, rtcToDate, PRODUCT_NAMES, type CommandName } from "../../devkit-bridge/src/protocol/commands.ts";
-import { moduleConfig, type DEVKIT_COMMANDS } from "../api/devkit.ts";
+import { bytesToHex, hexToBytes } from "#codecs";
+import {
+  DOWNLINK_SIZES,
+  checkWifi,
+  toE7,
+  rtcToDate,
+  PRODUCT_NAMES,
+  type CommandName,
+} from "#devkit-bridge/protocol/commands.ts";
+import { MODULE_BAUD } from "#devkit-bridge/protocol/frame.ts";
 import type { Res } from "../api/contract.ts";
+import { moduleConfig, type DEVKIT_COMMANDS } from "../api/devkit.ts";
 import type { ProjectStore } from "../db/projects.ts";
 import { designPayload, checkFits } from "../devkit/design.ts";
 import { DevkitService } from "../devkit/service.ts";
@@ -33,11 +40,15 @@ export function jsonAnswer(v: unknown): unknown {
 function bytesFromHex(text: string, what: string): Uint8Array {
   const clean = text.replace(/^\s*0x/i, "").replace(/[\s:]/g, "");
   const b = hexToBytes(clean);
-  if (!b) throw new HostError("bad_request", `${what} is not hex (pairs of 0-9, A-F)`, [{ path: "hex", message: "not hex" }]);
+  if (!b)
+    throw new HostError("bad_request", `${what} is not hex (pairs of 0-9, A-F)`, [{ path: "hex", message: "not hex" }]);
   return b;
 }
 
-const position = z.union([z.object({ latE7: z.number().int(), lonE7: z.number().int() }), z.object({ lat: z.number(), lon: z.number() })]);
+const position = z.union([
+  z.object({ latE7: z.number().int(), lonE7: z.number().int() }),
+  z.object({ lat: z.number(), lon: z.number() }),
+]);
 
 /** devkit.command's arguments per command, in JSON terms */
 const COMMAND_ARGS: Partial<Record<(typeof DEVKIT_COMMANDS)[number], z.ZodType>> = {
@@ -48,7 +59,17 @@ const COMMAND_ARGS: Partial<Record<(typeof DEVKIT_COMMANDS)[number], z.ZodType>>
   GEO_WR: position,
 };
 
-export function createDevkitHandlers({ store, db, events, info }: { store: ProjectStore; db: Database.Database; events: HostEvents; info: Res<"app.info"> }): DevkitHandlers {
+export function createDevkitHandlers({
+  store,
+  db,
+  events,
+  info,
+}: {
+  store: ProjectStore;
+  db: Database.Database;
+  events: HostEvents;
+  info: Res<"app.info">;
+}): DevkitHandlers {
   const svc = new DevkitService(events, db);
   services.set(events, svc);
   events.onClose(() => svc.dispose());
@@ -97,14 +118,20 @@ export function createDevkitHandlers({ store, db, events, info }: { store: Proje
       }),
     "devkit.wifi": ({ ssid, password, token, save }) => {
       const problems = checkWifi({ ssid, password, token });
-      if (problems.length) throw new HostError("bad_request", "the Wi-Fi settings cannot be sent", problems.map((p) => ({ path: p.field, message: p.message })));
+      if (problems.length)
+        throw new HostError(
+          "bad_request",
+          "the Wi-Fi settings cannot be sent",
+          problems.map((p) => ({ path: p.field, message: p.message })),
+        );
       return svc.run(async (c) => {
         await c.call("WIF_WR", { ssid, password, token });
         if (save) await c.call("CFG_SR", {});
         return { saved: save };
       });
     },
-    "devkit.search": ({ period, force }) => svc.run(async (c) => (await c.call("SSC_WR", { period, force }), { ok: true as const })),
+    "devkit.search": ({ period, force }) =>
+      svc.run(async (c) => (await c.call("SSC_WR", { period, force }), { ok: true as const })),
     "devkit.queue": () =>
       svc.run(async (c) => {
         const mst = await c.call("MST_RR", {});
@@ -131,7 +158,11 @@ export function createDevkitHandlers({ store, db, events, info }: { store: Proje
       svc.run(async (c) => {
         try {
           const cmd = await c.call("CMD_RR", {});
-          return { createdAt: rtcToDate(cmd.createdAt).toISOString(), hex: bytesToHex(cmd.data).toUpperCase(), bytes: cmd.data.length };
+          return {
+            createdAt: rtcToDate(cmd.createdAt).toISOString(),
+            hex: bytesToHex(cmd.data).toUpperCase(),
+            bytes: cmd.data.length,
+          };
         } catch (e) {
           if ((e as { errorName?: string }).errorName === "NO_COMMAND") return null;
           throw e;
@@ -144,13 +175,21 @@ export function createDevkitHandlers({ store, db, events, info }: { store: Proje
         const mst = await c.call("MST_RR", {});
         const lcd = await c.call("LCD_RR", {});
         const end = await c.call("END_RR", {});
-        return { per: jsonAnswer(per), mst: jsonAnswer(mst), lcd: jsonAnswer(lcd), end: jsonAnswer(end) } as Record<"per" | "mst" | "lcd" | "end", Record<string, unknown>>;
+        return { per: jsonAnswer(per), mst: jsonAnswer(mst), lcd: jsonAnswer(lcd), end: jsonAnswer(end) } as Record<
+          "per" | "mst" | "lcd" | "end",
+          Record<string, unknown>
+        >;
       }),
     "devkit.countersClear": () => svc.run(async (c) => (await c.call("PER_CR", {}), { ok: true as const })),
     "devkit.command": async ({ name, args }) => {
       const schema = COMMAND_ARGS[name];
       const parsed = schema ? schema.safeParse(args) : { success: true as const, data: {} };
-      if (!parsed.success) throw new HostError("bad_request", `arguments of ${name}`, parsed.error.issues.map((i) => ({ path: i.path.map(String).join("."), message: i.message })));
+      if (!parsed.success)
+        throw new HostError(
+          "bad_request",
+          `arguments of ${name}`,
+          parsed.error.issues.map((i) => ({ path: i.path.map(String).join("."), message: i.message })),
+        );
       const a = parsed.data as Record<string, unknown>;
       // enqueueing goes through the recorded path so the transmission lands in the database too
       if (name === "PLD_ER") return { answer: await enqueueHex(a.hex as string) };
@@ -161,7 +200,10 @@ export function createDevkitHandlers({ store, db, events, info }: { store: Proje
     "devkit.log": ({ limit }) => svc.log.recent(limit),
     "devkit.logExport": ({ format }) => {
       const stamp = new Date().toISOString().replace(/[:.]/g, "-").slice(0, 19);
-      return { fileName: `devkit-log-${stamp}.${format === "jsonl" ? "jsonl" : "txt"}`, content: svc.log.export(format) };
+      return {
+        fileName: `devkit-log-${stamp}.${format === "jsonl" ? "jsonl" : "txt"}`,
+        content: svc.log.export(format),
+      };
     },
     "devkit.logClear": () => (svc.log.clear(), { ok: true as const }),
     "devkit.transmissions": ({ projectId, limit }) => svc.store.list(limit, projectId),
@@ -172,7 +214,9 @@ export function createDevkitHandlers({ store, db, events, info }: { store: Proje
     "devkit.simDownlink": ({ hex }) => {
       const data = bytesFromHex(hex, "the downlink");
       if (!(DOWNLINK_SIZES as readonly number[]).includes(data.length))
-        throw new HostError("bad_request", `a downlink command holds 8 or 40 bytes, this one ${data.length}`, [{ path: "hex", message: "8 or 40 bytes" }]);
+        throw new HostError("bad_request", `a downlink command holds 8 or 40 bytes, this one ${data.length}`, [
+          { path: "hex", message: "8 or 40 bytes" },
+        ]);
       const model = svc.simulator().device.model;
       model.injectDownlink(data);
       return { waiting: model.waitingDownlinks };
@@ -189,7 +233,12 @@ export function createDevkitHandlers({ store, db, events, info }: { store: Proje
       if (passDelayMs !== undefined) pass.delayMs = passDelayMs;
       if (lineRate !== undefined) device.baud = lineRate ? MODULE_BAUD : null;
       if (firstRequestLost !== undefined) device.faults.set({ firstRequestLost });
-      return { autoPass: pass.auto, passDelayMs: pass.delayMs, lineRate: device.baud !== null, firstRequestLost: device.faults.current.firstRequestLost };
+      return {
+        autoPass: pass.auto,
+        passDelayMs: pass.delayMs,
+        lineRate: device.baud !== null,
+        firstRequestLost: device.faults.current.firstRequestLost,
+      };
     },
   };
 }

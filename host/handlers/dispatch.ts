@@ -20,7 +20,8 @@ export function createDispatch(handlers: HandlerMap): Dispatch {
     try {
       checkJsonValue(raw);
     } catch (e) {
-      if (e instanceof UnsafeJsonError) throw new HostError("bad_request", `malformed request for ${method}: ${e.message}`);
+      if (e instanceof UnsafeJsonError)
+        throw new HostError("bad_request", `malformed request for ${method}: ${e.message}`);
       throw e;
     }
     const parsed = methods[method].req.safeParse(raw ?? {});

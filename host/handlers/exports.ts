@@ -1,19 +1,18 @@
 // The Export page's host side: runs the codecs' export registry for a project or a posted layout.
 import path from "node:path";
-import { EXPORTERS, runExports, UnknownExporterError, type ExportResult } from "../../codecs/src/exporters/registry.ts";
-import { zipFiles } from "../../codecs/src/exporters/zip.ts";
-import type { Layout } from "../../codecs/src/layout/schema.ts";
-import { parseLayout } from "../../codecs/src/layout/validate.ts";
+import { type Layout, parseLayout, zipFiles } from "#codecs";
+import { EXPORTERS, runExports, UnknownExporterError, type ExportResult } from "#codecs/exporters/registry.ts";
 import type { ProjectStore } from "../db/projects.ts";
 import { HostError } from "../errors.ts";
+import type { HandlerMap, Parsed } from "./dispatch.ts";
 import { ExportFolderError, writeExportFolder } from "../exports/folder.ts";
 import { layoutFileName } from "../files/layoutFile.ts";
-import type { HandlerMap, Parsed } from "./dispatch.ts";
 
 type ExportsHandlers = Pick<HandlerMap, "exports.list" | "exports.generate" | "exports.saveToFolder" | "exports.zip">;
 
 export function createExportsHandlers({ store }: { store: ProjectStore }): ExportsHandlers {
-  const layoutOf = (req: Parsed<"exports.generate">): Layout => parseLayout(req.projectId !== undefined ? store.open(req.projectId).layout : req.layout);
+  const layoutOf = (req: Parsed<"exports.generate">): Layout =>
+    parseLayout(req.projectId !== undefined ? store.open(req.projectId).layout : req.layout);
   const run = (req: Parsed<"exports.generate">): { layout: Layout; result: ExportResult } => {
     const layout = layoutOf(req);
     try {
@@ -41,7 +40,12 @@ export function createExportsHandlers({ store }: { store: ProjectStore }): Expor
       const { layout, result } = run(req);
       const base = layoutFileName(layout.name).replace(/\.satlayout\.json$/, "");
       const zip = zipFiles(result.files, `${base}-exports/`);
-      return { fileName: `${base}-exports.zip`, base64: Buffer.from(zip).toString("base64"), files: result.files.length, problems: result.problems };
+      return {
+        fileName: `${base}-exports.zip`,
+        base64: Buffer.from(zip).toString("base64"),
+        files: result.files.length,
+        problems: result.problems,
+      };
     },
   };
 }

@@ -1,20 +1,18 @@
 // Every HostApi method, implemented once over the project store and the layout files.
-import type Database from "better-sqlite3";
 import path from "node:path";
-import { parseLayout } from "../../codecs/src/layout/validate.ts";
-import type { Layout } from "../../codecs/src/layout/schema.ts";
-import { PRESETS } from "../../codecs/src/presets/index.ts";
+import type Database from "better-sqlite3";
+import { type Layout, parseLayout, PRESETS } from "#codecs";
 import type { Res } from "../api/contract.ts";
 import type { ProjectStore } from "../db/projects.ts";
 import { HostError } from "../errors.ts";
-import { layoutFileName, layoutToText, parseLayoutText, readLayoutFile, writeLayoutFile } from "../files/layoutFile.ts";
 import { createDevkitHandlers } from "./devkit.ts";
+import type { HandlerMap } from "./dispatch.ts";
+import type { HostEvents } from "./events.ts";
 import { createExportsHandlers } from "./exports.ts";
 import { createLoadTestHandlers } from "./loadtest.ts";
 import { createReportHandlers, type HtmlPrinter, type ReportPdfDialogs } from "./report.ts";
 import { createStackHandlers } from "./stack.ts";
-import type { HandlerMap } from "./dispatch.ts";
-import type { HostEvents } from "./events.ts";
+import { layoutFileName, layoutToText, parseLayoutText, readLayoutFile, writeLayoutFile } from "../files/layoutFile.ts";
 
 /** Native dialogs; only Electron has them. Both resolve null when the user cancels. */
 export interface Dialogs extends ReportPdfDialogs {
@@ -48,7 +46,12 @@ export function createHandlers({ store, db, events, info, dialogs, printHtml }: 
     ...createStackHandlers({ events, info }),
     "app.info": () => info,
     "presets.list": () =>
-      (presets ??= PRESETS.map((p) => ({ id: p.id, name: p.name, description: p.description, layout: parseLayout(p.layout) }))),
+      (presets ??= PRESETS.map((p) => ({
+        id: p.id,
+        name: p.name,
+        description: p.description,
+        layout: parseLayout(p.layout),
+      }))),
     "projects.list": ({ limit }) => store.list(limit),
     "projects.create": ({ name, layout }) => {
       const p = store.create(name, parseLayout(layout));
@@ -92,7 +95,11 @@ export function createHandlers({ store, db, events, info, dialogs, printHtml }: 
     },
     "files.saveLayout": async (req) => {
       const project = store.open(req.id);
-      const chosen = req.path ?? (dialogs ? await dialogs.saveLayoutPath(project.filePath ?? layoutFileName(project.name)) : needPath("saving a file"));
+      const chosen =
+        req.path ??
+        (dialogs
+          ? await dialogs.saveLayoutPath(project.filePath ?? layoutFileName(project.name))
+          : needPath("saving a file"));
       if (chosen === null) return null;
       const file = path.resolve(chosen);
       await writeLayoutFile(file, layoutToText(project.layout));
@@ -109,7 +116,11 @@ export function createHandlers({ store, db, events, info, dialogs, printHtml }: 
 }
 
 /** Opening a file that already backs a project continues that project, adding a version if the file changed. */
-function reopen(store: ProjectStore, file: string, layout: Layout): { id: string; saved?: Res<"projects.save"> } | undefined {
+function reopen(
+  store: ProjectStore,
+  file: string,
+  layout: Layout,
+): { id: string; saved?: Res<"projects.save"> } | undefined {
   const existing = store.findByFilePath(file);
   if (!existing) return undefined;
   const current = store.open(existing.id);

@@ -1,10 +1,10 @@
 // HostApi handlers of the Load Test page; the state lives in one LoadTestService per host.
 import type Database from "better-sqlite3";
-import type { ProjectStore } from "../db/projects.ts";
-import { LoadTestService } from "../loadtest/service.ts";
 import type { HandlerMap } from "./dispatch.ts";
 import type { HostEvents } from "./events.ts";
 import { stackSupervisorOf } from "./stack.ts";
+import type { ProjectStore } from "../db/projects.ts";
+import { LoadTestService } from "../loadtest/service.ts";
 
 type LoadTestHandlers = Pick<HandlerMap, Extract<keyof HandlerMap, `loadtest.${string}`>>;
 
@@ -15,7 +15,15 @@ export function loadTestServiceOf(events: HostEvents): LoadTestService | undefin
   return services.get(events);
 }
 
-export function createLoadTestHandlers({ store, db, events }: { store: ProjectStore; db: Database.Database; events: HostEvents }): LoadTestHandlers {
+export function createLoadTestHandlers({
+  store,
+  db,
+  events,
+}: {
+  store: ProjectStore;
+  db: Database.Database;
+  events: HostEvents;
+}): LoadTestHandlers {
   // the Stack page's supervisor is made after these handlers: look it up when a run starts
   const svc = new LoadTestService(events, db, store, undefined, () => stackSupervisorOf(events)?.status());
   services.set(events, svc);

@@ -1,12 +1,12 @@
 // Handlers of the decide pages: cost scenarios in the project database, and the report PDF (desktop shell).
-import type Database from "better-sqlite3";
 import path from "node:path";
-import type { PageSize } from "../api/report.ts";
+import type Database from "better-sqlite3";
 import type { Res } from "../api/contract.ts";
+import type { PageSize } from "../api/report.ts";
 import { HostError } from "../errors.ts";
+import type { HandlerMap } from "./dispatch.ts";
 import { CostStore } from "../report/costStore.ts";
 import { writePdfFile } from "../report/pdfFile.ts";
-import type { HandlerMap } from "./dispatch.ts";
 
 type ReportHandlers = Pick<HandlerMap, "costs.get" | "costs.save" | "report.savePdf" | "report.pdf">;
 
@@ -20,15 +20,33 @@ export interface ReportPdfDialogs {
 /** Prints a self-contained HTML snapshot to PDF bytes (browser mode: host/report/htmlToPdf.ts). */
 export type HtmlPrinter = (html: string, pageSize: PageSize) => Promise<Uint8Array>;
 
-export function createReportHandlers({ info, db, dialogs, printHtml }: { info: Res<"app.info">; db: Database.Database; dialogs?: ReportPdfDialogs | undefined; printHtml?: HtmlPrinter | undefined }): ReportHandlers {
+export function createReportHandlers({
+  info,
+  db,
+  dialogs,
+  printHtml,
+}: {
+  info: Res<"app.info">;
+  db: Database.Database;
+  dialogs?: ReportPdfDialogs | undefined;
+  printHtml?: HtmlPrinter | undefined;
+}): ReportHandlers {
   const costs = new CostStore(db);
   return {
     "costs.get": ({ projectId }) => costs.get(projectId),
     "costs.save": ({ projectId, doc }) => costs.save(projectId, doc),
     "report.savePdf": async ({ pageSize, fileName, path: wanted }) => {
-      if (!dialogs?.printPdf) throw new HostError("bad_request", "printing to PDF needs the desktop app; in the browser the report page's button asks for report.pdf");
+      if (!dialogs?.printPdf)
+        throw new HostError(
+          "bad_request",
+          "printing to PDF needs the desktop app; in the browser the report page's button asks for report.pdf",
+        );
       const safeName = fileName.replace(/[/\\:*?"<>|]/g, "-");
-      const chosen = wanted ?? (dialogs.savePdfPath ? await dialogs.savePdfPath(safeName.toLowerCase().endsWith(".pdf") ? safeName : `${safeName}.pdf`) : null);
+      const chosen =
+        wanted ??
+        (dialogs.savePdfPath
+          ? await dialogs.savePdfPath(safeName.toLowerCase().endsWith(".pdf") ? safeName : `${safeName}.pdf`)
+          : null);
       if (chosen === null) return null;
       const bytes = await dialogs.printPdf(pageSize);
       const file = await writePdfFile(path.resolve(chosen), bytes);

@@ -1,11 +1,11 @@
 // HostApi handlers of the Stack page; one supervisor per host, created on first use.
-import type { Res } from "../api/contract.ts";
 import path from "node:path";
-import { addKey, addWebhook, KeysFileError, listKeys, revoke } from "../../services/shared/credentials.ts";
+import { addKey, addWebhook, KeysFileError, listKeys, revoke } from "#services/shared/credentials.ts";
+import type { Res } from "../api/contract.ts";
 import { HostError } from "../errors.ts";
-import { decoderDataDir, STACK_DIR, StackSupervisor } from "../stack/supervisor.ts";
 import type { HandlerMap } from "./dispatch.ts";
 import type { HostEvents } from "./events.ts";
+import { decoderDataDir, STACK_DIR, StackSupervisor } from "../stack/supervisor.ts";
 
 type StackHandlers = Pick<HandlerMap, Extract<keyof HandlerMap, `stack.${string}`>>;
 
@@ -44,7 +44,11 @@ export function createStackHandlers({ events, info }: { events: HostEvents; info
           const { id, secret } = addWebhook(keysFile, { route: r.route, label: r.label });
           return { id, secret };
         }
-        const { id, token } = addKey(keysFile, { role: r.role, device: r.role === "device" ? r.device : undefined, label: r.label });
+        const { id, token } = addKey(keysFile, {
+          role: r.role,
+          device: r.role === "device" ? r.device : undefined,
+          label: r.label,
+        });
         return { id, secret: token };
       }),
     "stack.keys.revoke": ({ id }) => ({ revoked: keysCall(() => revoke(keysFile, id)) }),

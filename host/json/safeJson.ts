@@ -44,16 +44,20 @@ export function checkJsonValue(root: unknown, maxDepth = MAX_JSON_DEPTH): void {
       if (!Number.isFinite(v)) throw new UnsafeJsonError(`${describePath(path)} is not a finite number`);
       continue;
     }
-    if (typeof v !== "object") throw new UnsafeJsonError(`${describePath(path)} holds a ${typeof v}, which JSON cannot carry`);
-    if (path.length >= maxDepth) throw new UnsafeJsonError(`nested deeper than ${maxDepth} levels at ${describePath(path)}`);
+    if (typeof v !== "object")
+      throw new UnsafeJsonError(`${describePath(path)} holds a ${typeof v}, which JSON cannot carry`);
+    if (path.length >= maxDepth)
+      throw new UnsafeJsonError(`nested deeper than ${maxDepth} levels at ${describePath(path)}`);
     if (Array.isArray(v)) {
       for (let i = 0; i < v.length; i++) stack.push({ v: v[i], path: [...path, i] });
       continue;
     }
     const proto = Object.getPrototypeOf(v);
-    if (proto !== Object.prototype && proto !== null) throw new UnsafeJsonError(`${describePath(path)} is not a plain JSON object`);
+    if (proto !== Object.prototype && proto !== null)
+      throw new UnsafeJsonError(`${describePath(path)} is not a plain JSON object`);
     for (const key of Object.keys(v)) {
-      if (FORBIDDEN_KEYS.has(key)) throw new UnsafeJsonError(`${describePath([...path, key])}: the key "${key}" is not allowed`);
+      if (FORBIDDEN_KEYS.has(key))
+        throw new UnsafeJsonError(`${describePath([...path, key])}: the key "${key}" is not allowed`);
       stack.push({ v: (v as Record<string, unknown>)[key], path: [...path, key] });
     }
   }

@@ -6,7 +6,10 @@ import path from "node:path";
 
 export type ElectronProbe = { ok: true; binary: string; version: string } | { ok: false; reason: string };
 
-export function probeElectron(root: string, load: (id: string) => unknown = createRequire(path.join(root, "package.json"))): ElectronProbe {
+export function probeElectron(
+  root: string,
+  load: (id: string) => unknown = createRequire(path.join(root, "package.json")),
+): ElectronProbe {
   let binary: unknown;
   try {
     binary = load("electron");
@@ -15,6 +18,8 @@ export function probeElectron(root: string, load: (id: string) => unknown = crea
   }
   if (typeof binary !== "string") return { ok: false, reason: "require('electron') did not return a path" };
   if (!existsSync(binary)) return { ok: false, reason: `${binary} does not exist` };
-  const version = (JSON.parse(readFileSync(path.join(root, "node_modules", "electron", "package.json"), "utf8")) as { version: string }).version;
+  const version = (
+    JSON.parse(readFileSync(path.join(root, "node_modules", "electron", "package.json"), "utf8")) as { version: string }
+  ).version;
   return { ok: true, binary, version };
 }

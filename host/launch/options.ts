@@ -22,8 +22,12 @@ export function parseLaunchArgs(argv: readonly string[], env: NodeJS.ProcessEnv 
 }
 
 /** A browser is opened only where someone can see it. */
-export function shouldOpenBrowser(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): boolean {
+export function shouldOpenBrowser(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): boolean {
   if (env.CI === "true" || env.CI === "1" || env.SATPAYLOAD_NO_OPEN) return false;
-  if (platform === "linux" || platform === "freebsd" || platform === "openbsd") return Boolean(env.DISPLAY || env.WAYLAND_DISPLAY);
+  if (platform === "linux" || platform === "freebsd" || platform === "openbsd")
+    return Boolean(env.DISPLAY || env.WAYLAND_DISPLAY);
   return true;
 }

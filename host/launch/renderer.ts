@@ -33,9 +33,16 @@ export function rendererStaleness(root: string): string | null {
 export function ensureRenderer(root: string, log: (s: string) => void = console.log): void {
   const stale = rendererStaleness(root);
   if (!stale) return;
-  const scripts = (JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { scripts?: Record<string, string> }).scripts ?? {};
-  if (!scripts["build:renderer"]) throw new Error(`${stale}, and package.json has no "build:renderer" script to build it`);
+  const scripts =
+    (JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { scripts?: Record<string, string> })
+      .scripts ?? {};
+  if (!scripts["build:renderer"])
+    throw new Error(`${stale}, and package.json has no "build:renderer" script to build it`);
   log(`Building the designer UI (${stale}): npm run build:renderer`);
-  const r = spawnSync(process.platform === "win32" ? "npm.cmd" : "npm", ["run", "build:renderer"], { cwd: root, stdio: "inherit", shell: process.platform === "win32" });
+  const r = spawnSync(process.platform === "win32" ? "npm.cmd" : "npm", ["run", "build:renderer"], {
+    cwd: root,
+    stdio: "inherit",
+    shell: process.platform === "win32",
+  });
   if (r.status !== 0) throw new Error(`npm run build:renderer failed (exit ${r.status ?? r.signal})`);
 }

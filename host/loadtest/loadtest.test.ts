@@ -5,9 +5,9 @@ import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadTestResultSchema } from "../../services/loadgen/src/result.ts";
-import { CSV_COLUMNS } from "../../services/loadgen/src/table.ts";
-import { startStub, type Stub } from "../../services/loadgen/test/stub.ts";
+import { loadTestResultSchema } from "#services/loadgen/src/result.ts";
+import { CSV_COLUMNS } from "#services/loadgen/src/table.ts";
+import { startStub, type Stub } from "#services/loadgen/test/stub.ts";
 import type { EventName } from "../api/contract.ts";
 import type { LoadTestSummary } from "../api/loadtest.ts";
 import { DB_FILE_NAME } from "../db/open.ts";
@@ -58,10 +58,18 @@ describe("loadtest.* host API", () => {
   let urlRun: LoadTestSummary;
 
   it("runs a test in its own process, reports progress and keeps the result in history", async () => {
-    const started = await call<LoadTestSummary>("loadtest.start", { layout: { kind: "preset", id: "paper" }, settings: { ...quick, format: "cbor", devices: 10, durationSeconds: 2, target: { kind: "url", url: stub.url } } });
+    const started = await call<LoadTestSummary>("loadtest.start", {
+      layout: { kind: "preset", id: "paper" },
+      settings: { ...quick, format: "cbor", devices: 10, durationSeconds: 2, target: { kind: "url", url: stub.url } },
+    });
     expect(started.status).toBe("running");
     // one run at a time
-    await expect(call("loadtest.start", { layout: { kind: "preset", id: "paper" }, settings: { ...quick, format: "cbor", devices: 1, durationSeconds: 1, target: { kind: "url", url: stub.url } } })).rejects.toMatchObject({ code: "conflict" });
+    await expect(
+      call("loadtest.start", {
+        layout: { kind: "preset", id: "paper" },
+        settings: { ...quick, format: "cbor", devices: 1, durationSeconds: 1, target: { kind: "url", url: stub.url } },
+      }),
+    ).rejects.toMatchObject({ code: "conflict" });
     const active = await call<{ run: LoadTestSummary } | null>("loadtest.active", {});
     expect(active?.run.id).toBe(started.id);
     urlRun = await finished(started.id);
@@ -70,7 +78,9 @@ describe("loadtest.* host API", () => {
     // the stub refuses one request in fifty with 503
     expect(urlRun.failurePercent).toBeGreaterThan(0);
     expect(urlRun.failurePercent).toBeLessThan(6);
-    const progress = seen.filter((s) => s.event === "loadtest.progress" && (s.payload as { id: string }).id === started.id);
+    const progress = seen.filter(
+      (s) => s.event === "loadtest.progress" && (s.payload as { id: string }).id === started.id,
+    );
     expect(progress.length).toBeGreaterThanOrEqual(2);
     expect(await call("loadtest.active", {})).toBeNull();
 
@@ -81,7 +91,10 @@ describe("loadtest.* host API", () => {
     // stored in the projects database, where a new host finds it
     const db = new Database(path.join(dataDir, DB_FILE_NAME), { readonly: true });
     try {
-      const row = db.prepare("SELECT status, result FROM loadtest_runs WHERE id = ?").get(started.id) as { status: string; result: string };
+      const row = db.prepare("SELECT status, result FROM loadtest_runs WHERE id = ?").get(started.id) as {
+        status: string;
+        result: string;
+      };
       expect(row.status).toBe("completed");
       expect(JSON.parse(row.result).rps).toBe(result.rps);
     } finally {
@@ -90,20 +103,43 @@ describe("loadtest.* host API", () => {
   }, 120_000);
 
   it("runs against the local stack from a project's layout", async () => {
-    const project = await call<{ id: string }>("projects.create", { name: "fleet", layout: (await call<{ id: string; layout: unknown }[]>("presets.list", {})).find((p) => p.id === "kineis-tracker")!.layout });
-    const started = await call<LoadTestSummary>("loadtest.start", { layout: { kind: "project", id: project.id }, settings: { ...quick, format: "bitpacked", devices: 8, durationSeconds: 2, target: { kind: "local", replicas: 1 } } });
+    const project = await call<{ id: string }>("projects.create", {
+      name: "fleet",
+      layout: (await call<{ id: string; layout: unknown }[]>("presets.list", {})).find(
+        (p) => p.id === "kineis-tracker",
+      )!.layout,
+    });
+    const started = await call<LoadTestSummary>("loadtest.start", {
+      layout: { kind: "project", id: project.id },
+      settings: {
+        ...quick,
+        format: "bitpacked",
+        devices: 8,
+        durationSeconds: 2,
+        target: { kind: "local", replicas: 1 },
+      },
+    });
     const done = await finished(started.id, 120_000);
     expect(done.status, done.error ?? "").toBe("completed");
-    const run = await call<{ result: { server: { records: number }; requests: { succeeded: number; measuredFailed: number } } }>("loadtest.get", { id: started.id });
+    const run = await call<{
+      result: { server: { records: number }; requests: { succeeded: number; measuredFailed: number } };
+    }>("loadtest.get", { id: started.id });
     expect(run.result.requests.measuredFailed).toBe(0);
     expect(run.result.server.records).toBe(run.result.requests.succeeded);
   }, 150_000);
 
   it("cancels a run in progress", async () => {
-    const started = await call<LoadTestSummary>("loadtest.start", { layout: { kind: "preset", id: "paper" }, settings: { ...quick, format: "json", devices: 5, durationSeconds: 120, target: { kind: "url", url: stub.url } } });
+    const started = await call<LoadTestSummary>("loadtest.start", {
+      layout: { kind: "preset", id: "paper" },
+      settings: { ...quick, format: "json", devices: 5, durationSeconds: 120, target: { kind: "url", url: stub.url } },
+    });
     await new Promise<void>((resolve) => {
       const off = host.events.subscribe((event, payload) => {
-        if (event === "loadtest.progress" && (payload as { id: string; progress: { point: unknown } }).id === started.id && (payload as { progress: { point: unknown } }).progress.point) {
+        if (
+          event === "loadtest.progress" &&
+          (payload as { id: string; progress: { point: unknown } }).id === started.id &&
+          (payload as { progress: { point: unknown } }).progress.point
+        ) {
           off();
           resolve();
         }
@@ -123,7 +159,10 @@ describe("loadtest.* host API", () => {
     const compared = await call<{ id: string }[]>("loadtest.compare", { ids: [ids[2], ids[1]] });
     expect(compared.map((c) => c.id)).toEqual([ids[2], ids[1]]);
 
-    const csv = await call<{ fileName: string; content: string; mediaType: string }>("loadtest.export", { ids, format: "csv" });
+    const csv = await call<{ fileName: string; content: string; mediaType: string }>("loadtest.export", {
+      ids,
+      format: "csv",
+    });
     expect(csv.fileName).toMatch(/\.csv$/);
     const lines = csv.content.trim().split("\n");
     expect(lines[0]).toBe(CSV_COLUMNS.join(","));
@@ -138,31 +177,78 @@ describe("loadtest.* host API", () => {
   });
 
   it("refuses bad requests with reasons", async () => {
-    await expect(call("loadtest.start", { layout: { kind: "preset", id: "paper" }, settings: { format: "protobuf", devices: 0, durationSeconds: 1, target: { kind: "local", replicas: 1 } } })).rejects.toMatchObject({ code: "bad_request" });
-    await expect(call("loadtest.start", { layout: { kind: "preset", id: "paper" }, settings: { format: "protobuf", devices: 1, durationSeconds: 1, mode: "open", target: { kind: "local", replicas: 1 } } })).rejects.toMatchObject({
+    await expect(
+      call("loadtest.start", {
+        layout: { kind: "preset", id: "paper" },
+        settings: { format: "protobuf", devices: 0, durationSeconds: 1, target: { kind: "local", replicas: 1 } },
+      }),
+    ).rejects.toMatchObject({ code: "bad_request" });
+    await expect(
+      call("loadtest.start", {
+        layout: { kind: "preset", id: "paper" },
+        settings: {
+          format: "protobuf",
+          devices: 1,
+          durationSeconds: 1,
+          mode: "open",
+          target: { kind: "local", replicas: 1 },
+        },
+      }),
+    ).rejects.toMatchObject({
       code: "bad_request",
       issues: [expect.objectContaining({ path: "settings.arrivalRate" })],
     });
-    await expect(call("loadtest.start", { layout: { kind: "preset", id: "nope" }, settings: { format: "protobuf", devices: 1, durationSeconds: 1, target: { kind: "url", url: stub.url } } })).rejects.toMatchObject({ code: "not_found" });
-    await expect(call("loadtest.start", { layout: { kind: "preset", id: "paper" }, settings: { format: "protobuf", devices: 1, durationSeconds: 1, target: { kind: "url", url: "ftp://x" } } })).rejects.toMatchObject({ code: "bad_request" });
+    await expect(
+      call("loadtest.start", {
+        layout: { kind: "preset", id: "nope" },
+        settings: { format: "protobuf", devices: 1, durationSeconds: 1, target: { kind: "url", url: stub.url } },
+      }),
+    ).rejects.toMatchObject({ code: "not_found" });
+    await expect(
+      call("loadtest.start", {
+        layout: { kind: "preset", id: "paper" },
+        settings: { format: "protobuf", devices: 1, durationSeconds: 1, target: { kind: "url", url: "ftp://x" } },
+      }),
+    ).rejects.toMatchObject({ code: "bad_request" });
   });
 
   it("sends to the stack the Stack page started, says so in the record, and its stats count the run", async () => {
-    const project = await call<{ id: string }>("projects.create", { name: "on the stack", layout: (await call<{ id: string; layout: unknown }[]>("presets.list", {})).find((p) => p.id === "kineis-tracker")!.layout });
+    const project = await call<{ id: string }>("projects.create", {
+      name: "on the stack",
+      layout: (await call<{ id: string; layout: unknown }[]>("presets.list", {})).find(
+        (p) => p.id === "kineis-tracker",
+      )!.layout,
+    });
     const settings = { ...quick, format: "protobuf", devices: 6, durationSeconds: 2, target: { kind: "stack" } };
     // nothing runs yet: a clear refusal rather than a private stack nobody sees
-    await expect(call("loadtest.start", { layout: { kind: "project", id: project.id }, settings })).rejects.toMatchObject({ code: "bad_request", message: expect.stringMatching(/no stack is running/) });
+    await expect(
+      call("loadtest.start", { layout: { kind: "project", id: project.id }, settings }),
+    ).rejects.toMatchObject({ code: "bad_request", message: expect.stringMatching(/no stack is running/) });
     const status = await call<{ endpoints: { ingest: string } }>("stack.up", { replicas: 2 });
     const before = await call<{ records: number }>("stack.stats", {});
-    const started = await call<LoadTestSummary>("loadtest.start", { layout: { kind: "project", id: project.id }, settings });
+    const started = await call<LoadTestSummary>("loadtest.start", {
+      layout: { kind: "project", id: project.id },
+      settings,
+    });
     const stackHost = new URL(status.endpoints.ingest).host;
     expect(started.target).toBe(`running stack × 2 at ${stackHost}`);
     expect(started.replicas).toBe(2);
     const done = await finished(started.id, 120_000);
     expect(done.status, done.error ?? "").toBe("completed");
-    const run = await call<{ result: { targetUrl: string; settings: { target: unknown }; server: { records: number }; requests: { succeeded: number; measuredFailed: number } } }>("loadtest.get", { id: started.id });
+    const run = await call<{
+      result: {
+        targetUrl: string;
+        settings: { target: unknown };
+        server: { records: number };
+        requests: { succeeded: number; measuredFailed: number };
+      };
+    }>("loadtest.get", { id: started.id });
     expect(run.result.targetUrl).toBe(status.endpoints.ingest);
-    expect(run.result.settings.target).toMatchObject({ kind: "stack", decoderUrl: new URL(status.endpoints.ingest).origin, replicas: 2 });
+    expect(run.result.settings.target).toMatchObject({
+      kind: "stack",
+      decoderUrl: new URL(status.endpoints.ingest).origin,
+      replicas: 2,
+    });
     expect(run.result.requests.succeeded).toBeGreaterThan(0);
     expect(run.result.server.records).toBe(run.result.requests.succeeded);
     // the Stack page reads the same decoder: the run's records plus the one priming message

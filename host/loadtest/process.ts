@@ -3,9 +3,14 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { createInterface } from "node:readline";
-import type { Job } from "../../services/loadgen/main.ts";
-import { loadTestResultSchema, progressSchema, type LoadTestResult, type Progress } from "../../services/loadgen/src/result.ts";
-import { nodeCommand, repoRoot } from "../../services/shared/launch.ts";
+import type { Job } from "#services/loadgen/main.ts";
+import {
+  loadTestResultSchema,
+  progressSchema,
+  type LoadTestResult,
+  type Progress,
+} from "#services/loadgen/src/result.ts";
+import { nodeCommand, repoRoot } from "#services/shared/launch.ts";
 
 export const LOADGEN_ENTRY = path.join(repoRoot, "services/loadgen/main.ts");
 
@@ -16,9 +21,17 @@ export interface LoadgenProcess {
   kill(): void;
 }
 
-export function startLoadgen(job: Job, onProgress: (p: Progress) => void, onLog: (line: string) => void = () => {}): LoadgenProcess {
+export function startLoadgen(
+  job: Job,
+  onProgress: (p: Progress) => void,
+  onLog: (line: string) => void = () => {},
+): LoadgenProcess {
   const cmd = nodeCommand(LOADGEN_ENTRY, []);
-  const child: ChildProcess = spawn(cmd.command, cmd.args, { env: cmd.env, stdio: ["pipe", "pipe", "pipe"], windowsHide: true });
+  const child: ChildProcess = spawn(cmd.command, cmd.args, {
+    env: cmd.env,
+    stdio: ["pipe", "pipe", "pipe"],
+    windowsHide: true,
+  });
   const tail: string[] = [];
   let result: LoadTestResult | undefined;
   let error: string | undefined;
@@ -50,7 +63,12 @@ export function startLoadgen(job: Job, onProgress: (p: Progress) => void, onLog:
     child.once("error", (e) => reject(new Error(`could not start the load generator: ${e.message}`)));
     child.once("exit", (code, signal) => {
       if (result) return resolve(result);
-      reject(new Error(error ?? `the load generator exited (${code ?? signal}) without a result${tail.length ? `: ${tail.slice(-5).join(" | ")}` : ""}`));
+      reject(
+        new Error(
+          error ??
+            `the load generator exited (${code ?? signal}) without a result${tail.length ? `: ${tail.slice(-5).join(" | ")}` : ""}`,
+        ),
+      );
     });
   });
   return {

@@ -1,22 +1,21 @@
 // The host's load tests: at most one run at a time in its own process, its progress as events, and
 // the history in the projects database.
-import type Database from "better-sqlite3";
 import { randomUUID } from "node:crypto";
-import type { Job } from "../../services/loadgen/main.ts";
-import type { LoadTestResult, Progress, TimelinePoint } from "../../services/loadgen/src/result.ts";
-import type { RunSettings } from "../../services/loadgen/src/spec.ts";
-import { resultsCsv } from "../../services/loadgen/src/table.ts";
-import { presetById } from "../../codecs/src/presets/index.ts";
-import { parseLayout } from "../../codecs/src/layout/validate.ts";
+import type Database from "better-sqlite3";
+import { parseLayout, presetById } from "#codecs";
+import { INGEST_TRANSPORT_LABELS } from "#codecs/transport/ingest.ts";
+import type { Job } from "#services/loadgen/main.ts";
+import type { LoadTestResult, Progress, TimelinePoint } from "#services/loadgen/src/result.ts";
+import type { RunSettings } from "#services/loadgen/src/spec.ts";
+import { resultsCsv } from "#services/loadgen/src/table.ts";
+import { startLoadgen, type LoadgenProcess } from "./process.ts";
+import { LoadTestStore } from "./store.ts";
 import type { Res } from "../api/contract.ts";
 import { stackLacksTransport, type LoadTestSummary } from "../api/loadtest.ts";
-import { INGEST_TRANSPORT_LABELS } from "../../codecs/src/transport/ingest.ts";
 import type { StackStatus } from "../api/stack.ts";
 import type { ProjectStore } from "../db/projects.ts";
 import { HostError } from "../errors.ts";
 import type { HostEvents } from "../handlers/events.ts";
-import { startLoadgen, type LoadgenProcess } from "./process.ts";
-import { LoadTestStore } from "./store.ts";
 
 /** points kept for a page that opens mid-run; a run reports about one a second */
 const KEEP_POINTS = 3600;
@@ -38,7 +37,10 @@ export function resolveStackTarget(settings: RunSettings, status: StackStatus | 
   if (settings.target.kind !== "stack") return settings;
   const s = status;
   if (!s?.endpoints || (s.state !== "running" && s.state !== "degraded"))
-    throw new HostError("bad_request", "no stack is running: start it on the Stack page (or with satpayload stack up), or pick a stack for this run only");
+    throw new HostError(
+      "bad_request",
+      "no stack is running: start it on the Stack page (or with satpayload stack up), or pick a stack for this run only",
+    );
   const decoderUrl = new URL(s.endpoints.ingest).origin;
   const t = settings.transport;
   const transportUrl = t === "http" ? undefined : s.endpoints[t];
@@ -115,15 +117,33 @@ export class LoadTestService {
     const project = this.projects.open(layout.id);
     // invalid layouts are refused here with path-precise issues, not by the generator later
     const parsed = parseLayout(project.layout);
-    return { job: { settings, layout: { kind: "document", id: onStack ? project.id : `project-${project.id}`, layout: parsed } }, layoutName: parsed.name };
+    return {
+      job: {
+        settings,
+        layout: { kind: "document", id: onStack ? project.id : `project-${project.id}`, layout: parsed },
+      },
+      layoutName: parsed.name,
+    };
   }
 
   begin(layout: LayoutChoice, requested: RunSettings): LoadTestSummary {
-    if (this.active) throw new HostError("conflict", `a load test is already running (${this.active.run.id}); cancel it or wait for it to end`);
+    if (this.active)
+      throw new HostError(
+        "conflict",
+        `a load test is already running (${this.active.run.id}); cancel it or wait for it to end`,
+      );
     const settings = resolveStackTarget(requested, this.runningStack());
     const { job, layoutName } = this.job(layout, settings);
     const id = randomUUID();
-    const run = this.named([this.store.insertRunning(id, new Date().toISOString(), layoutName, settings, layout.kind === "project" ? layout.id : null)])[0]!;
+    const run = this.named([
+      this.store.insertRunning(
+        id,
+        new Date().toISOString(),
+        layoutName,
+        settings,
+        layout.kind === "project" ? layout.id : null,
+      ),
+    ])[0]!;
     const proc = this.start(job, (progress) => {
       if (!this.active || this.active.run.id !== id) return;
       this.active.progress = progress;
@@ -141,7 +161,12 @@ export class LoadTestService {
     return run;
   }
 
-  private end(id: string, status: Exclude<LoadTestSummary["status"], "running">, result: LoadTestResult | null, error: string | null): void {
+  private end(
+    id: string,
+    status: Exclude<LoadTestSummary["status"], "running">,
+    result: LoadTestResult | null,
+    error: string | null,
+  ): void {
     if (this.active?.run.id === id) this.active = null;
     try {
       const summary = this.named([this.store.finish(id, status, new Date().toISOString(), result, error)])[0]!;
@@ -178,7 +203,8 @@ export class LoadTestService {
   export(ids: string[], format: "csv" | "json"): Res<"loadtest.export"> {
     const runs = ids.map((id) => this.store.get(id));
     const done = runs.filter((r) => r.result !== null);
-    if (done.length === 0) throw new HostError("bad_request", "none of these runs has a result to export (still running or failed)");
+    if (done.length === 0)
+      throw new HostError("bad_request", "none of these runs has a result to export (still running or failed)");
     const stamp = new Date().toISOString().slice(0, 19).replace(/[-:T]/g, "");
     if (format === "csv")
       return {
@@ -189,7 +215,15 @@ export class LoadTestService {
           done.map((r) => r.id),
         ),
       };
-    return { fileName: `loadtests-${stamp}.json`, mediaType: "application/json", content: `${JSON.stringify(done.map((r) => ({ id: r.id, ...r.result })), null, 2)}\n` };
+    return {
+      fileName: `loadtests-${stamp}.json`,
+      mediaType: "application/json",
+      content: `${JSON.stringify(
+        done.map((r) => ({ id: r.id, ...r.result })),
+        null,
+        2,
+      )}\n`,
+    };
   }
 
   delete(id: string): boolean {

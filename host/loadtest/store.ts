@@ -1,9 +1,9 @@
 // Load-test history in the projects database: one row per run, the settings from the start, the
 // summary (for lists) and the whole result (for detail, compare and export) once it ends.
 import type Database from "better-sqlite3";
-import type { LoadTestResult } from "../../services/loadgen/src/result.ts";
-import { isPaperWorkload, type RunSettings } from "../../services/loadgen/src/spec.ts";
-import { failurePercent } from "../../services/loadgen/src/table.ts";
+import type { LoadTestResult } from "#services/loadgen/src/result.ts";
+import { isPaperWorkload, type RunSettings } from "#services/loadgen/src/spec.ts";
+import { failurePercent } from "#services/loadgen/src/table.ts";
 import type { LoadTestRun, LoadTestSummary } from "../api/loadtest.ts";
 import { HostError } from "../errors.ts";
 
@@ -33,11 +33,18 @@ interface Row {
 /** Which stack (or URL) a run sent to, as the history and the run card say it. */
 export function targetLabel(t: RunSettings["target"]): string {
   if (t.kind === "local") return `new stack for this run × ${t.replicas}`;
-  if (t.kind === "stack") return `running stack × ${t.replicas ?? "?"} at ${t.decoderUrl ? new URL(t.decoderUrl).host : "?"}`;
+  if (t.kind === "stack")
+    return `running stack × ${t.replicas ?? "?"} at ${t.decoderUrl ? new URL(t.decoderUrl).host : "?"}`;
   return t.url;
 }
 
-export function summaryOf(base: { id: string; startedAt: string; layoutName: string; projectId: string | null; settings: RunSettings }, result: LoadTestResult | null, status: LoadTestSummary["status"], finishedAt: string | null, error: string | null): LoadTestSummary {
+export function summaryOf(
+  base: { id: string; startedAt: string; layoutName: string; projectId: string | null; settings: RunSettings },
+  result: LoadTestResult | null,
+  status: LoadTestSummary["status"],
+  finishedAt: string | null,
+  error: string | null,
+): LoadTestSummary {
   const s = base.settings;
   return {
     id: base.id,
@@ -50,7 +57,8 @@ export function summaryOf(base: { id: string; startedAt: string; layoutName: str
     transport: s.transport,
     mode: s.mode,
     devices: s.devices,
-    replicas: s.target.kind === "local" ? s.target.replicas : s.target.kind === "stack" ? (s.target.replicas ?? null) : null,
+    replicas:
+      s.target.kind === "local" ? s.target.replicas : s.target.kind === "stack" ? (s.target.replicas ?? null) : null,
     target: targetLabel(s.target),
     durationSeconds: s.durationSeconds,
     rps: result ? result.rps : null,
@@ -68,12 +76,22 @@ export class LoadTestStore {
 
   constructor(private readonly db: Database.Database) {
     this.q = {
-      insert: db.prepare("INSERT INTO loadtest_runs (id, started_at, status, layout_name, settings, summary) VALUES (?, ?, 'running', ?, ?, ?)"),
-      finish: db.prepare("UPDATE loadtest_runs SET status = ?, finished_at = ?, summary = ?, result = ?, error = ? WHERE id = ?"),
-      list: db.prepare("SELECT id, started_at, finished_at, status, layout_name, settings, summary, error FROM loadtest_runs ORDER BY started_at DESC, id DESC LIMIT ?"),
-      one: db.prepare("SELECT id, started_at, finished_at, status, layout_name, settings, summary, error, result FROM loadtest_runs WHERE id = ?"),
+      insert: db.prepare(
+        "INSERT INTO loadtest_runs (id, started_at, status, layout_name, settings, summary) VALUES (?, ?, 'running', ?, ?, ?)",
+      ),
+      finish: db.prepare(
+        "UPDATE loadtest_runs SET status = ?, finished_at = ?, summary = ?, result = ?, error = ? WHERE id = ?",
+      ),
+      list: db.prepare(
+        "SELECT id, started_at, finished_at, status, layout_name, settings, summary, error FROM loadtest_runs ORDER BY started_at DESC, id DESC LIMIT ?",
+      ),
+      one: db.prepare(
+        "SELECT id, started_at, finished_at, status, layout_name, settings, summary, error, result FROM loadtest_runs WHERE id = ?",
+      ),
       delete: db.prepare("DELETE FROM loadtest_runs WHERE id = ? AND status != 'running'"),
-      stale: db.prepare("SELECT id, started_at, finished_at, status, layout_name, settings, summary, error FROM loadtest_runs WHERE status = 'running'"),
+      stale: db.prepare(
+        "SELECT id, started_at, finished_at, status, layout_name, settings, summary, error FROM loadtest_runs WHERE status = 'running'",
+      ),
     };
   }
 
@@ -81,21 +99,57 @@ export class LoadTestStore {
   failStale(now: string): void {
     for (const r of this.q.stale.all() as Row[]) {
       const error = "the studio stopped during this run";
-      const summary = summaryOf({ id: r.id, startedAt: r.started_at, layoutName: r.layout_name, projectId: projectOf(r.summary), settings: JSON.parse(r.settings) as RunSettings }, null, "failed", now, error);
+      const summary = summaryOf(
+        {
+          id: r.id,
+          startedAt: r.started_at,
+          layoutName: r.layout_name,
+          projectId: projectOf(r.summary),
+          settings: JSON.parse(r.settings) as RunSettings,
+        },
+        null,
+        "failed",
+        now,
+        error,
+      );
       this.q.finish.run("failed", now, JSON.stringify(summary), null, error, r.id);
     }
   }
 
-  insertRunning(id: string, startedAt: string, layoutName: string, settings: RunSettings, projectId: string | null = null): LoadTestSummary {
+  insertRunning(
+    id: string,
+    startedAt: string,
+    layoutName: string,
+    settings: RunSettings,
+    projectId: string | null = null,
+  ): LoadTestSummary {
     const summary = summaryOf({ id, startedAt, layoutName, projectId, settings }, null, "running", null, null);
     this.q.insert.run(id, startedAt, layoutName, JSON.stringify(settings), JSON.stringify(summary));
     return summary;
   }
 
-  finish(id: string, status: Exclude<LoadTestSummary["status"], "running">, finishedAt: string, result: LoadTestResult | null, error: string | null): LoadTestSummary {
+  finish(
+    id: string,
+    status: Exclude<LoadTestSummary["status"], "running">,
+    finishedAt: string,
+    result: LoadTestResult | null,
+    error: string | null,
+  ): LoadTestSummary {
     const row = this.q.one.get(id) as Row | undefined;
     if (!row) throw new HostError("not_found", `no load test ${id}`);
-    const summary = summaryOf({ id, startedAt: row.started_at, layoutName: row.layout_name, projectId: projectOf(row.summary), settings: JSON.parse(row.settings) as RunSettings }, result, status, finishedAt, error);
+    const summary = summaryOf(
+      {
+        id,
+        startedAt: row.started_at,
+        layoutName: row.layout_name,
+        projectId: projectOf(row.summary),
+        settings: JSON.parse(row.settings) as RunSettings,
+      },
+      result,
+      status,
+      finishedAt,
+      error,
+    );
     this.q.finish.run(status, finishedAt, JSON.stringify(summary), result ? JSON.stringify(result) : null, error, id);
     return summary;
   }

@@ -1,7 +1,7 @@
 // One supervised child process: started from our TypeScript entry, health-checked, restarted with
 // backoff when it crashes or stops answering, its output captured line by line.
 import type { ChildProcess } from "node:child_process";
-import { launch, stopChild, type Launched } from "../../services/shared/launch.ts";
+import { launch, stopChild, type Launched } from "#services/shared/launch.ts";
 import type { LogLine, ServiceStatus } from "../api/stack.ts";
 
 export interface ServiceSpec {
@@ -159,7 +159,10 @@ export class ManagedService {
     const probe = this.spec.healthPath(this.url);
     let ok = false;
     try {
-      const r = await fetch(probe.url, { headers: probe.headers, signal: AbortSignal.timeout(Math.max(1000, this.timings.healthEveryMs)) });
+      const r = await fetch(probe.url, {
+        headers: probe.headers,
+        signal: AbortSignal.timeout(Math.max(1000, this.timings.healthEveryMs)),
+      });
       await r.arrayBuffer();
       ok = r.status === 200;
     } catch {

@@ -3,7 +3,7 @@
 import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { writeFileAtomic } from "../../services/shared/atomicWrite.ts";
+import { writeFileAtomic } from "#services/shared/atomicWrite.ts";
 import { stackEndpointsSchema, stackOptionsSchema } from "../api/stack.ts";
 
 export const STATE_FILE = "state.json";

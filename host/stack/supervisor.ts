@@ -3,11 +3,20 @@
 // restarted on crash, logs captured, live stats followed — and stops them cleanly.
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { checkRoute, mergeRoutes, RouteSpecError } from "../../services/decoder/routes.ts";
-import { ACME_ADMIN, ACME_BASE } from "../../services/shared/acme.ts";
-import { ACME_ENTRY, CSE_ENTRY, DECODER_ENTRY } from "../../services/shared/launch.ts";
-import { freePort, freeUdpPort } from "../../services/shared/ports.ts";
-import { stackOptionsSchema, type LogLine, type StackEndpoints, type StackOptions, type StackOptionsInput, type StackRecord, type StackStats, type StackStatus } from "../api/stack.ts";
+import { checkRoute, mergeRoutes, RouteSpecError } from "#services/decoder/routes.ts";
+import { ACME_ADMIN, ACME_BASE } from "#services/shared/acme.ts";
+import { ACME_ENTRY, CSE_ENTRY, DECODER_ENTRY } from "#services/shared/launch.ts";
+import { freePort, freeUdpPort } from "#services/shared/ports.ts";
+import {
+  stackOptionsSchema,
+  type LogLine,
+  type StackEndpoints,
+  type StackOptions,
+  type StackOptionsInput,
+  type StackRecord,
+  type StackStats,
+  type StackStatus,
+} from "../api/stack.ts";
 import { DB_FILE_NAME } from "../db/open.ts";
 import { HostError } from "../errors.ts";
 import { acmeArgs, AE_NAME, cseInDecoder, decoderArgs, embeddedCseArgs, SHARED_CONTAINER } from "./args.ts";
@@ -37,9 +46,20 @@ export interface SupervisorOptions extends SupervisorHooks {
   timings?: Partial<ServiceTimings>;
 }
 
-type Running = { options: StackOptions; startedAt: Date; endpoints: StackEndpoints; decoderUrl: string; cseUrl: string | null };
+type Running = {
+  options: StackOptions;
+  startedAt: Date;
+  endpoints: StackEndpoints;
+  decoderUrl: string;
+  cseUrl: string | null;
+};
 
-function endpointsFor(decoderUrl: string, cseBase: string, opts: StackOptions, ingestPorts: { mqtt?: number | undefined; coap?: number | undefined }): StackEndpoints {
+function endpointsFor(
+  decoderUrl: string,
+  cseBase: string,
+  opts: StackOptions,
+  ingestPorts: { mqtt?: number | undefined; coap?: number | undefined },
+): StackEndpoints {
   const host = new URL(decoderUrl).hostname;
   return {
     ...(ingestPorts.mqtt !== undefined ? { mqtt: `mqtt://${host}:${ingestPorts.mqtt}` } : {}),
@@ -52,7 +72,12 @@ function endpointsFor(decoderUrl: string, cseBase: string, opts: StackOptions, i
     health: `${decoderUrl}/health`,
     cse: cseBase,
     container: `${cseBase}/${AE_NAME}/${opts.container === "shared" ? SHARED_CONTAINER : "<device key>"}`,
-    routes: mergeRoutes(opts.routes).map((r) => ({ url: `${decoderUrl}${r.path}`, layout: r.layout, format: r.format, body: r.body })),
+    routes: mergeRoutes(opts.routes).map((r) => ({
+      url: `${decoderUrl}${r.path}`,
+      layout: r.layout,
+      format: r.format,
+      body: r.body,
+    })),
   };
 }
 
@@ -128,7 +153,17 @@ export class StackSupervisor {
       const ext = this.external();
       if (ext) {
         this.follow(ext.decoderUrl);
-        return { state: "running", owner: ext.owner, ownerPid: ext.pid, options: ext.options, services: [], endpoints: ext.endpoints, dir: this.dir, startedAt: ext.startedAt, error: null };
+        return {
+          state: "running",
+          owner: ext.owner,
+          ownerPid: ext.pid,
+          options: ext.options,
+          services: [],
+          endpoints: ext.endpoints,
+          dir: this.dir,
+          startedAt: ext.startedAt,
+          error: null,
+        };
       }
       this.unfollow();
     }
@@ -185,8 +220,11 @@ export class StackSupervisor {
   async latest(limit: number): Promise<StackRecord[]> {
     const url = this.decoderUrl();
     if (!url) return [];
-    const r = await fetch(`${url}/api/latest?limit=${limit}`, { signal: AbortSignal.timeout(5000) }).catch(() => undefined);
-    if (!r?.ok) throw new HostError("internal", `the decoder did not answer /api/latest${r ? ` (HTTP ${r.status})` : ""}`);
+    const r = await fetch(`${url}/api/latest?limit=${limit}`, { signal: AbortSignal.timeout(5000) }).catch(
+      () => undefined,
+    );
+    if (!r?.ok)
+      throw new HostError("internal", `the decoder did not answer /api/latest${r ? ` (HTTP ${r.status})` : ""}`);
     return ((await r.json()) as { records: StackRecord[] }).records;
   }
 
@@ -207,12 +245,17 @@ export class StackSupervisor {
         try {
           checkRoute(r, `route ${r.path}`);
         } catch (e) {
-          if (e instanceof RouteSpecError) throw new HostError("bad_request", e.message, [{ path: `routes.${i}.path`, message: e.message }]);
+          if (e instanceof RouteSpecError)
+            throw new HostError("bad_request", e.message, [{ path: `routes.${i}.path`, message: e.message }]);
           throw e;
         }
       });
       if (opts.coapPort !== undefined && opts.replicas > 1)
-        throw new HostError("bad_request", "CoAP ingest needs one decoder replica (a retransmission must reach the worker that holds the exchange)", [{ path: "coapPort", message: "needs replicas 1" }]);
+        throw new HostError(
+          "bad_request",
+          "CoAP ingest needs one decoder replica (a retransmission must reach the worker that holds the exchange)",
+          [{ path: "coapPort", message: "needs replicas 1" }],
+        );
       if (this.running) {
         if (JSON.stringify(this.running.options) === JSON.stringify(opts)) return this.status();
         throw new HostError("conflict", "the stack is already running with other settings: stop it first");
@@ -221,16 +264,28 @@ export class StackSupervisor {
       if (ext)
         throw new HostError(
           "conflict",
-          ext.owner === "cli" ? `a stack started by "satpayload stack up" (pid ${ext.pid}) is running on ${ext.decoderUrl}: stop it first` : `another SatPayload Studio window (pid ${ext.pid}) runs the stack on ${ext.decoderUrl}`,
+          ext.owner === "cli"
+            ? `a stack started by "satpayload stack up" (pid ${ext.pid}) is running on ${ext.decoderUrl}: stop it first`
+            : `another SatPayload Studio window (pid ${ext.pid}) runs the stack on ${ext.decoderUrl}`,
         );
       this.phase = "starting";
       this.error = null;
       this.changed();
-      this.note(`starting: ${opts.replicas} decoder replica(s), ${opts.cseUrl ? `forwarding to ${opts.cseUrl}` : opts.cseKind === "acme" ? "ACME CSE" : cseInDecoder(opts) ? "embedded CSE in the decoder's process" : "embedded CSE"}`);
+      this.note(
+        `starting: ${opts.replicas} decoder replica(s), ${opts.cseUrl ? `forwarding to ${opts.cseUrl}` : opts.cseKind === "acme" ? "ACME CSE" : cseInDecoder(opts) ? "embedded CSE in the decoder's process" : "embedded CSE"}`,
+      );
       process.once("exit", this.exitHook);
       try {
         this.running = await this.startServices(opts);
-        writeState(this.dir, { pid: process.pid, owner: this.o.owner, startedAt: this.running.startedAt.toISOString(), options: opts, endpoints: this.running.endpoints, decoderUrl: this.running.decoderUrl, cseUrl: this.running.cseUrl });
+        writeState(this.dir, {
+          pid: process.pid,
+          owner: this.o.owner,
+          startedAt: this.running.startedAt.toISOString(),
+          options: opts,
+          endpoints: this.running.endpoints,
+          decoderUrl: this.running.decoderUrl,
+          cseUrl: this.running.cseUrl,
+        });
         this.note(`running: ingest at ${this.running.endpoints.ingest}`);
         this.follow(this.running.decoderUrl);
       } catch (e) {
@@ -265,13 +320,24 @@ export class StackSupervisor {
           entry: acme ? ACME_ENTRY : CSE_ENTRY,
           port,
           args: acme
-            ? (p) => acmeArgs(opts, p, path.join(this.dir, "acme"), path.join(path.resolve(this.o.dataDir), ACME_VENV_DIR))
+            ? (p) =>
+                acmeArgs(opts, p, path.join(this.dir, "acme"), path.join(path.resolve(this.o.dataDir), ACME_VENV_DIR))
             : (p) => embeddedCseArgs(opts, p, path.join(this.dir, "cse")),
-          healthPath: (url) => ({ url: `${url}/${health.base}`, headers: { "X-M2M-RI": "health", "X-M2M-Origin": health.origin, "X-M2M-RVI": "3", Accept: "application/json" } }),
+          healthPath: (url) => ({
+            url: `${url}/${health.base}`,
+            headers: {
+              "X-M2M-RI": "health",
+              "X-M2M-Origin": health.origin,
+              "X-M2M-RVI": "3",
+              Accept: "application/json",
+            },
+          }),
           tieToParent: acme,
         },
         // ACME is a Python program that may first be installed from PyPI
-        acme ? { ...this.timings, startTimeoutMs: Math.max(this.timings.startTimeoutMs, ACME_START_TIMEOUT_MS) } : this.timings,
+        acme
+          ? { ...this.timings, startTimeoutMs: Math.max(this.timings.startTimeoutMs, ACME_START_TIMEOUT_MS) }
+          : this.timings,
         logTo,
         onChange,
       );
@@ -290,7 +356,14 @@ export class StackSupervisor {
         name: "decoder",
         entry: DECODER_ENTRY,
         port: decoderPort,
-        args: (p) => decoderArgs(opts, p, { dataDir: decoderDataDir(this.dir), cse: base ? { base } : { inProcessPort }, projectsDb: existsSync(projects) ? projects : undefined, mqttPort, coapPort }),
+        args: (p) =>
+          decoderArgs(opts, p, {
+            dataDir: decoderDataDir(this.dir),
+            cse: base ? { base } : { inProcessPort },
+            projectsDb: existsSync(projects) ? projects : undefined,
+            mqttPort,
+            coapPort,
+          }),
         healthPath: (url) => ({ url: `${url}/health` }),
         tieToParent: true,
       },
@@ -304,7 +377,13 @@ export class StackSupervisor {
       cseBase = String(this.decoder.listening.cseBaseUrl);
       cseUrl = new URL(cseBase).origin;
     }
-    return { options: opts, startedAt: new Date(), endpoints: endpointsFor(decoderUrl, cseBase!, opts, { mqtt: mqttPort, coap: coapPort }), decoderUrl, cseUrl };
+    return {
+      options: opts,
+      startedAt: new Date(),
+      endpoints: endpointsFor(decoderUrl, cseBase!, opts, { mqtt: mqttPort, coap: coapPort }),
+      decoderUrl,
+      cseUrl,
+    };
   }
 
   private async stopServices(): Promise<void> {
@@ -358,11 +437,13 @@ export class StackSupervisor {
 
 /** `satpayload stack down` or the app stopping a stack that `stack up --detach` runs. */
 export async function stopExternal(ext: StackState, timeoutMs = 30_000): Promise<void> {
-  if (ext.owner !== "cli") throw new HostError("conflict", `the stack runs inside SatPayload Studio (pid ${ext.pid}); stop it there`);
+  if (ext.owner !== "cli")
+    throw new HostError("conflict", `the stack runs inside SatPayload Studio (pid ${ext.pid}); stop it there`);
   process.kill(ext.pid, "SIGTERM");
   const until = Date.now() + timeoutMs;
   while (pidAlive(ext.pid)) {
-    if (Date.now() > until) throw new HostError("internal", `the stack process ${ext.pid} did not stop within ${timeoutMs / 1000} s`);
+    if (Date.now() > until)
+      throw new HostError("internal", `the stack process ${ext.pid} did not stop within ${timeoutMs / 1000} s`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }

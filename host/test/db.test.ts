@@ -1,12 +1,11 @@
-import Database from "better-sqlite3";
 import path from "node:path";
+import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { parseLayout } from "../../codecs/src/layout/validate.ts";
-import type { LayoutInput } from "../../codecs/src/layout/schema.ts";
-import { DB_FILE_NAME, openDatabase } from "../db/open.ts";
-import { MIGRATIONS } from "../db/migrations.ts";
-import { DEFAULT_KEEP_VERSIONS, ProjectStore } from "../db/projects.ts";
+import { type LayoutInput, parseLayout } from "#codecs";
 import { call, tempDir, testHost } from "./support.ts";
+import { MIGRATIONS } from "../db/migrations.ts";
+import { DB_FILE_NAME, openDatabase } from "../db/open.ts";
+import { DEFAULT_KEEP_VERSIONS, ProjectStore } from "../db/projects.ts";
 
 const layout = (name: string): LayoutInput => ({
   format: "satlayout",
@@ -33,7 +32,9 @@ describe("projects database", () => {
     const q = await call(second, "projects.create", { name: "Newer", layout: layout("n") });
     expect((await call(second, "projects.list", {})).map((s) => s.id)).toEqual([q.id, p.id]);
     expect(q.updatedAt > before.updatedAt).toBe(true);
-    expect(await call(second, "projects.save", { id: p.id, layout: layout("v3"), baseVersion: 2 })).toMatchObject({ version: 3 });
+    expect(await call(second, "projects.save", { id: p.id, layout: layout("v3"), baseVersion: 2 })).toMatchObject({
+      version: 3,
+    });
   });
 
   it("opens in WAL mode with foreign keys, synchronous=NORMAL and the current schema version", () => {

@@ -1,11 +1,9 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseLayout } from "../../codecs/src/layout/validate.ts";
-import type { LayoutInput } from "../../codecs/src/layout/schema.ts";
-import { paperPreset } from "../../codecs/src/presets/paper.ts";
-import type { EventName } from "../api/contract.ts";
+import { type LayoutInput, paperPreset, parseLayout } from "#codecs";
 import { call, failure, tempDir, testHost } from "./support.ts";
+import type { EventName } from "../api/contract.ts";
 
 const fieldA = { id: "a", key: "a", name: "A", type: { kind: "int", bits: 8, signed: false } };
 const fieldB = { id: "b", key: "b", name: "B", type: { kind: "bool" } };
@@ -40,7 +38,10 @@ describe("host handlers", () => {
 
     const saved = await call(host, "projects.save", { id: created.id, layout: small, baseVersion: 1 });
     expect(saved.version).toBe(2);
-    expect(events.at(-1)).toEqual({ event: "project.saved", payload: { id: created.id, version: 2, updatedAt: saved.updatedAt } });
+    expect(events.at(-1)).toEqual({
+      event: "project.saved",
+      payload: { id: created.id, version: 2, updatedAt: saved.updatedAt },
+    });
     const opened = await call(host, "projects.open", { id: created.id });
     expect(opened).toMatchObject({ version: 2, updatedAt: saved.updatedAt, layout: parseLayout(small) });
 
@@ -50,15 +51,21 @@ describe("host handlers", () => {
       [1, 20, "Maritime container (Kumar et al. 2026)"],
     ]);
     expect(history[0]!.savedAt).toBe(saved.updatedAt);
-    expect((await call(host, "projects.version", { id: created.id, version: 1 })).layout).toEqual(parseLayout(paperPreset));
-    expect(await failure(host.dispatch("projects.version", { id: created.id, version: 3 }))).toMatchObject({ code: "not_found" });
+    expect((await call(host, "projects.version", { id: created.id, version: 1 })).layout).toEqual(
+      parseLayout(paperPreset),
+    );
+    expect(await failure(host.dispatch("projects.version", { id: created.id, version: 3 }))).toMatchObject({
+      code: "not_found",
+    });
   });
 
   it("refuses a save based on a stale version and keeps the newer one", async () => {
     const host = testHost();
     const p = await call(host, "projects.create", { name: "P", layout: small });
     await call(host, "projects.save", { id: p.id, layout: renamed("first window"), baseVersion: 1 });
-    const err = await failure(host.dispatch("projects.save", { id: p.id, layout: renamed("second window"), baseVersion: 1 }));
+    const err = await failure(
+      host.dispatch("projects.save", { id: p.id, layout: renamed("second window"), baseVersion: 1 }),
+    );
     expect(err.code).toBe("conflict");
     expect(err.message).toContain("version 2");
     const now = await call(host, "projects.open", { id: p.id });
@@ -87,9 +94,12 @@ describe("host handlers", () => {
   it("prunes history beyond the kept number of versions", async () => {
     const host = testHost({ keepVersions: 3 });
     const p = await call(host, "projects.create", { name: "P", layout: small });
-    for (let v = 1; v <= 5; v++) await call(host, "projects.save", { id: p.id, layout: renamed(`v${v + 1}`), baseVersion: v });
+    for (let v = 1; v <= 5; v++)
+      await call(host, "projects.save", { id: p.id, layout: renamed(`v${v + 1}`), baseVersion: v });
     expect((await call(host, "projects.history", { id: p.id })).map((h) => h.version)).toEqual([6, 5, 4]);
-    expect(await failure(host.dispatch("projects.version", { id: p.id, version: 3 }))).toMatchObject({ code: "not_found" });
+    expect(await failure(host.dispatch("projects.version", { id: p.id, version: 3 }))).toMatchObject({
+      code: "not_found",
+    });
   });
 
   it("answers an invalid layout with invalid_layout and path-precise issues", async () => {
@@ -99,13 +109,21 @@ describe("host handlers", () => {
     expect(err.code).toBe("invalid_layout");
     expect(err.issues).toEqual([{ path: "fields[1].key", message: 'duplicates the key of fields[0] ("a")' }]);
 
-    const badRange = { ...small, fields: [{ ...fieldA, type: { kind: "int", bits: 8, signed: false, min: 5, max: 2 } }] };
+    const badRange = {
+      ...small,
+      fields: [{ ...fieldA, type: { kind: "int", bits: 8, signed: false, min: 5, max: 2 } }],
+    };
     const p = await call(host, "projects.create", { name: "ok", layout: small });
     const err2 = await failure(host.dispatch("projects.save", { id: p.id, layout: badRange, baseVersion: 1 }));
-    expect(err2).toMatchObject({ code: "invalid_layout", issues: [{ path: "fields[0].type.max", message: "must be > min" }] });
+    expect(err2).toMatchObject({
+      code: "invalid_layout",
+      issues: [{ path: "fields[0].type.max", message: "must be > min" }],
+    });
 
     const noName = { ...small, name: undefined };
-    expect((await failure(host.dispatch("projects.create", { name: "x", layout: noName }))).issues?.map((i) => i.path)).toEqual(["name"]);
+    expect(
+      (await failure(host.dispatch("projects.create", { name: "x", layout: noName }))).issues?.map((i) => i.path),
+    ).toEqual(["name"]);
     expect((await call(host, "projects.open", { id: p.id })).version).toBe(1);
   });
 
@@ -125,32 +143,50 @@ describe("host handlers", () => {
       expect(err.code, `${method} ${JSON.stringify(req)}`).toBe("bad_request");
       expect(err.issues?.map((i) => i.path)).toEqual(paths);
     }
-    expect(await failure(host.dispatch("projects.explode", {}))).toEqual({ code: "not_found", message: 'unknown method "projects.explode"' });
+    expect(await failure(host.dispatch("projects.explode", {}))).toEqual({
+      code: "not_found",
+      message: 'unknown method "projects.explode"',
+    });
     expect(await failure(host.dispatch("toString", {}))).toMatchObject({ code: "not_found" });
 
     // hostile shapes must be refused before zod or parseLayout recurse into them
     let deep: unknown = {};
     for (let i = 0; i < 10_000; i++) deep = { fields: [deep] };
-    expect(await failure(host.dispatch("projects.create", { name: "deep", layout: deep }))).toMatchObject({ code: "bad_request", message: expect.stringContaining("nested deeper than 64") });
+    expect(await failure(host.dispatch("projects.create", { name: "deep", layout: deep }))).toMatchObject({
+      code: "bad_request",
+      message: expect.stringContaining("nested deeper than 64"),
+    });
     const polluted = JSON.parse(`{"name":"p","layout":{"format":"satlayout","__proto__":{"polluted":true}}}`);
-    expect(await failure(host.dispatch("projects.create", polluted))).toMatchObject({ code: "bad_request", message: expect.stringContaining('"__proto__"') });
+    expect(await failure(host.dispatch("projects.create", polluted))).toMatchObject({
+      code: "bad_request",
+      message: expect.stringContaining('"__proto__"'),
+    });
     expect(({} as { polluted?: boolean }).polluted).toBeUndefined();
-    expect(await failure(host.dispatch("projects.create", { name: "d", layout: new Date() }))).toMatchObject({ code: "bad_request" });
+    expect(await failure(host.dispatch("projects.create", { name: "d", layout: new Date() }))).toMatchObject({
+      code: "bad_request",
+    });
   });
 
   it("imports uploaded layout text and exports the text a user commits", async () => {
     const host = testHost();
-    const p = await call(host, "files.importLayout", { fileName: "container.satlayout.json", content: JSON.stringify(paperPreset) });
+    const p = await call(host, "files.importLayout", {
+      fileName: "container.satlayout.json",
+      content: JSON.stringify(paperPreset),
+    });
     expect(p).toMatchObject({ name: "Maritime container (Kumar et al. 2026)", version: 1, filePath: null });
     const text = await call(host, "files.layoutText", { id: p.id });
     expect(text.fileName).toBe("maritime-container-kumar-et-al-2026.satlayout.json");
     expect(text.content.endsWith("}\n")).toBe(true);
     expect(JSON.parse(text.content)).toEqual(parseLayout(paperPreset));
 
-    const broken = await failure(host.dispatch("files.importLayout", { fileName: "broken.satlayout.json", content: '{"format": "satlayout",' }));
+    const broken = await failure(
+      host.dispatch("files.importLayout", { fileName: "broken.satlayout.json", content: '{"format": "satlayout",' }),
+    );
     expect(broken.code).toBe("invalid_layout");
     expect(broken.message).toMatch(/^broken\.satlayout\.json is not a usable layout file: not valid JSON/);
-    const wrong = await failure(host.dispatch("files.importLayout", { fileName: "other.json", content: '{"format":"kaitai"}' }));
+    const wrong = await failure(
+      host.dispatch("files.importLayout", { fileName: "other.json", content: '{"format":"kaitai"}' }),
+    );
     expect(wrong.code).toBe("invalid_layout");
     expect(wrong.issues?.map((i) => i.path)).toEqual(expect.arrayContaining(["format", "version", "name", "fields"]));
     expect(await call(host, "projects.list", {})).toHaveLength(1);
@@ -162,7 +198,10 @@ describe("host handlers", () => {
     writeFileSync(file, JSON.stringify(small));
 
     const browser = testHost();
-    expect(await failure(browser.dispatch("files.openLayout", {}))).toMatchObject({ code: "bad_request", message: expect.stringContaining("browser mode") });
+    expect(await failure(browser.dispatch("files.openLayout", {}))).toMatchObject({
+      code: "bad_request",
+      message: expect.stringContaining("browser mode"),
+    });
     const opened = (await call(browser, "files.openLayout", { path: file }))!;
     expect(opened).toMatchObject({ name: "Small", filePath: file, version: 1 });
     // the same file again continues the same project; a changed file becomes a new version

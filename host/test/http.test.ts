@@ -3,11 +3,11 @@ import { request as httpRequest } from "node:http";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
-import { paperPreset } from "../../codecs/src/presets/paper.ts";
+import { paperPreset } from "#codecs";
 import { CONTENT_SECURITY_POLICY, TOKEN_HEADER } from "../api/contract.ts";
 import { startBrowserHost, type BrowserHost } from "../httpHost.ts";
-import { DEFAULT_BODY_LIMIT } from "../transport/http.ts";
 import { tempDir } from "./support.ts";
+import { DEFAULT_BODY_LIMIT } from "../transport/http.ts";
 
 interface Reply {
   status: number;
@@ -17,16 +17,22 @@ interface Reply {
 }
 
 /** node:http rather than fetch: fetch may not set Host, and these tests must send hostile ones. */
-function send(port: number, opts: { method?: string; path: string; headers?: Record<string, string>; body?: string | Buffer }): Promise<Reply> {
+function send(
+  port: number,
+  opts: { method?: string; path: string; headers?: Record<string, string>; body?: string | Buffer },
+): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: "127.0.0.1", port, method: opts.method ?? "GET", path: opts.path, headers: opts.headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => {
-        const text = Buffer.concat(chunks).toString("utf8");
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json: () => JSON.parse(text) });
-      });
-    });
+    const req = httpRequest(
+      { host: "127.0.0.1", port, method: opts.method ?? "GET", path: opts.path, headers: opts.headers },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => {
+          const text = Buffer.concat(chunks).toString("utf8");
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json: () => JSON.parse(text) });
+        });
+      },
+    );
     req.on("error", reject);
     req.end(opts.body);
   });
@@ -39,7 +45,12 @@ function api(method: string, body: unknown, headers: Record<string, string> = {}
   return send(server.port, {
     method: "POST",
     path: `/api/call/${method}`,
-    headers: { host: `127.0.0.1:${server.port}`, "content-type": "application/json", [TOKEN_HEADER]: server.token, ...headers },
+    headers: {
+      host: `127.0.0.1:${server.port}`,
+      "content-type": "application/json",
+      [TOKEN_HEADER]: server.token,
+      ...headers,
+    },
     body: typeof body === "string" ? body : JSON.stringify(body),
   });
 }
@@ -76,10 +87,19 @@ describe("browser-mode HTTP transport", () => {
   });
 
   it("refuses a missing or wrong token, a foreign Host and a foreign Origin with 403", async () => {
-    const noToken = await send(server.port, { method: "POST", path: "/api/call/app.info", headers: { host: `127.0.0.1:${server.port}`, "content-type": "application/json" }, body: "{}" });
+    const noToken = await send(server.port, {
+      method: "POST",
+      path: "/api/call/app.info",
+      headers: { host: `127.0.0.1:${server.port}`, "content-type": "application/json" },
+      body: "{}",
+    });
     expect(noToken.status).toBe(403);
     expect(noToken.json()).toEqual({ code: "forbidden", message: `missing ${TOKEN_HEADER} header` });
-    const wrong = await api("app.info", {}, { [TOKEN_HEADER]: server.token.slice(0, -1) + (server.token.endsWith("A") ? "B" : "A") });
+    const wrong = await api(
+      "app.info",
+      {},
+      { [TOKEN_HEADER]: server.token.slice(0, -1) + (server.token.endsWith("A") ? "B" : "A") },
+    );
     expect(wrong.status).toBe(403);
     expect(wrong.json().message).toBe(`wrong ${TOKEN_HEADER} header`);
     expect((await api("app.info", {}, { [TOKEN_HEADER]: "short" })).status).toBe(403);
@@ -100,7 +120,10 @@ describe("browser-mode HTTP transport", () => {
   it("answers malformed requests with a 4xx and a reason", async () => {
     const badJson = await api("projects.list", "{limit: 3");
     expect(badJson.status).toBe(400);
-    expect(badJson.json()).toMatchObject({ code: "bad_request", message: expect.stringMatching(/^request body: not valid JSON/) });
+    expect(badJson.json()).toMatchObject({
+      code: "bad_request",
+      message: expect.stringMatching(/^request body: not valid JSON/),
+    });
     const tooLarge = await api("files.importLayout", { fileName: "x", content: "x".repeat(70_000) });
     expect(tooLarge.status).toBe(413);
     expect(tooLarge.json().message).toBe("body is larger than the limit of 65536 bytes");
@@ -108,10 +131,15 @@ describe("browser-mode HTTP transport", () => {
     expect(unknown.status).toBe(404);
     expect(unknown.json()).toEqual({ code: "not_found", message: 'unknown method "projects.explode"' });
     expect((await api("app.info", {}, { "content-type": "text/plain" })).status).toBe(415);
-    const get = await send(server.port, { path: "/api/call/app.info", headers: { host: `127.0.0.1:${server.port}`, [TOKEN_HEADER]: server.token } });
+    const get = await send(server.port, {
+      path: "/api/call/app.info",
+      headers: { host: `127.0.0.1:${server.port}`, [TOKEN_HEADER]: server.token },
+    });
     expect(get.status).toBe(405);
     expect(get.headers.allow).toBe("POST");
-    expect((await send(server.port, { path: "/api/nothing", headers: { host: `127.0.0.1:${server.port}` } })).status).toBe(404);
+    expect(
+      (await send(server.port, { path: "/api/nothing", headers: { host: `127.0.0.1:${server.port}` } })).status,
+    ).toBe(404);
     const badReq = await api("projects.open", { id: 5 });
     expect(badReq.status).toBe(400);
     expect(badReq.json().issues).toEqual([{ path: "id", message: expect.any(String) }]);
@@ -121,9 +149,15 @@ describe("browser-mode HTTP transport", () => {
   });
 
   it("maps host errors to their statuses: invalid layout 400, missing 404, stale save 409", async () => {
-    const invalid = await api("projects.create", { name: "x", layout: { ...paperPreset, fields: [...paperPreset.fields, paperPreset.fields[0]] } });
+    const invalid = await api("projects.create", {
+      name: "x",
+      layout: { ...paperPreset, fields: [...paperPreset.fields, paperPreset.fields[0]] },
+    });
     expect(invalid.status).toBe(400);
-    expect(invalid.json()).toMatchObject({ code: "invalid_layout", issues: expect.arrayContaining([{ path: "fields[20].id", message: "duplicates the id of fields[0]" }]) });
+    expect(invalid.json()).toMatchObject({
+      code: "invalid_layout",
+      issues: expect.arrayContaining([{ path: "fields[20].id", message: "duplicates the id of fields[0]" }]),
+    });
     expect((await api("projects.open", { id: "nope" })).status).toBe(404);
     const p = (await api("projects.create", { name: "x", layout: paperPreset })).json();
     expect((await api("projects.save", { id: p.id, layout: paperPreset, baseVersion: 1 })).status).toBe(200);
@@ -158,7 +192,9 @@ describe("browser-mode HTTP transport", () => {
     const head = await send(server.port, { method: "HEAD", path: "/", headers: { host: `127.0.0.1:${server.port}` } });
     expect(head.status).toBe(200);
     expect(head.text).toBe("");
-    expect((await send(server.port, { method: "POST", path: "/", headers: { host: `127.0.0.1:${server.port}` } })).status).toBe(405);
+    expect(
+      (await send(server.port, { method: "POST", path: "/", headers: { host: `127.0.0.1:${server.port}` } })).status,
+    ).toBe(405);
   });
 
   it("says the UI is not built when dist/renderer is empty", async () => {

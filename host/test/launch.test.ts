@@ -5,11 +5,11 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { TOKEN_HEADER } from "../api/contract.ts";
 import { repoRoot } from "../httpHost.ts";
+import { tempDir } from "./support.ts";
 import { probeElectron } from "../launch/electron.ts";
 import { parseLaunchArgs, shouldOpenBrowser } from "../launch/options.ts";
-import { defaultDataDir } from "../paths.ts";
 import { rendererStaleness } from "../launch/renderer.ts";
-import { tempDir } from "./support.ts";
+import { defaultDataDir } from "../paths.ts";
 
 describe("launch options", () => {
   it("puts the data where Electron's userData for SatPayload Studio is, unless SATPAYLOAD_DATA_DIR says otherwise", () => {
@@ -17,7 +17,9 @@ describe("launch options", () => {
     expect(defaultDataDir({}, "linux", "/home/u")).toBe("/home/u/.config/SatPayload Studio");
     expect(defaultDataDir({ XDG_CONFIG_HOME: "/cfg" }, "linux", "/home/u")).toBe("/cfg/SatPayload Studio");
     expect(defaultDataDir({}, "darwin", "/Users/u")).toBe("/Users/u/Library/Application Support/SatPayload Studio");
-    expect(defaultDataDir({ APPDATA: "/c/Users/u/AppData/Roaming" }, "win32", "/c/Users/u")).toBe(path.join("/c/Users/u/AppData/Roaming", "SatPayload Studio"));
+    expect(defaultDataDir({ APPDATA: "/c/Users/u/AppData/Roaming" }, "win32", "/c/Users/u")).toBe(
+      path.join("/c/Users/u/AppData/Roaming", "SatPayload Studio"),
+    );
   });
 
   it("parses --port and --no-build, with SATPAYLOAD_PORT as the default", () => {
@@ -25,7 +27,9 @@ describe("launch options", () => {
     expect(parseLaunchArgs(["--port", "8765"], {})).toEqual({ port: 8765, build: true });
     expect(parseLaunchArgs(["--port=0", "--no-build"], { SATPAYLOAD_PORT: "9000" })).toEqual({ port: 0, build: false });
     expect(parseLaunchArgs([], { SATPAYLOAD_PORT: "9000" })).toEqual({ port: 9000, build: true });
-    expect(() => parseLaunchArgs(["--port", "70000"], {})).toThrow('--port must be 0 (any free port) to 65535, not "70000"');
+    expect(() => parseLaunchArgs(["--port", "70000"], {})).toThrow(
+      '--port must be 0 (any free port) to 65535, not "70000"',
+    );
     expect(() => parseLaunchArgs(["--port", "-1"], {})).toThrow(/--port must be/);
     expect(() => parseLaunchArgs(["--port"], {})).toThrow(/--port must be/);
     expect(() => parseLaunchArgs(["--open"], {})).toThrow("unknown option --open (options: --port N, --no-build)");
@@ -42,13 +46,26 @@ describe("launch options", () => {
 
   it("detects whether the Electron binary is there", () => {
     const missing = probeElectron(repoRoot, () => {
-      throw new Error("Electron failed to install correctly, please delete node_modules/electron and try installing again");
+      throw new Error(
+        "Electron failed to install correctly, please delete node_modules/electron and try installing again",
+      );
     });
-    expect(missing).toEqual({ ok: false, reason: "the electron package has no binary (Electron failed to install correctly, please delete node_modules/electron and try installing again)" });
-    expect(probeElectron(repoRoot, () => "/nonexistent/electron")).toEqual({ ok: false, reason: "/nonexistent/electron does not exist" });
+    expect(missing).toEqual({
+      ok: false,
+      reason:
+        "the electron package has no binary (Electron failed to install correctly, please delete node_modules/electron and try installing again)",
+    });
+    expect(probeElectron(repoRoot, () => "/nonexistent/electron")).toEqual({
+      ok: false,
+      reason: "/nonexistent/electron does not exist",
+    });
     const fake = path.join(tempDir(), "electron");
     writeFileSync(fake, "");
-    expect(probeElectron(repoRoot, () => fake)).toMatchObject({ ok: true, binary: fake, version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
+    expect(probeElectron(repoRoot, () => fake)).toMatchObject({
+      ok: true,
+      binary: fake,
+      version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+    });
   });
 
   it("rebuilds the renderer when it is missing or older than its sources", () => {
@@ -59,7 +76,8 @@ describe("launch options", () => {
     mkdirSync(path.join(root, "dist", "renderer"), { recursive: true });
     writeFileSync(path.join(root, "dist", "renderer", "index.html"), "");
     const t = Date.now() / 1000;
-    for (const p of ["renderer/src/App.tsx", "renderer/src", "renderer"]) utimesSync(path.join(root, p), t - 100, t - 100);
+    for (const p of ["renderer/src/App.tsx", "renderer/src", "renderer"])
+      utimesSync(path.join(root, p), t - 100, t - 100);
     utimesSync(path.join(root, "dist", "renderer", "index.html"), t - 50, t - 50);
     expect(rendererStaleness(root)).toBeNull();
     utimesSync(path.join(root, "renderer", "src", "App.tsx"), t, t);
@@ -84,7 +102,11 @@ async function launch(script: string): Promise<{ output: string; info: unknown; 
   const env: NodeJS.ProcessEnv = { ...process.env, CI: "true", SATPAYLOAD_DATA_DIR: tempDir() };
   delete env.DISPLAY;
   delete env.WAYLAND_DISPLAY;
-  const child = spawn(process.execPath, [path.join(repoRoot, "node_modules", "tsx", "dist", "cli.mjs"), script, "--port", "0", "--no-build"], { cwd: repoRoot, env });
+  const child = spawn(
+    process.execPath,
+    [path.join(repoRoot, "node_modules", "tsx", "dist", "cli.mjs"), script, "--port", "0", "--no-build"],
+    { cwd: repoRoot, env },
+  );
   let output = "";
   child.stderr.on("data", (c) => (output += c));
   const url = await new Promise<string>((resolve, reject) => {
@@ -97,7 +119,11 @@ async function launch(script: string): Promise<{ output: string; info: unknown; 
   });
   const u = new URL(url);
   const token = u.hash.slice("#token=".length);
-  const r = await get(`${u.origin}/api/call/app.info`, { host: u.host, "content-type": "application/json", [TOKEN_HEADER]: token }, "{}");
+  const r = await get(
+    `${u.origin}/api/call/app.info`,
+    { host: u.host, "content-type": "application/json", [TOKEN_HEADER]: token },
+    "{}",
+  );
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   child.kill("SIGTERM");
   return { output, info: r.status === 200 ? JSON.parse(r.text) : r, exit: await exited };
@@ -114,7 +140,9 @@ describe("launchers", () => {
 
   it("npm start without a usable Electron says so and falls back to browser mode", async () => {
     const { output, info, exit } = await launch("bin/start.ts");
-    expect(output).toMatch(/SatPayload Studio — browser mode \((no Electron binary|Electron is installed but there is no display)/);
+    expect(output).toMatch(
+      /SatPayload Studio — browser mode \((no Electron binary|Electron is installed but there is no display)/,
+    );
     expect(info).toMatchObject({ shell: "browser" });
     expect(exit).toBe(0);
   });

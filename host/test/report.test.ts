@@ -5,12 +5,10 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { defaultCostDoc, defaultScenario, paperTable7Scenario } from "../../codecs/src/report/scenario.ts";
-import { parseLayout } from "../../codecs/src/layout/validate.ts";
-import { presetById } from "../../codecs/src/presets/index.ts";
+import { defaultCostDoc, defaultScenario, paperTable7Scenario, parseLayout, presetById } from "#codecs";
+import { call, failure, tempDir, testHost } from "./support.ts";
 import type { Dialogs } from "../handlers/handlers.ts";
 import { htmlToPdf } from "../report/htmlToPdf.ts";
-import { call, failure, tempDir, testHost } from "./support.ts";
 
 const paper = parseLayout(presetById("paper")!.layout);
 const PDF = new TextEncoder().encode("%PDF-1.7\n% test\n");
@@ -24,7 +22,11 @@ describe("cost scenarios", () => {
     const h = testHost();
     const p = await project(h);
     expect(await call(h, "costs.get", { projectId: p.id })).toEqual({ doc: defaultCostDoc(), updatedAt: null });
-    const doc = { version: 1, active: 1, scenarios: [{ ...defaultScenario("Pilot"), devices: 500 }, paperTable7Scenario()] };
+    const doc = {
+      version: 1,
+      active: 1,
+      scenarios: [{ ...defaultScenario("Pilot"), devices: 500 }, paperTable7Scenario()],
+    };
     const saved = await call(h, "costs.save", { projectId: p.id, doc });
     const back = await call(h, "costs.get", { projectId: p.id });
     expect(back.updatedAt).toBe(saved.updatedAt);
@@ -45,11 +47,18 @@ describe("cost scenarios", () => {
   it("refuses invalid documents with the problems listed, and unknown projects", async () => {
     const h = testHost();
     const p = await project(h);
-    const bad = await failure(h.dispatch("costs.save", { projectId: p.id, doc: { version: 1, active: 0, scenarios: [{ ...defaultScenario(), platforms: ["mars-link"] }] } }));
+    const bad = await failure(
+      h.dispatch("costs.save", {
+        projectId: p.id,
+        doc: { version: 1, active: 0, scenarios: [{ ...defaultScenario(), platforms: ["mars-link"] }] },
+      }),
+    );
     expect(bad.code).toBe("bad_request");
     expect(bad.issues).toEqual([{ path: "scenarios.0.platforms.0", message: 'is not a known platform ("mars-link")' }]);
     expect((await failure(h.dispatch("costs.get", { projectId: "nope" }))).code).toBe("not_found");
-    expect((await failure(h.dispatch("costs.save", { projectId: "nope", doc: defaultCostDoc() }))).code).toBe("not_found");
+    expect((await failure(h.dispatch("costs.save", { projectId: "nope", doc: defaultCostDoc() }))).code).toBe(
+      "not_found",
+    );
   });
 
   it("go with their project when it is deleted", async () => {
@@ -101,12 +110,15 @@ describe("report PDF", () => {
     const err = await failure(browser.dispatch("report.savePdf", { pageSize: "A4", fileName: "r" }));
     expect(err.code).toBe("bad_request");
     expect(err.message).toContain("report.pdf");
-    expect((await failure(browser.dispatch("report.savePdf", { pageSize: "A3", fileName: "r" }))).code).toBe("bad_request");
+    expect((await failure(browser.dispatch("report.savePdf", { pageSize: "A3", fileName: "r" }))).code).toBe(
+      "bad_request",
+    );
   });
 });
 
 describe("report PDF made on the host (browser mode)", () => {
-  const html = (extra = "") => `<!doctype html><html><head><style>@page { size: letter; margin: 10mm } h1 { color: rgb(10, 20, 30) }</style></head><body><h1>Layout summary</h1><p>Fleet cost 89,648</p>${extra}</body></html>`;
+  const html = (extra = "") =>
+    `<!doctype html><html><head><style>@page { size: letter; margin: 10mm } h1 { color: rgb(10, 20, 30) }</style></head><body><h1>Layout summary</h1><p>Fleet cost 89,648</p>${extra}</body></html>`;
   const run = (cmd: string, args: string[]) => execFileSync(cmd, args, { encoding: "utf8", timeout: 60_000 });
 
   it("prints the snapshot at the CSS page size with Chromium, offline", async () => {
@@ -120,7 +132,10 @@ describe("report PDF made on the host (browser mode)", () => {
     const port = (server.address() as AddressInfo).port;
     try {
       const h = testHost({ printHtml: htmlToPdf });
-      const res = await call(h, "report.pdf", { pageSize: "A4", html: html(`<img src="http://127.0.0.1:${port}/logo.png"><script>document.body.append("scripted")</script>`) });
+      const res = await call(h, "report.pdf", {
+        pageSize: "A4",
+        html: html(`<img src="http://127.0.0.1:${port}/logo.png"><script>document.body.append("scripted")</script>`),
+      });
       const bytes = Buffer.from(res.base64, "base64");
       expect(bytes.length).toBe(res.bytes);
       expect(bytes.subarray(0, 5).toString("latin1")).toBe("%PDF-");
@@ -152,6 +167,8 @@ describe("report PDF made on the host (browser mode)", () => {
     }
     expect((await failure(h.dispatch("report.pdf", { pageSize: "A4", html: "" }))).code).toBe("bad_request");
     const desktop = testHost({ shell: "electron" });
-    expect((await failure(desktop.dispatch("report.pdf", { pageSize: "A4", html: "<p>x</p>" }))).message).toContain("report.savePdf");
+    expect((await failure(desktop.dispatch("report.pdf", { pageSize: "A4", html: "<p>x</p>" }))).message).toContain(
+      "report.savePdf",
+    );
   });
 });

@@ -15,7 +15,10 @@ export function tokenChecker(token: string): (given: string | null | undefined) 
  * DNS rebinding: a hostile page whose name resolves to 127.0.0.1 still sends its own name in Host
  * and Origin, so only our literal loopback names with our port are accepted.
  */
-export function originChecker(port: number): { hostOk(host: string | undefined): boolean; originOk(origin: string | undefined): boolean } {
+export function originChecker(port: number): {
+  hostOk(host: string | undefined): boolean;
+  originOk(origin: string | undefined): boolean;
+} {
   const hosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
   const origins = new Set([...hosts].map((h) => `http://${h}`));
   return {

@@ -6,13 +6,12 @@ import type { Duplex } from "node:stream";
 import { WebSocketServer, type WebSocket } from "ws";
 import { CONTENT_SECURITY_POLICY, TOKEN_HEADER, type HostErrorBody } from "../api/contract.ts";
 import { HTTP_STATUS, toErrorBody } from "../errors.ts";
-import type { Dispatch } from "../handlers/dispatch.ts";
-import { isMethodName } from "../handlers/dispatch.ts";
-import type { HostEvents } from "../handlers/events.ts";
-import { parseJsonSafely, UnsafeJsonError } from "../json/safeJson.ts";
 import { readBody } from "./body.ts";
 import { newToken, originChecker, tokenChecker } from "./guard.ts";
 import { resolveStatic } from "./staticFiles.ts";
+import { type Dispatch, isMethodName } from "../handlers/dispatch.ts";
+import type { HostEvents } from "../handlers/events.ts";
+import { parseJsonSafely, UnsafeJsonError } from "../json/safeJson.ts";
 
 /** importLayout carries up to 5 M characters of layout text; JSON escaping and UTF-8 can triple it. */
 export const DEFAULT_BODY_LIMIT = 16 * 1024 * 1024;
@@ -74,10 +73,12 @@ export async function startHttpServer(opts: HttpOptions): Promise<RunningServer>
     sendError(res, status, { code: status === 404 ? "not_found" : "bad_request", message }, headers);
 
   async function api(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
-    if (pathname === "/api/events") return bad(res, 426, "/api/events is a WebSocket endpoint", { upgrade: "websocket" });
+    if (pathname === "/api/events")
+      return bad(res, 426, "/api/events is a WebSocket endpoint", { upgrade: "websocket" });
     const m = /^\/api\/call\/([^/]+)$/.exec(pathname);
     if (!m) return bad(res, 404, `no API endpoint ${pathname}`);
-    if (!guard.originOk(req.headers.origin)) return forbidden(res, `requests from origin ${req.headers.origin} are not accepted`);
+    if (!guard.originOk(req.headers.origin))
+      return forbidden(res, `requests from origin ${req.headers.origin} are not accepted`);
     const given = req.headers[TOKEN_HEADER];
     if (!tokenOk(Array.isArray(given) ? undefined : given))
       return forbidden(res, given === undefined ? `missing ${TOKEN_HEADER} header` : `wrong ${TOKEN_HEADER} header`);
@@ -85,7 +86,8 @@ export async function startHttpServer(opts: HttpOptions): Promise<RunningServer>
     if (!isMethodName(method)) return bad(res, 404, `unknown method "${method}"`);
     if (req.method !== "POST") return bad(res, 405, `${method} takes POST, not ${req.method}`, { allow: "POST" });
     const type = req.headers["content-type"] ?? "";
-    if (!/^application\/json\s*(;|$)/i.test(type)) return bad(res, 415, `content-type must be application/json, not "${type}"`);
+    if (!/^application\/json\s*(;|$)/i.test(type))
+      return bad(res, 415, `content-type must be application/json, not "${type}"`);
     const body = await readBody(req, bodyLimit);
     if (!body.ok) return bad(res, body.status, body.reason, body.status === 413 ? { connection: "close" } : {});
     let request: unknown;
@@ -104,11 +106,13 @@ export async function startHttpServer(opts: HttpOptions): Promise<RunningServer>
   }
 
   function staticFile(req: IncomingMessage, res: ServerResponse, pathname: string): void {
-    if (req.method !== "GET" && req.method !== "HEAD") return bad(res, 405, `${req.method} is not allowed here`, { allow: "GET, HEAD" });
+    if (req.method !== "GET" && req.method !== "HEAD")
+      return bad(res, 405, `${req.method} is not allowed here`, { allow: "GET, HEAD" });
     const found = resolveStatic(opts.rendererDir, pathname);
     if (found.kind === "bad") return bad(res, 400, found.reason);
     if (found.kind === "missing") {
-      if (pathname === "/" || pathname === "/index.html") return send(res, 503, NOT_BUILT, { "content-type": "text/html; charset=utf-8" });
+      if (pathname === "/" || pathname === "/index.html")
+        return send(res, 503, NOT_BUILT, { "content-type": "text/html; charset=utf-8" });
       return bad(res, 404, `${pathname} not found`);
     }
     res.writeHead(200, {
@@ -131,7 +135,11 @@ export async function startHttpServer(opts: HttpOptions): Promise<RunningServer>
     } catch {
       return bad(res, 400, "malformed request URL");
     }
-    if (!guard.hostOk(req.headers.host)) return forbidden(res, `Host "${req.headers.host ?? ""}" is not accepted (only 127.0.0.1 and localhost on this port)`);
+    if (!guard.hostOk(req.headers.host))
+      return forbidden(
+        res,
+        `Host "${req.headers.host ?? ""}" is not accepted (only 127.0.0.1 and localhost on this port)`,
+      );
     if (pathname.startsWith("/api/")) {
       api(req, res, pathname).catch((e) => {
         const err = toErrorBody(e);
@@ -143,7 +151,9 @@ export async function startHttpServer(opts: HttpOptions): Promise<RunningServer>
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: 4096 });
   const refuse = (socket: Duplex, status: number, reason: string) => {
-    socket.end(`HTTP/1.1 ${status} ${reason}\r\nconnection: close\r\ncontent-type: text/plain\r\ncontent-length: ${Buffer.byteLength(reason)}\r\n\r\n${reason}`);
+    socket.end(
+      `HTTP/1.1 ${status} ${reason}\r\nconnection: close\r\ncontent-type: text/plain\r\ncontent-length: ${Buffer.byteLength(reason)}\r\n\r\n${reason}`,
+    );
   };
   server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     let url: URL;
@@ -153,7 +163,11 @@ export async function startHttpServer(opts: HttpOptions): Promise<RunningServer>
       return refuse(socket, 400, "Bad Request");
     }
     if (url.pathname !== "/api/events") return refuse(socket, 404, "Not Found");
-    if (!guard.hostOk(req.headers.host) || !guard.originOk(req.headers.origin) || !tokenOk(url.searchParams.get("token")))
+    if (
+      !guard.hostOk(req.headers.host) ||
+      !guard.originOk(req.headers.origin) ||
+      !tokenOk(url.searchParams.get("token"))
+    )
       return refuse(socket, 403, "Forbidden");
     wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
       const unsubscribe = opts.events.subscribe((event, payload) => {

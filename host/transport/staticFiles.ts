@@ -54,19 +54,24 @@ export function resolveStatic(root: string, urlPath: string): StaticResult {
   } catch {
     return { kind: "bad", reason: "the path is not valid percent-encoding" };
   }
-  if (decoded.includes("\0") || decoded.includes("\\")) return { kind: "bad", reason: "the path holds a forbidden character" };
+  if (decoded.includes("\0") || decoded.includes("\\"))
+    return { kind: "bad", reason: "the path holds a forbidden character" };
   const segments = decoded.split("/").filter(Boolean);
-  if (segments.some((s) => s.startsWith("."))) return { kind: "bad", reason: "dot segments and hidden files are not served" };
+  if (segments.some((s) => s.startsWith(".")))
+    return { kind: "bad", reason: "dot segments and hidden files are not served" };
   const base = path.resolve(root);
   const rel = segments.length ? segments.join("/") : "index.html";
   const file = path.join(base, rel);
-  if (file !== base && !file.startsWith(base + path.sep)) return { kind: "bad", reason: "the path leaves the renderer directory" };
+  if (file !== base && !file.startsWith(base + path.sep))
+    return { kind: "bad", reason: "the path leaves the renderer directory" };
   const size = isFile(file);
-  if (size !== undefined) return { kind: "file", file, contentType: contentTypeFor(file), size, immutable: segments[0] === "assets" };
+  if (size !== undefined)
+    return { kind: "file", file, contentType: contentTypeFor(file), size, immutable: segments[0] === "assets" };
   if (path.extname(rel) === "") {
     const index = path.join(base, "index.html");
     const indexSize = isFile(index);
-    if (indexSize !== undefined) return { kind: "file", file: index, contentType: CONTENT_TYPES[".html"]!, size: indexSize, immutable: false };
+    if (indexSize !== undefined)
+      return { kind: "file", file: index, contentType: CONTENT_TYPES[".html"]!, size: indexSize, immutable: false };
   }
   return { kind: "missing" };
 }

@@ -2,8 +2,8 @@
 // project and none is open), and the page bar.
 import { useEffect } from "react";
 import { StartScreen } from "./components/start/StartScreen.tsx";
-import { PAGES, pageOf } from "./nav/pages.tsx";
 import { PageBar } from "./nav/PageBar.tsx";
+import { PAGES, pageOf } from "./nav/pages.tsx";
 import { go, useRoute } from "./nav/store.ts";
 import { useSession } from "./state/session.ts";
 import { useSettings } from "./state/settings.ts";

@@ -16,11 +16,18 @@ useSession.setState({ api: conn.api, shell: conn.shell });
 installPerfLog();
 startRouting(PAGES);
 listenToHost();
-startAnalysis(() => new Worker(new URL("./worker/sizes.worker.ts", import.meta.url), { type: "module", name: "sizes" }));
+startAnalysis(
+  () => new Worker(new URL("./worker/sizes.worker.ts", import.meta.url), { type: "module", name: "sizes" }),
+);
 
 const projectId = new URL(location.href).searchParams.get("project");
 if (conn.missingToken) {
-  useSession.setState({ startError: { title: "No session token", detail: "Open SatPayload Studio with the URL the launcher printed (it ends in #token=…)." } });
+  useSession.setState({
+    startError: {
+      title: "No session token",
+      detail: "Open SatPayload Studio with the URL the launcher printed (it ends in #token=…).",
+    },
+  });
 } else if (projectId) {
   void openProject(projectId);
 }

@@ -1,5 +1,5 @@
 // Edit → bars timings, kept on window.__satpayloadPerf so the e2e test and the benchmark script can read them.
-import type { FormatId } from "../../codecs/src/formats/types.ts";
+import type { FormatId } from "#codecs";
 
 export interface PerfRun {
   layoutKey: number;

@@ -1,9 +1,13 @@
 import { describe, expect, it } from "vitest";
-import type { Field } from "../../codecs/src/layout/schema.ts";
+import type { Field } from "#codecs";
 import { dropPlace, endDndId, paletteDndId, parseDndId, rowDndId } from "../src/pages/designer/dnd.ts";
 
 const leaf = (id: string): Field => ({ id, key: id, name: id, presence: "required", type: { kind: "bool" } });
-const fields: Field[] = [leaf("a"), { id: "g", key: "g", name: "g", presence: "required", type: { kind: "group", fields: [leaf("b")] } }, leaf("d")];
+const fields: Field[] = [
+  leaf("a"),
+  { id: "g", key: "g", name: "g", presence: "required", type: { kind: "group", fields: [leaf("b")] } },
+  leaf("d"),
+];
 
 describe("drop targets", () => {
   it("round-trips dnd ids", () => {

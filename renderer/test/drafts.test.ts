@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Layout } from "../../codecs/src/layout/schema.ts";
+import type { Layout } from "#codecs";
 import { dropDraft, keepDraft, readDraft } from "../src/state/drafts.ts";
 
 /** the Web Storage interface over a Map, with an optional quota */
@@ -21,7 +21,20 @@ function memoryStorage(quota = Infinity): Storage {
 }
 
 // an invalid layout (inverted range) must be kept exactly as it was typed
-const invalid = { format: "satlayout", version: 1, name: "t", fields: [{ id: "a", key: "b", name: "B", presence: "required", type: { kind: "int", bits: 8, signed: false, min: 50, max: 10 } }] } as unknown as Layout;
+const invalid = {
+  format: "satlayout",
+  version: 1,
+  name: "t",
+  fields: [
+    {
+      id: "a",
+      key: "b",
+      name: "B",
+      presence: "required",
+      type: { kind: "int", bits: 8, signed: false, min: 50, max: 10 },
+    },
+  ],
+} as unknown as Layout;
 
 describe("drafts in browser storage", () => {
   it("keeps, reads back and drops a draft per project, invalid ones included", () => {
@@ -35,7 +48,8 @@ describe("drafts in browser storage", () => {
 
   it("ignores what is not a draft, and reports a full storage instead of throwing", () => {
     const st = memoryStorage(10);
-    st.getItem = (k) => (k === "satpayload.draft.bad" ? "{not json" : k === "satpayload.draft.shape" ? '{"baseVersion":"1"}' : null);
+    st.getItem = (k) =>
+      k === "satpayload.draft.bad" ? "{not json" : k === "satpayload.draft.shape" ? '{"baseVersion":"1"}' : null;
     expect(readDraft("bad", st)).toBeNull();
     expect(readDraft("shape", st)).toBeNull();
     expect(keepDraft("p1", { baseVersion: 1, at: "x", layout: invalid }, st)).toBe(false);

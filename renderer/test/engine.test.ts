@@ -1,18 +1,25 @@
 import { describe, expect, it } from "vitest";
-import { attribute } from "../../codecs/src/analysis/attribution.ts";
-import { byteMap } from "../../codecs/src/analysis/bytemap.ts";
-import { measureSizes } from "../../codecs/src/analysis/sizes.ts";
-import { FORMAT_IDS } from "../../codecs/src/formats/types.ts";
-import { parseLayout } from "../../codecs/src/layout/validate.ts";
-import { paperPreset } from "../../codecs/src/presets/paper.ts";
-import { generateSamples } from "../../codecs/src/samples/generate.ts";
+import { FORMAT_IDS, generateSamples, measureSizes, paperPreset, parseLayout } from "#codecs";
+import { attribute } from "#codecs/analysis/attribution.ts";
+import { byteMap } from "#codecs/analysis/bytemap.ts";
 import { Engine, FIRST_PASS, passes, Scheduler } from "../src/worker/engine.ts";
 import type { ComputeRequest, WorkerResult } from "../src/worker/protocol.ts";
 
 const paper = parseLayout(paperPreset);
 
 function request(seq: number, over: Partial<ComputeRequest> = {}): ComputeRequest {
-  return { type: "compute", seq, layoutKey: 1, layout: paper, samples: 200, seed: 1, formats: FORMAT_IDS, attribution: false, byteMap: null, ...over };
+  return {
+    type: "compute",
+    seq,
+    layoutKey: 1,
+    layout: paper,
+    samples: 200,
+    seed: 1,
+    formats: FORMAT_IDS,
+    attribution: false,
+    byteMap: null,
+    ...over,
+  };
 }
 
 describe("worker engine", () => {
@@ -21,7 +28,9 @@ describe("worker engine", () => {
     const out = engine.sizes(request(1));
     const records = generateSamples(paper, 200, 1);
     const direct = measureSizes(paper, records);
-    expect(out.results.map((r) => [r.info.id, r.stats, Array.from(r.sizes), r.errors])).toEqual(direct.map((d) => [d.format, d.stats, Array.from(d.sizes), d.errors]));
+    expect(out.results.map((r) => [r.info.id, r.stats, Array.from(r.sizes), r.errors])).toEqual(
+      direct.map((d) => [d.format, d.stats, Array.from(d.sizes), d.errors]),
+    );
     const att = engine.attribution(request(2, { attribution: true }))!;
     expect(att.items).toEqual(FORMAT_IDS.map((f) => attribute(paper, records, f)));
     const bm = engine.byteMap(request(3, { byteMap: { format: "struct-zlib", sample: 7 } }))!;
@@ -54,8 +63,23 @@ describe("worker engine", () => {
   it("clamps the byte-map sample into range and reports unencodable samples as an error, not a throw", () => {
     const engine = new Engine(() => 0);
     expect(engine.byteMap(request(1, { byteMap: { format: "json", sample: 10_000 } }))!.sample).toBe(199);
-    const tiny = parseLayout({ format: "satlayout", version: 1, name: "t", fields: [{ id: "s", key: "s", name: "s", type: { kind: "string", maxLength: 2 }, sample: { kind: "constant", value: "toolong" } }] });
-    const bm = engine.byteMap({ ...request(2, { layoutKey: 5, layout: tiny, byteMap: { format: "protobuf", sample: 0 } }) })!;
+    const tiny = parseLayout({
+      format: "satlayout",
+      version: 1,
+      name: "t",
+      fields: [
+        {
+          id: "s",
+          key: "s",
+          name: "s",
+          type: { kind: "string", maxLength: 2 },
+          sample: { kind: "constant", value: "toolong" },
+        },
+      ],
+    });
+    const bm = engine.byteMap({
+      ...request(2, { layoutKey: 5, layout: tiny, byteMap: { format: "protobuf", sample: 0 } }),
+    })!;
     expect(bm.map).toBeNull();
     expect(bm.error).toMatch(/protobuf/);
   });
@@ -106,7 +130,11 @@ describe("latest-wins scheduler", () => {
     engine.sizes = () => {
       throw new RangeError("boom");
     };
-    const s = new Scheduler(engine, (r) => posted.push(r), () => Promise.resolve());
+    const s = new Scheduler(
+      engine,
+      (r) => posted.push(r),
+      () => Promise.resolve(),
+    );
     s.submit(request(9));
     await new Promise((r) => setTimeout(r, 0));
     expect(posted).toEqual([{ type: "error", seq: 9, message: "RangeError: boom" }]);
@@ -120,7 +148,11 @@ describe("latest-wins scheduler", () => {
       [5000, true],
     ]);
     const posted: WorkerResult[] = [];
-    const s = new Scheduler(new Engine(() => 0), (r) => posted.push(r), () => new Promise((r) => setTimeout(r, 0)));
+    const s = new Scheduler(
+      new Engine(() => 0),
+      (r) => posted.push(r),
+      () => new Promise((r) => setTimeout(r, 0)),
+    );
     s.submit(request(1, { samples: 2500, formats: ["protobuf", "struct-zlib"] }));
     await expect.poll(() => posted.length).toBe(2);
     const [first, last] = posted as Extract<WorkerResult, { type: "sizes" }>[];

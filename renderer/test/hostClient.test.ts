@@ -45,7 +45,9 @@ describe("browser transport", () => {
       origin: "http://127.0.0.1:5000",
       fetchImpl: async (url, init) => {
         seen.push({ url: String(url), init: init! });
-        return new Response(JSON.stringify([{ id: "p", name: "P", updatedAt: "x", version: 1, filePath: null }]), { status: 200 });
+        return new Response(JSON.stringify([{ id: "p", name: "P", updatedAt: "x", version: 1, filePath: null }]), {
+          status: 200,
+        });
       },
     });
     const list = await api.call("projects.list", { limit: 5 });
@@ -60,7 +62,15 @@ describe("browser transport", () => {
     const api = browserHost({
       token: "t",
       origin: "http://h",
-      fetchImpl: async () => new Response(JSON.stringify({ code: "invalid_layout", message: "bad layout", issues: [{ path: "fields[0].key", message: "too short" }] }), { status: 400 }),
+      fetchImpl: async () =>
+        new Response(
+          JSON.stringify({
+            code: "invalid_layout",
+            message: "bad layout",
+            issues: [{ path: "fields[0].key", message: "too short" }],
+          }),
+          { status: 400 },
+        ),
     });
     const err = await api.call("files.importLayout", { fileName: "x.json", content: "{}" }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(HostCallError);
@@ -69,8 +79,18 @@ describe("browser transport", () => {
   });
 
   it("reports a conflict from a bare 409 and a network failure as such", async () => {
-    const conflict = browserHost({ token: "t", origin: "http://h", fetchImpl: async () => new Response("oops", { status: 409 }) });
-    expect(((await conflict.call("projects.save", { id: "a", layout: {}, baseVersion: 1 }).catch((e: unknown) => e)) as HostCallError).code).toBe("conflict");
+    const conflict = browserHost({
+      token: "t",
+      origin: "http://h",
+      fetchImpl: async () => new Response("oops", { status: 409 }),
+    });
+    expect(
+      (
+        (await conflict
+          .call("projects.save", { id: "a", layout: {}, baseVersion: 1 })
+          .catch((e: unknown) => e)) as HostCallError
+      ).code,
+    ).toBe("conflict");
     const down = browserHost({
       token: "t",
       origin: "http://h",
@@ -113,14 +133,22 @@ describe("browser transport", () => {
 
 describe("Electron errors", () => {
   it("recovers the HostErrorBody from an IPC error message", () => {
-    const e = asHostError(new Error(`Error invoking remote method 'host:call': ${JSON.stringify({ code: "not_found", message: "no project x" })}`));
+    const e = asHostError(
+      new Error(
+        `Error invoking remote method 'host:call': ${JSON.stringify({ code: "not_found", message: "no project x" })}`,
+      ),
+    );
     expect(e.code).toBe("not_found");
     expect(e.message).toBe("no project x");
     expect(asHostError(new Error("plain")).code).toBe("network");
   });
 
   it("takes the preload's plain HostErrorBody rejection as is", () => {
-    const e = asHostError({ code: "conflict", message: "version 3 is stale", issues: [{ path: "baseVersion", message: "older than version 4" }] });
+    const e = asHostError({
+      code: "conflict",
+      message: "version 3 is stale",
+      issues: [{ path: "baseVersion", message: "older than version 4" }],
+    });
     expect(e.code).toBe("conflict");
     expect(e.describe()).toBe("version 3 is stale — baseVersion: older than version 4");
   });
@@ -128,7 +156,18 @@ describe("Electron errors", () => {
 
 describe("error text", () => {
   it("does not repeat an issue the message already says", () => {
-    expect(new HostCallError("invalid_layout", "x.json: not valid JSON: end of input", [{ path: "", message: "not valid JSON: end of input" }]).describe()).toBe("x.json: not valid JSON: end of input");
-    expect(new HostCallError("invalid_layout", "bad", [{ path: "a", message: "1" }, { path: "b", message: "2" }, { path: "c", message: "3" }, { path: "d", message: "4" }]).describe(2)).toBe("bad — a: 1; b: 2 (+2 more)");
+    expect(
+      new HostCallError("invalid_layout", "x.json: not valid JSON: end of input", [
+        { path: "", message: "not valid JSON: end of input" },
+      ]).describe(),
+    ).toBe("x.json: not valid JSON: end of input");
+    expect(
+      new HostCallError("invalid_layout", "bad", [
+        { path: "a", message: "1" },
+        { path: "b", message: "2" },
+        { path: "c", message: "3" },
+        { path: "d", message: "4" },
+      ]).describe(2),
+    ).toBe("bad — a: 1; b: 2 (+2 more)");
   });
 });

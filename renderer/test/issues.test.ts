@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Field, Layout } from "../../codecs/src/layout/schema.ts";
-import { checkLayout } from "../../codecs/src/layout/validate.ts";
+import { checkLayout, type Field, type Layout } from "#codecs";
 import { indexIssues, issuesAt } from "../src/state/issues.ts";
 
 const layout = (fields: Field[]): Layout => ({
@@ -19,7 +18,13 @@ const layout = (fields: Field[]): Layout => ({
 describe("issue index", () => {
   it("puts parseLayout's issues on the field they concern, nested groups included", () => {
     const l = layout([
-      { id: "a", key: "a", name: "A", presence: "required", type: { kind: "int", bits: 8, signed: false, min: 10, max: 5 } },
+      {
+        id: "a",
+        key: "a",
+        name: "A",
+        presence: "required",
+        type: { kind: "int", bits: 8, signed: false, min: 10, max: 5 },
+      },
       {
         id: "g",
         key: "g",
@@ -29,7 +34,19 @@ describe("issue index", () => {
           kind: "group",
           fields: [
             { id: "x", key: "dup", name: "X", presence: "required", type: { kind: "bool" } },
-            { id: "y", key: "dup", name: "Y", presence: "required", type: { kind: "enum", values: [{ name: "A", value: 0 }, { name: "A", value: 1 }] } },
+            {
+              id: "y",
+              key: "dup",
+              name: "Y",
+              presence: "required",
+              type: {
+                kind: "enum",
+                values: [
+                  { name: "A", value: 0 },
+                  { name: "A", value: 1 },
+                ],
+              },
+            },
           ],
         },
       },
@@ -52,13 +69,29 @@ describe("issue index", () => {
 
   it("mirrors clashing protobuf numbers onto both fields", () => {
     const l = layout([
-      { id: "a", key: "a", name: "A", presence: "required", type: { kind: "bool" }, options: { protobuf: { number: 3 } } },
-      { id: "b", key: "b", name: "B", presence: "required", type: { kind: "bool" }, options: { protobuf: { number: 3 } } },
+      {
+        id: "a",
+        key: "a",
+        name: "A",
+        presence: "required",
+        type: { kind: "bool" },
+        options: { protobuf: { number: 3 } },
+      },
+      {
+        id: "b",
+        key: "b",
+        name: "B",
+        presence: "required",
+        type: { kind: "bool" },
+        options: { protobuf: { number: 3 } },
+      },
     ]);
     const res = checkLayout(l);
     if (res.ok) throw new Error("expected issues");
     const idx = indexIssues(l.fields, res.issues);
-    expect(idx.byField.get("b")).toEqual([{ at: "options.protobuf.number", message: "duplicates the number of fields[0] (3)" }]);
+    expect(idx.byField.get("b")).toEqual([
+      { at: "options.protobuf.number", message: "duplicates the number of fields[0] (3)" },
+    ]);
     expect(idx.byField.get("a")).toEqual([{ at: "options.protobuf.number", message: "is also used by fields[1] (B)" }]);
   });
 

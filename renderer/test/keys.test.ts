@@ -1,9 +1,14 @@
 import { describe, expect, it } from "vitest";
-import type { Field } from "../../codecs/src/layout/schema.ts";
-import { parseLayout } from "../../codecs/src/layout/validate.ts";
+import { type Field, parseLayout } from "#codecs";
 import { keyFromName, renameWithKey } from "../src/state/keys.ts";
 
-const field = (key: string, name: string): Field => ({ id: `id-${key}`, key, name, presence: "required", type: { kind: "int", bits: 16, signed: false } });
+const field = (key: string, name: string): Field => ({
+  id: `id-${key}`,
+  key,
+  name,
+  presence: "required",
+  type: { kind: "int", bits: 16, signed: false },
+});
 
 describe("a field's key follows its name", () => {
   it("derives keys the layout schema accepts", () => {
@@ -16,7 +21,9 @@ describe("a field's key follows its name", () => {
     ] as const) {
       expect(keyFromName(name)).toBe(key);
       // the schema (not our own derivation) is the judge of a key's validity
-      expect(() => parseLayout({ format: "satlayout", version: 1, name: "t", fields: [field(keyFromName(name), name)] })).not.toThrow();
+      expect(() =>
+        parseLayout({ format: "satlayout", version: 1, name: "t", fields: [field(keyFromName(name), name)] }),
+      ).not.toThrow();
     }
     expect(keyFromName("!!!", "value_2")).toBe("value_2");
     expect(keyFromName("x".repeat(200)).length).toBe(64);
@@ -29,7 +36,10 @@ describe("a field's key follows its name", () => {
   });
 
   it("never changes the key of a field that was there when the layout opened (a wire contract)", () => {
-    expect(renameWithKey(field("humidity", "Humidity"), "Relative humidity", [], false)).toMatchObject({ name: "Relative humidity", key: "humidity" });
+    expect(renameWithKey(field("humidity", "Humidity"), "Relative humidity", [], false)).toMatchObject({
+      name: "Relative humidity",
+      key: "humidity",
+    });
   });
 
   it("keeps a key the user chose", () => {

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { TimelinePoint } from "../../services/loadgen/src/result.ts";
+import type { TimelinePoint } from "#services/loadgen/src/result.ts";
 import { axisTick, axisWidth } from "../src/pages/loadtest/axis.ts";
 import { bestWithinNoise, estimate } from "../src/pages/loadtest/noise.ts";
 
-const points = (rps: number[], phase: TimelinePoint["phase"] = "measure"): TimelinePoint[] => rps.map((r, t) => ({ t, phase, rps: r, p95: 10 + (t % 3), failures: 0, inFlight: 1, activeDevices: 1 }));
+const points = (rps: number[], phase: TimelinePoint["phase"] = "measure"): TimelinePoint[] =>
+  rps.map((r, t) => ({ t, phase, rps: r, p95: 10 + (t % 3), failures: 0, inFlight: 1, activeDevices: 1 }));
 
 describe("run-to-run noise in the compare view", () => {
   it("estimates the mean and its standard error from the measured window only", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FORMAT_IDS } from "../../codecs/src/formats/types.ts";
+import { FORMAT_IDS } from "#codecs";
 import { partition } from "../src/worker/pool.ts";
 
 describe("format split over workers", () => {
@@ -9,12 +9,22 @@ describe("format split over workers", () => {
     // deflate (75) alone outweighs the rest but one: it gets its own worker plus the cheapest
     expect(shares.find((s) => s.includes("struct-zlib"))).toEqual(["struct-zlib"]);
     expect(partition(FORMAT_IDS, 1, {})).toEqual([[...FORMAT_IDS]]);
-    const four = partition(FORMAT_IDS, 4, { json: 10, cbor: 10, msgpack: 10, protobuf: 10, struct: 10, "struct-zlib": 10, sbe: 10, pson: 10, bitpacked: 10 });
+    const four = partition(FORMAT_IDS, 4, {
+      json: 10,
+      cbor: 10,
+      msgpack: 10,
+      protobuf: 10,
+      struct: 10,
+      "struct-zlib": 10,
+      sbe: 10,
+      pson: 10,
+      bitpacked: 10,
+    });
     expect(four.map((s) => s.length).sort()).toEqual([2, 2, 2, 3]);
   });
 
   it("keeps the table order within a share", () => {
-    for (const s of partition(FORMAT_IDS, 3, {})) expect(s).toEqual([...s].sort((a, b) => FORMAT_IDS.indexOf(a) - FORMAT_IDS.indexOf(b)));
+    for (const s of partition(FORMAT_IDS, 3, {}))
+      expect(s).toEqual([...s].sort((a, b) => FORMAT_IDS.indexOf(a) - FORMAT_IDS.indexOf(b)));
   });
-
 });

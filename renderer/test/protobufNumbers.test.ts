@@ -3,22 +3,49 @@
 // saved without numbers keeps the positional numbers it always had.
 import protobuf from "protobufjs";
 import { beforeEach, describe, expect, it } from "vitest";
-import { generateProto } from "../../codecs/src/exporters/proto.ts";
-import { protoModel } from "../../codecs/src/formats/protobuf/model.ts";
-import type { Field, Layout } from "../../codecs/src/layout/schema.ts";
-import { parseLayout } from "../../codecs/src/layout/validate.ts";
+import { type Field, generateProto, type Layout, parseLayout } from "#codecs";
+import { protoModel } from "#codecs/formats/protobuf/model.ts";
 import { useDesigner } from "../src/state/designer.ts";
 import { insertField, moveBy, moveField, removeField } from "../src/state/tree.ts";
 
-const leaf = (id: string): Field => ({ id, key: id, name: id, presence: "required", type: { kind: "int", bits: 8, signed: false } });
-const group = (id: string, fields: Field[]): Field => ({ id, key: id, name: id, presence: "required", type: { kind: "group", fields } });
+const leaf = (id: string): Field => ({
+  id,
+  key: id,
+  name: id,
+  presence: "required",
+  type: { kind: "int", bits: 8, signed: false },
+});
+const group = (id: string, fields: Field[]): Field => ({
+  id,
+  key: id,
+  name: id,
+  presence: "required",
+  type: { kind: "group", fields },
+});
 
 // saved before numbers were kept in the file: every number is positional
 const unnumbered = (): Layout =>
-  parseLayoutRaw([leaf("msisdn"), leaf("rssi"), leaf("bat"), group("pos", [leaf("lat"), leaf("lon"), leaf("alt")]), leaf("door")]);
+  parseLayoutRaw([
+    leaf("msisdn"),
+    leaf("rssi"),
+    leaf("bat"),
+    group("pos", [leaf("lat"), leaf("lon"), leaf("alt")]),
+    leaf("door"),
+  ]);
 
 function parseLayoutRaw(fields: Field[]): Layout {
-  return { format: "satlayout", version: 1, name: "t", package: "telemetry", message: "Telemetry", struct: { endianness: "big", stringMode: "u16-appended" }, json: { spacing: "compact" }, sbe: { schemaId: 1, templateId: 1, version: 0 }, protobufReserved: [], fields };
+  return {
+    format: "satlayout",
+    version: 1,
+    name: "t",
+    package: "telemetry",
+    message: "Telemetry",
+    struct: { endianness: "big", stringMode: "u16-appended" },
+    json: { spacing: "compact" },
+    sbe: { schemaId: 1, templateId: 1, version: 0 },
+    protobufReserved: [],
+    fields,
+  };
 }
 
 /** field key → number, as the protobuf codec numbers the designer's last valid layout. */
@@ -43,14 +70,26 @@ describe("protobuf numbers across designer edits", () => {
   beforeEach(() => useDesigner.getState().load("p", "t", unnumbered()));
 
   it("keeps the positional numbers of a layout saved without numbers", () => {
-    expect(wireNumbers()).toEqual({ msisdn: 1, rssi: 2, bat: 3, pos: 4, "pos.lat": 1, "pos.lon": 2, "pos.alt": 3, door: 5 });
+    expect(wireNumbers()).toEqual({
+      msisdn: 1,
+      rssi: 2,
+      bat: 3,
+      pos: 4,
+      "pos.lat": 1,
+      "pos.lon": 2,
+      "pos.alt": 3,
+      door: 5,
+    });
     // the same numbers any other consumer (CLI, export) derives from the file
-    expect(protoModel(parseLayout(unnumbered())).root.fields.map((f) => [f.name, f.number])).toEqual(Object.entries(wireNumbers()).filter(([k]) => !k.includes(".")));
+    expect(protoModel(parseLayout(unnumbered())).root.fields.map((f) => [f.name, f.number])).toEqual(
+      Object.entries(wireNumbers()).filter(([k]) => !k.includes(".")),
+    );
   });
 
   it("a layout built from scratch in the designer: the door added 7th stays 7 when moved up (the issue's case)", () => {
     useDesigner.getState().load("p", "t", parseLayoutRaw([]));
-    for (const id of ["lat", "lon", "alt", "speed", "battery", "temp", "door"]) edit((fs) => insertField(fs, null, fs.length, leaf(id)));
+    for (const id of ["lat", "lon", "alt", "speed", "battery", "temp", "door"])
+      edit((fs) => insertField(fs, null, fs.length, leaf(id)));
     expect(wireNumbers()["door"]).toBe(7);
     edit((fs) => moveField(fs, "door", null, 4));
     edit((fs) => moveBy(fs, "door", -1));

@@ -1,10 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { Layout } from "../../codecs/src/layout/schema.ts";
-import { parseLayout } from "../../codecs/src/layout/validate.ts";
-import { paperPreset } from "../../codecs/src/presets/paper.ts";
-import { generateSamples } from "../../codecs/src/samples/generate.ts";
-import { everyTypeLayout } from "../../codecs/test/fixtures/layouts.ts";
-import { SampleColumns } from "../../codecs/src/analysis/sampleColumns.ts";
+import { generateSamples, type Layout, paperPreset, parseLayout } from "#codecs";
+import { SampleColumns } from "#codecs/analysis/sampleColumns.ts";
+import { everyTypeLayout } from "#codecs-test/fixtures/layouts.ts";
 
 const paper = parseLayout(paperPreset);
 const every = parseLayout(everyTypeLayout);
@@ -25,7 +22,12 @@ describe("column-wise samples", () => {
   it("redraws only the edited field and still equals a full draw", () => {
     const cols = new SampleColumns();
     cols.records(every, 200, 1);
-    const edited: Layout = { ...every, fields: every.fields.map((f) => (f.key === "f32" ? { ...f, sample: { kind: "uniform", min: 0, max: 1, decimals: 3 } } : f)) };
+    const edited: Layout = {
+      ...every,
+      fields: every.fields.map((f) =>
+        f.key === "f32" ? { ...f, sample: { kind: "uniform", min: 0, max: 1, decimals: 3 } } : f,
+      ),
+    };
     const after = cols.records(edited, 200, 1);
     expect(after.drawn).toBe(1);
     expect(after.records).toEqual(generateSamples(edited, 200, 1));

@@ -4,7 +4,7 @@
 import { cleanup, render, screen } from "@testing-library/react";
 import { createElement } from "react";
 import { afterEach, describe, expect, it } from "vitest";
-import type { StackEndpoints } from "../../host/api/stack.ts";
+import type { StackEndpoints } from "#host/api/stack.ts";
 import { Endpoints } from "../src/pages/stack/Endpoints.tsx";
 
 const base: StackEndpoints = {

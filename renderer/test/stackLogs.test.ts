@@ -1,8 +1,8 @@
 // The Stack page's log (issue #13: duplicated lines): the page's store, fed by a real host running
 // a real stack, must show each captured line once and in order: exactly the host's own log ring.
 import { afterAll, describe, expect, it } from "vitest";
-import type { EventName, EventPayload, HostApi, MethodName, Req, Res } from "../../host/api/contract.ts";
-import { testHost } from "../../host/test/support.ts";
+import type { EventName, EventPayload, HostApi, MethodName, Req, Res } from "#host/api/contract.ts";
+import { testHost } from "#host/test/support.ts";
 import { refresh, stackDown, stackUp, startStack, useStack } from "../src/pages/stack/store.ts";
 import { useSession } from "../src/state/session.ts";
 
@@ -34,7 +34,10 @@ async function ringWhenCaughtUp(): Promise<Res<"stack.logs">["lines"]> {
     const ring = ((await host.dispatch("stack.logs", { limit: 2000 })) as Res<"stack.logs">).lines;
     const shown = useStack.getState().logs;
     if (shown.length && ring.length && shown.at(-1)!.seq === ring.at(-1)!.seq) return ring;
-    if (Date.now() > until) throw new Error(`the page never caught up with the host's log (page ends at ${shown.at(-1)?.seq}, host at ${ring.at(-1)?.seq})`);
+    if (Date.now() > until)
+      throw new Error(
+        `the page never caught up with the host's log (page ends at ${shown.at(-1)?.seq}, host at ${ring.at(-1)?.seq})`,
+      );
     await new Promise((r) => setTimeout(r, 50));
   }
 }

@@ -1,9 +1,35 @@
 import { describe, expect, it } from "vitest";
-import type { Field } from "../../codecs/src/layout/schema.ts";
-import { canIndent, duplicateField, flatten, indent, insertField, isWithin, locate, moveBy, moveField, outdent, removeField, uniqueKey, updateField } from "../src/state/tree.ts";
+import type { Field } from "#codecs";
+import {
+  canIndent,
+  duplicateField,
+  flatten,
+  indent,
+  insertField,
+  isWithin,
+  locate,
+  moveBy,
+  moveField,
+  outdent,
+  removeField,
+  uniqueKey,
+  updateField,
+} from "../src/state/tree.ts";
 
-const leaf = (id: string, key = id): Field => ({ id, key, name: key.toUpperCase(), presence: "required", type: { kind: "bool" } });
-const group = (id: string, fields: Field[]): Field => ({ id, key: id, name: id, presence: "required", type: { kind: "group", fields } });
+const leaf = (id: string, key = id): Field => ({
+  id,
+  key,
+  name: key.toUpperCase(),
+  presence: "required",
+  type: { kind: "bool" },
+});
+const group = (id: string, fields: Field[]): Field => ({
+  id,
+  key: id,
+  name: id,
+  presence: "required",
+  type: { kind: "group", fields },
+});
 
 // a, g[b, c], d
 const base = (): Field[] => [leaf("a"), group("g", [leaf("b"), leaf("c")]), leaf("d")];
@@ -76,7 +102,12 @@ describe("field tree operations", () => {
   });
 
   it("duplicates with fresh ids, a free key and without the pinned protobuf number", () => {
-    const fs: Field[] = [{ ...group("g", [{ ...leaf("b"), options: { protobuf: { number: 4, intEncoding: "zigzag" } } }]), options: { protobuf: { number: 2 } } }];
+    const fs: Field[] = [
+      {
+        ...group("g", [{ ...leaf("b"), options: { protobuf: { number: 4, intEncoding: "zigzag" } } }]),
+        options: { protobuf: { number: 2 } },
+      },
+    ];
     let n = 0;
     const { fields, copyId } = duplicateField(fs, "g", () => `new${++n}`);
     expect(copyId).toBe("new1");

@@ -11,7 +11,12 @@ const run = promisify(execFile);
 
 export const REPO_VENV = path.join(repoRoot, ".venv");
 
-const bin = (venv: string, name: string) => path.join(venv, process.platform === "win32" ? "Scripts" : "bin", process.platform === "win32" ? `${name}.exe` : name);
+const bin = (venv: string, name: string) =>
+  path.join(
+    venv,
+    process.platform === "win32" ? "Scripts" : "bin",
+    process.platform === "win32" ? `${name}.exe` : name,
+  );
 
 /** acmecse==X from services/requirements.txt: the version whose behaviour the tests pin down */
 export function acmeRequirement(): string {
@@ -35,12 +40,18 @@ export async function ensureAcme(venv: string, log: (m: string) => void): Promis
   log(`installing ${requirement} into ${venv} (first use; needs Python 3.10+ and internet access)`);
   try {
     if (!existsSync(bin(venv, "python"))) await run(python, ["-m", "venv", venv], { timeout: 120_000 });
-    await run(bin(venv, "python"), ["-m", "pip", "install", "--disable-pip-version-check", "--quiet", requirement], { timeout: 600_000, maxBuffer: 16 * 1024 * 1024 });
+    await run(bin(venv, "python"), ["-m", "pip", "install", "--disable-pip-version-check", "--quiet", requirement], {
+      timeout: 600_000,
+      maxBuffer: 16 * 1024 * 1024,
+    });
   } catch (e) {
     const err = e as { stderr?: string; message: string };
-    throw new AcmeInstallError(`could not install ${requirement} into ${venv}: ${(err.stderr || err.message).trim().split("\n").slice(-5).join(" ")}`);
+    throw new AcmeInstallError(
+      `could not install ${requirement} into ${venv}: ${(err.stderr || err.message).trim().split("\n").slice(-5).join(" ")}`,
+    );
   }
-  if (!existsSync(bin(venv, "acmecse"))) throw new AcmeInstallError(`pip installed ${requirement} but ${bin(venv, "acmecse")} is missing`);
+  if (!existsSync(bin(venv, "acmecse")))
+    throw new AcmeInstallError(`pip installed ${requirement} but ${bin(venv, "acmecse")} is missing`);
   log(`installed ${requirement}`);
   return bin(venv, "acmecse");
 }

@@ -7,10 +7,10 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { AcmeInstallError, ensureAcme } from "./install.ts";
 import { ACME_BASE, ACME_CSE_ID, acmeAnswers, acmeIni } from "../shared/acme.ts";
 import { writeFileAtomic } from "../shared/atomicWrite.ts";
 import { freePort } from "../shared/ports.ts";
-import { AcmeInstallError, ensureAcme } from "./install.ts";
 
 export const ACME_HELP = `satpayload-acme --data-dir DIR --venv DIR [--port N] [--verify-subscriptions] [--watch-stdin]
   --data-dir DIR           where acme.ini and ACME's own files go
@@ -42,8 +42,15 @@ function parse() {
     }
     if (!values["data-dir"] || !values.venv) throw new Error("--data-dir and --venv are required");
     const port = Number(values.port ?? 0);
-    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0..65535, not ${values.port}`);
-    return { dataDir: path.resolve(values["data-dir"]), venv: path.resolve(values.venv), port, verify: values["verify-subscriptions"], watchStdin: values["watch-stdin"] };
+    if (!Number.isInteger(port) || port < 0 || port > 65535)
+      throw new Error(`--port must be 0..65535, not ${values.port}`);
+    return {
+      dataDir: path.resolve(values["data-dir"]),
+      venv: path.resolve(values.venv),
+      port,
+      verify: values["verify-subscriptions"],
+      watchStdin: values["watch-stdin"],
+    };
   } catch (e) {
     process.stderr.write(`acme: ${(e as Error).message}\n${ACME_HELP}`);
     process.exit(2);
@@ -66,10 +73,19 @@ async function stopAcme(child: ChildProcess): Promise<void> {
 }
 
 /** starts ACME on `port` and resolves once its CSEBase answers; undefined if it died first (port taken) */
-async function startOn(exe: string, dataDir: string, port: number, verify: boolean, deadline: number): Promise<ChildProcess | undefined> {
+async function startOn(
+  exe: string,
+  dataDir: string,
+  port: number,
+  verify: boolean,
+  deadline: number,
+): Promise<ChildProcess | undefined> {
   writeFileAtomic(path.join(dataDir, "acme.ini"), acmeIni({ port, verifySubscriptions: verify }));
   // ACME exits at once, silently and with status 0, when --config is an absolute path
-  const child = spawn(exe, ["-dir", dataDir, "--config", "acme.ini", "--headless"], { cwd: dataDir, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(exe, ["-dir", dataDir, "--config", "acme.ini", "--headless"], {
+    cwd: dataDir,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   child.stdout!.pipe(process.stderr, { end: false });
   child.stderr!.pipe(process.stderr, { end: false });
   const cseBaseUrl = `http://127.0.0.1:${port}/${ACME_BASE}`;
@@ -95,11 +111,14 @@ async function main(): Promise<void> {
   for (let attempt = 1; !child; attempt++) {
     port = o.port || (await freePort());
     child = await startOn(exe, o.dataDir, port, o.verify, deadline);
-    if (!child && (o.port || attempt >= 3)) throw new Error(`ACME exited before answering on port ${port} (see its output above)`);
+    if (!child && (o.port || attempt >= 3))
+      throw new Error(`ACME exited before answering on port ${port} (see its output above)`);
   }
   const acme = child;
   const url = `http://127.0.0.1:${port}`;
-  process.stdout.write(`${JSON.stringify({ event: "listening", url, cseBaseUrl: `${url}/${ACME_BASE}`, base: ACME_BASE, cseId: ACME_CSE_ID, pid: process.pid, acmePid: acme.pid })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ event: "listening", url, cseBaseUrl: `${url}/${ACME_BASE}`, base: ACME_BASE, cseId: ACME_CSE_ID, pid: process.pid, acmePid: acme.pid })}\n`,
+  );
   let stopping = false;
   const stop = () => {
     if (stopping) return;
@@ -121,6 +140,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((e: unknown) => {
-  process.stderr.write(`acme: ${e instanceof AcmeInstallError ? e.message : e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+  process.stderr.write(
+    `acme: ${e instanceof AcmeInstallError ? e.message : e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`,
+  );
   process.exit(1);
 });

@@ -9,12 +9,18 @@ const body = m2m ? '{"m2m:cin":{}}' : '{"ok":true}';
 const server = createServer((req, res) => {
   req.resume();
   req.on("end", () => {
-    res.writeHead(m2m ? 201 : 200, { "content-type": "application/json", "content-length": Buffer.byteLength(body), ...(m2m ? { "x-m2m-rsc": "2001" } : {}) });
+    res.writeHead(m2m ? 201 : 200, {
+      "content-type": "application/json",
+      "content-length": Buffer.byteLength(body),
+      ...(m2m ? { "x-m2m-rsc": "2001" } : {}),
+    });
     res.end(body);
   });
 });
 server.keepAliveTimeout = 65_000;
 server.listen(0, "127.0.0.1", () => {
-  process.stdout.write(`${JSON.stringify({ event: "listening", url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ event: "listening", url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })}\n`,
+  );
 });
 process.on("SIGTERM", () => server.close(() => process.exit(0)));

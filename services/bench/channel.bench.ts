@@ -5,10 +5,8 @@ import { readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { macThroughput } from "../../codecs/src/channel/mac.ts";
-import { seed003Row, SEED003_STACKS, type Seed003Row } from "../../codecs/src/channel/reproduce.ts";
-import { repetitionSlottedAlohaThroughput, slottedAlohaThroughput } from "../../codecs/src/channel/theory.ts";
-import { Prng } from "../../codecs/src/samples/prng.ts";
+import { macThroughput, Prng, SEED003_STACKS, seed003Row, type Seed003Row } from "#codecs";
+import { repetitionSlottedAlohaThroughput, slottedAlohaThroughput } from "#codecs/channel/theory.ts";
 import { writeFileAtomic } from "../shared/atomicWrite.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -23,20 +21,27 @@ function macTable(): string {
   const rows = ["| MAC | G | simulated S | theory S | Δ |", "|---|---:|---:|---:|---:|"];
   for (const G of [0.05, 0.25, 0.5, 1, 1.5, 2]) {
     const s = macThroughput({ slotsPerBlock: 64, replicas: 1, maxIterations: 1 }, G, 50_000, new Prng(1)).throughput;
-    rows.push(`| slotted ALOHA, 64 slots | ${G} | ${s.toFixed(4)} | ${slottedAlohaThroughput(G).toFixed(4)} (G·e^−G) | ${pct(s, slottedAlohaThroughput(G))} |`);
+    rows.push(
+      `| slotted ALOHA, 64 slots | ${G} | ${s.toFixed(4)} | ${slottedAlohaThroughput(G).toFixed(4)} (G·e^−G) | ${pct(s, slottedAlohaThroughput(G))} |`,
+    );
   }
   for (const d of [2, 3]) {
     for (const G of [0.3, 0.5, 0.7, 1.0]) {
       const s = macThroughput({ slotsPerBlock: 5000, replicas: d, maxIterations: 500 }, G, 100, new Prng(1)).throughput;
       const t = repetitionSlottedAlohaThroughput(G, d);
-      rows.push(`| CRDSA-${d}, 5000 slots | ${G} | ${s.toFixed(4)} | ${t.toFixed(4)} (density evolution) | ${pct(s, t)} |`);
+      rows.push(
+        `| CRDSA-${d}, 5000 slots | ${G} | ${s.toFixed(4)} | ${t.toFixed(4)} (density evolution) | ${pct(s, t)} |`,
+      );
     }
   }
   return rows.join("\n");
 }
 
 function seedTable(bySeed: Seed003Row[][]): string {
-  const rows = ["| stack | paper KB/s | " + SEEDS.map((s) => `seed ${s}`).join(" | ") + " | mean Δ | paper load | mean load | Δ |", "|---|---:|" + SEEDS.map(() => "---:").join("|") + "|---:|---:|---:|---:|"];
+  const rows = [
+    "| stack | paper KB/s | " + SEEDS.map((s) => `seed ${s}`).join(" | ") + " | mean Δ | paper load | mean load | Δ |",
+    "|---|---:|" + SEEDS.map(() => "---:").join("|") + "|---:|---:|---:|---:|",
+  ];
   SEED003_STACKS.forEach((_, i) => {
     const runs = bySeed.map((r) => r[i]!);
     const g = runs.map((r) => r.goodputKBps);
@@ -59,7 +64,11 @@ function orderHolds(rows: Seed003Row[]): boolean {
 function fig4Table(rows: Seed003Row[]): string {
   const bins = rows[0]!.fig4;
   const head = "| stack | " + bins.map((b) => `${b.from}–${b.to - 1} pkts`).join(" | ") + " |";
-  return [head, "|---|" + bins.map(() => "---:").join("|") + "|", ...rows.map((r) => `| ${r.label} | ${r.fig4.map((b) => (b.count ? b.p50.toFixed(1) : "–")).join(" | ")} |`)].join("\n");
+  return [
+    head,
+    "|---|" + bins.map(() => "---:").join("|") + "|",
+    ...rows.map((r) => `| ${r.label} | ${r.fig4.map((b) => (b.count ? b.p50.toFixed(1) : "–")).join(" | ")} |`),
+  ].join("\n");
 }
 
 const load0 = os.loadavg()[0]!;
@@ -68,7 +77,9 @@ const mac = macTable();
 process.stdout.write(`${mac}\n\n`);
 const bySeed = SEEDS.map((seed) => {
   const rows = SEED003_STACKS.map((n) => seed003Row(n, 1000, seed));
-  process.stdout.write(`seed ${seed}: ${rows.map((r) => `${r.label} ${r.goodputKBps.toFixed(1)}`).join(", ")}; Table II order ${orderHolds(rows) ? "holds" : "BROKEN"}\n`);
+  process.stdout.write(
+    `seed ${seed}: ${rows.map((r) => `${r.label} ${r.goodputKBps.toFixed(1)}`).join(", ")}; Table II order ${orderHolds(rows) ? "holds" : "BROKEN"}\n`,
+  );
   return rows;
 });
 const seeds = seedTable(bySeed);
@@ -97,7 +108,8 @@ ${MARK}`;
 if (!noWrite) {
   const doc = readFileSync(DOC, "utf8");
   const parts = doc.split(MARK);
-  const next = parts.length >= 3 ? `${parts[0]}${section}${parts.slice(2).join(MARK)}` : `${doc.trimEnd()}\n\n${section}\n`;
+  const next =
+    parts.length >= 3 ? `${parts[0]}${section}${parts.slice(2).join(MARK)}` : `${doc.trimEnd()}\n\n${section}\n`;
   writeFileAtomic(DOC, next);
   process.stdout.write(`wrote the channel section of docs/benchmarks.md\n`);
 }

@@ -10,10 +10,14 @@ export const BENCHMARKS_DOC = path.resolve(path.dirname(fileURLToPath(import.met
 
 /** Replaces what lies between the two `mark`s (the section includes them) with `section`. */
 export function writeDocSection(mark: string, section: string, file = BENCHMARKS_DOC): void {
-  if (!section.startsWith(mark) || !section.trimEnd().endsWith(mark)) throw new Error(`section must start and end with ${mark}`);
+  if (!section.startsWith(mark) || !section.trimEnd().endsWith(mark))
+    throw new Error(`section must start and end with ${mark}`);
   const doc = readFileSync(file, "utf8");
   const parts = doc.split(mark);
-  const next = parts.length >= 3 ? `${parts[0]}${section.trimEnd()}${parts.slice(2).join(mark)}` : `${doc.trimEnd()}\n\n${section.trimEnd()}\n`;
+  const next =
+    parts.length >= 3
+      ? `${parts[0]}${section.trimEnd()}${parts.slice(2).join(mark)}`
+      : `${doc.trimEnd()}\n\n${section.trimEnd()}\n`;
   writeFileAtomic(file, next);
 }
 

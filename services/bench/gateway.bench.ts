@@ -8,22 +8,41 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { compileSbe } from "../../codecs/src/formats/sbe.ts";
-import { protobufCodec } from "../../codecs/src/formats/protobuf.ts";
-import { intFlag, parseFlags } from "../shared/flags.ts";
+import { protobufCodec } from "#codecs/formats/protobuf.ts";
+import { compileSbe } from "#codecs/formats/sbe.ts";
 import { machineLine, writeDocSection } from "./docSection.ts";
+import { intFlag, parseFlags } from "../shared/flags.ts";
 import { frameAll } from "./gateway/framing.ts";
-import { buildJavaReceiver, DECODING_KINDS, RECEIVER_LABELS, startReceiver, type BatchResult, type Receiver, type ReceiverKind } from "./gateway/receivers.ts";
+import {
+  buildJavaReceiver,
+  DECODING_KINDS,
+  RECEIVER_LABELS,
+  startReceiver,
+  type BatchResult,
+  type Receiver,
+  type ReceiverKind,
+} from "./gateway/receivers.ts";
 import { SEED_BATCHES, SEED_TABLES } from "./gateway/seedFindings.ts";
 import { writeStaticModule } from "./gateway/staticProtobuf.ts";
-import { digestOf, framesDigestOf, PAYLOAD_LIMITS, telemetryLayout, telemetryRecords, type PayloadLimit } from "./gateway/telemetry.ts";
+import {
+  digestOf,
+  framesDigestOf,
+  PAYLOAD_LIMITS,
+  telemetryLayout,
+  telemetryRecords,
+  type PayloadLimit,
+} from "./gateway/telemetry.ts";
 
 const MARK = "<!-- gateway -->";
 const WARMUP_ROUNDS = 3;
 /** small batches after the large ones: the per-batch code (accept, report) gets compiled too */
 const WARMUP_SMALL = 50;
 
-const flags = parseFlags(process.argv.slice(2), { "max-batch": { type: "string" }, repeats: { type: "string" }, "no-write": { type: "boolean", default: false } });
+const flags = parseFlags(process.argv.slice(2), {
+  "max-batch": { type: "string" },
+  repeats: { type: "string" },
+  "no-write": { type: "boolean", default: false },
+});
 const maxBatch = intFlag(flags["max-batch"], "--max-batch", 100_000, 100, 100_000);
 const repeats = intFlag(flags.repeats, "--repeats", 7, 1, 50);
 const batches = SEED_BATCHES.filter((n) => n <= maxBatch);
@@ -51,13 +70,17 @@ const NODE_DECODING_KINDS = DECODING_KINDS.filter((k) => k !== "java-sbe");
 const formatOf = (k: ReceiverKind) => (k === "frames-only" || k.endsWith("sbe") ? "sbe" : "protobuf");
 
 function check(kind: ReceiverKind, n: number, r: BatchResult, digest: string): void {
-  if (r.messages !== n || r.digest !== digest) throw new Error(`${kind}: batch of ${n} came back as ${r.messages} messages, digest ${r.digest} (sent ${digest})`);
+  if (r.messages !== n || r.digest !== digest)
+    throw new Error(`${kind}: batch of ${n} came back as ${r.messages} messages, digest ${r.digest} (sent ${digest})`);
 }
 
 async function measureSize(limit: PayloadLimit, dir: string): Promise<SizeResult> {
   const layout = telemetryLayout(limit);
   const records = telemetryRecords(limit, maxBatch, 1);
-  const encoded = { sbe: records.map((r) => compileSbe(layout).encode(r)), protobuf: records.map((r) => protobufCodec.compile(layout).encode(r)) };
+  const encoded = {
+    sbe: records.map((r) => compileSbe(layout).encode(r)),
+    protobuf: records.map((r) => protobufCodec.compile(layout).encode(r)),
+  };
   const framed = { sbe: new Map<number, Buffer>(), protobuf: new Map<number, Buffer>() };
   const digests = new Map<number, string>();
   const frameDigests = new Map<number, string>();
@@ -74,16 +97,21 @@ async function measureSize(limit: PayloadLimit, dir: string): Promise<SizeResult
   const staticModule = writeStaticModule(layout, mkdtempSync(path.join(dir, `p${limit}-`)));
   const javaClasses = buildJavaReceiver(limit);
   const receivers: Receiver[] = [];
-  const runs = new Map<ReceiverKind, Map<number, BatchResult[]>>(RECEIVER_KINDS.map((k) => [k, new Map(batches.map((n) => [n, []]))]));
+  const runs = new Map<ReceiverKind, Map<number, BatchResult[]>>(
+    RECEIVER_KINDS.map((k) => [k, new Map(batches.map((n) => [n, []]))]),
+  );
   try {
-    for (const kind of RECEIVER_KINDS) receivers.push(await startReceiver(kind, { maxPayload: limit, staticModule, javaClasses }));
+    for (const kind of RECEIVER_KINDS)
+      receivers.push(await startReceiver(kind, { maxPayload: limit, staticModule, javaClasses }));
     // JIT warm-up (V8 and HotSpot both compile hot code after thousands of calls), unmeasured
     const warm = batches.filter((n) => n <= 10_000).at(-1)!;
     for (let i = 0; i < WARMUP_ROUNDS; i++) {
-      for (const r of receivers) check(r.kind, warm, (await r.send(framed[formatOf(r.kind)].get(warm)!)).result, expect(r.kind, warm));
+      for (const r of receivers)
+        check(r.kind, warm, (await r.send(framed[formatOf(r.kind)].get(warm)!)).result, expect(r.kind, warm));
     }
     for (let i = 0; i < WARMUP_SMALL; i++) {
-      for (const r of receivers) check(r.kind, 100, (await r.send(framed[formatOf(r.kind)].get(100)!)).result, expect(r.kind, 100));
+      for (const r of receivers)
+        check(r.kind, 100, (await r.send(framed[formatOf(r.kind)].get(100)!)).result, expect(r.kind, 100));
     }
     // round robin, so a change in the machine's load falls on every receiver alike
     for (const n of batches) {
@@ -94,14 +122,38 @@ async function measureSize(limit: PayloadLimit, dir: string): Promise<SizeResult
           runs.get(r.kind)!.get(n)!.push(result);
         }
       }
-      process.stdout.write(`  ≤${limit} B, ${n} messages: ${receivers.map((r) => `${r.kind} ${median(runs.get(r.kind)!.get(n)!.map((x) => x.ms)).toFixed(2)} ms`).join(", ")}\n`);
+      process.stdout.write(
+        `  ≤${limit} B, ${n} messages: ${receivers
+          .map(
+            (r) =>
+              `${r.kind} ${median(
+                runs
+                  .get(r.kind)!
+                  .get(n)!
+                  .map((x) => x.ms),
+              ).toFixed(2)} ms`,
+          )
+          .join(", ")}\n`,
+      );
     }
   } finally {
     await Promise.all(receivers.map((r) => r.stop()));
   }
   const cells = new Map<ReceiverKind, Map<number, Cell>>();
   for (const [kind, byN] of runs) {
-    cells.set(kind, new Map([...byN].map(([n, rs]) => [n, { ms: median(rs.map((r) => r.ms)), cpuPercent: median(rs.map((r) => (r.cpuMs / r.ms) * 100)), cpuUsPerMessage: median(rs.map((r) => (r.cpuMs * 1000) / n)) }])));
+    cells.set(
+      kind,
+      new Map(
+        [...byN].map(([n, rs]) => [
+          n,
+          {
+            ms: median(rs.map((r) => r.ms)),
+            cpuPercent: median(rs.map((r) => (r.cpuMs / r.ms) * 100)),
+            cpuUsPerMessage: median(rs.map((r) => (r.cpuMs * 1000) / n)),
+          },
+        ]),
+      ),
+    );
   }
   return { limit, meanBytes, cells };
 }
@@ -122,13 +174,22 @@ function sizeTable(s: SizeResult): string {
 }
 
 function cpuTable(s: SizeResult): string {
-  const rows = batches.map((n) => `| ${n.toLocaleString("en-US")} | ${RECEIVER_KINDS.map((k) => s.cells.get(k)!.get(n)!.cpuUsPerMessage.toFixed(2)).join(" | ")} |`);
-  return [`| batch | ${RECEIVER_KINDS.map((k) => RECEIVER_LABELS[k]).join(" | ")} |`, `|---:|${RECEIVER_KINDS.map(() => "---:").join("|")}|`, ...rows].join("\n");
+  const rows = batches.map(
+    (n) =>
+      `| ${n.toLocaleString("en-US")} | ${RECEIVER_KINDS.map((k) => s.cells.get(k)!.get(n)!.cpuUsPerMessage.toFixed(2)).join(" | ")} |`,
+  );
+  return [
+    `| batch | ${RECEIVER_KINDS.map((k) => RECEIVER_LABELS[k]).join(" | ")} |`,
+    `|---:|${RECEIVER_KINDS.map(() => "---:").join("|")}|`,
+    ...rows,
+  ].join("\n");
 }
 
 /** Which format took less time, per batch size: "SBE", "Protobuf". */
 function winners(s: SizeResult, sbe: ReceiverKind, pb: ReceiverKind, metric: "ms" | "cpuUsPerMessage" = "ms"): string {
-  return batches.map((n) => (s.cells.get(sbe)!.get(n)![metric] <= s.cells.get(pb)!.get(n)![metric] ? "SBE" : "Protobuf")).join(" / ");
+  return batches
+    .map((n) => (s.cells.get(sbe)!.get(n)![metric] <= s.cells.get(pb)!.get(n)![metric] ? "SBE" : "Protobuf"))
+    .join(" / ");
 }
 
 function comparison(results: SizeResult[]): string {
@@ -152,7 +213,10 @@ function comparison(results: SizeResult[]): string {
       `- The seeds' headline cell, ≤ 1000 B × 100 000: seed SBE 78.1 ms at 95.7 % CPU vs Protobuf 52.7 ms at 67.1 %. Here ours SBE ${cellText(c("ours-sbe"))} vs ours Protobuf ${cellText(c("ours-protobuf"))}; Java SBE ${cellText(c("java-sbe"))} vs protobufjs static ${cellText(c("pbjs-static"))}.`,
     );
   }
-  if (big && big.cells.get("ours-protobuf")!.get(top)!.cpuUsPerMessage < big.cells.get("ours-sbe")!.get(top)!.cpuUsPerMessage) {
+  if (
+    big &&
+    big.cells.get("ours-protobuf")!.get(top)!.cpuUsPerMessage < big.cells.get("ours-sbe")!.get(top)!.cpuUsPerMessage
+  ) {
     lines.push(
       `- Why ours SBE loses to ours Protobuf on long payloads: our SBE decoder builds a string 4 characters at a time (\`readUtf8\` in \`codecs/src/text/utf8.ts\`, tuned for the 1–30-byte strings telemetry usually holds) while our Protobuf reader hands strings over 32 bytes to \`TextDecoder\`. The wire format is not the cause: the official SBE Java codecs decode the same bytes for ${us(big.cells.get("java-sbe")!.get(top)!.cpuUsPerMessage)} per message.`,
     );
@@ -181,8 +245,12 @@ async function main(): Promise<void> {
   }
   const seconds = (performance.now() - t0) / 1000;
   const load1 = os.loadavg();
-  const tables = results.map((s) => `Payload ≤ ${s.limit} B: processing time (receiver CPU %)\n\n${sizeTable(s)}`).join("\n\n");
-  const cpuTables = results.map((s) => `Payload ≤ ${s.limit} B: receiver CPU µs per message\n\n${cpuTable(s)}`).join("\n\n");
+  const tables = results
+    .map((s) => `Payload ≤ ${s.limit} B: processing time (receiver CPU %)\n\n${sizeTable(s)}`)
+    .join("\n\n");
+  const cpuTables = results
+    .map((s) => `Payload ≤ ${s.limit} B: receiver CPU µs per message\n\n${cpuTable(s)}`)
+    .join("\n\n");
   const text = comparison(results);
   process.stdout.write(`\n${tables}\n\n${cpuTables}\n\n${text}\n`);
   if (flags["no-write"]) return;

@@ -6,13 +6,10 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { codecFor } from "../../codecs/src/formats/registry.ts";
-import { parseLayout } from "../../codecs/src/layout/validate.ts";
-import { presetById } from "../../codecs/src/presets/index.ts";
-import { generateSamples } from "../../codecs/src/samples/generate.ts";
+import { codecFor, generateSamples, parseLayout, presetById } from "#codecs";
+import { findMax, type StepResult, type Target } from "./openLoop.ts";
 import { writeFileAtomic } from "../shared/atomicWrite.ts";
 import { CSE_ENTRY, DECODER_ENTRY, launch, repoRoot, stopChild, type Launched } from "../shared/launch.ts";
-import { findMax, type StepResult, type Target } from "./openLoop.ts";
 
 const { values } = parseArgs({
   options: {
@@ -47,7 +44,9 @@ async function stopAll(): Promise<void> {
 
 function log(name: string) {
   return (s: StepResult) =>
-    process.stderr.write(`${name.padEnd(34)} ${String(s.rate).padStart(6)}/s offered → ${s.achieved.toFixed(0).padStart(6)}/s ok, p50 ${s.p50.toFixed(1)} ms, p99 ${s.p99.toFixed(1)} ms${s.failed ? `  ✗ ${s.failed}` : "  ✓"}\n`);
+    process.stderr.write(
+      `${name.padEnd(34)} ${String(s.rate).padStart(6)}/s offered → ${s.achieved.toFixed(0).padStart(6)}/s ok, p50 ${s.p50.toFixed(1)} ms, p99 ${s.p99.toFixed(1)} ms${s.failed ? `  ✗ ${s.failed}` : "  ✓"}\n`,
+    );
 }
 
 interface Row {
@@ -73,8 +72,20 @@ async function drain(url: string, timeoutMs: number): Promise<boolean> {
 async function measureDecoder(name: string, what: string, cse: string, replicas: number): Promise<Row> {
   const dir = mkdtempSync(path.join(os.tmpdir(), "satpayload-bench-ingest-"));
   dirs.push(dir);
-  const cseArgs = cse === "in-process" ? ["--embedded-cse", "--cse-port", "0"] : ["--cse", cse, "--forward-concurrency", "16"];
-  const d = await start(DECODER_ENTRY, ["--data-dir", dir, "--preset", "paper", ...cseArgs, "--container", "device", "--replicas", String(replicas), "--watch-stdin"]);
+  const cseArgs =
+    cse === "in-process" ? ["--embedded-cse", "--cse-port", "0"] : ["--cse", cse, "--forward-concurrency", "16"];
+  const d = await start(DECODER_ENTRY, [
+    "--data-dir",
+    dir,
+    "--preset",
+    "paper",
+    ...cseArgs,
+    "--container",
+    "device",
+    "--replicas",
+    String(replicas),
+    "--watch-stdin",
+  ]);
   const url = d.listening.url;
   const t: Target = {
     url,
@@ -84,10 +95,18 @@ async function measureDecoder(name: string, what: string, cse: string, replicas:
     // sustained means the CSE got what was acknowledged: after the step the backlog is gone within a second
     after: async (rate) => {
       const left = (await stats(url)).backlog;
-      return (await drain(url, 1000)) ? null : `forwarding fell behind (backlog ${left} at the end of the step, not gone 1 s later; offered ${rate}/s)`;
+      return (await drain(url, 1000))
+        ? null
+        : `forwarding fell behind (backlog ${left} at the end of the step, not gone 1 s later; offered ${rate}/s)`;
     },
   };
-  const r = await findMax(t, { start: START, seconds: SECONDS, refine: REFINE, log: log(name), between: async () => void (await drain(url, 60_000)) });
+  const r = await findMax(t, {
+    start: START,
+    seconds: SECONDS,
+    refine: REFINE,
+    log: log(name),
+    between: async () => void (await drain(url, 60_000)),
+  });
   await stopChild(d.child, d.exited);
   running.splice(running.indexOf(d), 1);
   return { name, what, max: r.max };
@@ -98,18 +117,49 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   try {
     const bare = await start(path.join(repoRoot, "services/bench/bareServer.ts"), []);
-    const b = await findMax({ url: bare.listening.url, path: "/ingest", headers: HEADERS, body: (i) => payloads[i % payloads.length]! }, { start: START, seconds: SECONDS, refine: REFINE, log: log("bare Node http 200 OK") });
+    const b = await findMax(
+      { url: bare.listening.url, path: "/ingest", headers: HEADERS, body: (i) => payloads[i % payloads.length]! },
+      { start: START, seconds: SECONDS, refine: REFINE, log: log("bare Node http 200 OK") },
+    );
     rows.push({ name: "bare Node http server", what: "reads the body, answers 200 OK", max: b.max });
 
     const sink = await start(path.join(repoRoot, "services/bench/bareServer.ts"), ["--m2m"]);
-    rows.push(await measureDecoder("decoder → bare 201 sink", "decode, fsync'd group commit, forward to a sink that answers 201", `${sink.listening.url}/Mobius`, 1));
+    rows.push(
+      await measureDecoder(
+        "decoder → bare 201 sink",
+        "decode, fsync'd group commit, forward to a sink that answers 201",
+        `${sink.listening.url}/Mobius`,
+        1,
+      ),
+    );
 
     const cseDir = mkdtempSync(path.join(os.tmpdir(), "satpayload-bench-cse-"));
     dirs.push(cseDir);
     const cse = await start(CSE_ENTRY, ["--port", "0", "--data-dir", cseDir]);
-    rows.push(await measureDecoder("decoder → embedded CSE", "the same, forwarding into the embedded CSE (its own process)", String(cse.listening.cseBaseUrl), 1));
-    rows.push(await measureDecoder("decoder ×2 replicas → embedded CSE", "2 cluster workers, one buffer each", String(cse.listening.cseBaseUrl), 2));
-    rows.push(await measureDecoder("decoder + embedded CSE in one process", "decode, then record and contentInstance in one fsync'd transaction (`--embedded-cse`, what `stack up` runs for one replica)", "in-process", 1));
+    rows.push(
+      await measureDecoder(
+        "decoder → embedded CSE",
+        "the same, forwarding into the embedded CSE (its own process)",
+        String(cse.listening.cseBaseUrl),
+        1,
+      ),
+    );
+    rows.push(
+      await measureDecoder(
+        "decoder ×2 replicas → embedded CSE",
+        "2 cluster workers, one buffer each",
+        String(cse.listening.cseBaseUrl),
+        2,
+      ),
+    );
+    rows.push(
+      await measureDecoder(
+        "decoder + embedded CSE in one process",
+        "decode, then record and contentInstance in one fsync'd transaction (`--embedded-cse`, what `stack up` runs for one replica)",
+        "in-process",
+        1,
+      ),
+    );
   } finally {
     await stopAll();
   }
@@ -119,7 +169,10 @@ async function main(): Promise<void> {
   const table = [
     "| target | what one request costs | open-loop max (req/s) | p50 at max | p99 at max | vs bare server |",
     "|---|---|---:|---:|---:|---:|",
-    ...rows.map((r) => `| ${r.name} | ${r.what} | ${r.max ? r.max.rate.toLocaleString("en-US") : "below the start rate"} | ${r.max ? `${r.max.p50.toFixed(1)} ms` : "–"} | ${r.max ? `${r.max.p99.toFixed(1)} ms` : "–"} | ${r.max ? `${((r.max.rate / base) * 100).toFixed(0)} %` : "–"} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.name} | ${r.what} | ${r.max ? r.max.rate.toLocaleString("en-US") : "below the start rate"} | ${r.max ? `${r.max.p50.toFixed(1)} ms` : "–"} | ${r.max ? `${r.max.p99.toFixed(1)} ms` : "–"} | ${r.max ? `${((r.max.rate / base) * 100).toFixed(0)} %` : "–"} |`,
+    ),
   ].join("\n");
   const section = `${MARK}
 ## Decoder ingest (\`npm run bench:ingest\`)
@@ -146,7 +199,8 @@ ${MARK}`;
   if (values["no-write"]) return;
   const doc = readFileSync(DOC, "utf8");
   const parts = doc.split(MARK);
-  const next = parts.length >= 3 ? `${parts[0]}${section}${parts.slice(2).join(MARK)}` : `${doc.trimEnd()}\n\n${section}\n`;
+  const next =
+    parts.length >= 3 ? `${parts[0]}${section}${parts.slice(2).join(MARK)}` : `${doc.trimEnd()}\n\n${section}\n`;
   writeFileAtomic(DOC, next);
   process.stdout.write(`wrote the ingest section of ${path.relative(repoRoot, DOC)}\n`);
 }

@@ -6,7 +6,7 @@ import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { PAPER_WORKLOAD } from "../../codecs/src/paper/tables.ts";
+import { PAPER_WORKLOAD } from "#codecs/paper/tables.ts";
 import { writeExportBundle } from "../loadgen/src/export.ts";
 import { presetLayout } from "../loadgen/src/layoutSource.ts";
 import { runSettingsSchema } from "../loadgen/src/spec.ts";
@@ -58,19 +58,57 @@ function percentile(times: Record<string, number>, share: number): number {
   return NaN;
 }
 
-function runLocust(dir: string, host: string, users: number, spawnRate: number, seconds: number): Promise<LocustStats[]> {
+function runLocust(
+  dir: string,
+  host: string,
+  users: number,
+  spawnRate: number,
+  seconds: number,
+): Promise<LocustStats[]> {
   const locust = path.join(repoRoot, ".venv/bin/locust");
-  if (!existsSync(locust)) throw new Error(`${locust} is missing: Locust comes with the repository's .venv (.ci/setup-python.sh)`);
+  if (!existsSync(locust))
+    throw new Error(`${locust} is missing: Locust comes with the repository's .venv (.ci/setup-python.sh)`);
   const prefix = path.join(dir, `run-${Date.now()}`);
   // the users start over users/spawnRate s; --reset-stats drops what was counted until then
   const total = Math.ceil(users / spawnRate) + seconds;
-  const args = ["-f", path.join(dir, "locustfile.py"), "--headless", "-u", String(users), "-r", String(spawnRate), "-t", `${total}s`, "--reset-stats", "--stop-timeout", "10", "--host", host, "--json-file", prefix, "--only-summary", "--loglevel", "WARNING"];
+  const args = [
+    "-f",
+    path.join(dir, "locustfile.py"),
+    "--headless",
+    "-u",
+    String(users),
+    "-r",
+    String(spawnRate),
+    "-t",
+    `${total}s`,
+    "--reset-stats",
+    "--stop-timeout",
+    "10",
+    "--host",
+    host,
+    "--json-file",
+    prefix,
+    "--only-summary",
+    "--loglevel",
+    "WARNING",
+  ];
   return new Promise((resolve, reject) => {
-    execFile(locust, args, { cwd: dir, timeout: (total + 60) * 1000, env: { ...process.env, PYTHONUNBUFFERED: "1" }, maxBuffer: 16 * 1024 * 1024 }, (err, _stdout, stderr) => {
-      // Locust exits 1 when any request failed; the stats file says how many
-      if (!existsSync(`${prefix}.json`)) return reject(new Error(`locust wrote no stats (${err?.message ?? "no error"}): ${stderr.slice(-1500)}`));
-      resolve(JSON.parse(readFileSync(`${prefix}.json`, "utf8")) as LocustStats[]);
-    });
+    execFile(
+      locust,
+      args,
+      {
+        cwd: dir,
+        timeout: (total + 60) * 1000,
+        env: { ...process.env, PYTHONUNBUFFERED: "1" },
+        maxBuffer: 16 * 1024 * 1024,
+      },
+      (err, _stdout, stderr) => {
+        // Locust exits 1 when any request failed; the stats file says how many
+        if (!existsSync(`${prefix}.json`))
+          return reject(new Error(`locust wrote no stats (${err?.message ?? "no error"}): ${stderr.slice(-1500)}`));
+        resolve(JSON.parse(readFileSync(`${prefix}.json`, "utf8")) as LocustStats[]);
+      },
+    );
   });
 }
 
@@ -81,10 +119,23 @@ function summarise(target: string, stats: LocustStats[]): LocustResult {
   for (const s of stats) for (const [ms, n] of Object.entries(s.response_times)) times[ms] = (times[ms] ?? 0) + n;
   const start = Math.min(...stats.map((s) => s.start_time));
   const end = Math.max(...stats.map((s) => s.last_request_timestamp));
-  return { target, requests, failures, rps: end > start ? requests / (end - start) : 0, p50: percentile(times, 0.5), p95: percentile(times, 0.95) };
+  return {
+    target,
+    requests,
+    failures,
+    rps: end > start ? requests / (end - start) : 0,
+    p50: percentile(times, 0.5),
+    p95: percentile(times, 0.95),
+  };
 }
 
-export async function compareWithLocust(o: { users: number; spawnRate: number; seconds: number; format: "protobuf"; log: (m: string) => void }): Promise<LocustComparison> {
+export async function compareWithLocust(o: {
+  users: number;
+  spawnRate: number;
+  seconds: number;
+  format: "protobuf";
+  log: (m: string) => void;
+}): Promise<LocustComparison> {
   const dir = mkdtempSync(path.join(os.tmpdir(), "satpayload-locust-"));
   const layout = presetLayout("paper");
   try {
@@ -102,7 +153,10 @@ export async function compareWithLocust(o: { users: number; spawnRate: number; s
     const bare = await launch(path.join(repoRoot, "services/bench/bareServer.ts"), [], { timeoutMs: 60_000 });
     let control: LocustResult;
     try {
-      control = summarise("bare Node http server (control)", await runLocust(dir, bare.listening.url, o.users, o.spawnRate, o.seconds));
+      control = summarise(
+        "bare Node http server (control)",
+        await runLocust(dir, bare.listening.url, o.users, o.spawnRate, o.seconds),
+      );
     } finally {
       await stopChild(bare.child, bare.exited);
     }
@@ -111,11 +165,24 @@ export async function compareWithLocust(o: { users: number; spawnRate: number; s
     const stack = await startLocalStack({ replicas: 1, layoutArgs: layout.decoderArgs });
     try {
       const before = await stack.stats();
-      const result = summarise("the stack (1 decoder, the embedded CSE in its process)", await runLocust(dir, stack.decoderUrl, o.users, o.spawnRate, o.seconds));
+      const result = summarise(
+        "the stack (1 decoder, the embedded CSE in its process)",
+        await runLocust(dir, stack.decoderUrl, o.users, o.spawnRate, o.seconds),
+      );
       const drained = await stack.drained(60_000);
       const after = await stack.stats();
-      o.log(`  locust → stack: ${result.rps.toFixed(1)} RPS, p95 ${result.p95} ms, ${result.failures} failures; ${after.forwarded - before.forwarded} records in the CSE`);
-      return { users: o.users, spawnRate: o.spawnRate, seconds: o.seconds, control, stack: result, stored: after.forwarded - before.forwarded, drained };
+      o.log(
+        `  locust → stack: ${result.rps.toFixed(1)} RPS, p95 ${result.p95} ms, ${result.failures} failures; ${after.forwarded - before.forwarded} records in the CSE`,
+      );
+      return {
+        users: o.users,
+        spawnRate: o.spawnRate,
+        seconds: o.seconds,
+        control,
+        stack: result,
+        stored: after.forwarded - before.forwarded,
+        drained,
+      };
     } finally {
       await stack.stop();
     }
@@ -127,7 +194,8 @@ export async function compareWithLocust(o: { users: number; spawnRate: number; s
 
 /** The markdown lines: both runs side by side, and the issue's targets (RPS within 5 %, p95 within +50 ms of the control). */
 export function locustTable(c: LocustComparison): string[] {
-  const row = (r: LocustResult) => `| ${r.target} | ${r.rps.toFixed(1)} | ${r.p50} ms | ${r.p95} ms | ${r.requests.toLocaleString("en-US")} | ${r.failures} |`;
+  const row = (r: LocustResult) =>
+    `| ${r.target} | ${r.rps.toFixed(1)} | ${r.p50} ms | ${r.p95} ms | ${r.requests.toLocaleString("en-US")} | ${r.failures} |`;
   const ratio = c.stack.rps / c.control.rps;
   const p95Delta = c.stack.p95 - c.control.p95;
   const rpsOk = ratio >= 0.95;

@@ -75,7 +75,10 @@ export async function step(t: Target, rate: number, seconds: number, prefix: str
 }
 
 /** Doubles the rate until a step fails, then narrows down between the last pass and the fail. */
-export async function findMax(t: Target, opts: { start: number; seconds: number; refine: number; log: (s: StepResult) => void; between?: () => Promise<void> }): Promise<{ max: StepResult | null; steps: StepResult[] }> {
+export async function findMax(
+  t: Target,
+  opts: { start: number; seconds: number; refine: number; log: (s: StepResult) => void; between?: () => Promise<void> },
+): Promise<{ max: StepResult | null; steps: StepResult[] }> {
   const steps: StepResult[] = [];
   let pass: StepResult | null = null;
   let fail: number | null = null;

@@ -11,16 +11,15 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { isFormatId } from "../../codecs/src/formats/registry.ts";
-import type { FormatId } from "../../codecs/src/formats/types.ts";
-import { PAPER_WORKLOAD } from "../../codecs/src/paper/tables.ts";
+import { type FormatId, isFormatId } from "#codecs";
+import { PAPER_WORKLOAD } from "#codecs/paper/tables.ts";
+import { compareWithLocust, locustTable } from "./locustCompare.ts";
+import { runTransports, transportTable } from "./transports.ts";
 import { presetLayout } from "../loadgen/src/layoutSource.ts";
 import { matrixCells, runMatrix } from "../loadgen/src/matrix.ts";
 import type { LoadTestResult } from "../loadgen/src/result.ts";
 import { TRANSPORTS, type Transport } from "../loadgen/src/spec.ts";
 import { markdownTable, replicasOf } from "../loadgen/src/table.ts";
-import { runTransports, transportTable } from "./transports.ts";
-import { compareWithLocust, locustTable } from "./locustCompare.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const DOC = path.join(ROOT, "docs/benchmarks.md");
@@ -45,8 +44,15 @@ const { values } = parseArgs({
     "no-locust": { type: "boolean", default: false },
   },
 });
-const ints = (s: string) => s.split(",").map((x) => Number(x.trim())).filter((x) => Number.isInteger(x) && x > 0);
-const formats = values.formats.split(",").map((f) => f.trim()).filter(isFormatId) as FormatId[];
+const ints = (s: string) =>
+  s
+    .split(",")
+    .map((x) => Number(x.trim()))
+    .filter((x) => Number.isInteger(x) && x > 0);
+const formats = values.formats
+  .split(",")
+  .map((f) => f.trim())
+  .filter(isFormatId) as FormatId[];
 const spec = {
   layout: presetLayout("paper"),
   formats,
@@ -64,33 +70,53 @@ const spec = {
 const total = values["only-transports"] ? 0 : matrixCells(spec).length;
 const load0 = os.loadavg();
 const started = new Date();
-process.stderr.write(`bench:paper: ${total} cells, ${spec.base.durationSeconds} s measured + ${spec.base.warmupSeconds} s warm-up each, load average ${load0.map((x) => x.toFixed(2)).join(" ")}\n`);
+process.stderr.write(
+  `bench:paper: ${total} cells, ${spec.base.durationSeconds} s measured + ${spec.base.warmupSeconds} s warm-up each, load average ${load0.map((x) => x.toFixed(2)).join(" ")}\n`,
+);
 /**
  * the 1-minute load average as each cell ended and how late the generator itself ran: the machine is
  * shared, and a slow cell under a load spike or a starved generator is not the format's doing
  */
 const cellLoad: string[] = [];
-const results = total === 0 ? [] : await runMatrix(spec, {
-  onCell: (r, i, n) => {
-    cellLoad.push(`${r.settings.format} ${r.settings.devices}×${replicasOf(r)}: ${os.loadavg()[0]!.toFixed(1)} (generator event-loop lag p99 ${r.client.eventLoopLagP99Ms.toFixed(0)} ms, sends late p95 ${r.client.sendLagP95Ms.toFixed(0)} ms)`);
-    process.stderr.write(
-      `  [${i + 1}/${n}] ${r.settings.format} ${r.settings.devices} devices × ${replicasOf(r)}: ${r.rps.toFixed(1)} RPS (${((r.offeredShare ?? 0) * 100).toFixed(1)} % of offered), p95 ${r.latency.p95} ms, ${r.requests.measuredFailed} failed${r.client.valid ? "" : " [client-limited]"}\n`,
-    );
-  },
-});
+const results =
+  total === 0
+    ? []
+    : await runMatrix(spec, {
+        onCell: (r, i, n) => {
+          cellLoad.push(
+            `${r.settings.format} ${r.settings.devices}×${replicasOf(r)}: ${os.loadavg()[0]!.toFixed(1)} (generator event-loop lag p99 ${r.client.eventLoopLagP99Ms.toFixed(0)} ms, sends late p95 ${r.client.sendLagP95Ms.toFixed(0)} ms)`,
+          );
+          process.stderr.write(
+            `  [${i + 1}/${n}] ${r.settings.format} ${r.settings.devices} devices × ${replicasOf(r)}: ${r.rps.toFixed(1)} RPS (${((r.offeredShare ?? 0) * 100).toFixed(1)} % of offered), p95 ${r.latency.p95} ms, ${r.requests.measuredFailed} failed${r.client.valid ? "" : " [client-limited]"}\n`,
+          );
+        },
+      });
 const transportResults = await runTransports(
   {
     layout: spec.layout,
     format: "protobuf",
     devices: ints(values["transport-devices"]),
-    transports: values.transports.split(",").map((t) => t.trim()).filter((t): t is Transport => (TRANSPORTS as readonly string[]).includes(t)),
+    transports: values.transports
+      .split(",")
+      .map((t) => t.trim())
+      .filter((t): t is Transport => (TRANSPORTS as readonly string[]).includes(t)),
     base: spec.base,
   },
-  (r) => process.stderr.write(`  ${r.settings.transport} ${r.settings.devices} devices: ${r.rps.toFixed(1)} RPS, p95 ${r.latency.p95} ms, ${r.requests.measuredFailed} failed\n`),
+  (r) =>
+    process.stderr.write(
+      `  ${r.settings.transport} ${r.settings.devices} devices: ${r.rps.toFixed(1)} RPS, p95 ${r.latency.p95} ms, ${r.requests.measuredFailed} failed\n`,
+    ),
 );
-const locust = values["no-locust"] || values["only-transports"]
-  ? undefined
-  : await compareWithLocust({ users: Number(values["locust-users"]), spawnRate: spec.base.spawnRate, seconds: Number(values["locust-seconds"]), format: "protobuf", log: (m) => process.stderr.write(`${m}\n`) });
+const locust =
+  values["no-locust"] || values["only-transports"]
+    ? undefined
+    : await compareWithLocust({
+        users: Number(values["locust-users"]),
+        spawnRate: spec.base.spawnRate,
+        seconds: Number(values["locust-seconds"]),
+        format: "protobuf",
+        log: (m) => process.stderr.write(`${m}\n`),
+      });
 const load1 = os.loadavg();
 
 function targetCheck(rs: LoadTestResult[]): string[] {
@@ -134,7 +160,10 @@ function writeBetween(mark: string, text: string): void {
   const doc = readFileSync(DOC, "utf8");
   const start = doc.indexOf(mark);
   const end = start < 0 ? -1 : doc.indexOf(mark, start + mark.length);
-  const next = start >= 0 && end > start ? doc.slice(0, start) + text + doc.slice(end + mark.length) : `${doc.trimEnd()}\n\n${text}\n`;
+  const next =
+    start >= 0 && end > start
+      ? doc.slice(0, start) + text + doc.slice(end + mark.length)
+      : `${doc.trimEnd()}\n\n${text}\n`;
   const tmp = `${DOC}.${process.pid}.tmp`;
   writeFileSync(tmp, next);
   renameSync(tmp, DOC);

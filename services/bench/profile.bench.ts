@@ -11,14 +11,11 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { codecFor, isFormatId } from "../../codecs/src/formats/registry.ts";
-import { parseLayout } from "../../codecs/src/layout/validate.ts";
-import { presetById } from "../../codecs/src/presets/index.ts";
-import { generateSamples } from "../../codecs/src/samples/generate.ts";
-import { writeFileAtomic } from "../shared/atomicWrite.ts";
-import { CSE_ENTRY, DECODER_ENTRY, launch, repoRoot, stopChild } from "../shared/launch.ts";
+import { codecFor, generateSamples, isFormatId, parseLayout, presetById } from "#codecs";
 import { step } from "./openLoop.ts";
 import { STARTUP, stageOf } from "./stages.ts";
+import { writeFileAtomic } from "../shared/atomicWrite.ts";
+import { CSE_ENTRY, DECODER_ENTRY, launch, repoRoot, stopChild } from "../shared/launch.ts";
 
 const { values } = parseArgs({
   options: {
@@ -91,7 +88,11 @@ interface Column {
  * writer thread is its busiest thread besides the main one; threads without a profile (libuv's
  * pool, V8's GC helpers) are one row.
  */
-function breakdown(profDir: string, cpu: Partial<Record<Who, [string, number][]>>, carried: number): { text: string; top: string[] } {
+function breakdown(
+  profDir: string,
+  cpu: Partial<Record<Who, [string, number][]>>,
+  carried: number,
+): { text: string; top: string[] } {
   const columns: Column[] = [];
   const top: string[] = [];
   let unprofiled = 0;
@@ -115,7 +116,8 @@ function breakdown(profDir: string, cpu: Partial<Record<Who, [string, number][]>
       const scaled = new Map([...stages].map(([k, v]) => [k, (v / (busy - startup)) * threadCpu]));
       columns.push({ name: `${who} ${isMain ? "main thread" : "writer thread"}`, cpu: threadCpu, stages: scaled });
       top.push(`${who} ${isMain ? "main" : "writer"}: busiest functions (self, share of sampled time)`);
-      for (const [k, us] of [...functions].sort((a, b) => b[1] - a[1]).slice(0, 12)) top.push(`  ${((us / busy) * 100).toFixed(1).padStart(5)} %  ${k}`);
+      for (const [k, us] of [...functions].sort((a, b) => b[1] - a[1]).slice(0, 12))
+        top.push(`  ${((us / busy) * 100).toFixed(1).padStart(5)} %  ${k}`);
     }
     const ofProfiler = threads.filter(([k]) => k.startsWith("v8:")).reduce((a, [, v]) => a + v, 0);
     profiler += ofProfiler;
@@ -137,7 +139,10 @@ function breakdown(profDir: string, cpu: Partial<Record<Who, [string, number][]>
   return { text, top };
 }
 
-function writeSection(table: string, m: { format: string; load0: number; rate: number; seconds: number; carried: number; p50: number; p99: number }): void {
+function writeSection(
+  table: string,
+  m: { format: string; load0: number; rate: number; seconds: number; carried: number; p50: number; p99: number },
+): void {
   const doc = readFileSync(DOC, "utf8");
   const cpuModel = os.cpus()[0]?.model.replace(/\s+/g, " ").trim() ?? "unknown CPU";
   const section = `${MARK}
@@ -166,7 +171,8 @@ load average ${m.load0.toFixed(1)} at start; ingest p50 ${m.p50.toFixed(1)} ms, 
 ${table}
 ${MARK}`;
   const parts = doc.split(MARK);
-  const next = parts.length >= 3 ? `${parts[0]}${section}${parts.slice(2).join(MARK)}` : `${doc.trimEnd()}\n\n${section}\n`;
+  const next =
+    parts.length >= 3 ? `${parts[0]}${section}${parts.slice(2).join(MARK)}` : `${doc.trimEnd()}\n\n${section}\n`;
   writeFileAtomic(DOC, next);
   process.stdout.write(`wrote the profile section of ${path.relative(repoRoot, DOC)}\n`);
 }
@@ -191,7 +197,10 @@ function threadCpu(pid: number): Map<string, number> {
 }
 
 function cpuDelta(before: Map<string, number>, after: Map<string, number>): [string, number][] {
-  return [...after].map(([k, v]) => [k, v - (before.get(k) ?? 0)] as [string, number]).filter(([, v]) => v > 0).sort((a, b) => b[1] - a[1]);
+  return [...after]
+    .map(([k, v]) => [k, v - (before.get(k) ?? 0)] as [string, number])
+    .filter(([, v]) => v > 0)
+    .sort((a, b) => b[1] - a[1]);
 }
 
 async function main(): Promise<void> {
@@ -202,27 +211,58 @@ async function main(): Promise<void> {
   const profDir = values.keep ?? mkdtempSync(path.join(os.tmpdir(), "satpayload-prof-"));
   const cseDir = mkdtempSync(path.join(os.tmpdir(), "satpayload-prof-cse-"));
   const decDir = mkdtempSync(path.join(os.tmpdir(), "satpayload-prof-dec-"));
-  const nodeArgs = (who: string) => (values["no-cpu-prof"] ? [] : ["--cpu-prof", `--cpu-prof-dir=${path.join(profDir, who)}`]);
+  const nodeArgs = (who: string) =>
+    values["no-cpu-prof"] ? [] : ["--cpu-prof", `--cpu-prof-dir=${path.join(profDir, who)}`];
   const load0 = os.loadavg()[0]!;
-  const cse = IN_PROCESS ? undefined : await launch(CSE_ENTRY, ["--port", "0", "--data-dir", cseDir], { nodeArgs: nodeArgs("cse"), timeoutMs: 60_000 });
-  const cseArgs = cse ? ["--cse", String(cse.listening.cseBaseUrl), "--forward-concurrency", "16"] : ["--embedded-cse", "--cse-port", "0"];
-  const dec = await launch(DECODER_ENTRY, ["--data-dir", decDir, "--preset", "paper", ...cseArgs, "--container", "device", "--replicas", "1", "--watch-stdin"], {
-    nodeArgs: nodeArgs("decoder"),
-    timeoutMs: 60_000,
-    tieToParent: true,
-  });
+  const cse = IN_PROCESS
+    ? undefined
+    : await launch(CSE_ENTRY, ["--port", "0", "--data-dir", cseDir], { nodeArgs: nodeArgs("cse"), timeoutMs: 60_000 });
+  const cseArgs = cse
+    ? ["--cse", String(cse.listening.cseBaseUrl), "--forward-concurrency", "16"]
+    : ["--embedded-cse", "--cse-port", "0"];
+  const dec = await launch(
+    DECODER_ENTRY,
+    [
+      "--data-dir",
+      decDir,
+      "--preset",
+      "paper",
+      ...cseArgs,
+      "--container",
+      "device",
+      "--replicas",
+      "1",
+      "--watch-stdin",
+    ],
+    {
+      nodeArgs: nodeArgs("decoder"),
+      timeoutMs: 60_000,
+      tieToParent: true,
+    },
+  );
   const url = dec.listening.url;
-  const stats = async () => (await (await fetch(`${url}/api/stats`)).json()) as { records: number; backlog: number; forwarded: number };
-  const headers = { "content-type": "application/octet-stream", "x-satpayload-format": format, "x-satpayload-layout": "paper" };
+  const stats = async () =>
+    (await (await fetch(`${url}/api/stats`)).json()) as { records: number; backlog: number; forwarded: number };
+  const headers = {
+    "content-type": "application/octet-stream",
+    "x-satpayload-format": format,
+    "x-satpayload-layout": "paper",
+  };
   let carried = 0;
   let result;
   const t0 = performance.now();
   const pids: Partial<Record<Who, number>> = { decoder: dec.child.pid!, ...(cse ? { cse: cse.child.pid! } : {}) };
-  const sample = () => Object.fromEntries(WHO.map((w) => [w, threadCpu(pids[w]!)])) as Partial<Record<Who, Map<string, number>>>;
+  const sample = () =>
+    Object.fromEntries(WHO.map((w) => [w, threadCpu(pids[w]!)])) as Partial<Record<Who, Map<string, number>>>;
   const before = sample();
   let after = before;
   try {
-    result = await step({ url, path: "/ingest", headers, body: (i) => payloads[i % payloads.length]! }, RATE, SECONDS, "prof");
+    result = await step(
+      { url, path: "/ingest", headers, body: (i) => payloads[i % payloads.length]! },
+      RATE,
+      SECONDS,
+      "prof",
+    );
     while ((await stats()).backlog > 0) await new Promise((r) => setTimeout(r, 200));
     carried = (await stats()).forwarded;
     after = sample();
@@ -231,17 +271,32 @@ async function main(): Promise<void> {
     if (cse) await stopChild(cse.child, cse.exited);
   }
   const wall = (performance.now() - t0) / 1000;
-  process.stdout.write(`${format}: offered ${RATE}/s for ${SECONDS} s: ${result.ok} acknowledged (p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms), ${carried} forwarded, drained after ${wall.toFixed(1)} s; load average ${load0.toFixed(1)}\n`);
-  const cpu = Object.fromEntries(WHO.map((w) => [w, cpuDelta(before[w]!, after[w]!)])) as Partial<Record<Who, [string, number][]>>;
+  process.stdout.write(
+    `${format}: offered ${RATE}/s for ${SECONDS} s: ${result.ok} acknowledged (p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms), ${carried} forwarded, drained after ${wall.toFixed(1)} s; load average ${load0.toFixed(1)}\n`,
+  );
+  const cpu = Object.fromEntries(WHO.map((w) => [w, cpuDelta(before[w]!, after[w]!)])) as Partial<
+    Record<Who, [string, number][]>
+  >;
   for (const who of WHO) {
     const sum = cpu[who]!.reduce((a, [, v]) => a + v, 0);
-    process.stdout.write(`${who}: ${(sum / carried).toFixed(0)} µs CPU per record (user+sys from /proc)${cpu[who]!.map(([k, v]) => `; ${k} ${(v / carried).toFixed(0)}`).join("")}\n`);
+    process.stdout.write(
+      `${who}: ${(sum / carried).toFixed(0)} µs CPU per record (user+sys from /proc)${cpu[who]!.map(([k, v]) => `; ${k} ${(v / carried).toFixed(0)}`).join("")}\n`,
+    );
   }
   if (!values["no-cpu-prof"]) {
     const table = breakdown(profDir, cpu, carried);
     process.stdout.write(`\n${table.text}\n`);
     for (const line of table.top) process.stdout.write(`${line}\n`);
-    if (values.write) writeSection(table.text, { format, load0, rate: RATE, seconds: SECONDS, carried, p50: result.p50, p99: result.p99 });
+    if (values.write)
+      writeSection(table.text, {
+        format,
+        load0,
+        rate: RATE,
+        seconds: SECONDS,
+        carried,
+        p50: result.p50,
+        p99: result.p99,
+      });
   }
   if (!values.keep) rmSync(profDir, { recursive: true, force: true });
   rmSync(cseDir, { recursive: true, force: true });

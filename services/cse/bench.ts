@@ -11,10 +11,7 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { parseLayout } from "../../codecs/src/layout/validate.ts";
-import { paperPreset } from "../../codecs/src/presets/paper.ts";
-import { generateSamples } from "../../codecs/src/samples/generate.ts";
-import { toPlain } from "../../codecs/src/text/plain.ts";
+import { generateSamples, paperPreset, parseLayout, toPlain } from "#codecs";
 import { writeFileAtomic } from "../shared/atomicWrite.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -22,7 +19,9 @@ const DOC = path.join(ROOT, "docs/benchmarks.md");
 const MARK = "<!-- cse -->";
 const TARGET = 1000;
 
-const { values: flags } = parseArgs({ options: { seconds: { type: "string", default: "8" }, "no-write": { type: "boolean", default: false } } });
+const { values: flags } = parseArgs({
+  options: { seconds: { type: "string", default: "8" }, "no-write": { type: "boolean", default: false } },
+});
 const SECONDS = Number(flags.seconds);
 if (!(SECONDS > 0)) throw new Error("--seconds must be positive");
 const CONCURRENCY = [1, 8, 32];
@@ -32,7 +31,20 @@ const agent = new Agent({ keepAlive: true, maxSockets: 64 });
 function post(url: URL, path: string, ty: number, body: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = request(
-      { agent, host: url.hostname, port: url.port, path, method: "POST", headers: { "X-M2M-RI": "b", "X-M2M-Origin": "Cbench", "X-M2M-RVI": "3", "Content-Type": `application/json;ty=${ty}`, "Content-Length": Buffer.byteLength(body) } },
+      {
+        agent,
+        host: url.hostname,
+        port: url.port,
+        path,
+        method: "POST",
+        headers: {
+          "X-M2M-RI": "b",
+          "X-M2M-Origin": "Cbench",
+          "X-M2M-RVI": "3",
+          "Content-Type": `application/json;ty=${ty}`,
+          "Content-Length": Buffer.byteLength(body),
+        },
+      },
       (res) => {
         res.resume();
         res.on("end", () => resolve(res.statusCode ?? 0));
@@ -72,9 +84,21 @@ const percentile = (xs: number[], p: number) => {
   return s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? NaN;
 };
 
-async function measure(url: URL, pid: number | undefined, label: string, concurrency: number, mni: number | undefined, records: string[]): Promise<Run> {
+async function measure(
+  url: URL,
+  pid: number | undefined,
+  label: string,
+  concurrency: number,
+  mni: number | undefined,
+  records: string[],
+): Promise<Run> {
   const cnt = `/Mobius/bench/${label}-${concurrency}`;
-  const status = await post(url, "/Mobius/bench", 3, JSON.stringify({ "m2m:cnt": { rn: `${label}-${concurrency}`, ...(mni === undefined ? {} : { mni }) } }));
+  const status = await post(
+    url,
+    "/Mobius/bench",
+    3,
+    JSON.stringify({ "m2m:cnt": { rn: `${label}-${concurrency}`, ...(mni === undefined ? {} : { mni }) } }),
+  );
   if (status !== 201) throw new Error(`container create answered ${status}`);
   let seq = 0;
   let errors = 0;
@@ -100,8 +124,18 @@ async function measure(url: URL, pid: number | undefined, label: string, concurr
   await Promise.all(Array.from({ length: concurrency }, () => worker(until, true)));
   const elapsed = (performance.now() - t0) / 1000;
   const cpu1 = cpuSeconds(pid);
-  const perCpuSecond = cpu0 === undefined || cpu1 === undefined || cpu1 <= cpu0 ? undefined : latencies.length / (cpu1 - cpu0);
-  return { label, perCpuSecond, concurrency, mni, rate: latencies.length / elapsed, p50: percentile(latencies, 0.5), p95: percentile(latencies, 0.95), errors };
+  const perCpuSecond =
+    cpu0 === undefined || cpu1 === undefined || cpu1 <= cpu0 ? undefined : latencies.length / (cpu1 - cpu0);
+  return {
+    label,
+    perCpuSecond,
+    concurrency,
+    mni,
+    rate: latencies.length / elapsed,
+    p50: percentile(latencies, 0.5),
+    p95: percentile(latencies, 0.95),
+    errors,
+  };
 }
 
 async function main(): Promise<void> {
@@ -110,14 +144,25 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), "cse-bench-"));
   const load = os.loadavg()[0]!;
   // node itself (not the tsx wrapper) so that child.pid is the process whose CPU time is read
-  const child = spawn(process.execPath, ["--import", "tsx", "services/cse/main.ts", "--port", "0", "--data-dir", dir], { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["--import", "tsx", "services/cse/main.ts", "--port", "0", "--data-dir", dir], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   try {
     const line = await new Promise<string>((resolve, reject) => {
       createInterface({ input: child.stdout! }).once("line", resolve);
       child.once("exit", (c) => reject(new Error(`the CSE exited ${c}`)));
     });
     const url = new URL(JSON.parse(line).url);
-    if ((await post(url, "/Mobius", 2, JSON.stringify({ "m2m:ae": { rn: "bench", api: "Nbench", rr: false, srv: ["3"] } }))) !== 201) throw new Error("AE create failed");
+    if (
+      (await post(
+        url,
+        "/Mobius",
+        2,
+        JSON.stringify({ "m2m:ae": { rn: "bench", api: "Nbench", rr: false, srv: ["3"] } }),
+      )) !== 201
+    )
+      throw new Error("AE create failed");
     const runs: Run[] = [];
     for (const c of CONCURRENCY) {
       runs.push(await measure(url, child.pid, "unbounded", c, undefined, records));
@@ -142,9 +187,12 @@ async function main(): Promise<void> {
       "",
       "| container | requests in flight | cin creates/s | per CPU-second of the CSE | p50 latency | p95 latency | errors |",
       "|---|---:|---:|---:|---:|---:|---:|",
-      ...runs.map((r) => `| ${r.mni === undefined ? "Mobius default limits" : `mni=${r.mni} (trimming every create)`} | ${r.concurrency} | ${fmt(r.rate)} | ${r.perCpuSecond === undefined ? "n/a" : fmt(r.perCpuSecond)} | ${r.p50.toFixed(2)} ms | ${r.p95.toFixed(2)} ms | ${r.errors} |`),
+      ...runs.map(
+        (r) =>
+          `| ${r.mni === undefined ? "Mobius default limits" : `mni=${r.mni} (trimming every create)`} | ${r.concurrency} | ${fmt(r.rate)} | ${r.perCpuSecond === undefined ? "n/a" : fmt(r.perCpuSecond)} | ${r.p50.toFixed(2)} ms | ${r.p95.toFixed(2)} ms | ${r.errors} |`,
+      ),
       "",
-      "\"Per CPU-second\" divides the creates by the CPU time the CSE process used: what it does with a core to",
+      '"Per CPU-second" divides the creates by the CPU time the CSE process used: what it does with a core to',
       "itself, while the wall-clock rate also depends on the client and on whatever else the machine runs.",
       "Several requests in flight share one SQLite commit (group commit, `Store.batched`).",
       "",
@@ -156,7 +204,10 @@ async function main(): Promise<void> {
       const doc = readFileSync(DOC, "utf8");
       const start = doc.indexOf(MARK);
       const end = start < 0 ? -1 : doc.indexOf(MARK, start + MARK.length);
-      const next = start >= 0 && end > start ? doc.slice(0, start) + section + doc.slice(end + MARK.length) : `${doc.trimEnd()}\n\n${section}\n`;
+      const next =
+        start >= 0 && end > start
+          ? doc.slice(0, start) + section + doc.slice(end + MARK.length)
+          : `${doc.trimEnd()}\n\n${section}\n`;
       writeFileAtomic(DOC, next);
       console.log(`wrote ${path.relative(ROOT, DOC)}`);
     }

@@ -46,7 +46,8 @@ function parse(argv: string[]): CseOptions {
     usage((e as Error).message);
   }
   const profile = values.profile;
-  if (profile !== undefined && !isProfileName(profile)) usage(`--profile must be one of ${PROFILE_NAMES.join(", ")}, got "${profile}"`);
+  if (profile !== undefined && !isProfileName(profile))
+    usage(`--profile must be one of ${PROFILE_NAMES.join(", ")}, got "${profile}"`);
   return {
     profile,
     host: values.host,
@@ -55,7 +56,10 @@ function parse(argv: string[]): CseOptions {
     cseId: values["cse-id"],
     dataDir: values["data-dir"],
     superuser: values.superuser,
-    allowedAeOriginators: values["allowed-ae-originators"]?.split(",").map((s) => s.trim()).filter((s) => s !== ""),
+    allowedAeOriginators: values["allowed-ae-originators"]
+      ?.split(",")
+      .map((s) => s.trim())
+      .filter((s) => s !== ""),
     verifySubscriptions: values["verify-subscriptions"],
     notificationTimeoutMs: integer("notification-timeout-ms", values["notification-timeout-ms"]),
     maxNotificationFailures: integer("max-notification-failures", values["max-notification-failures"]),
@@ -63,10 +67,13 @@ function parse(argv: string[]): CseOptions {
 }
 
 const options = parse(process.argv.slice(2));
-const log = (e: Record<string, unknown>) => process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), ...e })}\n`);
+const log = (e: Record<string, unknown>) =>
+  process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), ...e })}\n`);
 try {
   const cse = await startCse({ ...options, log });
-  process.stdout.write(`${JSON.stringify({ event: "listening", url: cse.url, cseBaseUrl: cse.cseBaseUrl, base: cse.base, cseId: cse.cseId, profile: cse.profile, database: cse.databaseFile ?? ":memory:" })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ event: "listening", url: cse.url, cseBaseUrl: cse.cseBaseUrl, base: cse.base, cseId: cse.cseId, profile: cse.profile, database: cse.databaseFile ?? ":memory:" })}\n`,
+  );
   const stop = (signal: string) => {
     log({ event: "stopping", signal });
     cse.close().then(

@@ -2,10 +2,10 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { presetById, PRESETS } from "#codecs";
+import { isProfileName, PROFILE_NAMES } from "../cse/src/profile.ts";
 import { UsageError } from "../shared/cliErrors.ts";
 import { intFlag, parseFlags } from "../shared/flags.ts";
-import { presetById, PRESETS } from "../../codecs/src/presets/index.ts";
-import { isProfileName, PROFILE_NAMES } from "../cse/src/profile.ts";
 import type { AuthConfig } from "./auth/guard.ts";
 import type { EmbeddedCseConfig } from "./embedded/inProcessCse.ts";
 import { mergeRoutes, parseRouteSpec, RouteSpecError, type DeviceRoute } from "./routes.ts";
@@ -110,7 +110,13 @@ export const DECODER_HELP = `satpayload-decoder [flags]
   --watch-stdin         stop when stdin closes (used by the supervisor)
 `;
 
-function positive(value: string | undefined, flag: string, fallback: number, min = 1, max = Number.MAX_SAFE_INTEGER): number {
+function positive(
+  value: string | undefined,
+  flag: string,
+  fallback: number,
+  min = 1,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
   return intFlag(value, flag, fallback, min, max);
 }
 
@@ -121,7 +127,9 @@ function optionalInt(value: string | undefined, flag: string): number | undefine
 /** oneM2M resource names must be safe in a URL path segment and not collide with la/ol. */
 export function checkResourceName(name: string, flag: string): string {
   if (!/^[A-Za-z0-9._~-]{1,64}$/.test(name) || name === "la" || name === "ol")
-    throw new UsageError(`${flag} "${name}" is not a usable oneM2M resource name (letters, digits, . _ ~ -; not la/ol)`);
+    throw new UsageError(
+      `${flag} "${name}" is not a usable oneM2M resource name (letters, digits, . _ ~ -; not la/ol)`,
+    );
   return name;
 }
 
@@ -179,8 +187,11 @@ export function parseDecoderArgs(argv: string[]): DecoderConfig {
   const layoutFiles = (f.layout ?? []).map((p) => path.resolve(p));
   const projectsDb = f["projects-db"] !== undefined ? path.resolve(f["projects-db"]) : undefined;
   let presets = f.preset ?? [];
-  if (presets.includes("all") || (presets.length === 0 && layoutFiles.length === 0 && projectsDb === undefined)) presets = PRESETS.map((p) => p.id);
-  for (const p of presets) if (!presetById(p)) throw new UsageError(`unknown preset "${p}" (presets: ${PRESETS.map((x) => x.id).join(", ")}, all)`);
+  if (presets.includes("all") || (presets.length === 0 && layoutFiles.length === 0 && projectsDb === undefined))
+    presets = PRESETS.map((p) => p.id);
+  for (const p of presets)
+    if (!presetById(p))
+      throw new UsageError(`unknown preset "${p}" (presets: ${PRESETS.map((x) => x.id).join(", ")}, all)`);
 
   const deviceKeys = new Map<string, string>();
   for (const d of f["device-key"] ?? []) {
@@ -190,17 +201,27 @@ export function parseDecoderArgs(argv: string[]): DecoderConfig {
   }
 
   const mode = f.container ?? "device";
-  if (mode !== "device" && mode !== "shared") throw new UsageError(`--container must be device or shared, not "${mode}"`);
+  if (mode !== "device" && mode !== "shared")
+    throw new UsageError(`--container must be device or shared, not "${mode}"`);
   let cse: CseTarget | undefined;
   let embeddedCse: EmbeddedCseConfig | undefined;
   if (f["embedded-cse"]) {
     if (f.cse !== undefined) throw new UsageError("--embedded-cse runs the CSE in this process: leave out --cse");
     const profile = f["cse-profile"];
-    if (profile !== undefined && !isProfileName(profile)) throw new UsageError(`--cse-profile must be one of ${PROFILE_NAMES.join(", ")}, not "${profile}"`);
-    embeddedCse = { host: f["cse-host"] ?? "127.0.0.1", port: intFlag(f["cse-port"], "--cse-port", 7579, 0, 65535), profile, verifySubscriptions: f["verify-subscriptions"] };
+    if (profile !== undefined && !isProfileName(profile))
+      throw new UsageError(`--cse-profile must be one of ${PROFILE_NAMES.join(", ")}, not "${profile}"`);
+    embeddedCse = {
+      host: f["cse-host"] ?? "127.0.0.1",
+      port: intFlag(f["cse-port"], "--cse-port", 7579, 0, 65535),
+      profile,
+      verifySubscriptions: f["verify-subscriptions"],
+    };
   } else {
-    for (const flag of ["cse-host", "cse-port", "cse-profile"] as const) if (f[flag] !== undefined) throw new UsageError(`--${flag} configures the in-process CSE: it needs --embedded-cse`);
-    if (f["verify-subscriptions"]) throw new UsageError("--verify-subscriptions configures the in-process CSE: it needs --embedded-cse");
+    for (const flag of ["cse-host", "cse-port", "cse-profile"] as const)
+      if (f[flag] !== undefined)
+        throw new UsageError(`--${flag} configures the in-process CSE: it needs --embedded-cse`);
+    if (f["verify-subscriptions"])
+      throw new UsageError("--verify-subscriptions configures the in-process CSE: it needs --embedded-cse");
   }
   const cseUrl = embeddedCse ? `http://${embeddedCse.host}:${embeddedCse.port}/Mobius` : f.cse;
   if (cseUrl !== undefined) {
@@ -210,8 +231,10 @@ export function parseDecoderArgs(argv: string[]): DecoderConfig {
     } catch {
       throw new UsageError(`--cse "${cseUrl}" is not a URL`);
     }
-    if (u.protocol !== "http:") throw new UsageError(`--cse must be an http:// URL (the oneM2M HTTP binding), not ${u.protocol}`);
-    if (u.pathname === "/" || u.pathname === "") throw new UsageError(`--cse needs the CSE base name in the path, e.g. ${u.origin}/Mobius`);
+    if (u.protocol !== "http:")
+      throw new UsageError(`--cse must be an http:// URL (the oneM2M HTTP binding), not ${u.protocol}`);
+    if (u.pathname === "/" || u.pathname === "")
+      throw new UsageError(`--cse needs the CSE base name in the path, e.g. ${u.origin}/Mobius`);
     cse = {
       url: `${u.origin}${u.pathname.replace(/\/+$/, "")}`,
       origin: f["cse-origin"] ?? "Cdecoder",
@@ -224,25 +247,37 @@ export function parseDecoderArgs(argv: string[]): DecoderConfig {
     };
   }
   const synchronous = f.synchronous ?? "full";
-  if (synchronous !== "full" && synchronous !== "normal") throw new UsageError(`--synchronous must be full or normal, not "${synchronous}"`);
+  if (synchronous !== "full" && synchronous !== "normal")
+    throw new UsageError(`--synchronous must be full or normal, not "${synchronous}"`);
   const retryBaseMs = positive(f["retry-base-ms"], "--retry-base-ms", 250, 1, 600_000);
   const retryMaxMs = positive(f["retry-max-ms"], "--retry-max-ms", 30_000, 1, 3_600_000);
   if (retryMaxMs < retryBaseMs) throw new UsageError("--retry-max-ms must be at least --retry-base-ms");
   const replicas = positive(f.replicas, "--replicas", 1, 1, 64);
   if (embeddedCse && replicas > 1)
-    throw new UsageError("--embedded-cse shares one transaction between the decoder and the CSE of one process: it needs --replicas 1 (for more replicas, run the CSE on its own and give --cse URL)");
+    throw new UsageError(
+      "--embedded-cse shares one transaction between the decoder and the CSE of one process: it needs --replicas 1 (for more replicas, run the CSE on its own and give --cse URL)",
+    );
   const bufferIndex = intFlag(f["buffer-index"], "--buffer-index", 0, 0, 1023);
   const bufferTotal = positive(f["buffer-total"], "--buffer-total", bufferIndex + replicas, 1, 1024);
-  if (bufferIndex + replicas > bufferTotal) throw new UsageError(`--buffer-index ${bufferIndex} + --replicas ${replicas} exceeds --buffer-total ${bufferTotal}`);
+  if (bufferIndex + replicas > bufferTotal)
+    throw new UsageError(
+      `--buffer-index ${bufferIndex} + --replicas ${replicas} exceeds --buffer-total ${bufferTotal}`,
+    );
   const host = f.host ?? "127.0.0.1";
   const mqttPort = f["mqtt-port"] === undefined ? undefined : intFlag(f["mqtt-port"], "--mqtt-port", 0, 0, 65535);
   const coapPort = f["coap-port"] === undefined ? undefined : intFlag(f["coap-port"], "--coap-port", 0, 0, 65535);
   // node:cluster would spread one exchange's retransmissions over workers that do not know it
-  if (coapPort !== undefined && replicas > 1) throw new UsageError("--coap-port needs --replicas 1 (CoAP retransmissions must reach the worker that holds the exchange)");
+  if (coapPort !== undefined && replicas > 1)
+    throw new UsageError(
+      "--coap-port needs --replicas 1 (CoAP retransmissions must reach the worker that holds the exchange)",
+    );
   const auth = f.auth ?? (isLoopback(host) ? "auto" : "on");
-  if (auth !== "on" && auth !== "off" && auth !== "auto") throw new UsageError(`--auth must be on, auto or off, not "${auth}"`);
+  if (auth !== "on" && auth !== "off" && auth !== "auto")
+    throw new UsageError(`--auth must be on, auto or off, not "${auth}"`);
   if (auth !== "on" && !isLoopback(host) && !f["allow-unauthenticated"])
-    throw new UsageError(`refusing to accept records and serve telemetry without authentication on ${host}: use --auth on (keys: satpayload stack keys add), or --allow-unauthenticated behind a proxy that authenticates`);
+    throw new UsageError(
+      `refusing to accept records and serve telemetry without authentication on ${host}: use --auth on (keys: satpayload stack keys add), or --allow-unauthenticated behind a proxy that authenticates`,
+    );
   const dataDir = path.resolve(f["data-dir"]);
   return {
     host,
@@ -305,7 +340,9 @@ function routesFrom(configFile: string | undefined, flags: string[]): DeviceRout
     const parsed = configFileSchema.safeParse(raw);
     if (!parsed.success) {
       const i = parsed.error.issues[0]!;
-      throw new UsageError(`--config ${configFile}: ${i.path.join(".") || "the file"}: ${i.message} (expected {"routes": {"/path": "layout:format"}})`);
+      throw new UsageError(
+        `--config ${configFile}: ${i.path.join(".") || "the file"}: ${i.message} (expected {"routes": {"/path": "layout:format"}})`,
+      );
     }
     for (const [p, target] of Object.entries(parsed.data.routes ?? {})) add(`${p}=${target}`, `--config ${configFile}`);
   }

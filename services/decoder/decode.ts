@@ -1,10 +1,14 @@
 // One message → the row the buffer stores: decoded with the layout's codec (which validates ranges and
 // enums), rendered as the plain record oneM2M carries, with the sizes the compression ratio needs.
-import { DecodeError } from "../../codecs/src/errors.ts";
-import { codecFor } from "../../codecs/src/formats/registry.ts";
-import type { FormatId } from "../../codecs/src/formats/types.ts";
-import type { FieldValue, PlainValue, TypedRecord } from "../../codecs/src/layout/values.ts";
-import { toPlain } from "../../codecs/src/text/plain.ts";
+import {
+  codecFor,
+  DecodeError,
+  type FieldValue,
+  type FormatId,
+  type PlainValue,
+  toPlain,
+  type TypedRecord,
+} from "#codecs";
 import type { KnownLayout } from "./layouts.ts";
 
 export interface DecodedMessage {

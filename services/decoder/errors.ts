@@ -1,6 +1,17 @@
 // Every way an ingest request can be refused, with the HTTP status and a reason the sender can act on.
 
-export type IngestErrorCode = "bad_request" | "unknown_layout" | "unsupported_format" | "too_large" | "undecodable" | "unavailable" | "not_found" | "method_not_allowed" | "unauthenticated" | "forbidden" | "rate_limited";
+export type IngestErrorCode =
+  | "bad_request"
+  | "unknown_layout"
+  | "unsupported_format"
+  | "too_large"
+  | "undecodable"
+  | "unavailable"
+  | "not_found"
+  | "method_not_allowed"
+  | "unauthenticated"
+  | "forbidden"
+  | "rate_limited";
 
 const STATUS: Record<IngestErrorCode, number> = {
   bad_request: 400,

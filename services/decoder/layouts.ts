@@ -1,15 +1,13 @@
 // The layouts a decoder knows, by id or name: layout files, built-in presets and (live) the studio's
 // projects database, each with the field that names the device sending it.
-import Database from "better-sqlite3";
 import path from "node:path";
-import type { Field, Layout } from "../../codecs/src/layout/schema.ts";
-import { parseLayout } from "../../codecs/src/layout/validate.ts";
-import { presetById } from "../../codecs/src/presets/index.ts";
+import Database from "better-sqlite3";
+import { type Field, type Layout, parseLayout, presetById } from "#codecs";
+import type { DecoderConfig } from "./config.ts";
+import { IngestError } from "./errors.ts";
 import { UsageError } from "../shared/cliErrors.ts";
 import { loadLayout } from "../shared/loadLayout.ts";
 import { ProjectReader } from "../shared/projectReader.ts";
-import type { DecoderConfig } from "./config.ts";
-import { IngestError } from "./errors.ts";
 
 export interface KnownLayout {
   id: string;
@@ -21,7 +19,20 @@ export interface KnownLayout {
 }
 
 /** Field ids that usually name a device, best first; the paper's container record uses iso6346. */
-const DEVICE_FIELD_CANDIDATES = ["device", "deviceid", "device_id", "device-id", "deveui", "dev_eui", "imei", "iso6346", "serial", "serial_number", "esn", "msisdn"];
+const DEVICE_FIELD_CANDIDATES = [
+  "device",
+  "deviceid",
+  "device_id",
+  "device-id",
+  "deveui",
+  "dev_eui",
+  "imei",
+  "iso6346",
+  "serial",
+  "serial_number",
+  "esn",
+  "msisdn",
+];
 
 const SCALAR_KEYS = new Set(["string", "int", "enum"]);
 
@@ -56,12 +67,20 @@ export class LayoutRegistry {
   private checkedAt = 0;
 
   constructor(
-    private readonly cfg: Pick<DecoderConfig, "layoutFiles" | "presets" | "projectsDb" | "deviceKeys" | "defaultLayout">,
+    private readonly cfg: Pick<
+      DecoderConfig,
+      "layoutFiles" | "presets" | "projectsDb" | "deviceKeys" | "defaultLayout"
+    >,
     private readonly log: (msg: string) => void = () => {},
   ) {
     for (const file of cfg.layoutFiles) {
       const { layout } = loadLayout({ layout: file });
-      this.addFixed({ id: path.basename(file).replace(/\.satlayout\.json$|\.json$/i, ""), name: layout.name, source: "file", layout });
+      this.addFixed({
+        id: path.basename(file).replace(/\.satlayout\.json$|\.json$/i, ""),
+        name: layout.name,
+        source: "file",
+        layout,
+      });
     }
     for (const id of cfg.presets) {
       const p = presetById(id);
@@ -90,9 +109,11 @@ export class LayoutRegistry {
       if (ref === "*") continue;
       const l = known(ref);
       if (!l) throw new UsageError(`--device-key names layout "${ref}", which is not loaded`);
-      if (!l.deviceKey || l.deviceKey.join("/") !== field) throw new UsageError(`--device-key: layout "${ref}" has no scalar field "${field}"`);
+      if (!l.deviceKey || l.deviceKey.join("/") !== field)
+        throw new UsageError(`--device-key: layout "${ref}" has no scalar field "${field}"`);
     }
-    if (cfg.defaultLayout !== undefined && !known(cfg.defaultLayout)) throw new UsageError(`--default-layout "${cfg.defaultLayout}" is not loaded`);
+    if (cfg.defaultLayout !== undefined && !known(cfg.defaultLayout))
+      throw new UsageError(`--default-layout "${cfg.defaultLayout}" is not loaded`);
   }
 
   private deviceKeyFor(l: Omit<KnownLayout, "deviceKey">): string[] | undefined {
@@ -123,7 +144,12 @@ export class LayoutRegistry {
       const next: KnownLayout[] = [];
       for (const s of this.projectReader.list(PROJECT_LIMIT)) {
         try {
-          const base = { id: s.id, name: s.name, source: "project" as const, layout: parseLayout(this.projectReader.currentLayout(s.id)) };
+          const base = {
+            id: s.id,
+            name: s.name,
+            source: "project" as const,
+            layout: parseLayout(this.projectReader.currentLayout(s.id)),
+          };
           next.push({ ...base, deviceKey: this.deviceKeyFor(base) });
         } catch (e) {
           this.log(`project ${s.id} ("${s.name}") skipped: ${(e as Error).message}`);
@@ -152,20 +178,31 @@ export class LayoutRegistry {
       const fresh = this.lookup(ref);
       if (fresh) return fresh;
     }
-    throw new IngestError("unknown_layout", `no layout "${ref}" (known: ${describe([...this.fixed, ...this.projects])})`);
+    throw new IngestError(
+      "unknown_layout",
+      `no layout "${ref}" (known: ${describe([...this.fixed, ...this.projects])})`,
+    );
   }
 
   private lookup(ref: string | undefined): KnownLayout | undefined {
     const all = [...this.fixed, ...this.projects];
     if (ref === undefined || ref === "") {
-      if (this.cfg.defaultLayout !== undefined && ref !== this.cfg.defaultLayout) return this.lookup(this.cfg.defaultLayout);
+      if (this.cfg.defaultLayout !== undefined && ref !== this.cfg.defaultLayout)
+        return this.lookup(this.cfg.defaultLayout);
       if (all.length === 1) return all[0]!;
-      throw new IngestError("bad_request", `name the layout in the X-Satpayload-Layout header (known: ${describe(all)})`);
+      throw new IngestError(
+        "bad_request",
+        `name the layout in the X-Satpayload-Layout header (known: ${describe(all)})`,
+      );
     }
     const byId = all.find((l) => l.id === ref);
     if (byId) return byId;
     const byName = all.filter((l) => named_(l, ref));
-    if (byName.length > 1) throw new IngestError("unknown_layout", `layout name "${ref}" is ambiguous (ids ${byName.map((l) => l.id).join(", ")}): send the id`);
+    if (byName.length > 1)
+      throw new IngestError(
+        "unknown_layout",
+        `layout name "${ref}" is ambiguous (ids ${byName.map((l) => l.id).join(", ")}): send the id`,
+      );
     return byName[0];
   }
 

@@ -2,11 +2,18 @@
 // The decoder service: `node --import tsx services/decoder/main.ts --data-dir DIR [--cse URL] …`.
 // Prints one JSON line {"event":"listening","url":…} on stdout when it takes requests; logs go to stderr.
 import cluster from "node:cluster";
-import { UsageError } from "../shared/cliErrors.ts";
 import { DECODER_HELP, parseDecoderArgs, type DecoderConfig } from "./config.ts";
-import { forwardedBy, runPrimary, WORKER_INDEX_ENV, type ListeningPorts, type PrimaryMessage, type WorkerMessage } from "./primary.ts";
 import { LayoutRegistry } from "./layouts.ts";
+import {
+  forwardedBy,
+  runPrimary,
+  WORKER_INDEX_ENV,
+  type ListeningPorts,
+  type PrimaryMessage,
+  type WorkerMessage,
+} from "./primary.ts";
 import { startWorker } from "./worker.ts";
+import { UsageError } from "../shared/cliErrors.ts";
 
 const nativeBinding = process.env.SATPAYLOAD_SQLITE_BINDING || undefined;
 // nothing can be stored any more: end, so cluster's primary or the supervisor starts a fresh process
@@ -54,7 +61,8 @@ function onStop(stop: () => Promise<void>, cfg: DecoderConfig): void {
 
 function announce(cfg: DecoderConfig, ports: ListeningPorts): void {
   const host = cfg.host === "0.0.0.0" || cfg.host === "::" ? "127.0.0.1" : cfg.host;
-  const at = (scheme: string, port: number | undefined) => (port === undefined ? undefined : `${scheme}://${host.includes(":") ? `[${host}]` : host}:${port}`);
+  const at = (scheme: string, port: number | undefined) =>
+    port === undefined ? undefined : `${scheme}://${host.includes(":") ? `[${host}]` : host}:${port}`;
   process.stdout.write(
     `${JSON.stringify({ event: "listening", url: at("http", ports.port), mqtt: at("mqtt", ports.mqttPort), coap: at("coap", ports.coapPort), replicas: cfg.replicas, pid: process.pid, ...(ports.cseBaseUrl ? { cseBaseUrl: ports.cseBaseUrl } : {}) })}\n`,
   );
@@ -65,7 +73,12 @@ async function main(): Promise<void> {
   const log = (m: string) => process.stderr.write(`[${cfg.instance}] ${m}\n`);
   if (cluster.isWorker) {
     const index = Number(process.env[WORKER_INDEX_ENV]);
-    const w = await startWorker(cfg, { index, forwards: forwardedBy(index, cfg.bufferTotal, cfg.dataDir), nativeBinding, onFatal });
+    const w = await startWorker(cfg, {
+      index,
+      forwards: forwardedBy(index, cfg.bufferTotal, cfg.dataDir),
+      nativeBinding,
+      onFatal,
+    });
     let closing = false;
     const close = () => {
       if (closing) return;
@@ -80,11 +93,21 @@ async function main(): Promise<void> {
     // signals go to the primary, which tells us; a Ctrl-C in a terminal reaches the whole group
     process.on("SIGINT", () => {});
     process.on("SIGTERM", close);
-    process.send!({ type: "listening", port: w.port, mqttPort: w.mqttPort, coapPort: w.coapPort } satisfies WorkerMessage);
+    process.send!({
+      type: "listening",
+      port: w.port,
+      mqttPort: w.mqttPort,
+      coapPort: w.coapPort,
+    } satisfies WorkerMessage);
     return;
   }
   if (cfg.replicas === 1) {
-    const w = await startWorker(cfg, { index: cfg.bufferIndex, forwards: forwardedBy(cfg.bufferIndex, cfg.bufferTotal, cfg.dataDir), nativeBinding, onFatal });
+    const w = await startWorker(cfg, {
+      index: cfg.bufferIndex,
+      forwards: forwardedBy(cfg.bufferIndex, cfg.bufferTotal, cfg.dataDir),
+      nativeBinding,
+      onFatal,
+    });
     onStop(() => w.close(), cfg);
     announce(cfg, w);
     return;

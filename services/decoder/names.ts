@@ -44,7 +44,8 @@ export class UlidGenerator {
 
   next(at: number = this.now()): string {
     let time = Math.floor(at);
-    if (!Number.isFinite(time) || time < 0 || time > TIME_MAX) throw new RangeError(`ULID time ${at} is outside 0..2^48-1 ms`);
+    if (!Number.isFinite(time) || time < 0 || time > TIME_MAX)
+      throw new RangeError(`ULID time ${at} is outside 0..2^48-1 ms`);
     let rand: bigint;
     if (time <= this.lastTime) {
       time = this.lastTime;

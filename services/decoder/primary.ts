@@ -8,7 +8,12 @@ import type { DecoderConfig } from "./config.ts";
 export const WORKER_INDEX_ENV = "SATPAYLOAD_DECODER_WORKER";
 
 export type PrimaryMessage = { type: "shutdown" };
-export type ListeningPorts = { port: number; mqttPort?: number | undefined; coapPort?: number | undefined; cseBaseUrl?: string | undefined };
+export type ListeningPorts = {
+  port: number;
+  mqttPort?: number | undefined;
+  coapPort?: number | undefined;
+  cseBaseUrl?: string | undefined;
+};
 export type WorkerMessage = { type: "listening" } & ListeningPorts;
 
 /**
@@ -34,14 +39,22 @@ export function forwardedBy(index: number, total: number, dataDir: string): numb
 const STOP_GRACE_MS = 10_000;
 const STABLE_MS = 30_000;
 
-export function runPrimary(cfg: DecoderConfig, onListening: (ports: ListeningPorts) => void, log: (m: string) => void): { stop(): Promise<void> } {
+export function runPrimary(
+  cfg: DecoderConfig,
+  onListening: (ports: ListeningPorts) => void,
+  log: (m: string) => void,
+): { stop(): Promise<void> } {
   const workers = new Map<number, { worker: Worker; startedAt: number; restarts: number; port?: number }>();
   let stopping = false;
   let announced = false;
 
   const fork = (index: number, restarts: number) => {
     const worker = cluster.fork({ [WORKER_INDEX_ENV]: String(index) });
-    const entry: { worker: Worker; startedAt: number; restarts: number; port?: number } = { worker, startedAt: Date.now(), restarts };
+    const entry: { worker: Worker; startedAt: number; restarts: number; port?: number } = {
+      worker,
+      startedAt: Date.now(),
+      restarts,
+    };
     workers.set(index, entry);
     worker.on("message", (m: WorkerMessage) => {
       if (m?.type !== "listening") return;

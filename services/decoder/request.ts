@@ -2,9 +2,7 @@
 // or a portal's JSON envelope. Refusals are IngestErrors with the reason.
 import type { IncomingHttpHeaders } from "node:http";
 import { z } from "zod";
-import { isFormatId } from "../../codecs/src/formats/registry.ts";
-import { FORMAT_IDS, type FormatId } from "../../codecs/src/formats/types.ts";
-import { base64ToBytes } from "../../codecs/src/text/bytes.ts";
+import { base64ToBytes, FORMAT_IDS, type FormatId, isFormatId } from "#codecs";
 import { IngestError } from "./errors.ts";
 import type { RouteBody } from "./routes.ts";
 
@@ -40,7 +38,10 @@ const MESSAGE_ID = /^[A-Za-z0-9._~-]{1,128}$/;
 export function checkMessageId(id: string | undefined): string | undefined {
   if (id === undefined) return undefined;
   if (!MESSAGE_ID.test(id) || id === "la" || id === "ol")
-    throw new IngestError("bad_request", `message id "${id.slice(0, 80)}" must be 1–128 characters of A–Z a–z 0–9 . _ ~ - (it becomes the oneM2M resource name)`);
+    throw new IngestError(
+      "bad_request",
+      `message id "${id.slice(0, 80)}" must be 1–128 characters of A–Z a–z 0–9 . _ ~ - (it becomes the oneM2M resource name)`,
+    );
   return id;
 }
 
@@ -59,7 +60,8 @@ function header(h: IncomingHttpHeaders, name: string): string | undefined {
 }
 
 function formatName(v: string, where: string): FormatId {
-  if (!isFormatId(v)) throw new IngestError("unsupported_format", `${where} "${v}" is not a format (formats: ${FORMAT_IDS.join(", ")})`);
+  if (!isFormatId(v))
+    throw new IngestError("unsupported_format", `${where} "${v}" is not a format (formats: ${FORMAT_IDS.join(", ")})`);
   return v;
 }
 
@@ -76,16 +78,32 @@ export function binaryMeta(h: IncomingHttpHeaders): IngestMeta {
   const fromHeader = named !== undefined ? formatName(named.toLowerCase(), `${HEADER.format}`) : undefined;
   let format: FormatId;
   if (type === undefined || type === "application/octet-stream") {
-    if (!fromHeader) throw new IngestError("unsupported_format", `${type ?? "a body without Content-Type"} needs the ${HEADER.format} header (formats: ${FORMAT_IDS.join(", ")})`);
+    if (!fromHeader)
+      throw new IngestError(
+        "unsupported_format",
+        `${type ?? "a body without Content-Type"} needs the ${HEADER.format} header (formats: ${FORMAT_IDS.join(", ")})`,
+      );
     format = fromHeader;
   } else {
     const fromType = MEDIA_TYPES[type];
     if (!fromType)
-      throw new IngestError("unsupported_format", `Content-Type ${type} is not a payload format (use ${Object.keys(MEDIA_TYPES).join(", ")} or application/octet-stream with ${HEADER.format})`);
-    if (fromHeader && fromHeader !== fromType) throw new IngestError("unsupported_format", `Content-Type ${type} says ${fromType} but ${HEADER.format} says ${fromHeader}`);
+      throw new IngestError(
+        "unsupported_format",
+        `Content-Type ${type} is not a payload format (use ${Object.keys(MEDIA_TYPES).join(", ")} or application/octet-stream with ${HEADER.format})`,
+      );
+    if (fromHeader && fromHeader !== fromType)
+      throw new IngestError(
+        "unsupported_format",
+        `Content-Type ${type} says ${fromType} but ${HEADER.format} says ${fromHeader}`,
+      );
     format = fromType;
   }
-  return { layoutRef: header(h, HEADER.layout), format, messageId: checkMessageId(header(h, HEADER.messageId)), device: header(h, HEADER.device) };
+  return {
+    layoutRef: header(h, HEADER.layout),
+    format,
+    messageId: checkMessageId(header(h, HEADER.messageId)),
+    device: header(h, HEADER.device),
+  };
 }
 
 const envelopeSchema = z.object({
@@ -104,15 +122,20 @@ export interface Envelope extends IngestMeta {
 /** POST /ingest/base64: {"layout"?, "format", "data", "device"?, "messageId"?}, how satellite portals deliver. */
 export function envelopeMeta(h: IncomingHttpHeaders, body: Buffer): Envelope {
   const type = mediaType(h);
-  if (type !== undefined && type !== "application/json") throw new IngestError("unsupported_format", `/ingest/base64 takes an application/json envelope, not ${type}`);
+  if (type !== undefined && type !== "application/json")
+    throw new IngestError("unsupported_format", `/ingest/base64 takes an application/json envelope, not ${type}`);
   const parsed = envelopeSchema.safeParse(parseJsonBody(body, "the envelope"));
   if (!parsed.success) {
     const i = parsed.error.issues[0]!;
-    throw new IngestError("bad_request", `envelope ${i.path.join(".") || "body"}: ${i.message} (expected {"format", "data": base64, "layout"?, "device"?, "messageId"?})`);
+    throw new IngestError(
+      "bad_request",
+      `envelope ${i.path.join(".") || "body"}: ${i.message} (expected {"format", "data": base64, "layout"?, "device"?, "messageId"?})`,
+    );
   }
   const e = parsed.data;
   const named = e.format ?? header(h, HEADER.format);
-  if (named === undefined) throw new IngestError("unsupported_format", `the envelope names no format (formats: ${FORMAT_IDS.join(", ")})`);
+  if (named === undefined)
+    throw new IngestError("unsupported_format", `the envelope names no format (formats: ${FORMAT_IDS.join(", ")})`);
   return {
     layoutRef: e.layout ?? header(h, HEADER.layout),
     format: formatName(named.toLowerCase(), "envelope format"),
@@ -145,10 +168,18 @@ export interface RouteTarget {
 
 /** a device route's raw body: the message itself, whatever Content-Type the client sends */
 export function routeBinaryMeta(h: IncomingHttpHeaders, route: RouteTarget): IngestMeta {
-  return { layoutRef: route.layout, format: route.format, messageId: checkMessageId(header(h, HEADER.messageId)), device: header(h, HEADER.device) };
+  return {
+    layoutRef: route.layout,
+    format: route.format,
+    messageId: checkMessageId(header(h, HEADER.messageId)),
+    device: header(h, HEADER.device),
+  };
 }
 
-const isoDate = z.string().max(64).refine((s) => !Number.isNaN(Date.parse(s)), "is not a date");
+const isoDate = z
+  .string()
+  .max(64)
+  .refine((s) => !Number.isNaN(Date.parse(s)), "is not a date");
 const guid = z.string().min(1).max(128);
 const portalSchema = z.object({
   data: z.string(),
@@ -170,15 +201,20 @@ const portalSchema = z.object({
  */
 export function portalEnvelopeMeta(h: IncomingHttpHeaders, body: Buffer, route: RouteTarget): Envelope {
   const type = mediaType(h);
-  if (type !== undefined && type !== "application/json") throw new IngestError("unsupported_format", `${route.path} takes a portal's application/json body, not ${type}`);
+  if (type !== undefined && type !== "application/json")
+    throw new IngestError("unsupported_format", `${route.path} takes a portal's application/json body, not ${type}`);
   const parsed = portalSchema.safeParse(parseJsonBody(body, "the callback body"));
   if (!parsed.success) {
     const i = parsed.error.issues[0]!;
-    throw new IngestError("bad_request", `callback ${i.path.join(".") || "body"}: ${i.message} (expected {"data": base64, "guid"|"deviceGuid"?, "messageGuid"?, "sequenceNumber"?, "createdDate"?, "receivedDate"?})`);
+    throw new IngestError(
+      "bad_request",
+      `callback ${i.path.join(".") || "body"}: ${i.message} (expected {"data": base64, "guid"|"deviceGuid"?, "messageGuid"?, "sequenceNumber"?, "createdDate"?, "receivedDate"?})`,
+    );
   }
   const e = parsed.data;
   const device = e.deviceGuid ?? e.guid ?? header(h, HEADER.device);
-  const sequenced = e.sequenceNumber !== undefined && device !== undefined ? `${device}.${e.sequenceNumber}` : undefined;
+  const sequenced =
+    e.sequenceNumber !== undefined && device !== undefined ? `${device}.${e.sequenceNumber}` : undefined;
   return {
     layoutRef: route.layout,
     format: route.format,
@@ -192,8 +228,14 @@ export function portalEnvelopeMeta(h: IncomingHttpHeaders, body: Buffer, route: 
  * What a device route's body holds: a portal's JSON push (route body `envelope`, or `auto` with
  * application/json unless the route's format is JSON) or the message itself.
  */
-export function routeMessage(h: IncomingHttpHeaders, body: Buffer, route: RouteTarget & { body: RouteBody }): { meta: IngestMeta; bytes: Uint8Array | undefined } {
-  const portal = route.body === "envelope" || (route.body === "auto" && mediaType(h) === "application/json" && route.format !== "json");
+export function routeMessage(
+  h: IncomingHttpHeaders,
+  body: Buffer,
+  route: RouteTarget & { body: RouteBody },
+): { meta: IngestMeta; bytes: Uint8Array | undefined } {
+  const portal =
+    route.body === "envelope" ||
+    (route.body === "auto" && mediaType(h) === "application/json" && route.format !== "json");
   if (portal) {
     const e = portalEnvelopeMeta(h, body, route);
     return { meta: e, bytes: e.bytes };

@@ -1,8 +1,7 @@
 // Device routes: paths that devices or satellite portals POST to, each fixed to one layout and
 // format, so unmodified clients (the paper's Locust senders, Astrocast's push callbacks) need no
 // X-Satpayload-* headers. `--route /container-data=paper:protobuf[:raw|envelope|auto]`.
-import { isFormatId } from "../../codecs/src/formats/registry.ts";
-import { FORMAT_IDS, type FormatId } from "../../codecs/src/formats/types.ts";
+import { FORMAT_IDS, type FormatId, isFormatId } from "#codecs";
 
 export type RouteBody = "raw" | "envelope" | "auto";
 
@@ -32,7 +31,8 @@ export class RouteSpecError extends Error {}
 /** "PATH=LAYOUT:FORMAT[:BODY]"; the layout may itself contain ":" (names do), so parse from the right */
 export function parseRouteSpec(spec: string): DeviceRoute {
   const eq = spec.indexOf("=");
-  if (eq <= 0) throw new RouteSpecError(`route "${spec}" must be PATH=LAYOUT:FORMAT, e.g. /container-data=paper:protobuf`);
+  if (eq <= 0)
+    throw new RouteSpecError(`route "${spec}" must be PATH=LAYOUT:FORMAT, e.g. /container-data=paper:protobuf`);
   const path = spec.slice(0, eq).trim();
   const parts = spec.slice(eq + 1).split(":");
   let body: RouteBody = "auto";
@@ -43,20 +43,33 @@ export function parseRouteSpec(spec: string): DeviceRoute {
 }
 
 /** the same checks for a route from the command line, the config file or the Stack page */
-export function checkRoute(r: { path: string; layout: string; format: string; body?: string | undefined }, where: string): DeviceRoute {
+export function checkRoute(
+  r: { path: string; layout: string; format: string; body?: string | undefined },
+  where: string,
+): DeviceRoute {
   if (!PATH.test(r.path) || r.path.includes("//") || r.path.split("/").some((s) => s === "." || s === ".."))
-    throw new RouteSpecError(`${where}: path "${r.path}" must start with / and hold only letters, digits and . _ ~ - /`);
+    throw new RouteSpecError(
+      `${where}: path "${r.path}" must start with / and hold only letters, digits and . _ ~ - /`,
+    );
   const clean = r.path.length > 1 ? r.path.replace(/\/+$/, "") : r.path;
-  if (RESERVED_PATHS.some((p) => clean === p || clean.startsWith(`${p}/`))) throw new RouteSpecError(`${where}: ${clean} is the decoder's own endpoint (reserved: ${RESERVED_PATHS.join(", ")})`);
+  if (RESERVED_PATHS.some((p) => clean === p || clean.startsWith(`${p}/`)))
+    throw new RouteSpecError(
+      `${where}: ${clean} is the decoder's own endpoint (reserved: ${RESERVED_PATHS.join(", ")})`,
+    );
   if (r.layout === "") throw new RouteSpecError(`${where}: names no layout (PATH=LAYOUT:FORMAT)`);
-  if (!isFormatId(r.format)) throw new RouteSpecError(`${where}: "${r.format}" is not a format (formats: ${FORMAT_IDS.join(", ")})`);
+  if (!isFormatId(r.format))
+    throw new RouteSpecError(`${where}: "${r.format}" is not a format (formats: ${FORMAT_IDS.join(", ")})`);
   const body = r.body ?? "auto";
-  if (!(BODIES as string[]).includes(body)) throw new RouteSpecError(`${where}: body "${body}" must be raw, envelope or auto`);
+  if (!(BODIES as string[]).includes(body))
+    throw new RouteSpecError(`${where}: body "${body}" must be raw, envelope or auto`);
   return { path: clean, layout: r.layout, format: r.format, body: body as RouteBody };
 }
 
 /** configured routes over the defaults: a path given twice is a mistake, a default path is replaced */
-export function mergeRoutes(configured: readonly DeviceRoute[], defaults: readonly DeviceRoute[] = DEFAULT_ROUTES): DeviceRoute[] {
+export function mergeRoutes(
+  configured: readonly DeviceRoute[],
+  defaults: readonly DeviceRoute[] = DEFAULT_ROUTES,
+): DeviceRoute[] {
   const out = new Map<string, DeviceRoute>();
   for (const r of configured) {
     if (out.has(r.path)) throw new RouteSpecError(`route ${r.path} is given twice`);
@@ -66,4 +79,5 @@ export function mergeRoutes(configured: readonly DeviceRoute[], defaults: readon
   return [...out.values()];
 }
 
-export const routeSpec = (r: DeviceRoute): string => `${r.path}=${r.layout}:${r.format}${r.body === "auto" ? "" : `:${r.body}`}`;
+export const routeSpec = (r: DeviceRoute): string =>
+  `${r.path}=${r.layout}:${r.format}${r.body === "auto" ? "" : `:${r.body}`}`;

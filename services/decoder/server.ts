@@ -6,10 +6,10 @@ import { SIGNATURE_HEADER, type AuthGuard, type Writer } from "./auth/guard.ts";
 import type { GroupCommit } from "./buffer/groupCommit.ts";
 import type { DecoderConfig } from "./config.ts";
 import { IngestError } from "./errors.ts";
+import type { MessageStore, StoredMessage } from "./ingest/store.ts";
 import type { LayoutRegistry } from "./layouts.ts";
 import type { BufferSet } from "./read/buffers.ts";
 import type { EventStream } from "./read/events.ts";
-import type { MessageStore, StoredMessage } from "./ingest/store.ts";
 import { binaryMeta, envelopeMeta, routeMessage, type IngestMeta } from "./request.ts";
 import type { DeviceRoute } from "./routes.ts";
 
@@ -42,11 +42,22 @@ export function createDecoderServer(d: ServerDeps): DecoderServer {
 
   const json = (res: ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}) => {
     const text = JSON.stringify(body);
-    res.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(text), "cache-control": "no-store", "x-satpayload-instance": instance, ...extra });
+    res.writeHead(status, {
+      "content-type": "application/json; charset=utf-8",
+      "content-length": Buffer.byteLength(text),
+      "cache-control": "no-store",
+      "x-satpayload-instance": instance,
+      ...extra,
+    });
     res.end(text);
   };
   const refuse = (res: ServerResponse, e: IngestError, extra: Record<string, string> = {}) => {
-    const challenge: Record<string, string> = e.status === 401 ? { "www-authenticate": 'Bearer realm="satpayload"' } : e.status === 429 ? { "retry-after": "60" } : {};
+    const challenge: Record<string, string> =
+      e.status === 401
+        ? { "www-authenticate": 'Bearer realm="satpayload"' }
+        : e.status === 429
+          ? { "retry-after": "60" }
+          : {};
     json(res, e.status, { error: e.code, reason: e.message }, { ...challenge, ...extra });
   };
 
@@ -54,8 +65,14 @@ export function createDecoderServer(d: ServerDeps): DecoderServer {
   const asBytes = (b: Buffer) => new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
 
   /** how one ingest path reads its body: the payload's bytes (undefined: not base64) and what names it */
-  type BodyReader = { limit: number; read: (req: IncomingMessage, body: Buffer) => { meta: IngestMeta; bytes: Uint8Array | undefined } };
-  const rawBody: BodyReader = { limit: d.cfg.bodyLimit, read: (req, body) => ({ meta: binaryMeta(req.headers), bytes: asBytes(body) }) };
+  type BodyReader = {
+    limit: number;
+    read: (req: IncomingMessage, body: Buffer) => { meta: IngestMeta; bytes: Uint8Array | undefined };
+  };
+  const rawBody: BodyReader = {
+    limit: d.cfg.bodyLimit,
+    read: (req, body) => ({ meta: binaryMeta(req.headers), bytes: asBytes(body) }),
+  };
   const envelopeBody: BodyReader = {
     limit: envelopeLimit(d.cfg.bodyLimit),
     read: (req, body) => {
@@ -63,14 +80,22 @@ export function createDecoderServer(d: ServerDeps): DecoderServer {
       return { meta: e, bytes: e.bytes };
     },
   };
-  const deviceBody = (r: DeviceRoute): BodyReader => ({ limit: r.body === "raw" ? d.cfg.bodyLimit : envelopeLimit(d.cfg.bodyLimit), read: (req, body) => routeMessage(req.headers, body, r) });
+  const deviceBody = (r: DeviceRoute): BodyReader => ({
+    limit: r.body === "raw" ? d.cfg.bodyLimit : envelopeLimit(d.cfg.bodyLimit),
+    read: (req, body) => routeMessage(req.headers, body, r),
+  });
 
   /**
    * Stores one message: answered only after its group commit is fsync'd. /ingest answers 201 (new)
    * or 200 (a known message id); device routes answer 200 for both, as the paper's clients and
    * Astrocast's portal count only 200 as delivered.
    */
-  async function ingest(req: IncomingMessage, res: ServerResponse, source: BodyReader, routePath: string | undefined): Promise<void> {
+  async function ingest(
+    req: IncomingMessage,
+    res: ServerResponse,
+    source: BodyReader,
+    routePath: string | undefined,
+  ): Promise<void> {
     const deviceRoute = routePath !== undefined;
     const receivedAt = Date.now();
     // refused before the body is read or anything is stored: only the guard's counters move. A
@@ -82,13 +107,21 @@ export function createDecoderServer(d: ServerDeps): DecoderServer {
     if (body.ok && signed) guard.webhook(req, routePath, body.bytes);
     if (!body.ok) {
       countRejected();
-      return refuse(res, new IngestError(body.status === 413 ? "too_large" : "bad_request", body.reason), body.status === 413 ? { connection: "close" } : {});
+      return refuse(
+        res,
+        new IngestError(body.status === 413 ? "too_large" : "bad_request", body.reason),
+        body.status === 413 ? { connection: "close" } : {},
+      );
     }
     let meta: IngestMeta;
     let bytes: Uint8Array | undefined;
     try {
       ({ meta, bytes } = source.read(req, body.bytes));
-      if (bytes && bytes.length > d.cfg.bodyLimit) throw new IngestError("too_large", `the decoded payload is ${bytes.length} bytes, larger than the limit of ${d.cfg.bodyLimit}`);
+      if (bytes && bytes.length > d.cfg.bodyLimit)
+        throw new IngestError(
+          "too_large",
+          `the decoded payload is ${bytes.length} bytes, larger than the limit of ${d.cfg.bodyLimit}`,
+        );
     } catch (e) {
       if (!(e instanceof IngestError)) throw e;
       countRejected();
@@ -96,7 +129,13 @@ export function createDecoderServer(d: ServerDeps): DecoderServer {
     }
     let stored: StoredMessage;
     try {
-      stored = await store.store({ meta, bytes, body: body.bytes, receivedAt, bindDevice: (named) => guard.bindDevice(guard.source(req), writer, named) });
+      stored = await store.store({
+        meta,
+        bytes,
+        body: body.bytes,
+        receivedAt,
+        bindDevice: (named) => guard.bindDevice(guard.source(req), writer, named),
+      });
     } catch (e) {
       if (!(e instanceof IngestError)) throw e;
       return refuse(res, e);
@@ -107,7 +146,8 @@ export function createDecoderServer(d: ServerDeps): DecoderServer {
   function intParam(url: URL, name: string, fallback: number, max: number): number {
     const v = url.searchParams.get(name);
     if (v === null) return fallback;
-    if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > max) throw new IngestError("bad_request", `${name} must be a whole number within 1..${max}`);
+    if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > max)
+      throw new IngestError("bad_request", `${name} must be a whole number within 1..${max}`);
     return Number(v);
   }
 
@@ -118,12 +158,20 @@ export function createDecoderServer(d: ServerDeps): DecoderServer {
    * signature covers its body).
    */
   type Audience = "device" | "reader" | "public";
-  type Endpoint = { method: "GET" | "POST"; audience: Audience; handle: (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void> | void };
+  type Endpoint = {
+    method: "GET" | "POST";
+    audience: Audience;
+    handle: (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void> | void;
+  };
   const ingestEndpoint = (source: BodyReader, routePath?: string): Endpoint => ({
     method: "POST",
     audience: "device",
     handle: (req, res) => {
-      if (stopping) return refuse(res, new IngestError("unavailable", "the decoder is shutting down; retry"), { "retry-after": "1", connection: "close" });
+      if (stopping)
+        return refuse(res, new IngestError("unavailable", "the decoder is shutting down; retry"), {
+          "retry-after": "1",
+          connection: "close",
+        });
       return ingest(req, res, source, routePath);
     },
   });
@@ -136,17 +184,36 @@ export function createDecoderServer(d: ServerDeps): DecoderServer {
       {
         method: "GET",
         audience: "public",
-        handle: (_req, res) => json(res, stopping ? 503 : 200, { status: stopping ? "stopping" : "ok", instance, worker: d.worker, pid: process.pid, uptime: Math.round(process.uptime()), forwardingTo: d.cfg.cse?.url ?? null, auth: guard.mode }),
+        handle: (_req, res) =>
+          json(res, stopping ? 503 : 200, {
+            status: stopping ? "stopping" : "ok",
+            instance,
+            worker: d.worker,
+            pid: process.pid,
+            uptime: Math.round(process.uptime()),
+            forwardingTo: d.cfg.cse?.url ?? null,
+            auth: guard.mode,
+          }),
       },
     ],
     // refusals are this worker's own count: they are never stored
-    ["/api/stats", { method: "GET", audience: "reader", handle: (_req, res) => json(res, 200, { ...d.buffers.stats(), auth: { instance, ...guard.counters } }) }],
+    [
+      "/api/stats",
+      {
+        method: "GET",
+        audience: "reader",
+        handle: (_req, res) => json(res, 200, { ...d.buffers.stats(), auth: { instance, ...guard.counters } }),
+      },
+    ],
     [
       "/api/latest",
       {
         method: "GET",
         audience: "reader",
-        handle: (_req, res, url) => json(res, 200, { records: d.buffers.latest(intParam(url, "limit", 50, 1000), url.searchParams.get("device") ?? undefined) }),
+        handle: (_req, res, url) =>
+          json(res, 200, {
+            records: d.buffers.latest(intParam(url, "limit", 50, 1000), url.searchParams.get("device") ?? undefined),
+          }),
       },
     ],
     [
@@ -156,7 +223,9 @@ export function createDecoderServer(d: ServerDeps): DecoderServer {
         audience: "reader",
         handle: (_req, res, url) => {
           const limit = intParam(url, "limit", 50, 1000);
-          const all = d.buffers.buffers().flatMap(([index, b]) => b.deadLetters(limit).map((x) => ({ buffer: index, ...x })));
+          const all = d.buffers
+            .buffers()
+            .flatMap(([index, b]) => b.deadLetters(limit).map((x) => ({ buffer: index, ...x })));
           all.sort((a, b) => b.receivedAt - a.receivedAt);
           json(res, 200, { deadLetters: all.slice(0, limit) });
         },
@@ -168,10 +237,21 @@ export function createDecoderServer(d: ServerDeps): DecoderServer {
         method: "GET",
         audience: "reader",
         handle: (_req, res) =>
-          json(res, 200, { layouts: d.layouts.list().map((l) => ({ id: l.id, name: l.name, source: l.source, deviceKey: l.deviceKey?.join("/") ?? null, fields: l.layout.fields.length })) }),
+          json(res, 200, {
+            layouts: d.layouts.list().map((l) => ({
+              id: l.id,
+              name: l.name,
+              source: l.source,
+              deviceKey: l.deviceKey?.join("/") ?? null,
+              fields: l.layout.fields.length,
+            })),
+          }),
       },
     ],
-    ["/api/routes", { method: "GET", audience: "reader", handle: (_req, res) => json(res, 200, { routes: d.cfg.routes }) }],
+    [
+      "/api/routes",
+      { method: "GET", audience: "reader", handle: (_req, res) => json(res, 200, { routes: d.cfg.routes }) },
+    ],
     ["/api/events", { method: "GET", audience: "reader", handle: (req, res) => d.events.attach(req, res) }],
   ]);
 
@@ -186,11 +266,19 @@ export function createDecoderServer(d: ServerDeps): DecoderServer {
     const e = endpoints.get(p);
     if (!e) {
       req.resume();
-      return refuse(res, new IngestError("not_found", `no endpoint ${p} (${[...endpoints].map(([path, x]) => `${x.method} ${path}`).join(", ")})`));
+      return refuse(
+        res,
+        new IngestError(
+          "not_found",
+          `no endpoint ${p} (${[...endpoints].map(([path, x]) => `${x.method} ${path}`).join(", ")})`,
+        ),
+      );
     }
     if (req.method !== e.method && !(e.method === "GET" && req.method === "HEAD")) {
       req.resume();
-      return refuse(res, new IngestError("method_not_allowed", `${p} takes ${e.method}, not ${req.method}`), { allow: e.method });
+      return refuse(res, new IngestError("method_not_allowed", `${p} takes ${e.method}, not ${req.method}`), {
+        allow: e.method,
+      });
     }
     if (e.audience === "reader") guard.reader(req);
     return e.handle(req, res, url);
@@ -202,7 +290,13 @@ export function createDecoderServer(d: ServerDeps): DecoderServer {
       if (storage) d.log(`request ${req.method} ${req.url} failed: ${(e as Error).stack ?? String(e)}`);
       if (res.headersSent) return void res.destroy();
       // not stored: the sender must retry, so this is a 503 and never a 2xx
-      refuse(res, e instanceof IngestError ? e : new IngestError("unavailable", `the record was not stored (${(e as Error).message}); retry`), { "retry-after": "1" });
+      refuse(
+        res,
+        e instanceof IngestError
+          ? e
+          : new IngestError("unavailable", `the record was not stored (${(e as Error).message}); retry`),
+        { "retry-after": "1" },
+      );
     });
   });
   // loopback peers and nginx keep connections open between messages

@@ -2,24 +2,24 @@
 // HTTP server. With --replicas 1 it runs in the main process; otherwise node:cluster forks N of them.
 import type { AddressInfo } from "node:net";
 import path from "node:path";
+import { AuthGuard } from "./auth/guard.ts";
 import { RecordBuffer } from "./buffer/buffer.ts";
 import { GroupCommit } from "./buffer/groupCommit.ts";
-import { DirectWriter, ThreadWriter, type BufferWriter } from "./buffer/writer.ts";
 import { bufferFileName } from "./buffer/schema.ts";
+import { DirectWriter, ThreadWriter, type BufferWriter } from "./buffer/writer.ts";
 import type { DecoderConfig } from "./config.ts";
+import { Checkpointer } from "./embedded/checkpointer.ts";
+import { InProcessCse } from "./embedded/inProcessCse.ts";
+import { InProcessWriter } from "./embedded/inProcessWriter.ts";
+import { deliverLeftovers } from "./embedded/leftovers.ts";
 import { Forwarder } from "./forward/forwarder.ts";
-import { LayoutRegistry } from "./layouts.ts";
-import { BufferSet } from "./read/buffers.ts";
-import { EventStream } from "./read/events.ts";
-import { AuthGuard } from "./auth/guard.ts";
 import { startCoapIngest } from "./ingest/coap.ts";
 import { startMqttIngest } from "./ingest/mqtt.ts";
 import { MessageStore } from "./ingest/store.ts";
+import { LayoutRegistry } from "./layouts.ts";
+import { BufferSet } from "./read/buffers.ts";
+import { EventStream } from "./read/events.ts";
 import { createDecoderServer, envelopeLimit } from "./server.ts";
-import { deliverLeftovers } from "./embedded/leftovers.ts";
-import { InProcessCse } from "./embedded/inProcessCse.ts";
-import { InProcessWriter } from "./embedded/inProcessWriter.ts";
-import { Checkpointer } from "./embedded/checkpointer.ts";
 
 export interface RunningWorker {
   port: number;
@@ -97,7 +97,14 @@ export async function startWorker(cfg: DecoderConfig, opts: WorkerOptions): Prom
         b,
         bw,
         target,
-        { concurrency: cfg.forwardConcurrency, batch: cfg.forwardBatch, retryBaseMs: cfg.retryBaseMs, retryMaxMs: cfg.retryMaxMs, requestTimeoutMs: cfg.requestTimeoutMs, name: `${cfg.instance}-b${i}-${process.pid}` },
+        {
+          concurrency: cfg.forwardConcurrency,
+          batch: cfg.forwardBatch,
+          retryBaseMs: cfg.retryBaseMs,
+          retryMaxMs: cfg.retryMaxMs,
+          requestTimeoutMs: cfg.requestTimeoutMs,
+          name: `${cfg.instance}-b${i}-${process.pid}`,
+        },
         (m) => log(`forwarder b${i}: ${m}`),
       );
       forwarders.push(f);
@@ -111,7 +118,17 @@ export async function startWorker(cfg: DecoderConfig, opts: WorkerOptions): Prom
   const events = new EventStream(buffers, log);
   const guard = new AuthGuard(cfg.auth);
   const store = new MessageStore(layouts, commit, opts.index);
-  const http = createDecoderServer({ cfg: inProcess ? { ...cfg, cse: inProcess.target } : cfg, worker: opts.index, layouts, commit, buffers, events, guard, store, log });
+  const http = createDecoderServer({
+    cfg: inProcess ? { ...cfg, cse: inProcess.target } : cfg,
+    worker: opts.index,
+    layouts,
+    commit,
+    buffers,
+    events,
+    guard,
+    store,
+    log,
+  });
   await new Promise<void>((resolve, reject) => {
     http.server.once("error", reject);
     http.server.listen(cfg.port, cfg.host, () => {
@@ -119,8 +136,25 @@ export async function startWorker(cfg: DecoderConfig, opts: WorkerOptions): Prom
       resolve();
     });
   });
-  const mqtt = cfg.mqttPort === undefined ? undefined : await startMqttIngest({ store, guard, bodyLimit: cfg.bodyLimit, log }, cfg.mqttPort, cfg.host);
-  const coap = cfg.coapPort === undefined ? undefined : await startCoapIngest({ store, guard, routes: cfg.routes, bodyLimit: cfg.bodyLimit, envelopeLimit: envelopeLimit(cfg.bodyLimit), log }, cfg.coapPort, cfg.host);
+  const mqtt =
+    cfg.mqttPort === undefined
+      ? undefined
+      : await startMqttIngest({ store, guard, bodyLimit: cfg.bodyLimit, log }, cfg.mqttPort, cfg.host);
+  const coap =
+    cfg.coapPort === undefined
+      ? undefined
+      : await startCoapIngest(
+          {
+            store,
+            guard,
+            routes: cfg.routes,
+            bodyLimit: cfg.bodyLimit,
+            envelopeLimit: envelopeLimit(cfg.bodyLimit),
+            log,
+          },
+          cfg.coapPort,
+          cfg.host,
+        );
   for (const f of forwarders) f.start();
   const port = (http.server.address() as AddressInfo).port;
   if (mqtt) log(`MQTT ingest on mqtt://${cfg.host}:${mqtt.port}`);
@@ -152,5 +186,15 @@ export async function startWorker(cfg: DecoderConfig, opts: WorkerOptions): Prom
       buffer.close();
       layouts.close();
     })());
-  return { port, mqttPort: mqtt?.port, coapPort: coap?.port, index: opts.index, forwarders, buffer, commit, cseBaseUrl: inProcess?.target.url, close };
+  return {
+    port,
+    mqttPort: mqtt?.port,
+    coapPort: coap?.port,
+    index: opts.index,
+    forwarders,
+    buffer,
+    commit,
+    cseBaseUrl: inProcess?.target.url,
+    close,
+  };
 }

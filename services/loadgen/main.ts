@@ -18,7 +18,8 @@ export const jobSchema = z.object({
 });
 export type Job = z.input<typeof jobSchema>;
 
-const emit = (event: string, body: Record<string, unknown>) => process.stdout.write(`${JSON.stringify({ event, ...body })}\n`);
+const emit = (event: string, body: Record<string, unknown>) =>
+  process.stdout.write(`${JSON.stringify({ event, ...body })}\n`);
 
 async function readJob(): Promise<string> {
   let text = "";
@@ -37,7 +38,9 @@ async function main(): Promise<number> {
   process.on("SIGINT", () => ac.abort());
   const parsed = jobSchema.safeParse(JSON.parse(await readJob()));
   if (!parsed.success) {
-    emit("error", { message: `bad job: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}` });
+    emit("error", {
+      message: `bad job: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`,
+    });
     return 2;
   }
   // the host keeps stdin open while it wants the run: when it goes away, so do we
@@ -46,7 +49,8 @@ async function main(): Promise<number> {
   const job = parsed.data;
   let layout: RunLayout;
   try {
-    layout = job.layout.kind === "preset" ? presetLayout(job.layout.id) : documentLayout(job.layout.layout, job.layout.id);
+    layout =
+      job.layout.kind === "preset" ? presetLayout(job.layout.id) : documentLayout(job.layout.layout, job.layout.id);
   } catch (e) {
     emit("error", { message: (e as Error).message });
     return 1;

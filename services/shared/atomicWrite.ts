@@ -7,7 +7,8 @@ import { mkdirSync, openSync, closeSync, fsyncSync, renameSync, unlinkSync, writ
 import { open, rename, unlink, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 
-const tempNameFor = (file: string) => path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString("hex")}.tmp`);
+const tempNameFor = (file: string) =>
+  path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString("hex")}.tmp`);
 
 export function writeFileAtomic(file: string, content: string | Uint8Array, mode = 0o644): void {
   const dir = path.dirname(file);
@@ -17,7 +18,7 @@ export function writeFileAtomic(file: string, content: string | Uint8Array, mode
   try {
     fd = openSync(tmp, "wx", mode);
     const bytes = typeof content === "string" ? Buffer.from(content, "utf8") : content;
-    for (let off = 0; off < bytes.length; ) off += writeSync(fd, bytes, off, bytes.length - off);
+    for (let off = 0; off < bytes.length;) off += writeSync(fd, bytes, off, bytes.length - off);
     fsyncSync(fd);
     closeSync(fd);
     fd = undefined;

@@ -82,20 +82,38 @@ export function writeKeysFile(file: string, keys: KeysFile): void {
 const newId = () => randomBytes(6).toString("hex");
 
 /** Adds a key and returns the token, which exists nowhere else afterwards. */
-export function addKey(file: string, o: { role: KeyRole; device?: string | undefined; label?: string | undefined }, now = new Date()): { id: string; token: string } {
-  if (o.role === "device" && !o.device) throw new KeysFileError("a device key needs the device it may write for (--device ID)");
+export function addKey(
+  file: string,
+  o: { role: KeyRole; device?: string | undefined; label?: string | undefined },
+  now = new Date(),
+): { id: string; token: string } {
+  if (o.role === "device" && !o.device)
+    throw new KeysFileError("a device key needs the device it may write for (--device ID)");
   if (o.role !== "device" && o.device) throw new KeysFileError(`a ${o.role} key is not bound to a device`);
   const keys = readKeysFile(file);
   const id = newId();
   const token = `spk_${id}_${randomBytes(32).toString("base64url")}`;
-  keys.keys.push({ id, role: o.role, device: o.device, label: o.label ?? "", hash: sha256(token).toString("hex"), created: now.toISOString(), revoked: null });
+  keys.keys.push({
+    id,
+    role: o.role,
+    device: o.device,
+    label: o.label ?? "",
+    hash: sha256(token).toString("hex"),
+    created: now.toISOString(),
+    revoked: null,
+  });
   writeKeysFile(file, keys);
   return { id, token };
 }
 
 /** Adds a webhook secret for a route and returns it (the portal is configured with it). */
-export function addWebhook(file: string, o: { route: string; label?: string | undefined }, now = new Date()): { id: string; secret: string } {
-  if (!o.route.startsWith("/")) throw new KeysFileError(`the webhook route must be a path such as /astrocast-callback, not "${o.route}"`);
+export function addWebhook(
+  file: string,
+  o: { route: string; label?: string | undefined },
+  now = new Date(),
+): { id: string; secret: string } {
+  if (!o.route.startsWith("/"))
+    throw new KeysFileError(`the webhook route must be a path such as /astrocast-callback, not "${o.route}"`);
   const keys = readKeysFile(file);
   const id = newId();
   const secret = randomBytes(32).toString("base64url");
@@ -118,8 +136,24 @@ export function revoke(file: string, id: string, now = new Date()): boolean {
 export function listKeys(file: string) {
   const keys = readKeysFile(file);
   return [
-    ...keys.keys.map((k) => ({ id: k.id, role: k.role as KeyRole | "webhook", device: k.device ?? null, route: null as string | null, label: k.label, created: k.created, revoked: k.revoked })),
-    ...keys.webhooks.map((w) => ({ id: w.id, role: "webhook" as const, device: null, route: w.route, label: w.label, created: w.created, revoked: w.revoked })),
+    ...keys.keys.map((k) => ({
+      id: k.id,
+      role: k.role as KeyRole | "webhook",
+      device: k.device ?? null,
+      route: null as string | null,
+      label: k.label,
+      created: k.created,
+      revoked: k.revoked,
+    })),
+    ...keys.webhooks.map((w) => ({
+      id: w.id,
+      role: "webhook" as const,
+      device: null,
+      route: w.route,
+      label: w.label,
+      created: w.created,
+      revoked: w.revoked,
+    })),
   ];
 }
 
@@ -131,7 +165,8 @@ export class KeyRing {
   constructor(keys: KeysFile) {
     this.byId = new Map(keys.keys.filter((k) => k.revoked === null).map((k) => [k.id, k]));
     this.hooks = new Map();
-    for (const w of keys.webhooks) if (w.revoked === null) this.hooks.set(w.route, [...(this.hooks.get(w.route) ?? []), w]);
+    for (const w of keys.webhooks)
+      if (w.revoked === null) this.hooks.set(w.route, [...(this.hooks.get(w.route) ?? []), w]);
   }
 
   /** undefined: no such active key (wrong, revoked or malformed token) */

@@ -13,7 +13,13 @@ export function parseFlags<T extends Options>(argv: string[], options: T) {
 }
 
 /** A whole number flag within bounds; `fallback` when absent. */
-export function intFlag(value: string | undefined, flag: string, fallback: number | undefined, min = 0, max = Number.MAX_SAFE_INTEGER): number {
+export function intFlag(
+  value: string | undefined,
+  flag: string,
+  fallback: number | undefined,
+  min = 0,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
   if (value === undefined) {
     if (fallback === undefined) throw new UsageError(`${flag} is required`);
     return fallback;

@@ -12,7 +12,11 @@ export const CSE_ENTRY = path.join(repoRoot, "services/cse/main.ts");
 export const ACME_ENTRY = path.join(repoRoot, "services/acme/main.ts");
 
 /** node (or Electron acting as node) with the tsx loader, so services run from their sources. */
-export function nodeCommand(entry: string, args: readonly string[], nodeArgs: readonly string[] = []): { command: string; args: string[]; env: NodeJS.ProcessEnv } {
+export function nodeCommand(
+  entry: string,
+  args: readonly string[],
+  nodeArgs: readonly string[] = [],
+): { command: string; args: string[]; env: NodeJS.ProcessEnv } {
   const loader = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
   const env: NodeJS.ProcessEnv = { ...process.env };
   if (process.versions.electron) env.ELECTRON_RUN_AS_NODE = "1";
@@ -48,12 +52,22 @@ export interface Launched {
 
 export function launch(entry: string, args: readonly string[], opts: LaunchOptions = {}): Promise<Launched> {
   const cmd = nodeCommand(entry, args, opts.nodeArgs);
-  const child = spawn(cmd.command, cmd.args, { env: { ...cmd.env, ...opts.env }, stdio: [opts.tieToParent ? "pipe" : "ignore", "pipe", "pipe"], windowsHide: true });
-  const exited = new Promise<number | string>((resolve) => child.once("exit", (code, signal) => resolve(code ?? signal ?? -1)));
+  const child = spawn(cmd.command, cmd.args, {
+    env: { ...cmd.env, ...opts.env },
+    stdio: [opts.tieToParent ? "pipe" : "ignore", "pipe", "pipe"],
+    windowsHide: true,
+  });
+  const exited = new Promise<number | string>((resolve) =>
+    child.once("exit", (code, signal) => resolve(code ?? signal ?? -1)),
+  );
   const tail: string[] = [];
   return new Promise((resolve, reject) => {
     let done = false;
-    const timer = setTimeout(() => fail(`${path.basename(path.dirname(entry))} did not report listening within ${opts.timeoutMs ?? 30_000} ms`), opts.timeoutMs ?? 30_000);
+    const timer = setTimeout(
+      () =>
+        fail(`${path.basename(path.dirname(entry))} did not report listening within ${opts.timeoutMs ?? 30_000} ms`),
+      opts.timeoutMs ?? 30_000,
+    );
     function fail(msg: string) {
       if (done) return;
       done = true;

@@ -127,7 +127,8 @@ export function leanClient(base: string, connections: number, timeoutMs = 30_000
   const port = Number(u.port || 80);
   const idle: Connection[] = Array.from({ length: connections }, () => new Connection(host, port, timeoutMs));
   const waiters: ((c: Connection) => void)[] = [];
-  const take = (): Promise<Connection> => (idle.length ? Promise.resolve(idle.pop()!) : new Promise((r) => waiters.push(r)));
+  const take = (): Promise<Connection> =>
+    idle.length ? Promise.resolve(idle.pop()!) : new Promise((r) => waiters.push(r));
   const give = (c: Connection) => {
     const w = waiters.shift();
     if (w) w(c);

@@ -1,8 +1,6 @@
 // A layout named on a command line (--layout FILE or --preset ID), for the CLI and the services alike.
 import { readFileSync } from "node:fs";
-import type { Layout } from "../../codecs/src/layout/schema.ts";
-import { parseLayout } from "../../codecs/src/layout/validate.ts";
-import { presetById, PRESETS } from "../../codecs/src/presets/index.ts";
+import { type Layout, parseLayout, presetById, PRESETS } from "#codecs";
 import { InputError, UsageError } from "./cliErrors.ts";
 import type { Options } from "./flags.ts";
 
@@ -18,7 +16,8 @@ export interface LoadedLayout {
 
 /** Exactly one of --layout FILE or --preset ID. */
 export function loadLayout(flags: { layout?: string | undefined; preset?: string | undefined }): LoadedLayout {
-  if ((flags.layout === undefined) === (flags.preset === undefined)) throw new UsageError("give exactly one of --layout FILE or --preset ID");
+  if ((flags.layout === undefined) === (flags.preset === undefined))
+    throw new UsageError("give exactly one of --layout FILE or --preset ID");
   if (flags.preset !== undefined) {
     const p = presetById(flags.preset);
     if (!p) throw new UsageError(`unknown preset "${flags.preset}" (presets: ${PRESETS.map((x) => x.id).join(", ")})`);

@@ -9,7 +9,11 @@ const DRAIN_CAP = 16 * 1024 * 1024;
 export function readBytes(req: IncomingMessage, limit: number): Promise<BytesResult> {
   return new Promise((resolve) => {
     const declared = Number(req.headers["content-length"] ?? NaN);
-    const tooLarge = (): BytesResult => ({ ok: false, status: 413, reason: `body is larger than the limit of ${limit} bytes` });
+    const tooLarge = (): BytesResult => ({
+      ok: false,
+      status: 413,
+      reason: `body is larger than the limit of ${limit} bytes`,
+    });
     const chunks: Buffer[] = [];
     let size = 0;
     let over = Number.isFinite(declared) && declared > limit;
@@ -35,7 +39,9 @@ export function readBytes(req: IncomingMessage, limit: number): Promise<BytesRes
         }
       } else chunks.push(chunk);
     });
-    req.on("end", () => finish(over ? tooLarge() : { ok: true, bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size) }));
+    req.on("end", () =>
+      finish(over ? tooLarge() : { ok: true, bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size) }),
+    );
     req.on("error", () => finish({ ok: false, status: 400, reason: "the body could not be read" }));
     req.on("aborted", () => finish({ ok: false, status: 400, reason: "the client aborted the body" }));
   });

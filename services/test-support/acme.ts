@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { referencePython } from "../../codecs/test/helpers/python.ts";
+import { referencePython } from "#codecs-test/helpers/python.ts";
 import { acmeAnswers, acmeIni } from "../shared/acme.ts";
 
 export interface AcmeOptions {
@@ -33,7 +33,10 @@ export interface RunningAcme {
 
 export function acmeExecutable(): string {
   const exe = path.join(path.dirname(referencePython()), "acmecse");
-  if (!existsSync(exe)) throw new Error(`ACME not found at ${exe}: run 'bash .ci/setup-python.sh' (installs services/requirements.txt; CI does this)`);
+  if (!existsSync(exe))
+    throw new Error(
+      `ACME not found at ${exe}: run 'bash .ci/setup-python.sh' (installs services/requirements.txt; CI does this)`,
+    );
   return exe;
 }
 
@@ -64,7 +67,10 @@ export async function startAcme(opts: AcmeOptions = {}): Promise<RunningAcme> {
     const dir = mkdtempSync(path.join(tmpdir(), "acme-"));
     writeFileSync(path.join(dir, "acme.ini"), acmeIni({ port, verifySubscriptions: opts.verifySubscriptions ?? true }));
     // ACME exits at once, silently and with status 0, when --config is given as an absolute path
-    const child = spawn(exe, ["-dir", dir, "--config", "acme.ini", "--headless"], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(exe, ["-dir", dir, "--config", "acme.ini", "--headless"], {
+      cwd: dir,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let out = "";
     const keep = (b: Buffer) => {
       out = (out + b.toString("utf8")).slice(-20_000);
@@ -91,12 +97,15 @@ export async function startAcme(opts: AcmeOptions = {}): Promise<RunningAcme> {
       })());
 
     while (child.exitCode === null && child.signalCode === null && Date.now() < deadline) {
-      if (await acmeAnswers(cseBaseUrl)) return { url, cseBaseUrl, base: "cse-in", cseId: "/id-in", admin: "CAdmin", port, output: () => out, stop };
+      if (await acmeAnswers(cseBaseUrl))
+        return { url, cseBaseUrl, base: "cse-in", cseId: "/id-in", admin: "CAdmin", port, output: () => out, stop };
       await new Promise((r) => setTimeout(r, 150));
     }
     const died = child.exitCode !== null || child.signalCode !== null;
     await stop();
     if (died && attempt < 3 && Date.now() < deadline) continue;
-    throw new Error(`ACME did not answer on ${cseBaseUrl} ${died ? `(it exited: ${child.exitCode ?? child.signalCode})` : "in time"}; its output:\n${out}`);
+    throw new Error(
+      `ACME did not answer on ${cseBaseUrl} ${died ? `(it exited: ${child.exitCode ?? child.signalCode})` : "in time"}; its output:\n${out}`,
+    );
   }
 }

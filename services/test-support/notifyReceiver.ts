@@ -32,7 +32,11 @@ export interface NotifyReceiver {
   /** resolves with the first notification (already received or future) matching `pred` */
   waitFor(pred: (n: ReceivedNotification) => boolean, timeoutMs?: number): Promise<ReceivedNotification>;
   /** resolves once `count` notifications matching `pred` have arrived */
-  waitForCount(count: number, pred?: (n: ReceivedNotification) => boolean, timeoutMs?: number): Promise<ReceivedNotification[]>;
+  waitForCount(
+    count: number,
+    pred?: (n: ReceivedNotification) => boolean,
+    timeoutMs?: number,
+  ): Promise<ReceivedNotification[]>;
   close(): Promise<void>;
 }
 
@@ -51,7 +55,13 @@ export async function startNotifyReceiver(opts: ReceiverOptions = {}): Promise<N
       } catch {
         // kept as text: the test decides whether that is wrong
       }
-      const n: ReceivedNotification = { path: req.url ?? "/", headers: req.headers, body, at: Date.now(), pending: true };
+      const n: ReceivedNotification = {
+        path: req.url ?? "/",
+        headers: req.headers,
+        body,
+        at: Date.now(),
+        pending: true,
+      };
       received.push(n);
       res.on("close", () => {
         n.pending = false;
@@ -94,7 +104,11 @@ export async function startNotifyReceiver(opts: ReceiverOptions = {}): Promise<N
       };
       const timer = setTimeout(() => {
         waiters.delete(check);
-        reject(new Error(`expected ${count} matching notification(s) within ${timeoutMs} ms, got ${received.filter(pred).length} (of ${received.length} received)`));
+        reject(
+          new Error(
+            `expected ${count} matching notification(s) within ${timeoutMs} ms, got ${received.filter(pred).length} (of ${received.length} received)`,
+          ),
+        );
       }, timeoutMs);
       waiters.add(check);
       check();

@@ -1,19 +1,28 @@
 // The fit-to-platform advisor: measures every candidate change, ranks them by bytes saved per bit of declared
 // precision given up, and chains the best ones until every sample fits the target.
-import type { FormatId } from "../formats/types.ts";
-import type { Field, Layout } from "../layout/schema.ts";
-import type { TypedRecord } from "../layout/values.ts";
-import { generateSamples } from "../samples/generate.ts";
 import { fieldCandidates, type FieldCandidates } from "./candidates.ts";
-import { describeTransform } from "./describe.ts";
 import { declaredBitsLost } from "./declared.ts";
+import { describeTransform } from "./describe.ts";
 import { meanBytes, roundTrip, sizeStats } from "./measure.ts";
 import { statusMessage } from "./status.ts";
 import { applyTransform, recordMapper, restoreValue, valueError } from "./transforms.ts";
 import { valueAt } from "./tree.ts";
-import type { SizeStats } from "../analysis/stats.ts";
-import { AdvisorError, type AdvisorLimits, type AdvisorPlan, type AdvisorResult, type PlanStep, type PrecisionLoss, type Suggestion, type Transform } from "./types.ts";
+import {
+  AdvisorError,
+  type AdvisorLimits,
+  type AdvisorPlan,
+  type AdvisorResult,
+  type PlanStep,
+  type PrecisionLoss,
+  type Suggestion,
+  type Transform,
+} from "./types.ts";
 import { lossText } from "./units.ts";
+import type { SizeStats } from "../analysis/stats.ts";
+import type { FormatId } from "../formats/types.ts";
+import type { Field, Layout } from "../layout/schema.ts";
+import type { TypedRecord } from "../layout/values.ts";
+import { generateSamples } from "../samples/generate.ts";
 
 export interface AdviseProgress {
   phase: "sampling" | "measuring" | "planning" | "checking";
@@ -60,7 +69,12 @@ function better(dSaved: number, dLost: number, best: { dSaved: number; dLost: nu
 }
 
 /** Applies transforms one after the other to the layout and its records; `each` sees every intermediate state. */
-function compose(layout: Layout, transforms: readonly Transform[], records: readonly TypedRecord[], each?: (l: Layout, recs: readonly TypedRecord[], i: number) => void) {
+function compose(
+  layout: Layout,
+  transforms: readonly Transform[],
+  records: readonly TypedRecord[],
+  each?: (l: Layout, recs: readonly TypedRecord[], i: number) => void,
+) {
   let l = layout;
   let recs = records;
   transforms.forEach((t, i) => {
@@ -85,14 +99,16 @@ function boundOf(t: Transform, field: Field): number {
 export function adviseFit(layout: Layout, opts: AdviseOptions): AdvisorResult {
   const format = opts.format ?? "bitpacked";
   const target = opts.targetBytes;
-  if (!Number.isInteger(target) || target < 1) throw new AdvisorError(`the target must be a whole number of bytes ≥ 1, got ${target}`);
+  if (!Number.isInteger(target) || target < 1)
+    throw new AdvisorError(`the target must be a whole number of bytes ≥ 1, got ${target}`);
   const seed = opts.seed ?? 1;
   const progress = opts.onProgress ?? (() => {});
   progress({ phase: "sampling", done: 0, total: 1 });
   const records = opts.records ?? generateSamples(layout, opts.samples ?? 1000, seed);
   if (!records.length) throw new AdvisorError("no samples to measure");
   const base = sizeStats(layout, records, format);
-  if (base.stats.count === 0) throw new AdvisorError(`the layout cannot be encoded as ${format}: ${base.firstError ?? "every sample failed"}`);
+  if (base.stats.count === 0)
+    throw new AdvisorError(`the layout cannot be encoded as ${format}: ${base.firstError ?? "every sample failed"}`);
   const rank = records.slice(0, Math.max(1, Math.min(records.length, opts.rankSamples ?? 500)));
 
   const fcs = fieldCandidates(layout, records, opts.limits);
@@ -152,7 +168,9 @@ export function adviseFit(layout: Layout, opts: AdviseOptions): AdvisorResult {
     if (fits) {
       // the best ratio can overshoot (a step coarser than the target needs): hand back what is not needed,
       // the costliest field first, keeping each field at the finest step with which every sample still fits
-      const lossy = picks.filter((id) => chosen.get(id)!.lost > LOSSLESS_BITS).sort((a, b) => chosen.get(b)!.lost - chosen.get(a)!.lost);
+      const lossy = picks
+        .filter((id) => chosen.get(id)!.lost > LOSSLESS_BITS)
+        .sort((a, b) => chosen.get(b)!.lost - chosen.get(a)!.lost);
       for (const id of lossy) {
         const cur = chosen.get(id)!;
         const finer = usable.filter((o) => o.fc.field.id === id && o.lost < cur.lost).sort((a, b) => a.lost - b.lost);
@@ -189,14 +207,25 @@ export function adviseFit(layout: Layout, opts: AdviseOptions): AdvisorResult {
   const planSizes = sizeStats(planAll.layout, planAll.records, format);
   const planDecoded = roundTrip(planAll.layout, planAll.records, format);
 
-  const constants = new Map(fcs.filter((fc) => fc.observed[0] !== undefined).map((fc) => [fc.field.id, fc.observed[0]!]));
+  const constants = new Map(
+    fcs.filter((fc) => fc.observed[0] !== undefined).map((fc) => [fc.field.id, fc.observed[0]!]),
+  );
   const status = statusMessage(layout, planTransforms, constants);
   const statusBack = status ? roundTrip(status.layout, [status.record], format)[0] : undefined;
 
-  const measureLoss = (t: Transform, fc: FieldCandidates, decoded: readonly (TypedRecord | undefined)[]): PrecisionLoss => {
+  const measureLoss = (
+    t: Transform,
+    fc: FieldCandidates,
+    decoded: readonly (TypedRecord | undefined)[],
+  ): PrecisionLoss => {
     let measured = 0;
     // a moved value comes back from the status message, the same for every reading
-    const moved = t.kind === "move-to-status" ? (statusBack ? valueAt(statusBack, [status!.layout.fields.find((f) => f.id === fc.field.id)?.key ?? fc.field.key]) : fc.observed[0]) : undefined;
+    const moved =
+      t.kind === "move-to-status"
+        ? statusBack
+          ? valueAt(statusBack, [status!.layout.fields.find((f) => f.id === fc.field.id)?.key ?? fc.field.key])
+          : fc.observed[0]
+        : undefined;
     for (let i = 0; i < records.length; i++) {
       const d = decoded[i];
       if (!d) {
@@ -207,7 +236,14 @@ export function adviseFit(layout: Layout, opts: AdviseOptions): AdvisorResult {
     }
     const bound = boundOf(t, fc.field);
     const measuredText = Number.isFinite(measured) ? lossText(fc.field, measured) : "mismatch";
-    return { field: fc.keys.join("."), unit: fc.field.unit ?? "", bound, measured, text: lossText(fc.field, bound), measuredText };
+    return {
+      field: fc.keys.join("."),
+      unit: fc.field.unit ?? "",
+      bound,
+      measured,
+      text: lossText(fc.field, bound),
+      measuredText,
+    };
   };
   const losses = planTransforms.map((t) => measureLoss(t, byId.get(t.fieldId)!, planDecoded));
 
@@ -227,13 +263,21 @@ export function adviseFit(layout: Layout, opts: AdviseOptions): AdvisorResult {
   const suggestions: Suggestion[] = [];
   for (const fc of fcs) {
     let pick: Option | undefined = chosen.get(fc.field.id);
-    if (!pick) for (const o of options) if (o.fc === fc && o.saved > MIN_SAVING && (!pick || better(o.saved, o.lost, { dSaved: pick.saved, dLost: pick.lost }))) pick = o;
+    if (!pick)
+      for (const o of options)
+        if (
+          o.fc === fc &&
+          o.saved > MIN_SAVING &&
+          (!pick || better(o.saved, o.lost, { dSaved: pick.saved, dLost: pick.lost }))
+        )
+          pick = o;
     if (!pick) continue;
     const alone = compose(layout, [pick.t], records);
     const sizes = sizeStats(alone.layout, alone.records, format).stats;
     // a field's error does not depend on the other fields' changes: the plan's measurement holds for it alone
     const inPlan = planTransforms.indexOf(pick.t);
-    const loss = inPlan >= 0 ? losses[inPlan]! : measureLoss(pick.t, fc, roundTrip(alone.layout, alone.records, format));
+    const loss =
+      inPlan >= 0 ? losses[inPlan]! : measureLoss(pick.t, fc, roundTrip(alone.layout, alone.records, format));
     suggestions.push({
       id: suggestionId(pick.t),
       transform: pick.t,
@@ -248,7 +292,13 @@ export function adviseFit(layout: Layout, opts: AdviseOptions): AdvisorResult {
       inPlan: inPlan >= 0,
     });
   }
-  suggestions.sort((a, b) => (better(a.bytesSaved, a.infoLostBits, { dSaved: b.bytesSaved, dLost: b.infoLostBits }) ? -1 : better(b.bytesSaved, b.infoLostBits, { dSaved: a.bytesSaved, dLost: a.infoLostBits }) ? 1 : 0));
+  suggestions.sort((a, b) =>
+    better(a.bytesSaved, a.infoLostBits, { dSaved: b.bytesSaved, dLost: b.infoLostBits })
+      ? -1
+      : better(b.bytesSaved, b.infoLostBits, { dSaved: a.bytesSaved, dLost: a.infoLostBits })
+        ? 1
+        : 0,
+  );
 
   return {
     format,

@@ -1,13 +1,13 @@
 // Which changes are worth measuring for each field, derived from its type and from what the samples hold.
-import type { Field, Layout, ScalarType } from "../layout/schema.ts";
-import type { FieldValue, TypedRecord } from "../layout/values.ts";
-import { bitLength } from "../formats/bits/quantise.ts";
-import { roundTo } from "../text/numbers.ts";
-import { formatResolution } from "../text/timestamp.ts";
+import { newStep } from "./declared.ts";
 import { stepDecimals, valueError } from "./transforms.ts";
 import { leafFields, valueAt } from "./tree.ts";
-import { newStep } from "./declared.ts";
 import type { AdvisorLimits, Transform } from "./types.ts";
+import { bitLength } from "../formats/bits/quantise.ts";
+import type { Field, Layout, ScalarType } from "../layout/schema.ts";
+import type { FieldValue, TypedRecord } from "../layout/values.ts";
+import { roundTo } from "../text/numbers.ts";
+import { formatResolution } from "../text/timestamp.ts";
 
 export interface FieldCandidates {
   field: Field;
@@ -68,14 +68,29 @@ function stringOptions(t: Extract<ScalarType, { kind: "string" }>, f: Field, val
     const digits = rests[0]!.length;
     if (digits <= 9 && rests.every((r) => r.length === digits && /^\d+$/.test(r))) {
       const nums = rests.map(Number);
-      out.push({ kind: "split-prefix", fieldId: f.id, prefix, rest: { as: "int", digits, range: { min: Math.min(...nums), max: Math.max(...nums) } } });
-    }
-    else out.push({ kind: "split-prefix", fieldId: f.id, prefix, rest: { as: "string", maxLength: t.maxLength - prefix.length } });
+      out.push({
+        kind: "split-prefix",
+        fieldId: f.id,
+        prefix,
+        rest: { as: "int", digits, range: { min: Math.min(...nums), max: Math.max(...nums) } },
+      });
+    } else
+      out.push({
+        kind: "split-prefix",
+        fieldId: f.id,
+        prefix,
+        rest: { as: "string", maxLength: t.maxLength - prefix.length },
+      });
   }
   const distinct = [...new Set(values)];
   if (distinct.length <= MAX_ENUM_VALUES && distinct.every((v) => v.length > 0 && v.length <= 64)) {
     const sorted = distinct.sort();
-    out.push({ kind: "string-to-enum", fieldId: f.id, values: sorted, weights: sorted.map((d) => values.filter((v) => v === d).length) });
+    out.push({
+      kind: "string-to-enum",
+      fieldId: f.id,
+      values: sorted,
+      weights: sorted.map((d) => values.filter((v) => v === d).length),
+    });
   }
   return out;
 }
@@ -86,7 +101,8 @@ function spreadOf(values: readonly (FieldValue | undefined)[]): number {
   if (Array.isArray(first)) {
     const width = first.length;
     let spread = Infinity;
-    for (let i = 0; i < width; i++) spread = Math.min(spread, spreadOf(values.map((v) => (Array.isArray(v) ? (v[i] as FieldValue) : undefined))));
+    for (let i = 0; i < width; i++)
+      spread = Math.min(spread, spreadOf(values.map((v) => (Array.isArray(v) ? (v[i] as FieldValue) : undefined))));
     return Number.isFinite(spread) ? spread : 0;
   }
   let lo = Infinity;
@@ -165,13 +181,18 @@ function allowed(options: Transform[], f: Field, limits: AdvisorLimits): Transfo
   });
 }
 
-export function fieldCandidates(layout: Layout, records: readonly TypedRecord[], limits: AdvisorLimits = {}): FieldCandidates[] {
+export function fieldCandidates(
+  layout: Layout,
+  records: readonly TypedRecord[],
+  limits: AdvisorLimits = {},
+): FieldCandidates[] {
   return leafFields(layout.fields).map(({ field, keys }) => {
     const observed = records.map((r) => valueAt(r, keys));
     const present = observed.filter((v): v is FieldValue => v !== undefined);
     const t = field.type;
     let options: Transform[] = [];
-    if (records.length > 0 && present.length === records.length && isConstant(observed)) options = [{ kind: "move-to-status", fieldId: field.id }];
+    if (records.length > 0 && present.length === records.length && isConstant(observed))
+      options = [{ kind: "move-to-status", fieldId: field.id }];
     else if (t.kind === "string" && present.length) options = stringOptions(t, field, present as string[]);
     else if (t.kind === "timestamp") options = timestampOptions(t, field, present as number[]);
     else if (t.kind === "array") options = numericOptions(t.of, field, spreadOf(observed));

@@ -1,12 +1,12 @@
 // Titles and explanations of a change, in the terms of the field it touches.
-import { bitpackedPlan } from "../formats/bitpacked.ts";
-import type { Field, Layout, ScalarType } from "../layout/schema.ts";
-import type { FieldValue } from "../layout/values.ts";
-import { formatTimestamp } from "../text/timestamp.ts";
 import { applyTransform } from "./transforms.ts";
 import { requireField } from "./tree.ts";
 import type { Transform } from "./types.ts";
 import { isLatLon, lossText, METRES_PER_DEGREE, short } from "./units.ts";
+import { bitpackedPlan } from "../formats/bitpacked.ts";
+import type { Field, Layout, ScalarType } from "../layout/schema.ts";
+import type { FieldValue } from "../layout/values.ts";
+import { formatTimestamp } from "../text/timestamp.ts";
 
 export interface Words {
   title: string;
@@ -50,13 +50,21 @@ function bitsWords(layout: Layout, t: Transform): string {
     };
     const b = find(before);
     const a = find(after);
-    return b !== undefined && a !== undefined ? ` (bit-packed: ${b} → ${a} bits)` : b !== undefined ? ` (bit-packed: ${b} bits)` : "";
+    return b !== undefined && a !== undefined
+      ? ` (bit-packed: ${b} → ${a} bits)`
+      : b !== undefined
+        ? ` (bit-packed: ${b} bits)`
+        : "";
   } catch {
     return "";
   }
 }
 
-export function describeTransform(layout: Layout, t: Transform, observed: readonly (FieldValue | undefined)[] = []): Words {
+export function describeTransform(
+  layout: Layout,
+  t: Transform,
+  observed: readonly (FieldValue | undefined)[] = [],
+): Words {
   const f = requireField(layout, t.fieldId).field;
   const bits = bitsWords(layout, t);
   switch (t.kind) {
@@ -90,7 +98,9 @@ export function describeTransform(layout: Layout, t: Transform, observed: readon
       const s = scalarOf(f);
       const ll = isLatLon(f);
       const unit = f.unit ? ` ${f.unit}` : "";
-      const what = ll ? `scaled integer, ${short(t.step)}° (≈ ${short(t.step * METRES_PER_DEGREE)} m)` : `fixed-point ${short(t.step)}${unit}`;
+      const what = ll
+        ? `scaled integer, ${short(t.step)}° (≈ ${short(t.step * METRES_PER_DEGREE)} m)`
+        : `fixed-point ${short(t.step)}${unit}`;
       return {
         title: `${f.name}: ${s ? typeWords(s) : "value"} → ${what}`,
         detail: `Rounded to multiples of ${short(t.step)}${unit}${f.type.kind === "array" ? " (every element)" : ""}; worst error ${lossText(f, t.step / 2)}${bits}.`,

@@ -38,7 +38,11 @@ export function sizeStats(layout: Layout, records: readonly TypedRecord[], forma
 }
 
 /** decode(encode(r)) for every record; undefined entries where encoding failed. */
-export function roundTrip(layout: Layout, records: readonly TypedRecord[], format: FormatId): (TypedRecord | undefined)[] {
+export function roundTrip(
+  layout: Layout,
+  records: readonly TypedRecord[],
+  format: FormatId,
+): (TypedRecord | undefined)[] {
   const codec = codecFor(layout, format);
   return records.map((r) => {
     try {

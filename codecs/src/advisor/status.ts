@@ -1,9 +1,9 @@
 // The rarer status message: values that do not change between readings, and the constant prefixes split off.
-import type { Field, Layout } from "../layout/schema.ts";
-import type { FieldValue, TypedRecord } from "../layout/values.ts";
-import { parseLayout } from "../layout/validate.ts";
 import { requireField } from "./tree.ts";
 import type { Transform } from "./types.ts";
+import type { Field, Layout } from "../layout/schema.ts";
+import { parseLayout } from "../layout/validate.ts";
+import type { FieldValue, TypedRecord } from "../layout/values.ts";
 
 export interface StatusParts {
   layout: Layout;
@@ -19,7 +19,11 @@ function uniqueKey(used: Set<string>, key: string): string {
 }
 
 /** undefined when no transform moves anything. `constants` holds each moved field's value by field id. */
-export function statusMessage(base: Layout, transforms: readonly Transform[], constants: ReadonlyMap<string, FieldValue>): StatusParts | undefined {
+export function statusMessage(
+  base: Layout,
+  transforms: readonly Transform[],
+  constants: ReadonlyMap<string, FieldValue>,
+): StatusParts | undefined {
   const fields: Field[] = [];
   const record: TypedRecord = {};
   const used = new Set<string>();
@@ -31,7 +35,12 @@ export function statusMessage(base: Layout, transforms: readonly Transform[], co
       if (value === undefined) continue;
       const key = uniqueKey(used, f.key);
       const { protobuf: _pb, ...options } = f.options ?? {};
-      fields.push({ ...f, key, sample: { kind: "constant", value }, ...(Object.keys(options).length ? { options } : { options: undefined }) });
+      fields.push({
+        ...f,
+        key,
+        sample: { kind: "constant", value },
+        ...(Object.keys(options).length ? { options } : { options: undefined }),
+      });
       record[key] = value;
     } else if (f.type.kind === "string") {
       const key = uniqueKey(used, `${f.key}_prefix`);

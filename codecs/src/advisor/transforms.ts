@@ -1,10 +1,10 @@
 // Each transform three ways: the new layout, a record of the old layout as the new one carries it, and a decoded
 // value back in the old layout's terms (so the error can be measured against the original).
+import { replaceField, requireField, valueAt, withValueAt } from "./tree.ts";
+import { AdvisorError, type Transform } from "./types.ts";
 import type { Field, FieldType, Layout, SampleModel, ScalarType, TextRep } from "../layout/schema.ts";
 import type { FieldValue, ScalarValue, TypedRecord } from "../layout/values.ts";
 import { decimalPlaces, roundTo } from "../text/numbers.ts";
-import { replaceField, requireField, valueAt, withValueAt } from "./tree.ts";
-import { AdvisorError, type Transform } from "./types.ts";
 
 type Numeric = Extract<ScalarType, { kind: "float" | "fixed" }>;
 
@@ -65,13 +65,28 @@ export function applyTransform(layout: Layout, t: Transform): Layout {
       const desc = `${f.description ? `${f.description} ` : ""}Sent without its constant prefix "${t.prefix}", which travels in the status message.`;
       if (t.rest.as === "int") {
         const { digits, range } = t.rest;
-        const sample: SampleModel | undefined = range ? (range.min === range.max ? { kind: "constant", value: range.min } : { kind: "uniform", min: range.min, max: range.max, decimals: 0 }) : undefined;
-        next = retype(f, intType(digits), { name: `${f.name} after ${t.prefix}`, description: desc, text: { as: "string", pad: digits } });
+        const sample: SampleModel | undefined = range
+          ? range.min === range.max
+            ? { kind: "constant", value: range.min }
+            : { kind: "uniform", min: range.min, max: range.max, decimals: 0 }
+          : undefined;
+        next = retype(f, intType(digits), {
+          name: `${f.name} after ${t.prefix}`,
+          description: desc,
+          text: { as: "string", pad: digits },
+        });
         if (sample) next.sample = sample;
         else delete next.sample;
       } else {
-        const sample = f.sample?.kind === "template" && f.sample.template.startsWith(t.prefix) ? { kind: "template" as const, template: f.sample.template.slice(t.prefix.length) } : undefined;
-        next = retype(f, { ...f.type, maxLength: t.rest.maxLength }, { name: `${f.name} after ${t.prefix}`, description: desc });
+        const sample =
+          f.sample?.kind === "template" && f.sample.template.startsWith(t.prefix)
+            ? { kind: "template" as const, template: f.sample.template.slice(t.prefix.length) }
+            : undefined;
+        next = retype(
+          f,
+          { ...f.type, maxLength: t.rest.maxLength },
+          { name: `${f.name} after ${t.prefix}`, description: desc },
+        );
         if (sample) next.sample = sample;
         else delete next.sample;
       }
@@ -84,7 +99,11 @@ export function applyTransform(layout: Layout, t: Transform): Layout {
     }
     case "string-to-enum": {
       if (f.type.kind !== "string") throw new AdvisorError(`${f.key} is not a string`);
-      const sample: SampleModel = { kind: "choice", values: [...t.values], ...(t.weights ? { weights: [...t.weights] } : {}) };
+      const sample: SampleModel = {
+        kind: "choice",
+        values: [...t.values],
+        ...(t.weights ? { weights: [...t.weights] } : {}),
+      };
       next = retype(f, { kind: "enum", values: t.values.map((name, value) => ({ name, value })) }, { sample });
       break;
     }
@@ -105,10 +124,12 @@ export function applyTransform(layout: Layout, t: Transform): Layout {
 }
 
 function splitValue(t: Extract<Transform, { kind: "split-prefix" }>, v: FieldValue): FieldValue {
-  if (typeof v !== "string" || !v.startsWith(t.prefix)) throw new AdvisorError(`"${String(v)}" does not start with "${t.prefix}"`);
+  if (typeof v !== "string" || !v.startsWith(t.prefix))
+    throw new AdvisorError(`"${String(v)}" does not start with "${t.prefix}"`);
   const rest = v.slice(t.prefix.length);
   if (t.rest.as === "string") return rest;
-  if (!/^\d+$/.test(rest) || rest.length !== t.rest.digits) throw new AdvisorError(`"${rest}" is not ${t.rest.digits} digits`);
+  if (!/^\d+$/.test(rest) || rest.length !== t.rest.digits)
+    throw new AdvisorError(`"${rest}" is not ${t.rest.digits} digits`);
   return Number(rest);
 }
 
@@ -130,7 +151,11 @@ export function recordMapper(before: Layout, t: Transform): (rec: TypedRecord) =
 }
 
 /** A decoded value of the new layout in the old layout's terms (prefix put back); moved values come from `constant`. */
-export function restoreValue(t: Transform, decoded: FieldValue | undefined, constant?: FieldValue): FieldValue | undefined {
+export function restoreValue(
+  t: Transform,
+  decoded: FieldValue | undefined,
+  constant?: FieldValue,
+): FieldValue | undefined {
   switch (t.kind) {
     case "move-to-status":
       return constant;
@@ -149,9 +174,11 @@ export function valueError(original: FieldValue | undefined, decoded: FieldValue
   if (Array.isArray(original) && Array.isArray(decoded)) {
     if (original.length !== decoded.length) return Infinity;
     let worst = 0;
-    for (let i = 0; i < original.length; i++) worst = Math.max(worst, valueError(original[i] as ScalarValue, decoded[i] as ScalarValue));
+    for (let i = 0; i < original.length; i++)
+      worst = Math.max(worst, valueError(original[i] as ScalarValue, decoded[i] as ScalarValue));
     return worst;
   }
-  if (original instanceof Uint8Array && decoded instanceof Uint8Array) return original.length === decoded.length && original.every((b, i) => b === decoded[i]) ? 0 : Infinity;
+  if (original instanceof Uint8Array && decoded instanceof Uint8Array)
+    return original.length === decoded.length && original.every((b, i) => b === decoded[i]) ? 0 : Infinity;
   return original === decoded ? 0 : Infinity;
 }

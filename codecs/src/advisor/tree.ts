@@ -1,7 +1,7 @@
 // Finding a field by id in a layout and its value in a record, and replacing or removing either without mutation.
+import { AdvisorError } from "./types.ts";
 import type { Field, Layout } from "../layout/schema.ts";
 import type { FieldValue, TypedRecord } from "../layout/values.ts";
-import { AdvisorError } from "./types.ts";
 
 export interface FieldAt {
   field: Field;
@@ -22,7 +22,11 @@ export function findField(fields: readonly Field[], id: string, keys: string[] =
 }
 
 /** Every field that holds a value (groups opened), with its key path, in layout order. */
-export function leafFields(fields: readonly Field[], keys: string[] = [], out: Array<{ field: Field; keys: string[] }> = []): Array<{ field: Field; keys: string[] }> {
+export function leafFields(
+  fields: readonly Field[],
+  keys: string[] = [],
+  out: Array<{ field: Field; keys: string[] }> = [],
+): Array<{ field: Field; keys: string[] }> {
   for (const f of fields) {
     const k = [...keys, f.key];
     if (f.type.kind === "group") leafFields(f.type.fields, k, out);
@@ -45,7 +49,11 @@ export function replaceField(fields: readonly Field[], id: string, next: Field |
       if (next) out.push(next);
     } else if (f.type.kind === "group") {
       const inner = replaceField(f.type.fields, id, next);
-      out.push(inner.length === f.type.fields.length && inner.every((c, i) => c === (f.type as { fields: Field[] }).fields[i]) ? f : { ...f, type: { ...f.type, kind: "group", fields: inner } });
+      out.push(
+        inner.length === f.type.fields.length && inner.every((c, i) => c === (f.type as { fields: Field[] }).fields[i])
+          ? f
+          : { ...f, type: { ...f.type, kind: "group", fields: inner } },
+      );
     } else out.push(f);
   }
   return out;
@@ -71,7 +79,8 @@ export function withValueAt(rec: TypedRecord, keys: readonly string[], value: Fi
     return out;
   }
   const inner = rec[k];
-  if (inner === undefined || typeof inner !== "object" || Array.isArray(inner) || inner instanceof Uint8Array) return rec;
+  if (inner === undefined || typeof inner !== "object" || Array.isArray(inner) || inner instanceof Uint8Array)
+    return rec;
   out[k] = withValueAt(inner as TypedRecord, rest, value);
   return out;
 }

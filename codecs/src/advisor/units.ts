@@ -9,7 +9,8 @@ const DEGREES = new Set(["°", "deg", "degree", "degrees"]);
 /** A position in degrees: named lat/lon and either given in degrees or unitless within ±180. */
 export function isLatLon(f: Field): "lat" | "lon" | null {
   const t = f.type.kind === "array" ? f.type.of : f.type;
-  const unitless = !f.unit && "min" in t && "max" in t && t.min !== undefined && t.max !== undefined && t.min >= -180 && t.max <= 180;
+  const unitless =
+    !f.unit && "min" in t && "max" in t && t.min !== undefined && t.max !== undefined && t.min >= -180 && t.max <= 180;
   if (!DEGREES.has(f.unit ?? "") && !unitless) return null;
   const s = `${f.key} ${f.name}`.toLowerCase();
   if (/\blat(itude)?\b/.test(s)) return "lat";
@@ -24,7 +25,10 @@ export function short(x: number): string {
   const a = Math.abs(x);
   if (a >= 1000) return x.toLocaleString("en-US", { maximumFractionDigits: 0 });
   const digits = Math.max(0, 2 - Math.floor(Math.log10(a)));
-  return x.toFixed(Math.min(digits, 12)).replace(/(\.\d*?)0+$/, "$1").replace(/\.$/, "");
+  return x
+    .toFixed(Math.min(digits, 12))
+    .replace(/(\.\d*?)0+$/, "$1")
+    .replace(/\.$/, "");
 }
 
 /** "±0.05 °C", "±5.57 m (0.00005°)", "±0.5 s", "exact". */

@@ -48,7 +48,10 @@ function accumulate(spans: readonly Span[], slot: Map<string, number>, perField:
   return framing;
 }
 
-function encodeForAttribution(codec: CompiledCodec, rec: TypedRecord): { spans: readonly Span[]; unit: number; size: number; streamSize: number } {
+function encodeForAttribution(
+  codec: CompiledCodec,
+  rec: TypedRecord,
+): { spans: readonly Span[]; unit: number; size: number; streamSize: number } {
   // bit-packed fields share bytes; its bit spans give each field its exact share
   if (codec instanceof BitpackedCompiled) {
     const enc = codec.encodeWithBitSpans(rec);

@@ -1,14 +1,14 @@
 // The designer's incremental sizes: one cached column of size contributions per (format, top-level field), summed
 // into per-sample totals that are kept and patched (base + delta) when a field's column is replaced, so an edit to
 // one field re-measures one column per format. Totals equal measureSizes() exactly (codecs/test/columns.test.ts).
+import { recordAt, type SampleColumn, type Values } from "./sampleColumns.ts";
+import { describeError, type FormatSizes } from "./sizes.ts";
+import { summarize } from "./stats.ts";
 import { codecFor } from "../formats/registry.ts";
 import type { FieldSizer } from "../formats/sizer.ts";
 import type { CompiledCodec, FormatId } from "../formats/types.ts";
 import type { Layout } from "../layout/schema.ts";
 import type { TypedRecord } from "../layout/values.ts";
-import { recordAt, type SampleColumn, type Values } from "./sampleColumns.ts";
-import { describeError, type FormatSizes } from "./sizes.ts";
-import { summarize } from "./stats.ts";
 
 /** Contributions of one field's values in one format; −1 marks a value the format refuses. */
 interface Contribution {
@@ -55,7 +55,14 @@ export class IncrementalSizes {
    * Sizes of samples [0, upTo) in `format`. `columns` are the layout's sample columns for (n, seed),
    * named by `generation`: a new generation (sample count or seed) drops everything cached.
    */
-  measure(layout: Layout, columns: readonly SampleColumn[], n: number, generation: string, format: FormatId, upTo = n): ColumnSizes {
+  measure(
+    layout: Layout,
+    columns: readonly SampleColumn[],
+    n: number,
+    generation: string,
+    format: FormatId,
+    upTo = n,
+  ): ColumnSizes {
     if (generation !== this.generation) {
       this.generation = generation;
       this.n = n;
@@ -67,7 +74,15 @@ export class IncrementalSizes {
     try {
       codec = codecFor(layout, format);
     } catch (e) {
-      return { format, sizes: new Uint32Array(0), stats: summarize([]), errors: end, firstError: describeError(e), measured: end, remeasured: 0 };
+      return {
+        format,
+        sizes: new Uint32Array(0),
+        stats: summarize([]),
+        errors: end,
+        firstError: describeError(e),
+        measured: end,
+        remeasured: 0,
+      };
     }
     const sizer = codec.sizer;
     if (!sizer) throw new Error(`${format} has no size-only path; measure it with measureSizes`);
@@ -106,7 +121,14 @@ export class IncrementalSizes {
     }
     // a format option, a shorter prefix, or more changed columns than kept: start from zero
     if (!t || t.env !== env || upTo < t.upTo || removed.length + added.length >= members.size) {
-      t = { env, members: new Map(), upTo: 0, sum: new Float64Array(this.n), bad: new Int32Array(this.n), present: new Int32Array(this.n) };
+      t = {
+        env,
+        members: new Map(),
+        upTo: 0,
+        sum: new Float64Array(this.n),
+        bad: new Int32Array(this.n),
+        present: new Int32Array(this.n),
+      };
       removed.length = 0;
       added.length = 0;
       added.push(...members.values());
@@ -159,7 +181,14 @@ function apply(t: Totals, m: Member, sign: 1 | -1, from: number, to: number): vo
   }
 }
 
-function result(format: FormatId, sizer: FieldSizer, codec: CompiledCodec, t: Totals, columns: readonly SampleColumn[], end: number): FormatSizes & { measured: number } {
+function result(
+  format: FormatId,
+  sizer: FieldSizer,
+  codec: CompiledCodec,
+  t: Totals,
+  columns: readonly SampleColumn[],
+  end: number,
+): FormatSizes & { measured: number } {
   const sizes = new Uint32Array(end);
   let ok = 0;
   let firstErrorSample = -1;
@@ -171,7 +200,13 @@ function result(format: FormatId, sizer: FieldSizer, codec: CompiledCodec, t: To
     sizes[ok++] = sizer.total(t.sum[i]!, t.present[i]!);
   }
   const kept = ok === end ? sizes : sizes.slice(0, ok);
-  const out: FormatSizes & { measured: number } = { format, sizes: kept, stats: summarize(kept), errors: end - ok, measured: end };
+  const out: FormatSizes & { measured: number } = {
+    format,
+    sizes: kept,
+    stats: summarize(kept),
+    errors: end - ok,
+    measured: end,
+  };
   if (firstErrorSample >= 0) {
     // the message encode() gives for that sample, which names the first refused field in wire order
     out.firstErrorSample = firstErrorSample;

@@ -1,12 +1,12 @@
 // Struct+Zlib sizes need the compressed bytes, but not again for a sample whose Struct stream did not change: edits
 // that leave the stream alone (a unit, a name, a field's samples that Struct writes the same) cost one Struct encode.
+import { recordAt, type SampleColumn } from "./sampleColumns.ts";
+import { describeError, type FormatSizes } from "./sizes.ts";
+import { summarize } from "./stats.ts";
 import { codecFor } from "../formats/registry.ts";
 import type { CompiledStructZlib } from "../formats/structZlib.ts";
 import type { FormatId } from "../formats/types.ts";
 import type { Layout } from "../layout/schema.ts";
-import { recordAt, type SampleColumn } from "./sampleColumns.ts";
-import { describeError, type FormatSizes } from "./sizes.ts";
-import { summarize } from "./stats.ts";
 
 const FORMAT: FormatId = "struct-zlib";
 
@@ -18,7 +18,13 @@ export class DeflateSizes {
   private errors: (string | undefined)[] = [];
 
   /** Sizes of samples [0, upTo); `recompressed` counts the samples whose stream changed. */
-  measure(layout: Layout, columns: readonly SampleColumn[], n: number, generation: string, upTo = n): FormatSizes & { measured: number; recompressed: number } {
+  measure(
+    layout: Layout,
+    columns: readonly SampleColumn[],
+    n: number,
+    generation: string,
+    upTo = n,
+  ): FormatSizes & { measured: number; recompressed: number } {
     if (generation !== this.generation) {
       this.generation = generation;
       this.streams = new Array(n);
@@ -30,7 +36,15 @@ export class DeflateSizes {
     try {
       codec = codecFor(layout, FORMAT) as CompiledStructZlib;
     } catch (e) {
-      return { format: FORMAT, sizes: new Uint32Array(0), stats: summarize([]), errors: end, firstError: describeError(e), measured: end, recompressed: 0 };
+      return {
+        format: FORMAT,
+        sizes: new Uint32Array(0),
+        stats: summarize([]),
+        errors: end,
+        firstError: describeError(e),
+        measured: end,
+        recompressed: 0,
+      };
     }
     const sizes = new Uint32Array(end);
     let ok = 0;
@@ -55,7 +69,14 @@ export class DeflateSizes {
       sizes[ok++] = this.compressed[i]!;
     }
     const kept = ok === end ? sizes : sizes.slice(0, ok);
-    const out: FormatSizes & { measured: number; recompressed: number } = { format: FORMAT, sizes: kept, stats: summarize(kept), errors: end - ok, measured: end, recompressed };
+    const out: FormatSizes & { measured: number; recompressed: number } = {
+      format: FORMAT,
+      sizes: kept,
+      stats: summarize(kept),
+      errors: end - ok,
+      measured: end,
+      recompressed,
+    };
     if (firstErrorSample >= 0) {
       out.firstError = this.errors[firstErrorSample]!;
       out.firstErrorSample = firstErrorSample;

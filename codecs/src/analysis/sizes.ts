@@ -1,9 +1,9 @@
 // Encoded size of every sample in every format: the designer's per-keystroke path, so no spans and no extra copies.
-import { FORMAT_IDS, type FormatId } from "../formats/types.ts";
+import { summarize, type SizeStats } from "./stats.ts";
 import { codecFor } from "../formats/registry.ts";
+import { FORMAT_IDS, type FormatId } from "../formats/types.ts";
 import type { Layout } from "../layout/schema.ts";
 import type { TypedRecord } from "../layout/values.ts";
-import { summarize, type SizeStats } from "./stats.ts";
 
 export { shareOver, summarize, type SizeStats } from "./stats.ts";
 
@@ -22,7 +22,8 @@ export interface FormatSizes {
 
 /** An encode or layout failure in the words the user acts on; anything else keeps its error name. */
 export function describeError(e: unknown): string {
-  if (e instanceof Error) return e.name === "EncodeError" || e.name === "LayoutError" ? e.message : `${e.name}: ${e.message}`;
+  if (e instanceof Error)
+    return e.name === "EncodeError" || e.name === "LayoutError" ? e.message : `${e.name}: ${e.message}`;
   return String(e);
 }
 
@@ -61,6 +62,10 @@ function measureOne(layout: Layout, records: readonly TypedRecord[], format: For
 }
 
 /** Sizes per format (all formats unless `formats` narrows them), in the order asked. */
-export function measureSizes(layout: Layout, records: readonly TypedRecord[], formats: readonly FormatId[] = FORMAT_IDS): FormatSizes[] {
+export function measureSizes(
+  layout: Layout,
+  records: readonly TypedRecord[],
+  formats: readonly FormatId[] = FORMAT_IDS,
+): FormatSizes[] {
   return formats.map((f) => measureOne(layout, records, f));
 }

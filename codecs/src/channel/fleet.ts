@@ -1,9 +1,17 @@
 // A user's fleet on a channel: every device is a terminal, every message an exchange; the stack's
 // headers come from the overhead model, the sizes from the layout's measured distribution.
-import { coapOverhead, mqttConnectBytes, mqttOverhead, mqttPublishHeaderBytes } from "../transport/overhead.ts";
 import { ChannelConfigError } from "./mac.ts";
 import { COAP_DEVICE_TIMING, SEED003_CHANNEL, TCP_DEFAULT_TIMING } from "./presets.ts";
-import { simulateScenario, type ChannelConfig, type CompletionStats, type LoadStats, type Progress, type ScenarioConfig, type TransportConfig } from "./scenario.ts";
+import {
+  simulateScenario,
+  type ChannelConfig,
+  type CompletionStats,
+  type LoadStats,
+  type Progress,
+  type ScenarioConfig,
+  type TransportConfig,
+} from "./scenario.ts";
+import { coapOverhead, mqttConnectBytes, mqttOverhead, mqttPublishHeaderBytes } from "../transport/overhead.ts";
 
 export type FleetStack = { kind: "coap"; nstart: number } | { kind: "mqtt" };
 
@@ -30,34 +38,56 @@ export function stackLabel(s: FleetStack): string {
 function largestBlock(slot: number, headers: number): number {
   let b = 1024;
   while (b >= 16 && b + headers > slot) b /= 2;
-  if (b < 16) throw new ChannelConfigError(`a ${slot} B slot has no room for a CoAP block beside ${headers} B of headers`);
+  if (b < 16)
+    throw new ChannelConfigError(`a ${slot} B slot has no room for a CoAP block beside ${headers} B of headers`);
   return b;
 }
 
 export function fleetTransport(input: Pick<FleetInput, "stack" | "channel" | "layout" | "format">): TransportConfig {
   const slot = input.channel.netSlotBytes;
   if (input.stack.kind === "coap") {
-    const base = { ip: 4 as const, confirmable: true, tokenLength: 2, uriPath: ["telemetry", input.layout], dtls: false };
+    const base = {
+      ip: 4 as const,
+      confirmable: true,
+      tokenLength: 2,
+      uriPath: ["telemetry", input.layout],
+      dtls: false,
+    };
     const whole = coapOverhead(base, 1).overhead;
     const blockHeaders = coapOverhead({ ...base, block: { option: "block1", num: 0xffff, size: 16 } }, 1).overhead;
     const blockSize = largestBlock(slot, blockHeaders);
-    return { kind: "coap", nstart: input.stack.nstart, headerBytes: blockHeaders, blockSize, singlePacketBytes: Math.max(0, slot - whole), timing: COAP_DEVICE_TIMING };
+    return {
+      kind: "coap",
+      nstart: input.stack.nstart,
+      headerBytes: blockHeaders,
+      blockSize,
+      singlePacketBytes: Math.max(0, slot - whole),
+      timing: COAP_DEVICE_TIMING,
+    };
   }
   const topic = `satpayload/${input.layout}/${input.format}`;
   const publishHeaderBytes = mqttPublishHeaderBytes({ version: "3.1.1", qos: 1, topic }, 100);
-  const tcpIp = mqttOverhead({ version: "3.1.1", qos: 1, topic, ip: 4, tls: "none", tcpTimestamps: true }, 100).overhead - publishHeaderBytes;
+  const tcpIp =
+    mqttOverhead({ version: "3.1.1", qos: 1, topic, ip: 4, tls: "none", tcpTimestamps: true }, 100).overhead -
+    publishHeaderBytes;
   if (tcpIp >= slot) throw new ChannelConfigError(`a ${slot} B slot has no room beside ${tcpIp} B of TCP/IP headers`);
   // one PUBLISH per device message: the device sends what it measured, not slot-sized pieces
   return {
     kind: "mqtt-tcp",
     headerBytes: tcpIp,
-    mqtt: { connectBytes: mqttConnectBytes("3.1.1", "satpayload-device-0001"), publishHeaderBytes, messageBytes: Number.MAX_SAFE_INTEGER, inflight: 20 },
+    mqtt: {
+      connectBytes: mqttConnectBytes("3.1.1", "satpayload-device-0001"),
+      publishHeaderBytes,
+      messageBytes: Number.MAX_SAFE_INTEGER,
+      inflight: 20,
+    },
     timing: TCP_DEFAULT_TIMING,
   };
 }
 
 export function fleetScenario(input: FleetInput, loadFactor = 1): ScenarioConfig {
-  if (!Number.isInteger(input.devices) || input.devices < 1) throw new ChannelConfigError("devices must be a positive integer");
+  if (!Number.isInteger(input.devices) || input.devices < 1)
+    throw new ChannelConfigError("devices must be a positive integer");
   if (!(input.messagesPerDay > 0)) throw new ChannelConfigError("messages per day must be > 0");
   if (!(loadFactor > 0)) throw new ChannelConfigError("load factor must be > 0");
   const perSecond = (input.devices * input.messagesPerDay * loadFactor) / 86_400;

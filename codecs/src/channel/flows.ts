@@ -102,7 +102,8 @@ export class CoapFlow implements Flow {
   }
 
   private fill(): void {
-    while (this.next < this.base + this.window && this.next < this.packets) this.host.enqueue({ flow: this, seq: this.next++ });
+    while (this.next < this.base + this.window && this.next < this.packets)
+      this.host.enqueue({ flow: this, seq: this.next++ });
   }
 
   private arm(): void {
@@ -392,7 +393,6 @@ export class TcpNewRenoFlow implements Flow {
     }
     this.rto = Math.min(Math.max(this.timing.minRto, this.srtt + 4 * this.rttvar), this.timing.maxRto);
   }
-
 }
 
 /** How an MQTT publisher sends an exchange: after CONNECT, QoS 1 PUBLISHes of at most `messageBytes` each. */
@@ -434,7 +434,9 @@ export class MqttSegmentPlan {
   }
 
   lastSegmentOf(message: number): number {
-    return message === this.messages - 1 ? this.segments - 1 : this.connectSegments + (message + 1) * this.perMessage - 1;
+    return message === this.messages - 1
+      ? this.segments - 1
+      : this.connectSegments + (message + 1) * this.perMessage - 1;
   }
 
   /** messages fully received when segments [0, inOrder) are */

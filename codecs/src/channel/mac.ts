@@ -17,9 +17,12 @@ export class ChannelConfigError extends Error {
 }
 
 export function checkMac(m: MacConfig): void {
-  if (!Number.isInteger(m.slotsPerBlock) || m.slotsPerBlock < 1) throw new ChannelConfigError(`slots per block must be a positive integer, got ${m.slotsPerBlock}`);
-  if (!Number.isInteger(m.replicas) || m.replicas < 1 || m.replicas > m.slotsPerBlock) throw new ChannelConfigError(`replicas must be 1..slots per block, got ${m.replicas}`);
-  if (!Number.isInteger(m.maxIterations) || m.maxIterations < 1) throw new ChannelConfigError(`SIC iterations must be a positive integer, got ${m.maxIterations}`);
+  if (!Number.isInteger(m.slotsPerBlock) || m.slotsPerBlock < 1)
+    throw new ChannelConfigError(`slots per block must be a positive integer, got ${m.slotsPerBlock}`);
+  if (!Number.isInteger(m.replicas) || m.replicas < 1 || m.replicas > m.slotsPerBlock)
+    throw new ChannelConfigError(`replicas must be 1..slots per block, got ${m.replicas}`);
+  if (!Number.isInteger(m.maxIterations) || m.maxIterations < 1)
+    throw new ChannelConfigError(`SIC iterations must be a positive integer, got ${m.maxIterations}`);
 }
 
 /** Reusable buffers for resolving blocks of up to `capacity` packets. */

@@ -1,8 +1,8 @@
 // Seed 003's scenario (Bacco, Colucci, Gotta, "Application Protocols enabling Internet of Remote
 // Things via Random Access Satellite Channels", arXiv:1706.09787, Table I) as simulator settings.
-import { coapOverhead, mqttConnectBytes, mqttOverhead, mqttPublishHeaderBytes } from "../transport/overhead.ts";
 import type { ChannelConfig, ScenarioConfig, TransportConfig } from "./scenario.ts";
 import type { ParetoMixture } from "./workload.ts";
+import { coapOverhead, mqttConnectBytes, mqttOverhead, mqttPublishHeaderBytes } from "../transport/overhead.ts";
 
 /** Table I: 3-CRDSA, 1 RA block of 13 ms per superframe, 64 slots, 182 B net slot, RTT 0.52 s. */
 export const SEED003_CHANNEL: ChannelConfig = {
@@ -27,7 +27,12 @@ export const SEED003_SIZES: ParetoMixture = {
 };
 
 /** RFC 7252 transmission parameters (§4.8); seed 003 retransmits until delivered. */
-export const SEED003_COAP_TIMING = { ackTimeout: 2, ackRandomFactor: 1.5, maxBackoffExponent: 6, maxRetransmit: Number.POSITIVE_INFINITY };
+export const SEED003_COAP_TIMING = {
+  ackTimeout: 2,
+  ackRandomFactor: 1.5,
+  maxBackoffExponent: 6,
+  maxRetransmit: Number.POSITIVE_INFINITY,
+};
 /** RFC 7252 defaults for a device: gives up after MAX_RETRANSMIT = 4. */
 export const COAP_DEVICE_TIMING = { ...SEED003_COAP_TIMING, maxRetransmit: 4 };
 
@@ -35,7 +40,15 @@ export const COAP_DEVICE_TIMING = { ...SEED003_COAP_TIMING, maxRetransmit: 4 };
  * ns-3's TCP defaults the S-NS3 runs inherit: IW 1 segment, RTO floor and start 1 s, SYN timeout
  * 3 s, an ACK every 2nd segment or after 200 ms; cwnd grows by one segment per ACK (no byte counting).
  */
-export const TCP_DEFAULT_TIMING = { initialWindow: 1, minRto: 1, initialRto: 1, synTimeout: 3, maxRto: 60, delayedAckCount: 2, delayedAckTimeout: 0.2 };
+export const TCP_DEFAULT_TIMING = {
+  initialWindow: 1,
+  minRto: 1,
+  initialRto: 1,
+  synTimeout: 3,
+  maxRto: 60,
+  delayedAckCount: 2,
+  delayedAckTimeout: 0.2,
+};
 
 /**
  * A burst travels as block-wise CoAP notifications (RFC 7959 Block2 + Observe, 2-byte token, no
@@ -43,10 +56,23 @@ export const TCP_DEFAULT_TIMING = { initialWindow: 1, minRto: 1, initialRto: 1, 
  * fits the 182 B slot with these headers (256 does not).
  */
 export const SEED003_COAP_BLOCK = 128;
-export const SEED003_COAP_HEADER_BYTES = coapOverhead({ ip: 4, confirmable: true, tokenLength: 2, uriPath: [], observe: 0x10000, block: { option: "block2", num: 0x10000, size: SEED003_COAP_BLOCK }, dtls: false }, 1).overhead;
+export const SEED003_COAP_HEADER_BYTES = coapOverhead(
+  {
+    ip: 4,
+    confirmable: true,
+    tokenLength: 2,
+    uriPath: [],
+    observe: 0x10000,
+    block: { option: "block2", num: 0x10000, size: SEED003_COAP_BLOCK },
+    dtls: false,
+  },
+  1,
+).overhead;
 
 /** TCP/IPv4 with timestamps; MQTT 3.1.1 CONNECT (23-character client id) + QoS 1 PUBLISH to a 12-byte topic. */
-export const SEED003_TCP_HEADER_BYTES = mqttOverhead({ version: "3.1.1", qos: 1, topic: "m2m/sensor/1", ip: 4, tls: "none", tcpTimestamps: true }, 0).overhead - mqttPublishHeaderBytes({ version: "3.1.1", qos: 1, topic: "m2m/sensor/1" }, 0);
+export const SEED003_TCP_HEADER_BYTES =
+  mqttOverhead({ version: "3.1.1", qos: 1, topic: "m2m/sensor/1", ip: 4, tls: "none", tcpTimestamps: true }, 0)
+    .overhead - mqttPublishHeaderBytes({ version: "3.1.1", qos: 1, topic: "m2m/sensor/1" }, 0);
 const SEED003_PUBLISH_HEADER = mqttPublishHeaderBytes({ version: "3.1.1", qos: 1, topic: "m2m/sensor/1" }, 100);
 
 /**
@@ -61,11 +87,23 @@ export const SEED003_MQTT_SESSION = {
 };
 
 export function coapTransport(nstart: number): TransportConfig {
-  return { kind: "coap", nstart, headerBytes: SEED003_COAP_HEADER_BYTES, blockSize: SEED003_COAP_BLOCK, singlePacketBytes: SEED003_COAP_BLOCK, timing: SEED003_COAP_TIMING };
+  return {
+    kind: "coap",
+    nstart,
+    headerBytes: SEED003_COAP_HEADER_BYTES,
+    blockSize: SEED003_COAP_BLOCK,
+    singlePacketBytes: SEED003_COAP_BLOCK,
+    timing: SEED003_COAP_TIMING,
+  };
 }
 
 export function mqttTransport(): TransportConfig {
-  return { kind: "mqtt-tcp", headerBytes: SEED003_TCP_HEADER_BYTES, mqtt: SEED003_MQTT_SESSION, timing: TCP_DEFAULT_TIMING };
+  return {
+    kind: "mqtt-tcp",
+    headerBytes: SEED003_TCP_HEADER_BYTES,
+    mqtt: SEED003_MQTT_SESSION,
+    timing: TCP_DEFAULT_TIMING,
+  };
 }
 
 /** λ⁻¹ = 1 s (Table III); at least 1000 exchanges (§V) at the full horizon. */

@@ -35,14 +35,25 @@ export function binCompletion(done: ScenarioResult["exchangesDone"], edges: read
   for (let i = 0; i + 1 < edges.length; i++) {
     const from = edges[i]!;
     const to = edges[i + 1]!;
-    const t = done.filter((d) => d.packets >= from && d.packets < to).map((d) => d.seconds).sort((a, b) => a - b);
+    const t = done
+      .filter((d) => d.packets >= from && d.packets < to)
+      .map((d) => d.seconds)
+      .sort((a, b) => a - b);
     bins.push({ from, to, count: t.length, p50: t.length === 0 ? Number.NaN : t[Math.ceil(t.length / 2) - 1]! });
   }
   return bins;
 }
 
-export function seed003Row(nstart: number | null, horizon: number, seed: number, onProgress?: (f: number) => void): Seed003Row {
-  const r = simulateScenario(seed003Scenario(nstart === null ? mqttTransport() : coapTransport(nstart), horizon, seed), onProgress);
+export function seed003Row(
+  nstart: number | null,
+  horizon: number,
+  seed: number,
+  onProgress?: (f: number) => void,
+): Seed003Row {
+  const r = simulateScenario(
+    seed003Scenario(nstart === null ? mqttTransport() : coapTransport(nstart), horizon, seed),
+    onProgress,
+  );
   const paper = SEED003_TABLE2.find((t) => (nstart === null ? t.stack === "mqtt" : t.nstart === nstart));
   const load = nstart === null ? undefined : SEED003_TABLE3.find((t) => t.nstart === nstart);
   return {

@@ -2,11 +2,20 @@
 // or an MQTT publisher), their transport sends packets into the terminal's FIFO, each terminal
 // sends at most one packet per RA block (seed 003 §IV-B), the block is resolved by the MAC, and
 // decoded packets reach the receiver half an RTT later; acknowledgements come back error-free.
-import { Prng } from "../samples/prng.ts";
 import { EventQueue } from "./events.ts";
-import { CoapFlow, TcpNewRenoFlow, type CoapTiming, type Flow, type FlowHost, type MqttSession, type Packet, type TcpTiming } from "./flows.ts";
+import {
+  CoapFlow,
+  TcpNewRenoFlow,
+  type CoapTiming,
+  type Flow,
+  type FlowHost,
+  type MqttSession,
+  type Packet,
+  type TcpTiming,
+} from "./flows.ts";
 import { BlockResolver, ChannelConfigError, checkMac, type MacConfig } from "./mac.ts";
 import { checkSizeModel, drawExchangeBytes, drawInterArrival, type SizeModel } from "./workload.ts";
+import { Prng } from "../samples/prng.ts";
 
 export interface ChannelConfig {
   mac: MacConfig;
@@ -21,7 +30,14 @@ export interface ChannelConfig {
 }
 
 export type TransportConfig =
-  | { kind: "coap"; nstart: number; /** bytes of IP+UDP+CoAP headers per packet, Block option included */ headerBytes: number; /** RFC 7959 block size: payload bytes per packet */ blockSize: number; /** a message up to this size goes whole in one datagram (no Block option) */ singlePacketBytes: number; timing: CoapTiming }
+  | {
+      kind: "coap";
+      nstart: number;
+      /** bytes of IP+UDP+CoAP headers per packet, Block option included */ headerBytes: number;
+      /** RFC 7959 block size: payload bytes per packet */ blockSize: number;
+      /** a message up to this size goes whole in one datagram (no Block option) */ singlePacketBytes: number;
+      timing: CoapTiming;
+    }
   | { kind: "mqtt-tcp"; /** IP+TCP headers per segment */ headerBytes: number; mqtt: MqttSession; timing: TcpTiming };
 
 export interface ScenarioConfig {
@@ -78,12 +94,21 @@ export function checkScenario(c: ScenarioConfig): void {
   const ch = c.channel;
   if (!(ch.blockDuration > 0)) throw new ChannelConfigError("block duration must be > 0");
   if (!(ch.rtt >= 0)) throw new ChannelConfigError("RTT must be ≥ 0");
-  if (!Number.isInteger(ch.terminals) || ch.terminals < 1) throw new ChannelConfigError("terminals must be a positive integer");
-  if (!Number.isInteger(ch.netSlotBytes) || ch.netSlotBytes < 1) throw new ChannelConfigError("net slot size must be a positive integer");
-  if (c.transport.headerBytes >= ch.netSlotBytes) throw new ChannelConfigError(`the stack's ${c.transport.headerBytes} B of headers leave nothing of a ${ch.netSlotBytes} B slot`);
+  if (!Number.isInteger(ch.terminals) || ch.terminals < 1)
+    throw new ChannelConfigError("terminals must be a positive integer");
+  if (!Number.isInteger(ch.netSlotBytes) || ch.netSlotBytes < 1)
+    throw new ChannelConfigError("net slot size must be a positive integer");
+  if (c.transport.headerBytes >= ch.netSlotBytes)
+    throw new ChannelConfigError(
+      `the stack's ${c.transport.headerBytes} B of headers leave nothing of a ${ch.netSlotBytes} B slot`,
+    );
   if (c.transport.kind === "coap") {
-    if (!Number.isInteger(c.transport.nstart) || c.transport.nstart < 1) throw new ChannelConfigError("NSTART must be a positive integer");
-    if (c.transport.headerBytes + c.transport.blockSize > ch.netSlotBytes) throw new ChannelConfigError(`a ${c.transport.blockSize} B block with ${c.transport.headerBytes} B of headers does not fit a ${ch.netSlotBytes} B slot`);
+    if (!Number.isInteger(c.transport.nstart) || c.transport.nstart < 1)
+      throw new ChannelConfigError("NSTART must be a positive integer");
+    if (c.transport.headerBytes + c.transport.blockSize > ch.netSlotBytes)
+      throw new ChannelConfigError(
+        `a ${c.transport.blockSize} B block with ${c.transport.headerBytes} B of headers does not fit a ${ch.netSlotBytes} B slot`,
+      );
   }
   if (!(c.meanInterArrival > 0)) throw new ChannelConfigError("mean inter-arrival must be > 0");
   if (!(c.horizon > 0) || !(c.drain >= 0)) throw new ChannelConfigError("horizon must be > 0 and drain ≥ 0");
@@ -157,7 +182,10 @@ export function simulateScenario(config: ScenarioConfig, onProgress?: Progress):
     now = t;
     const bytes = drawExchangeBytes(config.sizes, arrivalsRng);
     const id = flows.length;
-    const flow: Flow = tr.kind === "coap" ? new CoapFlow(id, t, bytes, payloadPerPacket, tr.singlePacketBytes, tr.nstart, tr.timing, host) : new TcpNewRenoFlow(id, t, bytes, tr.mqtt, payloadPerPacket, tr.timing, host);
+    const flow: Flow =
+      tr.kind === "coap"
+        ? new CoapFlow(id, t, bytes, payloadPerPacket, tr.singlePacketBytes, tr.nstart, tr.timing, host)
+        : new TcpNewRenoFlow(id, t, bytes, tr.mqtt, payloadPerPacket, tr.timing, host);
     const terminal = Math.floor(arrivalsRng.next() * ch.terminals);
     terminalOf.set(flow, terminal);
     flows.push(flow);
@@ -246,7 +274,13 @@ export function simulateScenario(config: ScenarioConfig, onProgress?: Progress):
     packetsSent: sent,
     packetsLost: lost,
     collisionProbability: sent === 0 ? 0 : lost / sent,
-    completion: { count: times.length, mean: times.reduce((s, v) => s + v, 0) / Math.max(1, times.length), p50: quantile(times, 0.5), p95: quantile(times, 0.95), p99: quantile(times, 0.99) },
+    completion: {
+      count: times.length,
+      mean: times.reduce((s, v) => s + v, 0) / Math.max(1, times.length),
+      p50: quantile(times, 0.5),
+      p95: quantile(times, 0.95),
+      p99: quantile(times, 0.99),
+    },
     exchangesDone: done.map((f) => ({ packets: f.packets, bytes: f.appBytes, seconds: f.completedAt! - f.arrival })),
   };
 }

@@ -1,7 +1,7 @@
 // What the data sources offer: exchange sizes and arrivals (seed 003 §IV-B: exponential
 // inter-arrivals with rate λ; payload drawn with probability 1/i… from Pareto distributions).
-import type { Prng } from "../samples/prng.ts";
 import { ChannelConfigError } from "./mac.ts";
+import type { Prng } from "../samples/prng.ts";
 
 export interface ParetoComponent {
   /** scale x_m, bytes */
@@ -33,13 +33,16 @@ export function checkSizeModel(m: SizeModel): void {
   if (m.kind === "pareto-mixture") {
     if (m.components.length === 0) throw new ChannelConfigError("the size mixture needs at least one component");
     for (const c of m.components) {
-      if (!(c.xm > 0) || !(c.alpha > 0) || !(c.weight > 0)) throw new ChannelConfigError("Pareto x_m, α and weight must be > 0");
+      if (!(c.xm > 0) || !(c.alpha > 0) || !(c.weight > 0))
+        throw new ChannelConfigError("Pareto x_m, α and weight must be > 0");
     }
     if (!(m.capBytes >= 1)) throw new ChannelConfigError("the size cap must be ≥ 1 byte");
   } else {
     if (m.sizes.length === 0) throw new ChannelConfigError("no message sizes: measure the layout first");
-    if (m.sizes.some((s) => !Number.isInteger(s) || s < 1)) throw new ChannelConfigError("message sizes must be positive integers");
-    if (!Number.isInteger(m.messagesPerExchange) || m.messagesPerExchange < 1) throw new ChannelConfigError("messages per exchange must be a positive integer");
+    if (m.sizes.some((s) => !Number.isInteger(s) || s < 1))
+      throw new ChannelConfigError("message sizes must be positive integers");
+    if (!Number.isInteger(m.messagesPerExchange) || m.messagesPerExchange < 1)
+      throw new ChannelConfigError("messages per exchange must be a positive integer");
   }
 }
 

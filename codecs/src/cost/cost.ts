@@ -102,11 +102,27 @@ export function fragmentRoom(limit: number, headerBytes: number, overhead: Overh
 }
 
 /** Splits a payload over the limit into fragments and bills each one; fractional sizes (a mean) are allowed. */
-export function chargeMessage(size: number, billing: Billing, limit: number | undefined, headerBytes = 0, headerOnEveryMessage = false, overhead: OverheadFn = NO_OVERHEAD): MessageCharge {
+export function chargeMessage(
+  size: number,
+  billing: Billing,
+  limit: number | undefined,
+  headerBytes = 0,
+  headerOnEveryMessage = false,
+  overhead: OverheadFn = NO_OVERHEAD,
+): MessageCharge {
   const whole = size + overhead(size);
-  if (limit === undefined || (whole <= limit && !headerOnEveryMessage)) return { fragments: 1, sentBytes: whole, billedBytes: billedBytes(billing, whole), units: billedUnits(billing, whole) };
+  if (limit === undefined || (whole <= limit && !headerOnEveryMessage))
+    return {
+      fragments: 1,
+      sentBytes: whole,
+      billedBytes: billedBytes(billing, whole),
+      units: billedUnits(billing, whole),
+    };
   const perFragment = fragmentRoom(limit, headerBytes, overhead);
-  if (perFragment <= 0) throw new RangeError(`a ${headerBytes}-byte fragment header${overhead === NO_OVERHEAD ? "" : " and the transport's headers"} leave no payload in a ${limit}-byte message`);
+  if (perFragment <= 0)
+    throw new RangeError(
+      `a ${headerBytes}-byte fragment header${overhead === NO_OVERHEAD ? "" : " and the transport's headers"} leave no payload in a ${limit}-byte message`,
+    );
   const fragments = Math.max(1, Math.ceil(size / perFragment));
   // every fragment but the last is full: header + perFragment bytes of record, plus the transport's headers
   const full = fragments - 1;
@@ -150,7 +166,14 @@ function periodCost(b: Billing, c: MessageCharge, messages: number, devices: num
   }
 }
 
-function scenario(b: Billing, bytes: number, c: MessageCharge, messages: number, devices: number, days: number): CostScenario {
+function scenario(
+  b: Billing,
+  bytes: number,
+  c: MessageCharge,
+  messages: number,
+  devices: number,
+  days: number,
+): CostScenario {
   const unit = b.kind === "monthly-plan" ? unitBytes(b.overageUnit) : b.kind === "per-volume" ? unitBytes(b.unit) : 1;
   return {
     bytesPerMessage: bytes,
@@ -169,7 +192,12 @@ function currencyOf(b: Billing): string | undefined {
 }
 
 function volumeUnitName(b: Billing): string {
-  const u = b.kind === "per-volume" ? b.unit : b.kind === "monthly-plan" ? b.overageUnit : { symbol: "B" as const, base: "binary" as const };
+  const u =
+    b.kind === "per-volume"
+      ? b.unit
+      : b.kind === "monthly-plan"
+        ? b.overageUnit
+        : { symbol: "B" as const, base: "binary" as const };
   return u.symbol === "B" ? "B" : `${u.symbol} (${u.base})`;
 }
 
@@ -191,7 +219,8 @@ export function estimateCost(input: CostInput): CostResult {
   const always = input.headerOnEveryMessage ?? false;
   const overhead = input.transportOverhead ?? NO_OVERHEAD;
   const messages = devices * messagesPerDay * days;
-  const at = (bytes: number) => scenario(b, bytes, chargeMessage(bytes, b, limit, header, always, overhead), messages, devices, days);
+  const at = (bytes: number) =>
+    scenario(b, bytes, chargeMessage(bytes, b, limit, header, always, overhead), messages, devices, days);
 
   const warnings: string[] = [];
   if (platform.status === "discontinued") warnings.push(`${platform.name} is discontinued`);
@@ -199,8 +228,11 @@ export function estimateCost(input: CostInput): CostResult {
     warnings.push(`${messagesPerDay} messages/day exceed ${platform.name}'s ${platform.maxUplinksPerDay} uplinks/day`);
   const maxOnAir = sizes.max + overhead(sizes.max);
   if (limit !== undefined && maxOnAir > limit)
-    warnings.push(`messages up to ${sizes.max} B${maxOnAir > sizes.max ? ` (${maxOnAir} B on air)` : ""} exceed the ${limit}-byte limit and are sent as fragments (${header}-byte header each)`);
-  if (platform.minUplinkBytes !== undefined && sizes.mean < platform.minUplinkBytes) warnings.push(`the mean message is below ${platform.name}'s ${platform.minUplinkBytes}-byte minimum`);
+    warnings.push(
+      `messages up to ${sizes.max} B${maxOnAir > sizes.max ? ` (${maxOnAir} B on air)` : ""} exceed the ${limit}-byte limit and are sent as fragments (${header}-byte header each)`,
+    );
+  if (platform.minUplinkBytes !== undefined && sizes.mean < platform.minUplinkBytes)
+    warnings.push(`the mean message is below ${platform.name}'s ${platform.minUplinkBytes}-byte minimum`);
   if (currencyOf(b) === undefined) warnings.push(`${platform.name} has no public default price: volumes only`);
 
   const result: CostResult = {
@@ -217,12 +249,23 @@ export function estimateCost(input: CostInput): CostResult {
     max: at(sizes.max),
     warnings,
   };
-  if (sizes.sizes && sizes.sizes.length > 0) result.exact = exactScenario(b, sizes.sizes, limit, header, always, overhead, messages, devices, days);
+  if (sizes.sizes && sizes.sizes.length > 0)
+    result.exact = exactScenario(b, sizes.sizes, limit, header, always, overhead, messages, devices, days);
   return result;
 }
 
 /** Averages the charge of every observed message, so "12 % of messages cost two credits" is counted, not guessed. */
-function exactScenario(b: Billing, all: ArrayLike<number>, limit: number | undefined, header: number, always: boolean, overhead: OverheadFn, messages: number, devices: number, days: number) {
+function exactScenario(
+  b: Billing,
+  all: ArrayLike<number>,
+  limit: number | undefined,
+  header: number,
+  always: boolean,
+  overhead: OverheadFn,
+  messages: number,
+  devices: number,
+  days: number,
+) {
   const n = all.length;
   let bytes = 0;
   let fragments = 0;
@@ -242,8 +285,15 @@ function exactScenario(b: Billing, all: ArrayLike<number>, limit: number | undef
     if (limit !== undefined && s + overhead(s) > limit) over++;
     perUnits.set(c.units, (perUnits.get(c.units) ?? 0) + 1);
   }
-  const mean: MessageCharge = { fragments: fragments / n, sentBytes: sent / n, billedBytes: billed / n, units: units / n };
-  const unitShares = [...perUnits.entries()].sort((x, y) => x[0] - y[0]).map(([u, count]) => ({ units: u, share: count / n }));
+  const mean: MessageCharge = {
+    fragments: fragments / n,
+    sentBytes: sent / n,
+    billedBytes: billed / n,
+    units: units / n,
+  };
+  const unitShares = [...perUnits.entries()]
+    .sort((x, y) => x[0] - y[0])
+    .map(([u, count]) => ({ units: u, share: count / n }));
   return { ...scenario(b, bytes / n, mean, messages, devices, days), shareOverLimit: over / n, unitShares };
 }
 

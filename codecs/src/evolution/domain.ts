@@ -1,10 +1,10 @@
 // Value domains: when a field keeps its place and meaning on the wire, a decoder still refuses values
 // outside its own range, enum, length, count or charset. Widening lets the new writers send values old
 // decoders refuse; narrowing lets old writers send values new decoders refuse.
+import type { Finding } from "./types.ts";
 import type { Field, ScalarType } from "../layout/schema.ts";
 import { intLimits } from "../layout/validate.ts";
 import { charsetPattern } from "../text/check.ts";
-import type { Finding } from "./types.ts";
 
 /** What a format's decoder checks beyond the wire structure. */
 export interface Checks {
@@ -50,7 +50,12 @@ function charsetWithin(a: string, b: string): boolean {
   return !!sa && [...sa].every((c) => sb.has(c));
 }
 
-function enumFindings(a: Extract<ScalarType, { kind: "enum" }>, b: Extract<ScalarType, { kind: "enum" }>, field: string, checks: Checks): Finding[] {
+function enumFindings(
+  a: Extract<ScalarType, { kind: "enum" }>,
+  b: Extract<ScalarType, { kind: "enum" }>,
+  field: string,
+  checks: Checks,
+): Finding[] {
   const out: Finding[] = [];
   const key = (v: { name: string; value: number }) => (checks.enumByName ? v.name : String(v.value));
   const oldKeys = new Set(a.values.map(key));
@@ -62,24 +67,63 @@ function enumFindings(a: Extract<ScalarType, { kind: "enum" }>, b: Extract<Scala
     // a number that named another value before is read as that value; a fresh number is only refused
     const clash = moved.filter((v) => oldName.has(v.value));
     if (clash.length)
-      out.push({ field, direction: "both", severity: "breaking", message: `enum value${clash.length > 1 ? "s" : ""} ${clash.map((v) => `${v.name} ${oldValue.get(v.name)} → ${v.value} (was ${oldName.get(v.value)})`).join(", ")}: the same number now means another value`, advice: "Never renumber enum values: add a new value with a new number and stop sending the old one." });
+      out.push({
+        field,
+        direction: "both",
+        severity: "breaking",
+        message: `enum value${clash.length > 1 ? "s" : ""} ${clash.map((v) => `${v.name} ${oldValue.get(v.name)} → ${v.value} (was ${oldName.get(v.value)})`).join(", ")}: the same number now means another value`,
+        advice: "Never renumber enum values: add a new value with a new number and stop sending the old one.",
+      });
     else if (moved.length)
-      out.push({ field, direction: "both", severity: "degraded", message: `enum value${moved.length > 1 ? "s" : ""} ${moved.map((v) => `${v.name} ${oldValue.get(v.name)} → ${v.value}`).join(", ")} renumbered: each side refuses the other's number`, advice: "Never renumber enum values: add a new value with a new number and stop sending the old one." });
+      out.push({
+        field,
+        direction: "both",
+        severity: "degraded",
+        message: `enum value${moved.length > 1 ? "s" : ""} ${moved.map((v) => `${v.name} ${oldValue.get(v.name)} → ${v.value}`).join(", ")} renumbered: each side refuses the other's number`,
+        advice: "Never renumber enum values: add a new value with a new number and stop sending the old one.",
+      });
   }
   const oldNames = new Set(a.values.map((v) => v.name));
   const newNames = new Set(b.values.map((v) => v.name));
   const added = b.values.filter((v) => !oldKeys.has(key(v)) && !oldNames.has(v.name));
   const removed = a.values.filter((v) => !newKeys.has(key(v)) && !newNames.has(v.name));
-  if (added.length) out.push({ field, direction: "oldReadsNew", severity: "degraded", message: `new enum value${added.length > 1 ? "s" : ""} ${added.map((v) => v.name).join(", ")}: old decoders refuse messages that carry ${added.length > 1 ? "them" : "it"}`, advice: "Roll out decoders that know the new enum values before devices send them." });
-  if (removed.length) out.push({ field, direction: "newReadsOld", severity: "degraded", message: `enum value${removed.length > 1 ? "s" : ""} ${removed.map((v) => v.name).join(", ")} removed: new decoders refuse old messages that still carry ${removed.length > 1 ? "them" : "it"}`, advice: "Keep retired enum values in the layout until no device sends them." });
+  if (added.length)
+    out.push({
+      field,
+      direction: "oldReadsNew",
+      severity: "degraded",
+      message: `new enum value${added.length > 1 ? "s" : ""} ${added.map((v) => v.name).join(", ")}: old decoders refuse messages that carry ${added.length > 1 ? "them" : "it"}`,
+      advice: "Roll out decoders that know the new enum values before devices send them.",
+    });
+  if (removed.length)
+    out.push({
+      field,
+      direction: "newReadsOld",
+      severity: "degraded",
+      message: `enum value${removed.length > 1 ? "s" : ""} ${removed.map((v) => v.name).join(", ")} removed: new decoders refuse old messages that still carry ${removed.length > 1 ? "them" : "it"}`,
+      advice: "Keep retired enum values in the layout until no device sends them.",
+    });
   return out;
 }
 
 /** Findings for one value whose wire form and meaning did not change. */
 export function scalarDomainFindings(a: ScalarType, b: ScalarType, field: string, checks: Checks): Finding[] {
   const out: Finding[] = [];
-  const widened = (what: string) => out.push({ field, direction: "oldReadsNew", severity: "degraded", message: `${what} widened: old decoders refuse the new values outside their ${what}`, advice: "Update decoders before devices send values outside the old range." });
-  const narrowed = (what: string) => out.push({ field, direction: "newReadsOld", severity: "degraded", message: `${what} narrowed: new decoders refuse old values outside the new ${what}` });
+  const widened = (what: string) =>
+    out.push({
+      field,
+      direction: "oldReadsNew",
+      severity: "degraded",
+      message: `${what} widened: old decoders refuse the new values outside their ${what}`,
+      advice: "Update decoders before devices send values outside the old range.",
+    });
+  const narrowed = (what: string) =>
+    out.push({
+      field,
+      direction: "newReadsOld",
+      severity: "degraded",
+      message: `${what} narrowed: new decoders refuse old values outside the new ${what}`,
+    });
   if (a.kind === "enum" && b.kind === "enum") return enumFindings(a, b, field, checks);
   const ra = rangeOf(a);
   const rb = rangeOf(b);
@@ -96,7 +140,13 @@ export function scalarDomainFindings(a: ScalarType, b: ScalarType, field: string
       if (!charsetWithin(a.charset, b.charset)) narrowed("charset");
     }
   }
-  if (a.kind === "float" && b.kind === "float" && a.bits !== b.bits && b.bits === 32) out.push({ field, direction: "newReadsOld", severity: "degraded", message: "float64 → float32: values lose precision" });
+  if (a.kind === "float" && b.kind === "float" && a.bits !== b.bits && b.bits === 32)
+    out.push({
+      field,
+      direction: "newReadsOld",
+      severity: "degraded",
+      message: "float64 → float32: values lose precision",
+    });
   return out;
 }
 
@@ -106,8 +156,20 @@ export function fieldDomainFindings(a: Field, b: Field, field: string, checks: C
   if (ta.kind === "array" && tb.kind === "array") {
     const out = scalarDomainFindings(ta.of, tb.of, field, checks);
     if (!ta.fixed || !tb.fixed) {
-      if (tb.maxCount > ta.maxCount) out.push({ field, direction: "oldReadsNew", severity: "degraded", message: "maxCount raised: old decoders refuse messages with more elements" });
-      if (tb.maxCount < ta.maxCount) out.push({ field, direction: "newReadsOld", severity: "degraded", message: "maxCount lowered: new decoders refuse old messages with more elements" });
+      if (tb.maxCount > ta.maxCount)
+        out.push({
+          field,
+          direction: "oldReadsNew",
+          severity: "degraded",
+          message: "maxCount raised: old decoders refuse messages with more elements",
+        });
+      if (tb.maxCount < ta.maxCount)
+        out.push({
+          field,
+          direction: "newReadsOld",
+          severity: "degraded",
+          message: "maxCount lowered: new decoders refuse old messages with more elements",
+        });
     }
     return out;
   }

@@ -1,12 +1,12 @@
 // The verdicts checked with the codecs themselves: encode samples with one layout, decode them with
 // the other, and see whether every message reads and every shared field keeps its value.
+import { locate } from "./match.ts";
+import type { Compat } from "./types.ts";
 import { codecFor } from "../formats/registry.ts";
 import type { FormatId } from "../formats/types.ts";
 import type { Field, Layout } from "../layout/schema.ts";
 import type { FieldValue, TypedRecord } from "../layout/values.ts";
 import { generateSamples } from "../samples/generate.ts";
-import { locate } from "./match.ts";
-import type { Compat } from "./types.ts";
 
 function at(rec: TypedRecord, keys: string[]): FieldValue | undefined {
   let v: FieldValue | undefined = rec;
@@ -25,7 +25,9 @@ function sameValue(a: FieldValue | undefined, b: FieldValue | undefined): boolea
     const x = Number(a);
     const y = Number(b);
     // float32 ↔ float64 and quantised values: equal within a float32 rounding
-    return x === y || (Number.isNaN(x) && Number.isNaN(y)) || Math.abs(x - y) <= 1e-6 * Math.max(1, Math.abs(x), Math.abs(y));
+    return (
+      x === y || (Number.isNaN(x) && Number.isNaN(y)) || Math.abs(x - y) <= 1e-6 * Math.max(1, Math.abs(x), Math.abs(y))
+    );
   }
   return a === b;
 }
@@ -45,8 +47,12 @@ export function probe(writer: Layout, reader: Layout, format: FormatId, n = 40, 
   const dec = codecFor(reader, format);
   const w = locate(writer);
   const r = locate(reader);
-  const shared = [...w].filter(([id, l]) => r.has(id) && leafOf(l.field)).map(([id, l]) => [l.keys, r.get(id)!.keys] as const);
-  const readerOnlyRequired = [...r].filter(([id, l]) => !w.has(id) && l.field.presence === "required" && leafOf(l.field)).map(([, l]) => l.keys);
+  const shared = [...w]
+    .filter(([id, l]) => r.has(id) && leafOf(l.field))
+    .map(([id, l]) => [l.keys, r.get(id)!.keys] as const);
+  const readerOnlyRequired = [...r]
+    .filter(([id, l]) => !w.has(id) && l.field.presence === "required" && leafOf(l.field))
+    .map(([, l]) => l.keys);
   let refused = 0;
   let misread = 0;
   let tried = 0;
@@ -73,11 +79,15 @@ export function probe(writer: Layout, reader: Layout, format: FormatId, n = 40, 
     const differs = shared.find(([wk, rk]) => !sameValue(at(sent, wk), at(got, rk)));
     if (differs) {
       misread++;
-      if (examples.length < 3) examples.push(`${differs[1].join(".")}: wrote ${String(at(sent, differs[0]))}, read ${String(at(got, differs[1]))}`);
+      if (examples.length < 3)
+        examples.push(
+          `${differs[1].join(".")}: wrote ${String(at(sent, differs[0]))}, read ${String(at(got, differs[1]))}`,
+        );
     }
     if (readerOnlyRequired.some((k) => at(got, k) !== undefined)) defaulted = true;
   }
   // a silently wrong value is worse than a refusal: one misread message, or every message refused, breaks
-  const verdict: Compat = misread > 0 || (tried > 0 && refused === tried) ? "breaking" : refused > 0 || defaulted ? "degraded" : "compatible";
+  const verdict: Compat =
+    misread > 0 || (tried > 0 && refused === tried) ? "breaking" : refused > 0 || defaulted ? "degraded" : "compatible";
   return { verdict, samples: tried, examples };
 }

@@ -34,7 +34,8 @@ export interface FormatVerdict {
   observed?: { oldReadsNew: Compat; newReadsOld: Compat; samples: number; examples: string[] };
 }
 
-export type ChangeKind = "added" | "removed" | "renamed" | "moved" | "presence" | "type" | "text" | "protobuf" | "struct";
+export type ChangeKind =
+  "added" | "removed" | "renamed" | "moved" | "presence" | "type" | "text" | "protobuf" | "struct";
 
 /** One edit between the two layouts, independent of any format. */
 export interface FieldChange {
@@ -61,6 +62,7 @@ export function worse(a: Compat, b: Compat): Compat {
 /** The verdict of one direction from its findings. */
 export function verdictOf(findings: Finding[], direction: Direction): Compat {
   let v: Compat = "compatible";
-  for (const f of findings) if (f.severity !== "info" && (f.direction === direction || f.direction === "both")) v = worse(v, f.severity);
+  for (const f of findings)
+    if (f.severity !== "info" && (f.direction === direction || f.direction === "both")) v = worse(v, f.severity);
   return v;
 }

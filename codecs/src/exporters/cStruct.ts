@@ -1,14 +1,14 @@
 // C99 exports of the Struct and Struct+Zlib formats: pack_<msg>() / unpack_<msg>() (and the _zlib
 // pair) over the record type of <msg>.h. Bytes are those of formats/struct.ts and
 // formats/structZlib.ts; codecs/test/exports/ compiles them with gcc and proves it both ways.
-import type { Layout } from "../layout/schema.ts";
 import { planStruct } from "../formats/fixed/structPlan.ts";
+import type { Layout } from "../layout/schema.ts";
+import { cHeader } from "./c/emit.ts";
 import { cModel, type CModel } from "./c/model.ts";
 import { RUNTIME_HEADER, runtimeFiles } from "./c/runtime.ts";
 import { structFunctions } from "./c/structC.ts";
 import { generatedNote, typesHeader, typesHeaderName } from "./c/typesHeader.ts";
 import type { ExportFile, Exporter } from "./types.ts";
-import { cHeader } from "./c/emit.ts";
 
 /** zlib's compressBound(): the most compress2() can produce from n bytes. */
 export function zlibBound(n: number): number {
@@ -44,24 +44,28 @@ function structFiles(layout: Layout, dir: string): { files: ExportFile[]; m: CMo
   const order = plan.little ? "little-endian (<)" : "big-endian (>)";
   const header = [
     ...generatedNote(m, "Struct packer"),
-    ...cHeader(guard, [
-      "#include <stddef.h>",
-      "#include <stdint.h>",
-      "",
-      `#include "${typesHeaderName(m)}"`,
-      `#include "${RUNTIME_HEADER}"`,
-      "",
-      `/* The longest message: size output buffers with it. */`,
-      `#define ${n.maxSize} ${plan.maxSize}`,
-      "",
-    ], [
-      "/* The record as Python's struct.pack writes it: " + order + ", no padding between fields,",
-      ` * ${plan.bitmapBytes ? `a ${plan.bitmapBytes}-byte presence bitmap first, ` : ""}${plan.hasAppended ? "strings' bytes appended after the fixed part" : "every value in place"} (docs/design/struct-mapping.md).`,
-      ...STATUS_DOC,
-      " */",
-      `int ${n.pack}(const ${m.root.typeName} *in, uint8_t *out, size_t cap);`,
-      `int ${n.unpack}(const uint8_t *in, size_t len, ${m.root.typeName} *out);`,
-    ]),
+    ...cHeader(
+      guard,
+      [
+        "#include <stddef.h>",
+        "#include <stdint.h>",
+        "",
+        `#include "${typesHeaderName(m)}"`,
+        `#include "${RUNTIME_HEADER}"`,
+        "",
+        `/* The longest message: size output buffers with it. */`,
+        `#define ${n.maxSize} ${plan.maxSize}`,
+        "",
+      ],
+      [
+        "/* The record as Python's struct.pack writes it: " + order + ", no padding between fields,",
+        ` * ${plan.bitmapBytes ? `a ${plan.bitmapBytes}-byte presence bitmap first, ` : ""}${plan.hasAppended ? "strings' bytes appended after the fixed part" : "every value in place"} (docs/design/struct-mapping.md).`,
+        ...STATUS_DOC,
+        " */",
+        `int ${n.pack}(const ${m.root.typeName} *in, uint8_t *out, size_t cap);`,
+        `int ${n.unpack}(const uint8_t *in, size_t len, ${m.root.typeName} *out);`,
+      ],
+    ),
   ];
   const source = [
     ...generatedNote(m, "Struct packer"),
@@ -90,26 +94,30 @@ function zlibFiles(m: CModel, maxSize: number, dir: string): ExportFile[] {
   const guard = `${m.upper}_STRUCT_ZLIB_H`;
   const header = [
     ...generatedNote(m, "Struct+Zlib packer"),
-    ...cHeader(guard, [
-      `#include "${n.header}"`,
-      "",
-      `/* compressBound() of the longest Struct stream: the largest compressed message. */`,
-      `#define ${n.zlibMaxSize} ${zlibBound(maxSize)}`,
-      "",
-    ], [
-      "/* The Struct stream compressed as the paper's client did: zlib.compress(stream, 9), i.e.",
-      " * compress2(out, &outLen, stream, streamLen, 9) - zlib wrapper, deflate level 9, window 15, memLevel 8.",
-      " * With zlib 1.2.x the bytes (and sizes) are exactly the studio's. Defining SATPAYLOAD_USE_MINIZ",
-      " * uses miniz's zlib-compatible mz_compress2()/mz_uncompress2() instead (e.g. on an ESP32): the",
-      " * stream is valid zlib but miniz picks other matches, so sizes can differ by a few bytes.",
-      ` * The Struct stream is staged in a ${maxSize}-byte stack buffer; the deflate library allocates its own`,
-      " * state (zlib: about 262 KiB while compressing at level 9, about 40 KiB while inflating).",
-      " * unpack inflates at most the longest Struct stream (SP_ERR_LENGTH beyond), rejects a broken",
-      " * stream or checksum (SP_ERR_DEFLATE) and bytes after it (SP_ERR_TRAILING).",
-      " */",
-      `int ${n.zlibPack}(const ${m.root.typeName} *in, uint8_t *out, size_t cap);`,
-      `int ${n.zlibUnpack}(const uint8_t *in, size_t len, ${m.root.typeName} *out);`,
-    ]),
+    ...cHeader(
+      guard,
+      [
+        `#include "${n.header}"`,
+        "",
+        `/* compressBound() of the longest Struct stream: the largest compressed message. */`,
+        `#define ${n.zlibMaxSize} ${zlibBound(maxSize)}`,
+        "",
+      ],
+      [
+        "/* The Struct stream compressed as the paper's client did: zlib.compress(stream, 9), i.e.",
+        " * compress2(out, &outLen, stream, streamLen, 9) - zlib wrapper, deflate level 9, window 15, memLevel 8.",
+        " * With zlib 1.2.x the bytes (and sizes) are exactly the studio's. Defining SATPAYLOAD_USE_MINIZ",
+        " * uses miniz's zlib-compatible mz_compress2()/mz_uncompress2() instead (e.g. on an ESP32): the",
+        " * stream is valid zlib but miniz picks other matches, so sizes can differ by a few bytes.",
+        ` * The Struct stream is staged in a ${maxSize}-byte stack buffer; the deflate library allocates its own`,
+        " * state (zlib: about 262 KiB while compressing at level 9, about 40 KiB while inflating).",
+        " * unpack inflates at most the longest Struct stream (SP_ERR_LENGTH beyond), rejects a broken",
+        " * stream or checksum (SP_ERR_DEFLATE) and bytes after it (SP_ERR_TRAILING).",
+        " */",
+        `int ${n.zlibPack}(const ${m.root.typeName} *in, uint8_t *out, size_t cap);`,
+        `int ${n.zlibUnpack}(const uint8_t *in, size_t len, ${m.root.typeName} *out);`,
+      ],
+    ),
   ];
   const source = [
     ...generatedNote(m, "Struct+Zlib packer"),
@@ -180,13 +188,15 @@ export function generateCStructZlib(layout: Layout, dir = ""): ExportFile[] {
 export const cStructExporter: Exporter = {
   id: "c-struct",
   label: "C99 packer: Struct",
-  description: "pack_<msg>() / unpack_<msg>() in C99 writing the Struct bytes (Python struct.pack layout), with the record's C types and the small runtime.",
+  description:
+    "pack_<msg>() / unpack_<msg>() in C99 writing the Struct bytes (Python struct.pack layout), with the record's C types and the small runtime.",
   generate: (layout) => generateCStruct(layout),
 };
 
 export const cStructZlibExporter: Exporter = {
   id: "c-struct-zlib",
   label: "C99 packer: Struct+Zlib",
-  description: "The Struct packer plus pack_<msg>_zlib() / unpack_<msg>_zlib(): zlib compress2(…, 9) as the paper's client (miniz mz_compress2 with SATPAYLOAD_USE_MINIZ).",
+  description:
+    "The Struct packer plus pack_<msg>_zlib() / unpack_<msg>_zlib(): zlib compress2(…, 9) as the paper's client (miniz mz_compress2 with SATPAYLOAD_USE_MINIZ).",
   generate: (layout) => generateCStructZlib(layout),
 };

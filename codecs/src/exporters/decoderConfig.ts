@@ -2,11 +2,11 @@
 // which wire format. The service loads it with parseDecoderConfig (the same validation as here).
 import { z } from "zod";
 import { LayoutError } from "../errors.ts";
+import type { Exporter, ExportFile } from "./types.ts";
 import { codecFor, isFormatId } from "../formats/registry.ts";
 import { FORMAT_IDS, type FormatId } from "../formats/types.ts";
 import type { Layout } from "../layout/schema.ts";
 import { parseLayout } from "../layout/validate.ts";
-import type { Exporter, ExportFile } from "./types.ts";
 
 export const DECODER_CONFIG_SCHEMA = "satpayload.decoder-config/1";
 
@@ -48,32 +48,52 @@ export function decoderConfig(layout: Layout, opts: { deviceKey?: string; format
 /** Validates a config read from disk: shape, layout (parseLayout) and that the format can carry it. */
 export function parseDecoderConfig(json: unknown): DecoderConfig {
   const parsed = decoderConfigSchema.safeParse(json);
-  if (!parsed.success) throw new LayoutError(parsed.error.issues.map((i) => ({ path: i.path.map(String).join("."), message: i.message })));
+  if (!parsed.success)
+    throw new LayoutError(parsed.error.issues.map((i) => ({ path: i.path.map(String).join("."), message: i.message })));
   let layout: Layout;
   try {
     layout = parseLayout(parsed.data.layout);
   } catch (e) {
-    if (e instanceof LayoutError) throw new LayoutError(e.issues.map((i) => ({ path: i.path ? `layout.${i.path}` : "layout", message: i.message })));
+    if (e instanceof LayoutError)
+      throw new LayoutError(
+        e.issues.map((i) => ({ path: i.path ? `layout.${i.path}` : "layout", message: i.message })),
+      );
     throw e;
   }
   return decoderConfig(layout, { deviceKey: parsed.data.deviceKey, format: parsed.data.format });
 }
 
-export function generateDecoderConfig(layout: Layout, opts: { deviceKey?: string; format?: FormatId } = {}): ExportFile[] {
+export function generateDecoderConfig(
+  layout: Layout,
+  opts: { deviceKey?: string; format?: FormatId } = {},
+): ExportFile[] {
   const cfg = decoderConfig(layout, opts);
-  return [{ path: `decoder-service/${layout.message}.decoder.json`, language: "json", content: `${JSON.stringify(cfg, null, 2)}\n` }];
+  return [
+    {
+      path: `decoder-service/${layout.message}.decoder.json`,
+      language: "json",
+      content: `${JSON.stringify(cfg, null, 2)}\n`,
+    },
+  ];
 }
 
 export const decoderConfigExporter: Exporter = {
   id: "decoder-config",
   label: "Decoder service config",
-  description: "The JSON file the decoder service loads: the layout, the wire format the devices send and which devices it applies to.",
+  description:
+    "The JSON file the decoder service loads: the layout, the wire format the devices send and which devices it applies to.",
   generate: (layout, options) => {
     // "serviceFormat": a plain "format" option belongs to the firmware export (what the device encodes)
     const wanted = options?.serviceFormat;
     const format = typeof wanted === "string" && isFormatId(wanted) ? wanted : undefined;
-    if (typeof wanted === "string" && !format) throw new LayoutError([{ path: "serviceFormat", message: `"${wanted}" is not a format (${FORMAT_IDS.join(", ")})` }]);
+    if (typeof wanted === "string" && !format)
+      throw new LayoutError([
+        { path: "serviceFormat", message: `"${wanted}" is not a format (${FORMAT_IDS.join(", ")})` },
+      ]);
     const key = typeof options?.deviceKey === "string" ? options.deviceKey : undefined;
-    return generateDecoderConfig(layout, { ...(format ? { format } : {}), ...(key !== undefined ? { deviceKey: key } : {}) });
+    return generateDecoderConfig(layout, {
+      ...(format ? { format } : {}),
+      ...(key !== undefined ? { deviceKey: key } : {}),
+    });
   },
 };

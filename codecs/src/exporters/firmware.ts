@@ -3,23 +3,30 @@
 // Astronode S uplink over the shared C framing of firmware/astronode-c, and a host build of the same
 // portable C. codecs/test/exports/firmware.test.ts builds that host part and runs it against the
 // studio's module simulator.
-import type { Layout } from "../layout/schema.ts";
-import { ASTRONODE_C, ASTRONODE_H } from "../../../firmware/templates/astronodeC.generated.ts";
-import { HOST_MAIN_C, hostMakefile, MAIN_CPP, platformioIni, readme, type ProjectParams } from "../../../firmware/templates/project.ts";
-import { SIM_C, SIM_H } from "../../../firmware/templates/sim.ts";
-import { UPLINK_C, UPLINK_H } from "../../../firmware/templates/uplink.ts";
-import { bitsNames, generateCBitpacked } from "./cBitpacked.ts";
+import { ASTRONODE_C, ASTRONODE_H } from "#firmware/templates/astronodeC.generated.ts";
+import {
+  HOST_MAIN_C,
+  hostMakefile,
+  MAIN_CPP,
+  platformioIni,
+  readme,
+  type ProjectParams,
+} from "#firmware/templates/project.ts";
+import { SIM_C, SIM_H } from "#firmware/templates/sim.ts";
+import { UPLINK_C, UPLINK_H } from "#firmware/templates/uplink.ts";
+import { cHeader } from "./c/emit.ts";
 import { cModel, type CModel } from "./c/model.ts";
 import { printCode } from "./c/printC.ts";
 import { RUNTIME_HEADER } from "./c/runtime.ts";
 import { simCode } from "./c/simC.ts";
 import { generatedNote, typesHeaderName } from "./c/typesHeader.ts";
+import { bitsNames, generateCBitpacked } from "./cBitpacked.ts";
 import { generateCStruct, generateCStructZlib, structNames, zlibBound } from "./cStruct.ts";
 import { generateNanopb, generateNanopbPacker, nanopbNames } from "./nanopb.ts";
 import { ExportOptionError, type ExportFile, type Exporter } from "./types.ts";
-import { planStruct } from "../formats/fixed/structPlan.ts";
 import { bitpackedPlan } from "../formats/bitpacked.ts";
-import { cHeader } from "./c/emit.ts";
+import { planStruct } from "../formats/fixed/structPlan.ts";
+import type { Layout } from "../layout/schema.ts";
 
 export const FIRMWARE_FORMATS = ["protobuf", "struct", "struct-zlib", "bitpacked"] as const;
 export type FirmwareFormat = (typeof FIRMWARE_FORMATS)[number];
@@ -43,15 +50,18 @@ export function firmwareOptions(raw: Record<string, unknown> = {}): FirmwareOpti
   const int = (key: "intervalSeconds" | "rxPin" | "txPin", lo: number, hi: number) => {
     const v = raw[key];
     if (v === undefined) return;
-    if (typeof v !== "number" || !Number.isInteger(v) || v < lo || v > hi) throw new ExportOptionError(key, `must be a whole number from ${lo} to ${hi}`);
+    if (typeof v !== "number" || !Number.isInteger(v) || v < lo || v > hi)
+      throw new ExportOptionError(key, `must be a whole number from ${lo} to ${hi}`);
     o[key] = v;
   };
   if (raw.format !== undefined) {
-    if (!(FIRMWARE_FORMATS as readonly unknown[]).includes(raw.format)) throw new ExportOptionError("format", `must be one of ${FIRMWARE_FORMATS.join(", ")}`);
+    if (!(FIRMWARE_FORMATS as readonly unknown[]).includes(raw.format))
+      throw new ExportOptionError("format", `must be one of ${FIRMWARE_FORMATS.join(", ")}`);
     o.format = raw.format as FirmwareFormat;
   }
   if (raw.board !== undefined) {
-    if (typeof raw.board !== "string" || !/^[A-Za-z0-9_.-]{1,64}$/.test(raw.board)) throw new ExportOptionError("board", "must be a PlatformIO board id such as esp32dev");
+    if (typeof raw.board !== "string" || !/^[A-Za-z0-9_.-]{1,64}$/.test(raw.board))
+      throw new ExportOptionError("board", "must be a PlatformIO board id such as esp32dev");
     o.board = raw.board;
   }
   int("intervalSeconds", 1, 86400 * 7);
@@ -82,7 +92,15 @@ function codecFiles(layout: Layout, m: CModel, format: FirmwareFormat): Codec {
   switch (format) {
     case "struct": {
       const n = structNames(m);
-      return { ...none, label: "Struct", files: generateCStruct(layout, "src/"), header: n.header, pack: n.pack, maxSize: planStruct(layout).maxSize, hostSources: [`src/${n.source}`] };
+      return {
+        ...none,
+        label: "Struct",
+        files: generateCStruct(layout, "src/"),
+        header: n.header,
+        pack: n.pack,
+        maxSize: planStruct(layout).maxSize,
+        hostSources: [`src/${n.source}`],
+      };
     }
     case "struct-zlib": {
       const n = structNames(m);
@@ -118,7 +136,15 @@ function codecFiles(layout: Layout, m: CModel, format: FirmwareFormat): Codec {
     }
     case "bitpacked": {
       const n = bitsNames(m);
-      return { ...none, label: "bit-packed", files: generateCBitpacked(layout, "src/"), header: n.header, pack: n.pack, maxSize: bitpackedPlan(layout).maxBytes, hostSources: [`src/${n.source}`] };
+      return {
+        ...none,
+        label: "bit-packed",
+        files: generateCBitpacked(layout, "src/"),
+        header: n.header,
+        pack: n.pack,
+        maxSize: bitpackedPlan(layout).maxBytes,
+        hostSources: [`src/${n.source}`],
+      };
     }
     case "protobuf": {
       const n = nanopbNames(layout);
@@ -152,19 +178,16 @@ function appFiles(layout: Layout, m: CModel, codec: Codec, format: FirmwareForma
   const sim = simCode(layout, m);
   const simHeader = [
     ...generatedNote(m, "simulated sensors"),
-    ...cHeader(`${m.upper}_SIM_H`, [
-      "#include <stddef.h>",
-      "#include <stdint.h>",
-      "",
-      `#include "${typesHeaderName(m)}"`,
-      '#include "sim_rt.h"',
-      "",
-    ], [
-      ...sim.header,
-      "",
-      "/* The record as one line of text (key=value ...); returns the length written. */",
-      `size_t ${m.prefix}_print(const ${m.root.typeName} *rec, char *out, size_t cap);`,
-    ]),
+    ...cHeader(
+      `${m.upper}_SIM_H`,
+      ["#include <stddef.h>", "#include <stdint.h>", "", `#include "${typesHeaderName(m)}"`, '#include "sim_rt.h"', ""],
+      [
+        ...sim.header,
+        "",
+        "/* The record as one line of text (key=value ...); returns the length written. */",
+        `size_t ${m.prefix}_print(const ${m.root.typeName} *rec, char *out, size_t cap);`,
+      ],
+    ),
   ];
   const simSource = [
     ...generatedNote(m, "simulated sensors"),
@@ -184,34 +207,38 @@ function appFiles(layout: Layout, m: CModel, codec: Codec, format: FirmwareForma
   const maxSize = format === "protobuf" ? `${nanopbNames(layout).maxSize}` : String(codec.maxSize);
   const appH = [
     ...generatedNote(m, `firmware application (${codec.label})`),
-    ...cHeader("APP_H", [
-      "#include <stdint.h>",
-      "",
-      `#include "${codec.header}"`,
-      `#include "${m.prefix}_sim.h"`,
-      `#include "${RUNTIME_HEADER}"`,
-      '#include "uplink.h"',
-      "",
-    ], [
-      `#define APP_MAX_MESSAGE (${maxSize})`,
-      "",
-      "typedef struct {",
-      "  const uplink_io *io;",
-      "  uplink up;",
-      `  ${m.prefix}_sim_t sim;`,
-      `  ${m.root.typeName} rec;`,
-      "  uint8_t buf[APP_MAX_MESSAGE];",
-      "  uint32_t readings, encode_errors;",
-      "} app_t;",
-      "",
-      "/* Starts the module (see uplink_begin) and seeds the simulated sensors. */",
-      "int app_begin(app_t *a, const uplink_io *io, uint32_t seed);",
-      "/* One reading: simulate, encode, print values and bytes, enqueue. Returns an uplink_result or a",
-      " * negative sp_status when the reading could not be encoded. */",
-      "int app_send(app_t *a);",
-      "/* Module events (uplink_poll). */",
-      "int app_poll(app_t *a);",
-    ]),
+    ...cHeader(
+      "APP_H",
+      [
+        "#include <stdint.h>",
+        "",
+        `#include "${codec.header}"`,
+        `#include "${m.prefix}_sim.h"`,
+        `#include "${RUNTIME_HEADER}"`,
+        '#include "uplink.h"',
+        "",
+      ],
+      [
+        `#define APP_MAX_MESSAGE (${maxSize})`,
+        "",
+        "typedef struct {",
+        "  const uplink_io *io;",
+        "  uplink up;",
+        `  ${m.prefix}_sim_t sim;`,
+        `  ${m.root.typeName} rec;`,
+        "  uint8_t buf[APP_MAX_MESSAGE];",
+        "  uint32_t readings, encode_errors;",
+        "} app_t;",
+        "",
+        "/* Starts the module (see uplink_begin) and seeds the simulated sensors. */",
+        "int app_begin(app_t *a, const uplink_io *io, uint32_t seed);",
+        "/* One reading: simulate, encode, print values and bytes, enqueue. Returns an uplink_result or a",
+        " * negative sp_status when the reading could not be encoded. */",
+        "int app_send(app_t *a);",
+        "/* Module events (uplink_poll). */",
+        "int app_poll(app_t *a);",
+      ],
+    ),
   ];
   const appC = [
     ...generatedNote(m, `firmware application (${codec.label})`),
@@ -310,7 +337,13 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "obj
 export const firmwareExporter: Exporter = {
   id: "firmware-esp32",
   label: "ESP32 firmware (PlatformIO + Arduino)",
-  description: "A PlatformIO project (in <msg>_esp32/) that simulates the fields, encodes them (nanopb for Protobuf, the generated C packers otherwise), enqueues them on an Astronode S over its serial protocol, handles BUFFER_FULL, acknowledgements and resets, and prints what it sent. Options, in options.firmware (or at the top level): format (protobuf | struct | struct-zlib | bitpacked), intervalSeconds, board, rxPin, txPin.",
+  description:
+    "A PlatformIO project (in <msg>_esp32/) that simulates the fields, encodes them (nanopb for Protobuf, the generated C packers otherwise), enqueues them on an Astronode S over its serial protocol, handles BUFFER_FULL, acknowledgements and resets, and prints what it sent. Options, in options.firmware (or at the top level): format (protobuf | struct | struct-zlib | bitpacked), intervalSeconds, board, rxPin, txPin.",
   // its own folder, so it sits beside the other exports in one tree or zip; options may be namespaced
-  generate: (layout, options = {}) => generateFirmware(layout, isRecord(options.firmware) ? options.firmware : options, `${cModel(layout).prefix}_esp32/`),
+  generate: (layout, options = {}) =>
+    generateFirmware(
+      layout,
+      isRecord(options.firmware) ? options.firmware : options,
+      `${cModel(layout).prefix}_esp32/`,
+    ),
 };

@@ -57,14 +57,28 @@ function asText(t: ScalarType, rep: StringRep): Schema {
       return { type: "string", pattern: `^${intDigits(pad)}$` };
     case "float":
     case "fixed":
-      return { type: "string", pattern: rep.decimals !== undefined ? fixedDecimals(rep.decimals, pad, t.kind === "float") : `^(?:${PY_FLOAT.replace("-?\\d+", intDigits(pad))}${t.kind === "float" ? `|${NON_FINITE}` : ""})$` };
+      return {
+        type: "string",
+        pattern:
+          rep.decimals !== undefined
+            ? fixedDecimals(rep.decimals, pad, t.kind === "float")
+            : `^(?:${PY_FLOAT.replace("-?\\d+", intDigits(pad))}${t.kind === "float" ? `|${NON_FINITE}` : ""})$`,
+      };
     case "timestamp":
       if (t.encoding === "text") return { type: "string", pattern: timePattern(t.textFormat!) };
-      return { type: "string", pattern: rep.decimals !== undefined ? fixedDecimals(rep.decimals, undefined, false) : `^${JS_NUMBER}$` };
+      return {
+        type: "string",
+        pattern: rep.decimals !== undefined ? fixedDecimals(rep.decimals, undefined, false) : `^${JS_NUMBER}$`,
+      };
     case "string":
       return stringSchema(t);
     case "bytes":
-      return { type: "string", pattern: "^(?:[0-9a-f]{2})*$", maxLength: 2 * t.maxLength, ...(t.fixed ? { minLength: 2 * t.maxLength } : {}) };
+      return {
+        type: "string",
+        pattern: "^(?:[0-9a-f]{2})*$",
+        maxLength: 2 * t.maxLength,
+        ...(t.fixed ? { minLength: 2 * t.maxLength } : {}),
+      };
   }
 }
 
@@ -85,7 +99,12 @@ function asValue(t: ScalarType): Schema {
         const lo = t.min ?? (t.signed ? -(2 ** 63) : 0);
         const hi = t.max ?? (t.signed ? 2 ** 63 : 2 ** 64);
         // beyond ±2^53 a JSON number loses digits, so those values travel as decimal strings
-        return { anyOf: [{ type: "integer", ...range(Math.max(lo, Number.MIN_SAFE_INTEGER), Math.min(hi, Number.MAX_SAFE_INTEGER)) }, { type: "string", pattern: `^${t.signed ? "-?" : ""}\\d{16,20}$` }] };
+        return {
+          anyOf: [
+            { type: "integer", ...range(Math.max(lo, Number.MIN_SAFE_INTEGER), Math.min(hi, Number.MAX_SAFE_INTEGER)) },
+            { type: "string", pattern: `^${t.signed ? "-?" : ""}\\d{16,20}$` },
+          ],
+        };
       }
       const [lo, hi] = intRange(t);
       return { type: "integer", minimum: lo, maximum: hi };
@@ -100,7 +119,12 @@ function asValue(t: ScalarType): Schema {
     case "string":
       return stringSchema(t);
     case "bytes":
-      return { type: "string", contentEncoding: "base64", pattern: "^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$", maxLength: 4 * Math.ceil(t.maxLength / 3) };
+      return {
+        type: "string",
+        contentEncoding: "base64",
+        pattern: "^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$",
+        maxLength: 4 * Math.ceil(t.maxLength / 3),
+      };
   }
 }
 
@@ -115,7 +139,12 @@ function fieldSchema(f: Field): Schema {
   const rep = f.text?.as === "string" ? f.text : undefined;
   if (t.kind === "group") return { ...describe(f), ...objectSchema(t.fields) };
   if (t.kind === "array") {
-    if (rep?.separator !== undefined) return { ...describe(f), type: "string", description: `${describe(f).description}. ${t.fixed ? "Exactly" : "Up to"} ${t.maxCount} values joined by ${JSON.stringify(rep.separator)}` };
+    if (rep?.separator !== undefined)
+      return {
+        ...describe(f),
+        type: "string",
+        description: `${describe(f).description}. ${t.fixed ? "Exactly" : "Up to"} ${t.maxCount} values joined by ${JSON.stringify(rep.separator)}`,
+      };
     const items = rep ? asText(t.of, rep) : asValue(t.of);
     return { ...describe(f), type: "array", items, maxItems: t.maxCount, ...(t.fixed ? { minItems: t.maxCount } : {}) };
   }
@@ -145,7 +174,13 @@ export function jsonSchemaOf(layout: Layout): Schema {
 }
 
 export function generateJsonSchema(layout: Layout): ExportFile[] {
-  return [{ path: `${layout.message}.schema.json`, language: "json", content: `${JSON.stringify(jsonSchemaOf(layout), null, 2)}\n` }];
+  return [
+    {
+      path: `${layout.message}.schema.json`,
+      language: "json",
+      content: `${JSON.stringify(jsonSchemaOf(layout), null, 2)}\n`,
+    },
+  ];
 }
 
 export const jsonSchemaExporter: Exporter = {

@@ -18,7 +18,11 @@ export function kaitaiSpec(layout: Layout, format: KaitaiFormat): { [key: string
 }
 
 export function generateKaitai(layout: Layout, formats: readonly KaitaiFormat[] = KAITAI_FORMATS): ExportFile[] {
-  return formats.map((f) => ({ path: `kaitai/${ksyId([layout.message])}_${f}.ksy`, language: "yaml" as const, content: HEADER + toYaml(kaitaiSpec(layout, f)) }));
+  return formats.map((f) => ({
+    path: `kaitai/${ksyId([layout.message])}_${f}.ksy`,
+    language: "yaml" as const,
+    content: HEADER + toYaml(kaitaiSpec(layout, f)),
+  }));
 }
 
 function formatsOption(options: Record<string, unknown> | undefined): KaitaiFormat[] {
@@ -30,6 +34,7 @@ function formatsOption(options: Record<string, unknown> | undefined): KaitaiForm
 export const kaitaiExporter: Exporter = {
   id: "kaitai",
   label: "Kaitai Struct (.ksy)",
-  description: "Kaitai Struct specs of the Struct and bit-packed bytes: parsers for C++, Java, Python, JavaScript, Go, Rust and more.",
+  description:
+    "Kaitai Struct specs of the Struct and bit-packed bytes: parsers for C++, Java, Python, JavaScript, Go, Rust and more.",
   generate: (layout, options) => generateKaitai(layout, formatsOption(options)),
 };

@@ -3,17 +3,17 @@
 // and integers get the narrowest C type their range needs. The bytes are the protobuf codec's;
 // codecs/test/exports/nanopb.test.ts compiles both with Debian's nanopb and compares.
 import { LayoutError, type IssueAt } from "../errors.ts";
-import type { Layout } from "../layout/schema.ts";
-import { protoModel, type ProtoField, type ProtoMessage, type ValueMap } from "../formats/protobuf/model.ts";
-import { compileTextTime } from "../text/timestamp.ts";
+import { cHeader } from "./c/emit.ts";
 import { generateProto } from "./proto.ts";
+import { protoModel, type ProtoField, type ProtoMessage, type ValueMap } from "../formats/protobuf/model.ts";
+import type { Layout } from "../layout/schema.ts";
+import { compileTextTime } from "../text/timestamp.ts";
 import { cModel } from "./c/model.ts";
 import { cSnake, isCKeyword } from "./c/names.ts";
 import { pbConverter } from "./c/pbConvert.ts";
 import { RUNTIME_HEADER, runtimeFiles } from "./c/runtime.ts";
 import { generatedNote, typesHeader, typesHeaderName } from "./c/typesHeader.ts";
 import type { ExportFile, Exporter } from "./types.ts";
-import { cHeader } from "./c/emit.ts";
 
 type IntSize = "IS_8" | "IS_16" | "IS_32" | "IS_64";
 
@@ -24,7 +24,11 @@ function intSize(type: string, lo: number | bigint, hi: number | bigint): IntSiz
   const l = BigInt(lo);
   const h = BigInt(hi);
   const unsigned = type.startsWith("uint");
-  for (const [bits, size] of [[8n, "IS_8"], [16n, "IS_16"], [32n, "IS_32"]] as const) {
+  for (const [bits, size] of [
+    [8n, "IS_8"],
+    [16n, "IS_16"],
+    [32n, "IS_32"],
+  ] as const) {
     const fits = unsigned ? l >= 0n && h < 1n << bits : l >= -(1n << (bits - 1n)) && h < 1n << (bits - 1n);
     if (fits) return size;
   }
@@ -34,10 +38,13 @@ function intSize(type: string, lo: number | bigint, hi: number | bigint): IntSiz
 function valueRange(v: ValueMap): [number | bigint, number | bigint] | undefined {
   switch (v.kind) {
     case "int":
-    case "int64": return [v.min, v.max];
+    case "int64":
+      return [v.min, v.max];
     case "fixed":
-    case "epoch": return [v.rawMin, v.rawMax];
-    default: return undefined;
+    case "epoch":
+      return [v.rawMin, v.rawMax];
+    default:
+      return undefined;
   }
 }
 
@@ -75,7 +82,11 @@ function messageLines(m: ProtoMessage, scope: string, at: string, out: string[],
   for (const f of m.fields) if (f.message) messageLines(f.message, name, `${where(f)}.type.fields`, out, issues);
   for (const f of m.fields) {
     // nanopb copies field names into the C struct as they are
-    if (isCKeyword(f.name)) issues.push({ path: `${where(f)}.key`, message: `protobuf field "${f.name}" is a C/C++ keyword, which nanopb would emit as a struct member: rename the key` });
+    if (isCKeyword(f.name))
+      issues.push({
+        path: `${where(f)}.key`,
+        message: `protobuf field "${f.name}" is a C/C++ keyword, which nanopb would emit as a struct member: rename the key`,
+      });
     const opts = fieldOptions(f);
     if (opts.length) out.push(`${name}.${f.name} ${opts.join(" ")}`);
   }
@@ -98,7 +109,11 @@ export function generateNanopbOptions(layout: Layout): string {
   messageLines(model.root, model.package, "fields", out, issues);
   if (issues.length) throw new LayoutError(issues);
   if (maxNumber(model.root) > 65535)
-    out.splice(3, 0, "// Field numbers above 65535: compile nanopb (pb_encode.c, pb_decode.c, pb_common.c) and this file with -DPB_FIELD_32BIT.");
+    out.splice(
+      3,
+      0,
+      "// Field numbers above 65535: compile nanopb (pb_encode.c, pb_decode.c, pb_common.c) and this file with -DPB_FIELD_32BIT.",
+    );
   return `${out.join("\n")}\n`;
 }
 
@@ -106,7 +121,16 @@ export function nanopbNames(layout: Layout) {
   const model = protoModel(layout);
   const base = cSnake(layout.message);
   const cType = `${model.package}_${model.root.name}`;
-  return { proto: `${base}.proto`, options: `${base}.options`, pbHeader: `${base}.pb.h`, pbSource: `${base}.pb.c`, cType, fields: `${cType}_fields`, init: `${cType}_init_zero`, maxSize: `${model.package}_${model.root.name}_size` };
+  return {
+    proto: `${base}.proto`,
+    options: `${base}.options`,
+    pbHeader: `${base}.pb.h`,
+    pbSource: `${base}.pb.c`,
+    cType,
+    fields: `${cType}_fields`,
+    init: `${cType}_init_zero`,
+    maxSize: `${model.package}_${model.root.name}_size`,
+  };
 }
 
 /**
@@ -118,23 +142,27 @@ export function generateNanopbPacker(layout: Layout, dir = ""): ExportFile[] {
   const m = cModel(layout);
   const header = [
     ...generatedNote(m, "Protobuf packer over nanopb"),
-    ...cHeader(`${m.upper}_PB_PACK_H`, [
-      "#include <stddef.h>",
-      "#include <stdint.h>",
-      "",
-      `#include "${typesHeaderName(m)}"`,
-      `#include "${n.pbHeader}"`,
-      `#include "${RUNTIME_HEADER}"`,
-      "",
-    ], [
-      `/* The record as nanopb's ${n.cType}: fixed-point and epoch values as their raw integers, text`,
-      " * timestamps formatted, layout ranges checked (SP_ERR_RANGE / SP_ERR_LENGTH). Charsets are not checked. */",
-      `int ${m.prefix}_to_pb(const ${m.root.typeName} *in, ${n.cType} *out);`,
-      "",
-      "/* _to_pb, then pb_encode: the Protobuf bytes of the studio. Returns the length, SP_ERR_CAPACITY when",
-      ` * cap is too small (${n.maxSize} bytes always suffice) or another negative sp_status. */`,
-      `int pack_${m.prefix}_pb(const ${m.root.typeName} *in, uint8_t *out, size_t cap);`,
-    ]),
+    ...cHeader(
+      `${m.upper}_PB_PACK_H`,
+      [
+        "#include <stddef.h>",
+        "#include <stdint.h>",
+        "",
+        `#include "${typesHeaderName(m)}"`,
+        `#include "${n.pbHeader}"`,
+        `#include "${RUNTIME_HEADER}"`,
+        "",
+      ],
+      [
+        `/* The record as nanopb's ${n.cType}: fixed-point and epoch values as their raw integers, text`,
+        " * timestamps formatted, layout ranges checked (SP_ERR_RANGE / SP_ERR_LENGTH). Charsets are not checked. */",
+        `int ${m.prefix}_to_pb(const ${m.root.typeName} *in, ${n.cType} *out);`,
+        "",
+        "/* _to_pb, then pb_encode: the Protobuf bytes of the studio. Returns the length, SP_ERR_CAPACITY when",
+        ` * cap is too small (${n.maxSize} bytes always suffice) or another negative sp_status. */`,
+        `int pack_${m.prefix}_pb(const ${m.root.typeName} *in, uint8_t *out, size_t cap);`,
+      ],
+    ),
   ];
   const source = [
     ...generatedNote(m, "Protobuf packer over nanopb"),
@@ -178,6 +206,7 @@ export function generateNanopb(layout: Layout, dir = ""): ExportFile[] {
 export const nanopbExporter: Exporter = {
   id: "nanopb",
   label: "Protobuf for C (nanopb)",
-  description: "The proto3 schema plus nanopb .options (max_size/max_count from the layout, int_size from ranges, fixed_length / fixed_count where fixed): nanopb_generator turns them into static C structs with the same bytes as the Protobuf format. Includes pack_<msg>_pb(), which encodes the record's C type through nanopb.",
+  description:
+    "The proto3 schema plus nanopb .options (max_size/max_count from the layout, int_size from ranges, fixed_length / fixed_count where fixed): nanopb_generator turns them into static C structs with the same bytes as the Protobuf format. Includes pack_<msg>_pb(), which encodes the record's C type through nanopb.",
   generate: (layout) => [...generateNanopb(layout), ...generateNanopbPacker(layout)],
 };

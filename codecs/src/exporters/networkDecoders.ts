@@ -21,12 +21,18 @@ const SERVER_INFO: Record<NetworkServer, { dir: string; title: string; contract:
   ttn: {
     dir: "ttn-v3",
     title: "The Things Stack v3 uplink payload formatter (JavaScript)",
-    contract: ["decodeUplink(input): input.bytes (array of 0..255), input.fPort", "returns { data, warnings, errors }: errors non-empty when the bytes are not a valid message"],
+    contract: [
+      "decodeUplink(input): input.bytes (array of 0..255), input.fPort",
+      "returns { data, warnings, errors }: errors non-empty when the bytes are not a valid message",
+    ],
   },
   chirpstack: {
     dir: "chirpstack-v4",
     title: "ChirpStack v4 device-profile codec (JavaScript)",
-    contract: ["decodeUplink(input): input.bytes, input.fPort, input.variables (not used)", "returns { data }; throws an Error (logged by ChirpStack as a codec error) when the bytes are not a valid message"],
+    contract: [
+      "decodeUplink(input): input.bytes, input.fPort, input.variables (not used)",
+      "returns { data }; throws an Error (logged by ChirpStack as a codec error) when the bytes are not a valid message",
+    ],
   },
   ts013: {
     dir: "ts013",
@@ -68,7 +74,9 @@ const FORMAT_LABEL: Record<DecoderFormat, string> = { struct: "Struct", sbe: "SB
 
 /** ES5 string literals may not hold U+2028/U+2029 (JSON may). */
 function jsLiteral(v: unknown): string {
-  return JSON.stringify(v).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+  return JSON.stringify(v)
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
 }
 
 function comment(text: string): string {
@@ -78,7 +86,14 @@ function comment(text: string): string {
 /** The decoder source for one server and one wire format. */
 export function networkDecoderSource(layout: Layout, format: DecoderFormat, server: NetworkServer): string {
   const info = SERVER_INFO[server];
-  const body = [`var P = ${jsLiteral(decoderProgram(layout, format))};`, RUNTIME_COMMON.trim(), FORMAT_RUNTIME[format].trim(), COMMON_ENTRY, ENTRY[server], ""].join("\n");
+  const body = [
+    `var P = ${jsLiteral(decoderProgram(layout, format))};`,
+    RUNTIME_COMMON.trim(),
+    FORMAT_RUNTIME[format].trim(),
+    COMMON_ENTRY,
+    ENTRY[server],
+    "",
+  ].join("\n");
   const head = [
     "/*",
     ` * ${comment(info.title)}`,
@@ -98,7 +113,10 @@ function pick<T extends string>(value: unknown, all: readonly T[]): T[] | undefi
   return all.filter((x) => value.includes(x));
 }
 
-export function generateNetworkDecoders(layout: Layout, opts: { formats?: readonly DecoderFormat[]; servers?: readonly NetworkServer[] } = {}): ExportFile[] {
+export function generateNetworkDecoders(
+  layout: Layout,
+  opts: { formats?: readonly DecoderFormat[]; servers?: readonly NetworkServer[] } = {},
+): ExportFile[] {
   const explicit = opts.formats !== undefined;
   const files: ExportFile[] = [];
   for (const format of opts.formats ?? DECODER_FORMATS) {
@@ -110,7 +128,13 @@ export function generateNetworkDecoders(layout: Layout, opts: { formats?: readon
       if (e instanceof LayoutError && !explicit) continue;
       throw e;
     }
-    (opts.servers ?? NETWORK_SERVERS).forEach((s, i) => files.push({ path: `network/${SERVER_INFO[s].dir}/${layout.message}-${format}.js`, language: "js", content: sources[i]! }));
+    (opts.servers ?? NETWORK_SERVERS).forEach((s, i) =>
+      files.push({
+        path: `network/${SERVER_INFO[s].dir}/${layout.message}-${format}.js`,
+        language: "js",
+        content: sources[i]!,
+      }),
+    );
   }
   return files;
 }
@@ -118,10 +142,13 @@ export function generateNetworkDecoders(layout: Layout, opts: { formats?: readon
 export const networkDecodersExporter: Exporter = {
   id: "network-decoders",
   label: "LoRaWAN network decoders",
-  description: "TTN v3, ChirpStack v4 and TS013 JavaScript decoders for the Struct, bit-packed and SBE bytes, returning the record as JSON.",
+  description:
+    "TTN v3, ChirpStack v4 and TS013 JavaScript decoders for the Struct, bit-packed and SBE bytes, returning the record as JSON.",
   generate: (layout, options) =>
     generateNetworkDecoders(layout, {
-      ...(pick(options?.decoderFormats, DECODER_FORMATS) ? { formats: pick(options?.decoderFormats, DECODER_FORMATS)! } : {}),
+      ...(pick(options?.decoderFormats, DECODER_FORMATS)
+        ? { formats: pick(options?.decoderFormats, DECODER_FORMATS)! }
+        : {}),
       ...(pick(options?.servers, NETWORK_SERVERS) ? { servers: pick(options?.servers, NETWORK_SERVERS)! } : {}),
     }),
 };

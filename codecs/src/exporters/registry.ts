@@ -1,7 +1,6 @@
 // Every export by id: the one list the Export page, the CLI and the host iterate. Each export is a
 // generator over the layout; runExports gathers their files and reports layouts an export cannot express.
 import { LayoutError, type IssueAt } from "../errors.ts";
-import type { Layout } from "../layout/schema.ts";
 import { cBitpackedExporter } from "./cBitpacked.ts";
 import { cStructExporter, cStructZlibExporter } from "./cStruct.ts";
 import { decoderConfigExporter } from "./decoderConfig.ts";
@@ -13,6 +12,7 @@ import { networkDecodersExporter } from "./networkDecoders.ts";
 import { generateProto } from "./proto.ts";
 import { sbeXmlExporter } from "./sbeXml.ts";
 import type { Exporter, ExportFile } from "./types.ts";
+import type { Layout } from "../layout/schema.ts";
 
 export type { Exporter, ExportFile } from "./types.ts";
 
@@ -20,7 +20,8 @@ export type { Exporter, ExportFile } from "./types.ts";
 export const protoExporter: Exporter = {
   id: "proto",
   label: "Protocol Buffers (.proto)",
-  description: "proto3 schema with the layout's package, message, stable field numbers and units/ranges in comments: protoc, Python, Go, Java …",
+  description:
+    "proto3 schema with the layout's package, message, stable field numbers and units/ranges in comments: protoc, Python, Go, Java …",
   generate: (layout) => [{ path: nanopbNames(layout).proto, language: "proto", content: generateProto(layout) }],
 };
 
@@ -62,7 +63,11 @@ export class UnknownExporterError extends Error {
  * Runs the chosen exports (all when `ids` is empty). A file two exports both write (the .proto of
  * "proto" and "nanopb") appears once; two different files at one path are a bug and throw.
  */
-export function runExports(layout: Layout, ids: readonly string[] = [], options: Record<string, unknown> = {}): ExportResult {
+export function runExports(
+  layout: Layout,
+  ids: readonly string[] = [],
+  options: Record<string, unknown> = {},
+): ExportResult {
   const chosen = ids.length ? ids.map((id) => exporterById(id) ?? unknownExporter(id)) : [...EXPORTERS];
   const files: ExportResult["files"] = [];
   const problems: ExportProblem[] = [];
@@ -79,7 +84,8 @@ export function runExports(layout: Layout, ids: readonly string[] = [], options:
     for (const f of out) {
       const seen = byPath.get(f.path);
       if (seen === f.content) continue;
-      if (seen !== undefined) throw new Error(`exports "${ex.id}" and another both write ${f.path} with different content`);
+      if (seen !== undefined)
+        throw new Error(`exports "${ex.id}" and another both write ${f.path} with different content`);
       byPath.set(f.path, f.content);
       files.push({ ...f, exporter: ex.id });
     }

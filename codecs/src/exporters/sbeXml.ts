@@ -1,7 +1,13 @@
 // The layout as a FIX SBE 1.0 message schema (XML) that the official SBE tool turns into codecs
 // reading and writing exactly the bytes of our SBE format (docs/design/sbe-mapping.md).
 import type { Layout } from "../layout/schema.ts";
-import { sbeSchemaModel, type SbeMember, type SbeSchemaModel, type SbeTypeAttrs, type SbeTypeDecl } from "./sbe/model.ts";
+import {
+  sbeSchemaModel,
+  type SbeMember,
+  type SbeSchemaModel,
+  type SbeTypeAttrs,
+  type SbeTypeDecl,
+} from "./sbe/model.ts";
 import type { Exporter, ExportFile } from "./types.ts";
 
 function esc(s: string): string {
@@ -34,7 +40,12 @@ function typeLine(t: SbeTypeAttrs): string {
 }
 
 function memberLine(m: SbeMember): string {
-  return m.kind === "ref" ? `<ref${attrs([["name", m.name], ["type", m.type]])}/>` : typeLine(m);
+  return m.kind === "ref"
+    ? `<ref${attrs([
+        ["name", m.name],
+        ["type", m.type],
+      ])}/>`
+    : typeLine(m);
 }
 
 function declLines(d: SbeTypeDecl, indent: string): string[] {
@@ -43,12 +54,23 @@ function declLines(d: SbeTypeDecl, indent: string): string[] {
       return [`${indent}${typeLine(d)}`];
     case "enum":
       return [
-        `${indent}<enum${attrs([["name", d.name], ["encodingType", d.encodingType], ["description", d.description]])}>`,
+        `${indent}<enum${attrs([
+          ["name", d.name],
+          ["encodingType", d.encodingType],
+          ["description", d.description],
+        ])}>`,
         ...d.values.map((v) => `${indent}  <validValue${attrs([["name", v.name]])}>${v.value}</validValue>`),
         `${indent}</enum>`,
       ];
     case "composite":
-      return [`${indent}<composite${attrs([["name", d.name], ["description", d.description]])}>`, ...d.members.map((m) => `${indent}  ${memberLine(m)}`), `${indent}</composite>`];
+      return [
+        `${indent}<composite${attrs([
+          ["name", d.name],
+          ["description", d.description],
+        ])}>`,
+        ...d.members.map((m) => `${indent}  ${memberLine(m)}`),
+        `${indent}</composite>`,
+      ];
   }
 }
 
@@ -68,16 +90,50 @@ export function sbeXmlOf(model: SbeSchemaModel): string {
     "  <types>",
     ...model.types.flatMap((d) => declLines(d, "    ")),
     "  </types>",
-    `  <sbe:message${attrs([["name", model.message], ["id", model.templateId], ["description", model.description]])}>`,
+    `  <sbe:message${attrs([
+      ["name", model.message],
+      ["id", model.templateId],
+      ["description", model.description],
+    ])}>`,
   ];
-  for (const f of model.fields) lines.push(`    <field${attrs([["name", f.name], ["id", f.id], ["type", f.type], ["presence", f.presence], ["description", f.description]])}/>`);
+  for (const f of model.fields)
+    lines.push(
+      `    <field${attrs([
+        ["name", f.name],
+        ["id", f.id],
+        ["type", f.type],
+        ["presence", f.presence],
+        ["description", f.description],
+      ])}/>`,
+    );
   for (const g of model.groups) {
-    lines.push(`    <group${attrs([["name", g.name], ["id", g.id], ["dimensionType", "groupSizeEncoding"], ["description", g.description]])}>`);
+    lines.push(
+      `    <group${attrs([
+        ["name", g.name],
+        ["id", g.id],
+        ["dimensionType", "groupSizeEncoding"],
+        ["description", g.description],
+      ])}>`,
+    );
     const e = g.entry;
-    lines.push(`      <${e.kind}${attrs([["name", "value"], ["id", e.id], ["type", e.type]])}/>`);
+    lines.push(
+      `      <${e.kind}${attrs([
+        ["name", "value"],
+        ["id", e.id],
+        ["type", e.type],
+      ])}/>`,
+    );
     lines.push("    </group>");
   }
-  for (const d of model.data) lines.push(`    <data${attrs([["name", d.name], ["id", d.id], ["type", d.type], ["description", d.description]])}/>`);
+  for (const d of model.data)
+    lines.push(
+      `    <data${attrs([
+        ["name", d.name],
+        ["id", d.id],
+        ["type", d.type],
+        ["description", d.description],
+      ])}/>`,
+    );
   lines.push("  </sbe:message>", "</sbe:messageSchema>", "");
   return lines.join("\n");
 }
@@ -89,6 +145,7 @@ export function generateSbeXml(layout: Layout): ExportFile[] {
 export const sbeXmlExporter: Exporter = {
   id: "sbe-xml",
   label: "SBE message schema",
-  description: "FIX SBE 1.0 XML for the official SBE tool (Java, C++, C#, Go, Rust codecs) matching the studio's SBE bytes.",
+  description:
+    "FIX SBE 1.0 XML for the official SBE tool (Java, C++, C#, Go, Rust codecs) matching the studio's SBE bytes.",
   generate: (layout) => generateSbeXml(layout),
 };

@@ -20,7 +20,15 @@ export function crc32(data: Uint8Array): number {
 
 /** Paths inside the archive: relative, "/"-separated, no "..", no drive letters or backslashes. */
 export function safeArchivePath(path: string): boolean {
-  return path.length > 0 && path.length < 1024 && !path.startsWith("/") && !path.includes("\\") && !path.includes("\0") && !/^[A-Za-z]:/.test(path) && path.split("/").every((p) => p !== "" && p !== "." && p !== "..");
+  return (
+    path.length > 0 &&
+    path.length < 1024 &&
+    !path.startsWith("/") &&
+    !path.includes("\\") &&
+    !path.includes("\0") &&
+    !/^[A-Za-z]:/.test(path) &&
+    path.split("/").every((p) => p !== "" && p !== "." && p !== "..")
+  );
 }
 
 // 1980-01-01 00:00, the earliest DOS date: the same files always give the same archive bytes
@@ -38,7 +46,8 @@ export function zipFiles(files: readonly Pick<ExportFile, "path" | "content">[],
   });
   const localSize = entries.reduce((n, e) => n + 30 + e.name.length + e.data.length, 0);
   const centralSize = entries.reduce((n, e) => n + 46 + e.name.length, 0);
-  if (entries.length > 0xffff || localSize + centralSize > 0xffffffff) throw new Error("too many or too large files for a ZIP without ZIP64");
+  if (entries.length > 0xffff || localSize + centralSize > 0xffffffff)
+    throw new Error("too many or too large files for a ZIP without ZIP64");
   const out = new Uint8Array(localSize + centralSize + 22);
   const dv = new DataView(out.buffer);
   let p = 0;

@@ -3,10 +3,10 @@ import { DecodeError, EncodeError } from "../errors.ts";
 import type { Layout } from "../layout/schema.ts";
 import type { FieldValue, TypedRecord } from "../layout/values.ts";
 import { layoutSpecs, type FieldSpec } from "./bits/plan.ts";
-import type { FieldSizer } from "./sizer.ts";
 import { BitReader } from "./bits/reader.ts";
 import { scalarOps, ValueProblem } from "./bits/scalars.ts";
 import { BitWriter, type BitSpan } from "./bits/writer.ts";
+import type { FieldSizer } from "./sizer.ts";
 import type { Codec, CompiledCodec, EncodedWithSpans, FormatInfo, Span } from "./types.ts";
 
 export { bitpackedPlan, type BitpackedFieldPlan, type BitpackedPlan } from "./bits/plan.ts";
@@ -30,7 +30,8 @@ interface FieldOps {
   read(r: BitReader, out: TypedRecord): void;
 }
 
-const isRecord = (v: unknown): v is TypedRecord => typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array);
+const isRecord = (v: unknown): v is TypedRecord =>
+  typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array);
 
 function compileField(spec: FieldSpec): FieldOps {
   const { path, keyPath, optional, node } = spec;
@@ -54,7 +55,12 @@ function compileField(spec: FieldSpec): FieldOps {
     writeValue = (w, v) => {
       if (!Array.isArray(v)) throw new EncodeError("expected an array", FORMAT, keyPath);
       const n = v.length;
-      if (fixed ? n !== maxCount : n > maxCount) throw new EncodeError(fixed ? `needs exactly ${maxCount} elements, got ${n}` : `holds at most ${maxCount} elements, got ${n}`, FORMAT, keyPath);
+      if (fixed ? n !== maxCount : n > maxCount)
+        throw new EncodeError(
+          fixed ? `needs exactly ${maxCount} elements, got ${n}` : `holds at most ${maxCount} elements, got ${n}`,
+          FORMAT,
+          keyPath,
+        );
       w.owner(path, "length");
       w.write(n, countBits);
       for (let i = 0; i < n; i++) {

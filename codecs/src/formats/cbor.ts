@@ -1,32 +1,27 @@
 // CBOR as the paper's Python client writes it (cbor2.dumps of the plain record), built with cbor-x.
 import { Decoder, Encoder } from "cbor-x";
-
 import { EncodeError } from "../errors.ts";
-
-import type { Layout } from "../layout/schema.ts";
-
-import type { PlainValue } from "../layout/values.ts";
-
 import { libraryDecode } from "./decodeFailure.ts";
-
+import type { Layout } from "../layout/schema.ts";
+import type { PlainValue } from "../layout/values.ts";
 import { ByteWriter } from "./selfdescribing/byteWriter.ts";
-
 import { checkCbor } from "./selfdescribing/cborCheck.ts";
-
 import { normalizeDecoded } from "./selfdescribing/decoded.ts";
-
 import { compileSelfDescribing, type NumHint, type Sink } from "./selfdescribing/plan.ts";
-
-import { hasLoneSurrogate } from "../text/utf8.ts";
-
 import type { Codec, CompiledCodec, FormatInfo } from "./types.ts";
-
+import { hasLoneSurrogate } from "../text/utf8.ts";
 
 /**
  * The options under which cbor-x writes what cbor2 writes: no record extension (tag 105), maps
  * with their exact length, byte strings untagged (cbor-x tags Uint8Array with 64 under Node).
  */
-export const CBOR_X_OPTIONS = { useRecords: false, variableMapSize: true, tagUint8Array: false, pack: false, useFloat32: 0 } as const;
+export const CBOR_X_OPTIONS = {
+  useRecords: false,
+  variableMapSize: true,
+  tagUint8Array: false,
+  pack: false,
+  useFloat32: 0,
+} as const;
 
 const info: FormatInfo = {
   id: "cbor",
@@ -36,7 +31,8 @@ const info: FormatInfo = {
   selfDescribing: true,
   compressed: false,
   lossy: false,
-  implementation: "cbor-x 1.6.9 (useRecords: false, variableMapSize: true, tagUint8Array: false) per key and value, byte-identical to Python cbor2.dumps; float fields written by width (0xfa float32, 0xfb float64)",
+  implementation:
+    "cbor-x 1.6.9 (useRecords: false, variableMapSize: true, tagUint8Array: false) per key and value, byte-identical to Python cbor2.dumps; float fields written by width (0xfa float32, 0xfb float64)",
 };
 
 const TWO_32 = 2 ** 32;
@@ -142,9 +138,11 @@ const decoder = new Decoder({ useRecords: false, mapsAsObjects: true });
  * cbor-x reports malformed input as a plain Error with one of these messages (decode.js); checkCbor
  * refuses all of them first, so reaching one means the two disagree, which is still bad input.
  */
-const CBOR_X_INPUT = /^(Unexpected end of CBOR data|Data read, but end of buffer not reached|Unknown (CBOR )?token|Invalid major type|Unexpected break stop code|Indefinite length not supported|JavaScript does not support arrays|(Array length|Property count|Map size) exceeds)/;
+const CBOR_X_INPUT =
+  /^(Unexpected end of CBOR data|Data read, but end of buffer not reached|Unknown (CBOR )?token|Invalid major type|Unexpected break stop code|Indefinite length not supported|JavaScript does not support arrays|(Array length|Property count|Map size) exceeds)/;
 
-const isCborXInputError = (e: unknown): boolean => e instanceof Error && e.constructor === Error && CBOR_X_INPUT.test(e.message);
+const isCborXInputError = (e: unknown): boolean =>
+  e instanceof Error && e.constructor === Error && CBOR_X_INPUT.test(e.message);
 
 function compile(layout: Layout): CompiledCodec {
   const keyEncoder = new Encoder(CBOR_X_OPTIONS);

@@ -29,7 +29,21 @@ let out = new Uint8Array(1024);
  * the match parameters lm_init() left in the fresh state. The fields are pako internals, so they are
  * checked once; if pako ever lays its state out differently we fall back to deflateReset().
  */
-const LM_FIELDS = ["window_size", "max_lazy_match", "good_match", "nice_match", "max_chain_length", "strstart", "block_start", "lookahead", "insert", "match_length", "prev_length", "match_available", "ins_h"] as const;
+const LM_FIELDS = [
+  "window_size",
+  "max_lazy_match",
+  "good_match",
+  "nice_match",
+  "max_chain_length",
+  "strstart",
+  "block_start",
+  "lookahead",
+  "insert",
+  "match_length",
+  "prev_length",
+  "match_available",
+  "ins_h",
+] as const;
 type LmState = Record<(typeof LM_FIELDS)[number], number> & { head: Uint16Array };
 let lmSnapshot: number[] | undefined;
 
@@ -144,7 +158,8 @@ export function zlibInflate(data: Uint8Array, maxOut: number): Uint8Array {
       const status = pakoInflate(strm, Z_FINISH);
       if (status === Z_STREAM_END) break;
       if (status === Z_BUF_ERROR && strm.avail_out === 0) {
-        if (buf.length > maxOut) throw new InflateError(`inflates to more than the ${maxOut} bytes the layout allows`, strm.next_in);
+        if (buf.length > maxOut)
+          throw new InflateError(`inflates to more than the ${maxOut} bytes the layout allows`, strm.next_in);
         const next = new Uint8Array(Math.min(maxOut + 1, buf.length * 2));
         next.set(buf);
         buf = next;
@@ -156,8 +171,13 @@ export function zlibInflate(data: Uint8Array, maxOut: number): Uint8Array {
       if (status === Z_BUF_ERROR) throw new InflateError("truncated zlib stream", data.length);
       throw new InflateError(`not a valid zlib stream (${strm.msg || `status ${status}`})`, strm.next_in);
     }
-    if (strm.next_out > maxOut) throw new InflateError(`inflates to more than the ${maxOut} bytes the layout allows`, strm.next_in);
-    if (strm.avail_in !== 0) throw new InflateError(`${strm.avail_in} trailing byte${strm.avail_in === 1 ? "" : "s"} after the zlib stream`, strm.next_in);
+    if (strm.next_out > maxOut)
+      throw new InflateError(`inflates to more than the ${maxOut} bytes the layout allows`, strm.next_in);
+    if (strm.avail_in !== 0)
+      throw new InflateError(
+        `${strm.avail_in} trailing byte${strm.avail_in === 1 ? "" : "s"} after the zlib stream`,
+        strm.next_in,
+      );
     return buf.subarray(0, strm.next_out);
   } finally {
     strm.input = EMPTY;

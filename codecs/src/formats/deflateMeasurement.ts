@@ -30,11 +30,20 @@ export function meanDelta(c: SizeComparison, m: DeflateMeasurement): number {
 }
 
 const count = (n: number): string => n.toLocaleString("en").replace(/,/g, " ");
-const histogram = (h: SizeComparison["deltaHistogram"]): string => Object.entries(h).map(([d, n]) => `${d}: ${count(n ?? 0)}`).join(", ");
+const histogram = (h: SizeComparison["deltaHistogram"]): string =>
+  Object.entries(h)
+    .map(([d, n]) => `${d}: ${count(n ?? 0)}`)
+    .join(", ");
 
 export function renderDeflateTable(m: DeflateMeasurement): string {
   const row = (c: SizeComparison, bold = false): string => {
-    const cells = [c.label, count(c.identical), c.meanBytes.toFixed(3), `${meanDelta(c, m) >= 0 ? "+" : ""}${meanDelta(c, m).toFixed(3)}`, histogram(c.deltaHistogram)];
+    const cells = [
+      c.label,
+      count(c.identical),
+      c.meanBytes.toFixed(3),
+      `${meanDelta(c, m) >= 0 ? "+" : ""}${meanDelta(c, m).toFixed(3)}`,
+      histogram(c.deltaHistogram),
+    ];
     return `| ${(bold ? cells.map((x) => `**${x}**`) : cells).join(" | ")} |`;
   };
   return [

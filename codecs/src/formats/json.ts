@@ -1,20 +1,12 @@
 // JSON as the device (and the paper's Python client) writes it: json.dumps of the plain record.
 import { EncodeError } from "../errors.ts";
-
 import type { Layout } from "../layout/schema.ts";
-
 import type { PlainValue } from "../layout/values.ts";
-
 import { ByteWriter } from "./selfdescribing/byteWriter.ts";
-
 import { parseJson } from "./selfdescribing/jsonParse.ts";
-
 import { jsonNumber, writeJsonString, type JsonSpacing } from "./selfdescribing/jsonText.ts";
-
 import { compileSelfDescribing, type NumHint, type Sink } from "./selfdescribing/plan.ts";
-
 import type { Codec, CompiledCodec, FormatInfo } from "./types.ts";
-
 
 const info: FormatInfo = {
   id: "json",
@@ -24,7 +16,8 @@ const info: FormatInfo = {
   selfDescribing: true,
   compressed: false,
   lossy: false,
-  implementation: "built-in writer matching Python json.dumps (python: defaults; compact: separators=(\",\", \":\"), ensure_ascii=False); strict built-in reader",
+  implementation:
+    'built-in writer matching Python json.dumps (python: defaults; compact: separators=(",", ":"), ensure_ascii=False); strict built-in reader',
 };
 
 class JsonSink implements Sink {
@@ -52,7 +45,8 @@ class JsonSink implements Sink {
     const out = this.out;
     switch (typeof v) {
       case "string":
-        if (!writeJsonString(out, v, this.spacing)) throw new EncodeError("string holds a lone surrogate", this.format, path);
+        if (!writeJsonString(out, v, this.spacing))
+          throw new EncodeError("string holds a lone surrogate", this.format, path);
         return;
       case "number":
         out.ascii(jsonNumber(v, hint));

@@ -1,27 +1,16 @@
 // MessagePack as the paper's Python client writes it (msgpack.packb of the plain record, bin type
 // on), built with @msgpack/msgpack.
 import { DecodeError as MsgpackDecodeError, Decoder, Encoder } from "@msgpack/msgpack";
-
 import { EncodeError } from "../errors.ts";
-
-import type { Layout } from "../layout/schema.ts";
-
-import type { PlainValue } from "../layout/values.ts";
-
 import { libraryDecode } from "./decodeFailure.ts";
-
+import type { Layout } from "../layout/schema.ts";
+import type { PlainValue } from "../layout/values.ts";
 import { ByteWriter } from "./selfdescribing/byteWriter.ts";
-
 import { normalizeDecoded } from "./selfdescribing/decoded.ts";
-
 import { checkMsgpack } from "./selfdescribing/msgpackCheck.ts";
-
 import { compileSelfDescribing, type NumHint, type Sink } from "./selfdescribing/plan.ts";
-
-import { hasLoneSurrogate } from "../text/utf8.ts";
-
 import type { Codec, CompiledCodec, FormatInfo } from "./types.ts";
-
+import { hasLoneSurrogate } from "../text/utf8.ts";
 
 export const MSGPACK_OPTIONS = { useBigInt64: true } as const;
 
@@ -33,7 +22,8 @@ const info: FormatInfo = {
   selfDescribing: true,
   compressed: false,
   lossy: false,
-  implementation: "@msgpack/msgpack 3.1.3 (useBigInt64) per key and value, byte-identical to Python msgpack.packb (use_bin_type=True); float fields written by width (0xca float32, 0xcb float64)",
+  implementation:
+    "@msgpack/msgpack 3.1.3 (useBigInt64) per key and value, byte-identical to Python msgpack.packb (use_bin_type=True); float fields written by width (0xca float32, 0xcb float64)",
 };
 
 const TWO_31 = 2 ** 31;
@@ -123,7 +113,8 @@ const decoder = new Decoder(MSGPACK_OPTIONS);
 
 /** The library's own DecodeError, and the RangeErrors it throws for short or over-long input (Decoder.mjs). */
 const isMsgpackInputError = (e: unknown): boolean =>
-  e instanceof MsgpackDecodeError || (e instanceof RangeError && /^(Insufficient data|Extra \d+ of \d+ byte)/.test(e.message));
+  e instanceof MsgpackDecodeError ||
+  (e instanceof RangeError && /^(Insufficient data|Extra \d+ of \d+ byte)/.test(e.message));
 
 function compile(layout: Layout): CompiledCodec {
   const keyEncoder = new Encoder(MSGPACK_OPTIONS);

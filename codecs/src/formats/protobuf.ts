@@ -40,9 +40,9 @@
 // encode/decode never build intermediate message objects and no code is generated at run time
 // (protobufjs' own encode/decode would eval code, which the renderer's strict CSP forbids).
 import { DecodeError, EncodeError } from "../errors.ts";
+import { rethrowDecodeFailure } from "./decodeFailure.ts";
 import type { Layout } from "../layout/schema.ts";
 import type { TypedRecord } from "../layout/values.ts";
-import { rethrowDecodeFailure } from "./decodeFailure.ts";
 import { messageDecoder, readFields } from "./protobuf/decode.ts";
 import { messageEncoder, messageSizer } from "./protobuf/encode.ts";
 import { protoModel } from "./protobuf/model.ts";
@@ -60,7 +60,8 @@ const info: FormatInfo = {
   selfDescribing: false,
   compressed: false,
   lossy: false,
-  implementation: "proto3 wire format; schema as protobufjs 8 reflection types, compiled writer/reader (byte-identical to Python protobuf)",
+  implementation:
+    "proto3 wire format; schema as protobufjs 8 reflection types, compiled writer/reader (byte-identical to Python protobuf)",
 };
 
 const EMPTY = new Uint8Array(0);
@@ -75,7 +76,8 @@ function compile(layout: Layout): CompiledCodec {
   const reader = new Reader();
 
   const encode = (record: TypedRecord): Uint8Array => {
-    if (typeof record !== "object" || record === null || Array.isArray(record)) throw new EncodeError("expected a record object", "protobuf");
+    if (typeof record !== "object" || record === null || Array.isArray(record))
+      throw new EncodeError("expected a record object", "protobuf");
     writer.pos = 0;
     encodeMessage(record, writer);
     return writer.finish();

@@ -1,23 +1,27 @@
 // PSON, the Thinger.io format (seed 001): the plain record in header-byte form, written and read here
 // (there is no JavaScript PSON library); wire rules and inferences are in selfdescribing/psonWire.ts.
 import { EncodeError } from "../errors.ts";
-
 import type { Layout } from "../layout/schema.ts";
-
 import type { PlainValue } from "../layout/values.ts";
-
 import { utf8Length } from "../text/bytes.ts";
-
 import { ByteWriter } from "./selfdescribing/byteWriter.ts";
-
 import { compileSelfDescribing, type NumHint, type Sink } from "./selfdescribing/plan.ts";
-
 import {
-  PSON_ARRAY, PSON_BYTES, PSON_FALSE, PSON_FLOAT32, PSON_FLOAT64, PSON_MAP, PSON_NULL, PSON_SIGNED, PSON_STRING, PSON_TRUE, PSON_UNSIGNED,
-  readPson, writeHeader,
+  PSON_ARRAY,
+  PSON_BYTES,
+  PSON_FALSE,
+  PSON_FLOAT32,
+  PSON_FLOAT64,
+  PSON_MAP,
+  PSON_NULL,
+  PSON_SIGNED,
+  PSON_STRING,
+  PSON_TRUE,
+  PSON_UNSIGNED,
+  readPson,
+  writeHeader,
 } from "./selfdescribing/psonWire.ts";
 import type { Codec, CompiledCodec, FormatInfo } from "./types.ts";
-
 
 const info: FormatInfo = {
   id: "pson",
@@ -27,7 +31,8 @@ const info: FormatInfo = {
   selfDescribing: true,
   compressed: false,
   lossy: false,
-  implementation: "built-in writer and strict reader of the Thinger.io PSON wire format (Sensors 2021 §3, Table 1); float32 fields as PSON float32, little-endian",
+  implementation:
+    "built-in writer and strict reader of the Thinger.io PSON wire format (Sensors 2021 §3, Table 1); float32 fields as PSON float32, little-endian",
 };
 
 class PsonSink implements Sink {

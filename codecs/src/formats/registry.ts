@@ -1,5 +1,4 @@
 // Every wire format by id: the one list the UI, CLI, services and tests iterate.
-import type { Layout } from "../layout/schema.ts";
 import { bitpackedCodec } from "./bitpacked.ts";
 import { cborCodec } from "./cbor.ts";
 import { jsonCodec } from "./json.ts";
@@ -10,6 +9,7 @@ import { sbeCodec } from "./sbe.ts";
 import { structCodec } from "./struct.ts";
 import { structZlibCodec } from "./structZlib.ts";
 import { FORMAT_IDS, type Codec, type CompiledCodec, type FormatExports, type FormatId } from "./types.ts";
+import type { Layout } from "../layout/schema.ts";
 
 export const CODECS: Record<FormatId, Codec> = {
   json: jsonCodec,
@@ -24,7 +24,9 @@ export const CODECS: Record<FormatId, Codec> = {
 };
 
 /** Every format's full label, by id. */
-export const FORMAT_LABELS: Record<FormatId, string> = Object.fromEntries(FORMAT_IDS.map((id) => [id, CODECS[id].info.label])) as Record<FormatId, string>;
+export const FORMAT_LABELS: Record<FormatId, string> = Object.fromEntries(
+  FORMAT_IDS.map((id) => [id, CODECS[id].info.label]),
+) as Record<FormatId, string>;
 
 /** A stored format id's label; an id this build does not know (an older run's) is shown as it is. */
 export function formatLabel(id: string): string {

@@ -13,7 +13,8 @@ const info: FormatInfo = {
   selfDescribing: false,
   compressed: false,
   lossy: false,
-  implementation: "hand-written SBE 1.0 codec (8-byte header, little-endian root block, uint16 group and var-data lengths)",
+  implementation:
+    "hand-written SBE 1.0 codec (8-byte header, little-endian root block, uint16 group and var-data lengths)",
 };
 
 export interface CompiledSbe extends CompiledCodec {
@@ -23,7 +24,15 @@ export interface CompiledSbe extends CompiledCodec {
 export function compileSbe(layout: Layout): CompiledSbe {
   const plan = planSbe(layout);
   const enc = sbeEncoder(plan);
-  return { info, layout, plan, encode: enc.encode, encodeWithSpans: enc.encodeWithSpans, sizer: sbeSizer(plan), decode: sbeDecoder(plan) };
+  return {
+    info,
+    layout,
+    plan,
+    encode: enc.encode,
+    encodeWithSpans: enc.encodeWithSpans,
+    sizer: sbeSizer(plan),
+    decode: sbeDecoder(plan),
+  };
 }
 
 export const sbeCodec: Codec = { info, compile: compileSbe };

@@ -1,9 +1,19 @@
 // The contract every wire format implements; sizes, attribution, the byte map, services and exports build on it.
+import type { FieldSizer } from "./sizer.ts";
 import type { Layout } from "../layout/schema.ts";
 import type { TypedRecord } from "../layout/values.ts";
-import type { FieldSizer } from "./sizer.ts";
 
-export const FORMAT_IDS = ["json", "cbor", "msgpack", "protobuf", "struct", "struct-zlib", "sbe", "pson", "bitpacked"] as const;
+export const FORMAT_IDS = [
+  "json",
+  "cbor",
+  "msgpack",
+  "protobuf",
+  "struct",
+  "struct-zlib",
+  "sbe",
+  "pson",
+  "bitpacked",
+] as const;
 export type FormatId = (typeof FORMAT_IDS)[number];
 
 /**

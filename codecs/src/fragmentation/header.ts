@@ -23,7 +23,10 @@ export interface FragmentHeader {
 /** Payload bytes one message carries in fragmented mode. */
 export function fragmentPayload(limit: number): number {
   const room = limit - FRAGMENT_HEADER_BYTES;
-  if (!Number.isInteger(limit) || room < 1) throw new FragmentError(`a ${limit}-byte message leaves no room after the ${FRAGMENT_HEADER_BYTES}-byte fragment header`);
+  if (!Number.isInteger(limit) || room < 1)
+    throw new FragmentError(
+      `a ${limit}-byte message leaves no room after the ${FRAGMENT_HEADER_BYTES}-byte fragment header`,
+    );
   return room;
 }
 
@@ -34,10 +37,14 @@ export function maxRecordBytes(limit: number): number {
 
 /** The messages one record becomes: each is header + at most limit − 2 bytes; an empty record is one header-only message. */
 export function splitRecord(record: Uint8Array, limit: number, recordId: number): Uint8Array[] {
-  if (!Number.isInteger(recordId) || recordId < 0 || recordId > 255) throw new FragmentError(`record id ${recordId} is not in 0–255`);
+  if (!Number.isInteger(recordId) || recordId < 0 || recordId > 255)
+    throw new FragmentError(`record id ${recordId} is not in 0–255`);
   const room = fragmentPayload(limit);
   const count = Math.max(1, Math.ceil(record.length / room));
-  if (count > MAX_FRAGMENTS) throw new FragmentError(`a ${record.length}-byte record needs ${count} fragments of ${room} bytes; the header counts at most ${MAX_FRAGMENTS} (${MAX_FRAGMENTS * room} bytes)`);
+  if (count > MAX_FRAGMENTS)
+    throw new FragmentError(
+      `a ${record.length}-byte record needs ${count} fragments of ${room} bytes; the header counts at most ${MAX_FRAGMENTS} (${MAX_FRAGMENTS * room} bytes)`,
+    );
   const out: Uint8Array[] = [];
   for (let i = 0; i < count; i++) {
     const part = record.subarray(i * room, Math.min(record.length, (i + 1) * room));
@@ -51,7 +58,8 @@ export function splitRecord(record: Uint8Array, limit: number, recordId: number)
 }
 
 export function readHeader(message: Uint8Array): FragmentHeader {
-  if (message.length < FRAGMENT_HEADER_BYTES) throw new FragmentError(`a ${message.length}-byte message is shorter than the fragment header`);
+  if (message.length < FRAGMENT_HEADER_BYTES)
+    throw new FragmentError(`a ${message.length}-byte message is shorter than the fragment header`);
   const index = message[1]! >> 4;
   const count = (message[1]! & 0x0f) + 1;
   if (index >= count) throw new FragmentError(`fragment index ${index} is beyond the last index ${count - 1}`);
@@ -92,7 +100,13 @@ export class Reassembler {
       p = undefined;
     }
     if (!p) {
-      p = { count: h.count, parts: new Array(h.count).fill(undefined), received: 0, openedAt: this.opened++, firstSeenMs: nowMs };
+      p = {
+        count: h.count,
+        parts: new Array(h.count).fill(undefined),
+        received: 0,
+        openedAt: this.opened++,
+        firstSeenMs: nowMs,
+      };
       this.pending.set(h.recordId, p);
     }
     if (p.parts[h.index] === undefined) {

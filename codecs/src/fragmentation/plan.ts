@@ -1,9 +1,16 @@
 // What sending a record that does not fit costs on each platform: messages per record, header overhead,
 // queue occupancy and uplink caps, and the cost compared with a platform that took the record whole.
-import { chargeMessage, estimateCost, fragmentRoom, roundDecimal, type CostResult, type SizeDistribution } from "../cost/cost.ts";
+import { FragmentError, FRAGMENT_HEADER_BYTES, MAX_FRAGMENTS } from "./header.ts";
+import {
+  chargeMessage,
+  estimateCost,
+  fragmentRoom,
+  roundDecimal,
+  type CostResult,
+  type SizeDistribution,
+} from "../cost/cost.ts";
 import type { Billing, Platform } from "../platforms/catalog.ts";
 import type { OverheadFn } from "../transport/platformStack.ts";
-import { FragmentError, FRAGMENT_HEADER_BYTES, MAX_FRAGMENTS } from "./header.ts";
 
 export type FragmentMode = "no-limit" | "single" | "fragmented" | "too-large";
 
@@ -72,25 +79,41 @@ export interface FragmentationInput {
 export const REASSEMBLY_RULE =
   "Every message of a fragmented layout starts with a 2-byte header: record id (0–255, +1 per record), then fragment index (high nibble) and last index = count − 1 (low nibble). The receiver keeps one buffer per device and record id, ignores duplicate indexes, restarts the buffer when the count disagrees (the id wrapped), and delivers the record when all indexes 0…count−1 are in, concatenated in index order; unfinished records are dropped after a timeout or once 128 newer records have started.";
 
-function fragmentShares(b: Billing, sizes: ArrayLike<number>, limit: number, overhead: OverheadFn | undefined): FragmentShare[] {
+function fragmentShares(
+  b: Billing,
+  sizes: ArrayLike<number>,
+  limit: number,
+  overhead: OverheadFn | undefined,
+): FragmentShare[] {
   const counts = new Map<number, number>();
   for (let i = 0; i < sizes.length; i++) {
     const f = chargeMessage(sizes[i]!, b, limit, FRAGMENT_HEADER_BYTES, true, overhead).fragments;
     counts.set(f, (counts.get(f) ?? 0) + 1);
   }
-  return [...counts.entries()].sort((a, c) => a[0] - c[0]).map(([fragments, n]) => ({ fragments, share: n / sizes.length }));
+  return [...counts.entries()]
+    .sort((a, c) => a[0] - c[0])
+    .map(([fragments, n]) => ({ fragments, share: n / sizes.length }));
 }
 
 /** How estimateCost must bill a layout on a platform: in fragmented mode when its largest record, on air, exceeds the limit. */
-export function fragmentationMode(platform: Platform, sizes: SizeDistribution, overhead?: OverheadFn): { fragmentHeaderBytes?: number; headerOnEveryMessage?: boolean } {
+export function fragmentationMode(
+  platform: Platform,
+  sizes: SizeDistribution,
+  overhead?: OverheadFn,
+): { fragmentHeaderBytes?: number; headerOnEveryMessage?: boolean } {
   const maxOnAir = sizes.max + (overhead ? overhead(sizes.max) : 0);
-  return platform.uplinkBytes !== undefined && maxOnAir > platform.uplinkBytes ? { fragmentHeaderBytes: FRAGMENT_HEADER_BYTES, headerOnEveryMessage: true } : {};
+  return platform.uplinkBytes !== undefined && maxOnAir > platform.uplinkBytes
+    ? { fragmentHeaderBytes: FRAGMENT_HEADER_BYTES, headerOnEveryMessage: true }
+    : {};
 }
 
 /** Record bytes per fragment; a limit the headers fill leaves nothing to send, which is the user's platform or stack to change. */
 function roomPerFragment(platform: Platform, limit: number, overhead: OverheadFn | undefined): number {
   const room = fragmentRoom(limit, FRAGMENT_HEADER_BYTES, overhead);
-  if (room < 1) throw new FragmentError(`${platform.name}'s ${limit}-byte messages leave no room for a record after the ${FRAGMENT_HEADER_BYTES}-byte fragment header${overhead ? " and the transport's headers" : ""}`);
+  if (room < 1)
+    throw new FragmentError(
+      `${platform.name}'s ${limit}-byte messages leave no room for a record after the ${FRAGMENT_HEADER_BYTES}-byte fragment header${overhead ? " and the transport's headers" : ""}`,
+    );
   return room;
 }
 
@@ -105,7 +128,15 @@ export function planFragmentation(input: FragmentationInput): FragmentationPlan 
   const b = input.billing ?? platform.billing;
   const limit = platform.uplinkBytes;
   const overhead = input.transportOverhead;
-  const base = { platform, devices, messagesPerDay, days, sizes, ...(input.billing ? { billing: input.billing } : {}), ...(overhead ? { transportOverhead: overhead } : {}) };
+  const base = {
+    platform,
+    devices,
+    messagesPerDay,
+    days,
+    sizes,
+    ...(input.billing ? { billing: input.billing } : {}),
+    ...(overhead ? { transportOverhead: overhead } : {}),
+  };
   const whole = estimateCost({ ...base, platform: withoutLimit(platform) });
   const notes: string[] = [];
 
@@ -125,10 +156,15 @@ export function planFragmentation(input: FragmentationInput): FragmentationPlan 
     payloadPerMessage = roomPerFragment(platform, limit, overhead);
     maxRecord = MAX_FRAGMENTS * payloadPerMessage;
     if (fragmentedMode) {
-      shares = sizes.sizes && sizes.sizes.length ? fragmentShares(b, sizes.sizes, limit, overhead) : [{ fragments: fragmented.max.fragmentsPerMessage, share: 1 }];
+      shares =
+        sizes.sizes && sizes.sizes.length
+          ? fragmentShares(b, sizes.sizes, limit, overhead)
+          : [{ fragments: fragmented.max.fragmentsPerMessage, share: 1 }];
       if (sizes.max > maxRecord) {
         mode = "too-large";
-        notes.push(`records up to ${sizes.max} B need more than the header's ${MAX_FRAGMENTS} fragments (${maxRecord} B at most on ${platform.name})`);
+        notes.push(
+          `records up to ${sizes.max} B need more than the header's ${MAX_FRAGMENTS} fragments (${maxRecord} B at most on ${platform.name})`,
+        );
       }
     }
   }
@@ -140,14 +176,23 @@ export function planFragmentation(input: FragmentationInput): FragmentationPlan 
   const transportPerRecord = overhead ? Math.max(0, roundDecimal(perRecord - sizes.mean - headerPerRecord, 9)) : 0;
 
   const transmissionsPerDay = { mean: messagesPerDay * meanFragments, max: messagesPerDay * maxFragments };
-  const uplinkCap = platform.maxUplinksPerDay !== undefined ? { perDay: platform.maxUplinksPerDay, ok: transmissionsPerDay.max <= platform.maxUplinksPerDay } : null;
-  if (uplinkCap && !uplinkCap.ok) notes.push(`${transmissionsPerDay.max} messages/day at the largest record exceed ${platform.name}'s ${uplinkCap.perDay} uplinks/day`);
+  const uplinkCap =
+    platform.maxUplinksPerDay !== undefined
+      ? { perDay: platform.maxUplinksPerDay, ok: transmissionsPerDay.max <= platform.maxUplinksPerDay }
+      : null;
+  if (uplinkCap && !uplinkCap.ok)
+    notes.push(
+      `${transmissionsPerDay.max} messages/day at the largest record exceed ${platform.name}'s ${uplinkCap.perDay} uplinks/day`,
+    );
 
   let queue: QueuePlan | null = null;
   if (platform.queueSlots !== undefined) {
     const slots = platform.queueSlots;
     const lat = platform.uplinkLatencyHours ?? { min: 0, max: 0 };
-    const occupancy = { min: (transmissionsPerDay.mean * lat.min) / 24, max: (transmissionsPerDay.mean * lat.max) / 24 };
+    const occupancy = {
+      min: (transmissionsPerDay.mean * lat.min) / 24,
+      max: (transmissionsPerDay.mean * lat.max) / 24,
+    };
     queue = {
       slots,
       recordsPerQueue: Math.floor(slots / maxFragments),
@@ -156,9 +201,18 @@ export function planFragmentation(input: FragmentationInput): FragmentationPlan 
       overflows: occupancy.max >= slots,
       recordExceedsQueue: maxFragments > slots,
     };
-    if (queue.overflows) notes.push(`about ${occupancy.max.toFixed(1)} of ${slots} queue slots are busy on average: the module will refuse payloads (BUFFER_FULL)`);
-    if (queue.recordExceedsQueue) notes.push(`a ${maxFragments}-fragment record needs more than the ${slots} queue slots; the host must feed it in as slots free up`);
-    if (fragmentedMode && platform.uplinkLatencyHours) notes.push(`a record is complete only when its last fragment arrives: at least the ${lat.min}–${lat.max} h message latency, longer when its fragments leave in different contacts`);
+    if (queue.overflows)
+      notes.push(
+        `about ${occupancy.max.toFixed(1)} of ${slots} queue slots are busy on average: the module will refuse payloads (BUFFER_FULL)`,
+      );
+    if (queue.recordExceedsQueue)
+      notes.push(
+        `a ${maxFragments}-fragment record needs more than the ${slots} queue slots; the host must feed it in as slots free up`,
+      );
+    if (fragmentedMode && platform.uplinkLatencyHours)
+      notes.push(
+        `a record is complete only when its last fragment arrives: at least the ${lat.min}–${lat.max} h message latency, longer when its fragments leave in different contacts`,
+      );
   }
 
   const fc = exactOf(fragmented).cost;

@@ -35,7 +35,12 @@ export function fixedTicks(t: Pick<FixedType, "scale" | "offset">): FixedTicks {
   const pow = d !== undefined ? 10 ** d : 1;
   const scaleTicks = Math.round(t.scale * pow);
   const offsetTicks = Math.round(t.offset * pow);
-  return { pow, scaleTicks, offsetTicks, exact: d !== undefined && Number.isSafeInteger(scaleTicks) && Number.isSafeInteger(offsetTicks) };
+  return {
+    pow,
+    scaleTicks,
+    offsetTicks,
+    exact: d !== undefined && Number.isSafeInteger(scaleTicks) && Number.isSafeInteger(offsetTicks),
+  };
 }
 
 export function fixedPoint(t: FixedType): FixedPoint {

@@ -21,7 +21,11 @@ function levels(fields: readonly Field[], parent: string, out: Levels): Levels {
   const level = new Map<string, number[]>();
   for (const f of fields) {
     const n = f.options?.protobuf?.number;
-    if (n !== undefined) level.set(f.id, Array.from({ length: protobufWidth(f) }, (_, j) => n + j));
+    if (n !== undefined)
+      level.set(
+        f.id,
+        Array.from({ length: protobufWidth(f) }, (_, j) => n + j),
+      );
     if (f.type.kind === "group") levels(f.type.fields, f.id, out);
   }
   out.set(parent, level);
@@ -86,9 +90,16 @@ export function keepProtobufNumbers(prev: Layout, next: Layout): Layout {
       if (f.type.kind !== "group") return f;
       const protobufReserved = gone(f.id, f.type.protobufReserved);
       const { protobufReserved: _old, ...rest } = f.type;
-      return { ...f, type: { ...rest, fields: reserve(f.type.fields), ...(protobufReserved ? { protobufReserved } : {}) } };
+      return {
+        ...f,
+        type: { ...rest, fields: reserve(f.type.fields), ...(protobufReserved ? { protobufReserved } : {}) },
+      };
     });
-  const reserved: Layout = { ...next, protobufReserved: gone(TOP, next.protobufReserved) ?? [], fields: reserve(carried) };
+  const reserved: Layout = {
+    ...next,
+    protobufReserved: gone(TOP, next.protobufReserved) ?? [],
+    fields: reserve(carried),
+  };
 
   // 3. new fields take the lowest free, unreserved number of their message
   return assignProtobufNumbers(reserved);

@@ -110,9 +110,25 @@ const arrayType = z.object({
 /** How one value is chosen when the designer draws N reproducible samples. */
 export const sampleModelSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("constant"), value: z.unknown() }),
-  z.object({ kind: z.literal("uniform"), min: z.number(), max: z.number(), decimals: z.number().int().min(0).max(12).optional() }),
-  z.object({ kind: z.literal("normal"), mean: z.number(), sd: z.number().nonnegative(), min: z.number().optional(), max: z.number().optional(), decimals: z.number().int().min(0).max(12).optional() }),
-  z.object({ kind: z.literal("choice"), values: z.array(z.unknown()).min(1), weights: z.array(z.number().nonnegative()).optional() }),
+  z.object({
+    kind: z.literal("uniform"),
+    min: z.number(),
+    max: z.number(),
+    decimals: z.number().int().min(0).max(12).optional(),
+  }),
+  z.object({
+    kind: z.literal("normal"),
+    mean: z.number(),
+    sd: z.number().nonnegative(),
+    min: z.number().optional(),
+    max: z.number().optional(),
+    decimals: z.number().int().min(0).max(12).optional(),
+  }),
+  z.object({
+    kind: z.literal("choice"),
+    values: z.array(z.unknown()).min(1),
+    weights: z.array(z.number().nonnegative()).optional(),
+  }),
   z.object({
     kind: z.literal("walk"),
     start: z.number(),
@@ -163,7 +179,11 @@ const fieldOptionsSchema = z.object({
        * fixed-count arrays only: one scalar field per element named key_<suffix>, numbered
        * consecutively from `number` (the paper's acc → acc_x=11, acc_y=12, acc_z=13)
        */
-      expand: z.array(z.string().regex(/^[A-Za-z0-9_]+$/)).min(1).max(64).optional(),
+      expand: z
+        .array(z.string().regex(/^[A-Za-z0-9_]+$/))
+        .min(1)
+        .max(64)
+        .optional(),
     })
     .optional(),
   struct: z
@@ -198,7 +218,15 @@ export const fieldSchema: z.ZodType<Field> = z.lazy(() =>
     unit: z.string().max(32).optional(),
     description: z.string().max(2000).optional(),
     presence: z.enum(["required", "optional"]).default("required"),
-    type: z.union([scalarTypeSchema, arrayType, z.object({ kind: z.literal("group"), fields: z.array(fieldSchema).max(512), protobufReserved: z.array(z.number().int().min(1)).optional() })]),
+    type: z.union([
+      scalarTypeSchema,
+      arrayType,
+      z.object({
+        kind: z.literal("group"),
+        fields: z.array(fieldSchema).max(512),
+        protobufReserved: z.array(z.number().int().min(1)).optional(),
+      }),
+    ]),
     text: textRepSchema.optional(),
     sample: sampleModelSchema.optional(),
     options: fieldOptionsSchema.optional(),
@@ -226,7 +254,11 @@ export const layoutSchema = z.object({
     })
     .default({ spacing: "compact" }),
   sbe: z
-    .object({ schemaId: z.number().int().min(0).max(65535).default(1), templateId: z.number().int().min(0).max(65535).default(1), version: z.number().int().min(0).max(65535).default(0) })
+    .object({
+      schemaId: z.number().int().min(0).max(65535).default(1),
+      templateId: z.number().int().min(0).max(65535).default(1),
+      version: z.number().int().min(0).max(65535).default(0),
+    })
     .default({ schemaId: 1, templateId: 1, version: 0 }),
   /** protobuf numbers of deleted fields, never reused (schema evolution) */
   protobufReserved: z.array(z.number().int().min(1)).default([]),

@@ -26,14 +26,17 @@ export function intLimits(bits: 8 | 16 | 32 | 64, signed: boolean): [number, num
 
 function checkScalar(t: ScalarType, at: string, issues: IssueAt[]): void {
   const range = (min: number | undefined, max: number | undefined) => {
-    if (min !== undefined && max !== undefined && !(max > min)) issues.push({ path: `${at}.max`, message: "must be > min" });
+    if (min !== undefined && max !== undefined && !(max > min))
+      issues.push({ path: `${at}.max`, message: "must be > min" });
   };
   switch (t.kind) {
     case "int": {
       range(t.min, t.max);
       const [lo, hi] = intLimits(t.bits, t.signed);
-      if (t.min !== undefined && t.min < lo) issues.push({ path: `${at}.min`, message: `must be ≥ ${lo} for a ${t.signed ? "" : "u"}int${t.bits}` });
-      if (t.max !== undefined && t.max > hi) issues.push({ path: `${at}.max`, message: `must be ≤ ${hi} for a ${t.signed ? "" : "u"}int${t.bits}` });
+      if (t.min !== undefined && t.min < lo)
+        issues.push({ path: `${at}.min`, message: `must be ≥ ${lo} for a ${t.signed ? "" : "u"}int${t.bits}` });
+      if (t.max !== undefined && t.max > hi)
+        issues.push({ path: `${at}.max`, message: `must be ≤ ${hi} for a ${t.signed ? "" : "u"}int${t.bits}` });
       break;
     }
     case "float":
@@ -41,11 +44,13 @@ function checkScalar(t: ScalarType, at: string, issues: IssueAt[]): void {
       break;
     case "fixed":
       range(t.min, t.max);
-      if ((t.max - t.min) / t.scale > 2 ** 53) issues.push({ path: `${at}.scale`, message: "is too fine for the range (more than 2^53 steps)" });
+      if ((t.max - t.min) / t.scale > 2 ** 53)
+        issues.push({ path: `${at}.scale`, message: "is too fine for the range (more than 2^53 steps)" });
       break;
     case "timestamp":
       range(t.min, t.max);
-      if (t.encoding === "text" && !t.textFormat) issues.push({ path: `${at}.textFormat`, message: "is required when encoding is text" });
+      if (t.encoding === "text" && !t.textFormat)
+        issues.push({ path: `${at}.textFormat`, message: "is required when encoding is text" });
       break;
     case "enum": {
       const names = new Set<string>();
@@ -67,8 +72,7 @@ function checkType(t: FieldType, at: string, issues: IssueAt[], ctx: Ctx): void 
   if (t.kind === "group") {
     checkFields(t.fields, `${at}.fields`, issues, ctx);
     checkReserved(t.fields, t.protobufReserved ?? [], `${at}.fields`, issues);
-  }
-  else if (t.kind === "array") {
+  } else if (t.kind === "array") {
     if (t.of.kind === "bytes" || t.of.kind === "string") {
       // allowed: arrays of short strings/bytes
     }
@@ -94,19 +98,28 @@ function checkFields(fields: Field[], at: string, issues: IssueAt[], ctx: Ctx): 
     const n = f.options?.protobuf?.number;
     const expand = f.options?.protobuf?.expand;
     if (expand && !(f.type.kind === "array" && f.type.fixed && f.type.maxCount === expand.length))
-      issues.push({ path: `${p}.options.protobuf.expand`, message: "needs a fixed-count array with one suffix per element" });
+      issues.push({
+        path: `${p}.options.protobuf.expand`,
+        message: "needs a fixed-count array with one suffix per element",
+      });
     if (n !== undefined) {
       for (let j = 0; j < protobufWidth(f); j++) {
         const m = n + j;
-        if (m >= 19000 && m <= 19999) issues.push({ path: `${p}.options.protobuf.number`, message: "is in protobuf's reserved range 19000–19999" });
+        if (m >= 19000 && m <= 19999)
+          issues.push({ path: `${p}.options.protobuf.number`, message: "is in protobuf's reserved range 19000–19999" });
         const other = numbers.get(m);
-        if (other !== undefined) issues.push({ path: `${p}.options.protobuf.number`, message: `duplicates the number of ${at}[${other}] (${m})` });
+        if (other !== undefined)
+          issues.push({
+            path: `${p}.options.protobuf.number`,
+            message: `duplicates the number of ${at}[${other}] (${m})`,
+          });
         else numbers.set(m, i);
       }
     }
     if (f.text?.as === "string" && f.text.separator !== undefined && f.type.kind !== "array")
       issues.push({ path: `${p}.text.separator`, message: "applies only to arrays" });
-    if (f.type.kind === "group" && f.text?.as === "string") issues.push({ path: `${p}.text`, message: "a group cannot be written as one string" });
+    if (f.type.kind === "group" && f.text?.as === "string")
+      issues.push({ path: `${p}.text`, message: "a group cannot be written as one string" });
     checkType(f.type, `${p}.type`, issues, ctx);
   });
 }
@@ -119,7 +132,8 @@ export function protobufWidth(f: Field): number {
 function checkReserved(fields: Field[], reserved: readonly number[], at: string, issues: IssueAt[]): void {
   for (const n of reserved) {
     const clash = fields.findIndex((f) => f.options?.protobuf?.number === n);
-    if (clash >= 0) issues.push({ path: `${at}[${clash}].options.protobuf.number`, message: `reuses reserved number ${n}` });
+    if (clash >= 0)
+      issues.push({ path: `${at}[${clash}].options.protobuf.number`, message: `reuses reserved number ${n}` });
   }
 }
 
@@ -160,7 +174,10 @@ export function assignProtobufNumbers(layout: Layout): Layout {
     const free = (n: number) => !used.has(n) && !reserved.has(n) && !(n >= 19000 && n <= 19999);
     let next = 1;
     return fields.map((f) => {
-      const type: FieldType = f.type.kind === "group" ? { ...f.type, fields: assign(f.type.fields, new Set(f.type.protobufReserved)) } : f.type;
+      const type: FieldType =
+        f.type.kind === "group"
+          ? { ...f.type, fields: assign(f.type.fields, new Set(f.type.protobufReserved)) }
+          : f.type;
       if (f.options?.protobuf?.number !== undefined) return type === f.type ? f : { ...f, type };
       const width = protobufWidth(f);
       const fits = (n: number) => Array.from({ length: width }, (_, j) => n + j).every(free);

@@ -20,7 +20,14 @@ export interface PaperLoadRow {
   source: "Table 3" | "Table 4" | "Table 5";
 }
 
-const t3 = (format: PaperFormat, devices: number, rps: number, avgMs: number, p95Ms: number, failuresPercent: number): PaperLoadRow => ({
+const t3 = (
+  format: PaperFormat,
+  devices: number,
+  rps: number,
+  avgMs: number,
+  p95Ms: number,
+  failuresPercent: number,
+): PaperLoadRow => ({
   format,
   devices,
   instances: 1,
@@ -60,16 +67,70 @@ export const PAPER_TABLE3: readonly PaperLoadRow[] = [
 
 /** Table 4: two instances behind nginx least_conn. */
 export const PAPER_TABLE4: readonly PaperLoadRow[] = [
-  { format: "struct-zlib", devices: 500, instances: 2, rps: 239, avgMs: 60, p95Ms: 130, failuresPercent: 0, source: "Table 4" },
-  { format: "struct-zlib", devices: 1000, instances: 2, rps: 478, avgMs: 59, p95Ms: 150, failuresPercent: 0, source: "Table 4" },
-  { format: "protobuf", devices: 500, instances: 2, rps: 240, avgMs: 58, p95Ms: 115, failuresPercent: 0, source: "Table 4" },
-  { format: "protobuf", devices: 1000, instances: 2, rps: 478, avgMs: 58, p95Ms: 127, failuresPercent: 0, source: "Table 4" },
+  {
+    format: "struct-zlib",
+    devices: 500,
+    instances: 2,
+    rps: 239,
+    avgMs: 60,
+    p95Ms: 130,
+    failuresPercent: 0,
+    source: "Table 4",
+  },
+  {
+    format: "struct-zlib",
+    devices: 1000,
+    instances: 2,
+    rps: 478,
+    avgMs: 59,
+    p95Ms: 150,
+    failuresPercent: 0,
+    source: "Table 4",
+  },
+  {
+    format: "protobuf",
+    devices: 500,
+    instances: 2,
+    rps: 240,
+    avgMs: 58,
+    p95Ms: 115,
+    failuresPercent: 0,
+    source: "Table 4",
+  },
+  {
+    format: "protobuf",
+    devices: 1000,
+    instances: 2,
+    rps: 478,
+    avgMs: 58,
+    p95Ms: 127,
+    failuresPercent: 0,
+    source: "Table 4",
+  },
 ];
 
 /** Table 5: 2000 devices on four instances (its one-instance rows are Table 3's). */
 export const PAPER_TABLE5: readonly PaperLoadRow[] = [
-  { format: "struct-zlib", devices: 2000, instances: 4, rps: 711, avgMs: 701, p95Ms: 1124, failuresPercent: 0, source: "Table 5" },
-  { format: "protobuf", devices: 2000, instances: 4, rps: 712, avgMs: 706, p95Ms: 1096, failuresPercent: 0, source: "Table 5" },
+  {
+    format: "struct-zlib",
+    devices: 2000,
+    instances: 4,
+    rps: 711,
+    avgMs: 701,
+    p95Ms: 1124,
+    failuresPercent: 0,
+    source: "Table 5",
+  },
+  {
+    format: "protobuf",
+    devices: 2000,
+    instances: 4,
+    rps: 712,
+    avgMs: 706,
+    p95Ms: 1096,
+    failuresPercent: 0,
+    source: "Table 5",
+  },
 ];
 
 export const PAPER_LOAD_ROWS: readonly PaperLoadRow[] = [...PAPER_TABLE3, ...PAPER_TABLE4, ...PAPER_TABLE5];
@@ -80,7 +141,12 @@ export function paperLoadCell(format: string, devices: number, instances: number
 }
 
 /** Table 6's FoM row for the same configuration, if printed. */
-export function paperFomCell(rows: readonly PaperFomRow[], format: string, devices: number, instances: number): PaperFomRow | undefined {
+export function paperFomCell(
+  rows: readonly PaperFomRow[],
+  format: string,
+  devices: number,
+  instances: number,
+): PaperFomRow | undefined {
   return rows.find((r) => r.format === format && r.devices === devices && r.instances === instances);
 }
 

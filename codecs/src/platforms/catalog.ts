@@ -79,7 +79,10 @@ export type Fragmentation = z.infer<typeof fragmentationSchema>;
 
 export const platformSchema = z
   .object({
-    id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "lower-case letters, digits and -").max(64),
+    id: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9-]*$/, "lower-case letters, digits and -")
+      .max(64),
     name: z.string().min(1).max(128),
     network: z.enum(["satellite", "lpwan", "cellular"]),
     /**
@@ -116,10 +119,17 @@ export const platformSchema = z
     message: "a fragment header must leave room for payload",
     path: ["fragmentation", "headerBytes"],
   })
-  .refine((p) => p.billing.kind !== "monthly-plan" || !p.billing.fee || !p.billing.overagePrice || p.billing.fee.currency === p.billing.overagePrice.currency, {
-    message: "overage must be priced in the fee's currency",
-    path: ["billing", "overagePrice", "currency"],
-  });
+  .refine(
+    (p) =>
+      p.billing.kind !== "monthly-plan" ||
+      !p.billing.fee ||
+      !p.billing.overagePrice ||
+      p.billing.fee.currency === p.billing.overagePrice.currency,
+    {
+      message: "overage must be priced in the fee's currency",
+      path: ["billing", "overagePrice", "currency"],
+    },
+  );
 export type Platform = z.infer<typeof platformSchema>;
 export type PlatformInput = z.input<typeof platformSchema>;
 
@@ -151,7 +161,13 @@ const NO_PRICE = "no public default price: enter your contract's";
 const PAPER_NTN_EUR_PER_KB = 0.183;
 const PAPER_PRICE: PriceBasis = { kind: "paper", source: `${PAPER}, Table 7`, date: "2026" };
 
-function lorawan(region: "EU868" | "US915", dr: number, bytes: number, extra: Partial<PlatformInput>, note: string): PlatformInput {
+function lorawan(
+  region: "EU868" | "US915",
+  dr: number,
+  bytes: number,
+  extra: Partial<PlatformInput>,
+  note: string,
+): PlatformInput {
   return {
     id: `lorawan-${region.toLowerCase()}-dr${dr}`,
     name: `LoRaWAN ${region} DR${dr}`,
@@ -189,10 +205,22 @@ const RAW: PlatformInput[] = [
     uplinkBytes: 340,
     downlinkBytes: 270,
     // RockBLOCK's credit price is not in any source we can cite: the paper's LEO-IoT rate for 50 bytes stands in
-    billing: { kind: "per-credit", bytesPerCredit: 50, minCredits: 1, price: eur(Number(((PAPER_NTN_EUR_PER_KB * 50) / 1024).toPrecision(3))) },
-    priceBasis: { kind: "estimate", source: `the paper's NTN rate (€0.183/KB of 2^10 B, ${PAPER} Table 7) for one 50-byte credit; not a RockBLOCK price: enter your contract's`, date: "2026" },
+    billing: {
+      kind: "per-credit",
+      bytesPerCredit: 50,
+      minCredits: 1,
+      price: eur(Number(((PAPER_NTN_EUR_PER_KB * 50) / 1024).toPrecision(3))),
+    },
+    priceBasis: {
+      kind: "estimate",
+      source: `the paper's NTN rate (€0.183/KB of 2^10 B, ${PAPER} Table 7) for one 50-byte credit; not a RockBLOCK price: enter your contract's`,
+      date: "2026",
+    },
     source: `${PAPER}, Table 1 (340 MO / 270 MT); ${FACTS} (Iridium SBD row: RockBLOCK credits)`,
-    notes: ["RockBLOCK bills 1 credit per 50 bytes started, at least 1 per session", "credit price: an estimate from the paper's NTN rate, not RockBLOCK's list price"],
+    notes: [
+      "RockBLOCK bills 1 credit per 50 bytes started, at least 1 per session",
+      "credit price: an estimate from the paper's NTN rate, not RockBLOCK's list price",
+    ],
   },
   {
     id: "kineis",
@@ -270,7 +298,11 @@ const RAW: PlatformInput[] = [
     network: "satellite",
     link: "ip",
     billing: { kind: "per-volume", unit: { symbol: "KB", base: "binary" }, price: eur(PAPER_NTN_EUR_PER_KB) },
-    priceBasis: { kind: "estimate", source: `the paper's NTN rate (${PAPER} Table 7, measured for a LEO IoT service), applied to 3GPP NTN: enter your operator's`, date: "2026" },
+    priceBasis: {
+      kind: "estimate",
+      source: `the paper's NTN rate (${PAPER} Table 7, measured for a LEO IoT service), applied to 3GPP NTN: enter your operator's`,
+      date: "2026",
+    },
     source: `${PAPER}, Table 1 (protocol-dependent)`,
     notes: ["message size is protocol-dependent", "price: an estimate from the paper's NTN rate"],
   },
@@ -294,7 +326,8 @@ export function describeDefaultPrice(p: Platform): string {
 /** "€0.183/KB (binary)" or "no public default" — how a default price is shown next to a platform. */
 export function describePrice(b: Billing): string {
   const money = (m: Money | undefined) => (m ? `${SYMBOL[m.currency]}${m.amount}` : undefined);
-  const unit = (u: VolumeUnit) => `${u.symbol}${u.symbol === "B" ? "" : u.base === "binary" ? ` (2^${POWERS[u.symbol] * 10} B)` : ` (10^${POWERS[u.symbol] * 3} B)`}`;
+  const unit = (u: VolumeUnit) =>
+    `${u.symbol}${u.symbol === "B" ? "" : u.base === "binary" ? ` (2^${POWERS[u.symbol] * 10} B)` : ` (10^${POWERS[u.symbol] * 3} B)`}`;
   switch (b.kind) {
     case "per-volume":
       return b.price ? `${money(b.price)}/${unit(b.unit)}` : "no public default";

@@ -1,8 +1,8 @@
 // The layouts a new project can start from; the CLI, the designer and the tests list them from here.
-import type { LayoutInput } from "../layout/schema.ts";
 import { kineisTrackerPreset } from "./kineisTracker.ts";
 import { lorawanEnvPreset } from "./lorawanEnv.ts";
 import { paperPreset } from "./paper.ts";
+import type { LayoutInput } from "../layout/schema.ts";
 
 export interface Preset {
   id: string;
@@ -16,7 +16,8 @@ export const PRESETS: readonly Preset[] = [
   {
     id: "paper",
     name: "Maritime container (Kumar et al. 2026)",
-    description: "The paper's 20-field container record, all-string JSON as the device emits it; reproduces Table 2 (JSON 418 B … Struct+Zlib 127 B).",
+    description:
+      "The paper's 20-field container record, all-string JSON as the device emits it; reproduces Table 2 (JSON 418 B … Struct+Zlib 127 B).",
     layout: paperPreset,
   },
   {
@@ -28,7 +29,8 @@ export const PRESETS: readonly Preset[] = [
   {
     id: "lorawan-env",
     name: "Environmental sensor (LoRaWAN EU868 DR0, 51 B)",
-    description: "Air quality and weather with a variable soil-probe array and optional rain, sized for the 51-byte EU868 DR0–2 payload.",
+    description:
+      "Air quality and weather with a variable soil-probe array and optional rain, sized for the 51-byte EU868 DR0–2 payload.",
     layout: lorawanEnvPreset,
   },
 ];

@@ -13,11 +13,13 @@ export const CSV_HEADER = ["section", "format", "platform", "metric", "x", "valu
 
 export function reportCsv(m: ReportModel): string {
   const rows: Cell[][] = [[...CSV_HEADER]];
-  const add = (section: string, format: string, platform: string, metric: string, x: Cell, value: Cell, unit: string) => rows.push([section, format, platform, metric, x, value, unit]);
+  const add = (section: string, format: string, platform: string, metric: string, x: Cell, value: Cell, unit: string) =>
+    rows.push([section, format, platform, metric, x, value, unit]);
   const cur = m.fleet.currency;
 
   for (const s of m.sizes) {
-    for (const k of ["min", "mean", "p50", "p95", "p99", "max"] as const) add("sizes", s.format, "", k, "", s.stats.count ? s.stats[k] : null, "B");
+    for (const k of ["min", "mean", "p50", "p95", "p99", "max"] as const)
+      add("sizes", s.format, "", k, "", s.stats.count ? s.stats[k] : null, "B");
     add("sizes", s.format, "", "samples", "", s.stats.count, "");
     if (s.savingVsJson !== null) add("sizes", s.format, "", "mean_saved_vs_json", "", s.savingVsJson, "B");
   }
@@ -42,14 +44,25 @@ export function reportCsv(m: ReportModel): string {
     add("cost", c.format, c.platformId, "on_air_bytes_p95", "", c.onAir.p95, "B");
     add("cost", c.format, c.platformId, "on_air_bytes_max", "", c.onAir.max, "B");
     add("cost", c.format, c.platformId, "transport_bytes_per_message_mean", "", c.onAir.mean - c.sizes.mean, "B");
-    for (const u of c.unitShares) add("cost", c.format, c.platformId, c.unitName === "credits" ? "share_of_messages_by_credits" : "share_of_records_by_messages", u.units, u.share, "");
+    for (const u of c.unitShares)
+      add(
+        "cost",
+        c.format,
+        c.platformId,
+        c.unitName === "credits" ? "share_of_messages_by_credits" : "share_of_records_by_messages",
+        u.units,
+        u.share,
+        "",
+      );
   }
   for (const [series, data, unit] of [
     ["cost_by_fleet_size", m.fleet.byFleet, "devices"],
     ["cost_by_interval", m.fleet.byInterval, "minutes"],
   ] as const)
     for (const [platform, points] of Object.entries(data))
-      for (const p of points) for (const [format, v] of Object.entries(p.values)) add(series, format, platform, `monthly_cost_at_${unit}`, p.x, v, cur);
+      for (const p of points)
+        for (const [format, v] of Object.entries(p.values))
+          add(series, format, platform, `monthly_cost_at_${unit}`, p.x, v, cur);
   for (const f of m.fragmentation) {
     const p = f.plan;
     add("fragmentation", f.format, p.platformId, "messages_per_record_mean", "", p.fragments.mean, "");
@@ -57,8 +70,17 @@ export function reportCsv(m: ReportModel): string {
     add("fragmentation", f.format, p.platformId, "header_bytes_per_record", "", p.overhead.bytesPerRecord, "B");
     add("fragmentation", f.format, p.platformId, "bytes_on_air_per_record", "", p.sentBytesPerRecord, "B");
     add("fragmentation", f.format, p.platformId, "transport_bytes_per_record", "", p.transportBytesPerRecord, "B");
-    add("fragmentation", f.format, p.platformId, "extra_cost_monthly", "", p.cost.extra, p.cost.fragmented.currency ?? "");
-    if (p.queue) add("fragmentation", f.format, p.platformId, "queue_slots_busy_max", "", p.queue.occupancy.max, "slots");
+    add(
+      "fragmentation",
+      f.format,
+      p.platformId,
+      "extra_cost_monthly",
+      "",
+      p.cost.extra,
+      p.cost.fragmented.currency ?? "",
+    );
+    if (p.queue)
+      add("fragmentation", f.format, p.platformId, "queue_slots_busy_max", "", p.queue.occupancy.max, "slots");
   }
   if (m.table7)
     for (const r of m.table7.rows) {

@@ -1,12 +1,12 @@
 // A scenario evaluated: every format on every platform, from the measured size distribution, in one currency.
+import { billingFor, messagesPerDay, stackFor, type Currency, type FleetScenario } from "./scenario.ts";
 import type { SizeStats } from "../analysis/stats.ts";
 import { estimateCost, type CostResult, type SizeDistribution, type UnitShare } from "../cost/cost.ts";
-import { fragmentationMode, planFragmentation, type FragmentationPlan } from "../fragmentation/plan.ts";
 import type { FormatId } from "../formats/types.ts";
+import { fragmentationMode, planFragmentation, type FragmentationPlan } from "../fragmentation/plan.ts";
 import { platformById, type Billing, type Platform } from "../platforms/catalog.ts";
 import { onAirStats, overheadFn, stackName, type OverheadFn } from "../transport/platformStack.ts";
 import type { StackId } from "../transport/stacks.ts";
-import { billingFor, messagesPerDay, stackFor, type Currency, type FleetScenario } from "./scenario.ts";
 
 /** One format's measured sizes, as the analysis gives them. */
 export interface FormatSizesInput {
@@ -115,16 +115,40 @@ function exactOf(r: CostResult) {
   return r.exact ?? r.mean;
 }
 
-function monthlyCost(platform: Platform, billing: Billing, f: FormatSizesInput, overhead: OverheadFn, devices: number, perDay: number): CostResult {
+function monthlyCost(
+  platform: Platform,
+  billing: Billing,
+  f: FormatSizesInput,
+  overhead: OverheadFn,
+  devices: number,
+  perDay: number,
+): CostResult {
   const sizes = distribution(f);
-  return estimateCost({ platform, billing, sizes, devices, messagesPerDay: perDay, days: MONTH_DAYS, transportOverhead: overhead, ...fragmentationMode(platform, sizes, overhead) });
+  return estimateCost({
+    platform,
+    billing,
+    sizes,
+    devices,
+    messagesPerDay: perDay,
+    days: MONTH_DAYS,
+    transportOverhead: overhead,
+    ...fragmentationMode(platform, sizes, overhead),
+  });
 }
 
-export function evaluateFleet(scenario: FleetScenario, measured: readonly FormatSizesInput[], context: FleetContext = { layout: DEFAULT_STACK_LAYOUT }): FleetResult {
+export function evaluateFleet(
+  scenario: FleetScenario,
+  measured: readonly FormatSizesInput[],
+  context: FleetContext = { layout: DEFAULT_STACK_LAYOUT },
+): FleetResult {
   const perDay = messagesPerDay(scenario.cadence);
   const warnings: string[] = [];
-  const formats = scenario.formats.map((id) => measured.find((m) => m.format === id)).filter((m): m is FormatSizesInput => m !== undefined && m.stats.count > 0);
-  for (const id of scenario.formats) if (!formats.some((f) => f.format === id)) warnings.push(`${id}: no measured sizes (the layout cannot be encoded in it)`);
+  const formats = scenario.formats
+    .map((id) => measured.find((m) => m.format === id))
+    .filter((m): m is FormatSizesInput => m !== undefined && m.stats.count > 0);
+  for (const id of scenario.formats)
+    if (!formats.some((f) => f.format === id))
+      warnings.push(`${id}: no measured sizes (the layout cannot be encoded in it)`);
 
   const cells: FleetCell[] = [];
   const byFleet: Record<string, SeriesPoint[]> = {};
@@ -138,13 +162,25 @@ export function evaluateFleet(scenario: FleetScenario, measured: readonly Format
     }
     const from = currencyOf(billing);
     if (from !== undefined && from !== scenario.currency && scenario.rates[from as Currency] === undefined)
-      warnings.push(`${platform.name} is priced in ${from}: enter the ${from} → ${scenario.currency} rate to see its cost`);
+      warnings.push(
+        `${platform.name} is priced in ${from}: enter the ${from} → ${scenario.currency} rate to see its cost`,
+      );
     const money = (x: number | undefined) => convert(x, from, scenario);
     const stack = stackFor(scenario, pid)!;
-    const overheads = new Map<FormatId, OverheadFn>(formats.map((f) => [f.format, overheadFn(stack, { layout: context.layout, format: f.format })]));
+    const overheads = new Map<FormatId, OverheadFn>(
+      formats.map((f) => [f.format, overheadFn(stack, { layout: context.layout, format: f.format })]),
+    );
     for (const f of formats) {
       const overhead = overheads.get(f.format)!;
-      const plan = planFragmentation({ platform, billing, sizes: distribution(f), devices: scenario.devices, messagesPerDay: perDay, days: MONTH_DAYS, transportOverhead: overhead });
+      const plan = planFragmentation({
+        platform,
+        billing,
+        sizes: distribution(f),
+        devices: scenario.devices,
+        messagesPerDay: perDay,
+        days: MONTH_DAYS,
+        transportOverhead: overhead,
+      });
       const r = plan.cost.fragmented;
       const ex = exactOf(r);
       const limit = platform.uplinkBytes ?? null;
@@ -178,17 +214,30 @@ export function evaluateFleet(scenario: FleetScenario, measured: readonly Format
       });
     }
     const json = cells.find((c) => c.platformId === pid && c.format === "json");
-    for (const c of cells) if (c.platformId === pid && json && json.monthly.exact !== undefined && c.monthly.exact !== undefined) c.savingVsJson = json.monthly.exact - c.monthly.exact;
+    for (const c of cells)
+      if (c.platformId === pid && json && json.monthly.exact !== undefined && c.monthly.exact !== undefined)
+        c.savingVsJson = json.monthly.exact - c.monthly.exact;
 
     const series = (points: number[], at: (x: number) => { devices: number; perDay: number }): SeriesPoint[] =>
       points.map((x) => {
         const { devices, perDay: pd } = at(x);
         const values: SeriesPoint["values"] = {};
-        for (const f of formats) values[f.format] = money(exactOf(monthlyCost(platform, billing, f, overheads.get(f.format)!, devices, pd)).cost) ?? null;
+        for (const f of formats)
+          values[f.format] =
+            money(exactOf(monthlyCost(platform, billing, f, overheads.get(f.format)!, devices, pd)).cost) ?? null;
         return { x, values };
       });
     byFleet[pid] = series(FLEET_SIZES, (devices) => ({ devices, perDay }));
     byInterval[pid] = series(INTERVAL_MINUTES, (minutes) => ({ devices: scenario.devices, perDay: 1440 / minutes }));
   }
-  return { scenario, messagesPerDay: perDay, messagesPerMonth: scenario.devices * perDay * MONTH_DAYS, currency: scenario.currency, cells, byFleet, byInterval, warnings };
+  return {
+    scenario,
+    messagesPerDay: perDay,
+    messagesPerMonth: scenario.devices * perDay * MONTH_DAYS,
+    currency: scenario.currency,
+    cells,
+    byFleet,
+    byInterval,
+    warnings,
+  };
 }

@@ -1,4 +1,6 @@
 // The stakeholder report as data: every number and sentence the report page prints and the CSV lists.
+import { evaluateFleet, type FleetResult, type FormatSizesInput } from "./fleet.ts";
+import { billingFor, type FleetScenario } from "./scenario.ts";
 import type { SizeStats } from "../analysis/stats.ts";
 import { paperTable7, PAPER_TABLE7_RULES, type PaperTable7Row } from "../cost/cost.ts";
 import type { FormatId } from "../formats/types.ts";
@@ -7,8 +9,6 @@ import { REASSEMBLY_RULE, type FragmentationPlan } from "../fragmentation/plan.t
 import type { Field, FieldType, Layout } from "../layout/schema.ts";
 import { describeDefaultPrice, describePrice, platformById } from "../platforms/catalog.ts";
 import { layoutStackId } from "../transport/platformStack.ts";
-import { evaluateFleet, type FleetResult, type FormatSizesInput } from "./fleet.ts";
-import { billingFor, type FleetScenario } from "./scenario.ts";
 
 export interface MeasuredFormat extends FormatSizesInput {
   lossy: boolean;
@@ -38,10 +38,26 @@ export interface FitCell {
 export interface ReportModel {
   title: string;
   generatedAt: string;
-  layout: { name: string; description: string | null; fieldCount: number; fields: { key: string; name: string; type: string; unit: string }[] };
+  layout: {
+    name: string;
+    description: string | null;
+    fieldCount: number;
+    fields: { key: string; name: string; type: string; unit: string }[];
+  };
   samples: { count: number; seed: number };
-  sizes: { format: FormatId; label: string; lossy: boolean; stats: SizeStats; savingVsJson: number | null; errors: number }[];
-  fit: { platforms: { id: string; name: string; limit: number }[]; rows: { format: FormatId; label: string; cells: FitCell[] }[]; unlimited: string[] };
+  sizes: {
+    format: FormatId;
+    label: string;
+    lossy: boolean;
+    stats: SizeStats;
+    savingVsJson: number | null;
+    errors: number;
+  }[];
+  fit: {
+    platforms: { id: string; name: string; limit: number }[];
+    rows: { format: FormatId; label: string; cells: FitCell[] }[];
+    unlimited: string[];
+  };
   fleet: FleetResult;
   table7: { rows: PaperTable7Row[]; rules: string } | null;
   fragmentation: { format: FormatId; formatLabel: string; plan: FragmentationPlan }[];
@@ -101,7 +117,12 @@ export function buildReport(input: ReportInput): ReportModel {
       cells: limited.map((p) => {
         let over = 0;
         for (let i = 0; i < m.sizes.length; i++) if (m.sizes[i]! > p.uplinkBytes!) over++;
-        return { platformId: p.id, fitsMax: m.stats.max <= p.uplinkBytes!, fitsP95: m.stats.p95 <= p.uplinkBytes!, shareOver: m.sizes.length ? over / m.sizes.length : 0 };
+        return {
+          platformId: p.id,
+          fitsMax: m.stats.max <= p.uplinkBytes!,
+          fitsP95: m.stats.p95 <= p.uplinkBytes!,
+          shareOver: m.sizes.length ? over / m.sizes.length : 0,
+        };
       }),
     }));
 
@@ -111,7 +132,13 @@ export function buildReport(input: ReportInput): ReportModel {
     `A month is 30 days: ${grouped(scenario.devices)} devices × ${grouped(perDay)} messages/day = ${grouped(fleet.messagesPerMonth)} messages per month, over ${scenario.months} month${scenario.months === 1 ? "" : "s"}.`,
     `A record larger than a platform's limit is sent in fragmented mode: every message of that layout carries a ${FRAGMENT_HEADER_BYTES}-byte header (record id, fragment index and count), and each message is billed on its own.`,
     `KB and MB are binary (2^10, 2^20 bytes) or decimal (10^3, 10^6) exactly as each price states.`,
-    `Costs are shown in ${scenario.currency}${Object.keys(scenario.rates).length ? `; converted at ${Object.entries(scenario.rates).map(([c, r]) => `1 ${c} = ${r} ${scenario.currency}`).join(", ")}` : ""}.`,
+    `Costs are shown in ${scenario.currency}${
+      Object.keys(scenario.rates).length
+        ? `; converted at ${Object.entries(scenario.rates)
+            .map(([c, r]) => `1 ${c} = ${r} ${scenario.currency}`)
+            .join(", ")}`
+        : ""
+    }.`,
   ];
   const stacks = scenario.platforms.flatMap((id) => {
     const cells = fleet.cells.filter((c) => c.platformId === id);
@@ -119,9 +146,13 @@ export function buildReport(input: ReportInput): ReportModel {
     const added = cells.map((c) => c.onAir.mean - c.sizes.mean);
     const lo = Math.min(...added);
     const hi = Math.max(...added);
-    return [`${cells[0]!.platformName}: ${cells[0]!.stackName}${hi > 0 ? ` (+${grouped(lo)}${hi > lo ? `–${grouped(hi)}` : ""} B per message)` : ""}`];
+    return [
+      `${cells[0]!.platformName}: ${cells[0]!.stackName}${hi > 0 ? ` (+${grouped(lo)}${hi > lo ? `–${grouped(hi)}` : ""} B per message)` : ""}`,
+    ];
   });
-  assumptions.push(`Bytes on air, which limits and volume prices count: ${stacks.join("; ")}. A modem link carries the raw payload; an IP link sends every message (and every fragment) with its protocol stack's headers, counted from the standards' header formats and checked against real clients (docs/channel.md).`);
+  assumptions.push(
+    `Bytes on air, which limits and volume prices count: ${stacks.join("; ")}. A modem link carries the raw payload; an IP link sends every message (and every fragment) with its protocol stack's headers, counted from the standards' header formats and checked against real clients (docs/channel.md).`,
+  );
   if (scenario.paperTable7) assumptions.push(`Paper Table 7: ${PAPER_TABLE7_RULES}.`);
 
   const sources = scenario.platforms.flatMap((id) => {
@@ -129,13 +160,26 @@ export function buildReport(input: ReportInput): ReportModel {
     const b = billingFor(scenario, id);
     if (!p || !b) return [];
     const edited = scenario.billing[id] !== undefined;
-    return [{ platformId: id, name: p.name, price: edited ? `${describePrice(b)} (edited; catalog: ${describeDefaultPrice(p)})` : describeDefaultPrice(p), edited, source: p.source }];
+    return [
+      {
+        platformId: id,
+        name: p.name,
+        price: edited ? `${describePrice(b)} (edited; catalog: ${describeDefaultPrice(p)})` : describeDefaultPrice(p),
+        edited,
+        source: p.source,
+      },
+    ];
   });
 
   return {
     title: `${input.projectName}: payload size and fleet cost`,
     generatedAt: input.generatedAt,
-    layout: { name: layout.name, description: layout.description ?? null, fieldCount: flatFields(layout.fields).length, fields: flatFields(layout.fields) },
+    layout: {
+      name: layout.name,
+      description: layout.description ?? null,
+      fieldCount: flatFields(layout.fields).length,
+      fields: flatFields(layout.fields),
+    },
     samples: input.samples,
     sizes: measured.map((m) => ({
       format: m.format,
@@ -145,10 +189,16 @@ export function buildReport(input: ReportInput): ReportModel {
       errors: m.errors,
       savingVsJson: json && m.stats.count > 0 && m.format !== "json" ? json.stats.mean - m.stats.mean : null,
     })),
-    fit: { platforms: limited.map((p) => ({ id: p.id, name: p.name, limit: p.uplinkBytes! })), rows: fitRows, unlimited: known.filter((p) => p.uplinkBytes === undefined).map((p) => p.name) },
+    fit: {
+      platforms: limited.map((p) => ({ id: p.id, name: p.name, limit: p.uplinkBytes! })),
+      rows: fitRows,
+      unlimited: known.filter((p) => p.uplinkBytes === undefined).map((p) => p.name),
+    },
     fleet,
     table7: scenario.paperTable7 ? { rows: paperTable7(), rules: PAPER_TABLE7_RULES } : null,
-    fragmentation: fleet.cells.filter((c) => c.fragmentation.mode === "fragmented" || c.fragmentation.mode === "too-large").map((c) => ({ format: c.format, formatLabel: c.formatLabel, plan: c.fragmentation })),
+    fragmentation: fleet.cells
+      .filter((c) => c.fragmentation.mode === "fragmented" || c.fragmentation.mode === "too-large")
+      .map((c) => ({ format: c.format, formatLabel: c.formatLabel, plan: c.fragmentation })),
     reassemblyRule: REASSEMBLY_RULE,
     assumptions,
     sources,

@@ -1,9 +1,9 @@
 // A fleet-cost scenario as the project stores it: fleet size, cadence, period, which formats and platforms to
 // compare, the currency, edited prices and exchange rates.
 import { z } from "zod";
+import { PAPER_TABLE7_FLEET } from "../cost/cost.ts";
 import { FORMAT_IDS, type FormatId } from "../formats/types.ts";
 import { billingSchema, moneySchema, platformById, type Billing } from "../platforms/catalog.ts";
-import { PAPER_TABLE7_FLEET } from "../cost/cost.ts";
 import { OverheadError } from "../transport/overhead.ts";
 import { resolveStack } from "../transport/platformStack.ts";
 import { STACK_IDS, type StackId } from "../transport/stacks.ts";
@@ -11,7 +11,10 @@ import { STACK_IDS, type StackId } from "../transport/stacks.ts";
 export const currencySchema = moneySchema.shape.currency;
 export type Currency = z.infer<typeof currencySchema>;
 
-const platformId = z.string().regex(/^[a-z0-9][a-z0-9-]*$/).max(64);
+const platformId = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9-]*$/)
+  .max(64);
 
 export const cadenceSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("per-day"), messagesPerDay: z.number().positive().max(100_000) }),
@@ -39,7 +42,10 @@ export const fleetScenarioSchema = z
     paperTable7: z.boolean().default(false),
   })
   .refine((s) => new Set(s.formats).size === s.formats.length, { message: "lists a format twice", path: ["formats"] })
-  .refine((s) => new Set(s.platforms).size === s.platforms.length, { message: "lists a platform twice", path: ["platforms"] });
+  .refine((s) => new Set(s.platforms).size === s.platforms.length, {
+    message: "lists a platform twice",
+    path: ["platforms"],
+  });
 export type FleetScenario = z.infer<typeof fleetScenarioSchema>;
 export type FleetScenarioInput = z.input<typeof fleetScenarioSchema>;
 
@@ -71,11 +77,13 @@ export function parseCostDoc(input: unknown): CostDoc {
   const unknown: { path: string; message: string }[] = [];
   r.data.scenarios.forEach((s, i) => {
     s.platforms.forEach((p, j) => {
-      if (!platformById(p)) unknown.push({ path: `scenarios.${i}.platforms.${j}`, message: `is not a known platform ("${p}")` });
+      if (!platformById(p))
+        unknown.push({ path: `scenarios.${i}.platforms.${j}`, message: `is not a known platform ("${p}")` });
     });
     for (const [p, stack] of Object.entries(s.transport)) {
       const platform = platformById(p);
-      if (!platform) unknown.push({ path: `scenarios.${i}.transport.${p}`, message: `is not a known platform ("${p}")` });
+      if (!platform)
+        unknown.push({ path: `scenarios.${i}.transport.${p}`, message: `is not a known platform ("${p}")` });
       else
         try {
           resolveStack(platform, stack);

@@ -1,12 +1,12 @@
 // Draws N reproducible typed records from each field's sample model (or a default derived from its type).
-import type { Field, FieldType, Layout, SampleModel, ScalarType } from "../layout/schema.ts";
-import type { FieldValue, ScalarValue, TypedRecord } from "../layout/values.ts";
-import { intLimits } from "../layout/validate.ts";
-import { roundTo, toFloat32 } from "../text/numbers.ts";
-import { formatResolution } from "../text/timestamp.ts";
 import { hashString, Prng } from "./prng.ts";
 import { fixedPoint } from "../layout/fixedPoint.ts";
+import type { Field, FieldType, Layout, SampleModel, ScalarType } from "../layout/schema.ts";
 import { quantiseTime } from "../layout/timeTicks.ts";
+import { intLimits } from "../layout/validate.ts";
+import type { FieldValue, ScalarValue, TypedRecord } from "../layout/values.ts";
+import { roundTo, toFloat32 } from "../text/numbers.ts";
+import { formatResolution } from "../text/timestamp.ts";
 
 /** Per-field generator state: walks and counters remember where they are. */
 interface Gen {
@@ -79,7 +79,6 @@ function coerce(t: ScalarType, x: number): ScalarValue {
   }
 }
 
-
 function coerceAny(t: ScalarType, v: unknown): ScalarValue {
   if (typeof v === "number" && t.kind !== "string" && t.kind !== "enum" && t.kind !== "bytes") return coerce(t, v);
   if (t.kind === "enum" && typeof v === "number") return t.values.find((e) => e.value === v)?.name ?? t.values[0]!.name;
@@ -91,10 +90,14 @@ function coerceAny(t: ScalarType, v: unknown): ScalarValue {
 
 function defaultModel(t: ScalarType): SampleModel {
   switch (t.kind) {
-    case "bool": return { kind: "choice", values: [false, true] };
-    case "enum": return { kind: "choice", values: t.values.map((e) => e.name) };
-    case "string": return { kind: "template", template: `{alpha:${Math.min(t.maxLength, 8)}}` };
-    case "bytes": return { kind: "constant", value: Array.from({ length: Math.min(t.maxLength, 8) }, (_, i) => i) };
+    case "bool":
+      return { kind: "choice", values: [false, true] };
+    case "enum":
+      return { kind: "choice", values: t.values.map((e) => e.name) };
+    case "string":
+      return { kind: "template", template: `{alpha:${Math.min(t.maxLength, 8)}}` };
+    case "bytes":
+      return { kind: "constant", value: Array.from({ length: Math.min(t.maxLength, 8) }, (_, i) => i) };
     case "timestamp": {
       const [lo] = typeRange(t);
       return { kind: "walk", start: lo, stepMin: 1, stepMax: 600 };
@@ -190,7 +193,11 @@ function fieldGen(f: Field, seed: number): Gen {
     const each = model?.kind === "elements" ? model.each : [model ?? defaultModel(t.of)];
     const gens = each.map((m) => scalarGen(t.of, m, rng));
     const minCount = t.fixed ? t.maxCount : model?.kind === "elements" ? (model.minCount ?? 0) : 0;
-    const maxCount = t.fixed ? t.maxCount : model?.kind === "elements" ? Math.min(model.maxCount ?? t.maxCount, t.maxCount) : t.maxCount;
+    const maxCount = t.fixed
+      ? t.maxCount
+      : model?.kind === "elements"
+        ? Math.min(model.maxCount ?? t.maxCount, t.maxCount)
+        : t.maxCount;
     return wrap(() => {
       const n = minCount === maxCount ? minCount : rng.int(minCount, maxCount);
       return Array.from({ length: n }, (_, i) => gens[Math.min(i, gens.length - 1)]!());

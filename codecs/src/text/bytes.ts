@@ -24,7 +24,11 @@ export function bytesToBase64(b: Uint8Array): string {
   let s = "";
   for (let i = 0; i < b.length; i += 3) {
     const n = (b[i]! << 16) | ((b[i + 1] ?? 0) << 8) | (b[i + 2] ?? 0);
-    s += B64[(n >> 18) & 63]! + B64[(n >> 12) & 63]! + (i + 1 < b.length ? B64[(n >> 6) & 63]! : "=") + (i + 2 < b.length ? B64[n & 63]! : "=");
+    s +=
+      B64[(n >> 18) & 63]! +
+      B64[(n >> 12) & 63]! +
+      (i + 1 < b.length ? B64[(n >> 6) & 63]! : "=") +
+      (i + 2 < b.length ? B64[n & 63]! : "=");
   }
   return s;
 }
@@ -36,7 +40,11 @@ export function base64ToBytes(text: string): Uint8Array | undefined {
   const out = new Uint8Array((t.length / 4) * 3 - pad);
   let o = 0;
   for (let i = 0; i < t.length; i += 4) {
-    const n = (B64.indexOf(t[i]!) << 18) | (B64.indexOf(t[i + 1]!) << 12) | ((B64.indexOf(t[i + 2]!) & 63) << 6) | (B64.indexOf(t[i + 3]!) & 63);
+    const n =
+      (B64.indexOf(t[i]!) << 18) |
+      (B64.indexOf(t[i + 1]!) << 12) |
+      ((B64.indexOf(t[i + 2]!) & 63) << 6) |
+      (B64.indexOf(t[i + 3]!) & 63);
     if (o < out.length) out[o++] = (n >> 16) & 255;
     if (o < out.length) out[o++] = (n >> 8) & 255;
     if (o < out.length) out[o++] = n & 255;

@@ -1,9 +1,9 @@
 // Range, length and enum checks of one typed value against its layout type.
 import { RecordError } from "../errors.ts";
-import type { ScalarType } from "../layout/schema.ts";
-import type { ScalarValue } from "../layout/values.ts";
-import { intLimits } from "../layout/validate.ts";
 import { utf8Length } from "./bytes.ts";
+import type { ScalarType } from "../layout/schema.ts";
+import { intLimits } from "../layout/validate.ts";
+import type { ScalarValue } from "../layout/values.ts";
 
 const CHARSETS: Record<string, RegExp> = {
   ascii: /^[\x20-\x7e]*$/,
@@ -23,7 +23,8 @@ export function checkScalar(t: ScalarType, v: ScalarValue, path: string): void {
       if (typeof v !== "boolean") throw new RecordError(path, "must be a boolean");
       return;
     case "enum":
-      if (typeof v !== "string" || !t.values.some((e) => e.name === v)) throw new RecordError(path, `must be one of ${t.values.map((e) => e.name).join(", ")}`);
+      if (typeof v !== "string" || !t.values.some((e) => e.name === v))
+        throw new RecordError(path, `must be one of ${t.values.map((e) => e.name).join(", ")}`);
       return;
     case "int": {
       if (t.bits === 64) {
@@ -44,7 +45,8 @@ export function checkScalar(t: ScalarType, v: ScalarValue, path: string): void {
     }
     case "float":
       if (typeof v !== "number") throw new RecordError(path, "must be a number");
-      if (Number.isFinite(v) && ((t.min !== undefined && v < t.min) || (t.max !== undefined && v > t.max))) throw new RecordError(path, `${v} is outside ${t.min ?? "-∞"}..${t.max ?? "∞"}`);
+      if (Number.isFinite(v) && ((t.min !== undefined && v < t.min) || (t.max !== undefined && v > t.max)))
+        throw new RecordError(path, `${v} is outside ${t.min ?? "-∞"}..${t.max ?? "∞"}`);
       return;
     case "fixed":
       if (typeof v !== "number" || !Number.isFinite(v)) throw new RecordError(path, "must be a finite number");
@@ -52,7 +54,8 @@ export function checkScalar(t: ScalarType, v: ScalarValue, path: string): void {
       return;
     case "timestamp":
       if (typeof v !== "number" || !Number.isFinite(v)) throw new RecordError(path, "must be epoch seconds");
-      if ((t.min !== undefined && v < t.min) || (t.max !== undefined && v > t.max)) throw new RecordError(path, `${v} is outside ${t.min ?? "-∞"}..${t.max ?? "∞"}`);
+      if ((t.min !== undefined && v < t.min) || (t.max !== undefined && v > t.max))
+        throw new RecordError(path, `${v} is outside ${t.min ?? "-∞"}..${t.max ?? "∞"}`);
       return;
     case "string": {
       if (typeof v !== "string") throw new RecordError(path, "must be a string");
@@ -64,7 +67,8 @@ export function checkScalar(t: ScalarType, v: ScalarValue, path: string): void {
     }
     case "bytes":
       if (!(v instanceof Uint8Array)) throw new RecordError(path, "must be bytes");
-      if (v.length > t.maxLength) throw new RecordError(path, `is ${v.length} bytes, more than maxLength ${t.maxLength}`);
+      if (v.length > t.maxLength)
+        throw new RecordError(path, `is ${v.length} bytes, more than maxLength ${t.maxLength}`);
       return;
   }
 }

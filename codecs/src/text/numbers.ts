@@ -47,7 +47,10 @@ function toPlainDecimal(x: number): string {
   if (n < 0) out = `0.${"0".repeat(-n - 1)}${digits}`;
   else {
     const intLen = n + 1;
-    out = digits.length > intLen ? `${digits.slice(0, intLen)}.${digits.slice(intLen)}` : `${digits}${"0".repeat(intLen - digits.length)}.0`;
+    out =
+      digits.length > intLen
+        ? `${digits.slice(0, intLen)}.${digits.slice(intLen)}`
+        : `${digits}${"0".repeat(intLen - digits.length)}.0`;
   }
   return neg ? `-${out}` : out;
 }

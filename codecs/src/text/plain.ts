@@ -1,11 +1,11 @@
 // Typed record ⇄ plain record (what JSON, CBOR, MessagePack and PSON carry), per field text representation.
 import { RecordError } from "../errors.ts";
-import type { Field, Layout, ScalarType, TextRep } from "../layout/schema.ts";
-import type { FieldValue, PlainRecord, PlainValue, ScalarValue, TypedRecord } from "../layout/values.ts";
+import { bytesToBase64, base64ToBytes, bytesToHex, hexToBytes } from "./bytes.ts";
+import { checkScalar } from "./check.ts";
 import { padInteger, parseNumberText, pyFixed, pyFloatRepr, toFloat32 } from "./numbers.ts";
 import { compileTextTime, parseTimestamp } from "./timestamp.ts";
-import { checkScalar } from "./check.ts";
-import { bytesToBase64, base64ToBytes, bytesToHex, hexToBytes } from "./bytes.ts";
+import type { Field, Layout, ScalarType, TextRep } from "../layout/schema.ts";
+import type { FieldValue, PlainRecord, PlainValue, ScalarValue, TypedRecord } from "../layout/values.ts";
 
 /** "json": bytes as base64 text; "binary": bytes stay bytes (CBOR, MessagePack, PSON carry them natively). */
 export type PlainMode = "json" | "binary";
@@ -19,24 +19,49 @@ function timeText(format: string, v: number): string {
 function scalarToText(t: ScalarType, v: ScalarValue, rep: Extract<TextRep, { as: "string" }>): string {
   let s: string;
   switch (t.kind) {
-    case "bool": s = v ? "1" : "0"; break;
-    case "enum": s = String(v); break;
-    case "timestamp": s = t.encoding === "text" ? timeText(t.textFormat!, v as number) : rep.decimals !== undefined ? pyFixed(v as number, rep.decimals) : String(v); break;
-    case "string": s = v as string; break;
-    case "bytes": s = bytesToHex(v as Uint8Array); break;
-    case "int": s = String(v); break;
+    case "bool":
+      s = v ? "1" : "0";
+      break;
+    case "enum":
+      s = String(v);
+      break;
+    case "timestamp":
+      s =
+        t.encoding === "text"
+          ? timeText(t.textFormat!, v as number)
+          : rep.decimals !== undefined
+            ? pyFixed(v as number, rep.decimals)
+            : String(v);
+      break;
+    case "string":
+      s = v as string;
+      break;
+    case "bytes":
+      s = bytesToHex(v as Uint8Array);
+      break;
+    case "int":
+      s = String(v);
+      break;
     case "float":
-    case "fixed": s = rep.decimals !== undefined ? pyFixed(v as number, rep.decimals) : pyFloatRepr(v as number); break;
+    case "fixed":
+      s = rep.decimals !== undefined ? pyFixed(v as number, rep.decimals) : pyFloatRepr(v as number);
+      break;
   }
-  return rep.pad !== undefined && (t.kind === "int" || t.kind === "float" || t.kind === "fixed" || t.kind === "enum") ? padInteger(s, rep.pad) : s;
+  return rep.pad !== undefined && (t.kind === "int" || t.kind === "float" || t.kind === "fixed" || t.kind === "enum")
+    ? padInteger(s, rep.pad)
+    : s;
 }
 
 function scalarToPlain(t: ScalarType, v: ScalarValue, mode: PlainMode): PlainValue {
   switch (t.kind) {
-    case "enum": return t.values.find((e) => e.name === v)?.value ?? (v as string);
-    case "timestamp": return t.encoding === "text" ? timeText(t.textFormat!, v as number) : (v as number);
-    case "bytes": return mode === "json" ? bytesToBase64(v as Uint8Array) : (v as Uint8Array);
-    default: return v as PlainValue;
+    case "enum":
+      return t.values.find((e) => e.name === v)?.value ?? (v as string);
+    case "timestamp":
+      return t.encoding === "text" ? timeText(t.textFormat!, v as number) : (v as number);
+    case "bytes":
+      return mode === "json" ? bytesToBase64(v as Uint8Array) : (v as Uint8Array);
+    default:
+      return v as PlainValue;
   }
 }
 
@@ -49,7 +74,8 @@ function textToScalar(t: ScalarType, s: string, path: string): ScalarValue {
     case "enum":
       if (t.values.some((e) => e.name === s)) return s;
       throw new RecordError(path, `"${s}" is not one of ${t.values.map((e) => e.name).join(", ")}`);
-    case "string": return s;
+    case "string":
+      return s;
     case "bytes": {
       const b = hexToBytes(s);
       if (!b) throw new RecordError(path, `"${s}" is not hex`);
@@ -172,24 +198,43 @@ export function fieldValueToPlain(f: Field, v: FieldValue, mode: PlainMode = "bi
 function plainToField(f: Field, v: PlainValue, path: string, mode: PlainMode): FieldValue {
   const t = f.type;
   if (t.kind === "group") {
-    if (v === null || typeof v !== "object" || Array.isArray(v) || v instanceof Uint8Array) throw new RecordError(path, `expected an object, got ${describe(v)}`);
+    if (v === null || typeof v !== "object" || Array.isArray(v) || v instanceof Uint8Array)
+      throw new RecordError(path, `expected an object, got ${describe(v)}`);
     return plainToRecord(t.fields, v as PlainRecord, path, mode);
   }
   if (t.kind === "array") {
     let items: PlainValue[];
-    if (typeof v === "string" && f.text?.as === "string" && f.text.separator !== undefined) items = v === "" ? [] : v.split(f.text.separator);
+    if (typeof v === "string" && f.text?.as === "string" && f.text.separator !== undefined)
+      items = v === "" ? [] : v.split(f.text.separator);
     else if (Array.isArray(v)) items = v;
     else throw new RecordError(path, `expected an array, got ${describe(v)}`);
     if (t.fixed ? items.length !== t.maxCount : items.length > t.maxCount)
-      throw new RecordError(path, t.fixed ? `needs exactly ${t.maxCount} elements, got ${items.length}` : `holds at most ${t.maxCount} elements, got ${items.length}`);
+      throw new RecordError(
+        path,
+        t.fixed
+          ? `needs exactly ${t.maxCount} elements, got ${items.length}`
+          : `holds at most ${t.maxCount} elements, got ${items.length}`,
+      );
     return items.map((x, i) => {
       const p = `${path}[${i}]`;
-      const s = typeof x === "string" && t.of.kind !== "string" && t.of.kind !== "enum" && !(t.of.kind === "timestamp" && t.of.encoding === "text") && !(t.of.kind === "bytes" && mode === "json") ? textToScalar(t.of, x, p) : plainToScalar(t.of, x, p, mode);
+      const s =
+        typeof x === "string" &&
+        t.of.kind !== "string" &&
+        t.of.kind !== "enum" &&
+        !(t.of.kind === "timestamp" && t.of.encoding === "text") &&
+        !(t.of.kind === "bytes" && mode === "json")
+          ? textToScalar(t.of, x, p)
+          : plainToScalar(t.of, x, p, mode);
       checkScalar(t.of, s, p);
       return s;
     });
   }
-  const useText = typeof v === "string" && t.kind !== "string" && !(t.kind === "timestamp" && t.encoding === "text") && !(t.kind === "bytes" && mode === "json") && t.kind !== "enum";
+  const useText =
+    typeof v === "string" &&
+    t.kind !== "string" &&
+    !(t.kind === "timestamp" && t.encoding === "text") &&
+    !(t.kind === "bytes" && mode === "json") &&
+    t.kind !== "enum";
   const s = useText ? textToScalar(t, v as string, path) : plainToScalar(t, v, path, mode);
   checkScalar(t, s, path);
   return s;
@@ -207,7 +252,8 @@ function plainToRecord(fields: Field[], obj: PlainRecord, at: string, mode: Plai
     out[f.key] = plainToField(f, v, path, mode);
   }
   const known = new Set(fields.map((f) => f.key));
-  for (const k of Object.keys(obj)) if (!known.has(k)) throw new RecordError(at ? `${at}.${k}` : k, "is not a field of the layout");
+  for (const k of Object.keys(obj))
+    if (!known.has(k)) throw new RecordError(at ? `${at}.${k}` : k, "is not a field of the layout");
   return out;
 }
 

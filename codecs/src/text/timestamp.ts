@@ -2,7 +2,9 @@
 // bytes in place. Plain calendar arithmetic instead of Date: the paper's record carries one in every
 // sample and the designer re-encodes thousands per keystroke; Date.UTC also misreads years 0–99.
 
-type Token = { kind: "YYYY" | "YY" | "MM" | "DD" | "hh" | "mm" | "ss" | "frac"; width: number } | { kind: "lit"; text: string; bytes: Uint8Array };
+type Token =
+  | { kind: "YYYY" | "YY" | "MM" | "DD" | "hh" | "mm" | "ss" | "frac"; width: number }
+  | { kind: "lit"; text: string; bytes: Uint8Array };
 
 const NAMED = ["YYYY", "YY", "MM", "DD", "hh", "mm", "ss"] as const;
 const utf8 = new TextEncoder();
@@ -103,7 +105,8 @@ export interface TextTime {
 }
 
 const TWO_DIGITS = Array.from({ length: 100 }, (_, i) => String(i).padStart(2, "0"));
-const pad = (n: number, width: number): string => (width === 2 && n < 100 ? TWO_DIGITS[n]! : String(n).padStart(width, "0"));
+const pad = (n: number, width: number): string =>
+  width === 2 && n < 100 ? TWO_DIGITS[n]! : String(n).padStart(width, "0");
 
 function build(format: string): TextTime {
   const tokens = tokenize(format);
@@ -127,13 +130,20 @@ function build(format: string): TextTime {
 
   const value = (t: Exclude<Token, { kind: "lit" }>): number => {
     switch (t.kind) {
-      case "YYYY": return c.Y;
-      case "YY": return c.Y % 100;
-      case "MM": return c.M;
-      case "DD": return c.D;
-      case "hh": return c.h;
-      case "mm": return c.mi;
-      case "ss": return c.s;
+      case "YYYY":
+        return c.Y;
+      case "YY":
+        return c.Y % 100;
+      case "MM":
+        return c.M;
+      case "DD":
+        return c.D;
+      case "hh":
+        return c.h;
+      case "mm":
+        return c.mi;
+      case "ss":
+        return c.s;
       case "frac": {
         const per = 10 ** fracWidth;
         const sub = ((ticks % per) + per) % per;
@@ -145,18 +155,42 @@ function build(format: string): TextTime {
   const fields = { y: 1970, mo: 1, d: 1, hh: 0, mm: 0, ss: 0, frac: 0, fw: 0 };
   const assign = (t: Exclude<Token, { kind: "lit" }>, n: number) => {
     switch (t.kind) {
-      case "YYYY": fields.y = n; break;
-      case "YY": fields.y = 2000 + n; break;
-      case "MM": fields.mo = n; break;
-      case "DD": fields.d = n; break;
-      case "hh": fields.hh = n; break;
-      case "mm": fields.mm = n; break;
-      case "ss": fields.ss = n; break;
-      case "frac": fields.frac = n; fields.fw = t.width; break;
+      case "YYYY":
+        fields.y = n;
+        break;
+      case "YY":
+        fields.y = 2000 + n;
+        break;
+      case "MM":
+        fields.mo = n;
+        break;
+      case "DD":
+        fields.d = n;
+        break;
+      case "hh":
+        fields.hh = n;
+        break;
+      case "mm":
+        fields.mm = n;
+        break;
+      case "ss":
+        fields.ss = n;
+        break;
+      case "frac":
+        fields.frac = n;
+        fields.fw = t.width;
+        break;
     }
   };
   const resetFields = () => {
-    fields.y = 1970; fields.mo = 1; fields.d = 1; fields.hh = 0; fields.mm = 0; fields.ss = 0; fields.frac = 0; fields.fw = 0;
+    fields.y = 1970;
+    fields.mo = 1;
+    fields.d = 1;
+    fields.hh = 0;
+    fields.mm = 0;
+    fields.ss = 0;
+    fields.frac = 0;
+    fields.fw = 0;
   };
   const finish = (): number | undefined => {
     const { y, mo, d, hh, mm, ss, frac, fw } = fields;
@@ -253,7 +287,8 @@ export function formatResolution(format: string): number {
 /** Throws RangeError outside the years 0000–9999 (no text of the format can show such an instant). */
 export function formatTimestamp(epochSeconds: number, format: string): string {
   const s = compileTextTime(format).format(epochSeconds);
-  if (s === undefined) throw new RangeError(`${epochSeconds} s is outside the years 0000–9999 that "${format}" can show`);
+  if (s === undefined)
+    throw new RangeError(`${epochSeconds} s is outside the years 0000–9999 that "${format}" can show`);
   return s;
 }
 

@@ -101,7 +101,10 @@ export function readUtf8(buf: Uint8Array, pos: number, len: number): string | un
   let i = pos;
   // four characters per call: measurably faster than one at a time or apply() for 1–30 byte strings
   for (; i + 4 <= end; i += 4) {
-    const a = buf[i]!, b = buf[i + 1]!, c = buf[i + 2]!, d = buf[i + 3]!;
+    const a = buf[i]!,
+      b = buf[i + 1]!,
+      c = buf[i + 2]!,
+      d = buf[i + 3]!;
     if ((a | b | c | d) >= 0x80) return decodeNonAscii(buf, pos, end);
     s += String.fromCharCode(a, b, c, d);
   }

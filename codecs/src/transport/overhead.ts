@@ -50,7 +50,8 @@ function utf8Length(s: string): number {
 }
 
 function checkPayload(payload: number): void {
-  if (!Number.isInteger(payload) || payload < 0) throw new OverheadError(`payload must be a non-negative integer of bytes, got ${payload}`);
+  if (!Number.isInteger(payload) || payload < 0)
+    throw new OverheadError(`payload must be a non-negative integer of bytes, got ${payload}`);
 }
 
 function build(stack: string, label: string, payload: number, layers: LayerBytes[]): StackOverhead {
@@ -113,19 +114,24 @@ export interface CoapParams {
 /** Block option value: NUM << 4 | M << 3 | SZX, as a minimal uint (RFC 7959 §2.2). */
 export function blockOptionLength(num: number, size: number): number {
   const szx = Math.log2(size) - 4;
-  if (!Number.isInteger(szx) || szx < 0 || szx > 6) throw new OverheadError(`CoAP block size must be 16…1024 and a power of two, got ${size}`);
-  if (!Number.isInteger(num) || num < 0 || num >= 2 ** 20) throw new OverheadError(`CoAP block number must be 0…2^20−1, got ${num}`);
+  if (!Number.isInteger(szx) || szx < 0 || szx > 6)
+    throw new OverheadError(`CoAP block size must be 16…1024 and a power of two, got ${size}`);
+  if (!Number.isInteger(num) || num < 0 || num >= 2 ** 20)
+    throw new OverheadError(`CoAP block number must be 0…2^20−1, got ${num}`);
   return uintOptionLength(num * 16 + 8 + szx);
 }
 
 export function coapMessageHeaderBytes(p: Omit<CoapParams, "ip" | "dtls" | "confirmable">, payload: number): number {
-  if (!Number.isInteger(p.tokenLength) || p.tokenLength < 0 || p.tokenLength > 8) throw new OverheadError(`CoAP token length must be 0..8, got ${p.tokenLength}`);
+  if (!Number.isInteger(p.tokenLength) || p.tokenLength < 0 || p.tokenLength > 8)
+    throw new OverheadError(`CoAP token length must be 0..8, got ${p.tokenLength}`);
   const options: CoapOption[] = p.uriPath.map((seg) => ({ number: COAP_OPTION.uriPath, length: utf8Length(seg) }));
   for (const o of options) if (o.length > 255) throw new OverheadError("a CoAP Uri-Path segment is at most 255 bytes");
   if (p.uriPort !== undefined) options.push({ number: COAP_OPTION.uriPort, length: uintOptionLength(p.uriPort) });
-  if (p.contentFormat !== undefined) options.push({ number: COAP_OPTION.contentFormat, length: uintOptionLength(p.contentFormat) });
+  if (p.contentFormat !== undefined)
+    options.push({ number: COAP_OPTION.contentFormat, length: uintOptionLength(p.contentFormat) });
   if (p.observe !== undefined) options.push({ number: COAP_OPTION.observe, length: uintOptionLength(p.observe) });
-  if (p.block !== undefined) options.push({ number: COAP_OPTION[p.block.option], length: blockOptionLength(p.block.num, p.block.size) });
+  if (p.block !== undefined)
+    options.push({ number: COAP_OPTION[p.block.option], length: blockOptionLength(p.block.num, p.block.size) });
   // 4 B fixed header + token + options + 0xFF payload marker when there is a payload
   return 4 + p.tokenLength + coapOptionsBytes(options) + (payload > 0 ? 1 : 0);
 }
@@ -172,12 +178,17 @@ export function mqttPublishHeaderBytes(p: Pick<MqttParams, "version" | "qos" | "
 export function mqttOverhead(p: MqttParams, payload: number): StackOverhead {
   checkPayload(payload);
   const tls = p.tls !== "none";
-  return build(`mqtt${p.version === "5" ? "5" : "311"}${tls ? "-tls" : ""}-tcp-ipv${p.ip}`, `MQTT ${p.version} QoS ${p.qos}${tls ? `/${p.tls.toUpperCase().replace("TLS", "TLS ")}` : ""}/TCP/IPv${p.ip}`, payload, [
-    { layer: "MQTT PUBLISH", bytes: mqttPublishHeaderBytes(p, payload) },
-    { layer: "TLS record", bytes: tlsRecord(p.tls) },
-    { layer: "TCP", bytes: TCP_HEADER + (p.tcpTimestamps ? TCP_TIMESTAMPS : 0) },
-    { layer: `IPv${p.ip}`, bytes: IP_HEADER[p.ip] },
-  ]);
+  return build(
+    `mqtt${p.version === "5" ? "5" : "311"}${tls ? "-tls" : ""}-tcp-ipv${p.ip}`,
+    `MQTT ${p.version} QoS ${p.qos}${tls ? `/${p.tls.toUpperCase().replace("TLS", "TLS ")}` : ""}/TCP/IPv${p.ip}`,
+    payload,
+    [
+      { layer: "MQTT PUBLISH", bytes: mqttPublishHeaderBytes(p, payload) },
+      { layer: "TLS record", bytes: tlsRecord(p.tls) },
+      { layer: "TCP", bytes: TCP_HEADER + (p.tcpTimestamps ? TCP_TIMESTAMPS : 0) },
+      { layer: `IPv${p.ip}`, bytes: IP_HEADER[p.ip] },
+    ],
+  );
 }
 
 // ---- MQTT-SN 1.2 PUBLISH (§5.2, §5.4.12) --------------------------------------------------
@@ -211,7 +222,12 @@ export interface HttpPostParams {
 
 /** Request line + headers + CRLFs of a POST carrying `payload` bytes. */
 export function httpPostHeaderBytes(p: Pick<HttpPostParams, "host" | "path" | "headers">, payload: number): number {
-  const lines = [`POST ${p.path} HTTP/1.1`, `Host: ${p.host}`, ...p.headers.map(([k, v]) => `${k}: ${v}`), `Content-Length: ${payload}`];
+  const lines = [
+    `POST ${p.path} HTTP/1.1`,
+    `Host: ${p.host}`,
+    ...p.headers.map(([k, v]) => `${k}: ${v}`),
+    `Content-Length: ${payload}`,
+  ];
   return lines.reduce((s, l) => s + utf8Length(l) + 2, 0) + 2;
 }
 

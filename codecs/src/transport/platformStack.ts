@@ -4,10 +4,10 @@
 // A modem link (Astronode, Kinéis, Iridium SBD, Sigfox, ORBCOMM, LoRaWAN) takes the payload itself: the
 // operator frames it and counts payload bytes, so the only stack is "raw". An IP link (NB-IoT / LTE-M, TN or
 // NTN) carries datagrams: every message pays its stack's headers, and the operator's volume counter sees them.
-import { summarize, type SizeStats } from "../analysis/stats.ts";
-import type { Platform } from "../platforms/catalog.ts";
 import { OverheadError, type LayerBytes } from "./overhead.ts";
 import { STACK_IDS, stackOverhead, type StackContext, type StackId } from "./stacks.ts";
+import { summarize, type SizeStats } from "../analysis/stats.ts";
+import type { Platform } from "../platforms/catalog.ts";
 
 /**
  * The IP default: CoAP confirmable over UDP/IPv4 without DTLS. It is what constrained NB-IoT devices speak
@@ -52,8 +52,10 @@ export function defaultStack(platform: Pick<Platform, "link">): StackId {
 /** The chosen stack when the platform can carry it, the platform's default when none was chosen. */
 export function resolveStack(platform: Pick<Platform, "link" | "name">, chosen: string | undefined): StackId {
   if (chosen === undefined) return defaultStack(platform);
-  if (!isStackId(chosen)) throw new OverheadError(`unknown transport stack "${chosen}" (stacks: ${STACK_IDS.join(", ")})`);
-  if (!stacksFor(platform).includes(chosen)) throw new OverheadError(`${platform.name} is a modem link: it carries the raw payload, not ${STACK_NAMES[chosen]}`);
+  if (!isStackId(chosen))
+    throw new OverheadError(`unknown transport stack "${chosen}" (stacks: ${STACK_IDS.join(", ")})`);
+  if (!stacksFor(platform).includes(chosen))
+    throw new OverheadError(`${platform.name} is a modem link: it carries the raw payload, not ${STACK_NAMES[chosen]}`);
   return chosen;
 }
 
@@ -100,7 +102,15 @@ export function onAirStats(payload: SizeStats, sizes: ArrayLike<number>, overhea
   let sum = 0;
   for (let i = 0; i < sizes.length; i++) sum += sizes[i]! + overhead(sizes[i]!);
   const f = (x: number) => x + overhead(x);
-  return { count: payload.count, min: f(payload.min), mean: sum / sizes.length, p50: f(payload.p50), p95: f(payload.p95), p99: f(payload.p99), max: f(payload.max) };
+  return {
+    count: payload.count,
+    min: f(payload.min),
+    mean: sum / sizes.length,
+    p50: f(payload.p50),
+    p95: f(payload.p95),
+    p99: f(payload.p99),
+    max: f(payload.max),
+  };
 }
 
 export interface OnAirSummary {
@@ -119,7 +129,13 @@ export interface OnAirSummary {
 }
 
 /** One format's payload sizes on one platform as the link carries them, against its limit; `stats` when already summarized. */
-export function onAirSummary(sizes: ArrayLike<number>, platform: Pick<Platform, "link" | "name" | "uplinkBytes">, chosen: string | undefined, ctx: StackContext, stats: SizeStats = summarize(sizes)): OnAirSummary {
+export function onAirSummary(
+  sizes: ArrayLike<number>,
+  platform: Pick<Platform, "link" | "name" | "uplinkBytes">,
+  chosen: string | undefined,
+  ctx: StackContext,
+  stats: SizeStats = summarize(sizes),
+): OnAirSummary {
   const stack = resolveStack(platform, chosen);
   const overhead = overheadFn(stack, ctx);
   const onAir = onAirStats(stats, sizes, overhead);

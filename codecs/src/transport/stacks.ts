@@ -1,14 +1,26 @@
 // The stacks the designer, the Channel page and the CLI compare, with the defaults each one is
 // sized with: the paper's devices (python-requests POST to the decoder), an MQTT device publishing
 // to …/<layout>/<format>, a CoAP device posting to /telemetry/<layout>.
-import { coapOverhead, httpOverhead, mqttOverhead, mqttSnOverhead, rawOverhead, type StackOverhead } from "./overhead.ts";
+import {
+  coapOverhead,
+  httpOverhead,
+  mqttOverhead,
+  mqttSnOverhead,
+  rawOverhead,
+  type StackOverhead,
+} from "./overhead.ts";
 
 /**
  * Headers python-requests 2.x sends by default (Locust's HttpSession is a requests.Session), plus the
  * two the paper's devices add to name the format and layout; Host and Content-Length are counted apart.
  * Accept-Encoding gains ", br" when brotli is installed, as it is beside Locust.
  */
-export function pythonRequestsHeaders(version: string, contentType: string, layout: string, acceptEncoding = "gzip, deflate, br"): Array<[string, string]> {
+export function pythonRequestsHeaders(
+  version: string,
+  contentType: string,
+  layout: string,
+  acceptEncoding = "gzip, deflate, br",
+): Array<[string, string]> {
   return [
     ["User-Agent", `python-requests/${version}`],
     ["Accept-Encoding", acceptEncoding],
@@ -19,7 +31,19 @@ export function pythonRequestsHeaders(version: string, contentType: string, layo
   ];
 }
 
-export const STACK_IDS = ["raw", "coap-non", "coap-con", "coap-dtls", "coap-ipv6", "mqtt311-q0", "mqtt311-q1", "mqtt5-q1", "mqtt311-tls", "mqttsn", "http-paper"] as const;
+export const STACK_IDS = [
+  "raw",
+  "coap-non",
+  "coap-con",
+  "coap-dtls",
+  "coap-ipv6",
+  "mqtt311-q0",
+  "mqtt311-q1",
+  "mqtt5-q1",
+  "mqtt311-tls",
+  "mqttsn",
+  "http-paper",
+] as const;
 export type StackId = (typeof STACK_IDS)[number];
 
 export interface StackContext {
@@ -57,7 +81,17 @@ export function stackOverhead(id: StackId, payload: number, ctx: StackContext): 
     case "mqttsn":
       return mqttSnOverhead(4, payload);
     case "http-paper":
-      return httpOverhead({ host: "127.0.0.1:8080", path: "/ingest", headers: pythonRequestsHeaders("2.34.2", `application/x-${ctx.format}`, ctx.layout), ip: 4, tls: "none", tcpTimestamps: true }, payload);
+      return httpOverhead(
+        {
+          host: "127.0.0.1:8080",
+          path: "/ingest",
+          headers: pythonRequestsHeaders("2.34.2", `application/x-${ctx.format}`, ctx.layout),
+          ip: 4,
+          tls: "none",
+          tcpTimestamps: true,
+        },
+        payload,
+      );
   }
 }
 

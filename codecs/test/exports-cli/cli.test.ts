@@ -35,7 +35,11 @@ describe("satpayload export", () => {
     const out = path.join(tmp, "all");
     const r = await cli(["export", "--preset", "paper", "--out", out, "--json"]);
     expect(r.code, r.stderr).toBe(0);
-    const report = JSON.parse(r.stdout) as { schema: string; files: Array<{ path: string; exporter: string }>; problems: unknown[] };
+    const report = JSON.parse(r.stdout) as {
+      schema: string;
+      files: Array<{ path: string; exporter: string }>;
+      problems: unknown[];
+    };
     expect(report.schema).toBe("satpayload.export/1");
     const want = runExports(parseLayout(paperPreset));
     expect(report.files.map((f) => f.path)).toEqual(want.files.map((f) => f.path));
@@ -44,9 +48,26 @@ describe("satpayload export", () => {
 
   it("--only picks exports; --zip writes one archive Python reads", async () => {
     const zip = path.join(tmp, "paper-exports.zip");
-    const r = await cli(["export", "--preset", "paper", "--zip", zip, "--only", "sbe-xml,kaitai", "--kaitai-formats", "bitpacked"]);
+    const r = await cli([
+      "export",
+      "--preset",
+      "paper",
+      "--zip",
+      zip,
+      "--only",
+      "sbe-xml,kaitai",
+      "--kaitai-formats",
+      "bitpacked",
+    ]);
     expect(r.code, r.stderr).toBe(0);
-    const names = execFileSync(referencePython(), ["-c", "import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); assert z.testzip() is None; print('\\n'.join(z.namelist()))", zip]).toString().trim().split("\n");
+    const names = execFileSync(referencePython(), [
+      "-c",
+      "import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); assert z.testzip() is None; print('\\n'.join(z.namelist()))",
+      zip,
+    ])
+      .toString()
+      .trim()
+      .split("\n");
     expect(names).toEqual(["paper-exports/ContainerData.sbe.xml", "paper-exports/kaitai/container_data_bitpacked.ksy"]);
   });
 
@@ -55,7 +76,17 @@ describe("satpayload export", () => {
     expect((await cli(["export", "--preset", "paper"])).code).toBe(2);
     const layout = path.join(tmp, "deep.satlayout.json");
     // 80 elements of a string array: more than the bit-packed Kaitai spec unrolls
-    writeFileSync(layout, JSON.stringify({ format: "satlayout", version: 1, name: "deep", fields: [{ id: "a", key: "a", name: "a", type: { kind: "array", of: { kind: "string", maxLength: 2 }, maxCount: 80 } }] }));
+    writeFileSync(
+      layout,
+      JSON.stringify({
+        format: "satlayout",
+        version: 1,
+        name: "deep",
+        fields: [
+          { id: "a", key: "a", name: "a", type: { kind: "array", of: { kind: "string", maxLength: 2 }, maxCount: 80 } },
+        ],
+      }),
+    );
     const r = await cli(["export", "--layout", layout, "--out", path.join(tmp, "deep"), "--only", "kaitai"]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/kaitai: .*unrolled/);
@@ -67,8 +98,19 @@ describe("satpayload diff", () => {
   const next = path.join(tmp, "v2.satlayout.json");
   writeFileSync(base, JSON.stringify(paperPreset));
   // v2: rssi becomes optional, door renamed, a new optional field appended
-  const fields = (paperPreset.fields as Array<Record<string, unknown>>).map((f) => (f.id === "rssi" ? { ...f, presence: "optional" } : f.id === "door" ? { ...f, key: "door_state" } : f));
-  writeFileSync(next, JSON.stringify({ ...paperPreset, fields: [...fields, { id: "tilt", key: "tilt", name: "Tilt", presence: "optional", type: { kind: "int", bits: 8, signed: false } }] }));
+  const fields = (paperPreset.fields as Array<Record<string, unknown>>).map((f) =>
+    f.id === "rssi" ? { ...f, presence: "optional" } : f.id === "door" ? { ...f, key: "door_state" } : f,
+  );
+  writeFileSync(
+    next,
+    JSON.stringify({
+      ...paperPreset,
+      fields: [
+        ...fields,
+        { id: "tilt", key: "tilt", name: "Tilt", presence: "optional", type: { kind: "int", bits: 8, signed: false } },
+      ],
+    }),
+  );
 
   it("prints the verdict table and the reasons", async () => {
     const r = await cli(["diff", base, next]);
@@ -82,7 +124,10 @@ describe("satpayload diff", () => {
   it("--json carries the schema and the verdicts; --probe checks them with the codecs; --fail-on exits 1", async () => {
     const r = await cli(["diff", base, next, "--json", "--probe", "20", "--format", "protobuf,sbe"]);
     expect(r.code, r.stderr).toBe(0);
-    const d = JSON.parse(r.stdout) as { schema: string; formats: Array<{ format: string; oldReadsNew: string; observed: { oldReadsNew: string } }> };
+    const d = JSON.parse(r.stdout) as {
+      schema: string;
+      formats: Array<{ format: string; oldReadsNew: string; observed: { oldReadsNew: string } }>;
+    };
     expect(d.schema).toBe("satpayload.diff/1");
     expect(d.formats.map((f) => f.format)).toEqual(["protobuf", "sbe"]);
     expect(d.formats[0]!.observed.oldReadsNew).toBe("breaking");

@@ -4,11 +4,11 @@
 // Bit-packed: the codec's plan (layoutSpecs) only says which fields exist and whether a float is
 // quantised or raw IEEE; every integer (enum index, offset int, fixed raw, quantised step, charset
 // symbol) is computed here from docs/design/bitpacked-mapping.md. Instances within floating-point rounding.
+import { MAX_FIELD_BITS, rawSuffix } from "../../src/exporters/kaitai/bits.ts";
+import { ksyId } from "../../src/exporters/kaitai/names.ts";
+import { layoutSpecs, type FieldSpec, type ScalarSpec } from "../../src/formats/bits/plan.ts";
 import type { Field, Layout, ScalarType } from "../../src/layout/schema.ts";
 import type { FieldValue, ScalarValue, TypedRecord } from "../../src/layout/values.ts";
-import { layoutSpecs, type FieldSpec, type ScalarSpec } from "../../src/formats/bits/plan.ts";
-import { ksyId } from "../../src/exporters/kaitai/names.ts";
-import { MAX_FIELD_BITS, rawSuffix } from "../../src/exporters/kaitai/bits.ts";
 import { decimalsOf, timeText } from "../exports-support/wireValues.ts";
 
 export interface Check {
@@ -103,7 +103,10 @@ function symbolOf(charset: string, c: number): number {
 const PAD: Record<string, number> = { digits: 15, "upper-alnum": 0, alnum: 62, ascii: 0, utf8: 0 };
 
 function symbols(t: Extract<ScalarType, { kind: "string" }>, text: string): number[] {
-  const syms = t.charset === "utf8" ? Array.from(utf8.encode(text)) : Array.from(text, (c) => symbolOf(t.charset, c.charCodeAt(0)));
+  const syms =
+    t.charset === "utf8"
+      ? Array.from(utf8.encode(text))
+      : Array.from(text, (c) => symbolOf(t.charset, c.charCodeAt(0)));
   if (t.fixed) while (syms.length < t.maxLength) syms.push(PAD[t.charset]!);
   return syms;
 }
@@ -130,7 +133,10 @@ function bitsRaw(s: ScalarSpec, t: ScalarType, v: ScalarValue): unknown {
     case "enum":
       return t.values.findIndex((e) => e.name === v);
     case "int": {
-      const lo = t.min === undefined ? INT_MIN(t.bits, t.signed) : BigInt(Math.max(Number(INT_MIN(t.bits, t.signed)), Math.ceil(t.min)));
+      const lo =
+        t.min === undefined
+          ? INT_MIN(t.bits, t.signed)
+          : BigInt(Math.max(Number(INT_MIN(t.bits, t.signed)), Math.ceil(t.min)));
       return Number(BigInt(v as number | bigint) - lo);
     }
     case "fixed":
@@ -148,7 +154,8 @@ function bitsRaw(s: ScalarSpec, t: ScalarType, v: ScalarValue): unknown {
       }
       // quantised: q = round((v − lo) / step), lo = min (0 for a timestamp without one), clamped to the grid
       const lo = t.kind === "float" ? t.min! : (t.min ?? 0);
-      const step = t.kind === "float" ? t.precision! : t.encoding === "text" ? textFormatStep(t.textFormat ?? "") : t.resolution;
+      const step =
+        t.kind === "float" ? t.precision! : t.encoding === "text" ? textFormatStep(t.textFormat ?? "") : t.resolution;
       const hi = t.kind === "float" ? t.max! : (t.max ?? lo + 4294967295);
       const q = Math.round(((v as number) - lo) / step);
       return Math.min(Math.max(q, 0), Math.round((hi - lo) / step));
@@ -160,9 +167,26 @@ function bitsRaw(s: ScalarSpec, t: ScalarType, v: ScalarValue): unknown {
 
 export function bitsChecks(layout: Layout, rec: TypedRecord): Check[] {
   const out: Check[] = [];
-  const text = (id: string, s: Extract<ScalarSpec, { k: "string" | "bytes" }>, t: ScalarType, v: ScalarValue | undefined) => {
+  const text = (
+    id: string,
+    s: Extract<ScalarSpec, { k: "string" | "bytes" }>,
+    t: ScalarType,
+    v: ScalarValue | undefined,
+  ) => {
     const str = t.kind === "string" ? t : undefined;
-    if (!s.fixed && s.lenBits > 0) out.push({ id: `${id}_len`, want: v === undefined ? undefined : str ? (str.charset !== "utf8" ? (v as string).length : utf8.encode(v as string).length) : (v as Uint8Array).length, how: "exact" });
+    if (!s.fixed && s.lenBits > 0)
+      out.push({
+        id: `${id}_len`,
+        want:
+          v === undefined
+            ? undefined
+            : str
+              ? str.charset !== "utf8"
+                ? (v as string).length
+                : utf8.encode(v as string).length
+              : (v as Uint8Array).length,
+        how: "exact",
+      });
     const syms = v === undefined ? undefined : str ? symbols(str, v as string) : Array.from(v as Uint8Array);
     out.push({ id: `${id}_${s.k === "string" ? "sym" : "byte"}`, want: syms, how: "exact" });
   };
@@ -183,8 +207,13 @@ export function bitsChecks(layout: Layout, rec: TypedRecord): Check[] {
         if (n.s.k === "string" || n.s.k === "bytes") text(id, n.s, t, v as ScalarValue | undefined);
         else if (n.s.bits > 0) {
           const approx = n.s.k === "ieee" && n.s.bits === 64;
-          out.push({ id: `${id}${rawSuffix(n.s)}`, want: v === undefined ? undefined : bitsRaw(n.s, t, v as ScalarValue), how: approx ? "approx" : "exact" });
-          if (n.s.k === "int" || n.s.k === "quant" || n.s.k === "fixed") out.push({ id, want: v, how: n.s.k === "quant" && n.s.float32 ? "approx32" : "approx" });
+          out.push({
+            id: `${id}${rawSuffix(n.s)}`,
+            want: v === undefined ? undefined : bitsRaw(n.s, t, v as ScalarValue),
+            how: approx ? "approx" : "exact",
+          });
+          if (n.s.k === "int" || n.s.k === "quant" || n.s.k === "fixed")
+            out.push({ id, want: v, how: n.s.k === "quant" && n.s.float32 ? "approx32" : "approx" });
         }
         continue;
       }
@@ -197,9 +226,14 @@ export function bitsChecks(layout: Layout, rec: TypedRecord): Check[] {
         // unrolled: one (hi, lo) pair per element, present while k < count
         for (let k = 0; k < n.maxCount; k++) {
           const x = items?.[k];
-          out.push({ id: `${id}_${k}${rawSuffix(n.s)}`, want: x === undefined ? undefined : bitsRaw(n.s, elemT, x), how: n.s.k === "ieee" ? "approx" : "exact" });
+          out.push({
+            id: `${id}_${k}${rawSuffix(n.s)}`,
+            want: x === undefined ? undefined : bitsRaw(n.s, elemT, x),
+            how: n.s.k === "ieee" ? "approx" : "exact",
+          });
         }
-      } else if (n.s.bits > 0) out.push({ id: `${id}${rawSuffix(n.s)}`, want: items?.map((x) => bitsRaw(n.s, elemT, x)), how: "exact" });
+      } else if (n.s.bits > 0)
+        out.push({ id: `${id}${rawSuffix(n.s)}`, want: items?.map((x) => bitsRaw(n.s, elemT, x)), how: "exact" });
     }
   };
   walk(layoutSpecs(layout), [], rec, true);
@@ -215,7 +249,8 @@ export function plain(v: unknown): unknown {
 
 export function close(a: unknown, b: unknown, rel = 1e-9): boolean {
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => close(x, b[i], rel));
-  if (typeof a === "number" && typeof b === "number") return a === b || Math.abs(a - b) <= rel * Math.max(1, Math.abs(a), Math.abs(b));
+  if (typeof a === "number" && typeof b === "number")
+    return a === b || Math.abs(a - b) <= rel * Math.max(1, Math.abs(a), Math.abs(b));
   return a === b;
 }
 

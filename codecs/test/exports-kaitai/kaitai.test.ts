@@ -4,16 +4,18 @@
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
-import { generateKaitai, kaitaiSpec, type KaitaiFormat } from "../../src/exporters/kaitai.ts";
+import { bitsChecks, close, numericBits, plain, structChecks } from "./expect.ts";
 import { EncodeError } from "../../src/errors.ts";
+import { generateKaitai, kaitaiSpec, type KaitaiFormat } from "../../src/exporters/kaitai.ts";
 import { codecFor } from "../../src/formats/registry.ts";
 import type { Layout } from "../../src/layout/schema.ts";
 import { generateSamples } from "../../src/samples/generate.ts";
 import { EXPORT_LAYOUTS, layoutNamed } from "../exports-support/layouts.ts";
-import { bitsChecks, close, numericBits, plain, structChecks } from "./expect.ts";
 
 const require = createRequire(import.meta.url);
-const compiler = require("kaitai-struct-compiler") as { compile(lang: string, spec: unknown, importer: unknown, debug: boolean): Promise<Record<string, string>> };
+const compiler = require("kaitai-struct-compiler") as {
+  compile(lang: string, spec: unknown, importer: unknown, debug: boolean): Promise<Record<string, string>>;
+};
 const KaitaiStream = require("kaitai-struct/KaitaiStream") as new (buf: Uint8Array) => unknown;
 
 type Parser = new (io: unknown) => Record<string, unknown>;
@@ -32,7 +34,8 @@ const SAMPLES = 300;
 /** A user-type value (an inline-length string, a split int64) by its `value`; everything else as read. */
 function unwrap(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(unwrap);
-  if (v !== null && typeof v === "object" && !(v instanceof Uint8Array) && "value" in v) return (v as { value: unknown }).value;
+  if (v !== null && typeof v === "object" && !(v instanceof Uint8Array) && "value" in v)
+    return (v as { value: unknown }).value;
   return v;
 }
 
@@ -42,7 +45,8 @@ function read(parsed: Record<string, unknown>, id: string): unknown {
   const v = parsed[camel(id)];
   const hi = parsed[camel(`${id}_hi`)];
   const lo = parsed[camel(`${id}_lo`)];
-  if (v === undefined && Array.isArray(hi) && Array.isArray(lo)) return hi.map((h: number, i) => h * 4294967296 + (lo[i] as number));
+  if (v === undefined && Array.isArray(hi) && Array.isArray(lo))
+    return hi.map((h: number, i) => h * 4294967296 + (lo[i] as number));
   return unwrap(v);
 }
 
@@ -62,10 +66,19 @@ async function prove(layout: Layout, format: KaitaiFormat): Promise<number> {
     const checks = format === "struct" ? structChecks(layout, sample) : bitsChecks(layout, sample);
     for (const c of checks) {
       const got = numericBits(plain(read(parsed, c.id)), c.want);
-      const ok = c.how === "approx" ? close(got, c.want) : c.how === "approx32" ? close(got, c.want, 2 ** -23) : JSON.stringify(got) === JSON.stringify(c.want);
-      if (!ok) throw new Error(`${format} ${c.id}: Kaitai read ${JSON.stringify(got)}, the source record gives ${JSON.stringify(c.want)} (sample ${n}, bytes ${Buffer.from(bytes).toString("hex")})`);
+      const ok =
+        c.how === "approx"
+          ? close(got, c.want)
+          : c.how === "approx32"
+            ? close(got, c.want, 2 ** -23)
+            : JSON.stringify(got) === JSON.stringify(c.want);
+      if (!ok)
+        throw new Error(
+          `${format} ${c.id}: Kaitai read ${JSON.stringify(got)}, the source record gives ${JSON.stringify(c.want)} (sample ${n}, bytes ${Buffer.from(bytes).toString("hex")})`,
+        );
     }
-    if (format === "struct") expect((parsed._io as { pos: number }).pos, "Kaitai consumed every byte").toBe(bytes.length);
+    if (format === "struct")
+      expect((parsed._io as { pos: number }).pos, "Kaitai consumed every byte").toBe(bytes.length);
     n++;
   }
   return n;
@@ -75,18 +88,35 @@ describe("Kaitai Struct export", () => {
   it("writes YAML that parses back to the spec the compiler takes", () => {
     for (const { layout } of EXPORT_LAYOUTS) {
       const files = generateKaitai(layout);
-      expect(files.map((f) => f.path)).toEqual([expect.stringMatching(/_struct\.ksy$/), expect.stringMatching(/_bitpacked\.ksy$/)]);
+      expect(files.map((f) => f.path)).toEqual([
+        expect.stringMatching(/_struct\.ksy$/),
+        expect.stringMatching(/_bitpacked\.ksy$/),
+      ]);
       files.forEach((f, i) => {
         const back = parseYaml(f.content) as unknown;
-        expect(JSON.parse(JSON.stringify(back))).toEqual(JSON.parse(JSON.stringify(kaitaiSpec(layout, (["struct", "bitpacked"] as const)[i]!))));
+        expect(JSON.parse(JSON.stringify(back))).toEqual(
+          JSON.parse(JSON.stringify(kaitaiSpec(layout, (["struct", "bitpacked"] as const)[i]!))),
+        );
       });
     }
   });
 
   it("paper: the struct spec is the paper's >HHHBHBB… layout with the strings appended", () => {
-    const spec = kaitaiSpec(layoutNamed("paper"), "struct") as { meta: { endian: string }; seq: Array<{ id: string; type?: string }> };
+    const spec = kaitaiSpec(layoutNamed("paper"), "struct") as {
+      meta: { endian: string };
+      seq: Array<{ id: string; type?: string }>;
+    };
     expect(spec.meta.endian).toBe("be");
-    expect(spec.seq.slice(0, 8).map((s) => `${s.id}:${s.type}`)).toEqual(["msisdn_len:u2", "iso6346_len:u2", "time_len:u2", "rssi:u1", "cgi_len:u2", "ble_m:u1", "bat_soc:u1", "acc:f4"]);
+    expect(spec.seq.slice(0, 8).map((s) => `${s.id}:${s.type}`)).toEqual([
+      "msisdn_len:u2",
+      "iso6346_len:u2",
+      "time_len:u2",
+      "rssi:u1",
+      "cgi_len:u2",
+      "ble_m:u1",
+      "bat_soc:u1",
+      "acc:f4",
+    ]);
     expect(spec.seq.slice(-5).map((s) => s.id)).toEqual(["msisdn", "iso6346", "time", "cgi", "door"]);
   });
 

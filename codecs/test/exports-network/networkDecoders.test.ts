@@ -6,13 +6,20 @@
 import vm from "node:vm";
 import { parse } from "acorn";
 import { describe, expect, it } from "vitest";
-import { jsonRecord } from "../../src/exporters/json/record.ts";
-import { DECODER_FORMATS, generateNetworkDecoders, NETWORK_SERVERS, networkDecoderSource, TTN_MAX_SOURCE_CHARS, type NetworkServer } from "../../src/exporters/networkDecoders.ts";
 import { EncodeError } from "../../src/errors.ts";
+import { jsonRecord } from "../../src/exporters/json/record.ts";
+import {
+  DECODER_FORMATS,
+  generateNetworkDecoders,
+  NETWORK_SERVERS,
+  networkDecoderSource,
+  TTN_MAX_SOURCE_CHARS,
+  type NetworkServer,
+} from "../../src/exporters/networkDecoders.ts";
 import { codecFor } from "../../src/formats/registry.ts";
 import type { Layout } from "../../src/layout/schema.ts";
-import { Prng } from "../../src/samples/prng.ts";
 import { generateSamples } from "../../src/samples/generate.ts";
+import { Prng } from "../../src/samples/prng.ts";
 import { EXPORT_LAYOUTS } from "../exports-support/layouts.ts";
 
 interface Loaded {
@@ -22,16 +29,23 @@ interface Loaded {
 /** far beyond any real call (µs), short enough that a decoder that loops forever fails the test quickly */
 const HANG_LIMIT_MS = 5_000;
 
-const CALL = new vm.Script("__out = JSON.stringify((function () { try { return decodeUplink(__in); } catch (e) { return { threw: String(e && e.message || e) }; } })());");
+const CALL = new vm.Script(
+  "__out = JSON.stringify((function () { try { return decodeUplink(__in); } catch (e) { return { threw: String(e && e.message || e) }; } })());",
+);
 
 function load(source: string, server: NetworkServer): Loaded {
   // a context with nothing but the language's own globals: no require, process, Buffer or timers
   const ctx = vm.createContext({});
   vm.runInContext(source, ctx, { timeout: 1000 });
-  expect(vm.runInContext("typeof require + typeof process + typeof Buffer + typeof module", ctx)).toBe("undefinedundefinedundefinedundefined");
+  expect(vm.runInContext("typeof require + typeof process + typeof Buffer + typeof module", ctx)).toBe(
+    "undefinedundefinedundefinedundefined",
+  );
   return {
     call(bytes) {
-      ctx.__in = server === "chirpstack" ? { bytes: Array.from(bytes), fPort: 1, variables: {} } : { bytes: Array.from(bytes), fPort: 1, recvTime: "2026-01-01T00:00:00Z" };
+      ctx.__in =
+        server === "chirpstack"
+          ? { bytes: Array.from(bytes), fPort: 1, variables: {} }
+          : { bytes: Array.from(bytes), fPort: 1, recvTime: "2026-01-01T00:00:00Z" };
       // A hang (an endless loop on a corrupted length) must fail, and does: the vm's timeout ends it.
       // Whether a call fits ChirpStack's 100 ms budget is a speed question, measured by
       // `npm run bench:exports`, not asserted here: on a loaded 2-core machine the scheduler alone
@@ -48,13 +62,18 @@ function refused(server: NetworkServer, r: ReturnType<Loaded["call"]>): boolean 
 
 function accepted(server: NetworkServer, r: ReturnType<Loaded["call"]>): unknown {
   if (r.threw !== undefined) throw new Error(`decoder threw: ${r.threw}`);
-  if (server !== "chirpstack" && (r.errors?.length ?? 0) > 0) throw new Error(`decoder refused: ${r.errors!.join("; ")}`);
+  if (server !== "chirpstack" && (r.errors?.length ?? 0) > 0)
+    throw new Error(`decoder refused: ${r.errors!.join("; ")}`);
   return r.data;
 }
 
 /** Truncations, appended bytes, flipped bits and bytes overwritten: the ways a radio link corrupts a payload. */
 function corruptions(bytes: Uint8Array, rng: Prng): Uint8Array[] {
-  const out: Uint8Array[] = [bytes.slice(0, Math.max(0, bytes.length - 1)), bytes.slice(0, rng.int(0, bytes.length)), Uint8Array.from([...bytes, rng.int(0, 255)])];
+  const out: Uint8Array[] = [
+    bytes.slice(0, Math.max(0, bytes.length - 1)),
+    bytes.slice(0, rng.int(0, bytes.length)),
+    Uint8Array.from([...bytes, rng.int(0, 255)]),
+  ];
   for (let k = 0; k < 4; k++) {
     const b = bytes.slice();
     if (b.length === 0) break;
@@ -83,11 +102,18 @@ describe("network-server decoders", () => {
     for (const { name, layout } of EXPORT_LAYOUTS) {
       const files = generateNetworkDecoders(layout);
       expect(files.map((f) => f.path).sort(), name).toEqual(
-        DECODER_FORMATS.flatMap((f) => [`network/chirpstack-v4/${layout.message}-${f}.js`, `network/ts013/${layout.message}-${f}.js`, `network/ttn-v3/${layout.message}-${f}.js`]).sort(),
+        DECODER_FORMATS.flatMap((f) => [
+          `network/chirpstack-v4/${layout.message}-${f}.js`,
+          `network/ts013/${layout.message}-${f}.js`,
+          `network/ttn-v3/${layout.message}-${f}.js`,
+        ]).sort(),
       );
       for (const f of files) {
         expect(f.content.length, `${name} ${f.path}`).toBeLessThanOrEqual(TTN_MAX_SOURCE_CHARS);
-        expect(() => parse(f.content, { ecmaVersion: 5, sourceType: "script" }), `${name} ${f.path} is not ES5`).not.toThrow();
+        expect(
+          () => parse(f.content, { ecmaVersion: 5, sourceType: "script" }),
+          `${name} ${f.path} is not ES5`,
+        ).not.toThrow();
       }
     }
   });
@@ -124,7 +150,8 @@ describe("network-server decoders", () => {
               const at = `${server} ${Buffer.from(bad).toString("hex")}`;
               if (want === undefined) {
                 if (!refused(server, r)) expect.fail(`${at} was accepted: ${JSON.stringify(r.data)}`);
-              } else if (JSON.stringify(accepted(server, r)) !== want) expect(JSON.stringify(accepted(server, r)), at).toBe(want);
+              } else if (JSON.stringify(accepted(server, r)) !== want)
+                expect(JSON.stringify(accepted(server, r)), at).toBe(want);
             }
             if (want === undefined) refusedCount++;
             else acceptedCount++;

@@ -2,18 +2,36 @@
 // decoder-service config (round trip and refusals) and the ZIP writer (read back by Python's zipfile).
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { decoderConfig, DECODER_CONFIG_SCHEMA, generateDecoderConfig, parseDecoderConfig } from "../../src/exporters/decoderConfig.ts";
+import { LayoutError } from "../../src/errors.ts";
+import {
+  decoderConfig,
+  DECODER_CONFIG_SCHEMA,
+  generateDecoderConfig,
+  parseDecoderConfig,
+} from "../../src/exporters/decoderConfig.ts";
 import { EXPORTERS, runExports, UnknownExporterError } from "../../src/exporters/registry.ts";
 import { safeArchivePath, zipFiles } from "../../src/exporters/zip.ts";
-import { LayoutError } from "../../src/errors.ts";
-import { referencePython } from "../helpers/python.ts";
 import { EXPORT_LAYOUTS, layoutNamed } from "../exports-support/layouts.ts";
+import { referencePython } from "../helpers/python.ts";
 
 describe("export registry", () => {
   it("lists every export once, with a label and a description", () => {
     const ids = EXPORTERS.map((e) => e.id);
     expect(new Set(ids).size).toBe(ids.length);
-    for (const id of ["proto", "nanopb", "c-struct", "c-struct-zlib", "c-bitpacked", "firmware-esp32", "sbe-xml", "kaitai", "network-decoders", "json-schema", "decoder-config"]) expect(ids).toContain(id);
+    for (const id of [
+      "proto",
+      "nanopb",
+      "c-struct",
+      "c-struct-zlib",
+      "c-bitpacked",
+      "firmware-esp32",
+      "sbe-xml",
+      "kaitai",
+      "network-decoders",
+      "json-schema",
+      "decoder-config",
+    ])
+      expect(ids).toContain(id);
     for (const e of EXPORTERS) expect(e.label.length * e.description.length).toBeGreaterThan(0);
   });
 
@@ -24,8 +42,20 @@ describe("export registry", () => {
     expect(new Set(paths).size).toBe(paths.length);
     expect(paths.every(safeArchivePath)).toBe(true);
     expect(paths.filter((p) => p.endsWith(".proto") && !p.includes("/"))).toEqual(["container_data.proto"]);
-    for (const id of EXPORTERS.map((e) => e.id)) expect(files.some((f) => f.exporter === id || (id === "nanopb" && f.path.endsWith(".options"))), id).toBe(true);
-    expect(paths).toEqual(expect.arrayContaining(["ContainerData.sbe.xml", "ContainerData.schema.json", "kaitai/container_data_struct.ksy", "network/ttn-v3/ContainerData-struct.js", "decoder-service/ContainerData.decoder.json"]));
+    for (const id of EXPORTERS.map((e) => e.id))
+      expect(
+        files.some((f) => f.exporter === id || (id === "nanopb" && f.path.endsWith(".options"))),
+        id,
+      ).toBe(true);
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        "ContainerData.sbe.xml",
+        "ContainerData.schema.json",
+        "kaitai/container_data_struct.ksy",
+        "network/ttn-v3/ContainerData-struct.js",
+        "decoder-service/ContainerData.decoder.json",
+      ]),
+    );
   });
 
   it("reports a layout an export cannot express as a problem of that export, not a failure of all", () => {
@@ -38,9 +68,21 @@ describe("export registry", () => {
   });
 
   it("passes options through: one network server and format, a device key and format for the service", () => {
-    const { files } = runExports(layoutNamed("paper"), ["network-decoders", "decoder-config"], { servers: ["ttn"], decoderFormats: ["bitpacked"], deviceKey: "70B3D57ED0000001", serviceFormat: "struct-zlib" });
-    expect(files.map((f) => f.path)).toEqual(["network/ttn-v3/ContainerData-bitpacked.js", "decoder-service/ContainerData.decoder.json"]);
-    expect(JSON.parse(files[1]!.content)).toMatchObject({ schema: DECODER_CONFIG_SCHEMA, deviceKey: "70B3D57ED0000001", format: "struct-zlib" });
+    const { files } = runExports(layoutNamed("paper"), ["network-decoders", "decoder-config"], {
+      servers: ["ttn"],
+      decoderFormats: ["bitpacked"],
+      deviceKey: "70B3D57ED0000001",
+      serviceFormat: "struct-zlib",
+    });
+    expect(files.map((f) => f.path)).toEqual([
+      "network/ttn-v3/ContainerData-bitpacked.js",
+      "decoder-service/ContainerData.decoder.json",
+    ]);
+    expect(JSON.parse(files[1]!.content)).toMatchObject({
+      schema: DECODER_CONFIG_SCHEMA,
+      deviceKey: "70B3D57ED0000001",
+      format: "struct-zlib",
+    });
   });
 });
 
@@ -68,7 +110,15 @@ describe("decoder-service config", () => {
     };
     expect(issuePaths({ ...good, format: "xml" })).toEqual(["format"]);
     expect(issuePaths({ ...good, schema: "other/1" })).toEqual(["schema"]);
-    expect(issuePaths({ ...good, layout: { ...good.layout, fields: [{ ...good.layout.fields[0], type: { kind: "int", bits: 8, signed: false, min: 10, max: 5 } }] } })).toEqual(["layout.fields[0].type.max"]);
+    expect(
+      issuePaths({
+        ...good,
+        layout: {
+          ...good.layout,
+          fields: [{ ...good.layout.fields[0], type: { kind: "int", bits: 8, signed: false, min: 10, max: 5 } }],
+        },
+      }),
+    ).toEqual(["layout.fields[0].type.max"]);
   });
 });
 
@@ -80,13 +130,17 @@ describe("zip", () => {
       { path: "empty.h", content: "" },
     ];
     const zip = zipFiles(files, "export/");
-    const script = "import sys, zipfile, io, json\nz = zipfile.ZipFile(io.BytesIO(sys.stdin.buffer.read()))\nassert z.testzip() is None\nprint(json.dumps({i.filename: z.read(i).decode('utf-8') for i in z.infolist()}))";
+    const script =
+      "import sys, zipfile, io, json\nz = zipfile.ZipFile(io.BytesIO(sys.stdin.buffer.read()))\nassert z.testzip() is None\nprint(json.dumps({i.filename: z.read(i).decode('utf-8') for i in z.infolist()}))";
     const out = execFileSync(referencePython(), ["-c", script], { input: zip });
-    expect(JSON.parse(out.toString("utf8"))).toEqual(Object.fromEntries(files.map((f) => [`export/${f.path}`, f.content])));
+    expect(JSON.parse(out.toString("utf8"))).toEqual(
+      Object.fromEntries(files.map((f) => [`export/${f.path}`, f.content])),
+    );
     expect(zipFiles(files, "export/")).toEqual(zip);
   });
 
   it("refuses paths that would escape the folder", () => {
-    for (const p of ["../x", "/etc/x", "a/../../x", "C:/x", "a\\b", "", "a//b"]) expect(() => zipFiles([{ path: p, content: "" }])).toThrow(/unsafe path/);
+    for (const p of ["../x", "/etc/x", "a/../../x", "C:/x", "a\\b", "", "a//b"])
+      expect(() => zipFiles([{ path: p, content: "" }])).toThrow(/unsafe path/);
   });
 });

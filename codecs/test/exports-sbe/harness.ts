@@ -4,12 +4,12 @@
 // bytes and print their tokens, which must equal these; the generated encoders write these tokens,
 // and their bytes must equal ours. Our plan only tells which wire type and which setter each token has
 // (the same facts the XML gives the tool).
-import type { Field, Layout, ScalarType } from "../../src/layout/schema.ts";
-import { rawOf, sbeNullText, timeText } from "../exports-support/wireValues.ts";
-import type { FieldValue, ScalarValue, TypedRecord } from "../../src/layout/values.ts";
-import type { SbeField, SbeScalar } from "../../src/formats/fixed/sbePlan.ts";
-import type { PrimCode, Raw } from "../../src/formats/fixed/prim.ts";
 import { sbeSchemaModel, type SbeSchemaModel } from "../../src/exporters/sbe/model.ts";
+import type { PrimCode, Raw } from "../../src/formats/fixed/prim.ts";
+import type { SbeField, SbeScalar } from "../../src/formats/fixed/sbePlan.ts";
+import type { Field, Layout, ScalarType } from "../../src/layout/schema.ts";
+import type { FieldValue, ScalarValue, TypedRecord } from "../../src/layout/values.ts";
+import { rawOf, sbeNullText, timeText } from "../exports-support/wireValues.ts";
 
 type Expect = (rec: TypedRecord | undefined, out: string[]) => void;
 
@@ -35,7 +35,18 @@ function rawText(code: PrimCode, raw: Raw): string {
   }
 }
 
-const JAVA_OUT: Record<PrimCode, string> = { b: "i", B: "i", h: "i", H: "i", i: "i", I: "i", q: "i", Q: "u64", f: "f", d: "d" };
+const JAVA_OUT: Record<PrimCode, string> = {
+  b: "i",
+  B: "i",
+  h: "i",
+  H: "i",
+  i: "i",
+  I: "i",
+  q: "i",
+  Q: "u64",
+  f: "f",
+  d: "d",
+};
 const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
 const lowerFirst = (s: string) => s[0]!.toLowerCase() + s.slice(1);
 const upperFirst = (s: string) => s[0]!.toUpperCase() + s.slice(1);
@@ -56,14 +67,23 @@ const JAVA_IN: Record<PrimCode, (tok: string) => string> = {
 };
 
 /** One fixed-size value read by `read` (a Java expression prefix such as `d.rssi`) and written by `recvE` (`e.rssi`). */
-function scalarPiece(s: SbeScalar, t: ScalarType, recv: string, acc: string, index: string | undefined, recvE: string): { java: string; enc: string; expect: (v: ScalarValue | undefined) => string } {
+function scalarPiece(
+  s: SbeScalar,
+  t: ScalarType,
+  recv: string,
+  acc: string,
+  index: string | undefined,
+  recvE: string,
+): { java: string; enc: string; expect: (v: ScalarValue | undefined) => string } {
   const call = (suffix = "") => `${recv}.${acc}${suffix}(${index ?? ""})`;
   if (s.kind === "num") {
     const enumLike = (t.kind === "bool" || t.kind === "enum") && index === undefined;
     const code = s.slot.code;
     return {
       java: `o.${JAVA_OUT[code]}(${call(enumLike ? "Raw" : "")});`,
-      enc: enumLike ? `In.setEnum(${recvE}, "${acc}", Long.parseLong(t[k++]));` : `${recvE}.${acc}(${index ? `${index}, ` : ""}${JAVA_IN[code]("t[k++]")});`,
+      enc: enumLike
+        ? `In.setEnum(${recvE}, "${acc}", Long.parseLong(t[k++]));`
+        : `${recvE}.${acc}(${index ? `${index}, ` : ""}${JAVA_IN[code]("t[k++]")});`,
       expect: (v) => (v === undefined ? sbeNullText(code) : rawText(code, rawOf(t, v, code))),
     };
   }
@@ -96,7 +116,11 @@ function blockPieces(fields: Field[], plan: SbeField[], recv: string, recvE: str
     const n = pf.node;
     if (n.kind === "fixed" && t.kind !== "array" && t.kind !== "group") {
       const p = scalarPiece(n.scalar, t, recv, acc, undefined, recvE);
-      out.push({ java: [p.java], enc: [p.enc], expect: (rec, o) => o.push(p.expect(rec?.[f.key] as ScalarValue | undefined)) });
+      out.push({
+        java: [p.java],
+        enc: [p.enc],
+        expect: (rec, o) => o.push(p.expect(rec?.[f.key] as ScalarValue | undefined)),
+      });
     } else if (n.kind === "fixedArray" && t.kind === "array") {
       if (n.scalar.kind === "num") {
         const p = scalarPiece(n.scalar, t.of, recv, acc, "i", recvE);
@@ -196,8 +220,14 @@ export function layoutHarness(layout: Layout, index: number): LayoutHarness {
     let bodyE: string;
     let one: (x: ScalarValue) => string;
     if (n.elem.kind === "var") {
-      body = n.elem.of === "string" ? `o.s(${v}.value());` : `{ final byte[] t = new byte[${v}.valueLength()]; ${v}.getValue(t, 0, t.length); o.hex(t); }`;
-      bodyE = n.elem.of === "string" ? `${ve}.value(t[k++]);` : `{ final byte[] b = In.hex(t[k++]); ${ve}.putValue(b, 0, b.length); }`;
+      body =
+        n.elem.of === "string"
+          ? `o.s(${v}.value());`
+          : `{ final byte[] t = new byte[${v}.valueLength()]; ${v}.getValue(t, 0, t.length); o.hex(t); }`;
+      bodyE =
+        n.elem.of === "string"
+          ? `${ve}.value(t[k++]);`
+          : `{ final byte[] b = In.hex(t[k++]); ${ve}.putValue(b, 0, b.length); }`;
       one = (x) => (typeof x === "string" ? x : hex(x as Uint8Array));
     } else {
       const p = scalarPiece(n.elem, elemType, v, "value", undefined, ve);
@@ -206,8 +236,12 @@ export function layoutHarness(layout: Layout, index: number): LayoutHarness {
       one = (x) => p.expect(x);
     }
     tail.push({
-      java: [`{ final var ${v} = d.${lowerFirst(g.name)}(); o.i(${v}.count()); while (${v}.hasNext()) { ${v}.next(); ${body} } }`],
-      enc: [`{ final int n = Integer.parseInt(t[k++]); final var ${ve} = e.${lowerFirst(g.name)}Count(n); for (int j = 0; j < n; j++) { ${ve}.next(); ${bodyE} } }`],
+      java: [
+        `{ final var ${v} = d.${lowerFirst(g.name)}(); o.i(${v}.count()); while (${v}.hasNext()) { ${v}.next(); ${body} } }`,
+      ],
+      enc: [
+        `{ final int n = Integer.parseInt(t[k++]); final var ${ve} = e.${lowerFirst(g.name)}Count(n); for (int j = 0; j < n; j++) { ${ve}.next(); ${bodyE} } }`,
+      ],
       expect: (rec, o) => {
         const a = (rec ? arrayOf(valueAt(rec, keys)) : undefined) ?? [];
         o.push(String(a.length));
@@ -219,8 +253,16 @@ export function layoutHarness(layout: Layout, index: number): LayoutHarness {
     const { keys } = paths.get(dd.plan)!;
     const acc = lowerFirst(dd.name);
     tail.push({
-      java: [dd.type === "varStringEncoding" ? `o.s(d.${acc}());` : `{ final byte[] t = new byte[d.${acc}Length()]; d.get${upperFirst(dd.name)}(t, 0, t.length); o.hex(t); }`],
-      enc: [dd.type === "varStringEncoding" ? `e.${acc}(t[k++]);` : `{ final byte[] b = In.hex(t[k++]); e.put${upperFirst(dd.name)}(b, 0, b.length); }`],
+      java: [
+        dd.type === "varStringEncoding"
+          ? `o.s(d.${acc}());`
+          : `{ final byte[] t = new byte[d.${acc}Length()]; d.get${upperFirst(dd.name)}(t, 0, t.length); o.hex(t); }`,
+      ],
+      enc: [
+        dd.type === "varStringEncoding"
+          ? `e.${acc}(t[k++]);`
+          : `{ final byte[] b = In.hex(t[k++]); e.put${upperFirst(dd.name)}(b, 0, b.length); }`,
+      ],
       expect: (rec, o) => {
         const x = rec ? valueAt(rec, keys) : undefined;
         o.push(x === undefined ? "" : typeof x === "string" ? x : hex(x as Uint8Array));
@@ -260,7 +302,12 @@ export function layoutHarness(layout: Layout, index: number): LayoutHarness {
     className,
     java,
     expect(rec, byteLength) {
-      const out = [String(model.plan.blockLength), String(model.templateId), String(model.schemaId), String(model.version)];
+      const out = [
+        String(model.plan.blockLength),
+        String(model.templateId),
+        String(model.schemaId),
+        String(model.version),
+      ];
       for (const p of all) p.expect(rec, out);
       out.push(String(byteLength));
       return out;

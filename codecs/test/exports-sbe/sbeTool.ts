@@ -28,7 +28,18 @@ function sbeXsd(jar: string): string {
 export function ensureSbeJar(): string {
   if (existsSync(sbeJar)) return sbeJar;
   // normally fetched by .ci/run; this is the fallback for a developer machine
-  execFileSync("mvn", ["-q", "-B", `-Dmaven.repo.local=${path.join(cacheDir, "m2")}`, "dependency:get", `-Dartifact=uk.co.real-logic:sbe-all:${SBE_VERSION}`, "-Dtransitive=false"], { stdio: "inherit", timeout: 300_000 });
+  execFileSync(
+    "mvn",
+    [
+      "-q",
+      "-B",
+      `-Dmaven.repo.local=${path.join(cacheDir, "m2")}`,
+      "dependency:get",
+      `-Dartifact=uk.co.real-logic:sbe-all:${SBE_VERSION}`,
+      "-Dtransitive=false",
+    ],
+    { stdio: "inherit", timeout: 300_000 },
+  );
   if (!existsSync(sbeJar)) throw new Error(`mvn did not fetch ${sbeJar}`);
   return sbeJar;
 }
@@ -51,11 +62,15 @@ export interface SbeBuild {
 }
 
 /** Generates codecs for every schema with the SBE tool (warnings are fatal) and compiles them with the sources. */
-export function buildWithSbeTool(schemas: Array<{ name: string; xml: string }>, sources: Array<{ file: string; source: string }>): SbeBuild {
+export function buildWithSbeTool(
+  schemas: Array<{ name: string; xml: string }>,
+  sources: Array<{ file: string; source: string }>,
+): SbeBuild {
   const jar = ensureSbeJar();
   const hash = createHash("sha256");
   hash.update(SBE_VERSION);
-  for (const s of [...schemas, ...sources.map((x) => ({ name: x.file, xml: x.source }))]) hash.update(`\0${s.name}\0${s.xml}`);
+  for (const s of [...schemas, ...sources.map((x) => ({ name: x.file, xml: x.source }))])
+    hash.update(`\0${s.name}\0${s.xml}`);
   const dir = path.join(cacheDir, "sbe", hash.digest("hex").slice(0, 24));
   const classes = path.join(dir, "classes");
   if (existsSync(path.join(dir, "ok"))) return { classes, built: false, dir };
@@ -91,7 +106,11 @@ export function buildWithSbeTool(schemas: Array<{ name: string; xml: string }>, 
     mkdirSync(path.dirname(f), { recursive: true });
     writeFileSync(f, s.source);
   }
-  const javac = spawnSync("javac", ["-nowarn", "-encoding", "UTF-8", "-d", path.join(work, "classes"), "-cp", jar, ...javaFiles(gen)], { encoding: "utf8", timeout: 300_000 });
+  const javac = spawnSync(
+    "javac",
+    ["-nowarn", "-encoding", "UTF-8", "-d", path.join(work, "classes"), "-cp", jar, ...javaFiles(gen)],
+    { encoding: "utf8", timeout: 300_000 },
+  );
   if (javac.status !== 0) throw new Error(`javac failed (${javac.status}):\n${javac.stdout}\n${javac.stderr}`);
   writeFileSync(path.join(work, "ok"), `${new Date().toISOString()}\n`);
   rmSync(dir, { recursive: true, force: true });
@@ -101,7 +120,17 @@ export function buildWithSbeTool(schemas: Array<{ name: string; xml: string }>, 
 
 /** Feeds lines to the compiled harness (harness.Main) and returns its output lines; Agrona reads buffers through jdk.internal.misc.Unsafe. */
 export function runHarness(classes: string, lines: string[]): string[] {
-  const r = spawnSync("java", ["--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "-cp", `${classes}${path.delimiter}${sbeJar}`, "harness.Main"], { input: `${lines.join("\n")}\n`, encoding: "utf8", timeout: 120_000, maxBuffer: 256 * 1024 * 1024 });
+  const r = spawnSync(
+    "java",
+    [
+      "--add-exports",
+      "java.base/jdk.internal.misc=ALL-UNNAMED",
+      "-cp",
+      `${classes}${path.delimiter}${sbeJar}`,
+      "harness.Main",
+    ],
+    { input: `${lines.join("\n")}\n`, encoding: "utf8", timeout: 120_000, maxBuffer: 256 * 1024 * 1024 },
+  );
   if (r.status !== 0) throw new Error(`harness failed (${r.status}): ${r.stderr}`);
   return r.stdout.split("\n").filter((l) => l.length > 0);
 }

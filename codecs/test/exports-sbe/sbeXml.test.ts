@@ -3,28 +3,51 @@
 // computed by the test (harness.ts, wireValues.ts); the generated decoders must read exactly those
 // from our bytes, and the generated encoders, given those values, must write exactly our bytes.
 import { describe, expect, it } from "vitest";
-import { generateSbeXml } from "../../src/exporters/sbeXml.ts";
+import { commonJava, layoutHarness } from "./harness.ts";
+import { buildWithSbeTool, runHarness } from "./sbeTool.ts";
 import { EncodeError } from "../../src/errors.ts";
+import { generateSbeXml } from "../../src/exporters/sbeXml.ts";
 import { codecFor } from "../../src/formats/registry.ts";
 import { generateSamples } from "../../src/samples/generate.ts";
 import { EXPORT_LAYOUTS, layoutNamed } from "../exports-support/layouts.ts";
-import { commonJava, layoutHarness } from "./harness.ts";
-import { buildWithSbeTool, runHarness } from "./sbeTool.ts";
 
 const SAMPLES = 250;
 
 describe("SBE XML export", () => {
   it("matches the mapping's example for the paper's record", () => {
     const xml = generateSbeXml(layoutNamed("paper"))[0]!.content;
-    const decl = (tag: string) => [...xml.matchAll(new RegExp(`<${tag} name="([^"]+)" id="(\\d+)" type="([^"]+)"`, "g"))].map((m) => `${m[1]}:${m[2]}:${m[3]}`);
+    const decl = (tag: string) =>
+      [...xml.matchAll(new RegExp(`<${tag} name="([^"]+)" id="(\\d+)" type="([^"]+)"`, "g"))].map(
+        (m) => `${m[1]}:${m[2]}:${m[3]}`,
+      );
     expect(decl("field")).toEqual([
-      "time:1:TimeType", "rssi:2:uint8", "ble_m:3:uint8", "bat_soc:4:uint8", "acc:5:AccType", "temperature:6:float", "humidity:7:float",
-      "pressure:8:float", "gnss:9:uint8", "latitude:10:float", "longitude:11:float", "altitude:12:float", "speed:13:float", "heading:14:float",
-      "nsat:15:uint8", "hdop:16:float",
+      "time:1:TimeType",
+      "rssi:2:uint8",
+      "ble_m:3:uint8",
+      "bat_soc:4:uint8",
+      "acc:5:AccType",
+      "temperature:6:float",
+      "humidity:7:float",
+      "pressure:8:float",
+      "gnss:9:uint8",
+      "latitude:10:float",
+      "longitude:11:float",
+      "altitude:12:float",
+      "speed:13:float",
+      "heading:14:float",
+      "nsat:15:uint8",
+      "hdop:16:float",
     ]);
-    expect(decl("data")).toEqual(["msisdn:17:varStringEncoding", "iso6346:18:varStringEncoding", "cgi:19:varStringEncoding", "door:20:varStringEncoding"]);
+    expect(decl("data")).toEqual([
+      "msisdn:17:varStringEncoding",
+      "iso6346:18:varStringEncoding",
+      "cgi:19:varStringEncoding",
+      "door:20:varStringEncoding",
+    ]);
     expect(xml).toContain('<type name="TimeType" primitiveType="char" length="15" characterEncoding="US-ASCII"');
-    expect(xml).toContain('<sbe:messageSchema xmlns:sbe="http://fixprotocol.io/2016/sbe" package="container" id="1" version="0"');
+    expect(xml).toContain(
+      '<sbe:messageSchema xmlns:sbe="http://fixprotocol.io/2016/sbe" package="container" id="1" version="0"',
+    );
     expect(xml).toContain('byteOrder="littleEndian"');
   });
 
@@ -70,13 +93,16 @@ describe("SBE XML export", () => {
     expect(out).toHaveLength(lines.length + encodeLines.length);
     let encoded = 0;
     out.forEach((line, k) => {
-      if (k < lines.length) expect(JSON.parse(line), `decoded by the SBE tool's codec: ${where[k]}`).toEqual(expected[k]);
+      if (k < lines.length)
+        expect(JSON.parse(line), `decoded by the SBE tool's codec: ${where[k]}`).toEqual(expected[k]);
       else {
         const j = k - lines.length;
         expect(line, `encoded by the SBE tool's codec: ${where[j]}`).toBe(ourHex[j]);
         encoded++;
       }
     });
-    console.log(`SBE tool codecs: ${lines.length} records decoded and ${encoded} encoded, over ${EXPORT_LAYOUTS.length} layouts`);
+    console.log(
+      `SBE tool codecs: ${lines.length} records decoded and ${encoded} encoded, over ${EXPORT_LAYOUTS.length} layouts`,
+    );
   });
 });

@@ -45,9 +45,16 @@ export function rawOf(t: ScalarType, v: ScalarValue, code: Code): number | bigin
 /** The SBE spec's default null values: max of unsigned, min of signed, quiet NaN (as printed by the harness). */
 export function sbeNullText(code: Code): string {
   const nulls: Record<Code, string> = {
-    B: "255", H: "65535", I: "4294967295", Q: "18446744073709551615",
-    b: "-128", h: "-32768", i: "-2147483648", q: "-9223372036854775808",
-    f: "7fc00000", d: "7ff8000000000000",
+    B: "255",
+    H: "65535",
+    I: "4294967295",
+    Q: "18446744073709551615",
+    b: "-128",
+    h: "-32768",
+    i: "-2147483648",
+    q: "-9223372036854775808",
+    f: "7fc00000",
+    d: "7ff8000000000000",
   };
   return nulls[code];
 }
@@ -72,7 +79,7 @@ export function timeText(t: Extract<ScalarType, { kind: "timestamp" }>, seconds:
     ["ss", two(at.getUTCSeconds())],
   ];
   let out = "";
-  for (let i = 0; i < fmt.length; ) {
+  for (let i = 0; i < fmt.length;) {
     const hit = tokens.find(([tok]) => fmt.startsWith(tok, i));
     if (!hit) {
       out += fmt[i++];

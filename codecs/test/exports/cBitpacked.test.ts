@@ -3,15 +3,15 @@
 // quantisation grid bit for bit, truncation / trailing / capacity errors, the same verdict on
 // mutated messages.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { gccAsync, inParallel, SANITIZE, STRICT, Workdir } from "./harness/build.ts";
+import { cHarness } from "./harness/cHarness.ts";
+import { crossCheck } from "./harness/crossCheck.ts";
+import { CROSS_LAYOUTS } from "./harness/layouts.ts";
 import { cModel, type CModel } from "../../src/exporters/c/model.ts";
 import { bitsNames, generateCBitpacked } from "../../src/exporters/cBitpacked.ts";
 import type { Layout } from "../../src/layout/schema.ts";
 import { parseLayout } from "../../src/layout/validate.ts";
 import { paperPreset } from "../../src/presets/paper.ts";
-import { gccAsync, inParallel, SANITIZE, STRICT, Workdir } from "./harness/build.ts";
-import { cHarness } from "./harness/cHarness.ts";
-import { crossCheck } from "./harness/crossCheck.ts";
-import { CROSS_LAYOUTS } from "./harness/layouts.ts";
 
 interface Built {
   layout: Layout;
@@ -31,7 +31,19 @@ beforeAll(async () => {
     const dir = `l${i}`;
     work.write(generateCBitpacked(layout), dir);
     work.writeText(`${dir}/h.c`, cHarness(m, { includes: [n.header], pack: n.pack, unpack: n.unpack }));
-    jobs.push(() => gccAsync(work, [...STRICT, ...SANITIZE, `-I${dir}`, "-o", `${dir}/h`, `${dir}/h.c`, `${dir}/${n.source}`, `${dir}/satpayload_rt.c`, "-lm"]));
+    jobs.push(() =>
+      gccAsync(work, [
+        ...STRICT,
+        ...SANITIZE,
+        `-I${dir}`,
+        "-o",
+        `${dir}/h`,
+        `${dir}/h.c`,
+        `${dir}/${n.source}`,
+        `${dir}/satpayload_rt.c`,
+        "-lm",
+      ]),
+    );
     built.push({ layout, m, exe: work.path(`${dir}/h`) });
   });
   await inParallel(jobs);
@@ -42,7 +54,12 @@ afterAll(() => work.remove());
 describe.each(CROSS_LAYOUTS.map(([name], i) => [name, i] as const))("%s", (_name, i) => {
   it("C and TypeScript agree bit for bit and value for value", async () => {
     const b = built[i]!;
-    const r = await crossCheck(b.layout, b.m, "bitpacked", b.exe, { records: 400, seed: 21, truncated: 12, mutations: 400 });
+    const r = await crossCheck(b.layout, b.m, "bitpacked", b.exe, {
+      records: 400,
+      seed: 21,
+      truncated: 12,
+      mutations: 400,
+    });
     expect(r.stderr).toBe("");
     expect(r.exitCode).toBe(0);
     expect(r.encodeMismatches).toEqual([]);
@@ -58,7 +75,13 @@ describe.each(CROSS_LAYOUTS.map(([name], i) => [name, i] as const))("%s", (_name
 describe("the export", () => {
   it("declares pack/unpack_<msg>_bits and the paper's bounds (62 bytes as sampled, 71 with the longest strings)", () => {
     const files = generateCBitpacked(parseLayout(paperPreset));
-    expect(files.map((f) => f.path)).toEqual(["satpayload_rt.h", "satpayload_rt.c", "container_data.h", "container_data_bits.h", "container_data_bits.c"]);
+    expect(files.map((f) => f.path)).toEqual([
+      "satpayload_rt.h",
+      "satpayload_rt.c",
+      "container_data.h",
+      "container_data_bits.h",
+      "container_data_bits.c",
+    ]);
     const h = files.find((f) => f.path === "container_data_bits.h")!.content;
     expect(h).toContain("int pack_container_data_bits(const container_data_t *in, uint8_t *out, size_t cap);");
     expect(h).toContain("#define CONTAINER_DATA_BITS_MAX_SIZE 71");

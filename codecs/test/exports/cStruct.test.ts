@@ -4,19 +4,19 @@
 // verdict on mutated messages. Struct+Zlib links the system zlib (1.2.13 on Debian 12), whose
 // compress2(…, 9) must give exactly the studio's bytes.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cModel, type CModel } from "../../src/exporters/c/model.ts";
-import { generateCStruct, generateCStructZlib, structNames } from "../../src/exporters/cStruct.ts";
-import { LayoutError } from "../../src/errors.ts";
-import { checkScalar } from "../../src/text/check.ts";
-import type { Layout, ScalarType } from "../../src/layout/schema.ts";
-import { parseLayout } from "../../src/layout/validate.ts";
-import { paperPreset } from "../../src/presets/paper.ts";
-import { generateSamples } from "../../src/samples/generate.ts";
 import { gccAsync, inParallel, run, SANITIZE, STRICT, Workdir } from "./harness/build.ts";
 import { cHarness } from "./harness/cHarness.ts";
 import { crossCheck, type CrossReport } from "./harness/crossCheck.ts";
 import { CROSS_LAYOUTS } from "./harness/layouts.ts";
 import { recordTokens } from "./harness/tokens.ts";
+import { LayoutError } from "../../src/errors.ts";
+import { cModel, type CModel } from "../../src/exporters/c/model.ts";
+import { generateCStruct, generateCStructZlib, structNames } from "../../src/exporters/cStruct.ts";
+import type { Layout, ScalarType } from "../../src/layout/schema.ts";
+import { parseLayout } from "../../src/layout/validate.ts";
+import { paperPreset } from "../../src/presets/paper.ts";
+import { generateSamples } from "../../src/samples/generate.ts";
+import { checkScalar } from "../../src/text/check.ts";
 
 interface Built {
   name: string;
@@ -42,7 +42,9 @@ beforeAll(async () => {
     work.writeText(`${dir}/h_zlib.c`, harness(n.zlibHeader, n.zlibPack, n.zlibUnpack));
     const common = [...STRICT, ...SANITIZE, `-I${dir}`, `${dir}/${n.source}`, `${dir}/satpayload_rt.c`];
     jobs.push(() => gccAsync(work, [...common, "-o", `${dir}/h_struct`, `${dir}/h_struct.c`, "-lm"]));
-    jobs.push(() => gccAsync(work, [...common, "-o", `${dir}/h_zlib`, `${dir}/h_zlib.c`, `${dir}/${n.zlibSource}`, "-lz", "-lm"]));
+    jobs.push(() =>
+      gccAsync(work, [...common, "-o", `${dir}/h_zlib`, `${dir}/h_zlib.c`, `${dir}/${n.zlibSource}`, "-lz", "-lm"]),
+    );
     built.push({ name, layout, m, plain: work.path(`${dir}/h_struct`), zlib: work.path(`${dir}/h_zlib`) });
   });
   await inParallel(jobs);
@@ -64,7 +66,12 @@ function expectClean(r: CrossReport): void {
 describe.each(CROSS_LAYOUTS.map(([name], i) => [name, i] as const))("%s", (_name, i) => {
   it("Struct: C and TypeScript agree byte for byte and value for value", async () => {
     const b = built[i]!;
-    const r = await crossCheck(b.layout, b.m, "struct", b.plain, { records: 300, seed: 11, truncated: 12, mutations: 300 });
+    const r = await crossCheck(b.layout, b.m, "struct", b.plain, {
+      records: 300,
+      seed: 11,
+      truncated: 12,
+      mutations: 300,
+    });
     expectClean(r);
     expect(r.records - r.refused).toBeGreaterThan(200);
     expect(r.truncations).toBeGreaterThan(12);
@@ -72,7 +79,12 @@ describe.each(CROSS_LAYOUTS.map(([name], i) => [name, i] as const))("%s", (_name
 
   it("Struct+Zlib: compress2(…, 9) from zlib gives exactly the studio's bytes", async () => {
     const b = built[i]!;
-    const r = await crossCheck(b.layout, b.m, "struct-zlib", b.zlib, { records: 200, seed: 12, truncated: 6, mutations: 200 });
+    const r = await crossCheck(b.layout, b.m, "struct-zlib", b.zlib, {
+      records: 200,
+      seed: 12,
+      truncated: 6,
+      mutations: 200,
+    });
     expectClean(r);
     expect(r.records - r.refused).toBeGreaterThan(130);
   });
@@ -83,13 +95,34 @@ describe("the checks can fail", () => {
     const b = built[0]!;
     const n = structNames(b.m);
     const files = generateCStruct(b.layout).map((f) =>
-      f.path === n.source ? { ...f, content: f.content.replaceAll("sp_wr_init(&w, out, cap, false, false)", "sp_wr_init(&w, out, cap, true, false)").replaceAll("sp_rd_init(&r, in, len, false, false)", "sp_rd_init(&r, in, len, true, false)") } : f,
+      f.path === n.source
+        ? {
+            ...f,
+            content: f.content
+              .replaceAll("sp_wr_init(&w, out, cap, false, false)", "sp_wr_init(&w, out, cap, true, false)")
+              .replaceAll("sp_rd_init(&r, in, len, false, false)", "sp_rd_init(&r, in, len, true, false)"),
+          }
+        : f,
     );
     expect(files.find((f) => f.path === n.source)!.content).toContain("sp_wr_init(&w, out, cap, true, false)");
     work.write(files, "broken");
     work.writeText("broken/h.c", cHarness(b.m, { includes: [n.header], pack: n.pack, unpack: n.unpack }));
-    await gccAsync(work, [...STRICT, "-Ibroken", "-o", "broken/h", "broken/h.c", `broken/${n.source}`, "broken/satpayload_rt.c", "-lm"]);
-    const r = await crossCheck(b.layout, b.m, "struct", work.path("broken/h"), { records: 20, seed: 1, truncated: 0, mutations: 0 });
+    await gccAsync(work, [
+      ...STRICT,
+      "-Ibroken",
+      "-o",
+      "broken/h",
+      "broken/h.c",
+      `broken/${n.source}`,
+      "broken/satpayload_rt.c",
+      "-lm",
+    ]);
+    const r = await crossCheck(b.layout, b.m, "struct", work.path("broken/h"), {
+      records: 20,
+      seed: 1,
+      truncated: 0,
+      mutations: 0,
+    });
     expect(r.encodeMismatches).toHaveLength(20);
     expect(r.decodeMismatches).toHaveLength(20);
   });
@@ -121,11 +154,19 @@ describe("values TypeScript records cannot hold", () => {
     const withToken = (member: string, value: string) => tokens.map((t, i) => (i === at(member) ? value : t)).join(" ");
     const bad = [withToken("small", "4"), withToken("small", "-4"), withToken("narrow", "5"), withToken("narrow", "8")];
     const edge = [withToken("small", "3"), withToken("narrow", "6")];
-    for (const [key, value] of [["small", 4], ["small", -4], ["narrow", 5], ["narrow", 8]] as const) {
+    for (const [key, value] of [
+      ["small", 4],
+      ["small", -4],
+      ["narrow", 5],
+      ["narrow", 8],
+    ] as const) {
       const type = b.layout.fields.find((f) => f.key === key)!.type as ScalarType;
       expect(() => checkScalar(type, value, key)).toThrow(/outside/);
     }
-    const out = await run(b.plain, [...bad, ...edge].map((t) => `E ${t}`));
+    const out = await run(
+      b.plain,
+      [...bad, ...edge].map((t) => `E ${t}`),
+    );
     expect(out.lines.slice(0, 4)).toEqual(["ERR -4", "ERR -4", "ERR -4", "ERR -4"]);
     expect(out.lines.slice(4).every((l) => !l.startsWith("ERR"))).toBe(true);
   });
@@ -139,7 +180,13 @@ describe("values TypeScript records cannot hold", () => {
 describe("the export", () => {
   it("has the record types, the runtime and the packer, named after the message", () => {
     const files = generateCStruct(parseLayout(paperPreset)).map((f) => f.path);
-    expect(files).toEqual(["satpayload_rt.h", "satpayload_rt.c", "container_data.h", "container_data_struct.h", "container_data_struct.c"]);
+    expect(files).toEqual([
+      "satpayload_rt.h",
+      "satpayload_rt.c",
+      "container_data.h",
+      "container_data_struct.h",
+      "container_data_struct.c",
+    ]);
     const zlib = generateCStructZlib(parseLayout(paperPreset)).map((f) => f.path);
     expect(zlib.slice(-2)).toEqual(["container_data_struct_zlib.h", "container_data_struct_zlib.c"]);
   });
@@ -152,7 +199,15 @@ describe("the export", () => {
   });
 
   it("refuses keys that collapse to the same C member", () => {
-    const layout = parseLayout({ format: "satlayout", version: 1, name: "x", fields: [{ id: "a", key: "v", name: "v", type: { kind: "array", of: { kind: "bool" }, maxCount: 2 } }, { id: "b", key: "v_count", name: "c", type: { kind: "bool" } }] });
+    const layout = parseLayout({
+      format: "satlayout",
+      version: 1,
+      name: "x",
+      fields: [
+        { id: "a", key: "v", name: "v", type: { kind: "array", of: { kind: "bool" }, maxCount: 2 } },
+        { id: "b", key: "v_count", name: "c", type: { kind: "bool" } },
+      ],
+    });
     expect(() => generateCStruct(layout)).toThrow(LayoutError);
   });
 });

@@ -7,7 +7,10 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { embeddedModule } from "../../../firmware/templates/embedAstronode.ts";
+import { embeddedModule } from "#firmware/templates/embedAstronode.ts";
+import { gccAsync, inParallel, run, SANITIZE, STRICT, Workdir } from "./harness/build.ts";
+import { CROSS_LAYOUTS } from "./harness/layouts.ts";
+import { cModel } from "../../src/exporters/c/model.ts";
 import { generateFirmware } from "../../src/exporters/firmware.ts";
 import { ExportOptionError } from "../../src/exporters/types.ts";
 import { codecFor } from "../../src/formats/registry.ts";
@@ -15,9 +18,6 @@ import type { FormatId } from "../../src/formats/types.ts";
 import type { Layout } from "../../src/layout/schema.ts";
 import { parseLayout } from "../../src/layout/validate.ts";
 import { paperPreset } from "../../src/presets/paper.ts";
-import { cModel } from "../../src/exporters/c/model.ts";
-import { gccAsync, inParallel, run, SANITIZE, STRICT, Workdir } from "./harness/build.ts";
-import { CROSS_LAYOUTS } from "./harness/layouts.ts";
 import { repoRoot } from "../helpers/python.ts";
 import { runFirmware } from "./harness/firmwareRun.ts";
 
@@ -48,11 +48,20 @@ const work = new Workdir("firmware");
 const exes = new Map<string, string>();
 
 function make(dir: string, cflags: string[]): void {
-  execFileSync("make", ["-s", "-C", `${dir}/host`, `CFLAGS=${["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic", "-ffp-contract=off", ...cflags].join(" ")}`], {
-    cwd: work.dir,
-    stdio: ["ignore", "pipe", "pipe"],
-    timeout: 120_000,
-  });
+  execFileSync(
+    "make",
+    [
+      "-s",
+      "-C",
+      `${dir}/host`,
+      `CFLAGS=${["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic", "-ffp-contract=off", ...cflags].join(" ")}`,
+    ],
+    {
+      cwd: work.dir,
+      stdio: ["ignore", "pipe", "pipe"],
+      timeout: 120_000,
+    },
+  );
 }
 
 /** A driver for the simulated sensors of any layout: readings → print line and Struct bytes. */
@@ -72,14 +81,14 @@ function simDriver(prefix: string, typeName: string): string {
     `    ${prefix}_sim_read(&s, &rec);`,
     `    ${prefix}_print(&rec, line, sizeof line);`,
     `    n = pack_${prefix}(&rec, buf, sizeof buf);`,
-    "    if (n < 0) printf(\"ERR %d\\n\", n);",
+    '    if (n < 0) printf("ERR %d\\n", n);',
     "    else {",
     "      int k;",
-    "      printf(\"OK \");",
-    "      for (k = 0; k < n; k++) printf(\"%02x\", buf[k]);",
-    "      printf(\"\\n\");",
+    '      printf("OK ");',
+    '      for (k = 0; k < n; k++) printf("%02x", buf[k]);',
+    '      printf("\\n");',
     "    }",
-    "    printf(\"%s\\n\", line);",
+    '    printf("%s\\n", line);',
     "  }",
     "  return 0;",
     "}",
@@ -98,7 +107,21 @@ beforeAll(async () => {
     work.write(generateFirmware(l, { format: "struct" }), dir);
     work.writeText(`${dir}/driver.c`, simDriver(m.prefix, m.root.typeName));
     const src = (f: string) => `${dir}/src/${f}`;
-    jobs.push(() => gccAsync(work, [...STRICT, ...SANITIZE, `-I${dir}/src`, "-o", `${dir}/driver`, `${dir}/driver.c`, src(`${m.prefix}_sim.c`), src("sim_rt.c"), src(`${m.prefix}_struct.c`), src("satpayload_rt.c"), "-lm"]));
+    jobs.push(() =>
+      gccAsync(work, [
+        ...STRICT,
+        ...SANITIZE,
+        `-I${dir}/src`,
+        "-o",
+        `${dir}/driver`,
+        `${dir}/driver.c`,
+        src(`${m.prefix}_sim.c`),
+        src("sim_rt.c"),
+        src(`${m.prefix}_struct.c`),
+        src("satpayload_rt.c"),
+        "-lm",
+      ]),
+    );
     sims.push({ name, layout: l, exe: work.path(`${dir}/driver`) });
   });
   await inParallel(jobs);
@@ -122,31 +145,44 @@ const SANITIZER = /AddressSanitizer|LeakSanitizer|runtime error:/;
 
 // the runs mostly wait on the module's timing, so they overlap (nothing may block the event loop meanwhile)
 describe.concurrent("on the host, against the module simulator", () => {
-  it.for(FORMATS)("%s: encodes simulated readings, enqueues them and logs every acknowledgement", async (format, { expect }) => {
-    const run = runFirmware(exes.get(format)!, ["3", "200", "2500", "7"], { pass: { auto: true, delayMs: 400 }, faults: { firstRequestLost: true } });
-    const { code, log } = await run.done;
-    expect(log.filter((l) => SANITIZER.test(l))).toEqual([]);
-    expect(code).toBe(0);
-    expect(run.enqueued.map((e) => e.id)).toEqual([1, 2, 3]);
-    const codec = codecFor(layout, format as FormatId);
-    for (const e of run.enqueued) {
-      // what it printed is what the module got
-      expect(log).toContain(`queued id=${e.id} ${e.data.length} bytes: ${Buffer.from(e.data).toString("hex").toUpperCase()}`);
-      // and the studio reads it as a record of the layout: the paper's constant cell id, a sane RSSI
-      const rec = codec.decode(e.data);
-      expect(rec.cgi).toBe("999-01-1-31D41");
-      expect(rec.rssi).toBeGreaterThanOrEqual(15);
-      expect(rec.rssi).toBeLessThanOrEqual(35);
-      const reading = log.find((l) => l.startsWith(`reading ${e.id}: `))!;
-      expect(reading).toContain(`rssi=${rec.rssi as number} `);
-      expect(reading).toContain(`msisdn="${rec.msisdn as string}"`);
-    }
-    expect(log).toContain("acknowledged by satellite: id=3");
-    expect(log[log.length - 1]).toMatch(/^summary: queued=3 acked=3 full=0 dropped=0 resets=0 commands=0 held=0/);
-  });
+  it.for(FORMATS)(
+    "%s: encodes simulated readings, enqueues them and logs every acknowledgement",
+    async (format, { expect }) => {
+      const run = runFirmware(exes.get(format)!, ["3", "200", "2500", "7"], {
+        pass: { auto: true, delayMs: 400 },
+        faults: { firstRequestLost: true },
+      });
+      const { code, log } = await run.done;
+      expect(log.filter((l) => SANITIZER.test(l))).toEqual([]);
+      expect(code).toBe(0);
+      expect(run.enqueued.map((e) => e.id)).toEqual([1, 2, 3]);
+      const codec = codecFor(layout, format as FormatId);
+      for (const e of run.enqueued) {
+        // what it printed is what the module got
+        expect(log).toContain(
+          `queued id=${e.id} ${e.data.length} bytes: ${Buffer.from(e.data).toString("hex").toUpperCase()}`,
+        );
+        // and the studio reads it as a record of the layout: the paper's constant cell id, a sane RSSI
+        const rec = codec.decode(e.data);
+        expect(rec.cgi).toBe("999-01-1-31D41");
+        expect(rec.rssi).toBeGreaterThanOrEqual(15);
+        expect(rec.rssi).toBeLessThanOrEqual(35);
+        const reading = log.find((l) => l.startsWith(`reading ${e.id}: `))!;
+        expect(reading).toContain(`rssi=${rec.rssi as number} `);
+        expect(reading).toContain(`msisdn="${rec.msisdn as string}"`);
+      }
+      expect(log).toContain("acknowledged by satellite: id=3");
+      expect(log[log.length - 1]).toMatch(/^summary: queued=3 acked=3 full=0 dropped=0 resets=0 commands=0 held=0/);
+    },
+  );
 
-  it("holds a payload on BUFFER_FULL, keeps the newest, and sends it once acknowledgements free a slot; re-configures after a reset; prints a downlink", async ({ expect }) => {
-    const run = runFirmware(exes.get("struct")!, ["10", "30", "9000", "3"], { pass: { auto: false, delayMs: 0 }, bootMs: 300 });
+  it("holds a payload on BUFFER_FULL, keeps the newest, and sends it once acknowledgements free a slot; re-configures after a reset; prints a downlink", async ({
+    expect,
+  }) => {
+    const run = runFirmware(exes.get("struct")!, ["10", "30", "9000", "3"], {
+      pass: { auto: false, delayMs: 0 },
+      bootMs: 300,
+    });
     // ten readings into eight slots: the ninth is held, the tenth replaces it
     run.when(/^BUFFER_FULL/, 2, () => {
       run.when(/^reading 10:/, 1, () => {
@@ -176,7 +212,12 @@ describe.concurrent("on the host, against the module simulator", () => {
   }, 60_000);
 
   it("the unsanitised host build runs clean under valgrind memcheck", async ({ expect }) => {
-    const run = runFirmware(work.path("valgrind/host/host_main"), ["2", "100", "1500", "5"], { pass: { auto: true, delayMs: 200 } }, ["valgrind", "--error-exitcode=99", "--leak-check=full", "--errors-for-leak-kinds=definite,indirect", "-q"]);
+    const run = runFirmware(
+      work.path("valgrind/host/host_main"),
+      ["2", "100", "1500", "5"],
+      { pass: { auto: true, delayMs: 200 } },
+      ["valgrind", "--error-exitcode=99", "--leak-check=full", "--errors-for-leak-kinds=definite,indirect", "-q"],
+    );
     const { code, log } = await run.done;
     expect(log.filter((l) => l.startsWith("=="))).toEqual([]);
     expect(code).toBe(0);
@@ -185,34 +226,60 @@ describe.concurrent("on the host, against the module simulator", () => {
 });
 
 describe("simulated sensors", () => {
-  it.each(CROSS_LAYOUTS.map(([name], i) => [name, i] as const))("%s: readings the studio decodes, printed field by field", async (_name, i) => {
-    const { layout: l, exe } = sims[i]!;
-    const out = await run(exe, []);
-    expect(out.stderr).toBe("");
-    expect(out.code).toBe(0);
-    expect(out.lines).toHaveLength(120);
-    const codec = codecFor(l, "struct");
-    let ok = 0;
-    for (let k = 0; k < out.lines.length; k += 2) {
-      const packed = out.lines[k]!;
-      const printed = out.lines[k + 1]!;
-      // every top-level required field shows up in the printed line
-      for (const f of l.fields) if (f.presence === "required" && f.type.kind !== "group") expect(printed).toContain(`${f.key}=`);
-      if (!packed.startsWith("OK ")) continue;
-      ok++;
-      expect(() => codec.decode(new Uint8Array(Buffer.from(packed.slice(3), "hex")))).not.toThrow();
-    }
-    // a reading the packer refuses is a simulated value the layout does not allow (e.g. a time
-    // before 1970 in a uint32 field); the simulation clamps to the layout, so that stays rare
-    expect(ok).toBeGreaterThanOrEqual(50);
-  });
+  it.each(CROSS_LAYOUTS.map(([name], i) => [name, i] as const))(
+    "%s: readings the studio decodes, printed field by field",
+    async (_name, i) => {
+      const { layout: l, exe } = sims[i]!;
+      const out = await run(exe, []);
+      expect(out.stderr).toBe("");
+      expect(out.code).toBe(0);
+      expect(out.lines).toHaveLength(120);
+      const codec = codecFor(l, "struct");
+      let ok = 0;
+      for (let k = 0; k < out.lines.length; k += 2) {
+        const packed = out.lines[k]!;
+        const printed = out.lines[k + 1]!;
+        // every top-level required field shows up in the printed line
+        for (const f of l.fields)
+          if (f.presence === "required" && f.type.kind !== "group") expect(printed).toContain(`${f.key}=`);
+        if (!packed.startsWith("OK ")) continue;
+        ok++;
+        expect(() => codec.decode(new Uint8Array(Buffer.from(packed.slice(3), "hex")))).not.toThrow();
+      }
+      // a reading the packer refuses is a simulated value the layout does not allow (e.g. a time
+      // before 1970 in a uint32 field); the simulation clamps to the layout, so that stays rare
+      expect(ok).toBeGreaterThanOrEqual(50);
+    },
+  );
 });
 
 describe("the Arduino sketch", () => {
-  it.each(FORMATS)("%s: src/main.cpp passes g++ -fsyntax-only -Wall -Wextra -Werror against stub Arduino headers", (format) => {
-    const out = execFileSync("g++", ["-fsyntax-only", "-std=gnu++17", "-Wall", "-Wextra", "-Werror", "-I", "stubs", "-I", `${format}/src`, "-I", `${format}/lib/astronode/include`, "-I", `${format}/host`, `${format}/src/main.cpp`], { cwd: work.dir, stdio: ["ignore", "pipe", "pipe"] });
-    expect(out.toString()).toBe("");
-  });
+  it.each(FORMATS)(
+    "%s: src/main.cpp passes g++ -fsyntax-only -Wall -Wextra -Werror against stub Arduino headers",
+    (format) => {
+      const out = execFileSync(
+        "g++",
+        [
+          "-fsyntax-only",
+          "-std=gnu++17",
+          "-Wall",
+          "-Wextra",
+          "-Werror",
+          "-I",
+          "stubs",
+          "-I",
+          `${format}/src`,
+          "-I",
+          `${format}/lib/astronode/include`,
+          "-I",
+          `${format}/host`,
+          `${format}/src/main.cpp`,
+        ],
+        { cwd: work.dir, stdio: ["ignore", "pipe", "pipe"] },
+      );
+      expect(out.toString()).toBe("");
+    },
+  );
 });
 
 describe("the project", () => {
@@ -249,14 +316,21 @@ describe("the project", () => {
     let stderr = "";
     let status: number | null = 0;
     try {
-      execFileSync("/usr/bin/make", ["-s", "-C", "no-nanopb/host"], { cwd: work.dir, env: { PATH: emptyPath }, stdio: ["ignore", "pipe", "pipe"], timeout: 60_000 });
+      execFileSync("/usr/bin/make", ["-s", "-C", "no-nanopb/host"], {
+        cwd: work.dir,
+        env: { PATH: emptyPath },
+        stdio: ["ignore", "pipe", "pipe"],
+        timeout: 60_000,
+      });
     } catch (e) {
       const err = e as { status: number | null; stderr: Buffer };
       status = err.status;
       stderr = err.stderr.toString();
     }
     expect(status).not.toBe(0);
-    expect(stderr).toContain("nanopb_generator not found: install nanopb (pip install nanopb, or Debian/Ubuntu: apt install nanopb libnanopb-dev)");
+    expect(stderr).toContain(
+      "nanopb_generator not found: install nanopb (pip install nanopb, or Debian/Ubuntu: apt install nanopb libnanopb-dev)",
+    );
     expect(stderr).toContain("proto/container_data.proto");
     expect(existsSync(work.path("no-nanopb/host/host_main"))).toBe(false);
   });

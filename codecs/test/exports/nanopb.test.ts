@@ -4,9 +4,15 @@
 // those bytes; pb_decode of the studio's bytes must give back the same values.
 import { execFileSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cHarness } from "./harness/cHarness.ts";
 import { LayoutError } from "../../src/errors.ts";
 import { cModel } from "../../src/exporters/c/model.ts";
-import { generateNanopb, generateNanopbOptions, generateNanopbPacker, nanopbNames } from "../../src/exporters/nanopb.ts";
+import {
+  generateNanopb,
+  generateNanopbOptions,
+  generateNanopbPacker,
+  nanopbNames,
+} from "../../src/exporters/nanopb.ts";
 import { codecFor } from "../../src/formats/registry.ts";
 import type { Layout, LayoutInput } from "../../src/layout/schema.ts";
 import { parseLayout } from "../../src/layout/validate.ts";
@@ -16,7 +22,6 @@ import { protobufOptionsLayout } from "../fixtures/protobuf-options.ts";
 import { gccAsync, inParallel, run, SANITIZE, Workdir } from "./harness/build.ts";
 import { CROSS_LAYOUTS } from "./harness/layouts.ts";
 import { nanopbHarness, protobufjsTokens, protobufjsType } from "./harness/nanopbHarness.ts";
-import { cHarness } from "./harness/cHarness.ts";
 import { hex, recordTokens } from "./harness/tokens.ts";
 
 /**
@@ -30,7 +35,9 @@ const nanopbOptionsLayout: LayoutInput = {
   fields: optionFields.filter((f) => f.key !== "far").map((f) => (f.key === "long" ? { ...f, key: "long_text" } : f)),
 };
 
-const LAYOUTS = CROSS_LAYOUTS.map(([name, input]) => [name, name === "protobuf options" ? nanopbOptionsLayout : input] as const);
+const LAYOUTS = CROSS_LAYOUTS.map(
+  ([name, input]) => [name, name === "protobuf options" ? nanopbOptionsLayout : input] as const,
+);
 
 interface Built {
   layout: Layout;
@@ -50,15 +57,63 @@ beforeAll(async () => {
     const n = nanopbNames(layout);
     const dir = `l${i}`;
     work.write(generateNanopb(layout), dir);
-    execFileSync("nanopb_generator.py", ["-q", n.proto], { cwd: work.path(dir), stdio: ["ignore", "pipe", "pipe"], timeout: 60_000 });
+    execFileSync("nanopb_generator.py", ["-q", n.proto], {
+      cwd: work.path(dir),
+      stdio: ["ignore", "pipe", "pipe"],
+      timeout: 60_000,
+    });
     work.writeText(`${dir}/h.c`, nanopbHarness(layout, n.pbHeader, n.cType));
     // the generated code alone, exactly as the issue asks
-    jobs.push(() => gccAsync(work, ["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic", "-c", "-o", `${dir}/pb.o`, `${dir}/${n.pbSource}`]));
-    jobs.push(() => gccAsync(work, ["-std=c99", "-Wall", "-Wextra", "-Werror", ...SANITIZE, `-I${dir}`, "-o", `${dir}/h`, `${dir}/h.c`, `${dir}/${n.pbSource}`, "-lprotobuf-nanopb"]));
+    jobs.push(() =>
+      gccAsync(work, [
+        "-std=c99",
+        "-Wall",
+        "-Wextra",
+        "-Werror",
+        "-pedantic",
+        "-c",
+        "-o",
+        `${dir}/pb.o`,
+        `${dir}/${n.pbSource}`,
+      ]),
+    );
+    jobs.push(() =>
+      gccAsync(work, [
+        "-std=c99",
+        "-Wall",
+        "-Wextra",
+        "-Werror",
+        ...SANITIZE,
+        `-I${dir}`,
+        "-o",
+        `${dir}/h`,
+        `${dir}/h.c`,
+        `${dir}/${n.pbSource}`,
+        "-lprotobuf-nanopb",
+      ]),
+    );
     const m = cModel(layout);
     work.write(generateNanopbPacker(layout), dir);
     work.writeText(`${dir}/hp.c`, cHarness(m, { includes: [`${m.prefix}_pb_pack.h`], pack: `pack_${m.prefix}_pb` }));
-    jobs.push(() => gccAsync(work, ["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic", ...SANITIZE, `-I${dir}`, "-o", `${dir}/hp`, `${dir}/hp.c`, `${dir}/${m.prefix}_pb_pack.c`, `${dir}/satpayload_rt.c`, `${dir}/${n.pbSource}`, "-lprotobuf-nanopb", "-lm"]));
+    jobs.push(() =>
+      gccAsync(work, [
+        "-std=c99",
+        "-Wall",
+        "-Wextra",
+        "-Werror",
+        "-pedantic",
+        ...SANITIZE,
+        `-I${dir}`,
+        "-o",
+        `${dir}/hp`,
+        `${dir}/hp.c`,
+        `${dir}/${m.prefix}_pb_pack.c`,
+        `${dir}/satpayload_rt.c`,
+        `${dir}/${n.pbSource}`,
+        "-lprotobuf-nanopb",
+        "-lm",
+      ]),
+    );
     built.push({ layout, exe: work.path(`${dir}/h`), packer: work.path(`${dir}/hp`) });
   });
   await inParallel(jobs);
@@ -105,7 +160,9 @@ describe.each(LAYOUTS.map(([name], i) => [name, i] as const))("%s: pack_<msg>_pb
         return "ERR";
       }
     });
-    const small = records.flatMap((r, k) => (expected[k]!.length > 3 && k < 20 ? [`C ${(expected[k]!.length - 3) / 2 - 1} ${recordTokens(m, r)}`] : []));
+    const small = records.flatMap((r, k) =>
+      expected[k]!.length > 3 && k < 20 ? [`C ${(expected[k]!.length - 3) / 2 - 1} ${recordTokens(m, r)}`] : [],
+    );
     const out = await run(packer, [...records.map((r) => `E ${recordTokens(m, r)}`), ...small]);
     expect(out.stderr).toBe("");
     expect(out.code).toBe(0);
@@ -127,7 +184,9 @@ describe("the checks can fail", () => {
 
 describe("generateNanopbOptions", () => {
   it("sizes the paper's strings from the layout and narrows its small integers", () => {
-    const lines = generateNanopbOptions(parseLayout(paperPreset)).split("\n").filter((l) => l && !l.startsWith("//"));
+    const lines = generateNanopbOptions(parseLayout(paperPreset))
+      .split("\n")
+      .filter((l) => l && !l.startsWith("//"));
     // in field-number order, as the .proto lists them
     expect(lines).toEqual([
       "container.ContainerData.msisdn max_length:15",

@@ -1,7 +1,7 @@
 // The CI share of the decoder fuzzer (`npm run fuzz` runs ≥ 1 M inputs with the same harness).
 import { describe, expect, it } from "vitest";
-import { FORMAT_IDS } from "../../src/formats/types.ts";
 import { FUZZ_LAYOUTS, fuzzAllDecoders } from "./harness.ts";
+import { FORMAT_IDS } from "../../src/formats/types.ts";
 
 const PER_DECODER = 8000;
 /** a decode that takes longer than this is treated as a hang in the making */
@@ -11,7 +11,9 @@ describe("decoder fuzzing", () => {
   it(`throws only DecodeError on ${FORMAT_IDS.length * FUZZ_LAYOUTS.length * PER_DECODER} random and mutated inputs`, () => {
     const started = performance.now();
     const report = fuzzAllDecoders({ perDecoder: PER_DECODER });
-    console.log(`${report.lines.join("\n")}\ntotal ${report.total} inputs in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    console.log(
+      `${report.lines.join("\n")}\ntotal ${report.total} inputs in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
     expect(report.failures).toEqual([]);
     expect(report.total).toBeGreaterThanOrEqual(100_000);
     expect(report.slowestMs).toBeLessThan(MAX_DECODE_MS);

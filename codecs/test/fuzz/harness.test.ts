@@ -1,18 +1,18 @@
 // The fuzzer must be able to fail: a decoder that throws anything but DecodeError is reported, also
 // when the TypeError comes from inside the shared self-describing decode path.
 import { describe, expect, it } from "vitest";
+import { fuzzDecoder } from "./harness.ts";
 import { DecodeError } from "../../src/errors.ts";
 import { CODECS } from "../../src/formats/registry.ts";
 import { ByteWriter } from "../../src/formats/selfdescribing/byteWriter.ts";
 import { parseJson } from "../../src/formats/selfdescribing/jsonParse.ts";
 import { compileSelfDescribing, type Sink } from "../../src/formats/selfdescribing/plan.ts";
 import type { CompiledCodec } from "../../src/formats/types.ts";
-import type { PlainRecord, PlainValue } from "../../src/layout/values.ts";
 import { parseLayout } from "../../src/layout/validate.ts";
+import type { PlainRecord, PlainValue } from "../../src/layout/values.ts";
 import { paperPreset } from "../../src/presets/paper.ts";
 import { generateSamples } from "../../src/samples/generate.ts";
 import { Prng } from "../../src/samples/prng.ts";
-import { fuzzDecoder } from "./harness.ts";
 
 const layout = parseLayout(paperPreset);
 const samples = generateSamples(layout, 20, 5);
@@ -61,7 +61,12 @@ describe("the fuzz harness", () => {
       if (lat!.length > 0) return doc;
       return doc;
     };
-    const codec = compileSelfDescribing(layout, CODECS.json.info, { sink: new TestJsonSink(), encodeKey, mode: "json", read: buggyRead });
+    const codec = compileSelfDescribing(layout, CODECS.json.info, {
+      sink: new TestJsonSink(),
+      encodeKey,
+      mode: "json",
+      read: buggyRead,
+    });
     const t = fuzzDecoder(codec, valid, new Prng(2), 600);
     expect(t.failures.some((f) => f.includes("TypeError"))).toBe(true);
   });
@@ -78,7 +83,12 @@ describe("the fuzz harness", () => {
         throw new TypeError("writer bug");
       }
     }
-    const codec = compileSelfDescribing(layout, CODECS.json.info, { sink: new ThrowingSink(), encodeKey, mode: "json", read: parseJson });
+    const codec = compileSelfDescribing(layout, CODECS.json.info, {
+      sink: new ThrowingSink(),
+      encodeKey,
+      mode: "json",
+      read: parseJson,
+    });
     expect(() => codec.encode(samples[0]!)).toThrow(TypeError);
     expect(() => json.decode(new TextEncoder().encode("[1]"))).toThrow(DecodeError);
   });

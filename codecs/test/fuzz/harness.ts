@@ -88,7 +88,12 @@ export interface Tally {
 const describe = (e: unknown): string => (e instanceof Error ? `${e.name}: ${e.message}` : String(e));
 
 /** Feeds `count` inputs mutated from `valid` to one compiled codec. */
-export function fuzzDecoder(codec: Pick<CompiledCodec, "decode" | "encode">, valid: readonly Uint8Array[], rng: Prng, count: number): Tally {
+export function fuzzDecoder(
+  codec: Pick<CompiledCodec, "decode" | "encode">,
+  valid: readonly Uint8Array[],
+  rng: Prng,
+  count: number,
+): Tally {
   const maxLen = 2 * Math.max(16, ...valid.map((v) => v.length));
   const t: Tally = { inputs: 0, decoded: 0, rejected: 0, slowestMs: 0, failures: [] };
   for (let i = 0; i < count; i++) {
@@ -110,7 +115,8 @@ export function fuzzDecoder(codec: Pick<CompiledCodec, "decode" | "encode">, val
       try {
         codec.encode(rec);
       } catch (e) {
-        if (!(e instanceof EncodeError) && t.failures.length < KEEP_FAILURES) t.failures.push(`${kind} ${bytesToHex(input)} decoded, then encode threw ${describe(e)}`);
+        if (!(e instanceof EncodeError) && t.failures.length < KEEP_FAILURES)
+          t.failures.push(`${kind} ${bytesToHex(input)} decoded, then encode threw ${describe(e)}`);
       }
     }
   }
@@ -160,7 +166,9 @@ export function fuzzAllDecoders(plan: FuzzPlan): FuzzReport {
       }
       report.total += sum.inputs;
       report.slowestMs = Math.max(report.slowestMs, sum.slowestMs);
-      report.lines.push(`${name}/${format}: ${sum.inputs} inputs, ${sum.decoded} decoded, ${sum.rejected} DecodeError, slowest ${sum.slowestMs.toFixed(2)} ms`);
+      report.lines.push(
+        `${name}/${format}: ${sum.inputs} inputs, ${sum.decoded} decoded, ${sum.rejected} DecodeError, slowest ${sum.slowestMs.toFixed(2)} ms`,
+      );
       report.failures.push(...sum.failures.map((f) => `${name}/${format}: ${f}`));
     }
   }

@@ -2,9 +2,9 @@
 // ever throw DecodeError on truncated or mutated input.
 import { expect } from "vitest";
 import { DecodeError } from "../../src/errors.ts";
+import type { Codec } from "../../src/formats/types.ts";
 import type { Layout } from "../../src/layout/schema.ts";
 import { generateSamples } from "../../src/samples/generate.ts";
-import type { Codec } from "../../src/formats/types.ts";
 
 /** decode(encode(r)) equals r, encodeWithSpans gives the same bytes, and its spans tile them in order. */
 export function expectRoundTripWithTiledSpans(codec: Codec, layout: Layout, samples: number, seed: number): void {
@@ -23,10 +23,14 @@ export function expectRoundTripWithTiledSpans(codec: Codec, layout: Layout, samp
 }
 
 /** Every truncation of a few valid encodings is a DecodeError; random byte changes give a record or a DecodeError. */
-export function expectOnlyDecodeErrors(codec: Codec, layout: Layout, opts: { records: number; mutationsPerRecord: number; seed: number }): void {
+export function expectOnlyDecodeErrors(
+  codec: Codec,
+  layout: Layout,
+  opts: { records: number; mutationsPerRecord: number; seed: number },
+): void {
   const c = codec.compile(layout);
   let state = opts.seed >>> 0;
-  const rnd = () => ((state = (state * 1103515245 + 12345) >>> 0) / 2 ** 32);
+  const rnd = () => (state = (state * 1103515245 + 12345) >>> 0) / 2 ** 32;
   for (const rec of generateSamples(layout, opts.records, opts.seed)) {
     const good = c.encode(rec);
     for (let n = 0; n < good.length; n++) expect(() => c.decode(good.subarray(0, n))).toThrow(DecodeError);

@@ -1,9 +1,9 @@
 // Loopback servers that count what real clients put on the socket, for the overhead tests: a UDP
 // socket that answers CoAP CONs with an empty ACK, a TCP server speaking just enough MQTT
 // (CONNACK, PUBACK) and one speaking just enough HTTP/1.1 (200 after the body).
+import { execFile } from "node:child_process";
 import dgram from "node:dgram";
 import net from "node:net";
-import { execFile } from "node:child_process";
 
 export interface Counted {
   port: number;
@@ -21,7 +21,9 @@ const ANY: BindAt = { host: "127.0.0.1", port: 0 };
 
 export function run(cmd: string, args: string[], input?: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = execFile(cmd, args, { timeout: 15_000 }, (err, stdout, stderr) => (err ? reject(new Error(`${cmd} ${args.join(" ")}: ${err.message}\n${stderr}`)) : resolve(stdout)));
+    const child = execFile(cmd, args, { timeout: 15_000 }, (err, stdout, stderr) =>
+      err ? reject(new Error(`${cmd} ${args.join(" ")}: ${err.message}\n${stderr}`)) : resolve(stdout),
+    );
     if (input !== undefined) child.stdin!.end(input);
   });
 }
@@ -35,16 +37,25 @@ export function coapCounter(at: BindAt = ANY): Promise<Counted> {
     if (type === 0) {
       // empty-token-echoing ACK 2.04 so the client stops retransmitting
       const tkl = m[0]! & 15;
-      socket.send(Buffer.concat([Buffer.from([0x60 | tkl, 0x44, m[2]!, m[3]!]), m.subarray(4, 4 + tkl)]), from.port, from.address);
+      socket.send(
+        Buffer.concat([Buffer.from([0x60 | tkl, 0x44, m[2]!, m[3]!]), m.subarray(4, 4 + tkl)]),
+        from.port,
+        from.address,
+      );
     }
   });
   return new Promise((resolve, reject) => {
     socket.once("error", reject);
-    socket.bind(at.port, at.host, () => resolve({ port: socket.address().port, received, close: () => new Promise((r) => socket.close(() => r())) }));
+    socket.bind(at.port, at.host, () =>
+      resolve({ port: socket.address().port, received, close: () => new Promise((r) => socket.close(() => r())) }),
+    );
   });
 }
 
-function tcpCounter(onData: (conn: net.Socket, buf: Buffer, received: Counted["received"]) => Buffer, at: BindAt = ANY): Promise<Counted> {
+function tcpCounter(
+  onData: (conn: net.Socket, buf: Buffer, received: Counted["received"]) => Buffer,
+  at: BindAt = ANY,
+): Promise<Counted> {
   const received: Counted["received"] = [];
   const conns = new Set<net.Socket>();
   const server = net.createServer((conn) => {
@@ -122,7 +133,9 @@ export function httpCounter(at: BindAt = ANY): Promise<Counted> {
 }
 
 /** A UDP relay in front of `targetPort` that records the sizes of client → server datagrams and their first byte. */
-export function udpRelay(targetPort: number): Promise<{ port: number; toServer: Array<{ first: number; bytes: number }>; close(): Promise<void> }> {
+export function udpRelay(
+  targetPort: number,
+): Promise<{ port: number; toServer: Array<{ first: number; bytes: number }>; close(): Promise<void> }> {
   const front = dgram.createSocket("udp4");
   const back = dgram.createSocket("udp4");
   const toServer: Array<{ first: number; bytes: number }> = [];

@@ -1,14 +1,15 @@
 // Finds the reference-peer Python venv; CI creates it, so its absence is a setup error, not a skip.
-import { existsSync } from "node:fs";
 import { execFileSync } from "node:child_process";
-import { fileURLToPath } from "node:url";
+import { existsSync } from "node:fs";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 
 export function referencePython(): string {
   const py = process.env.SATPAYLOAD_PYTHON ?? path.join(repoRoot, ".venv/bin/python");
-  if (!existsSync(py)) throw new Error(`reference Python not found at ${py}: run 'bash .ci/setup-python.sh' (CI does this)`);
+  if (!existsSync(py))
+    throw new Error(`reference Python not found at ${py}: run 'bash .ci/setup-python.sh' (CI does this)`);
   return py;
 }
 

@@ -1,16 +1,16 @@
 // Random layouts (the every-type fixture with fields dropped, made optional and re-parameterised) and records across
 // each type's domain: the generator the codec property tests share.
 import fc from "fast-check";
+import { fixedPoint } from "../../src/layout/fixedPoint.ts";
 import type { Field, FieldType, Layout, ScalarType } from "../../src/layout/schema.ts";
+import { quantiseTime } from "../../src/layout/timeTicks.ts";
 import { intLimits, parseLayout } from "../../src/layout/validate.ts";
 import type { FieldValue, ScalarValue, TypedRecord } from "../../src/layout/values.ts";
 import { utf8Length } from "../../src/text/bytes.ts";
 import { checkScalar } from "../../src/text/check.ts";
 import { toFloat32 } from "../../src/text/numbers.ts";
 import { formatResolution } from "../../src/text/timestamp.ts";
-import { quantiseTime } from "../../src/layout/timeTicks.ts";
 import { everyTypeLayout } from "../fixtures/layouts.ts";
-import { fixedPoint } from "../../src/layout/fixedPoint.ts";
 
 // the fixture is layout *input* (defaults not yet applied); parseLayout fills them in
 type FieldIn = Field;
@@ -32,25 +32,51 @@ const FLOAT_RANGES = [
   { min: -1e6, max: 1e6, precision: 1e-12 },
 ];
 
-function scalarVariant(t: ScalarType | Extract<TypeIn, { kind: "string" | "bytes" | "float" | "int" }>): fc.Arbitrary<TypeIn> {
+function scalarVariant(
+  t: ScalarType | Extract<TypeIn, { kind: "string" | "bytes" | "float" | "int" }>,
+): fc.Arbitrary<TypeIn> {
   switch (t.kind) {
     case "string":
-      return fc.record({ charset: fc.constantFrom(...CHARSETS), fixed: fc.boolean(), maxLength: fc.integer({ min: 0, max: 24 }) }).map((v) => ({ kind: "string" as const, ...v }));
+      return fc
+        .record({
+          charset: fc.constantFrom(...CHARSETS),
+          fixed: fc.boolean(),
+          maxLength: fc.integer({ min: 0, max: 24 }),
+        })
+        .map((v) => ({ kind: "string" as const, ...v }));
     case "bytes":
-      return fc.record({ fixed: fc.boolean(), maxLength: fc.integer({ min: 0, max: 10 }) }).map((v) => ({ kind: "bytes" as const, ...v }));
+      return fc
+        .record({ fixed: fc.boolean(), maxLength: fc.integer({ min: 0, max: 10 }) })
+        .map((v) => ({ kind: "bytes" as const, ...v }));
     case "float":
-      return fc.record({ bits: fc.constantFrom(32 as const, 64 as const), range: fc.constantFrom(...FLOAT_RANGES) }).map(({ bits, range }) => ({ kind: "float" as const, bits, ...range }));
+      return fc
+        .record({ bits: fc.constantFrom(32 as const, 64 as const), range: fc.constantFrom(...FLOAT_RANGES) })
+        .map(({ bits, range }) => ({ kind: "float" as const, bits, ...range }));
     case "int": {
       if (t.bits === 64) {
         const safe = Number.MAX_SAFE_INTEGER;
-        return fc.option(fc.tuple(fc.integer({ min: t.signed ? -safe : 0, max: safe }), fc.integer({ min: t.signed ? -safe : 0, max: safe })), { nil: undefined }).map((r) =>
-          r && r[0] !== r[1] ? { ...t, min: Math.min(...r), max: Math.max(...r) } : { kind: "int" as const, bits: t.bits, signed: t.signed },
-        );
+        return fc
+          .option(
+            fc.tuple(
+              fc.integer({ min: t.signed ? -safe : 0, max: safe }),
+              fc.integer({ min: t.signed ? -safe : 0, max: safe }),
+            ),
+            { nil: undefined },
+          )
+          .map((r) =>
+            r && r[0] !== r[1]
+              ? { ...t, min: Math.min(...r), max: Math.max(...r) }
+              : { kind: "int" as const, bits: t.bits, signed: t.signed },
+          );
       }
       const [lo, hi] = intLimits(t.bits, t.signed);
-      return fc.option(fc.tuple(fc.integer({ min: lo, max: hi }), fc.integer({ min: lo, max: hi })), { nil: undefined }).map((r) =>
-        r && r[0] !== r[1] ? { kind: "int" as const, bits: t.bits, signed: t.signed, min: Math.min(...r), max: Math.max(...r) } : { kind: "int" as const, bits: t.bits, signed: t.signed },
-      );
+      return fc
+        .option(fc.tuple(fc.integer({ min: lo, max: hi }), fc.integer({ min: lo, max: hi })), { nil: undefined })
+        .map((r) =>
+          r && r[0] !== r[1]
+            ? { kind: "int" as const, bits: t.bits, signed: t.signed, min: Math.min(...r), max: Math.max(...r) }
+            : { kind: "int" as const, bits: t.bits, signed: t.signed },
+        );
     }
     default:
       return fc.constant(t as TypeIn);
@@ -58,15 +84,25 @@ function scalarVariant(t: ScalarType | Extract<TypeIn, { kind: "string" | "bytes
 }
 
 function typeVariant(t: TypeIn): fc.Arbitrary<TypeIn> {
-  if (t.kind === "group") return fieldsVariant(t.fields as FieldIn[]).map((fields) => ({ kind: "group" as const, fields: fields as Field[] }));
+  if (t.kind === "group")
+    return fieldsVariant(t.fields as FieldIn[]).map((fields) => ({
+      kind: "group" as const,
+      fields: fields as Field[],
+    }));
   if (t.kind === "array")
-    return fc.record({ of: scalarVariant(t.of as ScalarType), maxCount: fc.integer({ min: 0, max: 6 }), fixed: fc.boolean() }).map((v) => ({ kind: "array" as const, ...v, of: v.of as ScalarType }));
+    return fc
+      .record({ of: scalarVariant(t.of as ScalarType), maxCount: fc.integer({ min: 0, max: 6 }), fixed: fc.boolean() })
+      .map((v) => ({ kind: "array" as const, ...v, of: v.of as ScalarType }));
   return scalarVariant(t as ScalarType);
 }
 
 function fieldsVariant(fields: readonly FieldIn[]): fc.Arbitrary<FieldIn[]> {
   return fc
-    .tuple(...fields.map((f) => fc.record({ keep: fc.integer({ min: 0, max: 9 }), optional: fc.boolean(), type: typeVariant(f.type) })))
+    .tuple(
+      ...fields.map((f) =>
+        fc.record({ keep: fc.integer({ min: 0, max: 9 }), optional: fc.boolean(), type: typeVariant(f.type) }),
+      ),
+    )
     .map((choices) =>
       fields.flatMap((f, i) => {
         const c = choices[i]!;
@@ -77,11 +113,16 @@ function fieldsVariant(fields: readonly FieldIn[]): fc.Arbitrary<FieldIn[]> {
     );
 }
 
-export const layoutArb: fc.Arbitrary<Layout> = fieldsVariant(everyTypeLayout.fields as FieldIn[]).map((fields) => parseLayout({ ...everyTypeLayout, fields }));
+export const layoutArb: fc.Arbitrary<Layout> = fieldsVariant(everyTypeLayout.fields as FieldIn[]).map((fields) =>
+  parseLayout({ ...everyTypeLayout, fields }),
+);
 
 // ---- records: values across each type's domain, extremes included ----
 
-const range = (from: string, to: string): string[] => Array.from({ length: to.charCodeAt(0) - from.charCodeAt(0) + 1 }, (_, i) => String.fromCharCode(from.charCodeAt(0) + i));
+const range = (from: string, to: string): string[] =>
+  Array.from({ length: to.charCodeAt(0) - from.charCodeAt(0) + 1 }, (_, i) =>
+    String.fromCharCode(from.charCodeAt(0) + i),
+  );
 const CHARSET_CHARS: Record<string, string[]> = {
   ascii: range(" ", "~"),
   digits: range("0", "9"),
@@ -118,7 +159,11 @@ function stringArb(t: Extract<ScalarType, { kind: "string" }>): fc.Arbitrary<str
     arb = fc.oneof(fc.string({ unit, maxLength: max }), fc.string({ unit, minLength: max, maxLength: max }));
   } else {
     const any = fc.string({ unit: "binary", maxLength: max });
-    arb = fc.oneof(any.map((s) => fitUtf8(s, max)), any.map((s) => fillUtf8(s, max)), fc.constantFrom(...SPECIAL_TEXT).map((s) => fitUtf8(s, max)));
+    arb = fc.oneof(
+      any.map((s) => fitUtf8(s, max)),
+      any.map((s) => fillUtf8(s, max)),
+      fc.constantFrom(...SPECIAL_TEXT).map((s) => fitUtf8(s, max)),
+    );
   }
   // fixed strings are NUL padded in the fixed-layout formats: a NUL of their own cannot come back
   return t.fixed ? arb.map((s) => s.replace(/\0/g, "")) : arb;
@@ -144,10 +189,18 @@ function scalarArb(t: ScalarType): fc.Arbitrary<ScalarValue> {
       }
       break;
     case "float": {
-      const ranged = t.min !== undefined && t.max !== undefined ? fc.double({ min: t.min, max: t.max, noNaN: true }) : fc.double();
+      const ranged =
+        t.min !== undefined && t.max !== undefined ? fc.double({ min: t.min, max: t.max, noNaN: true }) : fc.double();
       const special = fc.constantFrom(Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, -0, 0);
-      const decimal = t.precision !== undefined && t.min !== undefined && t.max !== undefined ? fc.integer({ min: 0, max: Math.round((t.max - t.min) / t.precision) }).map((q) => Math.min(t.max!, t.min! + q * t.precision!)) : ranged;
-      arb = fc.oneof({ arbitrary: ranged, weight: 4 }, { arbitrary: special, weight: 1 }, { arbitrary: decimal, weight: 3 }).map((x) => (t.bits === 32 ? toFloat32(x) : x));
+      const decimal =
+        t.precision !== undefined && t.min !== undefined && t.max !== undefined
+          ? fc
+              .integer({ min: 0, max: Math.round((t.max - t.min) / t.precision) })
+              .map((q) => Math.min(t.max!, t.min! + q * t.precision!))
+          : ranged;
+      arb = fc
+        .oneof({ arbitrary: ranged, weight: 4 }, { arbitrary: special, weight: 1 }, { arbitrary: decimal, weight: 3 })
+        .map((x) => (t.bits === 32 ? toFloat32(x) : x));
       break;
     }
     case "fixed": {
@@ -186,7 +239,11 @@ export function recordArb(fields: readonly Field[]): fc.Arbitrary<TypedRecord> {
   const arbs = fields.map((f): fc.Arbitrary<FieldValue | undefined> => {
     const t = f.type;
     const a: fc.Arbitrary<FieldValue> =
-      t.kind === "group" ? recordArb(t.fields) : t.kind === "array" ? fc.array(scalarArb(t.of), { minLength: t.fixed ? t.maxCount : 0, maxLength: t.maxCount }) : scalarArb(t);
+      t.kind === "group"
+        ? recordArb(t.fields)
+        : t.kind === "array"
+          ? fc.array(scalarArb(t.of), { minLength: t.fixed ? t.maxCount : 0, maxLength: t.maxCount })
+          : scalarArb(t);
     return f.presence === "optional" ? fc.option(a, { nil: undefined, freq: 3 }) : a;
   });
   return fc.tuple(...arbs).map((values) => {
@@ -198,4 +255,6 @@ export function recordArb(fields: readonly Field[]): fc.Arbitrary<TypedRecord> {
   });
 }
 
-export const caseArb: fc.Arbitrary<[Layout, TypedRecord[]]> = layoutArb.chain((layout) => fc.tuple(fc.constant(layout), fc.array(recordArb(layout.fields), { minLength: 1, maxLength: 6 })));
+export const caseArb: fc.Arbitrary<[Layout, TypedRecord[]]> = layoutArb.chain((layout) =>
+  fc.tuple(fc.constant(layout), fc.array(recordArb(layout.fields), { minLength: 1, maxLength: 6 })),
+);

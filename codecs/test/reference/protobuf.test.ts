@@ -44,7 +44,9 @@ function protoScalar(t: ScalarType, v: ScalarValue): unknown {
     case "fixed":
       return Math.round(((v as number) - (t.offset ?? 0)) / t.scale);
     case "timestamp":
-      return t.encoding === "text" ? formatTimestamp(v as number, t.textFormat!) : Math.round((v as number) / (t.resolution ?? 1));
+      return t.encoding === "text"
+        ? formatTimestamp(v as number, t.textFormat!)
+        : Math.round((v as number) / (t.resolution ?? 1));
     case "bytes":
       return { b: hex(v as Uint8Array) };
   }
@@ -119,7 +121,9 @@ beforeAll(() => {
     writeFileSync(file, generateProto(layout));
     return { name: c.name, proto: file, message: layout.message, records: expected, parse: ours };
   });
-  results = (runPython(path.join(repoRoot, "codecs/reference/ref_protobuf.py"), { jobs }) as { results: typeof results }).results;
+  results = (
+    runPython(path.join(repoRoot, "codecs/reference/ref_protobuf.py"), { jobs }) as { results: typeof results }
+  ).results;
 }, 120_000);
 
 afterAll(() => {
@@ -132,7 +136,9 @@ describe("protobuf against Python protobuf (protoc-generated classes)", () => {
       const p = prepared.get(c.name)!;
       const theirs = results[i]!.encoded;
       expect(theirs).toHaveLength(p.records.length);
-      const mismatches = p.ours.map((h, k) => (h === theirs[k] ? null : { k, ours: h, python: theirs[k] })).filter(Boolean);
+      const mismatches = p.ours
+        .map((h, k) => (h === theirs[k] ? null : { k, ours: h, python: theirs[k] }))
+        .filter(Boolean);
       expect(mismatches).toEqual([]);
     });
 

@@ -70,25 +70,93 @@ const extremesLayout: LayoutInput = {
     { id: "u32", key: "u32", name: "u32", presence: "required", type: { kind: "int", bits: 32, signed: false } },
     { id: "f32", key: "f32", name: "f32", presence: "required", type: { kind: "float", bits: 32 } },
     { id: "f64", key: "f64", name: "f64", presence: "required", type: { kind: "float", bits: 64 } },
-    { id: "arr", key: "ключ", name: "arr", presence: "required", type: { kind: "array", of: { kind: "int", bits: 8, signed: true }, maxCount: 40 } },
+    {
+      id: "arr",
+      key: "ключ",
+      name: "arr",
+      presence: "required",
+      type: { kind: "array", of: { kind: "int", bits: 8, signed: true }, maxCount: 40 },
+    },
     { id: "raw", key: "raw", name: "raw", presence: "required", type: { kind: "bytes", maxLength: 300 } },
-    { id: "ts", key: "ts", name: "ts", presence: "optional", type: { kind: "timestamp", encoding: "epoch", resolution: 0.001 } },
+    {
+      id: "ts",
+      key: "ts",
+      name: "ts",
+      presence: "optional",
+      type: { kind: "timestamp", encoding: "epoch", resolution: 0.001 },
+    },
   ],
 };
 
-const STRINGS = ["", "é", "日本", "🚢 ship", '\u0000\u001f"\\/\u007f\u0080', "a".repeat(64), "\u2028\u2029\ufeff", "x".repeat(31), "é".repeat(32)];
-const U64 = [0n, 23n, 24n, 255n, 256n, 65535n, 65536n, 4294967295n, 4294967296n, 9007199254740993n, 18446744073709551615n];
+const STRINGS = [
+  "",
+  "é",
+  "日本",
+  "🚢 ship",
+  '\u0000\u001f"\\/\u007f\u0080',
+  "a".repeat(64),
+  "\u2028\u2029\ufeff",
+  "x".repeat(31),
+  "é".repeat(32),
+];
+const U64 = [
+  0n,
+  23n,
+  24n,
+  255n,
+  256n,
+  65535n,
+  65536n,
+  4294967295n,
+  4294967296n,
+  9007199254740993n,
+  18446744073709551615n,
+];
 const I64 = [-9223372036854775808n, 9223372036854775807n, -1n, -24n, -25n, -129n, -2147483649n, -9007199254740993n, 0n];
 const I32 = [-2147483648, 2147483647, -32, -33, -128, -129, -32768, -32769, 0];
 const U32 = [0, 127, 128, 255, 256, 65535, 65536, 4294967295];
-const F32 = [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, -0, 0, 3.4028234663852886e38, 1.401298464324817e-45, Math.fround(1e-5), Math.fround(0.1), Math.fround(16777216), Math.fround(-273.15)];
-const F64 = [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, -0, 5e-324, 1.7976931348623157e308, 1e16, 1e-5, 0.1, 123456789.125, -2.5];
-const ARRS = [[], Array.from({ length: 40 }, (_, i) => i * 6 - 120), [-128, 127, -1, 0], Array.from({ length: 31 }, () => 1)];
-const RAWS = [new Uint8Array(0), Uint8Array.from({ length: 300 }, (_, i) => i & 255), Uint8Array.from([0, 255]), new Uint8Array(31)];
+const F32 = [
+  Number.NaN,
+  Number.POSITIVE_INFINITY,
+  Number.NEGATIVE_INFINITY,
+  -0,
+  0,
+  3.4028234663852886e38,
+  1.401298464324817e-45,
+  Math.fround(1e-5),
+  Math.fround(0.1),
+  Math.fround(16777216),
+  Math.fround(-273.15),
+];
+const F64 = [
+  Number.NaN,
+  Number.POSITIVE_INFINITY,
+  Number.NEGATIVE_INFINITY,
+  -0,
+  5e-324,
+  1.7976931348623157e308,
+  1e16,
+  1e-5,
+  0.1,
+  123456789.125,
+  -2.5,
+];
+const ARRS = [
+  [],
+  Array.from({ length: 40 }, (_, i) => i * 6 - 120),
+  [-128, 127, -1, 0],
+  Array.from({ length: 31 }, () => 1),
+];
+const RAWS = [
+  new Uint8Array(0),
+  Uint8Array.from({ length: 300 }, (_, i) => i & 255),
+  Uint8Array.from([0, 255]),
+  new Uint8Array(31),
+];
 const TS = [undefined, 1767225600.123, 1767225600, 2 ** 32 + 1];
 
 function extremeRecords(): TypedRecord[] {
-  const pick = <T,>(xs: T[], i: number): T => xs[i % xs.length]!;
+  const pick = <T>(xs: T[], i: number): T => xs[i % xs.length]!;
   return Array.from({ length: 24 }, (_, i) => {
     const rec: TypedRecord = {
       température: pick(STRINGS, i),
@@ -127,13 +195,19 @@ describe("self-describing formats against Python json / cbor2 / msgpack", () => 
     cases.push({ layout: every, records: generateSamples(every, 300, 1) });
     cases.push({ layout: text, records: generateSamples(text, 300, 1) });
     cases.push({ layout: extremes, records: extremeRecords() });
-    const records = cases.flatMap((c) => c.records.map((r) => tagRecord(c.layout.fields, toPlain(c.layout, r, "binary"))));
-    const out = runPython(path.join(repoRoot, "codecs/reference/ref_selfdescribing.py"), { records }) as { results: typeof results };
+    const records = cases.flatMap((c) =>
+      c.records.map((r) => tagRecord(c.layout.fields, toPlain(c.layout, r, "binary"))),
+    );
+    const out = runPython(path.join(repoRoot, "codecs/reference/ref_selfdescribing.py"), { records }) as {
+      results: typeof results;
+    };
     results = out.results;
     expect(results.length).toBe(records.length);
   });
 
-  const forEachRecord = (fn: (layout: Layout, rec: TypedRecord, ref: (typeof results)[number], where: string) => void) => {
+  const forEachRecord = (
+    fn: (layout: Layout, rec: TypedRecord, ref: (typeof results)[number], where: string) => void,
+  ) => {
     let k = 0;
     for (const c of cases) {
       c.records.forEach((rec, i) => fn(c.layout, rec, results[k++]!, `${c.layout.name} #${i}`));
@@ -156,19 +230,31 @@ describe("self-describing formats against Python json / cbor2 / msgpack", () => 
   }
 
   test("JSON, python spacing = json.dumps(obj)", () => {
-    checkFormat((r) => r.json_python, (l) => jsonCodec.compile(withSpacing(l, "python")));
+    checkFormat(
+      (r) => r.json_python,
+      (l) => jsonCodec.compile(withSpacing(l, "python")),
+    );
   });
 
   test('JSON, compact spacing = json.dumps(obj, separators=(",", ":"), ensure_ascii=False)', () => {
-    checkFormat((r) => r.json_compact, (l) => jsonCodec.compile(withSpacing(l, "compact")));
+    checkFormat(
+      (r) => r.json_compact,
+      (l) => jsonCodec.compile(withSpacing(l, "compact")),
+    );
   });
 
   test("CBOR = cbor2.dumps(obj) with float32 fields as 0xfa", () => {
-    checkFormat((r) => r.cbor, (l) => cborCodec.compile(l));
+    checkFormat(
+      (r) => r.cbor,
+      (l) => cborCodec.compile(l),
+    );
   });
 
   test("MessagePack = msgpack.packb(obj) with float32 fields as 0xca", () => {
-    checkFormat((r) => r.msgpack, (l) => msgpackCodec.compile(l));
+    checkFormat(
+      (r) => r.msgpack,
+      (l) => msgpackCodec.compile(l),
+    );
   });
 });
 

@@ -66,7 +66,12 @@ const cases: Case[] = [
   { name: "text representations", input: textRepLayout, count: 300 },
 ];
 for (const mode of ["u16-appended", "u8-appended", "u16-inline", "u8-inline", "fixed"] as const) {
-  for (const endianness of ["big", "little"] as const) cases.push({ name: `every type, ${mode}, ${endianness}`, input: { ...everyTypeLayout, struct: { endianness, stringMode: mode } }, count: 300 });
+  for (const endianness of ["big", "little"] as const)
+    cases.push({
+      name: `every type, ${mode}, ${endianness}`,
+      input: { ...everyTypeLayout, struct: { endianness, stringMode: mode } },
+      count: 300,
+    });
 }
 
 interface Prepared {
@@ -88,8 +93,15 @@ beforeAll(() => {
     const recs = generateSamples(layout, c.count, 2026);
     const streams = recs.map((r) => struct.encode(r));
     const zlibs = recs.map((r) => zlibCodec.encode(r));
-    const byLayout = runPython(LAYOUT_SCRIPT, { layout, records: recs.map(taggedRecord) }) as { zlib_version: string; records: PyOut["pack"] };
-    const request = { zlib: true, inflate: zlibs.map(hex), ...(c.paper ? { paper: recs.map((r) => toPlain(layout, r)) } : {}) };
+    const byLayout = runPython(LAYOUT_SCRIPT, { layout, records: recs.map(taggedRecord) }) as {
+      zlib_version: string;
+      records: PyOut["pack"];
+    };
+    const request = {
+      zlib: true,
+      inflate: zlibs.map(hex),
+      ...(c.paper ? { paper: recs.map((r) => toPlain(layout, r)) } : {}),
+    };
     const py = runPython(SCRIPT, request) as Omit<PyOut, "pack">;
     prepared.push({ c, recs, streams, zlibs, py: { ...py, pack: byLayout.records }, zlibCodec });
   }
@@ -99,7 +111,9 @@ describe("Struct bytes equal Python's struct.pack of a format built from the lay
   test.each(cases.map((c) => [c.name, c.count] as const))("%s (%i records)", (name) => {
     const p = prepared.find((x) => x.c.name === name)!;
     expect(p.py.pack).toHaveLength(p.recs.length);
-    p.streams.forEach((s, i) => expect(hex(s), `record ${i}, Python format ${p.py.pack[i]!.format}`).toBe(p.py.pack[i]!.data));
+    p.streams.forEach((s, i) =>
+      expect(hex(s), `record ${i}, Python format ${p.py.pack[i]!.format}`).toBe(p.py.pack[i]!.data),
+    );
   });
 
   test("the paper's own packing of its all-string record gives the same 116 bytes", () => {
@@ -148,7 +162,10 @@ describe("Struct+Zlib against Python's zlib", () => {
           hist.set(d, (hist.get(d) ?? 0) + 1);
           sum += d;
         });
-        const shown = [...hist].sort((a, b) => a[0] - b[0]).map(([d, n]) => `${d >= 0 ? "+" : ""}${d}:${n}`).join(" ");
+        const shown = [...hist]
+          .sort((a, b) => a[0] - b[0])
+          .map(([d, n]) => `${d >= 0 ? "+" : ""}${d}:${n}`)
+          .join(" ");
         return { mean: sum / sizes.length, differ: sizes.length - (hist.get(0) ?? 0), shown };
       };
       const ours = stats(p.zlibs.map((z) => z.length));

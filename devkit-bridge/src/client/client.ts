@@ -1,12 +1,36 @@
 // The host side of the serial protocol: one request in flight, answer timeouts, resynchronisation after
 // anything went wrong, and a log of every frame.
 import { realClock, type Clock, type TimerHandle } from "../clock.ts";
-import { BadAnswerError, ClosedError, CorruptAnswerError, DevkitError, DisconnectedError, ModuleError, TimeoutError } from "../errors.ts";
-import { ERR } from "../protocol/codes.ts";
-import { ANSWER_BIT, COMMANDS, DUMMY_OPCODE, type AnswerOf, type CommandDef, type CommandName, type RequestOf } from "../protocol/commands.ts";
-import { describeFrame } from "../protocol/describe.ts";
-import { encodeFrame, ERROR_OPCODE, FrameDecoder, frameText, MAX_ANSWER_TEXT, type Frame, type Received } from "../protocol/frame.ts";
+import {
+  BadAnswerError,
+  ClosedError,
+  CorruptAnswerError,
+  DevkitError,
+  DisconnectedError,
+  ModuleError,
+  TimeoutError,
+} from "../errors.ts";
 import type { Link } from "../link/types.ts";
+import { ERR } from "../protocol/codes.ts";
+import {
+  ANSWER_BIT,
+  COMMANDS,
+  DUMMY_OPCODE,
+  type AnswerOf,
+  type CommandDef,
+  type CommandName,
+  type RequestOf,
+} from "../protocol/commands.ts";
+import { describeFrame } from "../protocol/describe.ts";
+import {
+  encodeFrame,
+  ERROR_OPCODE,
+  FrameDecoder,
+  frameText,
+  MAX_ANSWER_TEXT,
+  type Frame,
+  type Received,
+} from "../protocol/frame.ts";
 
 export const DEFAULT_TIMEOUT_MS = 1500;
 
@@ -59,7 +83,8 @@ interface Probe {
   conflictsWith(opcode: number): boolean;
 }
 
-const errorCode = (f: Frame): number | undefined => (f.opcode === ERROR_OPCODE && f.payload.length === 2 ? f.payload[0]! | (f.payload[1]! << 8) : undefined);
+const errorCode = (f: Frame): number | undefined =>
+  f.opcode === ERROR_OPCODE && f.payload.length === 2 ? f.payload[0]! | (f.payload[1]! << 8) : undefined;
 
 const readProbe = (def: CommandDef<unknown, unknown>): Probe => ({
   opcode: def.opcode,
@@ -72,9 +97,12 @@ const PROBES: readonly Probe[] = [
     opcode: DUMMY_OPCODE,
     matches: (f) => errorCode(f) === ERR.OPCODE_NOT_VALID,
     // WIF_WR earns OPCODE_NOT_VALID on a satellite module, unknown opcodes everywhere
-    conflictsWith: (op) => op === DUMMY_OPCODE || op === COMMANDS.WIF_WR.opcode || !Object.values(COMMANDS).some((c) => c.opcode === op),
+    conflictsWith: (op) =>
+      op === DUMMY_OPCODE || op === COMMANDS.WIF_WR.opcode || !Object.values(COMMANDS).some((c) => c.opcode === op),
   },
-  ...[COMMANDS.RTC_RR, COMMANDS.MPN_RR, COMMANDS.MGI_RR, COMMANDS.MSN_RR, COMMANDS.CFG_RR].map((c) => readProbe(c as CommandDef<unknown, unknown>)),
+  ...[COMMANDS.RTC_RR, COMMANDS.MPN_RR, COMMANDS.MGI_RR, COMMANDS.MSN_RR, COMMANDS.CFG_RR].map((c) =>
+    readProbe(c as CommandDef<unknown, unknown>),
+  ),
 ];
 
 export class AstronodeClient {
@@ -125,7 +153,9 @@ export class AstronodeClient {
       }),
       link.onClose((reason) => {
         this.synced = false;
-        this.waiter?.reject(new DisconnectedError(reason ? `the DevKit went away: ${reason.message}` : "the port was closed"));
+        this.waiter?.reject(
+          new DisconnectedError(reason ? `the DevKit went away: ${reason.message}` : "the port was closed"),
+        );
       }),
     ];
   }
@@ -149,7 +179,8 @@ export class AstronodeClient {
     const w = this.waiter;
     const verdict: Verdict = w ? w.classify(r) : { take: false, status: r.kind === "bad" ? "bad" : "stale" };
     if (r.kind === "bad") this.log("rx", r.text, `damaged frame: ${r.detail}`, "bad");
-    else if (verdict.take) this.log("rx", r.frame.text, describeFrame(r.frame, "rx"), r.frame.opcode === ERROR_OPCODE ? "error" : "ok");
+    else if (verdict.take)
+      this.log("rx", r.frame.text, describeFrame(r.frame, "rx"), r.frame.opcode === ERROR_OPCODE ? "error" : "ok");
     else this.log("rx", r.frame.text, describeFrame(r.frame, "rx"), verdict.status);
     if (verdict.take) w!.resolve(verdict.value);
     // something arrived that nobody asked for: the stream is not where we think it is
@@ -157,7 +188,14 @@ export class AstronodeClient {
   }
 
   /** Sends one frame and waits for the first received frame `classify` takes; the timer starts once it is sent. */
-  private async transact(opcode: number, payload: Uint8Array, timeoutMs: number, classify: Classify, status: FrameStatus, what: string): Promise<unknown> {
+  private async transact(
+    opcode: number,
+    payload: Uint8Array,
+    timeoutMs: number,
+    classify: Classify,
+    status: FrameStatus,
+    what: string,
+  ): Promise<unknown> {
     const link = this.link;
     if (!link?.isOpen) throw new DisconnectedError("the DevKit is not connected");
     let timer: TimerHandle | null = null;
@@ -182,7 +220,11 @@ export class AstronodeClient {
     try {
       await link.write(encodeFrame(opcode, payload));
     } catch (e) {
-      this.waiter?.reject(e instanceof DevkitError ? e : new DisconnectedError(`writing to ${link.description} failed: ${(e as Error).message}`));
+      this.waiter?.reject(
+        e instanceof DevkitError
+          ? e
+          : new DisconnectedError(`writing to ${link.description} failed: ${(e as Error).message}`),
+      );
       return result;
     }
     if (armed) timer = this.clock.setTimeout(() => this.waiter?.reject(new TimeoutError(what, timeoutMs)), timeoutMs);
@@ -254,20 +296,34 @@ export class AstronodeClient {
     const payload = def.encodeRequest(req);
     return this.enqueue(async () => {
       if (!this.synced && !(await this.resync()))
-        throw new TimeoutError(def.name, this.maxProbes * this.probeTimeoutMs, `the module did not answer ${this.maxProbes} resynchronisation probes; is it powered and on this port?`);
+        throw new TimeoutError(
+          def.name,
+          this.maxProbes * this.probeTimeoutMs,
+          `the module did not answer ${this.maxProbes} resynchronisation probes; is it powered and on this port?`,
+        );
       const answerOpcode = def.opcode | ANSWER_BIT;
       const classify: Classify = (r) => {
         if (r.kind === "bad") return { take: true, value: new CorruptAnswerError(def.name, r.detail) };
         const f = r.frame;
         const code = errorCode(f);
-        if (f.opcode === ERROR_OPCODE) return { take: true, value: code === undefined ? new BadAnswerError(`${def.name}: malformed error answer`) : new ModuleError(def.name, code) };
+        if (f.opcode === ERROR_OPCODE)
+          return {
+            take: true,
+            value:
+              code === undefined
+                ? new BadAnswerError(`${def.name}: malformed error answer`)
+                : new ModuleError(def.name, code),
+          };
         if (f.opcode !== answerOpcode) return { take: false, status: "stale" };
         try {
           const ans = def.decodeAnswer(f.payload);
           if (def.answerMatches && !def.answerMatches(req, ans)) return { take: false, status: "stale" };
           return { take: true, value: { ans } };
         } catch (e) {
-          return { take: true, value: e instanceof DevkitError ? e : new BadAnswerError(`${def.name}: ${(e as Error).message}`) };
+          return {
+            take: true,
+            value: e instanceof DevkitError ? e : new BadAnswerError(`${def.name}: ${(e as Error).message}`),
+          };
         }
       };
       let out: unknown;

@@ -1,8 +1,8 @@
 // A DevKit connection that survives unplugging: when the port vanishes it is reopened every retryMs until
 // the device is back, and the client resynchronises before its next request (the module may have restarted).
 import { realClock, type Clock, type TimerHandle } from "../clock.ts";
-import type { Link, LinkFactory } from "../link/types.ts";
 import { AstronodeClient, type ClientOptions } from "./client.ts";
+import type { Link, LinkFactory } from "../link/types.ts";
 
 export type ConnectionState = "ready" | "reconnecting" | "closed";
 

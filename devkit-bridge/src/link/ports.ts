@@ -25,7 +25,13 @@ export interface PortListing {
   problems: string[];
 }
 
-type Raw = { path: string; manufacturer?: string | undefined; serialNumber?: string | undefined; vendorId?: string | undefined; productId?: string | undefined };
+type Raw = {
+  path: string;
+  manufacturer?: string | undefined;
+  serialNumber?: string | undefined;
+  vendorId?: string | undefined;
+  productId?: string | undefined;
+};
 
 export interface ListDeps {
   list?: () => Promise<Raw[]>;
@@ -36,7 +42,13 @@ export interface ListDeps {
 }
 
 /** USB vendor ids of the bridges on Astronode DevKits and ESP32 boards (FTDI, Silicon Labs, WCH, Espressif, Prolific) */
-const BRIDGE_VENDORS: Record<string, string> = { "0403": "FTDI", "10c4": "Silicon Labs CP210x", "1a86": "WCH CH340", "303a": "Espressif", "067b": "Prolific" };
+const BRIDGE_VENDORS: Record<string, string> = {
+  "0403": "FTDI",
+  "10c4": "Silicon Labs CP210x",
+  "1a86": "WCH CH340",
+  "303a": "Espressif",
+  "067b": "Prolific",
+};
 
 async function groupOf(path: string): Promise<string | null> {
   try {
@@ -94,7 +106,9 @@ export async function listPorts(deps: ListDeps = {}): Promise<PortListing> {
           : "no permission to open this port";
       } else hint = `cannot be opened (${code ?? (e as Error).message})`;
     }
-    const what = [r.manufacturer ?? vendor, r.serialNumber ? `SN ${r.serialNumber}` : undefined].filter(Boolean).join(", ");
+    const what = [r.manufacturer ?? vendor, r.serialNumber ? `SN ${r.serialNumber}` : undefined]
+      .filter(Boolean)
+      .join(", ");
     ports.push({
       path: r.path,
       ...(r.manufacturer ? { manufacturer: r.manufacturer } : {}),
@@ -110,6 +124,8 @@ export async function listPorts(deps: ListDeps = {}): Promise<PortListing> {
   // likely DevKits first, then by name, so the picker's default is the sensible one
   ports.sort((a, b) => Number(b.likelyDevkit) - Number(a.likelyDevkit) || a.path.localeCompare(b.path));
   if (platform === "linux" && ports.some((p) => !p.accessible && p.hint?.startsWith("no permission")))
-    problems.push('some ports need membership of the "dialout" group (see each port); until then they cannot be opened');
+    problems.push(
+      'some ports need membership of the "dialout" group (see each port); until then they cannot be opened',
+    );
   return { ports, problems };
 }

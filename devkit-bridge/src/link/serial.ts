@@ -2,8 +2,8 @@
 import { existsSync } from "node:fs";
 import { SerialPort } from "serialport";
 import { DisconnectedError, PortError } from "../errors.ts";
-import { MODULE_BAUD } from "../protocol/frame.ts";
 import type { Link } from "./types.ts";
+import { MODULE_BAUD } from "../protocol/frame.ts";
 
 export const BAUD_RATE = MODULE_BAUD;
 
@@ -14,8 +14,12 @@ export function explainOpenError(path: string, e: unknown): PortError {
     return new PortError(
       `no permission to open ${path}. On Linux add yourself to the group that owns it (usually "dialout"; "uucp" on Arch): sudo usermod -aG dialout $USER, then log out and back in.`,
     );
-  if (/EBUSY|Resource busy|Access denied/i.test(msg)) return new PortError(`${path} is in use by another program (a serial monitor, ModemManager, another SatPayload window); close it and retry.`);
-  if (/ENOENT|No such file|cannot find/i.test(msg)) return new PortError(`${path} does not exist: is the DevKit plugged in? Refresh the port list.`);
+  if (/EBUSY|Resource busy|Access denied/i.test(msg))
+    return new PortError(
+      `${path} is in use by another program (a serial monitor, ModemManager, another SatPayload window); close it and retry.`,
+    );
+  if (/ENOENT|No such file|cannot find/i.test(msg))
+    return new PortError(`${path} does not exist: is the DevKit plugged in? Refresh the port list.`);
   return new PortError(`cannot open ${path}: ${msg}`);
 }
 
@@ -103,7 +107,15 @@ class SerialLink implements Link {
 
 export function openSerial(path: string): Promise<Link> {
   return new Promise((resolve, reject) => {
-    const port = new SerialPort({ path, baudRate: BAUD_RATE, dataBits: 8, parity: "none", stopBits: 1, rtscts: false, autoOpen: false });
+    const port = new SerialPort({
+      path,
+      baudRate: BAUD_RATE,
+      dataBits: 8,
+      parity: "none",
+      stopBits: 1,
+      rtscts: false,
+      autoOpen: false,
+    });
     port.open((err) => (err ? reject(explainOpenError(path, err)) : resolve(new SerialLink(port))));
   });
 }

@@ -32,7 +32,10 @@ export class Reader {
   ) {}
 
   private need(n: number): number {
-    if (this.o + n > this.b.length) throw new BadAnswerError(`${this.what}: answer too short (${this.b.length} bytes, needed at least ${this.o + n})`);
+    if (this.o + n > this.b.length)
+      throw new BadAnswerError(
+        `${this.what}: answer too short (${this.b.length} bytes, needed at least ${this.o + n})`,
+      );
     const at = this.o;
     this.o += n;
     return at;
@@ -70,7 +73,8 @@ export class Reader {
   }
 
   end(): void {
-    if (this.o !== this.b.length) throw new BadAnswerError(`${this.what}: ${this.b.length - this.o} unexpected trailing bytes`);
+    if (this.o !== this.b.length)
+      throw new BadAnswerError(`${this.what}: ${this.b.length - this.o} unexpected trailing bytes`);
   }
 }
 

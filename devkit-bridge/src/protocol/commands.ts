@@ -49,7 +49,14 @@ type Empty = Record<string, never>;
 const EMPTY: Empty = {};
 
 /** Commands whose request carries nothing and whose answer is a fixed layout. */
-function reader<Ans>(name: string, opcode: number, summary: string, enc: (a: Ans) => Uint8Array, dec: (r: Reader) => Ans, timeoutMs?: number): CommandDef<Empty, Ans> {
+function reader<Ans>(
+  name: string,
+  opcode: number,
+  summary: string,
+  enc: (a: Ans) => Uint8Array,
+  dec: (r: Reader) => Ans,
+  timeoutMs?: number,
+): CommandDef<Empty, Ans> {
   return {
     name,
     opcode,
@@ -69,7 +76,14 @@ function reader<Ans>(name: string, opcode: number, summary: string, enc: (a: Ans
 
 /** Commands with neither request nor answer payload. */
 function action(name: string, opcode: number, summary: string, timeoutMs?: number): CommandDef<Empty, Empty> {
-  return reader(name, opcode, summary, () => NONE, () => EMPTY, timeoutMs);
+  return reader(
+    name,
+    opcode,
+    summary,
+    () => NONE,
+    () => EMPTY,
+    timeoutMs,
+  );
 }
 
 // ---- configuration ---------------------------------------------------------------------------
@@ -92,10 +106,22 @@ export interface ModuleConfig {
   evtMask: EvtMask;
 }
 
-export const configByte = (c: Omit<ModuleConfig, "evtMask">): number => (c.satAck ? 1 : 0) | (c.geolocation ? 2 : 0) | (c.ephemeris ? 4 : 0) | (c.deepSleep ? 8 : 0);
-export const maskByte = (m: EvtMask): number => (m.satAck ? 1 : 0) | (m.reset ? 2 : 0) | (m.command ? 4 : 0) | (m.messagePending ? 8 : 0);
-const flags = (b: number) => ({ satAck: !!(b & 1), geolocation: !!(b & 2), ephemeris: !!(b & 4), deepSleep: !!(b & 8) });
-const mask = (b: number): EvtMask => ({ satAck: !!(b & 1), reset: !!(b & 2), command: !!(b & 4), messagePending: !!(b & 8) });
+export const configByte = (c: Omit<ModuleConfig, "evtMask">): number =>
+  (c.satAck ? 1 : 0) | (c.geolocation ? 2 : 0) | (c.ephemeris ? 4 : 0) | (c.deepSleep ? 8 : 0);
+export const maskByte = (m: EvtMask): number =>
+  (m.satAck ? 1 : 0) | (m.reset ? 2 : 0) | (m.command ? 4 : 0) | (m.messagePending ? 8 : 0);
+const flags = (b: number) => ({
+  satAck: !!(b & 1),
+  geolocation: !!(b & 2),
+  ephemeris: !!(b & 4),
+  deepSleep: !!(b & 8),
+});
+const mask = (b: number): EvtMask => ({
+  satAck: !!(b & 1),
+  reset: !!(b & 2),
+  command: !!(b & 4),
+  messagePending: !!(b & 8),
+});
 
 export const CFG_WR: CommandDef<ModuleConfig, Empty> = {
   name: "CFG_WR",
@@ -123,7 +149,17 @@ export const CFG_RR = reader<ConfigAnswer>(
   "CFG_RR",
   0x15,
   "read configuration and product",
-  (a) => Uint8Array.of(a.productId, a.hardwareRevision, a.firmware.major, a.firmware.minor, a.firmware.revision, configByte(a), 0, maskByte(a.evtMask)),
+  (a) =>
+    Uint8Array.of(
+      a.productId,
+      a.hardwareRevision,
+      a.firmware.major,
+      a.firmware.minor,
+      a.firmware.revision,
+      configByte(a),
+      0,
+      maskByte(a.evtMask),
+    ),
   (r) => {
     const productId = r.u8();
     const hardwareRevision = r.u8();
@@ -156,14 +192,24 @@ export const WIF_WR: CommandDef<WifiSettings, Empty> = {
     // (and checkWifi's, for forms), so the module's own FORMAT_NOT_VALID stays reachable
     for (const key of ["ssid", "password", "token"] as const) {
       const v = w[key];
-      if (v.length > WIFI_FIELDS[key] - 1) throw new RequestError(`${key} has ${v.length} characters, at most ${WIFI_FIELDS[key] - 1} fit`, key);
-      if (/[^\x01-\xff]/.test(v)) throw new RequestError(`${key} holds characters that are not single bytes (NUL or beyond Latin-1)`, key);
+      if (v.length > WIFI_FIELDS[key] - 1)
+        throw new RequestError(`${key} has ${v.length} characters, at most ${WIFI_FIELDS[key] - 1} fit`, key);
+      if (/[^\x01-\xff]/.test(v))
+        throw new RequestError(`${key} holds characters that are not single bytes (NUL or beyond Latin-1)`, key);
     }
-    return concat(asciiPadded(w.ssid, WIFI_FIELDS.ssid), asciiPadded(w.password, WIFI_FIELDS.password), asciiPadded(w.token, WIFI_FIELDS.token));
+    return concat(
+      asciiPadded(w.ssid, WIFI_FIELDS.ssid),
+      asciiPadded(w.password, WIFI_FIELDS.password),
+      asciiPadded(w.token, WIFI_FIELDS.token),
+    );
   },
   decodeRequest: (p) => {
     exact(p, 194);
-    return { ssid: asciiField(p.subarray(0, 33)), password: asciiField(p.subarray(33, 97)), token: asciiField(p.subarray(97, 194)) };
+    return {
+      ssid: asciiField(p.subarray(0, 33)),
+      password: asciiField(p.subarray(33, 97)),
+      token: asciiField(p.subarray(97, 194)),
+    };
   },
   encodeAnswer: () => NONE,
   decodeAnswer: (p) => (noPayload(p, "WIF_WR", "answer"), EMPTY),
@@ -175,12 +221,18 @@ export function checkWifi(w: WifiSettings): { field: keyof WifiSettings; message
   for (const key of ["ssid", "password", "token"] as const) {
     const v = w[key];
     const bad = [...v].find((ch) => !/[\x20-\x7e]/.test(ch));
-    if (bad !== undefined) out.push({ field: key, message: `only printable ASCII is allowed (found ${JSON.stringify(bad)})` });
-    else if (v.length > WIFI_FIELDS[key] - 1) out.push({ field: key, message: `at most ${WIFI_FIELDS[key] - 1} characters (${v.length} given)` });
+    if (bad !== undefined)
+      out.push({ field: key, message: `only printable ASCII is allowed (found ${JSON.stringify(bad)})` });
+    else if (v.length > WIFI_FIELDS[key] - 1)
+      out.push({ field: key, message: `at most ${WIFI_FIELDS[key] - 1} characters (${v.length} given)` });
   }
-  if (w.ssid.length === 0 && !out.some((o) => o.field === "ssid")) out.push({ field: "ssid", message: "the network name is required" });
+  if (w.ssid.length === 0 && !out.some((o) => o.field === "ssid"))
+    out.push({ field: "ssid", message: "the network name is required" });
   if (w.token.length !== WIFI_TOKEN_CHARS && !out.some((o) => o.field === "token"))
-    out.push({ field: "token", message: `the portal token has exactly ${WIFI_TOKEN_CHARS} characters (${w.token.length} given)` });
+    out.push({
+      field: "token",
+      message: `the portal token has exactly ${WIFI_TOKEN_CHARS} characters (${w.token.length} given)`,
+    });
   return out;
 }
 
@@ -199,7 +251,8 @@ export const SSC_WR: CommandDef<SearchConfig, Empty> = {
   opcode: 0x07,
   summary: "set satellite search period (RAM only)",
   encodeRequest: (s) => {
-    if (!Number.isInteger(s.period) || s.period < 0 || s.period > 255) throw new RequestError(`search period must be a byte, got ${s.period}`, "period");
+    if (!Number.isInteger(s.period) || s.period < 0 || s.period > 255)
+      throw new RequestError(`search period must be a byte, got ${s.period}`, "period");
     return Uint8Array.of(s.period, s.force ? 1 : 0);
   },
   decodeRequest: (p) => {
@@ -220,15 +273,33 @@ export interface Seconds {
   seconds: number;
 }
 
-export const RTC_RR = reader<Seconds>("RTC_RR", 0x17, "read the clock (seconds since 2018-01-01 UTC)", (a) => u32le(a.seconds), (r) => ({ seconds: r.u32() }));
-export const NCO_RR = reader<Seconds>("NCO_RR", 0x18, "seconds to the next contact opportunity", (a) => u32le(a.seconds), (r) => ({ seconds: r.u32() }));
+export const RTC_RR = reader<Seconds>(
+  "RTC_RR",
+  0x17,
+  "read the clock (seconds since 2018-01-01 UTC)",
+  (a) => u32le(a.seconds),
+  (r) => ({ seconds: r.u32() }),
+);
+export const NCO_RR = reader<Seconds>(
+  "NCO_RR",
+  0x18,
+  "seconds to the next contact opportunity",
+  (a) => u32le(a.seconds),
+  (r) => ({ seconds: r.u32() }),
+);
 
 export interface Text {
   text: string;
 }
 
 function textReader(name: string, opcode: number, summary: string, width: number): CommandDef<Empty, Text> {
-  return reader<Text>(name, opcode, summary, (a) => asciiPadded(a.text, width), (r) => ({ text: asciiField(r.bytes(width)) }));
+  return reader<Text>(
+    name,
+    opcode,
+    summary,
+    (a) => asciiPadded(a.text, width),
+    (r) => ({ text: asciiField(r.bytes(width)) }),
+  );
 }
 
 export const MGI_RR = textReader("MGI_RR", 0x19, "module GUID", 36);
@@ -251,7 +322,8 @@ export interface Enqueue {
 }
 
 function checkId(id: number): void {
-  if (!Number.isInteger(id) || id < 0 || id > 0xffff) throw new RequestError(`payload id must be 0..65535, got ${id}`, "id");
+  if (!Number.isInteger(id) || id < 0 || id > 0xffff)
+    throw new RequestError(`payload id must be 0..65535, got ${id}`, "id");
 }
 
 export const PLD_ER: CommandDef<Enqueue, PayloadId> = {
@@ -261,7 +333,10 @@ export const PLD_ER: CommandDef<Enqueue, PayloadId> = {
   encodeRequest: (e) => {
     checkId(e.id);
     if (e.data.length > MAX_USER_BYTES)
-      throw new RequestError(`payload is ${e.data.length} bytes: ${e.data.length - MAX_USER_BYTES} over the module's ${MAX_USER_BYTES}`, "data");
+      throw new RequestError(
+        `payload is ${e.data.length} bytes: ${e.data.length - MAX_USER_BYTES} over the module's ${MAX_USER_BYTES}`,
+        "data",
+      );
     return concat(u16le(e.id), e.data);
   },
   decodeRequest: (p) => {
@@ -278,7 +353,14 @@ export const PLD_ER: CommandDef<Enqueue, PayloadId> = {
   },
 };
 
-const idReader = (name: string, opcode: number, summary: string) => reader<PayloadId>(name, opcode, summary, (a) => u16le(a.id), (r) => ({ id: r.u16() }));
+const idReader = (name: string, opcode: number, summary: string) =>
+  reader<PayloadId>(
+    name,
+    opcode,
+    summary,
+    (a) => u16le(a.id),
+    (r) => ({ id: r.u16() }),
+  );
 
 export const PLD_DR = idReader("PLD_DR", 0x26, "delete the oldest queued payload");
 export const PLD_FR = action("PLD_FR", 0x27, "delete every queued payload");
@@ -297,7 +379,8 @@ export const GEO_WR: CommandDef<Position, Empty> = {
   summary: "write the position appended to uplinks",
   encodeRequest: (g) => {
     for (const k of ["latE7", "lonE7"] as const)
-      if (!Number.isInteger(g[k]) || g[k] < -0x80000000 || g[k] > 0x7fffffff) throw new RequestError(`${k} must be a 32-bit integer (degrees × 1e7)`, k);
+      if (!Number.isInteger(g[k]) || g[k] < -0x80000000 || g[k] > 0x7fffffff)
+        throw new RequestError(`${k} must be a 32-bit integer (degrees × 1e7)`, k);
     return concat(i32le(g.latE7), i32le(g.lonE7));
   },
   decodeRequest: (p) => {
@@ -332,7 +415,8 @@ export const CMD_RR = reader<DownlinkCommand>(
   (a) => concat(u32le(a.createdAt), a.data),
   (r) => {
     const createdAt = r.u32();
-    if (r.remaining !== 8 && r.remaining !== 40) throw new BadAnswerError(`CMD_RR: a command holds 8 or 40 bytes, the answer has ${r.remaining}`);
+    if (r.remaining !== 8 && r.remaining !== 40)
+      throw new BadAnswerError(`CMD_RR: a command holds 8 or 40 bytes, the answer has ${r.remaining}`);
     return { createdAt, data: r.rest() };
   },
 );
@@ -348,7 +432,13 @@ export interface Events {
 
 export const eventsByte = maskByte;
 
-export const EVT_RR = reader<Events>("EVT_RR", 0x65, "read pending events", (a) => Uint8Array.of(eventsByte(a)), (r) => mask(r.u8()));
+export const EVT_RR = reader<Events>(
+  "EVT_RR",
+  0x65,
+  "read pending events",
+  (a) => Uint8Array.of(eventsByte(a)),
+  (r) => mask(r.u8()),
+);
 
 export const CTX_SR = action("CTX_SR", 0x66, "save the context before a power cut");
 
@@ -356,7 +446,12 @@ export const CTX_SR = action("CTX_SR", 0x66, "save the context before a power cu
 
 export type TlvAnswer<K extends string> = Partial<Record<K, number>> & { unknown?: TlvItem[] };
 
-function tlvReader<K extends string>(name: string, opcode: number, summary: string, fields: readonly TlvField<K>[]): CommandDef<Empty, TlvAnswer<K>> {
+function tlvReader<K extends string>(
+  name: string,
+  opcode: number,
+  summary: string,
+  fields: readonly TlvField<K>[],
+): CommandDef<Empty, TlvAnswer<K>> {
   return {
     name,
     opcode,
@@ -477,7 +572,14 @@ export const COMMAND_BY_OPCODE: ReadonlyMap<number, CommandDef<unknown, unknown>
 );
 
 /** Opcodes named by drivers whose payload nobody documents: logged by name, never sent by this client. */
-export const UNDOCUMENTED_OPCODES: Readonly<Record<number, string>> = { 0x60: "VAL_W", 0x61: "TTX_S", 0x62: "GPO_S", 0x63: "GPI_R", 0x64: "ADC_R", 0x6c: "HTX_S" };
+export const UNDOCUMENTED_OPCODES: Readonly<Record<number, string>> = {
+  0x60: "VAL_W",
+  0x61: "TTX_S",
+  0x62: "GPO_S",
+  0x63: "GPI_R",
+  0x64: "ADC_R",
+  0x6c: "HTX_S",
+};
 
 /** the opcode libraries send first after a restart; the module answers OPCODE_NOT_VALID */
 export const DUMMY_OPCODE = 0x00;

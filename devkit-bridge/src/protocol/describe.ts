@@ -1,5 +1,5 @@
 // One line of plain language per frame for the bench log: the command's name and its decoded fields.
-import { bytesToHex } from "../../../codecs/src/text/bytes.ts";
+import { bytesToHex } from "#codecs";
 import { errorInfo, hex4 } from "./codes.ts";
 import { ANSWER_BIT, COMMAND_BY_OPCODE, DUMMY_OPCODE, opcodeName } from "./commands.ts";
 import { ERROR_OPCODE, type Frame } from "./frame.ts";
@@ -11,7 +11,11 @@ function show(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(show).join(", ")}]`;
   if (v && typeof v === "object") {
     return Object.entries(v)
-      .map(([k, x]) => (x && typeof x === "object" && !(x instanceof Uint8Array) && !Array.isArray(x) ? `${k}{${show(x)}}` : `${k}=${show(x)}`))
+      .map(([k, x]) =>
+        x && typeof x === "object" && !(x instanceof Uint8Array) && !Array.isArray(x)
+          ? `${k}{${show(x)}}`
+          : `${k}=${show(x)}`,
+      )
       .join(" ");
   }
   if (typeof v === "string") return JSON.stringify(v);

@@ -1,5 +1,5 @@
 // Frames on the wire: STX | hex(opcode payload crc_lo crc_hi) | ETX, every byte as two ASCII hex digits.
-import { bytesToHex } from "../../../codecs/src/text/bytes.ts";
+import { bytesToHex } from "#codecs";
 import { crc16 } from "./crc.ts";
 
 /** the module's UART: 9600 baud 8N1, so one character (10 bits) takes about 1.04 ms */
@@ -45,7 +45,8 @@ export function textToWire(text: string): Uint8Array {
 
 export type FrameProblem = "crc" | "hex" | "short" | "too_long";
 
-export type Received = { kind: "frame"; frame: Frame } | { kind: "bad"; problem: FrameProblem; text: string; detail: string };
+export type Received =
+  { kind: "frame"; frame: Frame } | { kind: "bad"; problem: FrameProblem; text: string; detail: string };
 
 function hexValue(c: number): number {
   if (c >= 0x30 && c <= 0x39) return c - 0x30;
@@ -56,18 +57,31 @@ function hexValue(c: number): number {
 
 /** Parses the text between STX and ETX; lower-case hex is accepted. */
 export function parseFrameText(text: string): Received {
-  if (text.length < 6 || text.length % 2) return { kind: "bad", problem: "short", text, detail: `${text.length} characters cannot hold opcode and CRC in whole bytes` };
+  if (text.length < 6 || text.length % 2)
+    return {
+      kind: "bad",
+      problem: "short",
+      text,
+      detail: `${text.length} characters cannot hold opcode and CRC in whole bytes`,
+    };
   const raw = new Uint8Array(text.length / 2);
   for (let i = 0; i < raw.length; i++) {
     const hi = hexValue(text.charCodeAt(2 * i));
     const lo = hexValue(text.charCodeAt(2 * i + 1));
-    if (hi < 0 || lo < 0) return { kind: "bad", problem: "hex", text, detail: `character ${2 * i + (hi < 0 ? 0 : 1) + 1} is not a hex digit` };
+    if (hi < 0 || lo < 0)
+      return {
+        kind: "bad",
+        problem: "hex",
+        text,
+        detail: `character ${2 * i + (hi < 0 ? 0 : 1) + 1} is not a hex digit`,
+      };
     raw[i] = (hi << 4) | lo;
   }
   const body = raw.subarray(0, raw.length - 2);
   const got = raw[raw.length - 2]! | (raw[raw.length - 1]! << 8);
   const want = crc16(body);
-  if (got !== want) return { kind: "bad", problem: "crc", text, detail: `CRC ${hex16(got)} in the frame, ${hex16(want)} computed` };
+  if (got !== want)
+    return { kind: "bad", problem: "crc", text, detail: `CRC ${hex16(got)} in the frame, ${hex16(want)} computed` };
   return { kind: "frame", frame: { opcode: body[0]!, payload: body.slice(1), text: text.toUpperCase() } };
 }
 
@@ -106,7 +120,16 @@ export class FrameDecoder {
         this.inFrame = false;
         const text = String.fromCharCode(...this.buf);
         this.buf = [];
-        out.push(this.overflow ? { kind: "bad", problem: "too_long", text: text.slice(0, 16) + "…", detail: `more than ${this.maxChars} characters` } : parseFrameText(text));
+        out.push(
+          this.overflow
+            ? {
+                kind: "bad",
+                problem: "too_long",
+                text: text.slice(0, 16) + "…",
+                detail: `more than ${this.maxChars} characters`,
+              }
+            : parseFrameText(text),
+        );
       } else if (this.buf.length >= this.maxChars) {
         this.overflow = true;
       } else {

@@ -15,7 +15,10 @@ export function parseTlv(b: Uint8Array, what: string): TlvItem[] {
     if (o + 2 > b.length) throw new BadAnswerError(`${what}: TLV entry at byte ${o} has no length byte`);
     const type = b[o]!;
     const len = b[o + 1]!;
-    if (o + 2 + len > b.length) throw new BadAnswerError(`${what}: TLV type 0x${type.toString(16)} claims ${len} bytes, ${b.length - o - 2} left`);
+    if (o + 2 + len > b.length)
+      throw new BadAnswerError(
+        `${what}: TLV type 0x${type.toString(16)} claims ${len} bytes, ${b.length - o - 2} left`,
+      );
     out.push({ type, value: b.slice(o + 2, o + 2 + len) });
     o += 2 + len;
   }
@@ -54,18 +57,30 @@ export interface TlvField<K extends string> {
  * Reads the known fields of a TLV answer into an object; fields the answer lacks stay undefined (older
  * firmware), unknown types are returned apart so nothing the module said is lost.
  */
-export function readTlvFields<K extends string>(b: Uint8Array, fields: readonly TlvField<K>[], what: string): { values: Partial<Record<K, number>>; unknown: TlvItem[] } {
+export function readTlvFields<K extends string>(
+  b: Uint8Array,
+  fields: readonly TlvField<K>[],
+  what: string,
+): { values: Partial<Record<K, number>>; unknown: TlvItem[] } {
   const values: Partial<Record<K, number>> = {};
   const unknown: TlvItem[] = [];
   for (const item of parseTlv(b, what)) {
     const f = fields.find((x) => x.type === item.type);
     if (!f) unknown.push(item);
-    else if (item.value.length !== f.width) throw new BadAnswerError(`${what}: ${f.label} (type 0x${f.type.toString(16)}) has ${item.value.length} bytes, expected ${f.width}`);
+    else if (item.value.length !== f.width)
+      throw new BadAnswerError(
+        `${what}: ${f.label} (type 0x${f.type.toString(16)}) has ${item.value.length} bytes, expected ${f.width}`,
+      );
     else values[f.key] = tlvUint(item.value);
   }
   return { values, unknown };
 }
 
-export function writeTlvFields<K extends string>(values: Partial<Record<K, number>>, fields: readonly TlvField<K>[]): Uint8Array {
-  return encodeTlv(fields.filter((f) => values[f.key] !== undefined).map((f) => uintTlv(f.type, f.width, values[f.key]!)));
+export function writeTlvFields<K extends string>(
+  values: Partial<Record<K, number>>,
+  fields: readonly TlvField<K>[],
+): Uint8Array {
+  return encodeTlv(
+    fields.filter((f) => values[f.key] !== undefined).map((f) => uintTlv(f.type, f.width, values[f.key]!)),
+  );
 }

@@ -2,11 +2,20 @@
 // time and injected faults (the first-request quirk among them). Works over any Link (in memory, or the
 // pseudo-terminal socat provides).
 import type { Clock } from "../clock.ts";
-import { ERR } from "../protocol/codes.ts";
-import { encodeFrame, ERROR_OPCODE, FrameDecoder, frameText, MAX_REQUEST_TEXT, parseFrameText, textToWire, type Received } from "../protocol/frame.ts";
-import type { Link } from "../link/types.ts";
 import { FaultPlanner, type AnswerFault, type FaultSettings } from "./faults.ts";
 import { AstronodeModel, type SimOptions } from "./model.ts";
+import type { Link } from "../link/types.ts";
+import { ERR } from "../protocol/codes.ts";
+import {
+  encodeFrame,
+  ERROR_OPCODE,
+  FrameDecoder,
+  frameText,
+  MAX_REQUEST_TEXT,
+  parseFrameText,
+  textToWire,
+  type Received,
+} from "../protocol/frame.ts";
 
 export interface Exchange {
   /** index of the request frame since the device started (bad frames count too) */
@@ -114,7 +123,15 @@ export class SimulatedDevice {
     for (const u of this.unsubscribe) u();
     this.unsubscribe = [];
     this.link = null;
-    for (const { r } of this.inbox) this.onExchange({ index: this.index++, request: r.kind === "frame" ? r.frame.text : r.text, corrupted: false, answer: null, fault: "lost", delayMs: 0 });
+    for (const { r } of this.inbox)
+      this.onExchange({
+        index: this.index++,
+        request: r.kind === "frame" ? r.frame.text : r.text,
+        corrupted: false,
+        answer: null,
+        fault: "lost",
+        delayMs: 0,
+      });
     this.inbox = [];
     this.busy = false;
   }
@@ -178,10 +195,20 @@ export class SimulatedDevice {
     const answer =
       parsed.kind === "frame"
         ? this.model.handle(parsed.frame.opcode, parsed.frame.payload)
-        : { opcode: ERROR_OPCODE, payload: u16(parsed.problem === "too_long" ? ERR.LENGTH_NOT_VALID : ERR.CRC_NOT_VALID) };
+        : {
+            opcode: ERROR_OPCODE,
+            payload: u16(parsed.problem === "too_long" ? ERR.LENGTH_NOT_VALID : ERR.CRC_NOT_VALID),
+          };
     const text = frameText(answer.opcode, answer.payload);
     const slow = parsed.kind === "frame" && FLASH_OPCODES.has(parsed.frame.opcode) ? this.flashWriteMs : 0;
-    this.onExchange({ index, request, corrupted, answer: plan.fault === "disconnect" ? null : text, fault: plan.fault, delayMs: plan.delayMs });
+    this.onExchange({
+      index,
+      request,
+      corrupted,
+      answer: plan.fault === "disconnect" ? null : text,
+      fault: plan.fault,
+      delayMs: plan.delayMs,
+    });
     await this.wait(this.processingMs + slow + plan.delayMs);
     if (!link?.isOpen || this.link !== link) return;
     if (plan.noise) await this.send(link, plan.noise);

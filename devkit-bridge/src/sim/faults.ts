@@ -1,6 +1,6 @@
 // What can go wrong between the module and the host, drawn from a seeded generator so a failing run can be
 // replayed exactly.
-import { Prng } from "../../../codecs/src/samples/prng.ts";
+import { Prng } from "#codecs";
 
 export interface FaultSettings {
   seed: number;
@@ -26,7 +26,18 @@ export interface FaultSettings {
   firstRequestLost: boolean;
 }
 
-export const NO_FAULTS: FaultSettings = { seed: 1, corruptAnswer: 0, corruptRequest: 0, drop: 0, delay: 0, delayMs: [0, 0], noise: 0, truncate: 0, disconnect: 0, firstRequestLost: false };
+export const NO_FAULTS: FaultSettings = {
+  seed: 1,
+  corruptAnswer: 0,
+  corruptRequest: 0,
+  drop: 0,
+  delay: 0,
+  delayMs: [0, 0],
+  noise: 0,
+  truncate: 0,
+  disconnect: 0,
+  firstRequestLost: false,
+};
 
 export type AnswerFault = "none" | "drop" | "corrupt" | "truncate" | "disconnect";
 
@@ -61,7 +72,15 @@ export class FaultPlanner {
 
   plan(): Plan {
     const s = this.settings;
-    const fault: AnswerFault = this.hit(s.disconnect) ? "disconnect" : this.hit(s.drop) ? "drop" : this.hit(s.corruptAnswer) ? "corrupt" : this.hit(s.truncate) ? "truncate" : "none";
+    const fault: AnswerFault = this.hit(s.disconnect)
+      ? "disconnect"
+      : this.hit(s.drop)
+        ? "drop"
+        : this.hit(s.corruptAnswer)
+          ? "corrupt"
+          : this.hit(s.truncate)
+            ? "truncate"
+            : "none";
     return {
       fault,
       delayMs: this.hit(s.delay) ? this.rng.int(s.delayMs[0], s.delayMs[1]) : 0,

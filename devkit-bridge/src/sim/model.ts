@@ -83,7 +83,8 @@ interface Context {
   counters: Record<PerKey, number>;
 }
 
-const zeroCounters = (): Record<PerKey, number> => Object.fromEntries(PER_FIELDS.map((f) => [f.key, 0])) as Record<PerKey, number>;
+const zeroCounters = (): Record<PerKey, number> =>
+  Object.fromEntries(PER_FIELDS.map((f) => [f.key, 0])) as Record<PerKey, number>;
 
 export interface Answer {
   opcode: number;
@@ -146,7 +147,10 @@ export class AstronodeModel {
     this.rtcAtStart = opts.rtcAtStart ?? Math.floor(Date.now() / 1000) - EPOCH_2018_UNIX;
     this.reduceWithGeo = opts.geolocationReducesPayload ?? false;
     this.bootMs = opts.bootMs ?? 400;
-    const wifi = productId === 4 && opts.wifiProvisioned ? { ssid: "lab", password: "", token: "T".repeat(WIFI_TOKEN_CHARS) } : null;
+    const wifi =
+      productId === 4 && opts.wifiProvisioned
+        ? { ssid: "lab", password: "", token: "T".repeat(WIFI_TOKEN_CHARS) }
+        : null;
     this.saved = { config: DEFAULT_CONFIG, wifi, position: null };
     this.config = DEFAULT_CONFIG;
     this.wifi = wifi;
@@ -182,7 +186,12 @@ export class AstronodeModel {
   get evtPin(): boolean {
     const e = this.events();
     const m = this.config.evtMask;
-    return (e.satAck && m.satAck) || (e.reset && m.reset) || (e.command && m.command) || (e.messagePending && m.messagePending);
+    return (
+      (e.satAck && m.satAck) ||
+      (e.reset && m.reset) ||
+      (e.command && m.command) ||
+      (e.messagePending && m.messagePending)
+    );
   }
 
   get currentConfig(): ModuleConfig {
@@ -193,7 +202,8 @@ export class AstronodeModel {
   handle(opcode: number, payload: Uint8Array): Answer {
     const def = COMMAND_BY_OPCODE.get(opcode);
     try {
-      if (!def || (def === (C.WIF_WR as unknown) && this.identity.productId !== 4)) throw new WireRefusal(ERR.OPCODE_NOT_VALID);
+      if (!def || (def === (C.WIF_WR as unknown) && this.identity.productId !== 4))
+        throw new WireRefusal(ERR.OPCODE_NOT_VALID);
       const req = def.decodeRequest(payload);
       const ans = this.run(def, req);
       return { opcode: opcode | 0x80, payload: def.encodeAnswer(ans) };
@@ -228,7 +238,12 @@ export class AstronodeModel {
         this.position = null;
         return empty;
       case "CFG_RR":
-        return { productId: this.identity.productId, hardwareRevision: this.identity.hardwareRevision, firmware: this.identity.firmware, ...this.config };
+        return {
+          productId: this.identity.productId,
+          hardwareRevision: this.identity.hardwareRevision,
+          firmware: this.identity.firmware,
+          ...this.config,
+        };
       case "RTC_RR":
         return { seconds: this.rtc() };
       case "NCO_RR":
@@ -283,7 +298,11 @@ export class AstronodeModel {
       case "EVT_RR":
         return this.events();
       case "CTX_SR":
-        this.context = { queue: this.queue.map((q) => ({ ...q })), command: this.command, counters: { ...this.counters } };
+        this.context = {
+          queue: this.queue.map((q) => ({ ...q })),
+          command: this.command,
+          counters: { ...this.counters },
+        };
         return empty;
       case "PER_RR":
         return { ...this.counters };
@@ -299,7 +318,9 @@ export class AstronodeModel {
         };
       case "LCD_RR": {
         const c = this.lastContact;
-        return c ? { start: c.start, end: c.end, peakRssi: c.peakRssi, peakTime: c.peakTime } : { start: 0, end: 0, peakRssi: 0, peakTime: 0 };
+        return c
+          ? { start: c.start, end: c.end, peakRssi: c.peakRssi, peakTime: c.peakTime }
+          : { start: 0, end: 0, peakRssi: 0, peakTime: 0 };
       }
       case "END_RR":
         return {
@@ -378,7 +399,12 @@ export class AstronodeModel {
         downlink = true;
       }
       this.lastMac = sent.length ? 1 : 0;
-      this.lastContact = { start: now, end: now + CONTACT_S, peakRssi: this.pass.rssi, peakTime: now + Math.floor(CONTACT_S / 2) };
+      this.lastContact = {
+        start: now,
+        end: now + CONTACT_S,
+        peakRssi: this.pass.rssi,
+        peakTime: now + Math.floor(CONTACT_S / 2),
+      };
     }
     const ev = { kind: "pass" as const, sent, acked, downlink };
     this.emit(ev);
@@ -387,7 +413,8 @@ export class AstronodeModel {
 
   /** Queues a downlink for the next contact that carries an uplink. */
   injectDownlink(data: Uint8Array): void {
-    if (!(DOWNLINK_SIZES as readonly number[]).includes(data.length)) throw new RangeError(`a downlink command holds 8 or 40 bytes, not ${data.length}`);
+    if (!(DOWNLINK_SIZES as readonly number[]).includes(data.length))
+      throw new RangeError(`a downlink command holds 8 or 40 bytes, not ${data.length}`);
     this.pendingDownlinks.push(data.slice());
     this.emit({ kind: "downlink-injected", bytes: data.length });
   }
@@ -429,7 +456,8 @@ export class AstronodeModel {
 function checkWifiRequest(w: WifiSettings): WifiSettings {
   for (const key of ["ssid", "password", "token"] as const) {
     // a field without its NUL terminator runs into the next one: the module cannot read it
-    if (!/^[\x20-\x7e]*$/.test(w[key]) || w[key].length >= WIFI_FIELDS[key]) throw new WireRefusal(ERR.FORMAT_NOT_VALID);
+    if (!/^[\x20-\x7e]*$/.test(w[key]) || w[key].length >= WIFI_FIELDS[key])
+      throw new WireRefusal(ERR.FORMAT_NOT_VALID);
   }
   // INFERENCE: the token length is an argument error, not a format one
   if (w.token.length !== WIFI_TOKEN_CHARS || w.ssid.length === 0) throw new WireRefusal(ERR.ARG_NOT_VALID);

@@ -5,9 +5,9 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { PortError } from "../errors.ts";
+import { SimulatedDevice, type DeviceOptions } from "./device.ts";
 import type { Link } from "../link/types.ts";
 import { MODULE_BAUD } from "../protocol/frame.ts";
-import { SimulatedDevice, type DeviceOptions } from "./device.ts";
 
 export interface PtySimulator {
   /** the device path to open (a symlink to /dev/pts/N that stays the same across unplug/replug) */
@@ -99,7 +99,9 @@ export async function startPtySimulator(opts: PtyOptions): Promise<PtySimulator>
   let child: ChildProcess | null = null;
 
   const plug = async () => {
-    const c = spawn(opts.socat ?? "socat", [`pty,link=${devicePath},raw,echo=0`, "STDIO"], { stdio: ["pipe", "pipe", "pipe"] });
+    const c = spawn(opts.socat ?? "socat", [`pty,link=${devicePath},raw,echo=0`, "STDIO"], {
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     let failed: Error | null = null;
     let stderr = "";
     c.on("error", (e) => (failed = e));
@@ -107,13 +109,20 @@ export async function startPtySimulator(opts: PtyOptions): Promise<PtySimulator>
     killOnExit(c);
     child = c;
     try {
-      await waitFor(() => failed !== null || c.exitCode !== null || existsSync(devicePath), 5000, `socat did not create ${devicePath} within 5 s`);
+      await waitFor(
+        () => failed !== null || c.exitCode !== null || existsSync(devicePath),
+        5000,
+        `socat did not create ${devicePath} within 5 s`,
+      );
     } catch (e) {
       c.kill("SIGKILL");
       throw e;
     }
     if (failed || c.exitCode !== null) {
-      const why = (failed as NodeJS.ErrnoException | null)?.code === "ENOENT" ? "socat is not installed (apt install socat)" : `socat failed: ${stderr.trim() || String(failed)}`;
+      const why =
+        (failed as NodeJS.ErrnoException | null)?.code === "ENOENT"
+          ? "socat is not installed (apt install socat)"
+          : `socat failed: ${stderr.trim() || String(failed)}`;
       throw new PortError(`cannot start the simulated DevKit on a pseudo-terminal: ${why}`);
     }
     sim.attach(new PipeLink(c));

@@ -4,8 +4,8 @@
 import { execFile } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadTestResultSchema } from "../../../services/loadgen/src/result.ts";
-import { nodeCommand, repoRoot } from "../../../services/shared/launch.ts";
+import { loadTestResultSchema } from "#services/loadgen/src/result.ts";
+import { nodeCommand, repoRoot } from "#services/shared/launch.ts";
 import { tempDir } from "../../test/support.ts";
 import { pidAlive } from "../stateFile.ts";
 
@@ -22,16 +22,38 @@ function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: st
 
 /** oneM2M GET as ACME's admin, who may read every resource */
 async function acmeGet(url: string): Promise<{ status: number; json: Record<string, unknown> }> {
-  const r = await fetch(url, { headers: { "X-M2M-RI": `t${Math.random()}`, "X-M2M-Origin": "CAdmin", "X-M2M-RVI": "3", Accept: "application/json" } });
+  const r = await fetch(url, {
+    headers: {
+      "X-M2M-RI": `t${Math.random()}`,
+      "X-M2M-Origin": "CAdmin",
+      "X-M2M-RVI": "3",
+      Accept: "application/json",
+    },
+  });
   return { status: r.status, json: (await r.json()) as Record<string, unknown> };
 }
 
 describe("stack up --cse acme", () => {
   it("runs a load test end to end: records reach ACME and read back from it", { timeout: 300_000 }, async () => {
     const dataDir = tempDir();
-    const up = await cli(["stack", "up", "--detach", "--cse", "acme", "--container", "shared", "--data-dir", dataDir, "--json"]);
+    const up = await cli([
+      "stack",
+      "up",
+      "--detach",
+      "--cse",
+      "acme",
+      "--container",
+      "shared",
+      "--data-dir",
+      dataDir,
+      "--json",
+    ]);
     expect(up.code, up.stderr + up.stdout).toBe(0);
-    const started = JSON.parse(up.stdout) as { ownerPid: number; options: { cseKind: string }; endpoints: { ingest: string; stats: string; latest: string; cse: string; container: string } };
+    const started = JSON.parse(up.stdout) as {
+      ownerPid: number;
+      options: { cseKind: string };
+      endpoints: { ingest: string; stats: string; latest: string; cse: string; container: string };
+    };
     try {
       expect(started.options.cseKind).toBe("acme");
       expect(started.endpoints.cse).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/cse-in$/);
@@ -40,7 +62,29 @@ describe("stack up --cse acme", () => {
       expect(cb.status).toBe(200);
       expect(cb.json["m2m:cb"]).toMatchObject({ csi: "/id-in", rn: "cse-in" });
 
-      const run = await cli(["loadtest", "run", "--preset", "paper", "--format", "protobuf", "--url", started.endpoints.ingest, "--devices", "5", "--wait", "const:0.1", "--duration", "3", "--warmup", "0", "--pool-size", "200", "--no-e2e", "--json", "--quiet"]);
+      const run = await cli([
+        "loadtest",
+        "run",
+        "--preset",
+        "paper",
+        "--format",
+        "protobuf",
+        "--url",
+        started.endpoints.ingest,
+        "--devices",
+        "5",
+        "--wait",
+        "const:0.1",
+        "--duration",
+        "3",
+        "--warmup",
+        "0",
+        "--pool-size",
+        "200",
+        "--no-e2e",
+        "--json",
+        "--quiet",
+      ]);
       expect(run.code, run.stderr).toBe(0);
       const result = loadTestResultSchema.parse(JSON.parse(run.stdout));
       expect(result.requests.sent).toBeGreaterThan(20);
@@ -62,7 +106,11 @@ describe("stack up --cse acme", () => {
       expect((found.json["m2m:uril"] as string[]).length).toBe(stats.records);
       const la = await acmeGet(`${started.endpoints.container}/la`);
       expect(la.status).toBe(200);
-      const newest = ((await (await fetch(`${started.endpoints.latest}?limit=1`)).json()) as { records: { rn: string; record: unknown }[] }).records[0]!;
+      const newest = (
+        (await (await fetch(`${started.endpoints.latest}?limit=1`)).json()) as {
+          records: { rn: string; record: unknown }[];
+        }
+      ).records[0]!;
       const cin = la.json["m2m:cin"] as { rn: string; con: unknown };
       expect(cin.rn).toBe(newest.rn);
       // the decoder posts the record as a JSON object in con, and ACME keeps it one

@@ -2,8 +2,8 @@
 // --verify-subscriptions and --profile, ACME its own launcher flags, the decoder one --route per
 // device route; the CLI's flags and the Stack page's form arrive as the same options.
 import { describe, expect, it } from "vitest";
-import { stackInput } from "../../../bin/commands/stack.ts";
-import { UsageError } from "../../../bin/commands/errors.ts";
+import { UsageError } from "#bin/commands/errors.ts";
+import { stackInput } from "#bin/commands/stack.ts";
 import { stackOptionsSchema } from "../../api/stack.ts";
 import { acmeArgs, cseInDecoder, decoderArgs, embeddedCseArgs } from "../args.ts";
 
@@ -13,7 +13,15 @@ const after = (args: string[], flag: string) => args.flatMap((a, i) => (a === fl
 describe("stack service arguments", () => {
   it("passes --verify-subscriptions and --cse-profile to the embedded CSE, and nothing when unset", () => {
     expect(embeddedCseArgs(opts({ "verify-subscriptions": true, "cse-profile": "mobius" }), 7579, "/d")).toEqual([
-      "--host", "127.0.0.1", "--port", "7579", "--data-dir", "/d", "--verify-subscriptions", "--profile", "mobius",
+      "--host",
+      "127.0.0.1",
+      "--port",
+      "7579",
+      "--data-dir",
+      "/d",
+      "--verify-subscriptions",
+      "--profile",
+      "mobius",
     ]);
     const plain = embeddedCseArgs(opts({}), 0, "/d");
     expect(plain).not.toContain("--verify-subscriptions");
@@ -25,14 +33,30 @@ describe("stack service arguments", () => {
     const o = opts({ cse: "acme", "verify-subscriptions": true });
     expect(o).toMatchObject({ cseKind: "acme", verifySubscriptions: true });
     expect(o.cseUrl).toBeUndefined();
-    expect(acmeArgs(o, 8080, "/s/acme", "/data/acme-venv")).toEqual(["--port", "8080", "--data-dir", "/s/acme", "--venv", "/data/acme-venv", "--verify-subscriptions", "--watch-stdin"]);
+    expect(acmeArgs(o, 8080, "/s/acme", "/data/acme-venv")).toEqual([
+      "--port",
+      "8080",
+      "--data-dir",
+      "/s/acme",
+      "--venv",
+      "/data/acme-venv",
+      "--verify-subscriptions",
+      "--watch-stdin",
+    ]);
     expect(acmeArgs(opts({ cse: "acme" }), 0, "/a", "/v")).not.toContain("--verify-subscriptions");
   });
 
   it("gives the decoder one --route per device route, body kind included", () => {
     const o = opts({ route: ["/container-data=paper:cbor", "/hook=Container GPS tracker:protobuf:envelope"] });
-    const args = decoderArgs(o, 9000, { dataDir: "/s/decoder", cse: { base: "http://127.0.0.1:1/Mobius" }, projectsDb: undefined });
-    expect(after(args, "--route")).toEqual(["/container-data=paper:cbor:auto", "/hook=Container GPS tracker:protobuf:envelope"]);
+    const args = decoderArgs(o, 9000, {
+      dataDir: "/s/decoder",
+      cse: { base: "http://127.0.0.1:1/Mobius" },
+      projectsDb: undefined,
+    });
+    expect(after(args, "--route")).toEqual([
+      "/container-data=paper:cbor:auto",
+      "/hook=Container GPS tracker:protobuf:envelope",
+    ]);
     expect(after(args, "--cse")).toEqual(["http://127.0.0.1:1/Mobius"]);
     expect(args).not.toContain("--projects-db");
   });
@@ -40,10 +64,20 @@ describe("stack service arguments", () => {
   it("turns MQTT and CoAP ingest on only when asked, with the ports the supervisor chose", () => {
     const o = opts({ "mqtt-port": "1883", "coap-port": "0" });
     expect(o).toMatchObject({ mqttPort: 1883, coapPort: 0 });
-    const args = decoderArgs(o, 9000, { dataDir: "/d", cse: { base: "http://127.0.0.1:1/Mobius" }, projectsDb: undefined, mqttPort: 1883, coapPort: 5683 });
+    const args = decoderArgs(o, 9000, {
+      dataDir: "/d",
+      cse: { base: "http://127.0.0.1:1/Mobius" },
+      projectsDb: undefined,
+      mqttPort: 1883,
+      coapPort: 5683,
+    });
     expect(after(args, "--mqtt-port")).toEqual(["1883"]);
     expect(after(args, "--coap-port")).toEqual(["5683"]);
-    const plain = decoderArgs(opts({}), 9000, { dataDir: "/d", cse: { base: "http://127.0.0.1:1/Mobius" }, projectsDb: undefined });
+    const plain = decoderArgs(opts({}), 9000, {
+      dataDir: "/d",
+      cse: { base: "http://127.0.0.1:1/Mobius" },
+      projectsDb: undefined,
+    });
     expect(plain).not.toContain("--mqtt-port");
     expect(plain).not.toContain("--coap-port");
     expect(() => stackInput({ "coap-port": "5683", replicas: "2" })).toThrow(UsageError);

@@ -4,14 +4,11 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { codecFor } from "../../../codecs/src/formats/registry.ts";
-import { parseLayout } from "../../../codecs/src/layout/validate.ts";
-import { presetById } from "../../../codecs/src/presets/index.ts";
-import { generateSamples } from "../../../codecs/src/samples/generate.ts";
-import { nodeCommand, repoRoot } from "../../../services/shared/launch.ts";
+import { UsageError } from "#bin/commands/errors.ts";
+import { stackCommand } from "#bin/commands/stack.ts";
+import { codecFor, generateSamples, parseLayout, presetById } from "#codecs";
+import { nodeCommand, repoRoot } from "#services/shared/launch.ts";
 import { tempDir } from "../../test/support.ts";
-import { stackCommand } from "../../../bin/commands/stack.ts";
-import { UsageError } from "../../../bin/commands/errors.ts";
 import { pidAlive } from "../stateFile.ts";
 
 const CLI = path.join(repoRoot, "bin/satpayload.ts");
@@ -36,7 +33,11 @@ describe("satpayload stack", () => {
 
       const paper = parseLayout(presetById("paper")!.layout);
       const bytes = codecFor(paper, "cbor").encode(generateSamples(paper, 1, 3)[0]!);
-      const r = await fetch(started.endpoints.ingest, { method: "POST", body: bytes as Uint8Array<ArrayBuffer>, headers: { "content-type": "application/cbor", "x-satpayload-layout": "paper" } });
+      const r = await fetch(started.endpoints.ingest, {
+        method: "POST",
+        body: bytes as Uint8Array<ArrayBuffer>,
+        headers: { "content-type": "application/cbor", "x-satpayload-layout": "paper" },
+      });
       expect(r.status).toBe(201);
       for (let k = 0; k < 100; k++) {
         const st = (await (await fetch(started.endpoints.stats)).json()) as { forwarded: number };
@@ -45,7 +46,12 @@ describe("satpayload stack", () => {
       }
       const s = cli(["stack", "status", "--json", "--data-dir", dataDir]);
       expect(s.code).toBe(0);
-      expect(JSON.parse(s.stdout)).toMatchObject({ schema: "satpayload.stack-status/1", state: "running", owner: "cli", stats: { records: 1, forwarded: 1 } });
+      expect(JSON.parse(s.stdout)).toMatchObject({
+        schema: "satpayload.stack-status/1",
+        state: "running",
+        owner: "cli",
+        stats: { records: 1, forwarded: 1 },
+      });
     } finally {
       const down = cli(["stack", "down", "--data-dir", dataDir]);
       expect(down.code, down.stderr).toBe(0);
@@ -68,7 +74,11 @@ describe("satpayload stack", () => {
     try {
       const until = Date.now() + 90_000;
       // the services' "started" lines reach stderr in batches, possibly after the banner
-      while (!(/Press Ctrl-C to stop/.test(out) && (err.match(/started \(pid/g) ?? []).length === 2) && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+      while (
+        !(/Press Ctrl-C to stop/.test(out) && (err.match(/started \(pid/g) ?? []).length === 2) &&
+        Date.now() < until
+      )
+        await new Promise((r) => setTimeout(r, 100));
       expect(out, err).toMatch(/stack running \(2 decoder replica\(s\)/);
       const state = JSON.parse(readFileSync(path.join(dataDir, "stack/state.json"), "utf8"));
       expect(state.pid).toBe(child.pid);
@@ -95,7 +105,16 @@ describe("satpayload stack", () => {
     expect(written.schema).toBe("satpayload.stack-export/2");
     expect(written.tlsProblem).toBeNull();
     expect(written.files.filter((f) => !f.startsWith("src/") && !f.startsWith("k8s/"))).toEqual([
-      "secrets/keys.json", "nginx/certs/tls.crt", "nginx/certs/tls.key", "docker-compose.yml", ".env", "nginx/decoder.conf", "Dockerfile", ".dockerignore", "README.md", "layouts/tracker.satlayout.json",
+      "secrets/keys.json",
+      "nginx/certs/tls.crt",
+      "nginx/certs/tls.key",
+      "docker-compose.yml",
+      ".env",
+      "nginx/decoder.conf",
+      "Dockerfile",
+      ".dockerignore",
+      "README.md",
+      "layouts/tracker.satlayout.json",
     ]);
     expect(written.files).toContain("src/services/decoder/main.ts");
     expect(written.files).toContain("k8s/decoder-statefulset.yaml");
@@ -111,7 +130,15 @@ describe("satpayload stack", () => {
     expect(readFileSync(path.join(out, "Dockerfile"), "utf8")).toMatch(/^FROM node:20/m);
 
     const bad = path.join(tempDir(), "bad.satlayout.json");
-    writeFileSync(bad, JSON.stringify({ format: "satlayout", version: 1, name: "x", fields: [{ id: "a", key: "a", name: "a", type: { kind: "int", bits: 7 } }] }));
+    writeFileSync(
+      bad,
+      JSON.stringify({
+        format: "satlayout",
+        version: 1,
+        name: "x",
+        fields: [{ id: "a", key: "a", name: "a", type: { kind: "int", bits: 7 } }],
+      }),
+    );
     const refused = cli(["stack", "export", "--out", tempDir(), "--layout", bad]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/^satpayload: invalid layout: fields\[0\]\.type/);
@@ -120,9 +147,23 @@ describe("satpayload stack", () => {
 
   it("export --mqtt-port/--coap-port publish them through nginx's stream module", () => {
     const out = tempDir();
-    const r = cli(["stack", "export", "--out", out, "--replicas", "2", "--mqtt-port", "8883", "--coap-port", "5683", "--json"]);
+    const r = cli([
+      "stack",
+      "export",
+      "--out",
+      out,
+      "--replicas",
+      "2",
+      "--mqtt-port",
+      "8883",
+      "--coap-port",
+      "5683",
+      "--json",
+    ]);
     expect(r.code, r.stderr).toBe(0);
-    expect((JSON.parse(r.stdout) as { files: string[] }).files).toEqual(expect.arrayContaining(["nginx/nginx.conf", "nginx/stream.conf"]));
+    expect((JSON.parse(r.stdout) as { files: string[] }).files).toEqual(
+      expect.arrayContaining(["nginx/nginx.conf", "nginx/stream.conf"]),
+    );
     expect(readFileSync(path.join(out, ".env"), "utf8")).toMatch(/^MQTT_PORT=8883$[\s\S]*^COAP_PORT=5683$/m);
     for (const [argv, why] of [
       [["--mqtt-port", "0"], /--mqtt-port must be within 1\.\.65535/],
@@ -137,7 +178,14 @@ describe("satpayload stack", () => {
 
   it("refuses bad flags as usage errors (exit 2)", async () => {
     // in-process: the exit code follows from the error class (bin/satpayload.ts)
-    for (const argv of [["sideways"], [], ["export", "--out", tempDir(), "--replicas", "0"], ["up", "--container", "both"], ["up", "--cse", "ftp://x/y"], ["up", "--port", "70000"]])
+    for (const argv of [
+      ["sideways"],
+      [],
+      ["export", "--out", tempDir(), "--replicas", "0"],
+      ["up", "--container", "both"],
+      ["up", "--cse", "ftp://x/y"],
+      ["up", "--port", "70000"],
+    ])
       await expect(stackCommand(argv), argv.join(" ")).rejects.toBeInstanceOf(UsageError);
   });
 });

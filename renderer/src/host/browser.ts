@@ -1,5 +1,5 @@
 // Transport B: POST /api/call/<method> and one WebSocket for events, as fixed in host/api/contract.ts.
-import type { EventName, EventPayload, HostApi, MethodName, Req, Res } from "../../../host/api/contract.ts";
+import type { EventName, EventPayload, HostApi, MethodName, Req, Res } from "#host/api/contract.ts";
 import { HostCallError, toHostError } from "./errors.ts";
 
 type Listener = (payload: unknown) => void;
@@ -60,7 +60,10 @@ export function browserHost(opts: BrowserHostOptions): HostApi & { close(): void
           body: JSON.stringify(req),
         });
       } catch (e) {
-        throw new HostCallError("network", `cannot reach the SatPayload host (${e instanceof Error ? e.message : String(e)})`);
+        throw new HostCallError(
+          "network",
+          `cannot reach the SatPayload host (${e instanceof Error ? e.message : String(e)})`,
+        );
       }
       const text = await res.text();
       let body: unknown = undefined;

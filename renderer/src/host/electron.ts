@@ -1,5 +1,5 @@
 // Transport A: the preload's contextBridge object; errors come back through IPC and are normalised here.
-import type { EventName, EventPayload, HostApi, MethodName, Req, Res } from "../../../host/api/contract.ts";
+import type { EventName, EventPayload, HostApi, MethodName, Req, Res } from "#host/api/contract.ts";
 import { asHostError } from "./errors.ts";
 
 export interface PreloadBridge {

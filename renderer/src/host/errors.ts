@@ -1,5 +1,5 @@
 // One error type for every failed host call, whatever the transport, so views branch on `code` only.
-import type { HostErrorBody } from "../../../host/api/contract.ts";
+import type { HostErrorBody } from "#host/api/contract.ts";
 
 export type HostErrorCode = HostErrorBody["code"] | "network";
 
@@ -24,16 +24,30 @@ export class HostCallError extends Error {
   }
 }
 
-const CODES: readonly HostErrorCode[] = ["bad_request", "not_found", "conflict", "invalid_layout", "forbidden", "internal"];
+const CODES: readonly HostErrorCode[] = [
+  "bad_request",
+  "not_found",
+  "conflict",
+  "invalid_layout",
+  "forbidden",
+  "internal",
+];
 
 /** Reads a HostErrorBody defensively: a proxy or a crashed host may answer with anything. */
 export function toHostError(body: unknown, status: number): HostCallError {
   if (body && typeof body === "object") {
     const b = body as Record<string, unknown>;
-    const code = CODES.includes(b.code as HostErrorCode) ? (b.code as HostErrorCode) : status === 409 ? "conflict" : "internal";
+    const code = CODES.includes(b.code as HostErrorCode)
+      ? (b.code as HostErrorCode)
+      : status === 409
+        ? "conflict"
+        : "internal";
     const message = typeof b.message === "string" ? b.message : `host answered ${status}`;
     const issues = Array.isArray(b.issues)
-      ? b.issues.filter((i): i is { path: string; message: string } => !!i && typeof i.path === "string" && typeof i.message === "string")
+      ? b.issues.filter(
+          (i): i is { path: string; message: string } =>
+            !!i && typeof i.path === "string" && typeof i.message === "string",
+        )
       : [];
     return new HostCallError(code, message, issues);
   }
@@ -43,7 +57,8 @@ export function toHostError(body: unknown, status: number): HostCallError {
 export function asHostError(e: unknown): HostCallError {
   if (e instanceof HostCallError) return e;
   // the Electron preload rejects with the plain HostErrorBody (contextBridge strips Error fields)
-  if (e && typeof e === "object" && !(e instanceof Error) && typeof (e as { message?: unknown }).message === "string") return toHostError(e, 500);
+  if (e && typeof e === "object" && !(e instanceof Error) && typeof (e as { message?: unknown }).message === "string")
+    return toHostError(e, 500);
   // an Error that crossed IPC may carry the body as JSON in its message
   if (e instanceof Error) {
     const start = e.message.indexOf("{");

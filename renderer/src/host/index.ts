@@ -1,10 +1,10 @@
 // Picks the transport once at start-up: Electron's preload bridge when present, the local HTTP host otherwise.
-import type { HostApi } from "../../../host/api/contract.ts";
+import type { HostApi } from "#host/api/contract.ts";
 import { browserHost } from "./browser.ts";
 import { electronHost, type PreloadBridge } from "./electron.ts";
 import { takeToken } from "./token.ts";
 
-export type { HostApi } from "../../../host/api/contract.ts";
+export type { HostApi } from "#host/api/contract.ts";
 export { HostCallError, asHostError } from "./errors.ts";
 
 export interface HostConnection {

@@ -1,10 +1,10 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { useSession } from "../state/session.ts";
-import { PAGES } from "./pages.tsx";
 import { PageBar } from "./PageBar.tsx";
+import { PAGES } from "./pages.tsx";
 import { startRouting, useRoute } from "./store.ts";
+import { useSession } from "../state/session.ts";
 
 // the real table without the badges: those show live host state (a DevKit, a stack), which the e2e tests drive
 const TABLE = PAGES.map((p) => ({ ...p, Badge: undefined }));
@@ -52,7 +52,13 @@ describe("PageBar", () => {
   it("hides the pages that need a project while none is open", () => {
     useSession.setState({ screen: "start" });
     render(<PageBar pages={TABLE} />);
-    expect(screen.getAllByRole("button").map((b) => b.textContent)).toEqual(["Designer", "DevKit bench", "Load test", "Stack", "Channel"]);
+    expect(screen.getAllByRole("button").map((b) => b.textContent)).toEqual([
+      "Designer",
+      "DevKit bench",
+      "Load test",
+      "Stack",
+      "Channel",
+    ]);
   });
 
   it("goes where an entry leads, writes it to the URL, and the back button returns", async () => {

@@ -1,8 +1,8 @@
 // The page bar at the foot of every screen: one entry per page of the table (or per tab, for pages that put
 // their tabs there), the current one marked, pages that need a project hidden until one is open.
-import { useSession } from "../state/session.ts";
 import type { PageTable, Route } from "./pages.tsx";
 import { go, useRoute } from "./store.ts";
+import { useSession } from "../state/session.ts";
 import "./pageBar.css";
 
 interface BarEntry {
@@ -20,7 +20,12 @@ function entries(pages: PageTable, route: Route, projectOpen: boolean): BarEntry
       // each entry's route is built from the table's own ids, which make up the Route union
       const to = (tab?: string) => (tab === undefined ? { page: p.id } : { page: p.id, tab }) as Route;
       if (p.tabsInBar && p.tabs?.length)
-        return p.tabs.map((t) => ({ key: t.id, label: t.label, route: to(t.id), current: route.page === p.id && "tab" in route && route.tab === t.id }));
+        return p.tabs.map((t) => ({
+          key: t.id,
+          label: t.label,
+          route: to(t.id),
+          current: route.page === p.id && "tab" in route && route.tab === t.id,
+        }));
       return [{ key: p.id, label: p.label, route: to(p.tabs?.[0]?.id), current: route.page === p.id, Badge: p.Badge }];
     });
 }
@@ -31,7 +36,14 @@ export function PageBar({ pages }: { pages: PageTable }) {
   return (
     <nav className="app-nav" aria-label="Pages">
       {entries(pages, route, projectOpen).map((e) => (
-        <button key={e.key} type="button" className="app-nav-item" aria-current={e.current ? "page" : undefined} data-testid={`nav-${e.key}`} onClick={() => go(e.route)}>
+        <button
+          key={e.key}
+          type="button"
+          className="app-nav-item"
+          aria-current={e.current ? "page" : undefined}
+          data-testid={`nav-${e.key}`}
+          onClick={() => go(e.route)}
+        >
           {e.label}
           {e.Badge ? <e.Badge /> : null}
         </button>

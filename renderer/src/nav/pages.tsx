@@ -39,7 +39,15 @@ const page = <const Id extends string, const T extends string = never>(entry: Pa
 
 export const PAGES = [
   page({ id: "designer", label: "Designer", home: true, needsProject: true, Component: DesignerPage }),
-  page({ id: "decide", label: "Decide", tabs: DECIDE_TABS, tabsInBar: true, aliases: { cost: "cost", advisor: "advisor", report: "report" }, needsProject: true, Component: DecidePage }),
+  page({
+    id: "decide",
+    label: "Decide",
+    tabs: DECIDE_TABS,
+    tabsInBar: true,
+    aliases: { cost: "cost", advisor: "advisor", report: "report" },
+    needsProject: true,
+    Component: DecidePage,
+  }),
   page({ id: "export", label: "Export code & schemas", tabs: EXPORT_TABS, needsProject: true, Component: ExportPage }),
   page({ id: "bench", label: "DevKit bench", Component: BenchPage, Badge: BenchBadge }),
   page({ id: "loadtest", label: "Load test", Component: LoadTestPage, Badge: LoadTestBadge }),
@@ -47,7 +55,8 @@ export const PAGES = [
   page({ id: "channel", label: "Channel", Component: ChannelPage }),
 ];
 
-type RouteOf<E> = E extends PageEntry<infer Id, infer T> ? ([T] extends [never] ? { page: Id } : { page: Id; tab: T }) : never;
+type RouteOf<E> =
+  E extends PageEntry<infer Id, infer T> ? ([T] extends [never] ? { page: Id } : { page: Id; tab: T }) : never;
 
 /** Every place the app can show: `{ page: "designer" } | { page: "decide"; tab: "cost" } | …` */
 export type Route = RouteOf<(typeof PAGES)[number]>;

@@ -4,7 +4,9 @@ import { PAGES, type Route } from "./pages.tsx";
 import { parseRoute, routeSearch } from "./routes.ts";
 
 /** every route the page table allows, built from the table rather than listed here */
-const ALL: Route[] = PAGES.flatMap((p) => (p.tabs ? p.tabs.map((t) => ({ page: p.id, tab: t.id }) as Route) : [{ page: p.id } as Route]));
+const ALL: Route[] = PAGES.flatMap((p) =>
+  p.tabs ? p.tabs.map((t) => ({ page: p.id, tab: t.id }) as Route) : [{ page: p.id } as Route],
+);
 
 describe("routes in the URL", () => {
   it("names every page and tab of today's app in the Route union", () => {

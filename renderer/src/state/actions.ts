@@ -1,8 +1,20 @@
 // Designer commands shared by buttons, keyboard shortcuts and drops: each is one undoable edit.
-import type { Field } from "../../../codecs/src/layout/schema.ts";
+import type { Field } from "#codecs";
 import { useDesigner } from "./designer.ts";
 import { newField, newFieldId, type PaletteItem } from "./palette.ts";
-import { allIds, duplicateField, indent, insertField, locate, moveBy, moveField, outdent, removeField, siblingsOf, uniqueKey } from "./tree.ts";
+import {
+  allIds,
+  duplicateField,
+  indent,
+  insertField,
+  locate,
+  moveBy,
+  moveField,
+  outdent,
+  removeField,
+  siblingsOf,
+  uniqueKey,
+} from "./tree.ts";
 
 export interface Place {
   parentId: string | null;
@@ -62,7 +74,8 @@ export function deleteField(id: string): void {
   if (!at) return;
   // keep the keyboard user where they were: select the neighbour that takes the deleted row's place
   const sibs = siblingsOf(fields, at.parentId);
-  const neighbour = sibs[at.index + 1] ?? sibs[at.index - 1] ?? (at.parentId ? locate(fields, at.parentId)?.field : undefined);
+  const neighbour =
+    sibs[at.index + 1] ?? sibs[at.index - 1] ?? (at.parentId ? locate(fields, at.parentId)?.field : undefined);
   d.editFields((fs) => removeField(fs, id));
   d.select(neighbour?.id ?? null);
 }

@@ -1,8 +1,8 @@
 // Results from the sizes worker as the views read them; only results matching the current inputs are ever stored.
 import { create } from "zustand";
-import type { Attribution } from "../../../codecs/src/analysis/attribution.ts";
-import type { ByteMap } from "../../../codecs/src/analysis/bytemap.ts";
-import type { FormatId } from "../../../codecs/src/formats/types.ts";
+import type { FormatId } from "#codecs";
+import type { Attribution } from "#codecs/analysis/attribution.ts";
+import type { ByteMap } from "#codecs/analysis/bytemap.ts";
 import type { FormatResult, PhaseTimings } from "../worker/protocol.ts";
 
 export interface SizesView {
@@ -46,4 +46,10 @@ export interface AnalysisState {
   error: string | null;
 }
 
-export const useAnalysis = create<AnalysisState>()(() => ({ sizes: null, attribution: null, byteMap: null, computing: false, error: null }));
+export const useAnalysis = create<AnalysisState>()(() => ({
+  sizes: null,
+  attribution: null,
+  byteMap: null,
+  computing: false,
+  error: null,
+}));

@@ -1,8 +1,7 @@
 // The open layout: the edited draft with undo/redo, the last valid parse the sizes are computed from, and selection.
 import { create } from "zustand";
-import { checkLayout } from "../../../codecs/src/layout/validate.ts";
-import { keepProtobufNumbers, pinProtobufNumbers } from "../../../codecs/src/layout/protobufNumbers.ts";
-import type { Field, Layout } from "../../../codecs/src/layout/schema.ts";
+import { checkLayout, type Field, type Layout } from "#codecs";
+import { keepProtobufNumbers, pinProtobufNumbers } from "#codecs/layout/protobufNumbers.ts";
 import { initHistory, record, redo, undo, type History } from "./history.ts";
 import { indexIssues, type IssueIndex } from "./issues.ts";
 import { locate } from "./tree.ts";
@@ -43,8 +42,15 @@ const EMPTY_ISSUES: IssueIndex = { byField: new Map(), layout: [] };
 
 function validate(draft: Layout, prev: Pick<DesignerState, "valid" | "validKey" | "validAt">, at: number) {
   const res = checkLayout(draft);
-  if (res.ok) return { valid: res.layout, validKey: prev.validKey + 1, validAt: at, issues: EMPTY_ISSUES, issueCount: 0 };
-  return { valid: prev.valid, validKey: prev.validKey, validAt: prev.validAt, issues: indexIssues(draft.fields, res.issues), issueCount: res.issues.length };
+  if (res.ok)
+    return { valid: res.layout, validKey: prev.validKey + 1, validAt: at, issues: EMPTY_ISSUES, issueCount: 0 };
+  return {
+    valid: prev.valid,
+    validKey: prev.validKey,
+    validAt: prev.validAt,
+    issues: indexIssues(draft.fields, res.issues),
+    issueCount: res.issues.length,
+  };
 }
 
 /** A selection that no longer exists (deleted, undone) is dropped rather than left dangling. */
@@ -55,7 +61,18 @@ function keepSelection(layout: Layout, id: string | null): string | null {
 export const useDesigner = create<DesignerState>()((set, get) => ({
   projectId: null,
   projectName: "",
-  history: initHistory<Layout>({ format: "satlayout", version: 1, name: "", package: "telemetry", message: "Telemetry", struct: { endianness: "big", stringMode: "u16-appended" }, json: { spacing: "compact" }, sbe: { schemaId: 1, templateId: 1, version: 0 }, protobufReserved: [], fields: [] }),
+  history: initHistory<Layout>({
+    format: "satlayout",
+    version: 1,
+    name: "",
+    package: "telemetry",
+    message: "Telemetry",
+    struct: { endianness: "big", stringMode: "u16-appended" },
+    json: { spacing: "compact" },
+    sbe: { schemaId: 1, templateId: 1, version: 0 },
+    protobufReserved: [],
+    fields: [],
+  }),
   valid: null,
   validKey: 0,
   validAt: 0,
@@ -84,12 +101,28 @@ export const useDesigner = create<DesignerState>()((set, get) => ({
     const at = performance.now();
     set((s) => {
       const base = validate(saved, { valid: null, validKey: s.validKey, validAt: 0 }, at);
-      return { projectId, projectName: name, history: record(initHistory(saved), draft, null, Date.now()), selectedId: null, hoveredId: null, newFieldIds: new Set<string>(), ...validate(draft, base, at) };
+      return {
+        projectId,
+        projectName: name,
+        history: record(initHistory(saved), draft, null, Date.now()),
+        selectedId: null,
+        hoveredId: null,
+        newFieldIds: new Set<string>(),
+        ...validate(draft, base, at),
+      };
     });
   },
 
   close() {
-    set({ projectId: null, projectName: "", valid: null, selectedId: null, hoveredId: null, issues: EMPTY_ISSUES, issueCount: 0 });
+    set({
+      projectId: null,
+      projectName: "",
+      valid: null,
+      selectedId: null,
+      hoveredId: null,
+      issues: EMPTY_ISSUES,
+      issueCount: 0,
+    });
   },
 
   edit(fn, mergeKey = null) {

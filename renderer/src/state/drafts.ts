@@ -1,7 +1,7 @@
 // Unsaved drafts kept in the browser's storage, per project, until the host has them: a reload, a
 // crash or a closed window never loses edits, including edits the host refuses to save yet because
 // the layout is invalid (those are restored with their problems shown).
-import type { Layout } from "../../../codecs/src/layout/schema.ts";
+import type { Layout } from "#codecs";
 
 export interface StoredDraft {
   /** the project version the draft was edited from: a newer one on the host means a conflict */
@@ -38,7 +38,14 @@ export function readDraft(projectId: string, store: Storage | null = storage()):
   if (!text) return null;
   try {
     const d = JSON.parse(text) as Partial<StoredDraft>;
-    if (typeof d.baseVersion !== "number" || typeof d.at !== "string" || typeof d.layout !== "object" || d.layout === null || !Array.isArray(d.layout.fields)) return null;
+    if (
+      typeof d.baseVersion !== "number" ||
+      typeof d.at !== "string" ||
+      typeof d.layout !== "object" ||
+      d.layout === null ||
+      !Array.isArray(d.layout.fields)
+    )
+      return null;
     return d as StoredDraft;
   } catch {
     return null;

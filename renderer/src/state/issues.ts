@@ -1,6 +1,5 @@
 // Maps parseLayout's path-precise issues ("fields[3].type.fields[0].key") onto the field they concern.
-import type { IssueAt } from "../../../codecs/src/errors.ts";
-import type { Field } from "../../../codecs/src/layout/schema.ts";
+import type { Field, IssueAt } from "#codecs";
 
 export interface FieldIssue {
   /** path inside the field: "key", "type.max", "type.values[1].name", "" for the field itself */
@@ -61,7 +60,8 @@ export function indexIssues(fields: readonly Field[], issues: readonly IssueAt[]
     add(owner.field.id, { at: owner.rest, message: issue.message });
     const clash = CLASH.exec(issue.message);
     const other = clash ? resolve(fields, clash[1]!) : undefined;
-    if (other && other.rest === "" && other.field.id !== owner.field.id) add(other.field.id, { at: owner.rest, message: `is also used by ${owner.fieldPath} (${owner.field.name})` });
+    if (other && other.rest === "" && other.field.id !== owner.field.id)
+      add(other.field.id, { at: owner.rest, message: `is also used by ${owner.fieldPath} (${owner.field.name})` });
   }
   return { byField, layout };
 }

@@ -2,7 +2,7 @@
 // fields added in this editing session follow (a saved field's key is a wire contract that a rename
 // must not break), and only while the key still equals what the previous name produced, so a key
 // typed by hand is never overwritten and no flag has to be stored in the layout.
-import type { Field } from "../../../codecs/src/layout/schema.ts";
+import type { Field } from "#codecs";
 import { uniqueKey } from "./tree.ts";
 
 const MAX_KEY = 64;

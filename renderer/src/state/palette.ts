@@ -1,5 +1,5 @@
 // The field types a designer can drag in, each with the type, key stem and sample defaults a new field starts from.
-import type { Field, FieldType } from "../../../codecs/src/layout/schema.ts";
+import type { Field, FieldType } from "#codecs";
 
 export interface PaletteItem {
   id: string;
@@ -21,14 +21,27 @@ const int = (bits: 8 | 16 | 32 | 64, signed: boolean): PaletteItem => ({
 });
 
 export const PALETTE: readonly PaletteItem[] = [
-  { id: "bool", label: "bool", hint: "true / false flag", section: "Basic", keyStem: "flag", make: () => ({ kind: "bool" }) },
+  {
+    id: "bool",
+    label: "bool",
+    hint: "true / false flag",
+    section: "Basic",
+    keyStem: "flag",
+    make: () => ({ kind: "bool" }),
+  },
   {
     id: "enum",
     label: "enum",
     hint: "One of a list of named values",
     section: "Basic",
     keyStem: "state",
-    make: () => ({ kind: "enum", values: [{ name: "OFF", value: 0 }, { name: "ON", value: 1 }] }),
+    make: () => ({
+      kind: "enum",
+      values: [
+        { name: "OFF", value: 0 },
+        { name: "ON", value: 1 },
+      ],
+    }),
   },
   {
     id: "timestamp",
@@ -46,8 +59,22 @@ export const PALETTE: readonly PaletteItem[] = [
   int(16, true),
   int(32, true),
   int(64, true),
-  { id: "float32", label: "float32", hint: "32-bit IEEE float", section: "Numbers", keyStem: "value", make: () => ({ kind: "float", bits: 32 }) },
-  { id: "float64", label: "float64", hint: "64-bit IEEE float", section: "Numbers", keyStem: "value", make: () => ({ kind: "float", bits: 64 }) },
+  {
+    id: "float32",
+    label: "float32",
+    hint: "32-bit IEEE float",
+    section: "Numbers",
+    keyStem: "value",
+    make: () => ({ kind: "float", bits: 32 }),
+  },
+  {
+    id: "float64",
+    label: "float64",
+    hint: "64-bit IEEE float",
+    section: "Numbers",
+    keyStem: "value",
+    make: () => ({ kind: "float", bits: 64 }),
+  },
   {
     id: "fixed",
     label: "fixed",
@@ -64,7 +91,14 @@ export const PALETTE: readonly PaletteItem[] = [
     keyStem: "text",
     make: () => ({ kind: "string", maxLength: 16, fixed: false, charset: "utf8" }),
   },
-  { id: "bytes", label: "bytes", hint: "Raw bytes up to a maximum length", section: "Text & bytes", keyStem: "data", make: () => ({ kind: "bytes", maxLength: 8, fixed: false }) },
+  {
+    id: "bytes",
+    label: "bytes",
+    hint: "Raw bytes up to a maximum length",
+    section: "Text & bytes",
+    keyStem: "data",
+    make: () => ({ kind: "bytes", maxLength: 8, fixed: false }),
+  },
   {
     id: "array",
     label: "array",
@@ -73,7 +107,14 @@ export const PALETTE: readonly PaletteItem[] = [
     keyStem: "values",
     make: () => ({ kind: "array", of: { kind: "int", bits: 16, signed: true }, maxCount: 3, fixed: true }),
   },
-  { id: "group", label: "group", hint: "Nested fields (a sub-message)", section: "Structure", keyStem: "group", make: () => ({ kind: "group", fields: [] }) },
+  {
+    id: "group",
+    label: "group",
+    hint: "Nested fields (a sub-message)",
+    section: "Structure",
+    keyStem: "group",
+    make: () => ({ kind: "group", fields: [] }),
+  },
 ];
 
 export function paletteItem(id: string): PaletteItem | undefined {

@@ -1,12 +1,11 @@
 // The host session: which screen is up, opening/creating projects, autosave with conflict detection, files.
 import { create } from "zustand";
-import type { HostApi, Project, ProjectSummary } from "../../../host/api/contract.ts";
-import type { Layout, LayoutInput } from "../../../codecs/src/layout/schema.ts";
-import { checkLayout } from "../../../codecs/src/layout/validate.ts";
-import { asHostError } from "../host/errors.ts";
+import { checkLayout, type Layout, type LayoutInput } from "#codecs";
+import type { HostApi, Project, ProjectSummary } from "#host/api/contract.ts";
 import { useAnalysis } from "./analysis.ts";
 import { useDesigner } from "./designer.ts";
 import { dropDraft, keepDraft, readDraft } from "./drafts.ts";
+import { asHostError } from "../host/errors.ts";
 
 export type SaveStatus = "saved" | "pending" | "saving" | "invalid" | "error" | "conflict";
 
@@ -117,7 +116,8 @@ export async function flushSave(): Promise<void> {
   });
   await inFlight;
   // edits made while the save was on the wire go out in the next one
-  if (useDesigner.getState().history.present !== savedDraft && useSession.getState().save.status === "saved") schedule();
+  if (useDesigner.getState().history.present !== savedDraft && useSession.getState().save.status === "saved")
+    schedule();
 }
 
 /** The draft in storage while it differs from what the host has; gone once the host has it. */
@@ -125,7 +125,12 @@ function syncDraft(): void {
   const d = useDesigner.getState();
   if (!d.projectId) return;
   if (d.history.present === savedDraft) dropDraft(d.projectId);
-  else keepDraft(d.projectId, { baseVersion: useSession.getState().version, at: new Date().toISOString(), layout: d.history.present });
+  else
+    keepDraft(d.projectId, {
+      baseVersion: useSession.getState().version,
+      at: new Date().toISOString(),
+      layout: d.history.present,
+    });
 }
 
 /** Edits the host does not have yet: leaving the page asks first. */
@@ -184,7 +189,16 @@ function watchDraft(): void {
 function enterDesigner(p: Project, restoreDraft = true): boolean {
   const parsed = checkLayout(p.layout);
   if (!parsed.ok) {
-    useSession.setState({ screen: "start", startError: { title: `"${p.name}" holds an invalid layout`, detail: parsed.issues.slice(0, 3).map((i) => `${i.path} ${i.message}`).join("; ") } });
+    useSession.setState({
+      screen: "start",
+      startError: {
+        title: `"${p.name}" holds an invalid layout`,
+        detail: parsed.issues
+          .slice(0, 3)
+          .map((i) => `${i.path} ${i.message}`)
+          .join("; "),
+      },
+    });
     return false;
   }
   if (timer) clearTimeout(timer);
@@ -197,7 +211,13 @@ function enterDesigner(p: Project, restoreDraft = true): boolean {
   else useDesigner.getState().load(p.id, p.name, parsed.layout);
   savedDraft = useDesigner.getState().history.past[0] ?? useDesigner.getState().history.present;
   // a draft made on an older version saves against that version: the host then reports the conflict
-  useSession.setState({ screen: "designer", version: draft ? Math.min(draft.baseVersion, p.version) : p.version, save: { status: "saved", message: null, savedAt: p.updatedAt }, startError: null, notice: null });
+  useSession.setState({
+    screen: "designer",
+    version: draft ? Math.min(draft.baseVersion, p.version) : p.version,
+    save: { status: "saved", message: null, savedAt: p.updatedAt },
+    startError: null,
+    notice: null,
+  });
   setUrlProject(p.id);
   watchDraft();
   guardUnload();
@@ -206,8 +226,14 @@ function enterDesigner(p: Project, restoreDraft = true): boolean {
   if (draft) {
     const d = useDesigner.getState();
     const when = new Date(draft.at).toLocaleString();
-    useSession.setState({ notice: { kind: "info", text: `Restored unsaved edits from ${when}${d.issueCount > 0 ? ": fix the marked problems to save them" : ""}.` } });
-    if (d.issueCount > 0) setSave("invalid", `${d.issueCount} problem${d.issueCount === 1 ? "" : "s"} to fix before saving`);
+    useSession.setState({
+      notice: {
+        kind: "info",
+        text: `Restored unsaved edits from ${when}${d.issueCount > 0 ? ": fix the marked problems to save them" : ""}.`,
+      },
+    });
+    if (d.issueCount > 0)
+      setSave("invalid", `${d.issueCount} problem${d.issueCount === 1 ? "" : "s"} to fix before saving`);
     else {
       setSave("pending");
       schedule();
@@ -248,11 +274,15 @@ export function createEmpty(): Promise<boolean> {
 
 export async function importFile(file: File): Promise<boolean> {
   if (file.size > 5_000_000) {
-    useSession.setState({ startError: { title: `Could not open "${file.name}"`, detail: "The file is larger than 5 MB." } });
+    useSession.setState({
+      startError: { title: `Could not open "${file.name}"`, detail: "The file is larger than 5 MB." },
+    });
     return false;
   }
   const content = await file.text();
-  return withLoading(`Could not open "${file.name}"`, () => api().call("files.importLayout", { fileName: file.name, content }));
+  return withLoading(`Could not open "${file.name}"`, () =>
+    api().call("files.importLayout", { fileName: file.name, content }),
+  );
 }
 
 /** Electron only: the native open dialog. */
@@ -277,7 +307,9 @@ async function nameFollowsLayout(id: string, layoutName: string): Promise<void> 
     const res = await api().call("projects.rename", { id, name });
     if (useDesigner.getState().projectId === id) useDesigner.getState().setProjectName(res.name);
   } catch (e) {
-    useSession.setState({ notice: { kind: "error", text: `The project keeps its old name: ${asHostError(e).describe()}` } });
+    useSession.setState({
+      notice: { kind: "error", text: `The project keeps its old name: ${asHostError(e).describe()}` },
+    });
   }
 }
 
@@ -305,7 +337,9 @@ export async function exportLayout(): Promise<void> {
   await flushSave();
   const status = useSession.getState().save.status;
   if (status !== "saved") {
-    useSession.setState({ notice: { kind: "error", text: "Fix the layout problems first: the file is written from the saved layout." } });
+    useSession.setState({
+      notice: { kind: "error", text: "Fix the layout problems first: the file is written from the saved layout." },
+    });
     return;
   }
   try {

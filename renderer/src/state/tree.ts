@@ -1,5 +1,5 @@
 // Pure operations on the field tree (by id): every edit the designer makes is one of these, so undo is a snapshot swap.
-import type { Field } from "../../../codecs/src/layout/schema.ts";
+import type { Field } from "#codecs";
 
 export interface Located {
   field: Field;
@@ -14,7 +14,13 @@ export interface Row extends Located {
   path: string[];
 }
 
-export function flatten(fields: readonly Field[], parentId: string | null = null, depth = 0, prefix: string[] = [], out: Row[] = []): Row[] {
+export function flatten(
+  fields: readonly Field[],
+  parentId: string | null = null,
+  depth = 0,
+  prefix: string[] = [],
+  out: Row[] = [],
+): Row[] {
   fields.forEach((field, index) => {
     const path = [...prefix, field.id];
     out.push({ field, parentId, index, depth, path });
@@ -23,7 +29,12 @@ export function flatten(fields: readonly Field[], parentId: string | null = null
   return out;
 }
 
-export function locate(fields: readonly Field[], id: string, parentId: string | null = null, depth = 0): Located | undefined {
+export function locate(
+  fields: readonly Field[],
+  id: string,
+  parentId: string | null = null,
+  depth = 0,
+): Located | undefined {
   for (let index = 0; index < fields.length; index++) {
     const field = fields[index]!;
     if (field.id === id) return { field, parentId, index, depth };
@@ -147,7 +158,11 @@ export function allIds(fields: readonly Field[]): Set<string> {
 }
 
 /** Fresh ids everywhere, no pinned protobuf numbers (they would clash), a free key next to the original. */
-export function duplicateField(fields: readonly Field[], id: string, newId: () => string): { fields: Field[]; copyId: string | null } {
+export function duplicateField(
+  fields: readonly Field[],
+  id: string,
+  newId: () => string,
+): { fields: Field[]; copyId: string | null } {
   const at = locate(fields, id);
   if (!at) return { fields: [...fields], copyId: null };
   const clone = (f: Field): Field => {

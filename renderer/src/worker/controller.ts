@@ -2,15 +2,14 @@
 // size-only formats are split over the sizes workers (a fixed split, so each worker's column cache stays warm);
 // Struct+Zlib, which needs real bytes, has a worker of its own, and its bar joins when it is ready. Answers that no
 // longer match what is on screen are dropped (latest wins), so a slow result can never overwrite a newer one.
-import { FORMAT_IDS, type FormatId } from "../../../codecs/src/formats/types.ts";
-import { CODECS } from "../../../codecs/src/formats/registry.ts";
-import type { Attribution } from "../../../codecs/src/analysis/attribution.ts";
-import { useAnalysis } from "../state/analysis.ts";
-import { useDesigner } from "../state/designer.ts";
-import { useSettings } from "../state/settings.ts";
+import { CODECS, FORMAT_IDS, type FormatId } from "#codecs";
+import type { Attribution } from "#codecs/analysis/attribution.ts";
 import { perfReceived } from "../perf.ts";
 import { partition } from "./pool.ts";
 import type { ComputeRequest, FormatResult, PhaseTimings, WorkerResult } from "./protocol.ts";
+import { useAnalysis } from "../state/analysis.ts";
+import { useDesigner } from "../state/designer.ts";
+import { useSettings } from "../state/settings.ts";
 
 interface Sent {
   editAt: number;
@@ -64,7 +63,12 @@ export function startAnalysis(makeWorker: () => Worker, workers = poolSize()): (
     }
     lastLayoutKey = d.validKey;
     const a = useAnalysis.getState();
-    const sizesCurrent = a.sizes && a.sizes.layoutKey === d.validKey && a.sizes.samples === s.samples && a.sizes.seed === s.seed && a.sizes.pending.length === 0;
+    const sizesCurrent =
+      a.sizes &&
+      a.sizes.layoutKey === d.validKey &&
+      a.sizes.samples === s.samples &&
+      a.sizes.seed === s.seed &&
+      a.sizes.pending.length === 0;
     if (!sizesCurrent) useAnalysis.setState({ computing: true });
     seq++;
     pool.forEach((w, i) => {
@@ -103,14 +107,26 @@ export function startAnalysis(makeWorker: () => Worker, workers = poolSize()): (
     const timings = mergeTimings([...g.timings.values()]);
     const sent = sentFor.get(g.sig);
     if (sent) {
-      perfReceived({ layoutKey, editAt: sent.editAt, sentAt: sent.sentAt, receivedAt: performance.now(), generateMs: timings.generate, measureMs: timings.measure, perFormatMs: timings.perFormat });
+      perfReceived({
+        layoutKey,
+        editAt: sent.editAt,
+        sentAt: sent.sentAt,
+        receivedAt: performance.now(),
+        generateMs: timings.generate,
+        measureMs: timings.measure,
+        perFormatMs: timings.perFormat,
+      });
       // only the first answer for an edit measures that edit; requests older than it will never be shown
       for (const k of [...sentFor.keys()]) {
         sentFor.delete(k);
         if (k === g.sig) break;
       }
     }
-    useAnalysis.setState({ sizes: { layoutKey, samples, seed, results, pending, stale, measured, timings }, computing: pending.length > 0, error: null });
+    useAnalysis.setState({
+      sizes: { layoutKey, samples, seed, results, pending, stale, measured, timings },
+      computing: pending.length > 0,
+      error: null,
+    });
   };
 
   const onResult = (r: WorkerResult, worker: number) => {
@@ -134,7 +150,8 @@ export function startAnalysis(makeWorker: () => Worker, workers = poolSize()): (
         }
         if (!changed) {
           const shown = useAnalysis.getState().sizes;
-          if (shown && shown.layoutKey === r.layoutKey && shown.pending.length === 0) useAnalysis.setState({ computing: false });
+          if (shown && shown.layoutKey === r.layoutKey && shown.pending.length === 0)
+            useAnalysis.setState({ computing: false });
           return;
         }
         g.timings.set(worker, r.timings);
@@ -146,14 +163,38 @@ export function startAnalysis(makeWorker: () => Worker, workers = poolSize()): (
         if (g.attribution.size < FORMAT_IDS.length) return;
         const shown = useAnalysis.getState().attribution;
         if (shown && shown.layoutKey === r.layoutKey && shown.samples === r.samples && shown.seed === r.seed) return;
-        useAnalysis.setState({ attribution: { layoutKey: r.layoutKey, samples: r.samples, seed: r.seed, items: FORMAT_IDS.map((f) => g.attribution.get(f)!) } });
+        useAnalysis.setState({
+          attribution: {
+            layoutKey: r.layoutKey,
+            samples: r.samples,
+            seed: r.seed,
+            items: FORMAT_IDS.map((f) => g.attribution.get(f)!),
+          },
+        });
         break;
       }
       case "bytemap": {
         if (r.format !== s.byteMapFormat) return;
         const shown = useAnalysis.getState().byteMap;
-        if (shown && shown.layoutKey === r.layoutKey && shown.seed === r.seed && shown.format === r.format && shown.sample === r.sample) return;
-        useAnalysis.setState({ byteMap: { layoutKey: r.layoutKey, seed: r.seed, format: r.format, sample: r.sample, map: r.map, record: r.record, error: r.error } });
+        if (
+          shown &&
+          shown.layoutKey === r.layoutKey &&
+          shown.seed === r.seed &&
+          shown.format === r.format &&
+          shown.sample === r.sample
+        )
+          return;
+        useAnalysis.setState({
+          byteMap: {
+            layoutKey: r.layoutKey,
+            seed: r.seed,
+            format: r.format,
+            sample: r.sample,
+            map: r.map,
+            record: r.record,
+            error: r.error,
+          },
+        });
         break;
       }
     }
@@ -161,7 +202,8 @@ export function startAnalysis(makeWorker: () => Worker, workers = poolSize()): (
 
   pool.forEach((w, i) => {
     w.onmessage = (ev: MessageEvent<WorkerResult>) => onResult(ev.data, i);
-    w.onerror = (ev) => useAnalysis.setState({ error: `sizes worker failed: ${ev.message || "unknown error"}`, computing: false });
+    w.onerror = (ev) =>
+      useAnalysis.setState({ error: `sizes worker failed: ${ev.message || "unknown error"}`, computing: false });
   });
 
   const unsubs = [useDesigner.subscribe(send), useSettings.subscribe(send)];

@@ -1,14 +1,10 @@
 // The worker's work, free of worker plumbing so tests can run it in Node: samples, sizes, attribution, byte map, with reuse.
-import { attribute } from "../../../codecs/src/analysis/attribution.ts";
-import { byteMap } from "../../../codecs/src/analysis/bytemap.ts";
-import { IncrementalSizes } from "../../../codecs/src/analysis/columns.ts";
-import { DeflateSizes } from "../../../codecs/src/analysis/deflateSizes.ts";
-import { recordAt, SampleColumns, type SampleColumn } from "../../../codecs/src/analysis/sampleColumns.ts";
-import type { FormatSizes } from "../../../codecs/src/analysis/sizes.ts";
-import { CODECS } from "../../../codecs/src/formats/registry.ts";
-import type { FormatId } from "../../../codecs/src/formats/types.ts";
-import type { Layout } from "../../../codecs/src/layout/schema.ts";
-import type { TypedRecord } from "../../../codecs/src/layout/values.ts";
+import { CODECS, type FormatId, type FormatSizes, type Layout, type TypedRecord } from "#codecs";
+import { attribute } from "#codecs/analysis/attribution.ts";
+import { byteMap } from "#codecs/analysis/bytemap.ts";
+import { IncrementalSizes } from "#codecs/analysis/columns.ts";
+import { DeflateSizes } from "#codecs/analysis/deflateSizes.ts";
+import { recordAt, SampleColumns, type SampleColumn } from "#codecs/analysis/sampleColumns.ts";
 import type { ComputeRequest, FormatResult, WorkerResult } from "./protocol.ts";
 
 type Now = () => number;
@@ -111,7 +107,15 @@ export class Engine {
     }
     this.incremental.prune();
     this.sizesKey = key;
-    this.sizesOut = { type: "sizes", seq: req.seq, layoutKey: req.layoutKey, samples: req.samples, seed: req.seed, results, timings: { generate, measure: this.now() - t0, perFormat, remeasured } };
+    this.sizesOut = {
+      type: "sizes",
+      seq: req.seq,
+      layoutKey: req.layoutKey,
+      samples: req.samples,
+      seed: req.seed,
+      results,
+      timings: { generate, measure: this.now() - t0, perFormat, remeasured },
+    };
     return this.sizesOut;
   }
 
@@ -125,7 +129,15 @@ export class Engine {
     const t0 = this.now();
     const items = req.formats.map((f) => attribute(layout, records, f));
     this.attributionKey = key;
-    this.attributionOut = { type: "attribution", seq: req.seq, layoutKey: req.layoutKey, samples: req.samples, seed: req.seed, items, ms: this.now() - t0 };
+    this.attributionOut = {
+      type: "attribution",
+      seq: req.seq,
+      layoutKey: req.layoutKey,
+      samples: req.samples,
+      seed: req.seed,
+      items,
+      ms: this.now() - t0,
+    };
     return this.attributionOut;
   }
 
@@ -139,7 +151,15 @@ export class Engine {
     const { columns } = this.samples(layout, req.samples, req.seed);
     const record = req.samples > 0 ? recordAt(columns, sample) : undefined;
     const t0 = this.now();
-    const base = { type: "bytemap" as const, seq: req.seq, layoutKey: req.layoutKey, samples: req.samples, seed: req.seed, format: req.byteMap.format, sample };
+    const base = {
+      type: "bytemap" as const,
+      seq: req.seq,
+      layoutKey: req.layoutKey,
+      samples: req.samples,
+      seed: req.seed,
+      format: req.byteMap.format,
+      sample,
+    };
     let out: ByteMapResult;
     if (!record) out = { ...base, map: null, record: null, error: "no samples", ms: 0 };
     else {

@@ -1,9 +1,8 @@
 // Messages between the designer and its sizes worker; every result carries the request's seq so stale ones are dropped.
-import type { ByteMap } from "../../../codecs/src/analysis/bytemap.ts";
-import type { Attribution } from "../../../codecs/src/analysis/attribution.ts";
-import type { SizeStats } from "../../../codecs/src/analysis/stats.ts";
-import type { FormatId, FormatInfo } from "../../../codecs/src/formats/types.ts";
-import type { Layout } from "../../../codecs/src/layout/schema.ts";
+import type { FormatId, FormatInfo, Layout } from "#codecs";
+import type { Attribution } from "#codecs/analysis/attribution.ts";
+import type { ByteMap } from "#codecs/analysis/bytemap.ts";
+import type { SizeStats } from "#codecs/analysis/stats.ts";
 
 export interface ComputeRequest {
   type: "compute";
@@ -42,7 +41,35 @@ export interface PhaseTimings {
 }
 
 export type WorkerResult =
-  | { type: "sizes"; seq: number; layoutKey: number; samples: number; seed: number; results: FormatResult[]; timings: PhaseTimings }
-  | { type: "attribution"; seq: number; layoutKey: number; samples: number; seed: number; items: Attribution[]; ms: number }
-  | { type: "bytemap"; seq: number; layoutKey: number; samples: number; seed: number; format: FormatId; sample: number; map: ByteMap | null; record: unknown; error: string | null; ms: number }
+  | {
+      type: "sizes";
+      seq: number;
+      layoutKey: number;
+      samples: number;
+      seed: number;
+      results: FormatResult[];
+      timings: PhaseTimings;
+    }
+  | {
+      type: "attribution";
+      seq: number;
+      layoutKey: number;
+      samples: number;
+      seed: number;
+      items: Attribution[];
+      ms: number;
+    }
+  | {
+      type: "bytemap";
+      seq: number;
+      layoutKey: number;
+      samples: number;
+      seed: number;
+      format: FormatId;
+      sample: number;
+      map: ByteMap | null;
+      record: unknown;
+      error: string | null;
+      ms: number;
+    }
   | { type: "error"; seq: number; message: string };

@@ -5,20 +5,24 @@
 //   --decoder ours-sbe | ours-protobuf | pbjs-static | frames-only   --max-payload N   [--static-module file] [--verify]
 // frames-only decodes nothing: the floor that socket, framing and the sender set for every receiver.
 import net from "node:net";
-import { DecodeError } from "../../../codecs/src/errors.ts";
-import { compileSbe } from "../../../codecs/src/formats/sbe.ts";
-import { protobufCodec } from "../../../codecs/src/formats/protobuf.ts";
-import { UsageError } from "../../shared/cliErrors.ts";
-import { intFlag, parseFlags } from "../../shared/flags.ts";
+import { DecodeError } from "#codecs";
+import { protobufCodec } from "#codecs/formats/protobuf.ts";
+import { compileSbe } from "#codecs/formats/sbe.ts";
 import { FrameError, FrameReader } from "./framing.ts";
 import { loadStaticModule } from "./staticProtobuf.ts";
 import { Digest, telemetryLayout } from "./telemetry.ts";
+import { UsageError } from "../../shared/cliErrors.ts";
+import { intFlag, parseFlags } from "../../shared/flags.ts";
 
 export const NODE_DECODERS = ["ours-sbe", "ours-protobuf", "pbjs-static", "frames-only"] as const;
 export type NodeDecoder = (typeof NODE_DECODERS)[number];
 
 /** What a decoder does with one message: fold it into the digest, and in verify mode report it. */
-type Sink = (bytes: Uint8Array, digest: Digest, report: ((id: string, timestamp: string, payload: string) => void) | null) => void;
+type Sink = (
+  bytes: Uint8Array,
+  digest: Digest,
+  report: ((id: string, timestamp: string, payload: string) => void) | null,
+) => void;
 
 function sinkFor(decoder: NodeDecoder, maxPayload: number, staticModule: string | undefined): Sink {
   const layout = telemetryLayout(maxPayload);
@@ -64,7 +68,9 @@ function main(): void {
     let t0 = 0;
     let bytes = 0;
     const digest = new Digest();
-    const report = verify ? (id: string, timestamp: string, payload: string) => print({ event: "record", id, timestamp, payload }) : null;
+    const report = verify
+      ? (id: string, timestamp: string, payload: string) => print({ event: "record", id, timestamp, payload })
+      : null;
     const reader = new FrameReader((m) => sink(m, digest, report), maxMessage);
     const fail = (e: unknown) => {
       if (!(e instanceof DecodeError || e instanceof FrameError)) throw e;
@@ -93,7 +99,14 @@ function main(): void {
       }
       const ms = t0 === 0 ? 0 : performance.now() - t0;
       const cpu = process.cpuUsage(cpu0);
-      print({ event: "batch", messages: digest.count, bytes, ms, cpuMs: (cpu.user + cpu.system) / 1000, digest: digest.value });
+      print({
+        event: "batch",
+        messages: digest.count,
+        bytes,
+        ms,
+        cpuMs: (cpu.user + cpu.system) / 1000,
+        digest: digest.value,
+      });
       socket.end();
     });
     socket.on("error", (e) => print({ event: "error", message: e.message, messages: digest.count }));

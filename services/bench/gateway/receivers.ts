@@ -6,11 +6,11 @@ import net from "node:net";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { buildWithSbeTool, sbeJar } from "../../../codecs/test/exports-sbe/sbeTool.ts";
-import { generateSbeXml } from "../../../codecs/src/exporters/sbeXml.ts";
-import { nodeCommand } from "../../shared/launch.ts";
+import { generateSbeXml } from "#codecs/exporters/sbeXml.ts";
+import { buildWithSbeTool, sbeJar } from "#codecs-test/exports-sbe/sbeTool.ts";
 import type { NodeDecoder } from "./nodeReceiver.ts";
 import { telemetryLayout } from "./telemetry.ts";
+import { nodeCommand } from "../../shared/launch.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const NODE_RECEIVER = path.join(here, "nodeReceiver.ts");
@@ -43,7 +43,11 @@ export interface DecodedRecord {
   payload: string;
 }
 
-type Event = { event: "batch" } & BatchResult | { event: "record" } & DecodedRecord | { event: "error"; message: string; messages: number } | { event: "listening"; port: number; pid: number };
+type Event =
+  | ({ event: "batch" } & BatchResult)
+  | ({ event: "record" } & DecodedRecord)
+  | { event: "error"; message: string; messages: number }
+  | { event: "listening"; port: number; pid: number };
 
 export class ReceiverError extends Error {
   override readonly name = "ReceiverError";
@@ -59,8 +63,13 @@ export interface Receiver {
 
 /** Compiles the SbeTool codecs for the layout's schema with the Java receiver (cached under .cache/sbe/). */
 export function buildJavaReceiver(maxPayload: number): string {
-  const schemas = generateSbeXml(telemetryLayout(maxPayload)).map((f) => ({ name: f.path.replace(/\.xml$/, ""), xml: f.content }));
-  return buildWithSbeTool(schemas, [{ file: "gatewaybench/Receiver.java", source: readFileSync(JAVA_RECEIVER, "utf8") }]).classes;
+  const schemas = generateSbeXml(telemetryLayout(maxPayload)).map((f) => ({
+    name: f.path.replace(/\.xml$/, ""),
+    xml: f.content,
+  }));
+  return buildWithSbeTool(schemas, [
+    { file: "gatewaybench/Receiver.java", source: readFileSync(JAVA_RECEIVER, "utf8") },
+  ]).classes;
 }
 
 export interface ReceiverOptions {
@@ -76,16 +85,40 @@ function command(kind: ReceiverKind, o: ReceiverOptions): { command: string; arg
   if (kind === "java-sbe") {
     if (!o.javaClasses) throw new Error("java-sbe needs javaClasses");
     // Agrona reads buffers through jdk.internal.misc.Unsafe; fixed compiler threads, so none ends with its CPU time uncounted
-    return { command: "java", args: ["--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "-XX:-UseDynamicNumberOfCompilerThreads", "-cp", `${o.javaClasses}${path.delimiter}${sbeJar}`, "gatewaybench.Receiver", String(o.maxPayload), ...(o.verify ? ["--verify"] : [])] };
+    return {
+      command: "java",
+      args: [
+        "--add-exports",
+        "java.base/jdk.internal.misc=ALL-UNNAMED",
+        "-XX:-UseDynamicNumberOfCompilerThreads",
+        "-cp",
+        `${o.javaClasses}${path.delimiter}${sbeJar}`,
+        "gatewaybench.Receiver",
+        String(o.maxPayload),
+        ...(o.verify ? ["--verify"] : []),
+      ],
+    };
   }
-  const args = ["--decoder", kind, "--max-payload", String(o.maxPayload), ...(o.staticModule ? ["--static-module", o.staticModule] : []), ...(o.verify ? ["--verify"] : [])];
+  const args = [
+    "--decoder",
+    kind,
+    "--max-payload",
+    String(o.maxPayload),
+    ...(o.staticModule ? ["--static-module", o.staticModule] : []),
+    ...(o.verify ? ["--verify"] : []),
+  ];
   return nodeCommand(NODE_RECEIVER, args);
 }
 
 export async function startReceiver(kind: ReceiverKind, o: ReceiverOptions): Promise<Receiver> {
   const cmd = command(kind, o);
-  const child: ChildProcess = spawn(cmd.command, cmd.args, { env: cmd.env ?? process.env, stdio: ["pipe", "pipe", "pipe"] });
-  const exited = new Promise<number | string>((resolve) => child.once("exit", (code, signal) => resolve(code ?? signal ?? -1)));
+  const child: ChildProcess = spawn(cmd.command, cmd.args, {
+    env: cmd.env ?? process.env,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  const exited = new Promise<number | string>((resolve) =>
+    child.once("exit", (code, signal) => resolve(code ?? signal ?? -1)),
+  );
   const events: Event[] = [];
   const stderr: string[] = [];
   let wake: (() => void) | null = null;
@@ -113,7 +146,10 @@ export async function startReceiver(kind: ReceiverKind, o: ReceiverOptions): Pro
     while (events.length === 0) {
       if (gone) throw new ReceiverError(gone);
       const left = deadline - Date.now();
-      if (left <= 0) throw new ReceiverError(`${kind} receiver: no report within ${timeoutMs} ms${stderr.length ? `:\n${stderr.join("\n")}` : ""}`);
+      if (left <= 0)
+        throw new ReceiverError(
+          `${kind} receiver: no report within ${timeoutMs} ms${stderr.length ? `:\n${stderr.join("\n")}` : ""}`,
+        );
       await new Promise<void>((resolve) => {
         const t = setTimeout(resolve, left);
         wake = () => {
@@ -127,7 +163,8 @@ export async function startReceiver(kind: ReceiverKind, o: ReceiverOptions): Pro
   }
 
   const first = await next(60_000);
-  if (first.event !== "listening") throw new ReceiverError(`${kind} receiver: expected a listening line, got ${JSON.stringify(first)}`);
+  if (first.event !== "listening")
+    throw new ReceiverError(`${kind} receiver: expected a listening line, got ${JSON.stringify(first)}`);
   const { port, pid } = first;
 
   return {
@@ -144,8 +181,13 @@ export async function startReceiver(kind: ReceiverKind, o: ReceiverOptions): Pro
       for (;;) {
         const e = await next(120_000);
         if (e.event === "record") records.push({ id: e.id, timestamp: e.timestamp, payload: e.payload });
-        else if (e.event === "batch") return { result: { messages: e.messages, bytes: e.bytes, ms: e.ms, cpuMs: e.cpuMs, digest: e.digest }, records };
-        else if (e.event === "error") throw new ReceiverError(`${kind} receiver rejected the batch after ${e.messages} messages: ${e.message}`);
+        else if (e.event === "batch")
+          return {
+            result: { messages: e.messages, bytes: e.bytes, ms: e.ms, cpuMs: e.cpuMs, digest: e.digest },
+            records,
+          };
+        else if (e.event === "error")
+          throw new ReceiverError(`${kind} receiver rejected the batch after ${e.messages} messages: ${e.message}`);
         else throw new ReceiverError(`${kind} receiver: unexpected ${JSON.stringify(e)}`);
       }
     },

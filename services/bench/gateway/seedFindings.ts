@@ -9,18 +9,40 @@ export interface SeedCell {
 }
 
 /** [max payload][format][batch] */
-export const SEED_TABLES: Readonly<Record<100 | 1000, Readonly<Record<"protobuf" | "sbe", Readonly<Record<number, SeedCell>>>>>> = {
+export const SEED_TABLES: Readonly<
+  Record<100 | 1000, Readonly<Record<"protobuf" | "sbe", Readonly<Record<number, SeedCell>>>>>
+> = {
   100: {
     // Table 1
-    protobuf: { 100: { cpuPercent: 0.2, ms: 0.325295 }, 1000: { cpuPercent: 0.9, ms: 1.3548 }, 10000: { cpuPercent: 7.4, ms: 9.27336 }, 100000: { cpuPercent: 33.0, ms: 25.285391 } },
+    protobuf: {
+      100: { cpuPercent: 0.2, ms: 0.325295 },
+      1000: { cpuPercent: 0.9, ms: 1.3548 },
+      10000: { cpuPercent: 7.4, ms: 9.27336 },
+      100000: { cpuPercent: 33.0, ms: 25.285391 },
+    },
     // Table 2
-    sbe: { 100: { cpuPercent: 0.4, ms: 0.146415 }, 1000: { cpuPercent: 1.2, ms: 0.832175 }, 10000: { cpuPercent: 7.6, ms: 4.786432 }, 100000: { cpuPercent: 34.3, ms: 13.185367 } },
+    sbe: {
+      100: { cpuPercent: 0.4, ms: 0.146415 },
+      1000: { cpuPercent: 1.2, ms: 0.832175 },
+      10000: { cpuPercent: 7.6, ms: 4.786432 },
+      100000: { cpuPercent: 34.3, ms: 13.185367 },
+    },
   },
   1000: {
     // Table 3
-    protobuf: { 100: { cpuPercent: 0.5, ms: 0.840918 }, 1000: { cpuPercent: 2.6, ms: 4.854998 }, 10000: { cpuPercent: 12.7, ms: 10.732454 }, 100000: { cpuPercent: 67.1, ms: 52.714018 } },
+    protobuf: {
+      100: { cpuPercent: 0.5, ms: 0.840918 },
+      1000: { cpuPercent: 2.6, ms: 4.854998 },
+      10000: { cpuPercent: 12.7, ms: 10.732454 },
+      100000: { cpuPercent: 67.1, ms: 52.714018 },
+    },
     // Table 4
-    sbe: { 100: { cpuPercent: 0.5, ms: 0.461458 }, 1000: { cpuPercent: 2.3, ms: 2.396256 }, 10000: { cpuPercent: 13.4, ms: 5.576806 }, 100000: { cpuPercent: 95.7, ms: 78.073025 } },
+    sbe: {
+      100: { cpuPercent: 0.5, ms: 0.461458 },
+      1000: { cpuPercent: 2.3, ms: 2.396256 },
+      10000: { cpuPercent: 13.4, ms: 5.576806 },
+      100000: { cpuPercent: 95.7, ms: 78.073025 },
+    },
   },
 };
 

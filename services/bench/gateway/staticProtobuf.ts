@@ -4,8 +4,7 @@ import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { generateProto } from "../../../codecs/src/exporters/proto.ts";
-import type { Layout } from "../../../codecs/src/layout/schema.ts";
+import { generateProto, type Layout } from "#codecs";
 
 const require = createRequire(import.meta.url);
 
@@ -15,7 +14,25 @@ export function writeStaticModule(layout: Layout, dir: string): string {
   writeFileSync(proto, generateProto(layout));
   const out = path.join(dir, "telemetry.pbjs.cjs");
   const pbjs = path.join(path.dirname(require.resolve("protobufjs-cli/package.json")), "bin/pbjs");
-  execFileSync(process.execPath, [pbjs, "-t", "static-module", "-w", "commonjs", "--dependency", require.resolve("protobufjs/minimal"), "--no-verify", "--no-convert", "--no-delimited", "-o", out, proto], { timeout: 60_000 });
+  execFileSync(
+    process.execPath,
+    [
+      pbjs,
+      "-t",
+      "static-module",
+      "-w",
+      "commonjs",
+      "--dependency",
+      require.resolve("protobufjs/minimal"),
+      "--no-verify",
+      "--no-convert",
+      "--no-delimited",
+      "-o",
+      out,
+      proto,
+    ],
+    { timeout: 60_000 },
+  );
   return out;
 }
 

@@ -2,10 +2,7 @@
 // as a layout, the seeded records the sender streams, and the digest every receiver folds its
 // decoded values into (so decoding cannot be skipped, and the bench can check the receiver read
 // exactly what was sent).
-import type { Layout } from "../../../codecs/src/layout/schema.ts";
-import { parseLayout } from "../../../codecs/src/layout/validate.ts";
-import type { TypedRecord } from "../../../codecs/src/layout/values.ts";
-import { Prng } from "../../../codecs/src/samples/prng.ts";
+import { type Layout, parseLayout, Prng, type TypedRecord } from "#codecs";
 
 /** The two message types of the seeds: payloads of at most 100 and at most 1000 bytes. */
 export const PAYLOAD_LIMITS = [100, 1000] as const;
@@ -25,8 +22,20 @@ export function telemetryLayout(maxPayload: number): Layout {
     package: "gateway",
     message: "Telemetry",
     fields: [
-      { id: "id", key: "id", name: "Id", type: { kind: "int", bits: 64, signed: true }, options: { protobuf: { intEncoding: "varint" } } },
-      { id: "timestamp", key: "timestamp", name: "Timestamp", unit: "ns", type: { kind: "int", bits: 64, signed: false } },
+      {
+        id: "id",
+        key: "id",
+        name: "Id",
+        type: { kind: "int", bits: 64, signed: true },
+        options: { protobuf: { intEncoding: "varint" } },
+      },
+      {
+        id: "timestamp",
+        key: "timestamp",
+        name: "Timestamp",
+        unit: "ns",
+        type: { kind: "int", bits: 64, signed: false },
+      },
       // a Go string: any UTF-8 (the records hold ASCII, so bytes = characters)
       { id: "payload", key: "payload", name: "Payload", type: { kind: "string", maxLength: maxPayload } },
     ],
@@ -89,7 +98,13 @@ export class Digest {
   addRecord(r: TypedRecord): void {
     const id = r.id as bigint;
     const ts = r.timestamp as bigint;
-    this.add(Number(BigInt.asIntN(32, id)), Number(BigInt.asIntN(32, id >> 32n)), Number(BigInt.asIntN(32, ts)), Number(BigInt.asIntN(32, ts >> 32n)), r.payload as string);
+    this.add(
+      Number(BigInt.asIntN(32, id)),
+      Number(BigInt.asIntN(32, id >> 32n)),
+      Number(BigInt.asIntN(32, ts)),
+      Number(BigInt.asIntN(32, ts >> 32n)),
+      r.payload as string,
+    );
   }
 
   /** the framing-only baseline: a message's length and nothing of its content */

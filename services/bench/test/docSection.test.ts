@@ -13,10 +13,14 @@ describe("writeDocSection", () => {
     const file = path.join(dir, "b.md");
     writeFileSync(file, "# Benchmarks\n\n<!-- a -->\nA1\n<!-- a -->\n\ntail\n");
     writeDocSection("<!-- b -->", "<!-- b -->\nB1\n<!-- b -->", file);
-    expect(readFileSync(file, "utf8")).toBe("# Benchmarks\n\n<!-- a -->\nA1\n<!-- a -->\n\ntail\n\n<!-- b -->\nB1\n<!-- b -->\n");
+    expect(readFileSync(file, "utf8")).toBe(
+      "# Benchmarks\n\n<!-- a -->\nA1\n<!-- a -->\n\ntail\n\n<!-- b -->\nB1\n<!-- b -->\n",
+    );
     writeDocSection("<!-- a -->", "<!-- a -->\nA2\n<!-- a -->\n", file);
     writeDocSection("<!-- b -->", "<!-- b -->\nB2\n<!-- b -->", file);
-    expect(readFileSync(file, "utf8")).toBe("# Benchmarks\n\n<!-- a -->\nA2\n<!-- a -->\n\ntail\n\n<!-- b -->\nB2\n<!-- b -->\n");
+    expect(readFileSync(file, "utf8")).toBe(
+      "# Benchmarks\n\n<!-- a -->\nA2\n<!-- a -->\n\ntail\n\n<!-- b -->\nB2\n<!-- b -->\n",
+    );
   });
 
   it("refuses a section without its markers", () => {

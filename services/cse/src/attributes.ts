@@ -27,7 +27,8 @@ const boolOrText: Check = (v, n) => {
   return v;
 };
 const count: Check = (v, n) => {
-  if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 0) throw badRequest(`${n} must be a non-negative integer`);
+  if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 0)
+    throw badRequest(`${n} must be a non-negative integer`);
   return v;
 };
 const strList: Check = (v, n) => {
@@ -76,7 +77,11 @@ const eventCriteria: Check = (v, n) => {
   for (const k of Object.keys(v)) if (k !== "net") throw badRequest(`${n}.${k} is not supported (only net)`);
   const net = v.net;
   if (!Array.isArray(net) || net.length === 0) throw badRequest(`${n}.net must be a non-empty array`);
-  for (const e of net) if (e !== 1 && e !== 2 && e !== 3 && e !== 4) throw badRequest(`${n}.net: ${JSON.stringify(e)} is not supported (1 update, 2 delete, 3 create of child, 4 delete of child)`);
+  for (const e of net)
+    if (e !== 1 && e !== 2 && e !== 3 && e !== 4)
+      throw badRequest(
+        `${n}.net: ${JSON.stringify(e)} is not supported (1 update, 2 delete, 3 create of child, 4 delete of child)`,
+      );
   return { net: [...new Set(net as number[])] };
 };
 const notificationContentType: Check = (v, n) => {
@@ -118,9 +123,22 @@ export const TYPES: Record<number, TypeSpec> = {
   },
   [TY.SUB]: {
     root: "m2m:sub",
-    create: { ...COMMON_CREATE, enc: eventCriteria, nu: notificationUris, nct: notificationContentType, su: subscriberUri, exc: positiveCount },
+    create: {
+      ...COMMON_CREATE,
+      enc: eventCriteria,
+      nu: notificationUris,
+      nct: notificationContentType,
+      su: subscriberUri,
+      exc: positiveCount,
+    },
     mandatory: ["nu"],
-    update: { ...COMMON_UPDATE, enc: eventCriteria, nu: notificationUris, nct: notificationContentType, exc: positiveCount },
+    update: {
+      ...COMMON_UPDATE,
+      enc: eventCriteria,
+      nu: notificationUris,
+      nct: notificationContentType,
+      exc: positiveCount,
+    },
   },
   [TY.CSE_BASE]: { root: "m2m:cb", create: {}, mandatory: [], update: undefined },
 };
@@ -138,20 +156,33 @@ export function unwrap(body: unknown, ty: number): Record<string, unknown> {
   if (!spec) throw badRequest(`resource type ${ty} is not known`);
   if (!isObject(body)) throw badRequest(`the body must be a JSON object {"${spec.root}": {...}}`);
   const keys = Object.keys(body);
-  if (keys.length !== 1 || keys[0] !== spec.root) throw badRequest(`the body for ty=${ty} must be {"${spec.root}": {...}}, got ${keys.map((k) => `"${k}"`).join(", ") || "{}"}`);
+  if (keys.length !== 1 || keys[0] !== spec.root)
+    throw badRequest(
+      `the body for ty=${ty} must be {"${spec.root}": {...}}, got ${keys.map((k) => `"${k}"`).join(", ") || "{}"}`,
+    );
   const inner = body[spec.root];
   if (!isObject(inner)) throw badRequest(`"${spec.root}" must be a JSON object`);
   return inner;
 }
 
-function checkAll(attrs: Record<string, unknown>, allowed: Record<string, Check>, root: string, skip: readonly string[]): Record<string, unknown> {
+function checkAll(
+  attrs: Record<string, unknown>,
+  allowed: Record<string, Check>,
+  root: string,
+  skip: readonly string[],
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(attrs)) {
     if (skip.includes(k)) continue;
     // oneM2M clients send "cr": null to ask for the creator attribute; this CSE always sets it
     if (k === "cr" && v === null) continue;
     const check = allowed[k];
-    if (!check) throw badRequest(READ_ONLY.has(k) ? `${root}.${k} is set by the CSE and cannot be given` : `${root}.${k} is not a known attribute here`);
+    if (!check)
+      throw badRequest(
+        READ_ONLY.has(k)
+          ? `${root}.${k} is set by the CSE and cannot be given`
+          : `${root}.${k} is not a known attribute here`,
+      );
     out[k] = check(v, `${root}.${k}`);
   }
   return out;
@@ -161,9 +192,12 @@ const RESERVED_NAMES = new Set(["la", "ol", "latest", "oldest"]);
 
 /** A resource name must be one path segment; Mobius answers 409/4005 for the virtual names. */
 export function checkResourceName(rn: unknown): string {
-  if (typeof rn !== "string" || rn.length === 0 || rn.length > 255) throw badRequest("rn must be a string of 1 to 255 characters");
-  if (/[/?#\s\u0000-\u001f\u007f]/.test(rn) || rn === "." || rn === "..") throw badRequest(`rn "${rn}" cannot be one segment of a path`);
-  if (RESERVED_NAMES.has(rn)) throw new CseError(409, RSC.OPERATION_NOT_ALLOWED, `rn "${rn}" is reserved for a virtual resource`);
+  if (typeof rn !== "string" || rn.length === 0 || rn.length > 255)
+    throw badRequest("rn must be a string of 1 to 255 characters");
+  if (/[/?#\s\u0000-\u001f\u007f]/.test(rn) || rn === "." || rn === "..")
+    throw badRequest(`rn "${rn}" cannot be one segment of a path`);
+  if (RESERVED_NAMES.has(rn))
+    throw new CseError(409, RSC.OPERATION_NOT_ALLOWED, `rn "${rn}" is reserved for a virtual resource`);
   return rn;
 }
 
@@ -178,7 +212,11 @@ function allowed(ty: number, which: "create" | "update", rules: AttributeRules):
   return ty === TY.AE && rules.rrFromString ? { ...spec, rr: boolOrText } : spec;
 }
 
-export function createAttributes(ty: number, attrs: Record<string, unknown>, rules: AttributeRules): { rn: string | undefined; attrs: Record<string, unknown> } {
+export function createAttributes(
+  ty: number,
+  attrs: Record<string, unknown>,
+  rules: AttributeRules,
+): { rn: string | undefined; attrs: Record<string, unknown> } {
   const spec = TYPES[ty]!;
   const checked = checkAll(attrs, allowed(ty, "create", rules), spec.root, ["rn"]);
   const mandatory = ty === TY.AE ? [...spec.mandatory, ...rules.aeMandatory] : spec.mandatory;
@@ -186,9 +224,14 @@ export function createAttributes(ty: number, attrs: Record<string, unknown>, rul
   return { rn: attrs.rn === undefined ? undefined : checkResourceName(attrs.rn), attrs: checked };
 }
 
-export function updateAttributes(ty: number, attrs: Record<string, unknown>, rules: AttributeRules): Record<string, unknown> {
+export function updateAttributes(
+  ty: number,
+  attrs: Record<string, unknown>,
+  rules: AttributeRules,
+): Record<string, unknown> {
   const spec = TYPES[ty]!;
-  if (!spec.update) throw new CseError(405, RSC.OPERATION_NOT_ALLOWED, `resources of type ${ty} (${spec.root}) cannot be updated`);
+  if (!spec.update)
+    throw new CseError(405, RSC.OPERATION_NOT_ALLOWED, `resources of type ${ty} (${spec.root}) cannot be updated`);
   if ("rn" in attrs) throw badRequest(`${spec.root}.rn cannot be updated`);
   const checked = checkAll(attrs, allowed(ty, "update", rules), spec.root, []);
   if (Object.keys(checked).length === 0) throw badRequest(`the update of ${spec.root} names no attribute`);

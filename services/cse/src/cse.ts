@@ -1,7 +1,18 @@
 // The CSE's behaviour: create, retrieve, update, delete and discover resources in the tree, apply
 // the container limits, the creator/superuser access rule, and raise notification events.
 import { CHILD_TYPES, createAttributes, isUrlLike, rootName, TYPES, unwrap, updateAttributes } from "./attributes.ts";
-import { badRequest, conflict, CseConfigError, CseError, noPrivilege, notAcceptable, notAllowed, notFound, RSC, type Rsc } from "./errors.ts";
+import {
+  badRequest,
+  conflict,
+  CseConfigError,
+  CseError,
+  noPrivilege,
+  notAcceptable,
+  notAllowed,
+  notFound,
+  RSC,
+  type Rsc,
+} from "./errors.ts";
 import { IdGenerator } from "./ids.ts";
 import type { Notifier } from "./notify.ts";
 import type { Profile } from "./profile.ts";
@@ -81,7 +92,10 @@ export class Cse {
   init(): void {
     const existing = this.store.allOfType(TY.CSE_BASE)[0];
     if (existing) {
-      if (existing.path !== this.config.base) throw new CseConfigError(`this data directory holds the CSE base "${existing.path}", not "${this.config.base}"`);
+      if (existing.path !== this.config.base)
+        throw new CseConfigError(
+          `this data directory holds the CSE base "${existing.path}", not "${this.config.base}"`,
+        );
       this.cseBase = existing;
       this.store.ownAesByAeId();
       return;
@@ -89,7 +103,20 @@ export class Cse {
     const ms = this.now();
     const ri = this.ids.next(TY.CSE_BASE, ms);
     const attrs = { rn: this.config.base, ty: TY.CSE_BASE, ri, pi: "", ct: m2mTime(ms), lt: m2mTime(ms) };
-    const row = { ri, parent: null, ty: TY.CSE_BASE, path: this.config.base, cr: null, size: 0, cni: 0, cbs: 0, st: 0, aei: null, created_ms: ms, attrs: JSON.stringify(attrs) };
+    const row = {
+      ri,
+      parent: null,
+      ty: TY.CSE_BASE,
+      path: this.config.base,
+      cr: null,
+      size: 0,
+      cni: 0,
+      cbs: 0,
+      st: 0,
+      aei: null,
+      created_ms: ms,
+      attrs: JSON.stringify(attrs),
+    };
     this.cseBase = { id: this.store.insert(row), ...row };
   }
 
@@ -118,7 +145,8 @@ export class Cse {
 
   private resolve(path: string): Target {
     const segments = path.split("/");
-    if (segments[0] !== this.config.base) throw notFound(`no resource at /${path} (the CSE base is /${this.config.base})`);
+    if (segments[0] !== this.config.base)
+      throw notFound(`no resource at /${path} (the CSE base is /${this.config.base})`);
     const last = segments[segments.length - 1]!;
     const virtual = segments.length > 1 ? VIRTUAL[last] : undefined;
     if (virtual) {
@@ -161,28 +189,68 @@ export class Cse {
   // ---------------------------------------------------------------------------------------------
 
   /** What every create checks first: the parent, the type, the attributes. */
-  private createTarget(req: CseRequest): { parent: ResourceRow; ty: number; givenRn: string | undefined; attrs: Attrs } {
+  private createTarget(req: CseRequest): {
+    parent: ResourceRow;
+    ty: number;
+    givenRn: string | undefined;
+    attrs: Attrs;
+  } {
     const target = this.resolve(req.path);
-    if (target.virtual) throw notAllowed(`a resource cannot be created under /${req.path}: it is a virtual resource`, this.config.profile.createUnderVirtualStatus);
+    if (target.virtual)
+      throw notAllowed(
+        `a resource cannot be created under /${req.path}: it is a virtual resource`,
+        this.config.profile.createUnderVirtualStatus,
+      );
     const parent = target.row;
     const ty = req.ty!;
     if (ty === TY.CSE_BASE) throw notAllowed("a CSEBase cannot be created");
-    if (!TYPES[ty]) throw new CseError(501, RSC.NOT_IMPLEMENTED, `resource type ${ty} is not implemented by this CSE (AE 2, container 3, contentInstance 4, subscription 23)`);
+    if (!TYPES[ty])
+      throw new CseError(
+        501,
+        RSC.NOT_IMPLEMENTED,
+        `resource type ${ty} is not implemented by this CSE (AE 2, container 3, contentInstance 4, subscription 23)`,
+      );
     if (!CHILD_TYPES[parent.ty]!.includes(ty))
-      throw new CseError(403, RSC.INVALID_CHILD_RESOURCE_TYPE, `a resource of type ${ty} cannot be a child of /${parent.path} (type ${parent.ty})`);
+      throw new CseError(
+        403,
+        RSC.INVALID_CHILD_RESOURCE_TYPE,
+        `a resource of type ${ty} cannot be a child of /${parent.path} (type ${parent.ty})`,
+      );
     const { rn: givenRn, attrs } = createAttributes(ty, unwrap(req.body, ty), this.config.profile);
     return { parent, ty, givenRn, attrs };
   }
 
   /** The row and representation of a new resource, before its type adds its own attributes. */
-  private newResource(parent: ResourceRow, ty: number, ri: string, rn: string, originator: string, aei: string | null, attrs: Attrs, ms: number) {
+  private newResource(
+    parent: ResourceRow,
+    ty: number,
+    ri: string,
+    rn: string,
+    originator: string,
+    aei: string | null,
+    attrs: Attrs,
+    ms: number,
+  ) {
     const time = m2mTime(ms);
     const rep: Attrs = { rn, ty, pi: parent.ri, ri, ct: time, lt: time, et: attrs.et ?? defaultExpiry(ms) };
     // an AE has no creator attribute (TS-0001, ACME, Mobius): it owns itself, so its AE-ID is the
     // owner, never the bare "C"/"S" that asked for one (which any client may send)
     if (ty !== TY.AE) rep.cr = originator;
     if (attrs.lbl !== undefined) rep.lbl = attrs.lbl;
-    const row = { ri, parent: parent.id, ty, path: `${parent.path}/${rn}`, cr: aei ?? originator, size: 0, cni: 0, cbs: 0, st: 0, aei, created_ms: ms, attrs: "" };
+    const row = {
+      ri,
+      parent: parent.id,
+      ty,
+      path: `${parent.path}/${rn}`,
+      cr: aei ?? originator,
+      size: 0,
+      cni: 0,
+      cbs: 0,
+      st: 0,
+      aei,
+      created_ms: ms,
+      attrs: "",
+    };
     return { rep, row };
   }
 
@@ -211,11 +279,24 @@ export class Cse {
 
     let aei: string | null = null;
     if (ty === TY.AE) {
-      if (!this.config.aeOriginatorAllowed(req.originator)) throw new CseError(403, RSC.AE_ORIGINATOR_NOT_ALLOWED, `originator ${req.originator} is not allowed to register an AE`);
+      if (!this.config.aeOriginatorAllowed(req.originator))
+        throw new CseError(
+          403,
+          RSC.AE_ORIGINATOR_NOT_ALLOWED,
+          `originator ${req.originator} is not allowed to register an AE`,
+        );
       // a bare "C" or "S" asks the CSE to assign the AE-ID
-      aei = req.originator === "C" || req.originator === "S" ? `${req.originator}${this.ids.next(TY.AE, this.now()).slice(2)}` : req.originator;
+      aei =
+        req.originator === "C" || req.originator === "S"
+          ? `${req.originator}${this.ids.next(TY.AE, this.now()).slice(2)}`
+          : req.originator;
       const other = this.store.byAei(aei);
-      if (other) throw new CseError(profile.originatorRegistered.status, profile.originatorRegistered.rsc, `originator ${aei} has already registered the AE /${other.path}`);
+      if (other)
+        throw new CseError(
+          profile.originatorRegistered.status,
+          profile.originatorRegistered.rsc,
+          `originator ${aei} has already registered the AE /${other.path}`,
+        );
     }
     if (ty === TY.SUB) this.checkAeTargets(attrs.nu as string[]);
 
@@ -239,7 +320,11 @@ export class Cse {
         result = this.insert(row, rep, attrs.lbl);
         break;
       case TY.CNT:
-        Object.assign(rep, { mni: attrs.mni ?? CONTAINER_DEFAULTS.mni, mbs: attrs.mbs ?? CONTAINER_DEFAULTS.mbs, mia: attrs.mia ?? CONTAINER_DEFAULTS.mia });
+        Object.assign(rep, {
+          mni: attrs.mni ?? CONTAINER_DEFAULTS.mni,
+          mbs: attrs.mbs ?? CONTAINER_DEFAULTS.mbs,
+          mia: attrs.mia ?? CONTAINER_DEFAULTS.mia,
+        });
         result = this.insert(row, rep, attrs.lbl);
         break;
       case TY.CIN:
@@ -261,7 +346,9 @@ export class Cse {
 
   /** AE-IDs in `nu` must name registered AEs: their notifications go to the AE's poa. */
   private checkAeTargets(nu: readonly string[]): void {
-    for (const u of nu) if (!isUrlLike(u) && !this.store.byAei(u)) throw badRequest(`nu: "${u}" is neither a URL nor the AE-ID of a registered AE`);
+    for (const u of nu)
+      if (!isUrlLike(u) && !this.store.byAei(u))
+        throw badRequest(`nu: "${u}" is neither a URL nor the AE-ID of a registered AE`);
   }
 
   /** The URLs behind `nu`: URLs as given, an AE-ID as the http(s) URLs of that AE's poa. */
@@ -282,7 +369,8 @@ export class Cse {
     const full = { ...row, attrs: JSON.stringify(rep) };
     return this.store.transaction(() => {
       // the parent may have gone while a verification request was awaited
-      if (row.parent !== null && !this.store.byId(row.parent)) throw notFound(`the parent of /${row.path} no longer exists`);
+      if (row.parent !== null && !this.store.byId(row.parent))
+        throw notFound(`the parent of /${row.path} no longer exists`);
       this.checkFree(row.path);
       const id = this.store.insert(full);
       if (Array.isArray(labels)) this.store.replaceLabels(id, labels as string[]);
@@ -291,12 +379,22 @@ export class Cse {
   }
 
   /** Adds the instance and trims the container to its limits in one transaction (group-committed). */
-  private createInstance(container: ResourceRow, row: Omit<ResourceRow, "id">, rep: Attrs, attrs: Attrs): Promise<ResourceRow> {
+  private createInstance(
+    container: ResourceRow,
+    row: Omit<ResourceRow, "id">,
+    rep: Attrs,
+    attrs: Attrs,
+  ): Promise<ResourceRow> {
     return this.store.batched(this.instanceWriter(container, row, rep, attrs));
   }
 
   /** The writes that add an instance and trim its container: to run inside one transaction. */
-  private instanceWriter(container: ResourceRow, row: Omit<ResourceRow, "id">, rep: Attrs, attrs: Attrs): () => ResourceRow {
+  private instanceWriter(
+    container: ResourceRow,
+    row: Omit<ResourceRow, "id">,
+    rep: Attrs,
+    attrs: Attrs,
+  ): () => ResourceRow {
     const con = attrs.con;
     const cs = Buffer.byteLength(typeof con === "string" ? con : JSON.stringify(con));
     if (attrs.cnf !== undefined) rep.cnf = attrs.cnf;
@@ -309,7 +407,8 @@ export class Cse {
       if (!cnt) throw notFound(`no resource at /${container.path}`);
       const limits = JSON.parse(cnt.attrs) as { mni: number; mbs: number; mia: number };
       if (limits.mni === 0) throw notAcceptable(`/${cnt.path} takes no instances (mni=0)`);
-      if (cs > limits.mbs) throw notAcceptable(`the instance is ${cs} bytes, more than /${cnt.path} holds (mbs=${limits.mbs})`);
+      if (cs > limits.mbs)
+        throw notAcceptable(`the instance is ${cs} bytes, more than /${cnt.path} holds (mbs=${limits.mbs})`);
       const { cni, cbs } = this.trim(cnt, limits, row.created_ms, 1, cs);
       const st = cnt.st + 1;
       rep.st = st;
@@ -325,7 +424,13 @@ export class Cse {
    * Deletes the oldest instances until `adding` more instances of `addBytes` fit within mni/mbs and
    * none is older than mia seconds. Runs inside the caller's transaction.
    */
-  private trim(cnt: ResourceRow, limits: { mni: number; mbs: number; mia: number }, nowMs: number, adding: number, addBytes: number): { cni: number; cbs: number } {
+  private trim(
+    cnt: ResourceRow,
+    limits: { mni: number; mbs: number; mia: number },
+    nowMs: number,
+    adding: number,
+    addBytes: number,
+  ): { cni: number; cbs: number } {
     let cni = cnt.cni;
     let cbs = cnt.cbs;
     const cutoff = nowMs - limits.mia * 1000;
@@ -350,7 +455,9 @@ export class Cse {
       if (target.virtual) throw badRequest(`discovery needs a real resource, not /${req.path}`);
       // Mobius refuses rcn=11, ACME takes only 11 (and 6); 11 is what this answer is
       if (rcn !== undefined && !(rcn === 11 && discovery.rcn11))
-        throw badRequest(`rcn=${rcn} is not supported with discovery (leave rcn out${discovery.rcn11 ? " or use 11" : ""})`);
+        throw badRequest(
+          `rcn=${rcn} is not supported with discovery (leave rcn out${discovery.rcn11 ? " or use 11" : ""})`,
+        );
       const lim = discovery.cap === undefined ? filter.lim : Math.min(filter.lim ?? discovery.cap, discovery.cap);
       const paths = this.store.searchPaths(target.row.path, { ...filter, lim }, discovery.byName);
       // Mobius picks the smallest names, then lists them from the largest down
@@ -361,11 +468,17 @@ export class Cse {
     if (rcn === undefined || rcn === 1) {
       const shaping = (["lim", "ofst", "lvl"] as const).filter((k) => filter[k] !== undefined);
       if (conditions.length > 0 || shaping.length > 0)
-        throw badRequest(`filter criteria (${[...conditions, ...shaping].join(", ")}) select child resources: use fu=1 (discovery) or rcn=4/rcn=8 (retrieve with children)`);
+        throw badRequest(
+          `filter criteria (${[...conditions, ...shaping].join(", ")}) select child resources: use fu=1 (discovery) or rcn=4/rcn=8 (retrieve with children)`,
+        );
       return { status: 200, rsc: RSC.OK, body: this.wrap(row) };
     }
-    if (rcn !== 4 && rcn !== 8) throw badRequest(`rcn=${rcn} is not supported (1 attributes, 4 attributes and child resources, 8 child resources)`);
-    if (filter.lvl !== undefined && filter.lvl !== 1) throw badRequest(`lvl=${filter.lvl}: rcn=${rcn} includes the direct children only (lvl=1)`);
+    if (rcn !== 4 && rcn !== 8)
+      throw badRequest(
+        `rcn=${rcn} is not supported (1 attributes, 4 attributes and child resources, 8 child resources)`,
+      );
+    if (filter.lvl !== undefined && filter.lvl !== 1)
+      throw badRequest(`lvl=${filter.lvl}: rcn=${rcn} includes the direct children only (lvl=1)`);
     const children = this.store.search(row.path, { ...filter, lvl: 1 }, false);
     const grouped: Attrs = rcn === 4 ? this.represent(row) : {};
     for (const child of children) {
@@ -398,7 +511,11 @@ export class Cse {
     if (row.ty === TY.SUB && changes.nu !== undefined) this.checkAeTargets(changes.nu as string[]);
     if (row.ty === TY.SUB && changes.nu !== undefined && this.config.verifySubscriptions) {
       const old = new Set((JSON.parse(row.attrs) as SubAttrs).nu);
-      await this.notifier.verify(this.urls((changes.nu as string[]).filter((u) => !old.has(u))), row.path, req.originator);
+      await this.notifier.verify(
+        this.urls((changes.nu as string[]).filter((u) => !old.has(u))),
+        row.path,
+        req.originator,
+      );
     }
     const ms = this.now();
     const updated = this.store.transaction(() => {
@@ -436,7 +553,8 @@ export class Cse {
       const current = this.store.byPath(row.path);
       if (!current) throw notFound(`no resource at /${row.path}`);
       events.push(...this.eventsFor(current.id, NET.DELETE, current, body, undefined, true));
-      if (current.parent !== null) events.push(...this.eventsFor(current.parent, NET.DELETE_CHILD, current, body, undefined, false));
+      if (current.parent !== null)
+        events.push(...this.eventsFor(current.parent, NET.DELETE_CHILD, current, body, undefined, false));
       const subs = current.ty === TY.SUB ? [current] : this.store.typeInSubtree(TY.SUB, current.path);
       if (current.ty === TY.CIN && current.parent !== null) {
         const cnt = this.store.byId(current.parent);
@@ -457,7 +575,14 @@ export class Cse {
   // ---------------------------------------------------------------------------------------------
 
   /** The subscriptions under `parentId` interested in `net`, with what each should be sent. */
-  private eventsFor(parentId: number, net: number, resource: ResourceRow, whole: Attrs, modified: Attrs | undefined, last: boolean): PendingEvent[] {
+  private eventsFor(
+    parentId: number,
+    net: number,
+    resource: ResourceRow,
+    whole: Attrs,
+    modified: Attrs | undefined,
+    last: boolean,
+  ): PendingEvent[] {
     const out: PendingEvent[] = [];
     for (const sub of this.store.subscriptionsOf(parentId)) {
       if (sub.id === resource.id) continue;
@@ -487,7 +612,11 @@ export class Cse {
         } else this.store.setAttrs(sub.id, JSON.stringify({ ...attrs, exc: left }));
       }
       const s = JSON.parse(sub.attrs) as SubAttrs;
-      this.notifier.notify({ ri: sub.ri, nu: this.urls(s.nu) }, { "m2m:sgn": { nev: { rep: e.rep, net: e.net }, sur: sub.path } }, last);
+      this.notifier.notify(
+        { ri: sub.ri, nu: this.urls(s.nu) },
+        { "m2m:sgn": { nev: { rep: e.rep, net: e.net }, sur: sub.path } },
+        last,
+      );
       if (last && !e.last) this.announceDeletion(sub);
     }
   }
@@ -495,7 +624,8 @@ export class Cse {
   /** TS-0004's subscription deletion notice to the subscription's `su`, after anything still queued. */
   private announceDeletion(sub: ResourceRow): void {
     const su = (JSON.parse(sub.attrs) as SubAttrs).su;
-    if (su !== undefined) this.notifier.notify({ ri: sub.ri, nu: [su] }, { "m2m:sgn": { sud: true, sur: sub.path } }, true);
+    if (su !== undefined)
+      this.notifier.notify({ ri: sub.ri, nu: [su] }, { "m2m:sgn": { sud: true, sur: sub.path } }, true);
   }
 }
 

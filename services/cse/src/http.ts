@@ -37,8 +37,17 @@ export function createHandler(cse: Cse, opts: HttpOptions): (req: IncomingMessag
     const answer = (out: CseResponse) => send(res, out, ri, RELEASE_VERSIONS.has(rvi) ? rvi : DEFAULT_RVI);
     const fail = (e: unknown) => {
       if (e instanceof CseError) return answer({ status: e.status, rsc: e.rsc, body: { "m2m:dbg": e.message } });
-      opts.log({ event: "error", method: req.method, url: req.url, error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
-      answer({ status: 500, rsc: RSC.INTERNAL_SERVER_ERROR, body: { "m2m:dbg": "internal error of the CSE (see its log)" } });
+      opts.log({
+        event: "error",
+        method: req.method,
+        url: req.url,
+        error: e instanceof Error ? (e.stack ?? e.message) : String(e),
+      });
+      answer({
+        status: 500,
+        rsc: RSC.INTERNAL_SERVER_ERROR,
+        body: { "m2m:dbg": "internal error of the CSE (see its log)" },
+      });
     };
 
     if (req.method === "OPTIONS") {
@@ -50,7 +59,11 @@ export function createHandler(cse: Cse, opts: HttpOptions): (req: IncomingMessag
     if (declared > opts.maxBodyBytes) {
       // no point reading a body that will be refused: answer and drop the connection
       res.shouldKeepAlive = false;
-      answer({ status: 413, rsc: RSC.BAD_REQUEST, body: { "m2m:dbg": `the body is ${declared} bytes, more than the ${opts.maxBodyBytes} this CSE takes` } });
+      answer({
+        status: 413,
+        rsc: RSC.BAD_REQUEST,
+        body: { "m2m:dbg": `the body is ${declared} bytes, more than the ${opts.maxBodyBytes} this CSE takes` },
+      });
       res.on("finish", () => req.destroy());
       return;
     }
@@ -62,11 +75,22 @@ export function createHandler(cse: Cse, opts: HttpOptions): (req: IncomingMessag
     });
     req.on("error", () => res.destroy());
     req.on("end", () => {
-      if (size > opts.maxBodyBytes) return answer({ status: 413, rsc: RSC.BAD_REQUEST, body: { "m2m:dbg": `the body is larger than the ${opts.maxBodyBytes} bytes this CSE takes` } });
-      if (!opts.isOpen()) return answer({ status: 500, rsc: RSC.INTERNAL_SERVER_ERROR, body: { "m2m:dbg": "the CSE is shutting down" } });
+      if (size > opts.maxBodyBytes)
+        return answer({
+          status: 413,
+          rsc: RSC.BAD_REQUEST,
+          body: { "m2m:dbg": `the body is larger than the ${opts.maxBodyBytes} bytes this CSE takes` },
+        });
+      if (!opts.isOpen())
+        return answer({ status: 500, rsc: RSC.INTERNAL_SERVER_ERROR, body: { "m2m:dbg": "the CSE is shutting down" } });
       let parsed;
       try {
-        parsed = parseRequest({ method: req.method ?? "", url: req.url ?? "/", header: (n) => header(req, n), body: Buffer.concat(chunks, Math.min(size, opts.maxBodyBytes)) });
+        parsed = parseRequest({
+          method: req.method ?? "",
+          url: req.url ?? "/",
+          header: (n) => header(req, n),
+          body: Buffer.concat(chunks, Math.min(size, opts.maxBodyBytes)),
+        });
       } catch (e) {
         return fail(e);
       }

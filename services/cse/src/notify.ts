@@ -48,7 +48,13 @@ export class Notifier {
     q.items.push({ nu: target.nu, body: JSON.stringify(sgn) });
     if (q.items.length > this.opts.maxQueue) {
       q.items.shift();
-      if (q.dropped++ % 1000 === 0) this.opts.log({ event: "notification-dropped", sub: target.ri, dropped: q.dropped, reason: `more than ${this.opts.maxQueue} pending` });
+      if (q.dropped++ % 1000 === 0)
+        this.opts.log({
+          event: "notification-dropped",
+          sub: target.ri,
+          dropped: q.dropped,
+          reason: `more than ${this.opts.maxQueue} pending`,
+        });
     }
     if (last) q.closing = true;
     if (!q.running) {
@@ -73,7 +79,11 @@ export class Notifier {
       const res = await this.post(url, body);
       const rsc = res?.headers.get("x-m2m-rsc");
       if (!res || res.status < 200 || res.status > 299 || (rsc !== null && rsc !== undefined && rsc !== "2000"))
-        throw new CseError(500, RSC.SUBSCRIPTION_VERIFICATION_FAILED, `verification request to ${url} failed: ${res ? `HTTP ${res.status}${rsc ? `, RSC ${rsc}` : ""}` : "no answer"}`);
+        throw new CseError(
+          500,
+          RSC.SUBSCRIPTION_VERIFICATION_FAILED,
+          `verification request to ${url} failed: ${res ? `HTTP ${res.status}${rsc ? `, RSC ${rsc}` : ""}` : "no answer"}`,
+        );
     }
   }
 
@@ -94,10 +104,20 @@ export class Notifier {
         continue;
       }
       // bounded: a subscription logs at most maxFailures in a row before it is removed
-      this.opts.log({ event: "notification-failed", sub: ri, nu: item.nu, failures: ++q.failures, of: this.opts.maxFailures });
+      this.opts.log({
+        event: "notification-failed",
+        sub: ri,
+        nu: item.nu,
+        failures: ++q.failures,
+        of: this.opts.maxFailures,
+      });
       if (q.failures >= this.opts.maxFailures) {
         this.queues.delete(ri);
-        this.opts.log({ event: "subscription-removed", sub: ri, reason: `${q.failures} notifications in a row got no answer` });
+        this.opts.log({
+          event: "subscription-removed",
+          sub: ri,
+          reason: `${q.failures} notifications in a row got no answer`,
+        });
         this.opts.onExhausted(ri);
         return;
       }

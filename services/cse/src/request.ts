@@ -47,9 +47,19 @@ const JSON_TYPES = new Set(["application/json", "application/vnd.onem2m-res+json
 
 export function parseRequest(h: HeaderView): CseRequest {
   const op = OPERATIONS[h.method];
-  if (!op) throw new CseError(405, RSC.OPERATION_NOT_ALLOWED, `HTTP method ${h.method} is not a oneM2M operation (POST, GET, PUT, DELETE)`);
+  if (!op)
+    throw new CseError(
+      405,
+      RSC.OPERATION_NOT_ALLOWED,
+      `HTTP method ${h.method} is not a oneM2M operation (POST, GET, PUT, DELETE)`,
+    );
   const rvi = h.header("x-m2m-rvi");
-  if (rvi !== undefined && !RELEASE_VERSIONS.has(rvi)) throw new CseError(501, RSC.RELEASE_VERSION_NOT_SUPPORTED, `release version "${rvi}" is not supported (use one of ${[...RELEASE_VERSIONS].join(", ")})`);
+  if (rvi !== undefined && !RELEASE_VERSIONS.has(rvi))
+    throw new CseError(
+      501,
+      RSC.RELEASE_VERSION_NOT_SUPPORTED,
+      `release version "${rvi}" is not supported (use one of ${[...RELEASE_VERSIONS].join(", ")})`,
+    );
   if (!h.header("x-m2m-ri")) throw badRequest("the X-M2M-RI header (request identifier) is mandatory");
   const originator = h.header("x-m2m-origin");
   if (!originator) throw badRequest("the X-M2M-Origin header (originator) is mandatory");
@@ -60,7 +70,8 @@ export function parseRequest(h: HeaderView): CseRequest {
   if (op !== "retrieve") {
     // a filter would change nothing here, and an rcn other than 1 asks for an answer this CSE does not give
     const ignored = query.given.filter((k) => k !== "rcn" || query.rcn !== 1);
-    if (ignored.length > 0) throw badRequest(`query parameters ${ignored.join(", ")} do not apply to the ${op} operation (only rcn=1 does)`);
+    if (ignored.length > 0)
+      throw badRequest(`query parameters ${ignored.join(", ")} do not apply to the ${op} operation (only rcn=1 does)`);
   }
 
   let ty: number | undefined;
@@ -68,7 +79,8 @@ export function parseRequest(h: HeaderView): CseRequest {
   if (op === "create" || op === "update") {
     const ct = parseContentType(h.header("content-type"));
     if (op === "create") {
-      if (ct.ty === undefined) throw badRequest("a create needs the resource type in Content-Type, e.g. application/json;ty=4");
+      if (ct.ty === undefined)
+        throw badRequest("a create needs the resource type in Content-Type, e.g. application/json;ty=4");
       ty = ct.ty;
     }
     body = parseJsonBody(h.body);
@@ -86,9 +98,11 @@ function parsePath(raw: string): string {
 }
 
 function parseContentType(value: string | undefined): { ty: number | undefined } {
-  if (!value) throw badRequest("Content-Type is missing (application/json;ty=<type> on create, application/json on update)");
+  if (!value)
+    throw badRequest("Content-Type is missing (application/json;ty=<type> on create, application/json on update)");
   const [media, ...params] = value.split(";").map((p) => p.trim());
-  if (!JSON_TYPES.has(media!.toLowerCase())) throw badRequest(`Content-Type ${media} is not supported: this CSE speaks JSON (application/json)`);
+  if (!JSON_TYPES.has(media!.toLowerCase()))
+    throw badRequest(`Content-Type ${media} is not supported: this CSE speaks JSON (application/json)`);
   let ty: number | undefined;
   for (const p of params) {
     const eq = p.indexOf("=");
@@ -119,7 +133,10 @@ function parseQuery(raw: string): Query {
     if (part === "") continue;
     const eq = part.indexOf("=");
     const key = eq < 0 ? part : part.slice(0, eq);
-    if (!KNOWN_PARAMETERS.has(key)) throw badRequest(`query parameter "${key}" is not supported by this CSE (it knows ${[...KNOWN_PARAMETERS].join(", ")})`);
+    if (!KNOWN_PARAMETERS.has(key))
+      throw badRequest(
+        `query parameter "${key}" is not supported by this CSE (it knows ${[...KNOWN_PARAMETERS].join(", ")})`,
+      );
     const list = values.get(key) ?? [];
     for (const v of (eq < 0 ? "" : part.slice(eq + 1)).split("+")) {
       try {
@@ -155,12 +172,15 @@ function parseQuery(raw: string): Query {
     fu = fuText === "1" ? 1 : 2;
   }
   const drt = one("drt");
-  if (drt !== undefined && drt !== "1") throw badRequest(`drt=${drt}: this CSE answers discovery with structured paths only (drt=1)`);
+  if (drt !== undefined && drt !== "1")
+    throw badRequest(`drt=${drt}: this CSE answers discovery with structured paths only (drt=1)`);
   const ty = (values.get("ty") ?? []).filter((v) => v !== "").map((v) => int("ty", v));
   const lbl = (values.get("lbl") ?? []).filter((v) => v !== "");
-  if (ty.length > MAX_FILTER_VALUES || lbl.length > MAX_FILTER_VALUES) throw badRequest(`at most ${MAX_FILTER_VALUES} values of ty and of lbl`);
+  if (ty.length > MAX_FILTER_VALUES || lbl.length > MAX_FILTER_VALUES)
+    throw badRequest(`at most ${MAX_FILTER_VALUES} values of ty and of lbl`);
   const foText = one("fo");
-  if (foText !== undefined && foText !== "1" && foText !== "2") throw badRequest(`fo=${foText}: use 1 (all conditions, AND) or 2 (any condition, OR)`);
+  if (foText !== undefined && foText !== "1" && foText !== "2")
+    throw badRequest(`fo=${foText}: use 1 (all conditions, AND) or 2 (any condition, OR)`);
   const lvl = optInt("lvl");
   if (lvl === 0) throw badRequest("lvl must be at least 1");
   const rcnText = one("rcn");
@@ -178,8 +198,16 @@ function parseQuery(raw: string): Query {
     ofst: optInt("ofst"),
     or: foText === "2",
   };
-  const conditions = CONDITIONS.filter((k) => values.has(k) && (k !== "ty" || filter.ty.length > 0) && (k !== "lbl" || filter.lbl.length > 0));
-  return { fu, rcn: rcnText === undefined ? undefined : int("rcn", rcnText), filter, conditions, given: [...values.keys()] };
+  const conditions = CONDITIONS.filter(
+    (k) => values.has(k) && (k !== "ty" || filter.ty.length > 0) && (k !== "lbl" || filter.lbl.length > 0),
+  );
+  return {
+    fu,
+    rcn: rcnText === undefined ? undefined : int("rcn", rcnText),
+    filter,
+    conditions,
+    given: [...values.keys()],
+  };
 }
 
 /** The filter criteria that select resources; lim, ofst, lvl and fo only shape the selection. */

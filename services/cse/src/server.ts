@@ -1,8 +1,8 @@
 // startCse(): the embedded CSE (profile mobius or standard) as one call, for main.ts, tests and benchmarks.
-import type Database from "better-sqlite3";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
+import type Database from "better-sqlite3";
 import { Cse } from "./cse.ts";
 import { CseConfigError } from "./errors.ts";
 import { createHandler } from "./http.ts";
@@ -71,13 +71,22 @@ export const DB_FILE_NAME = "cse.sqlite";
 const SEGMENT = /^[A-Za-z0-9._~-]+$/;
 
 function patternMatcher(patterns: string[]): (s: string) => boolean {
-  const res = patterns.map((p) => new RegExp(`^${p.split("*").map((x) => x.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`));
+  const res = patterns.map(
+    (p) =>
+      new RegExp(
+        `^${p
+          .split("*")
+          .map((x) => x.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+          .join(".*")}$`,
+      ),
+  );
   return (s) => res.some((r) => r.test(s));
 }
 
 function positive(name: string, v: number | undefined, dflt: number, integer: boolean): number {
   if (v === undefined) return dflt;
-  if (!Number.isFinite(v) || v <= 0 || (integer && !Number.isInteger(v))) throw new CseConfigError(`${name} must be a positive ${integer ? "integer" : "number"}, got ${v}`);
+  if (!Number.isFinite(v) || v <= 0 || (integer && !Number.isInteger(v)))
+    throw new CseConfigError(`${name} must be a positive ${integer ? "integer" : "number"}, got ${v}`);
   return v;
 }
 
@@ -88,18 +97,25 @@ export async function startCse(options: CseOptions = {}): Promise<RunningCse> {
   const cseId = options.cseId ?? "/Mobius2";
   const superuser = options.superuser ?? "Sponde";
   const log = options.log ?? ((e) => console.error(JSON.stringify(e)));
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CseConfigError(`port must be 0..65535, got ${port}`);
-  if (!SEGMENT.test(base) || base === "." || base === "..") throw new CseConfigError(`base "${base}" must be one path segment of letters, digits, . _ ~ -`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new CseConfigError(`port must be 0..65535, got ${port}`);
+  if (!SEGMENT.test(base) || base === "." || base === "..")
+    throw new CseConfigError(`base "${base}" must be one path segment of letters, digits, . _ ~ -`);
   if (!/^\/[A-Za-z0-9._~-]+$/.test(cseId)) throw new CseConfigError(`CSE-ID "${cseId}" must look like /Mobius2`);
   const profile = options.profile ?? DEFAULT_PROFILE;
-  if (!isProfileName(profile)) throw new CseConfigError(`profile "${String(profile)}" is not one of ${PROFILE_NAMES.join(", ")}`);
+  if (!isProfileName(profile))
+    throw new CseConfigError(`profile "${String(profile)}" is not one of ${PROFILE_NAMES.join(", ")}`);
   if (superuser === "") throw new CseConfigError("the superuser originator cannot be empty");
   const timeoutMs = positive("notificationTimeoutMs", options.notificationTimeoutMs, 2500, false);
   const maxFailures = positive("maxNotificationFailures", options.maxNotificationFailures, 16, true);
   const maxQueue = positive("maxPendingNotifications", options.maxPendingNotifications, 10_000, true);
   const maxBodyBytes = positive("maxBodyBytes", options.maxBodyBytes, 4 * 1024 * 1024, true);
 
-  const databaseFile = options.connection ? options.connection.name : options.dataDir === undefined ? undefined : path.join(path.resolve(options.dataDir), DB_FILE_NAME);
+  const databaseFile = options.connection
+    ? options.connection.name
+    : options.dataDir === undefined
+      ? undefined
+      : path.join(path.resolve(options.dataDir), DB_FILE_NAME);
   const store = new Store(options.connection ? { connection: options.connection } : databaseFile);
   let open = true;
   let url = "";

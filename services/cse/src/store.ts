@@ -2,9 +2,9 @@
 // path and subtree range scans use one index), its parent's row id (cascading deletes, children by
 // type in creation order for `la`/`ol`, trimming and subscriptions) and its attributes as JSON.
 // Container counters (cni, cbs, st) are columns so adding an instance never rewrites the JSON.
-import Database from "better-sqlite3";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
+import Database from "better-sqlite3";
 import { CseConfigError } from "./errors.ts";
 
 export const TY = { AE: 2, CNT: 3, CIN: 4, CSE_BASE: 5, SUB: 23 } as const;
@@ -147,25 +147,43 @@ export class Store {
       rollbackTo: db.prepare("ROLLBACK TO item"),
       byPath: db.prepare<[string], ResourceRow>(`SELECT ${COLUMNS} FROM resource WHERE path = ?`),
       byId: db.prepare<[number], ResourceRow>(`SELECT ${COLUMNS} FROM resource WHERE id = ?`),
-      subscriptionByRi: db.prepare<[string], ResourceRow>(`SELECT ${COLUMNS} FROM resource WHERE ri = ? AND ty = ${TY.SUB}`),
+      subscriptionByRi: db.prepare<[string], ResourceRow>(
+        `SELECT ${COLUMNS} FROM resource WHERE ri = ? AND ty = ${TY.SUB}`,
+      ),
       exists: db.prepare<[string], { one: number }>("SELECT 1 AS one FROM resource WHERE path = ?").pluck(),
       byAei: db.prepare<[string], ResourceRow>(`SELECT ${COLUMNS} FROM resource WHERE aei = ?`),
       insert: db.prepare<NewRow>(
         "INSERT INTO resource (ri, parent, ty, path, cr, size, cni, cbs, st, aei, created_ms, attrs) VALUES (@ri, @parent, @ty, @path, @cr, @size, @cni, @cbs, @st, @aei, @created_ms, @attrs)",
       ),
       setAttrs: db.prepare<[string, number]>("UPDATE resource SET attrs = ? WHERE id = ?"),
-      setCounters: db.prepare<[number, number, number, number]>("UPDATE resource SET cni = ?, cbs = ?, st = ? WHERE id = ?"),
-      firstChild: db.prepare<[number, number], ResourceRow>(`SELECT ${COLUMNS} FROM resource WHERE parent = ? AND ty = ? ORDER BY id ASC LIMIT 1`),
-      lastChild: db.prepare<[number, number], ResourceRow>(`SELECT ${COLUMNS} FROM resource WHERE parent = ? AND ty = ? ORDER BY id DESC LIMIT 1`),
+      setCounters: db.prepare<[number, number, number, number]>(
+        "UPDATE resource SET cni = ?, cbs = ?, st = ? WHERE id = ?",
+      ),
+      firstChild: db.prepare<[number, number], ResourceRow>(
+        `SELECT ${COLUMNS} FROM resource WHERE parent = ? AND ty = ? ORDER BY id ASC LIMIT 1`,
+      ),
+      lastChild: db.prepare<[number, number], ResourceRow>(
+        `SELECT ${COLUMNS} FROM resource WHERE parent = ? AND ty = ? ORDER BY id DESC LIMIT 1`,
+      ),
       newestInstancesFirst: db.prepare<[number], { id: number; path: string; created_ms: number }>(
         `SELECT id, path, created_ms FROM resource WHERE parent = ? AND ty = ${TY.CIN} ORDER BY id DESC`,
       ),
-      oldestInstance: db.prepare<[number], InstanceMeta>(`SELECT id, size, created_ms FROM resource WHERE parent = ? AND ty = ${TY.CIN} ORDER BY id ASC LIMIT 1`),
+      oldestInstance: db.prepare<[number], InstanceMeta>(
+        `SELECT id, size, created_ms FROM resource WHERE parent = ? AND ty = ${TY.CIN} ORDER BY id ASC LIMIT 1`,
+      ),
       deleteById: db.prepare<[number]>("DELETE FROM resource WHERE id = ?"),
-      aesOwnedByAeId: db.prepare(`UPDATE resource SET cr = aei WHERE ty = ${TY.AE} AND aei IS NOT NULL AND (cr IS NULL OR cr != aei)`),
-      subscriptionParents: db.prepare<[], number>(`SELECT DISTINCT parent FROM resource WHERE ty = ${TY.SUB} AND parent IS NOT NULL`).pluck(),
-      childrenOfType: db.prepare<[number, number], ResourceRow>(`SELECT ${COLUMNS} FROM resource WHERE parent = ? AND ty = ? ORDER BY id`),
-      typeInSubtree: db.prepare<[number, string, string], ResourceRow>(`SELECT ${COLUMNS} FROM resource WHERE ty = ? AND path > ? AND path < ? ORDER BY id`),
+      aesOwnedByAeId: db.prepare(
+        `UPDATE resource SET cr = aei WHERE ty = ${TY.AE} AND aei IS NOT NULL AND (cr IS NULL OR cr != aei)`,
+      ),
+      subscriptionParents: db
+        .prepare<[], number>(`SELECT DISTINCT parent FROM resource WHERE ty = ${TY.SUB} AND parent IS NOT NULL`)
+        .pluck(),
+      childrenOfType: db.prepare<[number, number], ResourceRow>(
+        `SELECT ${COLUMNS} FROM resource WHERE parent = ? AND ty = ? ORDER BY id`,
+      ),
+      typeInSubtree: db.prepare<[number, string, string], ResourceRow>(
+        `SELECT ${COLUMNS} FROM resource WHERE ty = ? AND path > ? AND path < ? ORDER BY id`,
+      ),
       allOfType: db.prepare<[number], ResourceRow>(`SELECT ${COLUMNS} FROM resource WHERE ty = ? ORDER BY id`),
       clearLabels: db.prepare<[number]>("DELETE FROM label WHERE id = ?"),
       addLabel: db.prepare<[string, number]>("INSERT OR IGNORE INTO label (label, id) VALUES (?, ?)"),
@@ -175,12 +193,15 @@ export class Store {
   private migrate(): void {
     const version = this.schemaVersion();
     if (version === SCHEMA_VERSION) return;
-    if (version !== 0) throw new CseConfigError(`the CSE database has schema ${version}; this build knows ${SCHEMA_VERSION}`);
-    this.db.transaction(() => {
-      this.db.exec(SCHEMA);
-      if (this.shared) this.db.prepare("INSERT INTO cse_schema (version) VALUES (?)").run(SCHEMA_VERSION);
-      else this.db.pragma(`user_version = ${SCHEMA_VERSION}`);
-    }).immediate();
+    if (version !== 0)
+      throw new CseConfigError(`the CSE database has schema ${version}; this build knows ${SCHEMA_VERSION}`);
+    this.db
+      .transaction(() => {
+        this.db.exec(SCHEMA);
+        if (this.shared) this.db.prepare("INSERT INTO cse_schema (version) VALUES (?)").run(SCHEMA_VERSION);
+        else this.db.pragma(`user_version = ${SCHEMA_VERSION}`);
+      })
+      .immediate();
   }
 
   /** a database of its own keeps the version in user_version; a shared one in a table of the CSE's */
@@ -340,7 +361,8 @@ export class Store {
   }
 
   private select(columns: string, p: string, f: Filter, byPath: boolean): unknown[] {
-    if (f.ty.length > MAX_FILTER_VALUES || f.lbl.length > MAX_FILTER_VALUES) throw new RangeError("too many filter values");
+    if (f.ty.length > MAX_FILTER_VALUES || f.lbl.length > MAX_FILTER_VALUES)
+      throw new RangeError("too many filter values");
     const conditions: string[] = [];
     const args: unknown[] = [];
     const marks = (n: number) => Array.from({ length: n }, () => "?").join(", ");

@@ -30,7 +30,12 @@ export class M2mClient {
   }
 
   async raw(r: RawRequest): Promise<M2mResponse> {
-    const res = await fetch(this.url + r.path, { method: r.method, headers: r.headers, body: r.body, signal: AbortSignal.timeout(15_000) });
+    const res = await fetch(this.url + r.path, {
+      method: r.method,
+      headers: r.headers,
+      body: r.body,
+      signal: AbortSignal.timeout(15_000),
+    });
     const text = await res.text();
     let body: unknown = text;
     if (text !== "") {
@@ -44,11 +49,22 @@ export class M2mClient {
   }
 
   private headers(extra: Record<string, string> = {}): Record<string, string> {
-    return { "X-M2M-RI": `req-${++seq}`, "X-M2M-Origin": this.originator, "X-M2M-RVI": this.rvi, Accept: "application/json", ...extra };
+    return {
+      "X-M2M-RI": `req-${++seq}`,
+      "X-M2M-Origin": this.originator,
+      "X-M2M-RVI": this.rvi,
+      Accept: "application/json",
+      ...extra,
+    };
   }
 
   create(path: string, ty: number, body: unknown): Promise<M2mResponse> {
-    return this.raw({ method: "POST", path, headers: this.headers({ "Content-Type": `application/json;ty=${ty}` }), body: JSON.stringify(body) });
+    return this.raw({
+      method: "POST",
+      path,
+      headers: this.headers({ "Content-Type": `application/json;ty=${ty}` }),
+      body: JSON.stringify(body),
+    });
   }
 
   retrieve(path: string): Promise<M2mResponse> {
@@ -56,7 +72,12 @@ export class M2mClient {
   }
 
   update(path: string, body: unknown): Promise<M2mResponse> {
-    return this.raw({ method: "PUT", path, headers: this.headers({ "Content-Type": "application/json" }), body: JSON.stringify(body) });
+    return this.raw({
+      method: "PUT",
+      path,
+      headers: this.headers({ "Content-Type": "application/json" }),
+      body: JSON.stringify(body),
+    });
   }
 
   delete(path: string): Promise<M2mResponse> {

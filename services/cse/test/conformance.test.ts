@@ -6,9 +6,9 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAcme, type RunningAcme } from "../../test-support/acme.ts";
 import { M2mClient, type M2mResponse } from "./client.ts";
 import { startTestCse, type TestCse } from "./fixture.ts";
+import { startAcme, type RunningAcme } from "../../test-support/acme.ts";
 
 const DOC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../docs/cse.md");
 const PEERS = ["acme", "mobius", "standard"] as const;
@@ -45,21 +45,28 @@ async function bca(c: M2mClient, up: string): Promise<void> {
 
 const uril = async (c: M2mClient, q: string) => {
   const r = await c.retrieve(q);
-  return r.status === 200 ? ((r.body["m2m:uril"] as string[]).map(last).join(",") || "none") : code(r);
+  return r.status === 200 ? (r.body["m2m:uril"] as string[]).map(last).join(",") || "none" : code(r);
 };
 
 /** Each request class: what it sends, and the short answer the table holds. */
 const CLASSES: Record<string, (p: Peer) => Promise<string>> = {
-  "ae-without-rr": async (p) => code(await p.as("norr").create(`/${p.base}`, 2, { "m2m:ae": { rn: "norr", api: "Nx", srv: ["3"] } })),
-  "ae-rr-string": async (p) => code(await p.as("rrstr").create(`/${p.base}`, 2, { "m2m:ae": { rn: "rrstr", api: "Nx", rr: "false", srv: ["3"] } })),
-  "ae-without-srv": async (p) => code(await p.as("nosrv").create(`/${p.base}`, 2, { "m2m:ae": { rn: "nosrv", api: "Nx", rr: false } })),
+  "ae-without-rr": async (p) =>
+    code(await p.as("norr").create(`/${p.base}`, 2, { "m2m:ae": { rn: "norr", api: "Nx", srv: ["3"] } })),
+  "ae-rr-string": async (p) =>
+    code(
+      await p.as("rrstr").create(`/${p.base}`, 2, { "m2m:ae": { rn: "rrstr", api: "Nx", rr: "false", srv: ["3"] } }),
+    ),
+  "ae-without-srv": async (p) =>
+    code(await p.as("nosrv").create(`/${p.base}`, 2, { "m2m:ae": { rn: "nosrv", api: "Nx", rr: false } })),
   "ae-second-name": async (p) => {
     const c = p.as("twice");
     await ok(c.create(`/${p.base}`, 2, { "m2m:ae": { rn: "twice", api: "Nx", rr: false, srv: ["3"] } }));
     return code(await c.create(`/${p.base}`, 2, { "m2m:ae": { rn: "twice2", api: "Nx", rr: false, srv: ["3"] } }));
   },
   "ae-identity": async (p) => {
-    const ae = (await ok(p.as("ident").create(`/${p.base}`, 2, { "m2m:ae": { rn: "ident", api: "Nx", rr: false, srv: ["3"] } }))).body["m2m:ae"];
+    const ae = (
+      await ok(p.as("ident").create(`/${p.base}`, 2, { "m2m:ae": { rn: "ident", api: "Nx", rr: false, srv: ["3"] } }))
+    ).body["m2m:ae"];
     return `${ae.ri === ae.aei ? "ri=AE-ID" : "ri generated"}, ${"cr" in ae ? `cr=${ae.cr === ae.aei ? "AE-ID" : ae.cr}` : "no cr"}`;
   },
   "self-registered-delete-by-C": async (p) => {
@@ -68,19 +75,35 @@ const CLASSES: Record<string, (p: Peer) => Promise<string>> = {
     return code(await anyone.delete(`/${p.base}/selfdel`));
   },
   "self-registered-update-own-lbl": async (p) => {
-    const r = await ok(new M2mClient(p.url, "C").create(`/${p.base}`, 2, { "m2m:ae": { rn: "selfupd", api: "Nx", rr: false, srv: ["3"] } }));
-    return code(await new M2mClient(p.url, r.body["m2m:ae"].aei).update(`/${p.base}/selfupd`, { "m2m:ae": { lbl: ["mine"] } }));
+    const r = await ok(
+      new M2mClient(p.url, "C").create(`/${p.base}`, 2, {
+        "m2m:ae": { rn: "selfupd", api: "Nx", rr: false, srv: ["3"] },
+      }),
+    );
+    return code(
+      await new M2mClient(p.url, r.body["m2m:ae"].aei).update(`/${p.base}/selfupd`, { "m2m:ae": { lbl: ["mine"] } }),
+    );
   },
   "content-location": async (p) => {
     const c = p.as("loc");
     await ok(c.create(`/${p.base}`, 2, { "m2m:ae": { rn: "loc", api: "Nx", rr: false, srv: ["3"] } }));
     const loc = (await ok(c.create(`/${p.base}/loc`, 3, { "m2m:cnt": { rn: "up" } }))).headers.get("content-location");
-    return loc === null ? "none" : loc === `${p.base}/loc/up` ? "base/ae/cnt" : loc === `/${p.base}/loc/up` ? "/base/ae/cnt" : loc;
+    return loc === null
+      ? "none"
+      : loc === `${p.base}/loc/up`
+        ? "base/ae/cnt"
+        : loc === `/${p.base}/loc/up`
+          ? "/base/ae/cnt"
+          : loc;
   },
   "discovery-path-form": async (p) => {
     const { c, ae } = await aeWithContainer(p, "form");
     const paths = (await c.retrieve(`${ae}?fu=1&ty=3`)).body["m2m:uril"] as string[];
-    return paths[0] === `${p.base}/form/up` ? "base/ae/cnt" : paths[0] === `/${p.base}/form/up` ? "/base/ae/cnt" : String(paths[0]);
+    return paths[0] === `${p.base}/form/up`
+      ? "base/ae/cnt"
+      : paths[0] === `/${p.base}/form/up`
+        ? "/base/ae/cnt"
+        : String(paths[0]);
   },
   "con-string-holding-json": async (p) => {
     const { c, up } = await aeWithContainer(p, "conjson");
@@ -165,7 +188,11 @@ const CLASSES: Record<string, (p: Peer) => Promise<string>> = {
   },
   "subscription-su-exc": async (p) => {
     const { c, up } = await aeWithContainer(p, "suexc");
-    return code(await c.create(up, 23, { "m2m:sub": { rn: "s", nu: ["http://127.0.0.1:9/n"], su: "http://127.0.0.1:9/su", exc: 2, enc: { net: [3] } } }));
+    return code(
+      await c.create(up, 23, {
+        "m2m:sub": { rn: "s", nu: ["http://127.0.0.1:9/n"], su: "http://127.0.0.1:9/su", exc: 2, enc: { net: [3] } },
+      }),
+    );
   },
   "subscription-nu-ae-id": async (p) => {
     const { c, up } = await aeWithContainer(p, "nuae");
@@ -173,7 +200,9 @@ const CLASSES: Record<string, (p: Peer) => Promise<string>> = {
   },
   "subscription-default-net": async (p) => {
     const { c, up } = await aeWithContainer(p, "defnet");
-    return JSON.stringify((await ok(c.create(up, 23, { "m2m:sub": { rn: "s", nu: ["Cdefnet"] } }))).body["m2m:sub"].enc.net);
+    return JSON.stringify(
+      (await ok(c.create(up, 23, { "m2m:sub": { rn: "s", nu: ["Cdefnet"] } }))).body["m2m:sub"].enc.net,
+    );
   },
   "delete-instance-cni": async (p) => {
     const { c, up } = await aeWithContainer(p, "cni");
@@ -202,7 +231,10 @@ function documented(): Map<string, Row> {
   if (start < 0 || end < start) throw new Error("docs/cse.md has no conformance table markers");
   const rows = new Map<string, Row>();
   for (const line of text.slice(start, end).split("\n")) {
-    const raw = line.split("|").slice(1, -1).map((s) => s.trim());
+    const raw = line
+      .split("|")
+      .slice(1, -1)
+      .map((s) => s.trim());
     // a row of the table names its class in backticks (the header and the rule do not)
     if (raw.length !== 6 || !/^`[A-Za-z0-9-]+`$/.test(raw[0]!)) continue;
     const cells = raw.map((s) => s.replace(/^`|`$/g, ""));
@@ -217,12 +249,22 @@ let standard: TestCse;
 const peers = new Map<PeerName, Peer>();
 
 beforeAll(async () => {
-  [acme, mobius, standard] = await Promise.all([startAcme({ verifySubscriptions: false }), startTestCse({ profile: "mobius" }), startTestCse({ profile: "standard" })]);
+  [acme, mobius, standard] = await Promise.all([
+    startAcme({ verifySubscriptions: false }),
+    startTestCse({ profile: "mobius" }),
+    startTestCse({ profile: "standard" }),
+  ]);
   peers.set("acme", { url: acme.url, base: acme.base, as: (n) => new M2mClient(acme.url, `C${n}`) });
   // measured: the first AE create a fresh ACME gets is sometimes taken without the mandatory rr
   // (201; 3 of 5 starts), every later one is refused (400). The table holds the steady answer.
-  await new M2mClient(acme.url, "Cwarmup").create(`/${acme.base}`, 2, { "m2m:ae": { rn: "warmup", api: "Nx", srv: ["3"] } });
-  for (const [name, cse] of [["mobius", mobius], ["standard", standard]] as const) peers.set(name, { url: cse.url, base: cse.base, as: (n) => new M2mClient(cse.url, `C${n}`) });
+  await new M2mClient(acme.url, "Cwarmup").create(`/${acme.base}`, 2, {
+    "m2m:ae": { rn: "warmup", api: "Nx", srv: ["3"] },
+  });
+  for (const [name, cse] of [
+    ["mobius", mobius],
+    ["standard", standard],
+  ] as const)
+    peers.set(name, { url: cse.url, base: cse.base, as: (n) => new M2mClient(cse.url, `C${n}`) });
 }, 120_000);
 
 afterAll(async () => {
@@ -241,7 +283,9 @@ describe("conformance table of docs/cse.md", () => {
       measured[name] = { acme: "", mobius: "", standard: "" };
       for (const peer of PEERS) measured[name][peer] = await run(peers.get(peer)!);
     }
-    const wanted = Object.fromEntries([...table].map(([name, row]) => [name, { acme: row.acme, mobius: row.mobius, standard: row.standard }]));
+    const wanted = Object.fromEntries(
+      [...table].map(([name, row]) => [name, { acme: row.acme, mobius: row.mobius, standard: row.standard }]),
+    );
     // on a mismatch the diff shows the measured cell next to the documented one
     expect(measured).toEqual(wanted);
   }, 120_000);

@@ -26,7 +26,12 @@ beforeAll(async () => {
   clock = T0 + HOUR;
   expectRsc(await c.create(BASE, 3, { "m2m:cnt": { rn: "old", lbl: ["a"] } }), 201, 2001);
   clock = T0 + 2 * HOUR;
-  for (const rn of ["i1", "i2", "i3"]) expectRsc(await c.create(`${BASE}/old`, 4, { "m2m:cin": { rn, con: rn, lbl: rn === "i2" ? ["b"] : [] } }), 201, 2001);
+  for (const rn of ["i1", "i2", "i3"])
+    expectRsc(
+      await c.create(`${BASE}/old`, 4, { "m2m:cin": { rn, con: rn, lbl: rn === "i2" ? ["b"] : [] } }),
+      201,
+      2001,
+    );
   clock = T0 + 3 * HOUR;
   expectRsc(await c.create(BASE, 3, { "m2m:cnt": { rn: "new", lbl: ["b"] } }), 201, 2001);
   clock = T0 + 4 * HOUR;
@@ -77,7 +82,18 @@ describe("discovery filter criteria", () => {
   });
 
   it("refuses unknown arguments and values it cannot honour with 400/4000 and a reason", async () => {
-    for (const q of ["foo=1", "ty=4&rt=1", "crb=yesterday", "cra=20261301T000000", "fo=3", "lvl=0", "ofst=-1", "sts=x", "drt=2", "lim=1&lim=2"]) {
+    for (const q of [
+      "foo=1",
+      "ty=4&rt=1",
+      "crb=yesterday",
+      "cra=20261301T000000",
+      "fo=3",
+      "lvl=0",
+      "ofst=-1",
+      "sts=x",
+      "drt=2",
+      "lim=1&lim=2",
+    ]) {
       const r = await c.retrieve(`${BASE}?fu=1&${q}`);
       expectRsc(r, 400, 4000);
     }
@@ -93,7 +109,11 @@ describe("retrieve with child resources (rcn=4, rcn=8)", () => {
     expectRsc(r, 200, 2000);
     const cnt = r.body["m2m:cnt"];
     expect(cnt).toMatchObject({ rn: "old", cni: 3, st: 4 });
-    expect(cnt["m2m:cin"].map((i: { rn: string; con: string }) => [i.rn, i.con])).toEqual([["i1", "i1"], ["i2", "i2"], ["i3", "i3"]]);
+    expect(cnt["m2m:cin"].map((i: { rn: string; con: string }) => [i.rn, i.con])).toEqual([
+      ["i1", "i1"],
+      ["i2", "i2"],
+      ["i3", "i3"],
+    ]);
     const only = await c.retrieve(`${BASE}/old?rcn=8`);
     expectRsc(only, 200, 2000);
     expect(Object.keys(only.body["m2m:cnt"])).toEqual(["m2m:cin"]);
@@ -101,7 +121,8 @@ describe("retrieve with child resources (rcn=4, rcn=8)", () => {
   });
 
   it("applies lim, ofst and the conditions to the children; children of several types are grouped by type", async () => {
-    const names = async (q: string) => ((await c.retrieve(`${BASE}/old?rcn=4&${q}`)).body["m2m:cnt"]["m2m:cin"] ?? []).map((i: { rn: string }) => i.rn);
+    const names = async (q: string) =>
+      ((await c.retrieve(`${BASE}/old?rcn=4&${q}`)).body["m2m:cnt"]["m2m:cin"] ?? []).map((i: { rn: string }) => i.rn);
     expect(await names("lim=2")).toEqual(["i1", "i2"]);
     expect(await names("lim=1&ofst=2")).toEqual(["i3"]);
     expect(await names("lbl=b")).toEqual(["i2"]);

@@ -1,6 +1,6 @@
 // One embedded CSE per test file, in memory on a free loopback port.
-import { startCse, type CseOptions, type RunningCse } from "../src/server.ts";
 import { M2mClient } from "./client.ts";
+import { startCse, type CseOptions, type RunningCse } from "../src/server.ts";
 
 export interface TestCse extends RunningCse {
   client(originator: string): M2mClient;

@@ -1,10 +1,15 @@
 // Subscriptions: m2m:sgn notifications delivered to a local receiver for net 1-4 and nct 1/2,
 // never holding up the request that caused them, and removal after 16 unanswered notifications.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../../test-support/acme.ts";
-import { startNotifyReceiver, type Answer, type NotifyReceiver, type ReceivedNotification } from "../../test-support/notifyReceiver.ts";
 import type { M2mClient, M2mResponse } from "./client.ts";
 import { eventually, startTestCse, type TestCse } from "./fixture.ts";
+import { freePort } from "../../test-support/acme.ts";
+import {
+  startNotifyReceiver,
+  type Answer,
+  type NotifyReceiver,
+  type ReceivedNotification,
+} from "../../test-support/notifyReceiver.ts";
 
 let cse: TestCse;
 let owner: M2mClient;
@@ -17,7 +22,9 @@ beforeAll(async () => {
   // generous: a loaded CI machine must not turn a slow answer into a lost notification
   cse = await startTestCse({ notificationTimeoutMs: 5000 });
   owner = cse.client("Cowner");
-  expect((await owner.create("/Mobius", 2, { "m2m:ae": { rn: "app", api: "Napp", rr: false, srv: ["3"] } })).status).toBe(201);
+  expect(
+    (await owner.create("/Mobius", 2, { "m2m:ae": { rn: "app", api: "Napp", rr: false, srv: ["3"] } })).status,
+  ).toBe(201);
 });
 afterAll(async () => {
   await cse.close();
@@ -30,7 +37,12 @@ function expectRsc(r: M2mResponse, status: number, rsc: number): void {
 
 let n = 0;
 /** a fresh container with a subscription whose notifications arrive at a path of their own */
-async function watched(sub: Record<string, unknown>): Promise<{ cnt: string; sub: string; path: string; at: (p?: (x: ReceivedNotification) => boolean) => ReceivedNotification[] }> {
+async function watched(sub: Record<string, unknown>): Promise<{
+  cnt: string;
+  sub: string;
+  path: string;
+  at: (p?: (x: ReceivedNotification) => boolean) => ReceivedNotification[];
+}> {
   const rn = `c${++n}`;
   expectRsc(await owner.create("/Mobius/app", 3, { "m2m:cnt": { rn } }), 201, 2001);
   const path = `/n/${rn}`;
@@ -45,7 +57,9 @@ const rep = (x: ReceivedNotification) => x.body["m2m:sgn"].nev.rep;
 describe("notifications", () => {
   it("delivers net 3 with the whole new instance (nct 1), from the CSE-ID, without a verification request", async () => {
     const w = await watched({ enc: { net: [3] }, nct: 1 });
-    const created = await owner.create(w.cnt, 4, { "m2m:cin": { rn: "m1", cnf: "application/json:0", con: { t: 21.5 } } });
+    const created = await owner.create(w.cnt, 4, {
+      "m2m:cin": { rn: "m1", cnf: "application/json:0", con: { t: 21.5 } },
+    });
     expectRsc(created, 201, 2001);
     const got = await rx.waitFor((x) => x.path === w.path);
     expect(got.headers["x-m2m-origin"]).toBe("/Mobius2");
@@ -60,8 +74,13 @@ describe("notifications", () => {
     const cnt = `/Mobius/app/${rn}`;
     expectRsc(await owner.create("/Mobius/app", 3, { "m2m:cnt": { rn } }), 201, 2001);
     // instances before any subscription exists: the CSE has looked for this container's subscriptions
-    for (let i = 0; i < 3; i++) expectRsc(await owner.create(cnt, 4, { "m2m:cin": { rn: `early${i}`, con: i } }), 201, 2001);
-    expectRsc(await owner.create(cnt, 23, { "m2m:sub": { rn: "sub", nu: [`${rx.url}/n/${rn}`], enc: { net: [3] } } }), 201, 2001);
+    for (let i = 0; i < 3; i++)
+      expectRsc(await owner.create(cnt, 4, { "m2m:cin": { rn: `early${i}`, con: i } }), 201, 2001);
+    expectRsc(
+      await owner.create(cnt, 23, { "m2m:sub": { rn: "sub", nu: [`${rx.url}/n/${rn}`], enc: { net: [3] } } }),
+      201,
+      2001,
+    );
     expectRsc(await owner.create(cnt, 4, { "m2m:cin": { rn: "after", con: 9 } }), 201, 2001);
     const got = await rx.waitFor((x) => x.path === `/n/${rn}`);
     expect(rep(got)["m2m:cin"].rn).toBe("after");
@@ -116,8 +135,14 @@ describe("notifications", () => {
 
   it("notifies subscriptions on an AE and on the CSEBase of new children", async () => {
     const path = "/n/base";
-    expectRsc(await owner.create("/Mobius", 23, { "m2m:sub": { rn: "base-sub", nu: [rx.url + path], enc: { net: [3] } } }), 201, 2001);
-    const ae = await cse.client("Cnotified").create("/Mobius", 2, { "m2m:ae": { rn: "notified", api: "Nn", rr: false, srv: ["3"] } });
+    expectRsc(
+      await owner.create("/Mobius", 23, { "m2m:sub": { rn: "base-sub", nu: [rx.url + path], enc: { net: [3] } } }),
+      201,
+      2001,
+    );
+    const ae = await cse
+      .client("Cnotified")
+      .create("/Mobius", 2, { "m2m:ae": { rn: "notified", api: "Nn", rr: false, srv: ["3"] } });
     const got = await rx.waitFor((x) => x.path === path);
     expect(rep(got)).toEqual(ae.body);
     expectRsc(await owner.delete("/Mobius/base-sub"), 200, 2002);
@@ -149,7 +174,8 @@ describe("notifications", () => {
     let drop = true;
     answers.set(w.path, () => (drop ? "drop" : { status: 200, rsc: 2000 }));
     // the CSE's own account of each failure: what the receiver saw of a dropped request does not matter
-    const failures = () => cse.logged.filter((e) => e.event === "notification-failed" && e.sub === ri).map((e) => e.failures);
+    const failures = () =>
+      cse.logged.filter((e) => e.event === "notification-failed" && e.sub === ri).map((e) => e.failures);
     const add = async (count: number, con: unknown = "x") => {
       for (let i = 0; i < count; i++) expectRsc(await owner.create(w.cnt, 4, { "m2m:cin": { con } }), 201, 2001);
     };
@@ -183,7 +209,10 @@ describe("notifications", () => {
       expectRsc(await c.create("/Mobius/q/c", 23, { "m2m:sub": { rn: "s", nu: [`${rx.url}/n/timeout`] } }), 201, 2001);
       await c.create("/Mobius/q/c", 4, { "m2m:cin": { con: 1 } });
       await c.create("/Mobius/q/c", 4, { "m2m:cin": { con: 2 } });
-      await eventually(async () => (await c.retrieve("/Mobius/q/c/s")).status === 404, "the subscription to be removed");
+      await eventually(
+        async () => (await c.retrieve("/Mobius/q/c/s")).status === 404,
+        "the subscription to be removed",
+      );
       expect(quick.logged.filter((e) => e.event === "notification-failed").map((e) => e.failures)).toEqual([1, 2]);
     } finally {
       await quick.close();
@@ -255,7 +284,11 @@ describe("verification requests (ACME's behaviour, off by default as in Mobius)"
     expect(refused.body["m2m:dbg"]).toMatch(/HTTP 403/);
     expectRsc(await c.retrieve("/Mobius/s/c/refused"), 404, 4004);
     answers.set("/v/silent", () => "hang");
-    expectRsc(await c.create("/Mobius/s/c", 23, { "m2m:sub": { rn: "silent", nu: [`${rx.url}/v/silent`] } }), 500, 5204);
+    expectRsc(
+      await c.create("/Mobius/s/c", 23, { "m2m:sub": { rn: "silent", nu: [`${rx.url}/v/silent`] } }),
+      500,
+      5204,
+    );
   });
 });
 
@@ -283,9 +316,17 @@ describe("subscriber, expiration counter and AE-ID targets", () => {
 
   it("an AE-ID in nu sends the notifications to that AE's poa", async () => {
     const listener = cse.client("Clistener");
-    expectRsc(await listener.create("/Mobius", 2, { "m2m:ae": { rn: "listener", api: "Nl", rr: true, srv: ["3"], poa: [`${rx.url}/poa/listener`] } }), 201, 2001);
+    expectRsc(
+      await listener.create("/Mobius", 2, {
+        "m2m:ae": { rn: "listener", api: "Nl", rr: true, srv: ["3"], poa: [`${rx.url}/poa/listener`] },
+      }),
+      201,
+      2001,
+    );
     expectRsc(await owner.create("/Mobius/app", 3, { "m2m:cnt": { rn: "to-ae" } }), 201, 2001);
-    const sub = await owner.create("/Mobius/app/to-ae", 23, { "m2m:sub": { rn: "sub", nu: ["Clistener"], enc: { net: [3] } } });
+    const sub = await owner.create("/Mobius/app/to-ae", 23, {
+      "m2m:sub": { rn: "sub", nu: ["Clistener"], enc: { net: [3] } },
+    });
     expectRsc(sub, 201, 2001);
     expect(sub.body["m2m:sub"].nu).toEqual(["Clistener"]);
     expectRsc(await owner.create("/Mobius/app/to-ae", 4, { "m2m:cin": { rn: "for-ae", con: "x" } }), 201, 2001);
@@ -300,6 +341,10 @@ describe("subscriber, expiration counter and AE-ID targets", () => {
   it("refuses a bad su or exc", async () => {
     expectRsc(await owner.create("/Mobius/app", 3, { "m2m:cnt": { rn: "bad-sub" } }), 201, 2001);
     for (const attrs of [{ su: "nowhere" }, { su: ["http://x"] }, { exc: 0 }, { exc: "2" }])
-      expectRsc(await owner.create("/Mobius/app/bad-sub", 23, { "m2m:sub": { nu: [`${rx.url}/n/x`], ...attrs } }), 400, 4000);
+      expectRsc(
+        await owner.create("/Mobius/app/bad-sub", 23, { "m2m:sub": { nu: [`${rx.url}/n/x`], ...attrs } }),
+        400,
+        4000,
+      );
   });
 });

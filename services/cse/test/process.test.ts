@@ -1,13 +1,13 @@
 // services/cse/main.ts as the supervisor runs it (flags, the "listening" line, SIGTERM), the
 // SQLite data dir surviving a restart, and a database failure answered 500/5000.
-import Database from "better-sqlite3";
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
+import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
-import { repoRoot } from "../../../codecs/test/helpers/python.ts";
+import { repoRoot } from "#codecs-test/helpers/python.ts";
 import { M2mClient } from "./client.ts";
 import { startTestCse } from "./fixture.ts";
 
@@ -64,16 +64,36 @@ function run(args: string[]): Promise<{ code: number | null; stderr: string }> {
 describe("main.ts", () => {
   it("prints one listening line, keeps the tree in the data dir across a SIGTERM restart", async () => {
     const dir = tempDir();
-    const args = ["--port", "0", "--data-dir", dir, "--base", "Mobius", "--cse-id", "/Mobius2", "--superuser", "Sponde"];
+    const args = [
+      "--port",
+      "0",
+      "--data-dir",
+      dir,
+      "--base",
+      "Mobius",
+      "--cse-id",
+      "/Mobius2",
+      "--superuser",
+      "Sponde",
+    ];
     const first = await startMain(args);
-    expect(first.line).toMatchObject({ event: "listening", base: "Mobius", cseId: "/Mobius2", profile: "mobius", database: path.join(dir, "cse.sqlite") });
+    expect(first.line).toMatchObject({
+      event: "listening",
+      base: "Mobius",
+      cseId: "/Mobius2",
+      profile: "mobius",
+      database: path.join(dir, "cse.sqlite"),
+    });
     const url = String(first.line.url);
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(first.line.cseBaseUrl).toBe(`${url}/Mobius`);
     const c = new M2mClient(url, "Cdecoder");
-    expect((await c.create("/Mobius", 2, { "m2m:ae": { rn: "decoder", api: "Nd", rr: false, srv: ["3"] } })).status).toBe(201);
+    expect(
+      (await c.create("/Mobius", 2, { "m2m:ae": { rn: "decoder", api: "Nd", rr: false, srv: ["3"] } })).status,
+    ).toBe(201);
     expect((await c.create("/Mobius/decoder", 3, { "m2m:cnt": { rn: "up", mni: 2 } })).status).toBe(201);
-    for (const rn of ["a", "b", "c"]) expect((await c.create("/Mobius/decoder/up", 4, { "m2m:cin": { rn, con: { rn } } })).status).toBe(201);
+    for (const rn of ["a", "b", "c"])
+      expect((await c.create("/Mobius/decoder/up", 4, { "m2m:cin": { rn, con: { rn } } })).status).toBe(201);
     const cb = (await c.retrieve("/Mobius")).body["m2m:cb"];
     first.child.kill("SIGTERM");
     expect(await exitOf(first.child)).toBe(0);
@@ -88,7 +108,9 @@ describe("main.ts", () => {
     expect((await c2.retrieve("/Mobius/decoder/up/la")).body["m2m:cin"].con).toEqual({ rn: "c" });
     expect((await c2.retrieve("/Mobius/decoder/up")).body["m2m:cnt"]).toMatchObject({ cni: 2, st: 3 });
     expect((await c2.create("/Mobius/decoder/up", 4, { "m2m:cin": { rn: "c", con: "again" } })).rsc).toBe(4105);
-    expect((await c2.create("/Mobius", 2, { "m2m:ae": { rn: "other", api: "Nd", rr: false, srv: ["3"] } })).rsc).toBe(4106);
+    expect((await c2.create("/Mobius", 2, { "m2m:ae": { rn: "other", api: "Nd", rr: false, srv: ["3"] } })).rsc).toBe(
+      4106,
+    );
     second.child.kill("SIGINT");
     expect(await exitOf(second.child)).toBe(0);
   });
@@ -116,9 +138,13 @@ describe("main.ts", () => {
     try {
       expect(started.line).toMatchObject({ event: "listening", profile: "standard" });
       const c = new M2mClient(String(started.line.url), "Cdecoder");
-      expect((await c.create("/Mobius", 2, { "m2m:ae": { rn: "decoder", api: "Nd", rr: false, srv: ["3"] } })).status).toBe(201);
+      expect(
+        (await c.create("/Mobius", 2, { "m2m:ae": { rn: "decoder", api: "Nd", rr: false, srv: ["3"] } })).status,
+      ).toBe(201);
       // 403/4117 is the standard's answer (mobius: 409/4106)
-      expect((await c.create("/Mobius", 2, { "m2m:ae": { rn: "other", api: "Nd", rr: false, srv: ["3"] } })).rsc).toBe(4117);
+      expect((await c.create("/Mobius", 2, { "m2m:ae": { rn: "other", api: "Nd", rr: false, srv: ["3"] } })).rsc).toBe(
+        4117,
+      );
     } finally {
       started.child.kill("SIGTERM");
       await exitOf(started.child);
@@ -141,7 +167,9 @@ describe("a data dir written before AEs belonged to their AE-ID", () => {
   it("gives each AE to its AE-ID on start, so the bare C that registered it can no longer delete it", async () => {
     const dir = tempDir();
     const first = await startTestCse({ dataDir: dir });
-    const made = await first.client("C").create("/Mobius", 2, { "m2m:ae": { rn: "old", api: "No", rr: false, srv: ["3"] } });
+    const made = await first
+      .client("C")
+      .create("/Mobius", 2, { "m2m:ae": { rn: "old", api: "No", rr: false, srv: ["3"] } });
     expect(made.status).toBe(201);
     const aei = made.body["m2m:ae"].aei as string;
     await first.close();
@@ -165,7 +193,9 @@ describe("database failures", () => {
     const cse = await startTestCse({ dataDir: dir });
     try {
       const c = cse.client("Cx");
-      expect((await c.create("/Mobius", 2, { "m2m:ae": { rn: "x", api: "Nx", rr: false, srv: ["3"] } })).status).toBe(201);
+      expect((await c.create("/Mobius", 2, { "m2m:ae": { rn: "x", api: "Nx", rr: false, srv: ["3"] } })).status).toBe(
+        201,
+      );
       // another writer breaks the schema under the running CSE
       const db = new Database(path.join(dir, "cse.sqlite"));
       db.exec("DROP TABLE label");
@@ -173,7 +203,9 @@ describe("database failures", () => {
       const r = await c.create("/Mobius/x", 3, { "m2m:cnt": { rn: "c", lbl: ["a"] } });
       expect({ status: r.status, rsc: r.rsc }).toEqual({ status: 500, rsc: 5000 });
       expect(r.body["m2m:dbg"]).not.toMatch(/label|SQL/i);
-      expect(cse.logged).toContainEqual(expect.objectContaining({ event: "error", error: expect.stringMatching(/no such table: label/) }));
+      expect(cse.logged).toContainEqual(
+        expect.objectContaining({ event: "error", error: expect.stringMatching(/no such table: label/) }),
+      );
       // the failed create left nothing half-made
       expect((await c.retrieve("/Mobius/x/c")).status).toBe(404);
     } finally {

@@ -13,7 +13,10 @@ let mobius: TestCse;
 let standard: TestCse;
 
 beforeAll(async () => {
-  [mobius, standard] = await Promise.all([startTestCse({ profile: "mobius", now: () => clock }), startTestCse({ profile: "standard", now: () => clock })]);
+  [mobius, standard] = await Promise.all([
+    startTestCse({ profile: "mobius", now: () => clock }),
+    startTestCse({ profile: "standard", now: () => clock }),
+  ]);
 });
 afterAll(() => Promise.all([mobius.close(), standard.close()]));
 
@@ -21,7 +24,9 @@ function expectRsc(r: M2mResponse, status: number, rsc: number): void {
   expect({ status: r.status, rsc: r.rsc }).toEqual({ status, rsc });
 }
 
-const ae = (rn: string, extra: Record<string, unknown> = {}) => ({ "m2m:ae": { rn, api: `N${rn}`, rr: false, srv: ["3"], ...extra } });
+const ae = (rn: string, extra: Record<string, unknown> = {}) => ({
+  "m2m:ae": { rn, api: `N${rn}`, rr: false, srv: ["3"], ...extra },
+});
 
 async function setUp(c: M2mClient, rn: string): Promise<string> {
   expectRsc(await c.create("/Mobius", 2, ae(rn)), 201, 2001);
@@ -32,14 +37,19 @@ async function setUp(c: M2mClient, rn: string): Promise<string> {
 describe("la and ol", () => {
   it("mobius: by name within the most recent 1, 5, 25 … minute window; standard: by creation", async () => {
     clock = T0;
-    const paths = { mobius: await setUp(mobius.client("Cla"), "win"), standard: await setUp(standard.client("Cla"), "win") };
+    const paths = {
+      mobius: await setUp(mobius.client("Cla"), "win"),
+      standard: await setUp(standard.client("Cla"), "win"),
+    };
     const add = async (rn: string) => {
       for (const cse of [mobius, standard] as const) {
         const path = cse === mobius ? paths.mobius : paths.standard;
         expectRsc(await cse.client("Cla").create(path, 4, { "m2m:cin": { rn, con: rn } }), 201, 2001);
       }
     };
-    const rn = async (cse: TestCse, which: "la" | "ol") => (await cse.client("Cla").retrieve(`${cse === mobius ? paths.mobius : paths.standard}/${which}`)).body["m2m:cin"].rn;
+    const rn = async (cse: TestCse, which: "la" | "ol") =>
+      (await cse.client("Cla").retrieve(`${cse === mobius ? paths.mobius : paths.standard}/${which}`)).body["m2m:cin"]
+        .rn;
 
     await add("zzz");
     clock = T0 + 3 * MINUTE;
@@ -65,8 +75,16 @@ describe("la and ol", () => {
 describe("AE registration", () => {
   it("needs rr on both; mobius takes rr as a string, standard also needs srv", async () => {
     expectRsc(await mobius.client("Crr1").create("/Mobius", 2, { "m2m:ae": { rn: "rr1", api: "Nrr" } }), 400, 4000);
-    expectRsc(await standard.client("Crr1").create("/Mobius", 2, { "m2m:ae": { rn: "rr1", api: "Nrr", srv: ["3"] } }), 400, 4000);
-    expectRsc(await standard.client("Crr1").create("/Mobius", 2, { "m2m:ae": { rn: "rr1", api: "Nrr", rr: false } }), 400, 4000);
+    expectRsc(
+      await standard.client("Crr1").create("/Mobius", 2, { "m2m:ae": { rn: "rr1", api: "Nrr", srv: ["3"] } }),
+      400,
+      4000,
+    );
+    expectRsc(
+      await standard.client("Crr1").create("/Mobius", 2, { "m2m:ae": { rn: "rr1", api: "Nrr", rr: false } }),
+      400,
+      4000,
+    );
     const m = await mobius.client("Crr1").create("/Mobius", 2, { "m2m:ae": { rn: "rr1", api: "Nrr", rr: "false" } });
     expectRsc(m, 201, 2001);
     expect(m.body["m2m:ae"].rr).toBe(false);
@@ -90,20 +108,23 @@ describe("AE registration", () => {
 });
 
 describe("a self-registered AE belongs to its AE-ID", () => {
-  it.each(["mobius", "standard"] as const)("%s: a bare C cannot delete it, the AE itself may update and delete it", async (name) => {
-    const cse = name === "mobius" ? mobius : standard;
-    const anyone = cse.client("C");
-    const r = await anyone.create("/Mobius", 2, ae("self"));
-    expectRsc(r, 201, 2001);
-    const aei = r.body["m2m:ae"].aei as string;
-    expect(aei).toMatch(/^C\d+$/);
-    expectRsc(await anyone.delete("/Mobius/self"), 403, 4103);
-    expectRsc(await anyone.update("/Mobius/self", { "m2m:ae": { lbl: ["taken"] } }), 403, 4103);
-    const own = await cse.client(aei).update("/Mobius/self", { "m2m:ae": { lbl: ["mine"] } });
-    expectRsc(own, 200, 2004);
-    expect(own.body["m2m:ae"].lbl).toEqual(["mine"]);
-    expectRsc(await cse.client(aei).delete("/Mobius/self"), 200, 2002);
-  });
+  it.each(["mobius", "standard"] as const)(
+    "%s: a bare C cannot delete it, the AE itself may update and delete it",
+    async (name) => {
+      const cse = name === "mobius" ? mobius : standard;
+      const anyone = cse.client("C");
+      const r = await anyone.create("/Mobius", 2, ae("self"));
+      expectRsc(r, 201, 2001);
+      const aei = r.body["m2m:ae"].aei as string;
+      expect(aei).toMatch(/^C\d+$/);
+      expectRsc(await anyone.delete("/Mobius/self"), 403, 4103);
+      expectRsc(await anyone.update("/Mobius/self", { "m2m:ae": { lbl: ["taken"] } }), 403, 4103);
+      const own = await cse.client(aei).update("/Mobius/self", { "m2m:ae": { lbl: ["mine"] } });
+      expectRsc(own, 200, 2004);
+      expect(own.body["m2m:ae"].lbl).toEqual(["mine"]);
+      expectRsc(await cse.client(aei).delete("/Mobius/self"), 200, 2002);
+    },
+  );
 });
 
 describe("content", () => {
@@ -115,8 +136,10 @@ describe("content", () => {
       [standard, [json, 42, "not {json"]],
     ] as const) {
       const c = cse.client("Ccon");
-      for (const [i, con] of [json, 42, "not {json"].entries()) expectRsc(await c.create("/Mobius/con/up", 4, { "m2m:cin": { rn: `c${i}`, con } }), 201, 2001);
-      for (const [i, want] of expected.entries()) expect((await c.retrieve(`/Mobius/con/up/c${i}`)).body["m2m:cin"].con).toEqual(want);
+      for (const [i, con] of [json, 42, "not {json"].entries())
+        expectRsc(await c.create("/Mobius/con/up", 4, { "m2m:cin": { rn: `c${i}`, con } }), 201, 2001);
+      for (const [i, want] of expected.entries())
+        expect((await c.retrieve(`/Mobius/con/up/c${i}`)).body["m2m:cin"].con).toEqual(want);
     }
   });
 });
@@ -126,14 +149,20 @@ describe("discovery", () => {
     for (const cse of [mobius, standard]) {
       const c = cse.client("Cdisc");
       await setUp(c, "disc");
-      for (const rn of ["m", "b", "x", "a"]) expectRsc(await c.create("/Mobius/disc/up", 4, { "m2m:cin": { rn, con: rn } }), 201, 2001);
+      for (const rn of ["m", "b", "x", "a"])
+        expectRsc(await c.create("/Mobius/disc/up", 4, { "m2m:cin": { rn, con: rn } }), 201, 2001);
     }
-    const names = async (cse: TestCse, q: string) => ((await cse.client("Cdisc").retrieve(`/Mobius/disc/up?fu=1&ty=4${q}`)).body["m2m:uril"] as string[]).map((p) => p.split("/").pop());
+    const names = async (cse: TestCse, q: string) =>
+      ((await cse.client("Cdisc").retrieve(`/Mobius/disc/up?fu=1&ty=4${q}`)).body["m2m:uril"] as string[]).map((p) =>
+        p.split("/").pop(),
+      );
     expect(await names(mobius, "")).toEqual(["x", "m", "b", "a"]);
     expect(await names(mobius, "&lim=2")).toEqual(["b", "a"]);
     expect(await names(standard, "")).toEqual(["m", "b", "x", "a"]);
     expect(await names(standard, "&lim=2")).toEqual(["m", "b"]);
-    expect((await mobius.client("Cdisc").retrieve("/Mobius/disc/up?fu=1&ty=4")).body["m2m:uril"][0]).toBe("Mobius/disc/up/x");
+    expect((await mobius.client("Cdisc").retrieve("/Mobius/disc/up?fu=1&ty=4")).body["m2m:uril"][0]).toBe(
+      "Mobius/disc/up/x",
+    );
     expectRsc(await mobius.client("Cdisc").retrieve("/Mobius/disc/up?fu=1&rcn=11"), 400, 4000);
     expectRsc(await standard.client("Cdisc").retrieve("/Mobius/disc/up?fu=1&rcn=11"), 200, 2000);
   });
@@ -144,9 +173,14 @@ describe("discovery", () => {
       await setUp(c, "many");
       // 2010 instances in bounded batches: enough to pass the cap, few enough to stay quick
       for (let i = 0; i < 2010; i += 201)
-        await Promise.all(Array.from({ length: Math.min(201, 2010 - i) }, (_, k) => c.create("/Mobius/many/up", 4, { "m2m:cin": { rn: `n${String(i + k).padStart(4, "0")}`, con: "x" } })));
+        await Promise.all(
+          Array.from({ length: Math.min(201, 2010 - i) }, (_, k) =>
+            c.create("/Mobius/many/up", 4, { "m2m:cin": { rn: `n${String(i + k).padStart(4, "0")}`, con: "x" } }),
+          ),
+        );
     }
-    const count = async (cse: TestCse, q = "") => ((await cse.client("Cmany").retrieve(`/Mobius/many/up?fu=1&ty=4${q}`)).body["m2m:uril"] as string[]).length;
+    const count = async (cse: TestCse, q = "") =>
+      ((await cse.client("Cmany").retrieve(`/Mobius/many/up?fu=1&ty=4${q}`)).body["m2m:uril"] as string[]).length;
     expect(await count(mobius)).toBe(2000);
     expect(await count(mobius, "&lim=5000")).toBe(2000);
     expect(await count(standard)).toBe(2010);

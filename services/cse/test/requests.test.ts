@@ -10,7 +10,9 @@ let c: M2mClient;
 beforeAll(async () => {
   cse = await startTestCse({ maxBodyBytes: 64 * 1024 });
   c = cse.client("Cdecoder");
-  expect((await c.create("/Mobius", 2, { "m2m:ae": { rn: "decoder", api: "Ndecoder", rr: false, srv: ["3"] } })).status).toBe(201);
+  expect(
+    (await c.create("/Mobius", 2, { "m2m:ae": { rn: "decoder", api: "Ndecoder", rr: false, srv: ["3"] } })).status,
+  ).toBe(201);
   expect((await c.create("/Mobius/decoder", 3, { "m2m:cnt": { rn: "up" } })).status).toBe(201);
   expect((await c.create("/Mobius/decoder/up", 4, { "m2m:cin": { rn: "m1", con: "x" } })).status).toBe(201);
 });
@@ -23,7 +25,12 @@ function refused(r: M2mResponse, status: number, rsc: number, reason: RegExp): v
   expect(r.body["m2m:dbg"]).toMatch(reason);
 }
 
-const headers = (h: Record<string, string>) => ({ "X-M2M-RI": "r1", "X-M2M-Origin": "Cdecoder", "X-M2M-RVI": "3", ...h });
+const headers = (h: Record<string, string>) => ({
+  "X-M2M-RI": "r1",
+  "X-M2M-Origin": "Cdecoder",
+  "X-M2M-RVI": "3",
+  ...h,
+});
 
 describe("CSEBase and headers", () => {
   it("answers the CSEBase at /Mobius with CSE-ID /Mobius2 and its address", async () => {
@@ -36,7 +43,11 @@ describe("CSEBase and headers", () => {
   });
 
   it("echoes X-M2M-RI and X-M2M-RVI and always sends X-M2M-RSC", async () => {
-    const ok = await c.raw({ method: "GET", path: "/Mobius", headers: headers({ "X-M2M-RI": "abc-123", "X-M2M-RVI": "2a" }) });
+    const ok = await c.raw({
+      method: "GET",
+      path: "/Mobius",
+      headers: headers({ "X-M2M-RI": "abc-123", "X-M2M-RVI": "2a" }),
+    });
     expect(ok.headers.get("x-m2m-ri")).toBe("abc-123");
     expect(ok.headers.get("x-m2m-rvi")).toBe("2a");
     expect(ok.headers.get("x-m2m-rsc")).toBe("2000");
@@ -56,7 +67,15 @@ describe("CSEBase and headers", () => {
     const r = await c.retrieve("/Mobius");
     expect(r.headers.get("access-control-allow-origin")).toBe("*");
     expect(r.headers.get("access-control-expose-headers")).toMatch(/X-M2M-RSC/);
-    const pre = await c.raw({ method: "OPTIONS", path: "/Mobius/decoder", headers: { Origin: "http://example.test", "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "x-m2m-ri, x-m2m-origin, content-type" } });
+    const pre = await c.raw({
+      method: "OPTIONS",
+      path: "/Mobius/decoder",
+      headers: {
+        Origin: "http://example.test",
+        "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "x-m2m-ri, x-m2m-origin, content-type",
+      },
+    });
     expect(pre.status).toBe(200);
     expect(pre.headers.get("x-m2m-rsc")).toBe("2000");
     expect(pre.headers.get("access-control-allow-methods")).toMatch(/POST/);
@@ -73,33 +92,98 @@ describe("CSEBase and headers", () => {
 
 describe("bad requests: 400/4000", () => {
   it("refuses a request without X-M2M-RI", async () => {
-    refused(await c.raw({ method: "GET", path: "/Mobius", headers: { "X-M2M-Origin": "Cdecoder", "X-M2M-RVI": "3" } }), 400, 4000, /X-M2M-RI/);
-    refused(await c.raw({ method: "GET", path: "/Mobius", headers: headers({ "X-M2M-RI": "" }) }), 400, 4000, /X-M2M-RI/);
+    refused(
+      await c.raw({ method: "GET", path: "/Mobius", headers: { "X-M2M-Origin": "Cdecoder", "X-M2M-RVI": "3" } }),
+      400,
+      4000,
+      /X-M2M-RI/,
+    );
+    refused(
+      await c.raw({ method: "GET", path: "/Mobius", headers: headers({ "X-M2M-RI": "" }) }),
+      400,
+      4000,
+      /X-M2M-RI/,
+    );
   });
 
   it("refuses a request without X-M2M-Origin", async () => {
-    refused(await c.raw({ method: "GET", path: "/Mobius", headers: { "X-M2M-RI": "r", "X-M2M-RVI": "3" } }), 400, 4000, /X-M2M-Origin/);
+    refused(
+      await c.raw({ method: "GET", path: "/Mobius", headers: { "X-M2M-RI": "r", "X-M2M-RVI": "3" } }),
+      400,
+      4000,
+      /X-M2M-Origin/,
+    );
   });
 
   it("refuses a create without ty in Content-Type", async () => {
     const body = JSON.stringify({ "m2m:cin": { con: "x" } });
-    refused(await c.raw({ method: "POST", path: "/Mobius/decoder/up", headers: headers({ "Content-Type": "application/json" }), body }), 400, 4000, /ty=/);
-    refused(await c.raw({ method: "POST", path: "/Mobius/decoder/up", headers: headers({}), body }), 400, 4000, /Content-Type/);
-    refused(await c.raw({ method: "POST", path: "/Mobius/decoder/up", headers: headers({ "Content-Type": "application/json;ty=four" }), body }), 400, 4000, /ty=four/);
-    refused(await c.raw({ method: "POST", path: "/Mobius/decoder/up", headers: headers({ "Content-Type": "application/xml;ty=4" }), body }), 400, 4000, /JSON/);
+    refused(
+      await c.raw({
+        method: "POST",
+        path: "/Mobius/decoder/up",
+        headers: headers({ "Content-Type": "application/json" }),
+        body,
+      }),
+      400,
+      4000,
+      /ty=/,
+    );
+    refused(
+      await c.raw({ method: "POST", path: "/Mobius/decoder/up", headers: headers({}), body }),
+      400,
+      4000,
+      /Content-Type/,
+    );
+    refused(
+      await c.raw({
+        method: "POST",
+        path: "/Mobius/decoder/up",
+        headers: headers({ "Content-Type": "application/json;ty=four" }),
+        body,
+      }),
+      400,
+      4000,
+      /ty=four/,
+    );
+    refused(
+      await c.raw({
+        method: "POST",
+        path: "/Mobius/decoder/up",
+        headers: headers({ "Content-Type": "application/xml;ty=4" }),
+        body,
+      }),
+      400,
+      4000,
+      /JSON/,
+    );
   });
 
   it("accepts the oneM2M JSON media type as well", async () => {
     const body = JSON.stringify({ "m2m:cin": { con: "x" } });
-    const r = await c.raw({ method: "POST", path: "/Mobius/decoder/up", headers: headers({ "Content-Type": "application/vnd.onem2m-res+json; ty=4" }), body });
+    const r = await c.raw({
+      method: "POST",
+      path: "/Mobius/decoder/up",
+      headers: headers({ "Content-Type": "application/vnd.onem2m-res+json; ty=4" }),
+      body,
+    });
     expect(r.status).toBe(201);
   });
 
   it("refuses bad JSON and a missing body", async () => {
     const h = headers({ "Content-Type": "application/json;ty=4" });
-    refused(await c.raw({ method: "POST", path: "/Mobius/decoder/up", headers: h, body: '{"m2m:cin":{"con":' }), 400, 4000, /not valid JSON/);
+    refused(
+      await c.raw({ method: "POST", path: "/Mobius/decoder/up", headers: h, body: '{"m2m:cin":{"con":' }),
+      400,
+      4000,
+      /not valid JSON/,
+    );
     refused(await c.raw({ method: "POST", path: "/Mobius/decoder/up", headers: h }), 400, 4000, /JSON body/);
-    refused(await c.raw({ method: "POST", path: "/Mobius/decoder/up", headers: h, body: "[1,2]" }), 400, 4000, /m2m:cin/);
+    refused(
+      await c.raw({ method: "POST", path: "/Mobius/decoder/up", headers: h, body: "[1,2]" }),
+      400,
+      4000,
+      /m2m:cin/,
+    );
   });
 
   it("refuses a body rooted in another type than ty", async () => {
@@ -109,16 +193,46 @@ describe("bad requests: 400/4000", () => {
   });
 
   it("refuses unknown, read-only and badly typed attributes", async () => {
-    refused(await c.create("/Mobius/decoder", 3, { "m2m:cnt": { rn: "q", foo: 1 } }), 400, 4000, /m2m:cnt\.foo is not a known attribute/);
-    refused(await c.create("/Mobius/decoder", 3, { "m2m:cnt": { rn: "q", cni: 3 } }), 400, 4000, /cni is set by the CSE/);
-    refused(await c.create("/Mobius/decoder", 3, { "m2m:cnt": { rn: "q", mni: "lots" } }), 400, 4000, /mni must be a non-negative integer/);
+    refused(
+      await c.create("/Mobius/decoder", 3, { "m2m:cnt": { rn: "q", foo: 1 } }),
+      400,
+      4000,
+      /m2m:cnt\.foo is not a known attribute/,
+    );
+    refused(
+      await c.create("/Mobius/decoder", 3, { "m2m:cnt": { rn: "q", cni: 3 } }),
+      400,
+      4000,
+      /cni is set by the CSE/,
+    );
+    refused(
+      await c.create("/Mobius/decoder", 3, { "m2m:cnt": { rn: "q", mni: "lots" } }),
+      400,
+      4000,
+      /mni must be a non-negative integer/,
+    );
     refused(await c.create("/Mobius/decoder", 3, { "m2m:cnt": { rn: "q", mbs: -1 } }), 400, 4000, /mbs/);
-    refused(await c.create("/Mobius/decoder", 3, { "m2m:cnt": { rn: "q", lbl: "one" } }), 400, 4000, /lbl must be an array/);
-    refused(await c.create("/Mobius/decoder", 3, { "m2m:cnt": { rn: "q", et: "tomorrow" } }), 400, 4000, /et must be a time/);
+    refused(
+      await c.create("/Mobius/decoder", 3, { "m2m:cnt": { rn: "q", lbl: "one" } }),
+      400,
+      4000,
+      /lbl must be an array/,
+    );
+    refused(
+      await c.create("/Mobius/decoder", 3, { "m2m:cnt": { rn: "q", et: "tomorrow" } }),
+      400,
+      4000,
+      /et must be a time/,
+    );
     refused(await c.create("/Mobius/decoder", 3, { "m2m:cnt": { rn: "a/b" } }), 400, 4000, /one segment/);
     refused(await c.create("/Mobius/decoder", 3, { "m2m:cnt": { rn: "" } }), 400, 4000, /rn must be/);
     refused(await c.create("/Mobius", 2, { "m2m:ae": { rn: "x", rr: false } }), 400, 4000, /api is mandatory/);
-    refused(await c.create("/Mobius", 2, { "m2m:ae": { rn: "x", api: "Nx", rr: "no" } }), 400, 4000, /rr must be a boolean/);
+    refused(
+      await c.create("/Mobius", 2, { "m2m:ae": { rn: "x", api: "Nx", rr: "no" } }),
+      400,
+      4000,
+      /rr must be a boolean/,
+    );
     refused(await c.create("/Mobius/decoder/up", 4, { "m2m:cin": { rn: "q" } }), 400, 4000, /con is mandatory/);
     refused(await c.create("/Mobius/decoder/up", 4, { "m2m:cin": { con: null } }), 400, 4000, /con must be/);
   });
@@ -132,15 +246,30 @@ describe("bad requests: 400/4000", () => {
   });
 
   it("refuses filter criteria on a create, update or delete instead of ignoring them", async () => {
-    refused(await c.delete("/Mobius/decoder/up?crb=20000101T000000"), 400, 4000, /crb do not apply to the delete operation/);
-    refused(await c.update("/Mobius/decoder/up?fu=1", { "m2m:cnt": { lbl: ["x"] } }), 400, 4000, /fu do not apply to the update operation/);
+    refused(
+      await c.delete("/Mobius/decoder/up?crb=20000101T000000"),
+      400,
+      4000,
+      /crb do not apply to the delete operation/,
+    );
+    refused(
+      await c.update("/Mobius/decoder/up?fu=1", { "m2m:cnt": { lbl: ["x"] } }),
+      400,
+      4000,
+      /fu do not apply to the update operation/,
+    );
     refused(await c.create("/Mobius/decoder/up?rcn=0", 4, { "m2m:cin": { con: "x" } }), 400, 4000, /rcn/);
     expect((await c.create("/Mobius/decoder/up?rcn=1", 4, { "m2m:cin": { con: "x" } })).status).toBe(201);
   });
 
   it("answers 413 with a reason for a body over the limit", async () => {
     const big = JSON.stringify({ "m2m:cin": { con: "x".repeat(70 * 1024) } });
-    const r = await c.raw({ method: "POST", path: "/Mobius/decoder/up", headers: headers({ "Content-Type": "application/json;ty=4" }), body: big });
+    const r = await c.raw({
+      method: "POST",
+      path: "/Mobius/decoder/up",
+      headers: headers({ "Content-Type": "application/json;ty=4" }),
+      body: big,
+    });
     expect({ status: r.status, rsc: r.rsc }).toEqual({ status: 413, rsc: 4000 });
     expect(r.body["m2m:dbg"]).toMatch(/65536/);
   });
@@ -148,7 +277,12 @@ describe("bad requests: 400/4000", () => {
 
 describe("other refusals", () => {
   it("answers 501/4001 for a release version it does not know", async () => {
-    refused(await c.raw({ method: "GET", path: "/Mobius", headers: headers({ "X-M2M-RVI": "9" }) }), 501, 4001, /release version "9"/);
+    refused(
+      await c.raw({ method: "GET", path: "/Mobius", headers: headers({ "X-M2M-RVI": "9" }) }),
+      501,
+      4001,
+      /release version "9"/,
+    );
   });
 
   it("answers 404/4004 for a path that names nothing", async () => {
@@ -166,7 +300,12 @@ describe("other refusals", () => {
   });
 
   it("answers 403/4108 for a child type the parent cannot have", async () => {
-    refused(await c.create("/Mobius/decoder/up/m1", 3, { "m2m:cnt": { rn: "q" } }), 403, 4108, /type 3 cannot be a child/);
+    refused(
+      await c.create("/Mobius/decoder/up/m1", 3, { "m2m:cnt": { rn: "q" } }),
+      403,
+      4108,
+      /type 3 cannot be a child/,
+    );
     refused(await c.create("/Mobius/decoder", 4, { "m2m:cin": { con: "x" } }), 403, 4108, /type 4 cannot be a child/);
     refused(await c.create("/Mobius", 4, { "m2m:cin": { con: "x" } }), 403, 4108, /type 4/);
   });

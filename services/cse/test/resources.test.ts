@@ -15,12 +15,18 @@ beforeAll(async () => {
   owner = cse.client("Cowner");
   other = cse.client("Cother");
   admin = cse.client("Sponde");
-  expect((await owner.create("/Mobius", 2, { "m2m:ae": { rn: "app", api: "Napp", rr: true, srv: ["3"] } })).status).toBe(201);
+  expect(
+    (await owner.create("/Mobius", 2, { "m2m:ae": { rn: "app", api: "Napp", rr: true, srv: ["3"] } })).status,
+  ).toBe(201);
 });
 afterAll(() => cse.close());
 
 function expectRsc(r: M2mResponse, status: number, rsc: number): void {
-  expect({ status: r.status, rsc: r.rsc, body: r.status >= 400 ? r.body : undefined }).toEqual({ status, rsc, body: r.status >= 400 ? { "m2m:dbg": expect.any(String) } : undefined });
+  expect({ status: r.status, rsc: r.rsc, body: r.status >= 400 ? r.body : undefined }).toEqual({
+    status,
+    rsc,
+    body: r.status >= 400 ? { "m2m:dbg": expect.any(String) } : undefined,
+  });
 }
 
 async function container(rn: string, attrs: Record<string, unknown> = {}): Promise<string> {
@@ -34,15 +40,27 @@ async function instance(path: string, con: unknown, rn?: string): Promise<M2mRes
 }
 
 const cnt = async (path: string) => (await owner.retrieve(path)).body["m2m:cnt"];
-const names = async (path: string) => ((await owner.retrieve(`${path}?fu=1&ty=4`)).body["m2m:uril"] as string[]).map((p) => p.split("/").pop());
+const names = async (path: string) =>
+  ((await owner.retrieve(`${path}?fu=1&ty=4`)).body["m2m:uril"] as string[]).map((p) => p.split("/").pop());
 
 describe("AE", () => {
   it("registers an AE with the originator as AE-ID and the common attributes", async () => {
-    const r = await cse.client("Cdecoder").create("/Mobius", 2, { "m2m:ae": { rn: "decoder", api: "Ndecoder", rr: false, srv: ["3"], lbl: ["stack"] } });
+    const r = await cse
+      .client("Cdecoder")
+      .create("/Mobius", 2, { "m2m:ae": { rn: "decoder", api: "Ndecoder", rr: false, srv: ["3"], lbl: ["stack"] } });
     expectRsc(r, 201, 2001);
     const cb = (await owner.retrieve("/Mobius")).body["m2m:cb"];
     const ae = r.body["m2m:ae"];
-    expect(ae).toMatchObject({ rn: "decoder", ty: 2, api: "Ndecoder", aei: "Cdecoder", rr: false, srv: ["3"], lbl: ["stack"], pi: cb.ri });
+    expect(ae).toMatchObject({
+      rn: "decoder",
+      ty: 2,
+      api: "Ndecoder",
+      aei: "Cdecoder",
+      rr: false,
+      srv: ["3"],
+      lbl: ["stack"],
+      pi: cb.ri,
+    });
     // as ACME and Mobius: the AE is identified by its AE-ID and has no creator attribute
     expect(ae.ri).toBe("Cdecoder");
     expect(ae).not.toHaveProperty("cr");
@@ -51,16 +69,34 @@ describe("AE", () => {
   });
 
   it("accepts any api, as Mobius does (ACME wants N or R first)", async () => {
-    expectRsc(await cse.client("Cplain").create("/Mobius", 2, { "m2m:ae": { rn: "plain", api: "0.2.481.2.0001.001.000111", rr: false, srv: ["3"] } }), 201, 2001);
+    expectRsc(
+      await cse
+        .client("Cplain")
+        .create("/Mobius", 2, { "m2m:ae": { rn: "plain", api: "0.2.481.2.0001.001.000111", rr: false, srv: ["3"] } }),
+      201,
+      2001,
+    );
   });
 
   it("answers 409/4105 for a name that is taken, 403/4117 for an originator already registered", async () => {
-    expectRsc(await cse.client("Cnew").create("/Mobius", 2, { "m2m:ae": { rn: "decoder", api: "Nx", rr: false, srv: ["3"] } }), 409, 4105);
-    expectRsc(await cse.client("Cdecoder").create("/Mobius", 2, { "m2m:ae": { rn: "decoder2", api: "Nx", rr: false, srv: ["3"] } }), 403, 4117);
+    expectRsc(
+      await cse.client("Cnew").create("/Mobius", 2, { "m2m:ae": { rn: "decoder", api: "Nx", rr: false, srv: ["3"] } }),
+      409,
+      4105,
+    );
+    expectRsc(
+      await cse
+        .client("Cdecoder")
+        .create("/Mobius", 2, { "m2m:ae": { rn: "decoder2", api: "Nx", rr: false, srv: ["3"] } }),
+      403,
+      4117,
+    );
   });
 
   it("assigns an AE-ID to a bare C originator", async () => {
-    const r = await cse.client("C").create("/Mobius", 2, { "m2m:ae": { rn: "anon", api: "Nanon", rr: false, srv: ["3"] } });
+    const r = await cse
+      .client("C")
+      .create("/Mobius", 2, { "m2m:ae": { rn: "anon", api: "Nanon", rr: false, srv: ["3"] } });
     expectRsc(r, 201, 2001);
     expect(r.body["m2m:ae"].aei).toMatch(/^C\d+$/);
     expect(r.body["m2m:ae"]).not.toHaveProperty("cr");
@@ -69,8 +105,16 @@ describe("AE", () => {
   it("answers 403/4126 for an originator outside the allowed AE originators", async () => {
     const strict = await startTestCse({ allowedAeOriginators: ["C*", "S*"] });
     try {
-      expectRsc(await strict.client("admin").create("/Mobius", 2, { "m2m:ae": { rn: "x", api: "Nx", rr: false, srv: ["3"] } }), 403, 4126);
-      expectRsc(await strict.client("Cok").create("/Mobius", 2, { "m2m:ae": { rn: "x", api: "Nx", rr: false, srv: ["3"] } }), 201, 2001);
+      expectRsc(
+        await strict.client("admin").create("/Mobius", 2, { "m2m:ae": { rn: "x", api: "Nx", rr: false, srv: ["3"] } }),
+        403,
+        4126,
+      );
+      expectRsc(
+        await strict.client("Cok").create("/Mobius", 2, { "m2m:ae": { rn: "x", api: "Nx", rr: false, srv: ["3"] } }),
+        201,
+        2001,
+      );
     } finally {
       await strict.close();
     }
@@ -92,14 +136,30 @@ describe("AE", () => {
 describe("container and contentInstance", () => {
   it("creates a container with Mobius' default limits and empty counters", async () => {
     await container("defaults");
-    expect(await cnt("/Mobius/app/defaults")).toMatchObject({ mni: 3153600000, mbs: 3153600000, mia: 31536000, cni: 0, cbs: 0, st: 0, cr: "Cowner" });
+    expect(await cnt("/Mobius/app/defaults")).toMatchObject({
+      mni: 3153600000,
+      mbs: 3153600000,
+      mia: 31536000,
+      cni: 0,
+      cbs: 0,
+      st: 0,
+      cr: "Cowner",
+    });
   });
 
   it("stores string and JSON content with cnf, cs in UTF-8 bytes and st counting up", async () => {
     const p = await container("content");
     const a = await owner.create(p, 4, { "m2m:cin": { rn: "a", cnf: "text/plain:0", con: "héllo" } });
     expectRsc(a, 201, 2001);
-    expect(a.body["m2m:cin"]).toMatchObject({ rn: "a", ty: 4, con: "héllo", cnf: "text/plain:0", cs: 6, st: 1, cr: "Cowner" });
+    expect(a.body["m2m:cin"]).toMatchObject({
+      rn: "a",
+      ty: 4,
+      con: "héllo",
+      cnf: "text/plain:0",
+      cs: 6,
+      st: 1,
+      cr: "Cowner",
+    });
     const record = { temp: 21.5, id: "MSCU1234565", ok: true, list: [1, 2] };
     const b = await owner.create(p, 4, { "m2m:cin": { rn: "b", cnf: "application/json:0", con: record } });
     expect(b.body["m2m:cin"]).toMatchObject({ con: record, cs: Buffer.byteLength(JSON.stringify(record)), st: 2 });
@@ -194,23 +254,43 @@ describe("discovery", () => {
     listed = base.slice(1);
     await owner.create(base, 3, { "m2m:cnt": { rn: "c1", lbl: ["key:a", "shared"] } });
     await owner.create(base, 3, { "m2m:cnt": { rn: "c2", lbl: ["key:b", "shared"] } });
-    for (const n of ["i1", "i2", "i3"]) await owner.create(`${base}/c1`, 4, { "m2m:cin": { rn: n, con: n, lbl: n === "i2" ? ["key:a"] : [] } });
+    for (const n of ["i1", "i2", "i3"])
+      await owner.create(`${base}/c1`, 4, { "m2m:cin": { rn: n, con: n, lbl: n === "i2" ? ["key:a"] : [] } });
   });
 
   it("lists every resource below the target by structured path, in creation order", async () => {
     const r = await other.retrieve(`${base}?fu=1`);
     expectRsc(r, 200, 2000);
-    expect(r.body).toEqual({ "m2m:uril": [`${listed}/c1`, `${listed}/c2`, `${listed}/c1/i1`, `${listed}/c1/i2`, `${listed}/c1/i3`] });
+    expect(r.body).toEqual({
+      "m2m:uril": [`${listed}/c1`, `${listed}/c2`, `${listed}/c1/i1`, `${listed}/c1/i2`, `${listed}/c1/i3`],
+    });
   });
 
   it("filters by ty, by lbl (any of the values) and caps with lim", async () => {
-    expect((await owner.retrieve(`${base}?fu=1&ty=4`)).body["m2m:uril"]).toEqual([`${listed}/c1/i1`, `${listed}/c1/i2`, `${listed}/c1/i3`]);
+    expect((await owner.retrieve(`${base}?fu=1&ty=4`)).body["m2m:uril"]).toEqual([
+      `${listed}/c1/i1`,
+      `${listed}/c1/i2`,
+      `${listed}/c1/i3`,
+    ]);
     expect((await owner.retrieve(`${base}?fu=1&ty=3`)).body["m2m:uril"]).toEqual([`${listed}/c1`, `${listed}/c2`]);
-    expect((await owner.retrieve(`${base}?fu=1&lbl=key:a`)).body["m2m:uril"]).toEqual([`${listed}/c1`, `${listed}/c1/i2`]);
+    expect((await owner.retrieve(`${base}?fu=1&lbl=key:a`)).body["m2m:uril"]).toEqual([
+      `${listed}/c1`,
+      `${listed}/c1/i2`,
+    ]);
     expect((await owner.retrieve(`${base}?fu=1&lbl=key:a&ty=3`)).body["m2m:uril"]).toEqual([`${listed}/c1`]);
-    expect((await owner.retrieve(`${base}?fu=1&lbl=key:a&lbl=key:b&ty=3`)).body["m2m:uril"]).toEqual([`${listed}/c1`, `${listed}/c2`]);
-    expect((await owner.retrieve(`${base}?fu=1&lbl=key:a+key:b&ty=3`)).body["m2m:uril"]).toEqual([`${listed}/c1`, `${listed}/c2`]);
-    expect((await owner.retrieve(`${base}?fu=1&ty=3+4&lim=3`)).body["m2m:uril"]).toEqual([`${listed}/c1`, `${listed}/c2`, `${listed}/c1/i1`]);
+    expect((await owner.retrieve(`${base}?fu=1&lbl=key:a&lbl=key:b&ty=3`)).body["m2m:uril"]).toEqual([
+      `${listed}/c1`,
+      `${listed}/c2`,
+    ]);
+    expect((await owner.retrieve(`${base}?fu=1&lbl=key:a+key:b&ty=3`)).body["m2m:uril"]).toEqual([
+      `${listed}/c1`,
+      `${listed}/c2`,
+    ]);
+    expect((await owner.retrieve(`${base}?fu=1&ty=3+4&lim=3`)).body["m2m:uril"]).toEqual([
+      `${listed}/c1`,
+      `${listed}/c2`,
+      `${listed}/c1/i1`,
+    ]);
     expect((await owner.retrieve(`${base}?fu=1&ty=4&lim=0`)).body["m2m:uril"]).toEqual([]);
     expect((await owner.retrieve(`${base}?fu=1&lbl=none`)).body["m2m:uril"]).toEqual([]);
   });
@@ -228,7 +308,10 @@ describe("discovery", () => {
 
   it("reflects label updates", async () => {
     expectRsc(await owner.update(`${base}/c2`, { "m2m:cnt": { lbl: ["key:a"] } }), 200, 2004);
-    expect((await owner.retrieve(`${base}?fu=1&ty=3&lbl=key:a`)).body["m2m:uril"]).toEqual([`${listed}/c1`, `${listed}/c2`]);
+    expect((await owner.retrieve(`${base}?fu=1&ty=3&lbl=key:a`)).body["m2m:uril"]).toEqual([
+      `${listed}/c1`,
+      `${listed}/c2`,
+    ]);
     expect((await owner.retrieve(`${base}?fu=1&ty=3&lbl=key:b`)).body["m2m:uril"]).toEqual([]);
   });
 });
@@ -288,7 +371,9 @@ describe("container limits", () => {
     const left = await names(p);
     expect(left).toHaveLength(25);
     expect((await owner.retrieve(`${p}/la`)).body["m2m:cin"].rn).toBe(left[24]);
-    const sizes = await Promise.all(left.map(async (n) => (await owner.retrieve(`${p}/${n}`)).body["m2m:cin"].cs as number));
+    const sizes = await Promise.all(
+      left.map(async (n) => (await owner.retrieve(`${p}/${n}`)).body["m2m:cin"].cs as number),
+    );
     expect(after.cbs).toBe(sizes.reduce((a, b) => a + b, 0));
   });
 
@@ -315,7 +400,11 @@ describe("access rule: anyone reads and adds, only the creator or the superuser 
     expectRsc(await other.create(p, 4, { "m2m:cin": { rn: "theirs", con: "x" } }), 201, 2001);
     expectRsc(await other.retrieve(p), 200, 2000);
     expectRsc(await other.retrieve(`${p}?fu=1`), 200, 2000);
-    expectRsc(await other.create(p, 23, { "m2m:sub": { rn: "watch", nu: ["http://127.0.0.1:9/n"], enc: { net: [3] } } }), 201, 2001);
+    expectRsc(
+      await other.create(p, 23, { "m2m:sub": { rn: "watch", nu: ["http://127.0.0.1:9/n"], enc: { net: [3] } } }),
+      201,
+      2001,
+    );
   });
 
   it("refuses update and delete by anyone else with 403/4103", async () => {
@@ -343,7 +432,9 @@ describe("access rule: anyone reads and adds, only the creator or the superuser 
     expect(r.body["m2m:cnt"].rn).toBe("doomed");
     expectRsc(await owner.retrieve(p), 404, 4004);
     expectRsc(await owner.retrieve(`${p}/child/leaf`), 404, 4004);
-    expect((await owner.retrieve("/Mobius?fu=1")).body["m2m:uril"].filter((u: string) => u.startsWith(p.slice(1)))).toEqual([]);
+    expect(
+      (await owner.retrieve("/Mobius?fu=1")).body["m2m:uril"].filter((u: string) => u.startsWith(p.slice(1))),
+    ).toEqual([]);
     expectRsc(await admin.delete(p), 404, 4004);
   });
 
@@ -351,6 +442,10 @@ describe("access rule: anyone reads and adds, only the creator or the superuser 
     const c = cse.client("Cshort");
     expectRsc(await c.create("/Mobius", 2, { "m2m:ae": { rn: "short", api: "Ns", rr: false, srv: ["3"] } }), 201, 2001);
     expectRsc(await c.delete("/Mobius/short"), 200, 2002);
-    expectRsc(await c.create("/Mobius", 2, { "m2m:ae": { rn: "short2", api: "Ns", rr: false, srv: ["3"] } }), 201, 2001);
+    expectRsc(
+      await c.create("/Mobius", 2, { "m2m:ae": { rn: "short2", api: "Ns", rr: false, srv: ["3"] } }),
+      201,
+      2001,
+    );
   });
 });

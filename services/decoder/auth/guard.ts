@@ -4,8 +4,8 @@
 // being refused is answered 429 until its minute is over.
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
-import { IngestError } from "../errors.ts";
 import { KeysWatcher, type Principal } from "../../shared/credentials.ts";
+import { IngestError } from "../errors.ts";
 
 /**
  * on: every write needs a device/fleet key, every read a reader key, every webhook its signature.
@@ -68,7 +68,8 @@ export class AuthGuard {
   writer(caller: Caller, how: string): Writer {
     if (!this.keys || (this.cfg.mode === "auto" && !this.keys.current().hasWriters())) return "open";
     this.checkRate(caller.source);
-    if (caller.token === undefined) throw this.refuse(caller.source, "unauthenticated", `this endpoint needs a device key: ${how}`);
+    if (caller.token === undefined)
+      throw this.refuse(caller.source, "unauthenticated", `this endpoint needs a device key: ${how}`);
     const p = this.keys.current().principal(caller.token);
     if (!p) throw this.refuse(caller.source, "forbidden", "the key is not valid (unknown, revoked or malformed)");
     if (p.role === "reader") throw this.refuse(caller.source, "forbidden", "a reader key cannot write records");
@@ -86,7 +87,8 @@ export class AuthGuard {
     const src = this.source(req);
     this.checkRate(src);
     const token = presentedToken(req);
-    if (token === undefined) throw this.refuse(src, "unauthenticated", "the read API needs a reader key: Authorization: Bearer <key>");
+    if (token === undefined)
+      throw this.refuse(src, "unauthenticated", "the read API needs a reader key: Authorization: Bearer <key>");
     const p = this.keys.current().principal(token);
     if (!p) throw this.refuse(src, "forbidden", "the key is not valid (unknown, revoked or malformed)");
     if (p.role !== "reader") throw this.refuse(src, "forbidden", `a ${p.role} key cannot read; use a reader key`);
@@ -108,7 +110,12 @@ export class AuthGuard {
     this.checkRate(src);
     const header = req.headers[SIGNATURE_HEADER];
     const presented = typeof header === "string" ? /^sha256=([a-f0-9]{64})$/i.exec(header.trim())?.[1] : undefined;
-    if (presented === undefined) throw this.refuse(src, "unauthenticated", `webhook ${route} needs ${SIGNATURE_HEADER}: sha256=<hex HMAC-SHA256 of the body>`);
+    if (presented === undefined)
+      throw this.refuse(
+        src,
+        "unauthenticated",
+        `webhook ${route} needs ${SIGNATURE_HEADER}: sha256=<hex HMAC-SHA256 of the body>`,
+      );
     const given = Buffer.from(presented, "hex");
     const ok = this.keys
       .current()
@@ -128,7 +135,10 @@ export class AuthGuard {
   source(req: IncomingMessage): string {
     if (this.cfg.trustProxy) {
       const xff = req.headers["x-forwarded-for"];
-      const hops = (Array.isArray(xff) ? xff.join(",") : (xff ?? "")).split(",").map((h) => h.trim()).filter(Boolean);
+      const hops = (Array.isArray(xff) ? xff.join(",") : (xff ?? ""))
+        .split(",")
+        .map((h) => h.trim())
+        .filter(Boolean);
       if (hops.length) return hops[hops.length - 1]!;
     }
     return req.socket.remoteAddress ?? "unknown";
@@ -148,7 +158,8 @@ export class AuthGuard {
     const entry = this.refusals.get(src);
     if (!entry || now - entry.windowStart >= WINDOW_MS) {
       // keep the table small under a spray of addresses: forget finished windows first
-      if (this.refusals.size >= 10_000) for (const [k, v] of this.refusals) if (now - v.windowStart >= WINDOW_MS) this.refusals.delete(k);
+      if (this.refusals.size >= 10_000)
+        for (const [k, v] of this.refusals) if (now - v.windowStart >= WINDOW_MS) this.refusals.delete(k);
       this.refusals.set(src, { windowStart: now, count: 1 });
     } else entry.count++;
     return new IngestError(code, reason);

@@ -1,8 +1,8 @@
 // One durable SQLite buffer (WAL). Writes come in batches from the group commit; the forwarder reads
 // pending rows in order and marks them delivered; the read API and the dashboard query it.
-import Database from "better-sqlite3";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
+import Database from "better-sqlite3";
 import { BUFFER_MIGRATIONS, COUNTERS, type CounterName, type Counters } from "./schema.ts";
 
 export interface NewRecord {
@@ -42,7 +42,8 @@ export interface StoredRecord {
   forwardedAt: number | null;
 }
 
-export type BatchItem = { kind: "record"; record: NewRecord } | { kind: "dead"; dead: DeadLetter } | { kind: "rejected" };
+export type BatchItem =
+  { kind: "record"; record: NewRecord } | { kind: "dead"; dead: DeadLetter } | { kind: "rejected" };
 /** per item: the record's seq and whether its message id was already stored; undefined for the others */
 export type BatchResult = { seq: number; duplicate: boolean } | undefined;
 
@@ -61,26 +62,41 @@ export interface BufferOptions {
   nativeBinding?: string | undefined;
 }
 
-const RECORD_COLUMNS = "seq, message_id AS messageId, rn, received_at AS receivedAt, layout, format, device, size, json_size AS jsonSize, con, forwarded_at AS forwardedAt";
+const RECORD_COLUMNS =
+  "seq, message_id AS messageId, rn, received_at AS receivedAt, layout, format, device, size, json_size AS jsonSize, con, forwarded_at AS forwardedAt";
 
 function prepare(db: Database.Database) {
   return {
-    insert: db.prepare("INSERT OR IGNORE INTO records (message_id, rn, received_at, layout, format, device, size, json_size, con) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+    insert: db.prepare(
+      "INSERT OR IGNORE INTO records (message_id, rn, received_at, layout, format, device, size, json_size, con) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    ),
     seqOf: db.prepare("SELECT seq FROM records WHERE message_id = ?").pluck(),
-    device: db.prepare("INSERT INTO devices (device, last_seq, count) VALUES (?, ?, 1) ON CONFLICT (device) DO UPDATE SET last_seq = excluded.last_seq, count = count + 1"),
-    dead: db.prepare("INSERT INTO dead_letters (received_at, layout, format, message_id, size, reason, body) VALUES (?, ?, ?, ?, ?, ?, ?)"),
+    device: db.prepare(
+      "INSERT INTO devices (device, last_seq, count) VALUES (?, ?, 1) ON CONFLICT (device) DO UPDATE SET last_seq = excluded.last_seq, count = count + 1",
+    ),
+    dead: db.prepare(
+      "INSERT INTO dead_letters (received_at, layout, format, message_id, size, reason, body) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    ),
     bump: db.prepare("UPDATE counters SET value = value + ? WHERE name = ?"),
     counters: db.prepare("SELECT name, value FROM counters"),
     pending: db.prepare(`SELECT ${RECORD_COLUMNS} FROM records WHERE forwarded_at IS NULL ORDER BY seq LIMIT ?`),
     mark: db.prepare("UPDATE records SET forwarded_at = ? WHERE seq = ? AND forwarded_at IS NULL"),
     after: db.prepare(`SELECT ${RECORD_COLUMNS} FROM records WHERE seq > ? ORDER BY seq DESC LIMIT ?`),
     maxSeq: db.prepare("SELECT coalesce(max(seq), 0) FROM records").pluck(),
-    latest: db.prepare(`SELECT ${RECORD_COLUMNS.replace(/(^|, )(\w+)/g, "$1r.$2")} FROM devices d JOIN records r ON r.seq = d.last_seq ORDER BY r.received_at DESC, r.seq DESC LIMIT ?`),
-    latestOf: db.prepare(`SELECT ${RECORD_COLUMNS.replace(/(^|, )(\w+)/g, "$1r.$2")} FROM devices d JOIN records r ON r.seq = d.last_seq WHERE d.device = ?`),
+    latest: db.prepare(
+      `SELECT ${RECORD_COLUMNS.replace(/(^|, )(\w+)/g, "$1r.$2")} FROM devices d JOIN records r ON r.seq = d.last_seq ORDER BY r.received_at DESC, r.seq DESC LIMIT ?`,
+    ),
+    latestOf: db.prepare(
+      `SELECT ${RECORD_COLUMNS.replace(/(^|, )(\w+)/g, "$1r.$2")} FROM devices d JOIN records r ON r.seq = d.last_seq WHERE d.device = ?`,
+    ),
     devices: db.prepare("SELECT device FROM devices").pluck(),
-    deadLetters: db.prepare("SELECT id, received_at AS receivedAt, layout, format, message_id AS messageId, size, reason FROM dead_letters ORDER BY id DESC LIMIT ?"),
+    deadLetters: db.prepare(
+      "SELECT id, received_at AS receivedAt, layout, format, message_id AS messageId, size, reason FROM dead_letters ORDER BY id DESC LIMIT ?",
+    ),
     ids: db.prepare("SELECT message_id FROM records ORDER BY seq").pluck(),
-    setStatus: db.prepare("INSERT INTO status (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"),
+    setStatus: db.prepare(
+      "INSERT INTO status (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+    ),
     getStatus: db.prepare("SELECT value FROM status WHERE key = ?").pluck(),
   };
 }
@@ -90,7 +106,11 @@ export class RecordBuffer {
   private readonly q: ReturnType<typeof prepare>;
   private readonly writeBatch: (items: BatchItem[]) => BatchResult[];
   private readonly markBatch: (seqs: number[], at: number) => number;
-  private readonly writeOneDelivered: (item: BatchItem & { kind: "record" }, delivery: Delivery, at: number) => BatchResult;
+  private readonly writeOneDelivered: (
+    item: BatchItem & { kind: "record" },
+    delivery: Delivery,
+    at: number,
+  ) => BatchResult;
   private readonly markOneDelivered: (record: StoredRecord, delivery: Delivery, at: number) => void;
   private readonly full: boolean;
 
@@ -124,7 +144,17 @@ export class RecordBuffer {
       for (const it of items) {
         if (it.kind === "record") {
           const r = it.record;
-          const info = this.q.insert.run(r.messageId, r.rn !== undefined && r.rn !== r.messageId ? r.rn : null, r.receivedAt, r.layout, r.format, r.device, r.size, r.jsonSize, r.con);
+          const info = this.q.insert.run(
+            r.messageId,
+            r.rn !== undefined && r.rn !== r.messageId ? r.rn : null,
+            r.receivedAt,
+            r.layout,
+            r.format,
+            r.device,
+            r.size,
+            r.jsonSize,
+            r.con,
+          );
           if (info.changes === 0) {
             duplicates++;
             out.push({ seq: this.q.seqOf.get(r.messageId) as number, duplicate: true });
@@ -156,14 +186,21 @@ export class RecordBuffer {
       return n;
     });
     // nested db.transaction()s run as savepoints: a refused record is undone with its delivery alone
-    this.writeOneDelivered = this.db.transaction((item: BatchItem & { kind: "record" }, delivery: Delivery, at: number) => {
-      const [r] = this.writeBatch([item]);
-      if (r && !r.duplicate) {
-        delivery.deliver({ messageId: item.record.messageId, rn: item.record.rn !== undefined && item.record.rn !== item.record.messageId ? item.record.rn : null, device: item.record.device, con: item.record.con });
-        this.markBatch([r.seq], at);
-      }
-      return r;
-    });
+    this.writeOneDelivered = this.db.transaction(
+      (item: BatchItem & { kind: "record" }, delivery: Delivery, at: number) => {
+        const [r] = this.writeBatch([item]);
+        if (r && !r.duplicate) {
+          delivery.deliver({
+            messageId: item.record.messageId,
+            rn: item.record.rn !== undefined && item.record.rn !== item.record.messageId ? item.record.rn : null,
+            device: item.record.device,
+            con: item.record.con,
+          });
+          this.markBatch([r.seq], at);
+        }
+        return r;
+      },
+    );
     this.markOneDelivered = this.db.transaction((record: StoredRecord, delivery: Delivery, at: number) => {
       delivery.deliver(record);
       this.markBatch([record.seq], at);
@@ -194,7 +231,11 @@ export class RecordBuffer {
    * forwarded over HTTP), in seq order, each marked forwarded with its delivery. Stops at the first
    * refusal and returns it: what follows stays pending, so nothing overtakes it.
    */
-  deliverPending(delivery: Delivery, limit: number, at = Date.now()): { delivered: number; refusal: Error | undefined } {
+  deliverPending(
+    delivery: Delivery,
+    limit: number,
+    at = Date.now(),
+  ): { delivered: number; refusal: Error | undefined } {
     return this.db.transaction(() => {
       let delivered = 0;
       for (const r of this.pending(limit)) {
@@ -272,7 +313,15 @@ export class RecordBuffer {
     return this.q.devices.all() as string[];
   }
 
-  deadLetters(limit: number): { id: number; receivedAt: number; layout: string; format: string; messageId: string | null; size: number; reason: string }[] {
+  deadLetters(limit: number): {
+    id: number;
+    receivedAt: number;
+    layout: string;
+    format: string;
+    messageId: string | null;
+    size: number;
+    reason: string;
+  }[] {
     return this.q.deadLetters.all(limit) as ReturnType<RecordBuffer["deadLetters"]>;
   }
 
@@ -297,7 +346,10 @@ export class RecordBuffer {
 
 function migrate(db: Database.Database): void {
   const current = db.pragma("user_version", { simple: true }) as number;
-  if (current > BUFFER_MIGRATIONS.length) throw new Error(`${db.name} was written by a newer decoder (schema ${current}, this one knows ${BUFFER_MIGRATIONS.length})`);
+  if (current > BUFFER_MIGRATIONS.length)
+    throw new Error(
+      `${db.name} was written by a newer decoder (schema ${current}, this one knows ${BUFFER_MIGRATIONS.length})`,
+    );
   if (current === BUFFER_MIGRATIONS.length) return;
   db.transaction(() => {
     for (let v = current; v < BUFFER_MIGRATIONS.length; v++) db.exec(BUFFER_MIGRATIONS[v]!);

@@ -42,7 +42,15 @@ export const BUFFER_MIGRATIONS: readonly string[] = [
 ];
 
 /** Monotonic totals kept in the same transactions as the rows they count. */
-export const COUNTERS = ["accepted", "duplicates", "rejected", "dead_letters", "ratio_sum", "forwarded", "forward_failures"] as const;
+export const COUNTERS = [
+  "accepted",
+  "duplicates",
+  "rejected",
+  "dead_letters",
+  "ratio_sum",
+  "forwarded",
+  "forward_failures",
+] as const;
 export type CounterName = (typeof COUNTERS)[number];
 export type Counters = Record<CounterName, number>;
 

@@ -3,14 +3,26 @@
 // into place whole, layouts checked first. The folder alone is the build context.
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { loadLayout } from "../../shared/loadLayout.ts";
-import { writeFileAtomic } from "../../shared/atomicWrite.ts";
-import { readKeysFile, writeKeysFile } from "../../shared/credentials.ts";
 import { renderManifests } from "./kubernetes.ts";
-import { renderCompose, renderDockerfile, renderEnv, renderNginx, renderReadme, decoderHost, streamWanted, DECODER_COAP_PORT, DECODER_MQTT_PORT, DECODER_PORT, type BundleOptions } from "./render.ts";
+import {
+  renderCompose,
+  renderDockerfile,
+  renderEnv,
+  renderNginx,
+  renderReadme,
+  decoderHost,
+  streamWanted,
+  DECODER_COAP_PORT,
+  DECODER_MQTT_PORT,
+  DECODER_PORT,
+  type BundleOptions,
+} from "./render.ts";
 import { copyImageSources } from "./sources.ts";
 import { renderNginxMain, renderNginxStream } from "./stream.ts";
 import { selfSignedCommand, writeSelfSigned } from "./tls.ts";
+import { writeFileAtomic } from "../../shared/atomicWrite.ts";
+import { readKeysFile, writeKeysFile } from "../../shared/credentials.ts";
+import { loadLayout } from "../../shared/loadLayout.ts";
 
 export interface ExportRequest extends Omit<BundleOptions, "layoutFiles"> {
   outDir: string;
@@ -49,7 +61,8 @@ export function writeBundle(r: ExportRequest): ExportResult {
   if (!existsSync(path.join(certDir, "tls.crt"))) {
     const made = writeSelfSigned(certDir);
     if (made.ok) written.push("nginx/certs/tls.crt", "nginx/certs/tls.key");
-    else tlsProblem = `${made.reason}; make the pair with: cd ${path.join(r.outDir, "nginx", "certs")} && ${made.command}`;
+    else
+      tlsProblem = `${made.reason}; make the pair with: cd ${path.join(r.outDir, "nginx", "certs")} && ${made.command}`;
   }
   const tls = { generated: tlsProblem === undefined, command: selfSignedCommand(".").join(" ") };
 
@@ -58,16 +71,31 @@ export function writeBundle(r: ExportRequest): ExportResult {
   const stream: [string, string][] = streamWanted(o)
     ? [
         ["nginx/nginx.conf", renderNginxMain()],
-        ["nginx/stream.conf", renderNginxStream(o.mqttPort !== undefined ? decoderHosts.map((h) => `${h}:${DECODER_MQTT_PORT}`) : [], o.coapPort !== undefined ? decoderHosts.map((h) => `${h}:${DECODER_COAP_PORT}`) : [])],
+        [
+          "nginx/stream.conf",
+          renderNginxStream(
+            o.mqttPort !== undefined ? decoderHosts.map((h) => `${h}:${DECODER_MQTT_PORT}`) : [],
+            o.coapPort !== undefined ? decoderHosts.map((h) => `${h}:${DECODER_COAP_PORT}`) : [],
+          ),
+        ],
       ]
     : [];
   const files: [string, string][] = [
     ["docker-compose.yml", renderCompose(o)],
     [".env", renderEnv(o)],
-    ["nginx/decoder.conf", renderNginx(o, decoderHosts.map((h) => `${h}:${DECODER_PORT}`))],
+    [
+      "nginx/decoder.conf",
+      renderNginx(
+        o,
+        decoderHosts.map((h) => `${h}:${DECODER_PORT}`),
+      ),
+    ],
     ...stream,
     ["Dockerfile", renderDockerfile(o)],
-    [".dockerignore", "# the image needs only src/: keep credentials and certificates out of the build context\nsecrets/\nnginx/\nk8s/\n"],
+    [
+      ".dockerignore",
+      "# the image needs only src/: keep credentials and certificates out of the build context\nsecrets/\nnginx/\nk8s/\n",
+    ],
     ["README.md", renderReadme(o, tls)],
     ...renderManifests({ ...o, keysJson: readFileSync(keysFile, "utf8"), layouts }),
     ...layouts.map(([name, text]): [string, string] => [`layouts/${name}`, text]),

@@ -3,15 +3,34 @@
 // an Ingress terminating TLS, a HorizontalPodAutoscaler, the credentials Secret and, without an
 // external Mobius/ACME, the embedded CSE on a network only the decoders reach.
 import { stringify } from "yaml";
-import { CSE_PORT, DECODER_COAP_PORT, DECODER_MQTT_PORT, DECODER_PORT, decoderArgs, KEYS_MOUNT, type BundleOptions } from "./render.ts";
+import {
+  CSE_PORT,
+  DECODER_COAP_PORT,
+  DECODER_MQTT_PORT,
+  DECODER_PORT,
+  decoderArgs,
+  KEYS_MOUNT,
+  type BundleOptions,
+} from "./render.ts";
 
 const APP = "satpayload";
 // Kubernetes reads YAML 1.1, where a bare on/off/yes/no is a boolean: quote such strings
 const YAML_1_1 = { version: "1.1" } as const;
 const labels = (component: string) => ({ "app.kubernetes.io/name": APP, "app.kubernetes.io/component": component });
-const probe = (initialDelaySeconds: number) => ({ httpGet: { path: "/health", port: "http" }, initialDelaySeconds, periodSeconds: 10, timeoutSeconds: 3 });
+const probe = (initialDelaySeconds: number) => ({
+  httpGet: { path: "/health", port: "http" },
+  initialDelaySeconds,
+  periodSeconds: 10,
+  timeoutSeconds: 3,
+});
 // the image's user (node, uid 1000) owns /data; nothing in the pod needs to be root
-const podSecurity = { runAsNonRoot: true, runAsUser: 1000, runAsGroup: 1000, fsGroup: 1000, seccompProfile: { type: "RuntimeDefault" } };
+const podSecurity = {
+  runAsNonRoot: true,
+  runAsUser: 1000,
+  runAsGroup: 1000,
+  fsGroup: 1000,
+  seccompProfile: { type: "RuntimeDefault" },
+};
 const containerSecurity = { allowPrivilegeEscalation: false, capabilities: { drop: ["ALL"] } };
 
 export interface ManifestOptions extends BundleOptions {
@@ -51,8 +70,12 @@ export function renderManifests(o: ManifestOptions): [string, string][] {
               env: [{ name: "POD_NAME", valueFrom: { fieldRef: { fieldPath: "metadata.name" } } }],
               ports: [
                 { name: "http", containerPort: DECODER_PORT },
-                ...(o.mqttPort !== undefined ? [{ name: "mqtt", containerPort: DECODER_MQTT_PORT, protocol: "TCP" }] : []),
-                ...(o.coapPort !== undefined ? [{ name: "coap", containerPort: DECODER_COAP_PORT, protocol: "UDP" }] : []),
+                ...(o.mqttPort !== undefined
+                  ? [{ name: "mqtt", containerPort: DECODER_MQTT_PORT, protocol: "TCP" }]
+                  : []),
+                ...(o.coapPort !== undefined
+                  ? [{ name: "coap", containerPort: DECODER_COAP_PORT, protocol: "UDP" }]
+                  : []),
               ],
               readinessProbe: probe(5),
               livenessProbe: probe(20),
@@ -72,14 +95,31 @@ export function renderManifests(o: ManifestOptions): [string, string][] {
         },
       },
       volumeClaimTemplates: [
-        { metadata: { name: "buffer" }, spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "2Gi" } } } },
+        {
+          metadata: { name: "buffer" },
+          spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "2Gi" } } },
+        },
       ],
     },
   };
   const services: object[] = [
     // the StatefulSet's governing Service: stable names decoder-0.decoder-pods, …
-    { apiVersion: "v1", kind: "Service", metadata: { name: "decoder-pods", labels: labels("decoder") }, spec: { clusterIP: "None", selector: labels("decoder"), ports: [{ name: "http", port: DECODER_PORT, targetPort: "http" }] } },
-    { apiVersion: "v1", kind: "Service", metadata: { name: "decoder", labels: labels("decoder") }, spec: { selector: labels("decoder"), ports: [{ name: "http", port: 80, targetPort: "http" }] } },
+    {
+      apiVersion: "v1",
+      kind: "Service",
+      metadata: { name: "decoder-pods", labels: labels("decoder") },
+      spec: {
+        clusterIP: "None",
+        selector: labels("decoder"),
+        ports: [{ name: "http", port: DECODER_PORT, targetPort: "http" }],
+      },
+    },
+    {
+      apiVersion: "v1",
+      kind: "Service",
+      metadata: { name: "decoder", labels: labels("decoder") },
+      spec: { selector: labels("decoder"), ports: [{ name: "http", port: 80, targetPort: "http" }] },
+    },
   ];
   const ingestPorts = [
     ...(o.mqttPort !== undefined ? [{ name: "mqtt", port: o.mqttPort, targetPort: "mqtt", protocol: "TCP" }] : []),
@@ -111,7 +151,16 @@ export function renderManifests(o: ManifestOptions): [string, string][] {
     },
     spec: {
       tls: [{ hosts: ["satpayload.example.com"], secretName: "satpayload-tls" }],
-      rules: [{ host: "satpayload.example.com", http: { paths: [{ path: "/", pathType: "Prefix", backend: { service: { name: "decoder", port: { name: "http" } } } }] } }],
+      rules: [
+        {
+          host: "satpayload.example.com",
+          http: {
+            paths: [
+              { path: "/", pathType: "Prefix", backend: { service: { name: "decoder", port: { name: "http" } } } },
+            ],
+          },
+        },
+      ],
     },
   };
   const hpa = {
@@ -122,12 +171,22 @@ export function renderManifests(o: ManifestOptions): [string, string][] {
       scaleTargetRef: { apiVersion: "apps/v1", kind: "StatefulSet", name: "decoder" },
       minReplicas: o.replicas,
       maxReplicas: Math.max(o.replicas * 4, o.replicas + 1),
-      metrics: [{ type: "Resource", resource: { name: "cpu", target: { type: "Utilization", averageUtilization: 70 } } }],
+      metrics: [
+        { type: "Resource", resource: { name: "cpu", target: { type: "Utilization", averageUtilization: 70 } } },
+      ],
       // scale down slowly: a removed replica's buffer waits for it to come back
-      behavior: { scaleDown: { stabilizationWindowSeconds: 600, policies: [{ type: "Pods", value: 1, periodSeconds: 300 }] } },
+      behavior: {
+        scaleDown: { stabilizationWindowSeconds: 600, policies: [{ type: "Pods", value: 1, periodSeconds: 300 }] },
+      },
     },
   };
-  const secret = { apiVersion: "v1", kind: "Secret", metadata: { name: "satpayload-keys", labels: labels("decoder") }, type: "Opaque", stringData: { "keys.json": o.keysJson } };
+  const secret = {
+    apiVersion: "v1",
+    kind: "Secret",
+    metadata: { name: "satpayload-keys", labels: labels("decoder") },
+    type: "Opaque",
+    stringData: { "keys.json": o.keysJson },
+  };
   const files: [string, string][] = [
     ["k8s/decoder-statefulset.yaml", stringify(decoder, YAML_1_1)],
     ["k8s/decoder-services.yaml", services.map((x) => stringify(x, YAML_1_1)).join("---\n")],
@@ -136,7 +195,18 @@ export function renderManifests(o: ManifestOptions): [string, string][] {
     ["k8s/keys-secret.yaml", stringify(secret, YAML_1_1)],
   ];
   if (o.layouts.length)
-    files.push(["k8s/layouts-configmap.yaml", stringify({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "satpayload-layouts", labels: labels("decoder") }, data: Object.fromEntries(o.layouts) }, YAML_1_1)]);
+    files.push([
+      "k8s/layouts-configmap.yaml",
+      stringify(
+        {
+          apiVersion: "v1",
+          kind: "ConfigMap",
+          metadata: { name: "satpayload-layouts", labels: labels("decoder") },
+          data: Object.fromEntries(o.layouts),
+        },
+        YAML_1_1,
+      ),
+    ]);
   if (!o.cseUrl) files.push(["k8s/cse.yaml", renderCse(image)]);
   return files;
 }
@@ -173,14 +243,30 @@ function renderCse(image: string): string {
       },
     },
   };
-  const pvc = { apiVersion: "v1", kind: "PersistentVolumeClaim", metadata: { name: "cse-data", labels: labels("cse") }, spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "10Gi" } } } };
-  const service = { apiVersion: "v1", kind: "Service", metadata: { name: "cse", labels: labels("cse") }, spec: { selector: labels("cse"), ports: [{ name: "onem2m", port: CSE_PORT, targetPort: "onem2m" }] } };
+  const pvc = {
+    apiVersion: "v1",
+    kind: "PersistentVolumeClaim",
+    metadata: { name: "cse-data", labels: labels("cse") },
+    spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "10Gi" } } },
+  };
+  const service = {
+    apiVersion: "v1",
+    kind: "Service",
+    metadata: { name: "cse", labels: labels("cse") },
+    spec: { selector: labels("cse"), ports: [{ name: "onem2m", port: CSE_PORT, targetPort: "onem2m" }] },
+  };
   // the CSE has no credentials of its own: only the decoders may reach it
   const policy = {
     apiVersion: "networking.k8s.io/v1",
     kind: "NetworkPolicy",
     metadata: { name: "cse-from-decoders-only", labels: labels("cse") },
-    spec: { podSelector: { matchLabels: labels("cse") }, policyTypes: ["Ingress"], ingress: [{ from: [{ podSelector: { matchLabels: labels("decoder") } }], ports: [{ protocol: "TCP", port: CSE_PORT }] }] },
+    spec: {
+      podSelector: { matchLabels: labels("cse") },
+      policyTypes: ["Ingress"],
+      ingress: [
+        { from: [{ podSelector: { matchLabels: labels("decoder") } }], ports: [{ protocol: "TCP", port: CSE_PORT }] },
+      ],
+    },
   };
   return [cse, pvc, service, policy].map((x) => stringify(x, YAML_1_1)).join("---\n");
 }

@@ -31,7 +31,8 @@ export const NGINX_MQTTS_PORT = 8883;
 /** where the compose file mounts the stream server blocks (MQTT, CoAP) in the nginx container */
 export const NGINX_STREAM_DIR = "/etc/nginx/stream.d";
 /** MQTT or CoAP asked for: nginx needs its stream context */
-export const streamWanted = (o: Pick<BundleOptions, "mqttPort" | "coapPort">) => o.mqttPort !== undefined || o.coapPort !== undefined;
+export const streamWanted = (o: Pick<BundleOptions, "mqttPort" | "coapPort">) =>
+  o.mqttPort !== undefined || o.coapPort !== undefined;
 export const CSE_PORT = 7579;
 export const UPSTREAM = "satpayload_decoders";
 
@@ -42,16 +43,33 @@ export const NGINX_CERT_DIR = "/etc/nginx/certs";
 export const KEYS_MOUNT = "/secrets/keys.json";
 
 /** the decoder arguments every deployment shares; auth is on and the client address comes from the proxy */
-export function decoderArgs(o: Pick<BundleOptions, "container" | "bodyLimit" | "cseOrigin" | "layoutFiles" | "mqttPort" | "coapPort">, cse: string): string[] {
+export function decoderArgs(
+  o: Pick<BundleOptions, "container" | "bodyLimit" | "cseOrigin" | "layoutFiles" | "mqttPort" | "coapPort">,
+  cse: string,
+): string[] {
   return [
-    "--host", "0.0.0.0", "--port", String(DECODER_PORT),
-    "--cse", cse, "--cse-origin", o.cseOrigin,
-    "--container", o.container,
-    "--body-limit", String(o.bodyLimit),
-    "--auth", "on", "--keys", KEYS_MOUNT, "--trust-proxy",
+    "--host",
+    "0.0.0.0",
+    "--port",
+    String(DECODER_PORT),
+    "--cse",
+    cse,
+    "--cse-origin",
+    o.cseOrigin,
+    "--container",
+    o.container,
+    "--body-limit",
+    String(o.bodyLimit),
+    "--auth",
+    "on",
+    "--keys",
+    KEYS_MOUNT,
+    "--trust-proxy",
     ...(o.mqttPort !== undefined ? ["--mqtt-port", String(DECODER_MQTT_PORT)] : []),
     ...(o.coapPort !== undefined ? ["--coap-port", String(DECODER_COAP_PORT)] : []),
-    "--preset", "all", ...o.layoutFiles.flatMap((f) => ["--layout", `/layouts/${f}`]),
+    "--preset",
+    "all",
+    ...o.layoutFiles.flatMap((f) => ["--layout", `/layouts/${f}`]),
   ];
 }
 
@@ -135,12 +153,20 @@ export function renderCompose(o: BundleOptions): string {
   const image = `satpayload-studio:${o.version}`;
   const decoders = Array.from({ length: o.replicas }, (_, i) => {
     const args = [
-      "node", "--import", "tsx", "services/decoder/main.ts",
+      "node",
+      "--import",
+      "tsx",
+      "services/decoder/main.ts",
       ...decoderArgs(o, cse),
-      "--data-dir", "/data",
+      "--data-dir",
+      "/data",
       // all replicas share the buffers volume, each writing its own file, so any of them reports stats for all
-      "--buffer-index", String(i), "--buffer-total", String(o.replicas),
-      "--instance", decoderHost(i + 1),
+      "--buffer-index",
+      String(i),
+      "--buffer-total",
+      String(o.replicas),
+      "--instance",
+      decoderHost(i + 1),
     ];
     return `  ${decoderHost(i + 1)}:
     image: ${image}
@@ -188,13 +214,25 @@ services:
     ports:
       - "\${HTTPS_PORT:-${o.publicPort}}:443"
       - "\${HTTP_PORT:-80}:80"
-${o.mqttPort !== undefined ? `      - "\${MQTT_PORT:-${o.mqttPort}}:${NGINX_MQTTS_PORT}"
-` : ""}${o.coapPort !== undefined ? `      - "\${COAP_PORT:-${o.coapPort}}:${DECODER_COAP_PORT}/udp"
-` : ""}    volumes:
+${
+  o.mqttPort !== undefined
+    ? `      - "\${MQTT_PORT:-${o.mqttPort}}:${NGINX_MQTTS_PORT}"
+`
+    : ""
+}${
+    o.coapPort !== undefined
+      ? `      - "\${COAP_PORT:-${o.coapPort}}:${DECODER_COAP_PORT}/udp"
+`
+      : ""
+  }    volumes:
       - ./nginx/decoder.conf:/etc/nginx/conf.d/default.conf:ro
-${streamWanted(o) ? `      - ./nginx/nginx.conf:/etc/nginx/nginx.conf:ro
+${
+  streamWanted(o)
+    ? `      - ./nginx/nginx.conf:/etc/nginx/nginx.conf:ro
       - ./nginx/stream.conf:${NGINX_STREAM_DIR}/ingest.conf:ro
-` : ""}      - \${TLS_CERT:-./nginx/certs/tls.crt}:${NGINX_CERT_DIR}/tls.crt:ro
+`
+    : ""
+}      - \${TLS_CERT:-./nginx/certs/tls.crt}:${NGINX_CERT_DIR}/tls.crt:ro
       - \${TLS_KEY:-./nginx/certs/tls.key}:${NGINX_CERT_DIR}/tls.key:ro
     networks: [edge]
     depends_on:
@@ -237,7 +275,9 @@ COPY src/package.json src/package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \\
  && npm rebuild better-sqlite3 \\
  && npm cache clean --force
-${IMAGE_SOURCES.filter((x) => !x.includes(".")).map((d) => `COPY src/${d} ./${d}`).join("\n")}
+${IMAGE_SOURCES.filter((x) => !x.includes("."))
+  .map((d) => `COPY src/${d} ./${d}`)
+  .join("\n")}
 RUN mkdir -p /data && chown node:node /data
 USER node
 ENV NODE_ENV=production
@@ -287,16 +327,24 @@ file is seen).
     curl --cacert nginx/certs/tls.crt -H "Authorization: Bearer $KEY" -H 'Content-Type: application/x-protobuf' \\
          -H 'X-Satpayload-Layout: paper' --data-binary @msg.bin https://localhost:${o.publicPort}/ingest
 
-${o.mqttPort !== undefined ? `MQTT over TLS (nginx terminates it with the same certificate; the key is the password):
+${
+  o.mqttPort !== undefined
+    ? `MQTT over TLS (nginx terminates it with the same certificate; the key is the password):
 
     mosquitto_pub -h localhost -p ${o.mqttPort} --cafile nginx/certs/tls.crt -u device -P "$KEY" -q 1 \\
          -t satpayload/-/paper/protobuf/<message id> -f msg.bin
 
-` : ""}${o.coapPort !== undefined ? `CoAP over UDP (plain: nginx has no DTLS, so the key travels in clear; a trusted network only):
+`
+    : ""
+}${
+    o.coapPort !== undefined
+      ? `CoAP over UDP (plain: nginx has no DTLS, so the key travels in clear; a trusted network only):
 
     coap-client-notls -m post -t 42 -O 15,key=$KEY -f msg.bin "coap://localhost:${o.coapPort}/ingest?layout=paper&format=protobuf"
 
-` : ""}Each replica writes its own SQLite buffer in the shared volume (SQLite allows one writer per file);
+`
+      : ""
+  }Each replica writes its own SQLite buffer in the shared volume (SQLite allows one writer per file);
 any replica reads all of them, so \`/api/stats\` through nginx covers the whole deployment. Keep
 the volume on a local disk: SQLite's WAL needs shared memory, which network filesystems do not give.
 

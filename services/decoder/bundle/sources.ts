@@ -15,7 +15,8 @@ function copyTree(from: string, to: string, written: string[], rel: string): voi
   mkdirSync(to, { recursive: true });
   for (const entry of readdirSync(from, { withFileTypes: true })) {
     if (entry.isDirectory()) {
-      if (!SKIPPED_DIRS.has(entry.name)) copyTree(path.join(from, entry.name), path.join(to, entry.name), written, `${rel}/${entry.name}`);
+      if (!SKIPPED_DIRS.has(entry.name))
+        copyTree(path.join(from, entry.name), path.join(to, entry.name), written, `${rel}/${entry.name}`);
     } else if (entry.isFile() && !skippedFile(entry.name)) {
       copyFileSync(path.join(from, entry.name), path.join(to, entry.name));
       written.push(`${rel}/${entry.name}`);

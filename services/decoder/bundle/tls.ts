@@ -12,9 +12,24 @@ export type SelfSigned = { ok: true } | { ok: false; reason: string; command: st
 
 export function selfSignedCommand(dir: string, days = 90): string[] {
   return [
-    "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-    "-keyout", path.join(dir, KEY_FILE), "-out", path.join(dir, CERT_FILE), "-days", String(days),
-    "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
+    "openssl",
+    "req",
+    "-x509",
+    "-newkey",
+    "ec",
+    "-pkeyopt",
+    "ec_paramgen_curve:prime256v1",
+    "-nodes",
+    "-keyout",
+    path.join(dir, KEY_FILE),
+    "-out",
+    path.join(dir, CERT_FILE),
+    "-days",
+    String(days),
+    "-subj",
+    "/CN=localhost",
+    "-addext",
+    "subjectAltName=DNS:localhost,IP:127.0.0.1",
   ];
 }
 
@@ -24,7 +39,8 @@ export function writeSelfSigned(dir: string): SelfSigned {
   const run = spawnSync(cmd!, args, { encoding: "utf8" });
   const shown = selfSignedCommand(".").join(" ");
   if (run.error) return { ok: false, reason: `openssl could not run (${run.error.message})`, command: shown };
-  if (run.status !== 0) return { ok: false, reason: `openssl failed: ${run.stderr.trim().split("\n").pop()}`, command: shown };
+  if (run.status !== 0)
+    return { ok: false, reason: `openssl failed: ${run.stderr.trim().split("\n").pop()}`, command: shown };
   chmodSync(path.join(dir, KEY_FILE), 0o600);
   return { ok: true };
 }

@@ -1,10 +1,14 @@
 // The in-process CSE's checkpointer thread: copies the WAL into the database file with its own
 // connection, so the checkpoint's writes and fsyncs never run inside a commit on the main thread
 // (where SQLite's automatic checkpoint would run them, holding every request meanwhile).
-import Database from "better-sqlite3";
 import { parentPort, workerData } from "node:worker_threads";
+import Database from "better-sqlite3";
 
-const { file, everyMs, nativeBinding } = workerData as { file: string; everyMs: number; nativeBinding: string | undefined };
+const { file, everyMs, nativeBinding } = workerData as {
+  file: string;
+  everyMs: number;
+  nativeBinding: string | undefined;
+};
 const db = new Database(file, nativeBinding ? { nativeBinding } : {});
 const port = parentPort!;
 // PASSIVE: copies what no reader still needs, never waits for a lock, never blocks a writer

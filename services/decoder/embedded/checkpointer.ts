@@ -1,20 +1,26 @@
 // Starts the checkpointer thread for a buffer whose connection commits on the main thread (the
 // in-process CSE): that connection's automatic checkpoints are turned off and this thread runs
 // them instead, every `everyMs`.
-import type Database from "better-sqlite3";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
+import type Database from "better-sqlite3";
 
 export class Checkpointer {
   private readonly worker: Worker;
   readonly ready: Promise<void>;
 
-  constructor(connection: Database.Database, opts: { everyMs: number; nativeBinding: string | undefined; log: (m: string) => void }) {
+  constructor(
+    connection: Database.Database,
+    opts: { everyMs: number; nativeBinding: string | undefined; log: (m: string) => void },
+  ) {
     // the thread runs TypeScript under tsx's require hook, as the buffer's writer thread does
     const req = createRequire(import.meta.url);
     const boot = `require(${JSON.stringify(req.resolve("tsx/cjs/api"))}).require(${JSON.stringify(fileURLToPath(new URL("./checkpointThread.ts", import.meta.url)))}, __filename);`;
-    this.worker = new Worker(boot, { eval: true, workerData: { file: connection.name, everyMs: opts.everyMs, nativeBinding: opts.nativeBinding } });
+    this.worker = new Worker(boot, {
+      eval: true,
+      workerData: { file: connection.name, everyMs: opts.everyMs, nativeBinding: opts.nativeBinding },
+    });
     this.ready = new Promise((resolve, reject) => {
       this.worker.once("error", reject);
       this.worker.on("message", (m: { ready?: boolean; error?: string }) => {

@@ -10,7 +10,16 @@ import { startCse, type RunningCse } from "../../cse/src/server.ts";
 import type { Delivery, StoredRecord } from "../buffer/buffer.ts";
 import type { CseTarget } from "../config.ts";
 import { containerFor } from "../forward/containers.ts";
-import { aeAlreadyRegistered, aeRequestBody, containerRequestBody, createdOrExists, instanceRequestBody, reason, TY, type M2mResponse } from "../forward/onem2m.ts";
+import {
+  aeAlreadyRegistered,
+  aeRequestBody,
+  containerRequestBody,
+  createdOrExists,
+  instanceRequestBody,
+  reason,
+  TY,
+  type M2mResponse,
+} from "../forward/onem2m.ts";
 
 export interface EmbeddedCseConfig {
   host: string;
@@ -47,8 +56,20 @@ export class InProcessCse implements Delivery {
   }
 
   /** Starts the CSE on `connection` (the decoder's buffer) and its HTTP port for everyone else. */
-  static async start(connection: Database.Database, cfg: EmbeddedCseConfig, target: CseTarget, log: (m: string) => void): Promise<InProcessCse> {
-    const running = await startCse({ connection, host: cfg.host, port: cfg.port, profile: cfg.profile, verifySubscriptions: cfg.verifySubscriptions, log: (e) => log(`cse: ${JSON.stringify(e)}`) });
+  static async start(
+    connection: Database.Database,
+    cfg: EmbeddedCseConfig,
+    target: CseTarget,
+    log: (m: string) => void,
+  ): Promise<InProcessCse> {
+    const running = await startCse({
+      connection,
+      host: cfg.host,
+      port: cfg.port,
+      profile: cfg.profile,
+      verifySubscriptions: cfg.verifySubscriptions,
+      log: (e) => log(`cse: ${JSON.stringify(e)}`),
+    });
     return new InProcessCse(running, { ...target, url: running.cseBaseUrl });
   }
 
@@ -60,7 +81,12 @@ export class InProcessCse implements Delivery {
       "x-m2m-rvi": this.target.rvi,
       "content-type": `application/json;ty=${ty}`,
     };
-    return parseRequest({ method: "POST", url: `${this.basePath}${path ? `/${path}` : ""}`, header: (n) => headers[n], body: Buffer.from(body) });
+    return parseRequest({
+      method: "POST",
+      url: `${this.basePath}${path ? `/${path}` : ""}`,
+      header: (n) => headers[n],
+      body: Buffer.from(body),
+    });
   }
 
   private async create(path: string, body: string, ty: number): Promise<M2mResponse> {
@@ -77,7 +103,8 @@ export class InProcessCse implements Delivery {
   async prepare(devices: Iterable<string>): Promise<void> {
     if (!this.aeReady) {
       const r = await this.create("", aeRequestBody(this.target), TY.ae);
-      if (!createdOrExists(r) && !aeAlreadyRegistered(r)) throw new Error(`creating AE ${this.target.ae}: ${reason(r)}`);
+      if (!createdOrExists(r) && !aeAlreadyRegistered(r))
+        throw new Error(`creating AE ${this.target.ae}: ${reason(r)}`);
       this.aeReady = true;
     }
     for (const device of devices) {
@@ -96,7 +123,11 @@ export class InProcessCse implements Delivery {
   /** Delivery: the record's contentInstance, inside the buffer's open transaction. */
   deliver(record: Delivered): void {
     const container = containerFor(this.target, record.device);
-    const req = this.request(`${this.target.ae}/${container}`, instanceRequestBody(record.rn ?? record.messageId, record.con), TY.contentInstance);
+    const req = this.request(
+      `${this.target.ae}/${container}`,
+      instanceRequestBody(record.rn ?? record.messageId, record.con),
+      TY.contentInstance,
+    );
     try {
       this.raises.push(this.running.core.createInstanceInTransaction(req).raise);
     } catch (e) {
@@ -108,7 +139,10 @@ export class InProcessCse implements Delivery {
         this.containers.delete(container);
         this.aeReady = false;
       }
-      throw new RecordRefused(`the CSE refused ${record.messageId} for ${this.target.ae}/${container}: ${e.message}`, e);
+      throw new RecordRefused(
+        `the CSE refused ${record.messageId} for ${this.target.ae}/${container}: ${e.message}`,
+        e,
+      );
     }
   }
 

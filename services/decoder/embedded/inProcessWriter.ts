@@ -6,9 +6,9 @@
 // thread pool before the batch is answered, so requests keep being parsed meanwhile and form the
 // next batch. Acknowledged records are as durable as with synchronous=FULL.
 import { open, type FileHandle } from "node:fs/promises";
+import type { InProcessCse } from "./inProcessCse.ts";
 import type { BatchItem, BatchResult, RecordBuffer } from "../buffer/buffer.ts";
 import { DirectWriter } from "../buffer/writer.ts";
-import type { InProcessCse } from "./inProcessCse.ts";
 
 export class InProcessWriter extends DirectWriter {
   constructor(

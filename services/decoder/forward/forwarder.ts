@@ -1,12 +1,12 @@
 // Forwards buffered records to the CSE as contentInstances: in order per container, idempotent by
 // resource name (a resend answers 409/4105 = delivered), retrying with backoff until the CSE takes
 // them. Progress lives in the buffer (forwarded_at), so a restart resumes where the last one stopped.
-import type { CseTarget } from "../config.ts";
-import type { RecordBuffer, StoredRecord } from "../buffer/buffer.ts";
-import type { BufferWriter } from "../buffer/writer.ts";
 import { backoffDelay } from "./backoff.ts";
 import { containerFor } from "./containers.ts";
 import { aeAlreadyRegistered, createdOrExists, isNotFound, M2mClient, reason, type M2mResponse } from "./onem2m.ts";
+import type { RecordBuffer, StoredRecord } from "../buffer/buffer.ts";
+import type { BufferWriter } from "../buffer/writer.ts";
+import type { CseTarget } from "../config.ts";
 
 export interface ForwarderOptions {
   concurrency: number;
@@ -55,7 +55,13 @@ export class Forwarder {
   private aeReady = false;
   private readonly containers = new Set<string>();
   private attempt = 0;
-  private state: ForwarderState = { state: "starting", lastError: null, lastErrorAt: null, attempt: 0, nextRetryAt: null };
+  private state: ForwarderState = {
+    state: "starting",
+    lastError: null,
+    lastErrorAt: null,
+    attempt: 0,
+    nextRetryAt: null,
+  };
   /** what other processes read (the last state handed to the writer) */
   private written: ForwarderState | undefined;
   private idleWrite: NodeJS.Timeout | undefined;
@@ -75,7 +81,9 @@ export class Forwarder {
 
   start(): void {
     this.publish({ state: "starting" });
-    this.loop ??= this.run().catch((e) => this.log(`forwarder stopped on an internal error: ${(e as Error).stack ?? String(e)}`));
+    this.loop ??= this.run().catch((e) =>
+      this.log(`forwarder stopped on an internal error: ${(e as Error).stack ?? String(e)}`),
+    );
   }
 
   /** new records were committed */
@@ -111,7 +119,8 @@ export class Forwarder {
   private write(): void {
     const next = this.state;
     const last = this.written;
-    if (last && next.state === last.state && next.lastError === last.lastError && next.nextRetryAt === last.nextRetryAt) return;
+    if (last && next.state === last.state && next.lastError === last.lastError && next.nextRetryAt === last.nextRetryAt)
+      return;
     this.written = next;
     this.writer.setStatus(FORWARDER_STATUS_KEY, next);
   }
@@ -160,8 +169,14 @@ export class Forwarder {
         this.attempt++;
         this.writer.countForwardFailure();
         const delay = backoffDelay(this.attempt, this.opts.retryBaseMs, this.opts.retryMaxMs);
-        if (this.attempt === 1 || this.attempt % 10 === 0) this.log(`forwarding failed (attempt ${this.attempt}, retry in ${delay} ms): ${f.message}`);
-        this.publish({ state: "retrying", lastError: f.message, lastErrorAt: Date.now(), nextRetryAt: Date.now() + delay });
+        if (this.attempt === 1 || this.attempt % 10 === 0)
+          this.log(`forwarding failed (attempt ${this.attempt}, retry in ${delay} ms): ${f.message}`);
+        this.publish({
+          state: "retrying",
+          lastError: f.message,
+          lastErrorAt: Date.now(),
+          nextRetryAt: Date.now() + delay,
+        });
         await this.sleepIgnoringWake(delay);
       }
     }
@@ -175,7 +190,8 @@ export class Forwarder {
 
   private async ensureAe(): Promise<void> {
     const r = await this.client.createAe();
-    if (!createdOrExists(r) && !aeAlreadyRegistered(r)) throw new Failure(`creating AE ${this.target.ae}: ${reason(r)}`);
+    if (!createdOrExists(r) && !aeAlreadyRegistered(r))
+      throw new Failure(`creating AE ${this.target.ae}: ${reason(r)}`);
     this.aeReady = true;
     if (this.target.containerMode === "shared") await this.ensureContainer(this.target.container);
   }

@@ -86,13 +86,25 @@ export class M2mClient {
     const fullPath = `${this.base.pathname}${path ? `/${path}` : ""}`;
     return new Promise((resolve, reject) => {
       const req = http.request(
-        { host: this.base.hostname, port: this.base.port || 80, method, path: fullPath, headers, agent: this.agent, timeout: this.timeoutMs },
+        {
+          host: this.base.hostname,
+          port: this.base.port || 80,
+          method,
+          path: fullPath,
+          headers,
+          agent: this.agent,
+          timeout: this.timeoutMs,
+        },
         (res) => {
           const chunks: Buffer[] = [];
           res.on("data", (c: Buffer) => chunks.push(c));
           res.on("end", () => {
             const rsc = Number(res.headers["x-m2m-rsc"] ?? 0);
-            resolve({ status: res.statusCode ?? 0, rsc: Number.isFinite(rsc) ? rsc : 0, body: Buffer.concat(chunks).toString("utf8") });
+            resolve({
+              status: res.statusCode ?? 0,
+              rsc: Number.isFinite(rsc) ? rsc : 0,
+              body: Buffer.concat(chunks).toString("utf8"),
+            });
           });
           res.on("error", reject);
         },

@@ -43,7 +43,11 @@ export const coapCode = (status: number) => `${Math.floor(status / 100)}.${Strin
 export function coapHeaders(req: IncomingMessage, query: URLSearchParams): Record<string, string> {
   const h: Record<string, string> = {};
   const cf = req.headers["Content-Format"];
-  if (typeof cf === "number") throw new IngestError("unsupported_format", `Content-Format ${cf} is not a payload format (60 cbor, 50 json, or 42 octet-stream with ?format=…)`);
+  if (typeof cf === "number")
+    throw new IngestError(
+      "unsupported_format",
+      `Content-Format ${cf} is not a payload format (60 cbor, 50 json, or 42 octet-stream with ?format=…)`,
+    );
   if (typeof cf === "string") h["content-type"] = cf;
   const map: [string, string][] = [
     ["format", HEADER.format],
@@ -61,14 +65,23 @@ export function coapHeaders(req: IncomingMessage, query: URLSearchParams): Recor
 export async function startCoapIngest(d: CoapIngestDeps, port: number, host: string): Promise<CoapIngest> {
   let stopping = false;
   const routes = new Map(d.routes.map((r) => [r.path, r]));
-  const parse = (p: string, h: Record<string, string>, body: Buffer): { meta: IngestMeta; bytes: Uint8Array | undefined } => {
-    if (p === "/ingest") return { meta: binaryMeta(h), bytes: new Uint8Array(body.buffer, body.byteOffset, body.byteLength) };
+  const parse = (
+    p: string,
+    h: Record<string, string>,
+    body: Buffer,
+  ): { meta: IngestMeta; bytes: Uint8Array | undefined } => {
+    if (p === "/ingest")
+      return { meta: binaryMeta(h), bytes: new Uint8Array(body.buffer, body.byteOffset, body.byteLength) };
     if (p === "/ingest/base64") {
       const e = envelopeMeta(h, body);
       return { meta: e, bytes: e.bytes };
     }
     const r = routes.get(p);
-    if (!r) throw new IngestError("not_found", `no resource ${p} (POST /ingest, /ingest/base64, ${[...routes.keys()].join(", ")})`);
+    if (!r)
+      throw new IngestError(
+        "not_found",
+        `no resource ${p} (POST /ingest, /ingest/base64, ${[...routes.keys()].join(", ")})`,
+      );
     return routeMessage(h, body, r);
   };
 
@@ -83,7 +96,8 @@ export async function startCoapIngest(d: CoapIngestDeps, port: number, host: str
     const receivedAt = Date.now();
     const url = new URL(req.url, "coap://decoder.invalid");
     const p = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, "") : url.pathname;
-    if (req.method !== "POST") return refusal(new IngestError("method_not_allowed", `${p} takes POST, not ${req.method}`));
+    if (req.method !== "POST")
+      return refusal(new IngestError("method_not_allowed", `${p} takes POST, not ${req.method}`));
     if (stopping) return refusal(new IngestError("unavailable", "the decoder is shutting down; retry"));
     const source = req.rsinfo.address;
     let writer;
@@ -91,16 +105,27 @@ export async function startCoapIngest(d: CoapIngestDeps, port: number, host: str
     const body = req.payload;
     try {
       writer = d.guard.writer({ token: url.searchParams.get("key") ?? undefined, source }, COAP_KEY_HINT);
-      if (body.length > d.envelopeLimit) throw new IngestError("too_large", `the payload is ${body.length} bytes, larger than the limit`);
+      if (body.length > d.envelopeLimit)
+        throw new IngestError("too_large", `the payload is ${body.length} bytes, larger than the limit`);
       parsed = parse(p, coapHeaders(req, url.searchParams), body);
-      if (parsed.bytes && parsed.bytes.length > d.bodyLimit) throw new IngestError("too_large", `the payload is ${parsed.bytes.length} bytes, larger than the limit of ${d.bodyLimit}`);
+      if (parsed.bytes && parsed.bytes.length > d.bodyLimit)
+        throw new IngestError(
+          "too_large",
+          `the payload is ${parsed.bytes.length} bytes, larger than the limit of ${d.bodyLimit}`,
+        );
     } catch (e) {
       if (!(e instanceof IngestError)) throw e;
       if (e.code !== "unauthenticated" && e.code !== "forbidden" && e.code !== "rate_limited") d.store.countRejected();
       return refusal(e);
     }
     try {
-      const stored = await d.store.store({ meta: parsed.meta, bytes: parsed.bytes, body, receivedAt, bindDevice: (named) => d.guard.bindDevice(source, writer, named) });
+      const stored = await d.store.store({
+        meta: parsed.meta,
+        bytes: parsed.bytes,
+        body,
+        receivedAt,
+        bindDevice: (named) => d.guard.bindDevice(source, writer, named),
+      });
       return { status: stored.duplicate || routes.has(p) ? 200 : 201, body: stored };
     } catch (e) {
       if (e instanceof IngestError) return refusal(e);

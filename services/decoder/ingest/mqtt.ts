@@ -37,9 +37,19 @@ export interface MqttIngest {
 export function topicHeaders(topic: string): Record<string, string> {
   const levels = topic.split("/");
   if (levels[0] !== TOPIC_ROOT || levels.length < 3 || levels.length > 5)
-    throw new IngestError("not_found", `topic "${topic.slice(0, 200)}" is not ${TOPIC_ROOT}/[<device>/]<layout>/<format>[/<message id>]`);
-  const [device, layout, format, messageId] = levels.length === 3 ? [undefined, levels[1]!, levels[2]!, undefined] : [levels[1], levels[2]!, levels[3]!, levels[4]];
-  const h: Record<string, string> = { "content-type": "application/octet-stream", [HEADER.layout]: layout, [HEADER.format]: format.toLowerCase() };
+    throw new IngestError(
+      "not_found",
+      `topic "${topic.slice(0, 200)}" is not ${TOPIC_ROOT}/[<device>/]<layout>/<format>[/<message id>]`,
+    );
+  const [device, layout, format, messageId] =
+    levels.length === 3
+      ? [undefined, levels[1]!, levels[2]!, undefined]
+      : [levels[1], levels[2]!, levels[3]!, levels[4]];
+  const h: Record<string, string> = {
+    "content-type": "application/octet-stream",
+    [HEADER.layout]: layout,
+    [HEADER.format]: format.toLowerCase(),
+  };
   if (device !== undefined && device !== "-") h[HEADER.device] = device;
   if (messageId !== undefined) h[HEADER.messageId] = messageId;
   return h;
@@ -51,7 +61,17 @@ export async function startMqttIngest(d: MqttIngestDeps, port: number, host: str
   const sourceOf = (client: Client) => (client.conn as Socket).remoteAddress ?? "unknown";
 
   const notify = (client: Client, topic: string, e: IngestError) => {
-    broker.publish({ cmd: "publish", topic: `${ERROR_TOPIC_ROOT}/${client.id}`, payload: Buffer.from(JSON.stringify({ error: e.code, reason: e.message, topic })), qos: 0, retain: false, dup: false }, () => {});
+    broker.publish(
+      {
+        cmd: "publish",
+        topic: `${ERROR_TOPIC_ROOT}/${client.id}`,
+        payload: Buffer.from(JSON.stringify({ error: e.code, reason: e.message, topic })),
+        qos: 0,
+        retain: false,
+        dup: false,
+      },
+      () => {},
+    );
   };
 
   const ingest = async (client: Client, packet: PublishPacket): Promise<StoredMessage> => {
@@ -62,12 +82,22 @@ export async function startMqttIngest(d: MqttIngestDeps, port: number, host: str
     let meta;
     try {
       meta = binaryMeta(topicHeaders(packet.topic));
-      if (bytes.length > d.bodyLimit) throw new IngestError("too_large", `the payload is ${bytes.length} bytes, larger than the limit of ${d.bodyLimit}`);
+      if (bytes.length > d.bodyLimit)
+        throw new IngestError(
+          "too_large",
+          `the payload is ${bytes.length} bytes, larger than the limit of ${d.bodyLimit}`,
+        );
     } catch (e) {
       if (e instanceof IngestError) d.store.countRejected();
       throw e;
     }
-    return d.store.store({ meta, bytes, body: bytes, receivedAt, bindDevice: (named) => d.guard.bindDevice(sourceOf(client), writer, named) });
+    return d.store.store({
+      meta,
+      bytes,
+      body: bytes,
+      receivedAt,
+      bindDevice: (named) => d.guard.bindDevice(sourceOf(client), writer, named),
+    });
   };
 
   const broker = await Aedes.createBroker({
@@ -79,7 +109,12 @@ export async function startMqttIngest(d: MqttIngestDeps, port: number, host: str
       } catch (e) {
         if (!(e instanceof IngestError)) throw e;
         // CONNACK 4 (bad user name or password) without a key, 5 (not authorized) for a wrong one
-        done(Object.assign(new Error(e.message), { returnCode: e.code === "unauthenticated" ? 4 : 5 }) as AuthenticateError, null);
+        done(
+          Object.assign(new Error(e.message), {
+            returnCode: e.code === "unauthenticated" ? 4 : 5,
+          }) as AuthenticateError,
+          null,
+        );
       }
     },
     authorizePublish: (client, packet, callback) => {
@@ -98,7 +133,8 @@ export async function startMqttIngest(d: MqttIngestDeps, port: number, host: str
             return callback(null);
           }
           // not stored: no PUBACK, the connection closes and the device sends it again
-          if (!(e instanceof IngestError)) d.log(`mqtt: ${packet.topic} not stored: ${(e as Error).stack ?? String(e)}`);
+          if (!(e instanceof IngestError))
+            d.log(`mqtt: ${packet.topic} not stored: ${(e as Error).stack ?? String(e)}`);
           callback(e instanceof Error ? e : new Error(String(e)));
         },
       );

@@ -1,7 +1,7 @@
 // One message, whatever carried it (HTTP, MQTT, CoAP): resolve the layout, decode, keep an
 // undecodable payload as a dead letter, or store the record — resolved only once its group commit is
 // fsync'd, so every transport acknowledges after the same durable commit.
-import { DecodeError } from "../../../codecs/src/errors.ts";
+import { DecodeError } from "#codecs";
 import type { GroupCommit } from "../buffer/groupCommit.ts";
 import { decodeMessage } from "../decode.ts";
 import { IngestError } from "../errors.ts";
@@ -70,7 +70,14 @@ export class MessageStore {
       const reason = problem ?? "undecodable";
       await this.commit.append({
         kind: "dead",
-        dead: { receivedAt, layout: known.id, format: meta.format, messageId: meta.messageId, reason, body: bytes ?? input.body },
+        dead: {
+          receivedAt,
+          layout: known.id,
+          format: meta.format,
+          messageId: meta.messageId,
+          reason,
+          body: bytes ?? input.body,
+        },
       });
       throw new IngestError("undecodable", reason);
     }
@@ -80,9 +87,27 @@ export class MessageStore {
     const device = input.bindDevice(decoded.device ?? meta.device) ?? UNKNOWN_DEVICE;
     const result = await this.commit.append({
       kind: "record",
-      record: { messageId, rn: resourceNameFor(meta.messageId, generated), receivedAt, layout: known.id, format: meta.format, device, size: decoded.size, jsonSize: decoded.jsonSize, con: decoded.con },
+      record: {
+        messageId,
+        rn: resourceNameFor(meta.messageId, generated),
+        receivedAt,
+        layout: known.id,
+        format: meta.format,
+        device,
+        size: decoded.size,
+        jsonSize: decoded.jsonSize,
+        con: decoded.con,
+      },
     });
     const stored = result!;
-    return { messageId, seq: stored.seq, buffer: this.worker, layout: known.id, format: meta.format, device, duplicate: stored.duplicate };
+    return {
+      messageId,
+      seq: stored.seq,
+      buffer: this.worker,
+      layout: known.id,
+      format: meta.format,
+      device,
+      duplicate: stored.duplicate,
+    };
   }
 }

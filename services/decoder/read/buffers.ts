@@ -2,10 +2,9 @@
 // answer /api/stats, /api/latest and the event stream for all (SQLite readers never block the writer).
 import { readdirSync } from "node:fs";
 import path from "node:path";
-import { RecordBuffer, type StoredRecord } from "../buffer/buffer.ts";
+import { RecordBuffer, type StoredRecord, type BufferOptions } from "../buffer/buffer.ts";
 import { BUFFER_FILE } from "../buffer/schema.ts";
 import { FORWARDER_STATUS_KEY, type ForwarderState } from "../forward/forwarder.ts";
-import type { BufferOptions } from "../buffer/buffer.ts";
 
 export interface BufferStats {
   index: number;
@@ -83,7 +82,13 @@ export class BufferSet {
   }
 
   stats(): DecoderStats {
-    let records = 0, duplicates = 0, rejected = 0, dead = 0, ratio = 0, forwarded = 0, failures = 0;
+    let records = 0,
+      duplicates = 0,
+      rejected = 0,
+      dead = 0,
+      ratio = 0,
+      forwarded = 0,
+      failures = 0;
     const devices = new Set<string>();
     const per: BufferStats[] = [];
     for (const [index, b] of this.buffers()) {
@@ -96,9 +101,16 @@ export class BufferSet {
       forwarded += c.forwarded;
       failures += c.forward_failures;
       let cached = this.deviceCache.get(index);
-      if (!cached || cached.accepted !== c.accepted) this.deviceCache.set(index, (cached = { accepted: c.accepted, devices: b.devices() }));
+      if (!cached || cached.accepted !== c.accepted)
+        this.deviceCache.set(index, (cached = { accepted: c.accepted, devices: b.devices() }));
       for (const d of cached.devices) devices.add(d);
-      per.push({ index, records: c.accepted, backlog: c.accepted - c.forwarded, forwarded: c.forwarded, forwarder: b.status<ForwarderState>(FORWARDER_STATUS_KEY) ?? null });
+      per.push({
+        index,
+        records: c.accepted,
+        backlog: c.accepted - c.forwarded,
+        forwarded: c.forwarded,
+        forwarder: b.status<ForwarderState>(FORWARDER_STATUS_KEY) ?? null,
+      });
     }
     const answered = records + duplicates + rejected;
     return {
@@ -123,7 +135,8 @@ export class BufferSet {
     for (const [index, b] of this.buffers()) {
       for (const r of b.latest(limit, device)) {
         const prev = best.get(r.device);
-        if (!prev || r.receivedAt > prev.receivedAt || (r.receivedAt === prev.receivedAt && r.seq > prev.seq)) best.set(r.device, toLatest(index, r));
+        if (!prev || r.receivedAt > prev.receivedAt || (r.receivedAt === prev.receivedAt && r.seq > prev.seq))
+          best.set(r.device, toLatest(index, r));
       }
     }
     return [...best.values()].sort((a, b) => b.receivedAt - a.receivedAt || b.seq - a.seq).slice(0, limit);

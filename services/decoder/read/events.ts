@@ -88,8 +88,17 @@ export class EventStream {
     this.last = s;
     const dt = prev ? (s.at - prev.at) / 1000 : 0;
     const rate = (a: number, b: number) => (dt > 0 ? Math.max(0, (a - b) / dt) : 0);
-    if (prev && s.forwarded !== prev.forwarded) this.send(frame("forwarded", { forwarded: s.forwarded, backlog: s.backlog, delta: s.forwarded - prev.forwarded }));
-    this.send(frame("stats", { ...s, recordsPerSecond: rate(s.records, prev?.records ?? s.records), forwardedPerSecond: rate(s.forwarded, prev?.forwarded ?? s.forwarded) } satisfies StatsTick));
+    if (prev && s.forwarded !== prev.forwarded)
+      this.send(
+        frame("forwarded", { forwarded: s.forwarded, backlog: s.backlog, delta: s.forwarded - prev.forwarded }),
+      );
+    this.send(
+      frame("stats", {
+        ...s,
+        recordsPerSecond: rate(s.records, prev?.records ?? s.records),
+        forwardedPerSecond: rate(s.forwarded, prev?.forwarded ?? s.forwarded),
+      } satisfies StatsTick),
+    );
   }
 
   close(): void {

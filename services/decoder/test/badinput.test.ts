@@ -2,15 +2,9 @@
 // oversized bodies, wrong types, unknown layouts) against a decoder process. Each is answered 4xx
 // with the reason the codec itself gives; undecodable ones become dead letters; the service stays up.
 import { describe, expect, it } from "vitest";
-import { DecodeError } from "../../../codecs/src/errors.ts";
-import { codecFor } from "../../../codecs/src/formats/registry.ts";
-import { FORMAT_IDS, type FormatId } from "../../../codecs/src/formats/types.ts";
-import type { Layout } from "../../../codecs/src/layout/schema.ts";
-import { parseLayout } from "../../../codecs/src/layout/validate.ts";
-import { presetById } from "../../../codecs/src/presets/index.ts";
-import { Prng } from "../../../codecs/src/samples/prng.ts";
-import { leanClient } from "../../shared/leanHttp.ts";
+import { codecFor, DecodeError, FORMAT_IDS, type FormatId, type Layout, parseLayout, presetById, Prng } from "#codecs";
 import { client, encodedSamples, spawnDecoder, tempDir } from "./support.ts";
+import { leanClient } from "../../shared/leanHttp.ts";
 
 const BAD_BODIES = 100_000;
 
@@ -55,7 +49,18 @@ function mutate(rng: Prng, valid: Uint8Array[], any: Uint8Array[]): Uint8Array {
       return any[int(any.length)]!;
     default: {
       // text that looks like a record but is not one: wrong keys, types, ranges
-      const junk = ["{}", "[]", '{"rssi":"999"}', "null", '{"door":"X"}', '{"a":1}', "NaN", '"x"', "{\"acc\":\"1 2\"}", "\u00ff\u00fe"];
+      const junk = [
+        "{}",
+        "[]",
+        '{"rssi":"999"}',
+        "null",
+        '{"door":"X"}',
+        '{"a":1}',
+        "NaN",
+        '"x"',
+        '{"acc":"1 2"}',
+        "\u00ff\u00fe",
+      ];
       return new TextEncoder().encode(junk[int(junk.length)]!);
     }
   }
@@ -66,7 +71,8 @@ function oracle(layout: Layout, format: FormatId, body: Uint8Array): string | un
     codecFor(layout, format).decode(body);
     return undefined;
   } catch (e) {
-    if (!(e instanceof DecodeError)) throw new Error(`${format} threw ${(e as Error).name} instead of DecodeError: ${(e as Error).message}`);
+    if (!(e instanceof DecodeError))
+      throw new Error(`${format} threw ${(e as Error).name} instead of DecodeError: ${(e as Error).message}`);
     return e.message;
   }
 }
@@ -96,9 +102,27 @@ function buildCases(): { cases: Case[]; undecodable: number } {
     if (i % 10 === 0) {
       // the same bytes as a portal's base64 envelope
       const env = JSON.stringify({ layout: layoutId, format, data: Buffer.from(body).toString("base64") });
-      cases.push({ path: "/ingest/base64", headers: { "content-type": "application/json" }, body: new TextEncoder().encode(env), status: 400, reason, dead: true });
+      cases.push({
+        path: "/ingest/base64",
+        headers: { "content-type": "application/json" },
+        body: new TextEncoder().encode(env),
+        status: 400,
+        reason,
+        dead: true,
+      });
     } else {
-      cases.push({ path: "/ingest", headers: { "content-type": "application/octet-stream", "x-satpayload-format": format, "x-satpayload-layout": layoutId }, body, status: 400, reason, dead: true });
+      cases.push({
+        path: "/ingest",
+        headers: {
+          "content-type": "application/octet-stream",
+          "x-satpayload-format": format,
+          "x-satpayload-layout": layoutId,
+        },
+        body,
+        status: 400,
+        reason,
+        dead: true,
+      });
     }
   }
   // requests refused before decoding: never dead letters
@@ -106,22 +130,72 @@ function buildCases(): { cases: Case[]; undecodable: number } {
   for (let k = 0; k < 300; k++) {
     switch (k % 6) {
       case 0:
-        cases.push({ path: "/ingest", headers: { "content-type": "application/x-protobuf", "x-satpayload-layout": "paper" }, body: new Uint8Array(70_000), status: 413, reason: /larger than the limit/, dead: false });
+        cases.push({
+          path: "/ingest",
+          headers: { "content-type": "application/x-protobuf", "x-satpayload-layout": "paper" },
+          body: new Uint8Array(70_000),
+          status: 413,
+          reason: /larger than the limit/,
+          dead: false,
+        });
         break;
       case 1:
-        cases.push({ path: "/ingest", headers: { "content-type": "image/png", "x-satpayload-layout": "paper" }, body: some, status: 415, reason: /image\/png is not a payload format/, dead: false });
+        cases.push({
+          path: "/ingest",
+          headers: { "content-type": "image/png", "x-satpayload-layout": "paper" },
+          body: some,
+          status: 415,
+          reason: /image\/png is not a payload format/,
+          dead: false,
+        });
         break;
       case 2:
-        cases.push({ path: "/ingest", headers: { "content-type": "application/octet-stream", "x-satpayload-format": `fmt${k}`, "x-satpayload-layout": "paper" }, body: some, status: 415, reason: /is not a format/, dead: false });
+        cases.push({
+          path: "/ingest",
+          headers: {
+            "content-type": "application/octet-stream",
+            "x-satpayload-format": `fmt${k}`,
+            "x-satpayload-layout": "paper",
+          },
+          body: some,
+          status: 415,
+          reason: /is not a format/,
+          dead: false,
+        });
         break;
       case 3:
-        cases.push({ path: "/ingest", headers: { "content-type": "application/x-protobuf", "x-satpayload-layout": `layout-${k}` }, body: some, status: 404, reason: /no layout/, dead: false });
+        cases.push({
+          path: "/ingest",
+          headers: { "content-type": "application/x-protobuf", "x-satpayload-layout": `layout-${k}` },
+          body: some,
+          status: 404,
+          reason: /no layout/,
+          dead: false,
+        });
         break;
       case 4:
-        cases.push({ path: "/ingest/base64", headers: { "content-type": "application/json" }, body: Uint8Array.from({ length: 1 + (k % 50) }, (_, j) => (j * 37 + k) % 256), status: 400, reason: /envelope/, dead: false });
+        cases.push({
+          path: "/ingest/base64",
+          headers: { "content-type": "application/json" },
+          body: Uint8Array.from({ length: 1 + (k % 50) }, (_, j) => (j * 37 + k) % 256),
+          status: 400,
+          reason: /envelope/,
+          dead: false,
+        });
         break;
       default:
-        cases.push({ path: "/ingest", headers: { "content-type": "application/x-protobuf", "x-satpayload-layout": "paper", "x-satpayload-message-id": `bad id ${k}` }, body: some, status: 400, reason: /message id/, dead: false });
+        cases.push({
+          path: "/ingest",
+          headers: {
+            "content-type": "application/x-protobuf",
+            "x-satpayload-layout": "paper",
+            "x-satpayload-message-id": `bad id ${k}`,
+          },
+          body: some,
+          status: 400,
+          reason: /message id/,
+          dead: false,
+        });
     }
   }
   // shuffle so every kind is spread over the run
@@ -133,43 +207,53 @@ function buildCases(): { cases: Case[]; undecodable: number } {
 }
 
 describe("bad input", () => {
-  it(`answers ${BAD_BODIES} undecodable bodies across codecs 4xx with the codec's reason, keeps them as dead letters and stays up`, { timeout: 240_000 }, async () => {
-    const { cases, undecodable } = buildCases();
-    expect(undecodable).toBe(BAD_BODIES);
-    const decoder = await spawnDecoder(["--data-dir", tempDir(), "--preset", "all"]);
-    const c = leanClient(decoder.url, 32);
-    const wrong: string[] = [];
-    const byStatus = new Map<number, number>();
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: 32 }, async () => {
-        while (next < cases.length) {
-          const k = next++;
-          const t = cases[k]!;
-          const r = await c.post(t.path, t.body, t.headers);
-          byStatus.set(r.status, (byStatus.get(r.status) ?? 0) + 1);
-          let reason = "";
-          try {
-            reason = (JSON.parse(r.body) as { reason: string }).reason;
-          } catch {
-            reason = `(not JSON: ${r.body.slice(0, 80)})`;
+  it(
+    `answers ${BAD_BODIES} undecodable bodies across codecs 4xx with the codec's reason, keeps them as dead letters and stays up`,
+    { timeout: 240_000 },
+    async () => {
+      const { cases, undecodable } = buildCases();
+      expect(undecodable).toBe(BAD_BODIES);
+      const decoder = await spawnDecoder(["--data-dir", tempDir(), "--preset", "all"]);
+      const c = leanClient(decoder.url, 32);
+      const wrong: string[] = [];
+      const byStatus = new Map<number, number>();
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: 32 }, async () => {
+          while (next < cases.length) {
+            const k = next++;
+            const t = cases[k]!;
+            const r = await c.post(t.path, t.body, t.headers);
+            byStatus.set(r.status, (byStatus.get(r.status) ?? 0) + 1);
+            let reason = "";
+            try {
+              reason = (JSON.parse(r.body) as { reason: string }).reason;
+            } catch {
+              reason = `(not JSON: ${r.body.slice(0, 80)})`;
+            }
+            const ok =
+              r.status === t.status && (typeof t.reason === "string" ? reason === t.reason : t.reason.test(reason));
+            if (!ok && wrong.length < 10)
+              wrong.push(
+                `#${k} ${t.path} ${JSON.stringify(t.headers)}: expected ${t.status} ${t.reason}, got ${r.status} ${reason}`,
+              );
           }
-          const ok = r.status === t.status && (typeof t.reason === "string" ? reason === t.reason : t.reason.test(reason));
-          if (!ok && wrong.length < 10) wrong.push(`#${k} ${t.path} ${JSON.stringify(t.headers)}: expected ${t.status} ${t.reason}, got ${r.status} ${reason}`);
-        }
-      }),
-    );
-    c.close();
-    expect(wrong).toEqual([]);
-    const dead = cases.filter((t) => t.dead).length;
-    const health = await client(decoder.url).get("/health");
-    expect(health.status).toBe(200);
-    expect(JSON.parse(health.body).pid).toBe(decoder.child.pid);
-    const stats = JSON.parse((await client(decoder.url).get("/api/stats")).body);
-    expect(stats).toMatchObject({ records: 0, deadLetters: dead, rejected: cases.length, successRate: 0 });
-    expect(decoder.stderr.filter((l) => /failed|internal/i.test(l))).toEqual([]);
-    console.log(`bad input: ${cases.length} requests (${dead} undecodable bodies → dead letters); statuses ${JSON.stringify(Object.fromEntries(byStatus))}`);
-    await decoder.stop();
-    expect(await decoder.exited).toBe(0);
-  });
+        }),
+      );
+      c.close();
+      expect(wrong).toEqual([]);
+      const dead = cases.filter((t) => t.dead).length;
+      const health = await client(decoder.url).get("/health");
+      expect(health.status).toBe(200);
+      expect(JSON.parse(health.body).pid).toBe(decoder.child.pid);
+      const stats = JSON.parse((await client(decoder.url).get("/api/stats")).body);
+      expect(stats).toMatchObject({ records: 0, deadLetters: dead, rejected: cases.length, successRate: 0 });
+      expect(decoder.stderr.filter((l) => /failed|internal/i.test(l))).toEqual([]);
+      console.log(
+        `bad input: ${cases.length} requests (${dead} undecodable bodies → dead letters); statuses ${JSON.stringify(Object.fromEntries(byStatus))}`,
+      );
+      await decoder.stop();
+      expect(await decoder.exited).toBe(0);
+    },
+  );
 });

@@ -2,16 +2,25 @@
 // the forwarder's bookkeeping (marks, failure counts, state) without an fsync of its own. Whatever
 // ran last, the connection is back at FULL for the next record batch, and nothing committed is lost
 // when the file is opened again (a crashed process reopens it).
-import Database from "better-sqlite3";
 import path from "node:path";
+import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { RecordBuffer, type NewRecord } from "../buffer/buffer.ts";
 import { tempDir } from "./support.ts";
+import { RecordBuffer, type NewRecord } from "../buffer/buffer.ts";
 
 const FULL = 2;
 
 function record(i: number): NewRecord {
-  return { messageId: `m-${i}`, receivedAt: 1_700_000_000_000 + i, layout: "paper", format: "protobuf", device: `d${i % 3}`, size: 10, jsonSize: 40, con: `{"i":"${i}"}` };
+  return {
+    messageId: `m-${i}`,
+    receivedAt: 1_700_000_000_000 + i,
+    layout: "paper",
+    format: "protobuf",
+    device: `d${i % 3}`,
+    size: 10,
+    jsonSize: 40,
+    con: `{"i":"${i}"}`,
+  };
 }
 
 describe("record buffer", () => {
@@ -31,10 +40,19 @@ describe("record buffer", () => {
 
     const reader = new Database(file, { readonly: true });
     try {
-      expect(reader.prepare("SELECT message_id FROM records WHERE forwarded_at IS NULL ORDER BY seq").pluck().all()).toEqual(["m-3", "m-4", "m-5"]);
-      const counters = Object.fromEntries((reader.prepare("SELECT name, value FROM counters").all() as { name: string; value: number }[]).map((r) => [r.name, r.value]));
+      expect(
+        reader.prepare("SELECT message_id FROM records WHERE forwarded_at IS NULL ORDER BY seq").pluck().all(),
+      ).toEqual(["m-3", "m-4", "m-5"]);
+      const counters = Object.fromEntries(
+        (reader.prepare("SELECT name, value FROM counters").all() as { name: string; value: number }[]).map((r) => [
+          r.name,
+          r.value,
+        ]),
+      );
       expect(counters).toMatchObject({ accepted: 5, forwarded: 2, forward_failures: 1 });
-      expect(JSON.parse(reader.prepare("SELECT value FROM status WHERE key = 'forwarder'").pluck().get() as string)).toEqual({ state: "idle" });
+      expect(
+        JSON.parse(reader.prepare("SELECT value FROM status WHERE key = 'forwarder'").pluck().get() as string),
+      ).toEqual({ state: "idle" });
     } finally {
       reader.close();
     }

@@ -1,11 +1,10 @@
 // The forwarder against the real embedded CSE: contentInstances in per-device or shared containers,
 // in order, idempotent resends, outages (refused connections, HTTP 500, a CSE that lost its tree),
 // and resuming after a restart of the decoder from the buffer alone.
-import Database from "better-sqlite3";
 import path from "node:path";
+import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { codecFor } from "../../../codecs/src/formats/registry.ts";
-import { toPlain } from "../../../codecs/src/text/plain.ts";
+import { codecFor, toPlain } from "#codecs";
 import { startCse } from "../../cse/src/server.ts";
 import { bufferFileName } from "../buffer/schema.ts";
 import { parseDecoderArgs } from "../config.ts";
@@ -20,7 +19,19 @@ afterEach(async () => {
 });
 
 async function worker(dataDir: string, cse: string, extra: string[] = []): Promise<RunningWorker> {
-  const cfg = parseDecoderArgs(["--data-dir", dataDir, "--preset", "paper", "--cse", cse, "--retry-base-ms", "20", "--retry-max-ms", "200", ...extra]);
+  const cfg = parseDecoderArgs([
+    "--data-dir",
+    dataDir,
+    "--preset",
+    "paper",
+    "--cse",
+    cse,
+    "--retry-base-ms",
+    "20",
+    "--retry-max-ms",
+    "200",
+    ...extra,
+  ]);
   const w = await startWorker(cfg, { index: 0, forwards: [0], log: () => {} });
   running.push(w);
   return w;
@@ -28,7 +39,12 @@ async function worker(dataDir: string, cse: string, extra: string[] = []): Promi
 
 const PROTOBUF = { "content-type": "application/x-protobuf", "x-satpayload-layout": "paper" };
 
-async function ingest(w: RunningWorker, n: number, seed: number, prefix: string): Promise<{ id: string; device: string; bytes: Uint8Array }[]> {
+async function ingest(
+  w: RunningWorker,
+  n: number,
+  seed: number,
+  prefix: string,
+): Promise<{ id: string; device: string; bytes: Uint8Array }[]> {
   const c = client(`http://127.0.0.1:${w.port}`);
   const bodies = encodedSamples("protobuf", n, seed);
   const out: { id: string; device: string; bytes: Uint8Array }[] = [];
@@ -42,7 +58,12 @@ async function ingest(w: RunningWorker, n: number, seed: number, prefix: string)
   return out;
 }
 
-const drained = (w: RunningWorker, n: number) => waitFor(`${n} forwarded`, () => w.buffer.counters().forwarded >= n && w.buffer.counters().accepted === w.buffer.counters().forwarded, 30_000);
+const drained = (w: RunningWorker, n: number) =>
+  waitFor(
+    `${n} forwarded`,
+    () => w.buffer.counters().forwarded >= n && w.buffer.counters().accepted === w.buffer.counters().forwarded,
+    30_000,
+  );
 
 /** the container's cin names in name order, as a real Mobius ranks them for la/ol */
 async function cinNames(base: string, container: string): Promise<string[]> {
@@ -74,7 +95,13 @@ describe("forwarder → embedded CSE", () => {
     const one = sent[7]!;
     const rn = (await cinNames(cse.cseBaseUrl, one.device)).find((n) => n.endsWith(`-${one.id}`))!;
     const cin = await m2mGet(cse.cseBaseUrl, `decoder/${one.device}/${rn}`);
-    expect(cin.json).toMatchObject({ "m2m:cin": { rn, cnf: "application/json:0", con: toPlain(paperLayout, codecFor(paperLayout, "protobuf").decode(one.bytes), "json") } });
+    expect(cin.json).toMatchObject({
+      "m2m:cin": {
+        rn,
+        cnf: "application/json:0",
+        con: toPlain(paperLayout, codecFor(paperLayout, "protobuf").decode(one.bytes), "json"),
+      },
+    });
     expect(w.buffer.counters().forward_failures).toBe(0);
   });
 
@@ -100,21 +127,34 @@ describe("forwarder → embedded CSE", () => {
     const cse = await embeddedCse();
     const proxy = await observingProxy(cse.url);
     try {
-      const w = await worker(tempDir(), `${proxy.url}/${cse.base}`, ["--container", "shared", "--forward-concurrency", "4"]);
+      const w = await worker(tempDir(), `${proxy.url}/${cse.base}`, [
+        "--container",
+        "shared",
+        "--forward-concurrency",
+        "4",
+      ]);
       const first = await ingest(w, 20, 8, "o1");
       await drained(w, 20);
       proxy.setMode("refuse");
       const second = await ingest(w, 30, 9, "o2");
-      await waitFor("a retry after refused connections", () => w.forwarders[0]!.status.state === "retrying" && w.buffer.counters().forward_failures >= 2);
+      await waitFor(
+        "a retry after refused connections",
+        () => w.forwarders[0]!.status.state === "retrying" && w.buffer.counters().forward_failures >= 2,
+      );
       expect(w.forwarders[0]!.status.lastError).toMatch(/CSE unreachable/);
       const stats = JSON.parse((await client(`http://127.0.0.1:${w.port}`).get("/api/stats")).body);
       expect(stats.backlog).toBeGreaterThan(0);
       expect(stats.buffers[0].forwarder).toMatchObject({ state: "retrying" });
       proxy.setMode("error500");
-      await waitFor("a retry after HTTP 500", () => /HTTP 500\/RSC 5000: simulated database error/.test(w.forwarders[0]!.status.lastError ?? "") || undefined);
+      await waitFor(
+        "a retry after HTTP 500",
+        () => /HTTP 500\/RSC 5000: simulated database error/.test(w.forwarders[0]!.status.lastError ?? "") || undefined,
+      );
       proxy.setMode("pass");
       await drained(w, 50);
-      const order = deviceIds(proxy.seen.filter((s) => s.rn !== undefined && (s.status === 201 || s.status === 409)).map((s) => s.rn!));
+      const order = deviceIds(
+        proxy.seen.filter((s) => s.rn !== undefined && (s.status === 201 || s.status === 409)).map((s) => s.rn!),
+      );
       // each record reached the CSE in ingest order, a resend only ever repeating the latest one
       const firstSeen = [...new Set(order)];
       expect(firstSeen).toEqual([...first, ...second].map((s) => s.id));
@@ -155,7 +195,8 @@ describe("forwarder → embedded CSE", () => {
     // an in-memory CSE on the same port: the AE and every container are gone
     const second = await embeddedCse({ port });
     await drained(w, 10);
-    for (const s of sent) expect((await cinNames(second.cseBaseUrl, s.device)).some((n) => n.endsWith(`-${s.id}`))).toBe(true);
+    for (const s of sent)
+      expect((await cinNames(second.cseBaseUrl, s.device)).some((n) => n.endsWith(`-${s.id}`))).toBe(true);
   });
 
   it("resumes forwarding after a restart from what the buffer says was not delivered", async () => {
@@ -168,7 +209,9 @@ describe("forwarder → embedded CSE", () => {
       const c = client(`http://127.0.0.1:${w.port}`);
       const bodies = encodedSamples("protobuf", 200, 12);
       await pool(200, 16, async (i) => {
-        expect((await c.post("/ingest", bodies[i]!, { ...PROTOBUF, "x-satpayload-message-id": `r-${i}` })).status).toBe(201);
+        expect((await c.post("/ingest", bodies[i]!, { ...PROTOBUF, "x-satpayload-message-id": `r-${i}` })).status).toBe(
+          201,
+        );
       });
       expect(w.buffer.counters().forwarded).toBe(0);
       await w.close();
@@ -176,7 +219,9 @@ describe("forwarder → embedded CSE", () => {
       proxy.setMode("pass");
       const again = await worker(dataDir, `${proxy.url}/${cse.base}`, ["--container", "shared"]);
       await drained(again, 200);
-      expect(deviceIds(await cinNames(cse.cseBaseUrl, "up")).sort()).toEqual(Array.from({ length: 200 }, (_, i) => `r-${i}`).sort());
+      expect(deviceIds(await cinNames(cse.cseBaseUrl, "up")).sort()).toEqual(
+        Array.from({ length: 200 }, (_, i) => `r-${i}`).sort(),
+      );
     } finally {
       await proxy.close();
     }

@@ -1,24 +1,23 @@
 // --embedded-cse: the decoder and the embedded CSE in one process, a record and its contentInstance
 // in one transaction. Checked from outside (the CSE's own HTTP port, the SQLite file read after the
 // process is gone) and, for the rollback cases, on the library with injected failures.
-import Database from "better-sqlite3";
+import { statSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
+import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { parseLayout } from "../../../codecs/src/layout/validate.ts";
-import { presetById } from "../../../codecs/src/presets/index.ts";
+import { parseLayout, presetById } from "#codecs";
+import { client, encodedSamples, m2mGet, spawnDecoder, tempDir, waitFor } from "./support.ts";
 import { leanClient } from "../../shared/leanHttp.ts";
 import { RecordBuffer, type BatchItem } from "../buffer/buffer.ts";
 import { bufferFileName } from "../buffer/schema.ts";
 import type { CseTarget } from "../config.ts";
+import { Checkpointer } from "../embedded/checkpointer.ts";
 import { InProcessCse } from "../embedded/inProcessCse.ts";
 import { InProcessWriter } from "../embedded/inProcessWriter.ts";
 import { deliverLeftovers } from "../embedded/leftovers.ts";
-import { Checkpointer } from "../embedded/checkpointer.ts";
-import { statSync } from "node:fs";
 import { messageIdOf } from "../names.ts";
-import { client, encodedSamples, m2mGet, spawnDecoder, tempDir, waitFor } from "./support.ts";
 
 const tracker = parseLayout(presetById("kineis-tracker")!.layout);
 const payloads = encodedSamples("bitpacked", 50, 3, tracker);
@@ -29,12 +28,27 @@ const headers = (id: string, device: string) => ({
   "x-satpayload-message-id": id,
   "x-satpayload-device": device,
 });
-const args = (dataDir: string, extra: string[] = []) => ["--data-dir", dataDir, "--preset", "kineis-tracker", "--embedded-cse", "--cse-port", "0", ...extra];
+const args = (dataDir: string, extra: string[] = []) => [
+  "--data-dir",
+  dataDir,
+  "--preset",
+  "kineis-tracker",
+  "--embedded-cse",
+  "--cse-port",
+  "0",
+  ...extra,
+];
 
 async function m2mPut(base: string, p: string, body: unknown): Promise<number> {
   const r = await fetch(`${base}/${p}`, {
     method: "PUT",
-    headers: { "X-M2M-RI": `t${Math.random()}`, "X-M2M-Origin": "Sponde", "X-M2M-RVI": "3", "Content-Type": "application/json", Accept: "application/json" },
+    headers: {
+      "X-M2M-RI": `t${Math.random()}`,
+      "X-M2M-Origin": "Sponde",
+      "X-M2M-RVI": "3",
+      "Content-Type": "application/json",
+      Accept: "application/json",
+    },
     body: JSON.stringify(body),
   });
   await r.text();
@@ -45,7 +59,14 @@ async function m2mPut(base: string, p: string, body: unknown): Promise<number> {
 function recordsAndInstances(file: string): { records: Map<string, string>; instances: Map<string, string> } {
   const db = new Database(file, { readonly: true });
   try {
-    const records = new Map((db.prepare("SELECT message_id, coalesce(rn, message_id) AS rn FROM records").all() as { message_id: string; rn: string }[]).map((r) => [r.message_id, r.rn]));
+    const records = new Map(
+      (
+        db.prepare("SELECT message_id, coalesce(rn, message_id) AS rn FROM records").all() as {
+          message_id: string;
+          rn: string;
+        }[]
+      ).map((r) => [r.message_id, r.rn]),
+    );
     const paths = db.prepare("SELECT path FROM resource WHERE ty = 4").pluck().all() as string[];
     const instances = new Map(paths.map((p) => [messageIdOf(p.split("/").at(-1)!), p.split("/").at(-1)!]));
     expect(instances.size).toBe(paths.length);
@@ -56,131 +77,183 @@ function recordsAndInstances(file: string): { records: Map<string, string>; inst
 }
 
 describe("decoder --embedded-cse", () => {
-  it("acknowledges a record only with its contentInstance in place, in order, and notifies subscribers", { timeout: 60_000 }, async () => {
-    const received: unknown[] = [];
-    const hook = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on("data", (c: Buffer) => chunks.push(c));
-      req.on("end", () => {
-        received.push(JSON.parse(Buffer.concat(chunks).toString("utf8")));
-        res.writeHead(200).end();
+  it(
+    "acknowledges a record only with its contentInstance in place, in order, and notifies subscribers",
+    { timeout: 60_000 },
+    async () => {
+      const received: unknown[] = [];
+      const hook = createServer((req, res) => {
+        const chunks: Buffer[] = [];
+        req.on("data", (c: Buffer) => chunks.push(c));
+        req.on("end", () => {
+          received.push(JSON.parse(Buffer.concat(chunks).toString("utf8")));
+          res.writeHead(200).end();
+        });
       });
-    });
-    await new Promise<void>((r) => hook.listen(0, "127.0.0.1", r));
-    try {
-      const d = await spawnDecoder(args(tempDir()));
+      await new Promise<void>((r) => hook.listen(0, "127.0.0.1", r));
+      try {
+        const d = await spawnDecoder(args(tempDir()));
+        const cse = String(d.listening.cseBaseUrl);
+        const c = client(d.url);
+        // the first record creates the container; a subscriber then hears about every later one
+        expect((await c.post("/ingest", payloads[0]!, headers("a-0", "dev-a"))).status).toBe(201);
+        const sub = await fetch(`${cse}/decoder/dev-a`, {
+          method: "POST",
+          headers: {
+            "X-M2M-RI": "s",
+            "X-M2M-Origin": "Csubscriber",
+            "X-M2M-RVI": "3",
+            "Content-Type": "application/json;ty=23",
+            Accept: "application/json",
+          },
+          body: JSON.stringify({
+            "m2m:sub": { rn: "watch", nu: [`http://127.0.0.1:${(hook.address() as AddressInfo).port}/n`], nct: 1 },
+          }),
+        });
+        expect(sub.status).toBe(201);
+        for (let i = 1; i < 20; i++) {
+          const r = await c.post("/ingest", payloads[i]!, headers(`a-${i}`, "dev-a"));
+          expect(r.status).toBe(201);
+          // acknowledged = already in the CSE: no forwarding delay to wait for
+          const la = await m2mGet(cse, "decoder/dev-a/la");
+          expect(messageIdOf((la.json as { "m2m:cin": { rn: string } })["m2m:cin"].rn)).toBe(`a-${i}`);
+        }
+        const cnt = await m2mGet(cse, "decoder/dev-a");
+        expect((cnt.json as { "m2m:cnt": { cni: number } })["m2m:cnt"].cni).toBe(20);
+        // names sort as the records arrived (Mobius picks la by name): <ULID>-<message id>
+        const uril = ((await m2mGet(cse, "decoder/dev-a?fu=1&ty=4")).json as { "m2m:uril": string[] })["m2m:uril"].map(
+          (u) => u.split("/").at(-1)!,
+        );
+        expect(uril.every((n) => /^[0-9A-HJKMNP-TV-Z]{26}-a-\d+$/.test(n))).toBe(true);
+        const byName = [...uril].sort().map(messageIdOf);
+        expect(byName).toEqual(Array.from({ length: 20 }, (_, i) => `a-${i}`));
+        // a resend of a stored message is a duplicate: no second instance
+        expect((await c.post("/ingest", payloads[3]!, headers("a-3", "dev-a"))).status).toBe(200);
+        const stats = JSON.parse((await c.get("/api/stats")).body) as {
+          records: number;
+          forwarded: number;
+          backlog: number;
+          duplicates: number;
+        };
+        expect(stats).toMatchObject({ records: 20, forwarded: 20, backlog: 0, duplicates: 1 });
+        await waitFor("19 notifications", () => received.length >= 19 || undefined, 20_000);
+        const reps = received.map(
+          (n) => (n as { "m2m:sgn": { nev: { rep: { "m2m:cin": { rn: string } } } } })["m2m:sgn"].nev.rep["m2m:cin"].rn,
+        );
+        expect(reps.map(messageIdOf)).toEqual(Array.from({ length: 19 }, (_, i) => `a-${i + 1}`));
+        await d.stop();
+      } finally {
+        hook.close();
+      }
+    },
+  );
+
+  it(
+    "answers 503 and stores nothing when the CSE refuses the contentInstance; the resend lands once it accepts",
+    { timeout: 60_000 },
+    async () => {
+      const dataDir = tempDir();
+      const d = await spawnDecoder(args(dataDir));
       const cse = String(d.listening.cseBaseUrl);
       const c = client(d.url);
-      // the first record creates the container; a subscriber then hears about every later one
-      expect((await c.post("/ingest", payloads[0]!, headers("a-0", "dev-a"))).status).toBe(201);
-      const sub = await fetch(`${cse}/decoder/dev-a`, {
-        method: "POST",
-        headers: { "X-M2M-RI": "s", "X-M2M-Origin": "Csubscriber", "X-M2M-RVI": "3", "Content-Type": "application/json;ty=23", Accept: "application/json" },
-        body: JSON.stringify({ "m2m:sub": { rn: "watch", nu: [`http://127.0.0.1:${(hook.address() as AddressInfo).port}/n`], nct: 1 } }),
-      });
-      expect(sub.status).toBe(201);
-      for (let i = 1; i < 20; i++) {
-        const r = await c.post("/ingest", payloads[i]!, headers(`a-${i}`, "dev-a"));
-        expect(r.status).toBe(201);
-        // acknowledged = already in the CSE: no forwarding delay to wait for
-        const la = await m2mGet(cse, "decoder/dev-a/la");
-        expect(messageIdOf((la.json as { "m2m:cin": { rn: string } })["m2m:cin"].rn)).toBe(`a-${i}`);
-      }
-      const cnt = await m2mGet(cse, "decoder/dev-a");
-      expect((cnt.json as { "m2m:cnt": { cni: number } })["m2m:cnt"].cni).toBe(20);
-      // names sort as the records arrived (Mobius picks la by name): <ULID>-<message id>
-      const uril = ((await m2mGet(cse, "decoder/dev-a?fu=1&ty=4")).json as { "m2m:uril": string[] })["m2m:uril"].map((u) => u.split("/").at(-1)!);
-      expect(uril.every((n) => /^[0-9A-HJKMNP-TV-Z]{26}-a-\d+$/.test(n))).toBe(true);
-      const byName = [...uril].sort().map(messageIdOf);
-      expect(byName).toEqual(Array.from({ length: 20 }, (_, i) => `a-${i}`));
-      // a resend of a stored message is a duplicate: no second instance
-      expect((await c.post("/ingest", payloads[3]!, headers("a-3", "dev-a"))).status).toBe(200);
-      const stats = JSON.parse((await c.get("/api/stats")).body) as { records: number; forwarded: number; backlog: number; duplicates: number };
-      expect(stats).toMatchObject({ records: 20, forwarded: 20, backlog: 0, duplicates: 1 });
-      await waitFor("19 notifications", () => received.length >= 19 || undefined, 20_000);
-      const reps = received.map((n) => (n as { "m2m:sgn": { nev: { rep: { "m2m:cin": { rn: string } } } } })["m2m:sgn"].nev.rep["m2m:cin"].rn);
-      expect(reps.map(messageIdOf)).toEqual(Array.from({ length: 19 }, (_, i) => `a-${i + 1}`));
+      expect((await c.post("/ingest", payloads[0]!, headers("b-0", "dev-b"))).status).toBe(201);
+      // the container now holds nothing as large as a record: the CSE refuses (5207 not acceptable)
+      expect(await m2mPut(cse, "decoder/dev-b", { "m2m:cnt": { mbs: 4 } })).toBe(200);
+      const refused = await c.post("/ingest", payloads[1]!, headers("b-1", "dev-b"));
+      expect(refused.status).toBe(503);
+      expect(refused.body).toMatch(/the CSE refused b-1/);
+      // the other devices' records in the same moments are not held up by it
+      expect((await c.post("/ingest", payloads[2]!, headers("c-0", "dev-c"))).status).toBe(201);
+      let stats = JSON.parse((await c.get("/api/stats")).body) as { records: number; backlog: number };
+      expect(stats).toMatchObject({ records: 2, backlog: 0 });
+      expect(await m2mPut(cse, "decoder/dev-b", { "m2m:cnt": { mbs: 100_000 } })).toBe(200);
+      expect((await c.post("/ingest", payloads[1]!, headers("b-1", "dev-b"))).status).toBe(201);
+      stats = JSON.parse((await c.get("/api/stats")).body) as { records: number; backlog: number };
+      expect(stats).toMatchObject({ records: 3, backlog: 0 });
       await d.stop();
-    } finally {
-      hook.close();
-    }
-  });
+      const { records, instances } = recordsAndInstances(path.join(dataDir, bufferFileName(0)));
+      expect([...records.keys()].sort()).toEqual(["b-0", "b-1", "c-0"]);
+      // b-0's instance went when mbs shrank (the CSE trims a container to its new limits): the CSE's
+      // doing, not a lost record; b-1 is there once, after its refused first try
+      expect([...instances.keys()].sort()).toEqual(["b-1", "c-0"]);
+    },
+  );
 
-  it("answers 503 and stores nothing when the CSE refuses the contentInstance; the resend lands once it accepts", { timeout: 60_000 }, async () => {
-    const dataDir = tempDir();
-    const d = await spawnDecoder(args(dataDir));
-    const cse = String(d.listening.cseBaseUrl);
-    const c = client(d.url);
-    expect((await c.post("/ingest", payloads[0]!, headers("b-0", "dev-b"))).status).toBe(201);
-    // the container now holds nothing as large as a record: the CSE refuses (5207 not acceptable)
-    expect(await m2mPut(cse, "decoder/dev-b", { "m2m:cnt": { mbs: 4 } })).toBe(200);
-    const refused = await c.post("/ingest", payloads[1]!, headers("b-1", "dev-b"));
-    expect(refused.status).toBe(503);
-    expect(refused.body).toMatch(/the CSE refused b-1/);
-    // the other devices' records in the same moments are not held up by it
-    expect((await c.post("/ingest", payloads[2]!, headers("c-0", "dev-c"))).status).toBe(201);
-    let stats = JSON.parse((await c.get("/api/stats")).body) as { records: number; backlog: number };
-    expect(stats).toMatchObject({ records: 2, backlog: 0 });
-    expect(await m2mPut(cse, "decoder/dev-b", { "m2m:cnt": { mbs: 100_000 } })).toBe(200);
-    expect((await c.post("/ingest", payloads[1]!, headers("b-1", "dev-b"))).status).toBe(201);
-    stats = JSON.parse((await c.get("/api/stats")).body) as { records: number; backlog: number };
-    expect(stats).toMatchObject({ records: 3, backlog: 0 });
-    await d.stop();
-    const { records, instances } = recordsAndInstances(path.join(dataDir, bufferFileName(0)));
-    expect([...records.keys()].sort()).toEqual(["b-0", "b-1", "c-0"]);
-    // b-0's instance went when mbs shrank (the CSE trims a container to its new limits): the CSE's
-    // doing, not a lost record; b-1 is there once, after its refused first try
-    expect([...instances.keys()].sort()).toEqual(["b-1", "c-0"]);
-  });
-
-  it("never leaves a record without its contentInstance or one without its record across SIGKILLs under load", { timeout: 120_000 }, async () => {
-    const dataDir = tempDir();
-    let d = await spawnDecoder(args(dataDir));
-    const port = new URL(d.url).port;
-    const acked = new Set<string>();
-    for (let round = 0; round < 3; round++) {
-      const c = leanClient(d.url, 32);
-      let n = 0;
-      let stop = false;
-      const senders = Array.from({ length: 32 }, async (_, s) => {
-        while (!stop) {
-          const id = `k${round}-${s}-${n++}`;
-          try {
-            const r = await c.post("/ingest", payloads[n % payloads.length]!, headers(id, `dev-${n % 7}`));
-            if (r.status === 201) acked.add(id);
-          } catch {
-            return;
+  it(
+    "never leaves a record without its contentInstance or one without its record across SIGKILLs under load",
+    { timeout: 120_000 },
+    async () => {
+      const dataDir = tempDir();
+      let d = await spawnDecoder(args(dataDir));
+      const port = new URL(d.url).port;
+      const acked = new Set<string>();
+      for (let round = 0; round < 3; round++) {
+        const c = leanClient(d.url, 32);
+        let n = 0;
+        let stop = false;
+        const senders = Array.from({ length: 32 }, async (_, s) => {
+          while (!stop) {
+            const id = `k${round}-${s}-${n++}`;
+            try {
+              const r = await c.post("/ingest", payloads[n % payloads.length]!, headers(id, `dev-${n % 7}`));
+              if (r.status === 201) acked.add(id);
+            } catch {
+              return;
+            }
           }
-        }
-      });
-      const before = acked.size;
-      await waitFor("acks in this round", () => acked.size >= before + 300 || undefined, 60_000, 5);
-      await d.kill();
-      stop = true;
-      await Promise.all(senders);
-      c.close();
-      d = await spawnDecoder([...args(dataDir), "--port", port]);
-    }
-    await d.stop();
-    const { records, instances } = recordsAndInstances(path.join(dataDir, bufferFileName(0)));
-    for (const id of acked) expect(records.has(id), `acknowledged ${id} is stored`).toBe(true);
-    expect([...instances.entries()].sort()).toEqual([...records.entries()].sort());
-    const db = new Database(path.join(dataDir, bufferFileName(0)), { readonly: true });
-    expect(db.prepare("SELECT count(*) FROM records WHERE forwarded_at IS NULL").pluck().get()).toBe(0);
-    db.close();
-  });
+        });
+        const before = acked.size;
+        await waitFor("acks in this round", () => acked.size >= before + 300 || undefined, 60_000, 5);
+        await d.kill();
+        stop = true;
+        await Promise.all(senders);
+        c.close();
+        d = await spawnDecoder([...args(dataDir), "--port", port]);
+      }
+      await d.stop();
+      const { records, instances } = recordsAndInstances(path.join(dataDir, bufferFileName(0)));
+      for (const id of acked) expect(records.has(id), `acknowledged ${id} is stored`).toBe(true);
+      expect([...instances.entries()].sort()).toEqual([...records.entries()].sort());
+      const db = new Database(path.join(dataDir, bufferFileName(0)), { readonly: true });
+      expect(db.prepare("SELECT count(*) FROM records WHERE forwarded_at IS NULL").pluck().get()).toBe(0);
+      db.close();
+    },
+  );
 });
 
 describe("in-process commit (library)", () => {
-  const target: CseTarget = { url: "http://127.0.0.1:0/Mobius", origin: "Cdecoder", rvi: "3", ae: "decoder", containerMode: "device", container: "up", mni: undefined, mbs: undefined };
+  const target: CseTarget = {
+    url: "http://127.0.0.1:0/Mobius",
+    origin: "Cdecoder",
+    rvi: "3",
+    ae: "decoder",
+    containerMode: "device",
+    container: "up",
+    mni: undefined,
+    mbs: undefined,
+  };
   const record = (id: string, device: string): BatchItem => ({
     kind: "record",
-    record: { messageId: id, receivedAt: Date.now(), layout: "l", format: "json", device, size: 10, jsonSize: 20, con: JSON.stringify({ id }) },
+    record: {
+      messageId: id,
+      receivedAt: Date.now(),
+      layout: "l",
+      format: "json",
+      device,
+      size: 10,
+      jsonSize: 20,
+      con: JSON.stringify({ id }),
+    },
   });
 
   async function open() {
     const buffer = new RecordBuffer(path.join(tempDir(), bufferFileName(0)));
-    const cse = await InProcessCse.start(buffer.db, { host: "127.0.0.1", port: 0, profile: undefined, verifySubscriptions: false }, target, () => {});
+    const cse = await InProcessCse.start(
+      buffer.db,
+      { host: "127.0.0.1", port: 0, profile: undefined, verifySubscriptions: false },
+      target,
+      () => {},
+    );
     const instances = () => buffer.db.prepare("SELECT count(*) FROM resource WHERE ty = 4").pluck().get() as number;
     return { buffer, cse, instances, close: async () => (await cse.close(), buffer.close()) };
   }
@@ -218,7 +291,13 @@ describe("in-process commit (library)", () => {
     // mni=0: the container takes no instances at all
     const put = await fetch(`${cse.target.url}/decoder/small`, {
       method: "PUT",
-      headers: { "X-M2M-RI": "u", "X-M2M-Origin": "Sponde", "X-M2M-RVI": "3", "Content-Type": "application/json", Accept: "application/json" },
+      headers: {
+        "X-M2M-RI": "u",
+        "X-M2M-Origin": "Sponde",
+        "X-M2M-RVI": "3",
+        "Content-Type": "application/json",
+        Accept: "application/json",
+      },
       body: JSON.stringify({ "m2m:cnt": { mni: 0 } }),
     });
     expect(put.status).toBe(200);
@@ -241,9 +320,15 @@ describe("in-process commit (library)", () => {
     await checkpointer.ready;
     expect(buffer.db.pragma("wal_autocheckpoint", { simple: true })).toBe(0);
     const before = statSync(file).size;
-    for (let b = 0; b < 20; b++) buffer.write(Array.from({ length: 100 }, (_, i) => record(`c${b}-${i}`, `d${i % 10}`)));
+    for (let b = 0; b < 20; b++)
+      buffer.write(Array.from({ length: 100 }, (_, i) => record(`c${b}-${i}`, `d${i % 10}`)));
     // only the checkpointer copies pages into the main file: it grows once it has run
-    await waitFor("the database file to hold the checkpointed pages", () => statSync(file).size > before + 64 * 1024 || undefined, 20_000, 20);
+    await waitFor(
+      "the database file to hold the checkpointed pages",
+      () => statSync(file).size > before + 64 * 1024 || undefined,
+      20_000,
+      20,
+    );
     await checkpointer.close();
     buffer.close();
   });
@@ -254,10 +339,17 @@ describe("in-process commit (library)", () => {
     old.write([record("p1", "x"), record("p2", "x"), record("p3", "z")]);
     old.close();
     const buffer = new RecordBuffer(file);
-    const cse = await InProcessCse.start(buffer.db, { host: "127.0.0.1", port: 0, profile: undefined, verifySubscriptions: false }, target, () => {});
+    const cse = await InProcessCse.start(
+      buffer.db,
+      { host: "127.0.0.1", port: 0, profile: undefined, verifySubscriptions: false },
+      target,
+      () => {},
+    );
     // p1 reached the CSE but its mark did not (the forwarder was killed in between)
     await cse.prepare(["x"]);
-    buffer.db.transaction(() => cse.deliver({ messageId: "p1", rn: null, device: "x", con: JSON.stringify({ id: "p1" }) }))();
+    buffer.db.transaction(() =>
+      cse.deliver({ messageId: "p1", rn: null, device: "x", con: JSON.stringify({ id: "p1" }) }),
+    )();
     cse.settle(true);
     expect(await deliverLeftovers(buffer, cse, () => {})).toBe(3);
     expect(buffer.pending(10)).toEqual([]);

@@ -1,13 +1,21 @@
 // Interop with real CSEs: the decoder (as its own process) forwards into ACME (PyPI acmecse) and into
 // the embedded CSE; each contentInstance is then read back through that CSE's own oneM2M API.
-import Database from "better-sqlite3";
 import path from "node:path";
+import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { codecFor } from "../../../codecs/src/formats/registry.ts";
-import { FORMAT_IDS } from "../../../codecs/src/formats/types.ts";
-import { toPlain } from "../../../codecs/src/text/plain.ts";
+import { codecFor, FORMAT_IDS, toPlain } from "#codecs";
+import {
+  client,
+  embeddedCse,
+  encodedSamples,
+  m2mGet,
+  paperLayout,
+  spawnDecoder,
+  tempDir,
+  waitFor,
+  type DecoderProcess,
+} from "./support.ts";
 import { startAcme, type RunningAcme } from "../../test-support/acme.ts";
-import { client, embeddedCse, encodedSamples, m2mGet, paperLayout, spawnDecoder, tempDir, waitFor, type DecoderProcess } from "./support.ts";
 import { messageIdOf } from "../names.ts";
 
 interface Peer {
@@ -36,8 +44,20 @@ for (const peer of PEERS) {
   describe(`decoder → ${peer.name}`, () => {
     let cse: Awaited<ReturnType<Peer["start"]>>;
     let decoder: DecoderProcess & { args: { dataDir: string } };
-    const decoderArgs = (dataDir: string) => ["--data-dir", dataDir, "--preset", "paper", "--cse", cse.cseBaseUrl, "--retry-base-ms", "50", "--retry-max-ms", "500"];
-    const spawnWith = async (dataDir: string) => Object.assign(await spawnDecoder(decoderArgs(dataDir)), { args: { dataDir } });
+    const decoderArgs = (dataDir: string) => [
+      "--data-dir",
+      dataDir,
+      "--preset",
+      "paper",
+      "--cse",
+      cse.cseBaseUrl,
+      "--retry-base-ms",
+      "50",
+      "--retry-max-ms",
+      "500",
+    ];
+    const spawnWith = async (dataDir: string) =>
+      Object.assign(await spawnDecoder(decoderArgs(dataDir)), { args: { dataDir } });
     beforeAll(async () => {
       cse = await peer.start();
       decoder = await spawnWith(tempDir());
@@ -52,9 +72,18 @@ for (const peer of PEERS) {
       const sent: { id: string; device: string; plain: unknown }[] = [];
       for (const [i, format] of FORMAT_IDS.entries()) {
         const [bytes] = encodedSamples(format, 1, 40 + i);
-        const r = await c.post("/ingest", bytes!, { "content-type": "application/octet-stream", "x-satpayload-format": format, "x-satpayload-layout": "paper", "x-satpayload-message-id": `interop-${format}` });
+        const r = await c.post("/ingest", bytes!, {
+          "content-type": "application/octet-stream",
+          "x-satpayload-format": format,
+          "x-satpayload-layout": "paper",
+          "x-satpayload-message-id": `interop-${format}`,
+        });
         expect(r.status, r.body).toBe(201);
-        sent.push({ id: `interop-${format}`, device: JSON.parse(r.body).device, plain: toPlain(paperLayout, codecFor(paperLayout, format).decode(bytes!), "json") });
+        sent.push({
+          id: `interop-${format}`,
+          device: JSON.parse(r.body).device,
+          plain: toPlain(paperLayout, codecFor(paperLayout, format).decode(bytes!), "json"),
+        });
       }
       await waitFor("everything forwarded", async () => {
         const s = JSON.parse((await c.get("/api/stats")).body);
@@ -63,7 +92,8 @@ for (const peer of PEERS) {
       const names = new Map<string, string>();
       for (const s of sent) {
         const found = await m2mGet(cse.cseBaseUrl, `decoder/${s.device}?fu=1&ty=4`, cse.admin);
-        for (const u of (found.json as { "m2m:uril": string[] })["m2m:uril"]) names.set(messageIdOf(u.split("/").at(-1)!), u.split("/").at(-1)!);
+        for (const u of (found.json as { "m2m:uril": string[] })["m2m:uril"])
+          names.set(messageIdOf(u.split("/").at(-1)!), u.split("/").at(-1)!);
       }
       for (const s of sent) {
         const rn = names.get(s.id)!;
@@ -85,7 +115,9 @@ for (const peer of PEERS) {
       const dataDir = decoder.args.dataDir;
       await decoder.stop();
       const db = new Database(path.join(dataDir, "buffer-0.sqlite"));
-      const { device } = db.prepare("SELECT device FROM records WHERE message_id = 'interop-protobuf'").get() as { device: string };
+      const { device } = db.prepare("SELECT device FROM records WHERE message_id = 'interop-protobuf'").get() as {
+        device: string;
+      };
       db.prepare("UPDATE records SET forwarded_at = NULL WHERE message_id = 'interop-protobuf'").run();
       db.prepare("UPDATE counters SET value = value - 1 WHERE name = 'forwarded'").run();
       db.close();
@@ -97,7 +129,9 @@ for (const peer of PEERS) {
       });
       expect(s.forwardFailures).toBe(0);
       const found = await m2mGet(cse.cseBaseUrl, `decoder/${device}?fu=1&ty=4`, cse.admin);
-      const names = ((found.json as { "m2m:uril": string[] })["m2m:uril"] ?? []).map((u) => messageIdOf(u.split("/").at(-1)!));
+      const names = ((found.json as { "m2m:uril": string[] })["m2m:uril"] ?? []).map((u) =>
+        messageIdOf(u.split("/").at(-1)!),
+      );
       expect(names.filter((n) => n === "interop-protobuf")).toHaveLength(1);
     });
   });

@@ -19,7 +19,10 @@ describe("time-ordered resource names", () => {
   it("keeps order across milliseconds, a clock stepping back, and the largest random value of a millisecond", () => {
     let now = 1000;
     let random = (1n << 80n) - 3n;
-    const g = new UlidGenerator(() => now, () => random);
+    const g = new UlidGenerator(
+      () => now,
+      () => random,
+    );
     const ids: string[] = [];
     ids.push(g.next(), g.next(), g.next(), g.next()); // the 4th overflows into the next ms
     now = 999; // the clock stepped back
@@ -35,7 +38,10 @@ describe("time-ordered resource names", () => {
 
   it("matches the ULID spec's encoding of a known time (48-bit ms, Crockford base32)", () => {
     // the spec's example: 1469918176385 ms encodes as 01ARYZ6S41
-    const g = new UlidGenerator(() => 1_469_918_176_385, () => 0n);
+    const g = new UlidGenerator(
+      () => 1_469_918_176_385,
+      () => 0n,
+    );
     expect(g.next()).toBe("01ARYZ6S41" + "0".repeat(16));
   });
 
@@ -47,7 +53,11 @@ describe("time-ordered resource names", () => {
     expect(sorted(names)).toEqual(names);
     expect(names.map((n) => n.slice(ULID_LENGTH + 1))).toEqual(device);
     // generated and device-supplied names in one container still sort by arrival
-    const mixed = [resourceNameFor(undefined, g.next()), resourceNameFor("zzz", g.next()), resourceNameFor(undefined, g.next())];
+    const mixed = [
+      resourceNameFor(undefined, g.next()),
+      resourceNameFor("zzz", g.next()),
+      resourceNameFor(undefined, g.next()),
+    ];
     expect(sorted(mixed)).toEqual(mixed);
   });
 

@@ -6,9 +6,9 @@ import { execFile } from "node:child_process";
 import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { generateProto } from "../../../codecs/src/exporters/proto.ts";
-import { repoRoot } from "../../shared/launch.ts";
+import { generateProto } from "#codecs";
 import { cseProcess, m2mGet, paperLayout, spawnDecoder, tempDir, waitFor } from "./support.ts";
+import { repoRoot } from "../../shared/launch.ts";
 
 const CLIENTS = path.join(repoRoot, "services/decoder/test/paper-clients");
 const LOCUST = path.join(repoRoot, ".venv/bin/locust");
@@ -17,7 +17,26 @@ function runLocust(dir: string, file: string, host: string): Promise<{ code: num
   return new Promise((resolve) => {
     execFile(
       LOCUST,
-      ["-f", path.join(dir, file), "--headless", "-u", "5", "-r", "5", "-t", "3s", "--stop-timeout", "10", "--host", host, "--json-file", path.join(dir, "run"), "--only-summary", "--loglevel", "WARNING"],
+      [
+        "-f",
+        path.join(dir, file),
+        "--headless",
+        "-u",
+        "5",
+        "-r",
+        "5",
+        "-t",
+        "3s",
+        "--stop-timeout",
+        "10",
+        "--host",
+        host,
+        "--json-file",
+        path.join(dir, "run"),
+        "--only-summary",
+        "--loglevel",
+        "WARNING",
+      ],
       { cwd: dir, timeout: 90_000, env: { ...process.env, PYTHONUNBUFFERED: "1" } },
       (err, _stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stderr }),
     );
@@ -46,25 +65,55 @@ describe("the paper's Locust device clients against the stack", () => {
     copyFileSync(path.join(repoRoot, "codecs/reference/ref_struct.py"), path.join(dir, "ref_struct.py"));
     writeFileSync(path.join(dir, "container.proto"), generateProto(paperLayout));
     const cse = await cseProcess(["--port", "0", "--data-dir", tempDir()]);
-    for (const [file, format] of [["locust_cbor.py", "cbor"], ["locust_msgpack.py", "msgpack"], ["locust_protobuf.py", "protobuf"], ["locust_struct_zlib.py", "struct-zlib"]] as const) {
+    for (const [file, format] of [
+      ["locust_cbor.py", "cbor"],
+      ["locust_msgpack.py", "msgpack"],
+      ["locust_protobuf.py", "protobuf"],
+      ["locust_struct_zlib.py", "struct-zlib"],
+    ] as const) {
       const ae = `paper-${format}`;
-      const decoder = await spawnDecoder(["--data-dir", tempDir(), "--preset", "paper", "--route", `/container-data=paper:${format}`, "--cse", cse.cseBaseUrl, "--ae", ae, "--cse-origin", `C${ae}`]);
+      const decoder = await spawnDecoder([
+        "--data-dir",
+        tempDir(),
+        "--preset",
+        "paper",
+        "--route",
+        `/container-data=paper:${format}`,
+        "--cse",
+        cse.cseBaseUrl,
+        "--ae",
+        ae,
+        "--cse-origin",
+        `C${ae}`,
+      ]);
       const run = await runLocust(dir, file, decoder.url);
       expect(run.code, `${format}: ${run.stderr.slice(-2000)}`).toBe(0);
-      const stats = JSON.parse(readFileSync(path.join(dir, "run.json"), "utf8")) as { name: string; method: string; num_requests: number; num_failures: number }[];
+      const stats = JSON.parse(readFileSync(path.join(dir, "run.json"), "utf8")) as {
+        name: string;
+        method: string;
+        num_requests: number;
+        num_failures: number;
+      }[];
       expect(stats.map((s) => `${s.method} ${s.name}`)).toEqual(["POST container-data"]);
       const requests = stats[0]!.num_requests;
       expect(requests, format).toBeGreaterThan(10);
       expect(stats[0]!.num_failures, format).toBe(0);
       const decoded = await waitFor(`${format}: all forwarded`, async () => {
-        const s = (await (await fetch(`${decoder.url}/api/stats`)).json()) as { records: number; forwarded: number; backlog: number; rejected: number };
+        const s = (await (await fetch(`${decoder.url}/api/stats`)).json()) as {
+          records: number;
+          forwarded: number;
+          backlog: number;
+          rejected: number;
+        };
         return s.backlog === 0 && s.forwarded === s.records ? s : undefined;
       });
       expect(decoded.records, format).toBe(requests);
       expect(decoded.rejected, format).toBe(0);
       const cins = await cinsUnder(cse.cseBaseUrl, ae);
       expect(cins, format).toBe(requests);
-      console.log(`paper client ${format}: ${requests} requests, ${stats[0]!.num_failures} failures, ${decoded.records} records, ${cins} cins in the CSE`);
+      console.log(
+        `paper client ${format}: ${requests} requests, ${stats[0]!.num_failures} failures, ${decoded.records} records, ${cins} cins in the CSE`,
+      );
       await decoder.stop();
     }
   }, 300_000);

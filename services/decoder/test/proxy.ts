@@ -27,21 +27,24 @@ export async function observingProxy(target: string) {
         res.writeHead(500, { "content-type": "application/json", "x-m2m-rsc": "5000" });
         return void res.end(JSON.stringify({ "m2m:dbg": "simulated database error" }));
       }
-      const up = http.request({ host: t.hostname, port: t.port, method: req.method, path: req.url, headers: req.headers, agent }, (r) => {
-        const out: Buffer[] = [];
-        r.on("data", (c: Buffer) => out.push(c));
-        r.on("end", () => {
-          let rn: string | undefined;
-          try {
-            rn = (JSON.parse(body.toString("utf8"))["m2m:cin"] as { rn?: string } | undefined)?.rn;
-          } catch {
-            rn = undefined;
-          }
-          seen.push({ method: req.method ?? "", path: req.url ?? "", status: r.statusCode ?? 0, rn });
-          res.writeHead(r.statusCode ?? 502, r.headers);
-          res.end(Buffer.concat(out));
-        });
-      });
+      const up = http.request(
+        { host: t.hostname, port: t.port, method: req.method, path: req.url, headers: req.headers, agent },
+        (r) => {
+          const out: Buffer[] = [];
+          r.on("data", (c: Buffer) => out.push(c));
+          r.on("end", () => {
+            let rn: string | undefined;
+            try {
+              rn = (JSON.parse(body.toString("utf8"))["m2m:cin"] as { rn?: string } | undefined)?.rn;
+            } catch {
+              rn = undefined;
+            }
+            seen.push({ method: req.method ?? "", path: req.url ?? "", status: r.statusCode ?? 0, rn });
+            res.writeHead(r.statusCode ?? 502, r.headers);
+            res.end(Buffer.concat(out));
+          });
+        },
+      );
       up.on("error", () => {
         res.writeHead(502);
         res.end();

@@ -2,13 +2,12 @@
 // callback, any path from --route or the config file) answer 200 with a small JSON body after the
 // record is committed, and refuse bad input 4xx with the reason (undecodable payloads kept as
 // dead letters), exactly as /ingest does.
-import Database from "better-sqlite3";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
+import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
+import { parseLayout, presetById } from "#codecs";
 import { UsageError } from "../../shared/cliErrors.ts";
-import { parseLayout } from "../../../codecs/src/layout/validate.ts";
-import { presetById } from "../../../codecs/src/presets/index.ts";
 import { bufferFileName } from "../buffer/schema.ts";
 import { parseDecoderArgs } from "../config.ts";
 import { startWorker, type RunningWorker } from "../worker.ts";
@@ -70,7 +69,11 @@ describe("device routes", () => {
     const again = await c.post("/astrocast-callback", JSON.stringify(push), JSON_TYPE);
     expect(again.status).toBe(200);
     expect(JSON.parse(again.body)).toMatchObject({ messageId: push.messageGuid, duplicate: true });
-    const paper = await c.post("/astrocast-callback", JSON.stringify({ data: b64(b!), guid: "dev-guid-1", sequenceNumber: 7 }), JSON_TYPE);
+    const paper = await c.post(
+      "/astrocast-callback",
+      JSON.stringify({ data: b64(b!), guid: "dev-guid-1", sequenceNumber: 7 }),
+      JSON_TYPE,
+    );
     expect(paper.status, paper.body).toBe(200);
     expect(JSON.parse(paper.body).messageId).toBe("dev-guid-1.7");
     expect(w.buffer.counters()).toMatchObject({ accepted: 2, duplicates: 1 });
@@ -78,7 +81,11 @@ describe("device routes", () => {
 
   it("refuses bad input with the reason and keeps undecodable payloads as dead letters", async () => {
     const { c, w } = await decoder();
-    const bad = await c.post("/astrocast-callback", JSON.stringify({ data: b64(new Uint8Array([0xff, 0xff, 0xff])), guid: "g" }), JSON_TYPE);
+    const bad = await c.post(
+      "/astrocast-callback",
+      JSON.stringify({ data: b64(new Uint8Array([0xff, 0xff, 0xff])), guid: "g" }),
+      JSON_TYPE,
+    );
     expect(bad.status).toBe(400);
     expect(JSON.parse(bad.body)).toMatchObject({ error: "undecodable" });
     const notJson = await c.post("/astrocast-callback", "{nope", JSON_TYPE);
@@ -87,7 +94,11 @@ describe("device routes", () => {
     const noData = await c.post("/astrocast-callback", JSON.stringify({ guid: "g" }), JSON_TYPE);
     expect(noData.status).toBe(400);
     expect(JSON.parse(noData.body).reason).toMatch(/^callback data:/);
-    const badDate = await c.post("/astrocast-callback", JSON.stringify({ data: "AA==", receivedDate: "yesterday" }), JSON_TYPE);
+    const badDate = await c.post(
+      "/astrocast-callback",
+      JSON.stringify({ data: "AA==", receivedDate: "yesterday" }),
+      JSON_TYPE,
+    );
     expect(badDate.status).toBe(400);
     expect(JSON.parse(badDate.body).reason).toMatch(/receivedDate: is not a date/);
     const garbage = await c.post("/container-data", new Uint8Array([0x0a, 0xff]), OCTETS);
@@ -99,7 +110,16 @@ describe("device routes", () => {
   it("maps any path from --route and the config file to its layout and format; --route wins per path", async () => {
     const dir = tempDir();
     const config = path.join(dir, "decoder.json");
-    writeFileSync(config, JSON.stringify({ routes: { "/container-data": "paper:cbor", "/uplink/kineis": "kineis-tracker:struct", "/hook": "paper:struct-zlib:envelope" } }));
+    writeFileSync(
+      config,
+      JSON.stringify({
+        routes: {
+          "/container-data": "paper:cbor",
+          "/uplink/kineis": "kineis-tracker:struct",
+          "/hook": "paper:struct-zlib:envelope",
+        },
+      }),
+    );
     const { c } = await decoder(["--config", config, "--route", "/uplink/kineis=kineis-tracker:protobuf"]);
     const routes = JSON.parse((await c.get("/api/routes")).body).routes;
     expect(routes).toEqual([
@@ -112,7 +132,11 @@ describe("device routes", () => {
     expect(JSON.parse(cbor.body)).toMatchObject({ format: "cbor" });
     const k = encodedSamples("protobuf", 1, 6, parseLayout(presetById("kineis-tracker")!.layout))[0]!;
     expect((await c.post("/uplink/kineis", k, OCTETS)).status).toBe(200);
-    const hook = await c.post("/hook", JSON.stringify({ data: b64(encodedSamples("struct-zlib", 1, 7)[0]!) }), JSON_TYPE);
+    const hook = await c.post(
+      "/hook",
+      JSON.stringify({ data: b64(encodedSamples("struct-zlib", 1, 7)[0]!) }),
+      JSON_TYPE,
+    );
     expect(hook.status, hook.body).toBe(200);
     const none = await c.post("/elsewhere", k, OCTETS);
     expect(none.status).toBe(404);
@@ -120,7 +144,10 @@ describe("device routes", () => {
   });
 
   it("refuses unusable routes at start with the reason", () => {
-    const parse = (...a: string[]) => () => parseDecoderArgs(["--data-dir", tempDir(), ...a]);
+    const parse =
+      (...a: string[]) =>
+      () =>
+        parseDecoderArgs(["--data-dir", tempDir(), ...a]);
     expect(parse("--route", "/ingest=paper:cbor")).toThrow(/decoder's own endpoint/);
     expect(parse("--route", "/api/x=paper:cbor")).toThrow(UsageError);
     expect(parse("--route", "/x=paper:yaml")).toThrow(/"yaml" is not a format/);

@@ -1,16 +1,12 @@
 // Shared by the decoder tests: throwaway directories, the decoder as a real child process, the
 // embedded CSE, a keep-alive HTTP client with bounded concurrency, and sample messages.
+import { mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
 import https from "node:https";
-import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll } from "vitest";
-import { codecFor } from "../../../codecs/src/formats/registry.ts";
-import type { FormatId } from "../../../codecs/src/formats/types.ts";
-import { parseLayout } from "../../../codecs/src/layout/validate.ts";
-import { presetById } from "../../../codecs/src/presets/index.ts";
-import { generateSamples } from "../../../codecs/src/samples/generate.ts";
+import { codecFor, type FormatId, generateSamples, parseLayout, presetById } from "#codecs";
 import { startCse, type RunningCse } from "../../cse/src/server.ts";
 import { CSE_ENTRY, DECODER_ENTRY, launch, stopChild, type Launched } from "../../shared/launch.ts";
 
@@ -36,7 +32,11 @@ export interface DecoderProcess extends Launched {
 
 export async function spawnDecoder(args: string[]): Promise<DecoderProcess> {
   const stderr: string[] = [];
-  const l = await launch(DECODER_ENTRY, [...args, "--watch-stdin"], { tieToParent: true, onLine: (s, line) => s === "stderr" && stderr.push(line), timeoutMs: 60_000 });
+  const l = await launch(DECODER_ENTRY, [...args, "--watch-stdin"], {
+    tieToParent: true,
+    onLine: (s, line) => s === "stderr" && stderr.push(line),
+    timeoutMs: 60_000,
+  });
   const p: DecoderProcess = {
     ...l,
     url: l.listening.url,
@@ -52,7 +52,9 @@ export async function spawnDecoder(args: string[]): Promise<DecoderProcess> {
 }
 
 /** The embedded CSE as its own process (services/cse/main.ts), so it does not share the test's event loop. */
-export async function cseProcess(args: string[]): Promise<{ url: string; cseBaseUrl: string; port: number; stop(): Promise<void> }> {
+export async function cseProcess(
+  args: string[],
+): Promise<{ url: string; cseBaseUrl: string; port: number; stop(): Promise<void> }> {
   const l = await launch(CSE_ENTRY, args, { timeoutMs: 60_000 });
   const stop = () => stopChild(l.child, l.exited);
   cleanups.push(stop);
@@ -76,23 +78,43 @@ export interface Reply {
 export function client(base: string, maxSockets = 64, ca?: string) {
   const u = new URL(base);
   const tls = u.protocol === "https:";
-  const agent = tls ? new https.Agent({ keepAlive: true, maxSockets, ca }) : new http.Agent({ keepAlive: true, maxSockets });
+  const agent = tls
+    ? new https.Agent({ keepAlive: true, maxSockets, ca })
+    : new http.Agent({ keepAlive: true, maxSockets });
   cleanups.push(() => agent.destroy());
   const request = (method: string, p: string, headers: Record<string, string | number>, body?: Uint8Array | string) =>
     new Promise<Reply>((resolve, reject) => {
-      const req = (tls ? https : http).request({ host: u.hostname, port: u.port, method, path: p, headers: body === undefined ? headers : { ...headers, "content-length": Buffer.byteLength(body) }, agent, timeout: 30_000 }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") }));
-        res.on("error", reject);
-      });
+      const req = (tls ? https : http).request(
+        {
+          host: u.hostname,
+          port: u.port,
+          method,
+          path: p,
+          headers: body === undefined ? headers : { ...headers, "content-length": Buffer.byteLength(body) },
+          agent,
+          timeout: 30_000,
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (c: Buffer) => chunks.push(c));
+          res.on("end", () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              headers: res.headers,
+              body: Buffer.concat(chunks).toString("utf8"),
+            }),
+          );
+          res.on("error", reject);
+        },
+      );
       req.on("timeout", () => req.destroy(new Error("timeout")));
       req.on("error", reject);
       req.end(body);
     });
   return {
     agent,
-    post: (p: string, body: Uint8Array | string, headers: Record<string, string | number> = {}) => request("POST", p, headers, body),
+    post: (p: string, body: Uint8Array | string, headers: Record<string, string | number> = {}) =>
+      request("POST", p, headers, body),
     get: (p: string, headers: Record<string, string | number> = {}) => request("GET", p, headers),
     close: () => agent.destroy(),
   };
@@ -114,13 +136,24 @@ export function encodedSamples(format: FormatId, n: number, seed = 1, layout = p
 }
 
 /** oneM2M GET as the CSE's superuser (embedded: Sponde; ACME: CAdmin) */
-export async function m2mGet(base: string, p: string, origin = "Sponde"): Promise<{ status: number; rsc: number; json: unknown }> {
-  const r = await fetch(`${base}/${p}`, { headers: { "X-M2M-RI": `t${Math.random()}`, "X-M2M-Origin": origin, "X-M2M-RVI": "3", Accept: "application/json" } });
+export async function m2mGet(
+  base: string,
+  p: string,
+  origin = "Sponde",
+): Promise<{ status: number; rsc: number; json: unknown }> {
+  const r = await fetch(`${base}/${p}`, {
+    headers: { "X-M2M-RI": `t${Math.random()}`, "X-M2M-Origin": origin, "X-M2M-RVI": "3", Accept: "application/json" },
+  });
   const text = await r.text();
   return { status: r.status, rsc: Number(r.headers.get("x-m2m-rsc") ?? 0), json: text ? JSON.parse(text) : null };
 }
 
-export async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 60_000, everyMs = 100): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | undefined> | T | undefined,
+  timeoutMs = 60_000,
+  everyMs = 100,
+): Promise<T> {
   const until = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -130,7 +163,8 @@ export async function waitFor<T>(what: string, probe: () => Promise<T | undefine
     } catch (e) {
       last = e;
     }
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}${last ? ` (last error: ${(last as Error).message})` : ""}`);
+    if (Date.now() > until)
+      throw new Error(`timed out waiting for ${what}${last ? ` (last error: ${(last as Error).message})` : ""}`);
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }

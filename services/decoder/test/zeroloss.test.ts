@@ -2,13 +2,21 @@
 // the decoder is killed with SIGKILL once and restarted. Afterwards every acknowledged message is
 // stored once, forwarded, and present exactly once in the CSE (count and ids, read from the CSE).
 // The same with --embedded-cse (decoder and CSE one process, one transaction): killed twice.
-import Database from "better-sqlite3";
 import path from "node:path";
+import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { parseLayout } from "../../../codecs/src/layout/validate.ts";
-import { presetById } from "../../../codecs/src/presets/index.ts";
+import { parseLayout, presetById } from "#codecs";
+import {
+  client,
+  cseProcess,
+  encodedSamples,
+  m2mGet,
+  spawnDecoder,
+  tempDir,
+  waitFor,
+  type DecoderProcess,
+} from "./support.ts";
 import { leanClient } from "../../shared/leanHttp.ts";
-import { client, cseProcess, encodedSamples, m2mGet, spawnDecoder, tempDir, waitFor, type DecoderProcess } from "./support.ts";
 import { messageIdOf } from "../names.ts";
 
 const TOTAL = 100_000;
@@ -18,7 +26,10 @@ const CONCURRENCY = 64;
 type Milestone = [number, (acks: number) => Promise<void>];
 
 /** Sends z-0 … z-(TOTAL-1), each until acknowledged, running each milestone once that many are. */
-async function sendAll(url: string, milestones: Milestone[]): Promise<{ sentMs: number; duplicates: number; retries: number }> {
+async function sendAll(
+  url: string,
+  milestones: Milestone[],
+): Promise<{ sentMs: number; duplicates: number; retries: number }> {
   const payloads = encodedSamples("bitpacked", 1000, 5, tracker);
   const acked = new Uint8Array(TOTAL);
   let ackCount = 0;
@@ -28,7 +39,13 @@ async function sendAll(url: string, milestones: Milestone[]): Promise<{ sentMs: 
   const c = leanClient(url, CONCURRENCY);
   const send = async (i: number) => {
     const body = payloads[i % payloads.length]!;
-    const headers = { "content-type": "application/octet-stream", "x-satpayload-format": "bitpacked", "x-satpayload-layout": "kineis-tracker", "x-satpayload-message-id": `z-${i}`, "x-satpayload-device": `dev-${i % DEVICES}` };
+    const headers = {
+      "content-type": "application/octet-stream",
+      "x-satpayload-format": "bitpacked",
+      "x-satpayload-layout": "kineis-tracker",
+      "x-satpayload-message-id": `z-${i}`,
+      "x-satpayload-device": `dev-${i % DEVICES}`,
+    };
     for (let attempt = 0; ; attempt++) {
       try {
         const r = await c.post("/ingest", body, headers);
@@ -103,77 +120,130 @@ async function expectInCse(cseBase: string): Promise<void> {
 const tracker = parseLayout(presetById("kineis-tracker")!.layout);
 
 describe("zero loss", () => {
-  it(`acknowledged = stored = forwarded exactly once for ${TOTAL} messages through a CSE outage and a SIGKILL`, { timeout: 240_000 }, async () => {
-    // small records (19-byte bit-packed fixes), pre-encoded so the sender only sends
-    const cseDir = tempDir();
-    const dataDir = tempDir();
-    let cse: Awaited<ReturnType<typeof cseProcess>> | undefined = await cseProcess(["--port", "0", "--data-dir", cseDir]);
-    const csePort = cse.port;
-    const cseBase = cse.cseBaseUrl;
-    const args = ["--data-dir", dataDir, "--preset", "kineis-tracker", "--cse", cseBase, "--retry-base-ms", "100", "--retry-max-ms", "1000", "--forward-concurrency", "16"];
-    let decoder: DecoderProcess = await spawnDecoder(args);
-    const port = new URL(decoder.url).port;
-    const fixedArgs = [...args, "--port", port];
-    const events: string[] = [];
-    const started = Date.now();
-    const sent = await sendAll(decoder.url, [
-      [10_000, async (acks) => {
-        await cse!.stop();
-        cse = undefined;
-        events.push(`CSE stopped at ${acks} acks`);
-      }],
-      [25_000, async (acks) => {
+  it(
+    `acknowledged = stored = forwarded exactly once for ${TOTAL} messages through a CSE outage and a SIGKILL`,
+    { timeout: 240_000 },
+    async () => {
+      // small records (19-byte bit-packed fixes), pre-encoded so the sender only sends
+      const cseDir = tempDir();
+      const dataDir = tempDir();
+      let cse: Awaited<ReturnType<typeof cseProcess>> | undefined = await cseProcess([
+        "--port",
+        "0",
+        "--data-dir",
+        cseDir,
+      ]);
+      const csePort = cse.port;
+      const cseBase = cse.cseBaseUrl;
+      const args = [
+        "--data-dir",
+        dataDir,
+        "--preset",
+        "kineis-tracker",
+        "--cse",
+        cseBase,
+        "--retry-base-ms",
+        "100",
+        "--retry-max-ms",
+        "1000",
+        "--forward-concurrency",
+        "16",
+      ];
+      let decoder: DecoderProcess = await spawnDecoder(args);
+      const port = new URL(decoder.url).port;
+      const fixedArgs = [...args, "--port", port];
+      const events: string[] = [];
+      const started = Date.now();
+      const sent = await sendAll(decoder.url, [
+        [
+          10_000,
+          async (acks) => {
+            await cse!.stop();
+            cse = undefined;
+            events.push(`CSE stopped at ${acks} acks`);
+          },
+        ],
+        [
+          25_000,
+          async (acks) => {
+            await decoder.kill();
+            events.push(`decoder SIGKILLed at ${acks} acks`);
+            decoder = await spawnDecoder(fixedArgs);
+            events.push(`decoder restarted`);
+          },
+        ],
+        [
+          40_000,
+          async (acks) => {
+            cse = await cseProcess(["--port", String(csePort), "--data-dir", cseDir]);
+            events.push(`CSE restarted at ${acks} acks`);
+          },
+        ],
+      ]);
+
+      const stats = await waitFor(
+        "the backlog to drain into the CSE",
+        async () => {
+          const s = JSON.parse((await client(decoder.url).get("/api/stats")).body) as {
+            records: number;
+            forwarded: number;
+            backlog: number;
+            forwardFailures: number;
+          };
+          return s.backlog === 0 && s.records === TOTAL ? s : undefined;
+        },
+        150_000,
+        250,
+      );
+      const drainedMs = Date.now() - started;
+      expect(stats.forwardFailures).toBeGreaterThan(0);
+      await decoder.stop();
+      expectStored(dataDir);
+      await expectInCse(cseBase);
+      console.log(
+        `zero loss: ${TOTAL} acked in ${(sent.sentMs / 1000).toFixed(1)} s (${Math.round(TOTAL / (sent.sentMs / 1000))}/s), all in the CSE after ${(drainedMs / 1000).toFixed(1)} s; ${sent.retries} resends, ${sent.duplicates} duplicate acks, ${stats.forwardFailures} forward failures; ${events.join("; ")}`,
+      );
+      await cse?.stop();
+    },
+  );
+
+  it(
+    `--embedded-cse: acknowledged = stored = in the CSE exactly once for ${TOTAL} messages through two SIGKILLs`,
+    { timeout: 240_000 },
+    async () => {
+      const dataDir = tempDir();
+      const args = ["--data-dir", dataDir, "--preset", "kineis-tracker", "--embedded-cse", "--cse-port", "0"];
+      let decoder: DecoderProcess = await spawnDecoder(args);
+      const fixedArgs = [
+        ...args.slice(0, -1),
+        new URL(String(decoder.listening.cseBaseUrl)).port,
+        "--port",
+        new URL(decoder.url).port,
+      ];
+      const events: string[] = [];
+      const kill = async (acks: number) => {
         await decoder.kill();
-        events.push(`decoder SIGKILLed at ${acks} acks`);
+        events.push(`SIGKILLed at ${acks} acks`);
         decoder = await spawnDecoder(fixedArgs);
-        events.push(`decoder restarted`);
-      }],
-      [40_000, async (acks) => {
-        cse = await cseProcess(["--port", String(csePort), "--data-dir", cseDir]);
-        events.push(`CSE restarted at ${acks} acks`);
-      }],
-    ]);
-
-    const stats = await waitFor(
-      "the backlog to drain into the CSE",
-      async () => {
-        const s = JSON.parse((await client(decoder.url).get("/api/stats")).body) as { records: number; forwarded: number; backlog: number; forwardFailures: number };
-        return s.backlog === 0 && s.records === TOTAL ? s : undefined;
-      },
-      150_000,
-      250,
-    );
-    const drainedMs = Date.now() - started;
-    expect(stats.forwardFailures).toBeGreaterThan(0);
-    await decoder.stop();
-    expectStored(dataDir);
-    await expectInCse(cseBase);
-    console.log(`zero loss: ${TOTAL} acked in ${(sent.sentMs / 1000).toFixed(1)} s (${Math.round(TOTAL / (sent.sentMs / 1000))}/s), all in the CSE after ${(drainedMs / 1000).toFixed(1)} s; ${sent.retries} resends, ${sent.duplicates} duplicate acks, ${stats.forwardFailures} forward failures; ${events.join("; ")}`);
-    await cse?.stop();
-  });
-
-  it(`--embedded-cse: acknowledged = stored = in the CSE exactly once for ${TOTAL} messages through two SIGKILLs`, { timeout: 240_000 }, async () => {
-    const dataDir = tempDir();
-    const args = ["--data-dir", dataDir, "--preset", "kineis-tracker", "--embedded-cse", "--cse-port", "0"];
-    let decoder: DecoderProcess = await spawnDecoder(args);
-    const fixedArgs = [...args.slice(0, -1), new URL(String(decoder.listening.cseBaseUrl)).port, "--port", new URL(decoder.url).port];
-    const events: string[] = [];
-    const kill = async (acks: number) => {
-      await decoder.kill();
-      events.push(`SIGKILLed at ${acks} acks`);
-      decoder = await spawnDecoder(fixedArgs);
-    };
-    const sent = await sendAll(decoder.url, [
-      [20_000, kill],
-      [60_000, kill],
-    ]);
-    // nothing to drain: every acknowledged record was in the CSE when it was acknowledged
-    const stats = JSON.parse((await client(decoder.url).get("/api/stats")).body) as { records: number; forwarded: number; backlog: number };
-    expect(stats).toMatchObject({ records: TOTAL, forwarded: TOTAL, backlog: 0 });
-    const cseBase = String(decoder.listening.cseBaseUrl);
-    await expectInCse(cseBase);
-    await decoder.stop();
-    expectStored(dataDir);
-    console.log(`zero loss, in-process: ${TOTAL} acked in ${(sent.sentMs / 1000).toFixed(1)} s (${Math.round(TOTAL / (sent.sentMs / 1000))}/s), each in the CSE when acknowledged; ${sent.retries} resends, ${sent.duplicates} duplicate acks; ${events.join("; ")}`);
-  });
+      };
+      const sent = await sendAll(decoder.url, [
+        [20_000, kill],
+        [60_000, kill],
+      ]);
+      // nothing to drain: every acknowledged record was in the CSE when it was acknowledged
+      const stats = JSON.parse((await client(decoder.url).get("/api/stats")).body) as {
+        records: number;
+        forwarded: number;
+        backlog: number;
+      };
+      expect(stats).toMatchObject({ records: TOTAL, forwarded: TOTAL, backlog: 0 });
+      const cseBase = String(decoder.listening.cseBaseUrl);
+      await expectInCse(cseBase);
+      await decoder.stop();
+      expectStored(dataDir);
+      console.log(
+        `zero loss, in-process: ${TOTAL} acked in ${(sent.sentMs / 1000).toFixed(1)} s (${Math.round(TOTAL / (sent.sentMs / 1000))}/s), each in the CSE when acknowledged; ${sent.retries} resends, ${sent.duplicates} duplicate acks; ${events.join("; ")}`,
+      );
+    },
+  );
 });

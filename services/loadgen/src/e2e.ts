@@ -57,7 +57,12 @@ export function sendTimeOf(name: unknown, runTag: string): number | undefined {
   return /^\d+$/.test(last) && Number.isFinite(t) ? t : undefined;
 }
 
-type Sgn = { "m2m:sgn"?: { vrq?: boolean; nev?: { net?: number; rep?: { "m2m:cin"?: { rn?: unknown }; "m2m:cnt"?: { rn?: unknown } } } } };
+type Sgn = {
+  "m2m:sgn"?: {
+    vrq?: boolean;
+    nev?: { net?: number; rep?: { "m2m:cin"?: { rn?: unknown }; "m2m:cnt"?: { rn?: unknown } } };
+  };
+};
 
 export async function startE2eProbe(o: E2eProbeOptions, signal?: AbortSignal): Promise<E2eProbe> {
   const max = o.maxContainers ?? 100;
@@ -97,7 +102,11 @@ export async function startE2eProbe(o: E2eProbeOptions, signal?: AbortSignal): P
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       const arrived = Date.now();
-      res.writeHead(200, { "X-M2M-RSC": "2000", "X-M2M-RI": String(req.headers["x-m2m-ri"] ?? ""), "content-length": 0 });
+      res.writeHead(200, {
+        "X-M2M-RSC": "2000",
+        "X-M2M-RI": String(req.headers["x-m2m-ri"] ?? ""),
+        "content-length": 0,
+      });
       res.end();
       let body: Sgn;
       try {
@@ -126,17 +135,25 @@ export async function startE2eProbe(o: E2eProbeOptions, signal?: AbortSignal): P
   try {
     const until = Date.now() + (o.aeTimeoutMs ?? 60_000);
     for (;;) {
-      const r = await fetch(aeUrl, { headers: m2mHeaders(o.origin), signal: AbortSignal.timeout(5000) }).catch(() => undefined);
+      const r = await fetch(aeUrl, { headers: m2mHeaders(o.origin), signal: AbortSignal.timeout(5000) }).catch(
+        () => undefined,
+      );
       await r?.arrayBuffer();
       if (r?.status === 200) break;
       if (signal?.aborted) throw new E2eError("cancelled before the decoder registered with the CSE");
-      if (Date.now() > until) throw new E2eError(`the decoder did not register its AE "${o.ae}" in the CSE within ${o.aeTimeoutMs ?? 60_000} ms`);
+      if (Date.now() > until)
+        throw new E2eError(
+          `the decoder did not register its AE "${o.ae}" in the CSE within ${o.aeTimeoutMs ?? 60_000} ms`,
+        );
       await new Promise((res) => setTimeout(res, 100));
     }
     if (!(await subscribe(aeUrl))) throw new E2eError(`the CSE refused a subscription on ${o.ae}`);
     // containers made before this run (an earlier run on the same stack) announce nothing new
-    const d = await fetch(`${aeUrl}?fu=1&ty=3&lim=${max}`, { headers: m2mHeaders(o.origin), signal: AbortSignal.timeout(10_000) });
-    const list = d.ok ? ((await d.json()) as { "m2m:uril"?: string[] })["m2m:uril"] ?? [] : [];
+    const d = await fetch(`${aeUrl}?fu=1&ty=3&lim=${max}`, {
+      headers: m2mHeaders(o.origin),
+      signal: AbortSignal.timeout(10_000),
+    });
+    const list = d.ok ? (((await d.json()) as { "m2m:uril"?: string[] })["m2m:uril"] ?? []) : [];
     for (const p of list) watch(p.slice(p.lastIndexOf("/") + 1));
     await Promise.all(subscribing);
   } catch (e) {
@@ -166,7 +183,11 @@ export async function startE2eProbe(o: E2eProbeOptions, signal?: AbortSignal): P
       for (let i = 0; i < targets.length; i += 16)
         await Promise.all(
           targets.slice(i, i + 16).map((t) =>
-            fetch(`${t}/${subName}`, { method: "DELETE", headers: m2mHeaders(o.origin), signal: AbortSignal.timeout(5000) })
+            fetch(`${t}/${subName}`, {
+              method: "DELETE",
+              headers: m2mHeaders(o.origin),
+              signal: AbortSignal.timeout(5000),
+            })
               .then((r) => r.arrayBuffer())
               .catch(() => undefined),
           ),

@@ -6,7 +6,17 @@ import { Worker } from "node:worker_threads";
 import type { Histogram } from "hdr-histogram-js";
 import { mergeEncoded, newHistogram, summarize } from "./histogram.ts";
 import type { PayloadPool } from "./pool.ts";
-import { addFailures, emptyFailures, failureTotal, type FailureCounts, type FinalMessage, type FromWorker, type TickMessage, type ToWorker, type WorkerInit } from "./protocol.ts";
+import {
+  addFailures,
+  emptyFailures,
+  failureTotal,
+  type FailureCounts,
+  type FinalMessage,
+  type FromWorker,
+  type TickMessage,
+  type ToWorker,
+  type WorkerInit,
+} from "./protocol.ts";
 import type { ClientHealth, LatencySummary, TimelinePoint } from "./result.ts";
 import { meanWaitSeconds, rampSeconds, type RunSettings } from "./spec.ts";
 
@@ -72,10 +82,21 @@ export const SATURATION = {
 export function judgeClient(settings: RunSettings, h: Omit<ClientHealth, "valid" | "reasons">): ClientHealth {
   const reasons: string[] = [];
   if (h.eventLoopLagP99Ms > SATURATION.eventLoopLagP99Ms)
-    reasons.push(`the generator's event loop lagged ${h.eventLoopLagP99Ms.toFixed(1)} ms (p99 of a tick; limit ${SATURATION.eventLoopLagP99Ms} ms): add workers or cores`);
-  const sendLimit = settings.mode === "closed" ? Math.max(SATURATION.sendLagP95MinMs, meanWaitSeconds(settings.wait) * 1000 * SATURATION.sendLagP95ShareOfWait) : SATURATION.sendLagP95MinMs;
-  if (h.sendLagP95Ms > sendLimit) reasons.push(`sends started ${h.sendLagP95Ms.toFixed(1)} ms late (p95; limit ${sendLimit.toFixed(0)} ms): the generator could not keep its schedule`);
-  if (h.droppedArrivals > 0) reasons.push(`${h.droppedArrivals} arrivals found all ${settings.devices} devices busy and were not sent: raise devices (the in-flight cap)`);
+    reasons.push(
+      `the generator's event loop lagged ${h.eventLoopLagP99Ms.toFixed(1)} ms (p99 of a tick; limit ${SATURATION.eventLoopLagP99Ms} ms): add workers or cores`,
+    );
+  const sendLimit =
+    settings.mode === "closed"
+      ? Math.max(SATURATION.sendLagP95MinMs, meanWaitSeconds(settings.wait) * 1000 * SATURATION.sendLagP95ShareOfWait)
+      : SATURATION.sendLagP95MinMs;
+  if (h.sendLagP95Ms > sendLimit)
+    reasons.push(
+      `sends started ${h.sendLagP95Ms.toFixed(1)} ms late (p95; limit ${sendLimit.toFixed(0)} ms): the generator could not keep its schedule`,
+    );
+  if (h.droppedArrivals > 0)
+    reasons.push(
+      `${h.droppedArrivals} arrivals found all ${settings.devices} devices busy and were not sent: raise devices (the in-flight cap)`,
+    );
   return { ...h, valid: reasons.length === 0, reasons };
 }
 

@@ -4,7 +4,13 @@ import type { LatencySummary } from "./result.ts";
 
 /** 1 µs resolution at 3 significant digits, resizing beyond an hour if ever needed */
 export function newHistogram(): Histogram {
-  return build({ lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: 3, bitBucketSize: 32, autoResize: true });
+  return build({
+    lowestDiscernibleValue: 1,
+    highestTrackableValue: 3_600_000_000,
+    numberOfSignificantValueDigits: 3,
+    bitBucketSize: 32,
+    autoResize: true,
+  });
 }
 
 export function encodeHistogram(h: Histogram): string {

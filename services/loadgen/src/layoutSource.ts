@@ -3,9 +3,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { Layout } from "../../../codecs/src/layout/schema.ts";
-import { parseLayout } from "../../../codecs/src/layout/validate.ts";
-import { presetById, PRESETS } from "../../../codecs/src/presets/index.ts";
+import { type Layout, parseLayout, presetById, PRESETS } from "#codecs";
 
 export interface RunLayout {
   layout: Layout;
@@ -36,5 +34,11 @@ export function documentLayout(input: unknown, id: string): RunLayout {
   const dir = mkdtempSync(path.join(os.tmpdir(), "satpayload-loadtest-layout-"));
   const file = path.join(dir, `${safe}.satlayout.json`);
   writeFileSync(file, JSON.stringify(layout, null, 2));
-  return { layout, id: safe, name: layout.name, decoderArgs: ["--layout", file], dispose: () => rmSync(dir, { recursive: true, force: true }) };
+  return {
+    layout,
+    id: safe,
+    name: layout.name,
+    decoderArgs: ["--layout", file],
+    dispose: () => rmSync(dir, { recursive: true, force: true }),
+  };
 }

@@ -1,6 +1,6 @@
 // The test matrix: formats × device counts × replica counts, one local stack per replica count, one
 // run per cell, the way the paper built Tables 3–6.
-import type { FormatId } from "../../../codecs/src/formats/types.ts";
+import type { FormatId } from "#codecs";
 import type { RunLayout } from "./layoutSource.ts";
 import type { LoadTestResult, Progress } from "./result.ts";
 import { runLoadTest } from "./run.ts";
@@ -52,9 +52,20 @@ export async function runMatrix(spec: MatrixSpec, hooks: MatrixHooks = {}): Prom
     try {
       for (const cell of mine) {
         if (hooks.signal?.aborted) break;
-        const settings = runSettingsSchema.parse({ ...spec.base, format: cell.format, devices: cell.devices, target: { kind: "local", replicas } });
+        const settings = runSettingsSchema.parse({
+          ...spec.base,
+          format: cell.format,
+          devices: cell.devices,
+          target: { kind: "local", replicas },
+        });
         const i = index++;
-        const r = await runLoadTest({ settings, layout: spec.layout, stack, signal: hooks.signal, onProgress: (p) => hooks.onProgress?.(cell, i, cells.length, p) });
+        const r = await runLoadTest({
+          settings,
+          layout: spec.layout,
+          stack,
+          signal: hooks.signal,
+          onProgress: (p) => hooks.onProgress?.(cell, i, cells.length, p),
+        });
         results.push(r);
         hooks.onCell?.(r, i, cells.length);
       }

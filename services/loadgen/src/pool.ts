@@ -1,10 +1,6 @@
 // Payload pools: messages encoded before the run from the layout's sample model, so the client never
 // encodes while measuring (the paper's control). The pool file carries them to Locust and k6.
-import { codecFor } from "../../../codecs/src/formats/registry.ts";
-import type { FormatId } from "../../../codecs/src/formats/types.ts";
-import type { Layout } from "../../../codecs/src/layout/schema.ts";
-import { generateSamples } from "../../../codecs/src/samples/generate.ts";
-import { base64ToBytes, bytesToBase64 } from "../../../codecs/src/text/bytes.ts";
+import { base64ToBytes, bytesToBase64, codecFor, type FormatId, generateSamples, type Layout } from "#codecs";
 import { defaultDeviceKey } from "../../decoder/layouts.ts";
 
 export const POOL_SCHEMA = "satpayload.pool/1";
@@ -32,7 +28,11 @@ export function poolPayload(p: PayloadPool, i: number): Uint8Array {
 }
 
 /** Where device `index` starts in the pool and how far it steps; the exported scripts do the same. */
-export function deviceCursor(p: Pick<PayloadPool, "stride">, count: number, index: number): { start: number; step: number } {
+export function deviceCursor(
+  p: Pick<PayloadPool, "stride">,
+  count: number,
+  index: number,
+): { start: number; step: number } {
   return p.stride > 0 ? { start: index % p.stride, step: p.stride } : { start: (index * 7919) % count, step: 1 };
 }
 
@@ -42,7 +42,14 @@ export function deviceCursor(p: Pick<PayloadPool, "stride">, count: number, inde
  * (the value its first sample drew) in all of its payloads, as a real fleet would send; the pool then
  * holds a whole number of payloads per device.
  */
-export function buildPool(layout: Layout, format: FormatId, size: number, seed: number, shared = true, devices = 0): PayloadPool {
+export function buildPool(
+  layout: Layout,
+  format: FormatId,
+  size: number,
+  seed: number,
+  shared = true,
+  devices = 0,
+): PayloadPool {
   const codec = codecFor(layout, format);
   const key = devices > 0 ? defaultDeviceKey(layout)?.[0] : undefined;
   const stride = key === undefined ? 0 : devices;
@@ -96,7 +103,11 @@ export interface PoolFile {
   payloads: string[];
 }
 
-export function poolToFile(p: PayloadPool, layout: { id: string; name: string }, headers: Record<string, string>): PoolFile {
+export function poolToFile(
+  p: PayloadPool,
+  layout: { id: string; name: string },
+  headers: Record<string, string>,
+): PoolFile {
   const payloads: string[] = [];
   for (let i = 0; i < poolCount(p); i++) payloads.push(bytesToBase64(poolPayload(p, i)));
   return { schema: POOL_SCHEMA, layout, format: p.format, seed: p.seed, headers, stride: p.stride, payloads };
@@ -109,7 +120,8 @@ export class PoolFileError extends Error {
 export function poolFromFile(json: unknown): { file: PoolFile; payloads: Uint8Array[] } {
   const f = json as Partial<PoolFile> | null;
   if (!f || typeof f !== "object" || f.schema !== POOL_SCHEMA) throw new PoolFileError(`not a ${POOL_SCHEMA} file`);
-  if (!Array.isArray(f.payloads) || !f.payloads.every((x) => typeof x === "string")) throw new PoolFileError("payloads must be an array of base64 strings");
+  if (!Array.isArray(f.payloads) || !f.payloads.every((x) => typeof x === "string"))
+    throw new PoolFileError("payloads must be an array of base64 strings");
   const payloads = f.payloads.map((s, i) => {
     const b = base64ToBytes(s);
     if (!b) throw new PoolFileError(`payload ${i} is not base64`);

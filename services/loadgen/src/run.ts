@@ -1,15 +1,23 @@
 // One load test from start to result: the target (a local stack or a URL), the payload pool, the
 // end-to-end probe, the generator, the server's own counts and the paper's cell beside ours.
 import { randomBytes } from "node:crypto";
-import { figureOfMerit, PAPER_TABLE6 } from "../../../codecs/src/fom.ts";
-import { paperFomCell, paperLoadCell } from "../../../codecs/src/paper/tables.ts";
+import { figureOfMerit, PAPER_TABLE6 } from "#codecs";
+import { paperFomCell, paperLoadCell } from "#codecs/paper/tables.ts";
 import { startE2eProbe, type E2eProbe } from "./e2e.ts";
 import { runEngine, type EngineOutcome } from "./engine.ts";
 import type { RunLayout } from "./layoutSource.ts";
 import { buildPool, poolPayload, poolSizes, type PayloadPool } from "./pool.ts";
 import { RESULT_SCHEMA, type LoadTestResult, type PaperCell, type Progress, type ServerStats } from "./result.ts";
 import { isPaperWorkload, offeredRps, plannedSeconds, TRANSPORT_LABELS, type RunSettings } from "./spec.ts";
-import { serverStats, stackClient, startLocalStack, STACK_AE, STACK_ORIGIN, type DecoderStatsBody, type LocalStack } from "./stack.ts";
+import {
+  serverStats,
+  stackClient,
+  startLocalStack,
+  STACK_AE,
+  STACK_ORIGIN,
+  type DecoderStatsBody,
+  type LocalStack,
+} from "./stack.ts";
 
 export interface RunOptions {
   settings: RunSettings;
@@ -39,7 +47,14 @@ export function paperCellFor(s: RunSettings): PaperCell | null {
   const row = paperLoadCell(s.format, s.devices, s.target.replicas);
   if (!row) return null;
   const fom = paperFomCell(PAPER_TABLE6, s.format, s.devices, s.target.replicas);
-  return { source: row.source, rps: row.rps, avgMs: row.avgMs, p95Ms: row.p95Ms, failuresPercent: row.failuresPercent, fom: fom?.fom ?? null };
+  return {
+    source: row.source,
+    rps: row.rps,
+    avgMs: row.avgMs,
+    p95Ms: row.p95Ms,
+    failuresPercent: row.failuresPercent,
+    fom: fom?.fom ?? null,
+  };
 }
 
 export class RunError extends Error {
@@ -50,13 +65,21 @@ export class RunError extends Error {
 function ingestUrlFor(stack: LocalStack, transport: RunSettings["transport"]): string {
   if (transport === "http") return stack.ingestUrl;
   const url = transport === "mqtt" ? stack.mqttUrl : stack.coapUrl;
-  if (!url) throw new RunError(`the stack's decoder does not take ${TRANSPORT_LABELS[transport]} (start it with --${transport}-port)`);
+  if (!url)
+    throw new RunError(
+      `the stack's decoder does not take ${TRANSPORT_LABELS[transport]} (start it with --${transport}-port)`,
+    );
   return url;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-async function prime(stack: LocalStack, headers: Record<string, string>, pool: PayloadPool, runTag: string): Promise<void> {
+async function prime(
+  stack: LocalStack,
+  headers: Record<string, string>,
+  pool: PayloadPool,
+  runTag: string,
+): Promise<void> {
   // one message before the clock starts, so the decoder has created its container and the probe can subscribe
   const r = await fetch(stack.ingestUrl, {
     method: "POST",
@@ -65,7 +88,8 @@ async function prime(stack: LocalStack, headers: Record<string, string>, pool: P
     signal: AbortSignal.timeout(30_000),
   });
   const text = await r.text();
-  if (r.status !== 201 && r.status !== 200) throw new RunError(`the decoder refused the first message: ${r.status} ${text.slice(0, 300)}`);
+  if (r.status !== 201 && r.status !== 200)
+    throw new RunError(`the decoder refused the first message: ${r.status} ${text.slice(0, 300)}`);
 }
 
 export async function runLoadTest(o: RunOptions): Promise<LoadTestResult> {
@@ -73,7 +97,15 @@ export async function runLoadTest(o: RunOptions): Promise<LoadTestResult> {
   const startedAt = Date.now();
   const planned = plannedSeconds(s);
   const report = (p: Omit<Progress, "plannedSeconds">) => o.onProgress?.({ ...p, plannedSeconds: planned });
-  report({ phase: "starting", fraction: 0, elapsedSeconds: 0, sent: 0, failures: 0, point: null, message: "encoding the payload pool" });
+  report({
+    phase: "starting",
+    fraction: 0,
+    elapsedSeconds: 0,
+    sent: 0,
+    failures: 0,
+    point: null,
+    message: "encoding the payload pool",
+  });
   const pool = buildPool(o.layout.layout, s.format, s.poolSize, s.seed, true, s.devices);
   const headers = runHeaders(o.layout.id, s.format);
   const runTag = `lt${randomBytes(4).toString("hex")}`;
@@ -86,16 +118,43 @@ export async function runLoadTest(o: RunOptions): Promise<LoadTestResult> {
   let e2eNote: string | undefined;
   try {
     if (s.target.kind === "local" && !stack) {
-      report({ phase: "starting", fraction: 0, elapsedSeconds: 0, sent: 0, failures: 0, point: null, message: `starting the CSE and ${s.target.replicas} decoder replica(s)` });
-      stack = await startLocalStack({ replicas: s.target.replicas, layoutArgs: o.layout.decoderArgs, transports: s.transport !== "http", onLine: o.onStackLine });
+      report({
+        phase: "starting",
+        fraction: 0,
+        elapsedSeconds: 0,
+        sent: 0,
+        failures: 0,
+        point: null,
+        message: `starting the CSE and ${s.target.replicas} decoder replica(s)`,
+      });
+      stack = await startLocalStack({
+        replicas: s.target.replicas,
+        layoutArgs: o.layout.decoderArgs,
+        transports: s.transport !== "http",
+        onLine: o.onStackLine,
+      });
     }
     if (s.target.kind === "stack" && !stack) {
       const t = s.target;
-      if (!t.decoderUrl || !t.cseBaseUrl) throw new RunError("a run on the running stack needs its decoder and CSE URLs (the host fills them in when a stack runs)");
+      if (!t.decoderUrl || !t.cseBaseUrl)
+        throw new RunError(
+          "a run on the running stack needs its decoder and CSE URLs (the host fills them in when a stack runs)",
+        );
       // not ours: the run sends to it and reads its counts, and leaves it running
-      stack = { ...stackClient({ decoderUrl: t.decoderUrl, cseBaseUrl: t.cseBaseUrl, replicas: t.replicas ?? 1, ae: STACK_AE, mqttUrl: t.mqttUrl, coapUrl: t.coapUrl }), stop: async () => {} };
+      stack = {
+        ...stackClient({
+          decoderUrl: t.decoderUrl,
+          cseBaseUrl: t.cseBaseUrl,
+          replicas: t.replicas ?? 1,
+          ae: STACK_AE,
+          mqttUrl: t.mqttUrl,
+          coapUrl: t.coapUrl,
+        }),
+        stop: async () => {},
+      };
     }
-    if (stack && s.target.kind === "local" && stack.replicas !== s.target.replicas) throw new RunError(`the stack runs ${stack.replicas} replicas, the run asks for ${s.target.replicas}`);
+    if (stack && s.target.kind === "local" && stack.replicas !== s.target.replicas)
+      throw new RunError(`the stack runs ${stack.replicas} replicas, the run asks for ${s.target.replicas}`);
     const url = s.target.kind === "url" ? s.target.url : ingestUrlFor(stack!, s.transport);
     let before: DecoderStatsBody | undefined;
     if (stack) {
@@ -104,8 +163,19 @@ export async function runLoadTest(o: RunOptions): Promise<LoadTestResult> {
       await stack.drained(15_000, o.signal);
       before = await stack.stats();
       if (s.endToEnd) {
-        report({ phase: "starting", fraction: 0, elapsedSeconds: 0, sent: 0, failures: 0, point: null, message: "subscribing to the decoder's containers in the CSE" });
-        probe = await startE2eProbe({ cseBaseUrl: stack.cseBaseUrl, ae: stack.ae, origin: STACK_ORIGIN, runTag }, o.signal).catch((e: Error) => {
+        report({
+          phase: "starting",
+          fraction: 0,
+          elapsedSeconds: 0,
+          sent: 0,
+          failures: 0,
+          point: null,
+          message: "subscribing to the decoder's containers in the CSE",
+        });
+        probe = await startE2eProbe(
+          { cseBaseUrl: stack.cseBaseUrl, ae: stack.ae, origin: STACK_ORIGIN, runTag },
+          o.signal,
+        ).catch((e: Error) => {
           e2eNote = e.message;
           return undefined;
         });
@@ -121,10 +191,26 @@ export async function runLoadTest(o: RunOptions): Promise<LoadTestResult> {
       signal: o.signal,
       tickMs: o.tickMs,
       onStart: (t) => p?.setWindow(t.measureStart, t.measureEnd),
-      onTick: (t) => report({ phase: t.point.phase, fraction: Math.min(1, t.elapsedSeconds / planned), elapsedSeconds: t.elapsedSeconds, sent: t.sent, failures: t.failures, point: t.point }),
+      onTick: (t) =>
+        report({
+          phase: t.point.phase,
+          fraction: Math.min(1, t.elapsedSeconds / planned),
+          elapsedSeconds: t.elapsedSeconds,
+          sent: t.sent,
+          failures: t.failures,
+          point: t.point,
+        }),
     });
     if (stack) {
-      report({ phase: "e2e", fraction: 1, elapsedSeconds: planned, sent: engine.sent, failures: 0, point: null, message: "waiting for the decoder to forward its backlog" });
+      report({
+        phase: "e2e",
+        fraction: 1,
+        elapsedSeconds: planned,
+        sent: engine.sent,
+        failures: 0,
+        point: null,
+        message: "waiting for the decoder to forward its backlog",
+      });
       const drained = await stack.drained(engine.cancelled ? 5_000 : 60_000, o.signal);
       if (!drained) e2eNote ??= "the decoder still had records to forward when the run ended";
       // notifications trail the forwarder by a hop: wait until they stop coming (bounded)
@@ -137,7 +223,13 @@ export async function runLoadTest(o: RunOptions): Promise<LoadTestResult> {
         }
       }
       const after = await stack.stats();
-      server = serverStats({ ...after, records: after.records - (before?.records ?? 0), rejected: after.rejected - (before?.rejected ?? 0), deadLetters: after.deadLetters - (before?.deadLetters ?? 0), forwarded: after.forwarded - (before?.forwarded ?? 0) });
+      server = serverStats({
+        ...after,
+        records: after.records - (before?.records ?? 0),
+        rejected: after.rejected - (before?.rejected ?? 0),
+        deadLetters: after.deadLetters - (before?.deadLetters ?? 0),
+        forwarded: after.forwarded - (before?.forwarded ?? 0),
+      });
     }
   } finally {
     await probe?.close().catch(() => {});
@@ -155,11 +247,25 @@ export async function runLoadTest(o: RunOptions): Promise<LoadTestResult> {
     status: e.cancelled ? "cancelled" : "completed",
     settings: s,
     layout: { id: o.layout.id, name: o.layout.name },
-    targetUrl: s.target.kind === "local" ? (s.transport === "http" ? "local stack" : `local stack over ${TRANSPORT_LABELS[s.transport]}`) : s.target.kind === "stack" ? ((s.transport === "mqtt" ? s.target.mqttUrl : s.transport === "coap" ? s.target.coapUrl : undefined) ?? `${s.target.decoderUrl}/ingest`) : s.target.url,
+    targetUrl:
+      s.target.kind === "local"
+        ? s.transport === "http"
+          ? "local stack"
+          : `local stack over ${TRANSPORT_LABELS[s.transport]}`
+        : s.target.kind === "stack"
+          ? ((s.transport === "mqtt" ? s.target.mqttUrl : s.transport === "coap" ? s.target.coapUrl : undefined) ??
+            `${s.target.decoderUrl}/ingest`)
+          : s.target.url,
     startedAt: iso(startedAt),
     finishedAt: iso(Date.now()),
     measuredSeconds: round(e.measuredSeconds, 3),
-    requests: { sent: e.sent, succeeded: e.succeeded, measured: e.measured, measuredFailed: e.measuredFailed, abandoned: e.abandoned },
+    requests: {
+      sent: e.sent,
+      succeeded: e.succeeded,
+      measured: e.measured,
+      measuredFailed: e.measuredFailed,
+      abandoned: e.abandoned,
+    },
     rps: round(rps, 2),
     successRate: round(successRate, 5),
     offeredRps: offered === null ? null : round(offered, 2),
@@ -176,9 +282,16 @@ export async function runLoadTest(o: RunOptions): Promise<LoadTestResult> {
     notes: [],
   };
   if (e2eNote) result.notes.push(`end-to-end probe: ${e2eNote}`);
-  if (probe && endToEnd) result.notes.push(`ingest → cin sampled from ${probe.containers} device containers (${endToEnd.count} contentInstances of the measured window)`);
-  if (!e.client.valid) result.notes.push("the client limited this run (see client.reasons): its numbers describe the generator, not the server");
-  if (e.abandoned > 0) result.notes.push(`${e.abandoned} requests were still open when the run ended and were abandoned`);
+  if (probe && endToEnd)
+    result.notes.push(
+      `ingest → cin sampled from ${probe.containers} device containers (${endToEnd.count} contentInstances of the measured window)`,
+    );
+  if (!e.client.valid)
+    result.notes.push(
+      "the client limited this run (see client.reasons): its numbers describe the generator, not the server",
+    );
+  if (e.abandoned > 0)
+    result.notes.push(`${e.abandoned} requests were still open when the run ended and were abandoned`);
   return result;
 }
 

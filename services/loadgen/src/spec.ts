@@ -1,23 +1,29 @@
 // What a load test is: the one schema the engine, the CLI, the host API and the Load Test page share.
 // Pure (zod + codecs types only) so the renderer can import it.
 import { z } from "zod";
-import { FORMAT_IDS } from "../../../codecs/src/formats/types.ts";
-import { PAPER_WORKLOAD } from "../../../codecs/src/paper/tables.ts";
-import { INGEST_TRANSPORT_LABELS, INGEST_TRANSPORTS, type IngestTransport } from "../../../codecs/src/transport/ingest.ts";
+import { FORMAT_IDS } from "#codecs";
+import { PAPER_WORKLOAD } from "#codecs/paper/tables.ts";
+import { INGEST_TRANSPORT_LABELS, INGEST_TRANSPORTS, type IngestTransport } from "#codecs/transport/ingest.ts";
 
 /** Think time between a device's answer and its next send (Locust's `wait_time`). */
 export const waitSchema = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("uniform"), min: z.number().min(0).max(3600), max: z.number().min(0).max(3600) }).refine((w) => w.max >= w.min, {
-    message: "max must be ≥ min",
-    path: ["max"],
-  }),
+  z
+    .object({ kind: z.literal("uniform"), min: z.number().min(0).max(3600), max: z.number().min(0).max(3600) })
+    .refine((w) => w.max >= w.min, {
+      message: "max must be ≥ min",
+      path: ["max"],
+    }),
   z.object({ kind: z.literal("constant"), seconds: z.number().min(0).max(3600) }),
   z.object({ kind: z.literal("exponential"), mean: z.number().positive().max(3600) }),
 ]);
 export type WaitDistribution = z.infer<typeof waitSchema>;
 
 /** The paper's Locust `between(1, 3)`. */
-export const PAPER_WAIT: WaitDistribution = { kind: "uniform", min: PAPER_WORKLOAD.waitMinSeconds, max: PAPER_WORKLOAD.waitMaxSeconds };
+export const PAPER_WAIT: WaitDistribution = {
+  kind: "uniform",
+  min: PAPER_WORKLOAD.waitMinSeconds,
+  max: PAPER_WORKLOAD.waitMaxSeconds,
+};
 
 export function meanWaitSeconds(w: WaitDistribution): number {
   switch (w.kind) {
@@ -100,16 +106,30 @@ export const runSettingsSchema = z
     timeoutMs: z.number().int().min(10).max(600_000).default(30_000),
     /** payloads pre-generated from the layout's sample model (the paper: 10 000 per worker) */
     poolSize: z.number().int().min(1).max(200_000).default(10_000),
-    seed: z.number().int().min(0).max(2 ** 31 - 1).default(1),
+    seed: z
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 31 - 1)
+      .default(1),
     /** generator threads; 0 = one per two cores, at least one */
     workers: z.number().int().min(0).max(64).default(0),
     /** measure ingest → contentInstance delay through a CSE subscription (local target only) */
     endToEnd: z.boolean().default(true),
     target: targetSchema,
   })
-  .refine((s) => s.mode === "closed" || s.arrivalRate !== undefined, { message: "open mode needs arrivalRate", path: ["arrivalRate"] })
-  .refine((s) => s.transport === "http" || s.target.kind !== "url", { message: "an ingest URL takes HTTP only: MQTT and CoAP need a stack (the running one or a new one for this run)", path: ["transport"] })
-  .refine((s) => s.transport !== "coap" || s.target.kind !== "local" || s.target.replicas === 1, { message: "CoAP ingest runs on one decoder replica: set replicas to 1", path: ["transport"] });
+  .refine((s) => s.mode === "closed" || s.arrivalRate !== undefined, {
+    message: "open mode needs arrivalRate",
+    path: ["arrivalRate"],
+  })
+  .refine((s) => s.transport === "http" || s.target.kind !== "url", {
+    message: "an ingest URL takes HTTP only: MQTT and CoAP need a stack (the running one or a new one for this run)",
+    path: ["transport"],
+  })
+  .refine((s) => s.transport !== "coap" || s.target.kind !== "local" || s.target.replicas === 1, {
+    message: "CoAP ingest runs on one decoder replica: set replicas to 1",
+    path: ["transport"],
+  });
 export type RunSettings = z.output<typeof runSettingsSchema>;
 export type RunSettingsInput = z.input<typeof runSettingsSchema>;
 
@@ -134,11 +154,22 @@ export function rampSeconds(s: Pick<RunSettings, "mode" | "devices" | "spawnRate
 }
 
 /** Wall time of the whole run: ramp-up, warm-up and the measured window. */
-export function plannedSeconds(s: Pick<RunSettings, "mode" | "devices" | "spawnRate" | "warmupSeconds" | "durationSeconds">): number {
+export function plannedSeconds(
+  s: Pick<RunSettings, "mode" | "devices" | "spawnRate" | "warmupSeconds" | "durationSeconds">,
+): number {
   return rampSeconds(s) + s.warmupSeconds + s.durationSeconds;
 }
 
 /** The paper's workload on the local stack (closed loop, U(1, 3) s): comparable with its Tables 3–6. */
-export function isPaperWorkload(s: Pick<RunSettings, "mode" | "wait" | "target"> & { transport?: Transport | undefined }): boolean {
-  return (s.transport ?? "http") === "http" && s.mode === "closed" && s.target.kind === "local" && s.wait.kind === "uniform" && s.wait.min === PAPER_WORKLOAD.waitMinSeconds && s.wait.max === PAPER_WORKLOAD.waitMaxSeconds;
+export function isPaperWorkload(
+  s: Pick<RunSettings, "mode" | "wait" | "target"> & { transport?: Transport | undefined },
+): boolean {
+  return (
+    (s.transport ?? "http") === "http" &&
+    s.mode === "closed" &&
+    s.target.kind === "local" &&
+    s.wait.kind === "uniform" &&
+    s.wait.min === PAPER_WORKLOAD.waitMinSeconds &&
+    s.wait.max === PAPER_WORKLOAD.waitMaxSeconds
+  );
 }

@@ -6,8 +6,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { CSE_ENTRY, DECODER_ENTRY, launch, stopChild, type Launched } from "../../shared/launch.ts";
 import type { ServerStats } from "./result.ts";
+import { CSE_ENTRY, DECODER_ENTRY, launch, stopChild, type Launched } from "../../shared/launch.ts";
 
 export const STACK_AE = "decoder";
 /** the embedded CSE's superuser: may create and delete the probe's subscription */
@@ -132,21 +132,54 @@ export async function startLocalStack(o: LocalStackOptions): Promise<LocalStack>
   try {
     const inProcess = o.replicas === 1 && (o.cseInProcess ?? true);
     if (!inProcess) {
-      cse = await launch(CSE_ENTRY, ["--port", "0"], { onLine: (_s, line) => o.onLine?.("cse", line), timeoutMs: 60_000 });
+      cse = await launch(CSE_ENTRY, ["--port", "0"], {
+        onLine: (_s, line) => o.onLine?.("cse", line),
+        timeoutMs: 60_000,
+      });
       track(cse);
     }
-    const cseArgs = cse ? ["--cse", String(cse.listening.cseBaseUrl ?? `${cse.listening.url}/Mobius`)] : ["--embedded-cse", "--cse-port", "0"];
+    const cseArgs = cse
+      ? ["--cse", String(cse.listening.cseBaseUrl ?? `${cse.listening.url}/Mobius`)]
+      : ["--embedded-cse", "--cse-port", "0"];
     const transportArgs = o.transports ? ["--mqtt-port", "0", ...(o.replicas === 1 ? ["--coap-port", "0"] : [])] : [];
     decoder = await launch(
       DECODER_ENTRY,
-      ["--data-dir", dataDir, "--port", "0", "--replicas", String(o.replicas), ...cseArgs, "--ae", STACK_AE, "--instance", "loadtest", "--watch-stdin", ...transportArgs, ...o.layoutArgs],
+      [
+        "--data-dir",
+        dataDir,
+        "--port",
+        "0",
+        "--replicas",
+        String(o.replicas),
+        ...cseArgs,
+        "--ae",
+        STACK_AE,
+        "--instance",
+        "loadtest",
+        "--watch-stdin",
+        ...transportArgs,
+        ...o.layoutArgs,
+      ],
       { onLine: (_s, line) => o.onLine?.("decoder", line), timeoutMs: 90_000, tieToParent: true },
     );
     track(decoder);
-    const cseBaseUrl = cse ? String(cse.listening.cseBaseUrl ?? `${cse.listening.url}/Mobius`) : String(decoder.listening.cseBaseUrl);
+    const cseBaseUrl = cse
+      ? String(cse.listening.cseBaseUrl ?? `${cse.listening.url}/Mobius`)
+      : String(decoder.listening.cseBaseUrl);
     let stopped: Promise<void> | undefined;
-    const announced = (k: string) => (typeof decoder!.listening[k] === "string" ? (decoder!.listening[k] as string) : undefined);
-    return { ...stackClient({ decoderUrl: decoder.listening.url, cseBaseUrl, replicas: o.replicas, ae: STACK_AE, mqttUrl: announced("mqtt"), coapUrl: announced("coap") }), stop: () => (stopped ??= stopAll()) };
+    const announced = (k: string) =>
+      typeof decoder!.listening[k] === "string" ? (decoder!.listening[k] as string) : undefined;
+    return {
+      ...stackClient({
+        decoderUrl: decoder.listening.url,
+        cseBaseUrl,
+        replicas: o.replicas,
+        ae: STACK_AE,
+        mqttUrl: announced("mqtt"),
+        coapUrl: announced("coap"),
+      }),
+      stop: () => (stopped ??= stopAll()),
+    };
   } catch (e) {
     await stopAll().catch(() => {});
     throw e;

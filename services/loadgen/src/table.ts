@@ -1,6 +1,6 @@
 // Results as the paper printed them (Tables 3–6: RPS, mean and p95 response time, failures, FoM),
 // with the paper's published cell beside ours; Markdown for docs and CSV for spreadsheets.
-import { FORMAT_LABELS } from "../../../codecs/src/formats/registry.ts";
+import { FORMAT_LABELS } from "#codecs";
 import type { LoadTestResult } from "./result.ts";
 import { describeWait } from "./spec.ts";
 
@@ -54,11 +54,25 @@ export function tableRow(r: LoadTestResult): TableRow {
 
 /** One Markdown table: ours, the paper's figure in parentheses where it published the same cell. */
 export function markdownTable(results: readonly LoadTestResult[]): string {
-  const head = ["format", "devices", "instances", "RPS (paper)", "of offered", "avg ms (paper)", "p95 ms (paper)", "failures (paper)", "FoM (paper)", "e2e p95 ms", "client"];
+  const head = [
+    "format",
+    "devices",
+    "instances",
+    "RPS (paper)",
+    "of offered",
+    "avg ms (paper)",
+    "p95 ms (paper)",
+    "failures (paper)",
+    "FoM (paper)",
+    "e2e p95 ms",
+    "client",
+  ];
   const lines = [`| ${head.join(" | ")} |`, `|${head.map((_, i) => (i < 1 ? "---" : "---:")).join("|")}|`];
   for (const r of results) {
     const t = tableRow(r);
-    lines.push(`| ${[t.format, t.devices, t.instances, t.rps, t.offered, t.avgMs, t.p95Ms, t.failures, t.fom, t.e2eP95Ms, t.client].join(" | ")} |`);
+    lines.push(
+      `| ${[t.format, t.devices, t.instances, t.rps, t.offered, t.avgMs, t.p95Ms, t.failures, t.fom, t.e2eP95Ms, t.client].join(" | ")} |`,
+    );
   }
   return `${lines.join("\n")}\n`;
 }

@@ -48,14 +48,21 @@ function settleOnce(timeoutMs: number, start: (settle: (o: Outcome | null) => vo
 
 /** one simulated device's MQTT connection; QoS 1 messages published while it reconnects are sent once it is back */
 export function mqttDevice(url: string, clientId: string, naming: Naming): Sender {
-  const client: MqttClient = mqtt.connect(url, { clientId, reconnectPeriod: 1000, connectTimeout: 10_000, clean: true });
+  const client: MqttClient = mqtt.connect(url, {
+    clientId,
+    reconnectPeriod: 1000,
+    connectTimeout: 10_000,
+    clean: true,
+  });
   // connection trouble shows as the messages' outcomes; the client itself retries
   client.on("error", () => {});
   return {
     send: (m, timeoutMs) =>
       settleOnce(timeoutMs, (settle) => {
         const topic = `satpayload/${m.device}/${naming.layout}/${naming.format}/${m.messageId}`;
-        client.publish(topic, Buffer.from(m.body.buffer, m.body.byteOffset, m.body.byteLength), { qos: 1 }, (err) => settle(err ? { kind: "connection" } : { kind: "ok" }));
+        client.publish(topic, Buffer.from(m.body.buffer, m.body.byteOffset, m.body.byteLength), { qos: 1 }, (err) =>
+          settle(err ? { kind: "connection" } : { kind: "ok" }),
+        );
       }),
     close: () => void client.end(true),
   };
@@ -68,8 +75,20 @@ export function coapEndpoint(url: string, naming: Naming): Sender {
   return {
     send: (m, timeoutMs) =>
       settleOnce(timeoutMs, (settle) => {
-        const query = new URLSearchParams({ layout: naming.layout, format: naming.format, device: m.device, id: m.messageId }).toString();
-        const req = agent.request({ hostname: u.hostname, port: Number(u.port), method: "POST", pathname: "/ingest", query, confirmable: true });
+        const query = new URLSearchParams({
+          layout: naming.layout,
+          format: naming.format,
+          device: m.device,
+          id: m.messageId,
+        }).toString();
+        const req = agent.request({
+          hostname: u.hostname,
+          port: Number(u.port),
+          method: "POST",
+          pathname: "/ingest",
+          query,
+          confirmable: true,
+        });
         req.on("response", (res: coap.IncomingMessage) => {
           const [major, minor] = res.code.split(".").map(Number);
           settle(major === 2 ? { kind: "ok" } : { kind: "http", status: major! * 100 + minor! });

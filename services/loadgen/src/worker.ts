@@ -5,8 +5,17 @@ import https from "node:https";
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import { parentPort, workerData } from "node:worker_threads";
 import { encodeHistogram, newHistogram } from "./histogram.ts";
-import { emptyFailures, type FailureCounts, type FinalMessage, type FromWorker, type StartMessage, type TickMessage, type ToWorker, type WorkerInit } from "./protocol.ts";
 import { deviceCursor } from "./pool.ts";
+import {
+  emptyFailures,
+  type FailureCounts,
+  type FinalMessage,
+  type FromWorker,
+  type StartMessage,
+  type TickMessage,
+  type ToWorker,
+  type WorkerInit,
+} from "./protocol.ts";
 import { coapEndpoint, mqttDevice, type Outcome, type Sender } from "./transports.ts";
 import { waitSampler } from "./wait.ts";
 
@@ -52,7 +61,6 @@ const sendLagHist = newHistogram();
 let measured = 0;
 let measuredFailed = 0;
 const measuredFailures = emptyFailures();
-
 
 function countFailure(f: FailureCounts, o: Outcome): void {
   if (o.kind === "http") f.http[o.status] = (f.http[o.status] ?? 0) + 1;
@@ -122,7 +130,10 @@ function makeDevice(index: number): Device {
   const name = `dev-${String(index).padStart(6, "0")}`;
   return {
     name,
-    agent: init.transport === "http" && init.connection === "keep-alive" ? new transport.Agent({ keepAlive: true, maxSockets: 1 }) : false,
+    agent:
+      init.transport === "http" && init.connection === "keep-alive"
+        ? new transport.Agent({ keepAlive: true, maxSockets: 1 })
+        : false,
     sender: init.transport === "mqtt" ? mqttDevice(init.url, `${init.runTag}-${name}`, naming) : coapShared,
     seq: 0,
     next: start,
@@ -166,7 +177,8 @@ function send(d: Device, index: number): Promise<void> {
       else record(start, now(), o);
       resolve();
     };
-    const failed = (e: unknown) => finish(abandonedHere ? null : e instanceof RequestTimeout ? { kind: "timeout" } : { kind: "connection" });
+    const failed = (e: unknown) =>
+      finish(abandonedHere ? null : e instanceof RequestTimeout ? { kind: "timeout" } : { kind: "connection" });
     req.on("response", (res) => {
       const status = res.statusCode ?? 0;
       res.on("end", () => finish(status >= 200 && status < 300 ? { kind: "ok" } : { kind: "http", status }));
@@ -183,7 +195,10 @@ function send(d: Device, index: number): Promise<void> {
 function sendOver(sender: Sender, d: Device, index: number, body: Uint8Array, start: number): Promise<void> {
   sent++;
   inFlight++;
-  const f = sender.send({ device: d.name, messageId: `${init.runTag}.${index}.${d.seq++}.${Math.round(start)}`, body }, init.timeoutMs);
+  const f = sender.send(
+    { device: d.name, messageId: `${init.runTag}.${index}.${d.seq++}.${Math.round(start)}`, body },
+    init.timeoutMs,
+  );
   openRequests.add(f.abort);
   return f.done.then((o) => {
     openRequests.delete(f.abort);

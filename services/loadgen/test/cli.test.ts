@@ -4,8 +4,8 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadTestResultSchema } from "../src/result.ts";
 import { startStub, type Stub } from "./stub.ts";
+import { loadTestResultSchema } from "../src/result.ts";
 
 const repoRoot = path.resolve(import.meta.dirname, "../../..");
 let stub: Stub;
@@ -20,19 +20,46 @@ afterAll(async () => {
 
 function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(path.join(repoRoot, "node_modules/.bin/tsx"), ["bin/satpayload.ts", "loadtest", ...args], { cwd: repoRoot, timeout: 90_000 }, (err, stdout, stderr) =>
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    execFile(
+      path.join(repoRoot, "node_modules/.bin/tsx"),
+      ["bin/satpayload.ts", "loadtest", ...args],
+      { cwd: repoRoot, timeout: 90_000 },
+      (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
 }
 
 describe("satpayload loadtest", () => {
   it("runs against a URL and prints a machine-readable summary", async () => {
-    const r = await cli(["--preset", "paper", "--format", "struct-zlib", "--url", stub.url, "--devices", "8", "--wait", "const:0.05", "--duration", "1.5", "--warmup", "0.5", "--pool-size", "100", "--json", "--quiet"]);
+    const r = await cli([
+      "--preset",
+      "paper",
+      "--format",
+      "struct-zlib",
+      "--url",
+      stub.url,
+      "--devices",
+      "8",
+      "--wait",
+      "const:0.05",
+      "--duration",
+      "1.5",
+      "--warmup",
+      "0.5",
+      "--pool-size",
+      "100",
+      "--json",
+      "--quiet",
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const result = loadTestResultSchema.parse(JSON.parse(r.stdout));
     expect(result.status).toBe("completed");
-    expect(result.settings).toMatchObject({ format: "struct-zlib", devices: 8, wait: { kind: "constant", seconds: 0.05 }, target: { kind: "url", url: stub.url } });
+    expect(result.settings).toMatchObject({
+      format: "struct-zlib",
+      devices: 8,
+      wait: { kind: "constant", seconds: 0.05 },
+      target: { kind: "url", url: stub.url },
+    });
     expect(result.requests.measured).toBeGreaterThan(50);
     expect(result.requests.measuredFailed).toBe(0);
     expect(result.server).toBeNull();
@@ -42,10 +69,29 @@ describe("satpayload loadtest", () => {
   it("exports the Locust/k6 bundle", async () => {
     const out = mkdtempSync(path.join(os.tmpdir(), "satpayload-loadtest-cli-"));
     dirs.push(out);
-    const r = await cli(["export", "--out", out, "--preset", "kineis-tracker", "--format", "bitpacked", "--devices", "50", "--url", "http://decoder.example:8080/ingest", "--pool-size", "20"]);
+    const r = await cli([
+      "export",
+      "--out",
+      out,
+      "--preset",
+      "kineis-tracker",
+      "--format",
+      "bitpacked",
+      "--devices",
+      "50",
+      "--url",
+      "http://decoder.example:8080/ingest",
+      "--pool-size",
+      "20",
+    ]);
     expect(r.code, r.stderr).toBe(0);
     expect(readdirSync(out).sort()).toEqual(["README.md", "k6-script.js", "locustfile.py", "payload-pool.json"]);
-    expect(r.stdout.trim().split("\n").every((f) => existsSync(f))).toBe(true);
+    expect(
+      r.stdout
+        .trim()
+        .split("\n")
+        .every((f) => existsSync(f)),
+    ).toBe(true);
   }, 60_000);
 
   it("refuses bad usage with exit code 2 and a reason", async () => {
@@ -53,9 +99,18 @@ describe("satpayload loadtest", () => {
       [["--preset", "paper"], /--format is required/],
       [["--preset", "paper", "--format", "protobuf", "--wait", "3"], /--wait takes MIN,MAX/],
       [["--preset", "paper", "--format", "protobuf", "--mode", "open"], /arrivalRate: open mode needs arrivalRate/],
-      [["--preset", "paper", "--format", "protobuf", "--url", "http://x/ingest", "--replicas", "2"], /exclude each other/],
-      [["--preset", "paper", "--format", "protobuf", "--url", "http://x/ingest", "--transport", "mqtt"], /transport: an ingest URL takes HTTP only/],
-      [["export", "--out", "/tmp/never", "--preset", "paper", "--format", "protobuf", "--transport", "coap"], /loadtest export sends over HTTP/],
+      [
+        ["--preset", "paper", "--format", "protobuf", "--url", "http://x/ingest", "--replicas", "2"],
+        /exclude each other/,
+      ],
+      [
+        ["--preset", "paper", "--format", "protobuf", "--url", "http://x/ingest", "--transport", "mqtt"],
+        /transport: an ingest URL takes HTTP only/,
+      ],
+      [
+        ["export", "--out", "/tmp/never", "--preset", "paper", "--format", "protobuf", "--transport", "coap"],
+        /loadtest export sends over HTTP/,
+      ],
       [["frobnicate"], /unknown loadtest subcommand/],
       [["--preset", "nope", "--format", "protobuf", "--url", "http://x/ingest"], /unknown preset "nope"/],
     ];

@@ -2,12 +2,11 @@
 // devices / (mean wait + latency), percentiles follow a known latency distribution, failures are
 // told apart by kind, open loop keeps its arrival rate, a cancel ends a run at once.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseLayout } from "../../../codecs/src/layout/validate.ts";
-import { presetById } from "../../../codecs/src/presets/index.ts";
+import { parseLayout, presetById } from "#codecs";
+import { startStub, type Stub } from "./stub.ts";
 import { judgeClient, runEngine, type EngineOptions } from "../src/engine.ts";
 import { buildPool, type PayloadPool } from "../src/pool.ts";
 import { runSettingsSchema, type RunSettingsInput } from "../src/spec.ts";
-import { startStub, type Stub } from "./stub.ts";
 
 const layout = parseLayout(presetById("paper")!.layout);
 let pool: PayloadPool;
@@ -27,11 +26,27 @@ async function stub(latencyMs: (n: number) => number, status?: (n: number) => nu
 }
 
 function settings(url: string, over: Partial<RunSettingsInput>) {
-  return runSettingsSchema.parse({ format: "protobuf", devices: 10, durationSeconds: 2, warmupSeconds: 0.5, spawnRate: 1000, workers: 1, target: { kind: "url", url }, ...over });
+  return runSettingsSchema.parse({
+    format: "protobuf",
+    devices: 10,
+    durationSeconds: 2,
+    warmupSeconds: 0.5,
+    spawnRate: 1000,
+    workers: 1,
+    target: { kind: "url", url },
+    ...over,
+  });
 }
 
 function run(url: string, over: Partial<RunSettingsInput>, extra: Partial<EngineOptions> = {}) {
-  return runEngine({ settings: settings(url, over), url, headers: { "content-type": "application/octet-stream", "x-satpayload-format": "protobuf" }, pool, runTag: "t1", ...extra });
+  return runEngine({
+    settings: settings(url, over),
+    url,
+    headers: { "content-type": "application/octet-stream", "x-satpayload-format": "protobuf" },
+    pool,
+    runTag: "t1",
+    ...extra,
+  });
 }
 
 describe("closed loop (Locust semantics)", () => {
@@ -68,7 +83,12 @@ describe("closed loop (Locust semantics)", () => {
     // a low-discrepancy sequence: the n-th answer waits 10 + 40·frac(n·φ) ms, uniform over [10, 50)
     const phi = (Math.sqrt(5) - 1) / 2;
     const s = await stub((n) => 10 + 40 * ((n * phi) % 1));
-    const out = await run(s.url, { devices: 40, wait: { kind: "constant", seconds: 0.05 }, warmupSeconds: 1, durationSeconds: 8 });
+    const out = await run(s.url, {
+      devices: 40,
+      wait: { kind: "constant", seconds: 0.05 },
+      warmupSeconds: 1,
+      durationSeconds: 8,
+    });
     const l = out.latency;
     expect(l.count).toBeGreaterThan(2000);
     // the server's share is known (its timers may fire up to 1 ms early); the client and loopback add
@@ -94,7 +114,13 @@ describe("closed loop (Locust semantics)", () => {
       (n) => (n % 10 === 5 ? 1500 : 2),
       (n) => (n % 10 === 3 ? 503 : 201),
     );
-    const out = await run(s.url, { devices: 10, wait: { kind: "constant", seconds: 0.02 }, timeoutMs: 300, warmupSeconds: 0, durationSeconds: 2 });
+    const out = await run(s.url, {
+      devices: 10,
+      wait: { kind: "constant", seconds: 0.02 },
+      timeoutMs: 300,
+      warmupSeconds: 0,
+      durationSeconds: 2,
+    });
     expect(out.failures.http["503"]).toBeGreaterThan(0);
     expect(out.failures.timeout).toBeGreaterThan(0);
     expect(out.failures.connection).toBe(0);
@@ -107,21 +133,36 @@ describe("closed loop (Locust semantics)", () => {
     const url = closed.url;
     await closed.close();
     stubs.splice(stubs.indexOf(closed), 1);
-    const refused = await run(url, { devices: 3, wait: { kind: "constant", seconds: 0.05 }, warmupSeconds: 0, durationSeconds: 1 });
+    const refused = await run(url, {
+      devices: 3,
+      wait: { kind: "constant", seconds: 0.05 },
+      warmupSeconds: 0,
+      durationSeconds: 1,
+    });
     expect(refused.failures.connection).toBeGreaterThan(0);
     expect(refused.measuredFailed).toBe(refused.failures.connection);
   }, 60_000);
 
   it("opens a new connection per request when told to", async () => {
     const s = await stub(() => 2);
-    const out = await run(s.url, { devices: 5, connection: "close", wait: { kind: "constant", seconds: 0.05 }, warmupSeconds: 0, durationSeconds: 1 });
+    const out = await run(s.url, {
+      devices: 5,
+      connection: "close",
+      wait: { kind: "constant", seconds: 0.05 },
+      warmupSeconds: 0,
+      durationSeconds: 1,
+    });
     expect(out.sent).toBeGreaterThan(20);
     expect(s.connections).toBe(out.sent);
   }, 30_000);
 
   it("ramps devices up at the spawn rate", async () => {
     const s = await stub(() => 2);
-    const out = await run(s.url, { devices: 20, spawnRate: 10, wait: { kind: "constant", seconds: 0.1 }, warmupSeconds: 0, durationSeconds: 0.5 }, { tickMs: 250 });
+    const out = await run(
+      s.url,
+      { devices: 20, spawnRate: 10, wait: { kind: "constant", seconds: 0.1 }, warmupSeconds: 0, durationSeconds: 0.5 },
+      { tickMs: 250 },
+    );
     const ramp = out.timeline.filter((p) => p.phase === "ramp");
     // 20 devices at 10/s take 1.9 s; a quarter-second tick sees them arrive a few at a time
     expect(ramp.length).toBeGreaterThanOrEqual(6);
@@ -136,7 +177,13 @@ describe("closed loop (Locust semantics)", () => {
 describe("open loop (fixed arrival rate)", () => {
   it("keeps the arrival rate whatever the latency", async () => {
     const s = await stub(() => 40);
-    const out = await run(s.url, { mode: "open", arrivalRate: 200, devices: 100, warmupSeconds: 0.5, durationSeconds: 5 });
+    const out = await run(s.url, {
+      mode: "open",
+      arrivalRate: 200,
+      devices: 100,
+      warmupSeconds: 0.5,
+      durationSeconds: 5,
+    });
     const rps = out.measured / out.measuredSeconds;
     expect(Math.abs(rps / 200 - 1)).toBeLessThan(0.03);
     expect(out.client.droppedArrivals).toBe(0);
@@ -145,7 +192,13 @@ describe("open loop (fixed arrival rate)", () => {
 
   it("flags the run invalid when arrivals find every device busy", async () => {
     const s = await stub(() => 100);
-    const out = await run(s.url, { mode: "open", arrivalRate: 100, devices: 2, warmupSeconds: 0, durationSeconds: 1.5 });
+    const out = await run(s.url, {
+      mode: "open",
+      arrivalRate: 100,
+      devices: 2,
+      warmupSeconds: 0,
+      durationSeconds: 1.5,
+    });
     expect(out.client.droppedArrivals).toBeGreaterThan(50);
     expect(out.client.valid).toBe(false);
     expect(out.client.reasons.join(" ")).toMatch(/devices busy/);
@@ -157,13 +210,17 @@ describe("control", () => {
     const s = await stub(() => 5000);
     const ac = new AbortController();
     let t = 0;
-    const out = await run(s.url, { devices: 5, durationSeconds: 60, warmupSeconds: 0 }, {
-      signal: ac.signal,
-      onStart: () => {
-        t = Date.now();
-        setTimeout(() => ac.abort(), 500);
+    const out = await run(
+      s.url,
+      { devices: 5, durationSeconds: 60, warmupSeconds: 0 },
+      {
+        signal: ac.signal,
+        onStart: () => {
+          t = Date.now();
+          setTimeout(() => ac.abort(), 500);
+        },
       },
-    });
+    );
     expect(out.cancelled).toBe(true);
     expect(Date.now() - t).toBeLessThan(8000);
     expect(out.abandoned).toBe(5);
@@ -172,7 +229,15 @@ describe("control", () => {
 
   it("judges the client from its own lag and schedule", () => {
     const s = settings("http://127.0.0.1:1/ingest", { wait: { kind: "uniform", min: 1, max: 3 } });
-    const base = { workers: 1, eventLoopLagP99Ms: 1, eventLoopLagMaxMs: 3, sendLagMeanMs: 1, sendLagP95Ms: 2, sendLagMaxMs: 5, droppedArrivals: 0 };
+    const base = {
+      workers: 1,
+      eventLoopLagP99Ms: 1,
+      eventLoopLagMaxMs: 3,
+      sendLagMeanMs: 1,
+      sendLagP95Ms: 2,
+      sendLagMaxMs: 5,
+      droppedArrivals: 0,
+    };
     expect(judgeClient(s, base).valid).toBe(true);
     expect(judgeClient(s, { ...base, eventLoopLagP99Ms: 45 }).reasons[0]).toMatch(/event loop lagged 45\.0 ms/);
     // 2 % of a 2 s mean wait is 40 ms

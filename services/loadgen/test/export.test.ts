@@ -31,7 +31,15 @@ function tempDir(): string {
 const paper = presetLayout("paper");
 
 function exportFor(over: Record<string, unknown> = {}) {
-  const settings = runSettingsSchema.parse({ format: "protobuf", devices: 20, poolSize: 300, durationSeconds: 4, wait: { kind: "uniform", min: 0.1, max: 0.3 }, target: { kind: "url", url: "http://127.0.0.1:9/ingest" }, ...over });
+  const settings = runSettingsSchema.parse({
+    format: "protobuf",
+    devices: 20,
+    poolSize: 300,
+    durationSeconds: 4,
+    wait: { kind: "uniform", min: 0.1, max: 0.3 },
+    target: { kind: "url", url: "http://127.0.0.1:9/ingest" },
+    ...over,
+  });
   const dir = tempDir();
   writeExportBundle(dir, paper, settings);
   return { dir, settings };
@@ -46,7 +54,9 @@ describe("export bundle", () => {
       expect(payloads.length).toBe(poolCount(ours));
       // the paper's record names its device (iso6346): each of the 20 devices has its own payloads
       expect(file.stride).toBe(20);
-      payloads.forEach((p, i) => expect(Buffer.compare(Buffer.from(p), Buffer.from(poolPayload(ours, i))), `${format} payload ${i}`).toBe(0));
+      payloads.forEach((p, i) =>
+        expect(Buffer.compare(Buffer.from(p), Buffer.from(poolPayload(ours, i))), `${format} payload ${i}`).toBe(0),
+      );
       expect(file.headers["x-satpayload-format"]).toBe(format);
       expect(file.headers["x-satpayload-layout"]).toBe("paper");
       for (const f of ["locustfile.py", "k6-script.js", "README.md"]) expect(existsSync(path.join(dir, f))).toBe(true);
@@ -103,7 +113,10 @@ describe("export bundle", () => {
       Date,
       Error,
     } as Record<string, unknown>;
-    const script = runInNewContext(`${bundled.outputFiles[0]!.text}; script`, ctx) as { default: () => void; options: { scenarios: Record<string, { executor: string; stages?: { target: number }[] }> } };
+    const script = runInNewContext(`${bundled.outputFiles[0]!.text}; script`, ctx) as {
+      default: () => void;
+      options: { scenarios: Record<string, { executor: string; stages?: { target: number }[] }> };
+    };
     expect(script.options.scenarios.devices!.executor).toBe("ramping-vus");
     expect(script.options.scenarios.devices!.stages!.at(-1)!.target).toBe(3);
     script.default();
@@ -133,14 +146,37 @@ describe("export bundle", () => {
     const out = await new Promise<{ code: number; stderr: string }>((resolve) => {
       execFile(
         locust,
-        ["-f", path.join(dir, "locustfile.py"), "--headless", "-u", "20", "-r", "20", "-t", "4s", "--stop-timeout", "10", "--host", stack!.decoderUrl, "--json-file", prefix, "--only-summary", "--loglevel", "WARNING"],
+        [
+          "-f",
+          path.join(dir, "locustfile.py"),
+          "--headless",
+          "-u",
+          "20",
+          "-r",
+          "20",
+          "-t",
+          "4s",
+          "--stop-timeout",
+          "10",
+          "--host",
+          stack!.decoderUrl,
+          "--json-file",
+          prefix,
+          "--only-summary",
+          "--loglevel",
+          "WARNING",
+        ],
         { cwd: dir, timeout: 90_000, env: { ...process.env, PYTHONUNBUFFERED: "1" } },
         (err, _stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stderr }),
       );
     });
     expect(out.code, out.stderr.slice(-2000)).toBe(0);
     // the final stats (Locust's CSV files are written periodically and may miss the last second)
-    const stats = JSON.parse(readFileSync(`${prefix}.json`, "utf8")) as { name: string; num_requests: number; num_failures: number }[];
+    const stats = JSON.parse(readFileSync(`${prefix}.json`, "utf8")) as {
+      name: string;
+      num_requests: number;
+      num_failures: number;
+    }[];
     const requests = stats.reduce((n, s) => n + s.num_requests, 0);
     const failures = stats.reduce((n, s) => n + s.num_failures, 0);
     expect(stats.map((s) => s.name)).toEqual(["ingest"]);

@@ -2,7 +2,7 @@
 // the decoder stored, the end-to-end probe sees the contentInstances, and the matrix fills a
 // paper-shaped table with the paper's cells beside ours.
 import { describe, expect, it } from "vitest";
-import { fomRange } from "../../../codecs/src/fom.ts";
+import { fomRange } from "#codecs";
 import { presetLayout } from "../src/layoutSource.ts";
 import { runMatrix } from "../src/matrix.ts";
 import { loadTestResultSchema, type Progress } from "../src/result.ts";
@@ -11,11 +11,22 @@ import { runSettingsSchema } from "../src/spec.ts";
 import { markdownTable, resultsCsv, CSV_COLUMNS } from "../src/table.ts";
 
 const paper = presetLayout("paper");
-const quick = { wait: { kind: "uniform" as const, min: 0.1, max: 0.3 }, spawnRate: 200, warmupSeconds: 0.5, poolSize: 500 };
+const quick = {
+  wait: { kind: "uniform" as const, min: 0.1, max: 0.3 },
+  spawnRate: 200,
+  warmupSeconds: 0.5,
+  poolSize: 500,
+};
 
 describe("local stack runs", () => {
   it("a run stores every acknowledged message, measures ingest → cin delay and its FoM", async () => {
-    const settings = runSettingsSchema.parse({ ...quick, format: "protobuf", devices: 30, durationSeconds: 3, target: { kind: "local", replicas: 2 } });
+    const settings = runSettingsSchema.parse({
+      ...quick,
+      format: "protobuf",
+      devices: 30,
+      durationSeconds: 3,
+      target: { kind: "local", replicas: 2 },
+    });
     const progress: Progress[] = [];
     const r = await runLoadTest({ settings, layout: paper, onProgress: (p) => progress.push(p), tickMs: 500 });
     expect(loadTestResultSchema.parse(r)).toEqual(r);
@@ -39,7 +50,10 @@ describe("local stack runs", () => {
     expect(r.endToEnd!.min).toBeGreaterThan(0);
     // the result prints RPS to 0.01 and success to 1e-5 while FoM comes from the unrounded values, so
     // it lies within the range those printed inputs allow (plus FoM's own rounding to 0.1)
-    const [fomLo, fomHi] = fomRange({ rps: r.rps, successRate: r.successRate, p95Seconds: r.latency.p95 / 1000 }, { rps: 0.005, successRate: 0.000005, p95Seconds: 0 });
+    const [fomLo, fomHi] = fomRange(
+      { rps: r.rps, successRate: r.successRate, p95Seconds: r.latency.p95 / 1000 },
+      { rps: 0.005, successRate: 0.000005, p95Seconds: 0 },
+    );
     expect(r.fom).toBeGreaterThanOrEqual(fomLo - 0.05);
     expect(r.fom).toBeLessThanOrEqual(fomHi + 0.05);
     expect(r.payloadBytes.mean).toBeGreaterThan(130);
@@ -52,8 +66,19 @@ describe("local stack runs", () => {
   }, 120_000);
 
   it("the matrix runs format × devices on one stack and prints the paper-shaped table", async () => {
-    const results = await runMatrix({ layout: paper, formats: ["protobuf", "struct-zlib"], devices: [5, 10], replicas: [1], base: { ...quick, durationSeconds: 1, endToEnd: false } });
-    expect(results.map((r) => `${r.settings.format}/${r.settings.devices}`)).toEqual(["protobuf/5", "protobuf/10", "struct-zlib/5", "struct-zlib/10"]);
+    const results = await runMatrix({
+      layout: paper,
+      formats: ["protobuf", "struct-zlib"],
+      devices: [5, 10],
+      replicas: [1],
+      base: { ...quick, durationSeconds: 1, endToEnd: false },
+    });
+    expect(results.map((r) => `${r.settings.format}/${r.settings.devices}`)).toEqual([
+      "protobuf/5",
+      "protobuf/10",
+      "struct-zlib/5",
+      "struct-zlib/10",
+    ]);
     for (const r of results) {
       expect(r.status).toBe("completed");
       expect(r.requests.measuredFailed).toBe(0);
@@ -68,9 +93,27 @@ describe("local stack runs", () => {
   }, 180_000);
 
   it("puts the paper's published cell beside a run of the paper's workload", () => {
-    const s = runSettingsSchema.parse({ format: "protobuf", devices: 2000, durationSeconds: 10, target: { kind: "local", replicas: 4 } });
-    expect(paperCellFor(s)).toEqual({ source: "Table 5", rps: 712, avgMs: 706, p95Ms: 1096, failuresPercent: 0, fom: 650 });
-    expect(paperCellFor({ ...s, target: { kind: "local", replicas: 1 } })).toMatchObject({ source: "Table 3", rps: 492, p95Ms: 9867, failuresPercent: 3, fom: 49 });
+    const s = runSettingsSchema.parse({
+      format: "protobuf",
+      devices: 2000,
+      durationSeconds: 10,
+      target: { kind: "local", replicas: 4 },
+    });
+    expect(paperCellFor(s)).toEqual({
+      source: "Table 5",
+      rps: 712,
+      avgMs: 706,
+      p95Ms: 1096,
+      failuresPercent: 0,
+      fom: 650,
+    });
+    expect(paperCellFor({ ...s, target: { kind: "local", replicas: 1 } })).toMatchObject({
+      source: "Table 3",
+      rps: 492,
+      p95Ms: 9867,
+      failuresPercent: 3,
+      fom: 49,
+    });
     // another workload is not the paper's cell
     expect(paperCellFor({ ...s, wait: { kind: "uniform", min: 0.1, max: 0.3 } })).toBeNull();
     expect(paperCellFor({ ...s, target: { kind: "url", url: "http://127.0.0.1:1/ingest" } })).toBeNull();

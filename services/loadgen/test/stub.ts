@@ -13,9 +13,18 @@ export interface Stub {
   close(): Promise<void>;
 }
 
-export async function startStub(opts: { latencyMs: (n: number) => number; status?: (n: number) => number }): Promise<Stub> {
+export async function startStub(opts: {
+  latencyMs: (n: number) => number;
+  status?: (n: number) => number;
+}): Promise<Stub> {
   let n = 0;
-  const stub = { url: "", received: 0, devices: new Set<string>(), messageIds: new Set<string>(), connections: 0 } as Stub;
+  const stub = {
+    url: "",
+    received: 0,
+    devices: new Set<string>(),
+    messageIds: new Set<string>(),
+    connections: 0,
+  } as Stub;
   const server: Server = createServer((req, res) => {
     const i = n++;
     const chunks: Buffer[] = [];

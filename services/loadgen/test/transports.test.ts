@@ -6,7 +6,15 @@ import { runLoadTest } from "../src/run.ts";
 import { runSettingsSchema } from "../src/spec.ts";
 
 const paper = presetLayout("paper");
-const quick = { wait: { kind: "uniform" as const, min: 0.1, max: 0.3 }, spawnRate: 200, warmupSeconds: 0.5, poolSize: 500, format: "protobuf" as const, devices: 20, durationSeconds: 2 };
+const quick = {
+  wait: { kind: "uniform" as const, min: 0.1, max: 0.3 },
+  spawnRate: 200,
+  warmupSeconds: 0.5,
+  poolSize: 500,
+  format: "protobuf" as const,
+  devices: 20,
+  durationSeconds: 2,
+};
 
 describe("load runs over MQTT and CoAP", () => {
   for (const transport of ["mqtt", "coap"] as const)
@@ -28,8 +36,18 @@ describe("load runs over MQTT and CoAP", () => {
     }, 120_000);
 
   it("refuses what a transport cannot do: a URL target, CoAP on several replicas", () => {
-    expect(runSettingsSchema.safeParse({ ...quick, transport: "mqtt", target: { kind: "url", url: "http://127.0.0.1:1/ingest" } }).success).toBe(false);
-    expect(runSettingsSchema.safeParse({ ...quick, transport: "coap", target: { kind: "local", replicas: 2 } }).success).toBe(false);
-    expect(runSettingsSchema.safeParse({ ...quick, transport: "mqtt", target: { kind: "local", replicas: 2 } }).success).toBe(true);
+    expect(
+      runSettingsSchema.safeParse({
+        ...quick,
+        transport: "mqtt",
+        target: { kind: "url", url: "http://127.0.0.1:1/ingest" },
+      }).success,
+    ).toBe(false);
+    expect(
+      runSettingsSchema.safeParse({ ...quick, transport: "coap", target: { kind: "local", replicas: 2 } }).success,
+    ).toBe(false);
+    expect(
+      runSettingsSchema.safeParse({ ...quick, transport: "mqtt", target: { kind: "local", replicas: 2 } }).success,
+    ).toBe(true);
   });
 });

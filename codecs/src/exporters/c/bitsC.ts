@@ -1,12 +1,12 @@
 // The bit-packed plan (formats/bits/plan.ts) as C: pack/unpack that write and read the bits of
 // docs/design/bitpacked-mapping.md. Widths, grids, tick constants and alphabets are taken from the
 // plan and charsets.ts the TypeScript codec runs on; this file only spells them in C.
-import type { Alphabet } from "../../formats/bits/charsets.ts";
-import type { FieldSpec, ScalarSpec } from "../../formats/bits/plan.ts";
 import { CBody, LOOP } from "./emit.ts";
 import { fixedFromRaw } from "./fixedC.ts";
 import type { CField, CScalar } from "./model.ts";
 import { cDouble, cInt } from "./names.ts";
+import type { Alphabet } from "../../formats/bits/charsets.ts";
+import type { FieldSpec, ScalarSpec } from "../../formats/bits/plan.ts";
 
 const tryc = (call: string) => `SP_TRY(${call});`;
 
@@ -38,7 +38,8 @@ export function alphabetTables(specs: FieldSpec[]): string[] {
 }
 
 /** The unsigned offset v − lo as a uint64_t expression, exact for every integer width. */
-const offsetOf = (v: string, lo: bigint, signed: boolean) => (signed ? `((uint64_t)(int64_t)${v} - (uint64_t)${cInt(lo)})` : `((uint64_t)${v} - ${cInt(lo < 0n ? 0n : lo, true)})`);
+const offsetOf = (v: string, lo: bigint, signed: boolean) =>
+  signed ? `((uint64_t)(int64_t)${v} - (uint64_t)${cInt(lo)})` : `((uint64_t)${v} - ${cInt(lo < 0n ? 0n : lo, true)})`;
 
 function typeLimits(s: CScalar): [bigint, bigint] {
   if (s.k !== "int") return [0n, 0n];
@@ -64,7 +65,9 @@ function packScalar(s: ScalarSpec, cs: CScalar, v: string, len: string | undefin
     case "enum": {
       if (cs.k !== "enum") throw new Error("unreachable");
       const q = b.local("q", "uint64_t q;");
-      b.line(`switch (${v}) { ${cs.e.values.map((e) => `case ${e.value}: ${q} = ${s.index.get(e.name)}u; break;`).join(" ")} default: return SP_ERR_VALUE; }`);
+      b.line(
+        `switch (${v}) { ${cs.e.values.map((e) => `case ${e.value}: ${q} = ${s.index.get(e.name)}u; break;`).join(" ")} default: return SP_ERR_VALUE; }`,
+      );
       b.line(tryc(`sp_bw_put(w, ${q}, ${s.bits})`));
       return;
     }
@@ -134,7 +137,8 @@ function packScalar(s: ScalarSpec, cs: CScalar, v: string, len: string | undefin
         b.line(`if (${sym} < 0) return SP_ERR_VALUE;`);
         b.line(tryc(`sp_bw_put(w, (uint64_t)${sym}, ${a.bits})`));
         b.close();
-        if (s.fixed) b.line(`for (${k} = ${n}; ${k} < ${s.maxLength}; ${k}++) SP_TRY(sp_bw_put(w, ${a.pad}u, ${a.bits}));`);
+        if (s.fixed)
+          b.line(`for (${k} = ${n}; ${k} < ${s.maxLength}; ${k}++) SP_TRY(sp_bw_put(w, ${a.pad}u, ${a.bits}));`);
         return;
       }
       b.line(`if (!sp_utf8_valid((const uint8_t *)${v}, ${n})) return SP_ERR_VALUE;`);
@@ -170,7 +174,9 @@ function unpackScalar(s: ScalarSpec, cs: CScalar, dst: string, len: string | und
       b.line(tryc(`sp_br_get(r, ${s.bits}, &${u})`));
       b.line(`if (${u} >= ${s.names.length}u) return SP_ERR_VALUE;`);
       const byIndex = s.names.map((name) => cs.e.values.find((e) => e.name === name)!.constant);
-      b.line(`switch (${u}) { ${byIndex.map((c, i) => `case ${i}: ${dst} = ${c}; break;`).join(" ")} default: break; }`);
+      b.line(
+        `switch (${u}) { ${byIndex.map((c, i) => `case ${i}: ${dst} = ${c}; break;`).join(" ")} default: break; }`,
+      );
       return;
     }
     case "int":
@@ -190,7 +196,9 @@ function unpackScalar(s: ScalarSpec, cs: CScalar, dst: string, len: string | und
       const v = b.local("v", "double v;");
       b.line(tryc(`sp_br_get(r, ${s.bits}, &${u})`));
       b.line(`if (${u} > ${cInt(q.qMax, true)}) return SP_ERR_RANGE;`);
-      b.line(`${v} = ${q.ticks ? `(double)(${cInt(q.loTicks)} + (int64_t)${u} * ${cInt(q.stepTicks)}) / ${cDouble(q.pow)}` : `${cDouble(q.lo)} + (double)${u} * ${cDouble(q.step)}`};`);
+      b.line(
+        `${v} = ${q.ticks ? `(double)(${cInt(q.loTicks)} + (int64_t)${u} * ${cInt(q.stepTicks)}) / ${cDouble(q.pow)}` : `${cDouble(q.lo)} + (double)${u} * ${cDouble(q.step)}`};`,
+      );
       b.line(`if (${v} > ${cDouble(q.hi)}) ${v} = ${cDouble(q.hi)};`);
       b.line(`${dst} = ${s.float32 ? `(float)${v}` : v};`);
       return;
@@ -289,7 +297,8 @@ function packField(f: FieldSpec, cf: CField, base: string, b: CBody): void {
   }
   const n = f.node;
   const cn = cf.node;
-  if (n.k === "group" && cn.k === "group") n.fields.forEach((sf, i) => packField(sf, cn.struct.fields[i]!, `${at}.`, b));
+  if (n.k === "group" && cn.k === "group")
+    n.fields.forEach((sf, i) => packField(sf, cn.struct.fields[i]!, `${at}.`, b));
   else if (n.k === "array" && cn.k === "array") {
     const i = b.local(LOOP, `size_t ${LOOP};`);
     const count = b.local("count", "size_t count;");
@@ -302,7 +311,8 @@ function packField(f: FieldSpec, cf: CField, base: string, b: CBody): void {
     b.open(`for (${i} = 0; ${i} < ${count}; ${i}++) {`);
     packScalar(n.s, cn.s, `${at}[${i}]`, cf.len ? `${base}${cf.len}[${i}]` : undefined, b);
     b.close();
-  } else if (n.k === "scalar" && cn.k === "scalar") packScalar(n.s, cn.s, at, cf.len ? `${base}${cf.len}` : undefined, b);
+  } else if (n.k === "scalar" && cn.k === "scalar")
+    packScalar(n.s, cn.s, at, cf.len ? `${base}${cf.len}` : undefined, b);
   if (f.optional) b.close();
 }
 
@@ -317,7 +327,8 @@ function unpackField(f: FieldSpec, cf: CField, base: string, b: CBody): void {
   const scalar = (s: ScalarSpec, cs: CScalar, dst: string, len: string | undefined) => unpackScalar(s, cs, dst, len, b);
   const n = f.node;
   const cn = cf.node;
-  if (n.k === "group" && cn.k === "group") n.fields.forEach((sf, i) => unpackField(sf, cn.struct.fields[i]!, `${at}.`, b));
+  if (n.k === "group" && cn.k === "group")
+    n.fields.forEach((sf, i) => unpackField(sf, cn.struct.fields[i]!, `${at}.`, b));
   else if (n.k === "array" && cn.k === "array") {
     const i = b.local(LOOP, `size_t ${LOOP};`);
     const count = b.local("count", "size_t count;");

@@ -1,8 +1,8 @@
 // Fixed-point raw → value in C, exactly as layout/fixedPoint.ts's fromRaw computes it (same ticks).
-import type { ScalarType } from "../../layout/schema.ts";
-import { fixedTicks } from "../../layout/fixedPoint.ts";
 import type { CBody } from "./emit.ts";
 import { cDouble } from "./names.ts";
+import { fixedTicks } from "../../layout/fixedPoint.ts";
+import type { ScalarType } from "../../layout/schema.ts";
 
 export const SAFE = "9007199254740991.0";
 
@@ -17,4 +17,3 @@ export function fixedFromRaw(t: FixedType, raw: string, b: CBody): string {
   b.line(`${ticks} = (double)${raw} * ${cDouble(c.scaleTicks)} + ${cDouble(c.offsetTicks)};`);
   return `((${ticks} >= -${SAFE} && ${ticks} <= ${SAFE} && ${ticks} == floor(${ticks})) ? ${ticks} / ${cDouble(c.pow)} : ${plain})`;
 }
-

@@ -7,10 +7,10 @@
 //   terminated · bytes → uint8_t[maxLength] + uint16_t <name>_len (none when fixed) · array →
 //   element[maxCount] + uint16_t <name>_count (none when fixed) · group → a nested struct ·
 //   optional → bool has_<name>
+import { cComment, cMember, CScope, cSnake, cUpper } from "./names.ts";
 import { LayoutError, type IssueAt } from "../../errors.ts";
 import type { Field, Layout, ScalarType } from "../../layout/schema.ts";
 import { formatResolution } from "../../text/timestamp.ts";
-import { cComment, cMember, CScope, cSnake, cUpper } from "./names.ts";
 
 export interface CEnum {
   typeName: string;
@@ -70,14 +70,21 @@ const INT_TYPE = (bits: number, signed: boolean) => `${signed ? "" : "u"}int${bi
 /** C type of one element (strings and bytes: the element type of the array member). */
 export function cElementType(s: CScalar): string {
   switch (s.k) {
-    case "bool": return "bool";
-    case "enum": return s.e.typeName;
-    case "int": return INT_TYPE(s.bits, s.signed);
-    case "float": return s.bits === 32 ? "float" : "double";
+    case "bool":
+      return "bool";
+    case "enum":
+      return s.e.typeName;
+    case "int":
+      return INT_TYPE(s.bits, s.signed);
+    case "float":
+      return s.bits === 32 ? "float" : "double";
     case "fixed":
-    case "time": return "double";
-    case "string": return "char";
-    case "bytes": return "uint8_t";
+    case "time":
+      return "double";
+    case "string":
+      return "char";
+    case "bytes":
+      return "uint8_t";
   }
 }
 
@@ -123,10 +130,16 @@ export function cFieldNote(f: CField): string {
       parts.push(`fixed-point, step ${t.scale}, range ${t.min}..${t.max}`);
       break;
     case "timestamp":
-      parts.push(t.encoding === "text" ? `epoch seconds, sent as text "${t.textFormat}"` : `epoch seconds, resolution ${t.resolution} s`);
+      parts.push(
+        t.encoding === "text"
+          ? `epoch seconds, sent as text "${t.textFormat}"`
+          : `epoch seconds, resolution ${t.resolution} s`,
+      );
       break;
     case "string":
-      parts.push(`NUL-terminated, at most ${t.maxLength} ${t.charset === "utf8" ? "UTF-8 bytes" : `${t.charset} characters`}${t.fixed ? ", fixed width on the wire" : ""}`);
+      parts.push(
+        `NUL-terminated, at most ${t.maxLength} ${t.charset === "utf8" ? "UTF-8 bytes" : `${t.charset} characters`}${t.fixed ? ", fixed width on the wire" : ""}`,
+      );
       break;
     case "bytes":
       parts.push(t.fixed ? `exactly ${t.maxLength} bytes` : `up to ${t.maxLength} bytes`);
@@ -140,24 +153,37 @@ export function cFieldNote(f: CField): string {
 
 function scalar(t: ScalarType, owner: string, file: CScope, enums: CEnum[], at: string, issues: IssueAt[]): CScalar {
   switch (t.kind) {
-    case "bool": return { k: "bool" };
+    case "bool":
+      return { k: "bool" };
     case "enum": {
       const typeName = file.unique(`${owner}_e`, at);
       const upper = cUpper(typeName.replace(/_e$/, ""));
-      const values = t.values.map((v) => ({ name: v.name, value: v.value, constant: file.unique(`${upper}_${cUpper(v.name)}`, at) }));
+      const values = t.values.map((v) => ({
+        name: v.name,
+        value: v.value,
+        constant: file.unique(`${upper}_${cUpper(v.name)}`, at),
+      }));
       const e: CEnum = { typeName, values };
       enums.push(e);
       return { k: "enum", e };
     }
-    case "int": return { k: "int", bits: t.bits, signed: t.signed };
-    case "float": return { k: "float", bits: t.bits };
-    case "fixed": return { k: "fixed" };
+    case "int":
+      return { k: "int", bits: t.bits, signed: t.signed };
+    case "float":
+      return { k: "float", bits: t.bits };
+    case "fixed":
+      return { k: "fixed" };
     case "timestamp":
       if (t.encoding !== "text") return { k: "time" };
       // the C runtime keeps fractions in exact integers up to nanoseconds
-      if (formatResolution(t.textFormat ?? "") < 1e-9) issues.push({ path: `${at}.textFormat`, message: "has more than 9 fractional digits, more than the C exports handle" });
+      if (formatResolution(t.textFormat ?? "") < 1e-9)
+        issues.push({
+          path: `${at}.textFormat`,
+          message: "has more than 9 fractional digits, more than the C exports handle",
+        });
       return { k: "time", textFormat: t.textFormat ?? "" };
-    case "string": return { k: "string", maxLength: t.maxLength };
+    case "string":
+      return { k: "string", maxLength: t.maxLength };
     case "bytes":
       if (t.maxLength > 65535) issues.push({ path: at, message: "is longer than a uint16_t length can count" });
       return { k: "bytes", maxLength: t.maxLength, fixed: t.fixed };
@@ -181,7 +207,8 @@ export function cModel(layout: Layout): CModel {
     const out: CField[] = [];
     const claim = (member: string, i: number) => {
       const prev = scope.claim(member, `${at}[${i}]`);
-      if (prev !== undefined) issues.push({ path: `${at}[${i}].key`, message: `gives the C member "${member}", which ${prev} already uses` });
+      if (prev !== undefined)
+        issues.push({ path: `${at}[${i}].key`, message: `gives the C member "${member}", which ${prev} already uses` });
     };
     fields.forEach((f, i) => {
       const where = `${at}[${i}]`;
@@ -193,7 +220,14 @@ export function cModel(layout: Layout): CModel {
       if (t.kind === "group") {
         const sub = build(t.fields, file.unique(`${owner}_t`, where), member, keyPath, `${where}.type.fields`);
         node = { k: "group", struct: sub };
-      } else if (t.kind === "array") node = { k: "array", s: scalar(t.of, owner, file, enums, `${where}.type.of`, issues), type: t.of, maxCount: t.maxCount, fixed: t.fixed };
+      } else if (t.kind === "array")
+        node = {
+          k: "array",
+          s: scalar(t.of, owner, file, enums, `${where}.type.of`, issues),
+          type: t.of,
+          maxCount: t.maxCount,
+          fixed: t.fixed,
+        };
       else node = { k: "scalar", s: scalar(t, owner, file, enums, `${where}.type`, issues), type: t };
       const cf: CField = { field: f, member, keyPath, optional: f.presence === "optional", node };
       claim(member, i);

@@ -41,7 +41,11 @@ export function cSnake(name: string): string {
 
 /** Upper-case macro / enum-constant part of a name ("ble-m" → "BLE_M"). */
 export function cUpper(name: string): string {
-  const s = name.replace(/[^A-Za-z0-9]+/g, "_").replace(/_+/g, "_").replace(/^_|_$/g, "").toUpperCase();
+  const s = name
+    .replace(/[^A-Za-z0-9]+/g, "_")
+    .replace(/_+/g, "_")
+    .replace(/^_|_$/g, "")
+    .toUpperCase();
   return s === "" ? "V" : /^[0-9]/.test(s) ? `V${s}` : s;
 }
 

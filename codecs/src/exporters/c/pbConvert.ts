@@ -2,12 +2,12 @@
 // in C what the protobuf codec does before writing (formats/protobuf/values.ts): fixed-point and
 // epoch values become their raw integers, text timestamps their text, ranges are checked. Firmware
 // that fills <msg>_t can then send Protobuf with pb_encode and get the studio's bytes.
-import type { Layout } from "../../layout/schema.ts";
-import { protoModel, type ProtoField, type ProtoMessage } from "../../formats/protobuf/model.ts";
-import { compileTextTime } from "../../text/timestamp.ts";
 import { CBody, LOOP } from "./emit.ts";
 import type { CField, CModel, CStruct } from "./model.ts";
 import { cDouble, cInt, cString } from "./names.ts";
+import { protoModel, type ProtoField, type ProtoMessage } from "../../formats/protobuf/model.ts";
+import type { Layout } from "../../layout/schema.ts";
+import { compileTextTime } from "../../text/timestamp.ts";
 
 const tryc = (call: string) => `SP_TRY(${call});`;
 
@@ -35,7 +35,14 @@ function checkInt(v: string, lo: bigint, hi: bigint, bits: number, signed: boole
   if (conds.length) b.line(`if (${conds.join(" || ")}) return SP_ERR_RANGE;`);
 }
 
-function convertValue(pf: ProtoField, path: string[], src: string, len: string | undefined, dst: string, b: CBody): void {
+function convertValue(
+  pf: ProtoField,
+  path: string[],
+  src: string,
+  len: string | undefined,
+  dst: string,
+  b: CBody,
+): void {
   const v = pf.value!;
   switch (v.kind) {
     case "bool":
@@ -69,7 +76,9 @@ function convertValue(pf: ProtoField, path: string[], src: string, len: string |
       if (Number.isFinite(v.min)) conds.push(`${src} < ${cDouble(v.min)}`);
       if (Number.isFinite(v.max)) conds.push(`${src} > ${cDouble(v.max)}`);
       b.line(`if (${conds.join(" || ")}) return SP_ERR_RANGE;`);
-      b.line(`${r} = ${v.decimals > 0 ? `sp_round(${src} * ${cDouble(10 ** v.decimals)})` : `sp_round(${src} / ${cDouble(v.resolution)})`};`);
+      b.line(
+        `${r} = ${v.decimals > 0 ? `sp_round(${src} * ${cDouble(10 ** v.decimals)})` : `sp_round(${src} / ${cDouble(v.resolution)})`};`,
+      );
       b.line(`if (${r} < ${cDouble(v.rawMin)} || ${r} > ${cDouble(v.rawMax)}) return SP_ERR_RANGE;`);
       b.line(`${dst} = ${v.rawMin < 0 ? "(int64_t)" : "(uint64_t)"}${r};`);
       return;
@@ -106,7 +115,14 @@ function convertValue(pf: ProtoField, path: string[], src: string, len: string |
 }
 
 /** `path`: the package, then the message names from the root down to `pm`. */
-function convertMessage(pm: ProtoMessage, path: string[], st: CStruct, inBase: string, outBase: string, b: CBody): void {
+function convertMessage(
+  pm: ProtoMessage,
+  path: string[],
+  st: CStruct,
+  inBase: string,
+  outBase: string,
+  b: CBody,
+): void {
   const byId = new Map<string, CField>(st.fields.map((f) => [f.field.id, f]));
   for (const pf of pm.fields) {
     const cf = byId.get(pf.source.id)!;
@@ -136,7 +152,8 @@ function convertMessage(pm: ProtoMessage, path: string[], st: CStruct, inBase: s
       b.line(`${count} = ${n.fixed ? n.maxCount : `${inBase}${cf.count}`};`);
       if (!n.fixed) b.line(`if (${count} > ${n.maxCount}) return SP_ERR_LENGTH;`);
       // proto3 cannot mark a repeated field optional: absent is sent as empty, so present-but-empty is refused
-      if (present) b.line(`if (${present} && ${count} == 0) return SP_ERR_VALUE;`).line(`if (!${present}) ${count} = 0;`);
+      if (present)
+        b.line(`if (${present} && ${count} == 0) return SP_ERR_VALUE;`).line(`if (!${present}) ${count} = 0;`);
       if (!fixedCount) b.line(`${dst}_count = (pb_size_t)${count};`);
       b.open(`for (${i} = 0; ${i} < ${count}; ${i}++) {`);
       convertValue(pf, path, `${src}[${i}]`, cf.len ? `${inBase}${cf.len}[${i}]` : undefined, `${dst}[${i}]`, b);

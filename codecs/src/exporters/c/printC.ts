@@ -5,20 +5,35 @@ import type { CField, CModel, CScalar, CStruct } from "./model.ts";
 import { cString } from "./names.ts";
 
 function value(s: CScalar, v: string, len: string | undefined, b: CBody): void {
-  const put = (fmt: string, ...args: string[]) => b.line(`n += fmt_put(out + n, cap - n, ${cString(fmt)}${args.map((a) => `, ${a}`).join("")});`);
+  const put = (fmt: string, ...args: string[]) =>
+    b.line(`n += fmt_put(out + n, cap - n, ${cString(fmt)}${args.map((a) => `, ${a}`).join("")});`);
   switch (s.k) {
-    case "bool": put("%s", `${v} ? "true" : "false"`); return;
-    case "enum":
-      b.line(`switch (${v}) { ${s.e.values.map((e) => `case ${e.constant}: n += fmt_put(out + n, cap - n, "%s", ${cString(e.name)}); break;`).join(" ")} default: n += fmt_put(out + n, cap - n, "%d", (int)${v}); break; }`);
+    case "bool":
+      put("%s", `${v} ? "true" : "false"`);
       return;
-    case "int": put(s.signed ? "%lld" : "%llu", s.signed ? `(long long)${v}` : `(unsigned long long)${v}`); return;
-    case "float": put(s.bits === 32 ? "%.7g" : "%.17g", `(double)${v}`); return;
+    case "enum":
+      b.line(
+        `switch (${v}) { ${s.e.values.map((e) => `case ${e.constant}: n += fmt_put(out + n, cap - n, "%s", ${cString(e.name)}); break;`).join(" ")} default: n += fmt_put(out + n, cap - n, "%d", (int)${v}); break; }`,
+      );
+      return;
+    case "int":
+      put(s.signed ? "%lld" : "%llu", s.signed ? `(long long)${v}` : `(unsigned long long)${v}`);
+      return;
+    case "float":
+      put(s.bits === 32 ? "%.7g" : "%.17g", `(double)${v}`);
+      return;
     case "fixed":
-    case "time": put("%.17g", v); return;
-    case "string": put("\"%s\"", v); return;
+    case "time":
+      put("%.17g", v);
+      return;
+    case "string":
+      put('"%s"', v);
+      return;
     case "bytes": {
       const k = b.local("k", "size_t k;");
-      b.line(`for (${k} = 0; ${k} < (size_t)(${len ?? s.maxLength}); ${k}++) n += fmt_put(out + n, cap - n, "%02X", ${v}[${k}]);`);
+      b.line(
+        `for (${k} = 0; ${k} < (size_t)(${len ?? s.maxLength}); ${k}++) n += fmt_put(out + n, cap - n, "%02X", ${v}[${k}]);`,
+      );
       return;
     }
   }

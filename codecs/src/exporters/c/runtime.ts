@@ -1,6 +1,6 @@
 // The runtime files every C export ships (satpayload_rt.h/.c), with JavaScript's powers of ten
 // filled in bit for bit so the C text timestamps round exactly like the studio's.
-import { RUNTIME_C, RUNTIME_H } from "../../../../firmware/templates/runtime.ts";
+import { RUNTIME_C, RUNTIME_H } from "#firmware/templates/runtime.ts";
 import type { ExportFile } from "../types.ts";
 import { cHexDouble } from "./names.ts";
 

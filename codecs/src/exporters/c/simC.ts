@@ -1,11 +1,11 @@
 // The firmware's simulated sensors: each field's sample model (constant, uniform, normal, choice,
 // walk, counter, template, elements) as a few lines of C filling the record's C type, clamped to the
 // layout's range. One block per field, marked where a real sensor reading goes.
-import type { Field, Layout, SampleModel, ScalarType } from "../../layout/schema.ts";
-import { intLimits } from "../../layout/validate.ts";
 import { CBody, LOOP } from "./emit.ts";
 import type { CField, CModel, CScalar, CStruct } from "./model.ts";
 import { cComment, cDouble, cInt, cString } from "./names.ts";
+import type { Field, Layout, SampleModel, ScalarType } from "../../layout/schema.ts";
+import { intLimits } from "../../layout/validate.ts";
 
 interface State {
   walks: number;
@@ -32,11 +32,19 @@ function numberRange(t: ScalarType): [number, number] {
 
 function defaultModel(t: ScalarType): SampleModel {
   switch (t.kind) {
-    case "bool": return { kind: "choice", values: [false, true] };
-    case "enum": return { kind: "choice", values: t.values.map((v) => v.name) };
-    case "string": return { kind: "template", template: `{alpha:${Math.min(t.maxLength, 8)}}` };
-    case "bytes": return { kind: "constant", value: Array.from({ length: t.fixed ? t.maxLength : Math.min(t.maxLength, 8) }, (_, i) => i & 255) };
-    case "timestamp": return { kind: "walk", start: t.min ?? 1767225600, stepMin: 1, stepMax: 600 };
+    case "bool":
+      return { kind: "choice", values: [false, true] };
+    case "enum":
+      return { kind: "choice", values: t.values.map((v) => v.name) };
+    case "string":
+      return { kind: "template", template: `{alpha:${Math.min(t.maxLength, 8)}}` };
+    case "bytes":
+      return {
+        kind: "constant",
+        value: Array.from({ length: t.fixed ? t.maxLength : Math.min(t.maxLength, 8) }, (_, i) => i & 255),
+      };
+    case "timestamp":
+      return { kind: "walk", start: t.min ?? 1767225600, stepMin: 1, stepMax: 600 };
     default: {
       const [lo, hi] = numberRange(t);
       // the full range of a 32- or 64-bit integer is no useful test value
@@ -77,7 +85,10 @@ function numberExpr(model: SampleModel, t: ScalarType, st: State, b: CBody): str
       return dec(`sim_uniform(&s->rng, ${cDouble(model.min)}, ${cDouble(model.max)})`, model.decimals);
     case "normal": {
       const x = `sim_normal(&s->rng, ${cDouble(model.mean)}, ${cDouble(model.sd)})`;
-      const clamped = model.min !== undefined || model.max !== undefined ? `sim_clamp(${x}, ${cDouble(model.min ?? -Infinity)}, ${cDouble(model.max ?? Infinity)})` : x;
+      const clamped =
+        model.min !== undefined || model.max !== undefined
+          ? `sim_clamp(${x}, ${cDouble(model.min ?? -Infinity)}, ${cDouble(model.max ?? Infinity)})`
+          : x;
       return dec(clamped, model.decimals);
     }
     case "choice": {
@@ -91,8 +102,10 @@ function numberExpr(model: SampleModel, t: ScalarType, st: State, b: CBody): str
       b.open(`if (s->walked[${k}]) {`);
       b.line(`${w} += sim_uniform(&s->rng, ${cDouble(model.stepMin)}, ${cDouble(model.stepMax)});`);
       // bounce off the bounds like the studio's walk
-      if (model.min !== undefined) b.line(`if (${w} < ${cDouble(model.min)}) ${w} = ${cDouble(model.min)} + (${cDouble(model.min)} - ${w});`);
-      if (model.max !== undefined) b.line(`if (${w} > ${cDouble(model.max)}) ${w} = ${cDouble(model.max)} - (${w} - ${cDouble(model.max)});`);
+      if (model.min !== undefined)
+        b.line(`if (${w} < ${cDouble(model.min)}) ${w} = ${cDouble(model.min)} + (${cDouble(model.min)} - ${w});`);
+      if (model.max !== undefined)
+        b.line(`if (${w} > ${cDouble(model.max)}) ${w} = ${cDouble(model.max)} - (${w} - ${cDouble(model.max)});`);
       b.reopen("} else {");
       b.line(`${w} = ${cDouble(model.start)};`).line(`s->walked[${k}] = 1;`);
       b.close();
@@ -101,7 +114,9 @@ function numberExpr(model: SampleModel, t: ScalarType, st: State, b: CBody): str
     case "counter": {
       const k = st.counters++;
       const x = `(${cDouble(model.start)} + ${cDouble(model.step ?? 1)} * (double)s->count[${k}]++)`;
-      return model.wrap !== undefined && model.wrap > 0 ? `(${cDouble(model.start)} + fmod(${x} - ${cDouble(model.start)}, ${cDouble(model.wrap)}))` : x;
+      return model.wrap !== undefined && model.wrap > 0
+        ? `(${cDouble(model.start)} + fmod(${x} - ${cDouble(model.start)}, ${cDouble(model.wrap)}))`
+        : x;
     }
     default:
       return cDouble((lo + hi) / 2);
@@ -111,7 +126,9 @@ function numberExpr(model: SampleModel, t: ScalarType, st: State, b: CBody): str
 function choicePick(model: Extract<SampleModel, { kind: "choice" }>, b: CBody): string {
   const weights = model.weights && model.weights.length === model.values.length ? model.weights : undefined;
   const pick = b.local("pick", "size_t pick;");
-  b.line(`${pick} = sim_pick(&s->rng, ${weights ? `(const double[]){${weights.map(cDouble).join(", ")}}` : "NULL"}, ${model.values.length});`);
+  b.line(
+    `${pick} = sim_pick(&s->rng, ${weights ? `(const double[]){${weights.map(cDouble).join(", ")}}` : "NULL"}, ${model.values.length});`,
+  );
   return pick;
 }
 
@@ -129,7 +146,8 @@ function storeNumber(cs: CScalar, t: ScalarType, x: string, dst: string, b: CBod
       return;
     }
     case "float":
-      if (t.kind === "float" && (t.min !== undefined || t.max !== undefined)) b.line(`${v} = sim_clamp(${v}, ${cDouble(lo)}, ${cDouble(hi)});`);
+      if (t.kind === "float" && (t.min !== undefined || t.max !== undefined))
+        b.line(`${v} = sim_clamp(${v}, ${cDouble(lo)}, ${cDouble(hi)});`);
       b.line(`${dst} = ${cs.bits === 32 ? `(float)${v}` : v};`);
       return;
     case "fixed":
@@ -144,14 +162,24 @@ function storeNumber(cs: CScalar, t: ScalarType, x: string, dst: string, b: CBod
   }
 }
 
-function genScalar(cs: CScalar, t: ScalarType, model: SampleModel, dst: string, len: string | undefined, st: State, b: CBody): void {
+function genScalar(
+  cs: CScalar,
+  t: ScalarType,
+  model: SampleModel,
+  dst: string,
+  len: string | undefined,
+  st: State,
+  b: CBody,
+): void {
   if (cs.k === "enum") {
     const names = cs.e.values;
     const resolve = (v: unknown) => names.find((e) => e.name === v || e.value === v) ?? names[0]!;
     if (model.kind === "constant") b.line(`${dst} = ${resolve(model.value).constant};`);
     else if (model.kind === "choice") {
       const pick = choicePick(model, b);
-      b.line(`${dst} = ((const ${cs.e.typeName}[]){${model.values.map((v) => resolve(v).constant).join(", ")}})[${pick}];`);
+      b.line(
+        `${dst} = ((const ${cs.e.typeName}[]){${model.values.map((v) => resolve(v).constant).join(", ")}})[${pick}];`,
+      );
     } else {
       const pick = b.local("pick", "size_t pick;");
       b.line(`${pick} = sim_pick(&s->rng, NULL, ${names.length});`);
@@ -161,7 +189,8 @@ function genScalar(cs: CScalar, t: ScalarType, model: SampleModel, dst: string, 
   }
   if (cs.k === "string") {
     const text = (v: unknown) => cString(fitUtf8(String(v ?? ""), cs.maxLength));
-    if (model.kind === "template") b.line(`sim_template(&s->rng, ${cString(model.template)}, ${dst}, ${cs.maxLength + 1});`);
+    if (model.kind === "template")
+      b.line(`sim_template(&s->rng, ${cString(model.template)}, ${dst}, ${cs.maxLength + 1});`);
     else if (model.kind === "constant") b.line(`strcpy(${dst}, ${text(model.value)});`);
     else if (model.kind === "choice") {
       const pick = choicePick(model, b);
@@ -194,12 +223,20 @@ function genScalar(cs: CScalar, t: ScalarType, model: SampleModel, dst: string, 
     put(fit(model.kind === "constant" ? model.value : (defaultModel(t) as { value: unknown }).value));
     return;
   }
-  storeNumber(cs, t, numberExpr(model.kind === "template" || model.kind === "elements" ? defaultModel(t) : model, t, st, b), dst, b);
+  storeNumber(
+    cs,
+    t,
+    numberExpr(model.kind === "template" || model.kind === "elements" ? defaultModel(t) : model, t, st, b),
+    dst,
+    b,
+  );
 }
 
 function genField(f: CField, base: string, st: State, b: CBody): void {
   const src: Field = f.field;
-  b.line(`/* ${cComment(`${src.name}${src.unit ? ` [${src.unit}]` : ""}`)}: simulated - replace with your sensor reading */`);
+  b.line(
+    `/* ${cComment(`${src.name}${src.unit ? ` [${src.unit}]` : ""}`)}: simulated - replace with your sensor reading */`,
+  );
   if (f.has) {
     // optional fields are present 80 % of the time, as in the studio's samples
     b.line(`${base}${f.has} = sim_u01(&s->rng) < 0.8;`);

@@ -1,16 +1,22 @@
 // The Struct plan (formats/fixed/structPlan.ts) as C: pack_<msg>() / unpack_<msg>() that write and
 // read exactly the bytes of docs/design/struct-mapping.md. Every constant (codes, sizes, scales,
 // bits) comes from the plan the TypeScript codec runs on; this file only spells it in C.
-import type { ScalarType } from "../../layout/schema.ts";
-import { fixedPoint } from "../../layout/fixedPoint.ts";
-import { intLimits } from "../../layout/validate.ts";
-import { resolutionDecimals } from "../../layout/timeTicks.ts";
-import type { NumericSlot } from "../../formats/fixed/numeric.ts";
-import { isAppended, PREFIX_BYTES, type StructField, type StructNode, type StructPlan } from "../../formats/fixed/structPlan.ts";
 import { CBody, LOOP } from "./emit.ts";
 import { fixedFromRaw, SAFE } from "./fixedC.ts";
 import type { CField, CNode, CScalar, CStruct } from "./model.ts";
 import { cDouble, cInt, cString } from "./names.ts";
+import type { NumericSlot } from "../../formats/fixed/numeric.ts";
+import {
+  isAppended,
+  PREFIX_BYTES,
+  type StructField,
+  type StructNode,
+  type StructPlan,
+} from "../../formats/fixed/structPlan.ts";
+import { fixedPoint } from "../../layout/fixedPoint.ts";
+import type { ScalarType } from "../../layout/schema.ts";
+import { resolutionDecimals } from "../../layout/timeTicks.ts";
+import { intLimits } from "../../layout/validate.ts";
 
 interface Ctx {
   b: CBody;
@@ -41,8 +47,10 @@ function packNum(slot: NumericSlot, type: ScalarType, s: CScalar, v: string, c: 
     case "int": {
       // the declared range is the contract (as the TypeScript codec checks it): the C type alone allows more
       const [lo, hi] = intLimits(type.bits, type.signed);
-      const below = type.min !== undefined && type.min > lo ? `${v} < ${cInt(Math.ceil(type.min), !type.signed)}` : null;
-      const above = type.max !== undefined && type.max < hi ? `${v} > ${cInt(Math.floor(type.max), !type.signed)}` : null;
+      const below =
+        type.min !== undefined && type.min > lo ? `${v} < ${cInt(Math.ceil(type.min), !type.signed)}` : null;
+      const above =
+        type.max !== undefined && type.max < hi ? `${v} > ${cInt(Math.floor(type.max), !type.signed)}` : null;
       const out = [below, above].filter(Boolean);
       if (out.length) b.line(`if (${out.join(" || ")}) return SP_ERR_RANGE;`);
       b.line(tryc(`sp_wr_uint(w, (uint64_t)${type.signed ? `(int64_t)${v}` : v}, ${size})`));
@@ -78,7 +86,13 @@ function packNum(slot: NumericSlot, type: ScalarType, s: CScalar, v: string, c: 
   }
 }
 
-function packText(n: Extract<StructNode, { kind: "text" }>, s: CScalar, v: string, len: string | undefined, c: Ctx): void {
+function packText(
+  n: Extract<StructNode, { kind: "text" }>,
+  s: CScalar,
+  v: string,
+  len: string | undefined,
+  c: Ctx,
+): void {
   const { b } = c;
   const cnt = b.local("n", "size_t n;");
   const p = b.local("p", "const uint8_t *p;");
@@ -96,7 +110,7 @@ function packText(n: Extract<StructNode, { kind: "text" }>, s: CScalar, v: strin
     b.line(`${p} = ${v};`);
   } else {
     const t = b.local("tbuf", `uint8_t tbuf[${c.timeBuf}];`);
-    b.line(tryc(`sp_time_write(${cString(s.k === "time" ? s.textFormat ?? "" : "")}, ${v}, ${t})`));
+    b.line(tryc(`sp_time_write(${cString(s.k === "time" ? (s.textFormat ?? "") : "")}, ${v}, ${t})`));
     b.line(`${cnt} = ${n.maxLength};`);
     b.line(`${p} = ${t};`);
   }
@@ -181,7 +195,9 @@ function unpackNum(slot: NumericSlot, type: ScalarType, s: CScalar, dst: string,
       b.line(`if (${raw} < ${cInt(fp.rawMin)} || ${raw} > ${cInt(fp.rawMax)}) return SP_ERR_RANGE;`);
       const v = b.local("v", "double v;");
       b.line(`${v} = ${fixedFromRaw(type, raw, b)};`);
-      b.line(`${dst} = ${v} < ${cDouble(type.min)} ? ${cDouble(type.min)} : ${v} > ${cDouble(type.max)} ? ${cDouble(type.max)} : ${v};`);
+      b.line(
+        `${dst} = ${v} < ${cDouble(type.min)} ? ${cDouble(type.min)} : ${v} > ${cDouble(type.max)} ? ${cDouble(type.max)} : ${v};`,
+      );
       return;
     }
     case "timestamp": {
@@ -203,7 +219,13 @@ function unpackNum(slot: NumericSlot, type: ScalarType, s: CScalar, dst: string,
   }
 }
 
-function unpackText(n: Extract<StructNode, { kind: "text" }>, s: CScalar, dst: string, len: string | undefined, c: Ctx): void {
+function unpackText(
+  n: Extract<StructNode, { kind: "text" }>,
+  s: CScalar,
+  dst: string,
+  len: string | undefined,
+  c: Ctx,
+): void {
   const { b } = c;
   const cnt = b.local("n", "size_t n;");
   const p = b.local("p", "const uint8_t *p;");
@@ -217,7 +239,7 @@ function unpackText(n: Extract<StructNode, { kind: "text" }>, s: CScalar, dst: s
       if (len) b.line(`${len} = (uint16_t)${cnt};`);
     } else {
       b.line(`if (${cnt} != ${n.maxLength}) return SP_ERR_VALUE;`);
-      b.line(tryc(`sp_time_read(${cString(s.k === "time" ? s.textFormat ?? "" : "")}, ${p}, &${dst})`));
+      b.line(tryc(`sp_time_read(${cString(s.k === "time" ? (s.textFormat ?? "") : "")}, ${p}, &${dst})`));
     }
   };
   if (n.mode === "fixed") {
@@ -246,7 +268,14 @@ function unpackText(n: Extract<StructNode, { kind: "text" }>, s: CScalar, dst: s
   }
 }
 
-function unpackValue(node: StructNode, type: ScalarType, s: CScalar, dst: string, len: string | undefined, c: Ctx): void {
+function unpackValue(
+  node: StructNode,
+  type: ScalarType,
+  s: CScalar,
+  dst: string,
+  len: string | undefined,
+  c: Ctx,
+): void {
   if (node.kind === "num") unpackNum(node.slot, type, s, dst, c);
   else if (node.kind === "text") unpackText(node, s, dst, len, c);
   else throw new Error("unreachable");
@@ -258,7 +287,8 @@ function unpackField(f: StructField, cf: CField, base: string, c: Ctx): void {
   const body = () => {
     const node = f.node;
     const cn = cf.node;
-    if (node.kind === "group" && cn.k === "group") node.fields.forEach((sf, i) => unpackField(sf, cn.struct.fields[i]!, `${at}.`, c));
+    if (node.kind === "group" && cn.k === "group")
+      node.fields.forEach((sf, i) => unpackField(sf, cn.struct.fields[i]!, `${at}.`, c));
     else if (node.kind === "array" && cn.k === "array") {
       const i = b.local(LOOP, `size_t ${LOOP};`);
       const count = b.local("count", "size_t count;");
@@ -321,7 +351,7 @@ export function structFunctions(plan: StructPlan, root: CStruct, name: string): 
   if (plan.bitmapBytes) {
     const p = get.local("p", "const uint8_t *p;");
     get.line(tryc(`sp_rd_take(r, ${plan.bitmapBytes}, &${p})`));
-    const unused = plan.optionalCount % 8 ? 0xff & ~((1 << plan.optionalCount % 8) - 1) : 0;
+    const unused = plan.optionalCount % 8 ? 0xff & ~((1 << (plan.optionalCount % 8)) - 1) : 0;
     if (unused) get.line(`if (${p}[${plan.bitmapBytes - 1}] & 0x${unused.toString(16)}u) return SP_ERR_PADDING;`);
   }
   plan.fields.forEach((f, i) => unpackField(f, root.fields[i]!, "out->", gc));

@@ -1,8 +1,8 @@
 // The decoded record as plain JSON (what the network-server decoders return, the JSON Schema describes
 // and the decoder service forwards): toPlain's JSON form, made representable in standard JSON.
+import { pyFloat32Repr } from "../../formats/selfdescribing/float32Text.ts";
 import type { Field, Layout, ScalarType } from "../../layout/schema.ts";
 import type { PlainValue, TypedRecord } from "../../layout/values.ts";
-import { pyFloat32Repr } from "../../formats/selfdescribing/float32Text.ts";
 import { toPlain } from "../../text/plain.ts";
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };

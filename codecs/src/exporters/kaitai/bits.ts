@@ -1,12 +1,12 @@
 // The bit-packed format (docs/design/bitpacked-mapping.md) as a Kaitai Struct spec with big-endian bit
 // order, from the codec's own field specs. Everything stays in one flat seq: Kaitai aligns user types
 // to a byte boundary, and bit-packed fields do not start on one.
-import { LayoutError } from "../../errors.ts";
-import type { Field, Layout, ScalarType } from "../../layout/schema.ts";
-import { layoutSpecs, type FieldSpec, type ScalarSpec } from "../../formats/bits/plan.ts";
 import { ksyEnumIds, ksyId, ksyMetaId } from "./names.ts";
 import { scalarDoc } from "./struct.ts";
 import type { YamlValue } from "./yaml.ts";
+import { LayoutError } from "../../errors.ts";
+import { layoutSpecs, type FieldSpec, type ScalarSpec } from "../../formats/bits/plan.ts";
+import type { Field, Layout, ScalarType } from "../../layout/schema.ts";
 
 type Map_ = { [key: string]: YamlValue };
 
@@ -19,16 +19,22 @@ export const MAX_FIELD_BITS = 32;
 const num = (x: number | bigint) => String(x);
 /** Kaitai reads a b1 field as a boolean; arithmetic and counts need it as 0 / 1. */
 const asInt = (id: string, width: number) => (width === 1 ? `(${id} ? 1 : 0)` : id);
-const plus = (lo: number | bigint) => (lo === 0 || lo === 0n ? "" : Number(lo) < 0 ? ` - ${num(typeof lo === "bigint" ? -lo : -lo)}` : ` + ${num(lo)}`);
+const plus = (lo: number | bigint) =>
+  lo === 0 || lo === 0n ? "" : Number(lo) < 0 ? ` - ${num(typeof lo === "bigint" ? -lo : -lo)}` : ` + ${num(lo)}`;
 
 /** The id suffix of the one bN field a single-field scalar travels as. */
 export function rawSuffix(s: ScalarSpec): string {
   switch (s.k) {
-    case "bool": return "";
-    case "enum": return "_index";
-    case "quant": return "_q";
-    case "ieee": return "_bits";
-    default: return "_raw";
+    case "bool":
+      return "";
+    case "enum":
+      return "_index";
+    case "quant":
+      return "_q";
+    case "ieee":
+      return "_bits";
+    default:
+      return "_raw";
   }
 }
 
@@ -38,7 +44,10 @@ export function bitsKsy(layout: Layout): Map_ {
   const enums: Map_ = {};
   const taken = new Set<string>();
   const claim = (id: string) => {
-    if (taken.has(id)) throw new LayoutError([{ path: "fields", message: `Kaitai id "${id}" is derived from two fields; rename one key` }]);
+    if (taken.has(id))
+      throw new LayoutError([
+        { path: "fields", message: `Kaitai id "${id}" is derived from two fields; rename one key` },
+      ]);
     taken.add(id);
     return id;
   };
@@ -61,9 +70,16 @@ export function bitsKsy(layout: Layout): Map_ {
       // wider values are read as two fields: some runtimes (JavaScript) read at most 32 bits at a time
       const hi = claim(`${raw}_hi`);
       const lo = claim(`${raw}_lo`);
-      seq.push({ id: hi, type: bits(width - MAX_FIELD_BITS), ...iff, ...repeat, doc: `${doc}; high ${width - MAX_FIELD_BITS} of ${width} bits` });
+      seq.push({
+        id: hi,
+        type: bits(width - MAX_FIELD_BITS),
+        ...iff,
+        ...repeat,
+        doc: `${doc}; high ${width - MAX_FIELD_BITS} of ${width} bits`,
+      });
       seq.push({ id: lo, type: bits(MAX_FIELD_BITS), ...iff, ...repeat, doc: `${doc}; low 32 of ${width} bits` });
-      if (!isArray) instances[raw] = { value: `${hi} * 4294967296 + ${lo}`, ...iff, doc: `${doc}; the ${width}-bit field` };
+      if (!isArray)
+        instances[raw] = { value: `${hi} * 4294967296 + ${lo}`, ...iff, doc: `${doc}; the ${width}-bit field` };
       return raw;
     };
     const instance = (value: string, what: string) => {
@@ -87,17 +103,28 @@ export function bitsKsy(layout: Layout): Map_ {
       }
       case "int64": {
         const raw = asInt(field("_raw", s.bits), s.bits);
-        instance(s.bits > 0 ? `${raw}${plus(s.lo)}` : num(s.lo), "the integer (beyond 2^53 a JavaScript number loses digits)");
+        instance(
+          s.bits > 0 ? `${raw}${plus(s.lo)}` : num(s.lo),
+          "the integer (beyond 2^53 a JavaScript number loses digits)",
+        );
         return true;
       }
       case "quant": {
         const raw = asInt(field("_q", s.bits), s.bits);
-        instance(s.bits > 0 ? `${num(s.qz.lo)} + ${raw} * ${num(s.qz.step)}` : num(s.qz.lo), `value = ${num(s.qz.lo)} + q * ${num(s.qz.step)}, at most ${num(s.qz.hi)}`);
+        instance(
+          s.bits > 0 ? `${num(s.qz.lo)} + ${raw} * ${num(s.qz.step)}` : num(s.qz.lo),
+          `value = ${num(s.qz.lo)} + q * ${num(s.qz.step)}, at most ${num(s.qz.hi)}`,
+        );
         return true;
       }
       case "fixed": {
         const raw = asInt(field("_raw", s.bits), s.bits);
-        instance(s.bits > 0 ? `(${raw}${plus(s.rawLo)}) * ${num(s.scale)}${plus(s.offset)}` : num(s.rawLo * s.scale + s.offset), `fixed-point value = raw * ${num(s.scale)} + ${num(s.offset)}`);
+        instance(
+          s.bits > 0
+            ? `(${raw}${plus(s.rawLo)}) * ${num(s.scale)}${plus(s.offset)}`
+            : num(s.rawLo * s.scale + s.offset),
+          `fixed-point value = raw * ${num(s.scale)} + ${num(s.offset)}`,
+        );
         return true;
       }
       case "ieee":
@@ -109,7 +136,12 @@ export function bitsKsy(layout: Layout): Map_ {
   }
 
   /** A string or bytes value: length (unless fixed), then one symbol per character / one byte each. */
-  function text(id: string, s: Extract<ScalarSpec, { k: "string" | "bytes" }>, f: Field, cond: string | undefined): void {
+  function text(
+    id: string,
+    s: Extract<ScalarSpec, { k: "string" | "bytes" }>,
+    f: Field,
+    cond: string | undefined,
+  ): void {
     const iff: Map_ = cond ? { if: cond } : {};
     let count: string | number = s.maxLength;
     if (!s.fixed) {
@@ -124,7 +156,14 @@ export function bitsKsy(layout: Layout): Map_ {
         : s.alphabet
           ? `${s.alphabet.bits}-bit symbols of the ${s.alphabet.charset} alphabet: ${s.alphabet.describe}`
           : "the UTF-8 bytes";
-    seq.push({ id: claim(`${id}_${s.k === "string" ? "sym" : "byte"}`), type: bits(symBits), repeat: "expr", "repeat-expr": count, ...iff, doc: `${scalarDoc(f, undefined)}; ${what}${s.fixed ? "; pad symbols fill the fixed length" : ""}` });
+    seq.push({
+      id: claim(`${id}_${s.k === "string" ? "sym" : "byte"}`),
+      type: bits(symBits),
+      repeat: "expr",
+      "repeat-expr": count,
+      ...iff,
+      doc: `${scalarDoc(f, undefined)}; ${what}${s.fixed ? "; pad symbols fill the fixed length" : ""}`,
+    });
   }
 
   function walk(specs: FieldSpec[], prefix: string[], cond: string | undefined): void {
@@ -158,7 +197,13 @@ export function bitsKsy(layout: Layout): Map_ {
         const wide = "bits" in n.s && n.s.bits > MAX_FIELD_BITS;
         // elements split in two fields cannot be a repeat (Kaitai would read every high part first)
         if (!wide && single(id, n.s, t.of, f, own, { repeat: "expr", "repeat-expr": count })) continue;
-        if (n.maxCount > MAX_UNROLLED) throw new LayoutError([{ path: `fields.${keys.join(".")}`, message: `Kaitai (bit-packed): arrays of strings, bytes or values wider than ${MAX_FIELD_BITS} bits are unrolled, at most ${MAX_UNROLLED} elements` }]);
+        if (n.maxCount > MAX_UNROLLED)
+          throw new LayoutError([
+            {
+              path: `fields.${keys.join(".")}`,
+              message: `Kaitai (bit-packed): arrays of strings, bytes or values wider than ${MAX_FIELD_BITS} bits are unrolled, at most ${MAX_UNROLLED} elements`,
+            },
+          ]);
         for (let k = 0; k < n.maxCount; k++) {
           const more = typeof count === "string" ? `${count} > ${k}` : undefined;
           if (wide) single(`${id}_${k}`, n.s, t.of, f, and(own, more), {});

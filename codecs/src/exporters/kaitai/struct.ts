@@ -1,22 +1,33 @@
 // The Struct format (docs/design/struct-mapping.md) as a Kaitai Struct spec, built from the codec's
 // own plan: presence bitmap, values in place, length prefixes, appended strings after the in-place part.
-import { LayoutError } from "../../errors.ts";
-import type { Field, Layout, ScalarType } from "../../layout/schema.ts";
-import { planStruct, type StructField, type StructNode } from "../../formats/fixed/structPlan.ts";
-import type { PrimCode } from "../../formats/fixed/prim.ts";
-import { isAppended } from "../../formats/fixed/structPlan.ts";
 import { ksyEnumIds, ksyId, ksyMetaId } from "./names.ts";
 import type { YamlValue } from "./yaml.ts";
+import { LayoutError } from "../../errors.ts";
+import type { PrimCode } from "../../formats/fixed/prim.ts";
+import { planStruct, type StructField, type StructNode, isAppended } from "../../formats/fixed/structPlan.ts";
+import type { Field, Layout, ScalarType } from "../../layout/schema.ts";
 
 type Map_ = { [key: string]: YamlValue };
 
-const KSY_PRIM: Readonly<Record<PrimCode, string>> = { b: "s1", B: "u1", h: "s2", H: "u2", i: "s4", I: "u4", q: "s8", Q: "u8", f: "f4", d: "f8" };
+const KSY_PRIM: Readonly<Record<PrimCode, string>> = {
+  b: "s1",
+  B: "u1",
+  h: "s2",
+  H: "u2",
+  i: "s4",
+  I: "u4",
+  q: "s8",
+  Q: "u8",
+  f: "f4",
+  d: "f8",
+};
 
 const num = (x: number) => (Number.isInteger(x) ? String(x) : String(x));
 
 export function scalarDoc(f: Field, t: ScalarType | undefined): string {
   const parts = [f.unit ? `${f.name} [${f.unit}]` : f.name];
-  if (t?.kind === "fixed") parts.push(`fixed-point raw: value = raw * ${num(t.scale)} + ${num(t.offset)} (${num(t.min)}..${num(t.max)})`);
+  if (t?.kind === "fixed")
+    parts.push(`fixed-point raw: value = raw * ${num(t.scale)} + ${num(t.offset)} (${num(t.min)}..${num(t.max)})`);
   if (t?.kind === "timestamp") parts.push(t.encoding === "text" ? `UTC "${t.textFormat}"` : "epoch time (UTC)");
   if (t?.kind === "bool") parts.push("0 = false, 1 = true");
   if (f.presence === "optional") parts.push("optional");
@@ -32,20 +43,27 @@ export function structKsy(layout: Layout): Map_ {
   const types: Map_ = {};
   const taken = new Set<string>();
   const claim = (id: string) => {
-    if (taken.has(id)) throw new LayoutError([{ path: "fields", message: `Kaitai id "${id}" is derived from two fields; rename one key` }]);
+    if (taken.has(id))
+      throw new LayoutError([
+        { path: "fields", message: `Kaitai id "${id}" is derived from two fields; rename one key` },
+      ]);
     taken.add(id);
     return id;
   };
   const presence = (bit: number) => `(presence[${bit >> 3}] & ${1 << (bit & 7)}) != 0`;
 
-  const encodingOf = (of: "string" | "bytes" | "time") => (of === "bytes" ? undefined : of === "time" ? "ASCII" : "UTF-8");
+  const encodingOf = (of: "string" | "bytes" | "time") =>
+    of === "bytes" ? undefined : of === "time" ? "ASCII" : "UTF-8";
   const lenType = (mode: string) => (mode.startsWith("u8") ? "u1" : "u2");
 
   /** An element type for strings with an inline length prefix (arrays of them need one type per element). */
   const inlineType = (n: Extract<StructNode, { kind: "text" }>): string => {
     const name = `${n.of === "bytes" ? "bytes" : "str"}_${lenType(n.mode)}_${n.of === "time" ? "ascii" : "utf8"}`;
     types[name] = {
-      seq: [{ id: "len", type: lenType(n.mode) }, { id: "value", ...(n.of === "bytes" ? {} : { type: "str", encoding: encodingOf(n.of)! }), size: "len" }],
+      seq: [
+        { id: "len", type: lenType(n.mode) },
+        { id: "value", ...(n.of === "bytes" ? {} : { type: "str", encoding: encodingOf(n.of)! }), size: "len" },
+      ],
     };
     return name;
   };
@@ -53,7 +71,12 @@ export function structKsy(layout: Layout): Map_ {
   function textInPlace(id: string, n: Extract<StructNode, { kind: "text" }>, base: Map_, repeat: Map_): void {
     const enc = encodingOf(n.of);
     if (n.mode === "fixed") {
-      const body: Map_ = n.of === "bytes" ? { size: n.maxLength } : n.of === "time" ? { type: "str", size: n.maxLength, encoding: enc! } : { type: "strz", size: n.maxLength, encoding: enc! };
+      const body: Map_ =
+        n.of === "bytes"
+          ? { size: n.maxLength }
+          : n.of === "time"
+            ? { type: "str", size: n.maxLength, encoding: enc! }
+            : { type: "strz", size: n.maxLength, encoding: enc! };
       seq.push({ id: claim(id), ...body, ...base, ...repeat });
       return;
     }
@@ -61,7 +84,14 @@ export function structKsy(layout: Layout): Map_ {
       const len = claim(`${id}_len`);
       seq.push({ id: len, type: lenType(n.mode), ...base, ...repeat });
       const size = Object.keys(repeat).length ? `${len}[_index]` : len;
-      tail.push({ id: claim(id), ...(enc ? { type: "str", encoding: enc } : {}), size, ...base, ...repeat, doc: `${String(base.doc ?? "")}${base.doc ? "; " : ""}appended after the in-place part` });
+      tail.push({
+        id: claim(id),
+        ...(enc ? { type: "str", encoding: enc } : {}),
+        size,
+        ...base,
+        ...repeat,
+        doc: `${String(base.doc ?? "")}${base.doc ? "; " : ""}appended after the in-place part`,
+      });
       return;
     }
     if (Object.keys(repeat).length) {
@@ -82,7 +112,15 @@ export function structKsy(layout: Layout): Map_ {
   const s8Type = (): string => {
     types[S8] = {
       doc: "signed 64-bit integer read as two 32-bit words (works around kaitai-struct 0.11.0 JavaScript readS8)",
-      seq: plan.little ? [{ id: "lo", type: "u4" }, { id: "hi", type: "s4" }] : [{ id: "hi", type: "s4" }, { id: "lo", type: "u4" }],
+      seq: plan.little
+        ? [
+            { id: "lo", type: "u4" },
+            { id: "hi", type: "s4" },
+          ]
+        : [
+            { id: "hi", type: "s4" },
+            { id: "lo", type: "u4" },
+          ],
       instances: { value: { value: "hi * 4294967296 + lo" } },
     };
     return S8;
@@ -105,11 +143,19 @@ export function structKsy(layout: Layout): Map_ {
     } else if (t.kind === "fixed" && !isArray) {
       const raw = claim(`${id}_raw`);
       seq.push({ id: raw, type, ...base });
-      instances[claim(id)] = { value: `${valueOf(raw)} * ${num(t.scale)}${t.offset ? ` + ${num(t.offset)}` : ""}`, ...(base.if ? { if: base.if } : {}), doc: scalarDoc(f, t) };
+      instances[claim(id)] = {
+        value: `${valueOf(raw)} * ${num(t.scale)}${t.offset ? ` + ${num(t.offset)}` : ""}`,
+        ...(base.if ? { if: base.if } : {}),
+        doc: scalarDoc(f, t),
+      };
     } else if (t.kind === "timestamp" && n.slot.code === "q" && !isArray) {
       const raw = claim(`${id}_ticks`);
       seq.push({ id: raw, type, ...base, doc: `${scalarDoc(f, t)}; ticks of ${num(t.resolution)} s` });
-      instances[claim(id)] = { value: `${valueOf(raw)} * ${num(t.resolution)}`, ...(base.if ? { if: base.if } : {}), doc: "epoch seconds" };
+      instances[claim(id)] = {
+        value: `${valueOf(raw)} * ${num(t.resolution)}`,
+        ...(base.if ? { if: base.if } : {}),
+        doc: "epoch seconds",
+      };
     } else seq.push({ id: claim(id), type, ...base, ...repeat });
   }
 
@@ -140,12 +186,22 @@ export function structKsy(layout: Layout): Map_ {
 
   if (plan.bitmapBytes > 0) {
     taken.add("presence");
-    seq.push({ id: "presence", type: "u1", repeat: "expr", "repeat-expr": plan.bitmapBytes, doc: `presence bitmap of the ${plan.optionalCount} optional fields in layout order, depth first: field i is bit i % 8 of byte i / 8 (LSB first), 1 = present` });
+    seq.push({
+      id: "presence",
+      type: "u1",
+      repeat: "expr",
+      "repeat-expr": plan.bitmapBytes,
+      doc: `presence bitmap of the ${plan.optionalCount} optional fields in layout order, depth first: field i is bit i % 8 of byte i / 8 (LSB first), 1 = present`,
+    });
   }
   walk(layout.fields, plan.fields, [], undefined);
 
   const spec: Map_ = {
-    meta: { id: ksyMetaId(layout.message, "struct"), title: `${layout.name} (Struct)`, endian: plan.little ? "le" : "be" },
+    meta: {
+      id: ksyMetaId(layout.message, "struct"),
+      title: `${layout.name} (Struct)`,
+      endian: plan.little ? "le" : "be",
+    },
     doc: `${layout.package}.${layout.message} in the Struct format: packed like Python struct.pack("${plan.little ? "<" : ">"}…"), no padding. Generated by SatPayload Studio from the layout.`,
     seq: [...seq, ...tail],
   };

@@ -1,15 +1,27 @@
 // The SBE message schema of a layout as data (docs/design/sbe-mapping.md): types, root fields,
 // repeating groups and var data, each tied to the codec's plan node it describes, so the XML writer
 // and the cross-check harness walk one structure.
-import type { Field, Layout, ScalarType } from "../../layout/schema.ts";
-import { planSbe, type SbeField, type SbePlan, type SbeScalar } from "../../formats/fixed/sbePlan.ts";
-import type { PrimCode } from "../../formats/fixed/prim.ts";
-import { epochIsU32 } from "../../formats/fixed/numeric.ts";
 import { sbeEnumValueNames, sbeName, sbeUpperCamel } from "./names.ts";
+import { epochIsU32 } from "../../formats/fixed/numeric.ts";
+import type { PrimCode } from "../../formats/fixed/prim.ts";
+import { planSbe, type SbeField, type SbePlan, type SbeScalar } from "../../formats/fixed/sbePlan.ts";
+import type { Field, Layout, ScalarType } from "../../layout/schema.ts";
 
-export type SbePrim = "int8" | "uint8" | "int16" | "uint16" | "int32" | "uint32" | "int64" | "uint64" | "float" | "double" | "char";
+export type SbePrim =
+  "int8" | "uint8" | "int16" | "uint16" | "int32" | "uint32" | "int64" | "uint64" | "float" | "double" | "char";
 
-export const PRIM_OF: Readonly<Record<PrimCode, SbePrim>> = { b: "int8", B: "uint8", h: "int16", H: "uint16", i: "int32", I: "uint32", q: "int64", Q: "uint64", f: "float", d: "double" };
+export const PRIM_OF: Readonly<Record<PrimCode, SbePrim>> = {
+  b: "int8",
+  B: "uint8",
+  h: "int16",
+  H: "uint16",
+  i: "int32",
+  I: "uint32",
+  q: "int64",
+  Q: "uint64",
+  f: "float",
+  d: "double",
+};
 
 export interface SbeTypeAttrs {
   name: string;
@@ -24,7 +36,13 @@ export type SbeMember = ({ kind: "type" } & SbeTypeAttrs) | { kind: "ref"; name:
 
 export type SbeTypeDecl =
   | ({ kind: "type" } & SbeTypeAttrs)
-  | { kind: "enum"; name: string; encodingType: "uint8" | "uint16"; values: { name: string; value: number }[]; description?: string }
+  | {
+      kind: "enum";
+      name: string;
+      encodingType: "uint8" | "uint16";
+      values: { name: string; value: number }[];
+      description?: string;
+    }
   | { kind: "composite"; name: string; members: SbeMember[]; description?: string };
 
 export interface SbeMsgField {
@@ -39,7 +57,9 @@ export interface SbeMsgField {
 export interface SbeMsgGroup {
   name: string;
   id: number;
-  entry: { kind: "field"; id: number; type: string } | { kind: "data"; id: number; type: "varStringEncoding" | "varDataEncoding" };
+  entry:
+    | { kind: "field"; id: number; type: string }
+    | { kind: "data"; id: number; type: "varStringEncoding" | "varDataEncoding" };
   description?: string;
   plan: SbeField;
 }
@@ -81,7 +101,9 @@ function scalarNote(t: ScalarType): string[] {
       return [`fixed-point: value = raw * ${num(t.scale)} + ${num(t.offset)}, range ${num(t.min)}..${num(t.max)}`];
     case "timestamp":
       if (t.encoding === "text") return [`UTC ${t.textFormat}`];
-      return [epochIsU32(t) ? "epoch seconds (UTC)" : `epoch ticks of ${num(t.resolution)} s since 1970-01-01T00:00:00Z`];
+      return [
+        epochIsU32(t) ? "epoch seconds (UTC)" : `epoch ticks of ${num(t.resolution)} s since 1970-01-01T00:00:00Z`,
+      ];
     case "enum":
       return [`values: ${t.values.map((v) => `${v.name}=${v.value}`).join(", ")}`];
     case "string":
@@ -100,11 +122,39 @@ export function sbeSchemaModel(layout: Layout): SbeSchemaModel {
       kind: "composite",
       name: "messageHeader",
       description: "SBE 1.0 message header",
-      members: (["blockLength", "templateId", "schemaId", "version"] as const).map((n) => ({ kind: "type" as const, name: n, prim: "uint16" as const })),
+      members: (["blockLength", "templateId", "schemaId", "version"] as const).map((n) => ({
+        kind: "type" as const,
+        name: n,
+        prim: "uint16" as const,
+      })),
     },
-    { kind: "composite", name: "groupSizeEncoding", description: "repeating group dimensions", members: [{ kind: "type", name: "blockLength", prim: "uint16" }, { kind: "type", name: "numInGroup", prim: "uint16" }] },
-    { kind: "composite", name: "varStringEncoding", description: "variable-length UTF-8 string", members: [{ kind: "type", name: "length", prim: "uint16" }, { kind: "type", name: "varData", prim: "uint8", length: 0, characterEncoding: "UTF-8" }] },
-    { kind: "composite", name: "varDataEncoding", description: "variable-length bytes", members: [{ kind: "type", name: "length", prim: "uint16" }, { kind: "type", name: "varData", prim: "uint8", length: 0 }] },
+    {
+      kind: "composite",
+      name: "groupSizeEncoding",
+      description: "repeating group dimensions",
+      members: [
+        { kind: "type", name: "blockLength", prim: "uint16" },
+        { kind: "type", name: "numInGroup", prim: "uint16" },
+      ],
+    },
+    {
+      kind: "composite",
+      name: "varStringEncoding",
+      description: "variable-length UTF-8 string",
+      members: [
+        { kind: "type", name: "length", prim: "uint16" },
+        { kind: "type", name: "varData", prim: "uint8", length: 0, characterEncoding: "UTF-8" },
+      ],
+    },
+    {
+      kind: "composite",
+      name: "varDataEncoding",
+      description: "variable-length bytes",
+      members: [
+        { kind: "type", name: "length", prim: "uint16" },
+        { kind: "type", name: "varData", prim: "uint8", length: 0 },
+      ],
+    },
   ];
   const taken = new Set(types.map((t) => t.name));
   const uniqueType = (base: string) => {
@@ -118,7 +168,16 @@ export function sbeSchemaModel(layout: Layout): SbeSchemaModel {
     if (!boolDeclared) {
       boolDeclared = true;
       taken.add("BooleanType");
-      types.push({ kind: "enum", name: "BooleanType", encodingType: "uint8", values: [{ name: "F", value: 0 }, { name: "T", value: 1 }], description: "false / true" });
+      types.push({
+        kind: "enum",
+        name: "BooleanType",
+        encodingType: "uint8",
+        values: [
+          { name: "F", value: 0 },
+          { name: "T", value: 1 },
+        ],
+        description: "false / true",
+      });
     }
     return "BooleanType";
   };
@@ -128,12 +187,25 @@ export function sbeSchemaModel(layout: Layout): SbeSchemaModel {
     const description = describeField(f, scalarNote(t));
     if (s.kind === "chars") {
       const name = uniqueType(`${base}Type`);
-      types.push({ kind: "type", name, prim: "char", length: s.size, characterEncoding: s.of === "time" ? "US-ASCII" : "UTF-8", description: optional ? `${description}; absent when all NUL` : description });
+      types.push({
+        kind: "type",
+        name,
+        prim: "char",
+        length: s.size,
+        characterEncoding: s.of === "time" ? "US-ASCII" : "UTF-8",
+        description: optional ? `${description}; absent when all NUL` : description,
+      });
       return name;
     }
     if (s.kind === "bytes") {
       const name = uniqueType(`${base}Type`);
-      types.push({ kind: "type", name, prim: "uint8", length: s.size, description: optional ? `${description}; absent when every byte is 0xFF` : description });
+      types.push({
+        kind: "type",
+        name,
+        prim: "uint8",
+        length: s.size,
+        description: optional ? `${description}; absent when every byte is 0xFF` : description,
+      });
       return name;
     }
     const prim = PRIM_OF[s.slot.code];
@@ -141,7 +213,13 @@ export function sbeSchemaModel(layout: Layout): SbeSchemaModel {
     if (t.kind === "enum") {
       const name = uniqueType(`${base}Type`);
       const names = sbeEnumValueNames(t.values.map((v) => v.name));
-      types.push({ kind: "enum", name, encodingType: prim as "uint8" | "uint16", values: t.values.map((v, i) => ({ name: names[i]!, value: v.value })), description });
+      types.push({
+        kind: "enum",
+        name,
+        encodingType: prim as "uint8" | "uint16",
+        values: t.values.map((v, i) => ({ name: names[i]!, value: v.value })),
+        description,
+      });
       return name;
     }
     if (!optional && (t.kind === "int" || t.kind === "float")) return prim;
@@ -164,7 +242,9 @@ export function sbeSchemaModel(layout: Layout): SbeSchemaModel {
       name: `e${i}`,
       prim: s.kind === "chars" ? ("char" as const) : ("uint8" as const),
       length: s.size,
-      ...(s.kind === "chars" ? { characterEncoding: s.of === "time" ? ("US-ASCII" as const) : ("UTF-8" as const) } : {}),
+      ...(s.kind === "chars"
+        ? { characterEncoding: s.of === "time" ? ("US-ASCII" as const) : ("UTF-8" as const) }
+        : {}),
     }));
     types.push({ kind: "composite", name, members, description });
     return name;
@@ -172,7 +252,11 @@ export function sbeSchemaModel(layout: Layout): SbeSchemaModel {
 
   const names = new Map<SbeField, string>();
   const rootFields: Array<Omit<SbeMsgField, "id">> = [];
-  const groups: Array<Omit<SbeMsgGroup, "id" | "entry"> & { entry: { kind: "field"; type: string } | { kind: "data"; type: "varStringEncoding" | "varDataEncoding" } }> = [];
+  const groups: Array<
+    Omit<SbeMsgGroup, "id" | "entry"> & {
+      entry: { kind: "field"; type: string } | { kind: "data"; type: "varStringEncoding" | "varDataEncoding" };
+    }
+  > = [];
   const data: Array<Omit<SbeMsgData, "id">> = [];
 
   /**
@@ -192,7 +276,14 @@ export function sbeSchemaModel(layout: Layout): SbeSchemaModel {
       const optional = pf.optional;
       names.set(pf, n.kind === "repeat" || n.kind === "var" ? name : own);
       const put = (type: string, inline?: SbeTypeAttrs) => {
-        if (topLevel) rootFields.push({ name: own, type, ...(optional ? { presence: "optional" as const } : {}), description: describeField(f), plan: pf });
+        if (topLevel)
+          rootFields.push({
+            name: own,
+            type,
+            ...(optional ? { presence: "optional" as const } : {}),
+            description: describeField(f),
+            plan: pf,
+          });
         else members.push(inline ? { kind: "type", ...inline, name: own } : { kind: "ref", name: own, type });
       };
       switch (n.kind) {
@@ -211,20 +302,40 @@ export function sbeSchemaModel(layout: Layout): SbeSchemaModel {
           if (t.kind !== "array") break;
           const entry =
             n.elem.kind === "var"
-              ? { kind: "data" as const, type: n.elem.of === "string" ? ("varStringEncoding" as const) : ("varDataEncoding" as const) }
+              ? {
+                  kind: "data" as const,
+                  type: n.elem.of === "string" ? ("varStringEncoding" as const) : ("varDataEncoding" as const),
+                }
               : { kind: "field" as const, type: scalarType(n.elem, t.of, f, `${base}Value`, false) };
-          groups.push({ name, entry, description: describeField(f, [n.fixedCount ? `exactly ${n.maxCount} entries` : `0..${n.maxCount} entries`]), plan: pf });
+          groups.push({
+            name,
+            entry,
+            description: describeField(f, [
+              n.fixedCount ? `exactly ${n.maxCount} entries` : `0..${n.maxCount} entries`,
+            ]),
+            plan: pf,
+          });
           break;
         }
         case "var":
-          data.push({ name, type: n.of === "string" ? "varStringEncoding" : "varDataEncoding", description: describeField(f, t.kind === "array" || t.kind === "group" ? [] : scalarNote(t)), plan: pf });
+          data.push({
+            name,
+            type: n.of === "string" ? "varStringEncoding" : "varDataEncoding",
+            description: describeField(f, t.kind === "array" || t.kind === "group" ? [] : scalarNote(t)),
+            plan: pf,
+          });
           break;
         case "group": {
           if (t.kind !== "group") break;
           const inner = walk(t.fields, n.fields, name, false);
           if (inner.length === 0) break;
           const type = uniqueType(`${base}Type`);
-          types.push({ kind: "composite", name: type, members: inner, description: describeField(f, optional ? ["optional: absent when every member is null"] : []) });
+          types.push({
+            kind: "composite",
+            name: type,
+            members: inner,
+            description: describeField(f, optional ? ["optional: absent when every member is null"] : []),
+          });
           put(type);
           break;
         }

@@ -20,7 +20,13 @@ export interface Alphabet {
   describe: string;
 }
 
-function build(charset: Charset, bits: number, pairs: Array<[number, number]>, pad: number, describe: string): Alphabet {
+function build(
+  charset: Charset,
+  bits: number,
+  pairs: Array<[number, number]>,
+  pad: number,
+  describe: string,
+): Alphabet {
   const toSymbol = new Int16Array(128).fill(-1);
   const toChar = new Int16Array(1 << bits).fill(-1);
   for (const [code, sym] of pairs) {
@@ -46,11 +52,23 @@ export function aisChar(sym: number): number {
 
 function makeUpperAlnum(): Alphabet {
   const valid = [...range("0", "9"), ...range("A", "Z"), 0x20, 0x2d];
-  return build("upper-alnum", 6, valid.map((c) => [c, aisSymbol(c)]), aisSymbol(0x40), "6-bit AIS alphabet (ITU-R M.1371 Table 47), '@' (symbol 0) pads");
+  return build(
+    "upper-alnum",
+    6,
+    valid.map((c) => [c, aisSymbol(c)]),
+    aisSymbol(0x40),
+    "6-bit AIS alphabet (ITU-R M.1371 Table 47), '@' (symbol 0) pads",
+  );
 }
 
 function makeDigits(): Alphabet {
-  return build("digits", 4, range("0", "9").map((c, i) => [c, i]), 15, "4-bit BCD 0–9, 0xF pads");
+  return build(
+    "digits",
+    4,
+    range("0", "9").map((c, i) => [c, i]),
+    15,
+    "4-bit BCD 0–9, 0xF pads",
+  );
 }
 
 function makeHex(): Alphabet {
@@ -63,11 +81,23 @@ function makeHex(): Alphabet {
 
 function makeAlnum(): Alphabet {
   const chars = [...range("0", "9"), ...range("A", "Z"), ...range("a", "z")];
-  return build("alnum", 6, chars.map((c, i) => [c, i]), 62, "6-bit 0–9 A–Z a–z (0–61), 62 pads");
+  return build(
+    "alnum",
+    6,
+    chars.map((c, i) => [c, i]),
+    62,
+    "6-bit 0–9 A–Z a–z (0–61), 62 pads",
+  );
 }
 
 function makeAscii(): Alphabet {
-  return build("ascii", 7, range(" ", "~").map((c) => [c, c]), 0, "7-bit ASCII 0x20–0x7E, NUL pads");
+  return build(
+    "ascii",
+    7,
+    range(" ", "~").map((c) => [c, c]),
+    0,
+    "7-bit ASCII 0x20–0x7E, NUL pads",
+  );
 }
 
 const ALPHABETS: Partial<Record<Charset, Alphabet>> = {

@@ -1,10 +1,10 @@
 // The bit budget of a layout: how each field is quantised and packed, how many bits it takes and what it may lose.
-import type { Field, Layout, ScalarType } from "../../layout/schema.ts";
-import { intLimits } from "../../layout/validate.ts";
-import { formatResolution } from "../../text/timestamp.ts";
 import { alphabetFor, type Alphabet } from "./charsets.ts";
 import { bitLength, bitLengthBig, quantiser, ulp64, worstError, type Quantiser } from "./quantise.ts";
 import { fixedPoint } from "../../layout/fixedPoint.ts";
+import type { Field, Layout, ScalarType } from "../../layout/schema.ts";
+import { intLimits } from "../../layout/validate.ts";
+import { formatResolution } from "../../text/timestamp.ts";
 
 export type ScalarSpec =
   | { k: "bool"; bits: 1 }
@@ -12,9 +12,26 @@ export type ScalarSpec =
   | { k: "int"; bits: number; lo: number; hi: number }
   | { k: "int64"; bits: number; lo: bigint; hi: bigint }
   | { k: "quant"; bits: number; qz: Quantiser; float32: boolean }
-  | { k: "fixed"; bits: number; rawLo: number; span: number; scale: number; offset: number; min: number; max: number; fromRaw: (raw: number) => number }
+  | {
+      k: "fixed";
+      bits: number;
+      rawLo: number;
+      span: number;
+      scale: number;
+      offset: number;
+      min: number;
+      max: number;
+      fromRaw: (raw: number) => number;
+    }
   | { k: "ieee"; bits: 32 | 64; min: number; max: number }
-  | { k: "string"; alphabet: Alphabet | undefined; charBits: number; maxLength: number; fixed: boolean; lenBits: number }
+  | {
+      k: "string";
+      alphabet: Alphabet | undefined;
+      charBits: number;
+      maxLength: number;
+      fixed: boolean;
+      lenBits: number;
+    }
   | { k: "bytes"; maxLength: number; fixed: boolean; lenBits: number };
 
 export type NodeSpec =
@@ -77,13 +94,30 @@ export function scalarSpec(t: ScalarType): ScalarSpec {
       const fp = fixedPoint(t);
       const rawLo = fp.rawMin;
       const span = fp.rawMax - rawLo;
-      return { k: "fixed", bits: bitLength(span), rawLo, span, scale: t.scale, offset: t.offset, min: t.min, max: t.max, fromRaw: fp.fromRaw };
+      return {
+        k: "fixed",
+        bits: bitLength(span),
+        rawLo,
+        span,
+        scale: t.scale,
+        offset: t.offset,
+        min: t.min,
+        max: t.max,
+        fromRaw: fp.fromRaw,
+      };
     }
     case "timestamp":
       return timestampSpec(t);
     case "string": {
       const alphabet = alphabetFor(t.charset);
-      return { k: "string", alphabet, charBits: alphabet ? alphabet.bits : 8, maxLength: t.maxLength, fixed: t.fixed, lenBits: t.fixed ? 0 : bitLength(t.maxLength) };
+      return {
+        k: "string",
+        alphabet,
+        charBits: alphabet ? alphabet.bits : 8,
+        maxLength: t.maxLength,
+        fixed: t.fixed,
+        lenBits: t.fixed ? 0 : bitLength(t.maxLength),
+      };
     }
     case "bytes":
       return { k: "bytes", maxLength: t.maxLength, fixed: t.fixed, lenBits: t.fixed ? 0 : bitLength(t.maxLength) };
@@ -96,7 +130,14 @@ function fieldSpec(f: Field, parentPath: string, parentKeys: string): FieldSpec 
   const t = f.type;
   let node: NodeSpec;
   if (t.kind === "group") node = { k: "group", fields: t.fields.map((c) => fieldSpec(c, path, keyPath)) };
-  else if (t.kind === "array") node = { k: "array", s: scalarSpec(t.of), maxCount: t.maxCount, fixed: t.fixed, countBits: t.fixed ? 0 : bitLength(t.maxCount) };
+  else if (t.kind === "array")
+    node = {
+      k: "array",
+      s: scalarSpec(t.of),
+      maxCount: t.maxCount,
+      fixed: t.fixed,
+      countBits: t.fixed ? 0 : bitLength(t.maxCount),
+    };
   else node = { k: "scalar", s: scalarSpec(t) };
   return { field: f, path, keyPath, optional: f.presence === "optional", node };
 }
@@ -148,7 +189,13 @@ interface ScalarCost {
 const num = (x: number): string => (Number.isFinite(x) ? String(x) : x > 0 ? "∞" : "−∞");
 
 function scalarCost(s: ScalarSpec): ScalarCost {
-  const exact = (bits: number, encoding: string): ScalarCost => ({ minBits: bits, maxBits: bits, step: 0, maxError: 0, encoding });
+  const exact = (bits: number, encoding: string): ScalarCost => ({
+    minBits: bits,
+    maxBits: bits,
+    step: 0,
+    maxError: 0,
+    encoding,
+  });
   switch (s.k) {
     case "bool":
       return exact(1, "1 bit");
@@ -168,12 +215,20 @@ function scalarCost(s: ScalarSpec): ScalarCost {
       };
     case "fixed": {
       const m = Math.max(Math.abs(s.min), Math.abs(s.max), s.max - s.min);
-      return { minBits: s.bits, maxBits: s.bits, step: s.scale, maxError: s.scale / 2 + 2 * ulp64(m), encoding: `raw − ${s.rawLo} in ${s.bits} bits (raw = round((v − ${s.offset}) / ${s.scale}))` };
+      return {
+        minBits: s.bits,
+        maxBits: s.bits,
+        step: s.scale,
+        maxError: s.scale / 2 + 2 * ulp64(m),
+        encoding: `raw − ${s.rawLo} in ${s.bits} bits (raw = round((v − ${s.offset}) / ${s.scale}))`,
+      };
     }
     case "ieee":
       return exact(s.bits, `IEEE 754 binary${s.bits} (range ${num(s.min)}…${num(s.max)})`);
     case "string": {
-      const chars = s.alphabet ? `${s.alphabet.bits}-bit ${s.alphabet.charset} symbols (${s.alphabet.describe})` : "UTF-8 bytes, 8 bits each (NUL pads)";
+      const chars = s.alphabet
+        ? `${s.alphabet.bits}-bit ${s.alphabet.charset} symbols (${s.alphabet.describe})`
+        : "UTF-8 bytes, 8 bits each (NUL pads)";
       const body = s.maxLength * s.charBits;
       return {
         minBits: s.lenBits + (s.fixed ? body : 0),
@@ -184,14 +239,27 @@ function scalarCost(s: ScalarSpec): ScalarCost {
       };
     }
     case "bytes":
-      return { minBits: s.lenBits + (s.fixed ? 8 * s.maxLength : 0), maxBits: s.lenBits + 8 * s.maxLength, step: 0, maxError: 0, encoding: s.fixed ? `exactly ${s.maxLength} bytes` : `length in ${s.lenBits} bits, then 8 bits per byte` };
+      return {
+        minBits: s.lenBits + (s.fixed ? 8 * s.maxLength : 0),
+        maxBits: s.lenBits + 8 * s.maxLength,
+        step: 0,
+        maxError: 0,
+        encoding: s.fixed ? `exactly ${s.maxLength} bytes` : `length in ${s.lenBits} bits, then 8 bits per byte`,
+      };
   }
 }
 
 function describeField(spec: FieldSpec): BitpackedFieldPlan {
   const f = spec.field;
   const presenceBits = spec.optional ? 1 : 0;
-  const base = { id: f.id, path: spec.path, key: f.key, name: f.name, ...(f.unit !== undefined ? { unit: f.unit } : {}), presenceBits };
+  const base = {
+    id: f.id,
+    path: spec.path,
+    key: f.key,
+    name: f.name,
+    ...(f.unit !== undefined ? { unit: f.unit } : {}),
+    presenceBits,
+  };
   const n = spec.node;
   if (n.k === "group") {
     const fields = n.fields.map(describeField);
@@ -218,7 +286,14 @@ function describeField(spec: FieldSpec): BitpackedFieldPlan {
       maxError: c.maxError,
     };
   }
-  return { ...base, encoding: c.encoding, minBits: spec.optional ? 1 : c.minBits, maxBits: presenceBits + c.maxBits, step: c.step, maxError: c.maxError };
+  return {
+    ...base,
+    encoding: c.encoding,
+    minBits: spec.optional ? 1 : c.minBits,
+    maxBits: presenceBits + c.maxBits,
+    step: c.step,
+    maxError: c.maxError,
+  };
 }
 
 /** What bit-packing does to every field of the layout: bits, quantisation step and worst-case error. */

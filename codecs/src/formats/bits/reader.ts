@@ -59,8 +59,10 @@ export class BitReader {
   /** Strict end of message: no whole bytes left over and the padding bits are all zero. */
   finish(): void {
     const used = (this.pos + 7) >>> 3;
-    if (this.bytes.length > used) throw new DecodeError(`${this.bytes.length - used} trailing bytes after the message`, this.format, used);
+    if (this.bytes.length > used)
+      throw new DecodeError(`${this.bytes.length - used} trailing bytes after the message`, this.format, used);
     const padBits = used * 8 - this.pos;
-    if (padBits && (this.bytes[used - 1]! & ((1 << padBits) - 1)) !== 0) throw new DecodeError("non-zero padding bits", this.format, used - 1);
+    if (padBits && (this.bytes[used - 1]! & ((1 << padBits) - 1)) !== 0)
+      throw new DecodeError("non-zero padding bits", this.format, used - 1);
   }
 }

@@ -1,10 +1,10 @@
 // One scalar value ⇄ its bits, per ScalarSpec; writers throw ValueProblem (the caller adds the path), readers fail via the reader.
-import type { ScalarValue } from "../../layout/values.ts";
-import { toFloat32 } from "../../text/numbers.ts";
-import type { BitReader } from "./reader.ts";
 import type { ScalarSpec } from "./plan.ts";
 import { dequantise, quantise } from "./quantise.ts";
+import type { BitReader } from "./reader.ts";
 import type { BitWriter } from "./writer.ts";
+import type { ScalarValue } from "../../layout/values.ts";
+import { toFloat32 } from "../../text/numbers.ts";
 import { strictUtf8Decoder } from "../../text/utf8.ts";
 
 /** A value the format cannot carry; bitpacked.ts turns it into an EncodeError with the field path. */
@@ -20,7 +20,16 @@ export interface ScalarOps {
 const scratch = new DataView(new ArrayBuffer(8));
 const utf8 = strictUtf8Decoder;
 
-const show = (v: unknown): string => (typeof v === "string" ? `"${v.length > 24 ? `${v.slice(0, 24)}…` : v}"` : typeof v === "object" ? (v === null ? "null" : Array.isArray(v) ? "an array" : "an object") : `${typeof v} ${String(v)}`);
+const show = (v: unknown): string =>
+  typeof v === "string"
+    ? `"${v.length > 24 ? `${v.slice(0, 24)}…` : v}"`
+    : typeof v === "object"
+      ? v === null
+        ? "null"
+        : Array.isArray(v)
+          ? "an array"
+          : "an object"
+      : `${typeof v} ${String(v)}`;
 
 function needNumber(v: unknown, lo: number, hi: number): number {
   if (typeof v !== "number") throw new ValueProblem(`expected a number, got ${show(v)}`);
@@ -100,7 +109,10 @@ function stringOps(s: Extract<ScalarSpec, { k: "string" }>): ScalarOps {
       if (typeof v !== "string") throw new ValueProblem(`expected a string, got ${show(v)}`);
       const n = v.length;
       if (n > maxLength) throw new ValueProblem(`is ${n} characters, more than maxLength ${maxLength}`);
-      if (fixed && n < maxLength && pad < 0) throw new ValueProblem(`needs exactly ${maxLength} ${charset} characters (the alphabet has no pad symbol), got ${n}`);
+      if (fixed && n < maxLength && pad < 0)
+        throw new ValueProblem(
+          `needs exactly ${maxLength} ${charset} characters (the alphabet has no pad symbol), got ${n}`,
+        );
       w.owner(path, "length");
       if (!fixed) w.write(n, lenBits);
       w.owner(path, "value");
@@ -165,7 +177,8 @@ export function scalarOps(s: ScalarSpec): ScalarOps {
       const { lo, hi, bits } = s;
       return {
         write(w, v, path) {
-          if (typeof v !== "number" || !Number.isInteger(v)) throw new ValueProblem(`expected an integer, got ${show(v)}`);
+          if (typeof v !== "number" || !Number.isInteger(v))
+            throw new ValueProblem(`expected an integer, got ${show(v)}`);
           if (v < lo || v > hi) throw new ValueProblem(`${v} is outside ${lo}…${hi}`);
           w.owner(path, "value");
           w.write(v - lo, bits);
@@ -267,7 +280,10 @@ export function scalarOps(s: ScalarSpec): ScalarOps {
         write(w, v, path) {
           if (!(v instanceof Uint8Array)) throw new ValueProblem(`expected bytes, got ${show(v)}`);
           const n = v.length;
-          if (fixed ? n !== maxLength : n > maxLength) throw new ValueProblem(fixed ? `needs exactly ${maxLength} bytes, got ${n}` : `is ${n} bytes, more than maxLength ${maxLength}`);
+          if (fixed ? n !== maxLength : n > maxLength)
+            throw new ValueProblem(
+              fixed ? `needs exactly ${maxLength} bytes, got ${n}` : `is ${n} bytes, more than maxLength ${maxLength}`,
+            );
           w.owner(path, "length");
           w.write(n, lenBits);
           w.owner(path, "value");

@@ -1,8 +1,8 @@
 // Assembles a typed record from a flat array of decoded values. Decoders store into the array
 // (fast, monomorphic); one object literal per layout then gives every record the same hidden class.
 // Storing 20+ dynamic keys into fresh objects instead costs more than all the byte reading together.
-import type { TypedRecord } from "../../layout/values.ts";
 import { primReader, PRIM_SIZE, type PrimCode } from "./prim.ts";
+import type { TypedRecord } from "../../layout/values.ts";
 
 /** A field in the record tree: leaves own the slot of their value, groups the slot of their presence. */
 export interface ShapeNode {
@@ -25,7 +25,16 @@ export function recordBuilder(shape: ShapeNode[], little: boolean, codegen = tru
 }
 
 const DV_GET: Readonly<Record<PrimCode, string>> = {
-  b: "getInt8", B: "getUint8", h: "getInt16", H: "getUint16", i: "getInt32", I: "getUint32", q: "getBigInt64", Q: "getBigUint64", f: "getFloat32", d: "getFloat64",
+  b: "getInt8",
+  B: "getUint8",
+  h: "getInt16",
+  H: "getUint16",
+  i: "getInt32",
+  I: "getUint32",
+  q: "getBigInt64",
+  Q: "getBigUint64",
+  f: "getFloat32",
+  d: "getFloat64",
 };
 
 /**
@@ -71,7 +80,8 @@ function generated(shape: ShapeNode[], little: boolean): RecordBuilder | undefin
   const lines: string[] = [];
   // keys only ever appear as JSON string literals; slots and positions are integers
   const k = (key: string) => JSON.stringify(key);
-  const read = (code: PrimCode, pos: number) => `dv.${DV_GET[code]}(${pos | 0}${PRIM_SIZE[code] > 1 ? `, ${little}` : ""})`;
+  const read = (code: PrimCode, pos: number) =>
+    `dv.${DV_GET[code]}(${pos | 0}${PRIM_SIZE[code] > 1 ? `, ${little}` : ""})`;
   const value = (n: ShapeNode): string => {
     const d = n.direct;
     if (!d) return `v[${n.slot | 0}]`;

@@ -1,9 +1,9 @@
 // Typed scalar ⇄ fixed-width primitive for every numeric-like kind; struct and SBE share these rules.
-import type { ScalarType } from "../../layout/schema.ts";
-import type { ScalarValue } from "../../layout/values.ts";
 import { PRIM_SIZE, primIntRange, primReader, primWriter, smallestIntCode, type PrimCode, type Raw } from "./prim.ts";
 import { fixedPoint } from "../../layout/fixedPoint.ts";
+import type { ScalarType } from "../../layout/schema.ts";
 import { ticksToSeconds } from "../../layout/timeTicks.ts";
+import type { ScalarValue } from "../../layout/values.ts";
 
 /** A value cannot become (or come from) its primitive; the codec adds format, path or offset. */
 export class SlotError extends Error {}
@@ -51,16 +51,27 @@ interface Conversion {
 
 function conversion(t: NumericType, reserveNull: boolean): Conversion {
   switch (t.kind) {
-    case "bool": return boolSlot();
-    case "enum": return enumSlot(t, reserveNull);
-    case "int": return t.bits === 64 ? int64Slot(t.signed) : intSlot(t.bits, t.signed);
-    case "float": return t.bits === 32 ? float32Slot() : float64Slot();
-    case "fixed": return fixedSlot(t, reserveNull);
-    case "timestamp": return epochSlot(t);
+    case "bool":
+      return boolSlot();
+    case "enum":
+      return enumSlot(t, reserveNull);
+    case "int":
+      return t.bits === 64 ? int64Slot(t.signed) : intSlot(t.bits, t.signed);
+    case "float":
+      return t.bits === 32 ? float32Slot() : float64Slot();
+    case "fixed":
+      return fixedSlot(t, reserveNull);
+    case "timestamp":
+      return epochSlot(t);
   }
 }
 
-const slot = (code: PrimCode, toRaw: Conversion["toRaw"], fromRaw: Conversion["fromRaw"], identity = false): Conversion => ({ code, toRaw, fromRaw, identity });
+const slot = (
+  code: PrimCode,
+  toRaw: Conversion["toRaw"],
+  fromRaw: Conversion["fromRaw"],
+  identity = false,
+): Conversion => ({ code, toRaw, fromRaw, identity });
 
 // The common kinds get one closure with the DataView call inlined instead of three nested calls.
 function fused(s: Conversion, little: boolean): Pick<NumericSlot, "write" | "read"> {
@@ -137,7 +148,11 @@ function intSlot(bits: 8 | 16 | 32, signed: boolean): Conversion {
     (v) => {
       if (typeof v === "number" && Number.isInteger(v) && v >= lo && v <= hi) return v;
       if (typeof v === "bigint" && v >= blo && v <= bhi) return Number(v);
-      throw new SlotError(typeof v === "number" || typeof v === "bigint" ? `${v} does not fit ${signed ? "" : "u"}int${bits}` : "must be an integer");
+      throw new SlotError(
+        typeof v === "number" || typeof v === "bigint"
+          ? `${v} does not fit ${signed ? "" : "u"}int${bits}`
+          : "must be an integer",
+      );
     },
     (r) => r,
     true,

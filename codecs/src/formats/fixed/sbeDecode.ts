@@ -1,11 +1,19 @@
 // SBE decoder: checks the header, reads the root block at fixed offsets (one bounds check for the
 // block), walks repeating groups, then var data; optional slots holding their null value are absent.
-import { DecodeError } from "../../errors.ts";
-import type { ScalarValue, TypedRecord } from "../../layout/values.ts";
 import { recordBuilder, type ShapeNode } from "./builder.ts";
 import { SlotError } from "./numeric.ts";
-import { GROUP_HEADER_BYTES, HEADER_BYTES, VAR_LENGTH_BYTES, type SbeField, type SbeNode, type SbePlan, type SbeScalar } from "./sbePlan.ts";
+import {
+  GROUP_HEADER_BYTES,
+  HEADER_BYTES,
+  VAR_LENGTH_BYTES,
+  type SbeField,
+  type SbeNode,
+  type SbePlan,
+  type SbeScalar,
+} from "./sbePlan.ts";
 import { scalarOps, type ScalarOps } from "./sbeScalar.ts";
+import { DecodeError } from "../../errors.ts";
+import type { ScalarValue, TypedRecord } from "../../layout/values.ts";
 import { readUtf8 } from "../../text/utf8.ts";
 
 const FORMAT = "sbe";
@@ -129,8 +137,13 @@ function compileRepeat(n: Extract<SbeNode, { kind: "repeat" }>, f: SbeField, slo
     const at = c.cur;
     const blockLength = c.dv.getUint16(at, true);
     const count = c.dv.getUint16(at + 2, true);
-    if (blockLength < entryBytes) bad(`${keyPath}: group blockLength ${blockLength} is less than the ${entryBytes}-byte entry`, at);
-    if (fixedCount ? count !== maxCount : count > maxCount) bad(`${keyPath}: numInGroup ${count} ${fixedCount ? `is not the fixed count ${maxCount}` : `exceeds maxCount ${maxCount}`}`, at + 2);
+    if (blockLength < entryBytes)
+      bad(`${keyPath}: group blockLength ${blockLength} is less than the ${entryBytes}-byte entry`, at);
+    if (fixedCount ? count !== maxCount : count > maxCount)
+      bad(
+        `${keyPath}: numInGroup ${count} ${fixedCount ? `is not the fixed count ${maxCount}` : `exceeds maxCount ${maxCount}`}`,
+        at + 2,
+      );
     c.cur += GROUP_HEADER_BYTES;
     const arr = new Array<ScalarValue>(count);
     for (let i = 0; i < count; i++) {
@@ -200,15 +213,29 @@ function compileField(f: SbeField, shape: Shape, required: number[] | null): Fie
   shape.nodes.push(node);
   if (!f.optional && required) required.push(slot);
   const n = f.node;
-  if ((n.kind === "fixed" || n.kind === "fixedArray") && !f.optional && f.og < 0 && n.scalar.kind === "num" && n.scalar.slot.identity) {
-    node.direct = { code: n.scalar.slot.code, pos: HEADER_BYTES + n.offset, ...(n.kind === "fixedArray" ? { count: n.count } : {}) };
+  if (
+    (n.kind === "fixed" || n.kind === "fixedArray") &&
+    !f.optional &&
+    f.og < 0 &&
+    n.scalar.kind === "num" &&
+    n.scalar.slot.identity
+  ) {
+    node.direct = {
+      code: n.scalar.slot.code,
+      pos: HEADER_BYTES + n.offset,
+      ...(n.kind === "fixedArray" ? { count: n.count } : {}),
+    };
     return null;
   }
   switch (n.kind) {
-    case "fixed": return compileFixed(n, f, slot);
-    case "fixedArray": return compileFixedArray(n, f, slot);
-    case "repeat": return compileRepeat(n, f, slot);
-    case "var": return compileVar(n, f, slot, shape.deferVar);
+    case "fixed":
+      return compileFixed(n, f, slot);
+    case "fixedArray":
+      return compileFixedArray(n, f, slot);
+    case "repeat":
+      return compileRepeat(n, f, slot);
+    case "var":
+      return compileVar(n, f, slot, shape.deferVar);
     case "group": {
       const outer = shape.nodes;
       shape.nodes = [];
@@ -265,8 +292,10 @@ export function sbeDecoder(plan: SbePlan): SbeDecoder {
     const ver = dv.getUint16(6, true);
     if (tid !== templateId) bad(`templateId ${tid} is not this layout's ${templateId}`, 2);
     if (sid !== schemaId) bad(`schemaId ${sid} is not this layout's ${schemaId}`, 4);
-    if (blockLength < ourBlock) bad(`blockLength ${blockLength} is shorter than this layout's root block (${ourBlock})`, 0);
-    if (HEADER_BYTES + blockLength > len) bad(`truncated: the root block needs ${blockLength} bytes, ${len - HEADER_BYTES} left`, HEADER_BYTES);
+    if (blockLength < ourBlock)
+      bad(`blockLength ${blockLength} is shorter than this layout's root block (${ourBlock})`, 0);
+    if (HEADER_BYTES + blockLength > len)
+      bad(`truncated: the root block needs ${blockLength} bytes, ${len - HEADER_BYTES} left`, HEADER_BYTES);
     c.u8 = bytes;
     c.dv = dv;
     c.end = len;
@@ -297,6 +326,8 @@ function finishGroups(plan: SbePlan, shape: Shape, c: Ctx): void {
       vals[shape.ogSlot[g]!] = undefined;
       continue;
     }
-    for (const s of shape.ogRequired[g]!) if (vals[s] === undefined) bad(`${plan.ogFields[g]!.keyPath} is present but a required member holds its null value`, HEADER_BYTES);
+    for (const s of shape.ogRequired[g]!)
+      if (vals[s] === undefined)
+        bad(`${plan.ogFields[g]!.keyPath} is present but a required member holds its null value`, HEADER_BYTES);
   }
 }

@@ -1,13 +1,21 @@
 // SBE encoder: header, root block at fixed offsets, repeating groups, then var data, in one walk.
 import { EncodeError } from "../../errors.ts";
 import type { TypedRecord } from "../../layout/values.ts";
-import type { EncodedWithSpans } from "../types.ts";
 import type { FieldSizer } from "../sizer.ts";
+import type { EncodedWithSpans } from "../types.ts";
 import { SlotError } from "./numeric.ts";
-import { GROUP_HEADER_BYTES, HEADER_BYTES, VAR_LENGTH_BYTES, type SbeField, type SbeNode, type SbePlan, type SbeScalar } from "./sbePlan.ts";
+import {
+  GROUP_HEADER_BYTES,
+  HEADER_BYTES,
+  VAR_LENGTH_BYTES,
+  type SbeField,
+  type SbeNode,
+  type SbePlan,
+  type SbeScalar,
+} from "./sbePlan.ts";
 import { scalarOps } from "./sbeScalar.ts";
-import { writeUtf8 } from "../../text/utf8.ts";
 import { ByteWriter, SpanList } from "./writer.ts";
+import { writeUtf8 } from "../../text/utf8.ts";
 
 const FORMAT = "sbe";
 
@@ -41,7 +49,15 @@ function elementError(e: unknown, keyPath: string, i: number): never {
 const elementPath = (f: SbeField, i: number): string => (i < 0 ? f.keyPath : `${f.keyPath}[${i}]`);
 
 /** `i`: element index in a repeating group, -1 for a var-data field (names the path in errors). */
-function writeVar(w: ByteWriter, spans: SpanList | null, v: unknown, of: "string" | "bytes", maxLength: number, f: SbeField, i: number): number {
+function writeVar(
+  w: ByteWriter,
+  spans: SpanList | null,
+  v: unknown,
+  of: "string" | "bytes",
+  maxLength: number,
+  f: SbeField,
+  i: number,
+): number {
   w.ensure(VAR_LENGTH_BYTES);
   const start = w.pos;
   let len: number;
@@ -129,7 +145,8 @@ function compileNode(n: SbeNode): NodeEnc {
         return allNull;
       };
     }
-    case "repeat": return compileRepeat(n);
+    case "repeat":
+      return compileRepeat(n);
     case "var": {
       const { of, maxLength } = n;
       return (c, v, f) => {
@@ -148,7 +165,8 @@ function compileNode(n: SbeNode): NodeEnc {
       const members = n.fields.map(compileField);
       const own = n.og;
       return (c, v, f) => {
-        if (v !== undefined && (typeof v !== "object" || v === null || Array.isArray(v) || v instanceof Uint8Array)) return fail("must be an object", f.keyPath);
+        if (v !== undefined && (typeof v !== "object" || v === null || Array.isArray(v) || v instanceof Uint8Array))
+          return fail("must be an object", f.keyPath);
         if (own >= 0 && v !== undefined) c.present[own] = 1;
         for (const m of members) m(c, v as TypedRecord | undefined);
         // a group's emptiness is settled from the marks once the whole record is written
@@ -170,7 +188,13 @@ function compileRepeat(n: Extract<SbeNode, { kind: "repeat" }>): NodeEnc {
     if (v !== undefined) {
       if (!Array.isArray(v)) return fail("must be an array", f.keyPath);
       count = v.length;
-      if (fixedCount ? count !== maxCount : count > maxCount) fail(fixedCount ? `needs exactly ${maxCount} elements, got ${count}` : `holds at most ${maxCount} elements, got ${count}`, f.keyPath);
+      if (fixedCount ? count !== maxCount : count > maxCount)
+        fail(
+          fixedCount
+            ? `needs exactly ${maxCount} elements, got ${count}`
+            : `holds at most ${maxCount} elements, got ${count}`,
+          f.keyPath,
+        );
     }
     w.ensure(GROUP_HEADER_BYTES);
     w.dv.setUint16(w.pos, entryBytes, true);
@@ -304,7 +328,8 @@ function checkGroups(plan: SbePlan, marks: Uint8Array, present: Uint8Array): voi
     if (marks[g] && parent >= 0) marks[parent] = 1;
   }
   for (let g = 0; g < marks.length; g++) {
-    if (present[g] && !marks[g]) fail("every member is absent or null, which reads back as an absent group", plan.ogFields[g]!.keyPath);
+    if (present[g] && !marks[g])
+      fail("every member is absent or null, which reads back as an absent group", plan.ogFields[g]!.keyPath);
   }
 }
 

@@ -1,9 +1,9 @@
 // The SBE mapping (docs/design/sbe-mapping.md) as data: root-block offsets, repeating groups, var data
 // and the null value of every optional slot.
-import { LayoutError, type IssueAt } from "../../errors.ts";
-import type { Field, Layout, ScalarType } from "../../layout/schema.ts";
 import { isNumericType, numericSlot, SlotError, type NumericSlot } from "./numeric.ts";
 import { primReader, primWriter, sbeNull, type PrimRead, type PrimWrite, type Raw } from "./prim.ts";
+import { LayoutError, type IssueAt } from "../../errors.ts";
+import type { Field, Layout, ScalarType } from "../../layout/schema.ts";
 import { compileTextTime, type TextTime } from "../../text/timestamp.ts";
 
 export const HEADER_BYTES = 8;
@@ -21,7 +21,12 @@ export type SbeNode =
   | { kind: "fixed"; scalar: SbeScalar; offset: number }
   | { kind: "fixedArray"; scalar: SbeScalar; offset: number; count: number }
   /** a repeating group: one entry per element, the element as the entry's only field or var data */
-  | { kind: "repeat"; elem: SbeScalar | { kind: "var"; of: "string" | "bytes"; maxLength: number }; fixedCount: boolean; maxCount: number }
+  | {
+      kind: "repeat";
+      elem: SbeScalar | { kind: "var"; of: "string" | "bytes"; maxLength: number };
+      fixedCount: boolean;
+      maxCount: number;
+    }
   | { kind: "var"; of: "string" | "bytes"; maxLength: number }
   /** members flattened into the sections they belong to; `og` is its optional-group index, -1 if required */
   | { kind: "group"; fields: SbeField[]; og: number };
@@ -67,7 +72,14 @@ export function planSbe(layout: Layout): SbePlan {
     if (!isNumericType(t)) throw new Error("unreachable");
     try {
       const slot = numericSlot(t, true, optional);
-      return { kind: "num", size: slot.size, slot, nullRaw: sbeNull(slot.code), writeRaw: primWriter(slot.code, true), readRaw: primReader(slot.code, true) };
+      return {
+        kind: "num",
+        size: slot.size,
+        slot,
+        nullRaw: sbeNull(slot.code),
+        writeRaw: primWriter(slot.code, true),
+        readRaw: primReader(slot.code, true),
+      };
     } catch (e) {
       if (!(e instanceof SlotError)) throw e;
       issues.push({ path: at, message: e.message });
@@ -89,9 +101,22 @@ export function planSbe(layout: Layout): SbePlan {
       if (t.kind === "group") {
         const own = optional ? ogParent.length : -1;
         if (optional) ogParent.push(og);
-        const field: SbeField = { key: f.key, idPath, keyPath, optional, og, node: { kind: "group", fields: [], og: own } };
+        const field: SbeField = {
+          key: f.key,
+          idPath,
+          keyPath,
+          optional,
+          og,
+          node: { kind: "group", fields: [], og: own },
+        };
         if (optional) ogFields.push(field);
-        (field.node as Extract<SbeNode, { kind: "group" }>).fields = fields(t.fields, idPath, keyPath, `${fat}.type.fields`, optional ? own : og);
+        (field.node as Extract<SbeNode, { kind: "group" }>).fields = fields(
+          t.fields,
+          idPath,
+          keyPath,
+          `${fat}.type.fields`,
+          optional ? own : og,
+        );
         out.push(field);
         return;
       }
@@ -103,9 +128,15 @@ export function planSbe(layout: Layout): SbePlan {
         } else {
           hasRepeats = true;
           const ofT = t.of;
-          const elem = ofT.kind === "string" || ofT.kind === "bytes" ? (ofT.fixed ? scalar(ofT, false, `${fat}.type.of`) : { kind: "var" as const, of: ofT.kind, maxLength: ofT.maxLength }) : scalar(ofT, false, `${fat}.type.of`);
+          const elem =
+            ofT.kind === "string" || ofT.kind === "bytes"
+              ? ofT.fixed
+                ? scalar(ofT, false, `${fat}.type.of`)
+                : { kind: "var" as const, of: ofT.kind, maxLength: ofT.maxLength }
+              : scalar(ofT, false, `${fat}.type.of`);
           if (elem) node = { kind: "repeat", elem, fixedCount: t.fixed, maxCount: t.maxCount };
-          if (t.maxCount > 65535) issues.push({ path: `${fat}.type.maxCount`, message: "exceeds SBE numInGroup (uint16)" });
+          if (t.maxCount > 65535)
+            issues.push({ path: `${fat}.type.maxCount`, message: "exceeds SBE numInGroup (uint16)" });
         }
       } else if (isVar(t)) {
         node = { kind: "var", of: t.kind as "string" | "bytes", maxLength: (t as { maxLength: number }).maxLength };
@@ -120,7 +151,11 @@ export function planSbe(layout: Layout): SbePlan {
   }
 
   const planned = fields(layout.fields, "", "", "fields", -1);
-  if (offset > 65535) issues.push({ path: "fields", message: `the SBE root block would be ${offset} bytes, more than blockLength (uint16) allows` });
+  if (offset > 65535)
+    issues.push({
+      path: "fields",
+      message: `the SBE root block would be ${offset} bytes, more than blockLength (uint16) allows`,
+    });
   if (issues.length) throw new LayoutError(issues);
   return {
     templateId: layout.sbe.templateId,

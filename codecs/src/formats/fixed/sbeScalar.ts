@@ -1,7 +1,7 @@
 // One fixed-size SBE value at a byte position: write, read, write its null, and test for null.
-import type { ScalarValue } from "../../layout/values.ts";
 import { SlotError } from "./numeric.ts";
 import type { SbeScalar } from "./sbePlan.ts";
+import type { ScalarValue } from "../../layout/values.ts";
 import { readUtf8, writeUtf8 } from "../../text/utf8.ts";
 
 export interface ScalarOps {
@@ -62,7 +62,8 @@ export function scalarOps(s: SbeScalar): ScalarOps {
           const stop = p + size;
           let nul = p;
           while (nul < stop && b[nul] !== 0) nul++;
-          for (let k = nul; k < stop; k++) if (b[k] !== 0) throw new SlotError("non-NUL byte after the terminating NUL");
+          for (let k = nul; k < stop; k++)
+            if (b[k] !== 0) throw new SlotError("non-NUL byte after the terminating NUL");
           const s = readUtf8(b, p, nul - p);
           if (s === undefined) throw new SlotError("invalid UTF-8");
           return s;
@@ -77,7 +78,8 @@ export function scalarOps(s: SbeScalar): ScalarOps {
         size,
         write: (b, _dv, p, v) => {
           if (!(v instanceof Uint8Array)) throw new SlotError("must be bytes");
-          if (v.length !== size) throw new SlotError(`needs exactly ${size} bytes in a fixed-size uint8 array, got ${v.length}`);
+          if (v.length !== size)
+            throw new SlotError(`needs exactly ${size} bytes in a fixed-size uint8 array, got ${v.length}`);
           b.set(v, p);
         },
         read: (b, _dv, p) => b.slice(p, p + size),

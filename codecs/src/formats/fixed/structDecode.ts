@@ -1,9 +1,9 @@
 // Struct decoder: reads the in-place part, then the appended string bytes in the order their lengths appeared.
-import { DecodeError } from "../../errors.ts";
-import type { FieldValue, TypedRecord } from "../../layout/values.ts";
 import { recordBuilder, type ShapeNode } from "./builder.ts";
 import { SlotError } from "./numeric.ts";
 import { isAppended, PREFIX_BYTES, type StructField, type StructNode, type StructPlan } from "./structPlan.ts";
+import { DecodeError } from "../../errors.ts";
+import type { FieldValue, TypedRecord } from "../../layout/values.ts";
 import { readUtf8 } from "../../text/utf8.ts";
 
 type Target = Record<string | number, FieldValue>;
@@ -52,7 +52,8 @@ function compileNode(n: StructNode, f: StructField, little: boolean, shape: Shap
         c.pos += size;
       };
     }
-    case "text": return compileText(n, f, little);
+    case "text":
+      return compileText(n, f, little);
     case "array": {
       const elem = compileNode(n.elem, f, little, shape);
       const { fixed, maxCount } = n;
@@ -158,7 +159,8 @@ function compileField(f: StructField, little: boolean, shape: Shape): FieldDec {
   return (c) => {
     if (present(c, bit)) return dec(c, c.vals, slot);
     // an absent group's own optional members cannot be present
-    for (let b = bit + 1; b < bitEnd; b++) if (present(c, b)) bad(c, `${keyPath} is absent but presence bit ${b} of a member is set`, b >> 3);
+    for (let b = bit + 1; b < bitEnd; b++)
+      if (present(c, b)) bad(c, `${keyPath} is absent but presence bit ${b} of a member is set`, b >> 3);
   };
 }
 
@@ -169,8 +171,20 @@ export function structDecoder(plan: StructPlan, format = "struct"): StructDecode
   const fields = plan.fields.map((f) => compileField(f, plan.little, shape));
   const build = recordBuilder(shape.nodes, plan.little);
   const nb = plan.bitmapBytes;
-  const unusedMask = plan.optionalCount % 8 ? 0xff & ~((1 << plan.optionalCount % 8) - 1) : 0;
-  const ctx: Ctx = { u8: new Uint8Array(0), dv: new DataView(new ArrayBuffer(0)), pos: 0, end: 0, format, pendTarget: [], pendKey: [], pendLen: [], pendFinish: [], pending: 0, vals: new Array<FieldValue>(shape.slots) as unknown as Target };
+  const unusedMask = plan.optionalCount % 8 ? 0xff & ~((1 << (plan.optionalCount % 8)) - 1) : 0;
+  const ctx: Ctx = {
+    u8: new Uint8Array(0),
+    dv: new DataView(new ArrayBuffer(0)),
+    pos: 0,
+    end: 0,
+    format,
+    pendTarget: [],
+    pendKey: [],
+    pendLen: [],
+    pendFinish: [],
+    pending: 0,
+    vals: new Array<FieldValue>(shape.slots) as unknown as Target,
+  };
 
   return (bytes) => {
     if (!(bytes instanceof Uint8Array)) throw new DecodeError("input must be bytes", format);

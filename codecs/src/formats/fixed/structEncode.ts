@@ -1,12 +1,12 @@
 // Struct encoder: closures compiled once from the plan, writing through DataView into reused buffers.
 import { EncodeError } from "../../errors.ts";
 import type { TypedRecord } from "../../layout/values.ts";
-import type { EncodedWithSpans } from "../types.ts";
 import type { FieldSizer } from "../sizer.ts";
+import type { EncodedWithSpans } from "../types.ts";
 import { SlotError } from "./numeric.ts";
 import { isAppended, PREFIX_BYTES, type StructField, type StructNode, type StructPlan } from "./structPlan.ts";
-import { writeUtf8 } from "../../text/utf8.ts";
 import { ByteWriter, SpanList } from "./writer.ts";
+import { writeUtf8 } from "../../text/utf8.ts";
 
 const FORMAT = "struct";
 
@@ -47,7 +47,8 @@ function compileNode(n: StructNode, f: StructField, little: boolean): Enc {
         w.pos += size;
       };
     }
-    case "text": return compileText(n, f, little);
+    case "text":
+      return compileText(n, f, little);
     case "array": {
       const elem = compileNode(n.elem, f, little);
       const { fixed, maxCount } = n;
@@ -55,7 +56,14 @@ function compileNode(n: StructNode, f: StructField, little: boolean): Enc {
       return (c, v, _i) => {
         if (!Array.isArray(v)) return fail("must be an array", keyPath, -1);
         const count = v.length;
-        if (fixed ? count !== maxCount : count > maxCount) fail(fixed ? `needs exactly ${maxCount} elements, got ${count}` : `holds at most ${maxCount} elements, got ${count}`, keyPath, -1);
+        if (fixed ? count !== maxCount : count > maxCount)
+          fail(
+            fixed
+              ? `needs exactly ${maxCount} elements, got ${count}`
+              : `holds at most ${maxCount} elements, got ${count}`,
+            keyPath,
+            -1,
+          );
         if (!fixed) {
           const w = c.head;
           w.ensure(2);
@@ -71,7 +79,8 @@ function compileNode(n: StructNode, f: StructField, little: boolean): Enc {
     case "group": {
       const members = n.fields.map((m) => compileField(m, little));
       return (c, v, _i) => {
-        if (typeof v !== "object" || v === null || Array.isArray(v) || v instanceof Uint8Array) return fail("must be an object", keyPath, -1);
+        if (typeof v !== "object" || v === null || Array.isArray(v) || v instanceof Uint8Array)
+          return fail("must be an object", keyPath, -1);
         for (const m of members) m(c, v as TypedRecord);
       };
     }
@@ -89,7 +98,8 @@ function compileText(n: Extract<StructNode, { kind: "text" }>, f: StructField, l
     if (of === "string") {
       if (typeof v !== "string") return fail("must be a string", keyPath, i);
       if (v.length > maxLength) return fail(`is longer than maxLength ${maxLength} bytes`, keyPath, i);
-      if (mode === "fixed" && v.indexOf("\0") >= 0) return fail("a NUL-padded fixed-width string cannot hold U+0000", keyPath, i);
+      if (mode === "fixed" && v.indexOf("\0") >= 0)
+        return fail("a NUL-padded fixed-width string cannot hold U+0000", keyPath, i);
       w.ensure(3 * v.length);
       const len = writeUtf8(w.buf, w.pos, v);
       if (len < 0) return fail("holds a lone surrogate (not encodable as UTF-8)", keyPath, i);
@@ -98,14 +108,22 @@ function compileText(n: Extract<StructNode, { kind: "text" }>, f: StructField, l
     }
     if (of === "bytes") {
       if (!(v instanceof Uint8Array)) return fail("must be bytes", keyPath, i);
-      if (exact ? v.length !== maxLength : v.length > maxLength) fail(exact ? `needs exactly ${maxLength} bytes in fixed-width form, got ${v.length}` : `is ${v.length} bytes, more than maxLength ${maxLength}`, keyPath, i);
+      if (exact ? v.length !== maxLength : v.length > maxLength)
+        fail(
+          exact
+            ? `needs exactly ${maxLength} bytes in fixed-width form, got ${v.length}`
+            : `is ${v.length} bytes, more than maxLength ${maxLength}`,
+          keyPath,
+          i,
+        );
       w.ensure(v.length);
       w.buf.set(v, w.pos);
       return v.length;
     }
     if (typeof v !== "number" || !Number.isFinite(v)) return fail("must be epoch seconds", keyPath, i);
     w.ensure(maxLength);
-    if (!time!.write(w.buf, w.pos, v)) return fail(`${v} is outside the years 0–9999 a text timestamp can show`, keyPath, i);
+    if (!time!.write(w.buf, w.pos, v))
+      return fail(`${v} is outside the years 0–9999 a text timestamp can show`, keyPath, i);
     return maxLength;
   };
 
@@ -188,7 +206,12 @@ export function structEncoder(plan: StructPlan): StructEncoder {
   const fields = plan.fields.map((f) => compileField(f, plan.little));
   const nb = plan.bitmapBytes;
   const initial = Math.min(plan.maxSize, 1 << 16);
-  const ctx: Ctx = { head: new ByteWriter(initial), tail: new ByteWriter(plan.hasAppended ? initial : 16), spans: null, tailSpans: null };
+  const ctx: Ctx = {
+    head: new ByteWriter(initial),
+    tail: new ByteWriter(plan.hasAppended ? initial : 16),
+    spans: null,
+    tailSpans: null,
+  };
 
   function run(rec: TypedRecord): Uint8Array {
     if (typeof rec !== "object" || rec === null) throw new EncodeError("a record must be an object", FORMAT);

@@ -1,10 +1,10 @@
 // The record as arguments of Python's struct.pack(format, *values), walked from the same plan as the
 // encoder but without touching bytes: the reference test packs these in Python, exporters print the format.
-import { EncodeError } from "../../errors.ts";
-import type { TypedRecord } from "../../layout/values.ts";
 import { SlotError } from "./numeric.ts";
 import type { Raw } from "./prim.ts";
 import { isAppended, type StructField, type StructNode, type StructPlan } from "./structPlan.ts";
+import { EncodeError } from "../../errors.ts";
+import type { TypedRecord } from "../../layout/values.ts";
 import { utf8Encode } from "../../text/bytes.ts";
 
 export type PackValue = { int: bigint } | { float: number } | { bytes: Uint8Array };
@@ -22,7 +22,8 @@ interface Acc {
   tailValues: PackValue[];
 }
 
-const num = (raw: Raw, code: string): PackValue => (code === "f" || code === "d" ? { float: raw as number } : { int: BigInt(raw) });
+const num = (raw: Raw, code: string): PackValue =>
+  code === "f" || code === "d" ? { float: raw as number } : { int: BigInt(raw) };
 
 function walkNode(n: StructNode, f: StructField, v: unknown, a: Acc, bitmap: Uint8Array): void {
   switch (n.kind) {
@@ -88,7 +89,10 @@ export function structPackArgs(plan: StructPlan, rec: TypedRecord): PackArgs {
     a.values.push(marker);
   }
   walkFields(plan.fields, rec, a, bitmap);
-  return { format: (plan.little ? "<" : ">") + a.codes.join("") + a.tailCodes.join(""), values: [...a.values, ...a.tailValues] };
+  return {
+    format: (plan.little ? "<" : ">") + a.codes.join("") + a.tailCodes.join(""),
+    values: [...a.values, ...a.tailValues],
+  };
 }
 
 function walkFields(fields: StructField[], rec: TypedRecord, a: Acc, bitmap: Uint8Array): void {

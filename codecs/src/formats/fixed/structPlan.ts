@@ -1,8 +1,8 @@
 // The Struct mapping (docs/design/struct-mapping.md) as data: which primitive, prefix and place
 // every field gets. Encoder, decoder and the Python pack arguments are all built from this plan.
+import { isNumericType, numericSlot, SlotError, type NumericSlot } from "./numeric.ts";
 import { LayoutError, type IssueAt } from "../../errors.ts";
 import type { Field, Layout, ScalarType, StructStringMode } from "../../layout/schema.ts";
-import { isNumericType, numericSlot, SlotError, type NumericSlot } from "./numeric.ts";
 import { compileTextTime, type TextTime } from "../../text/timestamp.ts";
 
 export type StructNode =
@@ -44,7 +44,13 @@ export interface StructPlan {
   hasAppended: boolean;
 }
 
-export const PREFIX_BYTES: Readonly<Record<StructStringMode, number>> = { fixed: 0, "u8-inline": 1, "u16-inline": 2, "u8-appended": 1, "u16-appended": 2 };
+export const PREFIX_BYTES: Readonly<Record<StructStringMode, number>> = {
+  fixed: 0,
+  "u8-inline": 1,
+  "u16-inline": 2,
+  "u8-appended": 1,
+  "u16-appended": 2,
+};
 
 export function isAppended(mode: StructStringMode): boolean {
   return mode === "u8-appended" || mode === "u16-appended";
@@ -74,9 +80,18 @@ export function planStruct(layout: Layout): StructPlan {
     }
   }
 
-  function text(of: "string" | "bytes" | "time", mode: StructStringMode, maxLength: number, at: string, time?: TextTime): StructNode {
+  function text(
+    of: "string" | "bytes" | "time",
+    mode: StructStringMode,
+    maxLength: number,
+    at: string,
+    time?: TextTime,
+  ): StructNode {
     if ((mode === "u8-inline" || mode === "u8-appended") && maxLength > 255)
-      issues.push({ path: at, message: `maxLength ${maxLength} needs more than the 1-byte length of struct string mode "${mode}"` });
+      issues.push({
+        path: at,
+        message: `maxLength ${maxLength} needs more than the 1-byte length of struct string mode "${mode}"`,
+      });
     if (isAppended(mode)) hasAppended = true;
     return { kind: "text", of, mode, maxLength, exact: of === "bytes" && mode === "fixed", ...(time ? { time } : {}) };
   }
@@ -94,7 +109,8 @@ export function planStruct(layout: Layout): StructPlan {
       if (t.kind === "group") node = { kind: "group", fields: fields(t.fields, idPath, keyPath, `${fat}.type.fields`) };
       else if (t.kind === "array") {
         const elem = scalar(t.of, mode, `${fat}.type.of`);
-        if (elem) node = { kind: "array", elem, fixed: t.fixed, maxCount: t.maxCount, countCode: t.maxCount > 255 ? "H" : "B" };
+        if (elem)
+          node = { kind: "array", elem, fixed: t.fixed, maxCount: t.maxCount, countCode: t.maxCount > 255 ? "H" : "B" };
       } else node = scalar(t, mode, `${fat}.type`);
       if (node) out.push({ key: f.key, idPath, keyPath, bit, bitEnd: bits, node });
     });
@@ -116,9 +132,13 @@ export function planStruct(layout: Layout): StructPlan {
 
 function nodeMax(n: StructNode): number {
   switch (n.kind) {
-    case "num": return n.slot.size;
-    case "text": return PREFIX_BYTES[n.mode] + n.maxLength;
-    case "array": return (n.fixed ? 0 : n.countCode === "H" ? 2 : 1) + n.maxCount * nodeMax(n.elem);
-    case "group": return n.fields.reduce((s, f) => s + nodeMax(f.node), 0);
+    case "num":
+      return n.slot.size;
+    case "text":
+      return PREFIX_BYTES[n.mode] + n.maxLength;
+    case "array":
+      return (n.fixed ? 0 : n.countCode === "H" ? 2 : 1) + n.maxCount * nodeMax(n.elem);
+    case "group":
+      return n.fields.reduce((s, f) => s + nodeMax(f.node), 0);
   }
 }

@@ -1,11 +1,11 @@
 // Compiles a message decoder: a slot per field number, values collected per layout field, then checked
 // and assembled in layout order. Unknown fields are skipped (the protobuf way: newer senders stay readable).
-import type { Field } from "../../layout/schema.ts";
-import type { FieldValue, ScalarValue, TypedRecord } from "../../layout/values.ts";
 import type { ProtoField, ProtoMessage } from "./model.ts";
 import { Reader } from "./reader.ts";
 import { nestedType, wireFacts, type ReflectedType } from "./reflect.ts";
 import { readValue, type ReadValue } from "./values.ts";
+import type { Field } from "../../layout/schema.ts";
+import type { FieldValue, ScalarValue, TypedRecord } from "../../layout/values.ts";
 
 const SCALAR = 0;
 const ELEMENT = 1;
@@ -38,7 +38,12 @@ export interface MessageDecoder {
 }
 
 const DENSE_LIMIT = 4096;
-const SCRATCH_BYTES: Record<number, Uint8Array> = { 0: Uint8Array.of(0), 1: new Uint8Array(8), 2: Uint8Array.of(0), 5: new Uint8Array(4) };
+const SCRATCH_BYTES: Record<number, Uint8Array> = {
+  0: Uint8Array.of(0),
+  1: new Uint8Array(8),
+  2: Uint8Array.of(0),
+  5: new Uint8Array(4),
+};
 
 /** What a required field decodes to when the wire omits it: the reader's value for proto3's zero, or why that is not allowed. */
 function zeroValue(read: ReadValue, wireType: number): { ok: true; value: ScalarValue } | { ok: false; why: string } {
@@ -47,24 +52,38 @@ function zeroValue(read: ReadValue, wireType: number): { ok: true; value: Scalar
   try {
     return { ok: true, value: read(r) };
   } catch (e) {
-    return { ok: false, why: e instanceof Error ? e.message.replace(/^protobuf: /, "").replace(/ \(at byte \d+\)$/, "") : String(e) };
+    return {
+      ok: false,
+      why: e instanceof Error ? e.message.replace(/^protobuf: /, "").replace(/ \(at byte \d+\)$/, "") : String(e),
+    };
   }
 }
 
 type Finish = (v: unknown, r: Reader) => FieldValue | undefined;
 
-function finisher(group: ProtoField[], type: ReflectedType, decoder: MessageDecoder | undefined, read: ReadValue | undefined): Finish {
+function finisher(
+  group: ProtoField[],
+  type: ReflectedType,
+  decoder: MessageDecoder | undefined,
+  read: ReadValue | undefined,
+): Finish {
   const first = group[0]!;
   const src: Field = first.source;
   const required = src.presence === "required";
   const path = first.keyPath;
   if (decoder) {
-    return (v, r) => (v === undefined ? (required ? decoder.build(new Array(decoder.size), r) : undefined) : decoder.build(v as Values, r));
+    return (v, r) =>
+      v === undefined
+        ? required
+          ? decoder.build(new Array(decoder.size), r)
+          : undefined
+        : decoder.build(v as Values, r);
   }
   const facts = wireFacts(type, first);
   const zero = zeroValue(read!, facts.wireType);
   const fresh = (): ScalarValue => (zero.ok ? (zero.value instanceof Uint8Array ? new Uint8Array(0) : zero.value) : 0);
-  const missing = (r: Reader, what: string): never => r.fail(`${what} is missing${zero.ok ? "" : ` and proto3's default is not valid (${zero.why})`}`, r.end);
+  const missing = (r: Reader, what: string): never =>
+    r.fail(`${what} is missing${zero.ok ? "" : ` and proto3's default is not valid (${zero.why})`}`, r.end);
   const t = src.type;
   if (first.element) {
     const count = group.length;
@@ -90,7 +109,8 @@ function finisher(group: ProtoField[], type: ReflectedType, decoder: MessageDeco
       // proto3 cannot tell an empty repeated field from an absent one: optional + empty reads as absent
       if (v === undefined && !required) return undefined;
       const items = (v ?? []) as ScalarValue[];
-      if (fixed >= 0 && items.length !== fixed) r.fail(`${path}: needs exactly ${fixed} elements, got ${items.length}`, r.end);
+      if (fixed >= 0 && items.length !== fixed)
+        r.fail(`${path}: needs exactly ${fixed} elements, got ${items.length}`, r.end);
       return items;
     };
   }
@@ -142,7 +162,9 @@ export function messageDecoder(msg: ProtoMessage, type: ReflectedType): MessageD
   const keys = layoutFields.map((f) => f.key);
   const n = layoutFields.length;
   // required scalars that arrived need no finishing: the build loop skips their finisher call
-  const plain = layoutFields.map((f) => f.presence === "required" && f.type.kind !== "group" && f.type.kind !== "array");
+  const plain = layoutFields.map(
+    (f) => f.presence === "required" && f.type.kind !== "group" && f.type.kind !== "array",
+  );
   const optional = layoutFields.map((f) => f.presence === "optional");
   const optionalCount = optional.filter(Boolean).length;
   // Records are cloned from a template holding exactly the present keys in layout order: a clone
@@ -253,7 +275,7 @@ export function readFields(d: MessageDecoder, r: Reader, vals: Values): void {
       default: {
         if (wt !== 2) wrongWire(r, s, wt, at);
         const len = r.length();
-          const stop = r.pos + len;
+        const stop = r.pos + len;
         const sub = s.sub!;
         let inner = vals[s.index] as Values | undefined;
         if (inner === undefined) vals[s.index] = inner = new Array(sub.size);

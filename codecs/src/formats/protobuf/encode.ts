@@ -1,9 +1,9 @@
 // Compiles a message encoder: one writer per layout field, in field-number order, into a shared Writer.
-import type { FieldValue, ScalarValue, TypedRecord } from "../../layout/values.ts";
 import type { ProtoField, ProtoMessage } from "./model.ts";
 import { nestedType, wireFacts, type ReflectedType } from "./reflect.ts";
 import { encodeFail, putValue, type PutValue } from "./values.ts";
 import type { Writer } from "./writer.ts";
+import type { FieldValue, ScalarValue, TypedRecord } from "../../layout/values.ts";
 import type { FieldSizer } from "../sizer.ts";
 
 /** Same shape as PutValue so plain scalars need no wrapper: one call per field on the hot path. */
@@ -33,9 +33,15 @@ function arrayChecker(group: ProtoField[], path: string): (v: FieldValue) => Sca
   return (v) => {
     if (!Array.isArray(v)) encodeFail(path, "expected an array");
     // proto3 has no presence for repeated fields: an empty one is indistinguishable from an absent one
-    if (optional && v.length === 0) encodeFail(path, "an empty optional array reads back as absent in protobuf; omit it or make the field required");
+    if (optional && v.length === 0)
+      encodeFail(path, "an empty optional array reads back as absent in protobuf; omit it or make the field required");
     if (fixedCount >= 0 ? v.length !== fixedCount : v.length > maxCount)
-      encodeFail(path, fixedCount >= 0 ? `needs exactly ${fixedCount} elements, got ${v.length}` : `holds at most ${maxCount} elements, got ${v.length}`);
+      encodeFail(
+        path,
+        fixedCount >= 0
+          ? `needs exactly ${fixedCount} elements, got ${v.length}`
+          : `holds at most ${maxCount} elements, got ${v.length}`,
+      );
     return v as ScalarValue[];
   };
 }

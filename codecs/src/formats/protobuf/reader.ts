@@ -147,7 +147,8 @@ export class Reader {
   length(): number {
     const at = this.pos;
     const n = this.varint();
-    if (this.hi !== 0 || n > this.end - this.pos) this.fail(`length ${this.hi ? "≥ 2^32" : n} runs past the end of the message`, at);
+    if (this.hi !== 0 || n > this.end - this.pos)
+      this.fail(`length ${this.hi ? "≥ 2^32" : n} runs past the end of the message`, at);
     return n;
   }
 

@@ -46,7 +46,9 @@ function messageJson(m: ProtoMessage): Record<string, unknown> {
 
 /** Builds and resolves the protobufjs type for the model's top-level message. */
 export function reflectModel(model: ProtoModel): ReflectedType {
-  const root = protobuf.Root.fromJSON({ nested: { [model.package]: { nested: { [model.root.name]: messageJson(model.root) } } } });
+  const root = protobuf.Root.fromJSON({
+    nested: { [model.package]: { nested: { [model.root.name]: messageJson(model.root) } } },
+  });
   root.resolveAll();
   return root.lookupType(`${model.package}.${model.root.name}`);
 }

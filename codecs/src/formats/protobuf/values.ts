@@ -1,10 +1,10 @@
 // Per-type value writers and readers: layout value ⇄ protobuf value, with the layout's limits checked both ways.
-import { EncodeError } from "../../errors.ts";
-import type { ScalarValue } from "../../layout/values.ts";
 import type { ProtoInt, ValueMap } from "./model.ts";
 import type { Reader } from "./reader.ts";
-import { compileTextTime } from "../../text/timestamp.ts";
 import type { Writer } from "./writer.ts";
+import { EncodeError } from "../../errors.ts";
+import type { ScalarValue } from "../../layout/values.ts";
+import { compileTextTime } from "../../text/timestamp.ts";
 
 const FORMAT = "protobuf";
 /** JavaScript Date's range in seconds: text timestamps outside it cannot be formatted */
@@ -49,16 +49,23 @@ type IntPut = (w: Writer, v: number) => void;
 
 function intPut(wire: ProtoInt): IntPut {
   switch (wire) {
-    case "uint32": return (w, v) => w.varint32(v);
-    case "int32": return (w, v) => w.int32(v);
-    case "sint32": return (w, v) => w.sint32(v);
+    case "uint32":
+      return (w, v) => w.varint32(v);
+    case "int32":
+      return (w, v) => w.int32(v);
+    case "sint32":
+      return (w, v) => w.sint32(v);
     case "fixed32":
-    case "sfixed32": return (w, v) => w.fixed32(v);
+    case "sfixed32":
+      return (w, v) => w.fixed32(v);
     case "uint64":
-    case "int64": return (w, v) => w.int64(v);
-    case "sint64": return (w, v) => w.sint64(v);
+    case "int64":
+      return (w, v) => w.int64(v);
+    case "sint64":
+      return (w, v) => w.sint64(v);
     case "fixed64":
-    case "sfixed64": return (w, v) => w.fixed64n(v);
+    case "sfixed64":
+      return (w, v) => w.fixed64n(v);
   }
 }
 
@@ -66,14 +73,16 @@ type BigPut = (w: Writer, v: bigint) => void;
 
 function bigPut(wire: ProtoInt): BigPut {
   switch (wire) {
-    case "sint64": return (w, v) => w.bigVarint(BigInt.asUintN(64, (v << 1n) ^ (v >> 63n)));
+    case "sint64":
+      return (w, v) => w.bigVarint(BigInt.asUintN(64, (v << 1n) ^ (v >> 63n)));
     case "fixed64":
     case "sfixed64":
       return (w, v) => {
         const u = BigInt.asUintN(64, v);
         w.fixed64(Number(u & 0xffffffffn), Number(u >> 32n));
       };
-    default: return (w, v) => w.bigVarint(BigInt.asUintN(64, v));
+    default:
+      return (w, v) => w.bigVarint(BigInt.asUintN(64, v));
   }
 }
 
@@ -129,7 +138,8 @@ export function putValue(m: ValueMap): PutValue {
         if (typeof v !== "number") encodeFail(path, `expected a number, got ${describe(v)}`);
         const x = single ? Math.fround(v) : v;
         // NaN and ±Infinity travel bit-exactly; only finite values must respect the range
-        if ((x < min || x > max) && x !== Infinity && x !== -Infinity) encodeFail(path, `${v} is outside ${m.min}..${m.max}`);
+        if ((x < min || x > max) && x !== Infinity && x !== -Infinity)
+          encodeFail(path, `${v} is outside ${m.min}..${m.max}`);
         // -0.0 has a non-zero bit pattern, so proto3 encoders write it
         if (implicit && x === 0 && 1 / x > 0) return;
         if (tag >= 0) w.varint32(tag);
@@ -141,7 +151,8 @@ export function putValue(m: ValueMap): PutValue {
       const put = intPut(m.wire);
       const { scale, offset, min, max } = m;
       return (w, v, tag, implicit, path) => {
-        if (typeof v !== "number" || !Number.isFinite(v)) encodeFail(path, `expected a finite number, got ${describe(v)}`);
+        if (typeof v !== "number" || !Number.isFinite(v))
+          encodeFail(path, `expected a finite number, got ${describe(v)}`);
         if (v < min || v > max) encodeFail(path, `${v} is outside ${min}..${max}`);
         const raw = Math.round((v - offset) / scale);
         if (implicit && raw === 0) return;
@@ -154,7 +165,8 @@ export function putValue(m: ValueMap): PutValue {
       const { min, max, rawMin, rawMax, resolution } = m;
       const mul = m.decimals > 0 ? 10 ** m.decimals : 0;
       return (w, v, tag, implicit, path) => {
-        if (typeof v !== "number" || !Number.isFinite(v)) encodeFail(path, `expected epoch seconds, got ${describe(v)}`);
+        if (typeof v !== "number" || !Number.isFinite(v))
+          encodeFail(path, `expected epoch seconds, got ${describe(v)}`);
         if (v < min || v > max) encodeFail(path, `${v} is outside ${min}..${max}`);
         const raw = mul ? Math.round(v * mul) : Math.round(v / resolution);
         if (raw < rawMin || raw > rawMax) encodeFail(path, `${v} s does not fit the timestamp's integer range`);
@@ -167,7 +179,8 @@ export function putValue(m: ValueMap): PutValue {
       const { min, max } = m;
       const text = compileTextTime(m.format);
       return (w, v, tag, _implicit, path) => {
-        if (typeof v !== "number" || !Number.isFinite(v)) encodeFail(path, `expected epoch seconds, got ${describe(v)}`);
+        if (typeof v !== "number" || !Number.isFinite(v))
+          encodeFail(path, `expected epoch seconds, got ${describe(v)}`);
         if (v < min || v > max) encodeFail(path, `${v} is outside ${min}..${max}`);
         if (tag >= 0) w.varint32(tag);
         w.string(text.format(v) ?? encodeFail(path, `${v} s is outside the years 0000–9999 a text timestamp can show`));
@@ -181,7 +194,8 @@ export function putValue(m: ValueMap): PutValue {
         if (typeof v !== "string") encodeFail(path, `expected a string, got ${describe(v)}`);
         // UTF-8 never has fewer bytes than UTF-16 units, so this rejects most over-long text before writing it
         if (v.length > maxLength) encodeFail(path, `is longer than maxLength ${maxLength} bytes`);
-        if (pattern !== undefined && !pattern.test(v)) encodeFail(path, `${describe(v)} has characters outside the field's charset`);
+        if (pattern !== undefined && !pattern.test(v))
+          encodeFail(path, `${describe(v)} has characters outside the field's charset`);
         if (implicit && v.length === 0) return;
         if (tag >= 0) w.varint32(tag);
         const len = w.string(v, table);
@@ -259,7 +273,8 @@ export function readValue(m: ValueMap, path: string): ReadValue {
         const at = r.pos;
         const n = r.varint();
         const name = r.hi === 0 ? nameOf.get(n) : undefined;
-        if (name === undefined) return r.fail(`${path}: ${r.hi === 0 ? n : r.signedNumber()} is not a value of the enum`, at);
+        if (name === undefined)
+          return r.fail(`${path}: ${r.hi === 0 ? n : r.signedNumber()} is not a value of the enum`, at);
         return name;
       };
     }
@@ -306,7 +321,8 @@ export function readValue(m: ValueMap, path: string): ReadValue {
       return (r) => {
         const at = r.pos;
         const v = single ? r.float() : r.double();
-        if ((v < min || v > max) && v !== Infinity && v !== -Infinity) return r.fail(`${path}: ${v} is outside ${m.min}..${m.max}`, at);
+        if ((v < min || v > max) && v !== Infinity && v !== -Infinity)
+          return r.fail(`${path}: ${v} is outside ${m.min}..${m.max}`, at);
         return v;
       };
     }
@@ -316,7 +332,8 @@ export function readValue(m: ValueMap, path: string): ReadValue {
       return (r) => {
         const at = r.pos;
         const raw = read(r);
-        if (raw === undefined || raw < rawMin || raw > rawMax) return r.fail(`${path}: raw ${raw ?? "value"} is outside ${rawMin}..${rawMax}`, at);
+        if (raw === undefined || raw < rawMin || raw > rawMax)
+          return r.fail(`${path}: raw ${raw ?? "value"} is outside ${rawMin}..${rawMax}`, at);
         const v = fromRaw(raw);
         return v < min ? min : v > max ? max : v;
       };
@@ -328,7 +345,8 @@ export function readValue(m: ValueMap, path: string): ReadValue {
       return (r) => {
         const at = r.pos;
         const raw = read(r);
-        if (raw === undefined || raw < rawMin || raw > rawMax) return r.fail(`${path}: timestamp ${raw ?? "value"} is outside the layout's range`, at);
+        if (raw === undefined || raw < rawMin || raw > rawMax)
+          return r.fail(`${path}: timestamp ${raw ?? "value"} is outside the layout's range`, at);
         // dividing by an exact power of ten gives the double nearest the decimal (1748778312.3)
         const v = div ? raw / div : raw * resolution;
         return v < min ? min : v > max ? max : v;
@@ -355,7 +373,8 @@ export function readValue(m: ValueMap, path: string): ReadValue {
         const n = r.length();
         if (n > maxLength) return r.fail(`${path}: ${n} bytes, more than maxLength ${maxLength}`, at);
         const s = r.string(n, table);
-        if (pattern !== undefined && !pattern.test(s)) return r.fail(`${path}: characters outside the field's charset`, at);
+        if (pattern !== undefined && !pattern.test(s))
+          return r.fail(`${path}: characters outside the field's charset`, at);
         return s;
       };
     }

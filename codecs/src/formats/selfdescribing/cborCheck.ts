@@ -23,16 +23,26 @@ class Checker {
     if (this.i + need > b.length) fail("truncated item head", at);
     let v: number;
     switch (info) {
-      case 24: v = b[this.i]!; break;
-      case 25: v = (b[this.i]! << 8) | b[this.i + 1]!; break;
-      case 26: v = ((b[this.i]! << 24) >>> 0) + (b[this.i + 1]! << 16) + (b[this.i + 2]! << 8) + b[this.i + 3]!; break;
+      case 24:
+        v = b[this.i]!;
+        break;
+      case 25:
+        v = (b[this.i]! << 8) | b[this.i + 1]!;
+        break;
+      case 26:
+        v = ((b[this.i]! << 24) >>> 0) + (b[this.i + 1]! << 16) + (b[this.i + 2]! << 8) + b[this.i + 3]!;
+        break;
       case 27: {
         const hi = ((b[this.i]! << 24) >>> 0) + (b[this.i + 1]! << 16) + (b[this.i + 2]! << 8) + b[this.i + 3]!;
         // only compared against lengths that fit in memory, so "huge" is all a large value needs to be
-        v = hi > 0 ? Number.MAX_SAFE_INTEGER : ((b[this.i + 4]! << 24) >>> 0) + (b[this.i + 5]! << 16) + (b[this.i + 6]! << 8) + b[this.i + 7]!;
+        v =
+          hi > 0
+            ? Number.MAX_SAFE_INTEGER
+            : ((b[this.i + 4]! << 24) >>> 0) + (b[this.i + 5]! << 16) + (b[this.i + 6]! << 8) + b[this.i + 7]!;
         break;
       }
-      default: v = info;
+      default:
+        v = info;
     }
     this.i += need;
     return v;

@@ -35,7 +35,8 @@ class Reader {
 
   literal(text: string, value: PlainValue): PlainValue {
     const b = this.b;
-    for (let k = 0; k < text.length; k++) if (b[this.i + k] !== text.charCodeAt(k)) fail(`invalid token, expected ${text}`, this.i);
+    for (let k = 0; k < text.length; k++)
+      if (b[this.i + k] !== text.charCodeAt(k)) fail(`invalid token, expected ${text}`, this.i);
     this.i += text.length;
     return value;
   }
@@ -43,15 +44,24 @@ class Reader {
   value(depth: number): PlainValue {
     const c = this.b[this.i];
     switch (c) {
-      case 0x7b: return this.object(depth + 1);
-      case 0x5b: return this.array(depth + 1);
-      case 0x22: return this.string();
-      case 0x74: return this.literal("true", true);
-      case 0x66: return this.literal("false", false);
-      case 0x6e: return this.literal("null", null);
-      case 0x4e: return this.literal("NaN", Number.NaN);
-      case 0x49: return this.literal("Infinity", Number.POSITIVE_INFINITY);
-      case undefined: return fail("unexpected end of input", this.i);
+      case 0x7b:
+        return this.object(depth + 1);
+      case 0x5b:
+        return this.array(depth + 1);
+      case 0x22:
+        return this.string();
+      case 0x74:
+        return this.literal("true", true);
+      case 0x66:
+        return this.literal("false", false);
+      case 0x6e:
+        return this.literal("null", null);
+      case 0x4e:
+        return this.literal("NaN", Number.NaN);
+      case 0x49:
+        return this.literal("Infinity", Number.POSITIVE_INFINITY);
+      case undefined:
+        return fail("unexpected end of input", this.i);
       default:
         if (c === 0x2d && this.b[this.i + 1] === 0x49) {
           this.i++;
@@ -73,7 +83,8 @@ class Reader {
       return out;
     }
     for (;;) {
-      if (b[this.i] !== 0x22) fail(b[this.i] === undefined ? "unexpected end of input" : "expected a string key", this.i);
+      if (b[this.i] !== 0x22)
+        fail(b[this.i] === undefined ? "unexpected end of input" : "expected a string key", this.i);
       const keyAt = this.i;
       const key = this.string();
       this.ws();
@@ -83,7 +94,8 @@ class Reader {
       const v = this.value(depth);
       if (hasOwn.call(out, key)) fail(`duplicate key "${key}"`, keyAt);
       // a "__proto__" key must become an own property, not the object's prototype
-      if (key === "__proto__") Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
+      if (key === "__proto__")
+        Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
       else out[key] = v;
       this.ws();
       const c = b[this.i];
@@ -199,14 +211,38 @@ class Reader {
       if (c === 0x5c) {
         const e = b[i + 1];
         switch (e) {
-          case 0x22: out += '"'; i += 2; break;
-          case 0x5c: out += "\\"; i += 2; break;
-          case 0x2f: out += "/"; i += 2; break;
-          case 0x62: out += "\b"; i += 2; break;
-          case 0x66: out += "\f"; i += 2; break;
-          case 0x6e: out += "\n"; i += 2; break;
-          case 0x72: out += "\r"; i += 2; break;
-          case 0x74: out += "\t"; i += 2; break;
+          case 0x22:
+            out += '"';
+            i += 2;
+            break;
+          case 0x5c:
+            out += "\\";
+            i += 2;
+            break;
+          case 0x2f:
+            out += "/";
+            i += 2;
+            break;
+          case 0x62:
+            out += "\b";
+            i += 2;
+            break;
+          case 0x66:
+            out += "\f";
+            i += 2;
+            break;
+          case 0x6e:
+            out += "\n";
+            i += 2;
+            break;
+          case 0x72:
+            out += "\r";
+            i += 2;
+            break;
+          case 0x74:
+            out += "\t";
+            i += 2;
+            break;
           case 0x75: {
             const u = this.hex4(i + 2);
             if (u >= 0xdc00 && u <= 0xdfff) fail("lone low surrogate escape", i);

@@ -1,14 +1,22 @@
 // JSON text exactly as Python's json.dumps writes it: "python" is the defaults (ensure_ascii,
 // ", " / ": "), "compact" is separators=(",", ":") with ensure_ascii=False (UTF-8 as is).
-import { pyFloatRepr } from "../../text/numbers.ts";
 import type { ByteWriter } from "./byteWriter.ts";
 import { pyFloat32Repr } from "./float32Text.ts";
 import type { NumHint } from "./plan.ts";
+import { pyFloatRepr } from "../../text/numbers.ts";
 
 export type JsonSpacing = "compact" | "python";
 
 const HEX = "0123456789abcdef";
-const SHORT: Record<number, string> = { 0x22: '\\"', 0x5c: "\\\\", 0x08: "\\b", 0x0c: "\\f", 0x0a: "\\n", 0x0d: "\\r", 0x09: "\\t" };
+const SHORT: Record<number, string> = {
+  0x22: '\\"',
+  0x5c: "\\\\",
+  0x08: "\\b",
+  0x0c: "\\f",
+  0x0a: "\\n",
+  0x0d: "\\r",
+  0x09: "\\t",
+};
 
 /** Python's escape for one UTF-16 unit: the short forms, else \uXXXX in lowercase hex. */
 function escapeUnit(c: number): string {
@@ -16,8 +24,12 @@ function escapeUnit(c: number): string {
 }
 
 // per ASCII byte: undefined = written as is
-const ESCAPE_ASCII: (string | undefined)[] = Array.from({ length: 128 }, (_, c) => (c < 0x20 || c === 0x22 || c === 0x5c || c === 0x7f ? escapeUnit(c) : undefined));
-const ESCAPE_UTF8: (string | undefined)[] = Array.from({ length: 128 }, (_, c) => (c < 0x20 || c === 0x22 || c === 0x5c ? escapeUnit(c) : undefined));
+const ESCAPE_ASCII: (string | undefined)[] = Array.from({ length: 128 }, (_, c) =>
+  c < 0x20 || c === 0x22 || c === 0x5c || c === 0x7f ? escapeUnit(c) : undefined,
+);
+const ESCAPE_UTF8: (string | undefined)[] = Array.from({ length: 128 }, (_, c) =>
+  c < 0x20 || c === 0x22 || c === 0x5c ? escapeUnit(c) : undefined,
+);
 
 /**
  * Writes `s` as a JSON string. Returns false for a lone surrogate: Python would write it escaped
@@ -76,8 +88,10 @@ function nonFinite(x: number): string {
 export function jsonNumber(x: number, hint: NumHint): string {
   if (!Number.isFinite(x)) return nonFinite(x);
   switch (hint) {
-    case "f32": return pyFloat32Repr(Math.fround(x));
-    case "f64": return pyFloatRepr(x);
+    case "f32":
+      return pyFloat32Repr(Math.fround(x));
+    case "f64":
+      return pyFloatRepr(x);
     default:
       if (!Number.isInteger(x)) return pyFloatRepr(x);
       // String() switches to exponent form from 1e21; an integer is written out in full

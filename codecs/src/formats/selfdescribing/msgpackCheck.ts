@@ -40,24 +40,46 @@ class Checker {
     if (t >= 0x90 && t <= 0x9f) return this.array(t & 0x0f, at, depth);
     if (t >= 0x80 && t <= 0x8f) return this.map(t & 0x0f, at, depth);
     switch (t) {
-      case 0xc4: return this.skip(this.uint(1, at), at, "binary");
-      case 0xc5: return this.skip(this.uint(2, at), at, "binary");
-      case 0xc6: return this.skip(this.uint(4, at), at, "binary");
-      case 0xca: return this.skip(4, at, "float");
-      case 0xcb: return this.skip(8, at, "float");
-      case 0xcc: case 0xd0: return this.skip(1, at, "integer");
-      case 0xcd: case 0xd1: return this.skip(2, at, "integer");
-      case 0xce: case 0xd2: return this.skip(4, at, "integer");
-      case 0xcf: case 0xd3: return this.skip(8, at, "integer");
-      case 0xd9: return this.text(this.uint(1, at), at);
-      case 0xda: return this.text(this.uint(2, at), at);
-      case 0xdb: return this.text(this.uint(4, at), at);
-      case 0xdc: return this.array(this.uint(2, at), at, depth);
-      case 0xdd: return this.array(this.uint(4, at), at, depth);
-      case 0xde: return this.map(this.uint(2, at), at, depth);
-      case 0xdf: return this.map(this.uint(4, at), at, depth);
-      case 0xc1: return fail("0xc1 is never used", at);
-      default: return fail("extension types are not accepted", at);
+      case 0xc4:
+        return this.skip(this.uint(1, at), at, "binary");
+      case 0xc5:
+        return this.skip(this.uint(2, at), at, "binary");
+      case 0xc6:
+        return this.skip(this.uint(4, at), at, "binary");
+      case 0xca:
+        return this.skip(4, at, "float");
+      case 0xcb:
+        return this.skip(8, at, "float");
+      case 0xcc:
+      case 0xd0:
+        return this.skip(1, at, "integer");
+      case 0xcd:
+      case 0xd1:
+        return this.skip(2, at, "integer");
+      case 0xce:
+      case 0xd2:
+        return this.skip(4, at, "integer");
+      case 0xcf:
+      case 0xd3:
+        return this.skip(8, at, "integer");
+      case 0xd9:
+        return this.text(this.uint(1, at), at);
+      case 0xda:
+        return this.text(this.uint(2, at), at);
+      case 0xdb:
+        return this.text(this.uint(4, at), at);
+      case 0xdc:
+        return this.array(this.uint(2, at), at, depth);
+      case 0xdd:
+        return this.array(this.uint(4, at), at, depth);
+      case 0xde:
+        return this.map(this.uint(2, at), at, depth);
+      case 0xdf:
+        return this.map(this.uint(4, at), at, depth);
+      case 0xc1:
+        return fail("0xc1 is never used", at);
+      default:
+        return fail("extension types are not accepted", at);
     }
   }
 

@@ -1,16 +1,15 @@
 // The layout walk every self-describing format shares: keys in layout order, each value through the
 // field's text representation (fieldValueToPlain, i.e. toPlain one field at a time), with spans.
+import type { ByteWriter } from "./byteWriter.ts";
+import { plainToTyped } from "./decoded.ts";
+import { selfDescribingSizer } from "./sizePlan.ts";
 import { EncodeError, LayoutError, RecordError } from "../../errors.ts";
-import type { Field, ScalarType } from "../../layout/schema.ts";
+import { type Field, type ScalarType, type Layout } from "../../layout/schema.ts";
 import type { PlainValue, TypedRecord } from "../../layout/values.ts";
 import { fieldValueToPlain, type PlainMode } from "../../text/plain.ts";
-import type { CompiledCodec, EncodedWithSpans, FormatInfo, Span } from "../types.ts";
-import type { Layout } from "../../layout/schema.ts";
-import { plainToTyped } from "./decoded.ts";
-import { rethrowDecodeFailure } from "../decodeFailure.ts";
-import type { ByteWriter } from "./byteWriter.ts";
 import { hasLoneSurrogate } from "../../text/utf8.ts";
-import { selfDescribingSizer } from "./sizePlan.ts";
+import { rethrowDecodeFailure } from "../decodeFailure.ts";
+import type { CompiledCodec, EncodedWithSpans, FormatInfo, Span } from "../types.ts";
 
 /**
  * How a plain number of the field goes on the wire. A plain record alone cannot say whether 20 is
@@ -20,10 +19,14 @@ export type NumHint = "f32" | "f64" | "epoch" | "int";
 
 export function numHint(t: ScalarType): NumHint {
   switch (t.kind) {
-    case "float": return t.bits === 32 ? "f32" : "f64";
-    case "fixed": return "f64";
-    case "timestamp": return "epoch";
-    default: return "int";
+    case "float":
+      return t.bits === 32 ? "f32" : "f64";
+    case "fixed":
+      return "f64";
+    case "timestamp":
+      return "epoch";
+    default:
+      return "int";
   }
 }
 
@@ -40,11 +43,17 @@ export interface PlanEntry {
 }
 
 /** `at` is the fields' place in the layout document, for LayoutError paths. */
-export function compilePlan(fields: Field[], encodeKey: (key: string) => Uint8Array, parentPath = "", at = "fields"): PlanEntry[] {
+export function compilePlan(
+  fields: Field[],
+  encodeKey: (key: string) => Uint8Array,
+  parentPath = "",
+  at = "fields",
+): PlanEntry[] {
   return fields.map((f, i) => {
     const path = parentPath ? `${parentPath}/${f.id}` : f.id;
     // no UTF-8 form, so no self-describing format can carry the key
-    if (hasLoneSurrogate(f.key)) throw new LayoutError([{ path: `${at}[${i}].key`, message: "holds a lone surrogate" }]);
+    if (hasLoneSurrogate(f.key))
+      throw new LayoutError([{ path: `${at}[${i}].key`, message: "holds a lone surrogate" }]);
     const t = f.type;
     return {
       field: f,
@@ -85,7 +94,14 @@ function memoFor(rec: TypedRecord, mode: PlainMode): Map<Field, PlainValue> {
   return m;
 }
 
-function walk(entries: PlanEntry[], rec: TypedRecord, sink: Sink, mode: PlainMode, spans: Span[] | null, path: string): void {
+function walk(
+  entries: PlanEntry[],
+  rec: TypedRecord,
+  sink: Sink,
+  mode: PlainMode,
+  spans: Span[] | null,
+  path: string,
+): void {
   const out = sink.out;
   let count = 0;
   for (let i = 0; i < entries.length; i++) if (rec[entries[i]!.key] !== undefined) count++;
@@ -103,7 +119,8 @@ function walk(entries: PlanEntry[], rec: TypedRecord, sink: Sink, mode: PlainMod
     out.bytes(e.keyBytes);
     if (spans) spans.push({ start: at, end: out.pos, field: e.path, role: "key" });
     if (e.children) {
-      if (typeof v !== "object" || v === null || Array.isArray(v) || v instanceof Uint8Array) throw new EncodeError("expected a group record", sink.format, e.path);
+      if (typeof v !== "object" || v === null || Array.isArray(v) || v instanceof Uint8Array)
+        throw new EncodeError("expected a group record", sink.format, e.path);
       walk(e.children, v as TypedRecord, sink, mode, spans, e.path);
       continue;
     }
@@ -131,7 +148,12 @@ export function encodeRecord(entries: PlanEntry[], rec: TypedRecord, sink: Sink,
   return sink.out.take();
 }
 
-export function encodeRecordWithSpans(entries: PlanEntry[], rec: TypedRecord, sink: Sink, mode: PlainMode): EncodedWithSpans {
+export function encodeRecordWithSpans(
+  entries: PlanEntry[],
+  rec: TypedRecord,
+  sink: Sink,
+  mode: PlainMode,
+): EncodedWithSpans {
   sink.out.reset();
   const spans: Span[] = [];
   walk(entries, rec, sink, mode, spans, "");
@@ -145,7 +167,12 @@ export function encodeRecordWithSpans(entries: PlanEntry[], rec: TypedRecord, si
 export function compileSelfDescribing(
   layout: Layout,
   info: FormatInfo,
-  parts: { sink: Sink; encodeKey: (key: string) => Uint8Array; mode: PlainMode; read: (bytes: Uint8Array) => PlainValue },
+  parts: {
+    sink: Sink;
+    encodeKey: (key: string) => Uint8Array;
+    mode: PlainMode;
+    read: (bytes: Uint8Array) => PlainValue;
+  },
 ): CompiledCodec {
   const { sink, mode, read } = parts;
   const entries = compilePlan(layout.fields, parts.encodeKey);

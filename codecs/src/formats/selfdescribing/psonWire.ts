@@ -12,9 +12,9 @@
 // - Table 1 says bytes switch to a varint at "greater than or equal to 0x1E" while every other
 //   type says "greater than 0x1E"; the text's general rule (31 flags a varint for anything that
 //   does not fit, i.e. above 30) is used for all types.
+import type { ByteWriter } from "./byteWriter.ts";
 import { DecodeError } from "../../errors.ts";
 import type { PlainRecord, PlainValue } from "../../layout/values.ts";
-import type { ByteWriter } from "./byteWriter.ts";
 import { invalidUtf8At, utf8Text } from "../../text/utf8.ts";
 
 export const PSON_UNSIGNED = 0;
@@ -162,7 +162,8 @@ class Reader {
           const key = this.text(this.count(kh & 31, keyAt, 1, "string"));
           if (hasOwn.call(out, key)) fail(`duplicate key "${key}"`, keyAt);
           const v = this.value(depth + 1);
-          if (key === "__proto__") Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
+          if (key === "__proto__")
+            Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
           else out[key] = v;
         }
         return out;

@@ -51,7 +51,8 @@ export function selfDescribingSizer(entries: PlanEntry[], sink: Sink, mode: Plai
       const v = rec[e.key];
       if (v === undefined) return 0;
       if (e.children) {
-        if (typeof v !== "object" || v === null || Array.isArray(v) || v instanceof Uint8Array) throw new EncodeError("expected a group record", sink.format, e.path);
+        if (typeof v !== "object" || v === null || Array.isArray(v) || v instanceof Uint8Array)
+          throw new EncodeError("expected a group record", sink.format, e.path);
         return e.keyBytes.length + encodeRecord(e.children, v as TypedRecord, sink, mode).length;
       }
       out.reset();

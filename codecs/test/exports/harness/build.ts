@@ -7,11 +7,30 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { ExportFile } from "../../../src/exporters/types.ts";
 
-export const STRICT = ["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic", "-Wshadow", "-Wconversion", "-Wno-sign-conversion"];
-export const SANITIZE = ["-g", "-O1", "-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-fno-omit-frame-pointer"];
+export const STRICT = [
+  "-std=c99",
+  "-Wall",
+  "-Wextra",
+  "-Werror",
+  "-pedantic",
+  "-Wshadow",
+  "-Wconversion",
+  "-Wno-sign-conversion",
+];
+export const SANITIZE = [
+  "-g",
+  "-O1",
+  "-fsanitize=address,undefined",
+  "-fno-sanitize-recover=all",
+  "-fno-omit-frame-pointer",
+];
 
 /** Sanitizer reports abort the process with a message on stderr; leaks count as errors too. */
-const SAN_ENV = { ...process.env, ASAN_OPTIONS: "abort_on_error=0:halt_on_error=1:detect_leaks=1", UBSAN_OPTIONS: "halt_on_error=1:print_stacktrace=1" };
+const SAN_ENV = {
+  ...process.env,
+  ASAN_OPTIONS: "abort_on_error=0:halt_on_error=1:detect_leaks=1",
+  UBSAN_OPTIONS: "halt_on_error=1:print_stacktrace=1",
+};
 
 export class Workdir {
   readonly dir: string;
@@ -74,13 +93,26 @@ export interface RunResult {
 }
 
 /** Runs `exe` with `input` lines on stdin; resolves with its output lines. */
-export function run(exe: string, input: string[], opts: { cwd?: string; wrapper?: string[]; timeoutMs?: number } = {}): Promise<RunResult> {
+export function run(
+  exe: string,
+  input: string[],
+  opts: { cwd?: string; wrapper?: string[]; timeoutMs?: number } = {},
+): Promise<RunResult> {
   const [cmd, ...pre] = opts.wrapper ? [...opts.wrapper, exe] : [exe];
   return new Promise((resolve) => {
-    const child = execFile(cmd!, pre, { cwd: opts.cwd, env: SAN_ENV, maxBuffer: 512 * 1024 * 1024, timeout: opts.timeoutMs ?? 120_000 }, (err, stdout, stderr) => {
-      const code = err ? (typeof (err as { code?: unknown }).code === "number" ? ((err as { code: number }).code) : null) : 0;
-      resolve({ lines: stdout.split("\n").filter((l) => l.length > 0), stderr, code });
-    });
+    const child = execFile(
+      cmd!,
+      pre,
+      { cwd: opts.cwd, env: SAN_ENV, maxBuffer: 512 * 1024 * 1024, timeout: opts.timeoutMs ?? 120_000 },
+      (err, stdout, stderr) => {
+        const code = err
+          ? typeof (err as { code?: unknown }).code === "number"
+            ? (err as { code: number }).code
+            : null
+          : 0;
+        resolve({ lines: stdout.split("\n").filter((l) => l.length > 0), stderr, code });
+      },
+    );
     child.stdin!.end(input.length ? `${input.join("\n")}\n` : "");
   });
 }

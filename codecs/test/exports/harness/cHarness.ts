@@ -60,34 +60,60 @@ const PRELUDE = HARNESS_IO_C;
 function readScalar(s: CScalar, dst: string, len: string | undefined, out: string[], ind: string): void {
   out.push(`${ind}if ((t = next_tok(s)) == NULL) return -1;`);
   switch (s.k) {
-    case "bool": out.push(`${ind}${dst} = t[0] == '1';`); return;
-    case "enum": out.push(`${ind}${dst} = (${s.e.typeName})strtol(t, NULL, 10);`); return;
-    case "int": out.push(`${ind}${dst} = (${cElementType(s)})${s.signed ? "strtoll" : "strtoull"}(t, NULL, 10);`); return;
+    case "bool":
+      out.push(`${ind}${dst} = t[0] == '1';`);
+      return;
+    case "enum":
+      out.push(`${ind}${dst} = (${s.e.typeName})strtol(t, NULL, 10);`);
+      return;
+    case "int":
+      out.push(`${ind}${dst} = (${cElementType(s)})${s.signed ? "strtoll" : "strtoull"}(t, NULL, 10);`);
+      return;
     case "float":
       if (s.bits === 32) out.push(`${ind}{ uint32_t b = (uint32_t)strtoul(t, NULL, 16); memcpy(&${dst}, &b, 4); }`);
       else out.push(`${ind}{ uint64_t b = strtoull(t, NULL, 16); memcpy(&${dst}, &b, 8); }`);
       return;
     case "fixed":
-    case "time": out.push(`${ind}{ uint64_t b = strtoull(t, NULL, 16); memcpy(&${dst}, &b, 8); }`); return;
+    case "time":
+      out.push(`${ind}{ uint64_t b = strtoull(t, NULL, 16); memcpy(&${dst}, &b, 8); }`);
+      return;
     case "string":
-      out.push(`${ind}{ long n = hex_bytes(t + 1, (uint8_t *)${dst}, ${s.maxLength}); if (n < 0) return -1; ${dst}[n] = '\\0'; }`);
+      out.push(
+        `${ind}{ long n = hex_bytes(t + 1, (uint8_t *)${dst}, ${s.maxLength}); if (n < 0) return -1; ${dst}[n] = '\\0'; }`,
+      );
       return;
     case "bytes":
-      out.push(`${ind}{ long n = hex_bytes(t + 1, ${dst}, ${Math.max(1, s.maxLength)}); if (n < 0) return -1;${len ? ` ${len} = (uint16_t)n;` : ""} }`);
+      out.push(
+        `${ind}{ long n = hex_bytes(t + 1, ${dst}, ${Math.max(1, s.maxLength)}); if (n < 0) return -1;${len ? ` ${len} = (uint16_t)n;` : ""} }`,
+      );
       return;
   }
 }
 
 function printScalar(s: CScalar, v: string, len: string | undefined, out: string[], ind: string): void {
   switch (s.k) {
-    case "bool": out.push(`${ind}printf(" %d", ${v} ? 1 : 0);`); return;
-    case "enum": out.push(`${ind}printf(" %ld", (long)${v});`); return;
-    case "int": out.push(s.signed ? `${ind}printf(" %" PRId64, (int64_t)${v});` : `${ind}printf(" %" PRIu64, (uint64_t)${v});`); return;
-    case "float": out.push(s.bits === 32 ? `${ind}put_f32(${v});` : `${ind}put_f64(${v});`); return;
+    case "bool":
+      out.push(`${ind}printf(" %d", ${v} ? 1 : 0);`);
+      return;
+    case "enum":
+      out.push(`${ind}printf(" %ld", (long)${v});`);
+      return;
+    case "int":
+      out.push(s.signed ? `${ind}printf(" %" PRId64, (int64_t)${v});` : `${ind}printf(" %" PRIu64, (uint64_t)${v});`);
+      return;
+    case "float":
+      out.push(s.bits === 32 ? `${ind}put_f32(${v});` : `${ind}put_f64(${v});`);
+      return;
     case "fixed":
-    case "time": out.push(`${ind}put_f64(${v});`); return;
-    case "string": out.push(`${ind}printf(" x"); put_hex((const uint8_t *)${v}, strlen(${v}));`); return;
-    case "bytes": out.push(`${ind}printf(" x"); put_hex(${v}, ${len ?? s.maxLength});`); return;
+    case "time":
+      out.push(`${ind}put_f64(${v});`);
+      return;
+    case "string":
+      out.push(`${ind}printf(" x"); put_hex((const uint8_t *)${v}, strlen(${v}));`);
+      return;
+    case "bytes":
+      out.push(`${ind}printf(" x"); put_hex(${v}, ${len ?? s.maxLength});`);
+      return;
   }
 }
 
@@ -99,7 +125,8 @@ function field(f: CField, base: string, out: string[], ind: string, mode: "read"
   const at = `${base}${f.member}`;
   let inner = ind;
   if (f.has) {
-    if (mode === "read") out.push(`${ind}if ((t = next_tok(s)) == NULL) return -1;`, `${ind}${base}${f.has} = t[0] == '1';`);
+    if (mode === "read")
+      out.push(`${ind}if ((t = next_tok(s)) == NULL) return -1;`, `${ind}${base}${f.has} = t[0] == '1';`);
     else out.push(`${ind}printf(" %d", ${base}${f.has} ? 1 : 0);`);
     out.push(`${ind}if (${base}${f.has}) {`);
     inner = `${ind}  `;
@@ -109,7 +136,11 @@ function field(f: CField, base: string, out: string[], ind: string, mode: "read"
   else if (n.k === "array") {
     const count = n.fixed ? String(n.maxCount) : `${base}${f.count}`;
     if (!n.fixed) {
-      if (mode === "read") out.push(`${inner}if ((t = next_tok(s)) == NULL) return -1;`, `${inner}${count} = (uint16_t)strtoul(t, NULL, 10);`);
+      if (mode === "read")
+        out.push(
+          `${inner}if ((t = next_tok(s)) == NULL) return -1;`,
+          `${inner}${count} = (uint16_t)strtoul(t, NULL, 10);`,
+        );
       else out.push(`${inner}printf(" %u", (unsigned)${count});`);
     }
     out.push(`${inner}for (i = 0; i < (size_t)${count}; i++) {`);
@@ -176,15 +207,15 @@ export function cHarness(m: CModel, o: HarnessOptions): string {
     "    if (line[0] == 'E' || line[0] == 'C') {",
     "      if (line[0] == 'C') cap = (size_t)strtoul(next_tok(&s), NULL, 10);",
     "      if (read_rec(&s, &v) < 0) {",
-    "        puts(\"BAD\");",
+    '        puts("BAD");',
     "        continue;",
     "      }",
     `      n = ${o.pack}(&v, buf, cap);`,
     "      if (n < 0) {",
-    "        printf(\"ERR %d\\n\", n);",
+    '        printf("ERR %d\\n", n);',
     "        continue;",
     "      }",
-    "      printf(\"OK \");",
+    '      printf("OK ");',
     "      put_hex(buf, (size_t)n);",
     "      putchar('\\n');",
     ...(o.unpack
@@ -192,25 +223,25 @@ export function cHarness(m: CModel, o: HarnessOptions): string {
           "    } else if (line[0] == 'D') {",
           "      long len = hex_bytes(s, buf, sizeof buf);",
           "      if (len < 0) {",
-          "        puts(\"BAD\");",
+          '        puts("BAD");',
           "        continue;",
           "      }",
           `      n = ${o.unpack}(len > 0 ? buf : NULL, (size_t)len, &v);`,
           "      if (n < 0) {",
-          "        printf(\"ERR %d\\n\", n);",
+          '        printf("ERR %d\\n", n);',
           "        continue;",
           "      }",
           "      if (n != len) {",
-          "        puts(\"BAD\");",
+          '        puts("BAD");',
           "        continue;",
           "      }",
-          "      printf(\"OK\");",
+          '      printf("OK");',
           "      print_rec(&v);",
           "      putchar('\\n');",
         ]
       : []),
     "    } else {",
-    "      puts(\"BAD\");",
+    '      puts("BAD");',
     "    }",
     "  }",
     "  return 0;",

@@ -2,15 +2,15 @@
 // encode both ways, decode both ways, every truncation, a trailing byte, a too-small buffer and
 // mutated messages (C and TypeScript must accept and reject the same inputs and agree on values).
 import { isDeepStrictEqual } from "node:util";
-import type { CModel } from "../../../src/exporters/c/model.ts";
-import type { FormatId } from "../../../src/formats/types.ts";
-import { codecFor } from "../../../src/formats/registry.ts";
-import type { Layout } from "../../../src/layout/schema.ts";
-import type { FieldValue, TypedRecord } from "../../../src/layout/values.ts";
-import { Prng } from "../../../src/samples/prng.ts";
-import { generateSamples } from "../../../src/samples/generate.ts";
 import { run } from "./build.ts";
 import { hex, recordTokens, tokensRecord } from "./tokens.ts";
+import type { CModel } from "../../../src/exporters/c/model.ts";
+import { codecFor } from "../../../src/formats/registry.ts";
+import type { FormatId } from "../../../src/formats/types.ts";
+import type { Layout } from "../../../src/layout/schema.ts";
+import type { FieldValue, TypedRecord } from "../../../src/layout/values.ts";
+import { generateSamples } from "../../../src/samples/generate.ts";
+import { Prng } from "../../../src/samples/prng.ts";
 
 /** sp_status values of satpayload_rt.h the checks name */
 export const SP = { CAPACITY: -1, TRUNCATED: -2, TRAILING: -3, VALUE: -6 } as const;
@@ -33,7 +33,8 @@ export interface CrossReport {
   exitCode: number | null;
 }
 
-const show = (v: unknown) => JSON.stringify(v, (_k, x) => (typeof x === "bigint" ? `${x}n` : x instanceof Uint8Array ? `0x${hex(x)}` : x));
+const show = (v: unknown) =>
+  JSON.stringify(v, (_k, x) => (typeof x === "bigint" ? `${x}n` : x instanceof Uint8Array ? `0x${hex(x)}` : x));
 
 /** C strings end at NUL: a decoded string holding U+0000 is refused by the C unpackers (SP_ERR_VALUE). */
 function holdsNul(v: FieldValue | undefined): boolean {
@@ -56,7 +57,13 @@ function mutate(b: Uint8Array, rng: Prng): Uint8Array {
 
 type Decoded = { ok: true; rec: TypedRecord } | { ok: false };
 
-export async function crossCheck(layout: Layout, m: CModel, format: FormatId, exe: string, opts: { records: number; seed: number; truncated: number; mutations: number }): Promise<CrossReport> {
+export async function crossCheck(
+  layout: Layout,
+  m: CModel,
+  format: FormatId,
+  exe: string,
+  opts: { records: number; seed: number; truncated: number; mutations: number },
+): Promise<CrossReport> {
   const codec = codecFor(layout, format);
   const recs = generateSamples(layout, opts.records, opts.seed);
   const encoded = recs.map((r) => {
@@ -78,8 +85,19 @@ export async function crossCheck(layout: Layout, m: CModel, format: FormatId, ex
   const lines: string[] = [];
   const checks: ((out: string) => void)[] = [];
   const report: CrossReport = {
-    records: recs.length, refused: recs.length - valid.length, encodeMismatches: [], decodeMismatches: [], truncations: 0, truncationMismatches: [],
-    trailingMismatches: [], capacityMismatches: [], mutations: 0, mutationsAccepted: 0, mutationMismatches: [], stderr: "", exitCode: null,
+    records: recs.length,
+    refused: recs.length - valid.length,
+    encodeMismatches: [],
+    decodeMismatches: [],
+    truncations: 0,
+    truncationMismatches: [],
+    trailingMismatches: [],
+    capacityMismatches: [],
+    mutations: 0,
+    mutationsAccepted: 0,
+    mutationMismatches: [],
+    stderr: "",
+    exitCode: null,
   };
   const add = (line: string, check: (out: string) => void) => {
     lines.push(line);
@@ -94,7 +112,8 @@ export async function crossCheck(layout: Layout, m: CModel, format: FormatId, ex
         return;
       }
       if (holdsNul(ts.rec)) {
-        if (out !== `ERR ${SP.VALUE}`) into.push(`${what}: a string with NUL must give ERR ${SP.VALUE}, C printed ${out}`);
+        if (out !== `ERR ${SP.VALUE}`)
+          into.push(`${what}: a string with NUL must give ERR ${SP.VALUE}, C printed ${out}`);
         return;
       }
       if (!out.startsWith("OK")) {
@@ -102,7 +121,8 @@ export async function crossCheck(layout: Layout, m: CModel, format: FormatId, ex
         return;
       }
       const got = tokensRecord(m, out.slice(2));
-      if (!isDeepStrictEqual(got, ts.rec)) into.push(`${what}: ${hex(bytes)} C ${show(got)} ≠ TypeScript ${show(ts.rec)}`);
+      if (!isDeepStrictEqual(got, ts.rec))
+        into.push(`${what}: ${hex(bytes)} C ${show(got)} ≠ TypeScript ${show(ts.rec)}`);
     });
   };
 
@@ -110,7 +130,8 @@ export async function crossCheck(layout: Layout, m: CModel, format: FormatId, ex
     const b = encoded[i];
     add(`E ${recordTokens(m, r)}`, (out) => {
       const want = b ? `OK ${hex(b)}` : "ERR";
-      if (b ? out !== want : !out.startsWith("ERR ")) report.encodeMismatches.push(`record ${i} ${show(r)}: C ${out}, TypeScript ${want}`);
+      if (b ? out !== want : !out.startsWith("ERR "))
+        report.encodeMismatches.push(`record ${i} ${show(r)}: C ${out}, TypeScript ${want}`);
     });
   });
   valid.forEach((b, i) => expectDecode(b, report.decodeMismatches, `message ${i}`));
@@ -123,13 +144,15 @@ export async function crossCheck(layout: Layout, m: CModel, format: FormatId, ex
         report.truncations++;
         // a prefix of a Struct or bit-packed message is short of something; a cut zlib stream is just broken
         const want = format === "struct-zlib" ? "ERR " : `ERR ${SP.TRUNCATED}`;
-        if (ts.ok || !out.startsWith(want)) report.truncationMismatches.push(`${hex(cut)}: C ${out}, TypeScript ${ts.ok ? "accepts" : "rejects"}`);
+        if (ts.ok || !out.startsWith(want))
+          report.truncationMismatches.push(`${hex(cut)}: C ${out}, TypeScript ${ts.ok ? "accepts" : "rejects"}`);
       });
     }
     const long = Uint8Array.from([...b, 0]);
     const ts = tsDecode(long);
     add(`D ${hex(long)}`, (out) => {
-      if (ts.ok || out !== `ERR ${SP.TRAILING}`) report.trailingMismatches.push(`${hex(long)}: C ${out}, TypeScript ${ts.ok ? "accepts" : "rejects"}`);
+      if (ts.ok || out !== `ERR ${SP.TRAILING}`)
+        report.trailingMismatches.push(`${hex(long)}: C ${out}, TypeScript ${ts.ok ? "accepts" : "rejects"}`);
     });
   }
 
@@ -137,7 +160,8 @@ export async function crossCheck(layout: Layout, m: CModel, format: FormatId, ex
     const b = encoded[i];
     if (!b || b.length === 0) return;
     add(`C ${b.length - 1} ${recordTokens(m, r)}`, (out) => {
-      if (out !== `ERR ${SP.CAPACITY}`) report.capacityMismatches.push(`record ${i} into ${b.length - 1} bytes: C ${out}`);
+      if (out !== `ERR ${SP.CAPACITY}`)
+        report.capacityMismatches.push(`record ${i} into ${b.length - 1} bytes: C ${out}`);
     });
   });
 
@@ -155,6 +179,7 @@ export async function crossCheck(layout: Layout, m: CModel, format: FormatId, ex
   report.stderr = res.stderr;
   report.exitCode = res.code;
   checks.forEach((check, i) => check(res.lines[i] ?? "(no output)"));
-  if (res.lines.length !== lines.length) report.encodeMismatches.push(`harness printed ${res.lines.length} lines for ${lines.length} inputs`);
+  if (res.lines.length !== lines.length)
+    report.encodeMismatches.push(`harness printed ${res.lines.length} lines for ${lines.length} inputs`);
   return report;
 }

@@ -1,9 +1,9 @@
 // Runs the firmware's host build with its UART (stdin/stdout) attached to the DevKit simulator of
 // devkit-bridge, the same module model the studio's DevKit page talks to, and collects its log.
 import { spawn } from "node:child_process";
-import { realClock } from "../../../../devkit-bridge/src/clock.ts";
-import type { Link } from "../../../../devkit-bridge/src/link/types.ts";
-import { SimulatedDevice, type DeviceOptions } from "../../../../devkit-bridge/src/sim/device.ts";
+import { realClock } from "#devkit-bridge/clock.ts";
+import type { Link } from "#devkit-bridge/link/types.ts";
+import { SimulatedDevice, type DeviceOptions } from "#devkit-bridge/sim/device.ts";
 
 export interface FirmwareRun {
   device: SimulatedDevice;
@@ -15,7 +15,12 @@ export interface FirmwareRun {
   when(re: RegExp, times: number, fn: () => void): void;
 }
 
-export function runFirmware(exe: string, args: string[], opts: Partial<DeviceOptions> = {}, wrapper: string[] = []): FirmwareRun {
+export function runFirmware(
+  exe: string,
+  args: string[],
+  opts: Partial<DeviceOptions> = {},
+  wrapper: string[] = [],
+): FirmwareRun {
   const [cmd, ...pre] = [...wrapper, exe];
   const child = spawn(cmd!, [...pre, ...args], { stdio: ["pipe", "pipe", "pipe"] });
   const data = new Set<(c: Uint8Array) => void>();

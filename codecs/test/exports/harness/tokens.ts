@@ -1,8 +1,8 @@
 // Typed records ⇄ the token lines the generated C harnesses read and print. Exact by construction:
 // floats travel as their IEEE bits in hex, text and bytes as hex bytes, so a comparison in Node sees
 // every bit the C code produced.
-import type { TypedRecord, FieldValue } from "../../../src/layout/values.ts";
 import type { CField, CModel, CScalar, CStruct } from "../../../src/exporters/c/model.ts";
+import type { TypedRecord, FieldValue } from "../../../src/layout/values.ts";
 
 const dv = new DataView(new ArrayBuffer(8));
 const utf8 = new TextEncoder();
@@ -30,31 +30,44 @@ export function bitsF64(h: string): number {
 
 function scalarOut(s: CScalar, v: FieldValue): string {
   switch (s.k) {
-    case "bool": return v ? "1" : "0";
-    case "enum": return String(s.e.values.find((e) => e.name === v)!.value);
-    case "int": return String(v);
-    case "float": return s.bits === 32 ? f32Bits(v as number) : f64Bits(v as number);
+    case "bool":
+      return v ? "1" : "0";
+    case "enum":
+      return String(s.e.values.find((e) => e.name === v)!.value);
+    case "int":
+      return String(v);
+    case "float":
+      return s.bits === 32 ? f32Bits(v as number) : f64Bits(v as number);
     case "fixed":
-    case "time": return f64Bits(v as number);
-    case "string": return `x${hex(utf8.encode(v as string))}`;
-    case "bytes": return `x${hex(v as Uint8Array)}`;
+    case "time":
+      return f64Bits(v as number);
+    case "string":
+      return `x${hex(utf8.encode(v as string))}`;
+    case "bytes":
+      return `x${hex(v as Uint8Array)}`;
   }
 }
 
 function scalarIn(s: CScalar, t: string): FieldValue {
   switch (s.k) {
-    case "bool": return t === "1";
+    case "bool":
+      return t === "1";
     case "enum": {
       const e = s.e.values.find((x) => x.value === Number(t));
       if (!e) throw new Error(`enum value ${t} unknown`);
       return e.name;
     }
-    case "int": return s.bits === 64 ? BigInt(t) : Number(t);
-    case "float": return s.bits === 32 ? bitsF32(t) : bitsF64(t);
+    case "int":
+      return s.bits === 64 ? BigInt(t) : Number(t);
+    case "float":
+      return s.bits === 32 ? bitsF32(t) : bitsF64(t);
     case "fixed":
-    case "time": return bitsF64(t);
-    case "string": return utf8d.decode(unhex(t.slice(1)));
-    case "bytes": return unhex(t.slice(1));
+    case "time":
+      return bitsF64(t);
+    case "string":
+      return utf8d.decode(unhex(t.slice(1)));
+    case "bytes":
+      return unhex(t.slice(1));
   }
 }
 

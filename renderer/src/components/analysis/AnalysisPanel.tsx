@@ -1,14 +1,14 @@
 // The live analysis: sample settings and platforms, then sizes / attribution / byte map tabs fed by the worker.
 import { useEffect, useState } from "react";
+import { AttributionView } from "./AttributionView.tsx";
+import { ByteMapView } from "./ByteMapView.tsx";
+import { chosenLimits, PlatformPicker } from "./PlatformPicker.tsx";
+import { SizeErrors, SizesChart, SizesLegend, SizesTable, Verdicts } from "./SizesView.tsx";
 import { perfRendered } from "../../perf.ts";
 import { useAnalysis } from "../../state/analysis.ts";
 import { useDesigner } from "../../state/designer.ts";
 import { SAMPLE_COUNTS, useSettings, type AnalysisTab } from "../../state/settings.ts";
 import { ms } from "../common/format.ts";
-import { AttributionView } from "./AttributionView.tsx";
-import { ByteMapView } from "./ByteMapView.tsx";
-import { chosenLimits, PlatformPicker } from "./PlatformPicker.tsx";
-import { SizeErrors, SizesChart, SizesLegend, SizesTable, Verdicts } from "./SizesView.tsx";
 import { OnAirPanel } from "../transport/OnAirPanel.tsx";
 
 const TABS: { id: AnalysisTab; label: string }[] = [
@@ -50,7 +50,12 @@ function Controls() {
     <div className="analysis-controls">
       <label>
         Samples
-        <select className="select" value={samples} data-testid="samples" onChange={(e) => set({ samples: Number(e.target.value), byteMapSample: 0 })}>
+        <select
+          className="select"
+          value={samples}
+          data-testid="samples"
+          onChange={(e) => set({ samples: Number(e.target.value), byteMapSample: 0 })}
+        >
           {SAMPLE_COUNTS.map((n) => (
             <option key={n} value={n}>
               {n.toLocaleString("en")}
@@ -61,7 +66,13 @@ function Controls() {
       <SeedInput />
       <PlatformPicker />
       <span className="compute-state" data-testid="compute-state" data-computing={computing}>
-        {issueCount > 0 ? "showing the last valid layout" : computing ? "computing…" : timings ? `encoded in ${ms(timings.generate + timings.measure)}` : ""}
+        {issueCount > 0
+          ? "showing the last valid layout"
+          : computing
+            ? "computing…"
+            : timings
+              ? `encoded in ${ms(timings.generate + timings.measure)}`
+              : ""}
       </span>
     </div>
   );
@@ -79,7 +90,11 @@ export function AnalysisPanel() {
 
   // the bars for this layout are on screen now: close the edit → bars measurement
   useEffect(() => {
-    if (sizes) perfRendered(sizes.layoutKey, { zlib: sizes.results.some((r) => r.info.id === "struct-zlib") && !sizes.stale.includes("struct-zlib"), complete: sizes.pending.length === 0 });
+    if (sizes)
+      perfRendered(sizes.layoutKey, {
+        zlib: sizes.results.some((r) => r.info.id === "struct-zlib") && !sizes.stale.includes("struct-zlib"),
+        complete: sizes.pending.length === 0,
+      });
   }, [sizes]);
 
   const zlib = sizes?.results.find((r) => r.info.id === "struct-zlib");
@@ -89,12 +104,25 @@ export function AnalysisPanel() {
       <Controls />
       <div className="tabs" role="tablist" aria-label="Analysis">
         {TABS.map((t) => (
-          <button key={t.id} type="button" role="tab" className="tab" aria-selected={tab === t.id} data-testid={`tab-${t.id}`} onClick={() => set({ tab: t.id })}>
+          <button
+            key={t.id}
+            type="button"
+            role="tab"
+            className="tab"
+            aria-selected={tab === t.id}
+            data-testid={`tab-${t.id}`}
+            onClick={() => set({ tab: t.id })}
+          >
             {t.label}
           </button>
         ))}
       </div>
-      <div className="analysis-body" role="tabpanel" data-testid={`panel-${tab}`} data-layout-key={sizes?.layoutKey ?? ""}>
+      <div
+        className="analysis-body"
+        role="tabpanel"
+        data-testid={`panel-${tab}`}
+        data-layout-key={sizes?.layoutKey ?? ""}
+      >
         {error && <p className="note attention">{error}</p>}
         {!valid ? (
           <div className="empty">
@@ -114,7 +142,10 @@ export function AnalysisPanel() {
               <h3>
                 Message size per format{" "}
                 <span className="sub" data-testid="sizes-measured" data-measured={sizes.measured}>
-                  {sizes.measured < sizes.samples ? `first ${sizes.measured.toLocaleString("en")} of ${sizes.samples.toLocaleString("en")} samples, refining…` : `${sizes.samples.toLocaleString("en")} samples`} · seed {sizes.seed}
+                  {sizes.measured < sizes.samples
+                    ? `first ${sizes.measured.toLocaleString("en")} of ${sizes.samples.toLocaleString("en")} samples, refining…`
+                    : `${sizes.samples.toLocaleString("en")} samples`}{" "}
+                  · seed {sizes.seed}
                 </span>
               </h3>
               <SizesChart sizes={sizes} limits={limits} />

@@ -1,15 +1,15 @@
 // Where the bytes go: one stacked bar per format, a segment per top-level field, framing apart, compression as a delta.
 import { useMemo } from "react";
 import { Bar, BarChart, CartesianGrid, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import type { Attribution } from "../../../../codecs/src/analysis/attribution.ts";
-import type { Layout } from "../../../../codecs/src/layout/schema.ts";
+import type { Layout } from "#codecs";
+import type { Attribution } from "#codecs/analysis/attribution.ts";
+import { niceAxis } from "./axis.ts";
 import { useAnalysis } from "../../state/analysis.ts";
 import { useDesigner } from "../../state/designer.ts";
 import { useSettings } from "../../state/settings.ts";
 import { locate } from "../../state/tree.ts";
 import { fieldColor, framingColor } from "../common/colors.ts";
 import { fixed1 } from "../common/format.ts";
-import { niceAxis } from "./axis.ts";
 
 type Row = Record<string, number | string>;
 
@@ -25,7 +25,15 @@ function rowsOf(items: readonly Attribution[], labels: Map<string, string>): Row
   });
 }
 
-function AttributionTooltip({ active, payload, layout }: { active?: boolean; payload?: readonly { payload?: Row }[]; layout: Layout }) {
+function AttributionTooltip({
+  active,
+  payload,
+  layout,
+}: {
+  active?: boolean;
+  payload?: readonly { payload?: Row }[];
+  layout: Layout;
+}) {
   const row = payload?.[0]?.payload;
   if (!active || !row) return null;
   const hovered = useDesigner.getState().hoveredId ?? useDesigner.getState().selectedId;
@@ -37,7 +45,9 @@ function AttributionTooltip({ active, payload, layout }: { active?: boolean; pay
     <div className="card" style={{ padding: "8px 10px", fontSize: 12, maxWidth: 280 }}>
       <strong>{row.format}</strong> <span className="num">{fixed1(Number(row.total))} B mean</span>
       <div className="num muted">framing (keys, tags, lengths, headers): {fixed1(Number(row[FRAMING]))} B</div>
-      {row[COMPRESSION] !== undefined && <div className="num muted">compression: {fixed1(Number(row[COMPRESSION]))} B</div>}
+      {row[COMPRESSION] !== undefined && (
+        <div className="num muted">compression: {fixed1(Number(row[COMPRESSION]))} B</div>
+      )}
       {top.map(({ f, b }) => (
         <div key={f.id} className="num" style={{ fontWeight: hovered === f.id ? 700 : 400 }}>
           {f.name}: {fixed1(b)} B
@@ -69,30 +79,96 @@ export function AttributionView({ layout }: { layout: Layout }) {
   })();
   const opacity = (id: string) => (focusTop === null || focusTop === id ? 1 : 0.25);
   const hasCompression = attribution.items.some((a) => a.compressionDelta !== undefined);
-  const right = niceAxis(Math.max(1, ...attribution.items.map((a) => a.framing + a.fields.reduce((sum, f) => sum + f.bytes, 0) + Math.max(0, a.compressionDelta ?? 0))));
+  const right = niceAxis(
+    Math.max(
+      1,
+      ...attribution.items.map(
+        (a) => a.framing + a.fields.reduce((sum, f) => sum + f.bytes, 0) + Math.max(0, a.compressionDelta ?? 0),
+      ),
+    ),
+  );
   const leftmost = Math.min(0, ...attribution.items.map((a) => a.compressionDelta ?? 0));
   const left = leftmost < 0 ? niceAxis(-leftmost) : null;
-  const ticks = left ? [...left.ticks.slice(1).reverse().map((t) => -t), ...right.ticks] : right.ticks;
+  const ticks = left
+    ? [
+        ...left.ticks
+          .slice(1)
+          .reverse()
+          .map((t) => -t),
+        ...right.ticks,
+      ]
+    : right.ticks;
 
   return (
     <>
       <div className="panel">
         <h3>
-          Bytes per field <span className="sub">mean over {attribution.samples} samples; hover a field in the list to find it</span>
+          Bytes per field{" "}
+          <span className="sub">mean over {attribution.samples} samples; hover a field in the list to find it</span>
         </h3>
-        <div className="chart-box" style={{ height: Math.max(240, data.length * 30 + 40) }} data-testid="attribution-chart">
+        <div
+          className="chart-box"
+          style={{ height: Math.max(240, data.length * 30 + 40) }}
+          data-testid="attribution-chart"
+        >
           <ResponsiveContainer width="100%" height="100%">
-            <BarChart data={data} layout="vertical" stackOffset="sign" margin={{ top: 4, right: 16, bottom: 4, left: 4 }} barCategoryGap="22%">
+            <BarChart
+              data={data}
+              layout="vertical"
+              stackOffset="sign"
+              margin={{ top: 4, right: 16, bottom: 4, left: 4 }}
+              barCategoryGap="22%"
+            >
               <CartesianGrid horizontal={false} stroke="var(--border)" />
-              <XAxis type="number" domain={[left ? -left.max : 0, right.max]} ticks={ticks} tick={{ fill: "var(--text-muted)", fontSize: 11 }} tickLine={false} axisLine={{ stroke: "var(--border-strong)" }} unit=" B" />
-              <YAxis type="category" dataKey="format" tick={{ fill: "var(--text-muted)", fontSize: 11 }} tickLine={false} axisLine={false} width={92} />
+              <XAxis
+                type="number"
+                domain={[left ? -left.max : 0, right.max]}
+                ticks={ticks}
+                tick={{ fill: "var(--text-muted)", fontSize: 11 }}
+                tickLine={false}
+                axisLine={{ stroke: "var(--border-strong)" }}
+                unit=" B"
+              />
+              <YAxis
+                type="category"
+                dataKey="format"
+                tick={{ fill: "var(--text-muted)", fontSize: 11 }}
+                tickLine={false}
+                axisLine={false}
+                width={92}
+              />
               <Tooltip cursor={{ fill: "var(--surface-2)" }} content={<AttributionTooltip layout={layout} />} />
               <ReferenceLine x={0} stroke="var(--border-strong)" />
               {layout.fields.map((f, i) => (
-                <Bar key={f.id} dataKey={f.id} name={f.name} stackId="a" fill={fieldColor(i, theme)} fillOpacity={opacity(f.id)} isAnimationActive={false} />
+                <Bar
+                  key={f.id}
+                  dataKey={f.id}
+                  name={f.name}
+                  stackId="a"
+                  fill={fieldColor(i, theme)}
+                  fillOpacity={opacity(f.id)}
+                  isAnimationActive={false}
+                />
               ))}
-              <Bar dataKey={FRAMING} name="framing" stackId="a" fill={framingColor(theme)} fillOpacity={focusTop === null ? 1 : 0.25} isAnimationActive={false} />
-              {hasCompression && <Bar dataKey={COMPRESSION} name="compression" stackId="a" fill="var(--surface-3)" stroke="var(--text-faint)" strokeDasharray="3 2" isAnimationActive={false} />}
+              <Bar
+                dataKey={FRAMING}
+                name="framing"
+                stackId="a"
+                fill={framingColor(theme)}
+                fillOpacity={focusTop === null ? 1 : 0.25}
+                isAnimationActive={false}
+              />
+              {hasCompression && (
+                <Bar
+                  dataKey={COMPRESSION}
+                  name="compression"
+                  stackId="a"
+                  fill="var(--surface-3)"
+                  stroke="var(--text-faint)"
+                  strokeDasharray="3 2"
+                  isAnimationActive={false}
+                />
+              )}
             </BarChart>
           </ResponsiveContainer>
         </div>
@@ -117,7 +193,9 @@ export function AttributionView({ layout }: { layout: Layout }) {
         </div>
         {hasCompression && (
           <p className="note">
-            Compressed formats: the coloured segments are the stream before compression; the dashed segment is what compression changes on average (left of 0 when it saves bytes, right when its header costs more than it saves), so the net length is the size sent.
+            Compressed formats: the coloured segments are the stream before compression; the dashed segment is what
+            compression changes on average (left of 0 when it saves bytes, right when its header costs more than it
+            saves), so the net length is the size sent.
           </p>
         )}
       </div>
@@ -141,7 +219,13 @@ export function AttributionView({ layout }: { layout: Layout }) {
                   <td>{labels.get(a.format) ?? a.format}</td>
                   <td>{fixed1(fields)} B</td>
                   <td>{fixed1(a.framing)} B</td>
-                  <td>{a.compressionDelta === undefined ? <span className="faint">–</span> : `${fixed1(a.compressionDelta)} B`}</td>
+                  <td>
+                    {a.compressionDelta === undefined ? (
+                      <span className="faint">–</span>
+                    ) : (
+                      `${fixed1(a.compressionDelta)} B`
+                    )}
+                  </td>
                   <td>{fixed1(a.total)} B</td>
                 </tr>
               );

@@ -1,8 +1,7 @@
 // One sample's bytes in hex and ASCII, coloured by the field that owns them; hover or click links bytes and fields.
 import { useMemo, useState, type MouseEvent } from "react";
-import type { ByteMap } from "../../../../codecs/src/analysis/bytemap.ts";
-import { FORMAT_IDS, type FormatId, type Span } from "../../../../codecs/src/formats/types.ts";
-import type { Layout } from "../../../../codecs/src/layout/schema.ts";
+import { FORMAT_IDS, type FormatId, type Layout, type Span } from "#codecs";
+import type { ByteMap } from "#codecs/analysis/bytemap.ts";
 import { useAnalysis } from "../../state/analysis.ts";
 import { useDesigner } from "../../state/designer.ts";
 import { useSettings } from "../../state/settings.ts";
@@ -96,7 +95,14 @@ function Hex({ map, layout, testId }: { map: ByteMap; layout: Layout; testId: st
 
   return (
     <div>
-      <div className="hex" data-testid={testId} data-length={map.bytes.length} onMouseOver={onOver} onMouseLeave={onLeave} onClick={onClick}>
+      <div
+        className="hex"
+        data-testid={testId}
+        data-length={map.bytes.length}
+        onMouseOver={onOver}
+        onMouseLeave={onLeave}
+        onClick={onClick}
+      >
         {Array.from({ length: rows }, (_, r) => {
           const from = r * ROW;
           const to = Math.min(map.bytes.length, from + ROW);
@@ -106,7 +112,13 @@ function Hex({ map, layout, testId }: { map: ByteMap; layout: Layout; testId: st
               <span className="hex-offset">{from.toString(16).padStart(4, "0")}</span>
               <span className="hex-bytes">
                 {idx.map((i) => (
-                  <span key={i} data-i={i} data-field={own[i]?.span.field ?? ""} className={cls(i, "hex-byte")} style={{ background: bg(i) }}>
+                  <span
+                    key={i}
+                    data-i={i}
+                    data-field={own[i]?.span.field ?? ""}
+                    className={cls(i, "hex-byte")}
+                    style={{ background: bg(i) }}
+                  >
                     {map.bytes[i]!.toString(16).padStart(2, "0")}
                   </span>
                 ))}
@@ -193,7 +205,14 @@ export function ByteMapView({ layout }: { layout: Layout }) {
         <label className="muted" htmlFor="bm-format">
           Format
         </label>
-        <select id="bm-format" className="select" style={{ width: "auto" }} value={format} data-testid="bytemap-format" onChange={(e) => set({ byteMapFormat: e.target.value as FormatId })}>
+        <select
+          id="bm-format"
+          className="select"
+          style={{ width: "auto" }}
+          value={format}
+          data-testid="bytemap-format"
+          onChange={(e) => set({ byteMapFormat: e.target.value as FormatId })}
+        >
           {FORMAT_IDS.map((f) => (
             <option key={f} value={f}>
               {labels.get(f) ?? f}
@@ -203,16 +222,28 @@ export function ByteMapView({ layout }: { layout: Layout }) {
         <span className="muted num" data-testid="bytemap-sample">
           Sample {Math.min(sample, samples - 1) + 1} of {samples}
         </span>
-        <button type="button" className="btn small" aria-label="Previous sample" disabled={sample <= 0} onClick={() => set({ byteMapSample: Math.max(0, sample - 1) })}>
+        <button
+          type="button"
+          className="btn small"
+          aria-label="Previous sample"
+          disabled={sample <= 0}
+          onClick={() => set({ byteMapSample: Math.max(0, sample - 1) })}
+        >
           <Icon name="chevronLeft" size={12} />
         </button>
-        <button type="button" className="btn small" data-testid="bytemap-next" onClick={() => set({ byteMapSample: (Math.min(sample, samples - 1) + 1) % samples })}>
+        <button
+          type="button"
+          className="btn small"
+          data-testid="bytemap-next"
+          onClick={() => set({ byteMapSample: (Math.min(sample, samples - 1) + 1) % samples })}
+        >
           Next sample <Icon name="chevronRight" size={12} />
         </button>
         <span className="spacer" />
         {view?.map && (
           <span className="muted num" data-testid="bytemap-size">
-            {view.map.bytes.length} bytes{view.map.uncompressed ? ` (from ${view.map.uncompressed.bytes.length} before compression)` : ""}
+            {view.map.bytes.length} bytes
+            {view.map.uncompressed ? ` (from ${view.map.uncompressed.bytes.length} before compression)` : ""}
           </span>
         )}
       </div>
@@ -224,12 +255,16 @@ export function ByteMapView({ layout }: { layout: Layout }) {
         </p>
       ) : view.map.uncompressed ? (
         <>
-          <h3 style={{ fontSize: 12, margin: "12px 0 6px" }}>Stream before compression ({view.map.uncompressed.bytes.length} B)</h3>
+          <h3 style={{ fontSize: 12, margin: "12px 0 6px" }}>
+            Stream before compression ({view.map.uncompressed.bytes.length} B)
+          </h3>
           <Hex map={view.map.uncompressed} layout={layout} testId="bytemap-hex" />
           <Legend map={view.map.uncompressed} layout={layout} />
           <h3 style={{ fontSize: 12, margin: "16px 0 6px" }}>Compressed bytes as sent ({view.map.bytes.length} B)</h3>
           <Hex map={view.map} layout={layout} testId="bytemap-compressed" />
-          {info && <p className="note">Deflate: {info.implementation}. Compressed bytes no longer belong to single fields.</p>}
+          {info && (
+            <p className="note">Deflate: {info.implementation}. Compressed bytes no longer belong to single fields.</p>
+          )}
         </>
       ) : (
         <>
@@ -237,7 +272,11 @@ export function ByteMapView({ layout }: { layout: Layout }) {
             <Hex map={view.map} layout={layout} testId="bytemap-hex" />
           </div>
           <Legend map={view.map} layout={layout} />
-          {view.map.bits && <p className="note">Bit-packed: a byte shared by two fields takes the colour of the field with most bits in it.</p>}
+          {view.map.bits && (
+            <p className="note">
+              Bit-packed: a byte shared by two fields takes the colour of the field with most bits in it.
+            </p>
+          )}
         </>
       )}
       {view?.record != null && (

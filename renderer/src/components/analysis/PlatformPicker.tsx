@@ -1,6 +1,6 @@
 // Multi-select of the platforms whose limits the sizes are judged against (from the one platform catalog).
 import { useEffect, useRef, useState } from "react";
-import { PLATFORMS, type Platform } from "../../../../codecs/src/platforms/catalog.ts";
+import { PLATFORMS, type Platform } from "#codecs";
 import { useSettings } from "../../state/settings.ts";
 
 const NETWORKS: { id: Platform["network"]; label: string }[] = [
@@ -29,13 +29,22 @@ export function PlatformPicker() {
     };
   }, [open]);
 
-  const toggle = (id: string) => set({ platforms: chosen.includes(id) ? chosen.filter((p) => p !== id) : [...chosen, id] });
+  const toggle = (id: string) =>
+    set({ platforms: chosen.includes(id) ? chosen.filter((p) => p !== id) : [...chosen, id] });
   const names = chosen.map((id) => PLATFORMS.find((p) => p.id === id)?.name ?? id);
   const summary = names.length === 0 ? "No platform" : names.length === 1 ? names[0]! : `${names.length} platforms`;
 
   return (
     <div className="platform-picker" ref={box}>
-      <button type="button" className="btn small" aria-haspopup="true" aria-expanded={open} data-testid="platform-picker" title={names.join(", ")} onClick={() => setOpen(!open)}>
+      <button
+        type="button"
+        className="btn small"
+        aria-haspopup="true"
+        aria-expanded={open}
+        data-testid="platform-picker"
+        title={names.join(", ")}
+        onClick={() => setOpen(!open)}
+      >
         Limits: {summary} ▾
       </button>
       {open && (
@@ -45,7 +54,12 @@ export function PlatformPicker() {
               <div className="group-label">{n.label}</div>
               {PLATFORMS.filter((p) => p.network === n.id).map((p) => (
                 <label key={p.id} className="check" title={p.source}>
-                  <input type="checkbox" checked={chosen.includes(p.id)} data-testid={`platform-${p.id}`} onChange={() => toggle(p.id)} />
+                  <input
+                    type="checkbox"
+                    checked={chosen.includes(p.id)}
+                    data-testid={`platform-${p.id}`}
+                    onChange={() => toggle(p.id)}
+                  />
                   <span>
                     {p.name}
                     {p.status === "discontinued" ? <span className="faint"> (discontinued)</span> : null}

@@ -1,13 +1,23 @@
 // Sizes per format: p50/p95/max bars with the platform limit lines, the numbers, savings versus JSON, and fit verdicts.
 import { memo, useMemo } from "react";
-import { Bar, BarChart, CartesianGrid, Cell, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { shareOver } from "../../../../codecs/src/analysis/stats.ts";
-import type { SizesView as Sizes } from "../../state/analysis.ts";
-import type { FormatResult } from "../../worker/protocol.ts";
-import { useSettings } from "../../state/settings.ts";
-import { fixed1, percent } from "../common/format.ts";
+import {
+  Bar,
+  BarChart,
+  CartesianGrid,
+  Cell,
+  ReferenceLine,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from "recharts";
+import { shareOver } from "#codecs";
 import { niceAxis } from "./axis.ts";
 import { chosenLimits, type Limit } from "./PlatformPicker.tsx";
+import type { SizesView as Sizes } from "../../state/analysis.ts";
+import { useSettings } from "../../state/settings.ts";
+import type { FormatResult } from "../../worker/protocol.ts";
+import { fixed1, percent } from "../common/format.ts";
 
 const STATS = [
   { key: "p50", label: "p50", color: "var(--bar-p50)" },
@@ -27,7 +37,15 @@ interface Datum {
   failed: boolean;
 }
 
-function ChartTooltip({ active, payload, limits }: { active?: boolean; payload?: readonly { payload?: Datum }[]; limits: Limit[] }) {
+function ChartTooltip({
+  active,
+  payload,
+  limits,
+}: {
+  active?: boolean;
+  payload?: readonly { payload?: Datum }[];
+  limits: Limit[];
+}) {
   const d = payload?.[0]?.payload;
   if (!active || !d) return null;
   return (
@@ -51,10 +69,20 @@ function ChartTooltip({ active, payload, limits }: { active?: boolean; payload?:
  * says "updating…"), so its arrival redraws the chart only when its numbers moved.
  */
 function chartData(sizes: Sizes): Datum[] {
-  return sizes.results.map((r) => ({ format: r.info.id, label: r.info.label, short: r.info.short, p50: r.stats.p50, p95: r.stats.p95, max: r.stats.max, mean: r.stats.mean, failed: r.stats.count === 0 }));
+  return sizes.results.map((r) => ({
+    format: r.info.id,
+    label: r.info.label,
+    short: r.info.short,
+    p50: r.stats.p50,
+    p95: r.stats.p95,
+    max: r.stats.max,
+    mean: r.stats.mean,
+    failed: r.stats.count === 0,
+  }));
 }
 
-const sameLimits = (a: readonly Limit[], b: readonly Limit[]): boolean => a.length === b.length && a.every((l, i) => l.id === b[i]!.id && l.bytes === b[i]!.bytes);
+const sameLimits = (a: readonly Limit[], b: readonly Limit[]): boolean =>
+  a.length === b.length && a.every((l, i) => l.id === b[i]!.id && l.bytes === b[i]!.bytes);
 
 export const SizesChart = memo(
   function SizesChart({ sizes, limits }: { sizes: Sizes; limits: Limit[] }) {
@@ -70,20 +98,65 @@ function ChartBody({ data, limits }: { data: Datum[]; limits: Limit[] }) {
   return (
     <div className="chart-box" data-testid="sizes-chart">
       <ResponsiveContainer width="100%" height="100%">
-        <BarChart data={data} margin={{ top: 16, right: limits.length ? 46 : 12, bottom: 4, left: 0 }} barGap={1} barCategoryGap="18%">
+        <BarChart
+          data={data}
+          margin={{ top: 16, right: limits.length ? 46 : 12, bottom: 4, left: 0 }}
+          barGap={1}
+          barCategoryGap="18%"
+        >
           <CartesianGrid vertical={false} stroke="var(--border)" />
-          <XAxis dataKey="short" tick={{ fill: "var(--text-muted)", fontSize: 11 }} tickLine={false} axisLine={{ stroke: "var(--border-strong)" }} interval={0} />
-          <YAxis tick={{ fill: "var(--text-muted)", fontSize: 11 }} tickLine={false} axisLine={false} width={48} domain={[0, axis.max]} ticks={axis.ticks} unit=" B" />
+          <XAxis
+            dataKey="short"
+            tick={{ fill: "var(--text-muted)", fontSize: 11 }}
+            tickLine={false}
+            axisLine={{ stroke: "var(--border-strong)" }}
+            interval={0}
+          />
+          <YAxis
+            tick={{ fill: "var(--text-muted)", fontSize: 11 }}
+            tickLine={false}
+            axisLine={false}
+            width={48}
+            domain={[0, axis.max]}
+            ticks={axis.ticks}
+            unit=" B"
+          />
           <Tooltip cursor={{ fill: "var(--surface-2)" }} content={<ChartTooltip limits={limits} />} />
           {STATS.map((s) => (
-            <Bar key={s.key} dataKey={s.key} name={s.label} fill={s.color} isAnimationActive={false} radius={[2, 2, 0, 0]}>
+            <Bar
+              key={s.key}
+              dataKey={s.key}
+              name={s.label}
+              fill={s.color}
+              isAnimationActive={false}
+              radius={[2, 2, 0, 0]}
+            >
               {data.map((d) => (
-                <Cell key={d.format} fill={strictest !== undefined && d[s.key] > strictest ? "var(--over)" : s.color} fillOpacity={strictest !== undefined && d[s.key] > strictest ? (s.key === "p50" ? 0.55 : s.key === "p95" ? 0.8 : 1) : 1} />
+                <Cell
+                  key={d.format}
+                  fill={strictest !== undefined && d[s.key] > strictest ? "var(--over)" : s.color}
+                  fillOpacity={
+                    strictest !== undefined && d[s.key] > strictest
+                      ? s.key === "p50"
+                        ? 0.55
+                        : s.key === "p95"
+                          ? 0.8
+                          : 1
+                      : 1
+                  }
+                />
               ))}
             </Bar>
           ))}
           {limits.map((l) => (
-            <ReferenceLine key={l.id} y={l.bytes} stroke="var(--text-muted)" strokeDasharray="5 4" ifOverflow="extendDomain" label={{ value: `${l.bytes} B`, position: "right", fill: "var(--text-muted)", fontSize: 11 }} />
+            <ReferenceLine
+              key={l.id}
+              y={l.bytes}
+              stroke="var(--text-muted)"
+              strokeDasharray="5 4"
+              ifOverflow="extendDomain"
+              label={{ value: `${l.bytes} B`, position: "right", fill: "var(--text-muted)", fontSize: 11 }}
+            />
           ))}
         </BarChart>
       </ResponsiveContainer>
@@ -130,7 +203,9 @@ export function SizesTable({ sizes }: { sizes: Sizes }) {
           <th scope="col">p95</th>
           <th scope="col">p99</th>
           <th scope="col">max</th>
-          <th scope="col" title="Mean size saved versus JSON">vs JSON</th>
+          <th scope="col" title="Mean size saved versus JSON">
+            vs JSON
+          </th>
         </tr>
       </thead>
       <tbody>
@@ -154,7 +229,12 @@ const SizeRow = memo(
       </td>
     );
     return (
-      <tr data-testid={`sizes-row-${r.info.id}`} data-pending={pending} className={pending ? "pending" : undefined} title={r.info.implementation}>
+      <tr
+        data-testid={`sizes-row-${r.info.id}`}
+        data-pending={pending}
+        className={pending ? "pending" : undefined}
+        title={r.info.implementation}
+      >
         <td>
           {r.info.label}
           {r.info.lossy ? <span className="faint"> (lossy)</span> : null}
@@ -169,7 +249,9 @@ const SizeRow = memo(
         {cell("p99")}
         {cell("max")}
         <td data-testid={`saved-${r.info.id}`}>
-          {saved === null ? <span className="faint">{r.info.id === "json" ? "baseline" : "–"}</span> : (
+          {saved === null ? (
+            <span className="faint">{r.info.id === "json" ? "baseline" : "–"}</span>
+          ) : (
             <span className={saved > 0 ? "saving" : undefined}>
               {saved >= 0 ? "−" : "+"}
               {fixed1(Math.abs(saved))} B ({percent(Math.abs(saved) / base!)})
@@ -179,7 +261,12 @@ const SizeRow = memo(
       </tr>
     );
   },
-  (a, b) => a.base === b.base && a.pending === b.pending && a.r.info.id === b.r.info.id && a.r.errors === b.r.errors && JSON.stringify(a.r.stats) === JSON.stringify(b.r.stats),
+  (a, b) =>
+    a.base === b.base &&
+    a.pending === b.pending &&
+    a.r.info.id === b.r.info.id &&
+    a.r.errors === b.r.errors &&
+    JSON.stringify(a.r.stats) === JSON.stringify(b.r.stats),
 );
 
 export function SizeErrors({ sizes }: { sizes: Sizes }) {
@@ -189,7 +276,10 @@ export function SizeErrors({ sizes }: { sizes: Sizes }) {
     <div data-testid="size-errors">
       {failed.map((r) => (
         <p key={r.info.id} className="note attention">
-          {r.info.label}: {r.errors === r.measured ? "cannot encode this layout" : `${r.errors} of ${r.measured} samples could not be encoded`}
+          {r.info.label}:{" "}
+          {r.errors === r.measured
+            ? "cannot encode this layout"
+            : `${r.errors} of ${r.measured} samples could not be encoded`}
           {r.firstError ? ` — ${r.firstError}` : ""}
         </p>
       ))}
@@ -200,7 +290,8 @@ export function SizeErrors({ sizes }: { sizes: Sizes }) {
 export function Verdicts({ sizes }: { sizes: Sizes }) {
   const ids = useSettings((s) => s.platforms);
   const { limits, unlimited } = chosenLimits(ids);
-  if (!limits.length && !unlimited.length) return <p className="note">Choose platforms (Limits ▾) to see whether each format fits.</p>;
+  if (!limits.length && !unlimited.length)
+    return <p className="note">Choose platforms (Limits ▾) to see whether each format fits.</p>;
   return (
     <>
       {limits.length > 0 && (
@@ -230,7 +321,12 @@ export function Verdicts({ sizes }: { sizes: Sizes }) {
                   const p95Fits = r.stats.p95 <= l.bytes;
                   const share = shareOver(r.sizes, l.bytes);
                   return (
-                    <td key={l.id} data-testid={`verdict-${r.info.id}-${l.id}`} data-fits-max={maxFits} data-fits-p95={p95Fits}>
+                    <td
+                      key={l.id}
+                      data-testid={`verdict-${r.info.id}-${l.id}`}
+                      data-fits-max={maxFits}
+                      data-fits-p95={p95Fits}
+                    >
                       {maxFits ? (
                         <span className="verdict fits">✓ fits</span>
                       ) : (

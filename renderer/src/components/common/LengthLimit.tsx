@@ -21,7 +21,17 @@ export function useLengthLimit(maxLength: number | undefined) {
   return { onPaste, seen, cutFrom };
 }
 
-export function LengthNotice({ length, maxLength, cutFrom, testId }: { length: number; maxLength: number | undefined; cutFrom: number | null; testId?: string | undefined }) {
+export function LengthNotice({
+  length,
+  maxLength,
+  cutFrom,
+  testId,
+}: {
+  length: number;
+  maxLength: number | undefined;
+  cutFrom: number | null;
+  testId?: string | undefined;
+}) {
   if (maxLength === undefined || length < maxLength) return null;
   return (
     <span className="field-msg" role="status" data-testid={testId ? `${testId}-cut` : "length-cut"}>

@@ -1,5 +1,5 @@
 // Field colours for the byte map and attribution: distinct hues that are never red, since red means "over the limit".
-import type { Field } from "../../../../codecs/src/layout/schema.ts";
+import type { Field } from "#codecs";
 import type { Theme } from "../../state/settings.ts";
 
 // hue steps chosen far apart; 345°–25° (red) is left out on purpose

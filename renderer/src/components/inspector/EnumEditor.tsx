@@ -1,12 +1,22 @@
 // Enum values: name and number per row, add/remove; duplicates are reported by parseLayout next to the row.
-import type { ScalarType } from "../../../../codecs/src/layout/schema.ts";
+import type { ScalarType } from "#codecs";
+import { Messages, NumberField, Row } from "./controls.tsx";
 import { issuesAt, type FieldIssue } from "../../state/issues.ts";
 import { Icon } from "../common/Icon.tsx";
-import { Messages, NumberField, Row } from "./controls.tsx";
 
 type EnumType = Extract<ScalarType, { kind: "enum" }>;
 
-export function EnumEditor({ t, at, issues, set }: { t: EnumType; at: string; issues: readonly FieldIssue[] | undefined; set(next: EnumType, control: string): void }) {
+export function EnumEditor({
+  t,
+  at,
+  issues,
+  set,
+}: {
+  t: EnumType;
+  at: string;
+  issues: readonly FieldIssue[] | undefined;
+  set(next: EnumType, control: string): void;
+}) {
   const update = (i: number, patch: Partial<EnumType["values"][number]>, control: string) =>
     set({ ...t, values: t.values.map((v, j) => (j === i ? { ...v, ...patch } : v)) }, `values.${i}.${control}`);
   const add = () => {
@@ -40,7 +50,13 @@ export function EnumEditor({ t, at, issues, set }: { t: EnumType; at: string; is
               testId={`enum-value-${i}`}
               onCommit={(n) => n !== undefined && update(i, { value: n }, "value")}
             />
-            <button type="button" className="icon-btn" aria-label={`Remove ${v.name}`} disabled={t.values.length <= 1} onClick={() => remove(i)}>
+            <button
+              type="button"
+              className="icon-btn"
+              aria-label={`Remove ${v.name}`}
+              disabled={t.values.length <= 1}
+              onClick={() => remove(i)}
+            >
               <Icon name="close" size={12} />
             </button>
           </div>

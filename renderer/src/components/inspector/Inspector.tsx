@@ -1,8 +1,4 @@
 // The selected field's properties (or the layout's, when nothing is selected), with inline validation.
-import { useDesigner } from "../../state/designer.ts";
-import { issuesAt } from "../../state/issues.ts";
-import { locate } from "../../state/tree.ts";
-import { typeBadge } from "../common/format.ts";
 import { SelectField, TextField } from "./controls.tsx";
 import { patchField, renameField } from "./edit.ts";
 import { LayoutSettings } from "./LayoutSettings.tsx";
@@ -10,6 +6,10 @@ import { SampleEditor } from "./SampleEditor.tsx";
 import { TextRepEditor } from "./TextRepEditor.tsx";
 import { TypeEditor } from "./TypeEditor.tsx";
 import { WireOptions } from "./WireOptions.tsx";
+import { useDesigner } from "../../state/designer.ts";
+import { issuesAt } from "../../state/issues.ts";
+import { locate } from "../../state/tree.ts";
+import { typeBadge } from "../common/format.ts";
 
 function FieldInspector({ id }: { id: string }) {
   const field = useDesigner((s) => locate(s.history.present.fields, id)?.field);
@@ -34,10 +34,42 @@ function FieldInspector({ id }: { id: string }) {
       )}
       <section className="inspector-section" aria-label="General">
         <h3>General</h3>
-        <TextField label="Name" value={field.name} maxLength={128} issues={issuesAt(issues, "name")} testId="insp-name" onChange={(v) => renameField(id, v)} />
-        <TextField label="Key" value={field.key} maxLength={64} mono help="Name on the wire (JSON/CBOR/MessagePack keys, protobuf field name)" issues={issuesAt(issues, "key")} testId="insp-key" onChange={(v) => set("key", { key: v })} />
-        <TextField label="Unit" value={field.unit} maxLength={32} placeholder="e.g. °C, hPa, m/s" issues={issuesAt(issues, "unit")} testId="insp-unit" onChange={(v) => set("unit", { unit: v === "" ? undefined : v })} />
-        <TextField label="Description" value={field.description} multiline maxLength={2000} issues={issuesAt(issues, "description")} testId="insp-description" onChange={(v) => set("description", { description: v === "" ? undefined : v })} />
+        <TextField
+          label="Name"
+          value={field.name}
+          maxLength={128}
+          issues={issuesAt(issues, "name")}
+          testId="insp-name"
+          onChange={(v) => renameField(id, v)}
+        />
+        <TextField
+          label="Key"
+          value={field.key}
+          maxLength={64}
+          mono
+          help="Name on the wire (JSON/CBOR/MessagePack keys, protobuf field name)"
+          issues={issuesAt(issues, "key")}
+          testId="insp-key"
+          onChange={(v) => set("key", { key: v })}
+        />
+        <TextField
+          label="Unit"
+          value={field.unit}
+          maxLength={32}
+          placeholder="e.g. °C, hPa, m/s"
+          issues={issuesAt(issues, "unit")}
+          testId="insp-unit"
+          onChange={(v) => set("unit", { unit: v === "" ? undefined : v })}
+        />
+        <TextField
+          label="Description"
+          value={field.description}
+          multiline
+          maxLength={2000}
+          issues={issuesAt(issues, "description")}
+          testId="insp-description"
+          onChange={(v) => set("description", { description: v === "" ? undefined : v })}
+        />
         <SelectField
           label="Presence"
           value={field.presence}
@@ -68,12 +100,19 @@ export function Inspector() {
         {field && <span className="badge">{typeBadge(field.type)}</span>}
         <span className="spacer" />
         {field && (
-          <button type="button" className="btn small ghost" data-testid="inspector-layout" onClick={() => useDesigner.getState().select(null)}>
+          <button
+            type="button"
+            className="btn small ghost"
+            data-testid="inspector-layout"
+            onClick={() => useDesigner.getState().select(null)}
+          >
             Layout settings
           </button>
         )}
       </div>
-      <div className="pane-body">{selectedId && field ? <FieldInspector key={selectedId} id={selectedId} /> : <LayoutSettings />}</div>
+      <div className="pane-body">
+        {selectedId && field ? <FieldInspector key={selectedId} id={selectedId} /> : <LayoutSettings />}
+      </div>
     </>
   );
 }

@@ -1,9 +1,9 @@
 // Layout-wide settings shown when no field is selected: names, protobuf package/message, struct and JSON options.
-import type { Layout } from "../../../../codecs/src/layout/schema.ts";
+import { useEffect, useState } from "react";
+import type { Layout } from "#codecs";
+import { NumberField, Row, SelectField, TextField, Messages } from "./controls.tsx";
 import { useDesigner } from "../../state/designer.ts";
 import type { FieldIssue } from "../../state/issues.ts";
-import { NumberField, Row, SelectField, TextField, Messages } from "./controls.tsx";
-import { useEffect, useState } from "react";
 
 function edit(control: string, fn: (l: Layout) => Layout): void {
   useDesigner.getState().edit(fn, `layout:${control}`);
@@ -30,7 +30,10 @@ function ReservedNumbers({ value, issues }: { value: number[]; issues: FieldIssu
         data-testid="layout-reserved"
         onChange={(e) => {
           setText(e.target.value);
-          const parts = e.target.value.split(",").map((s) => s.trim()).filter(Boolean);
+          const parts = e.target.value
+            .split(",")
+            .map((s) => s.trim())
+            .filter(Boolean);
           const nums = parts.map(Number);
           if (nums.some((n) => !Number.isInteger(n) || n < 1)) return setErr("Whole numbers ≥ 1, comma-separated");
           setErr(null);
@@ -46,13 +49,22 @@ export function LayoutSettings() {
   const layout = useDesigner((s) => s.history.present);
   const issues = useDesigner((s) => s.issues.layout);
   const fieldIssueCount = useDesigner((s) => s.issues.byField.size);
-  const at = (p: string): FieldIssue[] => issues.filter((i) => i.path === p || i.path.startsWith(`${p}.`) || i.path.startsWith(`${p}[`)).map((i) => ({ at: i.path, message: i.message }));
-  const other = issues.filter((i) => !["name", "description", "package", "message", "struct", "json", "sbe", "protobufReserved"].some((p) => i.path === p || i.path.startsWith(`${p}.`) || i.path.startsWith(`${p}[`)));
+  const at = (p: string): FieldIssue[] =>
+    issues
+      .filter((i) => i.path === p || i.path.startsWith(`${p}.`) || i.path.startsWith(`${p}[`))
+      .map((i) => ({ at: i.path, message: i.message }));
+  const other = issues.filter(
+    (i) =>
+      !["name", "description", "package", "message", "struct", "json", "sbe", "protobufReserved"].some(
+        (p) => i.path === p || i.path.startsWith(`${p}.`) || i.path.startsWith(`${p}[`),
+      ),
+  );
   return (
     <div className="inspector" data-testid="layout-settings">
       {fieldIssueCount > 0 && (
         <p className="issue-list">
-          {fieldIssueCount} field{fieldIssueCount === 1 ? " has" : "s have"} problems (marked ● in the list). Sizes show the last valid layout until they are fixed.
+          {fieldIssueCount} field{fieldIssueCount === 1 ? " has" : "s have"} problems (marked ● in the list). Sizes show
+          the last valid layout until they are fixed.
         </p>
       )}
       {other.length > 0 && (
@@ -66,13 +78,45 @@ export function LayoutSettings() {
       )}
       <section className="inspector-section">
         <h3>General</h3>
-        <TextField label="Name" value={layout.name} maxLength={128} help="The project's name too: code headers, exports, the report and load-test runs use it" issues={at("name")} testId="layout-name" onChange={(v) => edit("name", (l) => ({ ...l, name: v }))} />
-        <TextField label="Description" value={layout.description} multiline maxLength={4000} issues={at("description")} testId="layout-description" onChange={(v) => edit("description", (l) => withDescription(l, v))} />
+        <TextField
+          label="Name"
+          value={layout.name}
+          maxLength={128}
+          help="The project's name too: code headers, exports, the report and load-test runs use it"
+          issues={at("name")}
+          testId="layout-name"
+          onChange={(v) => edit("name", (l) => ({ ...l, name: v }))}
+        />
+        <TextField
+          label="Description"
+          value={layout.description}
+          multiline
+          maxLength={4000}
+          issues={at("description")}
+          testId="layout-description"
+          onChange={(v) => edit("description", (l) => withDescription(l, v))}
+        />
       </section>
       <section className="inspector-section">
         <h3>Protobuf</h3>
-        <TextField label="Package" value={layout.package} mono maxLength={64} issues={at("package")} testId="layout-package" onChange={(v) => edit("package", (l) => ({ ...l, package: v }))} />
-        <TextField label="Message" value={layout.message} mono maxLength={64} issues={at("message")} testId="layout-message" onChange={(v) => edit("message", (l) => ({ ...l, message: v }))} />
+        <TextField
+          label="Package"
+          value={layout.package}
+          mono
+          maxLength={64}
+          issues={at("package")}
+          testId="layout-package"
+          onChange={(v) => edit("package", (l) => ({ ...l, package: v }))}
+        />
+        <TextField
+          label="Message"
+          value={layout.message}
+          mono
+          maxLength={64}
+          issues={at("message")}
+          testId="layout-message"
+          onChange={(v) => edit("message", (l) => ({ ...l, message: v }))}
+        />
         <ReservedNumbers value={layout.protobufReserved} issues={at("protobufReserved")} />
       </section>
       <section className="inspector-section">
@@ -107,7 +151,7 @@ export function LayoutSettings() {
           label="Spacing"
           value={layout.json.spacing}
           options={[
-            { value: "compact", label: 'Compact  , :' },
+            { value: "compact", label: "Compact  , :" },
             { value: "python", label: 'Python  ", "  ": "' },
           ]}
           testId="layout-json-spacing"
@@ -116,9 +160,35 @@ export function LayoutSettings() {
       </section>
       <section className="inspector-section">
         <h3>SBE</h3>
-        <NumberField label="Schema id" value={layout.sbe.schemaId} integer check={(n) => (n < 0 || n > 65535 ? "0 … 65535" : null)} issues={at("sbe.schemaId")} testId="layout-sbe-schema" onCommit={(v) => v !== undefined && edit("sbe.schemaId", (l) => ({ ...l, sbe: { ...l.sbe, schemaId: v } }))} />
-        <NumberField label="Template id" value={layout.sbe.templateId} integer check={(n) => (n < 0 || n > 65535 ? "0 … 65535" : null)} issues={at("sbe.templateId")} testId="layout-sbe-template" onCommit={(v) => v !== undefined && edit("sbe.templateId", (l) => ({ ...l, sbe: { ...l.sbe, templateId: v } }))} />
-        <NumberField label="Version" value={layout.sbe.version} integer check={(n) => (n < 0 || n > 65535 ? "0 … 65535" : null)} issues={at("sbe.version")} testId="layout-sbe-version" onCommit={(v) => v !== undefined && edit("sbe.version", (l) => ({ ...l, sbe: { ...l.sbe, version: v } }))} />
+        <NumberField
+          label="Schema id"
+          value={layout.sbe.schemaId}
+          integer
+          check={(n) => (n < 0 || n > 65535 ? "0 … 65535" : null)}
+          issues={at("sbe.schemaId")}
+          testId="layout-sbe-schema"
+          onCommit={(v) => v !== undefined && edit("sbe.schemaId", (l) => ({ ...l, sbe: { ...l.sbe, schemaId: v } }))}
+        />
+        <NumberField
+          label="Template id"
+          value={layout.sbe.templateId}
+          integer
+          check={(n) => (n < 0 || n > 65535 ? "0 … 65535" : null)}
+          issues={at("sbe.templateId")}
+          testId="layout-sbe-template"
+          onCommit={(v) =>
+            v !== undefined && edit("sbe.templateId", (l) => ({ ...l, sbe: { ...l.sbe, templateId: v } }))
+          }
+        />
+        <NumberField
+          label="Version"
+          value={layout.sbe.version}
+          integer
+          check={(n) => (n < 0 || n > 65535 ? "0 … 65535" : null)}
+          issues={at("sbe.version")}
+          testId="layout-sbe-version"
+          onCommit={(v) => v !== undefined && edit("sbe.version", (l) => ({ ...l, sbe: { ...l.sbe, version: v } }))}
+        />
       </section>
     </div>
   );

@@ -1,9 +1,9 @@
 // How the designer draws this field's values for the size statistics (constant, uniform, normal, choice, walk, …).
 import { useEffect, useId, useState } from "react";
-import type { Field, SampleModel, ScalarType } from "../../../../codecs/src/layout/schema.ts";
-import { issuesAt, type FieldIssue } from "../../state/issues.ts";
+import type { Field, SampleModel, ScalarType } from "#codecs";
 import { Messages, NumberField, Row, SelectField, TextField } from "./controls.tsx";
 import { clean, patchField } from "./edit.ts";
+import { issuesAt, type FieldIssue } from "../../state/issues.ts";
 
 type Kind = SampleModel["kind"] | "default";
 
@@ -49,11 +49,16 @@ export function parseValue(t: ScalarType, text: string): { ok: true; value: unkn
       if (["false", "0"].includes(s)) return { ok: true, value: false };
       return { ok: false, error: `"${s}" is not true/false` };
     case "enum":
-      return t.values.some((v) => v.name === s) ? { ok: true, value: s } : { ok: false, error: `"${s}" is not one of ${t.values.map((v) => v.name).join(", ")}` };
+      return t.values.some((v) => v.name === s)
+        ? { ok: true, value: s }
+        : { ok: false, error: `"${s}" is not one of ${t.values.map((v) => v.name).join(", ")}` };
     case "bytes": {
       const hex = s.replace(/\s+/g, "");
       if (!/^([0-9a-fA-F]{2})*$/.test(hex)) return { ok: false, error: "Bytes are written as hex (e.g. 01ff)" };
-      return { ok: true, value: Array.from({ length: hex.length / 2 }, (_, i) => parseInt(hex.slice(i * 2, i * 2 + 2), 16)) };
+      return {
+        ok: true,
+        value: Array.from({ length: hex.length / 2 }, (_, i) => parseInt(hex.slice(i * 2, i * 2 + 2), 16)),
+      };
     }
     case "string":
       return { ok: true, value: text };
@@ -66,7 +71,23 @@ function showValue(v: unknown): string {
 }
 
 /** A text control whose content is parsed on every keystroke; only parsable text reaches the layout. */
-function ParsedText({ label, initial, parse, commit, testId, help, issues }: { label: string; initial: string; parse(text: string): { ok: true; value: unknown } | { ok: false; error: string }; commit(v: unknown): void; testId: string; help?: string; issues?: readonly FieldIssue[] }) {
+function ParsedText({
+  label,
+  initial,
+  parse,
+  commit,
+  testId,
+  help,
+  issues,
+}: {
+  label: string;
+  initial: string;
+  parse(text: string): { ok: true; value: unknown } | { ok: false; error: string };
+  commit(v: unknown): void;
+  testId: string;
+  help?: string;
+  issues?: readonly FieldIssue[];
+}) {
   const id = useId();
   const [text, setText] = useState(initial);
   const [err, setErr] = useState<string | null>(null);
@@ -102,15 +123,44 @@ function defaultsFor(kind: Kind, t: ScalarType): SampleModel | undefined {
     case "default":
       return undefined;
     case "constant":
-      return { kind, value: t.kind === "string" ? "" : t.kind === "bool" ? false : t.kind === "enum" ? t.values[0]!.name : t.kind === "bytes" ? [] : lo };
+      return {
+        kind,
+        value:
+          t.kind === "string"
+            ? ""
+            : t.kind === "bool"
+              ? false
+              : t.kind === "enum"
+                ? t.values[0]!.name
+                : t.kind === "bytes"
+                  ? []
+                  : lo,
+      };
     case "uniform":
       return { kind, min: lo, max: hi };
     case "normal":
       return { kind, mean: (lo + hi) / 2, sd: (hi - lo) / 6 || 1 };
     case "choice":
-      return { kind, values: t.kind === "enum" ? t.values.map((v) => v.name) : t.kind === "bool" ? [false, true] : t.kind === "string" ? ["A", "B"] : [lo, hi] };
+      return {
+        kind,
+        values:
+          t.kind === "enum"
+            ? t.values.map((v) => v.name)
+            : t.kind === "bool"
+              ? [false, true]
+              : t.kind === "string"
+                ? ["A", "B"]
+                : [lo, hi],
+      };
     case "walk":
-      return { kind, start: (lo + hi) / 2, stepMin: -1, stepMax: 1, ...("min" in t && t.min !== undefined ? { min: lo } : {}), ...("max" in t && t.max !== undefined ? { max: hi } : {}) };
+      return {
+        kind,
+        start: (lo + hi) / 2,
+        stepMin: -1,
+        stepMax: 1,
+        ...("min" in t && t.min !== undefined ? { min: lo } : {}),
+        ...("max" in t && t.max !== undefined ? { max: hi } : {}),
+      };
     case "counter":
       return { kind, start: lo, step: 1 };
     case "template":
@@ -132,17 +182,56 @@ export function SampleEditor({ field, issues }: { field: Field; issues: readonly
       return out;
     });
   const is = (p: string) => issuesAt(issues, `sample.${p}`);
-  const num = (label: string, key: string, value: number | undefined, optional: boolean, patch: (v: number | undefined) => SampleModel, extra?: { integer?: boolean; check?: (n: number) => string | null; help?: string; placeholder?: string }) => (
-    <NumberField label={label} value={value} optional={optional} integer={extra?.integer} check={extra?.check} help={extra?.help} placeholder={extra?.placeholder ?? (optional ? "none" : undefined)} issues={is(key)} testId={`insp-sample-${key}`} onCommit={(v) => set(patch(v), key)} />
+  const num = (
+    label: string,
+    key: string,
+    value: number | undefined,
+    optional: boolean,
+    patch: (v: number | undefined) => SampleModel,
+    extra?: { integer?: boolean; check?: (n: number) => string | null; help?: string; placeholder?: string },
+  ) => (
+    <NumberField
+      label={label}
+      value={value}
+      optional={optional}
+      integer={extra?.integer}
+      check={extra?.check}
+      help={extra?.help}
+      placeholder={extra?.placeholder ?? (optional ? "none" : undefined)}
+      issues={is(key)}
+      testId={`insp-sample-${key}`}
+      onCommit={(v) => set(patch(v), key)}
+    />
   );
   const decimals = (mm: Extract<SampleModel, { decimals?: number }>) =>
-    num("Decimals", "decimals", mm.decimals, true, (v) => clean({ ...mm, decimals: v }) as SampleModel, { integer: true, check: (n) => (n < 0 || n > 12 ? "0 … 12" : null), placeholder: "no rounding" });
+    num("Decimals", "decimals", mm.decimals, true, (v) => clean({ ...mm, decimals: v }) as SampleModel, {
+      integer: true,
+      check: (n) => (n < 0 || n > 12 ? "0 … 12" : null),
+      placeholder: "no rounding",
+    });
 
   return (
     <section className="inspector-section" aria-label="Sample model">
       <h3>Sample model</h3>
-      <SelectField<Kind> label="Values" value={kind} options={kindsFor(t, field.type.kind === "array").map((k) => ({ value: k, label: LABELS[k] }))} testId="insp-sample-kind" issues={issuesAt(issues, "sample")} help="How the designer draws values for the size statistics." onChange={(k) => set(defaultsFor(k, t), "kind")} />
-      {m?.kind === "constant" && <ParsedText label="Value" initial={showValue(m.value)} parse={(s) => parseValue(t, s)} commit={(value) => set({ kind: "constant", value }, "value")} testId="insp-sample-value" issues={is("value")} />}
+      <SelectField<Kind>
+        label="Values"
+        value={kind}
+        options={kindsFor(t, field.type.kind === "array").map((k) => ({ value: k, label: LABELS[k] }))}
+        testId="insp-sample-kind"
+        issues={issuesAt(issues, "sample")}
+        help="How the designer draws values for the size statistics."
+        onChange={(k) => set(defaultsFor(k, t), "kind")}
+      />
+      {m?.kind === "constant" && (
+        <ParsedText
+          label="Value"
+          initial={showValue(m.value)}
+          parse={(s) => parseValue(t, s)}
+          commit={(value) => set({ kind: "constant", value }, "value")}
+          testId="insp-sample-value"
+          issues={is("value")}
+        />
+      )}
       {m?.kind === "uniform" && (
         <>
           {num("Minimum", "min", m.min, false, (v) => ({ ...m, min: v! }))}
@@ -153,7 +242,9 @@ export function SampleEditor({ field, issues }: { field: Field; issues: readonly
       {m?.kind === "normal" && (
         <>
           {num("Mean", "mean", m.mean, false, (v) => ({ ...m, mean: v! }))}
-          {num("Std dev", "sd", m.sd, false, (v) => ({ ...m, sd: v! }), { check: (n) => (n < 0 ? "Must be ≥ 0" : null) })}
+          {num("Std dev", "sd", m.sd, false, (v) => ({ ...m, sd: v! }), {
+            check: (n) => (n < 0 ? "Must be ≥ 0" : null),
+          })}
           {num("Clamp min", "min", m.min, true, (v) => clean({ ...m, min: v }))}
           {num("Clamp max", "max", m.max, true, (v) => clean({ ...m, max: v }))}
           {decimals(m)}
@@ -169,7 +260,8 @@ export function SampleEditor({ field, issues }: { field: Field; issues: readonly
             issues={is("values")}
             parse={(s) => {
               const parts = s.split(",").map((p) => p.trim());
-              if (!parts.length || (parts.length === 1 && parts[0] === "")) return { ok: false, error: "At least one value" };
+              if (!parts.length || (parts.length === 1 && parts[0] === ""))
+                return { ok: false, error: "At least one value" };
               const out: unknown[] = [];
               for (const p of parts) {
                 const r = parseValue(t, p);
@@ -178,7 +270,16 @@ export function SampleEditor({ field, issues }: { field: Field; issues: readonly
               }
               return { ok: true, value: out };
             }}
-            commit={(values) => set(clean({ ...m, values: values as unknown[], weights: m.weights && m.weights.length === (values as unknown[]).length ? m.weights : undefined }), "values")}
+            commit={(values) =>
+              set(
+                clean({
+                  ...m,
+                  values: values as unknown[],
+                  weights: m.weights && m.weights.length === (values as unknown[]).length ? m.weights : undefined,
+                }),
+                "values",
+              )
+            }
           />
           <ParsedText
             label="Weights"
@@ -190,7 +291,8 @@ export function SampleEditor({ field, issues }: { field: Field; issues: readonly
               if (s.trim() === "") return { ok: true, value: undefined };
               const w = s.split(",").map((p) => Number(p.trim()));
               if (w.some((x) => !Number.isFinite(x) || x < 0)) return { ok: false, error: "Weights are numbers ≥ 0" };
-              if (w.length !== m.values.length) return { ok: false, error: `Give ${m.values.length} weights, one per choice` };
+              if (w.length !== m.values.length)
+                return { ok: false, error: `Give ${m.values.length} weights, one per choice` };
               return { ok: true, value: w };
             }}
             commit={(weights) => set(clean({ ...m, weights: weights as number[] | undefined }), "weights")}
@@ -202,8 +304,22 @@ export function SampleEditor({ field, issues }: { field: Field; issues: readonly
           {num("Start", "start", m.start, false, (v) => ({ ...m, start: v! }))}
           <Row label="Step">
             <div className="form-pair">
-              <NumberField bare label="Step min" value={m.stepMin} issues={is("stepMin")} testId="insp-sample-stepMin" onCommit={(v) => set({ ...m, stepMin: v! }, "stepMin")} />
-              <NumberField bare label="Step max" value={m.stepMax} issues={is("stepMax")} testId="insp-sample-stepMax" onCommit={(v) => set({ ...m, stepMax: v! }, "stepMax")} />
+              <NumberField
+                bare
+                label="Step min"
+                value={m.stepMin}
+                issues={is("stepMin")}
+                testId="insp-sample-stepMin"
+                onCommit={(v) => set({ ...m, stepMin: v! }, "stepMin")}
+              />
+              <NumberField
+                bare
+                label="Step max"
+                value={m.stepMax}
+                issues={is("stepMax")}
+                testId="insp-sample-stepMax"
+                onCommit={(v) => set({ ...m, stepMax: v! }, "stepMax")}
+              />
             </div>
           </Row>
           {num("Bounce min", "min", m.min, true, (v) => clean({ ...m, min: v }))}
@@ -215,16 +331,29 @@ export function SampleEditor({ field, issues }: { field: Field; issues: readonly
         <>
           {num("Start", "start", m.start, false, (v) => ({ ...m, start: v! }))}
           {num("Step", "step", m.step, false, (v) => ({ ...m, step: v! }))}
-          {num("Wrap after", "wrap", m.wrap, true, (v) => clean({ ...m, wrap: v }), { check: (n) => (n <= 0 ? "Must be > 0" : null) })}
+          {num("Wrap after", "wrap", m.wrap, true, (v) => clean({ ...m, wrap: v }), {
+            check: (n) => (n <= 0 ? "Must be > 0" : null),
+          })}
         </>
       )}
       {m?.kind === "template" && (
-        <TextField label="Template" value={m.template} mono maxLength={256} help="Literal text with {int:A:B[:pad]} {digits:N} {hex:N} {alpha:N}" issues={is("template")} testId="insp-sample-template" onChange={(v) => set({ kind: "template", template: v }, "template")} />
+        <TextField
+          label="Template"
+          value={m.template}
+          mono
+          maxLength={256}
+          help="Literal text with {int:A:B[:pad]} {digits:N} {hex:N} {alpha:N}"
+          issues={is("template")}
+          testId="insp-sample-template"
+          onChange={(v) => set({ kind: "template", template: v }, "template")}
+        />
       )}
       {m?.kind === "elements" && (
         <Row label="Elements" top>
           <span className="field-help mono">{m.each.map((e) => e.kind).join(", ")}</span>
-          <span className="field-help">One model per element (the last repeats); edit the layout file for per-element detail.</span>
+          <span className="field-help">
+            One model per element (the last repeats); edit the layout file for per-element detail.
+          </span>
         </Row>
       )}
     </section>

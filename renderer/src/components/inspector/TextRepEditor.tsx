@@ -1,8 +1,8 @@
 // How the self-describing formats (JSON, CBOR, MessagePack, PSON) write the value: native, number, or formatted string.
-import type { Field, TextRep } from "../../../../codecs/src/layout/schema.ts";
-import { issuesAt, type FieldIssue } from "../../state/issues.ts";
+import type { Field, TextRep } from "#codecs";
 import { NumberField, SelectField, TextField } from "./controls.tsx";
 import { clean, patchField } from "./edit.ts";
+import { issuesAt, type FieldIssue } from "../../state/issues.ts";
 
 type Mode = "native" | "number" | "string";
 
@@ -16,7 +16,9 @@ export function TextRepEditor({ field, issues }: { field: Field; issues: readonl
       if (next === undefined) delete out.text;
       return out;
     });
-  const numeric = ["int", "float", "fixed", "timestamp"].includes(field.type.kind === "array" ? field.type.of.kind : field.type.kind);
+  const numeric = ["int", "float", "fixed", "timestamp"].includes(
+    field.type.kind === "array" ? field.type.of.kind : field.type.kind,
+  );
   const str = text?.as === "string" ? text : null;
   return (
     <section className="inspector-section" aria-label="Text representation">
@@ -36,8 +38,30 @@ export function TextRepEditor({ field, issues }: { field: Field; issues: readonl
       />
       {str && numeric && (
         <>
-          <NumberField label="Decimals" value={str.decimals} optional integer check={(n) => (n < 0 || n > 17 ? "0 … 17" : null)} placeholder="shortest" help='Fixed decimals, as Python f"{v:.Nf}"' issues={issuesAt(issues, "text.decimals")} testId="insp-text-decimals" onCommit={(v) => set(clean({ ...str, decimals: v }), "decimals")} />
-          <NumberField label="Pad" value={str.pad} optional integer check={(n) => (n < 0 || n > 32 ? "0 … 32" : null)} placeholder="none" help='Zero-pad the integer part ("06")' issues={issuesAt(issues, "text.pad")} testId="insp-text-pad" onCommit={(v) => set(clean({ ...str, pad: v }), "pad")} />
+          <NumberField
+            label="Decimals"
+            value={str.decimals}
+            optional
+            integer
+            check={(n) => (n < 0 || n > 17 ? "0 … 17" : null)}
+            placeholder="shortest"
+            help='Fixed decimals, as Python f"{v:.Nf}"'
+            issues={issuesAt(issues, "text.decimals")}
+            testId="insp-text-decimals"
+            onCommit={(v) => set(clean({ ...str, decimals: v }), "decimals")}
+          />
+          <NumberField
+            label="Pad"
+            value={str.pad}
+            optional
+            integer
+            check={(n) => (n < 0 || n > 32 ? "0 … 32" : null)}
+            placeholder="none"
+            help='Zero-pad the integer part ("06")'
+            issues={issuesAt(issues, "text.pad")}
+            testId="insp-text-pad"
+            onCommit={(v) => set(clean({ ...str, pad: v }), "pad")}
+          />
         </>
       )}
       {str && field.type.kind === "array" && (

@@ -1,14 +1,16 @@
 // Type parameters: ranges, precision, scale/offset, enum values, string limits, array count — per kind.
-import type { Field, ScalarType } from "../../../../codecs/src/layout/schema.ts";
-import { intLimits } from "../../../../codecs/src/layout/validate.ts";
-import { issuesAt, type FieldIssue } from "../../state/issues.ts";
-import { PALETTE, paletteIdOf } from "../../state/palette.ts";
+import { type Field, intLimits, type ScalarType } from "#codecs";
 import { CheckField, NumberField, Row, SelectField, TextField } from "./controls.tsx";
 import { clean, patchField, switchElement, switchType } from "./edit.ts";
 import { EnumEditor } from "./EnumEditor.tsx";
+import { issuesAt, type FieldIssue } from "../../state/issues.ts";
+import { PALETTE, paletteIdOf } from "../../state/palette.ts";
 
 const TYPE_OPTIONS = PALETTE.map((p) => ({ value: p.id, label: p.label }));
-const ELEMENT_OPTIONS = PALETTE.filter((p) => p.id !== "array" && p.id !== "group").map((p) => ({ value: p.id, label: p.label }));
+const ELEMENT_OPTIONS = PALETTE.filter((p) => p.id !== "array" && p.id !== "group").map((p) => ({
+  value: p.id,
+  label: p.label,
+}));
 const CHARSETS = ["utf8", "ascii", "digits", "hex", "upper-alnum", "alnum"] as const;
 
 interface ScalarProps {
@@ -25,12 +27,35 @@ function ScalarParams({ t, at, issues, set }: ScalarProps) {
   switch (t.kind) {
     case "int": {
       const [lo, hi] = intLimits(t.bits, t.signed);
-      const inRange = (n: number) => (n < lo || n > hi ? `Outside ${t.signed ? "" : "u"}int${t.bits} (${lo} … ${hi})` : null);
+      const inRange = (n: number) =>
+        n < lo || n > hi ? `Outside ${t.signed ? "" : "u"}int${t.bits} (${lo} … ${hi})` : null;
       return (
         <Row label="Range">
           <div className="form-pair">
-            <NumberField bare label="Minimum" value={t.min} optional integer check={inRange} placeholder={String(lo)} issues={is("min")} testId={tid("min")} onCommit={(v) => set(clean({ ...t, min: v }), "min")} />
-            <NumberField bare label="Maximum" value={t.max} optional integer check={inRange} placeholder={String(hi)} issues={is("max")} testId={tid("max")} onCommit={(v) => set(clean({ ...t, max: v }), "max")} />
+            <NumberField
+              bare
+              label="Minimum"
+              value={t.min}
+              optional
+              integer
+              check={inRange}
+              placeholder={String(lo)}
+              issues={is("min")}
+              testId={tid("min")}
+              onCommit={(v) => set(clean({ ...t, min: v }), "min")}
+            />
+            <NumberField
+              bare
+              label="Maximum"
+              value={t.max}
+              optional
+              integer
+              check={inRange}
+              placeholder={String(hi)}
+              issues={is("max")}
+              testId={tid("max")}
+              onCommit={(v) => set(clean({ ...t, max: v }), "max")}
+            />
           </div>
         </Row>
       );
@@ -40,11 +65,39 @@ function ScalarParams({ t, at, issues, set }: ScalarProps) {
         <>
           <Row label="Range">
             <div className="form-pair">
-              <NumberField bare label="Minimum" value={t.min} optional placeholder="none" issues={is("min")} testId={tid("min")} onCommit={(v) => set(clean({ ...t, min: v }), "min")} />
-              <NumberField bare label="Maximum" value={t.max} optional placeholder="none" issues={is("max")} testId={tid("max")} onCommit={(v) => set(clean({ ...t, max: v }), "max")} />
+              <NumberField
+                bare
+                label="Minimum"
+                value={t.min}
+                optional
+                placeholder="none"
+                issues={is("min")}
+                testId={tid("min")}
+                onCommit={(v) => set(clean({ ...t, min: v }), "min")}
+              />
+              <NumberField
+                bare
+                label="Maximum"
+                value={t.max}
+                optional
+                placeholder="none"
+                issues={is("max")}
+                testId={tid("max")}
+                onCommit={(v) => set(clean({ ...t, max: v }), "max")}
+              />
             </div>
           </Row>
-          <NumberField label="Precision" value={t.precision} optional check={(n) => (n > 0 ? null : "Must be > 0")} placeholder="full" help="Resolution that matters; bit-packing quantises to it." issues={is("precision")} testId={tid("precision")} onCommit={(v) => set(clean({ ...t, precision: v }), "precision")} />
+          <NumberField
+            label="Precision"
+            value={t.precision}
+            optional
+            check={(n) => (n > 0 ? null : "Must be > 0")}
+            placeholder="full"
+            help="Resolution that matters; bit-packing quantises to it."
+            issues={is("precision")}
+            testId={tid("precision")}
+            onCommit={(v) => set(clean({ ...t, precision: v }), "precision")}
+          />
         </>
       );
     case "fixed":
@@ -52,12 +105,40 @@ function ScalarParams({ t, at, issues, set }: ScalarProps) {
         <>
           <Row label="Range">
             <div className="form-pair">
-              <NumberField bare label="Minimum" value={t.min} issues={is("min")} testId={tid("min")} onCommit={(v) => v !== undefined && set({ ...t, min: v }, "min")} />
-              <NumberField bare label="Maximum" value={t.max} issues={is("max")} testId={tid("max")} onCommit={(v) => v !== undefined && set({ ...t, max: v }, "max")} />
+              <NumberField
+                bare
+                label="Minimum"
+                value={t.min}
+                issues={is("min")}
+                testId={tid("min")}
+                onCommit={(v) => v !== undefined && set({ ...t, min: v }, "min")}
+              />
+              <NumberField
+                bare
+                label="Maximum"
+                value={t.max}
+                issues={is("max")}
+                testId={tid("max")}
+                onCommit={(v) => v !== undefined && set({ ...t, max: v }, "max")}
+              />
             </div>
           </Row>
-          <NumberField label="Scale" value={t.scale} check={(n) => (n > 0 ? null : "Must be > 0")} help="value = raw × scale + offset" issues={is("scale")} testId={tid("scale")} onCommit={(v) => v !== undefined && set({ ...t, scale: v }, "scale")} />
-          <NumberField label="Offset" value={t.offset} issues={is("offset")} testId={tid("offset")} onCommit={(v) => v !== undefined && set({ ...t, offset: v }, "offset")} />
+          <NumberField
+            label="Scale"
+            value={t.scale}
+            check={(n) => (n > 0 ? null : "Must be > 0")}
+            help="value = raw × scale + offset"
+            issues={is("scale")}
+            testId={tid("scale")}
+            onCommit={(v) => v !== undefined && set({ ...t, scale: v }, "scale")}
+          />
+          <NumberField
+            label="Offset"
+            value={t.offset}
+            issues={is("offset")}
+            testId={tid("offset")}
+            onCommit={(v) => v !== undefined && set({ ...t, offset: v }, "offset")}
+          />
         </>
       );
     case "timestamp":
@@ -72,16 +153,58 @@ function ScalarParams({ t, at, issues, set }: ScalarProps) {
             ]}
             testId={tid("encoding")}
             issues={is("encoding")}
-            onChange={(v) => set(v === "text" ? { ...t, encoding: v, textFormat: t.textFormat ?? "YYYY-MM-DD hh:mm:ss" } : clean({ ...t, encoding: v, textFormat: undefined }), "encoding")}
+            onChange={(v) =>
+              set(
+                v === "text"
+                  ? { ...t, encoding: v, textFormat: t.textFormat ?? "YYYY-MM-DD hh:mm:ss" }
+                  : clean({ ...t, encoding: v, textFormat: undefined }),
+                "encoding",
+              )
+            }
           />
           {t.encoding === "text" && (
-            <TextField label="Format" value={t.textFormat} mono maxLength={40} help="Tokens: DD MM YY YYYY hh mm ss s (tenths)" issues={is("textFormat")} testId={tid("textFormat")} onChange={(v) => set({ ...t, textFormat: v }, "textFormat")} />
+            <TextField
+              label="Format"
+              value={t.textFormat}
+              mono
+              maxLength={40}
+              help="Tokens: DD MM YY YYYY hh mm ss s (tenths)"
+              issues={is("textFormat")}
+              testId={tid("textFormat")}
+              onChange={(v) => set({ ...t, textFormat: v }, "textFormat")}
+            />
           )}
-          <NumberField label="Resolution" value={t.resolution} check={(n) => (n > 0 ? null : "Must be > 0")} help="Seconds: 1 = whole seconds, 0.1 = tenths" issues={is("resolution")} testId={tid("resolution")} onCommit={(v) => v !== undefined && set({ ...t, resolution: v }, "resolution")} />
+          <NumberField
+            label="Resolution"
+            value={t.resolution}
+            check={(n) => (n > 0 ? null : "Must be > 0")}
+            help="Seconds: 1 = whole seconds, 0.1 = tenths"
+            issues={is("resolution")}
+            testId={tid("resolution")}
+            onCommit={(v) => v !== undefined && set({ ...t, resolution: v }, "resolution")}
+          />
           <Row label="Range">
             <div className="form-pair">
-              <NumberField bare label="Earliest" value={t.min} optional placeholder="none" issues={is("min")} testId={tid("min")} onCommit={(v) => set(clean({ ...t, min: v }), "min")} />
-              <NumberField bare label="Latest" value={t.max} optional placeholder="none" issues={is("max")} testId={tid("max")} onCommit={(v) => set(clean({ ...t, max: v }), "max")} />
+              <NumberField
+                bare
+                label="Earliest"
+                value={t.min}
+                optional
+                placeholder="none"
+                issues={is("min")}
+                testId={tid("min")}
+                onCommit={(v) => set(clean({ ...t, min: v }), "min")}
+              />
+              <NumberField
+                bare
+                label="Latest"
+                value={t.max}
+                optional
+                placeholder="none"
+                issues={is("max")}
+                testId={tid("max")}
+                onCommit={(v) => set(clean({ ...t, max: v }), "max")}
+              />
             </div>
           </Row>
         </>
@@ -89,16 +212,53 @@ function ScalarParams({ t, at, issues, set }: ScalarProps) {
     case "string":
       return (
         <>
-          <NumberField label="Max length" value={t.maxLength} integer check={(n) => (n < 0 || n > 65535 ? "0 … 65535 bytes" : null)} help="Bytes (UTF-8)" issues={is("maxLength")} testId={tid("maxLength")} onCommit={(v) => v !== undefined && set({ ...t, maxLength: v }, "maxLength")} />
-          <SelectField label="Charset" value={t.charset} options={CHARSETS.map((c) => ({ value: c, label: c }))} issues={is("charset")} testId={tid("charset")} help="Restricting it lets bit-packing spend fewer bits per character." onChange={(v) => set({ ...t, charset: v }, "charset")} />
-          <CheckField label="Fixed" text="Always max length (NUL padded) in fixed layouts" checked={t.fixed} testId={tid("fixed")} onChange={(v) => set({ ...t, fixed: v }, "fixed")} />
+          <NumberField
+            label="Max length"
+            value={t.maxLength}
+            integer
+            check={(n) => (n < 0 || n > 65535 ? "0 … 65535 bytes" : null)}
+            help="Bytes (UTF-8)"
+            issues={is("maxLength")}
+            testId={tid("maxLength")}
+            onCommit={(v) => v !== undefined && set({ ...t, maxLength: v }, "maxLength")}
+          />
+          <SelectField
+            label="Charset"
+            value={t.charset}
+            options={CHARSETS.map((c) => ({ value: c, label: c }))}
+            issues={is("charset")}
+            testId={tid("charset")}
+            help="Restricting it lets bit-packing spend fewer bits per character."
+            onChange={(v) => set({ ...t, charset: v }, "charset")}
+          />
+          <CheckField
+            label="Fixed"
+            text="Always max length (NUL padded) in fixed layouts"
+            checked={t.fixed}
+            testId={tid("fixed")}
+            onChange={(v) => set({ ...t, fixed: v }, "fixed")}
+          />
         </>
       );
     case "bytes":
       return (
         <>
-          <NumberField label="Max length" value={t.maxLength} integer check={(n) => (n < 0 || n > 65535 ? "0 … 65535 bytes" : null)} issues={is("maxLength")} testId={tid("maxLength")} onCommit={(v) => v !== undefined && set({ ...t, maxLength: v }, "maxLength")} />
-          <CheckField label="Fixed" text="Always max length in fixed layouts" checked={t.fixed} testId={tid("fixed")} onChange={(v) => set({ ...t, fixed: v }, "fixed")} />
+          <NumberField
+            label="Max length"
+            value={t.maxLength}
+            integer
+            check={(n) => (n < 0 || n > 65535 ? "0 … 65535 bytes" : null)}
+            issues={is("maxLength")}
+            testId={tid("maxLength")}
+            onCommit={(v) => v !== undefined && set({ ...t, maxLength: v }, "maxLength")}
+          />
+          <CheckField
+            label="Fixed"
+            text="Always max length in fixed layouts"
+            checked={t.fixed}
+            testId={tid("fixed")}
+            onChange={(v) => set({ ...t, fixed: v }, "fixed")}
+          />
         </>
       );
     case "enum":
@@ -110,21 +270,52 @@ function ScalarParams({ t, at, issues, set }: ScalarProps) {
 
 export function TypeEditor({ field, issues }: { field: Field; issues: readonly FieldIssue[] | undefined }) {
   const t = field.type;
-  const setType = (next: Field["type"], control: string) => patchField(field.id, `type.${control}`, (f) => ({ ...f, type: next }));
+  const setType = (next: Field["type"], control: string) =>
+    patchField(field.id, `type.${control}`, (f) => ({ ...f, type: next }));
   return (
     <section className="inspector-section" aria-label="Type">
       <h3>Type</h3>
-      <SelectField label="Type" value={paletteIdOf(t)} options={TYPE_OPTIONS} testId="insp-type" issues={issuesAt(issues, "type")} onChange={(id) => patchField(field.id, "type", (f) => switchType(f, id))} />
+      <SelectField
+        label="Type"
+        value={paletteIdOf(t)}
+        options={TYPE_OPTIONS}
+        testId="insp-type"
+        issues={issuesAt(issues, "type")}
+        onChange={(id) => patchField(field.id, "type", (f) => switchType(f, id))}
+      />
       {t.kind === "array" ? (
         <>
-          <SelectField label="Element" value={paletteIdOf(t.of)} options={ELEMENT_OPTIONS} testId="insp-element" issues={issuesAt(issues, "type.of")} onChange={(id) => setType({ ...t, of: switchElement(t.of, id) }, "of")} />
+          <SelectField
+            label="Element"
+            value={paletteIdOf(t.of)}
+            options={ELEMENT_OPTIONS}
+            testId="insp-element"
+            issues={issuesAt(issues, "type.of")}
+            onChange={(id) => setType({ ...t, of: switchElement(t.of, id) }, "of")}
+          />
           <ScalarParams t={t.of} at="type.of" issues={issues} set={(of, c) => setType({ ...t, of }, `of.${c}`)} />
-          <NumberField label="Count" value={t.maxCount} integer check={(n) => (n < 0 || n > 4096 ? "0 … 4096" : null)} help={t.fixed ? "Exactly this many elements" : "At most this many elements"} issues={issuesAt(issues, "type.maxCount")} testId="insp-maxCount" onCommit={(v) => v !== undefined && setType({ ...t, maxCount: v }, "maxCount")} />
-          <CheckField label="Fixed count" text="Always exactly Count elements" checked={t.fixed} testId="insp-array-fixed" onChange={(v) => setType({ ...t, fixed: v }, "fixed")} />
+          <NumberField
+            label="Count"
+            value={t.maxCount}
+            integer
+            check={(n) => (n < 0 || n > 4096 ? "0 … 4096" : null)}
+            help={t.fixed ? "Exactly this many elements" : "At most this many elements"}
+            issues={issuesAt(issues, "type.maxCount")}
+            testId="insp-maxCount"
+            onCommit={(v) => v !== undefined && setType({ ...t, maxCount: v }, "maxCount")}
+          />
+          <CheckField
+            label="Fixed count"
+            text="Always exactly Count elements"
+            checked={t.fixed}
+            testId="insp-array-fixed"
+            onChange={(v) => setType({ ...t, fixed: v }, "fixed")}
+          />
         </>
       ) : t.kind === "group" ? (
         <p className="field-help">
-          {t.fields.length} field{t.fields.length === 1 ? "" : "s"}. Drag fields onto the group, or select the field below it and press Alt+→ (or the “move into group” button) to nest it.
+          {t.fields.length} field{t.fields.length === 1 ? "" : "s"}. Drag fields onto the group, or select the field
+          below it and press Alt+→ (or the “move into group” button) to nest it.
         </p>
       ) : (
         <ScalarParams t={t} at="type" issues={issues} set={(next, c) => setType(next, c)} />

@@ -1,14 +1,18 @@
 // Per-field wire options: protobuf number and integer encoding, expansion of fixed arrays, struct string mode.
-import type { Field, StructStringMode } from "../../../../codecs/src/layout/schema.ts";
-import { issuesAt, type FieldIssue } from "../../state/issues.ts";
+import type { Field, StructStringMode } from "#codecs";
 import { NumberField, SelectField, TextField } from "./controls.tsx";
 import { clean, patchField } from "./edit.ts";
+import { issuesAt, type FieldIssue } from "../../state/issues.ts";
 
 type Options = NonNullable<Field["options"]>;
 type Pb = NonNullable<Options["protobuf"]>;
 
 function withOptions(f: Field, options: Options): Field {
-  const o = clean({ ...options, protobuf: options.protobuf && Object.keys(options.protobuf).length ? options.protobuf : undefined, struct: options.struct && Object.keys(options.struct).length ? options.struct : undefined });
+  const o = clean({
+    ...options,
+    protobuf: options.protobuf && Object.keys(options.protobuf).length ? options.protobuf : undefined,
+    struct: options.struct && Object.keys(options.struct).length ? options.struct : undefined,
+  });
   const { options: _old, ...rest } = f;
   return Object.keys(o).length ? { ...rest, options: o } : rest;
 }
@@ -24,7 +28,8 @@ const STRING_MODES: readonly { value: StructStringMode | "default"; label: strin
 
 export function WireOptions({ field, issues }: { field: Field; issues: readonly FieldIssue[] | undefined }) {
   const pb: Pb = field.options?.protobuf ?? {};
-  const setPb = (next: Pb, control: string) => patchField(field.id, `pb.${control}`, (f) => withOptions(f, { ...f.options, protobuf: clean(next) }));
+  const setPb = (next: Pb, control: string) =>
+    patchField(field.id, `pb.${control}`, (f) => withOptions(f, { ...f.options, protobuf: clean(next) }));
   const isInt = field.type.kind === "int" || (field.type.kind === "array" && field.type.of.kind === "int");
   const fixedArray = field.type.kind === "array" && field.type.fixed;
   const stringy = field.type.kind === "string" || field.type.kind === "bytes";
@@ -35,7 +40,13 @@ export function WireOptions({ field, issues }: { field: Field; issues: readonly 
         label="Protobuf #"
         value={pb.number}
         integer
-        check={(n) => (n < 1 || n > 536870911 ? "1 … 536870911" : n >= 19000 && n <= 19999 ? "19000–19999 is reserved by protobuf" : null)}
+        check={(n) =>
+          n < 1 || n > 536870911
+            ? "1 … 536870911"
+            : n >= 19000 && n <= 19999
+              ? "19000–19999 is reserved by protobuf"
+              : null
+        }
         help="Given once when the field is added and kept when fields move; a deleted field's number is reserved. Change it only before devices ship."
         issues={issuesAt(issues, "options.protobuf.number")}
         testId="insp-pb-number"
@@ -65,7 +76,10 @@ export function WireOptions({ field, issues }: { field: Field; issues: readonly 
           issues={issuesAt(issues, "options.protobuf.expand", { below: true })}
           testId="insp-pb-expand"
           onChange={(v) => {
-            const parts = v.split(",").map((s) => s.trim()).filter(Boolean);
+            const parts = v
+              .split(",")
+              .map((s) => s.trim())
+              .filter(Boolean);
             setPb({ ...pb, expand: parts.length ? parts : undefined }, "expand");
           }}
         />
@@ -77,7 +91,11 @@ export function WireOptions({ field, issues }: { field: Field; issues: readonly 
           options={STRING_MODES}
           issues={issuesAt(issues, "options.struct.stringMode")}
           testId="insp-struct-mode"
-          onChange={(v) => patchField(field.id, "struct.mode", (f) => withOptions(f, { ...f.options, struct: clean({ stringMode: v === "default" ? undefined : v }) }))}
+          onChange={(v) =>
+            patchField(field.id, "struct.mode", (f) =>
+              withOptions(f, { ...f.options, struct: clean({ stringMode: v === "default" ? undefined : v }) }),
+            )
+          }
         />
       )}
     </section>

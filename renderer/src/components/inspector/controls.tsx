@@ -8,7 +8,11 @@ export function Messages({ issues, local }: { issues?: readonly FieldIssue[]; lo
   if (!local && !issues?.length) return null;
   return (
     <>
-      {local && <span className="field-msg" role="alert">{local}</span>}
+      {local && (
+        <span className="field-msg" role="alert">
+          {local}
+        </span>
+      )}
       {issues?.map((i, n) => (
         <span key={n} className="field-msg" data-testid="field-issue">
           {i.message}
@@ -18,7 +22,19 @@ export function Messages({ issues, local }: { issues?: readonly FieldIssue[]; lo
   );
 }
 
-export function Row({ label, children, htmlFor, top, help }: { label: string; children: ReactNode; htmlFor?: string; top?: boolean; help?: string }) {
+export function Row({
+  label,
+  children,
+  htmlFor,
+  top,
+  help,
+}: {
+  label: string;
+  children: ReactNode;
+  htmlFor?: string;
+  top?: boolean;
+  help?: string;
+}) {
   return (
     <div className={`form-row${top ? " top" : ""}`}>
       {htmlFor ? <label htmlFor={htmlFor}>{label}</label> : <span className="form-label">{label}</span>}
@@ -55,9 +71,30 @@ export function TextField(p: TextProps) {
   return (
     <Row label={p.label} htmlFor={id} top={p.multiline} help={p.help}>
       {p.multiline ? (
-        <textarea id={id} className={cls} value={p.value ?? ""} placeholder={p.placeholder} maxLength={p.maxLength} data-testid={p.testId} aria-invalid={invalid} onPaste={limit.onPaste} onChange={(e) => change(e.target.value)} />
+        <textarea
+          id={id}
+          className={cls}
+          value={p.value ?? ""}
+          placeholder={p.placeholder}
+          maxLength={p.maxLength}
+          data-testid={p.testId}
+          aria-invalid={invalid}
+          onPaste={limit.onPaste}
+          onChange={(e) => change(e.target.value)}
+        />
       ) : (
-        <input id={id} className={cls} value={p.value ?? ""} placeholder={p.placeholder} maxLength={p.maxLength} data-testid={p.testId} aria-invalid={invalid} spellCheck={false} onPaste={limit.onPaste} onChange={(e) => change(e.target.value)} />
+        <input
+          id={id}
+          className={cls}
+          value={p.value ?? ""}
+          placeholder={p.placeholder}
+          maxLength={p.maxLength}
+          data-testid={p.testId}
+          aria-invalid={invalid}
+          spellCheck={false}
+          onPaste={limit.onPaste}
+          onChange={(e) => change(e.target.value)}
+        />
       )}
       <LengthNotice length={(p.value ?? "").length} maxLength={p.maxLength} cutFrom={limit.cutFrom} testId={p.testId} />
       <Messages issues={p.issues} />
@@ -172,7 +209,13 @@ export function SelectField<T extends string>(p: SelectProps<T>) {
   const id = useId();
   return (
     <Row label={p.label} htmlFor={id} help={p.help}>
-      <select id={id} className={`select${p.issues?.length ? " invalid" : ""}`} value={p.value} data-testid={p.testId} onChange={(e) => p.onChange(e.target.value as T)}>
+      <select
+        id={id}
+        className={`select${p.issues?.length ? " invalid" : ""}`}
+        value={p.value}
+        data-testid={p.testId}
+        onChange={(e) => p.onChange(e.target.value as T)}
+      >
         {p.options.map((o) => (
           <option key={o.value} value={o.value}>
             {o.label}
@@ -184,7 +227,21 @@ export function SelectField<T extends string>(p: SelectProps<T>) {
   );
 }
 
-export function CheckField({ label, text, checked, onChange, testId, help }: { label: string; text: string; checked: boolean; onChange(v: boolean): void; testId?: string; help?: string }) {
+export function CheckField({
+  label,
+  text,
+  checked,
+  onChange,
+  testId,
+  help,
+}: {
+  label: string;
+  text: string;
+  checked: boolean;
+  onChange(v: boolean): void;
+  testId?: string;
+  help?: string;
+}) {
   return (
     <Row label={label} help={help}>
       <label className="check">

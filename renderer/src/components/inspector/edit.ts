@@ -1,8 +1,8 @@
 // Inspector edits: one field patched as one undo step; keystrokes in the same control merge.
-import type { Field, FieldType, SampleModel, ScalarType, TextRep } from "../../../../codecs/src/layout/schema.ts";
+import type { Field, FieldType, SampleModel, ScalarType, TextRep } from "#codecs";
 import { useDesigner } from "../../state/designer.ts";
-import { paletteItem } from "../../state/palette.ts";
 import { renameWithKey } from "../../state/keys.ts";
+import { paletteItem } from "../../state/palette.ts";
 import { locate, siblingsOf, updateField } from "../../state/tree.ts";
 
 export function patchField(id: string, control: string, fn: (f: Field) => Field): void {
@@ -50,17 +50,21 @@ export function switchType(f: Field, paletteId: string): Field {
   let type = item.make();
   const old = f.type;
   if (type.kind === "int" && old.kind === "int") type = clean({ ...type, min: old.min, max: old.max });
-  if (type.kind === "float" && (old.kind === "float" || old.kind === "int")) type = clean({ ...type, min: old.min, max: old.max, precision: old.kind === "float" ? old.precision : undefined });
+  if (type.kind === "float" && (old.kind === "float" || old.kind === "int"))
+    type = clean({ ...type, min: old.min, max: old.max, precision: old.kind === "float" ? old.precision : undefined });
   if (type.kind === "array" && old.kind !== "array" && old.kind !== "group") type = { ...type, of: old };
   const next: Field = { ...f, type };
   if (category(type) !== category(old) || type.kind === "array" || old.kind === "array") delete next.sample;
   if (next.text) {
     if (type.kind === "group") delete next.text;
-    else if (next.text.as === "string" && next.text.separator !== undefined && type.kind !== "array") next.text = clean({ ...next.text, separator: undefined });
+    else if (next.text.as === "string" && next.text.separator !== undefined && type.kind !== "array")
+      next.text = clean({ ...next.text, separator: undefined });
   }
   const pb = next.options?.protobuf;
-  if (pb?.expand && !(type.kind === "array" && type.fixed)) next.options = { ...next.options, protobuf: clean({ ...pb, expand: undefined }) };
-  if (pb?.intEncoding && !(type.kind === "int" || (type.kind === "array" && type.of.kind === "int"))) next.options = { ...next.options, protobuf: clean({ ...next.options!.protobuf!, intEncoding: undefined }) };
+  if (pb?.expand && !(type.kind === "array" && type.fixed))
+    next.options = { ...next.options, protobuf: clean({ ...pb, expand: undefined }) };
+  if (pb?.intEncoding && !(type.kind === "int" || (type.kind === "array" && type.of.kind === "int")))
+    next.options = { ...next.options, protobuf: clean({ ...next.options!.protobuf!, intEncoding: undefined }) };
   return next;
 }
 

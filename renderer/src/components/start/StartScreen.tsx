@@ -1,8 +1,15 @@
 // Start screen: presets to begin from, recent projects, a blank layout, or a layout file.
 import { useEffect, useRef, useState } from "react";
-import type { ProjectSummary, Res } from "../../../../host/api/contract.ts";
+import type { ProjectSummary, Res } from "#host/api/contract.ts";
 import { asHostError } from "../../host/errors.ts";
-import { createEmpty, createProject, importFile, openFileDialog, openProject, useSession } from "../../state/session.ts";
+import {
+  createEmpty,
+  createProject,
+  importFile,
+  openFileDialog,
+  openProject,
+  useSession,
+} from "../../state/session.ts";
 import { Icon } from "../common/Icon.tsx";
 import { ThemeToggle } from "../common/ThemeToggle.tsx";
 
@@ -63,7 +70,10 @@ export function StartScreen() {
           <div className="start-hero">
             <div>
               <h1>Design a telemetry payload</h1>
-              <p>Lay out the fields your device sends, see every wire format's size live against satellite and LPWAN limits, and inspect where each byte goes.</p>
+              <p>
+                Lay out the fields your device sends, see every wire format's size live against satellite and LPWAN
+                limits, and inspect where each byte goes.
+              </p>
             </div>
             <div className="start-actions">
               <button type="button" className="btn" data-testid="open-file" onClick={openFile}>
@@ -94,7 +104,12 @@ export function StartScreen() {
                 <div>{error.detail}</div>
               </div>
               <div className="spacer" />
-              <button type="button" className="icon-btn" aria-label="Dismiss" onClick={() => useSession.setState({ startError: null })}>
+              <button
+                type="button"
+                className="icon-btn"
+                aria-label="Dismiss"
+                onClick={() => useSession.setState({ startError: null })}
+              >
                 <Icon name="close" />
               </button>
             </div>
@@ -118,7 +133,13 @@ export function StartScreen() {
                 {presets.data.map((p) => {
                   const n = fieldCount(p.layout);
                   return (
-                    <button key={p.id} type="button" className="card preset-card" data-testid={`preset-${p.id}`} onClick={() => void createProject(p.name, p.layout)}>
+                    <button
+                      key={p.id}
+                      type="button"
+                      className="card preset-card"
+                      data-testid={`preset-${p.id}`}
+                      onClick={() => void createProject(p.name, p.layout)}
+                    >
                       <h3>{p.name}</h3>
                       <p>{p.description}</p>
                       <span className="meta">{n === null ? "" : `${n} fields`}</span>
@@ -147,7 +168,12 @@ export function StartScreen() {
                 <ul className="recent-list" data-testid="recent-list">
                   {recent.data.map((p) => (
                     <li key={p.id}>
-                      <button type="button" className="recent-item" data-testid={`recent-${p.id}`} onClick={() => void openProject(p.id)}>
+                      <button
+                        type="button"
+                        className="recent-item"
+                        data-testid={`recent-${p.id}`}
+                        onClick={() => void openProject(p.id)}
+                      >
                         <span className="name">{p.name}</span>
                         <span className="muted num">v{p.version}</span>
                         <span className="muted">{when(p.updatedAt)}</span>

@@ -2,11 +2,11 @@
 // headers, the verdict against a limit that counts what is on air, and a chart of payload versus headers.
 import { useMemo } from "react";
 import { Bar, BarChart, CartesianGrid, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { platformById, type Platform } from "../../../../codecs/src/platforms/catalog.ts";
-import { layoutStackId, onAirSummary, resolveStack, type OnAirSummary } from "../../../../codecs/src/transport/platformStack.ts";
-import type { SizesView } from "../../state/analysis.ts";
+import { platformById, type Platform } from "#codecs";
+import { layoutStackId, onAirSummary, resolveStack, type OnAirSummary } from "#codecs/transport/platformStack.ts";
 import { useStackChoice } from "./stackChoice.ts";
 import { StackSelect } from "./StackSelect.tsx";
+import type { SizesView } from "../../state/analysis.ts";
 
 interface Column {
   platform: Platform;
@@ -25,7 +25,11 @@ function Cell({ s, testId }: { s: OnAirSummary | null; testId: string }) {
       <span className={over ? "over-text" : undefined}>
         {s.onAir.p50} · {s.onAir.max} B
       </span>
-      {s.limit !== null ? <span className={`verdict ${s.fitsMax ? "fits" : "over"}`}>{s.fitsMax ? " ✓" : ` ✗ ${(s.shareOver * 100).toFixed(s.shareOver < 0.01 ? 2 : 0)} % over ${s.limit} B`}</span> : null}
+      {s.limit !== null ? (
+        <span className={`verdict ${s.fitsMax ? "fits" : "over"}`}>
+          {s.fitsMax ? " ✓" : ` ✗ ${(s.shareOver * 100).toFixed(s.shareOver < 0.01 ? 2 : 0)} % over ${s.limit} B`}
+        </span>
+      ) : null}
     </td>
   );
 }
@@ -43,19 +47,51 @@ function HeadersChart({ sizes, column }: { sizes: SizesView; column: Column }) {
       <ResponsiveContainer width="100%" height="100%">
         <BarChart data={data} margin={{ top: 16, right: limit ? 46 : 12, bottom: 4, left: 0 }} barCategoryGap="22%">
           <CartesianGrid vertical={false} stroke="var(--border)" />
-          <XAxis dataKey="short" tick={{ fill: "var(--text-muted)", fontSize: 11 }} tickLine={false} axisLine={{ stroke: "var(--border-strong)" }} interval={0} />
-          <YAxis tick={{ fill: "var(--text-muted)", fontSize: 11 }} tickLine={false} axisLine={false} width={48} unit=" B" />
-          <Tooltip cursor={{ fill: "var(--surface-2)" }} formatter={(v, name) => [`${String(v)} B`, name === "payload" ? "payload (p50)" : "stack headers"]} labelFormatter={(l) => data.find((d) => d.short === l)?.label ?? String(l)} />
+          <XAxis
+            dataKey="short"
+            tick={{ fill: "var(--text-muted)", fontSize: 11 }}
+            tickLine={false}
+            axisLine={{ stroke: "var(--border-strong)" }}
+            interval={0}
+          />
+          <YAxis
+            tick={{ fill: "var(--text-muted)", fontSize: 11 }}
+            tickLine={false}
+            axisLine={false}
+            width={48}
+            unit=" B"
+          />
+          <Tooltip
+            cursor={{ fill: "var(--surface-2)" }}
+            formatter={(v, name) => [`${String(v)} B`, name === "payload" ? "payload (p50)" : "stack headers"]}
+            labelFormatter={(l) => data.find((d) => d.short === l)?.label ?? String(l)}
+          />
           <Bar dataKey="payload" stackId="air" fill="var(--bar-p50)" isAnimationActive={false} />
           <Bar dataKey="headers" stackId="air" fill="var(--bar-max)" isAnimationActive={false} radius={[2, 2, 0, 0]} />
-          {limit !== undefined ? <ReferenceLine y={limit} stroke="var(--text-muted)" strokeDasharray="5 4" ifOverflow="extendDomain" label={{ value: `${limit} B`, position: "right", fill: "var(--text-muted)", fontSize: 11 }} /> : null}
+          {limit !== undefined ? (
+            <ReferenceLine
+              y={limit}
+              stroke="var(--text-muted)"
+              strokeDasharray="5 4"
+              ifOverflow="extendDomain"
+              label={{ value: `${limit} B`, position: "right", fill: "var(--text-muted)", fontSize: 11 }}
+            />
+          ) : null}
         </BarChart>
       </ResponsiveContainer>
     </div>
   );
 }
 
-export function OnAirPanel({ sizes, platformIds, layoutName }: { sizes: SizesView; platformIds: readonly string[]; layoutName: string }) {
+export function OnAirPanel({
+  sizes,
+  platformIds,
+  layoutName,
+}: {
+  sizes: SizesView;
+  platformIds: readonly string[];
+  layoutName: string;
+}) {
   const stacks = useStackChoice((s) => s.stacks);
   const choose = useStackChoice((s) => s.choose);
   const columns = useMemo<Column[]>(
@@ -65,7 +101,20 @@ export function OnAirPanel({ sizes, platformIds, layoutName }: { sizes: SizesVie
         .filter((p): p is Platform => p !== undefined)
         .map((platform) => ({
           platform,
-          cells: new Map(sizes.results.map((r) => [r.info.id, r.stats.count === 0 ? null : onAirSummary(r.sizes, platform, stackOf(platform, stacks[platform.id]), { layout: layoutStackId(layoutName), format: r.info.id }, r.stats)])),
+          cells: new Map(
+            sizes.results.map((r) => [
+              r.info.id,
+              r.stats.count === 0
+                ? null
+                : onAirSummary(
+                    r.sizes,
+                    platform,
+                    stackOf(platform, stacks[platform.id]),
+                    { layout: layoutStackId(layoutName), format: r.info.id },
+                    r.stats,
+                  ),
+            ]),
+          ),
         })),
     [sizes, platformIds, stacks, layoutName],
   );
@@ -76,11 +125,15 @@ export function OnAirPanel({ sizes, platformIds, layoutName }: { sizes: SizesVie
   return (
     <div className="panel" data-testid="onair">
       <h3>
-        Bytes on air <span className="sub">p50 · max per message: the payload plus its transport stack's headers, which limits and volume prices count</span>
+        Bytes on air{" "}
+        <span className="sub">
+          p50 · max per message: the payload plus its transport stack's headers, which limits and volume prices count
+        </span>
       </h3>
       {columns.length === 0 ? (
         <p className="note" data-testid="onair-empty">
-          Choose platforms (Limits ▾) to see what each format weighs on their links: a modem link carries the payload as it is, an IP link (NB-IoT, LTE-M) adds a protocol stack's headers to every message.
+          Choose platforms (Limits ▾) to see what each format weighs on their links: a modem link carries the payload as
+          it is, an IP link (NB-IoT, LTE-M) adds a protocol stack's headers to every message.
         </p>
       ) : (
         <>
@@ -88,7 +141,12 @@ export function OnAirPanel({ sizes, platformIds, layoutName }: { sizes: SizesVie
             {columns.map(({ platform }) => (
               <label key={platform.id} className="decide-inline">
                 <span className="muted">{shortName(platform)}</span>
-                <StackSelect platform={platform} value={resolveStack(platform, stackOf(platform, stacks[platform.id]))} onChange={(s) => choose(platform.id, s)} testId={`onair-stack-${platform.id}`} />
+                <StackSelect
+                  platform={platform}
+                  value={resolveStack(platform, stackOf(platform, stacks[platform.id]))}
+                  onChange={(s) => choose(platform.id, s)}
+                  testId={`onair-stack-${platform.id}`}
+                />
               </label>
             ))}
           </div>
@@ -96,7 +154,9 @@ export function OnAirPanel({ sizes, platformIds, layoutName }: { sizes: SizesVie
             <thead>
               <tr>
                 <th scope="col">Format</th>
-                <th scope="col" title="The payload alone, as the sizes above">payload</th>
+                <th scope="col" title="The payload alone, as the sizes above">
+                  payload
+                </th>
                 {columns.map(({ platform }) => (
                   <th key={platform.id} scope="col" title={platform.name}>
                     on air · {shortName(platform)}
@@ -109,9 +169,15 @@ export function OnAirPanel({ sizes, platformIds, layoutName }: { sizes: SizesVie
               {sizes.results.map((r) => (
                 <tr key={r.info.id}>
                   <td>{r.info.label}</td>
-                  <td data-testid={`onair-payload-${r.info.id}`}>{r.stats.count === 0 ? "–" : `${r.stats.p50} · ${r.stats.max} B`}</td>
+                  <td data-testid={`onair-payload-${r.info.id}`}>
+                    {r.stats.count === 0 ? "–" : `${r.stats.p50} · ${r.stats.max} B`}
+                  </td>
                   {columns.map((c) => (
-                    <Cell key={c.platform.id} s={c.cells.get(r.info.id) ?? null} testId={`onair-${r.info.id}-${c.platform.id}`} />
+                    <Cell
+                      key={c.platform.id}
+                      s={c.cells.get(r.info.id) ?? null}
+                      testId={`onair-${r.info.id}-${c.platform.id}`}
+                    />
                   ))}
                 </tr>
               ))}
@@ -140,15 +206,21 @@ export function OnAirPanel({ sizes, platformIds, layoutName }: { sizes: SizesVie
                 ) : null}
               </div>
               <p className="note" data-testid="onair-layers">
-                A {example.stats.p50}-byte {example.info.label} message carries {exampleSummary.layers.map((l) => `${l.layer} ${l.bytes} B`).join(" + ")} = {fixed1(exampleSummary.onAir.p50 - example.stats.p50)} B of headers. Header sizes follow the standards' formats and were checked against coap-client, mosquitto_pub, curl and python-requests (docs/channel.md).
+                A {example.stats.p50}-byte {example.info.label} message carries{" "}
+                {exampleSummary.layers.map((l) => `${l.layer} ${l.bytes} B`).join(" + ")} ={" "}
+                {fixed1(exampleSummary.onAir.p50 - example.stats.p50)} B of headers. Header sizes follow the standards'
+                formats and were checked against coap-client, mosquitto_pub, curl and python-requests (docs/channel.md).
               </p>
             </>
           ) : (
             <p className="note" data-testid="onair-raw">
-              Every chosen platform is a modem link: on air is the payload itself (the operator frames it and counts payload bytes). NB-IoT / LTE-M under Limits ▾ compares IP stacks.
+              Every chosen platform is a modem link: on air is the payload itself (the operator frames it and counts
+              payload bytes). NB-IoT / LTE-M under Limits ▾ compares IP stacks.
             </p>
           )}
-          <p className="note">The per-field view counts payload bytes only: headers belong to the message, not to a field.</p>
+          <p className="note">
+            The per-field view counts payload bytes only: headers belong to the message, not to a field.
+          </p>
         </>
       )}
     </div>

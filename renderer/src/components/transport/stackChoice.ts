@@ -1,7 +1,7 @@
 // The designer's transport stack per platform (the cost page keeps its own in each scenario); remembered in localStorage.
 import { create } from "zustand";
-import { isStackId } from "../../../../codecs/src/transport/platformStack.ts";
-import type { StackId } from "../../../../codecs/src/transport/stacks.ts";
+import { isStackId } from "#codecs/transport/platformStack.ts";
+import type { StackId } from "#codecs/transport/stacks.ts";
 
 interface StackChoice {
   /** platform id → chosen stack; a platform left out uses its default */
@@ -15,7 +15,9 @@ function restore(): Record<string, StackId> {
   try {
     const raw = JSON.parse(localStorage.getItem(KEY) ?? "{}") as unknown;
     if (!raw || typeof raw !== "object") return {};
-    return Object.fromEntries(Object.entries(raw).filter((e): e is [string, StackId] => typeof e[1] === "string" && isStackId(e[1])));
+    return Object.fromEntries(
+      Object.entries(raw).filter((e): e is [string, StackId] => typeof e[1] === "string" && isStackId(e[1])),
+    );
   } catch {
     // unreadable: defaults
     return {};

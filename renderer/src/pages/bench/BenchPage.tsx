@@ -1,8 +1,6 @@
 // The DevKit bench: connect a DevKit (or the simulator), configure it, send the current design, watch the
 // queue, acks, downlinks and every frame on the line.
 import { useEffect } from "react";
-import { ThemeToggle } from "../../components/common/ThemeToggle.tsx";
-import { go } from "../../nav/store.ts";
 import { ConfigCard, WifiCard } from "./ConfigCard.tsx";
 import { ConnectionBar, PortProblems } from "./ConnectionBar.tsx";
 import { CountersCard } from "./CountersCard.tsx";
@@ -13,6 +11,8 @@ import { QueueCard } from "./QueueCard.tsx";
 import { SendCard } from "./SendCard.tsx";
 import { SimCard } from "./SimCard.tsx";
 import { refreshPorts, startBench, useBench } from "./store.ts";
+import { ThemeToggle } from "../../components/common/ThemeToggle.tsx";
+import { go } from "../../nav/store.ts";
 import "./bench.css";
 
 export function BenchPage() {
@@ -23,7 +23,13 @@ export function BenchPage() {
   return (
     <>
       <header className="topbar">
-        <button type="button" className="btn ghost" data-testid="bench-back" title="Back to the designer" onClick={() => go({ page: "designer" })}>
+        <button
+          type="button"
+          className="btn ghost"
+          data-testid="bench-back"
+          title="Back to the designer"
+          onClick={() => go({ page: "designer" })}
+        >
           <span className="brand-mark" aria-hidden="true" />
           Designer
         </button>
@@ -63,7 +69,13 @@ export function BenchBadge() {
   return (
     <span className={`bench-state ${state} compact`} title={status?.detail}>
       <span className="dot" aria-hidden="true" />
-      {state === "ready" ? (status?.productName ?? "connected") : state === "reconnecting" ? "reconnecting" : state === "connecting" ? "connecting" : "no DevKit"}
+      {state === "ready"
+        ? (status?.productName ?? "connected")
+        : state === "reconnecting"
+          ? "reconnecting"
+          : state === "connecting"
+            ? "connecting"
+            : "no DevKit"}
     </span>
   );
 }

@@ -1,6 +1,12 @@
 // The module configuration (ack reporting, geolocation, EVT pin masks, position) and the Wi-Fi DevKit setup.
 import { useEffect, useState } from "react";
-import { checkWifi, WIFI_FIELDS, WIFI_TOKEN_CHARS, type ModuleConfig, type WifiSettings } from "../../../../devkit-bridge/src/protocol/commands.ts";
+import {
+  checkWifi,
+  WIFI_FIELDS,
+  WIFI_TOKEN_CHARS,
+  type ModuleConfig,
+  type WifiSettings,
+} from "#devkit-bridge/protocol/commands.ts";
 import { act, flash, loadInfo, useBench } from "./store.ts";
 import { ActionButton, Card, Empty, ErrorLine, FlashLine } from "./ui.tsx";
 
@@ -46,8 +52,15 @@ export function ConfigCard() {
           : null;
   const write = (save: boolean) =>
     act("configure", async (h) => {
-      await h.call("devkit.configure", { config: cfg, position: latN !== null && lonN !== null ? { lat: latN, lon: lonN } : null, save });
-      flash("configure", save ? "Written and saved to flash." : "Written (RAM only: a reset brings back the saved configuration).");
+      await h.call("devkit.configure", {
+        config: cfg,
+        position: latN !== null && lonN !== null ? { lat: latN, lon: lonN } : null,
+        save,
+      });
+      flash(
+        "configure",
+        save ? "Written and saved to flash." : "Written (RAM only: a reset brings back the saved configuration).",
+      );
       await loadInfo();
     });
   return (
@@ -55,7 +68,12 @@ export function ConfigCard() {
       <div className="bench-checks">
         {FLAGS.map(([k, label, help]) => (
           <label key={k} className="check" title={help}>
-            <input type="checkbox" data-testid={`cfg-${k}`} checked={cfg[k]} onChange={(e) => setCfg({ ...cfg, [k]: e.target.checked })} />
+            <input
+              type="checkbox"
+              data-testid={`cfg-${k}`}
+              checked={cfg[k]}
+              onChange={(e) => setCfg({ ...cfg, [k]: e.target.checked })}
+            />
             {label}
           </label>
         ))}
@@ -64,22 +82,50 @@ export function ConfigCard() {
       <div className="bench-checks">
         {MASKS.map(([k, label]) => (
           <label key={k} className="check">
-            <input type="checkbox" data-testid={`mask-${k}`} checked={cfg.evtMask[k]} onChange={(e) => setCfg({ ...cfg, evtMask: { ...cfg.evtMask, [k]: e.target.checked } })} />
+            <input
+              type="checkbox"
+              data-testid={`mask-${k}`}
+              checked={cfg.evtMask[k]}
+              onChange={(e) => setCfg({ ...cfg, evtMask: { ...cfg.evtMask, [k]: e.target.checked } })}
+            />
             {label}
           </label>
         ))}
       </div>
       <p className="bench-sub">Position sent with uplinks (optional)</p>
       <div className="bench-row">
-        <input className={`input${posProblem ? " invalid" : ""}`} aria-label="Latitude" placeholder="latitude °" value={lat} onChange={(e) => setLat(e.target.value)} />
-        <input className={`input${posProblem ? " invalid" : ""}`} aria-label="Longitude" placeholder="longitude °" value={lon} onChange={(e) => setLon(e.target.value)} />
+        <input
+          className={`input${posProblem ? " invalid" : ""}`}
+          aria-label="Latitude"
+          placeholder="latitude °"
+          value={lat}
+          onChange={(e) => setLat(e.target.value)}
+        />
+        <input
+          className={`input${posProblem ? " invalid" : ""}`}
+          aria-label="Longitude"
+          placeholder="longitude °"
+          value={lon}
+          onChange={(e) => setLon(e.target.value)}
+        />
       </div>
       {posProblem ? <p className="field-msg">{posProblem}</p> : null}
       <div className="bench-row">
-        <ActionButton action="configure" disabled={!ready || !!posProblem} onClick={() => void write(false)} testId="cfg-write">
+        <ActionButton
+          action="configure"
+          disabled={!ready || !!posProblem}
+          onClick={() => void write(false)}
+          testId="cfg-write"
+        >
           Write
         </ActionButton>
-        <ActionButton action="configure" primary disabled={!ready || !!posProblem} onClick={() => void write(true)} testId="cfg-save">
+        <ActionButton
+          action="configure"
+          primary
+          disabled={!ready || !!posProblem}
+          onClick={() => void write(true)}
+          testId="cfg-save"
+        >
           Write and save
         </ActionButton>
       </div>
@@ -89,7 +135,11 @@ export function ConfigCard() {
   );
 }
 
-const WIFI_LABELS: Record<keyof WifiSettings, string> = { ssid: "Network (SSID)", password: "Password", token: "Portal token" };
+const WIFI_LABELS: Record<keyof WifiSettings, string> = {
+  ssid: "Network (SSID)",
+  password: "Password",
+  token: "Portal token",
+};
 
 export function WifiCard() {
   const product = useBench((s) => s.status?.productId ?? null);
@@ -113,7 +163,10 @@ export function WifiCard() {
   return (
     <Card title="Wi-Fi DevKit setup" testId="wifi-card">
       {product !== 4 ? (
-        <Empty>Only the Wi-Fi DevKit (product 4) takes Wi-Fi settings{product === 3 ? "; this module is an Astronode S." : ". Connect one to set it up."}</Empty>
+        <Empty>
+          Only the Wi-Fi DevKit (product 4) takes Wi-Fi settings
+          {product === 3 ? "; this module is an Astronode S." : ". Connect one to set it up."}
+        </Empty>
       ) : (
         <>
           {(Object.keys(WIFI_LABELS) as (keyof WifiSettings)[]).map((k) => {
@@ -145,7 +198,13 @@ export function WifiCard() {
             );
           })}
           <div className="bench-row">
-            <ActionButton action="wifi" primary testId="wifi-send" disabled={!ready || Object.keys(problems).length > 0} onClick={() => void send()}>
+            <ActionButton
+              action="wifi"
+              primary
+              testId="wifi-send"
+              disabled={!ready || Object.keys(problems).length > 0}
+              onClick={() => void send()}
+            >
               Write and save
             </ActionButton>
           </div>

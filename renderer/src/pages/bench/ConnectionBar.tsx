@@ -2,7 +2,12 @@
 import { act, disconnect, refreshPorts, useBench } from "./store.ts";
 import { ActionButton, ErrorLine } from "./ui.tsx";
 
-const STATE_LABEL = { disconnected: "Not connected", connecting: "Connecting…", ready: "Connected", reconnecting: "Reconnecting…" } as const;
+const STATE_LABEL = {
+  disconnected: "Not connected",
+  connecting: "Connecting…",
+  ready: "Connected",
+  reconnecting: "Reconnecting…",
+} as const;
 
 export function ConnectionBar() {
   const ports = useBench((s) => s.ports);
@@ -17,7 +22,13 @@ export function ConnectionBar() {
     <div className="bench-connection">
       <label className="bench-inline">
         <span className="faint">Port</span>
-        <select className="select" data-testid="port-select" value={selected} disabled={connected} onChange={(e) => useBench.setState({ selectedPort: e.target.value })}>
+        <select
+          className="select"
+          data-testid="port-select"
+          value={selected}
+          disabled={connected}
+          onChange={(e) => useBench.setState({ selectedPort: e.target.value })}
+        >
           <optgroup label="Simulator">
             {sims.map((p) => (
               <option key={p.id} value={p.id}>
@@ -44,17 +55,31 @@ export function ConnectionBar() {
           Disconnect
         </ActionButton>
       ) : (
-        <ActionButton action="connect" primary testId="connect" disabled={!selected || state === "connecting"} onClick={() => void act("connect", (h) => h.call("devkit.connect", { port: selected }))}>
+        <ActionButton
+          action="connect"
+          primary
+          testId="connect"
+          disabled={!selected || state === "connecting"}
+          onClick={() => void act("connect", (h) => h.call("devkit.connect", { port: selected }))}
+        >
           Connect
         </ActionButton>
       )}
-      <span className={`bench-state ${state}`} data-testid="devkit-state" data-state={state} role="status" title={status?.detail}>
+      <span
+        className={`bench-state ${state}`}
+        data-testid="devkit-state"
+        data-state={state}
+        role="status"
+        title={status?.detail}
+      >
         <span className="dot" aria-hidden="true" />
         {STATE_LABEL[state]}
         {status?.productName && connected ? ` · ${status.productName}` : ""}
         {status?.simulated && connected ? " (simulated)" : ""}
       </span>
-      {status?.simulatorPath && connected ? <span className="faint mono small-text">{status.simulatorPath}</span> : null}
+      {status?.simulatorPath && connected ? (
+        <span className="faint mono small-text">{status.simulatorPath}</span>
+      ) : null}
       {chosen?.hint ? <span className="bench-hint">{chosen.hint}</span> : null}
       <ErrorLine action={["connect", "ports"]} />
     </div>

@@ -1,11 +1,28 @@
 // Performance counters (PER), module state (MST), last contact (LCD) and environment (END).
-import { MAC_RESULTS, RESET_REASONS, END_FIELDS, LCD_FIELDS, MST_FIELDS, PER_FIELDS } from "../../../../devkit-bridge/src/protocol/commands.ts";
+import {
+  MAC_RESULTS,
+  RESET_REASONS,
+  END_FIELDS,
+  LCD_FIELDS,
+  MST_FIELDS,
+  PER_FIELDS,
+} from "#devkit-bridge/protocol/commands.ts";
 import { act, useBench } from "./store.ts";
 import { ActionButton, Card, Empty, ErrorLine } from "./ui.tsx";
 
 type Field = { key: string; label: string };
 
-function Group({ title, fields, values, show }: { title: string; fields: readonly Field[]; values: Record<string, unknown>; show?: (k: string, v: number) => string }) {
+function Group({
+  title,
+  fields,
+  values,
+  show,
+}: {
+  title: string;
+  fields: readonly Field[];
+  values: Record<string, unknown>;
+  show?: (k: string, v: number) => string;
+}) {
   return (
     <div className="bench-counter-group">
       <p className="bench-sub">{title}</p>
@@ -39,7 +56,11 @@ export function CountersCard() {
           <ActionButton action="counters" disabled={!ready} testId="counters-read" onClick={() => void read()}>
             Read
           </ActionButton>
-          <ActionButton action="counters" disabled={!ready} onClick={() => void act("counters", async (h) => (await h.call("devkit.countersClear", {}), await read()))}>
+          <ActionButton
+            action="counters"
+            disabled={!ready}
+            onClick={() => void act("counters", async (h) => (await h.call("devkit.countersClear", {}), await read()))}
+          >
             Clear PER
           </ActionButton>
         </>
@@ -50,9 +71,21 @@ export function CountersCard() {
       ) : (
         <div className="bench-counters">
           <Group title="Performance (PER)" fields={PER_FIELDS} values={counters.per} />
-          <Group title="Module state (MST)" fields={MST_FIELDS} values={counters.mst} show={(k, v) => (k === "lastResetReason" ? (RESET_REASONS[v] ?? String(v)) : String(v))} />
+          <Group
+            title="Module state (MST)"
+            fields={MST_FIELDS}
+            values={counters.mst}
+            show={(k, v) => (k === "lastResetReason" ? (RESET_REASONS[v] ?? String(v)) : String(v))}
+          />
           <Group title="Last contact (LCD)" fields={LCD_FIELDS} values={counters.lcd} />
-          <Group title="Environment (END)" fields={END_FIELDS} values={counters.end} show={(k, v) => (k === "lastMacResult" ? (MAC_RESULTS[v] ?? String(v)) : v === 0xffffffff ? "never" : String(v))} />
+          <Group
+            title="Environment (END)"
+            fields={END_FIELDS}
+            values={counters.end}
+            show={(k, v) =>
+              k === "lastMacResult" ? (MAC_RESULTS[v] ?? String(v)) : v === 0xffffffff ? "never" : String(v)
+            }
+          />
         </div>
       )}
       <ErrorLine action="counters" />

@@ -24,7 +24,12 @@ export function EventsCard() {
       title="Events"
       testId="events-card"
       actions={
-        <ActionButton action="poll" disabled={!ready} testId="poll-now" onClick={() => void act("poll", (h) => h.call("devkit.poll", {}))}>
+        <ActionButton
+          action="poll"
+          disabled={!ready}
+          testId="poll-now"
+          onClick={() => void act("poll", (h) => h.call("devkit.poll", {}))}
+        >
           Poll now
         </ActionButton>
       }
@@ -36,16 +41,28 @@ export function EventsCard() {
             data-testid="polling"
             checked={status?.polling.enabled ?? true}
             disabled={!status || badInterval}
-            onChange={(e) => void act("polling", (h) => h.call("devkit.polling", { enabled: e.target.checked, intervalMs: ms }))}
+            onChange={(e) =>
+              void act("polling", (h) => h.call("devkit.polling", { enabled: e.target.checked, intervalMs: ms }))
+            }
           />
           Poll EVT every
         </label>
-        <input className={`input narrow${badInterval ? " invalid" : ""}`} aria-label="Polling interval (ms)" value={interval} onChange={(e) => setIntervalText(e.target.value)} />
+        <input
+          className={`input narrow${badInterval ? " invalid" : ""}`}
+          aria-label="Polling interval (ms)"
+          value={interval}
+          onChange={(e) => setIntervalText(e.target.value)}
+        />
         <span className="faint">ms</span>
       </div>
       <div className="bench-bits" data-testid="evt-bits">
         {BITS.map(([k, label]) => (
-          <span key={k} className={`bench-bit${events?.[k] ? " on" : ""}`} data-testid={`evt-${k}`} data-on={!!events?.[k]}>
+          <span
+            key={k}
+            className={`bench-bit${events?.[k] ? " on" : ""}`}
+            data-testid={`evt-${k}`}
+            data-on={!!events?.[k]}
+          >
             {label}
           </span>
         ))}
@@ -68,7 +85,17 @@ export function EventsCard() {
         <ActionButton action="downlink" disabled={!ready} onClick={() => void readDownlink()}>
           Read
         </ActionButton>
-        <ActionButton action="downlink" disabled={!ready || !downlink} testId="downlink-clear" onClick={() => void act("downlink", async (h) => (await h.call("devkit.downlinkClear", {}), useBench.setState({ downlink: null })))}>
+        <ActionButton
+          action="downlink"
+          disabled={!ready || !downlink}
+          testId="downlink-clear"
+          onClick={() =>
+            void act(
+              "downlink",
+              async (h) => (await h.call("devkit.downlinkClear", {}), useBench.setState({ downlink: null })),
+            )
+          }
+        >
           Clear
         </ActionButton>
       </div>

@@ -50,7 +50,13 @@ export function LogCard() {
           <ActionButton action="log" disabled={!log.length} onClick={() => void exportAs("jsonl")}>
             Export JSONL
           </ActionButton>
-          <ActionButton action="log" disabled={!log.length} onClick={() => void act("log", async (h) => (await h.call("devkit.logClear", {}), useBench.setState({ log: [] })))}>
+          <ActionButton
+            action="log"
+            disabled={!log.length}
+            onClick={() =>
+              void act("log", async (h) => (await h.call("devkit.logClear", {}), useBench.setState({ log: [] })))
+            }
+          >
             Clear
           </ActionButton>
         </>
@@ -63,14 +69,21 @@ export function LogCard() {
           <table className="bench-table log">
             <tbody>
               {shown.map((e) => (
-                <tr key={e.seq} className={`log-${e.dir} log-${e.status}`} data-testid="log-row" data-dir={e.dir} data-status={e.status}>
+                <tr
+                  key={e.seq}
+                  className={`log-${e.dir} log-${e.status}`}
+                  data-testid="log-row"
+                  data-dir={e.dir}
+                  data-status={e.status}
+                >
                   <td className="mono faint">{clock(e.at)}</td>
                   <td className="dir" aria-label={e.dir === "tx" ? "sent" : "received"}>
                     {e.dir === "tx" ? "→" : "←"}
                   </td>
                   <td className="mono hexcol">{e.text}</td>
                   <td className="decoded">
-                    {e.status !== "ok" ? <span className={`bench-badge ${e.status}`}>{e.status}</span> : null} {e.decoded}
+                    {e.status !== "ok" ? <span className={`bench-badge ${e.status}`}>{e.status}</span> : null}{" "}
+                    {e.decoded}
                   </td>
                 </tr>
               ))}

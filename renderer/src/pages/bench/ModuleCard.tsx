@@ -30,7 +30,12 @@ export function ModuleCard() {
   const triedAt = useRef(0);
   // the countdown ending is a reason to read again; a module that already said "now" is left alone until the minute is up
   const countdownEnded = info !== null && info.nextContactS > 0 && nextS <= 0;
-  const due = ready && info !== null && !reading && now - triedAt.current >= MIN_GAP_MS && (elapsedS >= REREAD_S || countdownEnded);
+  const due =
+    ready &&
+    info !== null &&
+    !reading &&
+    now - triedAt.current >= MIN_GAP_MS &&
+    (elapsedS >= REREAD_S || countdownEnded);
   useEffect(() => {
     if (!due) return;
     triedAt.current = Date.now();
@@ -47,7 +52,11 @@ export function ModuleCard() {
       }
     >
       {!info ? (
-        <Empty testId="module-empty">{ready ? "Reading the module…" : "Connect a DevKit (or the simulator) to see its product, firmware, GUID and clock."}</Empty>
+        <Empty testId="module-empty">
+          {ready
+            ? "Reading the module…"
+            : "Connect a DevKit (or the simulator) to see its product, firmware, GUID and clock."}
+        </Empty>
       ) : (
         <KV
           rows={[
@@ -56,7 +65,11 @@ export function ModuleCard() {
             ["GUID", info.guid, "info-guid"],
             ["Serial number", info.serial],
             ["Product number", info.productNumber],
-            ["Module clock", `${new Date(Date.parse(info.rtc) + elapsedS * 1000).toISOString().replace("T", " ").slice(0, 19)} UTC`, "info-rtc"],
+            [
+              "Module clock",
+              `${new Date(Date.parse(info.rtc) + elapsedS * 1000).toISOString().replace("T", " ").slice(0, 19)} UTC`,
+              "info-rtc",
+            ],
             ["Next contact", nextS > 0 ? `in ${duration(nextS)}` : "due now", "info-next-contact"],
           ]}
         />

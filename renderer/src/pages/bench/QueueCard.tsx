@@ -1,6 +1,6 @@
 // The module's queue (MST_RR) beside what we enqueued, and the recent transmissions with their ack times.
-import type { Transmission } from "../../../../host/api/devkit.ts";
-import { RESET_REASONS } from "../../../../devkit-bridge/src/protocol/commands.ts";
+import { RESET_REASONS } from "#devkit-bridge/protocol/commands.ts";
+import type { Transmission } from "#host/api/devkit.ts";
 import { refreshQueue, useBench } from "./store.ts";
 import { ActionButton, Card, clock, duration, Empty, ErrorLine } from "./ui.tsx";
 
@@ -45,7 +45,8 @@ export function QueueCard() {
   const queue = useBench((s) => s.queue);
   const ready = useBench((s) => s.status?.state === "ready");
   const history = useBench((s) => s.transmissions);
-  const m = queue?.module as { queued?: number; ackedInQueue?: number; lastResetReason?: number; uptime?: number } | undefined;
+  const m = queue?.module as
+    { queued?: number; ackedInQueue?: number; lastResetReason?: number; uptime?: number } | undefined;
   return (
     <Card
       title="Queue"
@@ -60,20 +61,37 @@ export function QueueCard() {
         <Empty>Connect to see the module's queue.</Empty>
       ) : (
         <>
-          <div className="bench-slots" data-testid="queue-slots" data-queued={m?.queued ?? 0} aria-label={`${m?.queued ?? 0} of 8 slots used`}>
+          <div
+            className="bench-slots"
+            data-testid="queue-slots"
+            data-queued={m?.queued ?? 0}
+            aria-label={`${m?.queued ?? 0} of 8 slots used`}
+          >
             {Array.from({ length: 8 }, (_, i) => (
-              <span key={i} className={`slot${i < (m?.queued ?? 0) ? (i < (m?.ackedInQueue ?? 0) ? " acked" : " used") : ""}`} />
+              <span
+                key={i}
+                className={`slot${i < (m?.queued ?? 0) ? (i < (m?.ackedInQueue ?? 0) ? " acked" : " used") : ""}`}
+              />
             ))}
             <span className="faint">
-              {m?.queued ?? 0}/8 queued · {m?.ackedInQueue ?? 0} acked in queue · up {duration(m?.uptime ?? 0)} · last reset: {RESET_REASONS[m?.lastResetReason ?? 0] ?? m?.lastResetReason}
+              {m?.queued ?? 0}/8 queued · {m?.ackedInQueue ?? 0} acked in queue · up {duration(m?.uptime ?? 0)} · last
+              reset: {RESET_REASONS[m?.lastResetReason ?? 0] ?? m?.lastResetReason}
             </span>
           </div>
-          {queue.ours.length ? <Table rows={queue.ours} testId="queue-ours" /> : <Empty testId="queue-empty">Nothing we enqueued is waiting.</Empty>}
+          {queue.ours.length ? (
+            <Table rows={queue.ours} testId="queue-ours" />
+          ) : (
+            <Empty testId="queue-empty">Nothing we enqueued is waiting.</Empty>
+          )}
         </>
       )}
       <ErrorLine action="queue" />
       <p className="bench-sub">Recent transmissions (all ports)</p>
-      {history.length ? <Table rows={history.slice(0, 8)} testId="tx-history" /> : <Empty>No payload sent from the bench yet.</Empty>}
+      {history.length ? (
+        <Table rows={history.slice(0, 8)} testId="tx-history" />
+      ) : (
+        <Empty>No payload sent from the bench yet.</Empty>
+      )}
     </Card>
   );
 }

@@ -1,23 +1,25 @@
 // "Send current design": one sample of the open layout in a chosen format, sized against the Astronode's
 // limit before anything is sent; plus custom hex, dequeue and free.
 import { useMemo, useState } from "react";
-import { CODECS, codecFor } from "../../../../codecs/src/formats/registry.ts";
-import { FORMAT_IDS, type FormatId } from "../../../../codecs/src/formats/types.ts";
-import { platformById } from "../../../../codecs/src/platforms/catalog.ts";
-import { generateSamples } from "../../../../codecs/src/samples/generate.ts";
+import { codecFor, CODECS, FORMAT_IDS, type FormatId, generateSamples, platformById } from "#codecs";
+import { act, flash, refreshQueue, useBench } from "./store.ts";
+import { ActionButton, Card, Empty, ErrorLine, FlashLine } from "./ui.tsx";
+import { go } from "../../nav/store.ts";
 import { useDesigner } from "../../state/designer.ts";
 import { flushSave, useSession } from "../../state/session.ts";
 import { useSettings } from "../../state/settings.ts";
-import { go } from "../../nav/store.ts";
-import { act, flash, refreshQueue, useBench } from "./store.ts";
-import { ActionButton, Card, Empty, ErrorLine, FlashLine } from "./ui.tsx";
 
 const LIMIT = platformById("astrocast")?.uplinkBytes ?? 160;
 
 function Verdict({ bytes, testId }: { bytes: number; testId: string }) {
   const over = bytes - LIMIT;
   return (
-    <span className={`bench-verdict ${over > 0 ? "over" : "fits"}`} data-testid={testId} data-bytes={bytes} data-over={Math.max(0, over)}>
+    <span
+      className={`bench-verdict ${over > 0 ? "over" : "fits"}`}
+      data-testid={testId}
+      data-bytes={bytes}
+      data-over={Math.max(0, over)}
+    >
       {bytes} B · {over > 0 ? `${over} over the Astronode's ${LIMIT}` : `fits (${-over} spare)`}
     </span>
   );
@@ -39,21 +41,35 @@ export function SendCard() {
   const preview = useMemo(() => {
     if (!layout || sampleN === null || sampleN > 99_999) return null;
     try {
-      return { bytes: codecFor(layout, format).encode(generateSamples(layout, sampleN + 1, seed)[sampleN]!).length, error: null };
+      return {
+        bytes: codecFor(layout, format).encode(generateSamples(layout, sampleN + 1, seed)[sampleN]!).length,
+        error: null,
+      };
     } catch (e) {
       return { bytes: 0, error: (e as Error).message };
     }
   }, [layout, format, sampleN, seed]);
   const hexClean = hex.replace(/^\s*0x/i, "").replace(/[\s:]/g, "");
-  const hexProblem = hexClean === "" ? null : !/^[0-9a-fA-F]*$/.test(hexClean) ? "only 0-9 and A-F" : hexClean.length % 2 ? "an odd number of hex digits" : null;
+  const hexProblem =
+    hexClean === ""
+      ? null
+      : !/^[0-9a-fA-F]*$/.test(hexClean)
+        ? "only 0-9 and A-F"
+        : hexClean.length % 2
+          ? "an odd number of hex digits"
+          : null;
   const hexBytes = hexProblem || !hexClean ? null : hexClean.length / 2;
 
   const sendDesign = () =>
     act("send", async (h) => {
       await flushSave();
-      if (useSession.getState().save.status !== "saved") throw new Error("the layout has unsaved problems: the payload is made from the saved layout");
+      if (useSession.getState().save.status !== "saved")
+        throw new Error("the layout has unsaved problems: the payload is made from the saved layout");
       const t = await h.call("devkit.sendDesign", { projectId: projectId!, format, sample: sampleN!, seed });
-      flash("send", `Queued as payload id ${t.queueId}: ${t.bytes} B of ${format}, sample ${sampleN}, layout version ${t.layoutVersion}.`);
+      flash(
+        "send",
+        `Queued as payload id ${t.queueId}: ${t.bytes} B of ${format}, sample ${sampleN}, layout version ${t.layoutVersion}.`,
+      );
       await refreshQueue();
     });
 
@@ -75,7 +91,12 @@ export function SendCard() {
           <div className="bench-row">
             <label className="bench-inline">
               <span className="faint">Format</span>
-              <select className="select" data-testid="send-format" value={format} onChange={(e) => setFormat(e.target.value as FormatId)}>
+              <select
+                className="select"
+                data-testid="send-format"
+                value={format}
+                onChange={(e) => setFormat(e.target.value as FormatId)}
+              >
                 {FORMAT_IDS.map((f) => (
                   <option key={f} value={f}>
                     {CODECS[f].info.label}
@@ -85,14 +106,31 @@ export function SendCard() {
             </label>
             <label className="bench-inline">
               <span className="faint">Sample</span>
-              <input className={`input narrow${sampleN === null ? " invalid" : ""}`} data-testid="send-sample" value={sample} onChange={(e) => setSample(e.target.value)} />
+              <input
+                className={`input narrow${sampleN === null ? " invalid" : ""}`}
+                data-testid="send-sample"
+                value={sample}
+                onChange={(e) => setSample(e.target.value)}
+              />
             </label>
             <span className="faint">seed {seed}</span>
           </div>
           <div className="bench-row">
-            {preview?.error ? <span className="field-msg">{preview.error}</span> : preview ? <Verdict bytes={preview.bytes} testId="send-verdict" /> : <span className="faint">no valid layout</span>}
+            {preview?.error ? (
+              <span className="field-msg">{preview.error}</span>
+            ) : preview ? (
+              <Verdict bytes={preview.bytes} testId="send-verdict" />
+            ) : (
+              <span className="faint">no valid layout</span>
+            )}
             <span className="spacer" />
-            <ActionButton action="send" primary testId="send-design" disabled={!ready || !preview || !!preview.error || preview.bytes > LIMIT || issueCount > 0} onClick={() => void sendDesign()}>
+            <ActionButton
+              action="send"
+              primary
+              testId="send-design"
+              disabled={!ready || !preview || !!preview.error || preview.bytes > LIMIT || issueCount > 0}
+              onClick={() => void sendDesign()}
+            >
               Send current design
             </ActionButton>
           </div>
@@ -103,7 +141,13 @@ export function SendCard() {
       )}
       <p className="bench-sub">Custom payload (hex)</p>
       <div className="bench-row">
-        <input className={`input mono${hexProblem ? " invalid" : ""}`} data-testid="hex-input" placeholder="48 65 6C 6C 6F" value={hex} onChange={(e) => setHex(e.target.value)} />
+        <input
+          className={`input mono${hexProblem ? " invalid" : ""}`}
+          data-testid="hex-input"
+          placeholder="48 65 6C 6C 6F"
+          value={hex}
+          onChange={(e) => setHex(e.target.value)}
+        />
         <ActionButton
           action="hex"
           testId="hex-send"
@@ -119,7 +163,11 @@ export function SendCard() {
           Enqueue
         </ActionButton>
       </div>
-      {hexProblem ? <p className="field-msg">{hexProblem}</p> : hexBytes !== null ? <Verdict bytes={hexBytes} testId="hex-verdict" /> : null}
+      {hexProblem ? (
+        <p className="field-msg">{hexProblem}</p>
+      ) : hexBytes !== null ? (
+        <Verdict bytes={hexBytes} testId="hex-verdict" />
+      ) : null}
       <FlashLine name="hex" />
       <ErrorLine action="hex" />
       <div className="bench-row">

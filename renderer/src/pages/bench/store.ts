@@ -1,8 +1,8 @@
 // The bench page's state: what the host says about the DevKit (status, module info, queue, log, notices),
 // kept current from host events, and every action with its own busy flag and error.
 import { create } from "zustand";
-import type { EventPayload, HostApi, Res } from "../../../../host/api/contract.ts";
-import type { DevkitStatus, LogEntry, Transmission } from "../../../../host/api/devkit.ts";
+import type { EventPayload, HostApi, Res } from "#host/api/contract.ts";
+import type { DevkitStatus, LogEntry, Transmission } from "#host/api/devkit.ts";
 import { asHostError } from "../../host/errors.ts";
 import { useSession } from "../../state/session.ts";
 
@@ -69,7 +69,11 @@ function api(): HostApi {
  * line goes when it starts again, so a refusal is never shown under an older success.
  */
 export async function act<T>(key: string, fn: (api: HostApi) => Promise<T>): Promise<T | undefined> {
-  useBench.setState((s) => ({ busy: { ...s.busy, [key]: true }, errors: { ...s.errors, [key]: null }, flash: { ...s.flash, [key]: null } }));
+  useBench.setState((s) => ({
+    busy: { ...s.busy, [key]: true },
+    errors: { ...s.errors, [key]: null },
+    flash: { ...s.flash, [key]: null },
+  }));
   try {
     return await fn(api());
   } catch (e) {
@@ -86,7 +90,8 @@ const BACKGROUND_READS = ["queue", "info", "downlink"];
 /** Disconnects once the page's running reads are done (at most ~3 s), so none fails half-way. */
 export function disconnect() {
   return act("connect", async (h) => {
-    for (let i = 0; i < 30 && BACKGROUND_READS.some((k) => useBench.getState().busy[k]); i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 30 && BACKGROUND_READS.some((k) => useBench.getState().busy[k]); i++)
+      await new Promise((r) => setTimeout(r, 100));
     await h.call("devkit.disconnect", {});
   });
 }
@@ -121,7 +126,8 @@ export function startBench(): void {
     const was = useBench.getState().status?.state;
     useBench.setState({ status });
     if (status.state === "ready" && was !== "ready") void refreshAfterConnect();
-    if (status.state === "disconnected") useBench.setState({ info: null, queue: null, counters: null, events: null, downlink: null });
+    if (status.state === "disconnected")
+      useBench.setState({ info: null, queue: null, counters: null, events: null, downlink: null });
   });
   a.on("devkit.frame", (e) => {
     // frames come in bursts (connect, resynchronisation, a queue read): one log update per burst, not a
@@ -141,11 +147,20 @@ export function startBench(): void {
   a.on("devkit.transmission", (t) =>
     useBench.setState((s) => ({
       transmissions: upsert(s.transmissions, t),
-      queue: s.queue ? { ...s.queue, ours: t.status === "queued" ? upsert(s.queue.ours, t) : s.queue.ours.filter((x) => x.id !== t.id) } : s.queue,
+      queue: s.queue
+        ? {
+            ...s.queue,
+            ours: t.status === "queued" ? upsert(s.queue.ours, t) : s.queue.ours.filter((x) => x.id !== t.id),
+          }
+        : s.queue,
     })),
   );
   void act("load", async (h) => {
-    const [status, log, transmissions] = await Promise.all([h.call("devkit.status", {}), h.call("devkit.log", { limit: LOG_KEEP }), h.call("devkit.transmissions", { limit: 50 })]);
+    const [status, log, transmissions] = await Promise.all([
+      h.call("devkit.status", {}),
+      h.call("devkit.log", { limit: LOG_KEEP }),
+      h.call("devkit.transmissions", { limit: 50 }),
+    ]);
     useBench.setState({ status, log, transmissions });
     if (status.state === "ready") await refreshAfterConnect();
   });
@@ -154,7 +169,11 @@ export function startBench(): void {
 export function refreshPorts() {
   return act("ports", async (h) => {
     const { ports, problems } = await h.call("devkit.ports", {});
-    useBench.setState((s) => ({ ports, portProblems: problems, selectedPort: ports.some((p) => p.id === s.selectedPort) ? s.selectedPort : (ports[0]?.id ?? "") }));
+    useBench.setState((s) => ({
+      ports,
+      portProblems: problems,
+      selectedPort: ports.some((p) => p.id === s.selectedPort) ? s.selectedPort : (ports[0]?.id ?? ""),
+    }));
   });
 }
 

@@ -2,7 +2,19 @@
 import type { ReactNode } from "react";
 import { useBench } from "./store.ts";
 
-export function Card({ title, testId, actions, children, wide }: { title: string; testId: string; actions?: ReactNode; children: ReactNode; wide?: boolean }) {
+export function Card({
+  title,
+  testId,
+  actions,
+  children,
+  wide,
+}: {
+  title: string;
+  testId: string;
+  actions?: ReactNode;
+  children: ReactNode;
+  wide?: boolean;
+}) {
   return (
     <section className={`card bench-card${wide ? " wide" : ""}`} data-testid={testId} aria-label={title}>
       <header className="bench-card-head">
@@ -16,10 +28,34 @@ export function Card({ title, testId, actions, children, wide }: { title: string
 }
 
 /** A button that shows its action is running and cannot be pressed twice meanwhile. */
-export function ActionButton({ action, onClick, children, primary, disabled, testId, title }: { action: string; onClick: () => void; children: ReactNode; primary?: boolean; disabled?: boolean; testId?: string; title?: string }) {
+export function ActionButton({
+  action,
+  onClick,
+  children,
+  primary,
+  disabled,
+  testId,
+  title,
+}: {
+  action: string;
+  onClick: () => void;
+  children: ReactNode;
+  primary?: boolean;
+  disabled?: boolean;
+  testId?: string;
+  title?: string;
+}) {
   const busy = useBench((s) => !!s.busy[action]);
   return (
-    <button type="button" className={`btn small${primary ? " primary" : ""}`} data-testid={testId} disabled={disabled || busy} aria-busy={busy} title={title} onClick={onClick}>
+    <button
+      type="button"
+      className={`btn small${primary ? " primary" : ""}`}
+      data-testid={testId}
+      disabled={disabled || busy}
+      aria-busy={busy}
+      title={title}
+      onClick={onClick}
+    >
       {busy ? <span className="bench-spinner" aria-hidden="true" /> : null}
       {children}
     </button>

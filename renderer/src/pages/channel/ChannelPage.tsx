@@ -1,14 +1,16 @@
 // The Channel page: seed 003's random-access scenario as a preset, or the open layout's fleet on a
 // chosen DVB-RCS2-like channel; the simulator runs in a worker with progress.
-import { FORMAT_IDS } from "../../../../codecs/src/formats/types.ts";
+import { FORMAT_IDS } from "#codecs";
+import { FleetResults, Seed003Results } from "./Results.tsx";
+import { cancelSimulation, runSimulation, setChannelWorker, setField, useChannel, type ChannelForm } from "./store.ts";
 import { ThemeToggle } from "../../components/common/ThemeToggle.tsx";
 import { go } from "../../nav/store.ts";
 import { useDesigner } from "../../state/designer.ts";
-import { FleetResults, Seed003Results } from "./Results.tsx";
-import { cancelSimulation, runSimulation, setChannelWorker, setField, useChannel, type ChannelForm } from "./store.ts";
 import "./channel.css";
 
-setChannelWorker(() => new Worker(new URL("./channel.worker.ts", import.meta.url), { type: "module", name: "channel" }));
+setChannelWorker(
+  () => new Worker(new URL("./channel.worker.ts", import.meta.url), { type: "module", name: "channel" }),
+);
 
 function Field({ name, label, hint, wide }: { name: keyof ChannelForm; label: string; hint?: string; wide?: boolean }) {
   const value = useChannel((s) => s.form[name]);
@@ -16,7 +18,13 @@ function Field({ name, label, hint, wide }: { name: keyof ChannelForm; label: st
   return (
     <label className={`ch-field${wide ? " wide" : ""}`}>
       <span className="ch-label">{label}</span>
-      <input className={`input${error ? " invalid" : ""}`} value={value} aria-invalid={!!error} data-testid={`ch-${name}`} onChange={(e) => setField(name, e.target.value as never)} />
+      <input
+        className={`input${error ? " invalid" : ""}`}
+        value={value}
+        aria-invalid={!!error}
+        data-testid={`ch-${name}`}
+        onChange={(e) => setField(name, e.target.value as never)}
+      />
       {error ? (
         <span className="ch-field-error" role="alert" data-testid={`ch-error-${name}`}>
           {error}
@@ -47,15 +55,24 @@ function ConfigCard() {
               ["fleet", "My fleet"],
             ] as const
           ).map(([id, label]) => (
-            <button key={id} type="button" role="radio" aria-checked={scenario === id} className={`btn small${scenario === id ? " primary" : ""}`} data-testid={`ch-scenario-${id}`} onClick={() => setField("scenario", id)}>
+            <button
+              key={id}
+              type="button"
+              role="radio"
+              aria-checked={scenario === id}
+              className={`btn small${scenario === id ? " primary" : ""}`}
+              data-testid={`ch-scenario-${id}`}
+              onClick={() => setField("scenario", id)}
+            >
               {label}
             </button>
           ))}
         </div>
         {scenario === "seed003" ? (
           <p className="muted ch-note">
-            Bacco, Colucci, Gotta 2017: 3-CRDSA, 64 slots per 13 ms RA block, 182 B net slots, RTT 0.52 s, exchanges every 1 s on average with Pareto sizes (x_m 931 / 9 532 /
-            47 663 B, α 1.1); CoAP NSTART 1 … 100 through a proxy and MQTT over TCP NewReno.
+            Bacco, Colucci, Gotta 2017: 3-CRDSA, 64 slots per 13 ms RA block, 182 B net slots, RTT 0.52 s, exchanges
+            every 1 s on average with Pareto sizes (x_m 931 / 9 532 / 47 663 B, α 1.1); CoAP NSTART 1 … 100 through a
+            proxy and MQTT over TCP NewReno.
           </p>
         ) : fleetBlocked ? (
           <div className="empty" data-testid="ch-no-layout">
@@ -64,7 +81,8 @@ function ConfigCard() {
           </div>
         ) : (
           <p className="muted ch-note">
-            {layout!.name}: messages measured from the designer's samples in the chosen format; every device is a terminal on the channel.
+            {layout!.name}: messages measured from the designer's samples in the chosen format; every device is a
+            terminal on the channel.
           </p>
         )}
         {scenario === "fleet" ? (
@@ -73,7 +91,12 @@ function ConfigCard() {
             <Field name="perDay" label="Messages / day" />
             <label className="ch-field">
               <span className="ch-label">Format</span>
-              <select className="input" value={format} data-testid="ch-format" onChange={(e) => setField("format", e.target.value as ChannelForm["format"])}>
+              <select
+                className="input"
+                value={format}
+                data-testid="ch-format"
+                onChange={(e) => setField("format", e.target.value as ChannelForm["format"])}
+              >
                 {FORMAT_IDS.map((f) => (
                   <option key={f} value={f}>
                     {f}
@@ -94,7 +117,13 @@ function ConfigCard() {
           <Field name="seed" label="Simulator seed" />
         </div>
         <div className="ch-actions">
-          <button type="button" className="btn primary" data-testid="ch-run" disabled={running || fleetBlocked} onClick={runSimulation}>
+          <button
+            type="button"
+            className="btn primary"
+            data-testid="ch-run"
+            disabled={running || fleetBlocked}
+            onClick={runSimulation}
+          >
             Simulate
           </button>
           {running ? (
@@ -120,13 +149,22 @@ function ResultCard() {
       <header className="ch-card-head">
         <h2 className="section-title">Result</h2>
         <span className="spacer" />
-        {ms !== null && !running ? <span className="muted ch-small">simulated in {(ms / 1000).toFixed(1)} s</span> : null}
+        {ms !== null && !running ? (
+          <span className="muted ch-small">simulated in {(ms / 1000).toFixed(1)} s</span>
+        ) : null}
       </header>
       <div className="ch-card-body">
         {running ? (
           <div className="ch-running">
             <span data-testid="ch-progress-label">{progress?.label ?? "starting"}</span>
-            <div className="ch-progress" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct} data-testid="ch-progress">
+            <div
+              className="ch-progress"
+              role="progressbar"
+              aria-valuemin={0}
+              aria-valuemax={100}
+              aria-valuenow={pct}
+              data-testid="ch-progress"
+            >
               <div className="ch-progress-bar" style={{ width: `${pct}%` }} />
             </div>
           </div>
@@ -139,11 +177,18 @@ function ResultCard() {
         {!result && !running ? (
           <div className="empty" data-testid="ch-empty">
             <strong>No simulation yet</strong>
-            Choose the seed 003 preset or your fleet and press <em>Simulate</em>: offered load, collision probability, completion time p50/p95/p99 and goodput per
-            stack appear here, with completion time against load and per NSTART.
+            Choose the seed 003 preset or your fleet and press <em>Simulate</em>: offered load, collision probability,
+            completion time p50/p95/p99 and goodput per stack appear here, with completion time against load and per
+            NSTART.
           </div>
         ) : null}
-        {result && !running ? result.kind === "seed003" ? <Seed003Results r={result} /> : <FleetResults r={result} /> : null}
+        {result && !running ? (
+          result.kind === "seed003" ? (
+            <Seed003Results r={result} />
+          ) : (
+            <FleetResults r={result} />
+          )
+        ) : null}
       </div>
     </section>
   );
@@ -153,13 +198,21 @@ export function ChannelPage() {
   return (
     <>
       <header className="topbar">
-        <button type="button" className="btn ghost" data-testid="ch-back" title="Back to the designer" onClick={() => go({ page: "designer" })}>
+        <button
+          type="button"
+          className="btn ghost"
+          data-testid="ch-back"
+          title="Back to the designer"
+          onClick={() => go({ page: "designer" })}
+        >
           <span className="brand-mark" aria-hidden="true" />
           Designer
         </button>
         <span className="divider-v" aria-hidden="true" />
         <h1 className="ch-title">Channel</h1>
-        <span className="muted ch-small">random-access satellite return link: CoAP vs MQTT, as in Bacco et al. 2017</span>
+        <span className="muted ch-small">
+          random-access satellite return link: CoAP vs MQTT, as in Bacco et al. 2017
+        </span>
         <div className="spacer" />
         <ThemeToggle />
       </header>

@@ -1,15 +1,35 @@
 // The Channel page's charts: completion time against offered load per stack, and seed 003's
 // goodput and completion time per NSTART beside the paper's.
-import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import type { FleetResult } from "../../../../codecs/src/channel/fleet.ts";
-import type { Seed003Row } from "../../../../codecs/src/channel/reproduce.ts";
+import {
+  Bar,
+  BarChart,
+  CartesianGrid,
+  Legend,
+  Line,
+  LineChart,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from "recharts";
+import type { FleetResult, Seed003Row } from "#codecs";
 
 const AXIS = { fill: "var(--text-muted)", fontSize: 11 };
 const GRID = "var(--border)";
 // distinct hues in both themes: the stacks are told apart by colour first
 const COLORS = ["#2563eb", "#dc2626", "#16a34a", "#9333ea", "#d97706", "#0891b2", "#db2777", "#64748b"];
 
-function Frame({ title, testId, height = 220, children }: { title: string; testId: string; height?: number; children: React.ReactElement }) {
+function Frame({
+  title,
+  testId,
+  height = 220,
+  children,
+}: {
+  title: string;
+  testId: string;
+  height?: number;
+  children: React.ReactElement;
+}) {
   return (
     <figure className="ch-chart" data-testid={testId}>
       <figcaption>{title}</figcaption>
@@ -28,15 +48,26 @@ export function CompletionVsLoad({ stacks }: { stacks: FleetResult[] }) {
     <Frame title="Completion time p95 (s) against normalized offered load G (packets per slot)" testId="ch-chart-load">
       <LineChart margin={{ top: 6, right: 12, bottom: 4, left: -4 }}>
         <CartesianGrid stroke={GRID} strokeDasharray="2 3" />
-        <XAxis dataKey="g" type="number" domain={[0, "dataMax"]} tick={AXIS} tickFormatter={(g: number) => g.toFixed(2)} />
+        <XAxis
+          dataKey="g"
+          type="number"
+          domain={[0, "dataMax"]}
+          tick={AXIS}
+          tickFormatter={(g: number) => g.toFixed(2)}
+        />
         <YAxis tick={AXIS} width={48} domain={[0, "auto"]} />
-        <Tooltip formatter={(v, name) => [`${Number(v).toFixed(2)} s`, String(name)]} labelFormatter={(g) => `G = ${Number(g).toFixed(3)}`} />
+        <Tooltip
+          formatter={(v, name) => [`${Number(v).toFixed(2)} s`, String(name)]}
+          labelFormatter={(g) => `G = ${Number(g).toFixed(3)}`}
+        />
         <Legend wrapperStyle={{ fontSize: 12 }} />
         {stacks.map((s, i) => (
           <Line
             key={s.stack}
             name={s.stack}
-            data={s.points.filter((p) => p.completion.count > 0).map((p) => ({ g: p.offeredLoad.mean, p95: p.completion.p95 }))}
+            data={s.points
+              .filter((p) => p.completion.count > 0)
+              .map((p) => ({ g: p.offeredLoad.mean, p95: p.completion.p95 }))}
             dataKey="p95"
             stroke={COLORS[i % COLORS.length]}
             strokeWidth={2}
@@ -49,7 +80,11 @@ export function CompletionVsLoad({ stacks }: { stacks: FleetResult[] }) {
 }
 
 export function GoodputPerNstart({ rows }: { rows: Seed003Row[] }) {
-  const data = rows.map((r) => ({ name: r.nstart === null ? "MQTT" : `N=${r.nstart}`, simulated: Number(r.goodputKBps.toFixed(2)), paper: r.paperGoodputKBps }));
+  const data = rows.map((r) => ({
+    name: r.nstart === null ? "MQTT" : `N=${r.nstart}`,
+    simulated: Number(r.goodputKBps.toFixed(2)),
+    paper: r.paperGoodputKBps,
+  }));
   return (
     <Frame title="Aggregated goodput (KB/s): simulated vs seed 003 Table II" testId="ch-chart-goodput">
       <BarChart data={data} margin={{ top: 6, right: 12, bottom: 4, left: -4 }}>
@@ -77,16 +112,33 @@ export function CompletionPerNstart({ rows }: { rows: Seed003Row[] }) {
     return point;
   });
   return (
-    <Frame title="Median completion time (s) per packets per exchange (seed 003 Fig. 4)" testId="ch-chart-nstart" height={260}>
+    <Frame
+      title="Median completion time (s) per packets per exchange (seed 003 Fig. 4)"
+      testId="ch-chart-nstart"
+      height={260}
+    >
       <LineChart data={data} margin={{ top: 6, right: 12, bottom: 4, left: -4 }}>
         <CartesianGrid stroke={GRID} strokeDasharray="2 3" />
         <XAxis dataKey="band" tick={AXIS} />
         <YAxis tick={AXIS} width={48} scale="log" domain={["auto", "auto"]} allowDataOverflow />
-        <Tooltip formatter={(v, name) => [v === null ? "–" : `${Number(v).toFixed(1)} s`, String(name)]} labelFormatter={(b) => `${b} packets`} />
+        <Tooltip
+          formatter={(v, name) => [v === null ? "–" : `${Number(v).toFixed(1)} s`, String(name)]}
+          labelFormatter={(b) => `${b} packets`}
+        />
         <Legend wrapperStyle={{ fontSize: 12 }} />
         {rows.map((r, i) => {
           const key = r.nstart === null ? "MQTT" : `NSTART ${r.nstart}`;
-          return <Line key={key} dataKey={key} stroke={COLORS[i % COLORS.length]} strokeWidth={r.nstart === null ? 3 : 2} strokeDasharray={r.nstart === null ? "5 3" : undefined} connectNulls isAnimationActive={false} />;
+          return (
+            <Line
+              key={key}
+              dataKey={key}
+              stroke={COLORS[i % COLORS.length]}
+              strokeWidth={r.nstart === null ? 3 : 2}
+              strokeDasharray={r.nstart === null ? "5 3" : undefined}
+              connectNulls
+              isAnimationActive={false}
+            />
+          );
         })}
       </LineChart>
     </Frame>

@@ -1,7 +1,7 @@
 // What a run produced: seed 003's tables beside the paper, or the fleet's stacks side by side,
 // with bytes on air per stack and their CSV.
-import type { FleetAnswer, Seed003Answer } from "./protocol.ts";
 import { CompletionPerNstart, CompletionVsLoad, GoodputPerNstart } from "./Charts.tsx";
+import type { FleetAnswer, Seed003Answer } from "./protocol.ts";
 
 const pct = (a: number, b: number) => `${a >= b ? "+" : ""}${((a / b - 1) * 100).toFixed(0)} %`;
 
@@ -39,8 +39,8 @@ export function Seed003Results({ r }: { r: Seed003Answer }) {
         </tbody>
       </table>
       <p className="muted ch-note">
-        {r.horizon} s of arrivals at λ⁻¹ = 1 s (the paper ran ≥ 1000 exchanges; <code>npm run bench:channel</code> runs 1000 s on five seeds). Goodput
-        and load grow with the horizon while long exchanges are still running.
+        {r.horizon} s of arrivals at λ⁻¹ = 1 s (the paper ran ≥ 1000 exchanges; <code>npm run bench:channel</code> runs
+        1000 s on five seeds). Goodput and load grow with the horizon while long exchanges are still running.
       </p>
       <div className="ch-charts">
         <GoodputPerNstart rows={r.rows} />
@@ -88,7 +88,9 @@ export function FleetResults({ r }: { r: FleetAnswer }) {
                 <td>{p.loadFactor === 1 ? "your fleet" : `×${p.loadFactor.toFixed(1)}`}</td>
                 <td className="num">{p.messagesPerSecond.toFixed(2)}</td>
                 <td className="num">{p.offeredLoad.mean.toFixed(3)}</td>
-                <td className={`num${p.collisionProbability > 0.01 ? " over-text" : ""}`}>{(p.collisionProbability * 100).toFixed(2)} %</td>
+                <td className={`num${p.collisionProbability > 0.01 ? " over-text" : ""}`}>
+                  {(p.collisionProbability * 100).toFixed(2)} %
+                </td>
                 <td className="num">{p.completion.p50.toFixed(2)}</td>
                 <td className="num">{p.completion.p95.toFixed(2)}</td>
                 <td className="num">{p.completion.p99.toFixed(2)}</td>
@@ -109,7 +111,12 @@ export function FleetResults({ r }: { r: FleetAnswer }) {
         <div className="ch-overhead-head">
           <h3 className="section-title">Bytes on air for the median message ({r.overhead[0]?.payload ?? 0} B)</h3>
           <span className="spacer" />
-          <button type="button" className="btn small" data-testid="ch-overhead-csv" onClick={() => downloadCsv(r.overheadCsv, `bytes-on-air-${r.format}.csv`)}>
+          <button
+            type="button"
+            className="btn small"
+            data-testid="ch-overhead-csv"
+            onClick={() => downloadCsv(r.overheadCsv, `bytes-on-air-${r.format}.csv`)}
+          >
             Export CSV
           </button>
         </div>

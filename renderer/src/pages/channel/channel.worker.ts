@@ -1,11 +1,17 @@
 // Runs the channel simulator off the UI thread and reports progress; one request at a time.
-import { measureSizes } from "../../../../codecs/src/analysis/sizes.ts";
-import { loadFactorsFor, simulateFleet, stackLabel } from "../../../../codecs/src/channel/fleet.ts";
-import { ChannelConfigError } from "../../../../codecs/src/channel/mac.ts";
-import { seed003Row, SEED003_STACKS } from "../../../../codecs/src/channel/reproduce.ts";
-import { generateSamples } from "../../../../codecs/src/samples/generate.ts";
-import { OverheadError } from "../../../../codecs/src/transport/overhead.ts";
-import { allStackOverheads, stackOverheadCsv } from "../../../../codecs/src/transport/stacks.ts";
+import {
+  allStackOverheads,
+  ChannelConfigError,
+  generateSamples,
+  loadFactorsFor,
+  measureSizes,
+  OverheadError,
+  SEED003_STACKS,
+  seed003Row,
+  simulateFleet,
+  stackLabel,
+  stackOverheadCsv,
+} from "#codecs";
 import type { ChannelAnswer, ChannelRequest, FleetAnswer, Seed003Answer } from "./protocol.ts";
 
 const post = (a: ChannelAnswer) => (self as unknown as Worker).postMessage(a);
@@ -13,20 +19,46 @@ const post = (a: ChannelAnswer) => (self as unknown as Worker).postMessage(a);
 function run(req: ChannelRequest): FleetAnswer | Seed003Answer {
   if (req.kind === "seed003") {
     const rows = SEED003_STACKS.map((n, i) =>
-      seed003Row(n, req.horizon, req.seed, (f) => post({ type: "progress", fraction: (i + f) / SEED003_STACKS.length, label: n === null ? "MQTT/TCP" : `CoAP NSTART ${n}` })),
+      seed003Row(n, req.horizon, req.seed, (f) =>
+        post({
+          type: "progress",
+          fraction: (i + f) / SEED003_STACKS.length,
+          label: n === null ? "MQTT/TCP" : `CoAP NSTART ${n}`,
+        }),
+      ),
     );
     return { kind: "seed003", horizon: req.horizon, rows };
   }
   const records = generateSamples(req.layout, req.samples, req.sampleSeed);
   const m = measureSizes(req.layout, records, [req.format])[0]!;
-  if (m.stats.count === 0) throw new ChannelConfigError(`no sample encodes as ${req.format}: ${m.firstError ?? "unknown reason"}`);
+  if (m.stats.count === 0)
+    throw new ChannelConfigError(`no sample encodes as ${req.format}: ${m.firstError ?? "unknown reason"}`);
   const sizes = Array.from(m.sizes);
   const ctx = { layout: req.layoutId, format: req.format };
   const stacks = req.stacks.map((stack, i) => {
-    const input = { devices: req.devices, messagesPerDay: req.messagesPerDay, sizes, stack, channel: req.channel, horizon: req.horizon, seed: req.seed, layout: req.layoutId, format: req.format };
-    return simulateFleet(input, loadFactorsFor(input, req.loads), (f) => post({ type: "progress", fraction: (i + f) / req.stacks.length, label: stackLabel(stack) }));
+    const input = {
+      devices: req.devices,
+      messagesPerDay: req.messagesPerDay,
+      sizes,
+      stack,
+      channel: req.channel,
+      horizon: req.horizon,
+      seed: req.seed,
+      layout: req.layoutId,
+      format: req.format,
+    };
+    return simulateFleet(input, loadFactorsFor(input, req.loads), (f) =>
+      post({ type: "progress", fraction: (i + f) / req.stacks.length, label: stackLabel(stack) }),
+    );
   });
-  return { kind: "fleet", format: req.format, sizes: m.stats, stacks, overhead: allStackOverheads(m.stats.p50, ctx), overheadCsv: stackOverheadCsv([m.stats.min, m.stats.p50, m.stats.max], ctx) };
+  return {
+    kind: "fleet",
+    format: req.format,
+    sizes: m.stats,
+    stacks,
+    overhead: allStackOverheads(m.stats.p50, ctx),
+    overheadCsv: stackOverheadCsv([m.stats.min, m.stats.p50, m.stats.max], ctx),
+  };
 }
 
 self.onmessage = (ev: MessageEvent<ChannelRequest>) => {

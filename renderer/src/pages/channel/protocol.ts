@@ -1,11 +1,6 @@
 // Messages between the Channel page and its worker.
-import type { FleetResult, FleetStack } from "../../../../codecs/src/channel/fleet.ts";
-import type { Seed003Row } from "../../../../codecs/src/channel/reproduce.ts";
-import type { ChannelConfig } from "../../../../codecs/src/channel/scenario.ts";
-import type { SizeStats } from "../../../../codecs/src/analysis/stats.ts";
-import type { FormatId } from "../../../../codecs/src/formats/types.ts";
-import type { Layout } from "../../../../codecs/src/layout/schema.ts";
-import type { StackOverhead } from "../../../../codecs/src/transport/overhead.ts";
+import type { ChannelConfig, FleetResult, FleetStack, FormatId, Layout, Seed003Row, StackOverhead } from "#codecs";
+import type { SizeStats } from "#codecs/analysis/stats.ts";
 
 export type ChannelRequest =
   | { kind: "seed003"; horizon: number; seed: number }

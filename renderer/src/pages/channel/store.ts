@@ -1,12 +1,11 @@
 // The Channel page's state: the form (with per-field errors), the worker run and its result.
 import { create } from "zustand";
-import type { FleetStack } from "../../../../codecs/src/channel/fleet.ts";
-import { SEED003_CHANNEL } from "../../../../codecs/src/channel/presets.ts";
-import type { FormatId } from "../../../../codecs/src/formats/types.ts";
-import { layoutStackId } from "../../../../codecs/src/transport/platformStack.ts";
+import type { FleetStack, FormatId } from "#codecs";
+import { SEED003_CHANNEL } from "#codecs/channel/presets.ts";
+import { layoutStackId } from "#codecs/transport/platformStack.ts";
+import type { ChannelAnswer, ChannelRequest, FleetAnswer, Seed003Answer } from "./protocol.ts";
 import { useDesigner } from "../../state/designer.ts";
 import { useSettings } from "../../state/settings.ts";
-import type { ChannelAnswer, ChannelRequest, FleetAnswer, Seed003Answer } from "./protocol.ts";
 
 export type Scenario = "seed003" | "fleet";
 
@@ -54,7 +53,15 @@ const DEFAULT_FORM: ChannelForm = {
   seed: "1",
 };
 
-export const useChannel = create<ChannelState>()(() => ({ form: DEFAULT_FORM, errors: {}, running: false, progress: null, error: null, result: null, ms: null }));
+export const useChannel = create<ChannelState>()(() => ({
+  form: DEFAULT_FORM,
+  errors: {},
+  running: false,
+  progress: null,
+  error: null,
+  result: null,
+  ms: null,
+}));
 
 export function setField<K extends keyof ChannelForm>(key: K, value: ChannelForm[K]): void {
   const s = useChannel.getState();
@@ -71,7 +78,15 @@ export function setChannelWorker(factory: () => Worker): void {
   makeWorker = factory;
 }
 
-function number(errors: FieldErrors, key: keyof ChannelForm, raw: string, min: number, max: number, integer: boolean, what: string): number {
+function number(
+  errors: FieldErrors,
+  key: keyof ChannelForm,
+  raw: string,
+  min: number,
+  max: number,
+  integer: boolean,
+  what: string,
+): number {
   const n = Number(raw.trim());
   if (raw.trim() === "" || !Number.isFinite(n) || (integer && !Number.isInteger(n)) || n < min || n > max) {
     errors[key] = `${what}: ${integer ? "a whole number" : "a number"} from ${min} to ${max}`;
@@ -81,7 +96,10 @@ function number(errors: FieldErrors, key: keyof ChannelForm, raw: string, min: n
 }
 
 export function parseStacks(raw: string): FleetStack[] | string {
-  const parts = raw.split(",").map((s) => s.trim()).filter(Boolean);
+  const parts = raw
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (parts.length === 0) return "name at least one stack: coap:NSTART or mqtt";
   const out: FleetStack[] = [];
   for (const p of parts) {
@@ -115,7 +133,8 @@ export function buildRequest(): ChannelRequest | null {
   const slotBytes = number(errors, "slotBytes", form.slotBytes, 16, 65_535, true, "net slot bytes");
   const rtt = number(errors, "rtt", form.rtt, 0, 10, false, "RTT (s)");
   const horizon = number(errors, "horizon", form.horizon, 30, 3600, false, "seconds of arrivals");
-  if (!Number.isNaN(replicas) && !Number.isNaN(slots) && replicas > slots) errors.replicas = "replicas cannot exceed the slots per block";
+  if (!Number.isNaN(replicas) && !Number.isNaN(slots) && replicas > slots)
+    errors.replicas = "replicas cannot exceed the slots per block";
   const stacks = parseStacks(form.stacks);
   if (typeof stacks === "string") errors.stacks = stacks;
   useChannel.setState({ errors });
@@ -133,7 +152,13 @@ export function buildRequest(): ChannelRequest | null {
     messagesPerDay,
     stacks,
     loads: [0.05, 0.1, 0.2, 0.4, 0.6],
-    channel: { ...SEED003_CHANNEL, mac: { ...SEED003_CHANNEL.mac, replicas, slotsPerBlock: slots }, blockDuration: blockMs / 1000, netSlotBytes: slotBytes, rtt },
+    channel: {
+      ...SEED003_CHANNEL,
+      mac: { ...SEED003_CHANNEL.mac, replicas, slotsPerBlock: slots },
+      blockDuration: blockMs / 1000,
+      netSlotBytes: slotBytes,
+      rtt,
+    },
     horizon,
     seed,
   };
@@ -148,10 +173,16 @@ export function runSimulation(): void {
   worker.onmessage = (ev: MessageEvent<ChannelAnswer>) => {
     const a = ev.data;
     if (a.type === "progress") useChannel.setState({ progress: { fraction: a.fraction, label: a.label } });
-    else if (a.type === "result") useChannel.setState({ running: false, progress: null, result: a.result, ms: a.ms, error: null });
+    else if (a.type === "result")
+      useChannel.setState({ running: false, progress: null, result: a.result, ms: a.ms, error: null });
     else useChannel.setState({ running: false, progress: null, error: a.message });
   };
-  worker.onerror = (ev) => useChannel.setState({ running: false, progress: null, error: `channel worker failed: ${ev.message || "unknown error"}` });
+  worker.onerror = (ev) =>
+    useChannel.setState({
+      running: false,
+      progress: null,
+      error: `channel worker failed: ${ev.message || "unknown error"}`,
+    });
   useChannel.setState({ running: true, progress: { fraction: 0, label: "starting" }, error: null });
   worker.postMessage(req);
 }

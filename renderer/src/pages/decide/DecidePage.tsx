@@ -1,13 +1,13 @@
 // The decide pages' frame: a header with the way back to the designer, then the fleet cost, fit advisor or report.
 import { useEffect } from "react";
-import { ThemeToggle } from "../../components/common/ThemeToggle.tsx";
-import { go, useRoute } from "../../nav/store.ts";
-import { useDesigner } from "../../state/designer.ts";
 import { AdvisorPage } from "./advisor/AdvisorPage.tsx";
 import { CostPage, ScenarioBar } from "./cost/CostPage.tsx";
 import { ReportPage } from "./report/ReportPage.tsx";
 import { ensureCosts } from "./store.ts";
 import { DECIDE_TABS } from "./tabs.ts";
+import { ThemeToggle } from "../../components/common/ThemeToggle.tsx";
+import { go, useRoute } from "../../nav/store.ts";
+import { useDesigner } from "../../state/designer.ts";
 import "./decide.css";
 
 export function DecidePage() {
@@ -21,7 +21,13 @@ export function DecidePage() {
   return (
     <>
       <header className="topbar screen-only">
-        <button type="button" className="btn ghost" data-testid="decide-back" title="Back to the designer" onClick={() => go({ page: "designer" })}>
+        <button
+          type="button"
+          className="btn ghost"
+          data-testid="decide-back"
+          title="Back to the designer"
+          onClick={() => go({ page: "designer" })}
+        >
           <span className="brand-mark" aria-hidden="true" />
           Designer
         </button>
@@ -34,7 +40,13 @@ export function DecidePage() {
         <ThemeToggle />
       </header>
       <div className="decide-page" data-testid={`decide-${page}`}>
-        {page === "cost" ? <CostPage /> : page === "advisor" ? <AdvisorPage /> : page === "report" ? <ReportPage /> : null}
+        {page === "cost" ? (
+          <CostPage />
+        ) : page === "advisor" ? (
+          <AdvisorPage />
+        ) : page === "report" ? (
+          <ReportPage />
+        ) : null}
       </div>
     </>
   );

@@ -23,11 +23,17 @@ export function NumberInput({ value, onCommit, min, max, integer, optional, test
     const s = t.trim();
     if (s === "") return { ok: optional === true, v: undefined };
     const v = Number(s);
-    const ok = Number.isFinite(v) && (!integer || Number.isInteger(v)) && (min === undefined || v >= min) && (max === undefined || v <= max);
+    const ok =
+      Number.isFinite(v) &&
+      (!integer || Number.isInteger(v)) &&
+      (min === undefined || v >= min) &&
+      (max === undefined || v <= max);
     return { ok, v };
   };
   const bad = !parse(text).ok;
-  const why = bad ? `${integer ? "a whole number" : "a number"}${min !== undefined ? ` ≥ ${min}` : ""}${max !== undefined ? ` ≤ ${max}` : ""}` : undefined;
+  const why = bad
+    ? `${integer ? "a whole number" : "a number"}${min !== undefined ? ` ≥ ${min}` : ""}${max !== undefined ? ` ≤ ${max}` : ""}`
+    : undefined;
   return (
     <input
       className={`input num${bad ? " invalid" : ""}`}

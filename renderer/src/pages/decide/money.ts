@@ -1,5 +1,5 @@
 // Money and counts as the decide pages print them.
-import type { Currency } from "../../../../codecs/src/report/scenario.ts";
+import type { Currency } from "#codecs";
 
 const formatters = new Map<string, Intl.NumberFormat>();
 
@@ -8,7 +8,16 @@ export function money(x: number | undefined | null, currency: Currency, digits?:
   const d = digits ?? (Math.abs(x) >= 1000 ? 0 : 2);
   const key = `${currency}|${d}`;
   let f = formatters.get(key);
-  if (!f) formatters.set(key, (f = new Intl.NumberFormat("en-US", { style: "currency", currency, minimumFractionDigits: d, maximumFractionDigits: d })));
+  if (!f)
+    formatters.set(
+      key,
+      (f = new Intl.NumberFormat("en-US", {
+        style: "currency",
+        currency,
+        minimumFractionDigits: d,
+        maximumFractionDigits: d,
+      })),
+    );
   return f.format(x);
 }
 

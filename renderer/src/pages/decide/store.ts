@@ -1,8 +1,8 @@
 // The decide pages' state: the project's cost scenarios with a debounced save to the host, and the report's page
 // size.
 import { create } from "zustand";
-import { defaultScenario, paperTable7Scenario, parseCostDoc, type CostDoc, type FleetScenario } from "../../../../codecs/src/report/scenario.ts";
-import type { PageSize } from "../../../../host/api/report.ts";
+import { defaultScenario, paperTable7Scenario, parseCostDoc, type CostDoc, type FleetScenario } from "#codecs";
+import type { PageSize } from "#host/api/report.ts";
 import { asHostError } from "../../host/errors.ts";
 import { useDesigner } from "../../state/designer.ts";
 import { useSession } from "../../state/session.ts";
@@ -83,7 +83,12 @@ export function activeScenario(s: DecideState): FleetScenario | null {
 }
 
 export function editScenario(patch: Partial<FleetScenario> | ((s: FleetScenario) => FleetScenario)): void {
-  changeDoc((d) => ({ ...d, scenarios: d.scenarios.map((s, i) => (i === d.active ? (typeof patch === "function" ? patch(s) : { ...s, ...patch }) : s)) }));
+  changeDoc((d) => ({
+    ...d,
+    scenarios: d.scenarios.map((s, i) =>
+      i === d.active ? (typeof patch === "function" ? patch(s) : { ...s, ...patch }) : s,
+    ),
+  }));
 }
 
 export function selectScenario(index: number): void {

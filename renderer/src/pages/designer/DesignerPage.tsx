@@ -15,18 +15,18 @@ import {
 } from "@dnd-kit/core";
 import { sortableKeyboardCoordinates } from "@dnd-kit/sortable";
 import { useEffect, useState } from "react";
-import { addField, moveTo } from "../../state/actions.ts";
-import { useDesigner } from "../../state/designer.ts";
-import { paletteItem } from "../../state/palette.ts";
-import { flushSave } from "../../state/session.ts";
-import { flatten, locate } from "../../state/tree.ts";
-import { AnalysisPanel } from "../../components/analysis/AnalysisPanel.tsx";
-import { Inspector } from "../../components/inspector/Inspector.tsx";
 import { dropPlace, parseDndId, type DndRef, type Placement } from "./dnd.ts";
 import { LayoutTree, type DropIndicator } from "./LayoutTree.tsx";
 import { Palette, PaletteOverlay } from "./Palette.tsx";
 import { Banners, TopBar } from "./TopBar.tsx";
 import { TreeToolbar } from "./TreeToolbar.tsx";
+import { AnalysisPanel } from "../../components/analysis/AnalysisPanel.tsx";
+import { Inspector } from "../../components/inspector/Inspector.tsx";
+import { addField, moveTo } from "../../state/actions.ts";
+import { useDesigner } from "../../state/designer.ts";
+import { paletteItem } from "../../state/palette.ts";
+import { flushSave } from "../../state/session.ts";
+import { flatten, locate } from "../../state/tree.ts";
 
 // zones and rows under the pointer first; the keyboard sensor has no pointer, so fall back to distance
 const collision: CollisionDetection = (args) => {
@@ -76,7 +76,10 @@ function placementOf(e: DragMoveEvent | DragEndEvent, active: DndRef | null): Pl
 
 export function DesignerPage() {
   useShortcuts();
-  const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 4 } }), useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }));
+  const sensors = useSensors(
+    useSensor(PointerSensor, { activationConstraint: { distance: 4 } }),
+    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
+  );
   const [active, setActive] = useState<DndRef | null>(null);
   const [indicator, setIndicator] = useState<DropIndicator | null>(null);
 

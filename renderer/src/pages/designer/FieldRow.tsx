@@ -1,12 +1,12 @@
 // One row of the layout tree: drag handle, colour, type, name and key; on focus, the keyboard equivalents of dragging.
 import { useSortable } from "@dnd-kit/sortable";
 import { useCallback, useEffect, useRef, type KeyboardEvent } from "react";
-import type { Field } from "../../../../codecs/src/layout/schema.ts";
-import { deleteField, duplicate, moveDown, moveIntoGroupAbove, moveOutOfGroup, moveUp } from "../../state/actions.ts";
-import { useDesigner } from "../../state/designer.ts";
+import type { Field } from "#codecs";
+import { rowDndId } from "./dnd.ts";
 import { typeBadge } from "../../components/common/format.ts";
 import { Icon } from "../../components/common/Icon.tsx";
-import { rowDndId } from "./dnd.ts";
+import { deleteField, duplicate, moveDown, moveIntoGroupAbove, moveOutOfGroup, moveUp } from "../../state/actions.ts";
+import { useDesigner } from "../../state/designer.ts";
 
 export interface RowProps {
   field: Field;
@@ -22,7 +22,10 @@ export interface RowProps {
 
 export function FieldRow(p: RowProps) {
   const { field } = p;
-  const { attributes, listeners, setNodeRef, isDragging } = useSortable({ id: rowDndId(field.id), data: { fieldId: field.id } });
+  const { attributes, listeners, setNodeRef, isDragging } = useSortable({
+    id: rowDndId(field.id),
+    data: { fieldId: field.id },
+  });
   const select = useDesigner((s) => s.select);
   const hover = useDesigner((s) => s.hover);
   const linked = useDesigner((s) => s.hoveredId === field.id);
@@ -60,7 +63,15 @@ export function FieldRow(p: RowProps) {
     if (handled) e.preventDefault();
   };
 
-  const cls = ["row", p.selected ? "selected" : "", linked && !p.selected ? "linked" : "", isDragging ? "dragging" : "", p.drop === "before" ? "drop-before" : "", p.drop === "after" ? "drop-after" : "", p.drop === "into" ? "drop-into" : ""]
+  const cls = [
+    "row",
+    p.selected ? "selected" : "",
+    linked && !p.selected ? "linked" : "",
+    isDragging ? "dragging" : "",
+    p.drop === "before" ? "drop-before" : "",
+    p.drop === "after" ? "drop-after" : "",
+    p.drop === "into" ? "drop-into" : "",
+  ]
     .filter(Boolean)
     .join(" ");
 
@@ -85,7 +96,15 @@ export function FieldRow(p: RowProps) {
       onMouseLeave={() => hover(null)}
       onKeyDown={onKeyDown}
     >
-      <button type="button" className="handle" aria-label={`Drag ${field.name}`} data-testid={`handle-${p.keyPath}`} {...attributes} {...listeners} onClick={(e) => e.stopPropagation()}>
+      <button
+        type="button"
+        className="handle"
+        aria-label={`Drag ${field.name}`}
+        data-testid={`handle-${p.keyPath}`}
+        {...attributes}
+        {...listeners}
+        onClick={(e) => e.stopPropagation()}
+      >
         <Icon name="grip" />
       </button>
       <span className="swatch" style={{ background: p.color }} aria-hidden="true" />
@@ -95,7 +114,9 @@ export function FieldRow(p: RowProps) {
         {field.name !== field.key && <span className="key">{field.key}</span>}
         {field.presence === "optional" && <span className="optional-tag">opt</span>}
       </span>
-      {p.hasIssues && <span className="issue-dot" title="This field has problems: see the inspector" aria-label="has problems" />}
+      {p.hasIssues && (
+        <span className="issue-dot" title="This field has problems: see the inspector" aria-label="has problems" />
+      )}
     </li>
   );
 }

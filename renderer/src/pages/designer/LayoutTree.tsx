@@ -2,13 +2,13 @@
 import { useDroppable } from "@dnd-kit/core";
 import { SortableContext, verticalListSortingStrategy } from "@dnd-kit/sortable";
 import { useMemo, type ReactNode } from "react";
-import type { Field } from "../../../../codecs/src/layout/schema.ts";
+import type { Field } from "#codecs";
+import { endDndId, rowDndId } from "./dnd.ts";
+import { FieldRow } from "./FieldRow.tsx";
+import { fieldColor } from "../../components/common/colors.ts";
 import { useDesigner } from "../../state/designer.ts";
 import { useSettings } from "../../state/settings.ts";
 import { flatten } from "../../state/tree.ts";
-import { fieldColor } from "../../components/common/colors.ts";
-import { endDndId, rowDndId } from "./dnd.ts";
-import { FieldRow } from "./FieldRow.tsx";
 
 export interface DropIndicator {
   /** dnd id of the row or zone under the drag */
@@ -21,7 +21,13 @@ function EndZone({ groupId, depth, indicator }: { groupId: string; depth: number
   const { setNodeRef } = useDroppable({ id });
   const over = indicator?.overId === id;
   return (
-    <li ref={setNodeRef} className={`drop-zone group-end${over ? " over" : ""}`} style={{ marginLeft: 4 + depth * 16 }} data-testid={`group-end-${groupId}`} aria-hidden="true">
+    <li
+      ref={setNodeRef}
+      className={`drop-zone group-end${over ? " over" : ""}`}
+      style={{ marginLeft: 4 + depth * 16 }}
+      data-testid={`group-end-${groupId}`}
+      aria-hidden="true"
+    >
       {over ? "Drop at the end of the group" : ""}
     </li>
   );
@@ -38,7 +44,14 @@ function RootEnd({ empty, indicator }: { empty: boolean; indicator: DropIndicato
         <span>Drag a field type here from the palette above, or click one to add it.</span>
       </li>
     );
-  return <li ref={setNodeRef} className={`drop-zone root-end${over ? " over" : ""}`} data-testid="tree-end" aria-hidden="true" />;
+  return (
+    <li
+      ref={setNodeRef}
+      className={`drop-zone root-end${over ? " over" : ""}`}
+      data-testid="tree-end"
+      aria-hidden="true"
+    />
+  );
 }
 
 export function LayoutTree({ dragging, indicator }: { dragging: boolean; indicator: DropIndicator | null }) {
@@ -85,7 +98,12 @@ export function LayoutTree({ dragging, indicator }: { dragging: boolean; indicat
 
   return (
     <SortableContext items={ids} strategy={verticalListSortingStrategy}>
-      <ul className={`tree${dragging ? " dragging" : ""}`} role="tree" aria-label="Layout fields" data-testid="layout-tree">
+      <ul
+        className={`tree${dragging ? " dragging" : ""}`}
+        role="tree"
+        aria-label="Layout fields"
+        data-testid="layout-tree"
+      >
         {render(fields, 0, null, "")}
         <RootEnd empty={fields.length === 0} indicator={indicator} />
       </ul>

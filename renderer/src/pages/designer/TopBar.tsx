@@ -1,10 +1,17 @@
 // Designer header: back to projects, project name (click to rename), undo/redo, autosave state, export, theme.
 import { useState } from "react";
-import { useDesigner } from "../../state/designer.ts";
-import { exportLayout, goHome, renameProject, resolveConflict, useSession, type SaveStatus } from "../../state/session.ts";
 import { Icon } from "../../components/common/Icon.tsx";
-import { ThemeToggle } from "../../components/common/ThemeToggle.tsx";
 import { LengthNotice, useLengthLimit } from "../../components/common/LengthLimit.tsx";
+import { ThemeToggle } from "../../components/common/ThemeToggle.tsx";
+import { useDesigner } from "../../state/designer.ts";
+import {
+  exportLayout,
+  goHome,
+  renameProject,
+  resolveConflict,
+  useSession,
+  type SaveStatus,
+} from "../../state/session.ts";
 
 /** projects.rename accepts 1–128 characters (host/api/contract.ts) */
 const PROJECT_NAME_MAX = 128;
@@ -23,9 +30,20 @@ function SaveState() {
     error: `Save failed: ${save.message ?? "unknown error"}`,
     conflict: `Conflict: ${save.message ?? "saved elsewhere"}`,
   };
-  const title = save.status === "saved" && save.savedAt ? `Saved at ${new Date(save.savedAt).toLocaleTimeString()}` : label[save.status];
+  const title =
+    save.status === "saved" && save.savedAt
+      ? `Saved at ${new Date(save.savedAt).toLocaleTimeString()}`
+      : label[save.status];
   return (
-    <span className="save-state" data-testid="save-state" data-status={save.status} data-version={version} title={title} role="status" aria-live="polite">
+    <span
+      className="save-state"
+      data-testid="save-state"
+      data-status={save.status}
+      data-version={version}
+      title={title}
+      role="status"
+      aria-live="polite"
+    >
       <span className="dot" aria-hidden="true" />
       {label[save.status]}
     </span>
@@ -43,7 +61,13 @@ function ProjectName() {
   return (
     <div className="project-name">
       {editing === null ? (
-        <button type="button" className="name" data-testid="project-name" title="Rename project" onClick={() => setEditing(name)}>
+        <button
+          type="button"
+          className="name"
+          data-testid="project-name"
+          title="Rename project"
+          onClick={() => setEditing(name)}
+        >
           {name}
         </button>
       ) : (
@@ -66,7 +90,14 @@ function ProjectName() {
           }}
         />
       )}
-      {editing !== null ? <LengthNotice length={editing.length} maxLength={PROJECT_NAME_MAX} cutFrom={limit.cutFrom} testId="project-name-input" /> : null}
+      {editing !== null ? (
+        <LengthNotice
+          length={editing.length}
+          maxLength={PROJECT_NAME_MAX}
+          cutFrom={limit.cutFrom}
+          testId="project-name-input"
+        />
+      ) : null}
     </div>
   );
 }
@@ -87,14 +118,36 @@ export function TopBar() {
       <ProjectName />
       <SaveState />
       <div className="spacer" />
-      <button type="button" className="icon-btn" data-testid="undo" title={`Undo (${MOD}Z)`} aria-label="Undo" disabled={!canUndo} onClick={undo}>
+      <button
+        type="button"
+        className="icon-btn"
+        data-testid="undo"
+        title={`Undo (${MOD}Z)`}
+        aria-label="Undo"
+        disabled={!canUndo}
+        onClick={undo}
+      >
         <Icon name="undo" size={16} />
       </button>
-      <button type="button" className="icon-btn" data-testid="redo" title={`Redo (${isMac ? "⇧⌘Z" : "Ctrl+Y / Ctrl+Shift+Z"})`} aria-label="Redo" disabled={!canRedo} onClick={redo}>
+      <button
+        type="button"
+        className="icon-btn"
+        data-testid="redo"
+        title={`Redo (${isMac ? "⇧⌘Z" : "Ctrl+Y / Ctrl+Shift+Z"})`}
+        aria-label="Redo"
+        disabled={!canRedo}
+        onClick={redo}
+      >
         <Icon name="redo" size={16} />
       </button>
       <span className="divider-v" aria-hidden="true" />
-      <button type="button" className="btn" data-testid="export-layout" title="The layout as a .satlayout.json file you can commit" onClick={() => void exportLayout()}>
+      <button
+        type="button"
+        className="btn"
+        data-testid="export-layout"
+        title="The layout as a .satlayout.json file you can commit"
+        onClick={() => void exportLayout()}
+      >
         {shell === "electron" ? "Save layout file…" : "Download layout"}
       </button>
       <ThemeToggle />
@@ -113,19 +166,38 @@ export function Banners() {
             <strong>This project changed elsewhere.</strong> {save.message} Your edits are kept here until you choose.
           </span>
           <span className="spacer" />
-          <button type="button" className="btn small" data-testid="conflict-reload" onClick={() => void resolveConflict("reload")}>
+          <button
+            type="button"
+            className="btn small"
+            data-testid="conflict-reload"
+            onClick={() => void resolveConflict("reload")}
+          >
             Load the other version
           </button>
-          <button type="button" className="btn small primary" data-testid="conflict-overwrite" onClick={() => void resolveConflict("overwrite")}>
+          <button
+            type="button"
+            className="btn small primary"
+            data-testid="conflict-overwrite"
+            onClick={() => void resolveConflict("overwrite")}
+          >
             Keep mine
           </button>
         </div>
       )}
       {notice && (
-        <div className={`banner ${notice.kind === "error" ? "attention" : "info"}`} role={notice.kind === "error" ? "alert" : "status"} data-testid="notice">
+        <div
+          className={`banner ${notice.kind === "error" ? "attention" : "info"}`}
+          role={notice.kind === "error" ? "alert" : "status"}
+          data-testid="notice"
+        >
           <span>{notice.text}</span>
           <span className="spacer" />
-          <button type="button" className="icon-btn" aria-label="Dismiss" onClick={() => useSession.setState({ notice: null })}>
+          <button
+            type="button"
+            className="icon-btn"
+            aria-label="Dismiss"
+            onClick={() => useSession.setState({ notice: null })}
+          >
             <Icon name="close" />
           </button>
         </div>

@@ -1,8 +1,8 @@
 // Commands on the selected field: the button twins of dragging (move, nest, un-nest) plus duplicate and delete.
+import { Icon, type IconName } from "../../components/common/Icon.tsx";
 import { deleteField, duplicate, moveDown, moveIntoGroupAbove, moveOutOfGroup, moveUp } from "../../state/actions.ts";
 import { useDesigner } from "../../state/designer.ts";
 import { canIndent, locate, siblingsOf } from "../../state/tree.ts";
-import { Icon, type IconName } from "../../components/common/Icon.tsx";
 
 export function TreeToolbar() {
   const state = useDesigner((s) => {
@@ -15,8 +15,23 @@ export function TreeToolbar() {
   });
   const [id, flags] = state ? (state.split("|") as [string, string]) : [null, "0000"];
   const on = (i: number) => id !== null && flags[i] === "1";
-  const btn = (label: string, keys: string, testId: string, enabled: boolean, run: (id: string) => void, icon: IconName) => (
-    <button type="button" className="icon-btn" title={`${label} (${keys})`} aria-label={label} data-testid={testId} disabled={!enabled} onClick={() => id && run(id)}>
+  const btn = (
+    label: string,
+    keys: string,
+    testId: string,
+    enabled: boolean,
+    run: (id: string) => void,
+    icon: IconName,
+  ) => (
+    <button
+      type="button"
+      className="icon-btn"
+      title={`${label} (${keys})`}
+      aria-label={label}
+      data-testid={testId}
+      disabled={!enabled}
+      onClick={() => id && run(id)}
+    >
       <Icon name={icon} />
     </button>
   );

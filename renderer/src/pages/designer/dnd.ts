@@ -1,5 +1,5 @@
 // Drag-and-drop ids and where a drop lands, kept apart from the components so the rules are testable.
-import type { Field } from "../../../../codecs/src/layout/schema.ts";
+import type { Field } from "#codecs";
 import type { Place } from "../../state/actions.ts";
 import { isWithin, locate } from "../../state/tree.ts";
 
@@ -7,7 +7,8 @@ export const rowDndId = (fieldId: string) => `row:${fieldId}`;
 export const paletteDndId = (itemId: string) => `palette:${itemId}`;
 export const endDndId = (groupId: string | null) => `end:${groupId ?? "root"}`;
 
-export type DndRef = { kind: "row"; id: string } | { kind: "palette"; id: string } | { kind: "end"; groupId: string | null };
+export type DndRef =
+  { kind: "row"; id: string } | { kind: "palette"; id: string } | { kind: "end"; groupId: string | null };
 
 export function parseDndId(id: string | number): DndRef | null {
   const s = String(id);
@@ -28,7 +29,12 @@ export type Placement = "before" | "after";
  * the group, which is where the line is drawn. Over a group's end zone: last inside it.
  * Null when the drop would do nothing or put a group inside itself.
  */
-export function dropPlace(fields: readonly Field[], activeFieldId: string | null, over: DndRef, placement: Placement): Place | null {
+export function dropPlace(
+  fields: readonly Field[],
+  activeFieldId: string | null,
+  over: DndRef,
+  placement: Placement,
+): Place | null {
   let place: Place;
   if (over.kind === "end") {
     if (over.groupId !== null) {
@@ -47,7 +53,8 @@ export function dropPlace(fields: readonly Field[], activeFieldId: string | null
   if (activeFieldId !== null) {
     // dropping right before or after itself leaves everything as it is
     const self = locate(fields, activeFieldId);
-    if (self && self.parentId === place.parentId && (place.index === self.index || place.index === self.index + 1)) return null;
+    if (self && self.parentId === place.parentId && (place.index === self.index || place.index === self.index + 1))
+      return null;
   }
   return place;
 }

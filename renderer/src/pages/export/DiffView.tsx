@@ -1,7 +1,7 @@
 // The schema-evolution tab: two versions of the layout, and per wire format whether each side's
 // decoders read the other's messages, why, and what to do, checked with the codecs on samples.
 import { useEffect } from "react";
-import { formatLabel, type Compat, type FormatVerdict } from "../../../../codecs/src/evolution/diff.ts";
+import { formatLabel, type Compat, type FormatVerdict } from "#codecs/evolution/diff.ts";
 import { compareVersions, loadVersions, useExport } from "./store.ts";
 
 const WORD: Record<Compat, string> = { compatible: "compatible", degraded: "degraded", breaking: "breaking" };
@@ -28,7 +28,12 @@ function Findings({ f }: { f: FormatVerdict }) {
         <li key={i} className={`finding-${x.severity}`}>
           {x.field && <span className="mono">{x.field}: </span>}
           {x.message}
-          {x.direction !== "both" && <span className="muted"> ({x.direction === "oldReadsNew" ? "old decoders, new messages" : "new decoders, old messages"})</span>}
+          {x.direction !== "both" && (
+            <span className="muted">
+              {" "}
+              ({x.direction === "oldReadsNew" ? "old decoders, new messages" : "new decoders, old messages"})
+            </span>
+          )}
         </li>
       ))}
     </ul>
@@ -55,7 +60,8 @@ export function DiffView() {
       <div className="export-evolution">
         <div className="empty" data-testid="diff-empty">
           <strong>Only one saved version so far</strong>
-          Every autosave keeps a version. Edit the layout in the designer, then come back to see which decoders still read the new messages.
+          Every autosave keeps a version. Edit the layout in the designer, then come back to see which decoders still
+          read the new messages.
         </div>
       </div>
     );
@@ -66,7 +72,13 @@ export function DiffView() {
         <label className="export-opt-label" htmlFor="diff-base">
           Deployed version
         </label>
-        <select id="diff-base" className="select" data-testid="diff-base" value={base ?? ""} onChange={(e) => useExport.setState({ baseVersion: Number(e.target.value) })}>
+        <select
+          id="diff-base"
+          className="select"
+          data-testid="diff-base"
+          value={base ?? ""}
+          onChange={(e) => useExport.setState({ baseVersion: Number(e.target.value) })}
+        >
           {versions.map((v) => (
             <option key={v.version} value={v.version}>
               v{v.version} · {v.fieldCount} fields · {when(v.savedAt)}
@@ -77,7 +89,13 @@ export function DiffView() {
         <label className="export-opt-label" htmlFor="diff-target">
           New version
         </label>
-        <select id="diff-target" className="select" data-testid="diff-target" value={target} onChange={(e) => useExport.setState({ targetVersion: Number(e.target.value) })}>
+        <select
+          id="diff-target"
+          className="select"
+          data-testid="diff-target"
+          value={target}
+          onChange={(e) => useExport.setState({ targetVersion: Number(e.target.value) })}
+        >
           <option value={0}>the designer's layout now</option>
           {versions.map((v) => (
             <option key={v.version} value={v.version}>
@@ -86,7 +104,12 @@ export function DiffView() {
           ))}
         </select>
         <label className="check">
-          <input type="checkbox" data-testid="diff-probe" checked={probe} onChange={(e) => useExport.setState({ probe: e.target.checked })} />
+          <input
+            type="checkbox"
+            data-testid="diff-probe"
+            checked={probe}
+            onChange={(e) => useExport.setState({ probe: e.target.checked })}
+          />
           check with the codecs on samples
         </label>
       </div>
@@ -105,13 +128,17 @@ export function DiffView() {
         <div className="diff-body" data-comparing={comparing}>
           <section className="panel">
             <h3>
-              Changes <span className="sub">{diff.changes.length ? `${diff.changes.length} edits by field id` : "the two versions are identical"}</span>
+              Changes{" "}
+              <span className="sub">
+                {diff.changes.length ? `${diff.changes.length} edits by field id` : "the two versions are identical"}
+              </span>
             </h3>
             {diff.changes.length > 0 && (
               <ul className="diff-changes" data-testid="diff-changes">
                 {diff.changes.map((c, i) => (
                   <li key={i}>
-                    <span className="badge">{c.kind}</span> <span className="mono">{c.field}</span> <span className="muted">{c.detail}</span>
+                    <span className="badge">{c.kind}</span> <span className="mono">{c.field}</span>{" "}
+                    <span className="muted">{c.detail}</span>
                   </li>
                 ))}
               </ul>
@@ -119,7 +146,8 @@ export function DiffView() {
           </section>
           <section className="panel">
             <h3>
-              Wire compatibility <span className="sub">old decoders reading new messages, and new decoders reading old ones</span>
+              Wire compatibility{" "}
+              <span className="sub">old decoders reading new messages, and new decoders reading old ones</span>
             </h3>
             <table className="diff-table" data-testid="diff-table">
               <thead>
@@ -135,10 +163,18 @@ export function DiffView() {
                   <tr key={f.format}>
                     <th scope="row">{formatLabel(f.format)}</th>
                     <td>
-                      <Verdict v={f.oldReadsNew} observed={f.observed?.oldReadsNew} testid={`verdict-${f.format}-old-reads-new`} />
+                      <Verdict
+                        v={f.oldReadsNew}
+                        observed={f.observed?.oldReadsNew}
+                        testid={`verdict-${f.format}-old-reads-new`}
+                      />
                     </td>
                     <td>
-                      <Verdict v={f.newReadsOld} observed={f.observed?.newReadsOld} testid={`verdict-${f.format}-new-reads-old`} />
+                      <Verdict
+                        v={f.newReadsOld}
+                        observed={f.observed?.newReadsOld}
+                        testid={`verdict-${f.format}-new-reads-old`}
+                      />
                     </td>
                     <td>
                       <Findings f={f} />

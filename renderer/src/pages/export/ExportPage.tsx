@@ -2,14 +2,14 @@
 // a folder; and the schema-evolution check between two versions of the layout.
 import { useEffect } from "react";
 import "./export.css";
-import { ThemeToggle } from "../../components/common/ThemeToggle.tsx";
-import { go, useRoute } from "../../nav/store.ts";
-import { useDesigner } from "../../state/designer.ts";
 import { DiffView } from "./DiffView.tsx";
 import { ExportPicker } from "./ExportPicker.tsx";
 import { FilePreview } from "./FilePreview.tsx";
 import { enterExportPage, useExport } from "./store.ts";
 import { EXPORT_TABS } from "./tabs.ts";
+import { ThemeToggle } from "../../components/common/ThemeToggle.tsx";
+import { go, useRoute } from "../../nav/store.ts";
+import { useDesigner } from "../../state/designer.ts";
 
 export function ExportPage() {
   const name = useDesigner((s) => s.projectName);
@@ -32,7 +32,15 @@ export function ExportPage() {
       </header>
       <div className="tabs" role="tablist">
         {EXPORT_TABS.map((t) => (
-          <button key={t.id} type="button" role="tab" className="tab" aria-selected={tab === t.id} data-testid={`tab-export-${t.id}`} onClick={() => go({ page: "export", tab: t.id })}>
+          <button
+            key={t.id}
+            type="button"
+            role="tab"
+            className="tab"
+            aria-selected={tab === t.id}
+            data-testid={`tab-export-${t.id}`}
+            onClick={() => go({ page: "export", tab: t.id })}
+          >
             {t.label}
           </button>
         ))}

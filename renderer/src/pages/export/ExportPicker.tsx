@@ -1,8 +1,16 @@
 // Left column of the Export page: which exports to generate, their options, and where the files go.
-import { useExport, selectAll, setOption, toggleExporter, toggleInList, downloadZip, saveToFolder, type ExportOptions } from "./store.ts";
+import { CODECS, FORMAT_IDS, type FormatId, formatsWith } from "#codecs";
+import {
+  useExport,
+  selectAll,
+  setOption,
+  toggleExporter,
+  toggleInList,
+  downloadZip,
+  saveToFolder,
+  type ExportOptions,
+} from "./store.ts";
 import { useSession } from "../../state/session.ts";
-import { CODECS, formatsWith } from "../../../../codecs/src/formats/registry.ts";
-import { FORMAT_IDS, type FormatId } from "../../../../codecs/src/formats/types.ts";
 
 const SERVERS = [
   ["ttn", "TTN v3"],
@@ -15,13 +23,26 @@ const KAITAI_FORMATS = labelled(formatsWith("kaitai"));
 const SERVICE_FORMATS = FORMAT_IDS;
 const FIRMWARE_FORMATS = formatsWith("firmware");
 
-function Checks({ name, list, value }: { name: "servers" | "decoderFormats" | "kaitaiFormats"; list: readonly (readonly [string, string])[]; value: string[] }) {
+function Checks({
+  name,
+  list,
+  value,
+}: {
+  name: "servers" | "decoderFormats" | "kaitaiFormats";
+  list: readonly (readonly [string, string])[];
+  value: string[];
+}) {
   const order = list.map(([id]) => id);
   return (
     <div className="export-checks">
       {list.map(([id, label]) => (
         <label key={id} className="check">
-          <input type="checkbox" data-testid={`opt-${name}-${id}`} checked={value.includes(id)} onChange={() => toggleInList(name, id, order)} />
+          <input
+            type="checkbox"
+            data-testid={`opt-${name}-${id}`}
+            checked={value.includes(id)}
+            onChange={() => toggleInList(name, id, order)}
+          />
           {label}
         </label>
       ))}
@@ -54,7 +75,13 @@ function Options({ options, selected }: { options: ExportOptions; selected: stri
           <label htmlFor="opt-fw-format" className="export-opt-label">
             Firmware encodes
           </label>
-          <select id="opt-fw-format" className="select" data-testid="opt-firmware-format" value={options.format} onChange={(e) => setOption("format", e.target.value)}>
+          <select
+            id="opt-fw-format"
+            className="select"
+            data-testid="opt-firmware-format"
+            value={options.format}
+            onChange={(e) => setOption("format", e.target.value)}
+          >
             {FIRMWARE_FORMATS.map((f) => (
               <option key={f} value={f}>
                 {f}
@@ -68,7 +95,13 @@ function Options({ options, selected }: { options: ExportOptions; selected: stri
           <label htmlFor="opt-format" className="export-opt-label">
             Devices send
           </label>
-          <select id="opt-format" className="select" data-testid="opt-service-format" value={options.serviceFormat} onChange={(e) => setOption("serviceFormat", e.target.value)}>
+          <select
+            id="opt-format"
+            className="select"
+            data-testid="opt-service-format"
+            value={options.serviceFormat}
+            onChange={(e) => setOption("serviceFormat", e.target.value)}
+          >
             {SERVICE_FORMATS.map((f) => (
               <option key={f} value={f}>
                 {f}
@@ -78,7 +111,15 @@ function Options({ options, selected }: { options: ExportOptions; selected: stri
           <label htmlFor="opt-device" className="export-opt-label">
             Device key
           </label>
-          <input id="opt-device" className="input mono" data-testid="opt-device-key" value={options.deviceKey} maxLength={128} onChange={(e) => setOption("deviceKey", e.target.value)} title="Matched against the uplink's device id (DevEUI, terminal id …); * matches every device" />
+          <input
+            id="opt-device"
+            className="input mono"
+            data-testid="opt-device-key"
+            value={options.deviceKey}
+            maxLength={128}
+            onChange={(e) => setOption("deviceKey", e.target.value)}
+            title="Matched against the uplink's device id (DevEUI, terminal id …); * matches every device"
+          />
         </div>
       )}
     </section>
@@ -92,7 +133,13 @@ function Destination() {
   const shell = useSession((s) => s.shell);
   return (
     <section className="export-dest" aria-label="Save the files">
-      <button type="button" className="btn primary" data-testid="download-zip" disabled={!files || busy.zip} onClick={() => void downloadZip()}>
+      <button
+        type="button"
+        className="btn primary"
+        data-testid="download-zip"
+        disabled={!files || busy.zip}
+        onClick={() => void downloadZip()}
+      >
         {busy.zip ? "Preparing zip…" : `Download zip (${files} file${files === 1 ? "" : "s"})`}
       </button>
       <label htmlFor="export-folder" className="export-opt-label">
@@ -110,7 +157,13 @@ function Destination() {
             if (e.key === "Enter") void saveToFolder();
           }}
         />
-        <button type="button" className="btn" data-testid="save-folder" disabled={!files || !folder.trim() || busy.save} onClick={() => void saveToFolder()}>
+        <button
+          type="button"
+          className="btn"
+          data-testid="save-folder"
+          disabled={!files || !folder.trim() || busy.save}
+          onClick={() => void saveToFolder()}
+        >
           {busy.save ? "Saving…" : "Save"}
         </button>
       </div>
@@ -145,10 +198,17 @@ export function ExportPicker() {
             return (
               <li key={e.id}>
                 <label className={`export-item${problem ? " has-problem" : ""}`} title={e.description}>
-                  <input type="checkbox" data-testid={`export-item-${e.id}`} checked={selected.includes(e.id)} onChange={() => toggleExporter(e.id)} />
+                  <input
+                    type="checkbox"
+                    data-testid={`export-item-${e.id}`}
+                    checked={selected.includes(e.id)}
+                    onChange={() => toggleExporter(e.id)}
+                  />
                   <span className="export-item-text">
                     <span className="export-item-label">{e.label}</span>
-                    <span className="export-item-desc">{problem ? `Not possible for this layout: ${problem.message}` : e.description}</span>
+                    <span className="export-item-desc">
+                      {problem ? `Not possible for this layout: ${problem.message}` : e.description}
+                    </span>
                   </span>
                 </label>
               </li>

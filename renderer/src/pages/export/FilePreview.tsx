@@ -15,7 +15,14 @@ function FileList({ files, current }: { files: ExportFileView[]; current: string
       <ul>
         {files.map((f) => (
           <li key={f.path}>
-            <button type="button" className="export-file" aria-current={f.path === current ? "true" : undefined} data-testid={`export-file-${f.path}`} onClick={() => useExport.setState({ previewPath: f.path })} title={f.path}>
+            <button
+              type="button"
+              className="export-file"
+              aria-current={f.path === current ? "true" : undefined}
+              data-testid={`export-file-${f.path}`}
+              onClick={() => useExport.setState({ previewPath: f.path })}
+              title={f.path}
+            >
               <span className="export-file-name">{f.path}</span>
               <span className="export-file-meta">
                 <span className="badge">{f.language}</span>
@@ -73,7 +80,11 @@ export function FilePreview() {
     return (
       <div className="export-main export-empty" data-testid="export-empty">
         <strong>{selected ? "None of the chosen exports can be made for this layout" : "No export chosen"}</strong>
-        <span>{selected ? "The list on the left says why for each of them." : "Tick one or more exports on the left to generate and preview their files."}</span>
+        <span>
+          {selected
+            ? "The list on the left says why for each of them."
+            : "Tick one or more exports on the left to generate and preview their files."}
+        </span>
       </div>
     );
   }
@@ -87,7 +98,11 @@ export function FilePreview() {
               <span className="mono export-preview-path">{file.path}</span>
               <span className="muted">{file.exporter}</span>
               <span className="spacer" />
-              {generating && <span className="muted" role="status">Updating…</span>}
+              {generating && (
+                <span className="muted" role="status">
+                  Updating…
+                </span>
+              )}
               <button type="button" className="btn small" data-testid="copy-file" onClick={() => void copyPreview()}>
                 Copy
               </button>

@@ -22,13 +22,67 @@ const STRINGS: Rule[] = [
 const NUMBER: Rule = ["number", /-?\b(?:0x[0-9a-fA-F]+|\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)[uUlLfF]*\b/y];
 
 const RULES: Record<string, Rule[]> = {
-  proto: [...C_LIKE_COMMENTS, ...STRINGS, ["keyword", words("syntax package import option message enum repeated optional reserved to oneof map service rpc returns")], ["keyword", words("double float int32 int64 uint32 uint64 sint32 sint64 fixed32 fixed64 sfixed32 sfixed64 bool string bytes")], NUMBER],
-  c: [["keyword", /#\s*\w+/y], ...C_LIKE_COMMENTS, ...STRINGS, ["keyword", words("auto break case char const continue default do double else enum extern float for goto if inline int long register restrict return short signed sizeof static struct switch typedef union unsigned void volatile while bool true false NULL uint8_t uint16_t uint32_t uint64_t int8_t int16_t int32_t int64_t size_t")], NUMBER],
-  js: [...C_LIKE_COMMENTS, ...STRINGS, ["keyword", words("var let const function return if else for while do switch case default break continue try catch finally throw new typeof instanceof in of this null undefined true false delete void")], NUMBER],
+  proto: [
+    ...C_LIKE_COMMENTS,
+    ...STRINGS,
+    [
+      "keyword",
+      words("syntax package import option message enum repeated optional reserved to oneof map service rpc returns"),
+    ],
+    [
+      "keyword",
+      words("double float int32 int64 uint32 uint64 sint32 sint64 fixed32 fixed64 sfixed32 sfixed64 bool string bytes"),
+    ],
+    NUMBER,
+  ],
+  c: [
+    ["keyword", /#\s*\w+/y],
+    ...C_LIKE_COMMENTS,
+    ...STRINGS,
+    [
+      "keyword",
+      words(
+        "auto break case char const continue default do double else enum extern float for goto if inline int long register restrict return short signed sizeof static struct switch typedef union unsigned void volatile while bool true false NULL uint8_t uint16_t uint32_t uint64_t int8_t int16_t int32_t int64_t size_t",
+      ),
+    ],
+    NUMBER,
+  ],
+  js: [
+    ...C_LIKE_COMMENTS,
+    ...STRINGS,
+    [
+      "keyword",
+      words(
+        "var let const function return if else for while do switch case default break continue try catch finally throw new typeof instanceof in of this null undefined true false delete void",
+      ),
+    ],
+    NUMBER,
+  ],
   json: [["key", /"(?:[^"\\\n]|\\.)*"(?=\s*:)/y], ...STRINGS, ["keyword", words("true false null")], NUMBER],
-  yaml: [["comment", /#[^\n]*/y], ["key", /(?<=^|\n)[ \t]*(?:- )?[A-Za-z0-9_"'-][^:\n#]*(?=:(?:\s|$))/y], ...STRINGS, ["keyword", words("true false null")], NUMBER],
-  xml: [["comment", /<!--[\s\S]*?(?:-->|$)/y], ["tag", /<\/?[A-Za-z_][\w:.-]*|\/?>|<\?xml|\?>/y], ["attr", /[A-Za-z_][\w:.-]*(?==)/y], ...STRINGS],
-  python: [["comment", /#[^\n]*/y], ...STRINGS, ["keyword", words("def class return if elif else for while import from as with try except finally raise None True False and or not in is pass lambda")], NUMBER],
+  yaml: [
+    ["comment", /#[^\n]*/y],
+    ["key", /(?<=^|\n)[ \t]*(?:- )?[A-Za-z0-9_"'-][^:\n#]*(?=:(?:\s|$))/y],
+    ...STRINGS,
+    ["keyword", words("true false null")],
+    NUMBER,
+  ],
+  xml: [
+    ["comment", /<!--[\s\S]*?(?:-->|$)/y],
+    ["tag", /<\/?[A-Za-z_][\w:.-]*|\/?>|<\?xml|\?>/y],
+    ["attr", /[A-Za-z_][\w:.-]*(?==)/y],
+    ...STRINGS,
+  ],
+  python: [
+    ["comment", /#[^\n]*/y],
+    ...STRINGS,
+    [
+      "keyword",
+      words(
+        "def class return if elif else for while import from as with try except finally raise None True False and or not in is pass lambda",
+      ),
+    ],
+    NUMBER,
+  ],
   ini: [["comment", /[#;][^\n]*/y], ["key", /(?<=^|\n)[^=\n]+(?==)/y], NUMBER],
 };
 

@@ -1,10 +1,8 @@
 // The Export page's state: which exports and options are chosen, the files the host generated for the
 // open project, the previewed file, saving/downloading, and the version comparison of the evolution tab.
 import { create } from "zustand";
-import type { HostApi, Res } from "../../../../host/api/contract.ts";
-import { diffLayouts, type LayoutDiff } from "../../../../codecs/src/evolution/diff.ts";
-import { checkLayout } from "../../../../codecs/src/layout/validate.ts";
-import type { Layout } from "../../../../codecs/src/layout/schema.ts";
+import { checkLayout, diffLayouts, type Layout, type LayoutDiff } from "#codecs";
+import type { HostApi, Res } from "#host/api/contract.ts";
 import { asHostError } from "../../host/errors.ts";
 import { useDesigner } from "../../state/designer.ts";
 import { flushSave, useSession } from "../../state/session.ts";
@@ -137,14 +135,23 @@ export async function regenerate(): Promise<void> {
     const generated = await api().call("exports.generate", req);
     if (JSON.stringify(request()) !== key) return;
     const keep = useExport.getState().previewPath;
-    set({ generated, generatedFor: key, generating: false, previewPath: generated.files.some((f) => f.path === keep) ? keep : (generated.files[0]?.path ?? null) });
+    set({
+      generated,
+      generatedFor: key,
+      generating: false,
+      previewPath: generated.files.some((f) => f.path === keep) ? keep : (generated.files[0]?.path ?? null),
+    });
   } catch (e) {
     set({ generating: false, error: asHostError(e).describe() });
   }
 }
 
 export function toggleExporter(id: string): void {
-  set((s) => ({ selected: s.selected.includes(id) ? s.selected.filter((x) => x !== id) : s.exporters.map((e) => e.id).filter((x) => x === id || s.selected.includes(x)) }));
+  set((s) => ({
+    selected: s.selected.includes(id)
+      ? s.selected.filter((x) => x !== id)
+      : s.exporters.map((e) => e.id).filter((x) => x === id || s.selected.includes(x)),
+  }));
   scheduleGenerate();
 }
 
@@ -158,9 +165,15 @@ export function setOption<K extends keyof ExportOptions>(key: K, value: ExportOp
   scheduleGenerate();
 }
 
-export function toggleInList(key: "servers" | "decoderFormats" | "kaitaiFormats", value: string, order: readonly string[]): void {
+export function toggleInList(
+  key: "servers" | "decoderFormats" | "kaitaiFormats",
+  value: string,
+  order: readonly string[],
+): void {
   const cur = useExport.getState().options[key];
-  const next = cur.includes(value) ? cur.filter((x) => x !== value) : order.filter((x) => x === value || cur.includes(x));
+  const next = cur.includes(value)
+    ? cur.filter((x) => x !== value)
+    : order.filter((x) => x === value || cur.includes(x));
   setOption(key, next);
 }
 
@@ -231,7 +244,13 @@ export async function loadVersions(): Promise<void> {
     const versions = await api().call("projects.history", { id, limit: 200 });
     const base = useExport.getState().baseVersion;
     // by default compare with the version before the newest
-    set({ versions, baseVersion: base !== null && versions.some((v) => v.version === base) ? base : (versions[1]?.version ?? versions[0]?.version ?? null) });
+    set({
+      versions,
+      baseVersion:
+        base !== null && versions.some((v) => v.version === base)
+          ? base
+          : (versions[1]?.version ?? versions[0]?.version ?? null),
+    });
   } catch (e) {
     set({ diffError: asHostError(e).describe() });
   }
@@ -246,7 +265,8 @@ async function layoutAt(version: number): Promise<Layout> {
   const id = useDesigner.getState().projectId!;
   const res = await api().call("projects.version", { id, version });
   const parsed = checkLayout(res.layout);
-  if (!parsed.ok) throw new Error(`version ${version} is not a valid layout: ${parsed.issues[0]?.path} ${parsed.issues[0]?.message}`);
+  if (!parsed.ok)
+    throw new Error(`version ${version} is not a valid layout: ${parsed.issues[0]?.path} ${parsed.issues[0]?.message}`);
   return parsed.layout;
 }
 
@@ -260,6 +280,10 @@ export async function compareVersions(): Promise<void> {
     await new Promise((r) => setTimeout(r, 30));
     set({ diff: diffLayouts(a, b, { probe: probe ? 24 : 0 }), comparing: false });
   } catch (e) {
-    set({ diff: null, comparing: false, diffError: e instanceof Error && !("code" in e) ? e.message : asHostError(e).describe() });
+    set({
+      diff: null,
+      comparing: false,
+      diffError: e instanceof Error && !("code" in e) ? e.message : asHostError(e).describe(),
+    });
   }
 }

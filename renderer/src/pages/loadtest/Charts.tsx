@@ -1,6 +1,17 @@
 // Throughput, p95 and failures over a run's time, one small chart each (live while a run goes on).
-import { Bar, BarChart, CartesianGrid, Line, LineChart, ReferenceArea, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import type { TimelinePoint } from "../../../../services/loadgen/src/result.ts";
+import {
+  Bar,
+  BarChart,
+  CartesianGrid,
+  Line,
+  LineChart,
+  ReferenceArea,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from "recharts";
+import type { TimelinePoint } from "#services/loadgen/src/result.ts";
 import { axisTick, axisWidth } from "./axis.ts";
 
 const AXIS = { fill: "var(--text-muted)", fontSize: 11 };
@@ -25,13 +36,27 @@ function Frame({ title, testId, children }: { title: string; testId: string; chi
   );
 }
 
-const peak = (points: TimelinePoint[], key: "rps" | "p95" | "failures") => Math.max(0, ...points.map((p) => p[key] ?? 0));
+const peak = (points: TimelinePoint[], key: "rps" | "p95" | "failures") =>
+  Math.max(0, ...points.map((p) => p[key] ?? 0));
 
 export function RunCharts({ points }: { points: TimelinePoint[] }) {
   const span = measuredSpan(points);
-  const y = (key: "rps" | "p95" | "failures", allowDecimals: boolean) => <YAxis tick={AXIS} width={axisWidth(peak(points, key))} allowDecimals={allowDecimals} tickFormatter={axisTick} />;
-  const shade = span ? <ReferenceArea x1={span[0]} x2={span[1]} fill="var(--accent-weak)" fillOpacity={0.5} ifOverflow="extendDomain" /> : null;
-  const x = <XAxis dataKey="t" type="number" domain={["dataMin", "dataMax"]} allowDecimals={false} tick={AXIS} tickFormatter={(t: number) => `${t}s`} />;
+  const y = (key: "rps" | "p95" | "failures", allowDecimals: boolean) => (
+    <YAxis tick={AXIS} width={axisWidth(peak(points, key))} allowDecimals={allowDecimals} tickFormatter={axisTick} />
+  );
+  const shade = span ? (
+    <ReferenceArea x1={span[0]} x2={span[1]} fill="var(--accent-weak)" fillOpacity={0.5} ifOverflow="extendDomain" />
+  ) : null;
+  const x = (
+    <XAxis
+      dataKey="t"
+      type="number"
+      domain={["dataMin", "dataMax"]}
+      allowDecimals={false}
+      tick={AXIS}
+      tickFormatter={(t: number) => `${t}s`}
+    />
+  );
   return (
     <div className="lt-charts" data-points={points.length}>
       {/* drawn at once (no animation): live updates come every second */}
@@ -51,8 +76,18 @@ export function RunCharts({ points }: { points: TimelinePoint[] }) {
           {shade}
           {x}
           {y("p95", true)}
-          <Tooltip formatter={(v) => [v === null ? "–" : `${Number(v).toFixed(1)} ms`, "p95"]} labelFormatter={(t) => `t = ${t} s`} />
-          <Line dataKey="p95" stroke="var(--bar-max)" strokeWidth={2} dot={false} connectNulls isAnimationActive={false} />
+          <Tooltip
+            formatter={(v) => [v === null ? "–" : `${Number(v).toFixed(1)} ms`, "p95"]}
+            labelFormatter={(t) => `t = ${t} s`}
+          />
+          <Line
+            dataKey="p95"
+            stroke="var(--bar-max)"
+            strokeWidth={2}
+            dot={false}
+            connectNulls
+            isAnimationActive={false}
+          />
         </LineChart>
       </Frame>
       <Frame title="Failures / interval" testId="lt-chart-failures">

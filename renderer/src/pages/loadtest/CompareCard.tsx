@@ -1,7 +1,7 @@
 // Runs side by side: one column per run, one row per figure, the best value of each row marked.
-import type { LoadTestRun } from "../../../../host/api/loadtest.ts";
-import { describeWait } from "../../../../services/loadgen/src/spec.ts";
-import { formatLabel } from "../../../../codecs/src/formats/registry.ts";
+import { formatLabel } from "#codecs";
+import type { LoadTestRun } from "#host/api/loadtest.ts";
+import { describeWait } from "#services/loadgen/src/spec.ts";
 import { bestWithinNoise, estimate, type Estimate } from "./noise.ts";
 import { closeCompare, useLoadTest } from "./store.ts";
 import { Card, fmt } from "./ui.tsx";
@@ -23,11 +23,32 @@ const ROWS: Row[] = [
   { label: "wait", value: (r) => (r.result ? describeWait(r.result.settings.wait) : "–"), show: String },
   { label: "target", value: (r) => r.target, show: String },
   { label: "payload, mean", value: (r) => r.result?.payloadBytes.mean ?? null, show: bytes, better: "low" },
-  { label: "payload, min–max", value: (r) => (r.result ? `${r.result.payloadBytes.min}–${r.result.payloadBytes.max} B` : null), show: String },
-  { label: "requests / s", value: (r) => r.result?.rps ?? null, show: (v) => fmt.rps(v), better: "high", noise: (r) => (r.result ? estimate(r.result.timeline, "rps") : null) },
-  { label: "of offered", value: (r) => (r.result?.offeredShare ?? null) === null ? null : r.result!.offeredShare! * 100, show: (v) => fmt.pct(v, 1), better: "high" },
+  {
+    label: "payload, min–max",
+    value: (r) => (r.result ? `${r.result.payloadBytes.min}–${r.result.payloadBytes.max} B` : null),
+    show: String,
+  },
+  {
+    label: "requests / s",
+    value: (r) => r.result?.rps ?? null,
+    show: (v) => fmt.rps(v),
+    better: "high",
+    noise: (r) => (r.result ? estimate(r.result.timeline, "rps") : null),
+  },
+  {
+    label: "of offered",
+    value: (r) => ((r.result?.offeredShare ?? null) === null ? null : r.result!.offeredShare! * 100),
+    show: (v) => fmt.pct(v, 1),
+    better: "high",
+  },
   { label: "p50", value: (r) => r.result?.latency.p50 ?? null, show: fmt.ms, better: "low" },
-  { label: "p95", value: (r) => r.result?.latency.p95 ?? null, show: fmt.ms, better: "low", noise: (r) => (r.result ? estimate(r.result.timeline, "p95") : null) },
+  {
+    label: "p95",
+    value: (r) => r.result?.latency.p95 ?? null,
+    show: fmt.ms,
+    better: "low",
+    noise: (r) => (r.result ? estimate(r.result.timeline, "p95") : null),
+  },
   { label: "p99", value: (r) => r.result?.latency.p99 ?? null, show: fmt.ms, better: "low" },
   { label: "max", value: (r) => r.result?.latency.max ?? null, show: fmt.ms, better: "low" },
   { label: "failures", value: (r) => r.failurePercent, show: (v) => fmt.pct(v), better: "low" },
@@ -42,7 +63,11 @@ function noiseWarnings(runs: LoadTestRun[]): { label: string; text: string }[] {
   for (const row of ROWS) {
     if (!row.noise || !row.better) continue;
     const tie = bestWithinNoise(runs.map(row.noise), row.better);
-    if (tie) out.push({ label: row.label, text: `${row.label}: runs ${tie.best + 1} and ${tie.next + 1} differ by ${row.show(tie.delta)}, within their run-to-run noise (±${row.show(tie.noise)})` });
+    if (tie)
+      out.push({
+        label: row.label,
+        text: `${row.label}: runs ${tie.best + 1} and ${tie.next + 1} differ by ${row.show(tie.delta)}, within their run-to-run noise (±${row.show(tie.noise)})`,
+      });
   }
   return out;
 }
@@ -102,9 +127,18 @@ export function CompareCard() {
               const nums = values.filter((v): v is number => typeof v === "number");
               // a tie is no winner, and neither is a lead smaller than the noise
               const noisy = row.noise && row.better ? bestWithinNoise(runs.map(row.noise), row.better) !== null : false;
-              const best = row.better && !noisy && nums.length > 1 && new Set(nums).size > 1 ? (row.better === "high" ? Math.max(...nums) : Math.min(...nums)) : undefined;
+              const best =
+                row.better && !noisy && nums.length > 1 && new Set(nums).size > 1
+                  ? row.better === "high"
+                    ? Math.max(...nums)
+                    : Math.min(...nums)
+                  : undefined;
               return (
-                <tr key={row.label} data-testid={`lt-compare-row-${row.label.replace(/[^a-z0-9]+/gi, "-")}`} data-noisy={noisy ? "true" : undefined}>
+                <tr
+                  key={row.label}
+                  data-testid={`lt-compare-row-${row.label.replace(/[^a-z0-9]+/gi, "-")}`}
+                  data-noisy={noisy ? "true" : undefined}
+                >
                   <th>{row.label}</th>
                   {values.map((v, i) => (
                     <td key={runs[i]!.id} className={`num${typeof v === "number" && v === best ? " lt-best" : ""}`}>

@@ -1,15 +1,26 @@
 // The run's configuration: layout, format, device model, timing and target.
-import { FORMAT_IDS } from "../../../../codecs/src/formats/types.ts";
-import { offeredRps, plannedSeconds, runSettingsSchema } from "../../../../services/loadgen/src/spec.ts";
-import { INGEST_TRANSPORT_LABELS, INGEST_TRANSPORTS, type IngestTransport } from "../../../../codecs/src/transport/ingest.ts";
-import { stackLacksTransport } from "../../../../host/api/loadtest.ts";
-import { FORMAT_LABELS } from "../../../../codecs/src/formats/registry.ts";
+import { FORMAT_IDS, FORMAT_LABELS } from "#codecs";
+import { INGEST_TRANSPORT_LABELS, INGEST_TRANSPORTS, type IngestTransport } from "#codecs/transport/ingest.ts";
+import { stackLacksTransport } from "#host/api/loadtest.ts";
+import { offeredRps, plannedSeconds, runSettingsSchema } from "#services/loadgen/src/spec.ts";
 import { formSettings, startBlockedReason, type FormField, type FormIssues } from "./form.ts";
 import { runLoad, setForm, stackRunning, useLoadTest, type LoadTestForm } from "./store.ts";
 import { ActionButton, Card, ErrorLine } from "./ui.tsx";
 
 /** a label, its input(s) and the problems of those inputs right below them */
-function Field({ label, issues, children, htmlFor, testId }: { label: string; issues?: (string | undefined)[]; children: React.ReactNode; htmlFor: string; testId: string }) {
+function Field({
+  label,
+  issues,
+  children,
+  htmlFor,
+  testId,
+}: {
+  label: string;
+  issues?: (string | undefined)[];
+  children: React.ReactNode;
+  htmlFor: string;
+  testId: string;
+}) {
   const shown = (issues ?? []).filter((i): i is string => !!i);
   return (
     <div className="lt-field">
@@ -24,7 +35,21 @@ function Field({ label, issues, children, htmlFor, testId }: { label: string; is
   );
 }
 
-function NumberInput({ name, value, testId, issues, step = "any", disabled }: { name: FormField; value: string; testId: string; issues: FormIssues; step?: string; disabled?: boolean }) {
+function NumberInput({
+  name,
+  value,
+  testId,
+  issues,
+  step = "any",
+  disabled,
+}: {
+  name: FormField;
+  value: string;
+  testId: string;
+  issues: FormIssues;
+  step?: string;
+  disabled?: boolean;
+}) {
   const issue = issues[name];
   return (
     <input
@@ -62,16 +87,26 @@ export function ConfigCard() {
   const running = useLoadTest((s) => s.active !== null);
   const parsed = formSettings(f);
   const issues: FormIssues = parsed.ok ? {} : { ...parsed.issues };
-  if (f.target === "stack" && !stackRunning(stack)) issues.target = "no stack is running: start it on the Stack page, or pick a stack for this run only";
-  else if (f.target === "stack" && f.transport !== "http" && !stack?.endpoints?.[f.transport]) issues.transport ??= stackLacksTransport(INGEST_TRANSPORT_LABELS[f.transport], `--${f.transport}-port`);
+  if (f.target === "stack" && !stackRunning(stack))
+    issues.target = "no stack is running: start it on the Stack page, or pick a stack for this run only";
+  else if (f.target === "stack" && f.transport !== "http" && !stack?.endpoints?.[f.transport])
+    issues.transport ??= stackLacksTransport(INGEST_TRANSPORT_LABELS[f.transport], `--${f.transport}-port`);
   const plan = parsed.ok ? runSettingsSchema.safeParse(parsed.settings) : null;
   const blocked = startBlockedReason(issues);
   const issue = (k: FormField) => issues[k];
   return (
     <Card title="Configure" testId="lt-config">
       <Field label="Layout" htmlFor="lt-layout" testId="lt-layout">
-        <select id="lt-layout" className="select" data-testid="lt-layout" value={f.layout} onChange={(e) => setForm({ layout: e.target.value })}>
-          {layouts.length === 0 ? <option value={f.layout}>Maritime container (Kumar et al. 2026) (preset)</option> : null}
+        <select
+          id="lt-layout"
+          className="select"
+          data-testid="lt-layout"
+          value={f.layout}
+          onChange={(e) => setForm({ layout: e.target.value })}
+        >
+          {layouts.length === 0 ? (
+            <option value={f.layout}>Maritime container (Kumar et al. 2026) (preset)</option>
+          ) : null}
           {layouts.map((l) => (
             <option key={l.value} value={l.value}>
               {l.label}
@@ -81,7 +116,13 @@ export function ConfigCard() {
       </Field>
       <div className="lt-pair">
         <Field label="Format" htmlFor="lt-format" testId="lt-format">
-          <select id="lt-format" className="select" data-testid="lt-format" value={f.format} onChange={(e) => setForm({ format: e.target.value })}>
+          <select
+            id="lt-format"
+            className="select"
+            data-testid="lt-format"
+            value={f.format}
+            onChange={(e) => setForm({ format: e.target.value })}
+          >
             {FORMAT_IDS.map((id) => (
               <option key={id} value={id}>
                 {FORMAT_LABELS[id]}
@@ -90,14 +131,25 @@ export function ConfigCard() {
           </select>
         </Field>
         <Field label="Load model" htmlFor="lt-mode" testId="lt-mode">
-          <select id="lt-mode" className="select" data-testid="lt-mode" value={f.mode} onChange={(e) => setForm({ mode: e.target.value as LoadTestForm["mode"] })}>
+          <select
+            id="lt-mode"
+            className="select"
+            data-testid="lt-mode"
+            value={f.mode}
+            onChange={(e) => setForm({ mode: e.target.value as LoadTestForm["mode"] })}
+          >
             <option value="closed">Devices (closed loop)</option>
             <option value="open">Arrival rate (open loop)</option>
           </select>
         </Field>
       </div>
       <div className="lt-pair">
-        <Field label={f.mode === "open" ? "Max in flight" : "Devices"} htmlFor="lt-devices" issues={[issue("devices")]} testId="lt-devices">
+        <Field
+          label={f.mode === "open" ? "Max in flight" : "Devices"}
+          htmlFor="lt-devices"
+          issues={[issue("devices")]}
+          testId="lt-devices"
+        >
           <NumberInput name="devices" value={f.devices} testId="lt-devices" issues={issues} step="1" />
         </Field>
         {f.mode === "open" ? (
@@ -111,9 +163,20 @@ export function ConfigCard() {
         )}
       </div>
       {f.mode === "closed" ? (
-        <Field label="Wait after each answer" htmlFor="lt-waitKind" issues={[issue("waitA"), issue("waitB")]} testId="lt-wait">
+        <Field
+          label="Wait after each answer"
+          htmlFor="lt-waitKind"
+          issues={[issue("waitA"), issue("waitB")]}
+          testId="lt-wait"
+        >
           <div className="lt-wait">
-            <select id="lt-waitKind" className="select" data-testid="lt-wait-kind" value={f.waitKind} onChange={(e) => setForm({ waitKind: e.target.value as LoadTestForm["waitKind"] })}>
+            <select
+              id="lt-waitKind"
+              className="select"
+              data-testid="lt-wait-kind"
+              value={f.waitKind}
+              onChange={(e) => setForm({ waitKind: e.target.value as LoadTestForm["waitKind"] })}
+            >
               <option value="uniform">uniform between</option>
               <option value="constant">constant</option>
               <option value="exponential">exponential, mean</option>
@@ -139,7 +202,13 @@ export function ConfigCard() {
       </div>
       <Field label="Target" htmlFor="lt-target" issues={[issue("target"), issue("replicas")]} testId="lt-target">
         <div className="lt-wait">
-          <select id="lt-target" className="select" data-testid="lt-target" value={f.target} onChange={(e) => setForm({ target: e.target.value as LoadTestForm["target"] })}>
+          <select
+            id="lt-target"
+            className="select"
+            data-testid="lt-target"
+            value={f.target}
+            onChange={(e) => setForm({ target: e.target.value as LoadTestForm["target"] })}
+          >
             <option value="stack">Running stack (Stack page)</option>
             <option value="local">New stack for this run only</option>
             <option value="url">URL</option>
@@ -164,7 +233,13 @@ export function ConfigCard() {
       </Field>
       {f.target === "url" ? (
         <Field label="Ingest URL" htmlFor="lt-url" issues={[issue("url")]} testId="lt-url">
-          <input id="lt-url" className="input mono" data-testid="lt-url" value={f.url} onChange={(e) => setForm({ url: e.target.value })} />
+          <input
+            id="lt-url"
+            className="input mono"
+            data-testid="lt-url"
+            value={f.url}
+            onChange={(e) => setForm({ url: e.target.value })}
+          />
         </Field>
       ) : null}
       <Field label="Transport" htmlFor="lt-transport" issues={[issue("transport")]} testId="lt-transport">
@@ -188,7 +263,13 @@ export function ConfigCard() {
       </Field>
       {f.transport === "http" ? (
         <Field label="Connections" htmlFor="lt-connection" testId="lt-connection">
-          <select id="lt-connection" className="select" data-testid="lt-connection" value={f.connection} onChange={(e) => setForm({ connection: e.target.value as LoadTestForm["connection"] })}>
+          <select
+            id="lt-connection"
+            className="select"
+            data-testid="lt-connection"
+            value={f.connection}
+            onChange={(e) => setForm({ connection: e.target.value as LoadTestForm["connection"] })}
+          >
             <option value="keep-alive">one keep-alive connection per device</option>
             <option value="close">a new connection per request</option>
           </select>
@@ -200,7 +281,14 @@ export function ConfigCard() {
           : null}
       </p>
       <div className="lt-row">
-        <ActionButton action="start" primary testId="lt-start" disabled={running || blocked !== null} title={running ? "A run is in progress" : (blocked ?? undefined)} onClick={() => void runLoad()}>
+        <ActionButton
+          action="start"
+          primary
+          testId="lt-start"
+          disabled={running || blocked !== null}
+          title={running ? "A run is in progress" : (blocked ?? undefined)}
+          onClick={() => void runLoad()}
+        >
           Start load test
         </ActionButton>
         {blocked && !running ? (

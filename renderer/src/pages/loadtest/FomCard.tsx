@@ -1,17 +1,35 @@
 // The Figure of Merit table: Table 6 of the paper beside the latest run of the same cell here.
-import { PAPER_TABLE6 } from "../../../../codecs/src/fom.ts";
-import { formatLabel } from "../../../../codecs/src/formats/registry.ts";
+import { formatLabel, PAPER_TABLE6 } from "#codecs";
 import { showRun, useLoadTest } from "./store.ts";
 import { Card, fmt } from "./ui.tsx";
 
 export function FomCard() {
   const history = useLoadTest((s) => s.history);
   const ours = (format: string, devices: number, replicas: number) =>
-    history.find((h) => h.status === "completed" && h.paperWorkload && h.format === format && h.devices === devices && h.replicas === replicas && h.fom !== null && h.valid !== false);
-  const others = history.filter((h) => h.status === "completed" && h.fom !== null && !PAPER_TABLE6.some((p) => p.format === h.format && p.devices === h.devices && p.instances === h.replicas && h.paperWorkload));
+    history.find(
+      (h) =>
+        h.status === "completed" &&
+        h.paperWorkload &&
+        h.format === format &&
+        h.devices === devices &&
+        h.replicas === replicas &&
+        h.fom !== null &&
+        h.valid !== false,
+    );
+  const others = history.filter(
+    (h) =>
+      h.status === "completed" &&
+      h.fom !== null &&
+      !PAPER_TABLE6.some(
+        (p) => p.format === h.format && p.devices === h.devices && p.instances === h.replicas && h.paperWorkload,
+      ),
+  );
   return (
     <Card title="Figure of Merit" testId="lt-fom" className="wide">
-      <p className="muted lt-small">FoM = RPS × success rate × (1 s)² / p95 — the paper's Table 6 and the latest run of the same cell here (devices waiting U(1, 3) s on the local stack).</p>
+      <p className="muted lt-small">
+        FoM = RPS × success rate × (1 s)² / p95 — the paper's Table 6 and the latest run of the same cell here (devices
+        waiting U(1, 3) s on the local stack).
+      </p>
       <div className="lt-scroll">
         <table className="lt-table compact" data-testid="lt-fom-table">
           <thead>
@@ -31,7 +49,11 @@ export function FomCard() {
             {PAPER_TABLE6.map((p) => {
               const h = ours(p.format, p.devices, p.instances);
               return (
-                <tr key={`${p.format}-${p.devices}-${p.instances}`} data-testid="lt-fom-row" data-has-ours={h ? "true" : "false"}>
+                <tr
+                  key={`${p.format}-${p.devices}-${p.instances}`}
+                  data-testid="lt-fom-row"
+                  data-has-ours={h ? "true" : "false"}
+                >
                   <td>{formatLabel(p.format)}</td>
                   <td className="num">{p.devices}</td>
                   <td className="num">{p.instances}</td>
@@ -57,7 +79,14 @@ export function FomCard() {
       </div>
       {others.length ? (
         <p className="muted lt-small" data-testid="lt-fom-others">
-          Other runs: {others.slice(0, 6).map((h) => `${formatLabel(h.format)} ${h.devices} → ${h.valid === false ? "not valid (client-limited)" : fmt.int(h.fom)}`).join(" · ")}
+          Other runs:{" "}
+          {others
+            .slice(0, 6)
+            .map(
+              (h) =>
+                `${formatLabel(h.format)} ${h.devices} → ${h.valid === false ? "not valid (client-limited)" : fmt.int(h.fom)}`,
+            )
+            .join(" · ")}
         </p>
       ) : null}
     </Card>

@@ -1,6 +1,6 @@
 // Every run kept in the projects database: pick runs to compare or export, open one, delete one.
-import { formatLabel } from "../../../../codecs/src/formats/registry.ts";
-import { INGEST_TRANSPORT_LABELS } from "../../../../codecs/src/transport/ingest.ts";
+import { formatLabel } from "#codecs";
+import { INGEST_TRANSPORT_LABELS } from "#codecs/transport/ingest.ts";
 import { compareRuns, deleteRun, exportRuns, showRun, togglePick, useLoadTest } from "./store.ts";
 import { ActionButton, Card, ErrorLine, FailureCell, fmt, FomValue } from "./ui.tsx";
 
@@ -17,13 +17,30 @@ export function HistoryCard() {
       className="wide"
       actions={
         <>
-          <ActionButton action="compare" testId="lt-compare" disabled={picked.length < 2} title={picked.length < 2 ? "Tick two or more runs" : undefined} onClick={() => void compareRuns()}>
+          <ActionButton
+            action="compare"
+            testId="lt-compare"
+            disabled={picked.length < 2}
+            title={picked.length < 2 ? "Tick two or more runs" : undefined}
+            onClick={() => void compareRuns()}
+          >
             Compare {picked.length >= 2 ? picked.length : ""}
           </ActionButton>
-          <ActionButton action="export" testId="lt-export-csv" disabled={!exportable} title={picked.length ? "Export the ticked runs" : "Export every finished run"} onClick={() => void exportRuns("csv")}>
+          <ActionButton
+            action="export"
+            testId="lt-export-csv"
+            disabled={!exportable}
+            title={picked.length ? "Export the ticked runs" : "Export every finished run"}
+            onClick={() => void exportRuns("csv")}
+          >
             CSV
           </ActionButton>
-          <ActionButton action="export" testId="lt-export-json" disabled={!exportable} onClick={() => void exportRuns("json")}>
+          <ActionButton
+            action="export"
+            testId="lt-export-json"
+            disabled={!exportable}
+            onClick={() => void exportRuns("json")}
+          >
             JSON
           </ActionButton>
         </>
@@ -32,7 +49,9 @@ export function HistoryCard() {
       {history.length === 0 ? (
         <div className="empty" data-testid="lt-history-empty">
           <strong>{loaded ? "No load tests yet" : "Loading…"}</strong>
-          {loaded ? "Runs are kept here with their settings and results, to compare side by side and export as CSV or JSON." : ""}
+          {loaded
+            ? "Runs are kept here with their settings and results, to compare side by side and export as CSV or JSON."
+            : ""}
         </div>
       ) : (
         <div className="lt-scroll">
@@ -56,9 +75,22 @@ export function HistoryCard() {
             </thead>
             <tbody>
               {history.map((h) => (
-                <tr key={h.id} className={h.id === detail ? "selected" : undefined} data-testid={`lt-history-row`} data-id={h.id} data-status={h.status}>
+                <tr
+                  key={h.id}
+                  className={h.id === detail ? "selected" : undefined}
+                  data-testid={`lt-history-row`}
+                  data-id={h.id}
+                  data-status={h.status}
+                >
                   <td>
-                    <input type="checkbox" aria-label="pick for compare and export" checked={picked.includes(h.id)} disabled={h.status === "running"} onChange={() => togglePick(h.id)} data-testid="lt-pick" />
+                    <input
+                      type="checkbox"
+                      aria-label="pick for compare and export"
+                      checked={picked.includes(h.id)}
+                      disabled={h.status === "running"}
+                      onChange={() => togglePick(h.id)}
+                      data-testid="lt-pick"
+                    />
                   </td>
                   <td className="num">
                     <button type="button" className="lt-link" onClick={() => void showRun(h.id)} data-testid="lt-open">
@@ -83,13 +115,27 @@ export function HistoryCard() {
                     <FomValue fom={h.fom} valid={h.valid} />
                   </td>
                   <td>
-                    <span className={`lt-status ${h.status}${h.valid === false ? " limited" : ""}`} title={h.error ?? (h.valid === false ? "the client limited this run" : undefined)}>
-                      {h.status === "running" ? "running…" : h.valid === false ? `${h.status}, client-limited` : h.status}
+                    <span
+                      className={`lt-status ${h.status}${h.valid === false ? " limited" : ""}`}
+                      title={h.error ?? (h.valid === false ? "the client limited this run" : undefined)}
+                    >
+                      {h.status === "running"
+                        ? "running…"
+                        : h.valid === false
+                          ? `${h.status}, client-limited`
+                          : h.status}
                     </span>
                   </td>
                   <td>
                     {h.status !== "running" ? (
-                      <button type="button" className="icon-btn" title="Delete this run" aria-label="Delete this run" data-testid="lt-delete" onClick={() => void deleteRun(h.id)}>
+                      <button
+                        type="button"
+                        className="icon-btn"
+                        title="Delete this run"
+                        aria-label="Delete this run"
+                        data-testid="lt-delete"
+                        onClick={() => void deleteRun(h.id)}
+                      >
                         ×
                       </button>
                     ) : null}

@@ -1,7 +1,5 @@
 // The Load Test page: configure a simulated fleet, watch it run, keep, compare and export the results.
 import { useEffect } from "react";
-import { ThemeToggle } from "../../components/common/ThemeToggle.tsx";
-import { go } from "../../nav/store.ts";
 import { CompareCard } from "./CompareCard.tsx";
 import { ConfigCard } from "./ConfigCard.tsx";
 import { FomCard } from "./FomCard.tsx";
@@ -9,6 +7,8 @@ import { HistoryCard } from "./HistoryCard.tsx";
 import { ResultCard } from "./ResultCard.tsx";
 import { RunCard } from "./RunCard.tsx";
 import { startLoadTest, useLoadTest } from "./store.ts";
+import { ThemeToggle } from "../../components/common/ThemeToggle.tsx";
+import { go } from "../../nav/store.ts";
 import "./loadtest.css";
 
 export function LoadTestPage() {
@@ -16,7 +16,13 @@ export function LoadTestPage() {
   return (
     <>
       <header className="topbar">
-        <button type="button" className="btn ghost" data-testid="lt-back" title="Back to the designer" onClick={() => go({ page: "designer" })}>
+        <button
+          type="button"
+          className="btn ghost"
+          data-testid="lt-back"
+          title="Back to the designer"
+          onClick={() => go({ page: "designer" })}
+        >
           <span className="brand-mark" aria-hidden="true" />
           Designer
         </button>

@@ -1,8 +1,8 @@
 // One finished run in detail: throughput against the offered load, latency percentiles, failures by
 // kind, end-to-end delay, the generator's own health and the paper's cell for the same configuration.
-import { describeWait } from "../../../../services/loadgen/src/spec.ts";
-import { INGEST_TRANSPORT_LABELS } from "../../../../codecs/src/transport/ingest.ts";
-import { FORMAT_LABELS } from "../../../../codecs/src/formats/registry.ts";
+import { FORMAT_LABELS } from "#codecs";
+import { INGEST_TRANSPORT_LABELS } from "#codecs/transport/ingest.ts";
+import { describeWait } from "#services/loadgen/src/spec.ts";
 import { RunCharts } from "./Charts.tsx";
 import { useLoadTest } from "./store.ts";
 import { Card, fmt, FomValue } from "./ui.tsx";
@@ -24,7 +24,9 @@ export function ResultCard() {
     return (
       <Card title="Result" testId="lt-result">
         <p className={run.status === "failed" ? "lt-error" : "muted"} data-testid="lt-result-status">
-          {run.status === "failed" ? `The run failed: ${run.error ?? "no reason given"}` : "This run has not finished yet."}
+          {run.status === "failed"
+            ? `The run failed: ${run.error ?? "no reason given"}`
+            : "This run has not finished yet."}
         </p>
       </Card>
     );
@@ -35,12 +37,15 @@ export function ResultCard() {
   return (
     <Card title="Result" testId="lt-result">
       <p className="lt-result-title" data-testid="lt-result-status" data-status={r.status}>
-        <strong>{FORMAT_LABELS[r.settings.format]}</strong> · {r.settings.devices} {r.settings.mode === "open" ? "in flight max" : "devices"} · {describeWait(r.settings.wait)} · {run.target} · <span data-testid="lt-result-transport">{INGEST_TRANSPORT_LABELS[run.transport]}</span> ·{" "}
+        <strong>{FORMAT_LABELS[r.settings.format]}</strong> · {r.settings.devices}{" "}
+        {r.settings.mode === "open" ? "in flight max" : "devices"} · {describeWait(r.settings.wait)} · {run.target} ·{" "}
+        <span data-testid="lt-result-transport">{INGEST_TRANSPORT_LABELS[run.transport]}</span> ·{" "}
         <span className="muted">{r.status === "cancelled" ? "cancelled" : `${r.measuredSeconds} s measured`}</span>
       </p>
       {!r.client.valid ? (
         <p className="note attention" data-testid="lt-client-limited">
-          The generator limited this run: {r.client.reasons.join("; ")}. Its numbers describe this machine's client, not the server.
+          The generator limited this run: {r.client.reasons.join("; ")}. Its numbers describe this machine's client, not
+          the server.
         </p>
       ) : null}
       <div className="lt-stats">
@@ -49,7 +54,11 @@ export function ResultCard() {
           <span className="lt-stat num" data-testid="lt-result-rps">
             {fmt.rps(r.rps)}
           </span>
-          <span className="lt-stat-sub muted">{r.offeredShare !== null ? `${(r.offeredShare * 100).toFixed(1)} % of ${r.offeredRps?.toFixed(0)} offered` : ""}</span>
+          <span className="lt-stat-sub muted">
+            {r.offeredShare !== null
+              ? `${(r.offeredShare * 100).toFixed(1)} % of ${r.offeredRps?.toFixed(0)} offered`
+              : ""}
+          </span>
         </div>
         <div>
           <span className="lt-stat-label">p95</span>
@@ -97,11 +106,13 @@ export function ResultCard() {
             {r.endToEnd ? (
               <tr data-testid="lt-e2e">
                 <th title="ingest → contentInstance created in the CSE (subscription notification)">ingest → cin</th>
-                {[r.endToEnd.min, r.endToEnd.p50, r.endToEnd.avg, r.endToEnd.p95, r.endToEnd.p99, r.endToEnd.max].map((v, i) => (
-                  <td key={i} className="num">
-                    {fmt.ms(v)}
-                  </td>
-                ))}
+                {[r.endToEnd.min, r.endToEnd.p50, r.endToEnd.avg, r.endToEnd.p95, r.endToEnd.p99, r.endToEnd.max].map(
+                  (v, i) => (
+                    <td key={i} className="num">
+                      {fmt.ms(v)}
+                    </td>
+                  ),
+                )}
               </tr>
             ) : null}
           </tbody>
@@ -116,13 +127,24 @@ export function ResultCard() {
         </div>
         <div>
           <dt>failures by kind</dt>
-          <dd data-testid="lt-failure-kinds">{failed === 0 ? "none" : [...http.map(([k, v]) => `HTTP ${k} × ${v}`), r.failures.timeout ? `timeout × ${r.failures.timeout}` : "", r.failures.connection ? `connection × ${r.failures.connection}` : ""].filter(Boolean).join(", ")}</dd>
+          <dd data-testid="lt-failure-kinds">
+            {failed === 0
+              ? "none"
+              : [
+                  ...http.map(([k, v]) => `HTTP ${k} × ${v}`),
+                  r.failures.timeout ? `timeout × ${r.failures.timeout}` : "",
+                  r.failures.connection ? `connection × ${r.failures.connection}` : "",
+                ]
+                  .filter(Boolean)
+                  .join(", ")}
+          </dd>
         </div>
         {r.server ? (
           <div>
             <dt>decoder</dt>
             <dd className="num" data-testid="lt-result-server">
-              acknowledged <span data-testid="lt-result-acked">{fmt.int(r.requests.succeeded)}</span>, stored <span data-testid="lt-result-stored">{fmt.int(r.server.records)}</span>, forwarded{" "}
+              acknowledged <span data-testid="lt-result-acked">{fmt.int(r.requests.succeeded)}</span>, stored{" "}
+              <span data-testid="lt-result-stored">{fmt.int(r.server.records)}</span>, forwarded{" "}
               {fmt.int(r.server.forwarded)}, rejected {fmt.int(r.server.rejected)}
             </dd>
           </div>
@@ -136,14 +158,16 @@ export function ResultCard() {
         <div>
           <dt>generator</dt>
           <dd className="num">
-            {r.client.workers} thread(s), loop lag p99 {fmt.ms(r.client.eventLoopLagP99Ms)}, send lag p95 {fmt.ms(r.client.sendLagP95Ms)}
+            {r.client.workers} thread(s), loop lag p99 {fmt.ms(r.client.eventLoopLagP99Ms)}, send lag p95{" "}
+            {fmt.ms(r.client.sendLagP95Ms)}
           </dd>
         </div>
         {r.paper ? (
           <div data-testid="lt-paper-cell">
             <dt>paper ({r.paper.source})</dt>
             <dd className="num">
-              {r.paper.rps} RPS, avg {r.paper.avgMs} ms, p95 {fmt.ms(r.paper.p95Ms)}, {r.paper.failuresPercent} % failed, FoM {fmt.int(r.paper.fom)}
+              {r.paper.rps} RPS, avg {r.paper.avgMs} ms, p95 {fmt.ms(r.paper.p95Ms)}, {r.paper.failuresPercent} %
+              failed, FoM {fmt.int(r.paper.fom)}
             </dd>
           </div>
         ) : null}

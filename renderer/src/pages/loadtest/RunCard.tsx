@@ -19,7 +19,8 @@ export function RunCard() {
       <Card title="Run" testId="lt-run">
         <div className="empty" data-testid="lt-run-empty">
           <strong>No run in progress</strong>
-          Configure a fleet and press <em>Start load test</em>: its progress, requests per second, p95 latency and failures are drawn here as it runs.
+          Configure a fleet and press <em>Start load test</em>: its progress, requests per second, p95 latency and
+          failures are drawn here as it runs.
         </div>
       </Card>
     );
@@ -47,7 +48,14 @@ export function RunCard() {
           {p ? `${Math.round(p.elapsedSeconds)} / ${Math.round(p.plannedSeconds)} s` : ""}
         </span>
       </div>
-      <div className="lt-progress" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct} data-testid="lt-progress">
+      <div
+        className="lt-progress"
+        role="progressbar"
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={pct}
+        data-testid="lt-progress"
+      >
         <div className="lt-progress-bar" style={{ width: `${pct}%` }} />
       </div>
       <div className="lt-stats">
@@ -76,7 +84,11 @@ export function RunCard() {
           <span className="lt-stat num">{fmt.int(last?.activeDevices)}</span>
         </div>
       </div>
-      {active.timeline.length ? <RunCharts points={active.timeline} /> : <p className="muted">The charts start with the first second of traffic.</p>}
+      {active.timeline.length ? (
+        <RunCharts points={active.timeline} />
+      ) : (
+        <p className="muted">The charts start with the first second of traffic.</p>
+      )}
       <ErrorLine action="cancel" />
     </Card>
   );

@@ -1,7 +1,7 @@
 // The Load Test form as text inputs → run settings, with each problem worded for and placed at the
 // input that caused it (the schema speaks of settings paths; the user sees inputs).
-import type { IngestTransport } from "../../../../codecs/src/transport/ingest.ts";
-import { runSettingsSchema, type RunSettingsInput } from "../../../../services/loadgen/src/spec.ts";
+import type { IngestTransport } from "#codecs/transport/ingest.ts";
+import { runSettingsSchema, type RunSettingsInput } from "#services/loadgen/src/spec.ts";
 
 export interface LoadTestForm {
   /** "preset:<id>" or "project:<id>" */
@@ -69,7 +69,8 @@ function inputOf(path: string): FormField | undefined {
 /** zod's wording ("Too small: expected number to be >=1") as a sentence about the input */
 function wording(message: string, field: FormField, form: LoadTestForm): string {
   if (/received NaN|expected number, received/i.test(message)) return "enter a number";
-  if (field === "waitB" && /max must be/.test(message)) return `must be at least the lower bound (${form.waitA.trim()} s)`;
+  if (field === "waitB" && /max must be/.test(message))
+    return `must be at least the lower bound (${form.waitA.trim()} s)`;
   const bound = /expected (?:number|int) to be ([<>]=?)\s*(-?[\d.e+]+)/i.exec(message);
   if (bound) {
     const [, op, n] = bound;
@@ -83,9 +84,21 @@ function wording(message: string, field: FormField, form: LoadTestForm): string 
 const num = (s: string) => (s.trim() === "" ? Number.NaN : Number(s));
 
 /** The form as run settings, or the problems per input (every input with a problem, not only the first). */
-export function formSettings(f: LoadTestForm): { ok: true; settings: RunSettingsInput } | { ok: false; issues: FormIssues } {
-  const wait = f.waitKind === "uniform" ? { kind: "uniform", min: num(f.waitA), max: num(f.waitB) } : f.waitKind === "constant" ? { kind: "constant", seconds: num(f.waitA) } : { kind: "exponential", mean: num(f.waitA) };
-  const target = f.target === "local" ? { kind: "local", replicas: num(f.replicas) } : f.target === "stack" ? { kind: "stack" } : { kind: "url", url: f.url.trim() };
+export function formSettings(
+  f: LoadTestForm,
+): { ok: true; settings: RunSettingsInput } | { ok: false; issues: FormIssues } {
+  const wait =
+    f.waitKind === "uniform"
+      ? { kind: "uniform", min: num(f.waitA), max: num(f.waitB) }
+      : f.waitKind === "constant"
+        ? { kind: "constant", seconds: num(f.waitA) }
+        : { kind: "exponential", mean: num(f.waitA) };
+  const target =
+    f.target === "local"
+      ? { kind: "local", replicas: num(f.replicas) }
+      : f.target === "stack"
+        ? { kind: "stack" }
+        : { kind: "url", url: f.url.trim() };
   const input = {
     format: f.format,
     transport: f.transport,

@@ -3,7 +3,7 @@
 // error cannot be told apart; the compare view says so instead of crowning one. The intervals of a
 // run are not independent (queues carry over), so this underestimates the noise: a difference it
 // calls noise certainly is.
-import type { TimelinePoint } from "../../../../services/loadgen/src/result.ts";
+import type { TimelinePoint } from "#services/loadgen/src/result.ts";
 
 export interface Estimate {
   mean: number;
@@ -16,7 +16,10 @@ export interface Estimate {
 const Z = 2;
 
 export function estimate(points: readonly TimelinePoint[], key: "rps" | "p95"): Estimate | null {
-  const xs = points.filter((p) => p.phase === "measure").map((p) => p[key]).filter((x): x is number => x !== null && Number.isFinite(x));
+  const xs = points
+    .filter((p) => p.phase === "measure")
+    .map((p) => p[key])
+    .filter((x): x is number => x !== null && Number.isFinite(x));
   const n = xs.length;
   if (n < 2) return null;
   const mean = xs.reduce((a, b) => a + b, 0) / n;
@@ -35,7 +38,10 @@ export function difference(a: Estimate, b: Estimate): { delta: number; noise: nu
  * For a row where `better` decides: whether the best run is distinguishable from the runner-up.
  * null when fewer than two runs have an estimate.
  */
-export function bestWithinNoise(estimates: readonly (Estimate | null)[], better: "high" | "low"): { best: number; next: number; delta: number; noise: number } | null {
+export function bestWithinNoise(
+  estimates: readonly (Estimate | null)[],
+  better: "high" | "low",
+): { best: number; next: number; delta: number; noise: number } | null {
   const ranked = estimates
     .map((e, i) => ({ e, i }))
     .filter((x): x is { e: Estimate; i: number } => x.e !== null)

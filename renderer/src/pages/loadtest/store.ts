@@ -1,16 +1,15 @@
 // The Load Test page's state: the form, the run in progress (fed by host events), the history, the
 // run shown in detail and the runs picked for comparison.
 import { create } from "zustand";
-import type { HostApi, Res } from "../../../../host/api/contract.ts";
-import type { LoadTestRun, LoadTestSummary } from "../../../../host/api/loadtest.ts";
-import type { Progress, TimelinePoint } from "../../../../services/loadgen/src/result.ts";
-import type { StackStatus } from "../../../../host/api/stack.ts";
+import type { HostApi, Res } from "#host/api/contract.ts";
+import type { LoadTestRun, LoadTestSummary } from "#host/api/loadtest.ts";
+import type { StackStatus } from "#host/api/stack.ts";
+import type { Progress, TimelinePoint } from "#services/loadgen/src/result.ts";
+import { DEFAULT_FORM, formSettings, type LoadTestForm } from "./form.ts";
 import { asHostError } from "../../host/errors.ts";
 import { useSession } from "../../state/session.ts";
-import { DEFAULT_FORM, formSettings, type LoadTestForm } from "./form.ts";
 
 export { DEFAULT_FORM, type LoadTestForm } from "./form.ts";
-
 
 export interface LayoutOption {
   value: string;
@@ -76,7 +75,10 @@ async function act<T>(key: string, fn: (api: HostApi) => Promise<T>): Promise<T 
 }
 
 export function setForm(patch: Partial<LoadTestForm>): void {
-  useLoadTest.setState((s) => ({ form: { ...s.form, ...patch }, targetChosen: s.targetChosen || patch.target !== undefined }));
+  useLoadTest.setState((s) => ({
+    form: { ...s.form, ...patch },
+    targetChosen: s.targetChosen || patch.target !== undefined,
+  }));
 }
 
 /** Whether a stack answers where the Stack page (or `satpayload stack up`) started it. */
@@ -124,7 +126,10 @@ async function loadStack(): Promise<void> {
 }
 
 async function loadLayouts(): Promise<void> {
-  const [presets, projects] = await Promise.all([act("layouts", (a) => a.call("presets.list", {})), act("layouts", (a) => a.call("projects.list", { limit: 50 }))]);
+  const [presets, projects] = await Promise.all([
+    act("layouts", (a) => a.call("presets.list", {})),
+    act("layouts", (a) => a.call("projects.list", { limit: 50 })),
+  ]);
   const layouts: LayoutOption[] = [
     ...(presets ?? []).map((p) => ({ value: `preset:${p.id}`, label: `${p.name} (preset)` })),
     ...(projects ?? []).map((p) => ({ value: `project:${p.id}`, label: `${p.name} (project)` })),
@@ -139,7 +144,12 @@ async function loadActive(): Promise<void> {
 
 export async function refreshHistory(): Promise<void> {
   const h = await act("history", (a) => a.call("loadtest.history", { limit: 100 }));
-  if (h) useLoadTest.setState((s) => ({ history: h, historyLoaded: true, picked: s.picked.filter((id) => h.some((r) => r.id === id)) }));
+  if (h)
+    useLoadTest.setState((s) => ({
+      history: h,
+      historyLoaded: true,
+      picked: s.picked.filter((id) => h.some((r) => r.id === id)),
+    }));
 }
 
 export async function runLoad(): Promise<void> {
@@ -151,7 +161,10 @@ export async function runLoad(): Promise<void> {
   const layout = { kind: kind === "project" ? ("project" as const) : ("preset" as const), id: rest.join(":") };
   const run = await act("start", (a) => a.call("loadtest.start", { layout, settings: parsed.settings }));
   if (run) {
-    useLoadTest.setState((s) => ({ active: { run, progress: null, timeline: [] }, history: [run, ...s.history.filter((h) => h.id !== run.id)] }));
+    useLoadTest.setState((s) => ({
+      active: { run, progress: null, timeline: [] },
+      history: [run, ...s.history.filter((h) => h.id !== run.id)],
+    }));
   }
 }
 
@@ -166,7 +179,9 @@ export async function showRun(id: string): Promise<void> {
 }
 
 export function togglePick(id: string): void {
-  useLoadTest.setState((s) => ({ picked: s.picked.includes(id) ? s.picked.filter((x) => x !== id) : [...s.picked, id] }));
+  useLoadTest.setState((s) => ({
+    picked: s.picked.includes(id) ? s.picked.filter((x) => x !== id) : [...s.picked, id],
+  }));
 }
 
 export async function compareRuns(): Promise<void> {
@@ -181,7 +196,9 @@ export function closeCompare(): void {
 
 export async function exportRuns(format: "csv" | "json"): Promise<void> {
   const { picked, history } = useLoadTest.getState();
-  const ids = picked.length ? picked : history.filter((h) => h.status !== "running" && h.status !== "failed").map((h) => h.id);
+  const ids = picked.length
+    ? picked
+    : history.filter((h) => h.status !== "running" && h.status !== "failed").map((h) => h.id);
   const file = await act("export", (a) => a.call("loadtest.export", { ids, format }));
   if (file) download(file);
 }
@@ -200,7 +217,11 @@ function download(file: Res<"loadtest.export">): void {
 export async function deleteRun(id: string): Promise<void> {
   const r = await act("delete", (a) => a.call("loadtest.delete", { id }));
   if (r?.deleted) {
-    useLoadTest.setState((s) => ({ detail: s.detail?.id === id ? null : s.detail, compared: s.compared.filter((c) => c.id !== id), picked: s.picked.filter((p) => p !== id) }));
+    useLoadTest.setState((s) => ({
+      detail: s.detail?.id === id ? null : s.detail,
+      compared: s.compared.filter((c) => c.id !== id),
+      picked: s.picked.filter((p) => p !== id),
+    }));
     await refreshHistory();
   }
 }

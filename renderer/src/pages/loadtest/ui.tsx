@@ -2,7 +2,19 @@
 import type { ReactNode } from "react";
 import { useLoadTest } from "./store.ts";
 
-export function Card({ title, testId, actions, children, className }: { title: string; testId: string; actions?: ReactNode; children: ReactNode; className?: string }) {
+export function Card({
+  title,
+  testId,
+  actions,
+  children,
+  className,
+}: {
+  title: string;
+  testId: string;
+  actions?: ReactNode;
+  children: ReactNode;
+  className?: string;
+}) {
   return (
     <section className={`card lt-card${className ? ` ${className}` : ""}`} data-testid={testId} aria-label={title}>
       <header className="lt-card-head">
@@ -15,10 +27,34 @@ export function Card({ title, testId, actions, children, className }: { title: s
   );
 }
 
-export function ActionButton({ action, onClick, children, primary, disabled, testId, title }: { action: string; onClick: () => void; children: ReactNode; primary?: boolean; disabled?: boolean; testId?: string; title?: string }) {
+export function ActionButton({
+  action,
+  onClick,
+  children,
+  primary,
+  disabled,
+  testId,
+  title,
+}: {
+  action: string;
+  onClick: () => void;
+  children: ReactNode;
+  primary?: boolean;
+  disabled?: boolean;
+  testId?: string;
+  title?: string;
+}) {
   const busy = useLoadTest((s) => !!s.busy[action]);
   return (
-    <button type="button" className={`btn small${primary ? " primary" : ""}`} data-testid={testId} disabled={disabled || busy} aria-busy={busy} title={title} onClick={onClick}>
+    <button
+      type="button"
+      className={`btn small${primary ? " primary" : ""}`}
+      data-testid={testId}
+      disabled={disabled || busy}
+      aria-busy={busy}
+      title={title}
+      onClick={onClick}
+    >
       {children}
     </button>
   );
@@ -36,7 +72,8 @@ export function ErrorLine({ action }: { action: string }) {
 
 export const fmt = {
   rps: (x: number | null | undefined) => (x === null || x === undefined ? "–" : x.toFixed(1)),
-  ms: (x: number | null | undefined) => (x === null || x === undefined ? "–" : x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${x.toFixed(1)} ms`),
+  ms: (x: number | null | undefined) =>
+    x === null || x === undefined ? "–" : x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${x.toFixed(1)} ms`,
   pct: (x: number | null | undefined, digits = 2) => (x === null || x === undefined ? "–" : `${x.toFixed(digits)} %`),
   int: (x: number | null | undefined) => (x === null || x === undefined ? "–" : Math.round(x).toLocaleString("en-US")),
   when: (iso: string) => {
@@ -58,7 +95,12 @@ export function FailureCell({ percent, testId }: { percent: number | null; testI
 export function FomValue({ fom, valid, testId }: { fom: number | null; valid: boolean | null; testId?: string }) {
   if (valid === false)
     return (
-      <span className="over-text" data-testid={testId} data-valid="false" title={fom === null ? undefined : `computed ${fmt.int(fom)}, but the load generator limited this run`}>
+      <span
+        className="over-text"
+        data-testid={testId}
+        data-valid="false"
+        title={fom === null ? undefined : `computed ${fmt.int(fom)}, but the load generator limited this run`}
+      >
         not valid
       </span>
     );

@@ -1,6 +1,6 @@
 // Where to send and where to read: every endpoint with a copy button, and a ready curl line.
 import { useState } from "react";
-import type { StackEndpoints } from "../../../../host/api/stack.ts";
+import type { StackEndpoints } from "#host/api/stack.ts";
 import { copyText } from "./format.ts";
 
 function Row({ label, method, url, testId }: { label: string; method?: string; url: string; testId: string }) {
@@ -41,7 +41,13 @@ export function Endpoints({ e }: { e: StackEndpoints }) {
         <Row label="Ingest" method="POST" url={e.ingest} testId="ep-ingest" />
         <Row label="Base64 envelope" method="POST" url={e.ingestBase64} testId="ep-ingest-base64" />
         {e.routes.map((r) => (
-          <Row key={r.url} label={`${r.layout} · ${r.format}${r.body === "envelope" ? " (portal JSON)" : ""}`} method="POST" url={r.url} testId={`ep-route-${new URL(r.url).pathname.slice(1).replace(/\//g, "-")}`} />
+          <Row
+            key={r.url}
+            label={`${r.layout} · ${r.format}${r.body === "envelope" ? " (portal JSON)" : ""}`}
+            method="POST"
+            url={r.url}
+            testId={`ep-route-${new URL(r.url).pathname.slice(1).replace(/\//g, "-")}`}
+          />
         ))}
         {e.mqtt ? <Row label="MQTT" method="QoS 1" url={e.mqtt} testId="ep-mqtt" /> : null}
         {e.coap ? <Row label="CoAP" method="POST" url={e.coap} testId="ep-coap" /> : null}
@@ -52,14 +58,15 @@ export function Endpoints({ e }: { e: StackEndpoints }) {
         <Row label="Try it" url={curl} testId="ep-curl" />
       </ul>
       <p className="faint stack-small stack-hint">
-        Name the layout in <code>X-Satpayload-Layout</code> (a preset id, a project&apos;s name or id) and the format by <code>Content-Type</code> or{" "}
-        <code>X-Satpayload-Format</code>; <code>X-Satpayload-Message-Id</code> makes resends harmless. Device routes fix layout and format: unmodified clients
-        post there and get 200.
+        Name the layout in <code>X-Satpayload-Layout</code> (a preset id, a project&apos;s name or id) and the format by{" "}
+        <code>Content-Type</code> or <code>X-Satpayload-Format</code>; <code>X-Satpayload-Message-Id</code> makes
+        resends harmless. Device routes fix layout and format: unmodified clients post there and get 200.
         {e.mqtt || e.coap ? (
           <>
             {" "}
-            MQTT: publish to <code>satpayload/[&lt;device&gt;/]&lt;layout&gt;/&lt;format&gt;[/&lt;message id&gt;]</code>; CoAP: POST{" "}
-            <code>/ingest?layout=…&amp;format=…</code> or a device route&apos;s path. Both are acknowledged after the same durable commit.
+            MQTT: publish to <code>satpayload/[&lt;device&gt;/]&lt;layout&gt;/&lt;format&gt;[/&lt;message id&gt;]</code>
+            ; CoAP: POST <code>/ingest?layout=…&amp;format=…</code> or a device route&apos;s path. Both are acknowledged
+            after the same durable commit.
           </>
         ) : null}
       </p>

@@ -1,10 +1,10 @@
 // Who may write to and read from the stack: device, fleet and reader keys and webhook secrets, in the
 // same credentials file `satpayload stack keys` edits. A new secret is shown once, with a copy button.
 import { useCallback, useEffect, useState } from "react";
-import type { StackKey } from "../../../../host/api/stack.ts";
+import type { StackKey } from "#host/api/stack.ts";
+import { copyText } from "./format.ts";
 import { asHostError } from "../../host/errors.ts";
 import { useSession } from "../../state/session.ts";
-import { copyText } from "./format.ts";
 
 type Role = StackKey["role"];
 const ROLE_TEXT: Record<Role, string> = { device: "Device", fleet: "Fleet", reader: "Reader", webhook: "Webhook" };
@@ -45,10 +45,16 @@ export function KeysCard() {
     if (!api) return;
     const t = target.trim();
     if (role === "device" && !t) return setFieldError("Name the device this key writes for");
-    if (role === "webhook" && !/^\/[A-Za-z0-9._~/-]*$/.test(t)) return setFieldError("A path such as /astrocast-callback");
+    if (role === "webhook" && !/^\/[A-Za-z0-9._~/-]*$/.test(t))
+      return setFieldError("A path such as /astrocast-callback");
     setFieldError(null);
     try {
-      const req = role === "device" ? { role, device: t, label } : role === "webhook" ? { role, route: t, label } : { role, label };
+      const req =
+        role === "device"
+          ? { role, device: t, label }
+          : role === "webhook"
+            ? { role, route: t, label }
+            : { role, label };
       const r = await api.call("stack.keys.add", req);
       setShown(r);
       setCopied(false);
@@ -80,7 +86,9 @@ export function KeysCard() {
       <header className="stack-card-head">
         <h2 className="section-title">Keys</h2>
         <span className="faint stack-small" data-testid="stack-keys-mode">
-          {writers ? "Writes need a device or fleet key (401 without, 403 with a wrong one)." : "No device or fleet key yet: this machine's devices write without one."}
+          {writers
+            ? "Writes need a device or fleet key (401 without, 403 with a wrong one)."
+            : "No device or fleet key yet: this machine's devices write without one."}
         </span>
       </header>
       {error ? (
@@ -91,7 +99,8 @@ export function KeysCard() {
       {shown ? (
         <div className="stack-secret" data-testid="stack-key-secret" role="status">
           <div>
-            <strong>Copy it now</strong> — it is shown only this once; the file keeps {shown.secret.startsWith("spk_") ? "only its hash" : "it for the signature check"}.
+            <strong>Copy it now</strong> — it is shown only this once; the file keeps{" "}
+            {shown.secret.startsWith("spk_") ? "only its hash" : "it for the signature check"}.
           </div>
           <code className="mono" data-testid="stack-key-secret-value">
             {shown.secret}
@@ -121,7 +130,14 @@ export function KeysCard() {
       >
         <div className="segmented" role="group" aria-label="Kind of key">
           {(Object.keys(ROLE_TEXT) as Role[]).map((r) => (
-            <button key={r} type="button" className={role === r ? "active" : ""} aria-pressed={role === r} data-testid={`stack-key-role-${r}`} onClick={() => (setRole(r), setFieldError(null))}>
+            <button
+              key={r}
+              type="button"
+              className={role === r ? "active" : ""}
+              aria-pressed={role === r}
+              data-testid={`stack-key-role-${r}`}
+              onClick={() => (setRole(r), setFieldError(null))}
+            >
               {ROLE_TEXT[r]}
             </button>
           ))}
@@ -147,7 +163,14 @@ export function KeysCard() {
         ) : null}
         <label className="stack-field">
           <span>Label</span>
-          <input className="input" data-testid="stack-key-label" placeholder="optional" maxLength={200} value={label} onChange={(e) => setLabel(e.target.value)} />
+          <input
+            className="input"
+            data-testid="stack-key-label"
+            placeholder="optional"
+            maxLength={200}
+            value={label}
+            onChange={(e) => setLabel(e.target.value)}
+          />
         </label>
         <button type="submit" className="btn primary" data-testid="stack-key-add" disabled={!api}>
           Add {ROLE_TEXT[role].toLowerCase()} {role === "webhook" ? "secret" : "key"}
@@ -156,7 +179,8 @@ export function KeysCard() {
       </form>
       {keys === null ? null : keys.length === 0 ? (
         <p className="faint stack-small" data-testid="stack-keys-empty">
-          No keys yet. Add one here or with <code>satpayload stack keys add</code>; they live in <code className="mono">{file}</code>.
+          No keys yet. Add one here or with <code>satpayload stack keys add</code>; they live in{" "}
+          <code className="mono">{file}</code>.
         </p>
       ) : (
         <table className="stack-table" data-testid="stack-keys-table">
@@ -182,7 +206,12 @@ export function KeysCard() {
                   {k.revoked ? (
                     <span className="faint">revoked</span>
                   ) : (
-                    <button type="button" className="btn small" data-testid={`stack-key-revoke-${k.id}`} onClick={() => void revokeKey(k.id)}>
+                    <button
+                      type="button"
+                      className="btn small"
+                      data-testid={`stack-key-revoke-${k.id}`}
+                      onClick={() => void revokeKey(k.id)}
+                    >
                       Revoke
                     </button>
                   )}

@@ -1,9 +1,23 @@
 // The dashboard's headline numbers: what arrived, how fast, from how many devices, how small, and
 // whether everything reached the CSE.
-import type { StackStats } from "../../../../host/api/stack.ts";
+import type { StackStats } from "#host/api/stack.ts";
 import { fmt } from "./format.ts";
 
-function Kpi({ label, value, sub, tone, testId, raw }: { label: string; value: string; sub?: string; tone?: "good" | "attention" | "over"; testId: string; raw: number | null }) {
+function Kpi({
+  label,
+  value,
+  sub,
+  tone,
+  testId,
+  raw,
+}: {
+  label: string;
+  value: string;
+  sub?: string;
+  tone?: "good" | "attention" | "over";
+  testId: string;
+  raw: number | null;
+}) {
   return (
     <div className={`stack-kpi${tone ? ` ${tone}` : ""}`} data-testid={testId} data-value={raw ?? ""}>
       <span className="stack-kpi-label">{label}</span>
@@ -19,21 +33,70 @@ export function Kpis({ stats }: { stats: StackStats | null }) {
   const forwardedShare = s && s.records ? s.forwarded / s.records : null;
   return (
     <section className="stack-kpis" aria-label="Live numbers" data-testid="stack-kpis">
-      <Kpi label="Records" testId="kpi-records" raw={s?.records ?? null} value={fmt.int(s?.records)} sub={s?.duplicates ? `${fmt.int(s.duplicates)} resends recognised` : "stored durably"} />
-      <Kpi label="Records / s" testId="kpi-rate" raw={s?.recordsPerSecond ?? null} value={fmt.rate(s?.recordsPerSecond)} sub="last second" />
-      <Kpi label="Unique devices" testId="kpi-devices" raw={s?.uniqueDevices ?? null} value={fmt.int(s?.uniqueDevices)} sub="by device key" />
-      <Kpi label="vs JSON size" testId="kpi-ratio" raw={s?.meanCompressionRatio ?? null} value={fmt.ratio(s?.meanCompressionRatio)} sub="mean compression ratio" tone={s?.meanCompressionRatio && s.meanCompressionRatio > 1 ? "good" : undefined} />
+      <Kpi
+        label="Records"
+        testId="kpi-records"
+        raw={s?.records ?? null}
+        value={fmt.int(s?.records)}
+        sub={s?.duplicates ? `${fmt.int(s.duplicates)} resends recognised` : "stored durably"}
+      />
+      <Kpi
+        label="Records / s"
+        testId="kpi-rate"
+        raw={s?.recordsPerSecond ?? null}
+        value={fmt.rate(s?.recordsPerSecond)}
+        sub="last second"
+      />
+      <Kpi
+        label="Unique devices"
+        testId="kpi-devices"
+        raw={s?.uniqueDevices ?? null}
+        value={fmt.int(s?.uniqueDevices)}
+        sub="by device key"
+      />
+      <Kpi
+        label="vs JSON size"
+        testId="kpi-ratio"
+        raw={s?.meanCompressionRatio ?? null}
+        value={fmt.ratio(s?.meanCompressionRatio)}
+        sub="mean compression ratio"
+        tone={s?.meanCompressionRatio && s.meanCompressionRatio > 1 ? "good" : undefined}
+      />
       <Kpi
         label="Forwarded"
         testId="kpi-forwarded"
         raw={s?.forwarded ?? null}
         value={forwardedShare === null ? "–" : fmt.pct(forwardedShare)}
-        sub={s ? `${fmt.int(s.forwarded)} in the CSE${s.forwardFailures ? `, ${fmt.int(s.forwardFailures)} failed attempts` : ""}` : undefined}
+        sub={
+          s
+            ? `${fmt.int(s.forwarded)} in the CSE${s.forwardFailures ? `, ${fmt.int(s.forwardFailures)} failed attempts` : ""}`
+            : undefined
+        }
         tone={retrying ? "over" : forwardedShare === 1 ? "good" : undefined}
       />
-      <Kpi label="Backlog" testId="kpi-backlog" raw={s?.backlog ?? null} value={fmt.int(s?.backlog)} sub={retrying ? "CSE not taking records: retrying" : "waiting to be forwarded"} tone={retrying ? "attention" : undefined} />
-      <Kpi label="Dead letters" testId="kpi-dead" raw={s?.deadLetters ?? null} value={fmt.int(s?.deadLetters)} sub="undecodable, kept for inspection" tone={s?.deadLetters ? "attention" : undefined} />
-      <Kpi label="Success rate" testId="kpi-success" raw={s?.successRate ?? null} value={fmt.pct(s?.successRate)} sub={s ? `${fmt.int(s.rejected)} refused (4xx)` : undefined} />
+      <Kpi
+        label="Backlog"
+        testId="kpi-backlog"
+        raw={s?.backlog ?? null}
+        value={fmt.int(s?.backlog)}
+        sub={retrying ? "CSE not taking records: retrying" : "waiting to be forwarded"}
+        tone={retrying ? "attention" : undefined}
+      />
+      <Kpi
+        label="Dead letters"
+        testId="kpi-dead"
+        raw={s?.deadLetters ?? null}
+        value={fmt.int(s?.deadLetters)}
+        sub="undecodable, kept for inspection"
+        tone={s?.deadLetters ? "attention" : undefined}
+      />
+      <Kpi
+        label="Success rate"
+        testId="kpi-success"
+        raw={s?.successRate ?? null}
+        value={fmt.pct(s?.successRate)}
+        sub={s ? `${fmt.int(s.rejected)} refused (4xx)` : undefined}
+      />
     </section>
   );
 }

@@ -1,16 +1,23 @@
 // The latest decoded records as they arrive (newest on top); a row opens the whole record.
 import { Fragment, useState } from "react";
-import type { StackRecord } from "../../../../host/api/stack.ts";
+import type { StackRecord } from "#host/api/stack.ts";
 import { fmt, preview } from "./format.ts";
 
 export function RecordsTable({ records, arrived }: { records: StackRecord[]; arrived: number }) {
   const [open, setOpen] = useState<string | null>(null);
   return (
-    <section className="card stack-card stack-wide" data-testid="stack-records" aria-label="Latest decoded records" data-count={records.length}>
+    <section
+      className="card stack-card stack-wide"
+      data-testid="stack-records"
+      aria-label="Latest decoded records"
+      data-count={records.length}
+    >
       <header className="stack-card-head">
         <h2 className="section-title">Latest decoded records</h2>
         <span className="spacer" />
-        <span className="faint stack-small">{arrived ? `${fmt.int(arrived)} arrived while this page was open` : "newest first"}</span>
+        <span className="faint stack-small">
+          {arrived ? `${fmt.int(arrived)} arrived while this page was open` : "newest first"}
+        </span>
       </header>
       {records.length === 0 ? (
         <p className="empty" data-testid="stack-records-empty">
@@ -59,7 +66,13 @@ export function RecordsTable({ records, arrived }: { records: StackRecord[]; arr
                       <td>{r.format}</td>
                       <td className="num">{r.size}</td>
                       <td className="num">{fmt.ratio(r.size ? r.jsonSize / r.size : null)}</td>
-                      <td>{r.forwardedAt ? <span className="stack-ok">delivered</span> : <span className="faint">pending</span>}</td>
+                      <td>
+                        {r.forwardedAt ? (
+                          <span className="stack-ok">delivered</span>
+                        ) : (
+                          <span className="faint">pending</span>
+                        )}
+                      </td>
                       <td className="mono stack-ellipsis stack-values">{preview(r.record)}</td>
                     </tr>
                     {expanded ? (

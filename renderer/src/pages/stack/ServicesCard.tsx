@@ -1,6 +1,6 @@
 // The processes behind the stack (state, pid, health, restarts) and their captured output.
 import { useEffect, useRef, useState } from "react";
-import type { LogLine, StackStatus } from "../../../../host/api/stack.ts";
+import type { LogLine, StackStatus } from "#host/api/stack.ts";
 import { fmt } from "./format.ts";
 
 const NAMES = { cse: "Embedded CSE", decoder: "Decoder" } as const;
@@ -15,7 +15,8 @@ export function ServicesCard({ status }: { status: StackStatus }) {
       </header>
       {status.services.length === 0 ? (
         <p className="stack-note">
-          Started by <code>satpayload stack up</code> (pid {status.ownerPid}); its processes and logs are in that terminal and in <code>{status.dir}/logs</code>.
+          Started by <code>satpayload stack up</code> (pid {status.ownerPid}); its processes and logs are in that
+          terminal and in <code>{status.dir}/logs</code>.
         </p>
       ) : (
         <ul className="stack-services">
@@ -26,19 +27,36 @@ export function ServicesCard({ status }: { status: StackStatus }) {
               <li key={s.name} data-testid={`service-${s.name}`} data-state={s.state}>
                 <span className={`stack-dot ${tone}`} aria-hidden="true" />
                 <strong>{NAMES[s.name]}</strong>
-                <span className="muted">{s.state === "running" ? (s.healthy === false ? "not answering" : s.healthy ? "healthy" : "running") : s.state}</span>
+                <span className="muted">
+                  {s.state === "running"
+                    ? s.healthy === false
+                      ? "not answering"
+                      : s.healthy
+                        ? "healthy"
+                        : "running"
+                    : s.state}
+                </span>
                 <span className="spacer" />
                 <span className="faint mono">{s.pid ? `pid ${s.pid}` : ""}</span>
-                {s.restarts ? <span className="badge" title={s.lastExit ?? undefined}>{`${s.restarts} restart${s.restarts === 1 ? "" : "s"}`}</span> : null}
+                {s.restarts ? (
+                  <span
+                    className="badge"
+                    title={s.lastExit ?? undefined}
+                  >{`${s.restarts} restart${s.restarts === 1 ? "" : "s"}`}</span>
+                ) : null}
               </li>
             );
           })}
         </ul>
       )}
       {status.options?.cseUrl ? <p className="stack-note">Forwarding to {status.options.cseUrl}</p> : null}
-      {status.options && !status.options.cseUrl && status.services.length > 0 && !status.services.some((s) => s.name === "cse") ? (
+      {status.options &&
+      !status.options.cseUrl &&
+      status.services.length > 0 &&
+      !status.services.some((s) => s.name === "cse") ? (
         <p className="stack-note" data-testid="stack-cse-in-decoder">
-          The embedded CSE runs inside the decoder&apos;s process: a record and its contentInstance are stored in one transaction.
+          The embedded CSE runs inside the decoder&apos;s process: a record and its contentInstance are stored in one
+          transaction.
         </p>
       ) : null}
     </section>
@@ -72,8 +90,14 @@ export function LogsCard({ lines }: { lines: LogLine[] }) {
       ) : (
         <pre className="stack-log mono" ref={box}>
           {shown.map((l, i) => (
-            <span key={i} className={/\b(fail|error|refused|unexpected)/i.test(l.text) ? "err" : l.stream === "event" ? "event" : undefined}>
-              <span className="faint">{l.at.slice(11, 19)}</span> <span className="stack-log-svc">{l.service}</span> {l.text}
+            <span
+              key={i}
+              className={
+                /\b(fail|error|refused|unexpected)/i.test(l.text) ? "err" : l.stream === "event" ? "event" : undefined
+              }
+            >
+              <span className="faint">{l.at.slice(11, 19)}</span> <span className="stack-log-svc">{l.service}</span>{" "}
+              {l.text}
               {"\n"}
             </span>
           ))}

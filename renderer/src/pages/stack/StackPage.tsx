@@ -1,8 +1,6 @@
 // The Stack page: start and stop the local decoder + CSE, and watch it live — the paper's Figure 5
 // dashboard: records per second, unique devices, compression, backlog, dead letters, latest records.
 import { useEffect } from "react";
-import { ThemeToggle } from "../../components/common/ThemeToggle.tsx";
-import { go } from "../../nav/store.ts";
 import { Endpoints } from "./Endpoints.tsx";
 import { KeysCard } from "./KeysCard.tsx";
 import { Kpis } from "./Kpis.tsx";
@@ -11,9 +9,17 @@ import { RecordsTable } from "./RecordsTable.tsx";
 import { LogsCard, ServicesCard } from "./ServicesCard.tsx";
 import { StartCard } from "./StartCard.tsx";
 import { isLive, refresh, stackDown, startStack, useStack } from "./store.ts";
+import { ThemeToggle } from "../../components/common/ThemeToggle.tsx";
+import { go } from "../../nav/store.ts";
 import "./stack.css";
 
-const STATE_TEXT = { stopped: "Stopped", starting: "Starting…", running: "Running", degraded: "Degraded", stopping: "Stopping…" } as const;
+const STATE_TEXT = {
+  stopped: "Stopped",
+  starting: "Starting…",
+  running: "Running",
+  degraded: "Degraded",
+  stopping: "Stopping…",
+} as const;
 
 function StateChip() {
   const status = useStack((s) => s.status);
@@ -44,7 +50,13 @@ export function StackPage() {
   return (
     <>
       <header className="topbar">
-        <button type="button" className="btn ghost" data-testid="stack-back" title="Back" onClick={() => go({ page: "designer" })}>
+        <button
+          type="button"
+          className="btn ghost"
+          data-testid="stack-back"
+          title="Back"
+          onClick={() => go({ page: "designer" })}
+        >
           <span className="brand-mark" aria-hidden="true" />
           SatPayload Studio
         </button>
@@ -54,13 +66,23 @@ export function StackPage() {
         <StateChip />
         <div className="spacer" />
         {live ? (
-          <button type="button" className="btn" data-testid="stack-stop" disabled={busy !== null || status?.owner === null} onClick={() => void stackDown()}>
+          <button
+            type="button"
+            className="btn"
+            data-testid="stack-stop"
+            disabled={busy !== null || status?.owner === null}
+            onClick={() => void stackDown()}
+          >
             {busy === "down" ? "Stopping…" : "Stop the stack"}
           </button>
         ) : null}
         <ThemeToggle />
       </header>
-      <main className={`stack-page${live ? "" : " idle"}`} data-testid="stack-page" data-state={status?.state ?? "unknown"}>
+      <main
+        className={`stack-page${live ? "" : " idle"}`}
+        data-testid="stack-page"
+        data-state={status?.state ?? "unknown"}
+      >
         {error ? (
           <div className="error-box stack-wide" role="alert" data-testid="stack-error">
             <div>
@@ -91,7 +113,10 @@ export function StackPage() {
             <div>
               <strong>Starting the stack</strong>
               <ul>
-                {(status.services.length ? status.services : [{ name: "cse" as const, state: "starting" as const }]).map((s) => (
+                {(status.services.length
+                  ? status.services
+                  : [{ name: "cse" as const, state: "starting" as const }]
+                ).map((s) => (
                   <li key={s.name}>
                     {s.name === "cse" ? "Embedded CSE" : "Decoder"}: {s.state}
                   </li>
@@ -114,5 +139,10 @@ export function StackPage() {
 export function StackBadge() {
   const live = useStack((s) => isLive(s.status));
   useEffect(() => void startStack(), []);
-  return <span className={`stack-nav-dot${live ? " live" : ""}`} title={live ? "The stack is running" : "The stack is stopped"} />;
+  return (
+    <span
+      className={`stack-nav-dot${live ? " live" : ""}`}
+      title={live ? "The stack is running" : "The stack is stopped"}
+    />
+  );
 }

@@ -2,14 +2,21 @@
 
 export const fmt = {
   int: (x: number | null | undefined) => (x === null || x === undefined ? "–" : Math.round(x).toLocaleString("en-US")),
-  rate: (x: number | null | undefined) => (x === null || x === undefined ? "–" : x >= 100 ? Math.round(x).toLocaleString("en-US") : x.toFixed(1)),
+  rate: (x: number | null | undefined) =>
+    x === null || x === undefined ? "–" : x >= 100 ? Math.round(x).toLocaleString("en-US") : x.toFixed(1),
   ratio: (x: number | null | undefined) => (x === null || x === undefined ? "–" : `${x.toFixed(2)}×`),
-  pct: (x: number | null | undefined) => (x === null || x === undefined ? "–" : `${(x * 100).toFixed(x === 1 ? 0 : 2)} %`),
-  time: (ms: number) => new Date(ms).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit", second: "2-digit" }),
+  pct: (x: number | null | undefined) =>
+    x === null || x === undefined ? "–" : `${(x * 100).toFixed(x === 1 ? 0 : 2)} %`,
+  time: (ms: number) =>
+    new Date(ms).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit", second: "2-digit" }),
   since: (iso: string | null) => {
     if (!iso) return "–";
     const s = Math.max(0, Math.round((Date.now() - Date.parse(iso)) / 1000));
-    return s < 60 ? `${s} s` : s < 3600 ? `${Math.floor(s / 60)} min` : `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
+    return s < 60
+      ? `${s} s`
+      : s < 3600
+        ? `${Math.floor(s / 60)} min`
+        : `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
   },
 };
 

@@ -1,9 +1,16 @@
 // The Stack page's state: the stack's status, live numbers and records fed by host events, the
 // rate history the chart draws, captured logs, and the start form.
 import { create } from "zustand";
-import type { HostApi } from "../../../../host/api/contract.ts";
-import type { FormatId } from "../../../../codecs/src/formats/types.ts";
-import { stackRouteSchema, type LogLine, type StackRecord, type StackRoute, type StackStats, type StackStatus } from "../../../../host/api/stack.ts";
+import type { FormatId } from "#codecs";
+import type { HostApi } from "#host/api/contract.ts";
+import {
+  stackRouteSchema,
+  type LogLine,
+  type StackRecord,
+  type StackRoute,
+  type StackStats,
+  type StackStatus,
+} from "#host/api/stack.ts";
 import { asHostError } from "../../host/errors.ts";
 import { useSession } from "../../state/session.ts";
 
@@ -36,7 +43,10 @@ export interface StackForm {
 }
 
 /** what the decoder answers without any route configured (services/decoder/routes.ts) */
-export const DEFAULT_ROUTES_TEXT = ["/container-data → paper · protobuf", "/astrocast-callback → paper · protobuf (portal JSON)"];
+export const DEFAULT_ROUTES_TEXT = [
+  "/container-data → paper · protobuf",
+  "/astrocast-callback → paper · protobuf (portal JSON)",
+];
 
 export const MAX_RECORDS = 50;
 export const MAX_POINTS = 300;
@@ -64,7 +74,16 @@ export const useStack = create<StackPageState>()(() => ({
   logs: [],
   busy: null,
   error: null,
-  form: { replicas: "1", container: "device", target: "embedded", cseUrl: "", verifySubscriptions: false, routes: [], mqtt: false, coap: false },
+  form: {
+    replicas: "1",
+    container: "device",
+    target: "embedded",
+    cseUrl: "",
+    verifySubscriptions: false,
+    routes: [],
+    mqtt: false,
+    coap: false,
+  },
 }));
 
 function api(): HostApi | null {
@@ -91,7 +110,9 @@ function onStats(s: StackStats): void {
   useStack.setState((st) => ({
     stats: s,
     records: settle(st.records, s),
-    series: [...st.series, { t: s.at, rps: s.recordsPerSecond ?? 0, fps: s.forwardedPerSecond ?? 0 }].slice(-MAX_POINTS),
+    series: [...st.series, { t: s.at, rps: s.recordsPerSecond ?? 0, fps: s.forwardedPerSecond ?? 0 }].slice(
+      -MAX_POINTS,
+    ),
   }));
 }
 
@@ -125,7 +146,9 @@ export function startStack(): boolean {
     if (!isLive(s) && isLive(was)) useStack.setState({ stats: null, series: [] });
   });
   a.on("stack.stats", onStats);
-  a.on("stack.ingested", (e) => useStack.setState((st) => ({ records: mergeRecords(st.records, e.records), arrived: st.arrived + e.count })));
+  a.on("stack.ingested", (e) =>
+    useStack.setState((st) => ({ records: mergeRecords(st.records, e.records), arrived: st.arrived + e.count })),
+  );
   a.on("stack.log", (e) => useStack.setState((st) => ({ logs: mergeLogs(st.logs, e.lines) })));
   void refresh();
   return true;
@@ -139,8 +162,16 @@ export async function refresh(): Promise<void> {
     const status = await a.call("stack.status", {});
     useStack.setState({ status });
     if (!isLive(status)) return;
-    const [latest, stats, logs] = await Promise.all([a.call("stack.latest", { limit: 20 }), a.call("stack.stats", {}), a.call("stack.logs", { limit: 200 })]);
-    useStack.setState((st) => ({ records: mergeRecords(st.records, latest.records), stats: stats ?? st.stats, logs: mergeLogs(st.logs, logs.lines) }));
+    const [latest, stats, logs] = await Promise.all([
+      a.call("stack.latest", { limit: 20 }),
+      a.call("stack.stats", {}),
+      a.call("stack.logs", { limit: 200 }),
+    ]);
+    useStack.setState((st) => ({
+      records: mergeRecords(st.records, latest.records),
+      stats: stats ?? st.stats,
+      logs: mergeLogs(st.logs, logs.lines),
+    }));
   } catch (e) {
     useStack.setState({ error: asHostError(e).describe() });
   }
@@ -171,7 +202,8 @@ export function formProblem(f: StackForm): string | null {
   if (!/^\d+$/.test(f.replicas) || n < 1 || n > 16) return "Replicas: a whole number from 1 to 16.";
   const coap = coapProblem(f);
   if (coap) return coap;
-  if (f.target === "external" && !/^http:\/\/[^/\s]+\/[^/\s]/.test(f.cseUrl.trim())) return "CSE URL: http://host:port/<base name>, e.g. http://mobius.example:7579/Mobius.";
+  if (f.target === "external" && !/^http:\/\/[^/\s]+\/[^/\s]/.test(f.cseUrl.trim()))
+    return "CSE URL: http://host:port/<base name>, e.g. http://mobius.example:7579/Mobius.";
   for (const [i, r] of f.routes.entries()) {
     const p = routeProblem(r, f.routes);
     if (p) return `Device route ${i + 1}: ${p}.`;
@@ -188,7 +220,9 @@ export async function stackUp(): Promise<void> {
     const status = await a.call("stack.up", {
       replicas: Number(f.replicas),
       container: f.container,
-      ...(f.target === "external" ? { cseUrl: f.cseUrl.trim() } : { cseKind: f.target, verifySubscriptions: f.verifySubscriptions }),
+      ...(f.target === "external"
+        ? { cseUrl: f.cseUrl.trim() }
+        : { cseKind: f.target, verifySubscriptions: f.verifySubscriptions }),
       routes: f.routes,
       ...(f.mqtt ? { mqttPort: 0 } : {}),
       ...(f.coap ? { coapPort: 0 } : {}),

@@ -37,7 +37,12 @@ describe("FrameReader", () => {
   it("one byte at a time", () => {
     const messages = [new Uint8Array([1, 2, 3]), new Uint8Array(0), new Uint8Array(300).fill(7)];
     const stream = frameAll(messages);
-    expect(readAll(stream, Array.from({ length: stream.length - 1 }, (_, i) => i + 1))).toEqual(messages.map(hex));
+    expect(
+      readAll(
+        stream,
+        Array.from({ length: stream.length - 1 }, (_, i) => i + 1),
+      ),
+    ).toEqual(messages.map(hex));
   });
 
   it("a stream that ends inside a frame is an error", () => {

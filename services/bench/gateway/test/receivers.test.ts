@@ -5,8 +5,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { compileSbe } from "../../../../codecs/src/formats/sbe.ts";
-import { protobufCodec } from "../../../../codecs/src/formats/protobuf.ts";
+import { protobufCodec } from "#codecs/formats/protobuf.ts";
+import { compileSbe } from "#codecs/formats/sbe.ts";
 import { frameAll } from "../framing.ts";
 import { buildJavaReceiver, DECODING_KINDS, startReceiver, type Receiver, type ReceiverKind } from "../receivers.ts";
 import { loadStaticModule, writeStaticModule } from "../staticProtobuf.ts";
@@ -24,7 +24,11 @@ afterAll(async () => {
 describe.each(PAYLOAD_LIMITS)("payloads up to %i bytes", (limit) => {
   const layout = telemetryLayout(limit);
   const records = telemetryRecords(limit, COUNT, 7);
-  const expected = records.map((r) => ({ id: String(r.id), timestamp: String(r.timestamp), payload: r.payload as string }));
+  const expected = records.map((r) => ({
+    id: String(r.id),
+    timestamp: String(r.timestamp),
+    payload: r.payload as string,
+  }));
   const sbe = records.map((r) => compileSbe(layout).encode(r));
   const protobuf = records.map((r) => protobufCodec.compile(layout).encode(r));
   let staticModule = "";
@@ -46,26 +50,34 @@ describe.each(PAYLOAD_LIMITS)("payloads up to %i bytes", (limit) => {
 
   it("protobufjs static code writes the bytes our protobuf encoder sends", () => {
     const T = loadStaticModule(staticModule);
-    const theirs = records.map((r) => Buffer.from(T.encode({ id: String(r.id), timestamp: String(r.timestamp), payload: r.payload }).finish()).toString("hex"));
+    const theirs = records.map((r) =>
+      Buffer.from(T.encode({ id: String(r.id), timestamp: String(r.timestamp), payload: r.payload }).finish()).toString(
+        "hex",
+      ),
+    );
     expect(theirs).toEqual(protobuf.map((b) => Buffer.from(b).toString("hex")));
   });
 
-  it.each(DECODING_KINDS)("%s decodes every value the sender encoded", async (kind: ReceiverKind) => {
-    const r = await startReceiver(kind, { maxPayload: limit, verify: true, staticModule, javaClasses });
-    running.push(r);
-    const bytes = kind.endsWith("sbe") ? sbe : protobuf;
-    const { result, records: got } = await r.send(frameAll(bytes));
-    expect(got).toEqual(expected);
-    expect(result.messages).toBe(COUNT);
-    expect(result.bytes).toBe(bytes.reduce((n, b) => n + 4 + b.length, 0));
-    expect(result.digest).toBe(digestOf(records));
+  it.each(DECODING_KINDS)(
+    "%s decodes every value the sender encoded",
+    async (kind: ReceiverKind) => {
+      const r = await startReceiver(kind, { maxPayload: limit, verify: true, staticModule, javaClasses });
+      running.push(r);
+      const bytes = kind.endsWith("sbe") ? sbe : protobuf;
+      const { result, records: got } = await r.send(frameAll(bytes));
+      expect(got).toEqual(expected);
+      expect(result.messages).toBe(COUNT);
+      expect(result.bytes).toBe(bytes.reduce((n, b) => n + 4 + b.length, 0));
+      expect(result.digest).toBe(digestOf(records));
 
-    // a stream cut inside a frame is reported, and the receiver takes the next batch
-    const cut = frameAll(bytes.slice(0, 3));
-    await expect(r.send(cut.subarray(0, cut.length - 2))).rejects.toThrow(/inside a frame/);
-    const again = await r.send(frameAll(bytes.slice(0, 10)));
-    expect(again.result.digest).toBe(digestOf(records.slice(0, 10)));
-  }, 120_000);
+      // a stream cut inside a frame is reported, and the receiver takes the next batch
+      const cut = frameAll(bytes.slice(0, 3));
+      await expect(r.send(cut.subarray(0, cut.length - 2))).rejects.toThrow(/inside a frame/);
+      const again = await r.send(frameAll(bytes.slice(0, 10)));
+      expect(again.result.digest).toBe(digestOf(records.slice(0, 10)));
+    },
+    120_000,
+  );
 
   it("the framing-only floor counts every frame and reads no content", async () => {
     const r = await startReceiver("frames-only", { maxPayload: limit });

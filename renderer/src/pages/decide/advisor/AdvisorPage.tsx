@@ -1,24 +1,32 @@
 // Fit-to-platform advisor: the changes that bring the layout under a target size, ranked by bytes saved per bit of
 // declared precision given up, each with its cost in the field's terms; one or all applied as an undoable edit.
 import { useEffect } from "react";
-import { CODECS } from "../../../../../codecs/src/formats/registry.ts";
-import { FORMAT_IDS, type FormatId } from "../../../../../codecs/src/formats/types.ts";
-import { PLATFORMS, platformById } from "../../../../../codecs/src/platforms/catalog.ts";
-import type { SizeStats } from "../../../../../codecs/src/analysis/stats.ts";
+import { CODECS, FORMAT_IDS, type FormatId, platformById, PLATFORMS } from "#codecs";
+import type { SizeStats } from "#codecs/analysis/stats.ts";
 import { useDesigner } from "../../../state/designer.ts";
 import { useSettings } from "../../../state/settings.ts";
 import { NumberInput } from "../inputs.tsx";
 import { LimitsPanel } from "./LimitsPanel.tsx";
 import { applyChanges, requestAdvice, setAdvisorWorker, stopAdvisor, targetBytesOf, useAdvisor } from "./store.ts";
 
-setAdvisorWorker(() => new Worker(new URL("./advisor.worker.ts", import.meta.url), { type: "module", name: "advisor" }));
+setAdvisorWorker(
+  () => new Worker(new URL("./advisor.worker.ts", import.meta.url), { type: "module", name: "advisor" }),
+);
 
-const LIMITED = PLATFORMS.filter((p) => p.uplinkBytes !== undefined && p.status !== "discontinued").sort((a, b) => a.uplinkBytes! - b.uplinkBytes!);
+const LIMITED = PLATFORMS.filter((p) => p.uplinkBytes !== undefined && p.status !== "discontinued").sort(
+  (a, b) => a.uplinkBytes! - b.uplinkBytes!,
+);
 const limitOf = (id: string) => platformById(id)?.uplinkBytes;
-const PHASES: Record<string, string> = { sampling: "Drawing samples", measuring: "Measuring each change", planning: "Chaining changes", checking: "Checking every sample" };
+const PHASES: Record<string, string> = {
+  sampling: "Drawing samples",
+  measuring: "Measuring each change",
+  planning: "Chaining changes",
+  checking: "Checking every sample",
+};
 
 const b1 = (x: number) => `${x.toFixed(x >= 10 ? 1 : 2)} B`;
-const sizesText = (s: SizeStats) => `${s.min === s.max ? `${s.max} B` : `${s.min}–${s.max} B`} (mean ${s.mean.toFixed(1)})`;
+const sizesText = (s: SizeStats) =>
+  `${s.min === s.max ? `${s.max} B` : `${s.min}–${s.max} B`} (mean ${s.mean.toFixed(1)})`;
 
 function Controls({ target }: { target: number | undefined }) {
   const a = useAdvisor();
@@ -27,7 +35,12 @@ function Controls({ target }: { target: number | undefined }) {
     <div className="analysis-controls advisor-controls">
       <label>
         Target
-        <select className="select" value={a.target} data-testid="advisor-target" onChange={(e) => useAdvisor.setState({ target: e.target.value })}>
+        <select
+          className="select"
+          value={a.target}
+          data-testid="advisor-target"
+          onChange={(e) => useAdvisor.setState({ target: e.target.value })}
+        >
           {LIMITED.map((p) => (
             <option key={p.id} value={p.id}>
               {p.name} · {p.uplinkBytes} B
@@ -38,12 +51,27 @@ function Controls({ target }: { target: number | undefined }) {
       </label>
       {a.target === "custom" ? (
         <label>
-          <NumberInput label="Target bytes" value={a.customBytes} integer min={1} max={65_535} width={70} testId="advisor-custom" onCommit={(v) => v !== undefined && useAdvisor.setState({ customBytes: v })} />B
+          <NumberInput
+            label="Target bytes"
+            value={a.customBytes}
+            integer
+            min={1}
+            max={65_535}
+            width={70}
+            testId="advisor-custom"
+            onCommit={(v) => v !== undefined && useAdvisor.setState({ customBytes: v })}
+          />
+          B
         </label>
       ) : null}
       <label>
         Format
-        <select className="select" value={a.format} data-testid="advisor-format" onChange={(e) => useAdvisor.setState({ format: e.target.value as FormatId })}>
+        <select
+          className="select"
+          value={a.format}
+          data-testid="advisor-format"
+          onChange={(e) => useAdvisor.setState({ format: e.target.value as FormatId })}
+        >
           {FORMAT_IDS.map((f) => (
             <option key={f} value={f}>
               {CODECS[f].info.label}
@@ -73,10 +101,24 @@ function UndoRedo() {
   const canRedo = useDesigner((s) => s.history.future.length > 0);
   return (
     <>
-      <button type="button" className="btn small" data-testid="advisor-undo" disabled={!canUndo} onClick={() => useDesigner.getState().undo()} title="Undo the last layout edit (Ctrl+Z)">
+      <button
+        type="button"
+        className="btn small"
+        data-testid="advisor-undo"
+        disabled={!canUndo}
+        onClick={() => useDesigner.getState().undo()}
+        title="Undo the last layout edit (Ctrl+Z)"
+      >
         Undo
       </button>
-      <button type="button" className="btn small" data-testid="advisor-redo" disabled={!canRedo} onClick={() => useDesigner.getState().redo()} title="Redo (Ctrl+Y)">
+      <button
+        type="button"
+        className="btn small"
+        data-testid="advisor-redo"
+        disabled={!canRedo}
+        onClick={() => useDesigner.getState().redo()}
+        title="Redo (Ctrl+Y)"
+      >
         Redo
       </button>
     </>
@@ -114,7 +156,8 @@ export function AdvisorPage() {
 
   const r = a.result;
   const formatLabel = CODECS[a.format].info.label;
-  const targetName = a.target === "custom" ? `${target} B` : `${platformById(a.target)?.name ?? a.target} (${target} B)`;
+  const targetName =
+    a.target === "custom" ? `${target} B` : `${platformById(a.target)?.name ?? a.target} (${target} B)`;
   const stale = r !== null && a.running;
 
   let body;
@@ -125,7 +168,12 @@ export function AdvisorPage() {
         Add fields in the designer (or fix its problems) and the advisor proposes what to change.
       </div>
     );
-  else if (a.error) body = <div className="error-box" data-testid="advisor-error">{a.error}</div>;
+  else if (a.error)
+    body = (
+      <div className="error-box" data-testid="advisor-error">
+        {a.error}
+      </div>
+    );
   else if (!r)
     body = (
       <div className="empty" data-testid="advisor-running">
@@ -135,7 +183,13 @@ export function AdvisorPage() {
     );
   else
     body = (
-      <div className={`advisor-body${stale ? " stale" : ""}`} data-testid="advisor-result" data-fits={r.plan.fits} data-base-max={r.base.max} data-plan-max={r.plan.sizes.max}>
+      <div
+        className={`advisor-body${stale ? " stale" : ""}`}
+        data-testid="advisor-result"
+        data-fits={r.plan.fits}
+        data-base-max={r.base.max}
+        data-plan-max={r.plan.sizes.max}
+      >
         {a.notice ? <p className="note attention">{a.notice}</p> : null}
         <div className="panel advisor-summary">
           <div className="advisor-numbers">
@@ -144,7 +198,9 @@ export function AdvisorPage() {
               <div className={`big num${r.base.max > r.targetBytes ? " over-text" : ""}`} data-testid="advisor-now">
                 {r.base.max} B
               </div>
-              <div className="faint">max of {r.sampleCount.toLocaleString("en-US")} · mean {r.base.mean.toFixed(1)}</div>
+              <div className="faint">
+                max of {r.sampleCount.toLocaleString("en-US")} · mean {r.base.mean.toFixed(1)}
+              </div>
             </div>
             <div className="arrow" aria-hidden="true">
               →
@@ -155,7 +211,8 @@ export function AdvisorPage() {
                 {r.plan.sizes.max} B
               </div>
               <div className="faint">
-                {r.plan.transforms.length} change{r.plan.transforms.length === 1 ? "" : "s"} · mean {r.plan.sizes.mean.toFixed(1)}
+                {r.plan.transforms.length} change{r.plan.transforms.length === 1 ? "" : "s"} · mean{" "}
+                {r.plan.sizes.mean.toFixed(1)}
               </div>
             </div>
             <div className="advisor-verdict">
@@ -180,7 +237,11 @@ export function AdvisorPage() {
                 data-testid="advisor-apply-all"
                 data-partial={r.plan.partial}
                 disabled={stale}
-                title={r.plan.partial ? `Partial: these changes lose no precision but leave messages at ${r.plan.sizes.max} B, over ${targetName}` : undefined}
+                title={
+                  r.plan.partial
+                    ? `Partial: these changes lose no precision but leave messages at ${r.plan.sizes.max} B, over ${targetName}`
+                    : undefined
+                }
                 onClick={() => applyChanges(r.plan.transforms)}
               >
                 {r.plan.partial
@@ -192,13 +253,14 @@ export function AdvisorPage() {
           </div>
           {r.bitpacked && r.bitpacked.max < r.base.max ? (
             <p className="note">
-              Bit-packing: the same layout bit-packed is {sizesText(r.bitpacked)} before any change. Choose “Bit-packed” as the format to plan with it.
+              Bit-packing: the same layout bit-packed is {sizesText(r.bitpacked)} before any change. Choose “Bit-packed”
+              as the format to plan with it.
             </p>
           ) : null}
           {r.plan.partial ? (
             <p className="note attention" data-testid="advisor-partial">
-              Out of reach, so the plan gives up no precision: it only holds the changes that lose nothing. Try another format, lift a precision limit, or apply
-              single suggestions below knowing the target is still missed.
+              Out of reach, so the plan gives up no precision: it only holds the changes that lose nothing. Try another
+              format, lift a precision limit, or apply single suggestions below knowing the target is still missed.
             </p>
           ) : null}
           <p className="note">Applying is one step in the designer's history: Undo (Ctrl+Z) takes it back.</p>
@@ -207,7 +269,10 @@ export function AdvisorPage() {
         {r.plan.losses.length > 0 ? (
           <div className="panel">
             <h3>
-              Precision given up by the plan <span className="sub">worst error guaranteed by the new step, and the worst measured by decoding every sample</span>
+              Precision given up by the plan{" "}
+              <span className="sub">
+                worst error guaranteed by the new step, and the worst measured by decoding every sample
+              </span>
             </h3>
             <table className="data" data-testid="advisor-losses">
               <thead>
@@ -222,7 +287,9 @@ export function AdvisorPage() {
               </thead>
               <tbody>
                 {r.plan.losses.map((l, i) => {
-                  const s = r.suggestions.find((x) => x.transform === r.plan.transforms[i] || x.id === r.plan.steps[i]?.suggestionId);
+                  const s = r.suggestions.find(
+                    (x) => x.transform === r.plan.transforms[i] || x.id === r.plan.steps[i]?.suggestionId,
+                  );
                   return (
                     <tr key={l.field} data-testid={`loss-${l.field}`}>
                       <th scope="row">{l.field}</th>
@@ -240,17 +307,23 @@ export function AdvisorPage() {
         {r.status ? (
           <div className="panel">
             <h3>
-              Status message <span className="sub">sent rarely (once a day, or when a value changes): {sizesText(r.status.sizes)} in {formatLabel}</span>
+              Status message{" "}
+              <span className="sub">
+                sent rarely (once a day, or when a value changes): {sizesText(r.status.sizes)} in {formatLabel}
+              </span>
             </h3>
             <p className="note" data-testid="advisor-status">
-              {r.status.layout.fields.map((f) => `${f.key} = ${JSON.stringify((f.sample as { value?: unknown } | undefined)?.value ?? "")}`).join(" · ")}
+              {r.status.layout.fields
+                .map((f) => `${f.key} = ${JSON.stringify((f.sample as { value?: unknown } | undefined)?.value ?? "")}`)
+                .join(" · ")}
             </p>
           </div>
         ) : null}
 
         <div className="panel">
           <h3>
-            Suggestions <span className="sub">ranked: lossless first, then bytes saved per bit of declared precision given up</span>
+            Suggestions{" "}
+            <span className="sub">ranked: lossless first, then bytes saved per bit of declared precision given up</span>
           </h3>
           {r.suggestions.length === 0 ? (
             <div className="empty">
@@ -262,9 +335,18 @@ export function AdvisorPage() {
               <thead>
                 <tr>
                   <th scope="col">Change</th>
-                  <th scope="col" title="Mean bytes saved per message with only this change">saves</th>
-                  <th scope="col" title="Precision given up per message: log2(new step / declared step) bits per value, whatever the samples hold">info lost</th>
-                  <th scope="col" title="Bytes saved per bit of precision given up">B/bit</th>
+                  <th scope="col" title="Mean bytes saved per message with only this change">
+                    saves
+                  </th>
+                  <th
+                    scope="col"
+                    title="Precision given up per message: log2(new step / declared step) bits per value, whatever the samples hold"
+                  >
+                    info lost
+                  </th>
+                  <th scope="col" title="Bytes saved per bit of precision given up">
+                    B/bit
+                  </th>
                   <th scope="col">worst error</th>
                   <th scope="col">new size</th>
                   <th scope="col" />
@@ -281,12 +363,20 @@ export function AdvisorPage() {
                       {s.caveat ? <div className="attention-text">{s.caveat}</div> : null}
                     </td>
                     <td>{b1(s.bytesSaved)}</td>
-                    <td data-testid={`info-lost-${s.fieldId}`}>{s.infoLostBits <= 1e-6 ? "none" : `${s.infoLostBits.toFixed(2)} bit`}</td>
+                    <td data-testid={`info-lost-${s.fieldId}`}>
+                      {s.infoLostBits <= 1e-6 ? "none" : `${s.infoLostBits.toFixed(2)} bit`}
+                    </td>
                     <td>{s.bytesPerBit === null ? "∞" : s.bytesPerBit.toFixed(2)}</td>
                     <td data-testid={`worst-${s.fieldId}`}>{s.loss?.text ?? "exact"}</td>
                     <td className={s.sizes.max > r.targetBytes ? "over-text" : undefined}>{sizesText(s.sizes)}</td>
                     <td>
-                      <button type="button" className="btn small" data-testid={`apply-${s.fieldId}`} disabled={stale} onClick={() => applyChanges([s.transform])}>
+                      <button
+                        type="button"
+                        className="btn small"
+                        data-testid={`apply-${s.fieldId}`}
+                        disabled={stale}
+                        onClick={() => applyChanges([s.transform])}
+                      >
                         Apply
                       </button>
                     </td>

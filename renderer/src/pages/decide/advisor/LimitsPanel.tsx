@@ -1,9 +1,9 @@
 // What the user will not give up: a lock per field, and for rounded values the coarsest step the advisor may choose,
 // shown as the worst error it allows (metres for positions).
-import { declaredStep } from "../../../../../codecs/src/advisor/declared.ts";
-import { leafFields } from "../../../../../codecs/src/advisor/tree.ts";
-import { lossText, short } from "../../../../../codecs/src/advisor/units.ts";
-import type { Layout } from "../../../../../codecs/src/layout/schema.ts";
+import type { Layout } from "#codecs";
+import { declaredStep } from "#codecs/advisor/declared.ts";
+import { leafFields } from "#codecs/advisor/tree.ts";
+import { lossText, short } from "#codecs/advisor/units.ts";
 import { NumberInput } from "../inputs.tsx";
 import { setLocked, setMaxStep, useAdvisor } from "./store.ts";
 
@@ -16,7 +16,12 @@ export function LimitsPanel({ layout }: { layout: Layout }) {
     <details className="panel advisor-limits" data-testid="advisor-limits" open={count > 0 ? true : undefined}>
       <summary>
         <h3>
-          Precision limits <span className="sub">{count ? `${count} field${count === 1 ? "" : "s"} limited` : "lock a field, or set the coarsest step the advisor may round it to"}</span>
+          Precision limits{" "}
+          <span className="sub">
+            {count
+              ? `${count} field${count === 1 ? "" : "s"} limited`
+              : "lock a field, or set the coarsest step the advisor may round it to"}
+          </span>
         </h3>
       </summary>
       <table className="data">
@@ -42,26 +47,52 @@ export function LimitsPanel({ layout }: { layout: Layout }) {
                 <th scope="row">
                   {field.name} <span className="faint">{path}</span>
                 </th>
-                <td>{step === undefined ? <span className="faint">—</span> : `${short(step)}${unit ? ` ${unit}` : ""}`}</td>
                 <td>
-                  <input type="checkbox" aria-label={`Lock ${path}`} data-testid={`lock-${path}`} checked={isLocked} onChange={(e) => setLocked(id, e.target.checked)} />
+                  {step === undefined ? <span className="faint">—</span> : `${short(step)}${unit ? ` ${unit}` : ""}`}
+                </td>
+                <td>
+                  <input
+                    type="checkbox"
+                    aria-label={`Lock ${path}`}
+                    data-testid={`lock-${path}`}
+                    checked={isLocked}
+                    onChange={(e) => setLocked(id, e.target.checked)}
+                  />
                 </td>
                 <td>
                   {step === undefined || isLocked ? (
                     <span className="faint">{isLocked ? "locked" : "not rounded"}</span>
                   ) : (
                     <>
-                      <NumberInput label={`Coarsest step of ${path}`} value={limit} optional min={step} width={90} testId={`maxstep-${path}`} onCommit={(v) => setMaxStep(id, v)} /> {unit}
+                      <NumberInput
+                        label={`Coarsest step of ${path}`}
+                        value={limit}
+                        optional
+                        min={step}
+                        width={90}
+                        testId={`maxstep-${path}`}
+                        onCommit={(v) => setMaxStep(id, v)}
+                      />{" "}
+                      {unit}
                     </>
                   )}
                 </td>
-                <td data-testid={`maxerror-${path}`}>{limit !== undefined && !isLocked ? lossText(field, limit / 2) : <span className="faint">{isLocked ? "exact" : "any"}</span>}</td>
+                <td data-testid={`maxerror-${path}`}>
+                  {limit !== undefined && !isLocked ? (
+                    lossText(field, limit / 2)
+                  ) : (
+                    <span className="faint">{isLocked ? "exact" : "any"}</span>
+                  )}
+                </td>
               </tr>
             );
           })}
         </tbody>
       </table>
-      <p className="note">The step a field declares is its contract: rounding it to a step n times coarser gives up log2(n) bits per value, whatever the samples hold.</p>
+      <p className="note">
+        The step a field declares is its contract: rounding it to a step n times coarser gives up log2(n) bits per
+        value, whatever the samples hold.
+      </p>
     </details>
   );
 }

@@ -1,8 +1,7 @@
 // Messages between the advisor page and its worker; every answer carries the request's seq so stale ones are dropped.
-import type { AdviseProgress } from "../../../../../codecs/src/advisor/advise.ts";
-import type { AdvisorLimits, AdvisorResult } from "../../../../../codecs/src/advisor/types.ts";
-import type { FormatId } from "../../../../../codecs/src/formats/types.ts";
-import type { Layout } from "../../../../../codecs/src/layout/schema.ts";
+import type { FormatId, Layout } from "#codecs";
+import type { AdviseProgress } from "#codecs/advisor/advise.ts";
+import type { AdvisorLimits, AdvisorResult } from "#codecs/advisor/types.ts";
 
 export interface AdviseRequest {
   type: "advise";

@@ -1,13 +1,13 @@
 // The advisor page's state: target and format, the running request and its progress, the last result; plus
 // applying changes to the designer's layout as undoable edits.
 import { create } from "zustand";
-import { applyAll } from "../../../../../codecs/src/advisor/advise.ts";
-import { applyTransform } from "../../../../../codecs/src/advisor/transforms.ts";
-import type { AdvisorLimits, AdvisorResult, Transform } from "../../../../../codecs/src/advisor/types.ts";
-import type { FormatId } from "../../../../../codecs/src/formats/types.ts";
+import type { FormatId } from "#codecs";
+import { applyAll } from "#codecs/advisor/advise.ts";
+import { applyTransform } from "#codecs/advisor/transforms.ts";
+import type { AdvisorLimits, AdvisorResult, Transform } from "#codecs/advisor/types.ts";
+import type { AdviseAnswer, AdviseRequest } from "./protocol.ts";
 import { useDesigner } from "../../../state/designer.ts";
 import { useSettings } from "../../../state/settings.ts";
-import type { AdviseAnswer, AdviseRequest } from "./protocol.ts";
 
 export interface AdvisorState {
   /** a platform id, or "custom" with customBytes */
@@ -63,16 +63,29 @@ let timer: ReturnType<typeof setTimeout> | null = null;
 const recent = new Map<string, { result: AdvisorResult; ms: number }>();
 const RECENT = 8;
 
-export function targetBytesOf(s: Pick<AdvisorState, "target" | "customBytes">, limitOf: (id: string) => number | undefined): number | undefined {
+export function targetBytesOf(
+  s: Pick<AdvisorState, "target" | "customBytes">,
+  limitOf: (id: string) => number | undefined,
+): number | undefined {
   return s.target === "custom" ? s.customBytes : limitOf(s.target);
 }
 
-function keyOf(validKey: number, target: number, format: FormatId, samples: number, seed: number, limits: AdvisorLimits): string {
+function keyOf(
+  validKey: number,
+  target: number,
+  format: FormatId,
+  samples: number,
+  seed: number,
+  limits: AdvisorLimits,
+): string {
   return `${validKey}|${target}|${format}|${samples}|${seed}|${JSON.stringify(limits)}`;
 }
 
 function limitsOf(a: Pick<AdvisorState, "locked" | "maxStep">): AdvisorLimits {
-  return { locked: [...a.locked].sort(), maxStep: Object.fromEntries(Object.entries(a.maxStep).sort(([x], [y]) => x.localeCompare(y))) };
+  return {
+    locked: [...a.locked].sort(),
+    maxStep: Object.fromEntries(Object.entries(a.maxStep).sort(([x], [y]) => x.localeCompare(y))),
+  };
 }
 
 function onAnswer(a: AdviseAnswer): void {
@@ -83,9 +96,15 @@ function onAnswer(a: AdviseAnswer): void {
       recent.set(sentKey, { result: a.result, ms: a.ms });
       if (recent.size > RECENT) recent.delete(recent.keys().next().value!);
     }
-    useAdvisor.setState({ running: false, progress: null, result: a.result, resultKey: sentKey, ms: a.ms, error: null });
-  }
-  else useAdvisor.setState({ running: false, progress: null, error: a.message, result: null, resultKey: sentKey });
+    useAdvisor.setState({
+      running: false,
+      progress: null,
+      result: a.result,
+      resultKey: sentKey,
+      ms: a.ms,
+      error: null,
+    });
+  } else useAdvisor.setState({ running: false, progress: null, error: a.message, result: null, resultKey: sentKey });
 }
 
 /** The worker factory (Vite needs the `new Worker(new URL(…))` expression in the importing module). */
@@ -111,7 +130,14 @@ export function requestAdvice(targetBytes: number | undefined): void {
     }
     sentKey = key;
     seq++;
-    useAdvisor.setState({ running: false, progress: null, result: hit.result, resultKey: key, ms: hit.ms, error: null });
+    useAdvisor.setState({
+      running: false,
+      progress: null,
+      result: hit.result,
+      resultKey: key,
+      ms: hit.ms,
+      error: null,
+    });
     return;
   }
   const layout = d.valid;
@@ -126,12 +152,26 @@ export function requestAdvice(targetBytes: number | undefined): void {
     if (!worker) {
       worker = makeWorker!();
       worker.onmessage = (ev: MessageEvent<AdviseAnswer>) => onAnswer(ev.data);
-      worker.onerror = (ev) => useAdvisor.setState({ running: false, progress: null, error: `advisor worker failed: ${ev.message || "unknown error"}` });
+      worker.onerror = (ev) =>
+        useAdvisor.setState({
+          running: false,
+          progress: null,
+          error: `advisor worker failed: ${ev.message || "unknown error"}`,
+        });
     }
     sentKey = key;
     seq++;
     useAdvisor.setState({ running: true, progress: { phase: "sampling", done: 0, total: 1 }, error: null });
-    const req: AdviseRequest = { type: "advise", seq, layout, targetBytes, format: a.format, samples: st.samples, seed: st.seed, limits };
+    const req: AdviseRequest = {
+      type: "advise",
+      seq,
+      layout,
+      targetBytes,
+      format: a.format,
+      samples: st.samples,
+      seed: st.seed,
+      limits,
+    };
     worker.postMessage(req);
   }, 250);
 }
@@ -149,7 +189,10 @@ export function stopAdvisor(): void {
 export function applyChanges(transforms: readonly Transform[]): boolean {
   const d = useDesigner.getState();
   try {
-    const next = transforms.length === 1 ? applyTransform(d.history.present, transforms[0]!) : applyAll(d.history.present, transforms);
+    const next =
+      transforms.length === 1
+        ? applyTransform(d.history.present, transforms[0]!)
+        : applyAll(d.history.present, transforms);
     d.edit(() => next);
     useAdvisor.setState({ notice: null });
     return true;

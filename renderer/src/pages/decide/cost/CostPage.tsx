@@ -1,13 +1,20 @@
 // Fleet cost: a scenario's inputs on the left; cost per format and platform, charts, Table 7 and fragmentation on the right.
 import { useMemo, useState } from "react";
-import { evaluateFleet, type FleetResult } from "../../../../../codecs/src/report/fleet.ts";
-import { layoutStackId } from "../../../../../codecs/src/transport/platformStack.ts";
-import type { FormatId } from "../../../../../codecs/src/formats/types.ts";
+import type { FormatId } from "#codecs";
+import { evaluateFleet, type FleetResult } from "#codecs/report/fleet.ts";
+import { layoutStackId } from "#codecs/transport/platformStack.ts";
 import { useAnalysis } from "../../../state/analysis.ts";
 import { useDesigner } from "../../../state/designer.ts";
 import { measuredFrom } from "../measured.ts";
 import { activeScenario, addScenario, removeScenario, selectScenario, useDecide } from "../store.ts";
-import { fleetLabel, intervalLabel, MonthlyCostChart, pricedPlatforms, SavingsChart, SensitivityChart } from "./charts.tsx";
+import {
+  fleetLabel,
+  intervalLabel,
+  MonthlyCostChart,
+  pricedPlatforms,
+  SavingsChart,
+  SensitivityChart,
+} from "./charts.tsx";
 import { CostTable } from "./CostTable.tsx";
 import { FragmentationPanel } from "./FragmentationPanel.tsx";
 import { ScenarioForm } from "./ScenarioForm.tsx";
@@ -22,7 +29,13 @@ export function ScenarioBar() {
     <div className="scenario-bar">
       <label className="decide-inline">
         <span className="muted">Scenario</span>
-        <select className="select" value={doc.active} data-testid="scenario-select" aria-label="Scenario" onChange={(e) => selectScenario(Number(e.target.value))}>
+        <select
+          className="select"
+          value={doc.active}
+          data-testid="scenario-select"
+          aria-label="Scenario"
+          onChange={(e) => selectScenario(Number(e.target.value))}
+        >
           {doc.scenarios.map((s, i) => (
             <option key={i} value={i}>
               {s.name}
@@ -30,18 +43,43 @@ export function ScenarioBar() {
           ))}
         </select>
       </label>
-      <button type="button" className="btn small" data-testid="scenario-copy" onClick={() => addScenario("copy")} disabled={doc.scenarios.length >= 50}>
+      <button
+        type="button"
+        className="btn small"
+        data-testid="scenario-copy"
+        onClick={() => addScenario("copy")}
+        disabled={doc.scenarios.length >= 50}
+      >
         Duplicate
       </button>
-      <button type="button" className="btn small" data-testid="scenario-paper" onClick={() => addScenario("paper")} disabled={doc.scenarios.length >= 50} title="10 000 devices × 4 messages/day, TN €0.02/MB and Astrocast €0.183/KB, binary units">
+      <button
+        type="button"
+        className="btn small"
+        data-testid="scenario-paper"
+        onClick={() => addScenario("paper")}
+        disabled={doc.scenarios.length >= 50}
+        title="10 000 devices × 4 messages/day, TN €0.02/MB and Astrocast €0.183/KB, binary units"
+      >
         + Paper Table 7
       </button>
-      <button type="button" className="btn small ghost" data-testid="scenario-delete" onClick={removeScenario} disabled={doc.scenarios.length <= 1}>
+      <button
+        type="button"
+        className="btn small ghost"
+        data-testid="scenario-delete"
+        onClick={removeScenario}
+        disabled={doc.scenarios.length <= 1}
+      >
         Delete
       </button>
       <span className="save-state" data-status={save} data-testid="cost-save-state" title={saveError ?? undefined}>
         <span className="dot" aria-hidden="true" />
-        {save === "saved" ? "Saved" : save === "saving" ? "Saving…" : save === "pending" ? "Unsaved changes" : `Save failed: ${saveError ?? ""}`}
+        {save === "saved"
+          ? "Saved"
+          : save === "saving"
+            ? "Saving…"
+            : save === "pending"
+              ? "Unsaved changes"
+              : `Save failed: ${saveError ?? ""}`}
       </span>
     </div>
   );
@@ -51,13 +89,22 @@ function Sensitivity({ result }: { result: FleetResult }) {
   const priced = pricedPlatforms(result);
   const [chosen, setChosen] = useState<string | null>(null);
   const pid = chosen && priced.some(([p]) => p === chosen) ? chosen : (priced[0]?.[0] ?? null);
-  if (!pid) return <p className="note">No chosen platform has a price: enter one under Prices to see how cost grows.</p>;
-  const labels = Object.fromEntries(result.cells.filter((c) => c.platformId === pid).map((c) => [c.format, c.formatLabel])) as Partial<Record<FormatId, string>>;
+  if (!pid)
+    return <p className="note">No chosen platform has a price: enter one under Prices to see how cost grows.</p>;
+  const labels = Object.fromEntries(
+    result.cells.filter((c) => c.platformId === pid).map((c) => [c.format, c.formatLabel]),
+  ) as Partial<Record<FormatId, string>>;
   return (
     <>
       <div className="decide-inline">
         <span className="muted">Platform</span>
-        <select className="select" value={pid} data-testid="sensitivity-platform" aria-label="Platform of the sensitivity charts" onChange={(e) => setChosen(e.target.value)}>
+        <select
+          className="select"
+          value={pid}
+          data-testid="sensitivity-platform"
+          aria-label="Platform of the sensitivity charts"
+          onChange={(e) => setChosen(e.target.value)}
+        >
           {priced.map(([p, name]) => (
             <option key={p} value={p}>
               {name}
@@ -68,11 +115,21 @@ function Sensitivity({ result }: { result: FleetResult }) {
       <div className="chart-pair">
         <div>
           <h4>Monthly cost over fleet size</h4>
-          <SensitivityChart points={result.byFleet[pid] ?? []} labels={labels} currency={result.currency} xLabel={fleetLabel} />
+          <SensitivityChart
+            points={result.byFleet[pid] ?? []}
+            labels={labels}
+            currency={result.currency}
+            xLabel={fleetLabel}
+          />
         </div>
         <div>
           <h4>Monthly cost over reporting interval ({result.scenario.devices.toLocaleString("en-US")} devices)</h4>
-          <SensitivityChart points={result.byInterval[pid] ?? []} labels={labels} currency={result.currency} xLabel={intervalLabel} />
+          <SensitivityChart
+            points={result.byInterval[pid] ?? []}
+            labels={labels}
+            currency={result.currency}
+            xLabel={intervalLabel}
+          />
         </div>
       </div>
     </>
@@ -85,7 +142,13 @@ export function CostPage() {
   const sizes = useAnalysis((s) => s.sizes);
   const valid = useDesigner((s) => s.valid);
   const layoutId = valid ? layoutStackId(valid.name) : undefined;
-  const result = useMemo(() => (scenario && sizes ? evaluateFleet(scenario, measuredFrom(sizes), layoutId ? { layout: layoutId } : undefined) : null), [scenario, sizes, layoutId]);
+  const result = useMemo(
+    () =>
+      scenario && sizes
+        ? evaluateFleet(scenario, measuredFrom(sizes), layoutId ? { layout: layoutId } : undefined)
+        : null,
+    [scenario, sizes, layoutId],
+  );
 
   if (loadError) return <div className="empty">Could not load the cost scenarios: {loadError}</div>;
   if (!scenario) return <div className="empty">Loading the scenarios…</div>;
@@ -114,15 +177,22 @@ export function CostPage() {
             ))}
             <div className="panel">
               <h3>
-                Monthly cost <span className="sub">{result.messagesPerMonth.toLocaleString("en-US")} messages/month · every measured message priced; p95 and max price every message at that size</span>
+                Monthly cost{" "}
+                <span className="sub">
+                  {result.messagesPerMonth.toLocaleString("en-US")} messages/month · every measured message priced; p95
+                  and max price every message at that size
+                </span>
               </h3>
               <CostTable result={result} />
             </div>
             <div className="panel" data-testid="cost-charts">
               <h3>
-                Monthly cost and saving versus JSON <span className="sub">one chart per platform: their prices differ by orders of magnitude</span>
+                Monthly cost and saving versus JSON{" "}
+                <span className="sub">one chart per platform: their prices differ by orders of magnitude</span>
               </h3>
-              {pricedPlatforms(result).length === 0 ? <p className="note">No chosen platform has a price: enter one under Prices.</p> : null}
+              {pricedPlatforms(result).length === 0 ? (
+                <p className="note">No chosen platform has a price: enter one under Prices.</p>
+              ) : null}
               {pricedPlatforms(result).map(([pid, name]) => (
                 <div key={pid} className="chart-pair">
                   <div>
@@ -131,7 +201,11 @@ export function CostPage() {
                   </div>
                   <div>
                     <h4>{name}: saved per month versus JSON</h4>
-                    {result.cells.some((c) => c.format === "json" && c.platformId === pid) ? <SavingsChart result={result} platformId={pid} /> : <p className="note">Add JSON to the formats to compare against it.</p>}
+                    {result.cells.some((c) => c.format === "json" && c.platformId === pid) ? (
+                      <SavingsChart result={result} platformId={pid} />
+                    ) : (
+                      <p className="note">Add JSON to the formats to compare against it.</p>
+                    )}
                   </div>
                 </div>
               ))}
@@ -143,7 +217,8 @@ export function CostPage() {
             {scenario.paperTable7 ? (
               <div className="panel">
                 <h3>
-                  Paper Table 7 <span className="sub">Kumar et al. 2026, 10 000 devices × 4 messages/day × 30 days</span>
+                  Paper Table 7{" "}
+                  <span className="sub">Kumar et al. 2026, 10 000 devices × 4 messages/day × 30 days</span>
                 </h3>
                 <Table7Panel result={result} />
               </div>

@@ -1,7 +1,7 @@
 // Formats side by side on every platform: monthly cost from every message, worst cases from p95 and max, fit and
 // credit-boundary crossings.
-import type { FleetCell, FleetResult } from "../../../../../codecs/src/report/fleet.ts";
-import { platformById } from "../../../../../codecs/src/platforms/catalog.ts";
+import { platformById } from "#codecs";
+import type { FleetCell, FleetResult } from "#codecs/report/fleet.ts";
 import { money } from "../money.ts";
 
 const pct = (x: number) => `${(x * 100).toFixed(x > 0 && x < 0.01 ? 2 : 0)} %`;
@@ -12,14 +12,23 @@ export function crossings(c: FleetCell): string | null {
   const above = c.unitShares.filter((u) => u.share > 0 && u.units > 1);
   if (!above.length) return null;
   const n = (u: number) => words[u] ?? String(u);
-  return above.map((u) => (c.unitName === "credits" ? `${pct(u.share)} of messages cost ${n(u.units)} credits` : `${pct(u.share)} of records need ${n(u.units)} messages`)).join(", ");
+  return above
+    .map((u) =>
+      c.unitName === "credits"
+        ? `${pct(u.share)} of messages cost ${n(u.units)} credits`
+        : `${pct(u.share)} of records need ${n(u.units)} messages`,
+    )
+    .join(", ");
 }
 
 function Fit({ c }: { c: FleetCell }) {
   if (c.limit === null) return <span className="verdict none">no limit</span>;
   if (c.fitsMax) return <span className="verdict fits">✓ fits {c.limit} B</span>;
   return (
-    <span className="verdict over" title={`${pct(c.shareOver)} of messages are over ${c.limit} B; they are sent as ${c.fragmentsPerRecord.toFixed(2)} messages per record on average`}>
+    <span
+      className="verdict over"
+      title={`${pct(c.shareOver)} of messages are over ${c.limit} B; they are sent as ${c.fragmentsPerRecord.toFixed(2)} messages per record on average`}
+    >
       ✗ over {c.limit} B · {c.fragmentation.fragments.max} msgs/record
     </span>
   );
@@ -38,7 +47,11 @@ export function CostTable({ result }: { result: FleetResult }) {
             <th key={id} scope="col">
               {name}
               {result.scenario.billing[id] === undefined && platformById(id)?.priceBasis?.kind === "estimate" ? (
-                <div className="attention-text" data-testid={`estimate-${id}`} title={platformById(id)!.priceBasis!.source}>
+                <div
+                  className="attention-text"
+                  data-testid={`estimate-${id}`}
+                  title={platformById(id)!.priceBasis!.source}
+                >
                   estimated price
                 </div>
               ) : null}
@@ -56,14 +69,31 @@ export function CostTable({ result }: { result: FleetResult }) {
               const cross = crossings(c);
               return (
                 <td key={p} data-testid={`cost-${f}-${p}`} data-value={c.monthly.exact ?? ""}>
-                  <div className="cost-main">{c.monthly.exact === undefined ? <span className="faint">no price</span> : `${money(c.monthly.exact, result.currency)}/mo`}</div>
+                  <div className="cost-main">
+                    {c.monthly.exact === undefined ? (
+                      <span className="faint">no price</span>
+                    ) : (
+                      `${money(c.monthly.exact, result.currency)}/mo`
+                    )}
+                  </div>
                   <div className="cost-sub">
                     p95 {money(c.monthly.p95, result.currency)} · max {money(c.monthly.max, result.currency)}
                   </div>
-                  {months > 1 && c.total !== undefined ? <div className="cost-sub">{months} months: {money(c.total, result.currency)}</div> : null}
-                  {c.savingVsJson !== null && c.format !== "json" ? <div className="cost-sub saving">saves {money(c.savingVsJson, result.currency)}/mo vs JSON</div> : null}
+                  {months > 1 && c.total !== undefined ? (
+                    <div className="cost-sub">
+                      {months} months: {money(c.total, result.currency)}
+                    </div>
+                  ) : null}
+                  {c.savingVsJson !== null && c.format !== "json" ? (
+                    <div className="cost-sub saving">saves {money(c.savingVsJson, result.currency)}/mo vs JSON</div>
+                  ) : null}
                   {c.stack !== "raw" ? (
-                    <div className="cost-sub" data-testid={`onair-cost-${f}-${p}`} data-value={c.onAir.mean} title={`${c.stackName}: the payload's ${c.sizes.mean.toFixed(1)} B plus the stack's headers, billed with every message`}>
+                    <div
+                      className="cost-sub"
+                      data-testid={`onair-cost-${f}-${p}`}
+                      data-value={c.onAir.mean}
+                      title={`${c.stackName}: the payload's ${c.sizes.mean.toFixed(1)} B plus the stack's headers, billed with every message`}
+                    >
                       {c.onAir.mean.toFixed(1)} B on air over {c.stackName}
                     </div>
                   ) : null}

@@ -1,13 +1,15 @@
 // Records that do not fit a platform: messages per record, header overhead, queue and caps, and what it costs.
-import { FRAGMENT_HEADER_BYTES, MAX_FRAGMENTS } from "../../../../../codecs/src/fragmentation/header.ts";
-import { REASSEMBLY_RULE } from "../../../../../codecs/src/fragmentation/plan.ts";
-import { convert, type FleetResult } from "../../../../../codecs/src/report/fleet.ts";
+import { FRAGMENT_HEADER_BYTES, MAX_FRAGMENTS } from "#codecs/fragmentation/header.ts";
+import { REASSEMBLY_RULE } from "#codecs/fragmentation/plan.ts";
+import { convert, type FleetResult } from "#codecs/report/fleet.ts";
 import { money } from "../money.ts";
 
 const n1 = (x: number) => x.toLocaleString("en-US", { maximumFractionDigits: 2 });
 
 export function FragmentationPanel({ result, showRule = true }: { result: FleetResult; showRule?: boolean }) {
-  const over = result.cells.filter((c) => c.fragmentation.mode === "fragmented" || c.fragmentation.mode === "too-large");
+  const over = result.cells.filter(
+    (c) => c.fragmentation.mode === "fragmented" || c.fragmentation.mode === "too-large",
+  );
   if (!over.length)
     return (
       <div className="empty" data-testid="fragmentation-empty">
@@ -26,7 +28,10 @@ export function FragmentationPanel({ result, showRule = true }: { result: FleetR
             <th scope="col">messages/record</th>
             <th scope="col">header B/record</th>
             {transport ? (
-              <th scope="col" title="Bytes the transport stack adds per record: its headers on every fragment (0 for a raw modem payload)">
+              <th
+                scope="col"
+                title="Bytes the transport stack adds per record: its headers on every fragment (0 for a raw modem payload)"
+              >
                 transport B/record
               </th>
             ) : null}
@@ -50,24 +55,32 @@ export function FragmentationPanel({ result, showRule = true }: { result: FleetR
                   {n1(p.fragments.mean)} (max {p.fragments.max})
                 </td>
                 <td>{n1(p.overhead.bytesPerRecord)}</td>
-                {transport ? <td data-testid={`frag-transport-${c.format}-${c.platformId}`}>{n1(p.transportBytesPerRecord)}</td> : null}
+                {transport ? (
+                  <td data-testid={`frag-transport-${c.format}-${c.platformId}`}>{n1(p.transportBytesPerRecord)}</td>
+                ) : null}
                 <td>{n1(p.sentBytesPerRecord)}</td>
                 <td className={p.uplinkCap && !p.uplinkCap.ok ? "over-text" : undefined}>
                   {n1(p.transmissionsPerDay.max)}
                   {p.uplinkCap ? ` of ${p.uplinkCap.perDay}` : ""}
                 </td>
-                <td className={q?.overflows ? "over-text" : undefined}>{q ? `${n1(q.occupancy.min)}–${n1(q.occupancy.max)} of ${q.slots} slots · ${q.latencyHours.min}–${q.latencyHours.max} h` : "–"}</td>
+                <td className={q?.overflows ? "over-text" : undefined}>
+                  {q
+                    ? `${n1(q.occupancy.min)}–${n1(q.occupancy.max)} of ${q.slots} slots · ${q.latencyHours.min}–${q.latencyHours.max} h`
+                    : "–"}
+                </td>
                 <td>{money(convert(p.cost.extra, c.billingCurrency, result.scenario), result.currency)}</td>
               </tr>
             );
           })}
         </tbody>
       </table>
-      {over.flatMap((c) => c.fragmentation.notes.map((n) => `${c.formatLabel} on ${c.platformName}: ${n}`)).map((n) => (
-        <p key={n} className="note">
-          {n}
-        </p>
-      ))}
+      {over
+        .flatMap((c) => c.fragmentation.notes.map((n) => `${c.formatLabel} on ${c.platformName}: ${n}`))
+        .map((n) => (
+          <p key={n} className="note">
+            {n}
+          </p>
+        ))}
       {showRule ? (
         <p className="note" data-testid="reassembly-rule">
           <strong>Header ({FRAGMENT_HEADER_BYTES} bytes) and reassembly:</strong> {REASSEMBLY_RULE}

@@ -1,8 +1,18 @@
 // One platform's billing in this scenario: the catalog's default (with its source) or an edited price.
-import { billingSchema, describeDefaultPrice, describePrice, platformById, type Billing, type Money, type VolumeUnit } from "../../../../../codecs/src/platforms/catalog.ts";
-import { billingFor, type Currency, type FleetScenario } from "../../../../../codecs/src/report/scenario.ts";
-import { editScenario } from "../store.ts";
+import {
+  type Billing,
+  billingFor,
+  billingSchema,
+  type Currency,
+  describeDefaultPrice,
+  describePrice,
+  type FleetScenario,
+  type Money,
+  platformById,
+  type VolumeUnit,
+} from "#codecs";
 import { NumberInput } from "../inputs.tsx";
+import { editScenario } from "../store.ts";
 
 const KINDS: { kind: Billing["kind"]; label: string }[] = [
   { kind: "per-volume", label: "per volume" },
@@ -28,12 +38,25 @@ function blank(kind: Billing["kind"], currency: Currency): Billing {
 function UnitPicker({ unit, onChange, id }: { unit: VolumeUnit; onChange(u: VolumeUnit): void; id: string }) {
   return (
     <>
-      <select className="select" aria-label="Unit" data-testid={`${id}-unit`} value={unit.symbol} onChange={(e) => onChange({ ...unit, symbol: e.target.value as VolumeUnit["symbol"] })}>
+      <select
+        className="select"
+        aria-label="Unit"
+        data-testid={`${id}-unit`}
+        value={unit.symbol}
+        onChange={(e) => onChange({ ...unit, symbol: e.target.value as VolumeUnit["symbol"] })}
+      >
         {(["B", "KB", "MB", "GB"] as const).map((u) => (
           <option key={u}>{u}</option>
         ))}
       </select>
-      <select className="select" aria-label="Unit base" data-testid={`${id}-base`} value={unit.base} onChange={(e) => onChange({ ...unit, base: e.target.value as VolumeUnit["base"] })} disabled={unit.symbol === "B"}>
+      <select
+        className="select"
+        aria-label="Unit base"
+        data-testid={`${id}-base`}
+        value={unit.base}
+        onChange={(e) => onChange({ ...unit, base: e.target.value as VolumeUnit["base"] })}
+        disabled={unit.symbol === "B"}
+      >
         <option value="binary">binary (2^10)</option>
         <option value="decimal">decimal (10^3)</option>
       </select>
@@ -48,13 +71,32 @@ export function PriceEditor({ s, platformId }: { s: FleetScenario; platformId: s
   const edited = s.billing[platformId] !== undefined;
   const id = `price-${platformId}`;
   const set = (next: Billing) => {
-    if (billingSchema.safeParse(next).success) editScenario((x) => ({ ...x, billing: { ...x.billing, [platformId]: next } }));
+    if (billingSchema.safeParse(next).success)
+      editScenario((x) => ({ ...x, billing: { ...x.billing, [platformId]: next } }));
   };
-  const reset = () => editScenario((x) => ({ ...x, billing: Object.fromEntries(Object.entries(x.billing).filter(([k]) => k !== platformId)) }));
+  const reset = () =>
+    editScenario((x) => ({
+      ...x,
+      billing: Object.fromEntries(Object.entries(x.billing).filter(([k]) => k !== platformId)),
+    }));
   const money = (m: Money | undefined, on: (m: Money | undefined) => void, what: string) => (
     <>
-      <NumberInput label={`${p.name} ${what}`} value={m?.amount} min={0} max={1e9} optional testId={`${id}-${what.replace(/\W+/g, "-")}`} width={90} onCommit={(v) => on(v === undefined ? undefined : { amount: v, currency: m?.currency ?? s.currency })} />
-      <select className="select" aria-label={`${what} currency`} value={m?.currency ?? s.currency} onChange={(e) => on({ amount: m?.amount ?? 0, currency: e.target.value as Currency })}>
+      <NumberInput
+        label={`${p.name} ${what}`}
+        value={m?.amount}
+        min={0}
+        max={1e9}
+        optional
+        testId={`${id}-${what.replace(/\W+/g, "-")}`}
+        width={90}
+        onCommit={(v) => on(v === undefined ? undefined : { amount: v, currency: m?.currency ?? s.currency })}
+      />
+      <select
+        className="select"
+        aria-label={`${what} currency`}
+        value={m?.currency ?? s.currency}
+        onChange={(e) => on({ amount: m?.amount ?? 0, currency: e.target.value as Currency })}
+      >
         {(["EUR", "USD", "GBP", "CHF"] as const).map((c) => (
           <option key={c}>{c}</option>
         ))}
@@ -65,7 +107,13 @@ export function PriceEditor({ s, platformId }: { s: FleetScenario; platformId: s
     <div className={`price-card${edited ? " edited" : ""}`} data-testid={id}>
       <div className="price-head">
         <strong>{p.name}</strong>
-        <select className="select" aria-label={`${p.name} billing model`} data-testid={`${id}-kind`} value={b.kind} onChange={(e) => set(blank(e.target.value as Billing["kind"], s.currency))}>
+        <select
+          className="select"
+          aria-label={`${p.name} billing model`}
+          data-testid={`${id}-kind`}
+          value={b.kind}
+          onChange={(e) => set(blank(e.target.value as Billing["kind"], s.currency))}
+        >
           {KINDS.map((k) => (
             <option key={k.kind} value={k.kind}>
               {k.label}
@@ -73,7 +121,13 @@ export function PriceEditor({ s, platformId }: { s: FleetScenario; platformId: s
           ))}
         </select>
         {edited ? (
-          <button type="button" className="btn small ghost" data-testid={`${id}-reset`} title={`Back to the catalog: ${describePrice(p.billing)}`} onClick={reset}>
+          <button
+            type="button"
+            className="btn small ghost"
+            data-testid={`${id}-reset`}
+            title={`Back to the catalog: ${describePrice(p.billing)}`}
+            onClick={reset}
+          >
             Reset
           </button>
         ) : null}
@@ -96,27 +150,65 @@ export function PriceEditor({ s, platformId }: { s: FleetScenario; platformId: s
           <>
             {money(b.price, (m) => set({ ...b, price: m }), "price")}
             <span className="muted">per credit of</span>
-            <NumberInput label={`${p.name} bytes per credit`} value={b.bytesPerCredit} integer min={1} max={1e6} width={60} onCommit={(v) => v !== undefined && set({ ...b, bytesPerCredit: v })} />
+            <NumberInput
+              label={`${p.name} bytes per credit`}
+              value={b.bytesPerCredit}
+              integer
+              min={1}
+              max={1e6}
+              width={60}
+              onCommit={(v) => v !== undefined && set({ ...b, bytesPerCredit: v })}
+            />
             <span className="muted">B, at least</span>
-            <NumberInput label={`${p.name} minimum credits`} value={b.minCredits} integer min={0} max={1000} width={50} onCommit={(v) => v !== undefined && set({ ...b, minCredits: v })} />
+            <NumberInput
+              label={`${p.name} minimum credits`}
+              value={b.minCredits}
+              integer
+              min={0}
+              max={1000}
+              width={50}
+              onCommit={(v) => v !== undefined && set({ ...b, minCredits: v })}
+            />
           </>
         )}
         {b.kind === "monthly-plan" && (
           <>
             {money(b.fee, (m) => set({ ...b, fee: m }), "fee")}
             <span className="muted">per device-month incl.</span>
-            <NumberInput label={`${p.name} included bytes`} value={b.includedBytes} min={0} max={1e15} width={90} onCommit={(v) => v !== undefined && set({ ...b, includedBytes: v })} />
+            <NumberInput
+              label={`${p.name} included bytes`}
+              value={b.includedBytes}
+              min={0}
+              max={1e15}
+              width={90}
+              onCommit={(v) => v !== undefined && set({ ...b, includedBytes: v })}
+            />
             <span className="muted">B; over:</span>
             {money(b.overagePrice, (m) => set({ ...b, overagePrice: m }), "overage")}
             <span className="muted">per</span>
-            <UnitPicker id={`${id}-overage`} unit={b.overageUnit} onChange={(overageUnit) => set({ ...b, overageUnit })} />
+            <UnitPicker
+              id={`${id}-overage`}
+              unit={b.overageUnit}
+              onChange={(overageUnit) => set({ ...b, overageUnit })}
+            />
           </>
         )}
       </div>
       {(b.kind === "per-volume" || b.kind === "per-message") && (
         <div className="price-fields">
           <span className="muted">billed at least</span>
-          <NumberInput label={`${p.name} minimum billed bytes`} value={b.minBilledBytes} integer min={0} max={1e6} optional width={60} onCommit={(v) => set(v === undefined ? (({ minBilledBytes: _m, ...rest }) => rest)(b) : { ...b, minBilledBytes: v })} />
+          <NumberInput
+            label={`${p.name} minimum billed bytes`}
+            value={b.minBilledBytes}
+            integer
+            min={0}
+            max={1e6}
+            optional
+            width={60}
+            onCommit={(v) =>
+              set(v === undefined ? (({ minBilledBytes: _m, ...rest }) => rest)(b) : { ...b, minBilledBytes: v })
+            }
+          />
           <span className="muted">B per message</span>
         </div>
       )}

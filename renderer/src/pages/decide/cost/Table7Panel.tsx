@@ -1,6 +1,6 @@
 // The paper's Table 7 as published, beside what the general model gives for the same fleet, and why they differ.
-import { paperTable7, PAPER_TABLE7_RULES } from "../../../../../codecs/src/cost/cost.ts";
-import type { FleetResult } from "../../../../../codecs/src/report/fleet.ts";
+import { paperTable7, PAPER_TABLE7_RULES } from "#codecs";
+import type { FleetResult } from "#codecs/report/fleet.ts";
 import { money } from "../money.ts";
 
 const grouped = (x: number, d = 0) => x.toLocaleString("en-US", { minimumFractionDigits: d, maximumFractionDigits: d });
@@ -21,7 +21,11 @@ export function Table7Panel({ result }: { result?: FleetResult | undefined }) {
             <th scope="col">TN €</th>
             <th scope="col">KB/month</th>
             <th scope="col">NTN €</th>
-            {result ? <th scope="col" title="Measured sizes of this layout, every message priced, Astrocast">this layout, Astrocast</th> : null}
+            {result ? (
+              <th scope="col" title="Measured sizes of this layout, every message priced, Astrocast">
+                this layout, Astrocast
+              </th>
+            ) : null}
           </tr>
         </thead>
         <tbody>
@@ -36,14 +40,17 @@ export function Table7Panel({ result }: { result?: FleetResult | undefined }) {
                 <td>{grouped(r.tnEur, 2)}</td>
                 <td>{grouped(r.kbPerMonth)}</td>
                 <td data-testid={`table7-ntn-${r.bytes}`}>{grouped(r.ntnEurShown)}</td>
-                {result ? <td>{m ? `${money(m.monthly.exact, result.currency)} (${m.sizes.mean.toFixed(1)} B)` : "–"}</td> : null}
+                {result ? (
+                  <td>{m ? `${money(m.monthly.exact, result.currency)} (${m.sizes.mean.toFixed(1)} B)` : "–"}</td>
+                ) : null}
               </tr>
             );
           })}
         </tbody>
       </table>
       <p className="note" data-testid="table7-rules">
-        <strong>Why these exact figures:</strong> {PAPER_TABLE7_RULES}. The general model keeps full precision (KB straight from bytes): JSON's 418 B cost €89,641.41 on Astrocast where the table prints €89,648.
+        <strong>Why these exact figures:</strong> {PAPER_TABLE7_RULES}. The general model keeps full precision (KB
+        straight from bytes): JSON's 418 B cost €89,641.41 on Astrocast where the table prints €89,648.
       </p>
     </div>
   );

@@ -1,9 +1,9 @@
 // The transport stack of every platform in the scenario: what each message carries on air, so what it is billed and whether it fits.
-import { platformById } from "../../../../../codecs/src/platforms/catalog.ts";
-import { stackFor, type FleetScenario } from "../../../../../codecs/src/report/scenario.ts";
+import { platformById } from "#codecs";
+import { stackFor, type FleetScenario } from "#codecs/report/scenario.ts";
 import { StackSelect } from "../../../components/transport/StackSelect.tsx";
-import { editScenario } from "../store.ts";
 import { Row } from "../inputs.tsx";
+import { editScenario } from "../store.ts";
 
 export function TransportEditor({ s }: { s: FleetScenario }) {
   return (
@@ -14,11 +14,19 @@ export function TransportEditor({ s }: { s: FleetScenario }) {
         if (!platform || !stack) return null;
         return (
           <Row key={id} label={platform.name.replace(/ \(.*\)$/, "")}>
-            <StackSelect platform={platform} value={stack} testId={`transport-${id}`} onChange={(v) => editScenario((x) => ({ ...x, transport: { ...x.transport, [id]: v } }))} />
+            <StackSelect
+              platform={platform}
+              value={stack}
+              testId={`transport-${id}`}
+              onChange={(v) => editScenario((x) => ({ ...x, transport: { ...x.transport, [id]: v } }))}
+            />
           </Row>
         );
       })}
-      <p className="note">A modem link carries the payload itself. On an IP link every message, and every fragment, carries its stack's headers: they are billed with it and count against a datagram limit.</p>
+      <p className="note">
+        A modem link carries the payload itself. On an IP link every message, and every fragment, carries its stack's
+        headers: they are billed with it and count against a datagram limit.
+      </p>
     </>
   );
 }

@@ -1,14 +1,36 @@
 // The fleet-cost charts, shared by the cost page and the report: monthly cost, savings versus JSON, and cost over
 // fleet size and reporting interval. A fixed `width` renders without measuring (print and PNG export need that).
 import type { ReactElement } from "react";
-import { Bar, BarChart, CartesianGrid, Cell, LabelList, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { FORMAT_IDS, type FormatId } from "../../../../../codecs/src/formats/types.ts";
-import type { FleetResult, SeriesPoint } from "../../../../../codecs/src/report/fleet.ts";
-import type { Currency } from "../../../../../codecs/src/report/scenario.ts";
+import {
+  Bar,
+  BarChart,
+  CartesianGrid,
+  Cell,
+  LabelList,
+  Legend,
+  Line,
+  LineChart,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from "recharts";
+import { type Currency, FORMAT_IDS, type FormatId } from "#codecs";
+import type { FleetResult, SeriesPoint } from "#codecs/report/fleet.ts";
 import { money, moneyShort } from "../money.ts";
 
 /** One colour per position, themed in decide.css; never red, which means "over the limit". */
-export const SERIES_COLORS = ["var(--series-1)", "var(--series-2)", "var(--series-3)", "var(--series-4)", "var(--series-5)", "var(--series-6)", "var(--series-7)", "var(--series-8)", "var(--series-9)"];
+export const SERIES_COLORS = [
+  "var(--series-1)",
+  "var(--series-2)",
+  "var(--series-3)",
+  "var(--series-4)",
+  "var(--series-5)",
+  "var(--series-6)",
+  "var(--series-7)",
+  "var(--series-8)",
+  "var(--series-9)",
+];
 
 const AXIS = { fill: "var(--text-muted)", fontSize: 11 };
 
@@ -35,19 +57,56 @@ interface ChartProps {
   height?: number;
 }
 
-function FormatBars({ data, currency, width, height }: { data: { format: FormatId; label: string; value: number | null }[]; currency: Currency; width?: number | undefined; height: number }) {
+function FormatBars({
+  data,
+  currency,
+  width,
+  height,
+}: {
+  data: { format: FormatId; label: string; value: number | null }[];
+  currency: Currency;
+  width?: number | undefined;
+  height: number;
+}) {
   return (
     <Frame width={width} height={height}>
-      <BarChart width={width} height={height} data={data} margin={{ top: 18, right: 8, bottom: 4, left: 4 }} barCategoryGap="22%">
+      <BarChart
+        width={width}
+        height={height}
+        data={data}
+        margin={{ top: 18, right: 8, bottom: 4, left: 4 }}
+        barCategoryGap="22%"
+      >
         <CartesianGrid vertical={false} stroke="var(--border)" />
-        <XAxis dataKey="label" tick={AXIS} tickLine={false} axisLine={{ stroke: "var(--border-strong)" }} interval={0} />
-        <YAxis tick={AXIS} tickLine={false} axisLine={false} width={52} tickFormatter={(v: number) => moneyShort(v, currency)} />
-        <Tooltip cursor={{ fill: "var(--surface-2)" }} formatter={(v) => money(Number(v), currency)} contentStyle={{ background: "var(--surface)", border: "1px solid var(--border)", fontSize: 12 }} />
+        <XAxis
+          dataKey="label"
+          tick={AXIS}
+          tickLine={false}
+          axisLine={{ stroke: "var(--border-strong)" }}
+          interval={0}
+        />
+        <YAxis
+          tick={AXIS}
+          tickLine={false}
+          axisLine={false}
+          width={52}
+          tickFormatter={(v: number) => moneyShort(v, currency)}
+        />
+        <Tooltip
+          cursor={{ fill: "var(--surface-2)" }}
+          formatter={(v) => money(Number(v), currency)}
+          contentStyle={{ background: "var(--surface)", border: "1px solid var(--border)", fontSize: 12 }}
+        />
         <Bar dataKey="value" isAnimationActive={false} radius={[2, 2, 0, 0]}>
           {data.map((d) => (
             <Cell key={d.format} fill={formatColor(d.format)} />
           ))}
-          <LabelList dataKey="value" position="top" style={{ fill: "var(--text-muted)", fontSize: 10 }} formatter={(v: unknown) => (typeof v === "number" ? moneyShort(v, currency) : "")} />
+          <LabelList
+            dataKey="value"
+            position="top"
+            style={{ fill: "var(--text-muted)", fontSize: 10 }}
+            formatter={(v: unknown) => (typeof v === "number" ? moneyShort(v, currency) : "")}
+          />
         </Bar>
       </BarChart>
     </Frame>
@@ -59,19 +118,27 @@ const SHORT: Record<string, string> = { "Protocol Buffers": "Protobuf", MessageP
 
 /** One platform's monthly cost (every message priced) per format. */
 export function MonthlyCostChart({ result, platformId, width, height = 200 }: ChartProps) {
-  const data = result.cells.filter((c) => c.platformId === platformId).map((c) => ({ format: c.format, label: label(c.formatLabel), value: c.monthly.exact ?? null }));
+  const data = result.cells
+    .filter((c) => c.platformId === platformId)
+    .map((c) => ({ format: c.format, label: label(c.formatLabel), value: c.monthly.exact ?? null }));
   return <FormatBars data={data} currency={result.currency} width={width} height={height} />;
 }
 
 /** One platform's monthly saving versus JSON per format. */
 export function SavingsChart({ result, platformId, width, height = 200 }: ChartProps) {
-  const data = result.cells.filter((c) => c.platformId === platformId && c.format !== "json").map((c) => ({ format: c.format, label: label(c.formatLabel), value: c.savingVsJson }));
+  const data = result.cells
+    .filter((c) => c.platformId === platformId && c.format !== "json")
+    .map((c) => ({ format: c.format, label: label(c.formatLabel), value: c.savingVsJson }));
   return <FormatBars data={data} currency={result.currency} width={width} height={height} />;
 }
 
 /** Platforms whose cost is known: the small multiples, one chart each (their prices differ by orders of magnitude). */
 export function pricedPlatforms(result: FleetResult): [string, string][] {
-  return [...new Map(result.cells.filter((c) => c.monthly.exact !== undefined).map((c) => [c.platformId, c.platformName])).entries()];
+  return [
+    ...new Map(
+      result.cells.filter((c) => c.monthly.exact !== undefined).map((c) => [c.platformId, c.platformName]),
+    ).entries(),
+  ];
 }
 
 interface SeriesProps {
@@ -92,12 +159,45 @@ export function SensitivityChart({ points, labels, currency, xLabel, width, heig
     <Frame width={width} height={height}>
       <LineChart width={width} height={height} data={data} margin={{ top: 8, right: 12, bottom: 4, left: 8 }}>
         <CartesianGrid stroke="var(--border)" />
-        <XAxis dataKey="x" type="number" scale="log" domain={[Math.min(...xs), Math.max(...xs)]} ticks={xs} tickFormatter={xLabel} tick={AXIS} tickLine={false} axisLine={{ stroke: "var(--border-strong)" }} allowDataOverflow />
-        <YAxis scale="log" domain={["auto", "auto"]} tick={AXIS} tickLine={false} axisLine={false} width={56} tickFormatter={(v: number) => moneyShort(v, currency)} allowDataOverflow />
-        <Tooltip formatter={(v) => money(Number(v), currency)} labelFormatter={(x) => xLabel(Number(x))} contentStyle={{ background: "var(--surface)", border: "1px solid var(--border)", fontSize: 12 }} />
+        <XAxis
+          dataKey="x"
+          type="number"
+          scale="log"
+          domain={[Math.min(...xs), Math.max(...xs)]}
+          ticks={xs}
+          tickFormatter={xLabel}
+          tick={AXIS}
+          tickLine={false}
+          axisLine={{ stroke: "var(--border-strong)" }}
+          allowDataOverflow
+        />
+        <YAxis
+          scale="log"
+          domain={["auto", "auto"]}
+          tick={AXIS}
+          tickLine={false}
+          axisLine={false}
+          width={56}
+          tickFormatter={(v: number) => moneyShort(v, currency)}
+          allowDataOverflow
+        />
+        <Tooltip
+          formatter={(v) => money(Number(v), currency)}
+          labelFormatter={(x) => xLabel(Number(x))}
+          contentStyle={{ background: "var(--surface)", border: "1px solid var(--border)", fontSize: 12 }}
+        />
         <Legend wrapperStyle={{ fontSize: 11 }} itemSorter={null} />
         {formats.map((f) => (
-          <Line key={f} dataKey={f} name={labels[f]} stroke={formatColor(f)} strokeWidth={2} dot={{ r: 2 }} isAnimationActive={false} connectNulls />
+          <Line
+            key={f}
+            dataKey={f}
+            name={labels[f]}
+            stroke={formatColor(f)}
+            strokeWidth={2}
+            dot={{ r: 2 }}
+            isAnimationActive={false}
+            connectNulls
+          />
         ))}
       </LineChart>
     </Frame>

@@ -1,11 +1,18 @@
 // The stakeholder report as one print-ready document: the same markup on screen, in the browser's print and in
 // Electron's printToPDF. Charts have a fixed width so every medium lays them out alike.
 import { useRef, useState, type ReactNode } from "react";
-import type { FormatId } from "../../../../../codecs/src/formats/types.ts";
-import type { ReportModel } from "../../../../../codecs/src/report/model.ts";
+import type { FormatId } from "#codecs";
+import type { ReportModel } from "#codecs/report/model.ts";
 import { SizesChart, SizesLegend } from "../../../components/analysis/SizesView.tsx";
 import type { SizesView } from "../../../state/analysis.ts";
-import { fleetLabel, intervalLabel, MonthlyCostChart, pricedPlatforms, SavingsChart, SensitivityChart } from "../cost/charts.tsx";
+import {
+  fleetLabel,
+  intervalLabel,
+  MonthlyCostChart,
+  pricedPlatforms,
+  SavingsChart,
+  SensitivityChart,
+} from "../cost/charts.tsx";
 import { crossings } from "../cost/CostTable.tsx";
 import { FragmentationPanel } from "../cost/FragmentationPanel.tsx";
 import { Table7Panel } from "../cost/Table7Panel.tsx";
@@ -16,7 +23,17 @@ import { chartToPng } from "./exportPng.ts";
 export const CHART_WIDTH = 660;
 const HALF = CHART_WIDTH / 2 - 6;
 
-function Chart({ name, title, fileBase, children }: { name: string; title: string; fileBase: string; children: ReactNode }) {
+function Chart({
+  name,
+  title,
+  fileBase,
+  children,
+}: {
+  name: string;
+  title: string;
+  fileBase: string;
+  children: ReactNode;
+}) {
   const box = useRef<HTMLElement>(null);
   const [error, setError] = useState<string | null>(null);
   const save = async () => {
@@ -36,9 +53,7 @@ function Chart({ name, title, fileBase, children }: { name: string; title: strin
         </button>
         {error ? <span className="attention-text screen-only"> {error}</span> : null}
       </figcaption>
-      <div className="report-chart">
-        {children}
-      </div>
+      <div className="report-chart">{children}</div>
     </figure>
   );
 }
@@ -90,7 +105,8 @@ export function ReportDocument({ model, sizes }: { model: ReportModel; sizes: Si
       <section>
         <h2>Message sizes</h2>
         <p className="muted">
-          {count(model.samples.count)} samples, seed {model.samples.seed}: bytes per message in each format; bars are p50, p95 and max, dashed lines the platform limits.
+          {count(model.samples.count)} samples, seed {model.samples.seed}: bytes per message in each format; bars are
+          p50, p95 and max, dashed lines the platform limits.
         </p>
         <Chart name="sizes" title="Message size per format" fileBase={fileBase}>
           <div style={{ width: CHART_WIDTH }}>
@@ -126,7 +142,13 @@ export function ReportDocument({ model, sizes }: { model: ReportModel; sizes: Si
                     <td>{s.stats.mean.toFixed(1)}</td>
                     <td>{s.stats.p95}</td>
                     <td>{s.stats.max}</td>
-                    <td className={s.savingVsJson !== null && s.savingVsJson > 0 ? "saving" : undefined}>{s.savingVsJson === null ? (s.format === "json" ? "baseline" : "–") : `−${s.savingVsJson.toFixed(1)} B`}</td>
+                    <td className={s.savingVsJson !== null && s.savingVsJson > 0 ? "saving" : undefined}>
+                      {s.savingVsJson === null
+                        ? s.format === "json"
+                          ? "baseline"
+                          : "–"
+                        : `−${s.savingVsJson.toFixed(1)} B`}
+                    </td>
                   </>
                 )}
               </tr>
@@ -156,20 +178,31 @@ export function ReportDocument({ model, sizes }: { model: ReportModel; sizes: Si
                 <tr key={r.format}>
                   <td>{r.label}</td>
                   {r.cells.map((c) => (
-                    <td key={c.platformId}>{c.fitsMax ? <span className="verdict fits">✓ fits</span> : <span className="verdict over">✗ {Math.round(c.shareOver * 100)} % of samples over{c.fitsP95 ? " · p95 fits" : ""}</span>}</td>
+                    <td key={c.platformId}>
+                      {c.fitsMax ? (
+                        <span className="verdict fits">✓ fits</span>
+                      ) : (
+                        <span className="verdict over">
+                          ✗ {Math.round(c.shareOver * 100)} % of samples over{c.fitsP95 ? " · p95 fits" : ""}
+                        </span>
+                      )}
+                    </td>
                   ))}
                 </tr>
               ))}
             </tbody>
           </table>
         )}
-        {model.fit.unlimited.length ? <p className="note">No fixed per-message limit: {model.fit.unlimited.join(", ")}.</p> : null}
+        {model.fit.unlimited.length ? (
+          <p className="note">No fixed per-message limit: {model.fit.unlimited.join(", ")}.</p>
+        ) : null}
       </section>
 
       <section>
         <h2>Fleet cost</h2>
         <p className="muted">
-          {count(f.scenario.devices)} devices × {count(f.messagesPerDay, 2)} messages/day = {count(f.messagesPerMonth)} messages per 30-day month, over {f.scenario.months} month{f.scenario.months === 1 ? "" : "s"}, in {cur}.
+          {count(f.scenario.devices)} devices × {count(f.messagesPerDay, 2)} messages/day = {count(f.messagesPerMonth)}{" "}
+          messages per 30-day month, over {f.scenario.months} month{f.scenario.months === 1 ? "" : "s"}, in {cur}.
         </p>
         <table className="data compact" data-testid="report-cost">
           <thead>
@@ -197,7 +230,9 @@ export function ReportDocument({ model, sizes }: { model: ReportModel; sizes: Si
                 <td>{money(c.total, cur)}</td>
                 <td>{c.savingVsJson === null || c.format === "json" ? "–" : money(c.savingVsJson, cur)}</td>
                 <td className="wrap">
-                  {[c.fitsMax ? null : `over ${c.limit} B: ${c.fragmentation.fragments.max} msgs/record`, crossings(c)].filter(Boolean).join("; ")}
+                  {[c.fitsMax ? null : `over ${c.limit} B: ${c.fragmentation.fragments.max} msgs/record`, crossings(c)]
+                    .filter(Boolean)
+                    .join("; ")}
                 </td>
               </tr>
             ))}
@@ -223,10 +258,24 @@ export function ReportDocument({ model, sizes }: { model: ReportModel; sizes: Si
         {priced.map(([pid, name]) => (
           <div key={pid} className="report-pair">
             <Chart name={`fleet-${pid}`} title={`${name}: monthly cost over fleet size`} fileBase={fileBase}>
-              <SensitivityChart points={f.byFleet[pid] ?? []} labels={labels} currency={cur} xLabel={fleetLabel} width={HALF} height={200} />
+              <SensitivityChart
+                points={f.byFleet[pid] ?? []}
+                labels={labels}
+                currency={cur}
+                xLabel={fleetLabel}
+                width={HALF}
+                height={200}
+              />
             </Chart>
             <Chart name={`interval-${pid}`} title={`${name}: over reporting interval`} fileBase={fileBase}>
-              <SensitivityChart points={f.byInterval[pid] ?? []} labels={labels} currency={cur} xLabel={intervalLabel} width={HALF} height={200} />
+              <SensitivityChart
+                points={f.byInterval[pid] ?? []}
+                labels={labels}
+                currency={cur}
+                xLabel={intervalLabel}
+                width={HALF}
+                height={200}
+              />
             </Chart>
           </div>
         ))}

@@ -1,7 +1,8 @@
 // The report page: print-ready document plus the screen-only toolbar (page size, PDF, CSV, PNG charts).
 import { useMemo, useState } from "react";
-import { buildReport } from "../../../../../codecs/src/report/model.ts";
-import { PAGE_SIZES, type PageSize } from "../../../../../host/api/report.ts";
+import { reportCsv } from "#codecs/report/csv.ts";
+import { buildReport } from "#codecs/report/model.ts";
+import { PAGE_SIZES, type PageSize } from "#host/api/report.ts";
 import { asHostError } from "../../../host/errors.ts";
 import { useAnalysis } from "../../../state/analysis.ts";
 import { useDesigner } from "../../../state/designer.ts";
@@ -9,7 +10,6 @@ import { useSession } from "../../../state/session.ts";
 import { useSettings } from "../../../state/settings.ts";
 import { measuredFrom } from "../measured.ts";
 import { activeScenario, flushCosts, useDecide } from "../store.ts";
-import { reportCsv } from "../../../../../codecs/src/report/csv.ts";
 import { base64ToBytes, downloadBlob, slug } from "./download.ts";
 import { chartToPng } from "./exportPng.ts";
 import { ReportDocument } from "./ReportDocument.tsx";
@@ -29,7 +29,18 @@ export function ReportPage() {
   const [message, setMessage] = useState<{ kind: "info" | "error"; text: string } | null>(null);
 
   const model = useMemo(
-    () => (scenario && sizes && valid && valid.fields.length > 0 ? buildReport({ projectName: projectName || valid.name, layout: valid, samples: { count: sizes.samples, seed: sizes.seed }, measured: measuredFrom(sizes), scenario, fitPlatforms, generatedAt: new Date().toISOString() }) : null),
+    () =>
+      scenario && sizes && valid && valid.fields.length > 0
+        ? buildReport({
+            projectName: projectName || valid.name,
+            layout: valid,
+            samples: { count: sizes.samples, seed: sizes.seed },
+            measured: measuredFrom(sizes),
+            scenario,
+            fitPlatforms,
+            generatedAt: new Date().toISOString(),
+          })
+        : null,
     [scenario, sizes, valid, projectName, fitPlatforms],
   );
   const fileBase = slug(projectName || valid?.name || "report");
@@ -48,10 +59,16 @@ export function ReportPage() {
         const res = await api.call("report.pdf", { pageSize, html: reportSnapshot() });
         const name = `${fileBase}-report.pdf`;
         downloadBlob(new Blob([base64ToBytes(res.base64)], { type: "application/pdf" }), name);
-        setMessage({ kind: "info", text: `Downloaded ${name} (${pageSize}, ${Math.max(1, Math.round(res.bytes / 1024))} KB)` });
+        setMessage({
+          kind: "info",
+          text: `Downloaded ${name} (${pageSize}, ${Math.max(1, Math.round(res.bytes / 1024))} KB)`,
+        });
       }
     } catch (e) {
-      setMessage({ kind: "error", text: `PDF failed: ${asHostError(e).describe()}${shell === "electron" ? "" : " — the browser's own print dialog (Ctrl+P) still prints this page"}` });
+      setMessage({
+        kind: "error",
+        text: `PDF failed: ${asHostError(e).describe()}${shell === "electron" ? "" : " — the browser's own print dialog (Ctrl+P) still prints this page"}`,
+      });
     } finally {
       setBusy(null);
     }
@@ -76,22 +93,52 @@ export function ReportPage() {
       <div className="analysis-controls screen-only report-toolbar">
         <div className="segmented" role="group" aria-label="Paper size">
           {PAGE_SIZES.map((p) => (
-            <button key={p} type="button" aria-pressed={pageSize === p} data-testid={`page-${p}`} onClick={() => useDecide.setState({ pageSize: p })}>
+            <button
+              key={p}
+              type="button"
+              aria-pressed={pageSize === p}
+              data-testid={`page-${p}`}
+              onClick={() => useDecide.setState({ pageSize: p })}
+            >
               {p}
             </button>
           ))}
         </div>
-        <button type="button" className="btn primary" data-testid="report-pdf" disabled={!model || busy !== null} onClick={() => void pdf()}>
+        <button
+          type="button"
+          className="btn primary"
+          data-testid="report-pdf"
+          disabled={!model || busy !== null}
+          onClick={() => void pdf()}
+        >
           {busy === "pdf" ? "Making the PDF…" : shell === "electron" ? "Save PDF…" : "Download PDF"}
         </button>
-        <button type="button" className="btn" data-testid="report-csv" disabled={!model} onClick={() => model && downloadBlob(new Blob([reportCsv(model)], { type: "text/csv" }), `${fileBase}-report.csv`)}>
+        <button
+          type="button"
+          className="btn"
+          data-testid="report-csv"
+          disabled={!model}
+          onClick={() =>
+            model && downloadBlob(new Blob([reportCsv(model)], { type: "text/csv" }), `${fileBase}-report.csv`)
+          }
+        >
           Numbers (CSV)
         </button>
-        <button type="button" className="btn" data-testid="report-png" disabled={!model || busy !== null} onClick={() => void allPngs()}>
+        <button
+          type="button"
+          className="btn"
+          data-testid="report-png"
+          disabled={!model || busy !== null}
+          onClick={() => void allPngs()}
+        >
           {busy === "png" ? "Drawing charts…" : "Charts (PNG)"}
         </button>
         {message ? (
-          <span className={message.kind === "error" ? "attention-text" : "muted"} data-testid="report-message" role="status">
+          <span
+            className={message.kind === "error" ? "attention-text" : "muted"}
+            data-testid="report-message"
+            role="status"
+          >
             {message.text}
           </span>
         ) : null}

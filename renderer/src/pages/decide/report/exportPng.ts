@@ -1,7 +1,20 @@
 // A chart as a PNG: its SVG with every themed colour resolved (CSS variables mean nothing outside the page), plus the
 // HTML legend recharts draws beside it, painted at the positions the page laid them out.
 
-const SVG_STYLE = ["fill", "fill-opacity", "stroke", "stroke-width", "stroke-dasharray", "stroke-opacity", "opacity", "font-family", "font-size", "font-weight", "text-anchor", "dominant-baseline"];
+const SVG_STYLE = [
+  "fill",
+  "fill-opacity",
+  "stroke",
+  "stroke-width",
+  "stroke-dasharray",
+  "stroke-opacity",
+  "opacity",
+  "font-family",
+  "font-size",
+  "font-weight",
+  "text-anchor",
+  "dominant-baseline",
+];
 
 function svgToImage(svg: SVGSVGElement): Promise<HTMLImageElement> {
   const clone = svg.cloneNode(true) as SVGSVGElement;
@@ -84,5 +97,7 @@ export async function chartToPng(container: HTMLElement, scale = 2): Promise<Blo
       ctx.fillText(text, tr.left - box.left, tr.top - box.top + tr.height / 2);
     }
   }
-  return new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error("PNG encoding failed"))), "image/png"));
+  return new Promise((resolve, reject) =>
+    canvas.toBlob((b) => (b ? resolve(b) : reject(new Error("PNG encoding failed"))), "image/png"),
+  );
 }
