@@ -1,13 +1,12 @@
 // `npm run bench:channel`: the channel simulator's validations at full size — the MAC against
 // G·e^(−G) and density evolution, seed 003's Tables II/III over several seeds — printed and
 // written into docs/benchmarks.md between the `<!-- channel -->` markers.
-import { readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { macThroughput, Prng, SEED003_STACKS, seed003Row, type Seed003Row } from "#codecs";
 import { repetitionSlottedAlohaThroughput, slottedAlohaThroughput } from "#codecs/channel/theory.ts";
-import { writeFileAtomic } from "../shared/atomicWrite.ts";
+import { writeDocSection } from "../shared/docSection.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const DOC = path.join(ROOT, "docs/benchmarks.md");
@@ -106,10 +105,6 @@ Fig. 4, seed 1: median completion time (s) per packets-per-exchange band.
 ${fig4}
 ${MARK}`;
 if (!noWrite) {
-  const doc = readFileSync(DOC, "utf8");
-  const parts = doc.split(MARK);
-  const next =
-    parts.length >= 3 ? `${parts[0]}${section}${parts.slice(2).join(MARK)}` : `${doc.trimEnd()}\n\n${section}\n`;
-  writeFileAtomic(DOC, next);
+  writeDocSection(MARK, section, DOC);
   process.stdout.write(`wrote the channel section of docs/benchmarks.md\n`);
 }

@@ -10,7 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { protobufCodec } from "#codecs/formats/protobuf.ts";
 import { compileSbe } from "#codecs/formats/sbe.ts";
-import { machineLine, writeDocSection } from "./docSection.ts";
+import { machineLine, writeDocSection } from "../shared/docSection.ts";
 import { intFlag, parseFlags } from "../shared/flags.ts";
 import { frameAll } from "./gateway/framing.ts";
 import {

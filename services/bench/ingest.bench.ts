@@ -2,13 +2,13 @@
 // next to a bare Node HTTP 200-OK server measured in the same run on the same machine, written into
 // docs/benchmarks.md between the `<!-- ingest -->` markers.
 //   npm run bench:ingest -- [--seconds 4] [--start 250] [--refine 3] [--no-write]
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { codecFor, generateSamples, parseLayout, presetById } from "#codecs";
 import { findMax, type StepResult, type Target } from "./openLoop.ts";
-import { writeFileAtomic } from "../shared/atomicWrite.ts";
+import { writeDocSection } from "../shared/docSection.ts";
 import { CSE_ENTRY, DECODER_ENTRY, launch, repoRoot, stopChild, type Launched } from "../shared/launch.ts";
 
 const { values } = parseArgs({
@@ -197,11 +197,7 @@ ${table}
 ${MARK}`;
   process.stdout.write(`${table}\n`);
   if (values["no-write"]) return;
-  const doc = readFileSync(DOC, "utf8");
-  const parts = doc.split(MARK);
-  const next =
-    parts.length >= 3 ? `${parts[0]}${section}${parts.slice(2).join(MARK)}` : `${doc.trimEnd()}\n\n${section}\n`;
-  writeFileAtomic(DOC, next);
+  writeDocSection(MARK, section, DOC);
   process.stdout.write(`wrote the ingest section of ${path.relative(repoRoot, DOC)}\n`);
 }
 

@@ -6,7 +6,7 @@
 //                          [--transports http,mqtt,coap] [--transport-devices 100,1000] (--transports "" skips them)
 //                          [--only-transports]: the transport rows alone, written between `<!-- paper-transports -->`
 //                          [--locust-seconds 30] [--locust-users 2000] [--no-locust]
-import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -20,6 +20,7 @@ import { matrixCells, runMatrix } from "../loadgen/src/matrix.ts";
 import type { LoadTestResult } from "../loadgen/src/result.ts";
 import { TRANSPORTS, type Transport } from "../loadgen/src/spec.ts";
 import { markdownTable, replicasOf } from "../loadgen/src/table.ts";
+import { writeDocSection } from "../shared/docSection.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const DOC = path.join(ROOT, "docs/benchmarks.md");
@@ -155,22 +156,9 @@ const transportSection = [
 ].join("\n");
 
 if (values.json) writeFileSync(values.json, `${JSON.stringify(results, null, 2)}\n`);
-/** replaces the text between a pair of markers (appends it when the pair is missing) */
-function writeBetween(mark: string, text: string): void {
-  const doc = readFileSync(DOC, "utf8");
-  const start = doc.indexOf(mark);
-  const end = start < 0 ? -1 : doc.indexOf(mark, start + mark.length);
-  const next =
-    start >= 0 && end > start
-      ? doc.slice(0, start) + text + doc.slice(end + mark.length)
-      : `${doc.trimEnd()}\n\n${text}\n`;
-  const tmp = `${DOC}.${process.pid}.tmp`;
-  writeFileSync(tmp, next);
-  renameSync(tmp, DOC);
-}
 if (!values["no-write"]) {
-  if (results.length) writeBetween(MARK, section);
-  if (transportResults.length) writeBetween(TRANSPORT_MARK, transportSection);
+  if (results.length) writeDocSection(MARK, section, DOC);
+  if (transportResults.length) writeDocSection(TRANSPORT_MARK, transportSection, DOC);
   process.stderr.write(`bench:paper: wrote ${path.relative(ROOT, DOC)}\n`);
 }
 if (results.length) process.stdout.write(`${section}\n`);

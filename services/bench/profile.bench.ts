@@ -14,7 +14,7 @@ import { parseArgs } from "node:util";
 import { codecFor, generateSamples, isFormatId, parseLayout, presetById } from "#codecs";
 import { step } from "./openLoop.ts";
 import { STARTUP, stageOf } from "./stages.ts";
-import { writeFileAtomic } from "../shared/atomicWrite.ts";
+import { writeDocSection } from "../shared/docSection.ts";
 import { CSE_ENTRY, DECODER_ENTRY, launch, repoRoot, stopChild } from "../shared/launch.ts";
 
 const { values } = parseArgs({
@@ -143,7 +143,6 @@ function writeSection(
   table: string,
   m: { format: string; load0: number; rate: number; seconds: number; carried: number; p50: number; p99: number },
 ): void {
-  const doc = readFileSync(DOC, "utf8");
   const cpuModel = os.cpus()[0]?.model.replace(/\s+/g, " ").trim() ?? "unknown CPU";
   const section = `${MARK}
 ${
@@ -170,10 +169,7 @@ load average ${m.load0.toFixed(1)} at start; ingest p50 ${m.p50.toFixed(1)} ms, 
 
 ${table}
 ${MARK}`;
-  const parts = doc.split(MARK);
-  const next =
-    parts.length >= 3 ? `${parts[0]}${section}${parts.slice(2).join(MARK)}` : `${doc.trimEnd()}\n\n${section}\n`;
-  writeFileAtomic(DOC, next);
+  writeDocSection(MARK, section, DOC);
   process.stdout.write(`wrote the profile section of ${path.relative(repoRoot, DOC)}\n`);
 }
 

@@ -12,7 +12,7 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { generateSamples, paperPreset, parseLayout, toPlain } from "#codecs";
-import { writeFileAtomic } from "../shared/atomicWrite.ts";
+import { writeDocSection } from "../shared/docSection.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const DOC = path.join(ROOT, "docs/benchmarks.md");
@@ -201,14 +201,7 @@ async function main(): Promise<void> {
     ].join("\n");
     console.log(`\n${section}`);
     if (!flags["no-write"]) {
-      const doc = readFileSync(DOC, "utf8");
-      const start = doc.indexOf(MARK);
-      const end = start < 0 ? -1 : doc.indexOf(MARK, start + MARK.length);
-      const next =
-        start >= 0 && end > start
-          ? doc.slice(0, start) + section + doc.slice(end + MARK.length)
-          : `${doc.trimEnd()}\n\n${section}\n`;
-      writeFileAtomic(DOC, next);
+      writeDocSection(MARK, section, DOC);
       console.log(`wrote ${path.relative(ROOT, DOC)}`);
     }
   } finally {
