@@ -9,7 +9,7 @@ import https from "node:https";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { packageVersion } from "#host/httpHost.ts";
-import { client, cseProcess, encodedSamples, m2mGet, spawnDecoder, tempDir, waitFor } from "./support.ts";
+import { client, cseProcess, encodedSamples, m2mGet, spawnBufferReplicas, tempDir, waitFor } from "./support.ts";
 import { addKey } from "../../shared/credentials.ts";
 import { repoRoot } from "../../shared/launch.ts";
 import { freePort } from "../../shared/ports.ts";
@@ -50,32 +50,19 @@ describe("nginx from the exported bundle", () => {
       const readAuth = { authorization: `Bearer ${reader}` };
 
       const cse = await cseProcess(["--port", "0", "--data-dir", tempDir()]);
-      const shared = tempDir();
-      const replicas = [];
-      for (let k = 0; k < 2; k++)
-        replicas.push(
-          await spawnDecoder([
-            "--data-dir",
-            shared,
-            "--buffer-index",
-            String(k),
-            "--buffer-total",
-            "2",
-            "--instance",
-            `decoder-${k + 1}`,
-            "--preset",
-            "paper",
-            "--cse",
-            cse.cseBaseUrl,
-            "--container",
-            "shared",
-            "--auth",
-            "on",
-            "--keys",
-            keys,
-            "--trust-proxy",
-          ]),
-        );
+      const replicas = await spawnBufferReplicas(2, [
+        "--preset",
+        "paper",
+        "--cse",
+        cse.cseBaseUrl,
+        "--container",
+        "shared",
+        "--auth",
+        "on",
+        "--keys",
+        keys,
+        "--trust-proxy",
+      ]);
 
       // the exported server blocks, only upstream addresses, listen ports and the certificates' directory changed
       const port = await freePort();

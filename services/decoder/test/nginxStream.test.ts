@@ -8,7 +8,7 @@ import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { cseProcess, encodedSamples, spawnDecoder, tempDir, waitFor, type DecoderProcess } from "./support.ts";
+import { cseProcess, encodedSamples, spawnBufferReplicas, tempDir, waitFor } from "./support.ts";
 import { addKey } from "../../shared/credentials.ts";
 import { repoRoot } from "../../shared/launch.ts";
 import { freePort, freeUdpPort } from "../../shared/ports.ts";
@@ -60,33 +60,20 @@ describe("nginx stream blocks from the exported bundle", () => {
       const fleet = addKey(keys, { role: "fleet" }).token;
 
       const cse = await cseProcess(["--port", "0", "--data-dir", tempDir()]);
-      const shared = tempDir();
-      const replicas: DecoderProcess[] = [];
-      for (let k = 0; k < 2; k++)
-        replicas.push(
-          await spawnDecoder([
-            "--data-dir",
-            shared,
-            "--buffer-index",
-            String(k),
-            "--buffer-total",
-            "2",
-            "--instance",
-            `decoder-${k + 1}`,
-            "--preset",
-            "paper",
-            "--cse",
-            cse.cseBaseUrl,
-            "--auth",
-            "on",
-            "--keys",
-            keys,
-            "--mqtt-port",
-            "0",
-            "--coap-port",
-            "0",
-          ]),
-        );
+      const replicas = await spawnBufferReplicas(2, [
+        "--preset",
+        "paper",
+        "--cse",
+        cse.cseBaseUrl,
+        "--auth",
+        "on",
+        "--keys",
+        keys,
+        "--mqtt-port",
+        "0",
+        "--coap-port",
+        "0",
+      ]);
       const portOf = (u: unknown) => new URL(String(u)).port;
 
       // only listen ports, upstream addresses and the certificates' directory changed

@@ -30,6 +30,30 @@ export interface DecoderProcess extends Launched {
   kill(): Promise<void>;
 }
 
+/**
+ * `n` decoder processes sharing one buffer directory, buffer k of n each, named decoder-1 … decoder-n:
+ * what the bundle's replicas are (containers sharing one volume) without a Docker engine.
+ */
+export async function spawnBufferReplicas(n: number, args: string[]): Promise<DecoderProcess[]> {
+  const shared = tempDir();
+  const replicas: DecoderProcess[] = [];
+  for (let k = 0; k < n; k++)
+    replicas.push(
+      await spawnDecoder([
+        "--data-dir",
+        shared,
+        "--buffer-index",
+        String(k),
+        "--buffer-total",
+        String(n),
+        "--instance",
+        `decoder-${k + 1}`,
+        ...args,
+      ]),
+    );
+  return replicas;
+}
+
 export async function spawnDecoder(args: string[]): Promise<DecoderProcess> {
   const stderr: string[] = [];
   const l = await launch(DECODER_ENTRY, [...args, "--watch-stdin"], {
