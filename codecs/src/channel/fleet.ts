@@ -11,6 +11,7 @@ import {
   type ScenarioConfig,
   type TransportConfig,
 } from "./scenario.ts";
+import { ingestTopic } from "../transport/ingest.ts";
 import { coapOverhead, mqttConnectBytes, mqttOverhead, mqttPublishHeaderBytes } from "../transport/overhead.ts";
 
 export type FleetStack = { kind: "coap"; nstart: number } | { kind: "mqtt" };
@@ -65,7 +66,7 @@ export function fleetTransport(input: Pick<FleetInput, "stack" | "channel" | "la
       timing: COAP_DEVICE_TIMING,
     };
   }
-  const topic = `satpayload/${input.layout}/${input.format}`;
+  const topic = ingestTopic({ layout: input.layout, format: input.format });
   const publishHeaderBytes = mqttPublishHeaderBytes({ version: "3.1.1", qos: 1, topic }, 100);
   const tcpIp =
     mqttOverhead({ version: "3.1.1", qos: 1, topic, ip: 4, tls: "none", tcpTimestamps: true }, 100).overhead -

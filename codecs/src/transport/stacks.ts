@@ -1,6 +1,7 @@
 // The stacks the designer, the Channel page and the CLI compare, with the defaults each one is
 // sized with: the paper's devices (python-requests POST to the decoder), an MQTT device publishing
 // to …/<layout>/<format>, a CoAP device posting to /telemetry/<layout>.
+import { ingestTopic } from "./ingest.ts";
 import {
   coapOverhead,
   httpOverhead,
@@ -58,7 +59,7 @@ const TOKEN = 2;
 /** Bytes on air for one message of `payload` bytes over each stack. */
 export function stackOverhead(id: StackId, payload: number, ctx: StackContext): StackOverhead {
   const uriPath = ["telemetry", ctx.layout];
-  const topic = `satpayload/${ctx.layout}/${ctx.format}`;
+  const topic = ingestTopic({ layout: ctx.layout, format: ctx.format });
   switch (id) {
     case "raw":
       return rawOverhead(payload);

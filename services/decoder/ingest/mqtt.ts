@@ -9,12 +9,12 @@
 //   satpayload/<device>/<layout>/<format>/<message id>    ("-" as device: none named)
 import { createServer, type AddressInfo, type Server, type Socket } from "node:net";
 import { Aedes, type AuthenticateError, type Client, type PublishPacket } from "aedes";
+import { INGEST_TOPIC_ROOT } from "#codecs/transport/ingest.ts";
 import type { AuthGuard, Writer } from "../auth/guard.ts";
 import { IngestError } from "../errors.ts";
 import { binaryMeta, HEADER } from "../request.ts";
 import type { MessageStore, StoredMessage } from "./store.ts";
 
-export const TOPIC_ROOT = "satpayload";
 /** where a client hears why one of its messages was refused (it may subscribe to its own only) */
 export const ERROR_TOPIC_ROOT = "satpayload-errors";
 export const MQTT_KEY_HINT = "the MQTT password (or the user name when there is no password) = a device or fleet key";
@@ -36,10 +36,10 @@ export interface MqttIngest {
 /** a topic → the headers an HTTP sender would have sent, so one parser checks both */
 export function topicHeaders(topic: string): Record<string, string> {
   const levels = topic.split("/");
-  if (levels[0] !== TOPIC_ROOT || levels.length < 3 || levels.length > 5)
+  if (levels[0] !== INGEST_TOPIC_ROOT || levels.length < 3 || levels.length > 5)
     throw new IngestError(
       "not_found",
-      `topic "${topic.slice(0, 200)}" is not ${TOPIC_ROOT}/[<device>/]<layout>/<format>[/<message id>]`,
+      `topic "${topic.slice(0, 200)}" is not ${INGEST_TOPIC_ROOT}/[<device>/]<layout>/<format>[/<message id>]`,
     );
   const [device, layout, format, messageId] =
     levels.length === 3

@@ -4,6 +4,7 @@
 // the piggybacked 2.01/2.04). Outcomes are reported as the HTTP path reports them.
 import coap from "coap";
 import mqtt, { type MqttClient } from "mqtt";
+import { ingestTopic } from "#codecs/transport/ingest.ts";
 
 export type Outcome = { kind: "ok" } | { kind: "http"; status: number } | { kind: "timeout" } | { kind: "connection" };
 
@@ -59,7 +60,12 @@ export function mqttDevice(url: string, clientId: string, naming: Naming): Sende
   return {
     send: (m, timeoutMs) =>
       settleOnce(timeoutMs, (settle) => {
-        const topic = `satpayload/${m.device}/${naming.layout}/${naming.format}/${m.messageId}`;
+        const topic = ingestTopic({
+          device: m.device,
+          layout: naming.layout,
+          format: naming.format,
+          messageId: m.messageId,
+        });
         client.publish(topic, Buffer.from(m.body.buffer, m.body.byteOffset, m.body.byteLength), { qos: 1 }, (err) =>
           settle(err ? { kind: "connection" } : { kind: "ok" }),
         );
