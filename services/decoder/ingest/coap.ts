@@ -36,8 +36,12 @@ export interface CoapIngest {
   close(): Promise<void>;
 }
 
-/** HTTP status → CoAP response code: 201 → 2.01, 404 → 4.04, 429 → 4.29 (RFC 8516), 503 → 5.03 */
-export const coapCode = (status: number) => `${Math.floor(status / 100)}.${String(status % 100).padStart(2, "0")}`;
+/**
+ * HTTP status → CoAP response code: 201 → 2.01, 404 → 4.04, 429 → 4.29 (RFC 8516), 503 → 5.03. CoAP has
+ * no 2.00: a POST that stored nothing new (a duplicate) or answers a device route is 2.04 Changed.
+ */
+export const coapCode = (status: number) =>
+  status === 200 ? "2.04" : `${Math.floor(status / 100)}.${String(status % 100).padStart(2, "0")}`;
 
 /** the CoAP request as the headers an HTTP sender would have sent, so one parser checks both */
 export function coapHeaders(req: IncomingMessage, query: URLSearchParams): Record<string, string> {
