@@ -17,7 +17,7 @@ import { IdGenerator } from "./ids.ts";
 import type { Notifier } from "./notify.ts";
 import type { Profile } from "./profile.ts";
 import type { CseRequest } from "./request.ts";
-import { TY, type ResourceRow, type Store } from "./store.ts";
+import { TY, type NewRow, type ResourceRow, type Store } from "./store.ts";
 import { defaultExpiry, m2mTime } from "./time.ts";
 
 export interface CseConfig {
@@ -75,10 +75,41 @@ interface PendingEvent {
 
 type Attrs = Record<string, unknown>;
 
+interface Limits {
+  mni: number;
+  mbs: number;
+  mia: number;
+}
+
+/** bounds the parsed limits kept: one entry per container written to */
+const MAX_CACHED_LIMITS = 10_000;
+
+/** A contentInstance before it is written: `row.size` is its cs; `rep.st` is set by writeInstance */
+interface NewInstance {
+  row: NewRow;
+  rep: Attrs;
+  labels: unknown;
+}
+
+/** What the decoder knows of a contentInstance it creates in its own transaction. */
+export interface InstanceFields {
+  /** the container's structured path below the CSE base: "ae/container" */
+  path: string;
+  /** who creates it (the instance's cr) */
+  originator: string;
+  /** the resource name; the ri when undefined */
+  rn?: string;
+  /** the instance's content as JSON text, as it would appear in the POST's body: `{"a":1}` is an object, `"x"` a string */
+  con: string;
+  cnf?: string;
+  lbl?: string[];
+}
+
 export class Cse {
   private readonly ids = new IdGenerator();
   private readonly now: () => number;
   private cseBase!: ResourceRow;
+  private readonly limits = new Map<number, { attrs: string; limits: Limits }>();
 
   constructor(
     private readonly store: Store,
@@ -195,14 +226,21 @@ export class Cse {
     givenRn: string | undefined;
     attrs: Attrs;
   } {
-    const target = this.resolve(req.path);
+    const ty = req.ty!;
+    const parent = this.createParent(req.path, ty);
+    const { rn: givenRn, attrs } = createAttributes(ty, unwrap(req.body, ty), this.config.profile);
+    return { parent, ty, givenRn, attrs };
+  }
+
+  /** The resource at `path`, if a resource of type `ty` may be created below it. */
+  private createParent(path: string, ty: number): ResourceRow {
+    const target = this.resolve(path);
     if (target.virtual)
       throw notAllowed(
-        `a resource cannot be created under /${req.path}: it is a virtual resource`,
+        `a resource cannot be created under /${path}: it is a virtual resource`,
         this.config.profile.createUnderVirtualStatus,
       );
     const parent = target.row;
-    const ty = req.ty!;
     if (ty === TY.CSE_BASE) throw notAllowed("a CSEBase cannot be created");
     if (!TYPES[ty])
       throw new CseError(
@@ -216,8 +254,7 @@ export class Cse {
         RSC.INVALID_CHILD_RESOURCE_TYPE,
         `a resource of type ${ty} cannot be a child of /${parent.path} (type ${parent.ty})`,
       );
-    const { rn: givenRn, attrs } = createAttributes(ty, unwrap(req.body, ty), this.config.profile);
-    return { parent, ty, givenRn, attrs };
+    return parent;
   }
 
   /** The row and representation of a new resource, before its type adds its own attributes. */
@@ -256,26 +293,59 @@ export class Cse {
 
   /**
    * Creates a contentInstance inside a write transaction the caller holds on the store's connection
-   * (the decoder's in-process commit: its record and this instance commit together). Returns the
-   * answer and the notifications, to be raised only once the caller's transaction has committed.
+   * (the decoder's in-process commit: its record and this instance commit together), with the checks
+   * and writes of a POST of `{"m2m:cin":{rn, cnf, lbl, con}}` to the container at `path`: the same
+   * CseError when that POST is refused, the same resource and container counters when it is not.
+   * Returns the notifications, to be raised only once the caller's transaction has committed.
    */
+  createInstanceInOpenTransaction(cin: InstanceFields): { raise: () => void } {
+    if (!cin.originator) throw badRequest("the originator is mandatory");
+    let con: unknown;
+    try {
+      con = JSON.parse(cin.con);
+    } catch (e) {
+      throw badRequest(`the body is not valid JSON: ${(e as Error).message}`);
+    }
+    const given: Attrs = {};
+    if (cin.rn !== undefined) given.rn = cin.rn;
+    if (cin.cnf !== undefined) given.cnf = cin.cnf;
+    if (cin.lbl !== undefined) given.lbl = cin.lbl;
+    given.con = con;
+    const parent = this.createParent(`${this.config.base}/${cin.path}`, TY.CIN);
+    const { rn, attrs } = createAttributes(TY.CIN, given, this.config.profile);
+    const instance = this.newInstance(parent, rn, cin.originator, attrs);
+    // the container was read in this same transaction: its counters are current
+    const result = this.writeInstance(parent, instance);
+    const events = this.eventsFor(
+      parent.id,
+      NET.CREATE_CHILD,
+      result,
+      () => this.wrap(result, instance.rep),
+      undefined,
+      false,
+    );
+    return { raise: () => this.raise(events) };
+  }
+
+  /** createInstanceInOpenTransaction() for a parsed HTTP request, answered as the POST would be. */
   createInstanceInTransaction(req: CseRequest): { response: CseResponse; raise: () => void } {
     const { parent, ty, givenRn, attrs } = this.createTarget(req);
     if (ty !== TY.CIN) throw new TypeError(`createInstanceInTransaction creates contentInstances (ty 4), not ty ${ty}`);
-    const ms = this.now();
-    const ri = this.ids.next(ty, ms);
-    const { rep, row } = this.newResource(parent, ty, ri, givenRn ?? ri, req.originator, null, attrs, ms);
-    const result = this.instanceWriter(parent, row, rep, attrs)();
-    const body = this.wrap(result, rep);
-    const events = this.eventsFor(parent.id, NET.CREATE_CHILD, result, body, undefined, false);
-    return { response: { status: 201, rsc: RSC.CREATED, body, location: row.path }, raise: () => this.raise(events) };
+    const instance = this.newInstance(parent, givenRn, req.originator, attrs);
+    const result = this.writeInstance(parent, instance);
+    const body = this.wrap(result, instance.rep);
+    const events = this.eventsFor(parent.id, NET.CREATE_CHILD, result, () => body, undefined, false);
+    return {
+      response: { status: 201, rsc: RSC.CREATED, body, location: instance.row.path },
+      raise: () => this.raise(events),
+    };
   }
 
   private async create(req: CseRequest): Promise<CseResponse> {
     const { parent, ty, givenRn, attrs } = this.createTarget(req);
+    if (ty === TY.CIN) return this.createInstance(parent, givenRn, req.originator, attrs);
     const profile = this.config.profile;
-    // an instance is checked inside its group-committed transaction (createInstance)
-    if (givenRn !== undefined && ty !== TY.CIN) this.checkFree(`${parent.path}/${givenRn}`);
+    if (givenRn !== undefined) this.checkFree(`${parent.path}/${givenRn}`);
 
     let aei: string | null = null;
     if (ty === TY.AE) {
@@ -327,9 +397,6 @@ export class Cse {
         });
         result = this.insert(row, rep, attrs.lbl);
         break;
-      case TY.CIN:
-        result = await this.createInstance(parent, row, rep, attrs);
-        break;
       case TY.SUB:
         Object.assign(rep, { enc: attrs.enc ?? { net: [...profile.defaultNet] }, nu: attrs.nu, nct: attrs.nct ?? 1 });
         for (const k of ["su", "exc"]) if (attrs[k] !== undefined) rep[k] = attrs[k];
@@ -338,8 +405,8 @@ export class Cse {
       default:
         throw new CseError(501, RSC.NOT_IMPLEMENTED, `resource type ${ty} is not implemented`);
     }
-    const body = this.wrap(result, ty === TY.CIN ? rep : undefined);
-    this.raise(this.eventsFor(parent.id, NET.CREATE_CHILD, result, body, undefined, false));
+    const body = this.wrap(result);
+    this.raise(this.eventsFor(parent.id, NET.CREATE_CHILD, result, () => body, undefined, false));
     // no leading "/": Mobius and ACME both write CSE-relative structured paths
     return { status: 201, rsc: RSC.CREATED, body, location: path };
   }
@@ -378,70 +445,105 @@ export class Cse {
     });
   }
 
-  /** Adds the instance and trims the container to its limits in one transaction (group-committed). */
-  private createInstance(
-    container: ResourceRow,
-    row: Omit<ResourceRow, "id">,
-    rep: Attrs,
+  /** A POSTed instance: added and its container trimmed in one group-committed transaction. */
+  private async createInstance(
+    parent: ResourceRow,
+    givenRn: string | undefined,
+    originator: string,
     attrs: Attrs,
-  ): Promise<ResourceRow> {
-    return this.store.batched(this.instanceWriter(container, row, rep, attrs));
+  ): Promise<CseResponse> {
+    const instance = this.newInstance(parent, givenRn, originator, attrs);
+    const result = await this.store.batched(() => {
+      // the counters may have moved since the container was read outside this transaction
+      const cnt = this.store.byPath(parent.path);
+      if (!cnt) throw notFound(`no resource at /${parent.path}`);
+      return this.writeInstance(cnt, instance);
+    });
+    const body = this.wrap(result, instance.rep);
+    this.raise(this.eventsFor(parent.id, NET.CREATE_CHILD, result, () => body, undefined, false));
+    return { status: 201, rsc: RSC.CREATED, body, location: instance.row.path };
   }
 
-  /** The writes that add an instance and trim its container: to run inside one transaction. */
-  private instanceWriter(
+  /** The row and representation of a new instance of checked `attrs` below `container` (st set on writing). */
+  private newInstance(
     container: ResourceRow,
-    row: Omit<ResourceRow, "id">,
-    rep: Attrs,
+    givenRn: string | undefined,
+    originator: string,
     attrs: Attrs,
-  ): () => ResourceRow {
+  ): NewInstance {
+    const ms = this.now();
+    const ri = this.ids.next(TY.CIN, ms);
+    const { rep, row } = this.newResource(container, TY.CIN, ri, givenRn ?? ri, originator, null, attrs, ms);
     const con = attrs.con;
     const cs = Buffer.byteLength(typeof con === "string" ? con : JSON.stringify(con));
     if (attrs.cnf !== undefined) rep.cnf = attrs.cnf;
     rep.con = this.config.profile.mobiusContent ? mobiusContent(con) : con;
     rep.cs = cs;
-    return () => {
+    return { row: { ...row, size: cs }, rep, labels: attrs.lbl };
+  }
+
+  /**
+   * Adds the instance below `cnt` (read in the running transaction) and trims the container to its
+   * limits. Runs inside the caller's transaction.
+   */
+  private writeInstance(cnt: ResourceRow, { row, rep, labels }: NewInstance): ResourceRow {
+    const cs = row.size;
+    const limits = this.limitsOf(cnt);
+    if (limits.mni === 0 || cs > limits.mbs) {
+      // a taken name is refused before the limits, as it always was
       this.checkFree(row.path);
-      // the counters may have moved since the container was read outside this transaction
-      const cnt = this.store.byPath(container.path);
-      if (!cnt) throw notFound(`no resource at /${container.path}`);
-      const limits = JSON.parse(cnt.attrs) as { mni: number; mbs: number; mia: number };
       if (limits.mni === 0) throw notAcceptable(`/${cnt.path} takes no instances (mni=0)`);
-      if (cs > limits.mbs)
-        throw notAcceptable(`the instance is ${cs} bytes, more than /${cnt.path} holds (mbs=${limits.mbs})`);
-      const { cni, cbs } = this.trim(cnt, limits, row.created_ms, 1, cs);
-      const st = cnt.st + 1;
-      rep.st = st;
-      const full = { ...row, size: cs, st, attrs: JSON.stringify(rep) };
-      const id = this.store.insert(full);
-      if (Array.isArray(attrs.lbl)) this.store.replaceLabels(id, attrs.lbl as string[]);
-      this.store.setCounters(cnt.id, cni + 1, cbs + cs, st);
-      return { id, ...full };
-    };
+      throw notAcceptable(`the instance is ${cs} bytes, more than /${cnt.path} holds (mbs=${limits.mbs})`);
+    }
+    const st = cnt.st + 1;
+    rep.st = st;
+    const full = { ...row, st, attrs: JSON.stringify(rep) };
+    // the unique path is the name check: a taken name writes nothing (trimming comes after)
+    const id = this.store.insertIfFree(full);
+    if (id === undefined) throw conflict(`a resource /${row.path} already exists`);
+    if (Array.isArray(labels)) this.store.replaceLabels(id, labels as string[]);
+    const { cni, cbs } = this.trim(cnt, limits, row.created_ms, 1, cs, id);
+    this.store.setCounters(cnt.id, cni + 1, cbs + cs, st);
+    return { id, ...full };
+  }
+
+  /** The container's limits, parsed once per version of its attributes. */
+  private limitsOf(cnt: ResourceRow): Limits {
+    const known = this.limits.get(cnt.id);
+    if (known?.attrs === cnt.attrs) return known.limits;
+    const limits = JSON.parse(cnt.attrs) as Limits;
+    if (this.limits.size >= MAX_CACHED_LIMITS) this.limits.clear();
+    this.limits.set(cnt.id, { attrs: cnt.attrs, limits });
+    return limits;
   }
 
   /**
    * Deletes the oldest instances until `adding` more instances of `addBytes` fit within mni/mbs and
-   * none is older than mia seconds. Runs inside the caller's transaction.
+   * none is older than mia seconds. Runs inside the caller's transaction; `added`, an instance this
+   * transaction has just written, is never deleted.
    */
   private trim(
     cnt: ResourceRow,
-    limits: { mni: number; mbs: number; mia: number },
+    limits: Limits,
     nowMs: number,
     adding: number,
     addBytes: number,
+    added?: number,
   ): { cni: number; cbs: number } {
     let cni = cnt.cni;
     let cbs = cnt.cbs;
     const cutoff = nowMs - limits.mia * 1000;
-    while (cni > 0) {
-      const oldest = this.store.oldestInstance(cnt.id);
-      if (!oldest) break;
-      if (cni + adding <= limits.mni && cbs + addBytes <= limits.mbs && oldest.created_ms >= cutoff) break;
-      this.store.deleteById(oldest.id);
-      cni -= 1;
-      cbs -= oldest.size;
-    }
+    // the oldest instance is looked up only when some limit can be exceeded
+    const full = cni + adding > limits.mni || cbs + addBytes > limits.mbs;
+    if (full || this.store.mayHaveInstanceBefore(cutoff))
+      while (cni > 0) {
+        const oldest = this.store.oldestInstance(cnt.id);
+        if (!oldest || oldest.id === added) break;
+        if (cni + adding <= limits.mni && cbs + addBytes <= limits.mbs && oldest.created_ms >= cutoff) break;
+        this.store.deleteById(oldest.id);
+        cni -= 1;
+        cbs -= oldest.size;
+      }
     return { cni, cbs: Math.max(cbs, 0) };
   }
 
@@ -528,7 +630,7 @@ export class Cse {
       let { cni, cbs, st } = current;
       if (current.ty === TY.CNT) {
         // lowered limits take effect at once, as if an instance of nothing were added
-        ({ cni, cbs } = this.trim(current, attrs as unknown as { mni: number; mbs: number; mia: number }, ms, 0, 0));
+        ({ cni, cbs } = this.trim(current, attrs as unknown as Limits, ms, 0, 0));
         st += 1;
         this.store.setCounters(current.id, cni, cbs, st);
       }
@@ -536,7 +638,9 @@ export class Cse {
     });
     const body = this.wrap(updated);
     const modified = { ...changes, lt: m2mTime(ms) };
-    this.raise(this.eventsFor(updated.id, NET.UPDATE, updated, body, { [rootName(updated.ty)!]: modified }, false));
+    this.raise(
+      this.eventsFor(updated.id, NET.UPDATE, updated, () => body, { [rootName(updated.ty)!]: modified }, false),
+    );
     return { status: 200, rsc: RSC.UPDATED, body };
   }
 
@@ -552,9 +656,9 @@ export class Cse {
     const gone = this.store.transaction(() => {
       const current = this.store.byPath(row.path);
       if (!current) throw notFound(`no resource at /${row.path}`);
-      events.push(...this.eventsFor(current.id, NET.DELETE, current, body, undefined, true));
+      events.push(...this.eventsFor(current.id, NET.DELETE, current, () => body, undefined, true));
       if (current.parent !== null)
-        events.push(...this.eventsFor(current.parent, NET.DELETE_CHILD, current, body, undefined, false));
+        events.push(...this.eventsFor(current.parent, NET.DELETE_CHILD, current, () => body, undefined, false));
       const subs = current.ty === TY.SUB ? [current] : this.store.typeInSubtree(TY.SUB, current.path);
       if (current.ty === TY.CIN && current.parent !== null) {
         const cnt = this.store.byId(current.parent);
@@ -579,18 +683,20 @@ export class Cse {
     parentId: number,
     net: number,
     resource: ResourceRow,
-    whole: Attrs,
+    /** the whole resource as notified: built only when a subscription wants it */
+    whole: () => Attrs,
     modified: Attrs | undefined,
     last: boolean,
   ): PendingEvent[] {
     const out: PendingEvent[] = [];
+    let rep: Attrs | undefined;
     for (const sub of this.store.subscriptionsOf(parentId)) {
       if (sub.id === resource.id) continue;
       const s = JSON.parse(sub.attrs) as SubAttrs;
       const nets = s.enc?.net ?? [NET.CREATE_CHILD];
       if (!nets.includes(net)) continue;
       // nct=2 (modified attributes) differs from the whole resource only for an update
-      out.push({ sub, net, rep: s.nct === 2 && modified ? modified : whole, last });
+      out.push({ sub, net, rep: s.nct === 2 && modified ? modified : (rep ??= whole()), last });
     }
     return out;
   }

@@ -66,6 +66,8 @@ CREATE INDEX label_of ON label(id);
 `;
 const SCHEMA_VERSION = 1;
 const COLUMNS = "id, ri, parent, ty, path, cr, size, cni, cbs, st, aei, created_ms, attrs";
+const INSERT_COLUMNS =
+  "(ri, parent, ty, path, cr, size, cni, cbs, st, aei, created_ms, attrs) VALUES (@ri, @parent, @ty, @path, @cr, @size, @cni, @cbs, @st, @aei, @created_ms, @attrs)";
 
 /** Bounds the number of values of ty and of lbl in one filter. */
 export const MAX_FILTER_VALUES = 32;
@@ -110,6 +112,12 @@ export class Store {
    * answers exactly), so ids are added on insert, even if that insert rolls back, and never removed.
    */
   private subscriptionParents: Set<number> | undefined;
+  /**
+   * No contentInstance in the tree was created before this time (ms), so trimming by `mia` need not
+   * look for the oldest one while the cutoff is earlier. Read once, lowered by every instance added
+   * (even one rolled back), never raised: a bound that is too low only costs a query.
+   */
+  private instancesSinceMs: number | undefined;
 
   /** whether the connection belongs to someone else (the decoder running this CSE in its process) */
   private readonly shared: boolean;
@@ -152,9 +160,11 @@ export class Store {
       ),
       exists: db.prepare<[string], { one: number }>("SELECT 1 AS one FROM resource WHERE path = ?").pluck(),
       byAei: db.prepare<[string], ResourceRow>(`SELECT ${COLUMNS} FROM resource WHERE aei = ?`),
-      insert: db.prepare<NewRow>(
-        "INSERT INTO resource (ri, parent, ty, path, cr, size, cni, cbs, st, aei, created_ms, attrs) VALUES (@ri, @parent, @ty, @path, @cr, @size, @cni, @cbs, @st, @aei, @created_ms, @attrs)",
-      ),
+      insert: db.prepare<NewRow>(`INSERT INTO resource ${INSERT_COLUMNS}`),
+      insertIfFree: db.prepare<NewRow>(`INSERT INTO resource ${INSERT_COLUMNS} ON CONFLICT (path) DO NOTHING`),
+      oldestInstanceMs: db
+        .prepare<[], number | null>(`SELECT min(created_ms) FROM resource WHERE ty = ${TY.CIN}`)
+        .pluck(),
       setAttrs: db.prepare<[string, number]>("UPDATE resource SET attrs = ? WHERE id = ?"),
       setCounters: db.prepare<[number, number, number, number]>(
         "UPDATE resource SET cni = ?, cbs = ?, st = ? WHERE id = ?",
@@ -284,8 +294,28 @@ export class Store {
   }
 
   insert(row: NewRow): number {
-    if (row.ty === TY.SUB && row.parent !== null) this.subscriptionParents?.add(row.parent);
+    this.inserting(row);
     return Number(this.q.insert.run(row).lastInsertRowid);
+  }
+
+  /** insert() unless a resource has the row's path already: then nothing is written and it answers undefined */
+  insertIfFree(row: NewRow): number | undefined {
+    this.inserting(row);
+    const info = this.q.insertIfFree.run(row);
+    return info.changes === 0 ? undefined : Number(info.lastInsertRowid);
+  }
+
+  private inserting(row: NewRow): void {
+    if (row.ty === TY.SUB && row.parent !== null) this.subscriptionParents?.add(row.parent);
+    if (row.ty === TY.CIN && this.instancesSinceMs !== undefined)
+      this.instancesSinceMs = Math.min(this.instancesSinceMs, row.created_ms);
+  }
+
+  /** Whether some contentInstance may have been created before `ms` (false: certainly none). */
+  mayHaveInstanceBefore(ms: number): boolean {
+    // one scan on first use; afterwards kept by inserting()
+    this.instancesSinceMs ??= this.q.oldestInstanceMs.get() ?? Infinity;
+    return this.instancesSinceMs < ms;
   }
 
   /** The subscriptions directly below `parent`, in creation order. */
