@@ -89,6 +89,8 @@ interface NewInstance {
   row: NewRow;
   rep: Attrs;
   labels: unknown;
+  /** JSON.stringify(rep) with `st` set */
+  attrsText: (st: number) => string;
 }
 
 /** What the decoder knows of a contentInstance it creates in its own transaction. */
@@ -475,18 +477,27 @@ export class Cse {
     const ri = this.ids.next(TY.CIN, ms);
     const { rep, row } = this.newResource(container, TY.CIN, ri, givenRn ?? ri, originator, null, attrs, ms);
     const con = attrs.con;
-    const cs = Buffer.byteLength(typeof con === "string" ? con : JSON.stringify(con));
     if (attrs.cnf !== undefined) rep.cnf = attrs.cnf;
-    rep.con = this.config.profile.mobiusContent ? mobiusContent(con) : con;
+    const stored = this.config.profile.mobiusContent ? mobiusContent(con) : con;
+    const storedJson = JSON.stringify(stored);
+    const cs = Buffer.byteLength(typeof con === "string" ? con : stored === con ? storedJson : JSON.stringify(con));
+    // JSON.stringify(rep) once st is known, without writing the content's JSON twice
+    const head = JSON.stringify(rep).slice(0, -1);
+    rep.con = stored;
     rep.cs = cs;
-    return { row: { ...row, size: cs }, rep, labels: attrs.lbl };
+    return {
+      row: { ...row, size: cs },
+      rep,
+      labels: attrs.lbl,
+      attrsText: (st) => `${head},"con":${storedJson},"cs":${cs},"st":${st}}`,
+    };
   }
 
   /**
    * Adds the instance below `cnt` (read in the running transaction) and trims the container to its
    * limits. Runs inside the caller's transaction.
    */
-  private writeInstance(cnt: ResourceRow, { row, rep, labels }: NewInstance): ResourceRow {
+  private writeInstance(cnt: ResourceRow, { row, rep, labels, attrsText }: NewInstance): ResourceRow {
     const cs = row.size;
     const limits = this.limitsOf(cnt);
     if (limits.mni === 0 || cs > limits.mbs) {
@@ -497,7 +508,7 @@ export class Cse {
     }
     const st = cnt.st + 1;
     rep.st = st;
-    const full = { ...row, st, attrs: JSON.stringify(rep) };
+    const full = { ...row, st, attrs: attrsText(st) };
     // the unique path is the name check: a taken name writes nothing (trimming comes after)
     const id = this.store.insertIfFree(full);
     if (id === undefined) throw conflict(`a resource /${row.path} already exists`);

@@ -12,9 +12,16 @@ function stamp(ms: number): string {
 
 export class IdGenerator {
   private counter = randomInt(1_000_000);
+  // resources come in bursts within one millisecond: format its stamp once
+  private lastMs = NaN;
+  private lastStamp = "";
 
   next(ty: number, ms: number): string {
     this.counter = (this.counter + 1) % 1_000_000;
-    return `${ty}-${stamp(ms)}${pad(this.counter, 6)}`;
+    if (ms !== this.lastMs) {
+      this.lastStamp = stamp(ms);
+      this.lastMs = ms;
+    }
+    return `${ty}-${this.lastStamp}${pad(this.counter, 6)}`;
   }
 }

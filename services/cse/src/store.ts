@@ -66,8 +66,37 @@ CREATE INDEX label_of ON label(id);
 `;
 const SCHEMA_VERSION = 1;
 const COLUMNS = "id, ri, parent, ty, path, cr, size, cni, cbs, st, aei, created_ms, attrs";
+// bound by position: better-sqlite3 binds an array faster than an object's named values
 const INSERT_COLUMNS =
-  "(ri, parent, ty, path, cr, size, cni, cbs, st, aei, created_ms, attrs) VALUES (@ri, @parent, @ty, @path, @cr, @size, @cni, @cbs, @st, @aei, @created_ms, @attrs)";
+  "(ri, parent, ty, path, cr, size, cni, cbs, st, aei, created_ms, attrs) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+type InsertArgs = [
+  string,
+  number | null,
+  number,
+  string,
+  string | null,
+  number,
+  number,
+  number,
+  number,
+  string | null,
+  number,
+  string,
+];
+const insertArgs = (r: NewRow): InsertArgs => [
+  r.ri,
+  r.parent,
+  r.ty,
+  r.path,
+  r.cr,
+  r.size,
+  r.cni,
+  r.cbs,
+  r.st,
+  r.aei,
+  r.created_ms,
+  r.attrs,
+];
 
 /** Bounds the number of values of ty and of lbl in one filter. */
 export const MAX_FILTER_VALUES = 32;
@@ -160,8 +189,8 @@ export class Store {
       ),
       exists: db.prepare<[string], { one: number }>("SELECT 1 AS one FROM resource WHERE path = ?").pluck(),
       byAei: db.prepare<[string], ResourceRow>(`SELECT ${COLUMNS} FROM resource WHERE aei = ?`),
-      insert: db.prepare<NewRow>(`INSERT INTO resource ${INSERT_COLUMNS}`),
-      insertIfFree: db.prepare<NewRow>(`INSERT INTO resource ${INSERT_COLUMNS} ON CONFLICT (path) DO NOTHING`),
+      insert: db.prepare<InsertArgs>(`INSERT INTO resource ${INSERT_COLUMNS}`),
+      insertIfFree: db.prepare<InsertArgs>(`INSERT INTO resource ${INSERT_COLUMNS} ON CONFLICT (path) DO NOTHING`),
       oldestInstanceMs: db
         .prepare<[], number | null>(`SELECT min(created_ms) FROM resource WHERE ty = ${TY.CIN}`)
         .pluck(),
@@ -295,13 +324,13 @@ export class Store {
 
   insert(row: NewRow): number {
     this.inserting(row);
-    return Number(this.q.insert.run(row).lastInsertRowid);
+    return Number(this.q.insert.run(...insertArgs(row)).lastInsertRowid);
   }
 
   /** insert() unless a resource has the row's path already: then nothing is written and it answers undefined */
   insertIfFree(row: NewRow): number | undefined {
     this.inserting(row);
-    const info = this.q.insertIfFree.run(row);
+    const info = this.q.insertIfFree.run(...insertArgs(row));
     return info.changes === 0 ? undefined : Number(info.lastInsertRowid);
   }
 
