@@ -2,7 +2,9 @@
 // the way the decoder's forwarder uses it (keep-alive connections, one paper record per instance,
 // rn = message id), written into docs/benchmarks.md between the `<!-- cse -->` markers.
 // The CSE runs as its own process (services/cse/main.ts, SQLite WAL in a temp dir), as in the
-// stack; this process is the client. Flags: --seconds N (per run, default 8), --no-write.
+// stack; this process is the client. Then the decoder's in-process path: contentInstances created
+// inside transactions the caller holds on the CSE's SQLite connection, no HTTP, µs per instance for
+// the request-based entry and the typed one. Flags: --seconds N (per run, default 8), --no-write.
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { Agent, request } from "node:http";
@@ -11,7 +13,10 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import Database from "better-sqlite3";
 import { generateSamples, paperPreset, parseLayout, toPlain } from "#codecs";
+import { parseRequest } from "./src/request.ts";
+import { startCse } from "./src/server.ts";
 import { writeDocSection } from "../shared/docSection.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -138,6 +143,89 @@ async function measure(
   };
 }
 
+interface InTransactionRun {
+  entry: string;
+  /** wall-clock µs per instance inside the open transactions (commits excluded) */
+  inTransactionUs: number;
+  /** CPU µs of this process per instance, commits included */
+  cpuUs: number;
+}
+
+const IN_TX = { containers: 1000, instances: 20_000, batch: 200 } as const;
+let inTransactionRuns = 0;
+
+/**
+ * The decoder's in-process path: IN_TX.instances instances into IN_TX.containers containers, in
+ * transactions of IN_TX.batch on a SQLite file (WAL, synchronous=NORMAL), notifications raised after
+ * each commit. "request" builds and parses the HTTP request the decoder made before the typed entry.
+ */
+async function measureInTransaction(
+  dir: string,
+  entry: "request" | "typed",
+  records: string[],
+): Promise<InTransactionRun> {
+  const db = new Database(path.join(dir, `in-transaction-${entry}-${++inTransactionRuns}.sqlite`));
+  db.pragma("journal_mode = WAL");
+  db.pragma("synchronous = NORMAL");
+  const cse = await startCse({ connection: db, port: 0 });
+  try {
+    let ri = 0;
+    const request = (at: string, body: string, ty: number) => {
+      const headers: Record<string, string> = {
+        "x-m2m-ri": `b${++ri}`,
+        "x-m2m-origin": "Cbench",
+        "x-m2m-rvi": "3",
+        "content-type": `application/json;ty=${ty}`,
+      };
+      return parseRequest({ method: "POST", url: `/Mobius/${at}`, header: (n) => headers[n], body: Buffer.from(body) });
+    };
+    const ae = await cse.core.handle(
+      request("", JSON.stringify({ "m2m:ae": { rn: "bench", api: "Nbench", rr: false, srv: ["3"] } }), 2),
+    );
+    if (ae.status !== 201) throw new Error(`AE create answered ${ae.status}`);
+    for (let c = 0; c < IN_TX.containers; c++)
+      if ((await cse.core.handle(request("bench", JSON.stringify({ "m2m:cnt": { rn: `d${c}` } }), 3))).status !== 201)
+        throw new Error("container create failed");
+    const create = (n: number): (() => void) => {
+      const path = `bench/d${n % IN_TX.containers}`;
+      const con = records[n % records.length]!;
+      const rn = `msg-${n}`;
+      if (entry === "typed")
+        return cse.core.createInstanceInOpenTransaction({
+          path,
+          originator: "Cbench",
+          rn,
+          cnf: "application/json:0",
+          con,
+        }).raise;
+      const body = `{"m2m:cin":{"rn":${JSON.stringify(rn)},"cnf":"application/json:0","con":${con}}}`;
+      return cse.core.createInstanceInTransaction(request(path, body, 4)).raise;
+    };
+    const begin = db.prepare("BEGIN IMMEDIATE");
+    const commit = db.prepare("COMMIT");
+    let inTransactionMs = 0;
+    const cpu0 = process.cpuUsage();
+    for (let first = 0; first < IN_TX.instances; first += IN_TX.batch) {
+      const t0 = performance.now();
+      begin.run();
+      const raises: (() => void)[] = [];
+      for (let n = first; n < first + IN_TX.batch; n++) raises.push(create(n));
+      inTransactionMs += performance.now() - t0;
+      commit.run();
+      for (const raise of raises) raise();
+    }
+    const cpu = process.cpuUsage(cpu0);
+    return {
+      entry,
+      inTransactionUs: (inTransactionMs * 1000) / IN_TX.instances,
+      cpuUs: (cpu.user + cpu.system) / IN_TX.instances,
+    };
+  } finally {
+    await cse.close();
+    db.close();
+  }
+}
+
 async function main(): Promise<void> {
   const layout = parseLayout(paperPreset);
   const records = generateSamples(layout, 1000, 1).map((r) => JSON.stringify(toPlain(layout, r, "json")));
@@ -171,6 +259,15 @@ async function main(): Promise<void> {
     // mni=1000: every create past the first thousand also deletes the oldest instance
     runs.push(await measure(url, child.pid, "trim", 8, 1000, records));
     console.log(`concurrency 8, mni=1000 (trimming): ${runs.at(-1)!.rate.toFixed(0)} cin/s`);
+    const inTx: InTransactionRun[] = [];
+    // alternated, so that a change of the machine's load hits both entries alike
+    for (let round = 0; round < 2; round++)
+      for (const entry of ["request", "typed"] as const) {
+        inTx.push(await measureInTransaction(dir, entry, records));
+        console.log(
+          `in transaction, ${entry} entry: ${inTx.at(-1)!.inTransactionUs.toFixed(1)} µs per instance (CPU with commits ${inTx.at(-1)!.cpuUs.toFixed(1)} µs)`,
+        );
+      }
     const best = Math.max(...runs.map((r) => r.rate));
     const meanBytes = records.reduce((s, r) => s + r.length, 0) / records.length;
     const section = [
@@ -197,6 +294,15 @@ async function main(): Promise<void> {
       "Several requests in flight share one SQLite commit (group commit, `Store.batched`).",
       "",
       `Target ≥ ${fmt(TARGET)} cin/s (the load test's rate): ${best >= TARGET ? "met" : "NOT met"} (best ${fmt(best)} cin/s wall clock).`,
+      "",
+      `In the decoder's process (\`--embedded-cse\`): ${fmt(IN_TX.instances)} instances into ${fmt(IN_TX.containers)} containers in transactions of ${IN_TX.batch}`,
+      "held by the caller on the CSE's SQLite file (WAL, synchronous=NORMAL), no HTTP. `request`: the HTTP",
+      "request built and parsed, then `core.createInstanceInTransaction`; `typed`: `core.createInstanceInOpenTransaction`",
+      "with the fields the decoder has. Two rounds, alternated.",
+      "",
+      "| entry | µs per instance in the transaction | CPU µs per instance, commits included |",
+      "|---|---:|---:|",
+      ...inTx.map((r) => `| ${r.entry} | ${r.inTransactionUs.toFixed(1)} | ${r.cpuUs.toFixed(1)} |`),
       MARK,
     ].join("\n");
     console.log(`\n${section}`);
