@@ -143,10 +143,11 @@ export class Store {
   private subscriptionParents: Set<number> | undefined;
   /**
    * No contentInstance in the tree was created before this time (ms), so trimming by `mia` need not
-   * look for the oldest one while the cutoff is earlier. Read once, lowered by every instance added
-   * (even one rolled back), never raised: a bound that is too low only costs a query.
+   * look for the oldest one while the cutoff is earlier. Read at start (one scan of the table, kept
+   * out of the first write transaction), lowered by every instance added (even one rolled back),
+   * never raised: a bound that is too low only costs a query.
    */
-  private instancesSinceMs: number | undefined;
+  private instancesSinceMs: number;
 
   /** whether the connection belongs to someone else (the decoder running this CSE in its process) */
   private readonly shared: boolean;
@@ -227,6 +228,7 @@ export class Store {
       clearLabels: db.prepare<[number]>("DELETE FROM label WHERE id = ?"),
       addLabel: db.prepare<[string, number]>("INSERT OR IGNORE INTO label (label, id) VALUES (?, ?)"),
     };
+    this.instancesSinceMs = this.q.oldestInstanceMs.get() ?? Infinity;
   }
 
   private migrate(): void {
@@ -336,14 +338,11 @@ export class Store {
 
   private inserting(row: NewRow): void {
     if (row.ty === TY.SUB && row.parent !== null) this.subscriptionParents?.add(row.parent);
-    if (row.ty === TY.CIN && this.instancesSinceMs !== undefined)
-      this.instancesSinceMs = Math.min(this.instancesSinceMs, row.created_ms);
+    if (row.ty === TY.CIN && row.created_ms < this.instancesSinceMs) this.instancesSinceMs = row.created_ms;
   }
 
   /** Whether some contentInstance may have been created before `ms` (false: certainly none). */
   mayHaveInstanceBefore(ms: number): boolean {
-    // one scan on first use; afterwards kept by inserting()
-    this.instancesSinceMs ??= this.q.oldestInstanceMs.get() ?? Infinity;
     return this.instancesSinceMs < ms;
   }
 

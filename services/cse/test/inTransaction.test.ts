@@ -296,3 +296,36 @@ describe.each(["mobius", "standard"] as const)("contentInstances created in an o
     expect(rx.received.filter((n) => n.path === laterWatch)).toHaveLength(1);
   });
 });
+
+describe("trimming by mia after a restart", () => {
+  it("drops an instance stored by the CSE before, once it is older than mia", async () => {
+    const db = new Database(":memory:");
+    let clock = Date.UTC(2026, 0, 2, 3, 4, 5);
+    const create = (cse: TestCse, rn: string) =>
+      db
+        .transaction(() =>
+          cse.core.createInstanceInOpenTransaction({ path: "app/aging", originator: ORIGINATOR, rn, con: "1" }),
+        )()
+        .raise();
+    const first = await startTestCse({ now: () => clock, connection: db });
+    try {
+      const c = first.client(ORIGINATOR);
+      expect((await c.create("/Mobius", 2, { "m2m:ae": { rn: "app", api: "Napp", rr: false } })).status).toBe(201);
+      expect((await c.create("/Mobius/app", 3, { "m2m:cnt": { rn: "aging", mia: 60 } })).status).toBe(201);
+      create(first, "before-restart");
+    } finally {
+      await first.close();
+    }
+    clock += 61_000;
+    const second = await startTestCse({ now: () => clock, connection: db });
+    try {
+      create(second, "after-restart");
+      const r = await second.client(ORIGINATOR).retrieve("/Mobius/app/aging?rcn=4");
+      expect(r.body["m2m:cnt"]["m2m:cin"].map((i: { rn: string }) => i.rn)).toEqual(["after-restart"]);
+      expect(r.body["m2m:cnt"]).toMatchObject({ cni: 1, cbs: 1, st: 2 });
+    } finally {
+      await second.close();
+      db.close();
+    }
+  });
+});
