@@ -194,6 +194,19 @@ describe.each(["mobius", "standard"] as const)("contentInstances created in an o
     expect(await both(small, { rn: "a/b", con: "1" })).toEqual({ status: 400, rsc: 4000 });
     expect(await both(small, { rn: "nothing", con: "null" })).toEqual({ status: 400, rsc: 4000 });
     expect(await both(small, { rn: "broken", con: "{not json" })).toEqual({ status: 400, rsc: 4000 });
+    // no originator: the POST is refused for its missing X-M2M-Origin, the typed create likewise
+    const anonymous = await clients.viaHttp.raw({
+      method: "POST",
+      path: `/Mobius/${small}`,
+      headers: { "X-M2M-RI": "anon", "Content-Type": "application/json;ty=4" },
+      body: postBody({ rn: "anonymous", con: "1" }),
+    });
+    expectOutcome(anonymous, 400, 4000);
+    expect(() =>
+      db.transaction(() =>
+        inTx.core.createInstanceInOpenTransaction({ path: small, originator: "", rn: "anonymous", con: "1" }),
+      )(),
+    ).toThrow(expect.objectContaining({ status: 400, rsc: 4000 }));
     await expectSameTree(small);
     await expectSameTree(none);
   });
