@@ -89,8 +89,10 @@ interface NewInstance {
   row: NewRow;
   rep: Attrs;
   labels: unknown;
-  /** JSON.stringify(rep) with `st` set */
-  attrsText: (st: number) => string;
+  /** JSON.stringify(rep) before `con`, without its closing brace */
+  head: string;
+  /** JSON.stringify(rep.con) */
+  conJson: string;
 }
 
 /** What the decoder knows of a contentInstance it creates in its own transaction. */
@@ -326,7 +328,8 @@ export class Cse {
       undefined,
       false,
     );
-    return { raise: () => this.raise(events) };
+    // bound, not an arrow: tsx's keepNames would name each new closure, at a cost per instance
+    return { raise: this.raise.bind(this, events) };
   }
 
   /** createInstanceInOpenTransaction() for a parsed HTTP request, answered as the POST would be. */
@@ -339,7 +342,7 @@ export class Cse {
     const events = this.eventsFor(parent.id, NET.CREATE_CHILD, result, () => body, undefined, false);
     return {
       response: { status: 201, rsc: RSC.CREATED, body, location: instance.row.path },
-      raise: () => this.raise(events),
+      raise: this.raise.bind(this, events),
     };
   }
 
@@ -481,7 +484,6 @@ export class Cse {
     const stored = this.config.profile.mobiusContent ? mobiusContent(con) : con;
     const storedJson = JSON.stringify(stored);
     const cs = Buffer.byteLength(typeof con === "string" ? con : stored === con ? storedJson : JSON.stringify(con));
-    // JSON.stringify(rep) once st is known, without writing the content's JSON twice
     const head = JSON.stringify(rep).slice(0, -1);
     rep.con = stored;
     rep.cs = cs;
@@ -489,7 +491,8 @@ export class Cse {
       row: { ...row, size: cs },
       rep,
       labels: attrs.lbl,
-      attrsText: (st) => `${head},"con":${storedJson},"cs":${cs},"st":${st}}`,
+      head,
+      conJson: storedJson,
     };
   }
 
@@ -497,7 +500,7 @@ export class Cse {
    * Adds the instance below `cnt` (read in the running transaction) and trims the container to its
    * limits. Runs inside the caller's transaction.
    */
-  private writeInstance(cnt: ResourceRow, { row, rep, labels, attrsText }: NewInstance): ResourceRow {
+  private writeInstance(cnt: ResourceRow, { row, rep, labels, head, conJson }: NewInstance): ResourceRow {
     const cs = row.size;
     const limits = this.limitsOf(cnt);
     if (limits.mni === 0 || cs > limits.mbs) {
@@ -508,7 +511,8 @@ export class Cse {
     }
     const st = cnt.st + 1;
     rep.st = st;
-    const full = { ...row, st, attrs: attrsText(st) };
+    // JSON.stringify(rep), without writing the content's JSON twice
+    const full = { ...row, st, attrs: `${head},"con":${conJson},"cs":${cs},"st":${st}}` };
     // the unique path is the name check: a taken name writes nothing (trimming comes after)
     const id = this.store.insertIfFree(full);
     if (id === undefined) throw conflict(`a resource /${row.path} already exists`);
