@@ -20,8 +20,19 @@ export interface DecodedMessage {
   jsonSize: number;
 }
 
+/** whether plain JSON.stringify would print `v` differently from strictJson (a replacer costs more than the walk) */
+function hasNonJsonNumbers(v: unknown): boolean {
+  if (typeof v === "bigint") return true;
+  if (typeof v === "number") return !Number.isFinite(v);
+  if (v === null || typeof v !== "object") return false;
+  if (Array.isArray(v)) return v.some(hasNonJsonNumbers);
+  for (const k in v) if (hasNonJsonNumbers((v as Record<string, unknown>)[k])) return true;
+  return false;
+}
+
 /** oneM2M peers parse strict JSON: non-finite floats become their Python token as a string, big integers strings. */
 function strictJson(v: PlainValue): string {
+  if (!hasNonJsonNumbers(v)) return JSON.stringify(v);
   return JSON.stringify(v, (_k, x: unknown) => {
     if (typeof x === "bigint") return Number.isSafeInteger(Number(x)) ? Number(x) : x.toString();
     if (typeof x === "number" && !Number.isFinite(x)) return Number.isNaN(x) ? "NaN" : x > 0 ? "Infinity" : "-Infinity";

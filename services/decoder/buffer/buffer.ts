@@ -70,6 +70,9 @@ function prepare(db: Database.Database) {
     insert: db.prepare(
       "INSERT OR IGNORE INTO records (message_id, rn, received_at, layout, format, device, size, json_size, con) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
     ),
+    insertForwarded: db.prepare(
+      "INSERT OR IGNORE INTO records (message_id, rn, received_at, layout, format, device, size, json_size, con, forwarded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    ),
     seqOf: db.prepare("SELECT seq FROM records WHERE message_id = ?").pluck(),
     device: db.prepare(
       "INSERT INTO devices (device, last_seq, count) VALUES (?, ?, 1) ON CONFLICT (device) DO UPDATE SET last_seq = excluded.last_seq, count = count + 1",
@@ -101,16 +104,41 @@ function prepare(db: Database.Database) {
   };
 }
 
+/** the rn column: null when the resource name is the message id */
+const storedRn = (r: NewRecord): string | null => (r.rn !== undefined && r.rn !== r.messageId ? r.rn : null);
+
+/** what one transaction adds to the counters, bumped once when it ends (not once per row) */
+class Tally {
+  accepted = 0;
+  duplicates = 0;
+  rejected = 0;
+  dead = 0;
+  ratio = 0;
+  forwarded = 0;
+
+  record(r: NewRecord, result: { duplicate: boolean }, forwarded: boolean): void {
+    if (result.duplicate) {
+      this.duplicates++;
+      return;
+    }
+    this.accepted++;
+    this.ratio += r.size > 0 ? r.jsonSize / r.size : 0;
+    if (forwarded) this.forwarded++;
+  }
+
+  counters(): Partial<Counters> {
+    const { accepted, duplicates, rejected, dead, ratio, forwarded } = this;
+    return { accepted, duplicates, rejected, dead_letters: dead, ratio_sum: ratio, forwarded };
+  }
+}
+
 export class RecordBuffer {
   readonly db: Database.Database;
   private readonly q: ReturnType<typeof prepare>;
   private readonly writeBatch: (items: BatchItem[]) => BatchResult[];
   private readonly markBatch: (seqs: number[], at: number) => number;
-  private readonly writeOneDelivered: (
-    item: BatchItem & { kind: "record" },
-    delivery: Delivery,
-    at: number,
-  ) => BatchResult;
+  private readonly writeOneDelivered: (record: NewRecord, delivery: Delivery, at: number) => BatchResult & object;
+  private readonly writeAllDelivered: (items: BatchItem[], delivery: Delivery, at: number) => (BatchResult | Error)[];
   private readonly markOneDelivered: (record: StoredRecord, delivery: Delivery, at: number) => void;
   private readonly full: boolean;
 
@@ -135,48 +163,9 @@ export class RecordBuffer {
       throw e;
     }
     this.writeBatch = this.db.transaction((items: BatchItem[]) => {
-      let accepted = 0;
-      let duplicates = 0;
-      let rejected = 0;
-      let dead = 0;
-      let ratio = 0;
-      const out: BatchResult[] = [];
-      for (const it of items) {
-        if (it.kind === "record") {
-          const r = it.record;
-          const info = this.q.insert.run(
-            r.messageId,
-            r.rn !== undefined && r.rn !== r.messageId ? r.rn : null,
-            r.receivedAt,
-            r.layout,
-            r.format,
-            r.device,
-            r.size,
-            r.jsonSize,
-            r.con,
-          );
-          if (info.changes === 0) {
-            duplicates++;
-            out.push({ seq: this.q.seqOf.get(r.messageId) as number, duplicate: true });
-            continue;
-          }
-          const seq = Number(info.lastInsertRowid);
-          this.q.device.run(r.device, seq);
-          accepted++;
-          ratio += r.size > 0 ? r.jsonSize / r.size : 0;
-          out.push({ seq, duplicate: false });
-        } else if (it.kind === "dead") {
-          const d = it.dead;
-          this.q.dead.run(d.receivedAt, d.layout, d.format, d.messageId ?? null, d.body.length, d.reason, d.body);
-          dead++;
-          rejected++;
-          out.push(undefined);
-        } else {
-          rejected++;
-          out.push(undefined);
-        }
-      }
-      this.bump({ accepted, duplicates, rejected, dead_letters: dead, ratio_sum: ratio });
+      const tally = new Tally();
+      const out = items.map((it) => this.writeItem(it, null, tally));
+      this.bump(tally.counters());
       return out;
     });
     this.markBatch = this.db.transaction((seqs: number[], at: number) => {
@@ -185,22 +174,30 @@ export class RecordBuffer {
       this.bump({ forwarded: n });
       return n;
     });
-    // nested db.transaction()s run as savepoints: a refused record is undone with its delivery alone
-    this.writeOneDelivered = this.db.transaction(
-      (item: BatchItem & { kind: "record" }, delivery: Delivery, at: number) => {
-        const [r] = this.writeBatch([item]);
-        if (r && !r.duplicate) {
-          delivery.deliver({
-            messageId: item.record.messageId,
-            rn: item.record.rn !== undefined && item.record.rn !== item.record.messageId ? item.record.rn : null,
-            device: item.record.device,
-            con: item.record.con,
-          });
-          this.markBatch([r.seq], at);
+    // a nested db.transaction() runs as a savepoint: a refused record is undone with its delivery alone
+    this.writeOneDelivered = this.db.transaction((record: NewRecord, delivery: Delivery, at: number) => {
+      const r = this.insert(record, at);
+      if (!r.duplicate)
+        delivery.deliver({ messageId: record.messageId, rn: storedRn(record), device: record.device, con: record.con });
+      return r;
+    });
+    this.writeAllDelivered = this.db.transaction((items: BatchItem[], delivery: Delivery, at: number) => {
+      const tally = new Tally();
+      const out = items.map((it): BatchResult | Error => {
+        if (it.kind !== "record") return this.writeItem(it, null, tally);
+        let r: BatchResult & object;
+        try {
+          r = this.writeOneDelivered(it.record, delivery, at);
+        } catch (e) {
+          if (delivery.refused(e)) return e;
+          throw e;
         }
+        tally.record(it.record, r, true);
         return r;
-      },
-    );
+      });
+      this.bump(tally.counters());
+      return out;
+    });
     this.markOneDelivered = this.db.transaction((record: StoredRecord, delivery: Delivery, at: number) => {
       delivery.deliver(record);
       this.markBatch([record.seq], at);
@@ -213,17 +210,7 @@ export class RecordBuffer {
    * A record the CSE refuses is not stored; its result is the refusal.
    */
   writeDelivered(items: BatchItem[], delivery: Delivery, at = Date.now()): (BatchResult | Error)[] {
-    return this.db.transaction(() =>
-      items.map((it) => {
-        if (it.kind !== "record") return this.writeBatch([it])[0];
-        try {
-          return this.writeOneDelivered(it, delivery, at);
-        } catch (e) {
-          if (delivery.refused(e)) return e;
-          throw e;
-        }
-      }),
-    )();
+    return this.writeAllDelivered(items, delivery, at);
   }
 
   /**
@@ -249,6 +236,41 @@ export class RecordBuffer {
       }
       return { delivered, refusal: undefined };
     })();
+  }
+
+  /** Stores a record; `forwardedAt` set: it is in the CSE already (stored as forwarded, never pending). */
+  private insert(r: NewRecord, forwardedAt: number | null): BatchResult & object {
+    const info = (forwardedAt === null ? this.q.insert : this.q.insertForwarded).run(
+      r.messageId,
+      storedRn(r),
+      r.receivedAt,
+      r.layout,
+      r.format,
+      r.device,
+      r.size,
+      r.jsonSize,
+      r.con,
+      ...(forwardedAt === null ? [] : [forwardedAt]),
+    );
+    if (info.changes === 0) return { seq: this.q.seqOf.get(r.messageId) as number, duplicate: true };
+    const seq = Number(info.lastInsertRowid);
+    this.q.device.run(r.device, seq);
+    return { seq, duplicate: false };
+  }
+
+  private writeItem(it: BatchItem, forwardedAt: number | null, tally: Tally): BatchResult {
+    if (it.kind === "record") {
+      const r = this.insert(it.record, forwardedAt);
+      tally.record(it.record, r, forwardedAt !== null);
+      return r;
+    }
+    if (it.kind === "dead") {
+      const d = it.dead;
+      this.q.dead.run(d.receivedAt, d.layout, d.format, d.messageId ?? null, d.body.length, d.reason, d.body);
+      tally.dead++;
+    }
+    tally.rejected++;
+    return undefined;
   }
 
   private bump(delta: Partial<Counters>): void {
