@@ -15,7 +15,7 @@ import {
   aeRequestBody,
   containerRequestBody,
   createdOrExists,
-  instanceRequestBody,
+  INSTANCE_CNF,
   reason,
   TY,
   type M2mResponse,
@@ -123,13 +123,15 @@ export class InProcessCse implements Delivery {
   /** Delivery: the record's contentInstance, inside the buffer's open transaction. */
   deliver(record: Delivered): void {
     const container = containerFor(this.target, record.device);
-    const req = this.request(
-      `${this.target.ae}/${container}`,
-      instanceRequestBody(record.rn ?? record.messageId, record.con),
-      TY.contentInstance,
-    );
     try {
-      this.raises.push(this.running.core.createInstanceInTransaction(req).raise);
+      const created = this.running.core.createInstanceInOpenTransaction({
+        path: `${this.target.ae}/${container}`,
+        originator: this.target.origin,
+        rn: record.rn ?? record.messageId,
+        cnf: INSTANCE_CNF,
+        con: record.con,
+      });
+      this.raises.push(created.raise);
     } catch (e) {
       if (!(e instanceof CseError)) throw e;
       // the name is taken: this record's instance is there already (delivered before its mark was)

@@ -51,8 +51,11 @@ export function containerRequestBody(target: Pick<CseTarget, "mni" | "mbs">, nam
 }
 
 /** `con` is already strict JSON text: spliced in, not parsed and re-serialised */
+/** a record's content: JSON text (oneM2M content format "media type:encoding", 0 = none) */
+export const INSTANCE_CNF = "application/json:0";
+
 export function instanceRequestBody(rn: string, con: string): string {
-  return `{"m2m:cin":{"rn":${JSON.stringify(rn)},"cnf":"application/json:0","con":${con}}}`;
+  return `{"m2m:cin":{"rn":${JSON.stringify(rn)},"cnf":"${INSTANCE_CNF}","con":${con}}}`;
 }
 
 export class M2mClient {
