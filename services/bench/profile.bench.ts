@@ -106,7 +106,9 @@ function breakdown(
       const p = JSON.parse(readFileSync(path.join(profDir, who, f), "utf8")) as Profile;
       const { stages, functions, busy } = fold(p);
       const isMain = /\.0\.\d+\.cpuprofile$/.test(f);
-      const isWriter = p.nodes.some((n) => n.callFrame.url.includes("buffer/writerThread.ts"));
+      const isWriter = p.nodes.some((n) =>
+        /buffer\/writerThread\.ts|embedded\/cseWriterThread\.ts/.test(n.callFrame.url),
+      );
       if (!isMain && !isWriter) continue;
       const threadCpu = isMain ? main : (others[0]?.[1] ?? 0);
       if (!isMain) accounted += threadCpu;

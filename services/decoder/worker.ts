@@ -7,11 +7,8 @@ import { RecordBuffer } from "./buffer/buffer.ts";
 import { GroupCommit } from "./buffer/groupCommit.ts";
 import { bufferFileName } from "./buffer/schema.ts";
 import { DirectWriter, ThreadWriter, type BufferWriter } from "./buffer/writer.ts";
-import type { DecoderConfig } from "./config.ts";
-import { Checkpointer } from "./embedded/checkpointer.ts";
-import { InProcessCse } from "./embedded/inProcessCse.ts";
-import { InProcessWriter } from "./embedded/inProcessWriter.ts";
-import { deliverLeftovers } from "./embedded/leftovers.ts";
+import type { CseTarget, DecoderConfig } from "./config.ts";
+import type { CseWriterReady, CseWriterThreadData } from "./embedded/cseWriterThread.ts";
 import { Forwarder } from "./forward/forwarder.ts";
 import { startCoapIngest } from "./ingest/coap.ts";
 import { startMqttIngest } from "./ingest/mqtt.ts";
@@ -53,36 +50,35 @@ export async function startWorker(cfg: DecoderConfig, opts: WorkerOptions): Prom
   const layouts = new LayoutRegistry(cfg, log);
   const file = path.join(cfg.dataDir, bufferFileName(opts.index));
   let writer: BufferWriter & { close(): Promise<void> };
-  let buffer: RecordBuffer;
-  let inProcess: InProcessCse | undefined;
-  let checkpointer: Checkpointer | undefined;
+  /** --embedded-cse: the CSE in this process, as its writer thread reports it (its own port) */
+  let inProcess: CseTarget | undefined;
+  const onDead = (e: Error) => {
+    log(`buffer writer failed: ${e.message}`);
+    opts.onFatal?.(e);
+  };
   if (cfg.embeddedCse && cfg.cse) {
-    // one connection on this thread writes both the records and the CSE's tree, in one transaction;
-    // NORMAL: the writer syncs the WAL off this thread before it answers (InProcessWriter)
-    buffer = new RecordBuffer(file, { ...bufferOpts, synchronous: "normal" });
-    try {
-      checkpointer = new Checkpointer(buffer.db, { everyMs: 250, nativeBinding: opts.nativeBinding, log });
-      await checkpointer.ready;
-      inProcess = await InProcessCse.start(buffer.db, cfg.embeddedCse, cfg.cse, log);
-      await deliverLeftovers(buffer, inProcess, log);
-    } catch (e) {
-      await inProcess?.close();
-      await checkpointer?.close();
-      buffer.close();
-      throw e;
-    }
-    writer = new InProcessWriter(buffer, inProcess, cfg.synchronous === "full");
-  } else {
-    // the writer thread creates and migrates the file; this thread's connection only reads
-    const thread = new ThreadWriter(file, bufferOpts, (e) => {
-      log(`buffer writer failed: ${e.message}`);
-      opts.onFatal?.(e);
+    // the writer thread holds the buffer's writing connection and the CSE on it: one transaction
+    // per commit for records and contentInstances, while this thread parses and decodes
+    const thread = new ThreadWriter(file, bufferOpts, onDead, {
+      url: new URL("./embedded/cseWriterThread.ts", import.meta.url),
+      data: {
+        cse: cfg.embeddedCse,
+        target: cfg.cse,
+        durable: cfg.synchronous === "full",
+      } satisfies Omit<CseWriterThreadData, "file" | "options">,
+      log,
     });
+    inProcess = ((await thread.ready) as CseWriterReady).target;
+    writer = thread;
+  } else {
+    // the writer thread creates and migrates the file
+    const thread = new ThreadWriter(file, bufferOpts, onDead);
     await thread.ready;
     writer = thread;
-    buffer = new RecordBuffer(file, bufferOpts);
   }
-  const target = inProcess?.target ?? cfg.cse;
+  // this thread's connection only reads
+  const buffer = new RecordBuffer(file, bufferOpts);
+  const target = inProcess ?? cfg.cse;
   const forwarders: Forwarder[] = [];
   const extraBuffers: RecordBuffer[] = [];
   const own: Forwarder[] = [];
@@ -119,7 +115,7 @@ export async function startWorker(cfg: DecoderConfig, opts: WorkerOptions): Prom
   const guard = new AuthGuard(cfg.auth);
   const store = new MessageStore(layouts, commit, opts.index);
   const http = createDecoderServer({
-    cfg: inProcess ? { ...cfg, cse: inProcess.target } : cfg,
+    cfg: inProcess ? { ...cfg, cse: inProcess } : cfg,
     worker: opts.index,
     layouts,
     commit,
@@ -160,7 +156,7 @@ export async function startWorker(cfg: DecoderConfig, opts: WorkerOptions): Prom
   if (mqtt) log(`MQTT ingest on mqtt://${cfg.host}:${mqtt.port}`);
   if (coap) log(`CoAP ingest on coap://${cfg.host}:${coap.port}`);
   log(
-    `listening on http://${cfg.host}:${port}${inProcess ? `, the CSE in this process at ${inProcess.target.url} (${inProcess.target.containerMode} containers, one transaction per commit)` : target ? `, forwarding to ${target.url} (${target.containerMode} containers)` : ", not forwarding (no --cse)"}`,
+    `listening on http://${cfg.host}:${port}${inProcess ? `, the CSE in this process at ${inProcess.url} (${inProcess.containerMode} containers, one transaction per commit on its writer thread)` : target ? `, forwarding to ${target.url} (${target.containerMode} containers)` : ", not forwarding (no --cse)"}`,
   );
 
   let closing: Promise<void> | undefined;
@@ -179,8 +175,6 @@ export async function startWorker(cfg: DecoderConfig, opts: WorkerOptions): Prom
       http.server.closeAllConnections();
       await Promise.all(forwarders.map((f) => f.stop()));
       await writer.close();
-      await inProcess?.close();
-      await checkpointer?.close();
       buffers.close();
       for (const b of extraBuffers) b.close();
       buffer.close();
@@ -194,7 +188,7 @@ export async function startWorker(cfg: DecoderConfig, opts: WorkerOptions): Prom
     forwarders,
     buffer,
     commit,
-    cseBaseUrl: inProcess?.target.url,
+    cseBaseUrl: inProcess?.url,
     close,
   };
 }

@@ -11,7 +11,18 @@ export type WriterRequest =
   | { id: number; op: "failure"; n: number }
   | { id: number; op: "status"; key: string; value: unknown }
   | { id: number; op: "close" };
-export type WriterResponse = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: string };
+export type WriterResponse =
+  | { id: number; ok: true; value: unknown }
+  | { id: number; ok: false; error: string }
+  /** a line for the decoder's log, from a thread that runs more than the buffer (the in-process CSE) */
+  | { id: -1; log: string };
+
+/** which thread writes, and what else it is given; the default is the buffer's own writer thread */
+export interface WriterThreadScript {
+  url: URL;
+  data?: Record<string, unknown>;
+  log?: (m: string) => void;
+}
 
 export interface BufferWriter {
   /** one transaction: resolves once it is durable; an Error in place of a result: that item alone was refused, not stored */
@@ -46,19 +57,26 @@ export class ThreadWriter implements BufferWriter {
   private readonly waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   private nextId = 1;
   private dead: Error | undefined;
-  readonly ready: Promise<void>;
+  /** resolves with what the thread reports once it can write */
+  readonly ready: Promise<unknown>;
 
   private closing = false;
 
   /** `onDead`: the thread failed or exited on its own; nothing can be stored any more */
-  constructor(file: string, options: BufferOptions, onDead: (e: Error) => void) {
+  constructor(
+    file: string,
+    options: BufferOptions,
+    onDead: (e: Error) => void,
+    script: WriterThreadScript = { url: new URL("./writerThread.ts", import.meta.url) },
+  ) {
     // the thread runs TypeScript too, under tsx or vitest alike: tsx's require hook needs no loader
     // thread, which ESM loader hooks in worker threads of Node 20 would
     const req = createRequire(import.meta.url);
-    const boot = `require(${JSON.stringify(req.resolve("tsx/cjs/api"))}).require(${JSON.stringify(fileURLToPath(new URL("./writerThread.ts", import.meta.url)))}, __filename);`;
-    this.worker = new Worker(boot, { eval: true, workerData: { file, options } });
-    this.ready = new Promise((resolve, reject) => this.waiting.set(0, { resolve: () => resolve(), reject }));
+    const boot = `require(${JSON.stringify(req.resolve("tsx/cjs/api"))}).require(${JSON.stringify(fileURLToPath(script.url))}, __filename);`;
+    this.worker = new Worker(boot, { eval: true, workerData: { ...script.data, file, options } });
+    this.ready = new Promise((resolve, reject) => this.waiting.set(0, { resolve, reject }));
     this.worker.on("message", (m: WriterResponse) => {
+      if ("log" in m) return script.log?.(m.log);
       const w = this.waiting.get(m.id);
       if (!w) return;
       this.waiting.delete(m.id);
@@ -90,7 +108,7 @@ export class ThreadWriter implements BufferWriter {
     });
   }
 
-  write(items: BatchItem[]): Promise<BatchResult[]> {
+  write(items: BatchItem[]): Promise<(BatchResult | Error)[]> {
     return this.call({ op: "write", items });
   }
 

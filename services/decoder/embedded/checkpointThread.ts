@@ -1,6 +1,6 @@
 // The in-process CSE's checkpointer thread: copies the WAL into the database file with its own
-// connection, so the checkpoint's writes and fsyncs never run inside a commit on the main thread
-// (where SQLite's automatic checkpoint would run them, holding every request meanwhile).
+// connection, so the checkpoint's writes and fsyncs never run inside a commit on the CSE's writer
+// thread (where SQLite's automatic checkpoint would run them, holding every batch meanwhile).
 import { parentPort, workerData } from "node:worker_threads";
 import Database from "better-sqlite3";
 

@@ -1,6 +1,6 @@
-// Starts the checkpointer thread for a buffer whose connection commits on the main thread (the
-// in-process CSE): that connection's automatic checkpoints are turned off and this thread runs
-// them instead, every `everyMs`.
+// Starts the checkpointer thread for a buffer whose connection also serves the in-process CSE's
+// readers: that connection's automatic checkpoints are turned off and this thread runs them
+// instead, every `everyMs`, so no commit or read of the CSE waits for a checkpoint's fsyncs.
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
@@ -28,7 +28,7 @@ export class Checkpointer {
         if (m.error) opts.log(`checkpoint failed (the next one retries): ${m.error}`);
       });
     });
-    // without it the WAL would only be checkpointed by this thread: the main thread never stalls on one
+    // without it the WAL would only be checkpointed by this thread: the connection never stalls on one
     connection.pragma("wal_autocheckpoint = 0");
   }
 

@@ -1,10 +1,10 @@
 // The group commit's writer in --embedded-cse mode: each batch is one transaction on the buffer's
 // connection that stores the records AND creates their contentInstances (the CSE's tree lives in
 // the same file), so an answer goes out only once both are on disk. The transaction runs on the
-// main thread, where the CSE's core lives; its fsync does not: SQLite commits with
-// synchronous=NORMAL (the WAL written, not synced) and the WAL file is then fsync'd on libuv's
-// thread pool before the batch is answered, so requests keep being parsed meanwhile and form the
-// next batch. Acknowledged records are as durable as with synchronous=FULL.
+// writer thread where the CSE's core lives (cseWriterThread.ts); its fsync does not: SQLite commits
+// with synchronous=NORMAL (the WAL written, not synced) and the WAL file is then fsync'd on libuv's
+// thread pool before the batch is answered, so the thread keeps serving the CSE's readers meanwhile.
+// Acknowledged records are as durable as with synchronous=FULL.
 import { open, type FileHandle } from "node:fs/promises";
 import type { InProcessCse } from "./inProcessCse.ts";
 import type { BatchItem, BatchResult, RecordBuffer } from "../buffer/buffer.ts";

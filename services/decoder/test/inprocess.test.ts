@@ -78,6 +78,49 @@ function recordsAndInstances(file: string): { records: Map<string, string>; inst
 
 describe("decoder --embedded-cse", () => {
   it(
+    "on start, its writer thread delivers what a forwarding run left pending before the decoder listens, and says so in the decoder's log",
+    { timeout: 60_000 },
+    async () => {
+      const dir = tempDir();
+      const old = new RecordBuffer(path.join(dir, bufferFileName(0)));
+      old.write(
+        ["p1", "p2", "p3"].map((id): BatchItem => ({
+          kind: "record",
+          record: {
+            messageId: id,
+            receivedAt: Date.now(),
+            layout: "kineis-tracker",
+            format: "bitpacked",
+            device: "left",
+            size: 10,
+            jsonSize: 20,
+            con: JSON.stringify({ id }),
+          },
+        })),
+      );
+      expect(old.pending(10)).toHaveLength(3);
+      old.close();
+      const d = await spawnDecoder(args(dir));
+      // the thread's log line reaches the decoder's own log (stderr: its own pipe, so it may trail the listening line)
+      await waitFor(
+        "the leftovers' log line",
+        () => d.stderr.some((l) => l.includes("delivered 3 record(s) an earlier run had left pending")) || undefined,
+        10_000,
+      );
+      const cse = String(d.listening.cseBaseUrl);
+      const cnt = await m2mGet(cse, "decoder/left");
+      expect((cnt.json as { "m2m:cnt": { cni: number } })["m2m:cnt"].cni).toBe(3);
+      const stats = JSON.parse((await client(d.url).get("/api/stats")).body) as { forwarded: number; backlog: number };
+      expect(stats).toMatchObject({ forwarded: 3, backlog: 0 });
+      // what arrives next is acknowledged with its instance, in the same container
+      expect((await client(d.url).post("/ingest", payloads[0]!, headers("n-1", "left"))).status).toBe(201);
+      const after = await m2mGet(cse, "decoder/left");
+      expect((after.json as { "m2m:cnt": { cni: number } })["m2m:cnt"].cni).toBe(4);
+      await d.stop();
+    },
+  );
+
+  it(
     "acknowledges a record only with its contentInstance in place, in order, and notifies subscribers",
     { timeout: 60_000 },
     async () => {
