@@ -3,10 +3,16 @@
 /** Python's f"{x:.{d}f}": correctly rounded, ties to even (JS toFixed rounds ties up). */
 export function pyFixed(x: number, decimals: number): string {
   if (!Number.isFinite(x)) return pyNonFinite(x);
+  // toFixed switches to exponent notation from 1e21 on; doubles that large are whole numbers
+  if (Math.abs(x) >= 1e21) return `${BigInt(x)}${decimals > 0 ? `.${"0".repeat(decimals)}` : ""}`;
   const s = Object.is(x, -0) ? `-${x.toFixed(decimals)}` : x.toFixed(decimals);
   // an exact tie needs x·2^(decimals+1) to be an integer (10^d = 2^d·5^d with 5^d odd); without
   // one toFixed is already correctly rounded, and the long toFixed below costs ~10× as much
   if (!Number.isInteger(x * 2 ** (decimals + 1))) return s;
+  // a tie is m + ½ units of the last place; below 2^51 that product is exact in a double, so a
+  // fraction other than ½ rules the tie out (most quantised values: 21.5 at one decimal)
+  const scaled = Math.abs(x * 10 ** decimals);
+  if (scaled < 2 ** 51 && scaled % 1 !== 0.5) return s;
   // toFixed(100) is the exact binary value whenever a tie at `decimals` is possible
   const extra = Math.min(100, decimals + 60);
   const exact = x.toFixed(extra);
