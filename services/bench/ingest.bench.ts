@@ -155,7 +155,7 @@ async function main(): Promise<void> {
     rows.push(
       await measureDecoder(
         "decoder + embedded CSE in one process",
-        "decode, then record and contentInstance in one fsync'd transaction (`--embedded-cse`, what `stack up` runs for one replica)",
+        "decode on the main thread; record and contentInstance in one fsync'd transaction on the writer thread, where the CSE runs (`--embedded-cse`, what `stack up` runs for one replica)",
         "in-process",
         1,
       ),
@@ -186,8 +186,9 @@ paper-preset Protobuf record (136–140 B) with its own message id, over up to 2
 connections from one generator process. The decoder acknowledges only after its SQLite commit is
 fsync'd (WAL, synchronous=FULL, group commit in a writer thread) and forwards every record as an
 \`m2m:cin\`, one container per device (the 1 000 pooled records name 1 000 containers); in the last
-row the CSE runs inside the decoder and the acknowledgement waits for the one transaction that
-holds both the record and its contentInstance (acknowledged = in the CSE, so end to end = ingest). The bare server is the ceiling of Node's HTTP stack on this
+row the CSE runs inside the decoder, on its writer thread, and the acknowledgement waits for the one
+transaction that holds both the record and its contentInstance (acknowledged = in the CSE, so end
+to end = ingest). The bare server is the ceiling of Node's HTTP stack on this
 machine in the same run; the ratio says how much of it decode + durable persist + forward leaves.
 
 Measured ${when} on ${os.cpus().length} × ${cpu}, Node ${process.version}, 1-min load average ${load0.toFixed(1)} at start

@@ -3,8 +3,8 @@
 // goes through them and every record reaches the CSE; each profile is then folded into stages by
 // the source file of the sampled function (its self time) and divided by the records carried.
 //   npm run bench:profile -- [--rate 400] [--seconds 8] [--format protobuf] [--no-cpu-prof] [--write] [--keep DIR] [--in-process]
-// --in-process: the decoder runs the embedded CSE in its own process (--embedded-cse): one process,
-// one transaction per commit, no HTTP between them; written between the <!-- profile-inprocess --> markers.
+// --in-process: the decoder runs the embedded CSE in its own process (--embedded-cse, on the
+// buffer's writer thread): one process, one transaction per commit, no HTTP between them; written between the <!-- profile-inprocess --> markers.
 // --no-cpu-prof: only the per-thread CPU from /proc, without the profiler's own overhead.
 // --write: the stage table goes into docs/benchmarks.md between the <!-- profile --> markers.
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -143,7 +143,18 @@ function breakdown(
 
 function writeSection(
   table: string,
-  m: { format: string; load0: number; rate: number; seconds: number; carried: number; p50: number; p99: number },
+  m: {
+    format: string;
+    load0: number;
+    rate: number;
+    seconds: number;
+    carried: number;
+    p50: number;
+    p99: number;
+    /** KiB each process had written to storage per record */
+    writtenKiB: string;
+    generatorUs: number;
+  },
 ): void {
   const cpuModel = os.cpus()[0]?.model.replace(/\s+/g, " ").trim() ?? "unknown CPU";
   const section = `${MARK}
@@ -151,9 +162,9 @@ ${
   IN_PROCESS
     ? `### The same with the CSE inside the decoder (\`npm run bench:profile -- --in-process\`)
 
-The decoder started with \`--embedded-cse\` (what \`stack up\` runs for one replica): one process, each
-group commit one transaction that stores the records and creates their contentInstances, no
-forwarder and no HTTP between decoder and CSE. Under V8's sampling profiler (\`node --cpu-prof\`), while`
+The decoder started with \`--embedded-cse\` (what \`stack up\` runs for one replica): one process, the
+CSE on the buffer's writer thread, each group commit one transaction there that stores the records
+and creates their contentInstances, no forwarder and no HTTP between decoder and CSE. Under V8's sampling profiler (\`node --cpu-prof\`), while`
     : `## Where the CPU goes: decoder → embedded CSE (\`npm run bench:profile\`)
 
 What it measures (\`services/bench/profile.bench.ts\`): the decoder (one worker) and the embedded CSE
@@ -165,7 +176,9 @@ by stage in the proportions of that thread's profile; a sample counts for the ne
 names a stage, so Node's socket and stream work is charged to the HTTP client, server or handler
 that caused it, and SQLite's native work to the store call that ran it. The profiler costs a few
 percent: its threads are a row of their own, and the main threads run a little slower under it. Measured ${new Date().toISOString().slice(0, 10)} on ${os.cpus().length} × ${cpuModel}, Node ${process.version}, 1-min
-load average ${m.load0.toFixed(1)} at start; ingest p50 ${m.p50.toFixed(1)} ms, p99 ${m.p99.toFixed(1)} ms.
+load average ${m.load0.toFixed(1)} at start; ingest p50 ${m.p50.toFixed(1)} ms, p99 ${m.p99.toFixed(1)} ms. Written to storage
+(\`write_bytes\` in \`/proc\`: WAL, checkpoints, journal) per record: ${m.writtenKiB}. The load generator, on the
+same machine, spent ${m.generatorUs.toFixed(0)} µs of CPU per request.
 
 µs of CPU per record:
 
@@ -192,6 +205,14 @@ function threadCpu(pid: number): Map<string, number> {
     }
   }
   return out;
+}
+
+/** bytes a process caused to be written to storage (WAL, checkpoints, journal), from /proc */
+function writtenBytes(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/io`, "utf8")
+    .split("\n")
+    .find((l) => l.startsWith("write_bytes:"));
+  return Number(line?.split(":")[1] ?? NaN);
 }
 
 function cpuDelta(before: Map<string, number>, after: Map<string, number>): [string, number][] {
@@ -252,8 +273,13 @@ async function main(): Promise<void> {
   const pids: Partial<Record<Who, number>> = { decoder: dec.child.pid!, ...(cse ? { cse: cse.child.pid! } : {}) };
   const sample = () =>
     Object.fromEntries(WHO.map((w) => [w, threadCpu(pids[w]!)])) as Partial<Record<Who, Map<string, number>>>;
+  const sampleWritten = () => Object.fromEntries(WHO.map((w) => [w, writtenBytes(pids[w]!)])) as Record<Who, number>;
   const before = sample();
+  const writtenBefore = sampleWritten();
+  const generatorBefore = process.cpuUsage();
   let after = before;
+  let writtenAfter = writtenBefore;
+  let generatorUs = 0;
   try {
     result = await step(
       { url, path: "/ingest", headers, body: (i) => payloads[i % payloads.length]! },
@@ -264,6 +290,9 @@ async function main(): Promise<void> {
     while ((await stats()).backlog > 0) await new Promise((r) => setTimeout(r, 200));
     carried = (await stats()).forwarded;
     after = sample();
+    writtenAfter = sampleWritten();
+    const g = process.cpuUsage(generatorBefore);
+    generatorUs = g.user + g.system;
   } finally {
     await stopChild(dec.child, dec.exited);
     if (cse) await stopChild(cse.child, cse.exited);
@@ -275,12 +304,16 @@ async function main(): Promise<void> {
   const cpu = Object.fromEntries(WHO.map((w) => [w, cpuDelta(before[w]!, after[w]!)])) as Partial<
     Record<Who, [string, number][]>
   >;
+  const written = (who: Who) => `${((writtenAfter[who] - writtenBefore[who]) / carried / 1024).toFixed(1)} KiB`;
   for (const who of WHO) {
     const sum = cpu[who]!.reduce((a, [, v]) => a + v, 0);
     process.stdout.write(
-      `${who}: ${(sum / carried).toFixed(0)} µs CPU per record (user+sys from /proc)${cpu[who]!.map(([k, v]) => `; ${k} ${(v / carried).toFixed(0)}`).join("")}\n`,
+      `${who}: ${(sum / carried).toFixed(0)} µs CPU per record (user+sys from /proc)${cpu[who]!.map(([k, v]) => `; ${k} ${(v / carried).toFixed(0)}`).join("")}; ${written(who)} written to storage per record\n`,
     );
   }
+  // the load generator shares the machine: what it costs bounds what is left for the stack
+  const generatorPerRequest = generatorUs / result.offered;
+  process.stdout.write(`load generator (this process): ${generatorPerRequest.toFixed(0)} µs CPU per request\n`);
   if (!values["no-cpu-prof"]) {
     const table = breakdown(profDir, cpu, carried);
     process.stdout.write(`\n${table.text}\n`);
@@ -294,6 +327,8 @@ async function main(): Promise<void> {
         carried,
         p50: result.p50,
         p99: result.p99,
+        writtenKiB: WHO.map((w) => `${w} ${written(w)}`).join(", "),
+        generatorUs: generatorPerRequest,
       });
   }
   if (!values.keep) rmSync(profDir, { recursive: true, force: true });

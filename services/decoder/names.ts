@@ -2,7 +2,7 @@
 // as the alphabetically largest/smallest name of the newest time window, so names must sort the
 // way records arrived: a ULID (48-bit ms time + 80 bits, Crockford base32, ASCII-sortable) from a
 // monotonic generator, and a device-supplied id behind such a ULID. Format: docs/stack.md.
-import { randomBytes } from "node:crypto";
+import { randomFillSync } from "node:crypto";
 
 /** Crockford's base32: digits then letters without I L O U, in ascending ASCII order */
 const ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
@@ -24,8 +24,17 @@ function base32(value: bigint, chars: number): string {
   return out;
 }
 
+/** random bytes drawn 10 at a time from a pool refilled in one call (a call per name cost a syscall each) */
+const pool = Buffer.alloc(10 * 256);
+let poolAt = pool.length;
+
 function random80(): bigint {
-  return BigInt(`0x${randomBytes(10).toString("hex")}`);
+  if (poolAt === pool.length) {
+    randomFillSync(pool);
+    poolAt = 0;
+  }
+  poolAt += 10;
+  return BigInt(`0x${pool.toString("hex", poolAt - 10, poolAt)}`);
 }
 
 /**
