@@ -1,8 +1,10 @@
 // pyFixed must print what Python's f"{x:.{d}f}" prints (the paper's device writes its JSON that
 // way), ties to even included. Checked against Python itself on random, quantised, tie and huge values.
 import { execFileSync } from "node:child_process";
+import vm from "node:vm";
 import { describe, expect, test } from "vitest";
 import { Prng } from "../src/samples/prng.ts";
+import { RUNTIME_COMMON } from "../src/exporters/net/runtime.ts";
 import { pyFixed } from "../src/text/numbers.ts";
 import { referencePython } from "./helpers/python.ts";
 
@@ -31,23 +33,33 @@ function cases(): [number, number][] {
   return out;
 }
 
+const all = cases();
+const python = JSON.parse(
+  execFileSync(referencePython(), ["-c", PY], { input: JSON.stringify(all), maxBuffer: 64 * 1024 * 1024 }).toString(
+    "utf8",
+  ),
+) as string[];
+
+function mismatches(print: (x: number, d: number) => string): string[] {
+  return all.flatMap(([x, d], i) => (print(x, d) === python[i] ? [] : [`${x} @${d}: ${print(x, d)} ≠ ${python[i]}`]));
+}
+
 describe("pyFixed", () => {
   test("prints every value as Python's f-string does, ties to even", () => {
-    const all = cases();
-    const python = JSON.parse(
-      execFileSync(referencePython(), ["-c", PY], { input: JSON.stringify(all), maxBuffer: 64 * 1024 * 1024 }).toString(
-        "utf8",
-      ),
-    ) as string[];
-    const wrong = all.flatMap(([x, d], i) =>
-      pyFixed(x, d) === python[i] ? [] : [`${x} @${d}: ${pyFixed(x, d)} ≠ ${python[i]}`],
-    );
-    expect(wrong).toEqual([]);
+    expect(mismatches(pyFixed)).toEqual([]);
     // ties round to the even neighbour where toFixed would round away from zero
     expect(pyFixed(2.5, 0)).toBe("2");
     expect(pyFixed(0.125, 2)).toBe("0.12");
     expect(pyFixed(-0, 1)).toBe("-0.0");
     // from 1e21 on, toFixed writes an exponent; Python writes every digit
     expect(pyFixed(1e22, 2)).toBe("10000000000000000000000.00");
+  });
+
+  test("the network-server decoders' ES5 runtime prints the same (no BigInt there)", () => {
+    const context = vm.createContext({});
+    vm.runInContext(RUNTIME_COMMON, context);
+    const es5 = vm.runInContext("pyFixed", context) as (x: number, d: number) => string;
+    expect(mismatches(es5)).toEqual([]);
+    expect(es5(-0, 1)).toBe("-0.0");
   });
 });

@@ -12,6 +12,7 @@ function pad0(s, w) { while (s.length < w) s = "0" + s; return s; }
 // Python's f"{x:.{d}f}": exact ties go to the even neighbour, where toFixed rounds away from zero
 function pyFixed(x, d) {
   if (!finite(x)) return nonFinite(x);
+  if (x >= 1e21 || x <= -1e21) return wholeDigits(x) + (d > 0 ? "." + new Array(d + 1).join("0") : "");
   var s = x === 0 && 1 / x < 0 ? "-" + x.toFixed(d) : x.toFixed(d);
   var m = x * Math.pow(2, d + 1);
   if (!finite(m) || Math.floor(m) !== m) return s;
@@ -19,6 +20,21 @@ function pyFixed(x, d) {
   if (!/^50*$/.test(tail)) return s;
   var t = exact.slice(0, exact.length - tail.length).replace(/\.$/, "");
   return +t.charAt(t.length - 1) % 2 === 0 ? t : s;
+}
+// every digit of a whole double (toFixed writes an exponent from 1e21 on): m·2^e doubled e times in base 10^7
+function wholeDigits(x) {
+  var neg = x < 0, e = 0, i, v, carry, out;
+  x = Math.abs(x);
+  while (x >= 9007199254740992) { x /= 2; e++; }
+  var limbs = [x % 1e7, Math.floor(x / 1e7) % 1e7, Math.floor(x / 1e14)];
+  for (; e > 0; e--) {
+    for (carry = 0, i = 0; i < limbs.length; i++) { v = limbs[i] * 2 + carry; carry = v >= 1e7 ? 1 : 0; limbs[i] = v - carry * 1e7; }
+    if (carry) limbs.push(carry);
+  }
+  while (limbs.length > 1 && limbs[limbs.length - 1] === 0) limbs.pop();
+  out = String(limbs[limbs.length - 1]);
+  for (i = limbs.length - 2; i >= 0; i--) out += pad0(String(limbs[i]), 7);
+  return neg ? "-" + out : out;
 }
 // Python's repr(float)
 function pyRepr(x) {
