@@ -3,10 +3,10 @@
 import { execFileSync } from "node:child_process";
 import vm from "node:vm";
 import { describe, expect, test } from "vitest";
-import { Prng } from "../src/samples/prng.ts";
-import { RUNTIME_COMMON } from "../src/exporters/net/runtime.ts";
-import { pyFixed } from "../src/text/numbers.ts";
 import { referencePython } from "./helpers/python.ts";
+import { RUNTIME_COMMON } from "../src/exporters/net/runtime.ts";
+import { Prng } from "../src/samples/prng.ts";
+import { pyFixed } from "../src/text/numbers.ts";
 
 const PY = `
 import json, sys
