@@ -1,12 +1,14 @@
 // `npm run bench:ingest`: the open-loop maximum of the decoder (decode + durable persist + forward)
 // next to a bare Node HTTP 200-OK server measured in the same run on the same machine, written into
 // docs/benchmarks.md between the `<!-- ingest -->` markers.
-//   npm run bench:ingest -- [--seconds 4] [--start 250] [--refine 3] [--no-write]
+//   npm run bench:ingest -- [--seconds 4] [--start 250] [--refine 3] [--formats cbor,msgpack,struct-zlib] [--no-write]
+// --formats: the paper's other formats, each through the in-process stack as Protobuf is (its
+// ceiling beside Protobuf's in the same run); "" measures Protobuf only.
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { codecFor, generateSamples, parseLayout, presetById } from "#codecs";
+import { codecFor, FORMAT_LABELS, generateSamples, isFormatId, parseLayout, presetById, type FormatId } from "#codecs";
 import { findMax, type StepResult, type Target } from "./openLoop.ts";
 import { writeDocSection } from "../shared/docSection.ts";
 import { CSE_ENTRY, DECODER_ENTRY, launch, repoRoot, stopChild, type Launched } from "../shared/launch.ts";
@@ -16,6 +18,7 @@ const { values } = parseArgs({
     seconds: { type: "string", default: "4" },
     start: { type: "string", default: "250" },
     refine: { type: "string", default: "3" },
+    formats: { type: "string", default: "cbor,msgpack,struct-zlib" },
     "no-write": { type: "boolean", default: false },
   },
 });
@@ -25,9 +28,24 @@ const REFINE = Number(values.refine);
 const DOC = path.join(repoRoot, "docs/benchmarks.md");
 const MARK = "<!-- ingest -->";
 
+const FORMATS = values.formats
+  .split(",")
+  .map((f) => f.trim())
+  .filter((f) => f !== "");
+for (const f of FORMATS) if (!isFormatId(f)) throw new Error(`--formats: ${f} is not a format id`);
+
 const paper = parseLayout(presetById("paper")!.layout);
-const payloads = generateSamples(paper, 1000, 1).map((r) => codecFor(paper, "protobuf").encode(r));
+const samples = generateSamples(paper, 1000, 1);
+const poolOf = (format: FormatId) => samples.map((r) => codecFor(paper, format).encode(r));
+const payloads = poolOf("protobuf");
 const HEADERS = { "content-type": "application/x-protobuf", "x-satpayload-layout": "paper" };
+/** what one format's records travel as: a pool of the paper's records in it, and the headers naming it */
+interface Workload {
+  payloads: Uint8Array[];
+  headers: Record<string, string>;
+}
+const PROTOBUF: Workload = { payloads, headers: HEADERS };
+const IN_PROCESS_ROW = "decoder + embedded CSE in one process";
 const running: Launched[] = [];
 const dirs: string[] = [];
 
@@ -53,6 +71,8 @@ interface Row {
   name: string;
   what: string;
   max: StepResult | null;
+  /** set on the rows that repeat the in-process stack with another of the paper's formats */
+  format?: FormatId;
 }
 
 async function stats(url: string): Promise<{ records: number; backlog: number; forwarded: number }> {
@@ -69,7 +89,13 @@ async function drain(url: string, timeoutMs: number): Promise<boolean> {
 }
 
 /** `cse`: the base URL to forward to, or "in-process" for the embedded CSE inside the decoder (--embedded-cse) */
-async function measureDecoder(name: string, what: string, cse: string, replicas: number): Promise<Row> {
+async function measureDecoder(
+  name: string,
+  what: string,
+  cse: string,
+  replicas: number,
+  work: Workload = PROTOBUF,
+): Promise<Row> {
   const dir = mkdtempSync(path.join(os.tmpdir(), "satpayload-bench-ingest-"));
   dirs.push(dir);
   const cseArgs =
@@ -90,8 +116,8 @@ async function measureDecoder(name: string, what: string, cse: string, replicas:
   const t: Target = {
     url,
     path: "/ingest",
-    headers: HEADERS,
-    body: (i) => payloads[i % payloads.length]!,
+    headers: work.headers,
+    body: (i) => work.payloads[i % work.payloads.length]!,
     // sustained means the CSE got what was acknowledged: after the step the backlog is gone within a second
     after: async (rate) => {
       const left = (await stats(url)).backlog;
@@ -154,12 +180,33 @@ async function main(): Promise<void> {
     );
     rows.push(
       await measureDecoder(
-        "decoder + embedded CSE in one process",
+        IN_PROCESS_ROW,
         "decode on the main thread; record and contentInstance in one fsync'd transaction on the writer thread, where the CSE runs (`--embedded-cse`, what `stack up` runs for one replica)",
         "in-process",
         1,
       ),
     );
+    for (const format of FORMATS as FormatId[]) {
+      const pool = poolOf(format);
+      const sizes = pool.map((p) => p.length);
+      rows.push({
+        ...(await measureDecoder(
+          `… the same with ${FORMAT_LABELS[format]}`,
+          `the paper's record as ${FORMAT_LABELS[format]} (${Math.min(...sizes)}–${Math.max(...sizes)} B)`,
+          "in-process",
+          1,
+          {
+            payloads: pool,
+            headers: {
+              "content-type": "application/octet-stream",
+              "x-satpayload-format": format,
+              "x-satpayload-layout": "paper",
+            },
+          },
+        )),
+        format,
+      });
+    }
   } finally {
     await stopAll();
   }
@@ -174,6 +221,19 @@ async function main(): Promise<void> {
         `| ${r.name} | ${r.what} | ${r.max ? r.max.rate.toLocaleString("en-US") : "below the start rate"} | ${r.max ? `${r.max.p50.toFixed(1)} ms` : "–"} | ${r.max ? `${r.max.p99.toFixed(1)} ms` : "–"} | ${r.max ? `${((r.max.rate / base) * 100).toFixed(0)} %` : "–"} |`,
     ),
   ].join("\n");
+  // the issue's bar: each of the paper's formats within 15 % of Protobuf's ceiling, same stack, same run
+  const protobufMax = rows.find((r) => r.name === IN_PROCESS_ROW)?.max?.rate;
+  const others = rows.filter((r) => r.format !== undefined);
+  const formatsLine = others.length
+    ? `\nEnd-to-end ceiling of the paper's other formats through the in-process stack, as a share of Protobuf's in this run: ${others
+        .map(
+          (r) =>
+            `${FORMAT_LABELS[r.format!]} ${r.max && protobufMax ? `${((r.max.rate / protobufMax) * 100).toFixed(0)} %` : "not measured"}`,
+        )
+        .join(
+          ", ",
+        )} (within 15 % of Protobuf's: ${others.every((r) => r.max && protobufMax && r.max.rate >= 0.85 * protobufMax) ? "yes" : "no"}).\n`
+    : "";
   const section = `${MARK}
 ## Decoder ingest (\`npm run bench:ingest\`)
 
@@ -182,7 +242,7 @@ open-loop load — requests leave on a fixed schedule and latency counts from wh
 so queueing shows. A rate counts as sustained when every request is answered 2xx, p99 stays under
 250 ms and, for the decoder, forwarding keeps up (its backlog is gone within 1 s after the step).
 After 2 s of unmeasured warm-up, steps of ${SECONDS} s double from ${START}/s until one fails, then ${REFINE} bisection steps. Each message is a
-paper-preset Protobuf record (136–140 B) with its own message id, over up to 256 keep-alive loopback
+paper-preset Protobuf record (136–140 B; in the last rows the same records in the paper's other formats) with its own message id, over up to 256 keep-alive loopback
 connections from one generator process. The decoder acknowledges only after its SQLite commit is
 fsync'd (WAL, synchronous=FULL, group commit in a writer thread) and forwards every record as an
 \`m2m:cin\`, one container per device (the 1 000 pooled records name 1 000 containers); in the last
@@ -195,8 +255,8 @@ Measured ${when} on ${os.cpus().length} × ${cpu}, Node ${process.version}, 1-mi
 (other jobs shared the machine; numbers move with it).
 
 ${table}
-${MARK}`;
-  process.stdout.write(`${table}\n`);
+${formatsLine}${MARK}`;
+  process.stdout.write(`${table}\n${formatsLine}`);
   if (values["no-write"]) return;
   writeDocSection(MARK, section, DOC);
   process.stdout.write(`wrote the ingest section of ${path.relative(repoRoot, DOC)}\n`);
