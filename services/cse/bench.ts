@@ -3,8 +3,8 @@
 // rn = message id), written into docs/benchmarks.md between the `<!-- cse -->` markers.
 // The CSE runs as its own process (services/cse/main.ts, SQLite WAL in a temp dir), as in the
 // stack; this process is the client. Then the decoder's in-process path: contentInstances created
-// inside transactions the caller holds on the CSE's SQLite connection, no HTTP, µs per instance for
-// the request-based entry and the typed one. Flags: --seconds N (per run, default 8), --no-write.
+// inside transactions the caller holds on the CSE's SQLite connection, no HTTP, µs per instance.
+// Flags: --seconds N (per run, default 8), --no-write.
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { Agent, request } from "node:http";
@@ -144,7 +144,6 @@ async function measure(
 }
 
 interface InTransactionRun {
-  entry: string;
   /** wall-clock µs per instance inside the open transactions (commits excluded) */
   inTransactionUs: number;
   /** CPU µs of this process per instance, commits included */
@@ -157,14 +156,10 @@ let inTransactionRuns = 0;
 /**
  * The decoder's in-process path: IN_TX.instances instances into IN_TX.containers containers, in
  * transactions of IN_TX.batch on a SQLite file (WAL, synchronous=NORMAL), notifications raised after
- * each commit. "request" builds and parses the HTTP request the decoder made before the typed entry.
+ * each commit, through the entry the decoder uses (createInstanceInOpenTransaction).
  */
-async function measureInTransaction(
-  dir: string,
-  entry: "request" | "typed",
-  records: string[],
-): Promise<InTransactionRun> {
-  const db = new Database(path.join(dir, `in-transaction-${entry}-${++inTransactionRuns}.sqlite`));
+async function measureInTransaction(dir: string, records: string[]): Promise<InTransactionRun> {
+  const db = new Database(path.join(dir, `in-transaction-${++inTransactionRuns}.sqlite`));
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = NORMAL");
   const cse = await startCse({ connection: db, port: 0 });
@@ -190,16 +185,13 @@ async function measureInTransaction(
       const path = `bench/d${n % IN_TX.containers}`;
       const con = records[n % records.length]!;
       const rn = `msg-${n}`;
-      if (entry === "typed")
-        return cse.core.createInstanceInOpenTransaction({
-          path,
-          originator: "Cbench",
-          rn,
-          cnf: "application/json:0",
-          con,
-        }).raise;
-      const body = `{"m2m:cin":{"rn":${JSON.stringify(rn)},"cnf":"application/json:0","con":${con}}}`;
-      return cse.core.createInstanceInTransaction(request(path, body, 4)).raise;
+      return cse.core.createInstanceInOpenTransaction({
+        path,
+        originator: "Cbench",
+        rn,
+        cnf: "application/json:0",
+        con,
+      }).raise;
     };
     const begin = db.prepare("BEGIN IMMEDIATE");
     const commit = db.prepare("COMMIT");
@@ -216,7 +208,6 @@ async function measureInTransaction(
     }
     const cpu = process.cpuUsage(cpu0);
     return {
-      entry,
       inTransactionUs: (inTransactionMs * 1000) / IN_TX.instances,
       cpuUs: (cpu.user + cpu.system) / IN_TX.instances,
     };
@@ -260,14 +251,12 @@ async function main(): Promise<void> {
     runs.push(await measure(url, child.pid, "trim", 8, 1000, records));
     console.log(`concurrency 8, mni=1000 (trimming): ${runs.at(-1)!.rate.toFixed(0)} cin/s`);
     const inTx: InTransactionRun[] = [];
-    // alternated, so that a change of the machine's load hits both entries alike
-    for (let round = 0; round < 2; round++)
-      for (const entry of ["request", "typed"] as const) {
-        inTx.push(await measureInTransaction(dir, entry, records));
-        console.log(
-          `in transaction, ${entry} entry: ${inTx.at(-1)!.inTransactionUs.toFixed(1)} µs per instance (CPU with commits ${inTx.at(-1)!.cpuUs.toFixed(1)} µs)`,
-        );
-      }
+    for (let round = 0; round < 2; round++) {
+      inTx.push(await measureInTransaction(dir, records));
+      console.log(
+        `in transaction: ${inTx.at(-1)!.inTransactionUs.toFixed(1)} µs per instance (CPU with commits ${inTx.at(-1)!.cpuUs.toFixed(1)} µs)`,
+      );
+    }
     const best = Math.max(...runs.map((r) => r.rate));
     const meanBytes = records.reduce((s, r) => s + r.length, 0) / records.length;
     const section = [
@@ -296,13 +285,12 @@ async function main(): Promise<void> {
       `Target ≥ ${fmt(TARGET)} cin/s (the load test's rate): ${best >= TARGET ? "met" : "NOT met"} (best ${fmt(best)} cin/s wall clock).`,
       "",
       `In the decoder's process (\`--embedded-cse\`): ${fmt(IN_TX.instances)} instances into ${fmt(IN_TX.containers)} containers in transactions of ${IN_TX.batch}`,
-      "held by the caller on the CSE's SQLite file (WAL, synchronous=NORMAL), no HTTP. `request`: the HTTP",
-      "request built and parsed, then `core.createInstanceInTransaction`; `typed`: `core.createInstanceInOpenTransaction`",
-      "with the fields the decoder has. Two rounds, alternated.",
+      "held by the caller on the CSE's SQLite file (WAL, synchronous=NORMAL), no HTTP, through",
+      "`core.createInstanceInOpenTransaction` with the fields the decoder has. Two rounds.",
       "",
-      "| entry | µs per instance in the transaction | CPU µs per instance, commits included |",
+      "| round | µs per instance in the transaction | CPU µs per instance, commits included |",
       "|---|---:|---:|",
-      ...inTx.map((r) => `| ${r.entry} | ${r.inTransactionUs.toFixed(1)} | ${r.cpuUs.toFixed(1)} |`),
+      ...inTx.map((r, i) => `| ${i + 1} | ${r.inTransactionUs.toFixed(1)} | ${r.cpuUs.toFixed(1)} |`),
       MARK,
     ].join("\n");
     console.log(`\n${section}`);

@@ -332,20 +332,6 @@ export class Cse {
     return { raise: this.raise.bind(this, events) };
   }
 
-  /** createInstanceInOpenTransaction() for a parsed HTTP request, answered as the POST would be. */
-  createInstanceInTransaction(req: CseRequest): { response: CseResponse; raise: () => void } {
-    const { parent, ty, givenRn, attrs } = this.createTarget(req);
-    if (ty !== TY.CIN) throw new TypeError(`createInstanceInTransaction creates contentInstances (ty 4), not ty ${ty}`);
-    const instance = this.newInstance(parent, givenRn, req.originator, attrs);
-    const result = this.writeInstance(parent, instance);
-    const body = this.wrap(result, instance.rep);
-    const events = this.eventsFor(parent.id, NET.CREATE_CHILD, result, () => body, undefined, false);
-    return {
-      response: { status: 201, rsc: RSC.CREATED, body, location: instance.row.path },
-      raise: this.raise.bind(this, events),
-    };
-  }
-
   private async create(req: CseRequest): Promise<CseResponse> {
     const { parent, ty, givenRn, attrs } = this.createTarget(req);
     if (ty === TY.CIN) return this.createInstance(parent, givenRn, req.originator, attrs);
