@@ -3,7 +3,8 @@
 // form the next group commit.
 import { parentPort, workerData } from "node:worker_threads";
 import { RecordBuffer, type BufferOptions } from "./buffer.ts";
-import type { WriterRequest, WriterResponse } from "./writer.ts";
+import type { WriterResponse } from "./writer.ts";
+import { answerWriterRequests, bookkeeping } from "./writerPort.ts";
 
 const { file, options } = workerData as { file: string; options: BufferOptions };
 const port = parentPort!;
@@ -16,32 +17,13 @@ try {
   process.exit(1);
 }
 
-port.on("message", (m: WriterRequest) => {
-  let reply: WriterResponse;
-  try {
-    switch (m.op) {
-      case "write":
-        reply = { id: m.id, ok: true, value: buffer.write(m.items) };
-        break;
-      case "mark":
-        reply = { id: m.id, ok: true, value: buffer.markForwarded(m.seqs, m.at) };
-        break;
-      case "failure":
-        buffer.countForwardFailure(m.n);
-        reply = { id: m.id, ok: true, value: null };
-        break;
-      case "status":
-        buffer.setStatus(m.key, m.value);
-        reply = { id: m.id, ok: true, value: null };
-        break;
-      case "close":
-        buffer.close();
-        port.postMessage({ id: m.id, ok: true, value: null } satisfies WriterResponse);
-        port.close();
-        return;
-    }
-  } catch (e) {
-    reply = { id: m.id, ok: false, error: (e as Error).message };
+answerWriterRequests(port, (m) => {
+  switch (m.op) {
+    case "write":
+      return buffer.write(m.items);
+    case "close":
+      return buffer.close();
+    default:
+      return bookkeeping(buffer, m);
   }
-  port.postMessage(reply);
 });

@@ -5,7 +5,8 @@
 // other core. The protocol is the buffer writer thread's (WriterRequest / WriterResponse).
 import { parentPort, workerData } from "node:worker_threads";
 import { RecordBuffer, type BufferOptions } from "../buffer/buffer.ts";
-import type { WriterRequest, WriterResponse } from "../buffer/writer.ts";
+import type { WriterResponse } from "../buffer/writer.ts";
+import { answerWriterRequests, bookkeeping } from "../buffer/writerPort.ts";
 import type { CseTarget } from "../config.ts";
 import { Checkpointer } from "./checkpointer.ts";
 import { InProcessCse, type EmbeddedCseConfig } from "./inProcessCse.ts";
@@ -66,34 +67,18 @@ async function serve(): Promise<void> {
   const { buffer, cse, writer, checkpointer } = running;
   post({ id: 0, ok: true, value: { target: cse.target } satisfies CseWriterReady });
 
-  const answer = async (m: WriterRequest): Promise<unknown> => {
+  answerWriterRequests(port, async (m) => {
     switch (m.op) {
       case "write":
         return writer.write(m.items);
-      case "mark":
-        return buffer.markForwarded(m.seqs, m.at);
-      case "failure":
-        buffer.countForwardFailure(m.n);
-        return null;
-      case "status":
-        buffer.setStatus(m.key, m.value);
-        return null;
       case "close":
         await writer.close();
         await cse.close();
         await checkpointer.close();
-        buffer.close();
-        return null;
+        return buffer.close();
+      default:
+        return bookkeeping(buffer, m);
     }
-  };
-  port.on("message", (m: WriterRequest) => {
-    answer(m).then(
-      (value) => {
-        post({ id: m.id, ok: true, value });
-        if (m.op === "close") port.close();
-      },
-      (e: unknown) => post({ id: m.id, ok: false, error: (e as Error).message }),
-    );
   });
 }
 
