@@ -67,10 +67,8 @@ const RECORD_COLUMNS =
 
 function prepare(db: Database.Database) {
   return {
+    // forwarded_at NULL: pending for the forwarder
     insert: db.prepare(
-      "INSERT OR IGNORE INTO records (message_id, rn, received_at, layout, format, device, size, json_size, con) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-    ),
-    insertForwarded: db.prepare(
       "INSERT OR IGNORE INTO records (message_id, rn, received_at, layout, format, device, size, json_size, con, forwarded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     ),
     seqOf: db.prepare("SELECT seq FROM records WHERE message_id = ?").pluck(),
@@ -240,7 +238,7 @@ export class RecordBuffer {
 
   /** Stores a record; `forwardedAt` set: it is in the CSE already (stored as forwarded, never pending). */
   private insert(r: NewRecord, forwardedAt: number | null): BatchResult & object {
-    const info = (forwardedAt === null ? this.q.insert : this.q.insertForwarded).run(
+    const info = this.q.insert.run(
       r.messageId,
       storedRn(r),
       r.receivedAt,
@@ -250,7 +248,7 @@ export class RecordBuffer {
       r.size,
       r.jsonSize,
       r.con,
-      ...(forwardedAt === null ? [] : [forwardedAt]),
+      forwardedAt,
     );
     if (info.changes === 0) return { seq: this.q.seqOf.get(r.messageId) as number, duplicate: true };
     const seq = Number(info.lastInsertRowid);

@@ -8,19 +8,17 @@
 import { open, type FileHandle } from "node:fs/promises";
 import type { InProcessCse } from "./inProcessCse.ts";
 import type { BatchItem, BatchResult, RecordBuffer } from "../buffer/buffer.ts";
-import { DirectWriter } from "../buffer/writer.ts";
 
-export class InProcessWriter extends DirectWriter {
+export class InProcessWriter {
   constructor(
     private readonly records: RecordBuffer,
     private readonly cse: InProcessCse,
     /** fsync the WAL before answering (--synchronous full); the connection itself runs NORMAL */
     private readonly durable: boolean,
-  ) {
-    super(records);
-  }
+  ) {}
 
-  override async write(items: BatchItem[]): Promise<(BatchResult | Error)[]> {
+  /** one transaction for the batch, answered once it is durable (the group commit's writer step) */
+  async write(items: BatchItem[]): Promise<(BatchResult | Error)[]> {
     await this.cse.prepare(items.flatMap((it) => (it.kind === "record" ? [it.record.device] : [])));
     let committed = false;
     let out: (BatchResult | Error)[];
@@ -54,7 +52,7 @@ export class InProcessWriter extends DirectWriter {
 
   private wal: Promise<FileHandle> | undefined;
 
-  override async close(): Promise<void> {
+  async close(): Promise<void> {
     const wal = this.wal;
     this.wal = undefined;
     if (wal) await (await wal).close();
