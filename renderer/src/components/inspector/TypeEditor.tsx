@@ -1,6 +1,6 @@
 // Type parameters: ranges, precision, scale/offset, enum values, string limits, array count — per kind.
 import { type Field, intLimits, type ScalarType } from "#codecs";
-import { CheckField, NumberField, Row, SelectField, TextField } from "./controls.tsx";
+import { CheckField, NumberField, type NumberProps, Row, SelectField, TextField } from "./controls.tsx";
 import { clean, patchField, switchElement, switchType } from "./edit.ts";
 import { EnumEditor } from "./EnumEditor.tsx";
 import { issuesAt, type FieldIssue } from "../../state/issues.ts";
@@ -21,6 +21,43 @@ interface ScalarProps {
   set(next: ScalarType, control: string): void;
 }
 
+type Bound = "min" | "max";
+
+/** The min/max pair of a ranged type: the two bounds differ only in label, value, placeholder and control id. */
+function RangeRow(p: {
+  min: number | undefined;
+  max: number | undefined;
+  labels?: [string, string];
+  placeholders?: [string, string];
+  /** what the type adds to both bounds */
+  shared?: Pick<NumberProps, "optional" | "integer" | "check">;
+  is: (p: string) => readonly FieldIssue[] | undefined;
+  tid: (p: string) => string;
+  onCommit(bound: Bound, v: number | undefined): void;
+}) {
+  const [minLabel, maxLabel] = p.labels ?? ["Minimum", "Maximum"];
+  const field = (bound: Bound, label: string, value: number | undefined, placeholder: string | undefined) => (
+    <NumberField
+      bare
+      label={label}
+      value={value}
+      {...p.shared}
+      placeholder={placeholder}
+      issues={p.is(bound)}
+      testId={p.tid(bound)}
+      onCommit={(v) => p.onCommit(bound, v)}
+    />
+  );
+  return (
+    <Row label="Range">
+      <div className="form-pair">
+        {field("min", minLabel, p.min, p.placeholders?.[0])}
+        {field("max", maxLabel, p.max, p.placeholders?.[1])}
+      </div>
+    </Row>
+  );
+}
+
 function ScalarParams({ t, at, issues, set }: ScalarProps) {
   const is = (p: string) => issuesAt(issues, `${at}.${p}`);
   const tid = (p: string) => `insp-${at === "type" ? "" : "of-"}${p}`;
@@ -30,63 +67,29 @@ function ScalarParams({ t, at, issues, set }: ScalarProps) {
       const inRange = (n: number) =>
         n < lo || n > hi ? `Outside ${t.signed ? "" : "u"}int${t.bits} (${lo} … ${hi})` : null;
       return (
-        <Row label="Range">
-          <div className="form-pair">
-            <NumberField
-              bare
-              label="Minimum"
-              value={t.min}
-              optional
-              integer
-              check={inRange}
-              placeholder={String(lo)}
-              issues={is("min")}
-              testId={tid("min")}
-              onCommit={(v) => set(clean({ ...t, min: v }), "min")}
-            />
-            <NumberField
-              bare
-              label="Maximum"
-              value={t.max}
-              optional
-              integer
-              check={inRange}
-              placeholder={String(hi)}
-              issues={is("max")}
-              testId={tid("max")}
-              onCommit={(v) => set(clean({ ...t, max: v }), "max")}
-            />
-          </div>
-        </Row>
+        <RangeRow
+          min={t.min}
+          max={t.max}
+          shared={{ optional: true, integer: true, check: inRange }}
+          placeholders={[String(lo), String(hi)]}
+          is={is}
+          tid={tid}
+          onCommit={(b, v) => set(clean({ ...t, [b]: v }), b)}
+        />
       );
     }
     case "float":
       return (
         <>
-          <Row label="Range">
-            <div className="form-pair">
-              <NumberField
-                bare
-                label="Minimum"
-                value={t.min}
-                optional
-                placeholder="none"
-                issues={is("min")}
-                testId={tid("min")}
-                onCommit={(v) => set(clean({ ...t, min: v }), "min")}
-              />
-              <NumberField
-                bare
-                label="Maximum"
-                value={t.max}
-                optional
-                placeholder="none"
-                issues={is("max")}
-                testId={tid("max")}
-                onCommit={(v) => set(clean({ ...t, max: v }), "max")}
-              />
-            </div>
-          </Row>
+          <RangeRow
+            min={t.min}
+            max={t.max}
+            shared={{ optional: true }}
+            placeholders={["none", "none"]}
+            is={is}
+            tid={tid}
+            onCommit={(b, v) => set(clean({ ...t, [b]: v }), b)}
+          />
           <NumberField
             label="Precision"
             value={t.precision}
@@ -103,26 +106,13 @@ function ScalarParams({ t, at, issues, set }: ScalarProps) {
     case "fixed":
       return (
         <>
-          <Row label="Range">
-            <div className="form-pair">
-              <NumberField
-                bare
-                label="Minimum"
-                value={t.min}
-                issues={is("min")}
-                testId={tid("min")}
-                onCommit={(v) => v !== undefined && set({ ...t, min: v }, "min")}
-              />
-              <NumberField
-                bare
-                label="Maximum"
-                value={t.max}
-                issues={is("max")}
-                testId={tid("max")}
-                onCommit={(v) => v !== undefined && set({ ...t, max: v }, "max")}
-              />
-            </div>
-          </Row>
+          <RangeRow
+            min={t.min}
+            max={t.max}
+            is={is}
+            tid={tid}
+            onCommit={(b, v) => v !== undefined && set({ ...t, [b]: v }, b)}
+          />
           <NumberField
             label="Scale"
             value={t.scale}
@@ -183,30 +173,16 @@ function ScalarParams({ t, at, issues, set }: ScalarProps) {
             testId={tid("resolution")}
             onCommit={(v) => v !== undefined && set({ ...t, resolution: v }, "resolution")}
           />
-          <Row label="Range">
-            <div className="form-pair">
-              <NumberField
-                bare
-                label="Earliest"
-                value={t.min}
-                optional
-                placeholder="none"
-                issues={is("min")}
-                testId={tid("min")}
-                onCommit={(v) => set(clean({ ...t, min: v }), "min")}
-              />
-              <NumberField
-                bare
-                label="Latest"
-                value={t.max}
-                optional
-                placeholder="none"
-                issues={is("max")}
-                testId={tid("max")}
-                onCommit={(v) => set(clean({ ...t, max: v }), "max")}
-              />
-            </div>
-          </Row>
+          <RangeRow
+            min={t.min}
+            max={t.max}
+            labels={["Earliest", "Latest"]}
+            shared={{ optional: true }}
+            placeholders={["none", "none"]}
+            is={is}
+            tid={tid}
+            onCommit={(b, v) => set(clean({ ...t, [b]: v }), b)}
+          />
         </>
       );
     case "string":

@@ -104,7 +104,7 @@ export function TextField(p: TextProps) {
 
 export type NumberCheck = (n: number) => string | null;
 
-interface NumberProps {
+export interface NumberProps {
   label: string;
   value: number | undefined;
   /** called only with a number that passed the checks (or undefined when optional and cleared) */
