@@ -21,7 +21,8 @@ export interface NotifyTarget {
 }
 
 interface Queue {
-  items: { nu: readonly string[]; body: string }[];
+  /** `done`: called once the item was sent (answered or not) or dropped; `latest`: sent with event category "latest" */
+  items: { nu: readonly string[]; body: string; done?: () => void; latest?: boolean }[];
   running: boolean;
   failures: number;
   /** delete the queue once drained: its subscription is gone and this was its last word */
@@ -37,17 +38,26 @@ export class Notifier {
 
   constructor(private readonly opts: NotifierOptions) {}
 
-  /** Queues `sgn` for the subscription; returns at once. `last` marks the final notification of a deleted subscription. */
-  notify(target: NotifyTarget, sgn: unknown, last = false): void {
-    if (this.abort.signal.aborted) return;
+  /**
+   * Queues `sgn` for the subscription; returns at once. `last` marks the final notification of a
+   * deleted subscription; `done` is called once this notification was sent (answered or not) or dropped.
+   * `latestOnly` (a subscription's latestNotify): the notifications still waiting are dropped for this
+   * one, which goes out with X-M2M-EC 4 ("latest").
+   */
+  notify(target: NotifyTarget, sgn: unknown, last = false, done?: () => void, latestOnly = false): void {
+    if (this.abort.signal.aborted) {
+      done?.();
+      return;
+    }
     let q = this.queues.get(target.ri);
     if (!q) {
       q = { items: [], running: false, failures: 0, closing: false, dropped: 0 };
       this.queues.set(target.ri, q);
     }
-    q.items.push({ nu: target.nu, body: JSON.stringify(sgn) });
+    if (latestOnly && !last) for (const waiting of q.items.splice(0)) waiting.done?.();
+    q.items.push({ nu: target.nu, body: JSON.stringify(sgn), done, latest: latestOnly });
     if (q.items.length > this.opts.maxQueue) {
-      q.items.shift();
+      q.items.shift()!.done?.();
       if (q.dropped++ % 1000 === 0)
         this.opts.log({
           event: "notification-dropped",
@@ -66,7 +76,9 @@ export class Notifier {
 
   /** Drops whatever is pending for a subscription that no longer exists. */
   forget(ri: string): void {
+    const q = this.queues.get(ri);
     this.queues.delete(ri);
+    for (const item of q?.items.splice(0) ?? []) item.done?.();
   }
 
   /**
@@ -90,6 +102,7 @@ export class Notifier {
   /** Stops delivering: in-flight requests are aborted and pending notifications dropped. */
   async close(): Promise<void> {
     this.abort.abort();
+    for (const q of this.queues.values()) for (const item of q.items.splice(0)) item.done?.();
     this.queues.clear();
     await Promise.allSettled([...this.drains]);
   }
@@ -97,7 +110,8 @@ export class Notifier {
   private async drain(ri: string, q: Queue): Promise<void> {
     while (q.items.length > 0 && this.queues.get(ri) === q) {
       const item = q.items.shift()!;
-      const answers = await Promise.all(item.nu.map((u) => this.post(u, item.body)));
+      const answers = await Promise.all(item.nu.map((u) => this.post(u, item.body, item.latest)));
+      item.done?.();
       if (this.queues.get(ri) !== q) return;
       if (answers.some((a) => a !== undefined)) {
         q.failures = 0;
@@ -113,6 +127,7 @@ export class Notifier {
       });
       if (q.failures >= this.opts.maxFailures) {
         this.queues.delete(ri);
+        for (const rest of q.items.splice(0)) rest.done?.();
         this.opts.log({
           event: "subscription-removed",
           sub: ri,
@@ -127,7 +142,7 @@ export class Notifier {
   }
 
   /** undefined when nothing answered in time */
-  private async post(url: string, body: string): Promise<Response | undefined> {
+  private async post(url: string, body: string, latest = false): Promise<Response | undefined> {
     try {
       const res = await fetch(url, {
         method: "POST",
@@ -136,6 +151,8 @@ export class Notifier {
           "X-M2M-Origin": this.opts.cseId,
           "X-M2M-RI": `ntf-${++this.seq}`,
           "X-M2M-RVI": "2a",
+          // TS-0004 event category 4: "latest", the one notification kept of those waiting
+          ...(latest ? { "X-M2M-EC": "4" } : {}),
         },
         body,
         signal: AbortSignal.any([this.abort.signal, AbortSignal.timeout(this.opts.timeoutMs)]),
