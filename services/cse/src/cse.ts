@@ -28,7 +28,7 @@ import type { Notifier } from "./notify.ts";
 import type { Profile } from "./profile.ts";
 import type { CseRequest } from "./request.ts";
 import { nest, RCN, references, type Listed } from "./results.ts";
-import { TY, type Filter, type NewRow, type ResourceRow, type Store } from "./store.ts";
+import { TY, type Filter, type NewRow, type ResourceRow, type SearchScope, type Store } from "./store.ts";
 import { NET, Subscriptions, type PendingEvent, type SubAttrs } from "./subscriptions.ts";
 import { defaultExpiry, m2mTime, m2mTimeFraction } from "./time.ts";
 
@@ -247,9 +247,46 @@ export class Cse {
     return { row, attrs, root: rootOf(row.ty, attrs) };
   }
 
+  /**
+   * Who a resource belongs to: its creator (an AE: its AE-ID). Where access is private by default an
+   * instance belongs to its container's owner, as it has no access control of its own (TS-0001, ACME).
+   */
+  private ownerOf(row: ResourceRow): string | null {
+    if (row.ty === TY.CIN && this.config.profile.privateByDefault && row.parent !== null)
+      return this.store.byId(row.parent)?.cr ?? row.cr;
+    return row.cr;
+  }
+
   private mayModify(row: ResourceRow, originator: string): void {
-    if (originator !== row.cr && originator !== this.config.superuser)
+    if (originator !== this.ownerOf(row) && originator !== this.config.superuser)
       throw noPrivilege(`originator ${originator} may not change /${row.path}: only its creator or the superuser may`);
+  }
+
+  /**
+   * Whether `originator` may read `row` or add children to it. Mobius without ACPs: anyone may. The
+   * standard's default without ACPs (ACME): the owner and the superuser; the CSEBase may be read by
+   * registered AEs, and below it only the superuser adds anything but an AE registration.
+   */
+  private mayReach(row: ResourceRow, originator: string, operation: "retrieve" | "create"): void {
+    if (!this.config.profile.privateByDefault || originator === this.config.superuser) return;
+    if (row.ty === TY.CSE_BASE) {
+      if (operation === "retrieve" && this.store.byAei(originator)) return;
+      throw noPrivilege(
+        operation === "retrieve"
+          ? `originator ${originator} may not read the CSEBase: only registered AEs and the superuser may`
+          : `originator ${originator} may not create this below the CSEBase: only the superuser may (AEs register themselves)`,
+      );
+    }
+    if (this.ownerOf(row) !== originator)
+      throw noPrivilege(
+        `originator ${originator} has no access to /${row.path}: without access control policies only its owner and the superuser have`,
+      );
+  }
+
+  /** What a listing shows `originator`: not the instances of disr containers, and only its own where access is private. */
+  private scope(originator: string): SearchScope {
+    const all = !this.config.profile.privateByDefault || originator === this.config.superuser;
+    return { hiddenInstancesOf: [...this.retrievalDisabled], ownedBy: all ? undefined : originator };
   }
 
   /** disableRetrieval (TS-0001): the instances of such a container cannot be read or deleted one by one. */
@@ -342,6 +379,7 @@ export class Cse {
     if (cin.lbl !== undefined) given.lbl = cin.lbl;
     given.con = con;
     const parent = this.createParent(`${this.config.base}/${cin.path}`, TY.CIN);
+    this.mayReach(parent, cin.originator, "create");
     const { rn, attrs } = createAttributes(TYPES[TY.CIN]!, given, this.config.profile);
     const instance = this.newInstance(parent, rn, cin.originator, attrs, false);
     // the container was read in this same transaction: its counters are current
@@ -395,6 +433,8 @@ export class Cse {
   private async create(req: CseRequest): Promise<CseResponse> {
     const ty = req.ty!;
     const parent = this.createParent(req.path, ty);
+    // an AE registers itself: who may is the registration's rule (registrant())
+    if (ty !== TY.AE) this.mayReach(parent, req.originator, "create");
     const { spec, attrs: given } = unwrap(req.body, specsForType(ty));
     const { rn: givenRn, attrs, creator } = createAttributes(spec, given, this.config.profile);
     const rcn = req.query.rcn;
@@ -616,6 +656,7 @@ export class Cse {
     const { fu, rcn, filter, conditions } = req.query;
     if (fu === 1) return this.discover(req, target);
     if (rcn === RCN.DISCOVERY_REFERENCES) throw badRequest("rcn=11 (discovery result references) needs fu=1");
+    this.mayReach(target.row, req.originator, "retrieve");
     const row = this.instanceOrSelf(target, req.path);
     if (rcn === undefined || rcn === RCN.ATTRIBUTES) {
       const shaping = (["lim", "ofst", "lvl", "arp"] as const).filter((k) => filter[k] !== undefined);
@@ -628,7 +669,7 @@ export class Cse {
       this.countRetrieval(row);
       return { status: 200, rsc: RSC.OK, body };
     }
-    const listed = this.below(row, filter).map((r) => this.listed(r));
+    const listed = this.below(row, filter, req.originator).map((r) => this.listed(r));
     let body: Attrs;
     switch (rcn) {
       case RCN.ATTRIBUTES_AND_CHILDREN:
@@ -651,20 +692,19 @@ export class Cse {
    * the profile's levels, without the instances of containers that disable retrieval, each replaced
    * by the resource at `arp` below it when the filter names one.
    */
-  private below(row: ResourceRow, filter: Filter, byName = false): ResourceRow[] {
+  private below(row: ResourceRow, filter: Filter, originator: string): ResourceRow[] {
     const levels = this.config.profile.childLevels;
     if (levels !== undefined && filter.lvl !== undefined && filter.lvl > levels)
       throw badRequest(`lvl=${filter.lvl}: this CSE lists the direct children only (lvl=1)`);
-    const rows = this.store.search(row.path, { ...filter, lvl: filter.lvl ?? levels }, byName, [
-      ...this.retrievalDisabled,
-    ]);
-    return filter.arp === undefined ? rows : this.applyRelativePath(rows, filter.arp);
+    const rows = this.store.search(row.path, { ...filter, lvl: filter.lvl ?? levels }, false, this.scope(originator));
+    return filter.arp === undefined ? rows : this.applyRelativePath(rows, filter.arp, originator);
   }
 
-  private applyRelativePath(rows: readonly ResourceRow[], arp: string): ResourceRow[] {
+  private applyRelativePath(rows: readonly ResourceRow[], arp: string, originator: string): ResourceRow[] {
+    const owner = this.scope(originator).ownedBy;
     return rows.flatMap((r) => {
       const at = this.store.byPath(`${r.path}/${arp}`);
-      return at ? [at] : [];
+      return at && (owner === undefined || this.ownerOf(at) === owner) ? [at] : [];
     });
   }
 
@@ -680,22 +720,16 @@ export class Cse {
       );
     const lim = discovery.cap === undefined ? filter.lim : Math.min(filter.lim ?? discovery.cap, discovery.cap);
     if (rcn === RCN.CHILD_REFERENCES) {
-      const rows = this.store.search(target.row.path, { ...filter, lim }, discovery.byName, [
-        ...this.retrievalDisabled,
-      ]);
-      const found = filter.arp === undefined ? rows : this.applyRelativePath(rows, filter.arp);
+      const rows = this.store.search(target.row.path, { ...filter, lim }, discovery.byName, this.scope(req.originator));
+      const found = filter.arp === undefined ? rows : this.applyRelativePath(rows, filter.arp, req.originator);
       return { status: 200, rsc: RSC.OK, body: { "m2m:rrl": { rrf: references(found.map((r) => this.listed(r))) } } };
     }
     let paths: string[];
     if (filter.arp === undefined)
-      paths = this.store.searchPaths(target.row.path, { ...filter, lim }, discovery.byName, [
-        ...this.retrievalDisabled,
-      ]);
+      paths = this.store.searchPaths(target.row.path, { ...filter, lim }, discovery.byName, this.scope(req.originator));
     else {
-      const rows = this.store.search(target.row.path, { ...filter, lim }, discovery.byName, [
-        ...this.retrievalDisabled,
-      ]);
-      paths = this.applyRelativePath(rows, filter.arp).map((r) => r.path);
+      const rows = this.store.search(target.row.path, { ...filter, lim }, discovery.byName, this.scope(req.originator));
+      paths = this.applyRelativePath(rows, filter.arp, req.originator).map((r) => r.path);
     }
     // Mobius picks the smallest names, then lists them from the largest down
     if (discovery.byName) paths.reverse();
@@ -842,7 +876,9 @@ export class Cse {
     const rcn = req.query.rcn;
     const children =
       rcn === RCN.CHILD_REFERENCES
-        ? references(this.store.search(row.path, emptyFilter(), false, []).map((r) => this.listed(r)))
+        ? references(
+            this.store.search(row.path, emptyFilter(), false, this.scope(req.originator)).map((r) => this.listed(r)),
+          )
         : [];
     const events: PendingEvent[] = [];
     const gone = this.store.transaction(() => {

@@ -46,6 +46,12 @@ export interface Profile {
   modifiedAttributesOnUpdateOnly: boolean;
   /** a notification's `sur`: the subscription's structured path (Mobius) or its SP-relative resource id `/<CSE-ID>/<ri>` (ACME) */
   subscriptionReference: "path" | "ri";
+  /**
+   * access without ACPs: TS-0001's system default (ACME) lets only a resource's owner and the
+   * superuser reach it (an instance belongs to its container's owner; registered AEs may read the
+   * CSEBase; discovery lists only what the originator owns); Mobius lets anyone read, add and subscribe
+   */
+  privateByDefault: boolean;
   /** ct and lt with the fraction of the second "…T143712,827000" (ACME) or without (Mobius) */
   fractionalTimes: boolean;
   /** `enc.net` of a subscription created without one (Mobius [3], TS-0004 and ACME [1]) */
@@ -71,6 +77,7 @@ export const PROFILES: Record<ProfileName, Profile> = {
     modifiedAttributesOnUpdateOnly: false,
     subscriptionReference: "path",
     fractionalTimes: false,
+    privateByDefault: false,
   },
   standard: {
     name: "standard",
@@ -90,6 +97,7 @@ export const PROFILES: Record<ProfileName, Profile> = {
     modifiedAttributesOnUpdateOnly: true,
     subscriptionReference: "ri",
     fractionalTimes: true,
+    privateByDefault: true,
   },
 };
 

@@ -156,6 +156,14 @@ function attributeText(name: string): string {
 /** A filter value with * or ? as a GLOB pattern (its own [ and ] matched literally). */
 const globPattern = (v: string): string => v.replace(/[[\]]/g, (c) => `[${c}]`);
 
+/** Which resources a search may see besides what the filter selects. */
+export interface SearchScope {
+  /** containers whose instances are left out (disableRetrieval) */
+  hiddenInstancesOf?: readonly number[];
+  /** only the resources this originator owns (an instance: its container's owner) */
+  ownedBy?: string;
+}
+
 const slashes = (p: string): number => p.split("/").length - 1;
 
 /** The range of paths strictly below `p`: every path starting with "p/" sorts in ["p/", "p0"). */
@@ -445,13 +453,13 @@ export class Store {
    * with `or`, any) of the conditions given; several values of ty or lbl are alternatives. Ordered
    * by creation, or by path when `byPath` (Mobius' discovery), then `ofst` skipped and `lim` kept.
    */
-  search(p: string, f: Filter, byPath: boolean, hiddenInstancesOf: readonly number[] = []): ResourceRow[] {
-    return this.select(COLUMNS, p, f, byPath, hiddenInstancesOf) as ResourceRow[];
+  search(p: string, f: Filter, byPath: boolean, scope: SearchScope = {}): ResourceRow[] {
+    return this.select(COLUMNS, p, f, byPath, scope) as ResourceRow[];
   }
 
   /** search() returning only the paths (discovery reads nothing else). */
-  searchPaths(p: string, f: Filter, byPath: boolean, hiddenInstancesOf: readonly number[] = []): string[] {
-    return this.select("path", p, f, byPath, hiddenInstancesOf).map((r) => (r as { path: string }).path);
+  searchPaths(p: string, f: Filter, byPath: boolean, scope: SearchScope = {}): string[] {
+    return this.select("path", p, f, byPath, scope).map((r) => (r as { path: string }).path);
   }
 
   /** The containers whose instances cannot be retrieved (disr true). One scan: read at start. */
@@ -459,14 +467,8 @@ export class Store {
     return this.q.retrievalDisabled.all();
   }
 
-  /** `hiddenInstancesOf`: containers whose instances are left out (disableRetrieval) */
-  private select(
-    columns: string,
-    p: string,
-    f: Filter,
-    byPath: boolean,
-    hiddenInstancesOf: readonly number[],
-  ): unknown[] {
+  private select(columns: string, p: string, f: Filter, byPath: boolean, scope: SearchScope): unknown[] {
+    const hiddenInstancesOf = scope.hiddenInstancesOf ?? [];
     if (
       f.ty.length > MAX_FILTER_VALUES ||
       f.lbl.length > MAX_FILTER_VALUES ||
@@ -521,6 +523,11 @@ export class Store {
     if (hiddenInstancesOf.length) {
       sql += ` AND NOT (ty = ${TY.CIN} AND parent IN (${marks(hiddenInstancesOf.length)}))`;
       args.push(...hiddenInstancesOf);
+    }
+    if (scope.ownedBy !== undefined) {
+      // an instance belongs to its container's owner, every other resource to its own
+      sql += ` AND (CASE WHEN ty = ${TY.CIN} THEN (SELECT o.cr FROM resource o WHERE o.id = resource.parent) ELSE cr END) = ?`;
+      args.push(scope.ownedBy);
     }
     sql += byPath ? " ORDER BY path" : " ORDER BY id";
     sql += " LIMIT ? OFFSET ?";

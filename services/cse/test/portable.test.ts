@@ -56,7 +56,7 @@ const DIFFERENCES: Record<
   standard: {
     rnLa: 4005,
     aeAgain: [409, 4105],
-    otherRetrieve: 200,
+    otherRetrieve: 403,
     mniZero: 406,
     plainApi: 400,
     noRvi: [200, 2000],

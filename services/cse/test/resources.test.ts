@@ -67,7 +67,7 @@ describe("AE", () => {
     // ct and lt with the fraction of the second, as ACME writes them; the default et to the second
     for (const t of ["ct", "lt"]) expect(ae[t]).toMatch(M2M_TIME_FRACTION);
     expect(ae.et).toMatch(M2M_TIME);
-    expect((await owner.retrieve("/Mobius/decoder")).body["m2m:ae"]).toEqual(ae);
+    expect((await cse.client("Cdecoder").retrieve("/Mobius/decoder")).body["m2m:ae"]).toEqual(ae);
   });
 
   it("wants an api starting with N or R (a lower-case r before release 4), as TS-0001 and ACME", async () => {
@@ -202,7 +202,7 @@ describe("container and contentInstance", () => {
     await container("outer");
     expectRsc(await owner.create("/Mobius/app/outer", 3, { "m2m:cnt": { rn: "inner" } }), 201, 2001);
     await instance("/Mobius/app/outer/inner", "deep", "leaf");
-    expect((await other.retrieve("/Mobius/app/outer/inner/leaf")).body["m2m:cin"].con).toBe("deep");
+    expect((await owner.retrieve("/Mobius/app/outer/inner/leaf")).body["m2m:cin"].con).toBe("deep");
     expect((await owner.retrieve("/Mobius/app/outer/inner/")).body["m2m:cnt"].rn).toBe("inner");
   });
 
@@ -269,7 +269,7 @@ describe("discovery", () => {
   });
 
   it("lists every resource below the target by structured path, in creation order", async () => {
-    const r = await other.retrieve(`${base}?fu=1`);
+    const r = await owner.retrieve(`${base}?fu=1`);
     expectRsc(r, 200, 2000);
     expect(r.body).toEqual({
       "m2m:uril": [`${listed}/c1`, `${listed}/c2`, `${listed}/c1/i1`, `${listed}/c1/i2`, `${listed}/c1/i3`],
@@ -404,17 +404,40 @@ describe("container limits", () => {
   });
 });
 
-describe("access rule: anyone reads and adds, only the creator or the superuser changes", () => {
-  it("lets another originator create, retrieve, discover and subscribe", async () => {
-    const p = await container("open");
-    expectRsc(await other.create(p, 4, { "m2m:cin": { rn: "theirs", con: "x" } }), 201, 2001);
-    expectRsc(await other.retrieve(p), 200, 2000);
-    expectRsc(await other.retrieve(`${p}?fu=1`), 200, 2000);
+describe("access rule (standard): without ACPs only the owner and the superuser reach a resource, as TS-0001 and ACME", () => {
+  it("refuses another originator reading, adding and subscribing (403/4103); its discovery finds nothing", async () => {
+    const p = await container("private");
+    await instance(p, "x", "mine");
+    expectRsc(await other.retrieve(p), 403, 4103);
+    expectRsc(await other.retrieve(`${p}/mine`), 403, 4103);
+    expectRsc(await other.retrieve(`${p}/la`), 403, 4103);
+    expectRsc(await other.retrieve(`${p}?rcn=4`), 403, 4103);
+    expectRsc(await other.create(p, 4, { "m2m:cin": { con: "x" } }), 403, 4103);
+    expectRsc(await other.create("/Mobius/app", 3, { "m2m:cnt": { rn: "intruder" } }), 403, 4103);
     expectRsc(
       await other.create(p, 23, { "m2m:sub": { rn: "watch", nu: ["http://127.0.0.1:9/n"], enc: { net: [3] } } }),
-      201,
-      2001,
+      403,
+      4103,
     );
+    const found = await other.retrieve(`${p}?fu=1`);
+    expectRsc(found, 200, 2000);
+    expect(found.body["m2m:uril"]).toEqual([]);
+    expect(await names(p)).toEqual(["mine"]);
+  });
+
+  it("lets registered AEs read the CSEBase, and only the superuser add anything but an AE below it", async () => {
+    expectRsc(await owner.retrieve("/Mobius"), 200, 2000);
+    expectRsc(await cse.client("Cstranger").retrieve("/Mobius"), 403, 4103);
+    expectRsc(await owner.create("/Mobius", 3, { "m2m:cnt": { rn: "top" } }), 403, 4103);
+    expectRsc(await admin.create("/Mobius", 3, { "m2m:cnt": { rn: "top" } }), 201, 2001);
+    expectRsc(await admin.delete("/Mobius/top"), 200, 2002);
+  });
+
+  it("gives an instance to its container's owner, whoever created it", async () => {
+    const p = await container("delivered");
+    expectRsc(await admin.create(p, 4, { "m2m:cin": { rn: "fromAdmin", con: "x" } }), 201, 2001);
+    expectRsc(await owner.retrieve(`${p}/fromAdmin`), 200, 2000);
+    expectRsc(await owner.delete(`${p}/fromAdmin`), 200, 2002);
   });
 
   it("refuses update and delete by anyone else with 403/4103", async () => {
@@ -425,12 +448,6 @@ describe("access rule: anyone reads and adds, only the creator or the superuser 
     expectRsc(await other.delete(p), 403, 4103);
     expectRsc(await other.delete("/Mobius/app"), 403, 4103);
     expect((await owner.retrieve(`${p}/mine`)).status).toBe(200);
-  });
-
-  it("lets the creator of an instance delete it inside someone else's container", async () => {
-    const p = await container("shared");
-    expectRsc(await other.create(p, 4, { "m2m:cin": { rn: "theirs", con: "x" } }), 201, 2001);
-    expectRsc(await other.delete(`${p}/theirs`), 200, 2002);
   });
 
   it("lets the superuser delete anything; deleting removes the whole subtree", async () => {
@@ -457,5 +474,39 @@ describe("access rule: anyone reads and adds, only the creator or the superuser 
       201,
       2001,
     );
+  });
+});
+
+describe("access rule (mobius): anyone reads and adds, only the creator or the superuser changes", () => {
+  let mobius: TestCse;
+  let mOwner: M2mClient;
+  let mOther: M2mClient;
+  beforeAll(async () => {
+    mobius = await startTestCse({ profile: "mobius" });
+    mOwner = mobius.client("Cowner");
+    mOther = mobius.client("Cother");
+    expectRsc(await mOwner.create("/Mobius", 2, { "m2m:ae": { rn: "app", api: "Napp", rr: true } }), 201, 2001);
+    expectRsc(await mOwner.create("/Mobius/app", 3, { "m2m:cnt": { rn: "open" } }), 201, 2001);
+  });
+  afterAll(() => mobius.close());
+
+  it("lets another originator create, retrieve, discover and subscribe", async () => {
+    const p = "/Mobius/app/open";
+    expectRsc(await mOther.create(p, 4, { "m2m:cin": { rn: "theirs", con: "x" } }), 201, 2001);
+    expectRsc(await mOther.retrieve(p), 200, 2000);
+    expect((await mOther.retrieve(`${p}?fu=1`)).body["m2m:uril"]).toEqual(["Mobius/app/open/theirs"]);
+    expectRsc(
+      await mOther.create(p, 23, { "m2m:sub": { rn: "watch", nu: ["http://127.0.0.1:9/n"], enc: { net: [3] } } }),
+      201,
+      2001,
+    );
+  });
+
+  it("lets the creator of an instance delete it inside someone else's container, and nobody else change it", async () => {
+    const p = "/Mobius/app/open";
+    expectRsc(await mOther.create(p, 4, { "m2m:cin": { rn: "mine", con: "x" } }), 201, 2001);
+    expectRsc(await mOwner.delete(`${p}/mine`), 403, 4103);
+    expectRsc(await mOther.delete(`${p}/mine`), 200, 2002);
+    expectRsc(await mOther.update(p, { "m2m:cnt": { mni: 1 } }), 403, 4103);
   });
 });
