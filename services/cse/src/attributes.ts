@@ -6,6 +6,7 @@ import {
   content,
   contentInfo,
   count,
+  durationMs,
   httpUrl,
   isObject,
   isUrlLike,
@@ -72,6 +73,27 @@ const notificationContentType: Check = (v, n) => {
   return v;
 };
 
+/**
+ * batchNotify: notifications go out together once `num` have gathered or `dur` has passed since the
+ * first (an ISO 8601 duration "PT2S", or a number of seconds as ACME writes its default); dur
+ * defaults to 60 seconds.
+ */
+const batchNotify: Check = (v, n) => {
+  if (!isObject(v)) throw badRequest(`${n} must be an object {"num": …, "dur": …}`);
+  for (const k of Object.keys(v)) if (k !== "num" && k !== "dur") throw badRequest(`${n}.${k} is not known (num, dur)`);
+  if (v.num === undefined && v.dur === undefined) throw badRequest(`${n} needs num, dur or both`);
+  if (v.num !== undefined) positiveCount(v.num, `${n}.num`);
+  if (v.dur !== undefined && batchDurationMs(v.dur) === undefined)
+    throw badRequest(`${n}.dur must be an ISO 8601 duration like "PT2S", or a positive number of seconds`);
+  return { ...(v.num !== undefined ? { num: v.num } : {}), dur: v.dur ?? 60 };
+};
+
+/** A batch's dur in milliseconds (undefined: not a duration). */
+export function batchDurationMs(dur: unknown): number | undefined {
+  if (typeof dur === "number") return Number.isFinite(dur) && dur > 0 ? Math.round(dur * 1000) : undefined;
+  return typeof dur === "string" ? durationMs(dur) : undefined;
+}
+
 const COMMON: Record<string, Check> = { lbl: strList, et: time };
 
 export interface TypeSpec {
@@ -120,6 +142,7 @@ export const TYPES: Record<number, TypeSpec> = {
       su: subscriberUri,
       exc: positiveCount,
       ln: bool,
+      bn: batchNotify,
     },
     mandatory: ["nu"],
     update: {
@@ -129,8 +152,9 @@ export const TYPES: Record<number, TypeSpec> = {
       nct: notificationContentType,
       exc: positiveCount,
       ln: bool,
+      bn: batchNotify,
     },
-    removable: ["lbl", "enc", "exc", "ln"],
+    removable: ["lbl", "enc", "exc", "ln", "bn"],
   },
   [TY.NODE]: {
     root: "m2m:nod",

@@ -100,3 +100,15 @@ export function httpUrl(u: unknown, n: string): string {
 
 /** An entry of `nu` that is not a URL names an AE (its AE-ID or structured path); the CSE checks it is registered. */
 export const isUrlLike = (u: string): boolean => /^[A-Za-z][A-Za-z0-9+.-]*:/.test(u);
+
+/** ISO 8601 durations as oneM2M writes them: "PT2S", "PT1M30S", "P1DT2H", "PT0.5S". */
+const ISO_DURATION = /^P(?:(\d+)D)?(?:T(?=\d)(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$/;
+
+/** An ISO 8601 duration in milliseconds, or undefined when the text is not one (or is zero long). */
+export function durationMs(v: string): number | undefined {
+  const m = ISO_DURATION.exec(v);
+  if (!m || v === "P" || v.endsWith("T")) return undefined;
+  const [d, h, min, sec] = m.slice(1).map((x) => (x === undefined ? 0 : Number(x))) as [number, number, number, number];
+  const ms = Math.round((((d * 24 + h) * 60 + min) * 60 + sec) * 1000);
+  return ms > 0 ? ms : undefined;
+}

@@ -194,7 +194,13 @@ export class Cse {
     const row = this.store.subscriptionByRi(ri);
     if (!row) return;
     this.store.deleteById(row.id);
+    this.subs.flushDeleted(row);
     void this.subs.announceDeletion(row);
+  }
+
+  /** Drops what waits in memory (gathered batches); the notifier and the store are closed by their owner. */
+  close(): void {
+    this.subs.close();
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -790,7 +796,12 @@ export class Cse {
     this.mayModify(row, req.originator);
     const given = unwrap(req.body, [spec]).attrs;
     const changes = updateAttributes(spec, given, this.config.profile);
-    if (row.ty === TY.SUB) await this.checkSubscriptionUpdate(row, stored, changes, req.originator);
+    if (row.ty === TY.SUB) {
+      await this.checkSubscriptionUpdate(row, stored, changes, req.originator);
+      // what was gathered under the old settings goes out under them
+      if (changes.bn !== undefined || changes.nu !== undefined || changes.ln !== undefined)
+        this.subs.flush(row.ri, false);
+    }
     const ms = this.now();
     const updated = this.store.transaction(() => {
       const current = this.store.byPath(row.path);
@@ -902,8 +913,10 @@ export class Cse {
     this.subs.raise(events);
     const notices: Promise<void>[] = [];
     for (const s of gone) {
+      // a batch still gathering goes out first (as the last word when no deletion notice follows)
+      const flushed = this.subs.flushDeleted(s);
       if ((JSON.parse(s.attrs) as SubAttrs).su !== undefined) notices.push(this.subs.announceDeletion(s));
-      else if (!notified.has(s.ri)) this.subs.forget(s.ri);
+      else if (!flushed && !notified.has(s.ri)) this.subs.forget(s.ri);
     }
     // the subscribers hear of it before the client does (ACME answers after sending them, too)
     await Promise.all(notices);

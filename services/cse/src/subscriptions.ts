@@ -1,9 +1,10 @@
 // Subscriptions and what they are sent: where a notification goes (URLs, or a registered AE's poa),
 // the verification of new targets, which events each subscription wants (enc: net, atr, chty), what
 // each notification carries (nct 1, 2, 3) and the deletion notice to `su`.
+import { batchDurationMs } from "./attributes.ts";
 import { isUrlLike } from "./checks.ts";
 import { badRequest, CseError, RSC } from "./errors.ts";
-import type { Notifier } from "./notify.ts";
+import type { Destination, Notifier } from "./notify.ts";
 import type { Profile } from "./profile.ts";
 import { TY, type ResourceRow, type Store } from "./store.ts";
 
@@ -24,6 +25,15 @@ export interface SubAttrs {
   cr?: string;
   /** latestNotify: of the notifications waiting for a slow or unreachable target, only the newest is sent */
   ln?: boolean;
+  /** batchNotify: sent together as one m2m:agn once num have gathered or dur has passed */
+  bn?: { num?: number; dur: string | number };
+}
+
+/** Notifications gathered for a batch (TS-0004 m2m:agn), with the targets resolved when the first came. */
+interface Batch {
+  sgns: Attrs[];
+  nu: Destination[];
+  timer: NodeJS.Timeout;
 }
 
 export interface PendingEvent {
@@ -54,6 +64,9 @@ export interface SubscriptionOptions {
 const sub = (row: ResourceRow): SubAttrs => JSON.parse(row.attrs) as SubAttrs;
 
 export class Subscriptions {
+  /** batches being gathered, by subscription ri (in memory: a restart drops them, as pending notifications) */
+  private readonly batches = new Map<string, Batch>();
+
   constructor(
     private readonly store: Store,
     private readonly notifier: Notifier,
@@ -82,20 +95,28 @@ export class Subscriptions {
   }
 
   /**
-   * The URLs behind one `nu` entry: a URL as given; an AE as the http(s) URLs of its poa, none when it
-   * is not request reachable (rr false: it polls, nobody can call it).
+   * Where one `nu` entry is sent: a URL as given (CBOR when its query asks with ct=cbor, TS-0004's
+   * HTTP binding); an AE at the http(s) URLs of its poa, in CBOR when its csz prefers CBOR, and
+   * nowhere when it is not request reachable (rr false: it polls, nobody can call it).
    */
-  private urlsOf(u: string): string[] {
-    if (isUrlLike(u)) return [u];
+  private destinationsOf(u: string): Destination[] {
+    if (isUrlLike(u)) {
+      const ct = /[?&]ct=([^&#]*)/.exec(u)?.[1];
+      return [ct === "cbor" ? { url: u, cbor: "application/cbor" } : { url: u }];
+    }
     const ae = this.aeOf(u);
     if (!ae) return [];
     const a = JSON.parse(ae.attrs) as Attrs;
     if (a.rr === false) return [];
-    return ((a.poa as string[] | undefined) ?? []).filter((p) => /^https?:\/\//i.test(p));
+    const preferred = (a.csz as string[] | undefined)?.[0];
+    const cbor = preferred?.endsWith("cbor") ? preferred : undefined;
+    return ((a.poa as string[] | undefined) ?? [])
+      .filter((p) => /^https?:\/\//i.test(p))
+      .map((url) => (cbor ? { url, cbor } : { url }));
   }
 
-  urls(nu: readonly string[]): string[] {
-    return nu.flatMap((u) => this.urlsOf(u));
+  destinations(nu: readonly string[]): Destination[] {
+    return nu.flatMap((u) => this.destinationsOf(u));
   }
 
   /**
@@ -111,7 +132,7 @@ export class Subscriptions {
     for (const u of nu) {
       const ae = isUrlLike(u) ? undefined : this.aeOf(u);
       if (ae && own && ae.id === own.id) continue;
-      const urls = this.urlsOf(u);
+      const urls = this.destinationsOf(u);
       if (urls.length === 0)
         throw new CseError(
           500,
@@ -174,9 +195,63 @@ export class Subscriptions {
       const s = sub(row);
       const sgn: Attrs = { nev: { rep: e.rep, net: e.net }, sur: this.reference(row) };
       this.nameSubscriber(sgn, s);
-      this.notifier.notify({ ri: row.ri, nu: this.urls(s.nu) }, { "m2m:sgn": sgn }, last, undefined, s.ln === true);
+      if (s.bn && !last) this.gather(row, s, sgn);
+      else {
+        // what a batch gathered goes first: the subscription's last word comes after it
+        this.flush(row.ri, false);
+        this.notifier.notify(
+          { ri: row.ri, nu: this.destinations(s.nu) },
+          { "m2m:sgn": sgn },
+          last,
+          undefined,
+          s.ln === true,
+        );
+      }
       if (last && !e.last) void this.announceDeletion(row);
     }
+  }
+
+  /** Adds a notification to the subscription's batch; the batch goes out when full or when dur has passed. */
+  private gather(row: ResourceRow, s: SubAttrs, sgn: Attrs): void {
+    let batch = this.batches.get(row.ri);
+    if (!batch) {
+      const timer = setTimeout(() => this.flush(row.ri, false), batchDurationMs(s.bn!.dur) ?? 60_000);
+      // a pending batch must not keep the process alive: closing drops it, as it drops pending notifications
+      timer.unref();
+      batch = { sgns: [], nu: this.destinations(s.nu), timer };
+      this.batches.set(row.ri, batch);
+    }
+    batch.sgns.push(sgn);
+    if (s.bn!.num !== undefined && batch.sgns.length >= s.bn!.num) this.flush(row.ri, false);
+  }
+
+  /**
+   * Sends what the subscription's batch gathered as one m2m:agn (only the newest with latestNotify);
+   * `last` when the subscription is gone. Whether anything was sent.
+   */
+  flush(ri: string, last: boolean, ln?: boolean): boolean {
+    const batch = this.batches.get(ri);
+    if (!batch) return false;
+    this.batches.delete(ri);
+    clearTimeout(batch.timer);
+    const latest = ln ?? (this.store.subscriptionByRi(ri) ? sub(this.store.subscriptionByRi(ri)!).ln === true : false);
+    const sgns = latest ? batch.sgns.slice(-1) : batch.sgns;
+    this.notifier.notify({ ri, nu: batch.nu }, { "m2m:agn": { "m2m:sgn": sgns } }, last, undefined, latest);
+    return true;
+  }
+
+  /**
+   * A deleted subscription's gathered batch goes out as its last notification (TS-0004: nothing
+   * gathered is lost with the subscription). Whether anything was sent.
+   */
+  flushDeleted(row: ResourceRow): boolean {
+    return this.flush(row.ri, sub(row).su === undefined, sub(row).ln === true);
+  }
+
+  /** Drops every gathered batch (the CSE is closing). */
+  close(): void {
+    for (const b of this.batches.values()) clearTimeout(b.timer);
+    this.batches.clear();
   }
 
   /**
@@ -190,7 +265,7 @@ export class Subscriptions {
     this.nameSubscriber(sgn, s);
     return new Promise((resolve) => {
       const timer = setTimeout(resolve, this.o.deliveryWaitMs);
-      this.notifier.notify({ ri: row.ri, nu: [s.su!] }, { "m2m:sgn": sgn }, true, () => {
+      this.notifier.notify({ ri: row.ri, nu: this.destinationsOf(s.su!) }, { "m2m:sgn": sgn }, true, () => {
         clearTimeout(timer);
         resolve();
       });
