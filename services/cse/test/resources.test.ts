@@ -213,6 +213,66 @@ describe("container and contentInstance", () => {
   });
 });
 
+describe("disableRetrieval, dataGenerationTime, deletionCnt, contentInfo and removing attributes", () => {
+  it("disr: instances of the container cannot be read or deleted one by one, nor listed; trimming goes on", async () => {
+    const p = await container("vault", { disr: true, mni: 2 });
+    for (const rn of ["v1", "v2", "v3"]) expectRsc(await instance(p, rn, rn), 201, 2001);
+    expect(await cnt(p)).toMatchObject({ disr: true, cni: 2 });
+    for (const path of [`${p}/v3`, `${p}/la`, `${p}/ol`]) expectRsc(await owner.retrieve(path), 405, 4005);
+    expectRsc(await owner.delete(`${p}/v3`), 405, 4005);
+    expectRsc(await admin.delete(`${p}/la`), 405, 4005);
+    expect((await owner.retrieve(`${p}?fu=1`)).body["m2m:uril"]).toEqual([]);
+    expect((await owner.retrieve(`${p}?rcn=6`)).body["m2m:rrl"].rrf).toEqual([]);
+  });
+
+  it("disr true → false deletes the instances kept unreadable; null or false → false keeps them", async () => {
+    const p = "/Mobius/app/vault";
+    const off = await owner.update(p, { "m2m:cnt": { disr: false } });
+    expectRsc(off, 200, 2004);
+    expect(off.body["m2m:cnt"]).toMatchObject({ disr: false, cni: 0, cbs: 0 });
+    expectRsc(await instance(p, "w1", "w1"), 201, 2001);
+    const removed = await owner.update(p, { "m2m:cnt": { disr: null } });
+    expect(removed.body["m2m:cnt"]).not.toHaveProperty("disr");
+    expectRsc(await owner.update(p, { "m2m:cnt": { disr: false } }), 200, 2004);
+    expectRsc(await owner.retrieve(`${p}/w1`), 200, 2000);
+    // the container can go as a whole, disr or not
+    expectRsc(await owner.update(p, { "m2m:cnt": { disr: true } }), 200, 2004);
+    expectRsc(await owner.delete(p), 200, 2002);
+  });
+
+  it("keeps dgt as given; dcnt deletes an instance after that many retrievals", async () => {
+    const p = await container("counted");
+    const made = await owner.create(p, 4, { "m2m:cin": { rn: "d", con: "x", dgt: "20260301T101500,250", dcnt: 3 } });
+    expectRsc(made, 201, 2001);
+    expect(made.body["m2m:cin"]).toMatchObject({ dgt: "20260301T101500,250", dcnt: 3 });
+    const seen = [];
+    for (let i = 0; i < 3; i++) seen.push((await owner.retrieve(`${p}/d`)).body["m2m:cin"].dcnt);
+    expect(seen).toEqual([3, 2, 1]);
+    expectRsc(await owner.retrieve(`${p}/d`), 404, 4004);
+    expect(await cnt(p)).toMatchObject({ cni: 0, cbs: 0 });
+    expectRsc(await owner.create(p, 4, { "m2m:cin": { con: "x", dcnt: 0 } }), 400, 4000);
+    expectRsc(await owner.create(p, 4, { "m2m:cin": { con: "x", dgt: "yesterday" } }), 400, 4000);
+  });
+
+  it("wants cnf as type/subtype:encoding (0, 1 or 2), optionally :security (0–5)", async () => {
+    const p = await container("formats");
+    for (const cnf of ["text/plain:0", "application/json:0", "application/octet-stream:2", "text/plain:0:1"])
+      expectRsc(await owner.create(p, 4, { "m2m:cin": { cnf, con: "x" } }), 201, 2001);
+    for (const cnf of ["text", "text:0", "text/plain", "text/plain:9", "text/plain:0:0:0", "text/plain:0:6", 5])
+      expectRsc(await owner.create(p, 4, { "m2m:cin": { cnf, con: "x" } }), 400, 4000);
+  });
+
+  it("removes an optional attribute set to null in an update, and refuses null for the others", async () => {
+    const p = await container("nulls", { lbl: ["nullme"] });
+    expect((await owner.retrieve("/Mobius/app?fu=1&lbl=nullme")).body["m2m:uril"]).toEqual(["Mobius/app/nulls"]);
+    const u = await owner.update(p, { "m2m:cnt": { lbl: null } });
+    expectRsc(u, 200, 2004);
+    expect(u.body["m2m:cnt"]).not.toHaveProperty("lbl");
+    expect((await owner.retrieve("/Mobius/app?fu=1&lbl=nullme")).body["m2m:uril"]).toEqual([]);
+    expectRsc(await owner.update(p, { "m2m:cnt": { mni: null } }), 400, 4000);
+  });
+});
+
 describe("la and ol", () => {
   it("answers 404/4004 on an empty container", async () => {
     const p = await container("empty");
