@@ -857,14 +857,14 @@ export class Cse {
 
   /** A subscription's new nu, enc and nct: targets registered, criteria possible, new targets verified. */
   private async checkSubscriptionUpdate(row: ResourceRow, stored: Attrs, changes: Attrs, originator: string) {
+    // a new enc replaces the old one whole; without net (or removed) it has the default net
+    if (changes.enc !== undefined && changes.enc !== null)
+      (changes.enc as Attrs).net ??= [...this.config.profile.defaultNet];
     const merged = { ...stored, ...changes } as Attrs;
     if (changes.enc === null) merged.enc = { net: [...this.config.profile.defaultNet] };
-    const enc = merged.enc as Attrs;
-    enc.net ??= [...this.config.profile.defaultNet];
     if (changes.nu !== undefined) this.subs.checkTargets(changes.nu as string[]);
     const parent = this.store.byId(row.parent!);
     this.subs.checkCriteria(merged as unknown as SubAttrs, parent ? CHILD_TYPES[parent.ty]! : []);
-    if (changes.enc && !(changes.enc as Attrs).net) (changes.enc as Attrs).net = enc.net;
     if (changes.nu !== undefined && this.config.verifySubscriptions) {
       const old = new Set((stored as unknown as SubAttrs).nu);
       await this.subs.verify(
