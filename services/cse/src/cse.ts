@@ -1,6 +1,16 @@
 // The CSE's behaviour: create, retrieve, update, delete and discover resources in the tree, apply
 // the container limits, the creator/superuser access rule, and raise notification events.
-import { CHILD_TYPES, createAttributes, isUrlLike, rootName, TYPES, unwrap, updateAttributes } from "./attributes.ts";
+import {
+  CHILD_TYPES,
+  createAttributes,
+  isImplemented,
+  rootOf,
+  specOf,
+  specsForType,
+  TYPES,
+  unwrap,
+  updateAttributes,
+} from "./attributes.ts";
 import {
   badRequest,
   conflict,
@@ -17,8 +27,10 @@ import { IdGenerator } from "./ids.ts";
 import type { Notifier } from "./notify.ts";
 import type { Profile } from "./profile.ts";
 import type { CseRequest } from "./request.ts";
-import { TY, type NewRow, type ResourceRow, type Store } from "./store.ts";
-import { defaultExpiry, m2mTime } from "./time.ts";
+import { nest, RCN, references, type Listed } from "./results.ts";
+import { TY, type Filter, type NewRow, type ResourceRow, type SearchScope, type Store } from "./store.ts";
+import { NET, Subscriptions, type PendingEvent, type SubAttrs } from "./subscriptions.ts";
+import { defaultExpiry, m2mTime, m2mTimeFraction } from "./time.ts";
 
 export interface CseConfig {
   base: string;
@@ -32,6 +44,8 @@ export interface CseConfig {
   pointOfAccess: () => string;
   profile: Profile;
   now?: () => number;
+  /** how long a DELETE waits for the deletion notices it caused (default 2.5 s) */
+  deliveryWaitMs?: number;
 }
 
 export interface CseResponse {
@@ -47,30 +61,25 @@ export const CONTAINER_DEFAULTS = { mni: 3153600000, mbs: 3153600000, mia: 31536
 
 const VIRTUAL: Record<string, "la" | "ol"> = { la: "la", latest: "la", ol: "ol", oldest: "ol" };
 
-/** net values of `enc`: 1 update of the resource, 2 its deletion, 3 child created, 4 child deleted */
-const NET = { UPDATE: 1, DELETE: 2, CREATE_CHILD: 3, DELETE_CHILD: 4 } as const;
+/** The result contents each operation answers with (TS-0004 rcn; absent: 1, the resource). */
+const RCN_OF = {
+  create: [RCN.NOTHING, RCN.ATTRIBUTES, RCN.ADDRESS, RCN.ADDRESS_AND_ATTRIBUTES, RCN.MODIFIED_ATTRIBUTES],
+  update: [RCN.NOTHING, RCN.ATTRIBUTES, RCN.MODIFIED_ATTRIBUTES],
+  delete: [RCN.NOTHING, RCN.ATTRIBUTES, RCN.CHILD_REFERENCES],
+  retrieve: [
+    RCN.ATTRIBUTES,
+    RCN.ATTRIBUTES_AND_CHILDREN,
+    RCN.ATTRIBUTES_AND_CHILD_REFERENCES,
+    RCN.CHILD_REFERENCES,
+    RCN.CHILDREN,
+    RCN.DISCOVERY_REFERENCES,
+  ],
+} as const;
 
 interface Target {
   row: ResourceRow;
   /** set when the path ended in la/ol: row is then the container */
   virtual?: "la" | "ol";
-}
-
-interface SubAttrs {
-  nu: string[];
-  nct: 1 | 2;
-  enc?: { net: number[] };
-  /** where the subscription's deletion is announced */
-  su?: string;
-  /** notifications left before the subscription deletes itself */
-  exc?: number;
-}
-
-interface PendingEvent {
-  sub: ResourceRow;
-  net: number;
-  rep: Record<string, unknown>;
-  last: boolean;
 }
 
 type Attrs = Record<string, unknown>;
@@ -114,13 +123,21 @@ export class Cse {
   private readonly now: () => number;
   private cseBase!: ResourceRow;
   private readonly limits = new Map<number, { attrs: string; limits: Limits }>();
+  private readonly subs: Subscriptions;
+  /** containers whose instances cannot be retrieved (disr true): their ids, read once at start */
+  private retrievalDisabled = new Set<number>();
 
   constructor(
     private readonly store: Store,
-    private readonly notifier: Notifier,
+    notifier: Notifier,
     private readonly config: CseConfig,
   ) {
     this.now = config.now ?? Date.now;
+    this.subs = new Subscriptions(store, notifier, {
+      cseId: config.cseId,
+      profile: config.profile,
+      deliveryWaitMs: config.deliveryWaitMs ?? 2500,
+    });
   }
 
   /** Creates the CSEBase on first start; refuses a data dir that belongs to another base name. */
@@ -133,11 +150,12 @@ export class Cse {
         );
       this.cseBase = existing;
       this.store.ownAesByAeId();
+      this.retrievalDisabled = new Set(this.store.retrievalDisabledContainers());
       return;
     }
     const ms = this.now();
     const ri = this.ids.next(TY.CSE_BASE, ms);
-    const attrs = { rn: this.config.base, ty: TY.CSE_BASE, ri, pi: "", ct: m2mTime(ms), lt: m2mTime(ms) };
+    const attrs = { rn: this.config.base, ty: TY.CSE_BASE, ri, pi: "", ct: this.time(ms), lt: this.time(ms) };
     const row = {
       ri,
       parent: null,
@@ -156,6 +174,9 @@ export class Cse {
   }
 
   async handle(req: CseRequest): Promise<CseResponse> {
+    const rcn = req.query.rcn;
+    if (rcn !== undefined && !(RCN_OF[req.op] as readonly number[]).includes(rcn))
+      throw badRequest(`rcn=${rcn} does not apply to the ${req.op} operation (it takes ${RCN_OF[req.op].join(", ")})`);
     switch (req.op) {
       case "create":
         return this.create(req);
@@ -173,7 +194,13 @@ export class Cse {
     const row = this.store.subscriptionByRi(ri);
     if (!row) return;
     this.store.deleteById(row.id);
-    this.announceDeletion(row);
+    this.subs.flushDeleted(row);
+    void this.subs.announceDeletion(row);
+  }
+
+  /** Drops what waits in memory (gathered batches); the notifier and the store are closed by their owner. */
+  close(): void {
+    this.subs.close();
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -196,6 +223,11 @@ export class Cse {
     return { row };
   }
 
+  /** ct and lt in the profile's form */
+  private time(ms: number): string {
+    return this.config.profile.fractionalTimes ? m2mTimeFraction(ms) : m2mTime(ms);
+  }
+
   private represent(row: ResourceRow): Attrs {
     const a = JSON.parse(row.attrs) as Attrs;
     if (row.ty === TY.CNT) {
@@ -205,7 +237,7 @@ export class Cse {
     } else if (row.ty === TY.CSE_BASE) {
       a.csi = this.config.cseId;
       a.cst = 1;
-      a.srt = [TY.AE, TY.CNT, TY.CIN, TY.CSE_BASE, TY.SUB];
+      a.srt = [TY.AE, TY.CNT, TY.CIN, TY.CSE_BASE, TY.MGMT_OBJ, TY.NODE, TY.SUB];
       a.srv = ["2a", "3"];
       a.poa = [this.config.pointOfAccess()];
     }
@@ -213,28 +245,63 @@ export class Cse {
   }
 
   private wrap(row: ResourceRow, attrs: Attrs = this.represent(row)): Attrs {
-    return { [rootName(row.ty)!]: attrs };
+    return { [rootOf(row.ty, attrs)]: attrs };
+  }
+
+  private listed(row: ResourceRow): Listed {
+    const attrs = this.represent(row);
+    return { row, attrs, root: rootOf(row.ty, attrs) };
+  }
+
+  /**
+   * Who a resource belongs to: its creator (an AE: its AE-ID). Where access is private by default an
+   * instance belongs to its container's owner, as it has no access control of its own (TS-0001, ACME).
+   */
+  private ownerOf(row: ResourceRow): string | null {
+    if (row.ty === TY.CIN && this.config.profile.privateByDefault && row.parent !== null)
+      return this.store.byId(row.parent)?.cr ?? row.cr;
+    return row.cr;
   }
 
   private mayModify(row: ResourceRow, originator: string): void {
-    if (originator !== row.cr && originator !== this.config.superuser)
+    if (originator !== this.ownerOf(row) && originator !== this.config.superuser)
       throw noPrivilege(`originator ${originator} may not change /${row.path}: only its creator or the superuser may`);
   }
 
-  // ---------------------------------------------------------------------------------------------
-
-  /** What every create checks first: the parent, the type, the attributes. */
-  private createTarget(req: CseRequest): {
-    parent: ResourceRow;
-    ty: number;
-    givenRn: string | undefined;
-    attrs: Attrs;
-  } {
-    const ty = req.ty!;
-    const parent = this.createParent(req.path, ty);
-    const { rn: givenRn, attrs } = createAttributes(ty, unwrap(req.body, ty), this.config.profile);
-    return { parent, ty, givenRn, attrs };
+  /**
+   * Whether `originator` may read `row` or add children to it. Mobius without ACPs: anyone may. The
+   * standard's default without ACPs (ACME): the owner and the superuser; the CSEBase may be read by
+   * registered AEs, and below it only the superuser adds anything but an AE registration.
+   */
+  private mayReach(row: ResourceRow, originator: string, operation: "retrieve" | "create"): void {
+    if (!this.config.profile.privateByDefault || originator === this.config.superuser) return;
+    if (row.ty === TY.CSE_BASE) {
+      if (operation === "retrieve" && this.store.byAei(originator)) return;
+      throw noPrivilege(
+        operation === "retrieve"
+          ? `originator ${originator} may not read the CSEBase: only registered AEs and the superuser may`
+          : `originator ${originator} may not create this below the CSEBase: only the superuser may (AEs register themselves)`,
+      );
+    }
+    if (this.ownerOf(row) !== originator)
+      throw noPrivilege(
+        `originator ${originator} has no access to /${row.path}: without access control policies only its owner and the superuser have`,
+      );
   }
+
+  /** What a listing shows `originator`: not the instances of disr containers, and only its own where access is private. */
+  private scope(originator: string): SearchScope {
+    const all = !this.config.profile.privateByDefault || originator === this.config.superuser;
+    return { hiddenInstancesOf: [...this.retrievalDisabled], ownedBy: all ? undefined : originator };
+  }
+
+  /** disableRetrieval (TS-0001): the instances of such a container cannot be read or deleted one by one. */
+  private checkRetrievable(instance: ResourceRow, what: string): void {
+    if (instance.ty === TY.CIN && instance.parent !== null && this.retrievalDisabled.has(instance.parent))
+      throw notAllowed(`${what}: the container has disableRetrieval (disr) set`);
+  }
+
+  // ---------------------------------------------------------------------------------------------
 
   /** The resource at `path`, if a resource of type `ty` may be created below it. */
   private createParent(path: string, ty: number): ResourceRow {
@@ -246,11 +313,11 @@ export class Cse {
       );
     const parent = target.row;
     if (ty === TY.CSE_BASE) throw notAllowed("a CSEBase cannot be created");
-    if (!TYPES[ty])
+    if (!isImplemented(ty))
       throw new CseError(
         501,
         RSC.NOT_IMPLEMENTED,
-        `resource type ${ty} is not implemented by this CSE (AE 2, container 3, contentInstance 4, subscription 23)`,
+        `resource type ${ty} is not implemented by this CSE (AE 2, container 3, contentInstance 4, mgmtObj 13, node 14, subscription 23)`,
       );
     if (!CHILD_TYPES[parent.ty]!.includes(ty))
       throw new CseError(
@@ -271,12 +338,14 @@ export class Cse {
     aei: string | null,
     attrs: Attrs,
     ms: number,
+    creator: boolean,
   ) {
-    const time = m2mTime(ms);
+    const time = this.time(ms);
     const rep: Attrs = { rn, ty, pi: parent.ri, ri, ct: time, lt: time, et: attrs.et ?? defaultExpiry(ms) };
     // an AE has no creator attribute (TS-0001, ACME, Mobius): it owns itself, so its AE-ID is the
-    // owner, never the bare "C"/"S" that asked for one (which any client may send)
-    if (ty !== TY.AE) rep.cr = originator;
+    // owner, never the bare "C"/"S" that asked for one (which any client may send). The standard
+    // shows cr only when the create asked for it; the owner is kept either way.
+    if (ty !== TY.AE && (creator || !this.config.profile.creatorOnRequest)) rep.cr = originator;
     if (attrs.lbl !== undefined) rep.lbl = attrs.lbl;
     const row = {
       ri,
@@ -316,41 +385,75 @@ export class Cse {
     if (cin.lbl !== undefined) given.lbl = cin.lbl;
     given.con = con;
     const parent = this.createParent(`${this.config.base}/${cin.path}`, TY.CIN);
-    const { rn, attrs } = createAttributes(TY.CIN, given, this.config.profile);
-    const instance = this.newInstance(parent, rn, cin.originator, attrs);
+    this.mayReach(parent, cin.originator, "create");
+    const { rn, attrs } = createAttributes(TYPES[TY.CIN]!, given, this.config.profile);
+    const instance = this.newInstance(parent, rn, cin.originator, attrs, false);
     // the container was read in this same transaction: its counters are current
     const result = this.writeInstance(parent, instance);
-    const events = this.eventsFor(
+    const events = this.subs.eventsFor(
       parent.id,
       NET.CREATE_CHILD,
-      result,
-      () => this.wrap(result, instance.rep),
-      undefined,
+      { resource: result, whole: () => this.wrap(result, instance.rep) },
       false,
     );
     // bound, not an arrow: tsx's keepNames would name each new closure, at a cost per instance
-    return { raise: this.raise.bind(this, events) };
+    return { raise: this.subs.raise.bind(this.subs, events) };
+  }
+
+  /** An AE registration's originator: the AE-ID it will have, or a refusal. */
+  private registrant(req: CseRequest, api: string): string {
+    const profile = this.config.profile;
+    let originator = req.originator;
+    if (originator === "") {
+      if (!profile.anonymousAeRegistration) throw badRequest("the X-M2M-Origin header (originator) is mandatory");
+      // TS-0001: an AE registering without an originator gets a C… AE-ID, as with "C"
+      originator = "C";
+    }
+    // an AE claiming the CSE's own identity could speak for the CSE (notifications come from it)
+    if (originator === this.config.cseId || originator === this.config.cseId.slice(1))
+      throw new CseError(
+        403,
+        RSC.SECURITY_ASSOCIATION_REQUIRED,
+        `originator ${originator} is this CSE's own CSE-ID: an AE cannot register with it`,
+      );
+    if (!this.config.aeOriginatorAllowed(originator))
+      throw new CseError(
+        403,
+        RSC.AE_ORIGINATOR_NOT_ALLOWED,
+        `originator ${originator} is not allowed to register an AE`,
+      );
+    if (profile.apiPrefix) {
+      // TS-0001: R… registered, N… non-registered App-IDs; releases before 4 also wrote a lower-case r
+      const lowerR = ["1", "2", "2a", "3"].includes(req.rvi);
+      if (!/^[NR]/.test(api) && !(lowerR && api.startsWith("r")))
+        throw badRequest(
+          `m2m:ae.api "${api}" must start with N (non-registered) or R (registered App-ID)${lowerR ? ", or r before release 4" : ""}`,
+        );
+    }
+    // a bare "C" or "S" asks the CSE to assign the AE-ID
+    return originator === "C" || originator === "S"
+      ? `${originator}${this.ids.next(TY.AE, this.now()).slice(2)}`
+      : originator;
   }
 
   private async create(req: CseRequest): Promise<CseResponse> {
-    const { parent, ty, givenRn, attrs } = this.createTarget(req);
-    if (ty === TY.CIN) return this.createInstance(parent, givenRn, req.originator, attrs);
+    const ty = req.ty!;
+    const parent = this.createParent(req.path, ty);
+    // an AE registers itself: who may is the registration's rule (registrant())
+    if (ty !== TY.AE) this.mayReach(parent, req.originator, "create");
+    const { spec, attrs: given } = unwrap(req.body, specsForType(ty));
+    const { rn: givenRn, attrs, creator } = createAttributes(spec, given, this.config.profile);
+    const rcn = req.query.rcn;
+    if (ty === TY.CIN)
+      return this.answerCreate(await this.createInstance(parent, givenRn, req.originator, attrs, creator), given, rcn);
     const profile = this.config.profile;
     if (givenRn !== undefined) this.checkFree(`${parent.path}/${givenRn}`);
 
     let aei: string | null = null;
+    let originator = req.originator;
     if (ty === TY.AE) {
-      if (!this.config.aeOriginatorAllowed(req.originator))
-        throw new CseError(
-          403,
-          RSC.AE_ORIGINATOR_NOT_ALLOWED,
-          `originator ${req.originator} is not allowed to register an AE`,
-        );
-      // a bare "C" or "S" asks the CSE to assign the AE-ID
-      aei =
-        req.originator === "C" || req.originator === "S"
-          ? `${req.originator}${this.ids.next(TY.AE, this.now()).slice(2)}`
-          : req.originator;
+      aei = this.registrant(req, attrs.api as string);
+      originator = aei;
       const other = this.store.byAei(aei);
       if (other)
         throw new CseError(
@@ -359,7 +462,13 @@ export class Cse {
           `originator ${aei} has already registered the AE /${other.path}`,
         );
     }
-    if (ty === TY.SUB) this.checkAeTargets(attrs.nu as string[]);
+    if (ty === TY.SUB) {
+      attrs.enc = { ...((attrs.enc as Attrs | undefined) ?? {}) };
+      (attrs.enc as Attrs).net ??= [...profile.defaultNet];
+      attrs.nct ??= 1;
+      this.subs.checkTargets(attrs.nu as string[]);
+      this.subs.checkCriteria(attrs as unknown as SubAttrs, CHILD_TYPES[parent.ty]!);
+    }
 
     const ms = this.now();
     // an AE is identified by its AE-ID (Mobius and ACME alike)
@@ -367,18 +476,14 @@ export class Cse {
     const rn = givenRn ?? ri;
     const path = `${parent.path}/${rn}`;
     if (ty === TY.SUB && this.config.verifySubscriptions) {
-      await this.notifier.verify(this.urls(attrs.nu as string[]), path, req.originator);
+      await this.subs.verify(attrs.nu as string[], { ri, path }, req.originator);
       this.checkFree(path);
     }
 
-    const { rep, row } = this.newResource(parent, ty, ri, rn, req.originator, aei, attrs, ms);
-    let result: ResourceRow;
-
+    const { rep, row } = this.newResource(parent, ty, ri, rn, originator, aei, attrs, ms, creator);
     switch (ty) {
       case TY.AE:
         Object.assign(rep, { api: attrs.api, aei, rr: attrs.rr });
-        for (const k of ["srv", "poa", "apn"]) if (attrs[k] !== undefined) rep[k] = attrs[k];
-        result = this.insert(row, rep, attrs.lbl);
         break;
       case TY.CNT:
         Object.assign(rep, {
@@ -386,37 +491,35 @@ export class Cse {
           mbs: attrs.mbs ?? CONTAINER_DEFAULTS.mbs,
           mia: attrs.mia ?? CONTAINER_DEFAULTS.mia,
         });
-        result = this.insert(row, rep, attrs.lbl);
         break;
       case TY.SUB:
-        Object.assign(rep, { enc: attrs.enc ?? { net: [...profile.defaultNet] }, nu: attrs.nu, nct: attrs.nct ?? 1 });
-        for (const k of ["su", "exc"]) if (attrs[k] !== undefined) rep[k] = attrs[k];
-        result = this.insert(row, rep, attrs.lbl);
+        Object.assign(rep, { enc: attrs.enc, nu: attrs.nu, nct: attrs.nct });
         break;
-      default:
-        throw new CseError(501, RSC.NOT_IMPLEMENTED, `resource type ${ty} is not implemented`);
     }
+    // the type's other attributes as given, in the order sent
+    for (const [k, v] of Object.entries(attrs)) if (v !== undefined && !(k in rep) && k !== "et") rep[k] = v;
+    const result = this.insert(row, rep, attrs.lbl);
+    if (ty === TY.CNT && attrs.disr === true) this.retrievalDisabled.add(result.id);
     const body = this.wrap(result);
-    this.raise(this.eventsFor(parent.id, NET.CREATE_CHILD, result, () => body, undefined, false));
+    this.subs.raise(this.subs.eventsFor(parent.id, NET.CREATE_CHILD, { resource: result, whole: () => body }, false));
     // no leading "/": Mobius and ACME both write CSE-relative structured paths
-    return { status: 201, rsc: RSC.CREATED, body, location: path };
+    return this.answerCreate({ status: 201, rsc: RSC.CREATED, body, location: path }, given, rcn);
   }
 
-  /** AE-IDs in `nu` must name registered AEs: their notifications go to the AE's poa. */
-  private checkAeTargets(nu: readonly string[]): void {
-    for (const u of nu)
-      if (!isUrlLike(u) && !this.store.byAei(u))
-        throw badRequest(`nu: "${u}" is neither a URL nor the AE-ID of a registered AE`);
-  }
-
-  /** The URLs behind `nu`: URLs as given, an AE-ID as the http(s) URLs of that AE's poa. */
-  private urls(nu: readonly string[]): string[] {
-    return nu.flatMap((u) => {
-      if (isUrlLike(u)) return [u];
-      const ae = this.store.byAei(u);
-      const poa = ae ? ((JSON.parse(ae.attrs) as Attrs).poa as string[] | undefined) : undefined;
-      return (poa ?? []).filter((p) => /^https?:\/\//i.test(p));
-    });
+  /** A create's answer in the result content asked for (TS-0004 rcn 0, 1, 2, 3, 9). */
+  private answerCreate(out: CseResponse, given: Attrs, rcn: number | undefined): CseResponse {
+    switch (rcn) {
+      case RCN.NOTHING:
+        return { ...out, body: undefined };
+      case RCN.ADDRESS:
+        return { ...out, body: { "m2m:uri": out.location } };
+      case RCN.ADDRESS_AND_ATTRIBUTES:
+        return { ...out, body: { "m2m:rce": { uri: out.location, ...(out.body as Attrs) } } };
+      case RCN.MODIFIED_ATTRIBUTES:
+        return { ...out, body: modifiedOnly(out.body as Attrs, given) };
+      default:
+        return out;
+    }
   }
 
   private checkFree(path: string): void {
@@ -442,8 +545,9 @@ export class Cse {
     givenRn: string | undefined,
     originator: string,
     attrs: Attrs,
+    creator: boolean,
   ): Promise<CseResponse> {
-    const instance = this.newInstance(parent, givenRn, originator, attrs);
+    const instance = this.newInstance(parent, givenRn, originator, attrs, creator);
     const result = await this.store.batched(() => {
       // the counters may have moved since the container was read outside this transaction
       const cnt = this.store.byPath(parent.path);
@@ -451,7 +555,7 @@ export class Cse {
       return this.writeInstance(cnt, instance);
     });
     const body = this.wrap(result, instance.rep);
-    this.raise(this.eventsFor(parent.id, NET.CREATE_CHILD, result, () => body, undefined, false));
+    this.subs.raise(this.subs.eventsFor(parent.id, NET.CREATE_CHILD, { resource: result, whole: () => body }, false));
     return { status: 201, rsc: RSC.CREATED, body, location: instance.row.path };
   }
 
@@ -461,12 +565,15 @@ export class Cse {
     givenRn: string | undefined,
     originator: string,
     attrs: Attrs,
+    creator: boolean,
   ): NewInstance {
     const ms = this.now();
     const ri = this.ids.next(TY.CIN, ms);
-    const { rep, row } = this.newResource(container, TY.CIN, ri, givenRn ?? ri, originator, null, attrs, ms);
+    const { rep, row } = this.newResource(container, TY.CIN, ri, givenRn ?? ri, originator, null, attrs, ms, creator);
     const con = attrs.con;
     if (attrs.cnf !== undefined) rep.cnf = attrs.cnf;
+    if (attrs.dgt !== undefined) rep.dgt = attrs.dgt;
+    if (attrs.dcnt !== undefined) rep.dcnt = attrs.dcnt;
     const stored = this.config.profile.mobiusContent ? mobiusContent(con) : con;
     const storedJson = JSON.stringify(stored);
     const cs = Buffer.byteLength(typeof con === "string" ? con : stored === con ? storedJson : JSON.stringify(con));
@@ -553,46 +660,92 @@ export class Cse {
   private retrieve(req: CseRequest): CseResponse {
     const target = this.resolve(req.path);
     const { fu, rcn, filter, conditions } = req.query;
-    const discovery = this.config.profile.discovery;
-    if (fu === 1) {
-      if (target.virtual) throw badRequest(`discovery needs a real resource, not /${req.path}`);
-      // Mobius refuses rcn=11, ACME takes only 11 (and 6); 11 is what this answer is
-      if (rcn !== undefined && !(rcn === 11 && discovery.rcn11))
-        throw badRequest(
-          `rcn=${rcn} is not supported with discovery (leave rcn out${discovery.rcn11 ? " or use 11" : ""})`,
-        );
-      const lim = discovery.cap === undefined ? filter.lim : Math.min(filter.lim ?? discovery.cap, discovery.cap);
-      const paths = this.store.searchPaths(target.row.path, { ...filter, lim }, discovery.byName);
-      // Mobius picks the smallest names, then lists them from the largest down
-      if (discovery.byName) paths.reverse();
-      return { status: 200, rsc: RSC.OK, body: { "m2m:uril": paths } };
-    }
+    if (fu === 1) return this.discover(req, target);
+    if (rcn === RCN.DISCOVERY_REFERENCES) throw badRequest("rcn=11 (discovery result references) needs fu=1");
+    this.mayReach(target.row, req.originator, "retrieve");
     const row = this.instanceOrSelf(target, req.path);
-    if (rcn === undefined || rcn === 1) {
-      const shaping = (["lim", "ofst", "lvl"] as const).filter((k) => filter[k] !== undefined);
+    if (rcn === undefined || rcn === RCN.ATTRIBUTES) {
+      const shaping = (["lim", "ofst", "lvl", "arp"] as const).filter((k) => filter[k] !== undefined);
       if (conditions.length > 0 || shaping.length > 0)
         throw badRequest(
-          `filter criteria (${[...conditions, ...shaping].join(", ")}) select child resources: use fu=1 (discovery) or rcn=4/rcn=8 (retrieve with children)`,
+          `filter criteria (${[...conditions, ...shaping].join(", ")}) select child resources: use fu=1 (discovery) or rcn=4/5/6/8 (retrieve with children)`,
         );
-      return { status: 200, rsc: RSC.OK, body: this.wrap(row) };
+      this.checkRetrievable(row, `/${req.path} cannot be retrieved`);
+      const body = this.wrap(row);
+      this.countRetrieval(row);
+      return { status: 200, rsc: RSC.OK, body };
     }
-    if (rcn !== 4 && rcn !== 8)
+    const listed = this.below(row, filter, req.originator).map((r) => this.listed(r));
+    let body: Attrs;
+    switch (rcn) {
+      case RCN.ATTRIBUTES_AND_CHILDREN:
+        body = this.wrap(row, nest(row.path, this.represent(row), listed));
+        break;
+      case RCN.CHILDREN:
+        body = { [rootOf(row.ty, this.represent(row))]: nest(row.path, {}, listed) };
+        break;
+      case RCN.ATTRIBUTES_AND_CHILD_REFERENCES:
+        body = this.wrap(row, { ...this.represent(row), ch: references(listed) });
+        break;
+      default:
+        body = { "m2m:rrl": { rrf: references(listed) } };
+    }
+    return { status: 200, rsc: RSC.OK, body };
+  }
+
+  /**
+   * The resources below `row` a retrieve with rcn 4/5/6/8 lists: those the filter selects, within
+   * the profile's levels, without the instances of containers that disable retrieval, each replaced
+   * by the resource at `arp` below it when the filter names one.
+   */
+  private below(row: ResourceRow, filter: Filter, originator: string): ResourceRow[] {
+    const levels = this.config.profile.childLevels;
+    if (levels !== undefined && filter.lvl !== undefined && filter.lvl > levels)
+      throw badRequest(`lvl=${filter.lvl}: this CSE lists the direct children only (lvl=1)`);
+    const rows = this.store.search(row.path, { ...filter, lvl: filter.lvl ?? levels }, false, this.scope(originator));
+    return filter.arp === undefined ? rows : this.applyRelativePath(rows, filter.arp, originator);
+  }
+
+  private applyRelativePath(rows: readonly ResourceRow[], arp: string, originator: string): ResourceRow[] {
+    const owner = this.scope(originator).ownedBy;
+    return rows.flatMap((r) => {
+      const at = this.store.byPath(`${r.path}/${arp}`);
+      return at && (owner === undefined || this.ownerOf(at) === owner) ? [at] : [];
+    });
+  }
+
+  /** Discovery (fu=1): the paths of the resources below the target the filter selects, or references (rcn 6). */
+  private discover(req: CseRequest, target: Target): CseResponse {
+    const { rcn, filter } = req.query;
+    const discovery = this.config.profile.discovery;
+    if (target.virtual) throw badRequest(`discovery needs a real resource, not /${req.path}`);
+    // Mobius refuses any rcn, ACME takes 11 (the list of paths, the default) and 6 (references)
+    if (rcn !== undefined && !discovery.rcn.includes(rcn))
       throw badRequest(
-        `rcn=${rcn} is not supported (1 attributes, 4 attributes and child resources, 8 child resources)`,
+        `rcn=${rcn} is not supported with discovery (leave rcn out${discovery.rcn.length ? ` or use ${discovery.rcn.join(" or ")}` : ""})`,
       );
-    if (filter.lvl !== undefined && filter.lvl !== 1)
-      throw badRequest(`lvl=${filter.lvl}: rcn=${rcn} includes the direct children only (lvl=1)`);
-    const children = this.store.search(row.path, { ...filter, lvl: 1 }, false);
-    const grouped: Attrs = rcn === 4 ? this.represent(row) : {};
-    for (const child of children) {
-      const root = rootName(child.ty)!;
-      ((grouped[root] ??= []) as Attrs[]).push(this.represent(child));
+    const lim = discovery.cap === undefined ? filter.lim : Math.min(filter.lim ?? discovery.cap, discovery.cap);
+    if (rcn === RCN.CHILD_REFERENCES) {
+      const rows = this.store.search(target.row.path, { ...filter, lim }, discovery.byName, this.scope(req.originator));
+      const found = filter.arp === undefined ? rows : this.applyRelativePath(rows, filter.arp, req.originator);
+      return { status: 200, rsc: RSC.OK, body: { "m2m:rrl": { rrf: references(found.map((r) => this.listed(r))) } } };
     }
-    return { status: 200, rsc: RSC.OK, body: { [rootName(row.ty)!]: grouped } };
+    let paths: string[];
+    if (filter.arp === undefined)
+      paths = this.store.searchPaths(target.row.path, { ...filter, lim }, discovery.byName, this.scope(req.originator));
+    else {
+      const rows = this.store.search(target.row.path, { ...filter, lim }, discovery.byName, this.scope(req.originator));
+      paths = this.applyRelativePath(rows, filter.arp, req.originator).map((r) => r.path);
+    }
+    // Mobius picks the smallest names, then lists them from the largest down
+    if (discovery.byName) paths.reverse();
+    return { status: 200, rsc: RSC.OK, body: { "m2m:uril": paths } };
   }
 
   private instanceOrSelf(target: Target, path: string): ResourceRow {
     if (!target.virtual) return target.row;
+    if (this.retrievalDisabled.has(target.row.id))
+      throw notAllowed(`/${path}: the container has disableRetrieval (disr) set`);
     const row = this.config.profile.latestByName
       ? this.store.latestByName(target.row, this.now(), target.virtual)
       : target.virtual === "la"
@@ -602,64 +755,150 @@ export class Cse {
     return row;
   }
 
+  /** deletionCnt (TS-0001): an instance is gone after that many retrievals; the last one still sees it. */
+  private countRetrieval(row: ResourceRow): void {
+    if (row.ty !== TY.CIN) return;
+    const attrs = JSON.parse(row.attrs) as Attrs;
+    if (typeof attrs.dcnt !== "number") return;
+    if (attrs.dcnt > 1) this.store.setAttrs(row.id, JSON.stringify({ ...attrs, dcnt: attrs.dcnt - 1 }));
+    else this.removeInstance(row);
+  }
+
+  /** Deletes an instance as a DELETE would: the container's counters follow, its subscribers hear of it. */
+  private removeInstance(row: ResourceRow): void {
+    const body = this.wrap(row);
+    const events = this.store.transaction(() => {
+      const current = this.store.byId(row.id);
+      if (!current) return [];
+      const events = this.subs.eventsFor(
+        row.parent!,
+        NET.DELETE_CHILD,
+        { resource: current, whole: () => body },
+        false,
+      );
+      const cnt = this.store.byId(row.parent!);
+      if (cnt) this.store.setCounters(cnt.id, Math.max(cnt.cni - 1, 0), Math.max(cnt.cbs - current.size, 0), cnt.st);
+      this.store.deleteById(current.id);
+      return events;
+    });
+    this.subs.raise(events);
+  }
+
   // ---------------------------------------------------------------------------------------------
 
   private async update(req: CseRequest): Promise<CseResponse> {
     const target = this.resolve(req.path);
     if (target.virtual) throw notAllowed(`/${req.path} is a virtual resource and cannot be updated`);
     const row = target.row;
-    if (!TYPES[row.ty]?.update) throw notAllowed(`resources of type ${row.ty} (${rootName(row.ty)}) cannot be updated`);
+    const stored = JSON.parse(row.attrs) as Attrs;
+    const spec = specOf(row.ty, stored);
+    if (!spec.update) throw notAllowed(`resources of type ${row.ty} (${spec.root}) cannot be updated`);
     this.mayModify(row, req.originator);
-    const changes = updateAttributes(row.ty, unwrap(req.body, row.ty), this.config.profile);
-    if (row.ty === TY.SUB && changes.nu !== undefined) this.checkAeTargets(changes.nu as string[]);
-    if (row.ty === TY.SUB && changes.nu !== undefined && this.config.verifySubscriptions) {
-      const old = new Set((JSON.parse(row.attrs) as SubAttrs).nu);
-      await this.notifier.verify(
-        this.urls((changes.nu as string[]).filter((u) => !old.has(u))),
-        row.path,
-        req.originator,
-      );
+    const given = unwrap(req.body, [spec]).attrs;
+    const changes = updateAttributes(spec, given, this.config.profile);
+    if (row.ty === TY.SUB) {
+      await this.checkSubscriptionUpdate(row, stored, changes, req.originator);
+      // what was gathered under the old settings goes out under them
+      if (changes.bn !== undefined || changes.nu !== undefined || changes.ln !== undefined)
+        this.subs.flush(row.ri, false);
     }
     const ms = this.now();
     const updated = this.store.transaction(() => {
       const current = this.store.byPath(row.path);
       if (!current) throw notFound(`no resource at /${row.path}`);
-      const attrs = { ...(JSON.parse(current.attrs) as Attrs), ...changes, lt: m2mTime(ms) };
+      const before = JSON.parse(current.attrs) as Attrs;
+      const attrs: Attrs = { ...before, ...changes, lt: this.time(ms) };
+      for (const [k, v] of Object.entries(changes)) if (v === null) delete attrs[k];
+      // enc removed: the default criteria again (TS-0004)
+      if (current.ty === TY.SUB && attrs.enc === undefined) attrs.enc = { net: [...this.config.profile.defaultNet] };
       const json = JSON.stringify(attrs);
       this.store.setAttrs(current.id, json);
-      if (changes.lbl !== undefined) this.store.replaceLabels(current.id, changes.lbl as string[]);
+      if (changes.lbl !== undefined) this.store.replaceLabels(current.id, (changes.lbl as string[] | null) ?? []);
       let { cni, cbs, st } = current;
       if (current.ty === TY.CNT) {
+        // disableRetrieval turned off: the instances kept unreadable are deleted (TS-0001)
+        if (before.disr === true && attrs.disr !== true) {
+          for (const i of this.store.childrenOfType(current.id, TY.CIN)) this.store.deleteById(i.id);
+          cni = 0;
+          cbs = 0;
+        }
         // lowered limits take effect at once, as if an instance of nothing were added
-        ({ cni, cbs } = this.trim(current, attrs as unknown as Limits, ms, 0, 0));
+        ({ cni, cbs } = this.trim({ ...current, cni, cbs }, attrs as unknown as Limits, ms, 0, 0));
         st += 1;
         this.store.setCounters(current.id, cni, cbs, st);
       }
       return { ...current, attrs: json, cni, cbs, st };
     });
+    if (updated.ty === TY.CNT) {
+      if ((JSON.parse(updated.attrs) as Attrs).disr === true) this.retrievalDisabled.add(updated.id);
+      else this.retrievalDisabled.delete(updated.id);
+    }
     const body = this.wrap(updated);
-    const modified = { ...changes, lt: m2mTime(ms) };
-    this.raise(
-      this.eventsFor(updated.id, NET.UPDATE, updated, () => body, { [rootName(updated.ty)!]: modified }, false),
+    const modified = { ...changes, lt: this.time(ms) };
+    this.subs.raise(
+      this.subs.eventsFor(
+        updated.id,
+        NET.UPDATE,
+        {
+          resource: updated,
+          whole: () => body,
+          modified: { [spec.root]: modified },
+          changed: Object.keys(changes),
+        },
+        false,
+      ),
     );
-    return { status: 200, rsc: RSC.UPDATED, body };
+    const rcn = req.query.rcn;
+    const out: CseResponse = { status: 200, rsc: RSC.UPDATED, body };
+    if (rcn === RCN.NOTHING) return { ...out, body: undefined };
+    if (rcn === RCN.MODIFIED_ATTRIBUTES) return { ...out, body: modifiedOnly(body, given) };
+    return out;
+  }
+
+  /** A subscription's new nu, enc and nct: targets registered, criteria possible, new targets verified. */
+  private async checkSubscriptionUpdate(row: ResourceRow, stored: Attrs, changes: Attrs, originator: string) {
+    // a new enc replaces the old one whole; without net (or removed) it has the default net
+    if (changes.enc !== undefined && changes.enc !== null)
+      (changes.enc as Attrs).net ??= [...this.config.profile.defaultNet];
+    const merged = { ...stored, ...changes } as Attrs;
+    if (changes.enc === null) merged.enc = { net: [...this.config.profile.defaultNet] };
+    if (changes.nu !== undefined) this.subs.checkTargets(changes.nu as string[]);
+    const parent = this.store.byId(row.parent!);
+    this.subs.checkCriteria(merged as unknown as SubAttrs, parent ? CHILD_TYPES[parent.ty]! : []);
+    if (changes.nu !== undefined && this.config.verifySubscriptions) {
+      const old = new Set((stored as unknown as SubAttrs).nu);
+      await this.subs.verify(
+        (changes.nu as string[]).filter((u) => !old.has(u)),
+        row,
+        originator,
+      );
+    }
   }
 
   // ---------------------------------------------------------------------------------------------
 
-  private delete(req: CseRequest): CseResponse {
+  private async delete(req: CseRequest): Promise<CseResponse> {
     const target = this.resolve(req.path);
     const row = this.instanceOrSelf(target, req.path);
     if (row.ty === TY.CSE_BASE) throw notAllowed("the CSEBase cannot be deleted");
+    this.checkRetrievable(row, `/${req.path} cannot be deleted`);
     this.mayModify(row, req.originator);
     const body = this.wrap(row);
+    const rcn = req.query.rcn;
+    const children =
+      rcn === RCN.CHILD_REFERENCES
+        ? references(
+            this.store.search(row.path, emptyFilter(), false, this.scope(req.originator)).map((r) => this.listed(r)),
+          )
+        : [];
     const events: PendingEvent[] = [];
     const gone = this.store.transaction(() => {
       const current = this.store.byPath(row.path);
       if (!current) throw notFound(`no resource at /${row.path}`);
-      events.push(...this.eventsFor(current.id, NET.DELETE, current, () => body, undefined, true));
+      const subject = { resource: current, whole: () => body };
+      events.push(...this.subs.eventsFor(current.id, NET.DELETE, subject, true));
       if (current.parent !== null)
-        events.push(...this.eventsFor(current.parent, NET.DELETE_CHILD, current, () => body, undefined, false));
+        events.push(...this.subs.eventsFor(current.parent, NET.DELETE_CHILD, subject, false));
       const subs = current.ty === TY.SUB ? [current] : this.store.typeInSubtree(TY.SUB, current.path);
       if (current.ty === TY.CIN && current.parent !== null) {
         const cnt = this.store.byId(current.parent);
@@ -668,72 +907,35 @@ export class Cse {
       this.store.deleteById(current.id);
       return subs;
     });
+    if (row.ty === TY.CNT && this.retrievalDisabled.size > 0)
+      this.retrievalDisabled = new Set(this.store.retrievalDisabledContainers());
     const notified = new Set(events.filter((e) => e.last).map((e) => e.sub.ri));
-    this.raise(events);
+    this.subs.raise(events);
+    const notices: Promise<void>[] = [];
     for (const s of gone) {
-      if ((JSON.parse(s.attrs) as SubAttrs).su !== undefined) this.announceDeletion(s);
-      else if (!notified.has(s.ri)) this.notifier.forget(s.ri);
+      // a batch still gathering goes out first (as the last word when no deletion notice follows)
+      const flushed = this.subs.flushDeleted(s);
+      if ((JSON.parse(s.attrs) as SubAttrs).su !== undefined) notices.push(this.subs.announceDeletion(s));
+      else if (!flushed && !notified.has(s.ri)) this.subs.forget(s.ri);
     }
-    return { status: 200, rsc: RSC.DELETED, body };
-  }
-
-  // ---------------------------------------------------------------------------------------------
-
-  /** The subscriptions under `parentId` interested in `net`, with what each should be sent. */
-  private eventsFor(
-    parentId: number,
-    net: number,
-    resource: ResourceRow,
-    /** the whole resource as notified: built only when a subscription wants it */
-    whole: () => Attrs,
-    modified: Attrs | undefined,
-    last: boolean,
-  ): PendingEvent[] {
-    const out: PendingEvent[] = [];
-    let rep: Attrs | undefined;
-    for (const sub of this.store.subscriptionsOf(parentId)) {
-      if (sub.id === resource.id) continue;
-      const s = JSON.parse(sub.attrs) as SubAttrs;
-      const nets = s.enc?.net ?? [NET.CREATE_CHILD];
-      if (!nets.includes(net)) continue;
-      // nct=2 (modified attributes) differs from the whole resource only for an update
-      out.push({ sub, net, rep: s.nct === 2 && modified ? modified : (rep ??= whole()), last });
-    }
+    // the subscribers hear of it before the client does (ACME answers after sending them, too)
+    await Promise.all(notices);
+    const out: CseResponse = { status: 200, rsc: RSC.DELETED, body };
+    if (rcn === RCN.NOTHING) return { ...out, body: undefined };
+    if (rcn === RCN.CHILD_REFERENCES) return { ...out, body: { "m2m:rrl": { rrf: children } } };
     return out;
   }
+}
 
-  private raise(events: PendingEvent[]): void {
-    for (const e of events) {
-      let sub = e.sub;
-      let last = e.last;
-      if (!last && (JSON.parse(sub.attrs) as SubAttrs).exc !== undefined) {
-        // the counter lives in the stored resource: re-read it, an earlier event may have used it up
-        const current = this.store.subscriptionByRi(sub.ri);
-        if (!current) continue;
-        sub = current;
-        const attrs = JSON.parse(sub.attrs) as Attrs & SubAttrs;
-        const left = attrs.exc! - 1;
-        if (left <= 0) {
-          this.store.deleteById(sub.id);
-          last = true;
-        } else this.store.setAttrs(sub.id, JSON.stringify({ ...attrs, exc: left }));
-      }
-      const s = JSON.parse(sub.attrs) as SubAttrs;
-      this.notifier.notify(
-        { ri: sub.ri, nu: this.urls(s.nu) },
-        { "m2m:sgn": { nev: { rep: e.rep, net: e.net }, sur: sub.path } },
-        last,
-      );
-      if (last && !e.last) this.announceDeletion(sub);
-    }
-  }
+/** A filter that selects everything below a resource. */
+function emptyFilter(): Filter {
+  return { ty: [], lbl: [], or: false, cty: [], attributes: [] };
+}
 
-  /** TS-0004's subscription deletion notice to the subscription's `su`, after anything still queued. */
-  private announceDeletion(sub: ResourceRow): void {
-    const su = (JSON.parse(sub.attrs) as SubAttrs).su;
-    if (su !== undefined)
-      this.notifier.notify({ ri: sub.ri, nu: [su] }, { "m2m:sgn": { sud: true, sur: sub.path } }, true);
-  }
+/** rcn=9: the resource's attributes the request did not set (what the CSE set or changed itself). */
+function modifiedOnly(body: Attrs, given: Attrs): Attrs {
+  const [root, attrs] = Object.entries(body)[0]!;
+  return { [root]: Object.fromEntries(Object.entries(attrs as Attrs).filter(([k]) => !(k in given))) };
 }
 
 /** Mobius parses a `con` string holding a JSON object or array, and turns numbers and booleans into text. */

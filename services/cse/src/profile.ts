@@ -23,8 +23,37 @@ export interface Profile {
   createUnderVirtualStatus: number;
   /** Mobius gives back a `con` string that holds a JSON object or array as that object, and a number or boolean `con` as its text */
   mobiusContent: boolean;
-  /** discovery: Mobius takes the alphabetically smallest `lim` paths, at most 2000, and lists them by path descending; the standard lists in creation order without a cap */
-  discovery: { byName: boolean; cap: number | undefined; rcn11: boolean };
+  /**
+   * discovery: Mobius takes the alphabetically smallest `lim` paths, at most 2000, and lists them by
+   * path descending; the standard lists in creation order without a cap. `rcn`: the result contents
+   * a discovery may ask for besides the default list of paths (Mobius refuses 11; ACME takes 6 and 11)
+   */
+  discovery: { byName: boolean; cap: number | undefined; rcn: readonly number[] };
+  /**
+   * the levels below the target a retrieve with rcn 4, 5, 6 or 8 reaches by default: 1 (the direct
+   * children, deeper is refused) or undefined (every level, TS-0004: the whole subtree, `lvl` limits it)
+   */
+  childLevels: 1 | undefined;
+  /** the attributes Mobius does not know (cin dgt, dcnt) and TS-0004's stricter forms (cnf "type/subtype:encoding") */
+  standardAttributes: boolean;
+  /** `cr` only when the create asked for it with `cr: null` (TS-0001, ACME); Mobius always writes it */
+  creatorOnRequest: boolean;
+  /** an AE's api starts with N or R (a lower-case r too before release 4), as TS-0001 and ACME want; Mobius takes any */
+  apiPrefix: boolean;
+  /** an AE create without an originator (or an empty one) gets a C… AE-ID assigned (TS-0001, ACME); Mobius wants one */
+  anonymousAeRegistration: boolean;
+  /** nct 2 (modified attributes) only with net [1] (TS-0004, ACME); Mobius takes it with any net */
+  modifiedAttributesOnUpdateOnly: boolean;
+  /** a notification's `sur`: the subscription's structured path (Mobius) or its SP-relative resource id `/<CSE-ID>/<ri>` (ACME) */
+  subscriptionReference: "path" | "ri";
+  /**
+   * access without ACPs: TS-0001's system default (ACME) lets only a resource's owner and the
+   * superuser reach it (an instance belongs to its container's owner; registered AEs may read the
+   * CSEBase; discovery lists only what the originator owns); Mobius lets anyone read, add and subscribe
+   */
+  privateByDefault: boolean;
+  /** ct and lt with the fraction of the second "…T143712,827000" (ACME) or without (Mobius) */
+  fractionalTimes: boolean;
   /** `enc.net` of a subscription created without one (Mobius [3], TS-0004 and ACME [1]) */
   defaultNet: readonly number[];
 }
@@ -38,8 +67,17 @@ export const PROFILES: Record<ProfileName, Profile> = {
     originatorRegistered: { status: 409, rsc: 4106 },
     createUnderVirtualStatus: 409,
     mobiusContent: true,
-    discovery: { byName: true, cap: 2000, rcn11: false },
+    discovery: { byName: true, cap: 2000, rcn: [] },
     defaultNet: [3],
+    childLevels: 1,
+    standardAttributes: false,
+    creatorOnRequest: false,
+    apiPrefix: false,
+    anonymousAeRegistration: false,
+    modifiedAttributesOnUpdateOnly: false,
+    subscriptionReference: "path",
+    fractionalTimes: false,
+    privateByDefault: false,
   },
   standard: {
     name: "standard",
@@ -49,8 +87,17 @@ export const PROFILES: Record<ProfileName, Profile> = {
     originatorRegistered: { status: 403, rsc: 4117 },
     createUnderVirtualStatus: 405,
     mobiusContent: false,
-    discovery: { byName: false, cap: undefined, rcn11: true },
+    discovery: { byName: false, cap: undefined, rcn: [6, 11] },
     defaultNet: [1],
+    childLevels: undefined,
+    standardAttributes: true,
+    creatorOnRequest: true,
+    apiPrefix: true,
+    anonymousAeRegistration: true,
+    modifiedAttributesOnUpdateOnly: true,
+    subscriptionReference: "ri",
+    fractionalTimes: true,
+    privateByDefault: true,
   },
 };
 

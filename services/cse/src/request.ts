@@ -19,8 +19,11 @@ export interface Query {
 
 export interface CseRequest {
   op: Operation;
+  /** X-M2M-RVI as sent (absent: Mobius' 2a) */
+  rvi: string;
   /** structured path without leading or trailing slash, each segment decoded: "Mobius/ae/cnt" */
   path: string;
+  /** empty only for an AE create without one (the profile decides whether that registers) */
   originator: string;
   /** the type being created (create only) */
   ty: number | undefined;
@@ -61,17 +64,16 @@ export function parseRequest(h: HeaderView): CseRequest {
       `release version "${rvi}" is not supported (use one of ${[...RELEASE_VERSIONS].join(", ")})`,
     );
   if (!h.header("x-m2m-ri")) throw badRequest("the X-M2M-RI header (request identifier) is mandatory");
-  const originator = h.header("x-m2m-origin");
-  if (!originator) throw badRequest("the X-M2M-Origin header (originator) is mandatory");
+  const originator = h.header("x-m2m-origin") ?? "";
 
   const q = h.url.indexOf("?");
   const rawPath = q < 0 ? h.url : h.url.slice(0, q);
   const query = parseQuery(q < 0 ? "" : h.url.slice(q + 1));
   if (op !== "retrieve") {
-    // a filter would change nothing here, and an rcn other than 1 asks for an answer this CSE does not give
-    const ignored = query.given.filter((k) => k !== "rcn" || query.rcn !== 1);
+    // a filter would change nothing here; which rcn the operation takes is the core's to say
+    const ignored = query.given.filter((k) => k !== "rcn");
     if (ignored.length > 0)
-      throw badRequest(`query parameters ${ignored.join(", ")} do not apply to the ${op} operation (only rcn=1 does)`);
+      throw badRequest(`query parameters ${ignored.join(", ")} do not apply to the ${op} operation (only rcn does)`);
   }
 
   let ty: number | undefined;
@@ -85,7 +87,10 @@ export function parseRequest(h: HeaderView): CseRequest {
     }
     body = parseJsonBody(h.body);
   }
-  return { op, path: parsePath(rawPath), originator, ty, body, query };
+  // only an AE registration may come without an originator (TS-0001: the CSE assigns one)
+  if (!originator && !(op === "create" && ty === 2))
+    throw badRequest("the X-M2M-Origin header (originator) is mandatory");
+  return { op, rvi: rvi || DEFAULT_RVI, path: parsePath(rawPath), originator, ty, body, query };
 }
 
 function parsePath(raw: string): string {
@@ -133,9 +138,9 @@ function parseQuery(raw: string): Query {
     if (part === "") continue;
     const eq = part.indexOf("=");
     const key = eq < 0 ? part : part.slice(0, eq);
-    if (!KNOWN_PARAMETERS.has(key))
+    if (!KNOWN_PARAMETERS.has(key) && !FILTER_ATTRIBUTES.has(key))
       throw badRequest(
-        `query parameter "${key}" is not supported by this CSE (it knows ${[...KNOWN_PARAMETERS].join(", ")})`,
+        `query parameter "${key}" is not supported by this CSE (it knows ${[...KNOWN_PARAMETERS].join(", ")} and the attributes ${[...FILTER_ATTRIBUTES].join(", ")} as filters)`,
       );
     const list = values.get(key) ?? [];
     for (const v of (eq < 0 ? "" : part.slice(eq + 1)).split("+")) {
@@ -183,6 +188,15 @@ function parseQuery(raw: string): Query {
     throw badRequest(`fo=${foText}: use 1 (all conditions, AND) or 2 (any condition, OR)`);
   const lvl = optInt("lvl");
   if (lvl === 0) throw badRequest("lvl must be at least 1");
+  const cty = (values.get("cty") ?? []).filter((v) => v !== "");
+  if (cty.length > MAX_FILTER_VALUES) throw badRequest(`at most ${MAX_FILTER_VALUES} values of cty`);
+  const arp = one("arp");
+  if (arp !== undefined && (arp === "" || arp.split("/").some((seg) => seg === "" || seg === "." || seg === "..")))
+    throw badRequest(`arp=${arp} must be a relative structured path (names separated by /)`);
+  const attributes = [...values.keys()]
+    .filter((k) => FILTER_ATTRIBUTES.has(k))
+    .map((name) => ({ name, value: one(name)! }));
+  if (attributes.length > MAX_FILTER_VALUES) throw badRequest(`at most ${MAX_FILTER_VALUES} attribute filters`);
   const rcnText = one("rcn");
   const filter: Filter = {
     ty: [...new Set(ty)],
@@ -197,10 +211,24 @@ function parseQuery(raw: string): Query {
     lim: optInt("lim"),
     ofst: optInt("ofst"),
     or: foText === "2",
+    cty: [...new Set(cty)],
+    sza: optInt("sza"),
+    szb: optInt("szb"),
+    exa: time("exa"),
+    exb: time("exb"),
+    arp,
+    attributes,
   };
-  const conditions = CONDITIONS.filter(
-    (k) => values.has(k) && (k !== "ty" || filter.ty.length > 0) && (k !== "lbl" || filter.lbl.length > 0),
-  );
+  const conditions = [
+    ...CONDITIONS.filter(
+      (k) =>
+        values.has(k) &&
+        (k !== "ty" || filter.ty.length > 0) &&
+        (k !== "lbl" || filter.lbl.length > 0) &&
+        (k !== "cty" || filter.cty.length > 0),
+    ),
+    ...attributes.map((a) => a.name),
+  ];
   return {
     fu,
     rcn: rcnText === undefined ? undefined : int("rcn", rcnText),
@@ -210,6 +238,41 @@ function parseQuery(raw: string): Query {
   };
 }
 
-/** The filter criteria that select resources; lim, ofst, lvl and fo only shape the selection. */
-const CONDITIONS = ["ty", "lbl", "crb", "cra", "ms", "us", "sts", "stb"] as const;
-const KNOWN_PARAMETERS = new Set(["fu", "rcn", "drt", ...CONDITIONS, "lim", "ofst", "lvl", "fo"]);
+/** The filter criteria that select resources; lim, ofst, lvl, fo and arp only shape the selection. */
+const CONDITIONS = ["ty", "lbl", "crb", "cra", "ms", "us", "sts", "stb", "exb", "exa", "sza", "szb", "cty"] as const;
+const KNOWN_PARAMETERS = new Set(["fu", "rcn", "drt", ...CONDITIONS, "lim", "ofst", "lvl", "fo", "arp"]);
+/**
+ * Attributes a filter may name with a value (TS-0004's attribute conditions: `cni=5`, `con=a*` with
+ * `*` and `?` as wildcards): the scalar attributes of the resource types this CSE keeps.
+ */
+export const FILTER_ATTRIBUTES = new Set([
+  "rn",
+  "ri",
+  "pi",
+  "cr",
+  "st",
+  "cni",
+  "cbs",
+  "mni",
+  "mbs",
+  "mia",
+  "disr",
+  "cs",
+  "cnf",
+  "con",
+  "dgt",
+  "api",
+  "aei",
+  "rr",
+  "apn",
+  "nct",
+  "exc",
+  "ni",
+  "hcl",
+  "mgd",
+  "dc",
+  "btl",
+  "bts",
+  "mma",
+  "mmt",
+]);

@@ -168,6 +168,7 @@ export async function startCse(options: CseOptions = {}): Promise<RunningCse> {
       const force = setTimeout(() => server.closeAllConnections(), 1000);
       await stopped;
       clearTimeout(force);
+      core.close();
       await notifier.close();
       store.close();
     })());

@@ -6,8 +6,9 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { CseConfigError } from "./errors.ts";
+import { comparableTime } from "./time.ts";
 
-export const TY = { AE: 2, CNT: 3, CIN: 4, CSE_BASE: 5, SUB: 23 } as const;
+export const TY = { AE: 2, CNT: 3, CIN: 4, CSE_BASE: 5, MGMT_OBJ: 13, NODE: 14, SUB: 23 } as const;
 
 export interface ResourceRow {
   /** creation order: oldest-first trimming, `ol` and `la` follow it */
@@ -121,6 +122,46 @@ export interface Filter {
   ofst?: number;
   /** fo=2: any condition suffices */
   or: boolean;
+  /** content types (an instance's cnf, whole or its media type); several are alternatives */
+  cty: readonly string[];
+  /** instance content size at least / smaller than */
+  sza?: number;
+  szb?: number;
+  /** expires after / before */
+  exa?: string;
+  exb?: string;
+  /** applyRelativePath: each result is replaced by the resource at this path below it (applied by the caller) */
+  arp?: string;
+  /** attribute conditions: equal, or matching `*`/`?` wildcards */
+  attributes: readonly { name: string; value: string }[];
+}
+
+/** Where an attribute named in a filter lives: a column (counters, sizes) or the attributes' JSON. */
+const COLUMN_ATTRIBUTES: Record<string, string> = {
+  ri: "ri",
+  cni: `(CASE WHEN ty = ${TY.CNT} THEN cni END)`,
+  cbs: `(CASE WHEN ty = ${TY.CNT} THEN cbs END)`,
+  st: `(CASE WHEN ty IN (${TY.CNT}, ${TY.CIN}) THEN st END)`,
+  cs: `(CASE WHEN ty = ${TY.CIN} THEN size END)`,
+};
+
+/** An attribute's value as text to compare with the filter's (JSON true/false as "true"/"false"). */
+function attributeText(name: string): string {
+  const column = COLUMN_ATTRIBUTES[name];
+  if (column) return `CAST(${column} AS TEXT)`;
+  const at = `'$.${name}'`;
+  return `(CASE json_type(attrs, ${at}) WHEN 'true' THEN 'true' WHEN 'false' THEN 'false' ELSE CAST(json_extract(attrs, ${at}) AS TEXT) END)`;
+}
+
+/** A filter value with * or ? as a GLOB pattern (its own [ and ] matched literally). */
+const globPattern = (v: string): string => v.replace(/[[\]]/g, (c) => `[${c}]`);
+
+/** Which resources a search may see besides what the filter selects. */
+export interface SearchScope {
+  /** containers whose instances are left out (disableRetrieval) */
+  hiddenInstancesOf?: readonly number[];
+  /** only the resources this originator owns (an instance: its container's owner) */
+  ownedBy?: string;
 }
 
 const slashes = (p: string): number => p.split("/").length - 1;
@@ -225,6 +266,9 @@ export class Store {
         `SELECT ${COLUMNS} FROM resource WHERE ty = ? AND path > ? AND path < ? ORDER BY id`,
       ),
       allOfType: db.prepare<[number], ResourceRow>(`SELECT ${COLUMNS} FROM resource WHERE ty = ? ORDER BY id`),
+      retrievalDisabled: db
+        .prepare<[], number>(`SELECT id FROM resource WHERE ty = ${TY.CNT} AND json_extract(attrs, '$.disr') = 1`)
+        .pluck(),
       clearLabels: db.prepare<[number]>("DELETE FROM label WHERE id = ?"),
       addLabel: db.prepare<[string, number]>("INSERT OR IGNORE INTO label (label, id) VALUES (?, ?)"),
     };
@@ -409,17 +453,28 @@ export class Store {
    * with `or`, any) of the conditions given; several values of ty or lbl are alternatives. Ordered
    * by creation, or by path when `byPath` (Mobius' discovery), then `ofst` skipped and `lim` kept.
    */
-  search(p: string, f: Filter, byPath: boolean): ResourceRow[] {
-    return this.select(COLUMNS, p, f, byPath) as ResourceRow[];
+  search(p: string, f: Filter, byPath: boolean, scope: SearchScope = {}): ResourceRow[] {
+    return this.select(COLUMNS, p, f, byPath, scope) as ResourceRow[];
   }
 
   /** search() returning only the paths (discovery reads nothing else). */
-  searchPaths(p: string, f: Filter, byPath: boolean): string[] {
-    return this.select("path", p, f, byPath).map((r) => (r as { path: string }).path);
+  searchPaths(p: string, f: Filter, byPath: boolean, scope: SearchScope = {}): string[] {
+    return this.select("path", p, f, byPath, scope).map((r) => (r as { path: string }).path);
   }
 
-  private select(columns: string, p: string, f: Filter, byPath: boolean): unknown[] {
-    if (f.ty.length > MAX_FILTER_VALUES || f.lbl.length > MAX_FILTER_VALUES)
+  /** The containers whose instances cannot be retrieved (disr true). One scan: read at start. */
+  retrievalDisabledContainers(): number[] {
+    return this.q.retrievalDisabled.all();
+  }
+
+  private select(columns: string, p: string, f: Filter, byPath: boolean, scope: SearchScope): unknown[] {
+    const hiddenInstancesOf = scope.hiddenInstancesOf ?? [];
+    if (
+      f.ty.length > MAX_FILTER_VALUES ||
+      f.lbl.length > MAX_FILTER_VALUES ||
+      f.cty.length > MAX_FILTER_VALUES ||
+      f.attributes.length > MAX_FILTER_VALUES
+    )
       throw new RangeError("too many filter values");
     const conditions: string[] = [];
     const args: unknown[] = [];
@@ -430,14 +485,33 @@ export class Store {
     };
     if (f.ty.length) add(`ty IN (${marks(f.ty.length)})`, ...f.ty);
     if (f.lbl.length) add(`id IN (SELECT id FROM label WHERE label IN (${marks(f.lbl.length)}))`, ...f.lbl);
-    // ct and lt are "YYYYMMDDTHHMMSS" strings, so text order is time order
-    if (f.crb !== undefined) add("json_extract(attrs, '$.ct') < ?", f.crb);
-    if (f.cra !== undefined) add("json_extract(attrs, '$.ct') > ?", f.cra);
-    if (f.ms !== undefined) add("json_extract(attrs, '$.lt') > ?", f.ms);
-    if (f.us !== undefined) add("json_extract(attrs, '$.lt') < ?", f.us);
+    // times are "YYYYMMDDTHHMMSS" strings with an optional ",ffffff": with the fraction written out
+    // to six digits on both sides (comparableTime), text order is time order
+    const at = (a: string) => {
+      const v = `json_extract(attrs, '$.${a}')`;
+      return `(CASE WHEN instr(${v}, ',') = 0 THEN ${v} || ',000000' ELSE substr(${v} || '000000', 1, 22) END)`;
+    };
+    if (f.crb !== undefined) add(`${at("ct")} < ?`, comparableTime(f.crb));
+    if (f.cra !== undefined) add(`${at("ct")} > ?`, comparableTime(f.cra));
+    if (f.ms !== undefined) add(`${at("lt")} > ?`, comparableTime(f.ms));
+    if (f.us !== undefined) add(`${at("lt")} < ?`, comparableTime(f.us));
     // only containers and their instances have a state tag
     if (f.sts !== undefined) add(`(ty IN (${TY.CNT}, ${TY.CIN}) AND st < ?)`, f.sts);
     if (f.stb !== undefined) add(`(ty IN (${TY.CNT}, ${TY.CIN}) AND st > ?)`, f.stb);
+    if (f.exb !== undefined) add(`${at("et")} < ?`, comparableTime(f.exb));
+    if (f.exa !== undefined) add(`${at("et")} > ?`, comparableTime(f.exa));
+    // only instances have a content size
+    if (f.sza !== undefined) add(`(ty = ${TY.CIN} AND size >= ?)`, f.sza);
+    if (f.szb !== undefined) add(`(ty = ${TY.CIN} AND size < ?)`, f.szb);
+    if (f.cty.length) {
+      const cnf = "json_extract(attrs, '$.cnf')";
+      // a media type matches the content infos that only add an encoding ("text/plain" finds "text/plain:0")
+      const one = `(${cnf} = ? OR substr(${cnf}, 1, length(?) + 1) = ? || ':')`;
+      add(`(ty = ${TY.CIN} AND (${f.cty.map(() => one).join(" OR ")}))`, ...f.cty.flatMap((c) => [c, c, c]));
+    }
+    for (const { name, value } of f.attributes)
+      if (/[*?]/.test(value)) add(`${attributeText(name)} GLOB ?`, globPattern(value));
+      else add(`${attributeText(name)} = ?`, value);
     const [lo, hi] = subtreeRange(p);
     let sql = `SELECT ${columns} FROM resource WHERE path > ? AND path < ?`;
     const head: unknown[] = [lo, hi];
@@ -446,6 +520,15 @@ export class Store {
       head.push(slashes(p) + f.lvl);
     }
     if (conditions.length) sql += ` AND (${conditions.join(f.or ? " OR " : " AND ")})`;
+    if (hiddenInstancesOf.length) {
+      sql += ` AND NOT (ty = ${TY.CIN} AND parent IN (${marks(hiddenInstancesOf.length)}))`;
+      args.push(...hiddenInstancesOf);
+    }
+    if (scope.ownedBy !== undefined) {
+      // an instance belongs to its container's owner, every other resource to its own
+      sql += ` AND (CASE WHEN ty = ${TY.CIN} THEN (SELECT o.cr FROM resource o WHERE o.id = resource.parent) ELSE cr END) = ?`;
+      args.push(scope.ownedBy);
+    }
     sql += byPath ? " ORDER BY path" : " ORDER BY id";
     sql += " LIMIT ? OFFSET ?";
     let stmt = this.searches.get(sql);

@@ -19,6 +19,19 @@ function format(d: Date): string {
   return `${pad(d.getUTCFullYear(), 4)}${pad(d.getUTCMonth() + 1)}${pad(d.getUTCDate())}T${pad(d.getUTCHours())}${pad(d.getUTCMinutes())}${pad(d.getUTCSeconds())}`;
 }
 
+/** ACME's form, with the fraction of the second: "YYYYMMDDTHHMMSS,ffffff" (milliseconds, then 000). */
+export function m2mTimeFraction(ms: number): string {
+  return `${m2mTime(ms)},${pad(((ms % 1000) + 1000) % 1000, 3)}000`;
+}
+
+/**
+ * A time in the form that compares as text in time order: with the fraction written out to six
+ * digits (a time without one is at .000000). Filter values and stored times both go through it.
+ */
+export function comparableTime(s: string): string {
+  return (s.includes(",") ? s : `${s},`).padEnd(22, "0");
+}
+
 let lastExpirySecond = NaN;
 let lastExpiry = "";
 

@@ -9,16 +9,22 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { M2mClient, type M2mResponse } from "./client.ts";
 import { startTestCse, type TestCse } from "./fixture.ts";
 import { startAcme, type RunningAcme } from "../../test-support/acme.ts";
+import { startNotifyReceiver, type NotifyReceiver } from "../../test-support/notifyReceiver.ts";
 
 const DOC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../docs/cse.md");
 const PEERS = ["acme", "mobius", "standard"] as const;
 type PeerName = (typeof PEERS)[number];
 
 interface Peer {
+  name: PeerName;
   url: string;
   base: string;
+  /** "/id-in", "/Mobius2" */
+  cseId: string;
   /** a client for originator `C<name>` */
   as(name: string): M2mClient;
+  /** a client for the CSE's admin (ACME's CAdmin, our superuser) */
+  admin: M2mClient;
 }
 
 const code = (r: M2mResponse) => `${r.status}/${r.rsc}`;
@@ -214,7 +220,196 @@ const CLASSES: Record<string, (p: Peer) => Promise<string>> = {
     const { c, ae } = await aeWithContainer(p, "cinae");
     return code(await c.create(ae, 4, { "m2m:cin": { con: "x" } }));
   },
+  "cnf-text": async (p) => {
+    const { c, up } = await aeWithContainer(p, "cnftext");
+    return code(await c.create(up, 4, { "m2m:cin": { cnf: "text", con: "x" } }));
+  },
+  "cnf-text-plain-9": async (p) => {
+    const { c, up } = await aeWithContainer(p, "cnf9");
+    return code(await c.create(up, 4, { "m2m:cin": { cnf: "text/plain:9", con: "x" } }));
+  },
+  "cnf-text-plain-0-1": async (p) => {
+    const { c, up } = await aeWithContainer(p, "cnf01");
+    return code(await c.create(up, 4, { "m2m:cin": { cnf: "text/plain:0:1", con: "x" } }));
+  },
+  "ae-cse-id-originator": async (p) =>
+    code(
+      await new M2mClient(p.url, p.cseId.slice(1)).create(`/${p.base}`, 2, {
+        "m2m:ae": { api: "Nx", rr: false, srv: ["3"] },
+      }),
+    ),
+  "ae-cr-null": async (p) =>
+    code(
+      await p
+        .as("crnull")
+        .create(`/${p.base}`, 2, { "m2m:ae": { rn: "crnull", api: "Nx", rr: false, srv: ["3"], cr: null } }),
+    ),
+  "ae-no-originator": async (p) =>
+    code(
+      await new M2mClient(p.url, "").raw({
+        method: "POST",
+        path: `/${p.base}`,
+        headers: { "X-M2M-RI": "noorig", "X-M2M-RVI": "3", "Content-Type": "application/json;ty=2" },
+        body: JSON.stringify({ "m2m:ae": { rn: "noorig", api: "Nx", rr: false, srv: ["3"] } }),
+      }),
+    ),
+  "ae-api-prefix": async (p) =>
+    code(
+      await p.as("xapi").create(`/${p.base}`, 2, { "m2m:ae": { rn: "xapi", api: "Xwrong", rr: false, srv: ["3"] } }),
+    ),
+  "cnt-empty-update": async (p) => {
+    const { c, up } = await aeWithContainer(p, "emptyupd");
+    return code(await c.update(up, { "m2m:cnt": {} }));
+  },
+  "cnt-cr-on-request": async (p) => {
+    const { c, ae, up } = await aeWithContainer(p, "crreq");
+    const asked = (await ok(c.create(ae, 3, { "m2m:cnt": { rn: "asked", cr: null } }))).body["m2m:cnt"];
+    const plain = (await c.retrieve(up)).body["m2m:cnt"];
+    const cr = (x: { cr?: string }) => ("cr" in x ? (x.cr === `C${"crreq"}` ? "originator" : String(x.cr)) : "none");
+    return `without=${cr(plain)} with=${cr(asked)}`;
+  },
+  "times-with-fraction": async (p) => {
+    const { c, up } = await aeWithContainer(p, "fraction");
+    const ct = String((await c.retrieve(up)).body["m2m:cnt"].ct);
+    return /^\d{8}T\d{6},\d+$/.test(ct) ? "fraction" : /^\d{8}T\d{6}$/.test(ct) ? "seconds" : ct;
+  },
+  "retrieve-by-other": async (p) => {
+    const { up } = await aeWithContainer(p, "owned");
+    await ok(
+      p.as("stranger").create(`/${p.base}`, 2, { "m2m:ae": { rn: "stranger", api: "Nx", rr: false, srv: ["3"] } }),
+    );
+    return code(await p.as("stranger").retrieve(up));
+  },
+  "discovery-by-other": async (p) => {
+    const { c, ae, up } = await aeWithContainer(p, "ownedd");
+    await bca(c, up);
+    await ok(
+      p.as("strangerd").create(`/${p.base}`, 2, { "m2m:ae": { rn: "strangerd", api: "Nx", rr: false, srv: ["3"] } }),
+    );
+    return uril(p.as("strangerd"), `${ae}?fu=1&ty=4`);
+  },
+  "cnt-disr": async (p) => {
+    const { c, ae } = await aeWithContainer(p, "disr");
+    const made = code(await c.create(ae, 3, { "m2m:cnt": { rn: "locked", disr: true } }));
+    await ok(c.create(`${ae}/locked`, 4, { "m2m:cin": { rn: "i", con: "x" } }));
+    const one = code(await c.retrieve(`${ae}/locked/i`));
+    const la = code(await c.retrieve(`${ae}/locked/la`));
+    const del = code(await c.delete(`${ae}/locked/i`));
+    return `create=${made} cin=${one} la=${la} delete=${del}`;
+  },
+  "cnt-disr-off": async (p) => {
+    const { c, ae } = await aeWithContainer(p, "disroff");
+    await ok(c.create(ae, 3, { "m2m:cnt": { rn: "locked", disr: true } }));
+    await bca(c, `${ae}/locked`);
+    const u = await c.update(`${ae}/locked`, { "m2m:cnt": { disr: false } });
+    return `${code(u)} cni=${u.body?.["m2m:cnt"]?.cni}`;
+  },
+  "cin-dgt": async (p) => {
+    const { c, up } = await aeWithContainer(p, "dgt");
+    const r = await c.create(up, 4, { "m2m:cin": { rn: "d", con: "x", dgt: "20260101T120000" } });
+    return r.status === 201 ? `${code(r)} dgt=${(await c.retrieve(`${up}/d`)).body["m2m:cin"].dgt}` : code(r);
+  },
+  "cin-dcnt-2": async (p) => {
+    const { c, up } = await aeWithContainer(p, "dcnt");
+    const r = await c.create(up, 4, { "m2m:cin": { rn: "d", con: "x", dcnt: 2 } });
+    if (r.status !== 201) return code(r);
+    const reads = [];
+    for (let i = 0; i < 3; i++) reads.push((await c.retrieve(`${up}/d`)).status);
+    return reads.join(",");
+  },
+  "discovery-rcn-6": async (p) => {
+    const { c, up } = await aeWithContainer(p, "rcn6");
+    await bca(c, up);
+    const r = await c.retrieve(`${up}?fu=1&ty=4&rcn=6`);
+    return r.status === 200 ? rrf(r.body) : code(r);
+  },
+  "retrieve-rcn-6": async (p) => {
+    const { c, up } = await aeWithContainer(p, "rrcn6");
+    await bca(c, up);
+    const r = await c.retrieve(`${up}?rcn=6`);
+    return r.status === 200 ? rrf(r.body) : code(r);
+  },
+  "retrieve-rcn-4-of-ae": async (p) => {
+    const { c, ae, up } = await aeWithContainer(p, "aercn4");
+    await bca(c, up);
+    const cnts = (await c.retrieve(`${ae}?rcn=4`)).body["m2m:ae"]["m2m:cnt"] as {
+      rn: string;
+      "m2m:cin"?: { rn: string }[];
+    }[];
+    return cnts.map((x) => `${x.rn}(${(x["m2m:cin"] ?? []).map((i) => i.rn).join(",") || "none"})`).join(",");
+  },
+  "discovery-cty": async (p) => {
+    const { c, up } = await aeWithContainer(p, "cty");
+    await ok(c.create(up, 4, { "m2m:cin": { rn: "t", cnf: "text/plain:0", con: "x" } }));
+    await ok(c.create(up, 4, { "m2m:cin": { rn: "j", cnf: "application/json:0", con: "{}" } }));
+    return uril(c, `${up}?fu=1&cty=text/plain:0`);
+  },
+  "create-rcn-2": async (p) => {
+    const c = p.as("rcn2");
+    await ok(c.create(`/${p.base}`, 2, { "m2m:ae": { rn: "rcn2", api: "Nx", rr: false, srv: ["3"] } }));
+    const r = await c.create(`/${p.base}/rcn2?rcn=2`, 3, { "m2m:cnt": { rn: "up" } });
+    const uri = String(r.body?.["m2m:uri"]);
+    return `${code(r)} m2m:uri=${uri.replace(p.cseId, "/CSE-ID").replace(p.base, "base")}`;
+  },
+  "node-and-battery": async (p) => {
+    const made = code(await p.admin.create(`/${p.base}`, 14, { "m2m:nod": { rn: "nod1", ni: "urn:dev:1" } }));
+    const bat = code(
+      await p.admin.create(`/${p.base}/nod1`, 13, { "m2m:bat": { rn: "bat", mgd: 1006, btl: 80, bts: 1 } }),
+    );
+    await p.admin.delete(`/${p.base}/nod1`);
+    return `node=${made} bat=${bat}`;
+  },
+  "sub-nct-2-net-3": async (p) => {
+    const { c, up } = await aeWithContainer(p, "nct2");
+    return code(await c.create(up, 23, { "m2m:sub": { rn: "s", nu: [rx.url + "/x"], enc: { net: [3] }, nct: 2 } }));
+  },
+  "sub-structured-nu": async (p) => {
+    const { c, up } = await aeWithContainer(p, "snu");
+    return code(await c.create(up, 23, { "m2m:sub": { rn: "s", nu: [`${p.base}/snu`], enc: { net: [3] } } }));
+  },
+  "notification-sur": async (p) => {
+    const { c, up } = await aeWithContainer(p, "sur");
+    const nu = `${rx.url}/${p.name}/sur`;
+    const sub = (await ok(c.create(up, 23, { "m2m:sub": { rn: "s", nu: [nu], enc: { net: [3] } } }))).body["m2m:sub"];
+    await ok(c.create(up, 4, { "m2m:cin": { con: "x" } }));
+    const sur = (await rx.waitFor((n) => n.path === `/${p.name}/sur` && n.body?.["m2m:sgn"]?.nev !== undefined)).body[
+      "m2m:sgn"
+    ].sur;
+    return sur === `${p.cseId}/${sub.ri}`
+      ? "/CSE-ID/ri"
+      : sur === `${p.base}/sur/up/s`
+        ? "base/ae/cnt/sub"
+        : String(sur);
+  },
+  "sub-batch-num-2": async (p) => {
+    const { c, up } = await aeWithContainer(p, "batch");
+    const nu = `${rx.url}/${p.name}/batch`;
+    const r = await c.create(up, 23, { "m2m:sub": { rn: "s", nu: [nu], enc: { net: [3] }, bn: { num: 2 } } });
+    if (r.status !== 201) return code(r);
+    await ok(c.create(up, 4, { "m2m:cin": { rn: "one", con: "1" } }));
+    await ok(c.create(up, 4, { "m2m:cin": { rn: "two", con: "2" } }));
+    const agn = (await rx.waitFor((n) => n.path === `/${p.name}/batch` && n.body?.["m2m:agn"] !== undefined)).body[
+      "m2m:agn"
+    ]["m2m:sgn"] as { nev: { rep: { "m2m:cin": { rn: string } } } }[];
+    return `agn=${agn.map((x) => x.nev.rep["m2m:cin"].rn).join(",")}`;
+  },
+  "sub-cbor-nu": async (p) => {
+    const { c, up } = await aeWithContainer(p, "cbornu");
+    const nu = `${rx.url}/${p.name}/cbor?ct=cbor`;
+    await ok(c.create(up, 23, { "m2m:sub": { rn: "s", nu: [nu], enc: { net: [3] } } }));
+    await ok(c.create(up, 4, { "m2m:cin": { con: "x" } }));
+    return String(
+      (await rx.waitFor((n) => n.path.startsWith(`/${p.name}/cbor`) && n.headers["content-type"] !== undefined))
+        .headers["content-type"],
+    );
+  },
 };
+
+/** The names in an m2m:rrl, in the order listed. */
+function rrf(body: any): string {
+  const refs = (body?.["m2m:rrl"]?.rrf ?? []) as { nm: string }[];
+  return `rrl=${refs.map((r) => r.nm).join(",") || "none"}`;
+}
 
 interface Row {
   acme: string;
@@ -246,15 +441,24 @@ function documented(): Map<string, Row> {
 let acme: RunningAcme;
 let mobius: TestCse;
 let standard: TestCse;
+let rx: NotifyReceiver;
 const peers = new Map<PeerName, Peer>();
 
 beforeAll(async () => {
-  [acme, mobius, standard] = await Promise.all([
+  [acme, mobius, standard, rx] = await Promise.all([
     startAcme({ verifySubscriptions: false }),
     startTestCse({ profile: "mobius" }),
     startTestCse({ profile: "standard" }),
+    startNotifyReceiver(),
   ]);
-  peers.set("acme", { url: acme.url, base: acme.base, as: (n) => new M2mClient(acme.url, `C${n}`) });
+  peers.set("acme", {
+    name: "acme",
+    url: acme.url,
+    base: acme.base,
+    cseId: acme.cseId,
+    as: (n) => new M2mClient(acme.url, `C${n}`),
+    admin: new M2mClient(acme.url, acme.admin),
+  });
   // measured: the first AE create a fresh ACME gets is sometimes taken without the mandatory rr
   // (201; 3 of 5 starts), every later one is refused (400). The table holds the steady answer.
   await new M2mClient(acme.url, "Cwarmup").create(`/${acme.base}`, 2, {
@@ -264,11 +468,18 @@ beforeAll(async () => {
     ["mobius", mobius],
     ["standard", standard],
   ] as const)
-    peers.set(name, { url: cse.url, base: cse.base, as: (n) => new M2mClient(cse.url, `C${n}`) });
+    peers.set(name, {
+      name,
+      url: cse.url,
+      base: cse.base,
+      cseId: cse.cseId,
+      as: (n) => new M2mClient(cse.url, `C${n}`),
+      admin: new M2mClient(cse.url, "Sponde"),
+    });
 }, 120_000);
 
 afterAll(async () => {
-  await Promise.all([acme?.stop(), mobius?.close(), standard?.close()]);
+  await Promise.all([acme?.stop(), mobius?.close(), standard?.close(), rx?.close()]);
 });
 
 describe("conformance table of docs/cse.md", () => {

@@ -1,5 +1,5 @@
-// Filter criteria (TS-0004 7.3.3.17: ty, lbl, crb/cra, ms/us, sts/stb, lim, ofst, lvl, fo) in
-// discovery and in a retrieve with rcn=4/8, and the rule that nothing given is silently ignored.
+// Filter criteria (TS-0004 7.3.3.17) in discovery and in a retrieve with rcn 4/5/6/8, result
+// contents per operation, and the rule that nothing given is silently ignored.
 // The CSE runs on a clock the test sets, so creation and modification times are known exactly.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { M2mClient, M2mResponse } from "./client.ts";
@@ -133,11 +133,159 @@ describe("retrieve with child resources (rcn=4, rcn=8)", () => {
     expect((await c.retrieve(`${BASE}/new?rcn=4`)).body["m2m:cnt"]).not.toHaveProperty("m2m:cin");
   });
 
-  it("refuses conditions on a plain retrieve, other rcn values and lvl beyond the children", async () => {
+  it("refuses conditions on a plain retrieve and rcn values it does not give", async () => {
     expectRsc(await c.retrieve(`${BASE}/old?crb=20000101T000000`), 400, 4000);
     expectRsc(await c.retrieve(`${BASE}/old?fu=2&lim=1`), 400, 4000);
-    expectRsc(await c.retrieve(`${BASE}/old?rcn=5`), 400, 4000);
-    expectRsc(await c.retrieve(`${BASE}?rcn=4&lvl=2`), 400, 4000);
+    expectRsc(await c.retrieve(`${BASE}/old?rcn=7`), 400, 4000);
+    expectRsc(await c.retrieve(`${BASE}/old?rcn=9`), 400, 4000);
     expectRsc(await c.retrieve(`${BASE}/old?fu=2`), 200, 2000);
+  });
+});
+
+// Result contents (TS-0004 rcn) per operation, the subtree a retrieve with rcn 4/5/6/8 reaches, and
+// the filter criteria beyond the basic ones (exa/exb, sza/szb, cty, attribute conditions, arp), on
+// an AE of their own: rc/t (text instances "aa", "ab", "b"; rc/t/inner), rc/j (a JSON instance).
+const AE = "/Mobius/rc";
+const names = (list: { nm?: string; rn?: string }[] | undefined) => (list ?? []).map((x) => x.nm ?? x.rn);
+
+describe("result contents and the newer filter criteria", () => {
+  let rc: M2mClient;
+  beforeAll(async () => {
+    clock = T0;
+    rc = cse.client("Crc");
+    expectRsc(await rc.create("/Mobius", 2, { "m2m:ae": { rn: "rc", api: "Nrc", rr: false, srv: ["3"] } }), 201, 2001);
+    expectRsc(await rc.create(AE, 3, { "m2m:cnt": { rn: "t", lbl: ["text"] } }), 201, 2001);
+    for (const [rn, con] of [
+      ["aa", "aa"],
+      ["ab", "ab"],
+      ["b", "b"],
+    ])
+      expectRsc(await rc.create(`${AE}/t`, 4, { "m2m:cin": { rn, con, cnf: "text/plain:0" } }), 201, 2001);
+    clock = T0 + HOUR;
+    expectRsc(await rc.create(AE, 3, { "m2m:cnt": { rn: "j", et: "20270101T000000" } }), 201, 2001);
+    expectRsc(
+      await rc.create(`${AE}/j`, 4, { "m2m:cin": { rn: "rec", con: { v: 1 }, cnf: "application/json:0" } }),
+      201,
+      2001,
+    );
+    expectRsc(await rc.create(`${AE}/t`, 3, { "m2m:cnt": { rn: "inner" } }), 201, 2001);
+  });
+
+  describe("retrieve with rcn 4, 5, 6 and 8 (the subtree, lvl limiting it)", () => {
+    it("rcn=4 nests every level under its parent; rcn=8 the same without the target's attributes", async () => {
+      const ae = (await rc.retrieve(`${AE}?rcn=4`)).body["m2m:ae"];
+      expect(ae.rn).toBe("rc");
+      expect(names(ae["m2m:cnt"])).toEqual(["t", "j"]);
+      const t = ae["m2m:cnt"][0];
+      expect(names(t["m2m:cin"])).toEqual(["aa", "ab", "b"]);
+      expect(names(t["m2m:cnt"])).toEqual(["inner"]);
+      expect(names(ae["m2m:cnt"][1]["m2m:cin"])).toEqual(["rec"]);
+      const only = (await rc.retrieve(`${AE}?rcn=8`)).body["m2m:ae"];
+      expect(Object.keys(only)).toEqual(["m2m:cnt"]);
+      expect(only["m2m:cnt"]).toEqual(ae["m2m:cnt"]);
+    });
+
+    it("lists a match whose parent the filter leaves out under the nearest listed ancestor", async () => {
+      const only = (await rc.retrieve(`${AE}?rcn=8&ty=4`)).body["m2m:ae"];
+      expect(Object.keys(only)).toEqual(["m2m:cin"]);
+      expect(names(only["m2m:cin"])).toEqual(["aa", "ab", "b", "rec"]);
+    });
+
+    it("lvl=1 keeps the direct children", async () => {
+      const ae = (await rc.retrieve(`${AE}?rcn=4&lvl=1`)).body["m2m:ae"];
+      expect(names(ae["m2m:cnt"])).toEqual(["t", "j"]);
+      expect(ae["m2m:cnt"][0]).not.toHaveProperty("m2m:cin");
+    });
+
+    it("rcn=5 adds references (ch), rcn=6 gives them alone (m2m:rrl), with name, type and path", async () => {
+      const ae = (await rc.retrieve(`${AE}?rcn=5&ty=3`)).body["m2m:ae"];
+      expect(ae.rn).toBe("rc");
+      expect(ae.ch).toEqual([
+        { nm: "t", typ: 3, val: "Mobius/rc/t" },
+        { nm: "j", typ: 3, val: "Mobius/rc/j" },
+        { nm: "inner", typ: 3, val: "Mobius/rc/t/inner" },
+      ]);
+      expect((await rc.retrieve(`${AE}?rcn=6&ty=3`)).body).toEqual({ "m2m:rrl": { rrf: ae.ch } });
+      expect((await rc.retrieve(`${AE}/t/inner?rcn=6`)).body).toEqual({ "m2m:rrl": { rrf: [] } });
+    });
+
+    it("discovery answers references with rcn=6, paths without rcn or with 11, and nothing else", async () => {
+      expect(names((await rc.retrieve(`${AE}?fu=1&ty=4&rcn=6`)).body["m2m:rrl"].rrf)).toEqual(["aa", "ab", "b", "rec"]);
+      expect((await rc.retrieve(`${AE}?fu=1&ty=3&rcn=11`)).body["m2m:uril"]).toHaveLength(3);
+      for (const rcn of [1, 4, 5, 8, 9]) expectRsc(await rc.retrieve(`${AE}?fu=1&rcn=${rcn}`), 400, 4000);
+      expectRsc(await rc.retrieve(`${AE}?rcn=11`), 400, 4000);
+    });
+  });
+
+  describe("filter criteria beyond ty, lbl and times", () => {
+    const found = async (q: string) => {
+      const r = await rc.retrieve(`${AE}?fu=1&${q}`);
+      expectRsc(r, 200, 2000);
+      return (r.body["m2m:uril"] as string[]).map((p) => p.split("/").pop());
+    };
+
+    it("sza/szb select instances by content size, cty by content type (a media type matches any encoding)", async () => {
+      expect(await found("sza=2")).toEqual(["aa", "ab", "rec"]);
+      expect(await found("szb=2")).toEqual(["b"]);
+      expect(await found("cty=text/plain:0")).toEqual(["aa", "ab", "b"]);
+      expect(await found("cty=application/json")).toEqual(["rec"]);
+      expect(await found("cty=text/plain:1")).toEqual([]);
+    });
+
+    it("exb/exa select by expiration time", async () => {
+      expect(await found("ty=3&exb=20270101T000001")).toEqual(["j"]);
+      expect(await found("ty=3&exa=20270101T000001")).toEqual(["t", "inner"]);
+    });
+
+    it("an attribute given as a condition must equal it, or match its * and ? wildcards", async () => {
+      expect(await found("ty=4&con=a*")).toEqual(["aa", "ab"]);
+      expect(await found("ty=4&con=a?")).toEqual(["aa", "ab"]);
+      expect(await found("rn=b")).toEqual(["b"]);
+      expect(await found("cni=3")).toEqual(["t"]);
+      expect(await found("cs=1")).toEqual(["b"]);
+      const cnts = (await rc.retrieve(`${AE}?rcn=8&cni=1`)).body["m2m:ae"];
+      expect(names(cnts["m2m:cnt"])).toEqual(["j"]);
+      expectRsc(await rc.retrieve(`${AE}?fu=1&xyz=1`), 400, 4000);
+    });
+
+    it("arp replaces each result by the resource at that relative path below it, where there is one", async () => {
+      expect(await found("ty=3&lbl=text&arp=inner")).toEqual(["inner"]);
+      expect(await found("ty=3&arp=missing")).toEqual([]);
+      expectRsc(await rc.retrieve(`${AE}?fu=1&arp=../x`), 400, 4000);
+    });
+  });
+
+  describe("result content of create, update and delete", () => {
+    it("create: rcn 0 nothing, 2 the address, 3 address and resource, 9 what the CSE set", async () => {
+      const nothing = await rc.create(`${AE}?rcn=0`, 3, { "m2m:cnt": { rn: "r0" } });
+      expectRsc(nothing, 201, 2001);
+      expect(nothing.body).toBe("");
+      const address = await rc.create(`${AE}?rcn=2`, 3, { "m2m:cnt": { rn: "r2" } });
+      expect(address.body).toEqual({ "m2m:uri": "Mobius/rc/r2" });
+      expect(address.headers.get("content-location")).toBe("Mobius/rc/r2");
+      const both = await rc.create(`${AE}?rcn=3`, 3, { "m2m:cnt": { rn: "r3" } });
+      expect(both.body["m2m:rce"]).toMatchObject({ uri: "Mobius/rc/r3", "m2m:cnt": { rn: "r3", ty: 3 } });
+      const set = (await rc.create(`${AE}?rcn=9`, 3, { "m2m:cnt": { rn: "r9", mni: 5, lbl: ["x"] } })).body["m2m:cnt"];
+      expect(set).not.toHaveProperty("mni");
+      expect(set).not.toHaveProperty("lbl");
+      expect(set).not.toHaveProperty("rn");
+      expect(set).toMatchObject({ ty: 3, st: 0, mbs: 3153600000 });
+    });
+
+    it("update: rcn 0 nothing, 9 what the CSE changed; other rcn refused", async () => {
+      expect((await rc.update(`${AE}/r0?rcn=0`, { "m2m:cnt": { lbl: ["a"] } })).body).toBe("");
+      const changed = (await rc.update(`${AE}/r0?rcn=9`, { "m2m:cnt": { mni: 7 } })).body["m2m:cnt"];
+      expect(changed).not.toHaveProperty("mni");
+      expect(changed).toMatchObject({ st: 2, lbl: ["a"] });
+      expectRsc(await rc.update(`${AE}/r0?rcn=2`, { "m2m:cnt": { mni: 1 } }), 400, 4000);
+    });
+
+    it("delete: rcn 0 nothing, 6 the references of what went with it", async () => {
+      expectRsc(await rc.create(`${AE}/r2`, 4, { "m2m:cin": { rn: "gone", con: "x" } }), 201, 2001);
+      const refs = await rc.delete(`${AE}/r2?rcn=6`);
+      expectRsc(refs, 200, 2002);
+      expect(refs.body).toEqual({ "m2m:rrl": { rrf: [{ nm: "gone", typ: 4, val: "Mobius/rc/r2/gone" }] } });
+      expect((await rc.delete(`${AE}/r3?rcn=0`)).body).toBe("");
+    });
   });
 });

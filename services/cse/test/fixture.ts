@@ -16,6 +16,8 @@ export async function startTestCse(options: CseOptions = {}): Promise<TestCse> {
 
 /** oneM2M's "YYYYMMDDTHHMMSS" as Mobius writes it */
 export const M2M_TIME = /^\d{8}T\d{6}$/;
+/** with the fraction of the second, as ACME (and the standard profile) write ct and lt */
+export const M2M_TIME_FRACTION = /^\d{8}T\d{6},\d{6}$/;
 
 /** Polls `probe` until it returns true; bounded so a broken CSE fails the test instead of hanging it. */
 export async function eventually(probe: () => Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {

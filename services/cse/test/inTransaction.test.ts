@@ -152,14 +152,15 @@ describe.each(["mobius", "standard"] as const)("contentInstances created in an o
     expect((cin as Record<string, unknown>[])[0]).toMatchObject({
       rn: "obj",
       ty: 4,
-      cr: ORIGINATOR,
+      // the standard profile writes cr only when the create asks for it (cr: null), as ACME does
+      ...(profile === "mobius" ? { cr: ORIGINATOR } : {}),
       cnf: "application/json:0",
       con: { t: 21.5, id: "dev-1", ok: true, n: [1, 2, 3] },
       cs: Buffer.byteLength(record),
       st: 1,
       // both paths write the stored JSON with one function: its attribute order is pinned here (the
       // order this CSE wrote before that JSON was assembled by hand)
-      keys: "rn,ty,pi,ri,ct,lt,et,cr,cnf,con,cs,st",
+      keys: `rn,ty,pi,ri,ct,lt,et,${profile === "mobius" ? "cr," : ""}cnf,con,cs,st`,
     });
   });
 
@@ -288,7 +289,12 @@ describe.each(["mobius", "standard"] as const)("contentInstances created in an o
     held.raise!();
     const got = await rx.waitFor((n) => n.path === watch && n.body["m2m:sgn"].nev.rep["m2m:cin"].rn === "held");
     const stored = await clients.inTx.retrieve(`/Mobius/${path}/held`);
-    expect(got.body).toEqual({ "m2m:sgn": { nev: { rep: stored.body, net: 3 }, sur: `Mobius/${path}/sub` } });
+    // sur: mobius the subscription's structured path, standard its id as ACME writes it (/<CSE-ID>/<ri>)
+    const sur =
+      profile === "mobius"
+        ? `Mobius/${path}/sub`
+        : `/Mobius2/${(await clients.inTx.retrieve(`/Mobius/${path}/sub`)).body["m2m:sub"].ri}`;
+    expect(got.body).toEqual({ "m2m:sgn": { nev: { rep: stored.body, net: 3 }, sur } });
 
     // a container seen without subscriptions, then subscribed to
     const later = await container("subscribed-later");

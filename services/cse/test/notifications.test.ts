@@ -240,11 +240,12 @@ describe("subscription attributes", () => {
     await bad({ nu: [] }, /nu must be a non-empty array/);
     await bad({ nu: ["mqtt://broker/topic"] }, /HTTP only/);
     await bad({ nu: ["not a url"] }, /neither a URL nor an AE-ID/);
-    await bad({ nu: ["Cnobody"] }, /neither a URL nor the AE-ID of a registered AE/);
+    await bad({ nu: ["Cnobody"] }, /neither a URL nor the AE-ID or structured path of a registered AE/);
     await bad({ enc: { net: [5] } }, /net: 5 is not supported/);
     await bad({ enc: { net: [] } }, /non-empty/);
-    await bad({ enc: { net: [3], chty: [4] } }, /enc\.chty is not supported/);
-    await bad({ nct: 3 }, /nct must be 1/);
+    await bad({ enc: { net: [3], chty: [2] } }, /enc\.chty: resource type 2 cannot be a child here/);
+    await bad({ enc: { net: [3], om: [] } }, /enc\.om is not supported/);
+    await bad({ nct: 4 }, /nct must be 1/);
   });
 
   it("updates nu and enc, by the creator only", async () => {

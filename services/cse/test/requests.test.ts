@@ -234,7 +234,19 @@ describe("bad requests: 400/4000", () => {
       /rr must be a boolean/,
     );
     refused(await c.create("/Mobius/decoder/up", 4, { "m2m:cin": { rn: "q" } }), 400, 4000, /con is mandatory/);
-    refused(await c.create("/Mobius/decoder/up", 4, { "m2m:cin": { con: null } }), 400, 4000, /con must be/);
+    refused(await c.create("/Mobius/decoder/up", 4, { "m2m:cin": { con: null } }), 400, 4000, /con cannot be null/);
+    refused(
+      await c.create("/Mobius", 2, { "m2m:ae": { rn: "x", api: "Nx", rr: false, cr: null } }),
+      400,
+      4000,
+      /an AE has no creator attribute/,
+    );
+    refused(
+      await c.create("/Mobius/decoder", 3, { "m2m:cnt": { rn: "q", cr: "Cdecoder" } }),
+      400,
+      4000,
+      /cr is set by the CSE: send "cr": null/,
+    );
   });
 
   it("refuses malformed discovery parameters", async () => {
@@ -242,7 +254,8 @@ describe("bad requests: 400/4000", () => {
     refused(await c.retrieve("/Mobius/decoder?fu=1&ty=cin"), 400, 4000, /ty=cin/);
     refused(await c.retrieve("/Mobius/decoder?fu=1&lim=-1"), 400, 4000, /lim=-1/);
     refused(await c.retrieve("/Mobius/decoder?fu=1&rcn=4"), 400, 4000, /rcn=4/);
-    refused(await c.retrieve("/Mobius/decoder?rcn=5"), 400, 4000, /rcn=5/);
+    refused(await c.retrieve("/Mobius/decoder?rcn=7"), 400, 4000, /rcn=7 does not apply to the retrieve operation/);
+    refused(await c.retrieve("/Mobius/decoder?rcn=11"), 400, 4000, /rcn=11 .* needs fu=1/);
   });
 
   it("refuses filter criteria on a create, update or delete instead of ignoring them", async () => {
@@ -258,7 +271,18 @@ describe("bad requests: 400/4000", () => {
       4000,
       /fu do not apply to the update operation/,
     );
-    refused(await c.create("/Mobius/decoder/up?rcn=0", 4, { "m2m:cin": { con: "x" } }), 400, 4000, /rcn/);
+    refused(
+      await c.create("/Mobius/decoder/up?rcn=4", 4, { "m2m:cin": { con: "x" } }),
+      400,
+      4000,
+      /rcn=4 does not apply to the create operation/,
+    );
+    refused(
+      await c.update("/Mobius/decoder/up?rcn=2", { "m2m:cnt": { lbl: ["x"] } }),
+      400,
+      4000,
+      /rcn=2 does not apply to the update operation/,
+    );
     expect((await c.create("/Mobius/decoder/up?rcn=1", 4, { "m2m:cin": { con: "x" } })).status).toBe(201);
   });
 

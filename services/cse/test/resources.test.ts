@@ -1,8 +1,8 @@
 // Resource rules: AE registration, containers and their limits, content instances, la/ol,
 // discovery, conflicts and the creator/superuser access rule.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { M2mClient, M2mResponse } from "./client.ts";
-import { M2M_TIME, startTestCse, type TestCse } from "./fixture.ts";
+import { M2mClient, type M2mResponse } from "./client.ts";
+import { M2M_TIME, M2M_TIME_FRACTION, startTestCse, type TestCse } from "./fixture.ts";
 
 let cse: TestCse;
 let owner: M2mClient;
@@ -64,18 +64,21 @@ describe("AE", () => {
     // as ACME and Mobius: the AE is identified by its AE-ID and has no creator attribute
     expect(ae.ri).toBe("Cdecoder");
     expect(ae).not.toHaveProperty("cr");
-    for (const t of ["ct", "lt", "et"]) expect(ae[t]).toMatch(M2M_TIME);
-    expect((await owner.retrieve("/Mobius/decoder")).body["m2m:ae"]).toEqual(ae);
+    // ct and lt with the fraction of the second, as ACME writes them; the default et to the second
+    for (const t of ["ct", "lt"]) expect(ae[t]).toMatch(M2M_TIME_FRACTION);
+    expect(ae.et).toMatch(M2M_TIME);
+    expect((await cse.client("Cdecoder").retrieve("/Mobius/decoder")).body["m2m:ae"]).toEqual(ae);
   });
 
-  it("accepts any api, as Mobius does (ACME wants N or R first)", async () => {
-    expectRsc(
-      await cse
-        .client("Cplain")
-        .create("/Mobius", 2, { "m2m:ae": { rn: "plain", api: "0.2.481.2.0001.001.000111", rr: false, srv: ["3"] } }),
-      201,
-      2001,
-    );
+  it("wants an api starting with N or R (a lower-case r before release 4), as TS-0001 and ACME", async () => {
+    const register = (rn: string, api: string, rvi = "3") =>
+      new M2mClient(cse.url, `C${rn}`, rvi).create("/Mobius", 2, { "m2m:ae": { rn, api, rr: false, srv: ["3"] } });
+    expectRsc(await register("plain", "0.2.481.2.0001.001.000111"), 400, 4000);
+    expectRsc(await register("x", "Xwrong"), 400, 4000);
+    expectRsc(await register("reg", "Rabc.com.example"), 201, 2001);
+    expectRsc(await register("nonreg", "Nacme"), 201, 2001);
+    expectRsc(await register("lower3", "racme", "3"), 201, 2001);
+    expectRsc(await register("lower4", "racme", "4"), 400, 4000);
   });
 
   it("answers 409/4105 for a name that is taken, 403/4117 for an originator already registered", async () => {
@@ -129,7 +132,10 @@ describe("AE", () => {
     expect((await owner.retrieve("/Mobius/app")).body["m2m:ae"].lbl).toEqual(["admin"]);
     expectRsc(await owner.update("/Mobius/app", { "m2m:ae": { api: "Nnew" } }), 400, 4000);
     expectRsc(await owner.update("/Mobius/app", { "m2m:ae": { rn: "renamed" } }), 400, 4000);
-    expectRsc(await owner.update("/Mobius/app", { "m2m:ae": {} }), 400, 4000);
+    // an update that names no attribute changes only lt (ACME answers it the same)
+    const empty = await owner.update("/Mobius/app", { "m2m:ae": {} });
+    expectRsc(empty, 200, 2004);
+    expect(empty.body["m2m:ae"].lbl).toEqual(["admin"]);
   });
 });
 
@@ -143,8 +149,12 @@ describe("container and contentInstance", () => {
       cni: 0,
       cbs: 0,
       st: 0,
-      cr: "Cowner",
     });
+    // cr only when the create asks for it with cr: null (TS-0001, ACME); the owner is the creator either way
+    expect(await cnt("/Mobius/app/defaults")).not.toHaveProperty("cr");
+    await container("asked", { cr: null });
+    expect(await cnt("/Mobius/app/asked")).toMatchObject({ cr: "Cowner" });
+    expectRsc(await other.delete("/Mobius/app/defaults"), 403, 4103);
   });
 
   it("stores string and JSON content with cnf, cs in UTF-8 bytes and st counting up", async () => {
@@ -158,8 +168,8 @@ describe("container and contentInstance", () => {
       cnf: "text/plain:0",
       cs: 6,
       st: 1,
-      cr: "Cowner",
     });
+    expect(a.body["m2m:cin"]).not.toHaveProperty("cr");
     const record = { temp: 21.5, id: "MSCU1234565", ok: true, list: [1, 2] };
     const b = await owner.create(p, 4, { "m2m:cin": { rn: "b", cnf: "application/json:0", con: record } });
     expect(b.body["m2m:cin"]).toMatchObject({ con: record, cs: Buffer.byteLength(JSON.stringify(record)), st: 2 });
@@ -192,7 +202,7 @@ describe("container and contentInstance", () => {
     await container("outer");
     expectRsc(await owner.create("/Mobius/app/outer", 3, { "m2m:cnt": { rn: "inner" } }), 201, 2001);
     await instance("/Mobius/app/outer/inner", "deep", "leaf");
-    expect((await other.retrieve("/Mobius/app/outer/inner/leaf")).body["m2m:cin"].con).toBe("deep");
+    expect((await owner.retrieve("/Mobius/app/outer/inner/leaf")).body["m2m:cin"].con).toBe("deep");
     expect((await owner.retrieve("/Mobius/app/outer/inner/")).body["m2m:cnt"].rn).toBe("inner");
   });
 
@@ -200,6 +210,66 @@ describe("container and contentInstance", () => {
     const p = await container("space");
     expectRsc(await instance(p, "x", "a:b@c"), 201, 2001);
     expect((await owner.retrieve(`${p}/a%3Ab%40c`)).body["m2m:cin"].rn).toBe("a:b@c");
+  });
+});
+
+describe("disableRetrieval, dataGenerationTime, deletionCnt, contentInfo and removing attributes", () => {
+  it("disr: instances of the container cannot be read or deleted one by one, nor listed; trimming goes on", async () => {
+    const p = await container("vault", { disr: true, mni: 2 });
+    for (const rn of ["v1", "v2", "v3"]) expectRsc(await instance(p, rn, rn), 201, 2001);
+    expect(await cnt(p)).toMatchObject({ disr: true, cni: 2 });
+    for (const path of [`${p}/v3`, `${p}/la`, `${p}/ol`]) expectRsc(await owner.retrieve(path), 405, 4005);
+    expectRsc(await owner.delete(`${p}/v3`), 405, 4005);
+    expectRsc(await admin.delete(`${p}/la`), 405, 4005);
+    expect((await owner.retrieve(`${p}?fu=1`)).body["m2m:uril"]).toEqual([]);
+    expect((await owner.retrieve(`${p}?rcn=6`)).body["m2m:rrl"].rrf).toEqual([]);
+  });
+
+  it("disr true → false deletes the instances kept unreadable; null or false → false keeps them", async () => {
+    const p = "/Mobius/app/vault";
+    const off = await owner.update(p, { "m2m:cnt": { disr: false } });
+    expectRsc(off, 200, 2004);
+    expect(off.body["m2m:cnt"]).toMatchObject({ disr: false, cni: 0, cbs: 0 });
+    expectRsc(await instance(p, "w1", "w1"), 201, 2001);
+    const removed = await owner.update(p, { "m2m:cnt": { disr: null } });
+    expect(removed.body["m2m:cnt"]).not.toHaveProperty("disr");
+    expectRsc(await owner.update(p, { "m2m:cnt": { disr: false } }), 200, 2004);
+    expectRsc(await owner.retrieve(`${p}/w1`), 200, 2000);
+    // the container can go as a whole, disr or not
+    expectRsc(await owner.update(p, { "m2m:cnt": { disr: true } }), 200, 2004);
+    expectRsc(await owner.delete(p), 200, 2002);
+  });
+
+  it("keeps dgt as given; dcnt deletes an instance after that many retrievals", async () => {
+    const p = await container("counted");
+    const made = await owner.create(p, 4, { "m2m:cin": { rn: "d", con: "x", dgt: "20260301T101500,250", dcnt: 3 } });
+    expectRsc(made, 201, 2001);
+    expect(made.body["m2m:cin"]).toMatchObject({ dgt: "20260301T101500,250", dcnt: 3 });
+    const seen = [];
+    for (let i = 0; i < 3; i++) seen.push((await owner.retrieve(`${p}/d`)).body["m2m:cin"].dcnt);
+    expect(seen).toEqual([3, 2, 1]);
+    expectRsc(await owner.retrieve(`${p}/d`), 404, 4004);
+    expect(await cnt(p)).toMatchObject({ cni: 0, cbs: 0 });
+    expectRsc(await owner.create(p, 4, { "m2m:cin": { con: "x", dcnt: 0 } }), 400, 4000);
+    expectRsc(await owner.create(p, 4, { "m2m:cin": { con: "x", dgt: "yesterday" } }), 400, 4000);
+  });
+
+  it("wants cnf as type/subtype:encoding (0, 1 or 2), optionally :security (0–5)", async () => {
+    const p = await container("formats");
+    for (const cnf of ["text/plain:0", "application/json:0", "application/octet-stream:2", "text/plain:0:1"])
+      expectRsc(await owner.create(p, 4, { "m2m:cin": { cnf, con: "x" } }), 201, 2001);
+    for (const cnf of ["text", "text:0", "text/plain", "text/plain:9", "text/plain:0:0:0", "text/plain:0:6", 5])
+      expectRsc(await owner.create(p, 4, { "m2m:cin": { cnf, con: "x" } }), 400, 4000);
+  });
+
+  it("removes an optional attribute set to null in an update, and refuses null for the others", async () => {
+    const p = await container("nulls", { lbl: ["nullme"] });
+    expect((await owner.retrieve("/Mobius/app?fu=1&lbl=nullme")).body["m2m:uril"]).toEqual(["Mobius/app/nulls"]);
+    const u = await owner.update(p, { "m2m:cnt": { lbl: null } });
+    expectRsc(u, 200, 2004);
+    expect(u.body["m2m:cnt"]).not.toHaveProperty("lbl");
+    expect((await owner.retrieve("/Mobius/app?fu=1&lbl=nullme")).body["m2m:uril"]).toEqual([]);
+    expectRsc(await owner.update(p, { "m2m:cnt": { mni: null } }), 400, 4000);
   });
 });
 
@@ -259,7 +329,7 @@ describe("discovery", () => {
   });
 
   it("lists every resource below the target by structured path, in creation order", async () => {
-    const r = await other.retrieve(`${base}?fu=1`);
+    const r = await owner.retrieve(`${base}?fu=1`);
     expectRsc(r, 200, 2000);
     expect(r.body).toEqual({
       "m2m:uril": [`${listed}/c1`, `${listed}/c2`, `${listed}/c1/i1`, `${listed}/c1/i2`, `${listed}/c1/i3`],
@@ -394,17 +464,40 @@ describe("container limits", () => {
   });
 });
 
-describe("access rule: anyone reads and adds, only the creator or the superuser changes", () => {
-  it("lets another originator create, retrieve, discover and subscribe", async () => {
-    const p = await container("open");
-    expectRsc(await other.create(p, 4, { "m2m:cin": { rn: "theirs", con: "x" } }), 201, 2001);
-    expectRsc(await other.retrieve(p), 200, 2000);
-    expectRsc(await other.retrieve(`${p}?fu=1`), 200, 2000);
+describe("access rule (standard): without ACPs only the owner and the superuser reach a resource, as TS-0001 and ACME", () => {
+  it("refuses another originator reading, adding and subscribing (403/4103); its discovery finds nothing", async () => {
+    const p = await container("private");
+    await instance(p, "x", "mine");
+    expectRsc(await other.retrieve(p), 403, 4103);
+    expectRsc(await other.retrieve(`${p}/mine`), 403, 4103);
+    expectRsc(await other.retrieve(`${p}/la`), 403, 4103);
+    expectRsc(await other.retrieve(`${p}?rcn=4`), 403, 4103);
+    expectRsc(await other.create(p, 4, { "m2m:cin": { con: "x" } }), 403, 4103);
+    expectRsc(await other.create("/Mobius/app", 3, { "m2m:cnt": { rn: "intruder" } }), 403, 4103);
     expectRsc(
       await other.create(p, 23, { "m2m:sub": { rn: "watch", nu: ["http://127.0.0.1:9/n"], enc: { net: [3] } } }),
-      201,
-      2001,
+      403,
+      4103,
     );
+    const found = await other.retrieve(`${p}?fu=1`);
+    expectRsc(found, 200, 2000);
+    expect(found.body["m2m:uril"]).toEqual([]);
+    expect(await names(p)).toEqual(["mine"]);
+  });
+
+  it("lets registered AEs read the CSEBase, and only the superuser add anything but an AE below it", async () => {
+    expectRsc(await owner.retrieve("/Mobius"), 200, 2000);
+    expectRsc(await cse.client("Cstranger").retrieve("/Mobius"), 403, 4103);
+    expectRsc(await owner.create("/Mobius", 3, { "m2m:cnt": { rn: "top" } }), 403, 4103);
+    expectRsc(await admin.create("/Mobius", 3, { "m2m:cnt": { rn: "top" } }), 201, 2001);
+    expectRsc(await admin.delete("/Mobius/top"), 200, 2002);
+  });
+
+  it("gives an instance to its container's owner, whoever created it", async () => {
+    const p = await container("delivered");
+    expectRsc(await admin.create(p, 4, { "m2m:cin": { rn: "fromAdmin", con: "x" } }), 201, 2001);
+    expectRsc(await owner.retrieve(`${p}/fromAdmin`), 200, 2000);
+    expectRsc(await owner.delete(`${p}/fromAdmin`), 200, 2002);
   });
 
   it("refuses update and delete by anyone else with 403/4103", async () => {
@@ -415,12 +508,6 @@ describe("access rule: anyone reads and adds, only the creator or the superuser 
     expectRsc(await other.delete(p), 403, 4103);
     expectRsc(await other.delete("/Mobius/app"), 403, 4103);
     expect((await owner.retrieve(`${p}/mine`)).status).toBe(200);
-  });
-
-  it("lets the creator of an instance delete it inside someone else's container", async () => {
-    const p = await container("shared");
-    expectRsc(await other.create(p, 4, { "m2m:cin": { rn: "theirs", con: "x" } }), 201, 2001);
-    expectRsc(await other.delete(`${p}/theirs`), 200, 2002);
   });
 
   it("lets the superuser delete anything; deleting removes the whole subtree", async () => {
@@ -447,5 +534,39 @@ describe("access rule: anyone reads and adds, only the creator or the superuser 
       201,
       2001,
     );
+  });
+});
+
+describe("access rule (mobius): anyone reads and adds, only the creator or the superuser changes", () => {
+  let mobius: TestCse;
+  let mOwner: M2mClient;
+  let mOther: M2mClient;
+  beforeAll(async () => {
+    mobius = await startTestCse({ profile: "mobius" });
+    mOwner = mobius.client("Cowner");
+    mOther = mobius.client("Cother");
+    expectRsc(await mOwner.create("/Mobius", 2, { "m2m:ae": { rn: "app", api: "Napp", rr: true } }), 201, 2001);
+    expectRsc(await mOwner.create("/Mobius/app", 3, { "m2m:cnt": { rn: "open" } }), 201, 2001);
+  });
+  afterAll(() => mobius.close());
+
+  it("lets another originator create, retrieve, discover and subscribe", async () => {
+    const p = "/Mobius/app/open";
+    expectRsc(await mOther.create(p, 4, { "m2m:cin": { rn: "theirs", con: "x" } }), 201, 2001);
+    expectRsc(await mOther.retrieve(p), 200, 2000);
+    expect((await mOther.retrieve(`${p}?fu=1`)).body["m2m:uril"]).toEqual(["Mobius/app/open/theirs"]);
+    expectRsc(
+      await mOther.create(p, 23, { "m2m:sub": { rn: "watch", nu: ["http://127.0.0.1:9/n"], enc: { net: [3] } } }),
+      201,
+      2001,
+    );
+  });
+
+  it("lets the creator of an instance delete it inside someone else's container, and nobody else change it", async () => {
+    const p = "/Mobius/app/open";
+    expectRsc(await mOther.create(p, 4, { "m2m:cin": { rn: "mine", con: "x" } }), 201, 2001);
+    expectRsc(await mOwner.delete(`${p}/mine`), 403, 4103);
+    expectRsc(await mOther.delete(`${p}/mine`), 200, 2002);
+    expectRsc(await mOther.update(p, { "m2m:cnt": { mni: 1 } }), 403, 4103);
   });
 });
