@@ -5,7 +5,7 @@
 // the grace time. Killing only the master (as these tests once did) leaves its workers running,
 // listening on their ports, long after the test.
 import { execFile } from "node:child_process";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { type OwnedProcess, spawnOwned } from "#codecs-test/helpers/processes/owned.ts";
 
@@ -25,7 +25,19 @@ export interface RunningNginx extends OwnedProcess {
   stderr(): string;
 }
 
-export function startNginx(opts: NginxOptions): RunningNginx {
+/**
+ * The http context's temp directories, inside the prefix (Debian's built-in ones under /var/lib/nginx
+ * are root's): created, and the directives that name them.
+ */
+export function httpTempPaths(prefix: string): string[] {
+  return ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map((d) => {
+    mkdirSync(path.join(prefix, d), { recursive: true });
+    return `${d}_temp_path ${path.join(prefix, d)};`;
+  });
+}
+
+/** Writes `<prefix>/nginx.conf` for a foreground master with one worker; returns its path. */
+export function writeNginxConf(opts: NginxOptions): string {
   if (!existsSync(NGINX)) throw new Error(`${NGINX} is missing: install Debian's nginx (.ci/system-packages.txt)`);
   const conf = path.join(opts.prefix, "nginx.conf");
   writeFileSync(
@@ -46,6 +58,11 @@ export function startNginx(opts: NginxOptions): RunningNginx {
       "",
     ].join("\n"),
   );
+  return conf;
+}
+
+export function startNginx(opts: NginxOptions): RunningNginx {
+  const conf = writeNginxConf(opts);
   const args = ["-p", opts.prefix, "-c", conf, "-e", "stderr"];
   let err = "";
   const p = spawnOwned(NGINX, args, {

@@ -3,7 +3,7 @@
 // serve TLS with the generated pair, redirect plain HTTP, balance authenticated ingest over both
 // replicas, pass the read API and the event stream, and keep accepting when a replica goes down. No Docker engine here: the
 // replicas are local processes sharing one buffer directory, as the containers share one volume.
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import https from "node:https";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -12,7 +12,7 @@ import { client, cseProcess, encodedSamples, m2mGet, spawnBufferReplicas, tempDi
 import { addKey } from "../../shared/credentials.ts";
 import { repoRoot } from "../../shared/launch.ts";
 import { freePort } from "../../shared/ports.ts";
-import { startNginx } from "../../test-support/nginx.ts";
+import { httpTempPaths, startNginx } from "../../test-support/nginx.ts";
 import { writeBundle } from "../bundle/export.ts";
 
 describe("nginx from the exported bundle", () => {
@@ -70,20 +70,11 @@ describe("nginx from the exported bundle", () => {
         conf = conf.replace(`server decoder-${k + 1}:8080`, `server 127.0.0.1:${new URL(replicas[k]!.url).port}`);
       expect(conf).not.toMatch(/decoder-\d:8080/);
       const prefix = tempDir();
-      for (const d of ["body", "proxy", "fastcgi", "uwsgi", "scgi"]) mkdirSync(path.join(prefix, d));
       writeFileSync(path.join(prefix, "decoder.conf"), conf);
       // stopped, workers and all, when this test ends however it ends
       const nginx = startNginx({
         prefix,
-        blocks: [
-          "http {",
-          "  access_log off;",
-          ...["body", "proxy", "fastcgi", "uwsgi", "scgi"].map(
-            (d) => `  ${d === "body" ? "client_body" : d}_temp_path ${prefix}/${d};`,
-          ),
-          `  include ${prefix}/decoder.conf;`,
-          "}",
-        ],
+        blocks: ["http {", "  access_log off;", ...httpTempPaths(prefix), `  include ${prefix}/decoder.conf;`, "}"],
       });
       const front = `https://127.0.0.1:${port}`;
       const plain = `http://127.0.0.1:${plainPort}`;

@@ -8,8 +8,9 @@
 //    (an orphan, reparented to init or a subreaper): nginx rewrites its workers' environment, so an
 //    orphaned worker is only recognisable this way. A process of the session hanging under
 //    vitest's parents (the shell, `tee` in .ci/run) is a sibling of the run, not part of it.
-// vitest itself, its parents, vite's esbuild service and tinypool's idle worker are not leaks.
-import { environOf, type Proc, processTable } from "./procfs.ts";
+// vitest itself, its parents, vite's esbuild service, vitest's pool workers (but not what they
+// started) and zombies (ended, waiting for init to collect them) are not leaks.
+import { ended, environOf, type Proc, processTable } from "./procfs.ts";
 import { RUN_ID_VAR, type RunRecord, TEST_VAR } from "./runLog.ts";
 
 export interface RunIdentity {
@@ -49,7 +50,7 @@ export function runLeftovers(
     return true;
   };
   return table.filter((p) => {
-    if (p.pid === run.main.pid || run.ancestors.has(p.pid) || p.start < run.main.start) return false;
+    if (p.pid === run.main.pid || run.ancestors.has(p.pid) || p.start < run.main.start || ended(p)) return false;
     if (run.baseline.has(key(p))) return false;
     if (p.ppid === run.main.pid && POOL_WORKER.test(p.cmd)) return false;
     if (groups.has(p.pgid) || groups.has(p.sid)) return true;

@@ -9,7 +9,7 @@ import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process"
 import path from "node:path";
 import { onTestFinished, type RunnerTestCase } from "vitest";
 import { getCurrentTest } from "vitest/suite";
-import { readProc } from "./procfs.ts";
+import { groupRunning, readProc } from "./procfs.ts";
 import { record } from "./runLog.ts";
 
 export interface OwnOptions {
@@ -73,15 +73,7 @@ export function own(child: ChildProcess, options: OwnOptions = {}): OwnedProcess
   if (leader && leader.pgid !== pid)
     throw new Error(`${name} (pid ${pid}) shares process group ${leader.pgid}: start it with detached: true`);
 
-  const running = () => {
-    if (!pid) return false;
-    try {
-      process.kill(-pid, 0);
-      return true;
-    } catch (e) {
-      return (e as NodeJS.ErrnoException).code === "EPERM";
-    }
-  };
+  const running = () => pid !== 0 && groupRunning(pid);
   const signal = (sig: NodeJS.Signals) => {
     if (!pid) return;
     try {

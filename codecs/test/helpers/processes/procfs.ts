@@ -6,6 +6,8 @@ import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 
 export interface Proc {
   pid: number;
+  /** R, S, D, T…; Z is a zombie: ended, waiting for its parent (often init) to collect it */
+  state: string;
   ppid: number;
   pgid: number;
   sid: number;
@@ -43,7 +45,7 @@ export function readProc(pid: number): Proc | undefined {
   }
   // kernel threads and zombies have no command line: fall back to the name in parentheses
   if (!cmd) cmd = `[${stat.slice(stat.indexOf("(") + 1, close)}]`;
-  return { pid, ppid: Number(f[1]), pgid: Number(f[2]), sid: Number(f[3]), start: Number(f[19]), cmd };
+  return { pid, state: f[0]!, ppid: Number(f[1]), pgid: Number(f[2]), sid: Number(f[3]), start: Number(f[19]), cmd };
 }
 
 export function processTable(): Proc[] {
@@ -56,9 +58,23 @@ export function processTable(): Proc[] {
   return all;
 }
 
-/** Whether `p` (same pid, same start) is still running. */
+/** A zombie has ended: it holds no memory, ports or files any more. */
+export const ended = (p: Pick<Proc, "state">) => p.state === "Z" || p.state === "X";
+
+/** Whether `p` (same pid, same start) is still running (a zombie is not). */
 export function stillRunning(p: Pick<Proc, "pid" | "start">): boolean {
-  return readProc(p.pid)?.start === p.start;
+  const now = readProc(p.pid);
+  return now?.start === p.start && !ended(now);
+}
+
+/** Whether a process of group `pgid` runs (zombies left for init to collect do not count). */
+export function groupRunning(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "EPERM") return false;
+  }
+  return processTable().some((p) => p.pgid === pgid && !ended(p));
 }
 
 /** The variables named in `names` from the environment `pid` was started with ({} when unreadable). */
