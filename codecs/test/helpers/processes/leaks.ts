@@ -39,7 +39,15 @@ export function runLeftovers(
   table: readonly Proc[] = processTable(),
 ): Proc[] {
   const byPid = new Map(table.map((p) => [p.pid, p]));
-  const groups = new Set(records.flatMap((r) => (r.kind === "group" ? [r.pgid] : [])));
+  const groups = records.flatMap((r) => (r.kind === "group" ? [r] : []));
+  // pids are reused (pid_max can be 32768): a group id names our group only while its leader is ours
+  // or gone, and only for processes started after it
+  const inOwnedGroup = (p: Proc) =>
+    groups.some((g) => {
+      if ((g.pgid !== p.pgid && g.pgid !== p.sid) || p.start < g.start) return false;
+      const leader = byPid.get(g.pgid);
+      return !leader || leader.start === g.start;
+    });
   const hangsUnderRun = (p: Proc): boolean => {
     for (let up = byPid.get(p.ppid), hops = 0; up && hops < 1000; up = byPid.get(up.ppid), hops++) {
       if (up.pid === run.main.pid) return true;
@@ -53,7 +61,7 @@ export function runLeftovers(
     if (p.pid === run.main.pid || run.ancestors.has(p.pid) || p.start < run.main.start || ended(p)) return false;
     if (run.baseline.has(key(p))) return false;
     if (p.ppid === run.main.pid && POOL_WORKER.test(p.cmd)) return false;
-    if (groups.has(p.pgid) || groups.has(p.sid)) return true;
+    if (inOwnedGroup(p)) return true;
     if (environOf(p.pid, [RUN_ID_VAR])[RUN_ID_VAR] === run.id) return true;
     return run.sessionIsOurs && p.sid === run.main.sid && hangsUnderRun(p);
   });

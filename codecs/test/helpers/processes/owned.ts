@@ -73,9 +73,16 @@ export function own(child: ChildProcess, options: OwnOptions = {}): OwnedProcess
   if (leader && leader.pgid !== pid)
     throw new Error(`${name} (pid ${pid}) shares process group ${leader.pgid}: start it with detached: true`);
 
-  const running = () => pid !== 0 && groupRunning(pid);
+  // an emptied group is over for good: latched, so that a later process given the same pid (and
+  // so the same group id) is never taken for it
+  let over = pid === 0;
+  const running = () => {
+    if (!over && !groupRunning(pid)) over = true;
+    return !over;
+  };
+  child.once("exit", () => running());
   const signal = (sig: NodeJS.Signals) => {
-    if (!pid) return;
+    if (!running()) return;
     try {
       process.kill(-pid, sig);
     } catch {
