@@ -73,7 +73,11 @@ export function startNginx(opts: NginxOptions): RunningNginx {
       new Promise<void>((resolve) =>
         execFile(NGINX, [...args, "-s", "quit"], { timeout: 10_000 }, (e) => {
           // no pid file yet (stopped while starting): the same request as a signal to the master
-          if (e) me.child.kill("SIGQUIT");
+          try {
+            if (e) process.kill(me.pid, "SIGQUIT");
+          } catch {
+            // the master is gone already
+          }
           resolve();
         }),
       ),

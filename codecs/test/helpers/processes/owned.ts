@@ -16,7 +16,7 @@ export interface OwnOptions {
   /** a name for messages; default the command's file name */
   name?: string;
   /** how to ask it to stop; default SIGTERM to its whole group */
-  stop?: (p: OwnedProcess) => void | Promise<void>;
+  stop?: (p: OwnedGroup) => void | Promise<void>;
   /** how long the asked-for stop may take before SIGKILL to the group; default 10 s */
   graceMs?: number;
   /**
@@ -26,13 +26,10 @@ export interface OwnOptions {
   scope?: "test" | "file";
 }
 
-export interface OwnedProcess {
-  readonly child: ChildProcess;
+export interface OwnedGroup {
   readonly name: string;
   /** the leader's pid, which is also the process group's id */
   readonly pid: number;
-  /** resolves with the leader's exit code, or its signal's name */
-  readonly exited: Promise<number | string>;
   /** whether any process of the group is still there */
   running(): boolean;
   /** sends `signal` to every process of the group */
@@ -41,8 +38,14 @@ export interface OwnedProcess {
   stop(): Promise<void>;
 }
 
+export interface OwnedProcess extends OwnedGroup {
+  readonly child: ChildProcess;
+  /** resolves with the leader's exit code, or its signal's name */
+  readonly exited: Promise<number | string>;
+}
+
 /** what the worker's exit and signal handlers kill, and what the end of a test file stops */
-const live = new Map<OwnedProcess, "test" | "file">();
+const live = new Map<OwnedGroup, "test" | "file">();
 
 /** `spawn`, in its own process group, owned by the running test (or the test file). */
 export function spawnOwned(
@@ -60,14 +63,38 @@ export function spawnOwned(
  * `onSpawn` hook), so it is stopped like one from `spawnOwned`.
  */
 export function own(child: ChildProcess, options: OwnOptions = {}): OwnedProcess {
-  const name = options.name ?? path.basename(child.spawnfile);
   const exited = new Promise<number | string>((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) resolve(child.exitCode ?? child.signalCode!);
     else child.once("exit", (code, signal) => resolve(code ?? signal ?? -1));
     // spawn failed (ENOENT…): there is no process to wait for
     child.once("error", () => child.pid === undefined && resolve(-1));
   });
-  const pid = child.pid ?? 0;
+  const p = Object.assign(
+    adopt(child.pid ?? 0, {
+      ...options,
+      name: options.name ?? path.basename(child.spawnfile),
+      cmd: [child.spawnfile, ...child.spawnargs.slice(1)].join(" "),
+      settled: exited,
+    }),
+    { child, exited },
+  );
+  child.once("exit", () => p.running());
+  return p;
+}
+
+/**
+ * Takes ownership of a running process group a test caused but did not spawn itself, e.g. the
+ * session `satpayload stack up --detach` starts in the background (pgid = its pid).
+ */
+export function ownGroup(pgid: number, options: OwnOptions & { name: string }): OwnedGroup {
+  return adopt(pgid, { ...options, cmd: readProc(pgid)?.cmd ?? options.name });
+}
+
+function adopt(
+  pid: number,
+  options: OwnOptions & { name: string; cmd: string; settled?: Promise<unknown> },
+): OwnedGroup {
+  const { name } = options;
   const leader = pid ? readProc(pid) : undefined;
   // setsid() happens in the child before exec, and spawn() returns after exec: a group of its own by now
   if (leader && leader.pgid !== pid)
@@ -80,7 +107,6 @@ export function own(child: ChildProcess, options: OwnOptions = {}): OwnedProcess
     if (!over && !groupRunning(pid)) over = true;
     return !over;
   };
-  child.once("exit", () => running());
   const signal = (sig: NodeJS.Signals) => {
     if (!running()) return;
     try {
@@ -90,11 +116,9 @@ export function own(child: ChildProcess, options: OwnOptions = {}): OwnedProcess
     }
   };
   let stopping: Promise<void> | undefined;
-  const p: OwnedProcess = {
-    child,
+  const g: OwnedGroup = {
     name,
     pid,
-    exited,
     running,
     signal,
     stop: () =>
@@ -102,7 +126,7 @@ export function own(child: ChildProcess, options: OwnOptions = {}): OwnedProcess
         try {
           if (!running()) return;
           try {
-            await (options.stop ? options.stop(p) : signal("SIGTERM"));
+            await (options.stop ? options.stop(g) : signal("SIGTERM"));
           } catch {
             // the polite way failed (its command is missing, the pid file is gone): SIGKILL below still ends it
           }
@@ -111,29 +135,29 @@ export function own(child: ChildProcess, options: OwnOptions = {}): OwnedProcess
           if (!(await groupGone(running, 5_000)))
             throw new Error(`${name} (process group ${pid}) is still running after SIGKILL`);
         } finally {
-          live.delete(p);
+          live.delete(g);
         }
-        await exited;
+        await options.settled;
       })()),
   };
-  if (!pid) return p;
+  if (over) return g;
 
   const test = getCurrentTest();
   const scope = options.scope ?? (test ? "test" : "file");
   if (scope === "test") {
     if (!test) throw new Error(`${name}: scope "test" outside a running test`);
-    onTestFinished(() => p.stop());
+    onTestFinished(() => g.stop());
   }
-  live.set(p, scope);
+  live.set(g, scope);
   watchWorkerEnd();
   record({
     kind: "group",
     pgid: pid,
     start: leader?.start ?? 0,
-    cmd: [child.spawnfile, ...child.spawnargs.slice(1)].join(" "),
+    cmd: options.cmd,
     test: test ? testLabel(test) : `${currentFile ?? "?"} (outside a test)`,
   });
-  return p;
+  return g;
 }
 
 /** Stops what is still owned with scope "file" (the per-file setup calls it when a test file ends). */
