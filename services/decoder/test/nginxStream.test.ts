@@ -4,10 +4,10 @@
 // verified against the generated certificate and gets its PUBACK; libcoap's coap-client POSTs over
 // UDP and gets the decoder's 2.01; both records are stored. No Docker engine here: the replicas are
 // local processes sharing one buffer directory, as the containers share one volume.
-import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { runOwned } from "#codecs-test/helpers/processes/run.ts";
 import { cseProcess, encodedSamples, spawnBufferReplicas, tempDir, waitFor } from "./support.ts";
 import { addKey } from "../../shared/credentials.ts";
 import { repoRoot } from "../../shared/launch.ts";
@@ -17,10 +17,11 @@ import { writeBundle } from "../bundle/export.ts";
 
 const STREAM_MODULE = "/usr/lib/nginx/modules/ngx_stream_module.so";
 
-const run = (cmd: string, args: string[]) =>
-  new Promise<{ code: number; out: string }>((resolve) =>
-    execFile(cmd, args, { timeout: 30_000 }, (e, stdout, stderr) => resolve({ code: e ? 1 : 0, out: stdout + stderr })),
-  );
+// owned: a client still running after 30 s, or when the test ends, is stopped
+const run = async (cmd: string, args: string[]) => {
+  const r = await runOwned(cmd, args, { timeoutMs: 30_000 });
+  return { code: r.code === 0 ? 0 : 1, out: r.stdout + r.stderr };
+};
 
 describe("nginx stream blocks from the exported bundle", () => {
   it(
