@@ -109,16 +109,13 @@ export function descendantsOf(pid: number, table: readonly Proc[] = processTable
   return out;
 }
 
-/** Whether this process has any child right now: one read a thread, no walk of the table. */
+/**
+ * Whether this process's main thread has a child right now: one read, no walk of the table. (The
+ * kernel lists children under the thread that forked them; child_process spawns from the main thread.)
+ */
 export function hasChildren(pid = process.pid): boolean {
   try {
-    return readdirSync(`/proc/${pid}/task`).some((tid) => {
-      try {
-        return readFileSync(`/proc/${pid}/task/${tid}/children`, "utf8").trim() !== "";
-      } catch {
-        return false;
-      }
-    });
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim() !== "";
   } catch {
     return false;
   }

@@ -3,7 +3,7 @@
 // run starts, through the environment), each test's start and end, the process groups the helpers
 // own, and the processes seen under a worker when a test ended. One JSON line a record, one file
 // per worker process, in a directory the leak check's global setup makes and removes.
-import { appendFileSync, readdirSync, readFileSync } from "node:fs";
+import { openSync, readdirSync, readFileSync, writeSync } from "node:fs";
 import path from "node:path";
 
 /** the run's id, in the environment of every process the run starts (unless one clears its environment) */
@@ -22,11 +22,14 @@ export type RunRecord =
   /** a process group the test helpers started and own (its leader's pid is the group's id) */
   | { kind: "group"; pgid: number; start: number; cmd: string; test: string };
 
+/** this process's record file, opened once (a record is written at every test's start and end) */
+let fd: number | undefined;
 export function record(r: RunRecord): void {
   const dir = process.env[RUN_DIR_VAR];
   if (!dir) return;
   try {
-    appendFileSync(path.join(dir, `${process.pid}.jsonl`), JSON.stringify(r) + "\n");
+    fd ??= openSync(path.join(dir, `${process.pid}.jsonl`), "a");
+    writeSync(fd, JSON.stringify(r) + "\n");
   } catch {
     // the directory is gone: the run is over (a test outliving its run writes nowhere)
   }
