@@ -59,7 +59,7 @@ export async function spawnBufferReplicas(n: number, args: string[]): Promise<De
  * `launch`, owned from the moment it is spawned (owned.ts): stopped when the test that started it
  * ends (or the file, when started in beforeAll), even if that test times out while it starts.
  */
-async function launchOwned(
+export async function launchOwned(
   entry: string,
   args: string[],
   opts: LaunchOptions,
