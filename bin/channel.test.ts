@@ -1,17 +1,15 @@
 // `satpayload channel`: JSON schemas, the seed 003 table, the fleet mode and usage errors.
-import { execFile } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { runOwned } from "#codecs-test/helpers/processes/run.ts";
 import { repoRoot } from "#codecs-test/helpers/python.ts";
 
 const TSX = path.join(repoRoot, "node_modules/.bin/tsx");
 
-function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  return new Promise((resolve) => {
-    execFile(TSX, ["bin/satpayload.ts", ...args], { cwd: repoRoot, maxBuffer: 64 * 1024 * 1024 }, (e, out, err) =>
-      resolve({ code: e ? Number(e.code ?? 1) : 0, out, err }),
-    );
-  });
+async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  // owned: stopped with tsx's node child if its test ends first
+  const r = await runOwned(TSX, ["bin/satpayload.ts", ...args], { cwd: repoRoot });
+  return { code: typeof r.code === "number" ? r.code : 1, out: r.stdout, err: r.stderr };
 }
 
 describe("satpayload channel", () => {

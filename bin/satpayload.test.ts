@@ -1,11 +1,12 @@
 // Runs the CLI as users do (a subprocess through tsx) and checks its output against the Python reference peers.
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { kineisTrackerPreset } from "#codecs/presets/kineisTracker.ts";
 import { PAPER_EXAMPLE_TEXT } from "#codecs-test/fixtures/paperExample.ts";
+import { runOwned } from "#codecs-test/helpers/processes/run.ts";
 import { referencePython, repoRoot } from "#codecs-test/helpers/python.ts";
 
 const TSX = path.join(repoRoot, "node_modules/.bin/tsx");
@@ -20,23 +21,10 @@ interface Run {
 }
 
 /** Async, so vitest's worker stays responsive while the CLI runs; independent runs go in parallel. */
-function cli(args: string[], input?: string | Buffer): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(TSX, ["bin/satpayload.ts", ...args], { cwd: repoRoot });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on("data", (c: Buffer) => out.push(c));
-    child.stderr.on("data", (c: Buffer) => err.push(c));
-    child.on("error", reject);
-    child.on("close", (code) => {
-      const bytes = Buffer.concat(out);
-      resolve({ code, out: bytes.toString("utf8"), bytes, err: Buffer.concat(err).toString("utf8") });
-    });
-    child.stdin.on("error", () => {
-      // the CLI may exit before reading stdin (usage errors): nothing to deliver then
-    });
-    child.stdin.end(input ?? "");
-  });
+async function cli(args: string[], input?: string | Buffer): Promise<Run> {
+  // owned: a CLI still running when its test ends (failed, timed out) is stopped with tsx's node child
+  const r = await runOwned(TSX, ["bin/satpayload.ts", ...args], { cwd: repoRoot, input });
+  return { code: typeof r.code === "number" ? r.code : null, out: r.stdout, bytes: r.stdoutBytes, err: r.stderr };
 }
 
 function file(name: string, text: string): string {

@@ -1,12 +1,12 @@
 // The Stack page with MQTT and CoAP ingest ticked in its start form: CoAP with several replicas is
 // refused next to its box, the running stack lists both endpoints, and records sent from Debian's
 // mosquitto_pub and libcoap's coap-client to those addresses appear live in its table.
-import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { codecFor, generateSamples, parseLayout, presetById } from "#codecs";
+import { runOwned } from "#codecs-test/helpers/processes/run.ts";
 import { stackSupervisorOf } from "#host/handlers/stack.ts";
 import { screenshot, startSession, type E2eSession } from "./support/session.ts";
 import { tid } from "./support/ui.ts";
@@ -24,10 +24,11 @@ afterAll(async () => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
-const run = (cmd: string, args: string[]) =>
-  new Promise<{ code: number; out: string }>((resolve) =>
-    execFile(cmd, args, { timeout: 30_000 }, (e, stdout, stderr) => resolve({ code: e ? 1 : 0, out: stdout + stderr })),
-  );
+// owned: a client still running after 30 s, or when the test ends, is stopped
+const run = async (cmd: string, args: string[]) => {
+  const r = await runOwned(cmd, args, { timeoutMs: 30_000 });
+  return { code: r.code === 0 ? 0 : 1, out: r.stdout + r.stderr };
+};
 
 describe("stack page with MQTT and CoAP ingest", () => {
   it("lists the MQTT and CoAP endpoints and shows records sent there live", { timeout: 240_000 }, async () => {

@@ -2,7 +2,6 @@
 // mosquitto_pub (MQTT 3.1.1 and 5, QoS 0 and 1), libcoap's coap-client (CON and NON), curl and
 // python-requests (HTTP/1.1 POST, as the paper's Locust devices sent it). IP/UDP/TCP/TLS header
 // sizes are fixed by their RFCs and cannot be seen from a socket; they are checked as constants.
-import { spawn } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   coapCounter,
@@ -13,6 +12,7 @@ import {
   udpRelay,
   type Counted,
 } from "./helpers/loopback.ts";
+import { spawnOwned } from "./helpers/processes/owned.ts";
 import { referencePython } from "./helpers/python.ts";
 import {
   coapMessageHeaderBytes,
@@ -103,7 +103,7 @@ describe("CoAP message bytes from libcoap's coap-client", () => {
 describe("DTLS 1.2 record bytes from coap-client-openssl to coap-server-openssl (PSK)", () => {
   it("the application-data record adds 29 B to the CoAP message (13 B header + CCM_8 nonce and tag)", async () => {
     const port = await freeUdpPortPair();
-    const server = spawn(
+    const server = spawnOwned(
       "coap-server-openssl",
       ["-A", "127.0.0.1", "-p", String(port), "-k", "satpayload-psk", "-v", "0"],
       { stdio: "ignore" },
@@ -131,7 +131,7 @@ describe("DTLS 1.2 record bytes from coap-client-openssl to coap-server-openssl 
       const coap = coapMessageHeaderBytes({ tokenLength: 2, uriPath: ["example_data"], uriPort: relay.port }, 5) + 5;
       expect(appData[0]!.bytes - coap).toBe(DTLS12_CCM8_RECORD);
     } finally {
-      server.kill();
+      await server.stop();
       await relay.close();
     }
   });

@@ -1,36 +1,34 @@
 // `satpayload devkit simulate` prints a device path the real binding (and `devkit send`) can use.
-import { spawn, execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import { spawnOwned } from "#codecs-test/helpers/processes/owned.ts";
+import { runOwned } from "#codecs-test/helpers/processes/run.ts";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const tsx = path.join(root, "node_modules/.bin/tsx");
-const run = promisify(execFile);
 
 async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  try {
-    const r = await run(tsx, ["bin/satpayload.ts", ...args], { cwd: root, timeout: 60_000 });
-    return { code: 0, out: r.stdout, err: r.stderr };
-  } catch (e) {
-    const x = e as { code: number; stdout: string; stderr: string };
-    return { code: x.code, out: x.stdout, err: x.stderr };
-  }
+  // owned: stopped with tsx's node child after 60 s, or when its test ends first
+  const r = await runOwned(tsx, ["bin/satpayload.ts", ...args], { cwd: root, timeoutMs: 60_000 });
+  return { code: typeof r.code === "number" ? r.code : 1, out: r.stdout, err: r.stderr };
 }
 
 describe("satpayload devkit", () => {
   it("simulate prints the pty path; send enqueues on it and waits for the satellite ack; Ctrl+C removes it", async () => {
     let devicePath = "";
-    const sim = spawn(tsx, ["bin/satpayload.ts", "devkit", "simulate", "--pass-delay", "300"], {
+    // owned: if the test fails or times out, it gets the Ctrl+C a terminal would send (SIGINT to the group)
+    const owned = spawnOwned(tsx, ["bin/satpayload.ts", "devkit", "simulate", "--pass-delay", "300"], {
       cwd: root,
       stdio: ["ignore", "pipe", "pipe"],
+      stop: (me) => me.signal("SIGINT"),
     });
+    const sim = owned.child;
     try {
       devicePath = await new Promise<string>((resolve, reject) => {
         let out = "";
-        sim.stdout.on("data", (d: Buffer) => {
+        sim.stdout!.on("data", (d: Buffer) => {
           out += d.toString();
           if (out.includes("\n")) resolve(out.split("\n")[0]!);
         });

@@ -1,15 +1,13 @@
 // Several processes asking for the same build at once: exactly one builds, the others wait and then
 // find the finished output; none sees it half-written. A dead holder's lock does not block forever.
-import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
+import { runOwned } from "#codecs-test/helpers/processes/run.ts";
 import { repoRoot } from "./build.ts";
 import { buildOnce } from "./buildLock.ts";
 
-const run = promisify(execFile);
 const dir = mkdtempSync(path.join(os.tmpdir(), "satpayload-buildlock-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -45,7 +43,8 @@ describe("buildOnce", () => {
     writeFileSync(script, CHILD);
     const tsx = path.join(repoRoot, "node_modules/.bin/tsx");
     const outs = await Promise.all(
-      [0, 1, 2, 3].map(() => run(tsx, [script, dir], { cwd: repoRoot, timeout: 120_000 })),
+      // owned: stopped with tsx's node children after 120 s, or when the test ends first
+      [0, 1, 2, 3].map(() => runOwned(tsx, [script, dir], { cwd: repoRoot, timeoutMs: 120_000 })),
     );
     const results = outs.map(
       (o) => JSON.parse(o.stdout.trim().split("\n").pop()!) as { result: string; files: string[] },

@@ -1,8 +1,8 @@
-import { spawn } from "node:child_process";
 import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { spawnOwned } from "#codecs-test/helpers/processes/owned.ts";
 import { TOKEN_HEADER } from "../api/contract.ts";
 import { repoRoot } from "../httpHost.ts";
 import { tempDir } from "./support.ts";
@@ -102,15 +102,16 @@ async function launch(script: string): Promise<{ output: string; info: unknown; 
   const env: NodeJS.ProcessEnv = { ...process.env, CI: "true", SATPAYLOAD_DATA_DIR: tempDir() };
   delete env.DISPLAY;
   delete env.WAYLAND_DISPLAY;
-  const child = spawn(
+  // owned: a launcher still running when the test fails or times out is stopped with tsx's node child
+  const { child } = spawnOwned(
     process.execPath,
     [path.join(repoRoot, "node_modules", "tsx", "dist", "cli.mjs"), script, "--port", "0", "--no-build"],
-    { cwd: repoRoot, env },
+    { cwd: repoRoot, env, name: script },
   );
   let output = "";
-  child.stderr.on("data", (c) => (output += c));
+  child.stderr!.on("data", (c) => (output += c));
   const url = await new Promise<string>((resolve, reject) => {
-    child.stdout.on("data", (c) => {
+    child.stdout!.on("data", (c) => {
       output += c;
       const m = /Open: (http:\/\/127\.0\.0\.1:\d+\/#token=[\w-]+)/.exec(output);
       if (m && output.includes("Ctrl+C")) resolve(m[1]!);

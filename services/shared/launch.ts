@@ -37,6 +37,10 @@ export interface LaunchOptions {
   tieToParent?: boolean;
   /** flags for node itself, before the entry (e.g. --cpu-prof, which NODE_OPTIONS refuses) */
   nodeArgs?: readonly string[];
+  /** a process group (and session) of its own, so that the caller can signal it with all it starts */
+  detached?: boolean;
+  /** the child as soon as it is spawned, before it reports listening (a test takes ownership here) */
+  onSpawn?: (child: ChildProcess) => void;
 }
 
 export class LaunchError extends Error {
@@ -56,7 +60,9 @@ export function launch(entry: string, args: readonly string[], opts: LaunchOptio
     env: { ...cmd.env, ...opts.env },
     stdio: [opts.tieToParent ? "pipe" : "ignore", "pipe", "pipe"],
     windowsHide: true,
+    detached: opts.detached ?? false,
   });
+  opts.onSpawn?.(child);
   const exited = new Promise<number | string>((resolve) =>
     child.once("exit", (code, signal) => resolve(code ?? signal ?? -1)),
   );

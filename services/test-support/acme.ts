@@ -1,11 +1,11 @@
 // Starts a real ACME CSE (PyPI `acmecse`, from the project's .venv) headless with an in-memory
 // database on a free loopback port, in a temp dir with the acme.ini of services/shared/acme.ts, and
 // waits until its CSEBase answers. One start costs about two seconds: start one per test file.
-import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { spawnOwned } from "#codecs-test/helpers/processes/owned.ts";
 import { referencePython } from "#codecs-test/helpers/python.ts";
 import { acmeAnswers, acmeIni } from "../shared/acme.ts";
 
@@ -51,13 +51,6 @@ export function freePort(): Promise<number> {
   });
 }
 
-function exited(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve();
-    else child.once("exit", () => resolve());
-  });
-}
-
 export async function startAcme(opts: AcmeOptions = {}): Promise<RunningAcme> {
   const exe = acmeExecutable();
   const deadline = Date.now() + (opts.startTimeoutMs ?? 60_000);
@@ -67,33 +60,31 @@ export async function startAcme(opts: AcmeOptions = {}): Promise<RunningAcme> {
     const dir = mkdtempSync(path.join(tmpdir(), "acme-"));
     writeFileSync(path.join(dir, "acme.ini"), acmeIni({ port, verifySubscriptions: opts.verifySubscriptions ?? true }));
     // ACME exits at once, silently and with status 0, when --config is given as an absolute path
-    const child = spawn(exe, ["-dir", dir, "--config", "acme.ini", "--headless"], {
+    // its own process group, owned by the test (or test file) that starts it: stopped with anything
+    // it started when that ends, also on failure or timeout, and when the worker is terminated
+    const acme = spawnOwned(exe, ["-dir", dir, "--config", "acme.ini", "--headless"], {
       cwd: dir,
       stdio: ["ignore", "pipe", "pipe"],
+      name: "acmecse",
     });
+    const child = acme.child;
     let out = "";
     const keep = (b: Buffer) => {
       out = (out + b.toString("utf8")).slice(-20_000);
     };
     child.stdout!.on("data", keep);
     child.stderr!.on("data", keep);
-    // a test runner that dies must not leave ACME behind
-    const reap = () => child.kill("SIGKILL");
-    process.once("exit", reap);
     const url = `http://127.0.0.1:${port}`;
     const cseBaseUrl = `${url}/cse-in`;
 
     let stopping: Promise<void> | undefined;
     const stop = () =>
       (stopping ??= (async () => {
-        process.off("exit", reap);
-        if (child.exitCode === null && child.signalCode === null) {
-          child.kill("SIGTERM");
-          const t = setTimeout(() => child.kill("SIGKILL"), 10_000);
-          await exited(child);
-          clearTimeout(t);
+        try {
+          await acme.stop();
+        } finally {
+          rmSync(dir, { recursive: true, force: true });
         }
-        rmSync(dir, { recursive: true, force: true });
       })());
 
     while (child.exitCode === null && child.signalCode === null && Date.now() < deadline) {

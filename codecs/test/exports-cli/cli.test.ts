@@ -1,6 +1,6 @@
 // `satpayload export` and `satpayload diff` as users run them (a tsx subprocess): files on disk equal
 // the registry's output, zips read back with Python, exit codes tell usage from data errors.
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -8,26 +8,17 @@ import { afterAll, describe, expect, it } from "vitest";
 import { runExports } from "../../src/exporters/registry.ts";
 import { parseLayout } from "../../src/layout/validate.ts";
 import { paperPreset } from "../../src/presets/paper.ts";
+import { runOwned } from "../helpers/processes/run.ts";
 import { referencePython, repoRoot } from "../helpers/python.ts";
 
 const TSX = path.join(repoRoot, "node_modules/.bin/tsx");
 const tmp = mkdtempSync(path.join(os.tmpdir(), "satpayload-export-cli-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(TSX, ["bin/satpayload.ts", ...args], { cwd: repoRoot });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
-    child.on("error", reject);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code: code ?? -1, stdout, stderr });
-    });
-  });
+async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  // owned: stopped with tsx's node child after 60 s, or when its test ends first
+  const r = await runOwned(TSX, ["bin/satpayload.ts", ...args], { cwd: repoRoot, timeoutMs: 60_000 });
+  return { code: typeof r.code === "number" ? r.code : -1, stdout: r.stdout, stderr: r.stderr };
 }
 
 describe("satpayload export", () => {

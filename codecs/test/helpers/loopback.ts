@@ -1,9 +1,9 @@
 // Loopback servers that count what real clients put on the socket, for the overhead tests: a UDP
 // socket that answers CoAP CONs with an empty ACK, a TCP server speaking just enough MQTT
 // (CONNACK, PUBACK) and one speaking just enough HTTP/1.1 (200 after the body).
-import { execFile } from "node:child_process";
 import dgram from "node:dgram";
 import net from "node:net";
+import { runOwned } from "./processes/run.ts";
 
 export interface Counted {
   port: number;
@@ -19,13 +19,14 @@ export interface BindAt {
 }
 const ANY: BindAt = { host: "127.0.0.1", port: 0 };
 
-export function run(cmd: string, args: string[], input?: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = execFile(cmd, args, { timeout: 15_000 }, (err, stdout, stderr) =>
-      err ? reject(new Error(`${cmd} ${args.join(" ")}: ${err.message}\n${stderr}`)) : resolve(stdout),
+/** A client command's stdout; rejects with its stderr when it fails or runs over 15 s (then it is stopped). */
+export async function run(cmd: string, args: string[], input?: string): Promise<string> {
+  const r = await runOwned(cmd, args, { input, timeoutMs: 15_000 });
+  if (r.code !== 0)
+    throw new Error(
+      `${cmd} ${args.join(" ")}: ${r.timedOut ? "timed out after 15 s" : `exited ${r.code}`}\n${r.stderr}`,
     );
-    if (input !== undefined) child.stdin!.end(input);
-  });
+  return r.stdout;
 }
 
 export function coapCounter(at: BindAt = ANY): Promise<Counted> {

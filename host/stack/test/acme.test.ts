@@ -1,23 +1,21 @@
 // `satpayload stack up --cse acme`: the stack starts and supervises a real ACME (PyPI acmecse, from
 // the repo's venv here) as its CSE; a short `satpayload loadtest` against the stack's decoder, and
 // every record is read back from ACME itself.
-import { execFile } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { runOwned } from "#codecs-test/helpers/processes/run.ts";
 import { loadTestResultSchema } from "#services/loadgen/src/result.ts";
 import { nodeCommand, repoRoot } from "#services/shared/launch.ts";
+import { ownStack } from "./support.ts";
 import { tempDir } from "../../test/support.ts";
 import { pidAlive } from "../stateFile.ts";
 
 const CLI = path.join(repoRoot, "bin/satpayload.ts");
 
-function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const c = nodeCommand(CLI, args);
-  return new Promise((resolve) =>
-    execFile(c.command, c.args, { env: c.env, timeout: 240_000, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) =>
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    ),
-  );
+  const r = await runOwned(c.command, c.args, { env: c.env, timeoutMs: 240_000 });
+  return { code: typeof r.code === "number" ? r.code : 1, stdout: r.stdout, stderr: r.stderr };
 }
 
 /** oneM2M GET as ACME's admin, who may read every resource */
@@ -54,6 +52,8 @@ describe("stack up --cse acme", () => {
       options: { cseKind: string };
       endpoints: { ingest: string; stats: string; latest: string; cse: string; container: string };
     };
+    // the background stack (decoder, ACME) is a session of its own: owned, so that a timeout stops it too
+    ownStack(started.ownerPid);
     try {
       expect(started.options.cseKind).toBe("acme");
       expect(started.endpoints.cse).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/cse-in$/);

@@ -1,13 +1,15 @@
 // `satpayload stack …` as users run it: detached up, status, down, a foreground up stopped with
 // Ctrl-C, and the export bundle (files, refusal of bad input).
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { UsageError } from "#bin/commands/errors.ts";
 import { stackCommand } from "#bin/commands/stack.ts";
 import { codecFor, generateSamples, parseLayout, presetById } from "#codecs";
+import { spawnOwned } from "#codecs-test/helpers/processes/owned.ts";
 import { nodeCommand, repoRoot } from "#services/shared/launch.ts";
+import { ownStack } from "./support.ts";
 import { tempDir } from "../../test/support.ts";
 import { pidAlive } from "../stateFile.ts";
 
@@ -26,6 +28,8 @@ describe("satpayload stack", () => {
     expect(up.code, up.stderr).toBe(0);
     const started = JSON.parse(up.stdout);
     expect(started).toMatchObject({ schema: "satpayload.stack/1", state: "running", owner: "cli" });
+    // the background stack is a session of its own: owned, so that a timeout stops it as `stack down` would
+    ownStack(started.ownerPid);
     try {
       const again = cli(["stack", "up", "--detach", "--data-dir", dataDir]);
       expect(again.code).toBe(1);
@@ -65,11 +69,16 @@ describe("satpayload stack", () => {
   it("runs in the foreground until Ctrl-C and then stops both services", { timeout: 120_000 }, async () => {
     const dataDir = tempDir();
     const c = nodeCommand(CLI, ["stack", "up", "--data-dir", dataDir, "--replicas", "2"]);
-    const child = spawn(c.command, c.args, { env: c.env, stdio: ["ignore", "pipe", "pipe"] });
+    // owned: on failure or timeout it gets Ctrl-C as from a terminal (SIGINT to its group, services included)
+    const { child } = spawnOwned(c.command, c.args, {
+      env: c.env,
+      stdio: ["ignore", "pipe", "pipe"],
+      stop: (me) => me.signal("SIGINT"),
+    });
     let out = "";
     let err = "";
-    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+    child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
+    child.stderr!.on("data", (d: Buffer) => (err += d.toString()));
     const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
     try {
       const until = Date.now() + 90_000;

@@ -1,10 +1,10 @@
 // The stack supervisor through the HostApi and directly: start/stop with chosen ports, health checks,
 // restart on crash and on hang, captured logs, live events, and stacks another process runs.
-import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { codecFor, generateSamples, parseLayout, presetById } from "#codecs";
+import { spawnOwned } from "#codecs-test/helpers/processes/owned.ts";
 import { freePort } from "#services/shared/ports.ts";
 import type { EventName } from "../../api/contract.ts";
 import { stackOptionsSchema, type StackStatus } from "../../api/stack.ts";
@@ -187,8 +187,11 @@ describe("supervision", () => {
   it("reports a stack another process runs, refuses a second one, and stops it when that process is the CLI", async () => {
     const dataDir = tempDir();
     // stands in for a detached `satpayload stack up`: a live process recorded in state.json
-    const other = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60000)"], { stdio: "ignore" });
-    const exited = new Promise((r) => other.once("exit", r));
+    const other = spawnOwned(process.execPath, ["-e", "setTimeout(() => {}, 60000)"], {
+      stdio: "ignore",
+      stop: (me) => me.signal("SIGKILL"),
+    });
+    const exited = other.exited;
     try {
       const sup = new StackSupervisor({ dataDir, owner: "app" });
       supervisors.push(sup);
@@ -222,7 +225,7 @@ describe("supervision", () => {
       await exited;
       expect(sup.status().state).toBe("stopped");
     } finally {
-      other.kill("SIGKILL");
+      await other.stop();
     }
   });
 });

@@ -1,19 +1,20 @@
 // services/cse/main.ts as the supervisor runs it (flags, the "listening" line, SIGTERM), the
 // SQLite data dir surviving a restart, and a database failure answered 500/5000.
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
+import { spawnOwned } from "#codecs-test/helpers/processes/owned.ts";
+import { runOwned } from "#codecs-test/helpers/processes/run.ts";
 import { repoRoot } from "#codecs-test/helpers/python.ts";
 import { M2mClient } from "./client.ts";
 import { startTestCse } from "./fixture.ts";
 
 const TSX = path.join(repoRoot, "node_modules/.bin/tsx");
 const dirs: string[] = [];
-const children = new Set<ChildProcess>();
 
 function tempDir(): string {
   const d = mkdtempSync(path.join(tmpdir(), "cse-test-"));
@@ -21,8 +22,8 @@ function tempDir(): string {
   return d;
 }
 
+// the processes are owned (spawnOwned): stopped, tsx's node child included, when their test ends
 afterAll(() => {
-  for (const c of children) c.kill("SIGKILL");
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
@@ -34,9 +35,10 @@ interface Started {
 
 /** Starts main.ts and resolves with its first stdout line, parsed. */
 function startMain(args: string[]): Promise<Started> {
-  const child = spawn(TSX, ["services/cse/main.ts", ...args], { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] });
-  children.add(child);
-  child.once("exit", () => children.delete(child));
+  const { child } = spawnOwned(TSX, ["services/cse/main.ts", ...args], {
+    cwd: repoRoot,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let err = "";
   child.stderr!.on("data", (b: Buffer) => (err += b.toString("utf8")));
   return new Promise((resolve, reject) => {
@@ -53,12 +55,8 @@ function exitOf(child: ChildProcess): Promise<number | null> {
   });
 }
 
-function run(args: string[]): Promise<{ code: number | null; stderr: string }> {
-  const child = spawn(TSX, ["services/cse/main.ts", ...args], { cwd: repoRoot, stdio: ["ignore", "ignore", "pipe"] });
-  children.add(child);
-  let err = "";
-  child.stderr!.on("data", (b: Buffer) => (err += b.toString("utf8")));
-  return exitOf(child).then((code) => ({ code, stderr: err }));
+function run(args: string[]): Promise<{ code: number | string; stderr: string }> {
+  return runOwned(TSX, ["services/cse/main.ts", ...args], { cwd: repoRoot });
 }
 
 describe("main.ts", () => {

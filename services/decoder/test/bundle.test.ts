@@ -10,9 +10,9 @@ import { parse as parseYaml, parseAllDocuments } from "yaml";
 import { presetById } from "#codecs";
 import { layoutToText } from "#host/files/layoutFile.ts";
 import { packageVersion } from "#host/httpHost.ts";
-import { client, encodedSamples, m2mGet, tempDir, waitFor } from "./support.ts";
+import { client, encodedSamples, launchOwned, m2mGet, tempDir, waitFor } from "./support.ts";
 import { addKey } from "../../shared/credentials.ts";
-import { launch, repoRoot, stopChild } from "../../shared/launch.ts";
+import { repoRoot, stopChild } from "../../shared/launch.ts";
 import { writeBundle } from "../bundle/export.ts";
 
 const VALIDATOR = path.join(repoRoot, ".venv/bin/kubernetes-validate");
@@ -142,12 +142,16 @@ describe("stack export bundle", () => {
         "services",
       ]);
 
-      const cse = await launch(path.join(src, "services/cse/main.ts"), ["--port", "0", "--data-dir", tempDir()], {
-        timeoutMs: 60_000,
-      });
+      // owned: stopped when the test ends, also when it fails before its finally or times out
+      const cse = await launchOwned(
+        path.join(src, "services/cse/main.ts"),
+        ["--port", "0", "--data-dir", tempDir()],
+        { timeoutMs: 60_000 },
+        { name: "cse (bundle)" },
+      );
       const cseBase = String(cse.listening.cseBaseUrl);
       const fleet = addKey(path.join(copy, "secrets/keys.json"), { role: "fleet" }).token;
-      const decoder = await launch(
+      const decoder = await launchOwned(
         path.join(src, "services/decoder/main.ts"),
         [
           "--port",
@@ -166,6 +170,7 @@ describe("stack export bundle", () => {
           path.join(copy, "secrets/keys.json"),
         ],
         { timeoutMs: 60_000 },
+        { name: "decoder (bundle)" },
       );
       try {
         const c = client(decoder.listening.url);

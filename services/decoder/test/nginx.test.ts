@@ -3,30 +3,23 @@
 // serve TLS with the generated pair, redirect plain HTTP, balance authenticated ingest over both
 // replicas, pass the read API and the event stream, and keep accepting when a replica goes down. No Docker engine here: the
 // replicas are local processes sharing one buffer directory, as the containers share one volume.
-import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import https from "node:https";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { packageVersion } from "#host/httpHost.ts";
 import { client, cseProcess, encodedSamples, m2mGet, spawnBufferReplicas, tempDir, waitFor } from "./support.ts";
 import { addKey } from "../../shared/credentials.ts";
 import { repoRoot } from "../../shared/launch.ts";
 import { freePort } from "../../shared/ports.ts";
+import { httpTempPaths, startNginx } from "../../test-support/nginx.ts";
 import { writeBundle } from "../bundle/export.ts";
-
-const NGINX = "/usr/sbin/nginx";
-let nginx: ChildProcess | undefined;
-afterAll(() => {
-  nginx?.kill("SIGKILL");
-});
 
 describe("nginx from the exported bundle", () => {
   it(
     "serves TLS with the generated pair, redirects plain HTTP, balances authenticated ingest over 2 replicas (least_conn), serves aggregated stats and events, and survives a replica going down",
     { timeout: 180_000 },
     async () => {
-      if (!existsSync(NGINX)) throw new Error(`${NGINX} is missing: install Debian's nginx (.ci/run does)`);
       const bundle = tempDir();
       const { tlsProblem } = writeBundle({
         outDir: bundle,
@@ -77,31 +70,12 @@ describe("nginx from the exported bundle", () => {
         conf = conf.replace(`server decoder-${k + 1}:8080`, `server 127.0.0.1:${new URL(replicas[k]!.url).port}`);
       expect(conf).not.toMatch(/decoder-\d:8080/);
       const prefix = tempDir();
-      for (const d of ["body", "proxy", "fastcgi", "uwsgi", "scgi"]) mkdirSync(path.join(prefix, d));
       writeFileSync(path.join(prefix, "decoder.conf"), conf);
-      writeFileSync(
-        path.join(prefix, "nginx.conf"),
-        [
-          "daemon off;",
-          "worker_processes 1;",
-          `pid ${prefix}/nginx.pid;`,
-          "error_log stderr warn;",
-          "events { worker_connections 512; }",
-          "http {",
-          "  access_log off;",
-          ...["body", "proxy", "fastcgi", "uwsgi", "scgi"].map(
-            (d) => `  ${d === "body" ? "client_body" : d}_temp_path ${prefix}/${d};`,
-          ),
-          `  include ${prefix}/decoder.conf;`,
-          "}",
-          "",
-        ].join("\n"),
-      );
-      let nginxErr = "";
-      nginx = spawn(NGINX, ["-p", prefix, "-c", path.join(prefix, "nginx.conf"), "-e", "stderr"], {
-        stdio: ["ignore", "ignore", "pipe"],
+      // stopped, workers and all, when this test ends however it ends
+      const nginx = startNginx({
+        prefix,
+        blocks: ["http {", "  access_log off;", ...httpTempPaths(prefix), `  include ${prefix}/decoder.conf;`, "}"],
       });
-      nginx.stderr!.on("data", (d: Buffer) => (nginxErr += d.toString()));
       const front = `https://127.0.0.1:${port}`;
       const plain = `http://127.0.0.1:${plainPort}`;
       await waitFor("nginx answering", async () => (await fetch(`${plain}/nginx-health`)).ok || undefined, 20_000);
@@ -187,7 +161,10 @@ describe("nginx from the exported bundle", () => {
         expect(JSON.parse(r.body).buffer).toBe(0);
       }
       c.close();
-      expect(nginxErr).not.toMatch(/\[(emerg|alert|crit)\]/);
+      expect(nginx.stderr()).not.toMatch(/\[(emerg|alert|crit)\]/);
+      // `-s quit` ends the master and its workers: nothing of nginx's process group is left
+      await nginx.stop();
+      expect(nginx.running()).toBe(false);
     },
   );
 });

@@ -4,27 +4,24 @@
 // verified against the generated certificate and gets its PUBACK; libcoap's coap-client POSTs over
 // UDP and gets the decoder's 2.01; both records are stored. No Docker engine here: the replicas are
 // local processes sharing one buffer directory, as the containers share one volume.
-import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { runOwned } from "#codecs-test/helpers/processes/run.ts";
 import { cseProcess, encodedSamples, spawnBufferReplicas, tempDir, waitFor } from "./support.ts";
 import { addKey } from "../../shared/credentials.ts";
 import { repoRoot } from "../../shared/launch.ts";
 import { freePort, freeUdpPort } from "../../shared/ports.ts";
+import { NGINX, startNginx } from "../../test-support/nginx.ts";
 import { writeBundle } from "../bundle/export.ts";
 
-const NGINX = "/usr/sbin/nginx";
 const STREAM_MODULE = "/usr/lib/nginx/modules/ngx_stream_module.so";
-let nginx: ChildProcess | undefined;
-afterAll(() => {
-  nginx?.kill("SIGKILL");
-});
 
-const run = (cmd: string, args: string[]) =>
-  new Promise<{ code: number; out: string }>((resolve) =>
-    execFile(cmd, args, { timeout: 30_000 }, (e, stdout, stderr) => resolve({ code: e ? 1 : 0, out: stdout + stderr })),
-  );
+// owned: a client still running after 30 s, or when the test ends, is stopped
+const run = async (cmd: string, args: string[]) => {
+  const r = await runOwned(cmd, args, { timeoutMs: 30_000 });
+  return { code: r.code === 0 ? 0 : 1, out: r.stdout + r.stderr };
+};
 
 describe("nginx stream blocks from the exported bundle", () => {
   it(
@@ -98,25 +95,13 @@ describe("nginx stream blocks from the exported bundle", () => {
       expect(conf).not.toMatch(/decoder-\d:/);
       const prefix = tempDir();
       writeFileSync(path.join(prefix, "stream.conf"), conf);
-      writeFileSync(
-        path.join(prefix, "nginx.conf"),
-        [
-          `load_module ${STREAM_MODULE};`,
-          "daemon off;",
-          "worker_processes 1;",
-          `pid ${prefix}/nginx.pid;`,
-          "error_log stderr warn;",
-          "events { worker_connections 512; }",
-          `stream { include ${prefix}/stream.conf; }`,
-          "",
-        ].join("\n"),
-      );
       mkdirSync(path.join(prefix, "logs"), { recursive: true });
-      let nginxErr = "";
-      nginx = spawn(NGINX, ["-p", prefix, "-c", path.join(prefix, "nginx.conf"), "-e", "stderr"], {
-        stdio: ["ignore", "ignore", "pipe"],
+      // stopped, workers and all, when this test ends however it ends
+      const nginx = startNginx({
+        prefix,
+        modules: [`load_module ${STREAM_MODULE};`],
+        blocks: [`stream { include ${prefix}/stream.conf; }`],
       });
-      nginx.stderr!.on("data", (d: Buffer) => (nginxErr += d.toString()));
 
       const [a, b] = encodedSamples("protobuf", 2, 77);
       const cbor = encodedSamples("cbor", 1, 78)[0]!;
@@ -155,7 +140,7 @@ describe("nginx stream blocks from the exported bundle", () => {
         20_000,
         500,
       ).catch((e: Error) => {
-        throw new Error(`${e.message}\nnginx: ${nginxErr}`);
+        throw new Error(`${e.message}\nnginx: ${nginx.stderr()}`);
       });
       expect(first.out).toContain("received CONNACK (0)");
       // a wrong key is refused at CONNECT through nginx as it is directly (CONNACK 5: not authorized)
@@ -186,7 +171,9 @@ describe("nginx stream blocks from the exported bundle", () => {
         20_000,
       );
       expect(stats.records).toBe(2);
-      nginx.kill("SIGTERM");
+      // `-s quit` ends the master and its workers (the MQTT sessions end within worker_shutdown_timeout)
+      await nginx.stop();
+      expect(nginx.running()).toBe(false);
     },
   );
 });

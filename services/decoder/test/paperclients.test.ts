@@ -2,45 +2,43 @@
 // only on HTTP 200; payloads made by cbor2, msgpack, struct+zlib and protoc-generated classes) run
 // headless against decoder + embedded CSE, unchanged except the host: 0 failures, and every
 // request that Locust counted is one contentInstance in the CSE.
-import { execFile } from "node:child_process";
 import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { generateProto } from "#codecs";
+import { runOwned } from "#codecs-test/helpers/processes/run.ts";
 import { cseProcess, m2mGet, paperLayout, spawnDecoder, tempDir, waitFor } from "./support.ts";
 import { repoRoot } from "../../shared/launch.ts";
 
 const CLIENTS = path.join(repoRoot, "services/decoder/test/paper-clients");
 const LOCUST = path.join(repoRoot, ".venv/bin/locust");
 
-function runLocust(dir: string, file: string, host: string): Promise<{ code: number; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      LOCUST,
-      [
-        "-f",
-        path.join(dir, file),
-        "--headless",
-        "-u",
-        "5",
-        "-r",
-        "5",
-        "-t",
-        "3s",
-        "--stop-timeout",
-        "10",
-        "--host",
-        host,
-        "--json-file",
-        path.join(dir, "run"),
-        "--only-summary",
-        "--loglevel",
-        "WARNING",
-      ],
-      { cwd: dir, timeout: 90_000, env: { ...process.env, PYTHONUNBUFFERED: "1" } },
-      (err, _stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stderr }),
-    );
-  });
+async function runLocust(dir: string, file: string, host: string): Promise<{ code: number | string; stderr: string }> {
+  // owned: Locust is stopped after 90 s, or when the test ends first
+  return runOwned(
+    LOCUST,
+    [
+      "-f",
+      path.join(dir, file),
+      "--headless",
+      "-u",
+      "5",
+      "-r",
+      "5",
+      "-t",
+      "3s",
+      "--stop-timeout",
+      "10",
+      "--host",
+      host,
+      "--json-file",
+      path.join(dir, "run"),
+      "--only-summary",
+      "--loglevel",
+      "WARNING",
+    ],
+    { cwd: dir, timeoutMs: 90_000, env: { ...process.env, PYTHONUNBUFFERED: "1" } },
+  );
 }
 
 /** contentInstances under the AE, counted from the CSE's own containers (cni) */

@@ -7,8 +7,9 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll } from "vitest";
 import { codecFor, type FormatId, generateSamples, parseLayout, presetById } from "#codecs";
+import { own, type OwnedProcess, type OwnOptions } from "#codecs-test/helpers/processes/owned.ts";
 import { startCse, type RunningCse } from "../../cse/src/server.ts";
-import { CSE_ENTRY, DECODER_ENTRY, launch, stopChild, type Launched } from "../../shared/launch.ts";
+import { CSE_ENTRY, DECODER_ENTRY, launch, type LaunchOptions, stopChild, type Launched } from "../../shared/launch.ts";
 
 const cleanups: (() => unknown)[] = [];
 afterAll(async () => {
@@ -54,13 +55,31 @@ export async function spawnBufferReplicas(n: number, args: string[]): Promise<De
   return replicas;
 }
 
+/**
+ * `launch`, owned from the moment it is spawned (owned.ts): stopped when the test that started it
+ * ends (or the file, when started in beforeAll), even if that test times out while it starts.
+ */
+export async function launchOwned(
+  entry: string,
+  args: string[],
+  opts: LaunchOptions,
+  ownOpts: OwnOptions & { name: string },
+): Promise<Launched> {
+  let owned: OwnedProcess | undefined;
+  // also here, so that it happens before the temp dirs above it are removed (cleanups run in reverse)
+  cleanups.push(() => owned?.stop());
+  return launch(entry, args, { ...opts, detached: true, onSpawn: (child) => (owned = own(child, ownOpts)) });
+}
+
 export async function spawnDecoder(args: string[]): Promise<DecoderProcess> {
   const stderr: string[] = [];
-  const l = await launch(DECODER_ENTRY, [...args, "--watch-stdin"], {
-    tieToParent: true,
-    onLine: (s, line) => s === "stderr" && stderr.push(line),
-    timeoutMs: 60_000,
-  });
+  const l = await launchOwned(
+    DECODER_ENTRY,
+    [...args, "--watch-stdin"],
+    { tieToParent: true, onLine: (s, line) => s === "stderr" && stderr.push(line), timeoutMs: 60_000 },
+    // what is left at the end is killed, as a crash would (a graceful stop is the test's own p.stop())
+    { name: "decoder", stop: (me) => me.signal("SIGKILL") },
+  );
   const p: DecoderProcess = {
     ...l,
     url: l.listening.url,
@@ -71,7 +90,6 @@ export async function spawnDecoder(args: string[]): Promise<DecoderProcess> {
       await l.exited;
     },
   };
-  cleanups.push(() => p.kill());
   return p;
 }
 
@@ -79,9 +97,8 @@ export async function spawnDecoder(args: string[]): Promise<DecoderProcess> {
 export async function cseProcess(
   args: string[],
 ): Promise<{ url: string; cseBaseUrl: string; port: number; stop(): Promise<void> }> {
-  const l = await launch(CSE_ENTRY, args, { timeoutMs: 60_000 });
+  const l = await launchOwned(CSE_ENTRY, args, { timeoutMs: 60_000 }, { name: "cse" });
   const stop = () => stopChild(l.child, l.exited);
-  cleanups.push(stop);
   const url = l.listening.url;
   return { url, cseBaseUrl: String(l.listening.cseBaseUrl), port: Number(new URL(url).port), stop };
 }

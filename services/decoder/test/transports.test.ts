@@ -2,7 +2,6 @@
 // mosquitto_pub (QoS 1) and libcoap's coap-client, plus MQTT.js where the test must watch packets.
 // Records land in the buffer and as cins in the embedded CSE; bad input becomes a dead letter with
 // its reason; keys are checked at CONNECT / per request; a PUBACK never precedes the durable commit.
-import { execFile } from "node:child_process";
 import { createSocket } from "node:dgram";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -10,16 +9,15 @@ import Database from "better-sqlite3";
 import coap from "coap";
 import mqtt from "mqtt";
 import { describe, expect, it } from "vitest";
+import { runOwned } from "#codecs-test/helpers/processes/run.ts";
 import { cseProcess, client, encodedSamples, m2mGet, spawnDecoder, tempDir, waitFor } from "./support.ts";
 import { addKey } from "../../shared/credentials.ts";
 
-type Run = { code: number; stdout: string; stderr: string };
-const run = (cmd: string, args: string[]) =>
-  new Promise<Run>((resolve) => {
-    execFile(cmd, args, { timeout: 30_000 }, (e, stdout, stderr) =>
-      resolve({ code: e ? (typeof e.code === "number" ? e.code : -1) : 0, stdout, stderr }),
-    );
-  });
+// owned: a client still running after 30 s, or when its test ends, is stopped
+const run = async (cmd: string, args: string[]) => {
+  const r = await runOwned(cmd, args, { timeoutMs: 30_000 });
+  return { code: typeof r.code === "number" ? r.code : -1, stdout: r.stdout, stderr: r.stderr };
+};
 
 const portOf = (url: unknown) => new URL(String(url)).port;
 

@@ -1,9 +1,9 @@
 // `satpayload loadtest` as users script it: the --json summary, the export bundle, usage errors.
-import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runOwned } from "#codecs-test/helpers/processes/run.ts";
 import { startStub, type Stub } from "./stub.ts";
 import { loadTestResultSchema } from "../src/result.ts";
 
@@ -18,15 +18,13 @@ afterAll(async () => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      path.join(repoRoot, "node_modules/.bin/tsx"),
-      ["bin/satpayload.ts", "loadtest", ...args],
-      { cwd: repoRoot, timeout: 90_000 },
-      (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
+async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  // owned: stopped with tsx's node child after 90 s, or when its test ends first
+  const r = await runOwned(path.join(repoRoot, "node_modules/.bin/tsx"), ["bin/satpayload.ts", "loadtest", ...args], {
+    cwd: repoRoot,
+    timeoutMs: 90_000,
   });
+  return { code: typeof r.code === "number" ? r.code : 1, stdout: r.stdout, stderr: r.stderr };
 }
 
 describe("satpayload loadtest", () => {

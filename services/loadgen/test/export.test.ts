@@ -1,13 +1,13 @@
 // The exported bundle: the pool file holds exactly our payloads, the k6 script parses and sends them
 // (run under a small k6 API shim: k6 itself is not installable here), and the locustfile runs headless
 // on real Locust against the local stack with 0 failures and as many requests as the stack stored.
-import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { runInNewContext } from "node:vm";
 import { build, transformSync } from "esbuild";
 import { afterAll, describe, expect, it } from "vitest";
+import { runOwned } from "#codecs-test/helpers/processes/run.ts";
 import { writeExportBundle, POOL_FILE_NAME } from "../src/export.ts";
 import { presetLayout } from "../src/layoutSource.ts";
 import { buildPool, poolCount, poolFromFile, poolPayload } from "../src/pool.ts";
@@ -143,33 +143,31 @@ describe("export bundle", () => {
     const before = await stack.stats();
     const { dir } = exportFor({ format: "struct-zlib", devices: 20 });
     const prefix = path.join(dir, "run");
-    const out = await new Promise<{ code: number; stderr: string }>((resolve) => {
-      execFile(
-        locust,
-        [
-          "-f",
-          path.join(dir, "locustfile.py"),
-          "--headless",
-          "-u",
-          "20",
-          "-r",
-          "20",
-          "-t",
-          "4s",
-          "--stop-timeout",
-          "10",
-          "--host",
-          stack!.decoderUrl,
-          "--json-file",
-          prefix,
-          "--only-summary",
-          "--loglevel",
-          "WARNING",
-        ],
-        { cwd: dir, timeout: 90_000, env: { ...process.env, PYTHONUNBUFFERED: "1" } },
-        (err, _stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stderr }),
-      );
-    });
+    // owned: Locust is stopped after 90 s, or when the test ends first
+    const out = await runOwned(
+      locust,
+      [
+        "-f",
+        path.join(dir, "locustfile.py"),
+        "--headless",
+        "-u",
+        "20",
+        "-r",
+        "20",
+        "-t",
+        "4s",
+        "--stop-timeout",
+        "10",
+        "--host",
+        stack!.decoderUrl,
+        "--json-file",
+        prefix,
+        "--only-summary",
+        "--loglevel",
+        "WARNING",
+      ],
+      { cwd: dir, timeoutMs: 90_000, env: { ...process.env, PYTHONUNBUFFERED: "1" } },
+    );
     expect(out.code, out.stderr.slice(-2000)).toBe(0);
     // the final stats (Locust's CSV files are written periodically and may miss the last second)
     const stats = JSON.parse(readFileSync(`${prefix}.json`, "utf8")) as {

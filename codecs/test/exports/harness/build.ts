@@ -1,11 +1,12 @@
 // Compiling and running generated C from tests: one temp dir per suite (removed afterwards), gcc in
 // strict C99 with every warning an error, AddressSanitizer + UndefinedBehaviorSanitizer on, and
 // batches of lines through one process run.
-import { execFile, execFileSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { ExportFile } from "../../../src/exporters/types.ts";
+import { runOwned } from "../../helpers/processes/run.ts";
 
 export const STRICT = [
   "-std=c99",
@@ -68,13 +69,9 @@ export function gcc(w: Workdir, args: string[]): void {
 }
 
 /** gcc without blocking the test process, so builds of independent programs overlap. */
-export function gccAsync(w: Workdir, args: string[]): Promise<void> {
-  return new Promise((resolve, reject) => {
-    execFile("gcc", args, { cwd: w.dir, timeout: 180_000, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`gcc ${args.join(" ")} failed:\n${stderr}${stdout}`));
-      else resolve();
-    });
-  });
+export async function gccAsync(w: Workdir, args: string[]): Promise<void> {
+  const r = await runOwned("gcc", args, { cwd: w.dir, timeoutMs: 180_000 });
+  if (r.code !== 0) throw new Error(`gcc ${args.join(" ")} failed:\n${r.stderr}${r.stdout}`);
 }
 
 /** Runs the jobs with at most `limit` at a time (the CI machine has two cores). */
@@ -93,26 +90,21 @@ export interface RunResult {
 }
 
 /** Runs `exe` with `input` lines on stdin; resolves with its output lines. */
-export function run(
+export async function run(
   exe: string,
   input: string[],
   opts: { cwd?: string; wrapper?: string[]; timeoutMs?: number } = {},
 ): Promise<RunResult> {
   const [cmd, ...pre] = opts.wrapper ? [...opts.wrapper, exe] : [exe];
-  return new Promise((resolve) => {
-    const child = execFile(
-      cmd!,
-      pre,
-      { cwd: opts.cwd, env: SAN_ENV, maxBuffer: 512 * 1024 * 1024, timeout: opts.timeoutMs ?? 120_000 },
-      (err, stdout, stderr) => {
-        const code = err
-          ? typeof (err as { code?: unknown }).code === "number"
-            ? (err as { code: number }).code
-            : null
-          : 0;
-        resolve({ lines: stdout.split("\n").filter((l) => l.length > 0), stderr, code });
-      },
-    );
-    child.stdin!.end(input.length ? `${input.join("\n")}\n` : "");
+  const r = await runOwned(cmd!, pre, {
+    cwd: opts.cwd,
+    env: SAN_ENV,
+    input: input.length ? `${input.join("\n")}\n` : "",
+    timeoutMs: opts.timeoutMs ?? 120_000,
   });
+  return {
+    lines: r.stdout.split("\n").filter((l) => l.length > 0),
+    stderr: r.stderr,
+    code: typeof r.code === "number" ? r.code : null,
+  };
 }

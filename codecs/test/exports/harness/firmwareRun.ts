@@ -1,9 +1,9 @@
 // Runs the firmware's host build with its UART (stdin/stdout) attached to the DevKit simulator of
 // devkit-bridge, the same module model the studio's DevKit page talks to, and collects its log.
-import { spawn } from "node:child_process";
 import { realClock } from "#devkit-bridge/clock.ts";
 import type { Link } from "#devkit-bridge/link/types.ts";
 import { SimulatedDevice, type DeviceOptions } from "#devkit-bridge/sim/device.ts";
+import { spawnOwned } from "../../helpers/processes/owned.ts";
 
 export interface FirmwareRun {
   device: SimulatedDevice;
@@ -22,7 +22,8 @@ export function runFirmware(
   wrapper: string[] = [],
 ): FirmwareRun {
   const [cmd, ...pre] = [...wrapper, exe];
-  const child = spawn(cmd!, [...pre, ...args], { stdio: ["pipe", "pipe", "pipe"] });
+  // owned: a firmware still running when its test ends (failed, timed out) is stopped, wrapper included
+  const { child } = spawnOwned(cmd!, [...pre, ...args], { stdio: ["pipe", "pipe", "pipe"] });
   const data = new Set<(c: Uint8Array) => void>();
   const closed = new Set<(r: Error | null) => void>();
   let open = true;
@@ -32,7 +33,7 @@ export function runFirmware(
       return open;
     },
     async write(bytes) {
-      if (open) child.stdin.write(bytes);
+      if (open) child.stdin!.write(bytes);
     },
     onData(l) {
       data.add(l);
@@ -46,8 +47,8 @@ export function runFirmware(
       open = false;
     },
   };
-  child.stdin.on("error", () => undefined);
-  child.stdout.on("data", (c: Buffer) => {
+  child.stdin!.on("error", () => undefined);
+  child.stdout!.on("data", (c: Buffer) => {
     for (const l of data) l(new Uint8Array(c));
   });
   const device = new SimulatedDevice({ clock: realClock, processingMs: 2, ...opts });
@@ -61,7 +62,7 @@ export function runFirmware(
   const log: string[] = [];
   const watchers: { re: RegExp; times: number; fn: () => void; fired: boolean }[] = [];
   let partial = "";
-  child.stderr.on("data", (c: Buffer) => {
+  child.stderr!.on("data", (c: Buffer) => {
     partial += c.toString();
     const lines = partial.split("\n");
     partial = lines.pop()!;

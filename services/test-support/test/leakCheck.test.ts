@@ -1,0 +1,103 @@
+// The run's leak check (codecs/test/helpers/processes/) and the process helpers, each proven on a
+// real vitest run of fixture files: processes left behind fail the run and are named with the test
+// that left them; tests timing out while holding nginx or a shell leave nothing. Whether a process
+// is gone is read here from /proc directly, not through the helpers under test.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { spawnOwned } from "#codecs-test/helpers/processes/owned.ts";
+import { NOTES_VAR, readNotes } from "./fixtures/notes.ts";
+import { repoRoot } from "../../shared/launch.ts";
+
+const VITEST = path.join(repoRoot, "node_modules/vitest/vitest.mjs");
+const CONFIG = "services/test-support/test/fixtures/leaks.vitest.config.ts";
+
+/** running = present in /proc and not a zombie */
+function running(pid: number): boolean {
+  try {
+    return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, "utf8"));
+  } catch {
+    return false;
+  }
+}
+
+async function runFixture(file: string): Promise<{ code: number | string; out: string; notes: Map<string, number> }> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "leak-fixture-notes-"));
+  const notes = path.join(dir, "notes");
+  const env: NodeJS.ProcessEnv = { ...process.env, [NOTES_VAR]: notes, NO_COLOR: "1" };
+  // a fresh vitest, not a worker of this one
+  for (const k of Object.keys(env)) if (k.startsWith("VITEST") || k === "TEST" || k === "FORCE_TTY") delete env[k];
+  const run = spawnOwned(
+    process.execPath,
+    [VITEST, "run", "--config", CONFIG, `services/test-support/test/fixtures/${file}`],
+    {
+      cwd: repoRoot,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  let out = "";
+  run.child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
+  run.child.stderr!.on("data", (d: Buffer) => (out += d.toString()));
+  const code = await run.exited;
+  try {
+    return { code, out, notes: readNotes(notes) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe("the leak check at the end of a test run", () => {
+  it(
+    "fails the run on an orphaned process and on nginx's worker left by a killed master, names them with their test and ports, and ends them",
+    { timeout: 120_000 },
+    async () => {
+      const r = await runFixture("leaky.fixture.ts");
+      const sleep = r.notes.get("sleep")!;
+      const worker = r.notes.get("nginx worker")!;
+      const port = r.notes.get("nginx port")!;
+      // both tests passed: the run fails on the leak check alone
+      expect(r.out).toMatch(/Tests\s+2 passed \(2\)/);
+      expect(r.code, r.out).toBe(1);
+      expect(r.out).toContain("LEAK CHECK FAILED: 2 process(es) started by this test run still running");
+      const entry = (pid: number) =>
+        r.out
+          .slice(r.out.indexOf(`  pid ${pid}  `))
+          .split("\n")
+          .slice(0, 3)
+          .join("\n");
+      expect(entry(sleep)).toMatch(
+        /^ {2}pid \d+ {2}sleep 300\n.*\n\s+started during services\/test-support\/test\/fixtures\/leaky\.fixture\.ts > leaves an orphaned sleep behind$/,
+      );
+      expect(entry(worker)).toMatch(
+        /^ {2}pid \d+ {2}nginx: worker process\n\s+parent \d+, .*listening on 127\.0\.0\.1:(\d+) \(tcp\)\n/,
+      );
+      expect(entry(worker)).toContain(`listening on 127.0.0.1:${port} (tcp)`);
+      expect(entry(worker)).toContain("leaky.fixture.ts > kills nginx's master and not its worker");
+      expect(r.out).toContain("They have been ended now");
+      expect([running(sleep), running(worker)]).toEqual([false, false]);
+    },
+  );
+
+  it(
+    "finds nothing after tests that time out holding nginx and a shell with its child, and a process their file never stopped: the helpers stopped them all",
+    { timeout: 120_000 },
+    async () => {
+      const r = await runFixture("timeouts.fixture.ts");
+      expect(r.out).toMatch(/Tests\s+2 failed \(2\)/);
+      expect(new Set(r.out.match(/Test timed out in \d+ms/g))).toEqual(
+        new Set(["Test timed out in 3000ms", "Test timed out in 2000ms"]),
+      );
+      expect(r.out).not.toContain("LEAK CHECK");
+      expect([...r.notes.keys()].sort()).toEqual([
+        "file-scoped sleep",
+        "nginx master",
+        "nginx worker",
+        "sh",
+        "sh's sleep",
+      ]);
+      for (const [what, pid] of r.notes) expect(running(pid), `${what} (pid ${pid})`).toBe(false);
+    },
+  );
+});
