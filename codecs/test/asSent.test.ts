@@ -83,7 +83,7 @@ describe("self-describing formats keep the device's text", () => {
   test("outside the declared range: refused by default, kept and flagged on request; beyond the type: refused", () => {
     const far = cbor({ ...authorReading, latitude: "95.50" });
     expect(() => decodeAsSent(paper, "cbor", far)).toThrow(DecodeError);
-    expect(() => decodeAsSent(paper, "cbor", far)).toThrow("latitude: 95.5 is outside -90..90");
+    expect(() => decodeAsSent(paper, "cbor", far)).toThrow("latitude: 95.50 is outside -90..90");
     const kept = decodeAsSent(paper, "cbor", far, { range: "flag" });
     expect(kept.sent.latitude).toBe("95.50");
     expect(kept.excess).toEqual([{ field: "latitude", kind: "range", sent: "95.50", allowed: "-90..90" }]);

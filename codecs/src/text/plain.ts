@@ -277,12 +277,11 @@ function noteExcess(
     const more = typeof sentValue === "string" ? textExceeds(sentValue, decimals) : valueExceeds(t, typed, decimals);
     if (more) asSent.excess.push({ field, kind: "precision", sent, allowed: decimalsAllowed(decimals) });
   }
-  checkScalar(
-    t,
-    typed,
-    path,
-    asSent.flagRange ? () => asSent.excess.push({ field, kind: "range", sent, allowed: declaredRange(t) }) : undefined,
-  );
+  checkScalar(t, typed, path, () => {
+    // quoted as the device wrote it ("95.1234"), not as the float32 it reads as (95.12339782714844)
+    if (!asSent.flagRange) throw new RecordError(path, `${sent} is outside ${declaredRange(t)}`);
+    asSent.excess.push({ field, kind: "range", sent, allowed: declaredRange(t) });
+  });
 }
 
 function plainToField(f: Field, v: PlainValue, path: string, mode: PlainMode, asSent?: AsSent): FieldValue {
