@@ -250,7 +250,11 @@ describe("stored records are what the devices sent", () => {
       longitude: "28.74",
     });
     const post = (p: string) =>
-      fetch(`${decoder.url}${p}`, { method: "POST", headers: { "content-type": "application/octet-stream" }, body });
+      fetch(`${decoder.url}${p}`, {
+        method: "POST",
+        headers: { "content-type": "application/octet-stream" },
+        body: new Uint8Array(body),
+      });
     const refused = await post("/container-data");
     expect(refused.status).toBe(400);
     expect(await refused.json()).toEqual({
