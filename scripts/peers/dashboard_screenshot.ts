@@ -2,9 +2,10 @@
 // full-page screenshot once its table and numbers have loaded; with --details, also one of a
 // container's details dialog. Prints what the page shows (its headline numbers and table rows).
 //
-// node scripts/peers/dashboard_screenshot.mjs --url http://127.0.0.1:<port>/ --out page.png [--details details.png]
+// node --import tsx scripts/peers/dashboard_screenshot.ts --url http://127.0.0.1:<port>/ --out page.png [--details details.png]
 import { parseArgs } from "node:util";
 import { chromium } from "playwright-core";
+import { CHROMIUM, CHROMIUM_ARGS } from "../../e2e/support/chromium.ts";
 
 const { values: o } = parseArgs({
   options: { url: { type: "string" }, out: { type: "string" }, details: { type: "string" } },
@@ -13,21 +14,10 @@ if (!o.url || !o.out) {
   process.stderr.write("needs --url URL --out FILE.png\n");
   process.exit(2);
 }
-const browser = await chromium.launch({
-  executablePath: "/usr/bin/chromium",
-  args: [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-  ],
-});
+const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
 try {
   const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-  const errors = [];
+  const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(e.message));
   page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
   await page.goto(o.url);
@@ -37,8 +27,8 @@ try {
     timeout: 30_000,
   });
   await page.waitForTimeout(1500);
-  const shown = await page.evaluate(() => {
-    const text = (id) => document.getElementById(id)?.textContent?.trim() ?? null;
+  const shown: Record<string, unknown> = await page.evaluate(() => {
+    const text = (id: string) => document.getElementById(id)?.textContent?.trim() ?? null;
     return {
       totalRecords: text("totalRecords"),
       uniqueContainers: text("uniqueContainers"),
