@@ -3,7 +3,15 @@ import { RecordError } from "../errors.ts";
 import { bytesToBase64, base64ToBytes, bytesToHex, hexToBytes } from "./bytes.ts";
 import { checkScalar } from "./check.ts";
 import { padInteger, parseNumberText, pyFixed, pyFloatRepr, toFloat32 } from "./numbers.ts";
-import { decimalsAllowed, declaredDecimals, declaredRange, exactText, textExceeds, valueExceeds } from "./precision.ts";
+import {
+  decimalsAllowed,
+  declaredDecimals,
+  declaredRange,
+  exactText,
+  textExceeds,
+  textHolds,
+  valueExceeds,
+} from "./precision.ts";
 import { compileTextTime, parseTimestamp } from "./timestamp.ts";
 import type { Field, Layout, ScalarType, TextRep } from "../layout/schema.ts";
 import type { FieldValue, PlainRecord, PlainValue, ScalarValue, TypedRecord } from "../layout/values.ts";
@@ -82,7 +90,8 @@ function scalarToText(
     rep.decimals !== undefined &&
     typeof v === "number" &&
     numericText(t) &&
-    valueExceeds(t, v, rep.decimals)
+    Number.isFinite(v) &&
+    !textHolds(t, s, v)
   ) {
     // the declared decimals would round what the wire carried: write the exact value and flag it
     const sent = exactText(t, v, rep.pad);

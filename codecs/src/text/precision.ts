@@ -36,13 +36,18 @@ export function textExceeds(text: string, decimals: number): boolean {
   return Number(pyFixed(x, decimals)) !== x;
 }
 
+/** `text` (the declared form of `v`, e.g. pyFixed's) reads back to `v` as its field holds it */
+export function textHolds(t: ScalarType, text: string, v: number): boolean {
+  return sameValue(t, Number(text), v);
+}
+
 /**
  * A value as its field holds it (a decoded float32, a fixed-point step) changes when written with
  * `decimals` places and read back: the text form the layout declares would round it.
  */
 export function valueExceeds(t: ScalarType, v: number, decimals: number): boolean {
   if (!Number.isFinite(v)) return false;
-  return !sameValue(t, Number(pyFixed(v, decimals)), v);
+  return !textHolds(t, pyFixed(v, decimals), v);
 }
 
 /** The shortest decimal that reads back to `v` as its field holds it (float32 31.6225 → "31.6225"). */
