@@ -23,7 +23,10 @@ export const stackHelp = `satpayload stack up [--replicas N] [--port N] [--cse-p
   endpoints and runs until Ctrl-C; --detach runs it in the background (pid and endpoints in
   <data dir>/stack/state.json, logs in <data dir>/stack/logs).
     --route PATH=LAYOUT:FORMAT[:raw|envelope|auto]  a device path answering 200 (repeatable; default
-                        /container-data and /astrocast-callback → paper:protobuf)
+                        /container-data and /astrocast-callback → paper:protobuf); add
+                        :precision=refuse to refuse values with more decimals than the layout
+                        declares (default: stored as sent and flagged), :range=flag to keep values
+                        outside its declared range (default: refused)
     --mqtt-port N       also take records over MQTT on 127.0.0.1 (0: a free port; default off)
     --coap-port N       also take records over CoAP (UDP) on 127.0.0.1 (0: a free port; default off; one replica)
     --verify-subscriptions  the started CSE verifies new notification URIs

@@ -35,6 +35,9 @@ export { Prng } from "./samples/prng.ts";
 // text forms of records and bytes
 export { base64ToBytes, bytesToBase64, bytesToHex, hexToBytes } from "./text/bytes.ts";
 export { fromPlain, toPlain } from "./text/plain.ts";
+export type { Excess } from "./text/plain.ts";
+export { decodeAsSent } from "./formats/asSent.ts";
+export type { AsSentOptions, DecodedAsSent } from "./formats/asSent.ts";
 
 // sizes, layout evolution, exports
 export { describeError, measureSizes } from "./analysis/sizes.ts";

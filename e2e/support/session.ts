@@ -6,17 +6,9 @@ import path from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { startBrowserHost, type BrowserHost } from "#host/httpHost.ts";
 import { rendererDist, repoRoot, requireRendererBuilt } from "./build.ts";
+import { CHROMIUM, CHROMIUM_ARGS } from "./chromium.ts";
 
-export const CHROMIUM = process.env.SATPAYLOAD_CHROMIUM ?? "/usr/bin/chromium";
-export const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-];
+export { CHROMIUM, CHROMIUM_ARGS } from "./chromium.ts";
 export const artifactsDir = path.join(repoRoot, "e2e/artifacts");
 
 export interface E2eSession {

@@ -13,6 +13,10 @@ export const stackRouteSchema = z.object({
   format: z.enum(FORMAT_IDS),
   /** raw: the body is the message; envelope: a portal's JSON with base64 data; auto: by Content-Type */
   body: z.enum(["raw", "envelope", "auto"]).default("auto"),
+  /** more decimals than the layout declares: stored as sent and flagged, or refused; unset: flag */
+  precision: z.enum(["flag", "refuse"]).optional(),
+  /** outside the layout's declared range: refused, or stored as sent and flagged; unset: refuse */
+  range: z.enum(["flag", "refuse"]).optional(),
 });
 export type StackRoute = z.output<typeof stackRouteSchema>;
 
@@ -155,6 +159,13 @@ export const stackStatsSchema = z.object({
       forwarder: forwarderSchema,
     }),
   ),
+  /** records stored with values beyond their layout (more decimals than declared …), per field; older decoders: absent */
+  flagged: z
+    .object({
+      records: z.number(),
+      fields: z.array(z.object({ field: z.string(), kind: z.enum(["precision", "range"]), count: z.number() })),
+    })
+    .optional(),
   recordsPerSecond: z.number().optional(),
   forwardedPerSecond: z.number().optional(),
 });

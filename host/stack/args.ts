@@ -80,7 +80,10 @@ export function decoderArgs(
     "all",
     // the studio's projects: every saved layout is known by its project id and name
     ...(o.projectsDb ? ["--projects-db", o.projectsDb] : []),
-    ...opts.routes.flatMap((r) => ["--route", `${r.path}=${r.layout}:${r.format}:${r.body}`]),
+    ...opts.routes.flatMap((r) => [
+      "--route",
+      `${r.path}=${r.layout}:${r.format}:${r.body}${r.precision ? `:precision=${r.precision}` : ""}${r.range ? `:range=${r.range}` : ""}`,
+    ]),
     ...(o.mqttPort !== undefined ? ["--mqtt-port", String(o.mqttPort)] : []),
     ...(o.coapPort !== undefined ? ["--coap-port", String(o.coapPort)] : []),
     "--instance",

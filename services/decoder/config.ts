@@ -8,6 +8,7 @@ import { UsageError } from "../shared/cliErrors.ts";
 import { intFlag, parseFlags } from "../shared/flags.ts";
 import type { AuthConfig } from "./auth/guard.ts";
 import type { EmbeddedCseConfig } from "./embedded/inProcessCse.ts";
+import { DEFAULT_FIDELITY, isExcessChoice, type FidelityPolicy } from "./fidelity.ts";
 import { mergeRoutes, parseRouteSpec, RouteSpecError, type DeviceRoute } from "./routes.ts";
 
 export type ContainerMode = "device" | "shared";
@@ -48,6 +49,8 @@ export interface DecoderConfig {
   bodyLimit: number;
   /** device paths (POST /container-data …) fixed to a layout and format; the defaults included */
   routes: DeviceRoute[];
+  /** values beyond the layout's declared decimals or range, where a route says nothing else */
+  fidelity: FidelityPolicy;
   cse: CseTarget | undefined;
   /** --embedded-cse: the CSE runs in this process (cse.url is then its own address once it listens) */
   embeddedCse: EmbeddedCseConfig | undefined;
@@ -80,9 +83,14 @@ export const DECODER_HELP = `satpayload-decoder [flags]
   --default-layout L    layout used when a request names none (default: the only one, if one)
   --device-key L=FIELD  field that names the device for layout L ("*" for all); repeatable
   --body-limit BYTES    largest accepted body (default 65536)
-  --route PATH=LAYOUT:FORMAT[:raw|envelope|auto]   a device path answering 200 (repeatable; default
+  --route PATH=LAYOUT:FORMAT[:raw|envelope|auto][:precision=…][:range=…]   a device path answering 200 (repeatable; default
                         /container-data=paper:protobuf, /astrocast-callback=paper:protobuf:envelope)
   --config FILE         JSON: {"routes": {"/container-data": "paper:cbor", …}} (--route wins per path)
+  --precision flag|refuse   a value with more decimals than its field's text form declares: stored as
+                        sent and counted per field (flag, default) or refused 400 (refuse); a route
+                        may choose its own (PATH=LAYOUT:FORMAT:precision=refuse)
+  --range refuse|flag   a value outside its field's declared min/max: refused 400 (refuse, default)
+                        or stored as sent and counted (flag; self-describing formats); per route too
   --cse URL             forward to this CSE (base URL incl. base name); omit to only buffer
   --embedded-cse        run the embedded CSE inside this process (instead of --cse; --replicas 1):
                         record and contentInstance commit in one transaction, the CSE's tree in
@@ -124,6 +132,12 @@ function optionalInt(value: string | undefined, flag: string): number | undefine
   return value === undefined ? undefined : intFlag(value, flag, undefined, 0);
 }
 
+function excessChoice(value: string | undefined, flag: string, fallback: FidelityPolicy["precision"]) {
+  if (value === undefined) return fallback;
+  if (!isExcessChoice(value)) throw new UsageError(`${flag} must be flag or refuse, not "${value}"`);
+  return value;
+}
+
 /** oneM2M resource names must be safe in a URL path segment and not collide with la/ol. */
 export function checkResourceName(name: string, flag: string): string {
   if (!/^[A-Za-z0-9._~-]{1,64}$/.test(name) || name === "la" || name === "ol")
@@ -156,6 +170,8 @@ export function parseDecoderArgs(argv: string[]): DecoderConfig {
     "body-limit": { type: "string" },
     route: { type: "string", multiple: true },
     config: { type: "string" },
+    precision: { type: "string" },
+    range: { type: "string" },
     cse: { type: "string" },
     "embedded-cse": { type: "boolean", default: false },
     "cse-host": { type: "string" },
@@ -295,6 +311,10 @@ export function parseDecoderArgs(argv: string[]): DecoderConfig {
     defaultLayout: f["default-layout"],
     bodyLimit: positive(f["body-limit"], "--body-limit", 65536, 1, 16 * 1024 * 1024),
     routes: routesFrom(f.config, f.route ?? []),
+    fidelity: {
+      precision: excessChoice(f.precision, "--precision", DEFAULT_FIDELITY.precision),
+      range: excessChoice(f.range, "--range", DEFAULT_FIDELITY.range),
+    },
     cse,
     embeddedCse,
     commitDelayMs: intFlag(f["commit-ms"], "--commit-ms", 2, 0, 1000),

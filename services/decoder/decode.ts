@@ -1,23 +1,31 @@
 // One message → the row the buffer stores: decoded with the layout's codec (which validates ranges and
-// enums), rendered as the plain record oneM2M carries, with the sizes the compression ratio needs.
+// enums), kept as the device sent it (its text, never rounded to the layout's declared decimals), with
+// the values beyond the layout flagged or refused and the sizes the compression ratio needs.
 import {
   codecFor,
   DecodeError,
+  decodeAsSent,
+  type Excess,
   type FieldValue,
   type FormatId,
   type PlainValue,
-  toPlain,
   type TypedRecord,
 } from "#codecs";
+import { DEFAULT_FIDELITY, type FidelityPolicy } from "./fidelity.ts";
 import type { KnownLayout } from "./layouts.ts";
 
 export interface DecodedMessage {
   device: string | undefined;
-  /** strict JSON of the plain record (json mode: bytes as base64) */
+  /**
+   * strict JSON of what the device sent: a self-describing format's document (its text and numbers),
+   * a binary format's record in the layout's text form with every value exact (bytes as base64)
+   */
   con: string;
   size: number;
   /** the same record in the layout's JSON format, the baseline of the compression ratio */
   jsonSize: number;
+  /** values beyond the layout's declared decimals (or, flagging, range), stored as sent */
+  flagged: Excess[];
 }
 
 /** whether plain JSON.stringify would print `v` differently from strictJson (a replacer costs more than the walk) */
@@ -49,16 +57,29 @@ function valueAt(rec: TypedRecord, pathIds: string[]): FieldValue | undefined {
   return v;
 }
 
-/** Throws DecodeError (and only that) when the bytes are not a valid record of the layout. */
-export function decodeMessage(known: KnownLayout, format: FormatId, bytes: Uint8Array): DecodedMessage {
-  const record = codecFor(known.layout, format).decode(bytes);
-  let con: string;
-  try {
-    con = strictJson(toPlain(known.layout, record, "json"));
-  } catch (e) {
-    // a decoder that accepted the bytes produced a record its own layout cannot print: refuse it too
-    throw new DecodeError(`decoded record cannot be rendered: ${(e as Error).message}`, format);
+/**
+ * Throws DecodeError (and only that) when the bytes are not a valid record of the layout, or carry
+ * a value beyond it that `policy` refuses: the reason names each field, its value and what the
+ * layout allows.
+ */
+export function decodeMessage(
+  known: KnownLayout,
+  format: FormatId,
+  bytes: Uint8Array,
+  policy: FidelityPolicy = DEFAULT_FIDELITY,
+): DecodedMessage {
+  const { record, sent, excess } = decodeAsSent(known.layout, format, bytes, { range: policy.range });
+  if (policy.precision === "refuse") {
+    const finer = excess.filter((x) => x.kind === "precision");
+    if (finer.length)
+      throw new DecodeError(
+        finer
+          .map((x) => `${x.field}: ${JSON.stringify(x.sent)} is more precise than the layout allows (${x.allowed})`)
+          .join("; "),
+        format,
+      );
   }
+  const con = strictJson(sent);
   let jsonSize: number;
   try {
     jsonSize = format === "json" ? bytes.length : codecFor(known.layout, "json").encode(record).length;
@@ -67,5 +88,5 @@ export function decodeMessage(known: KnownLayout, format: FormatId, bytes: Uint8
   }
   const key = known.deviceKey ? valueAt(record, known.deviceKey) : undefined;
   const device = key === undefined || typeof key === "object" ? undefined : String(key);
-  return { device, con, size: bytes.length, jsonSize };
+  return { device, con, size: bytes.length, jsonSize, flagged: excess };
 }

@@ -4,6 +4,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import { z } from "zod";
 import { base64ToBytes, FORMAT_IDS, type FormatId, isFormatId } from "#codecs";
 import { IngestError } from "./errors.ts";
+import type { FidelityPolicy } from "./fidelity.ts";
 import type { RouteBody } from "./routes.ts";
 
 export const HEADER = {
@@ -30,6 +31,8 @@ export interface IngestMeta {
   format: FormatId;
   messageId: string | undefined;
   device: string | undefined;
+  /** a device route's own choice for values beyond the layout (else the decoder's) */
+  fidelity?: Partial<FidelityPolicy> | undefined;
 }
 
 const MESSAGE_ID = /^[A-Za-z0-9._~-]{1,128}$/;
@@ -164,6 +167,8 @@ export interface RouteTarget {
   path: string;
   layout: string;
   format: FormatId;
+  precision?: FidelityPolicy["precision"] | undefined;
+  range?: FidelityPolicy["range"] | undefined;
 }
 
 /** a device route's raw body: the message itself, whatever Content-Type the client sends */
@@ -236,9 +241,16 @@ export function routeMessage(
   const portal =
     route.body === "envelope" ||
     (route.body === "auto" && mediaType(h) === "application/json" && route.format !== "json");
+  const fidelity =
+    route.precision !== undefined || route.range !== undefined
+      ? { precision: route.precision, range: route.range }
+      : undefined;
   if (portal) {
     const e = portalEnvelopeMeta(h, body, route);
-    return { meta: e, bytes: e.bytes };
+    return { meta: { ...e, fidelity }, bytes: e.bytes };
   }
-  return { meta: routeBinaryMeta(h, route), bytes: new Uint8Array(body.buffer, body.byteOffset, body.byteLength) };
+  return {
+    meta: { ...routeBinaryMeta(h, route), fidelity },
+    bytes: new Uint8Array(body.buffer, body.byteOffset, body.byteLength),
+  };
 }

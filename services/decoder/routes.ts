@@ -2,6 +2,7 @@
 // format, so unmodified clients (the paper's Locust senders, Astrocast's push callbacks) need no
 // X-Satpayload-* headers. `--route /container-data=paper:protobuf[:raw|envelope|auto]`.
 import { FORMAT_IDS, type FormatId, isFormatId } from "#codecs";
+import { fidelitySetting, isExcessChoice, type ExcessChoice, type FidelityPolicy } from "./fidelity.ts";
 
 export type RouteBody = "raw" | "envelope" | "auto";
 
@@ -12,6 +13,9 @@ export interface DeviceRoute {
   format: FormatId;
   /** raw: the body is the message; envelope: a portal's JSON with base64 `data`; auto: by Content-Type */
   body: RouteBody;
+  /** values beyond the layout's declared decimals / range on this path; unset: the decoder's --precision / --range */
+  precision?: ExcessChoice | undefined;
+  range?: ExcessChoice | undefined;
 }
 
 /** the paths the paper's receiver exposes; mapped to the paper layout unless configured otherwise */
@@ -28,23 +32,44 @@ const BODIES: readonly RouteBody[] = ["raw", "envelope", "auto"];
 
 export class RouteSpecError extends Error {}
 
-/** "PATH=LAYOUT:FORMAT[:BODY]"; the layout may itself contain ":" (names do), so parse from the right */
+/**
+ * "PATH=LAYOUT:FORMAT[:BODY][:precision=flag|refuse][:range=flag|refuse]"; the layout may itself
+ * contain ":" (names do), so parse from the right.
+ */
 export function parseRouteSpec(spec: string): DeviceRoute {
   const eq = spec.indexOf("=");
   if (eq <= 0)
     throw new RouteSpecError(`route "${spec}" must be PATH=LAYOUT:FORMAT, e.g. /container-data=paper:protobuf`);
   const path = spec.slice(0, eq).trim();
   const parts = spec.slice(eq + 1).split(":");
+  const fidelity: Partial<FidelityPolicy> = {};
+  for (
+    let s = fidelitySetting(parts.at(-1) ?? "");
+    s !== undefined && parts.length > 2;
+    s = fidelitySetting(parts.at(-1)!)
+  ) {
+    if (typeof s === "string") throw new RouteSpecError(`route "${spec}": ${s}`);
+    if (fidelity[s[0]] !== undefined) throw new RouteSpecError(`route "${spec}": ${s[0]} is given twice`);
+    fidelity[s[0]] = s[1];
+    parts.pop();
+  }
   let body: RouteBody = "auto";
   if (parts.length >= 3 && (BODIES as string[]).includes(parts.at(-1)!)) body = parts.pop() as RouteBody;
   const format = parts.pop()?.trim().toLowerCase() ?? "";
   const layout = parts.join(":").trim();
-  return checkRoute({ path, layout, format, body }, `route "${spec}"`);
+  return checkRoute({ path, layout, format, body, ...fidelity }, `route "${spec}"`);
 }
 
 /** the same checks for a route from the command line, the config file or the Stack page */
 export function checkRoute(
-  r: { path: string; layout: string; format: string; body?: string | undefined },
+  r: {
+    path: string;
+    layout: string;
+    format: string;
+    body?: string | undefined;
+    precision?: string | undefined;
+    range?: string | undefined;
+  },
   where: string,
 ): DeviceRoute {
   if (!PATH.test(r.path) || r.path.includes("//") || r.path.split("/").some((s) => s === "." || s === ".."))
@@ -62,7 +87,14 @@ export function checkRoute(
   const body = r.body ?? "auto";
   if (!(BODIES as string[]).includes(body))
     throw new RouteSpecError(`${where}: body "${body}" must be raw, envelope or auto`);
-  return { path: clean, layout: r.layout, format: r.format, body: body as RouteBody };
+  const route: DeviceRoute = { path: clean, layout: r.layout, format: r.format, body: body as RouteBody };
+  for (const k of ["precision", "range"] as const) {
+    const v = r[k];
+    if (v === undefined) continue;
+    if (!isExcessChoice(v)) throw new RouteSpecError(`${where}: ${k} must be flag or refuse, not "${v}"`);
+    route[k] = v;
+  }
+  return route;
 }
 
 /** configured routes over the defaults: a path given twice is a mistake, a default path is replaced */
@@ -80,4 +112,4 @@ export function mergeRoutes(
 }
 
 export const routeSpec = (r: DeviceRoute): string =>
-  `${r.path}=${r.layout}:${r.format}${r.body === "auto" ? "" : `:${r.body}`}`;
+  `${r.path}=${r.layout}:${r.format}${r.body === "auto" ? "" : `:${r.body}`}${r.precision ? `:precision=${r.precision}` : ""}${r.range ? `:range=${r.range}` : ""}`;

@@ -10,6 +10,7 @@ import type { MessageStore, StoredMessage } from "./ingest/store.ts";
 import type { LayoutRegistry } from "./layouts.ts";
 import type { BufferSet } from "./read/buffers.ts";
 import type { EventStream } from "./read/events.ts";
+import { PaperDashboardApi } from "./read/paperDashboard.ts";
 import { binaryMeta, envelopeMeta, routeMessage, type IngestMeta } from "./request.ts";
 import type { DeviceRoute } from "./routes.ts";
 
@@ -25,6 +26,9 @@ export interface ServerDeps {
   store: MessageStore;
   log: (msg: string) => void;
 }
+
+/** the paper author's activity chart looks back at most this far */
+const MAX_ACTIVITY_MINUTES = 30 * 24 * 60;
 
 /** an envelope carries the payload as base64 (4/3 larger) plus a few short fields */
 export const envelopeLimit = (bodyLimit: number) => Math.ceil(bodyLimit / 3) * 4 + 4096;
@@ -62,6 +66,7 @@ export function createDecoderServer(d: ServerDeps): DecoderServer {
   };
 
   const countRejected = () => store.countRejected();
+  const paper = new PaperDashboardApi(d.buffers);
   const asBytes = (b: Buffer) => new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
 
   /** how one ingest path reads its body: the payload's bytes (undefined: not base64) and what names it */
@@ -193,16 +198,59 @@ export function createDecoderServer(d: ServerDeps): DecoderServer {
             uptime: Math.round(process.uptime()),
             forwardingTo: d.cfg.cse?.url ?? null,
             auth: guard.mode,
+            timestamp: new Date().toISOString(),
           }),
       },
     ],
-    // refusals are this worker's own count: they are never stored
+    // refusals are this worker's own count: they are never stored. The paper author's dashboards
+    // read their own names from the same body (database, inbound, totalRequests …: none collide)
     [
       "/api/stats",
       {
         method: "GET",
         audience: "reader",
-        handle: (_req, res) => json(res, 200, { ...d.buffers.stats(), auth: { instance, ...guard.counters } }),
+        handle: (_req, res) => {
+          const stats = d.buffers.stats();
+          json(res, 200, {
+            ...stats,
+            auth: { instance, ...guard.counters },
+            ...paper.stats(stats, d.cfg.cse?.url ?? null),
+          });
+        },
+      },
+    ],
+    // the paper author's receiver API (docs/stack.md, "The paper author's dashboards")
+    [
+      "/api/containers",
+      {
+        method: "GET",
+        audience: "reader",
+        handle: (_req, res, url) => json(res, 200, paper.containers(intParam(url, "limit", 100, 1000))),
+      },
+    ],
+    [
+      "/api/activity",
+      {
+        method: "GET",
+        audience: "reader",
+        handle: (_req, res, url) => {
+          // his receiver also takes hours=N when minutes is absent
+          const minutes = url.searchParams.has("minutes")
+            ? intParam(url, "minutes", 120, MAX_ACTIVITY_MINUTES)
+            : url.searchParams.has("hours")
+              ? intParam(url, "hours", 2, MAX_ACTIVITY_MINUTES / 60) * 60
+              : 120;
+          json(res, 200, paper.activity(minutes));
+        },
+      },
+    ],
+    [
+      "/api/search",
+      {
+        method: "GET",
+        audience: "reader",
+        handle: (_req, res, url) =>
+          json(res, 200, paper.search((url.searchParams.get("q") ?? "").trim().slice(0, 128))),
       },
     ],
     [
@@ -255,6 +303,31 @@ export function createDecoderServer(d: ServerDeps): DecoderServer {
     ["/api/events", { method: "GET", audience: "reader", handle: (req, res) => d.events.attach(req, res) }],
   ]);
 
+  /**
+   * GET /api/containers/<id> (his `container`, plus its `history` as dashboard-maritime reads it)
+   * and /api/containers/<id>/history: one container (device key) of the paper author's API.
+   */
+  function containerEndpoint(p: string): Endpoint | undefined {
+    const m = /^\/api\/containers\/([^/]+)(\/history)?$/.exec(p);
+    if (!m) return undefined;
+    return {
+      method: "GET",
+      audience: "reader",
+      handle: (_req, res, url) => {
+        let id: string;
+        try {
+          id = decodeURIComponent(m[1]!);
+        } catch {
+          throw new IngestError("bad_request", "the container id is not valid percent-encoding");
+        }
+        if (m[2]) return json(res, 200, { history: paper.history(id, intParam(url, "limit", 50, 1000)) });
+        const history = paper.history(id, intParam(url, "limit", 500, 1000));
+        if (!history.length) throw new IngestError("not_found", `no record of container ${id}`);
+        json(res, 200, { container: history[0], history });
+      },
+    };
+  }
+
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     let url: URL;
     try {
@@ -263,7 +336,7 @@ export function createDecoderServer(d: ServerDeps): DecoderServer {
       return refuse(res, new IngestError("bad_request", "malformed request URL"));
     }
     const p = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, "") : url.pathname;
-    const e = endpoints.get(p);
+    const e = endpoints.get(p) ?? containerEndpoint(p);
     if (!e) {
       req.resume();
       return refuse(

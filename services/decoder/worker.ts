@@ -113,7 +113,7 @@ export async function startWorker(cfg: DecoderConfig, opts: WorkerOptions): Prom
   const buffers = new BufferSet(cfg.dataDir, bufferOpts, { index: opts.index, buffer });
   const events = new EventStream(buffers, log);
   const guard = new AuthGuard(cfg.auth);
-  const store = new MessageStore(layouts, commit, opts.index);
+  const store = new MessageStore(layouts, commit, opts.index, cfg.fidelity);
   const http = createDecoderServer({
     cfg: inProcess ? { ...cfg, cse: inProcess } : cfg,
     worker: opts.index,

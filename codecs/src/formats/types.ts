@@ -1,7 +1,8 @@
 // The contract every wire format implements; sizes, attribution, the byte map, services and exports build on it.
 import type { FieldSizer } from "./sizer.ts";
 import type { Layout } from "../layout/schema.ts";
-import type { TypedRecord } from "../layout/values.ts";
+import type { PlainValue, TypedRecord } from "../layout/values.ts";
+import type { PlainMode } from "../text/plain.ts";
 
 export const FORMAT_IDS = [
   "json",
@@ -72,6 +73,12 @@ export interface CompiledCodec {
   decode(bytes: Uint8Array): TypedRecord;
   /** size-only path from the same compiled plan; absent for compressed formats, whose size needs the bytes */
   readonly sizer?: FieldSizer;
+  /**
+   * Self-describing formats: the document as the bytes hold it, before the layout types it (the
+   * device's own text and numbers), and how it holds bytes. Throws DecodeError on malformed input.
+   * Read "as sent" through formats/asSent.ts.
+   */
+  readonly document?: { read(bytes: Uint8Array): PlainValue; mode: PlainMode };
 }
 
 export interface Codec {

@@ -3,6 +3,15 @@ import { RecordError } from "../errors.ts";
 import { bytesToBase64, base64ToBytes, bytesToHex, hexToBytes } from "./bytes.ts";
 import { checkScalar } from "./check.ts";
 import { padInteger, parseNumberText, pyFixed, pyFloatRepr, toFloat32 } from "./numbers.ts";
+import {
+  decimalsAllowed,
+  declaredDecimals,
+  declaredRange,
+  exactText,
+  textExceeds,
+  textHolds,
+  valueExceeds,
+} from "./precision.ts";
 import { compileTextTime, parseTimestamp } from "./timestamp.ts";
 import type { Field, Layout, ScalarType, TextRep } from "../layout/schema.ts";
 import type { FieldValue, PlainRecord, PlainValue, ScalarValue, TypedRecord } from "../layout/values.ts";
@@ -10,13 +19,42 @@ import type { FieldValue, PlainRecord, PlainValue, ScalarValue, TypedRecord } fr
 /** "json": bytes as base64 text; "binary": bytes stay bytes (CBOR, MessagePack, PSON carry them natively). */
 export type PlainMode = "json" | "binary";
 
+/** A value beyond what the layout declares for its field, kept as sent instead of rounded or refused. */
+export interface Excess {
+  /** field keys from the top level joined by "." (an array's elements count for the array) */
+  field: string;
+  /** precision: more decimals than the field's text form declares; range: outside its declared min/max */
+  kind: "precision" | "range";
+  /** the value as it arrived: the device's text, or the shortest decimal of the number */
+  sent: string;
+  /** what the layout allows: "at most 2 decimals", "-90..90" */
+  allowed: string;
+}
+
+/**
+ * Reading and writing "as sent" collect excess values here. Without one (the designer's encode and
+ * decode paths) every function behaves exactly as before: rounds to the declared text, refuses
+ * values outside the declared range.
+ */
+interface AsSent {
+  excess: Excess[];
+  /** keep a value outside the declared range and flag it (else refuse it, as always) */
+  flagRange: boolean;
+}
+
 function timeText(format: string, v: number): string {
   const s = compileTextTime(format).format(v);
   if (s === undefined) throw new RecordError("", `${v} s is outside the years 0000–9999 that "${format}" can show`);
   return s;
 }
 
-function scalarToText(t: ScalarType, v: ScalarValue, rep: Extract<TextRep, { as: "string" }>): string {
+function scalarToText(
+  t: ScalarType,
+  v: ScalarValue,
+  rep: Extract<TextRep, { as: "string" }>,
+  asSent?: AsSent,
+  field?: string,
+): string {
   let s: string;
   switch (t.kind) {
     case "bool":
@@ -47,10 +85,27 @@ function scalarToText(t: ScalarType, v: ScalarValue, rep: Extract<TextRep, { as:
       s = rep.decimals !== undefined ? pyFixed(v as number, rep.decimals) : pyFloatRepr(v as number);
       break;
   }
+  if (
+    asSent &&
+    rep.decimals !== undefined &&
+    typeof v === "number" &&
+    numericText(t) &&
+    Number.isFinite(v) &&
+    !textHolds(t, s, v)
+  ) {
+    // the declared decimals would round what the wire carried: write the exact value and flag it
+    const sent = exactText(t, v, rep.pad);
+    asSent.excess.push({ field: field ?? "", kind: "precision", sent, allowed: decimalsAllowed(rep.decimals) });
+    return sent;
+  }
   return rep.pad !== undefined && (t.kind === "int" || t.kind === "float" || t.kind === "fixed" || t.kind === "enum")
     ? padInteger(s, rep.pad)
     : s;
 }
+
+/** numbers a text form writes with fixed decimals */
+const numericText = (t: ScalarType): boolean =>
+  t.kind === "float" || t.kind === "fixed" || (t.kind === "timestamp" && t.encoding === "epoch");
 
 function scalarToPlain(t: ScalarType, v: ScalarValue, mode: PlainMode): PlainValue {
   switch (t.kind) {
@@ -161,27 +216,29 @@ function describe(v: PlainValue | undefined): string {
   return typeof v === "object" ? "an object" : `${typeof v} ${String(v)}`;
 }
 
-function fieldToPlain(f: Field, v: FieldValue, mode: PlainMode): PlainValue {
+function fieldToPlain(f: Field, v: FieldValue, mode: PlainMode, asSent?: AsSent, at = ""): PlainValue {
   const t = f.type;
-  if (t.kind === "group") return recordToPlain(t.fields, v as TypedRecord, mode);
+  if (t.kind === "group") return recordToPlain(t.fields, v as TypedRecord, mode, asSent, at);
   const rep = f.text;
   if (t.kind === "array") {
     const items = v as ScalarValue[];
     if (rep?.as === "string") {
-      const texts = items.map((x) => scalarToText(t.of, x, rep));
+      const texts = items.map((x) => scalarToText(t.of, x, rep, asSent, at));
       return rep.separator !== undefined ? texts.join(rep.separator) : texts;
     }
     return items.map((x) => scalarToPlain(t.of, x, mode));
   }
-  return rep?.as === "string" ? scalarToText(t, v as ScalarValue, rep) : scalarToPlain(t, v as ScalarValue, mode);
+  return rep?.as === "string"
+    ? scalarToText(t, v as ScalarValue, rep, asSent, at)
+    : scalarToPlain(t, v as ScalarValue, mode);
 }
 
-function recordToPlain(fields: Field[], rec: TypedRecord, mode: PlainMode): PlainRecord {
+function recordToPlain(fields: Field[], rec: TypedRecord, mode: PlainMode, asSent?: AsSent, at = ""): PlainRecord {
   const out: PlainRecord = {};
   for (const f of fields) {
     const v = rec[f.key];
     if (v === undefined) continue;
-    out[f.key] = fieldToPlain(f, v, mode);
+    out[f.key] = fieldToPlain(f, v, mode, asSent, asSent ? (at ? `${at}.${f.key}` : f.key) : "");
   }
   return out;
 }
@@ -195,12 +252,53 @@ export function fieldValueToPlain(f: Field, v: FieldValue, mode: PlainMode = "bi
   return fieldToPlain(f, v, mode);
 }
 
-function plainToField(f: Field, v: PlainValue, path: string, mode: PlainMode): FieldValue {
+/**
+ * A decoded record (from a binary format) as its plain record, where the declared decimals never
+ * round what the wire carried: such a value is written exactly (float32 31.6225 → "31.6225", not
+ * "31.62") and listed in `excess`. Values the declared text writes exactly come out as toPlain's.
+ */
+export function toPlainAsSent(
+  layout: Layout,
+  rec: TypedRecord,
+  mode: PlainMode = "json",
+): { plain: PlainRecord; excess: Excess[] } {
+  const asSent: AsSent = { excess: [], flagRange: false };
+  return { plain: recordToPlain(layout.fields, rec, mode, asSent), excess: asSent.excess };
+}
+
+/** what a reader as sent notes about one value: more decimals than declared, or (flagging) outside the range */
+function noteExcess(
+  f: Field,
+  t: ScalarType,
+  sentValue: PlainValue,
+  typed: ScalarValue,
+  field: string,
+  path: string,
+  asSent: AsSent | undefined,
+): void {
+  if (!asSent) {
+    checkScalar(t, typed, path);
+    return;
+  }
+  const sent = typeof sentValue === "string" ? sentValue : String(sentValue);
+  const decimals = declaredDecimals(f);
+  if (decimals !== undefined && typeof typed === "number") {
+    const more = typeof sentValue === "string" ? textExceeds(sentValue, decimals) : valueExceeds(t, typed, decimals);
+    if (more) asSent.excess.push({ field, kind: "precision", sent, allowed: decimalsAllowed(decimals) });
+  }
+  checkScalar(t, typed, path, () => {
+    // quoted as the device wrote it ("95.1234"), not as the float32 it reads as (95.12339782714844)
+    if (!asSent.flagRange) throw new RecordError(path, `${sent} is outside ${declaredRange(t)}`);
+    asSent.excess.push({ field, kind: "range", sent, allowed: declaredRange(t) });
+  });
+}
+
+function plainToField(f: Field, v: PlainValue, path: string, mode: PlainMode, asSent?: AsSent): FieldValue {
   const t = f.type;
   if (t.kind === "group") {
     if (v === null || typeof v !== "object" || Array.isArray(v) || v instanceof Uint8Array)
       throw new RecordError(path, `expected an object, got ${describe(v)}`);
-    return plainToRecord(t.fields, v as PlainRecord, path, mode);
+    return plainToRecord(t.fields, v as PlainRecord, path, mode, asSent);
   }
   if (t.kind === "array") {
     let items: PlainValue[];
@@ -225,7 +323,7 @@ function plainToField(f: Field, v: PlainValue, path: string, mode: PlainMode): F
         !(t.of.kind === "bytes" && mode === "json")
           ? textToScalar(t.of, x, p)
           : plainToScalar(t.of, x, p, mode);
-      checkScalar(t.of, s, p);
+      noteExcess(f, t.of, x, s, path, p, asSent);
       return s;
     });
   }
@@ -236,11 +334,11 @@ function plainToField(f: Field, v: PlainValue, path: string, mode: PlainMode): F
     !(t.kind === "bytes" && mode === "json") &&
     t.kind !== "enum";
   const s = useText ? textToScalar(t, v as string, path) : plainToScalar(t, v, path, mode);
-  checkScalar(t, s, path);
+  noteExcess(f, t, v, s, path, path, asSent);
   return s;
 }
 
-function plainToRecord(fields: Field[], obj: PlainRecord, at: string, mode: PlainMode): TypedRecord {
+function plainToRecord(fields: Field[], obj: PlainRecord, at: string, mode: PlainMode, asSent?: AsSent): TypedRecord {
   const out: TypedRecord = {};
   for (const f of fields) {
     const path = at ? `${at}.${f.key}` : f.key;
@@ -249,7 +347,7 @@ function plainToRecord(fields: Field[], obj: PlainRecord, at: string, mode: Plai
       if (f.presence === "required") throw new RecordError(path, "is required");
       continue;
     }
-    out[f.key] = plainToField(f, v, path, mode);
+    out[f.key] = plainToField(f, v, path, mode, asSent);
   }
   const known = new Set(fields.map((f) => f.key));
   for (const k of Object.keys(obj))
@@ -263,4 +361,21 @@ function plainToRecord(fields: Field[], obj: PlainRecord, at: string, mode: Plai
  */
 export function fromPlain(layout: Layout, obj: PlainRecord, mode: PlainMode = "binary"): TypedRecord {
   return plainToRecord(layout.fields, obj, "", mode);
+}
+
+/**
+ * fromPlain for a reader that keeps what was sent: the same validation, plus `excess`, every value
+ * with more decimals than its field's text form declares (kept in the typed record as parsed) and,
+ * with `range: "flag"`, every value outside its declared min/max (kept instead of refused). What a
+ * field's type cannot hold at all (an int beyond its width, a string too long, an unknown enum
+ * name) is refused either way. Throws RecordError.
+ */
+export function fromPlainAsSent(
+  layout: Layout,
+  obj: PlainRecord,
+  mode: PlainMode,
+  opts: { range: "flag" | "refuse" },
+): { record: TypedRecord; excess: Excess[] } {
+  const asSent: AsSent = { excess: [], flagRange: opts.range === "flag" };
+  return { record: plainToRecord(layout.fields, obj, "", mode, asSent), excess: asSent.excess };
 }

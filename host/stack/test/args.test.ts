@@ -61,6 +61,15 @@ describe("stack service arguments", () => {
     expect(args).not.toContain("--projects-db");
   });
 
+  it("passes a route's choice for values beyond the layout (precision, range) on to the decoder", () => {
+    const o = opts({ route: ["/strict=paper:cbor:precision=refuse", "/wide=paper:msgpack:raw:range=flag"] });
+    expect(o.routes).toMatchObject([{ precision: "refuse" }, { body: "raw", range: "flag" }]);
+    expect(
+      after(decoderArgs(o, 9000, { dataDir: "/d", cse: { base: "http://x:1/M" }, projectsDb: undefined }), "--route"),
+    ).toEqual(["/strict=paper:cbor:auto:precision=refuse", "/wide=paper:msgpack:raw:range=flag"]);
+    expect(() => opts({ route: ["/x=paper:cbor:precision=round"] })).toThrow(/precision must be flag or refuse/);
+  });
+
   it("turns MQTT and CoAP ingest on only when asked, with the ports the supervisor chose", () => {
     const o = opts({ "mqtt-port": "1883", "coap-port": "0" });
     expect(o).toMatchObject({ mqttPort: 1883, coapPort: 0 });

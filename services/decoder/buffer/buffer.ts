@@ -16,6 +16,15 @@ export interface NewRecord {
   size: number;
   jsonSize: number;
   con: string;
+  /** values beyond the layout stored as sent: counted per field (counters `flagged:<kind>:<field>`) */
+  flagged?: readonly { field: string; kind: "precision" | "range" }[] | undefined;
+}
+
+/** per field and kind, how many stored records carried a value beyond the layout */
+export interface FlagCounts {
+  /** records with at least one */
+  records: number;
+  fields: { field: string; kind: "precision" | "range"; count: number }[];
 }
 
 export interface DeadLetter {
@@ -62,7 +71,7 @@ export interface BufferOptions {
   nativeBinding?: string | undefined;
 }
 
-const RECORD_COLUMNS =
+export const RECORD_COLUMNS =
   "seq, message_id AS messageId, rn, received_at AS receivedAt, layout, format, device, size, json_size AS jsonSize, con, forwarded_at AS forwardedAt";
 
 function prepare(db: Database.Database) {
@@ -79,7 +88,12 @@ function prepare(db: Database.Database) {
       "INSERT INTO dead_letters (received_at, layout, format, message_id, size, reason, body) VALUES (?, ?, ?, ?, ?, ?, ?)",
     ),
     bump: db.prepare("UPDATE counters SET value = value + ? WHERE name = ?"),
+    // flag counters are named by field, so they appear with the first flagged record
+    bumpNamed: db.prepare(
+      "INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = value + excluded.value",
+    ),
     counters: db.prepare("SELECT name, value FROM counters"),
+    flagCounters: db.prepare("SELECT name, value FROM counters WHERE name LIKE 'flagged%'"),
     pending: db.prepare(`SELECT ${RECORD_COLUMNS} FROM records WHERE forwarded_at IS NULL ORDER BY seq LIMIT ?`),
     mark: db.prepare("UPDATE records SET forwarded_at = ? WHERE seq = ? AND forwarded_at IS NULL"),
     after: db.prepare(`SELECT ${RECORD_COLUMNS} FROM records WHERE seq > ? ORDER BY seq DESC LIMIT ?`),
@@ -105,6 +119,8 @@ function prepare(db: Database.Database) {
 /** the rn column: null when the resource name is the message id */
 const storedRn = (r: NewRecord): string | null => (r.rn !== undefined && r.rn !== r.messageId ? r.rn : null);
 
+const FLAGGED_RECORDS = "flagged";
+
 /** what one transaction adds to the counters, bumped once when it ends (not once per row) */
 class Tally {
   accepted = 0;
@@ -113,6 +129,8 @@ class Tally {
   dead = 0;
   ratio = 0;
   forwarded = 0;
+  /** counter name → records, for `flagged` and `flagged:<kind>:<field>` */
+  readonly flagged = new Map<string, number>();
 
   record(r: NewRecord, result: { duplicate: boolean }, forwarded: boolean): void {
     if (result.duplicate) {
@@ -122,6 +140,15 @@ class Tally {
     this.accepted++;
     this.ratio += r.size > 0 ? r.jsonSize / r.size : 0;
     if (forwarded) this.forwarded++;
+    if (r.flagged?.length) {
+      this.flag(FLAGGED_RECORDS);
+      // a field flagged twice in one record (two array elements) counts once for that record
+      for (const name of new Set(r.flagged.map((x) => `${FLAGGED_RECORDS}:${x.kind}:${x.field}`))) this.flag(name);
+    }
+  }
+
+  private flag(name: string): void {
+    this.flagged.set(name, (this.flagged.get(name) ?? 0) + 1);
   }
 
   counters(): Partial<Counters> {
@@ -163,7 +190,7 @@ export class RecordBuffer {
     this.writeBatch = this.db.transaction((items: BatchItem[]) => {
       const tally = new Tally();
       const out = items.map((it) => this.writeItem(it, null, tally));
-      this.bump(tally.counters());
+      this.bumpTally(tally);
       return out;
     });
     this.markBatch = this.db.transaction((seqs: number[], at: number) => {
@@ -193,7 +220,7 @@ export class RecordBuffer {
         tally.record(it.record, r, true);
         return r;
       });
-      this.bump(tally.counters());
+      this.bumpTally(tally);
       return out;
     });
     this.markOneDelivered = this.db.transaction((record: StoredRecord, delivery: Delivery, at: number) => {
@@ -275,6 +302,11 @@ export class RecordBuffer {
     for (const [name, v] of Object.entries(delta)) if (v) this.q.bump.run(v, name);
   }
 
+  private bumpTally(tally: Tally): void {
+    this.bump(tally.counters());
+    for (const [name, v] of tally.flagged) this.q.bumpNamed.run(name, v);
+  }
+
   /** One transaction for the whole batch: one fsync however many requests it answers. */
   write(items: BatchItem[]): BatchResult[] {
     return this.writeBatch(items);
@@ -310,8 +342,20 @@ export class RecordBuffer {
 
   counters(): Counters {
     const c = Object.fromEntries(COUNTERS.map((n) => [n, 0])) as Counters;
-    for (const row of this.q.counters.all() as { name: CounterName; value: number }[]) c[row.name] = row.value;
+    for (const row of this.q.counters.all() as { name: CounterName; value: number }[])
+      if (row.name in c) c[row.name] = row.value;
     return c;
+  }
+
+  /** records stored with values beyond their layout, in all and per field and kind */
+  flagCounts(): FlagCounts {
+    const out: FlagCounts = { records: 0, fields: [] };
+    for (const row of this.q.flagCounters.all() as { name: string; value: number }[]) {
+      if (row.name === FLAGGED_RECORDS) out.records = row.value;
+      const m = /^flagged:(precision|range):(.+)$/.exec(row.name);
+      if (m) out.fields.push({ field: m[2]!, kind: m[1] as "precision" | "range", count: row.value });
+    }
+    return out;
   }
 
   maxSeq(): number {

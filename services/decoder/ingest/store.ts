@@ -1,10 +1,11 @@
 // One message, whatever carried it (HTTP, MQTT, CoAP): resolve the layout, decode, keep an
 // undecodable payload as a dead letter, or store the record — resolved only once its group commit is
 // fsync'd, so every transport acknowledges after the same durable commit.
-import { DecodeError } from "#codecs";
+import { DecodeError, type Excess } from "#codecs";
 import type { GroupCommit } from "../buffer/groupCommit.ts";
 import { decodeMessage } from "../decode.ts";
 import { IngestError } from "../errors.ts";
+import { DEFAULT_FIDELITY, type FidelityPolicy } from "../fidelity.ts";
 import type { LayoutRegistry } from "../layouts.ts";
 import { nextUlid, resourceNameFor } from "../names.ts";
 import type { IngestMeta } from "../request.ts";
@@ -31,6 +32,8 @@ export interface StoredMessage {
   format: IngestMeta["format"];
   device: string;
   duplicate: boolean;
+  /** values beyond the layout, stored as sent (present only when there are some) */
+  flagged?: Excess[];
 }
 
 export class MessageStore {
@@ -38,7 +41,15 @@ export class MessageStore {
     private readonly layouts: LayoutRegistry,
     private readonly commit: GroupCommit,
     private readonly worker: number,
+    /** what to do with values beyond a layout where a route says nothing */
+    private readonly fidelity: FidelityPolicy = DEFAULT_FIDELITY,
   ) {}
+
+  private policyFor(meta: IngestMeta): FidelityPolicy {
+    const own = meta.fidelity;
+    if (!own) return this.fidelity;
+    return { precision: own.precision ?? this.fidelity.precision, range: own.range ?? this.fidelity.range };
+  }
 
   /** every refusal counts against the success rate; only undecodable payloads are kept as dead letters */
   countRejected(): void {
@@ -60,7 +71,7 @@ export class MessageStore {
     if (!bytes) problem = "envelope data is not base64";
     else {
       try {
-        decoded = decodeMessage(known, meta.format, bytes);
+        decoded = decodeMessage(known, meta.format, bytes, this.policyFor(meta));
       } catch (e) {
         if (!(e instanceof DecodeError)) throw e;
         problem = e.message;
@@ -97,6 +108,7 @@ export class MessageStore {
         size: decoded.size,
         jsonSize: decoded.jsonSize,
         con: decoded.con,
+        ...(decoded.flagged.length ? { flagged: decoded.flagged.map(({ field, kind }) => ({ field, kind })) } : {}),
       },
     });
     const stored = result!;
@@ -108,6 +120,7 @@ export class MessageStore {
       format: meta.format,
       device,
       duplicate: stored.duplicate,
+      ...(decoded.flagged.length ? { flagged: decoded.flagged } : {}),
     };
   }
 }

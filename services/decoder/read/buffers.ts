@@ -2,7 +2,7 @@
 // answer /api/stats, /api/latest and the event stream for all (SQLite readers never block the writer).
 import { readdirSync } from "node:fs";
 import path from "node:path";
-import { RecordBuffer, type StoredRecord, type BufferOptions } from "../buffer/buffer.ts";
+import { RecordBuffer, type StoredRecord, type BufferOptions, type FlagCounts } from "../buffer/buffer.ts";
 import { BUFFER_FILE } from "../buffer/schema.ts";
 import { FORWARDER_STATUS_KEY, type ForwarderState } from "../forward/forwarder.ts";
 
@@ -28,6 +28,8 @@ export interface DecoderStats {
   forwarded: number;
   backlog: number;
   forwardFailures: number;
+  /** records stored with values beyond their layout (more decimals, or flagged ranges), per field */
+  flagged: FlagCounts;
   buffers: BufferStats[];
 }
 
@@ -91,8 +93,18 @@ export class BufferSet {
       failures = 0;
     const devices = new Set<string>();
     const per: BufferStats[] = [];
+    const flagged: FlagCounts = { records: 0, fields: [] };
+    const flaggedFields = new Map<string, FlagCounts["fields"][number]>();
     for (const [index, b] of this.buffers()) {
       const c = b.counters();
+      const fc = b.flagCounts();
+      flagged.records += fc.records;
+      for (const x of fc.fields) {
+        const key = `${x.kind}:${x.field}`;
+        const seen = flaggedFields.get(key);
+        if (seen) seen.count += x.count;
+        else flaggedFields.set(key, { ...x });
+      }
       records += c.accepted;
       duplicates += c.duplicates;
       rejected += c.rejected;
@@ -125,6 +137,10 @@ export class BufferSet {
       forwarded,
       backlog: records - forwarded,
       forwardFailures: failures,
+      flagged: {
+        records: flagged.records,
+        fields: [...flaggedFields.values()].sort((a, b) => b.count - a.count || a.field.localeCompare(b.field)),
+      },
       buffers: per,
     };
   }

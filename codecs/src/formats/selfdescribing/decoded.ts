@@ -5,13 +5,13 @@ import type { Layout } from "../../layout/schema.ts";
 import type { PlainRecord, PlainValue, TypedRecord } from "../../layout/values.ts";
 import { fromPlain, type PlainMode } from "../../text/plain.ts";
 
-function isRecord(v: PlainValue): v is PlainRecord {
+export function isPlainRecord(v: PlainValue): v is PlainRecord {
   return typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array);
 }
 
 /** The decoded document must be a map; the layout then types and validates it. */
 export function plainToTyped(layout: Layout, doc: PlainValue, mode: PlainMode, format: string): TypedRecord {
-  if (!isRecord(doc)) throw new DecodeError("the document is not a map", format, 0);
+  if (!isPlainRecord(doc)) throw new DecodeError("the document is not a map", format, 0);
   return fromPlain(layout, doc, mode);
 }
 

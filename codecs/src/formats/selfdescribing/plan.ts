@@ -182,6 +182,16 @@ export function compileSelfDescribing(
     encode: (record: TypedRecord) => encodeRecord(entries, record, sink, mode),
     encodeWithSpans: (record: TypedRecord) => encodeRecordWithSpans(entries, record, sink, mode),
     sizer: selfDescribingSizer(entries, sink, mode),
+    document: {
+      mode,
+      read(bytes: Uint8Array): PlainValue {
+        try {
+          return read(bytes);
+        } catch (e) {
+          rethrowDecodeFailure(e, info.id);
+        }
+      },
+    },
     decode(bytes: Uint8Array): TypedRecord {
       try {
         return plainToTyped(layout, read(bytes), mode, info.id);

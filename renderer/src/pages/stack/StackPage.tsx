@@ -2,6 +2,7 @@
 // dashboard: records per second, unique devices, compression, backlog, dead letters, latest records.
 import { useEffect } from "react";
 import { Endpoints } from "./Endpoints.tsx";
+import { FlaggedCard } from "./FlaggedCard.tsx";
 import { KeysCard } from "./KeysCard.tsx";
 import { Kpis } from "./Kpis.tsx";
 import { RateChart } from "./RateChart.tsx";
@@ -103,6 +104,7 @@ export function StackPage() {
             <RateChart points={series} />
             {status.endpoints ? <Endpoints e={status.endpoints} /> : null}
             <RecordsTable records={records} arrived={arrived} />
+            <FlaggedCard stats={stats} />
             <ServicesCard status={status} />
             <LogsCard lines={logs} />
             <KeysCard />
