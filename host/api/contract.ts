@@ -97,11 +97,14 @@ export const events = {
 export type EventName = keyof typeof events;
 export type EventPayload<E extends EventName> = z.infer<(typeof events)[E]>;
 
-/** Error shape both transports return; `issues` carries path-precise validation problems. */
+/**
+ * Error shape both transports return; `issues` carries path-precise validation problems, and a layout's
+ * also `where` (the field's name: "field \"GPS › Latitude\"", "" for the layout's own settings).
+ */
 export const hostError = z.object({
   code: z.enum(["bad_request", "not_found", "conflict", "invalid_layout", "forbidden", "internal"]),
   message: z.string(),
-  issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  issues: z.array(z.object({ path: z.string(), message: z.string(), where: z.string().optional() })).optional(),
 });
 export type HostErrorBody = z.infer<typeof hostError>;
 

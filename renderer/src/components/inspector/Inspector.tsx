@@ -26,9 +26,7 @@ function FieldInspector({ id }: { id: string }) {
       {issues && issues.length > 0 && (
         <ul className="issue-list" data-testid="field-issues" aria-label="Problems in this field">
           {issues.map((i, n) => (
-            <li key={n}>
-              <span className="mono">{i.at || "field"}</span> {i.message}
-            </li>
+            <li key={n}>{i.message}</li>
           ))}
         </ul>
       )}

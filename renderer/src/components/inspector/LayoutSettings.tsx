@@ -70,9 +70,7 @@ export function LayoutSettings() {
       {other.length > 0 && (
         <ul className="issue-list">
           {other.map((i, n) => (
-            <li key={n}>
-              <span className="mono">{i.path || "layout"}</span> {i.message}
-            </li>
+            <li key={n}>{i.message}</li>
           ))}
         </ul>
       )}
