@@ -5,6 +5,8 @@ import type { HostApi, Project, ProjectSummary } from "#host/api/contract.ts";
 import { useAnalysis } from "./analysis.ts";
 import { useDesigner } from "./designer.ts";
 import { dropDraft, keepDraft, readDraft } from "./drafts.ts";
+import { keepInputsOf, pendingList, restoreInputs, usePendingInputs } from "./pendingInputs.ts";
+import { locate } from "./tree.ts";
 import { asHostError } from "../host/errors.ts";
 
 export type SaveStatus = "saved" | "pending" | "saving" | "invalid" | "error" | "conflict";
@@ -59,18 +61,28 @@ function setSave(status: SaveStatus, message: string | null = null): void {
   useSession.setState((s) => ({ save: { ...s.save, status, message } }));
 }
 
+/** What stops a save: the layout's problems and the text held in controls that is not in the layout yet. */
+function problemCount(): number {
+  return useDesigner.getState().issueCount + usePendingInputs.getState().byKey.size;
+}
+
+function setInvalid(problems: number): void {
+  setSave("invalid", `${problems} problem${problems === 1 ? "" : "s"} to fix before saving`);
+}
+
 async function saveNow(): Promise<void> {
   const d = useDesigner.getState();
   const s = useSession.getState();
   if (!d.projectId || s.save.status === "conflict") return;
   const draft = d.history.present;
-  if (draft === savedDraft) {
+  const problems = problemCount();
+  if (draft === savedDraft && problems === 0) {
     setSave("saved");
     syncDraft();
     return;
   }
-  if (d.issueCount > 0) {
-    setSave("invalid", `${d.issueCount} problem${d.issueCount === 1 ? "" : "s"} to fix before saving`);
+  if (problems > 0) {
+    setInvalid(problems);
     return;
   }
   setSave("saving");
@@ -120,23 +132,26 @@ export async function flushSave(): Promise<void> {
     schedule();
 }
 
-/** The draft in storage while it differs from what the host has; gone once the host has it. */
+/** The draft in storage while it differs from what the host has (or text is held); gone once the host has it. */
 function syncDraft(): void {
   const d = useDesigner.getState();
   if (!d.projectId) return;
-  if (d.history.present === savedDraft) dropDraft(d.projectId);
+  const inputs = pendingList();
+  if (d.history.present === savedDraft && inputs.length === 0) dropDraft(d.projectId);
   else
     keepDraft(d.projectId, {
       baseVersion: useSession.getState().version,
       at: new Date().toISOString(),
       layout: d.history.present,
+      ...(inputs.length ? { inputs } : {}),
     });
 }
 
 /** Edits the host does not have yet: leaving the page asks first. */
 export function hasUnsavedEdits(): boolean {
   const d = useDesigner.getState();
-  return !!d.projectId && savedDraft !== null && d.history.present !== savedDraft;
+  if (!d.projectId || savedDraft === null) return false;
+  return d.history.present !== savedDraft || usePendingInputs.getState().byKey.size > 0;
 }
 
 let guarding = false;
@@ -155,6 +170,30 @@ function guardUnload(): void {
   });
 }
 
+/** After an edit or a change of held text: the stored draft and the header follow. */
+function editsChanged(): void {
+  const d = useDesigner.getState();
+  if (!d.projectId) return;
+  syncDraft();
+  const status = useSession.getState().save.status;
+  if (status === "conflict") return;
+  const problems = problemCount();
+  if (d.history.present === savedDraft && problems === 0) {
+    if (status !== "saving") setSave("saved");
+    if (timer) clearTimeout(timer);
+    timer = null;
+    return;
+  }
+  if (problems > 0) {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    setInvalid(problems);
+    return;
+  }
+  if (status !== "saving") setSave("pending");
+  schedule();
+}
+
 let watching = false;
 function watchDraft(): void {
   if (watching) return;
@@ -163,24 +202,15 @@ function watchDraft(): void {
   useDesigner.subscribe((d) => {
     if (d.history.present === last) return;
     last = d.history.present;
-    if (!d.projectId) return;
-    syncDraft();
-    const status = useSession.getState().save.status;
-    if (status === "conflict") return;
-    if (d.history.present === savedDraft) {
-      if (status !== "saving") setSave("saved");
-      if (timer) clearTimeout(timer);
-      timer = null;
-      return;
-    }
-    if (d.issueCount > 0) {
-      if (timer) clearTimeout(timer);
-      timer = null;
-      setSave("invalid", `${d.issueCount} problem${d.issueCount === 1 ? "" : "s"} to fix before saving`);
-      return;
-    }
-    if (status !== "saving") setSave("pending");
-    schedule();
+    // text held for a field that was deleted, or whose control went with a type switch, goes with it
+    keepInputsOf((id) => locate(d.history.present.fields, id)?.field);
+    editsChanged();
+  });
+  let held = usePendingInputs.getState().byKey;
+  usePendingInputs.subscribe((p) => {
+    if (p.byKey === held) return;
+    held = p.byKey;
+    editsChanged();
   });
 }
 
@@ -206,8 +236,10 @@ function enterDesigner(p: Project, restoreDraft = true): boolean {
   useAnalysis.setState({ sizes: null, attribution: null, byteMap: null, computing: false, error: null });
   const draft = restoreDraft ? readDraft(p.id) : null;
   if (!restoreDraft) dropDraft(p.id);
+  restoreInputs(draft?.inputs ?? []);
   if (draft) useDesigner.getState().restore(p.id, p.name, parsed.layout, draft.layout);
   else useDesigner.getState().load(p.id, p.name, parsed.layout);
+  keepInputsOf((id) => locate(useDesigner.getState().history.present.fields, id)?.field);
   savedDraft = useDesigner.getState().history.past[0] ?? useDesigner.getState().history.present;
   // a draft made on an older version saves against that version: the host then reports the conflict
   useSession.setState({
@@ -223,16 +255,15 @@ function enterDesigner(p: Project, restoreDraft = true): boolean {
   // the designer's subscribers ran before savedDraft was set: store (or drop) the draft now
   syncDraft();
   if (draft) {
-    const d = useDesigner.getState();
+    const problems = problemCount();
     const when = new Date(draft.at).toLocaleString();
     useSession.setState({
       notice: {
         kind: "info",
-        text: `Restored unsaved edits from ${when}${d.issueCount > 0 ? ": fix the marked problems to save them" : ""}.`,
+        text: `Restored unsaved edits from ${when}${problems > 0 ? ": fix the marked problems to save them" : ""}.`,
       },
     });
-    if (d.issueCount > 0)
-      setSave("invalid", `${d.issueCount} problem${d.issueCount === 1 ? "" : "s"} to fix before saving`);
+    if (problems > 0) setInvalid(problems);
     else {
       setSave("pending");
       schedule();
@@ -292,6 +323,7 @@ export function openFileDialog(): Promise<boolean> {
 export async function goHome(): Promise<void> {
   await flushSave();
   useDesigner.getState().close();
+  restoreInputs([]);
   savedDraft = null;
   useSession.setState({ screen: "start", notice: null });
   setUrlProject(null);
