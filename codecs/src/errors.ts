@@ -20,6 +20,11 @@ export function describeIssue(i: IssueAt): string {
   return i.path ? `${i.path} ${i.message}` : i.message;
 }
 
+/** Issues one after another: sentences follow each other, path-and-phrase issues are separated by "; ". */
+export function joinIssues(texts: readonly string[]): string {
+  return texts.reduce((out, s) => (out ? `${out}${/[.?!]$/.test(out) ? " " : "; "}${s}` : s), "");
+}
+
 function capitalise(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
@@ -28,8 +33,7 @@ function capitalise(s: string): string {
 export class LayoutError extends Error {
   override readonly name = "LayoutError";
   constructor(readonly issues: IssueAt[]) {
-    // sentences follow each other; the path-and-phrase issues of exporters are separated by "; "
-    super(issues.map(describeIssue).reduce((out, s) => (out ? `${out}${/[.?!]$/.test(out) ? " " : "; "}${s}` : s), ""));
+    super(joinIssues(issues.map(describeIssue)));
   }
 }
 

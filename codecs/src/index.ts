@@ -18,7 +18,7 @@ export type {
 } from "./layout/schema.ts";
 export { checkLayout, intLimits, parseLayout } from "./layout/validate.ts";
 export type { FieldValue, PlainRecord, PlainValue, TypedRecord } from "./layout/values.ts";
-export { DecodeError, EncodeError, LayoutError, RecordError, describeIssue } from "./errors.ts";
+export { DecodeError, EncodeError, LayoutError, RecordError, describeIssue, joinIssues } from "./errors.ts";
 export type { IssueAt } from "./errors.ts";
 
 // formats: ids, the registry of compiled codecs and their labels

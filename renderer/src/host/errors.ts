@@ -1,5 +1,5 @@
 // One error type for every failed host call, whatever the transport, so views branch on `code` only.
-import { describeIssue, type IssueAt } from "#codecs";
+import { describeIssue, joinIssues, type IssueAt } from "#codecs";
 import type { HostErrorBody } from "#host/api/contract.ts";
 
 export type HostErrorCode = HostErrorBody["code"] | "network";
@@ -24,7 +24,7 @@ export class HostCallError extends Error {
       .slice(0, maxIssues)
       .map((i) => (i.where !== undefined ? describeIssue(i) : i.path ? `${i.path}: ${i.message}` : i.message));
     const more = fresh.length > maxIssues ? ` (+${fresh.length - maxIssues} more)` : "";
-    return `${this.message} — ${shown.join("; ")}${more}`;
+    return `${this.message} — ${joinIssues(shown)}${more}`;
   }
 }
 

@@ -1,6 +1,6 @@
 // The host session: which screen is up, opening/creating projects, autosave with conflict detection, files.
 import { create } from "zustand";
-import { checkLayout, describeIssue, type Layout, type LayoutInput } from "#codecs";
+import { checkLayout, describeIssue, joinIssues, type Layout, type LayoutInput } from "#codecs";
 import type { HostApi, Project, ProjectSummary } from "#host/api/contract.ts";
 import { useAnalysis } from "./analysis.ts";
 import { useDesigner } from "./designer.ts";
@@ -224,7 +224,7 @@ function enterDesigner(p: Project, restoreDraft = true): boolean {
       startError: {
         title: `"${p.name}" holds an invalid layout`,
         detail:
-          parsed.issues.slice(0, 3).map(describeIssue).join(" ") +
+          joinIssues(parsed.issues.slice(0, 3).map(describeIssue)) +
           (parsed.issues.length > 3 ? ` (${parsed.issues.length - 3} more)` : ""),
       },
     });
