@@ -85,24 +85,21 @@ function checkScalar(t: ScalarType, at: string, r: Rules): void {
         );
       break;
     case "enum": {
-      const names = new Map<string, number>();
-      const values = new Map<number, number>();
-      t.values.forEach((v, i) => {
-        const sameName = names.get(v.name);
-        if (sameName !== undefined)
-          r.add(
-            `${at}.values[${i}].name`,
-            `Name of value ${i + 1} (${showValue(v.name)}) is also the name of value ${sameName + 1}; every value needs its own name.`,
-          );
-        else names.set(v.name, i);
-        const sameNumber = values.get(v.value);
-        if (sameNumber !== undefined)
-          r.add(
-            `${at}.values[${i}].value`,
-            `Number of value ${i + 1} (${showNumber(v.value)}) is also the number of value ${sameNumber + 1}; every value needs its own number.`,
-          );
-        else values.set(v.value, i);
-      });
+      // names and numbers alike: the later of two equal ones is told which value has it first
+      const unique = (prop: "name" | "value", word: string) => {
+        const first = new Map<string | number, number>();
+        t.values.forEach((v, i) => {
+          const seen = first.get(v[prop]);
+          if (seen === undefined) first.set(v[prop], i);
+          else
+            r.add(
+              `${at}.values[${i}].${prop}`,
+              `${word === "name" ? "Name" : "Number"} of value ${i + 1} (${showValue(v[prop])}) is also the ${word} of value ${seen + 1}; every value needs its own ${word}.`,
+            );
+        });
+      };
+      unique("name", "name");
+      unique("value", "number");
       break;
     }
     default:
