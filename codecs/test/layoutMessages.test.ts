@@ -20,6 +20,15 @@ const u8 = (id: string, name: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
+/** A fixed-count float array expanded into one protobuf field per suffix. */
+const acc = (maxCount: number, expand: string[]) => ({
+  id: "a",
+  key: "acc",
+  name: "Acceleration",
+  type: { kind: "array", of: { kind: "float", bits: 32 }, maxCount, fixed: true },
+  options: { protobuf: { expand } },
+});
+
 /** The issues of an invalid document, as [path, where, message]. */
 function problems(input: unknown): [string, string | undefined, string][] {
   const r = checkLayout(input);
@@ -144,14 +153,9 @@ describe("shape problems (zod), in words", () => {
       "",
       'Protobuf package "9 buoys" must start with a letter or _ and hold only letters, digits, _ or -.',
     ]);
-    const acc = {
-      id: "a",
-      key: "acc",
-      name: "Acceleration",
-      type: { kind: "array", of: { kind: "float", bits: 32 }, maxCount: 2, fixed: true },
-      options: { protobuf: { expand: ["x", "y-axis"] } },
-    };
-    expect(only(doc([acc]))[2]).toBe('Expand suffix 2 "y-axis" must hold only letters, digits and _.');
+    expect(only(doc([acc(2, ["x", "y-axis"])]))[2]).toBe(
+      'Expand suffix 2 "y-axis" must hold only letters, digits and _.',
+    );
   });
 
   it("a misspelt property, with the one that was meant", () => {
@@ -279,14 +283,7 @@ describe("layout rules, in words", () => {
     expect(only(doc([{ ...u8("a", "A"), options: { protobuf: { number: 7 } } }], { protobufReserved: [7] }))[2]).toBe(
       "Protobuf number 7 is reserved: a field deleted from this message had it, and a device still sending it would be misread. Choose another number.",
     );
-    const acc = {
-      id: "a",
-      key: "acc",
-      name: "Acceleration",
-      type: { kind: "array", of: { kind: "float", bits: 32 }, maxCount: 3, fixed: true },
-      options: { protobuf: { expand: ["x", "y"] } },
-    };
-    expect(only(doc([acc]))[2]).toBe(
+    expect(only(doc([acc(3, ["x", "y"])]))[2]).toBe(
       "Expand as needs a fixed-count array with exactly one suffix per element; this array has 3 elements and 2 suffixes.",
     );
     expect(only(doc([{ ...u8("a", "A"), options: { protobuf: { expand: ["x"] } } }]))[2]).toBe(
