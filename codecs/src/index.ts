@@ -34,6 +34,7 @@ export { Prng } from "./samples/prng.ts";
 
 // text forms of records and bytes
 export { base64ToBytes, bytesToBase64, bytesToHex, hexToBytes } from "./text/bytes.ts";
+export { hasVisibleCharacter } from "./text/visible.ts";
 export { fromPlain, toPlain } from "./text/plain.ts";
 
 // sizes, layout evolution, exports

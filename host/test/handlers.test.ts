@@ -82,6 +82,11 @@ describe("host handlers", () => {
     expect((await call(host, "projects.list", {})).map((p) => p.name)).toEqual(["B", "A"]);
     const r = await call(host, "projects.rename", { id: a.id, name: "A2" });
     expect(r).toMatchObject({ id: a.id, name: "A2", version: 1 });
+    // a name that shows nothing (a zero-width space) would leave an unlabelled project
+    expect(await failure(host.dispatch("projects.rename", { id: a.id, name: "\u200b" }))).toMatchObject({
+      code: "bad_request",
+      issues: [{ path: "name", message: expect.stringContaining("needs at least one visible character") }],
+    });
     expect(events.at(-1)).toEqual({ event: "project.changed", payload: { id: a.id } });
     expect((await call(host, "projects.list", {})).map((p) => p.name)).toEqual(["A2", "B"]);
     expect(await call(host, "projects.list", { limit: 1 })).toHaveLength(1);

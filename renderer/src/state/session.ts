@@ -1,6 +1,7 @@
 // The host session: which screen is up, opening/creating projects, autosave with conflict detection, files.
 import { create } from "zustand";
-import { checkLayout, describeIssue, joinIssues, type Layout, type LayoutInput } from "#codecs";
+import { checkLayout, describeIssue, hasVisibleCharacter, joinIssues, type Layout, type LayoutInput } from "#codecs";
+import { codePoints } from "#codecs/text/visible.ts";
 import type { HostApi, Project, ProjectSummary } from "#host/api/contract.ts";
 import { useAnalysis } from "./analysis.ts";
 import { useDesigner } from "./designer.ts";
@@ -347,7 +348,17 @@ async function nameFollowsLayout(id: string, layoutName: string): Promise<void> 
 export async function renameProject(name: string): Promise<void> {
   const id = useDesigner.getState().projectId;
   const trimmed = name.trim();
-  if (!id || !trimmed || trimmed === useDesigner.getState().projectName) return;
+  if (!id || trimmed === useDesigner.getState().projectName) return;
+  if (!hasVisibleCharacter(trimmed)) {
+    // the name field closes on Enter or blur: say why the old name is back rather than drop the edit silently
+    useSession.setState({
+      notice: {
+        kind: "error",
+        text: `The project keeps its name: the new one ${trimmed ? `holds only invisible characters (${codePoints(trimmed)})` : "is empty"}; a name needs at least one visible character.`,
+      },
+    });
+    return;
+  }
   const before = useDesigner.getState().projectName;
   useDesigner.getState().setProjectName(trimmed);
   try {

@@ -12,7 +12,7 @@ import { duplicate } from "../../state/actions.ts";
 import { useDesigner } from "../../state/designer.ts";
 import { readDraft } from "../../state/drafts.ts";
 import { usePendingInputs } from "../../state/pendingInputs.ts";
-import { goHome, openProject, SAVE_DEBOUNCE_MS, useSession } from "../../state/session.ts";
+import { goHome, openProject, renameProject, SAVE_DEBOUNCE_MS, useSession } from "../../state/session.ts";
 import { locate } from "../../state/tree.ts";
 
 const FIELDS: Field[] = [
@@ -222,5 +222,17 @@ describe("inspector: duplicate and names", () => {
     expect(save().status).toBe("invalid");
     await settle();
     expect(host.saves).toEqual([]);
+  });
+
+  it("keeps the project's name when the new one shows nothing, and says why", async () => {
+    await open();
+    await act(async () => {
+      await renameProject("\u200b\u200b");
+    });
+    expect(useDesigner.getState().projectName).toBe("Buoy");
+    expect(useSession.getState().notice).toEqual({
+      kind: "error",
+      text: "The project keeps its name: the new one holds only invisible characters (U+200B U+200B); a name needs at least one visible character.",
+    });
   });
 });

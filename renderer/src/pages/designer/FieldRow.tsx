@@ -1,8 +1,7 @@
 // One row of the layout tree: drag handle, colour, type, name and key; on focus, the keyboard equivalents of dragging.
 import { useSortable } from "@dnd-kit/sortable";
 import { useCallback, useEffect, useRef, type KeyboardEvent } from "react";
-import type { Field } from "#codecs";
-import { hasVisibleCharacter } from "#codecs/text/visible.ts";
+import { hasVisibleCharacter, type Field } from "#codecs";
 import { rowDndId } from "./dnd.ts";
 import { typeBadge } from "../../components/common/format.ts";
 import { Icon } from "../../components/common/Icon.tsx";
