@@ -652,7 +652,7 @@ describe("the designer never says Saved for an edit it did not keep (issue #23)"
       name: "Bad",
       fields: [
         { id: "a", key: "a", name: "A", type: { kind: "int", bits: 12, signed: false } },
-        { id: "b", key: "b", name: "", type: { kind: "bool" }, units: "m" },
+        { id: "b", key: "b", name: "B", type: { kind: "bool" }, units: "m" },
       ],
     };
     await page.setInputFiles(tid("file-input"), {
@@ -665,13 +665,38 @@ describe("the designer never says Saved for an edit it did not keep (issue #23)"
     for (const sentence of [
       "Version is 2; it must be 1, because this SatPayload Studio reads version 1 layout files",
       'Field "A": Bits is 12; allowed: 8, 16, 32, 64.',
-      'Field #2 (key "b"): Name is empty; it needs at least one visible character.',
-      'Field #2 (key "b"): The field has a property "units" that layout files do not have (did you mean "unit"?)',
+      'Field "B": The field has a property "units" that layout files do not have (did you mean "unit"?)',
     ])
       expect(text).toContain(sentence);
     // no validator's raw words and no bare paths
     expect(text).not.toMatch(/Invalid input|Too small|Too big|expected|fields\[\d+\]/);
     await screenshot(page, "23d-file-errors");
+
+    // the rules beyond the shape: a range upside down, a name that shows nothing, a key used twice
+    const rules = {
+      format: "satlayout",
+      version: 1,
+      name: "Rules",
+      fields: [
+        { id: "a", key: "a", name: "A", type: { kind: "int", bits: 8, signed: false, min: 10, max: 5 } },
+        { id: "b", key: "a", name: "\u200b", type: { kind: "bool" } },
+      ],
+    };
+    await page.setInputFiles(tid("file-input"), {
+      name: "rules.satlayout.json",
+      mimeType: "application/json",
+      buffer: Buffer.from(JSON.stringify(rules)),
+    });
+    await expect
+      .poll(async () => (await page.locator(tid("start-error")).textContent()) ?? "")
+      .toContain("rules.satlayout.json is not a valid SatPayload layout");
+    const ruleText = (await page.locator(tid("start-error")).textContent()) ?? "";
+    for (const sentence of [
+      'Field "A": Maximum is 5; it must be greater than the minimum (10).',
+      'Field #2 (key "a"): Name holds only invisible characters (U+200B); it needs at least one visible character.',
+      'Field #2 (key "a"): Key "a" is used by both field "A" and field #2 (key "a"); the fields of one message need different keys',
+    ])
+      expect(ruleText).toContain(sentence);
 
     const fields = Array.from({ length: 2000 }, (_, i) => ({
       id: `f${i}`,

@@ -102,8 +102,8 @@ describe("issue index", () => {
     expect(idx.byField.get("a")).toEqual([{ at: "options.protobuf.number", message: clash }]);
   });
 
-  it("keeps zod's shape errors (empty key) on the field and layout-level ones apart", () => {
-    const l = layout([{ id: "a", key: "", name: "A", presence: "required", type: { kind: "bool" } }]);
+  it("keeps zod's shape errors (a key too long) on the field and layout-level ones apart", () => {
+    const l = layout([{ id: "a", key: "k".repeat(65), name: "A", presence: "required", type: { kind: "bool" } }]);
     const bad = { ...l, package: "9bad" };
     const res = checkLayout(bad);
     if (res.ok) throw new Error("expected issues");

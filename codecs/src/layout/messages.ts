@@ -4,7 +4,7 @@
 // it after the field ("Field "GPS › Latitude": Count is 100,000; the most is 65,535, because …").
 import type { core } from "zod";
 import { LIMITS, type Limit } from "./limits.ts";
-import { LAYOUT_VERSION, NO_VISIBLE_CHARACTER } from "./schema.ts";
+import { LAYOUT_VERSION } from "./schema.ts";
 import type { IssueAt } from "../errors.ts";
 import { codePoints, hasVisibleCharacter } from "../text/visible.ts";
 
@@ -349,10 +349,6 @@ function sentence(issue: core.$ZodIssue, label: string, prop: Prop): string {
       return `${label} has ${what} that layout files do not have${hint}; remove ${keys.length === 1 ? "it" : "them"} or correct the name.`;
     }
     case "custom":
-      if (issue.message === NO_VISIBLE_CHARACTER)
-        return typeof value === "string" && value !== ""
-          ? `${label} holds only invisible characters (${codePoints(value)}); it needs at least one visible character.`
-          : `${label} is empty; it needs at least one visible character.`;
       return `${label} ${issue.message}.`;
     default:
       return `${label}: ${issue.message}.`;

@@ -1,16 +1,15 @@
 // The *.satlayout.json document: the one description every format, view and export is derived from.
 import { z } from "zod";
 import { LIMITS } from "./limits.ts";
-import { hasVisibleCharacter } from "../text/visible.ts";
 
 export const LAYOUT_FORMAT = "satlayout";
 export const LAYOUT_VERSION = 1;
 
-/** The message of the refinement below: the humaniser (messages.ts) words it from the text it saw. */
-export const NO_VISIBLE_CHARACTER = "has no visible character";
-
-/** Text people read as a label (field, enum value and layout names, keys): something must show. */
-const visibleText = (max: number) => z.string().max(max).refine(hasVisibleCharacter, { message: NO_VISIBLE_CHARACTER });
+/**
+ * Text people read as a label (field, enum value and layout names, keys). That something must show is a
+ * rule of validate.ts, not of the shape: a project saved before the rule still opens, with the name marked.
+ */
+const labelText = (max: number) => z.string().max(max);
 
 const identifier = z
   .string()
@@ -45,7 +44,7 @@ const boolType = z.strictObject({ kind: z.literal("bool") });
 const enumType = z.strictObject({
   kind: z.literal("enum"),
   values: z
-    .array(z.strictObject({ name: visibleText(LIMITS.identifier.max), value: count(LIMITS.enumValue) }))
+    .array(z.strictObject({ name: labelText(LIMITS.identifier.max), value: count(LIMITS.enumValue) }))
     .min(1)
     .max(LIMITS.enumValues.max),
 });
@@ -233,8 +232,8 @@ export type Field = FieldBase & { type: FieldType };
 export const fieldSchema: z.ZodType<Field> = z.lazy(() =>
   z.strictObject({
     id: z.string().min(1).max(LIMITS.id.max),
-    key: visibleText(LIMITS.identifier.max),
-    name: visibleText(LIMITS.name.max),
+    key: labelText(LIMITS.identifier.max),
+    name: labelText(LIMITS.name.max),
     unit: z.string().max(LIMITS.unit.max).optional(),
     description: z.string().max(LIMITS.fieldDescription.max).optional(),
     presence: z.enum(["required", "optional"]).default("required"),
@@ -256,7 +255,7 @@ export const fieldSchema: z.ZodType<Field> = z.lazy(() =>
 export const layoutSchema = z.strictObject({
   format: z.literal(LAYOUT_FORMAT),
   version: z.literal(LAYOUT_VERSION),
-  name: visibleText(LIMITS.name.max),
+  name: labelText(LIMITS.name.max),
   description: z.string().max(LIMITS.layoutDescription.max).optional(),
   /** protobuf package and message; SBE/Kaitai/C names derive from them */
   package: identifier.default("telemetry"),

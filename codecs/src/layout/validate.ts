@@ -5,6 +5,7 @@ import { PROTOBUF_RESERVED_RANGE } from "./limits.ts";
 import { humaniseZodIssue, labelAt, showNumber, showValue, whereAt } from "./messages.ts";
 import { checkSampleValues } from "./sampleRules.ts";
 import { layoutSchema, type Field, type FieldType, type Layout, type ScalarType } from "./schema.ts";
+import { codePoints, hasVisibleCharacter } from "../text/visible.ts";
 
 const INT_LIMITS: Record<number, { s: [number, number]; u: [number, number] }> = {
   8: { s: [-128, 127], u: [0, 255] },
@@ -44,6 +45,18 @@ class Rules {
 }
 
 const lower = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
+
+/** Names and keys label rows, headers and exports: spaces or zero-width characters alone show nothing. */
+function mustShow(text: string, path: string, r: Rules): void {
+  if (hasVisibleCharacter(text)) return;
+  const label = r.label(path);
+  r.add(
+    path,
+    text === ""
+      ? `${label} is empty; it needs at least one visible character.`
+      : `${label} holds only invisible characters (${codePoints(text)}); it needs at least one visible character.`,
+  );
+}
 
 function checkScalar(t: ScalarType, at: string, r: Rules): void {
   const range = (min: number | undefined, max: number | undefined) => {
@@ -86,6 +99,7 @@ function checkScalar(t: ScalarType, at: string, r: Rules): void {
       break;
     case "enum": {
       // names and numbers alike: the later of two equal ones is told which value has it first
+      t.values.forEach((v, i) => mustShow(v.name, `${at}.values[${i}].name`, r));
       const unique = (prop: "name" | "value", word: string) => {
         const first = new Map<string | number, number>();
         t.values.forEach((v, i) => {
@@ -130,6 +144,8 @@ function checkFields(fields: Field[], at: string, r: Rules, ids: Map<string, str
   const numbers = new Map<number, number>();
   fields.forEach((f, i) => {
     const p = `${at}[${i}]`;
+    mustShow(f.name, `${p}.name`, r);
+    mustShow(f.key, `${p}.key`, r);
     const seenId = ids.get(f.id);
     if (seenId !== undefined)
       r.add(
@@ -204,12 +220,21 @@ function checkReserved(fields: Field[], reserved: readonly number[], at: string,
   }
 }
 
-/** Parses and validates; throws LayoutError listing every problem, in words, with its path. */
-export function parseLayout(input: unknown): Layout {
+/**
+ * The document's shape only (types, kinds, limits, unknown properties), with defaults filled; the rules
+ * below are not checked. For a project saved before a rule existed: it opens with the rule's problems marked.
+ */
+export function parseLayoutShape(input: unknown): Layout {
   const parsed = layoutSchema.safeParse(input, { reportInput: true });
   if (!parsed.success) throw new LayoutError(parsed.error.issues.map((i) => humaniseZodIssue(input, i)));
-  const layout = parsed.data;
+  return parsed.data;
+}
+
+/** Parses and validates; throws LayoutError listing every problem, in words, with its path. */
+export function parseLayout(input: unknown): Layout {
+  const layout = parseLayoutShape(input);
   const rules = new Rules(layout);
+  mustShow(layout.name, "name", rules);
   checkFields(layout.fields, "fields", rules, new Map());
   checkReserved(layout.fields, layout.protobufReserved, "fields", rules);
   if (rules.issues.length) throw new LayoutError(rules.issues);

@@ -1,6 +1,16 @@
 // The host session: which screen is up, opening/creating projects, autosave with conflict detection, files.
 import { create } from "zustand";
-import { checkLayout, describeIssue, hasVisibleCharacter, joinIssues, type Layout, type LayoutInput } from "#codecs";
+import {
+  checkLayout,
+  describeIssue,
+  hasVisibleCharacter,
+  joinIssues,
+  LayoutError,
+  type IssueAt,
+  type Layout,
+  type LayoutInput,
+} from "#codecs";
+import { parseLayoutShape } from "#codecs/layout/validate.ts";
 import { codePoints } from "#codecs/text/visible.ts";
 import type { HostApi, Project, ProjectSummary } from "#host/api/contract.ts";
 import { useAnalysis } from "./analysis.ts";
@@ -217,8 +227,23 @@ function watchDraft(): void {
 
 // ---- projects ---------------------------------------------------------------------------------
 
+/**
+ * The project's layout as the designer opens it. One saved before a rule existed (a name of spaces, say)
+ * opens with that problem marked, so it can be fixed; only a layout of the wrong shape stays closed.
+ */
+function openable(stored: unknown): { ok: true; layout: Layout; broken: boolean } | { ok: false; issues: IssueAt[] } {
+  const parsed = checkLayout(stored);
+  if (parsed.ok) return { ok: true, layout: parsed.layout, broken: false };
+  try {
+    return { ok: true, layout: parseLayoutShape(stored), broken: true };
+  } catch (e) {
+    if (e instanceof LayoutError) return { ok: false, issues: e.issues };
+    throw e;
+  }
+}
+
 function enterDesigner(p: Project, restoreDraft = true): boolean {
-  const parsed = checkLayout(p.layout);
+  const parsed = openable(p.layout);
   if (!parsed.ok) {
     useSession.setState({
       screen: "start",
@@ -269,6 +294,14 @@ function enterDesigner(p: Project, restoreDraft = true): boolean {
       setSave("pending");
       schedule();
     }
+  } else if (parsed.broken) {
+    useSession.setState({
+      notice: {
+        kind: "info",
+        text: "This layout was saved before some of today's rules existed: fix the marked problems to save it again.",
+      },
+    });
+    setInvalid(problemCount());
   }
   return true;
 }

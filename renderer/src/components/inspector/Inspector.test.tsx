@@ -39,25 +39,28 @@ const FIELDS: Field[] = [
   },
 ];
 
-/** A host in memory: projects.open and projects.save, which refuses what parseLayout refuses. */
-function memoryHost() {
-  let stored: Project = {
+/**
+ * A host in memory: projects.open and projects.save, which refuses what parseLayout refuses. `stored` is
+ * what an older studio may have saved (no check), by default the test fields.
+ */
+function memoryHost(stored: unknown = parseLayout({ format: "satlayout", version: 1, name: "Buoy", fields: FIELDS })) {
+  let project: Project = {
     id: "p1",
     name: "Buoy",
     updatedAt: "2026-01-01T00:00:00.000Z",
     version: 1,
     filePath: null,
-    layout: parseLayout({ format: "satlayout", version: 1, name: "Buoy", fields: FIELDS }),
+    layout: stored,
   };
   const saves: Layout[] = [];
   const api: HostApi = {
     call: (async (method: string, req: { layout?: unknown }) => {
-      if (method === "projects.open") return structuredClone(stored);
+      if (method === "projects.open") return structuredClone(project);
       if (method === "projects.save") {
         const layout = parseLayout(req.layout);
         saves.push(layout);
-        stored = { ...stored, layout, version: stored.version + 1, updatedAt: new Date().toISOString() };
-        return { version: stored.version, updatedAt: stored.updatedAt };
+        project = { ...project, layout, version: project.version + 1, updatedAt: new Date().toISOString() };
+        return { version: project.version, updatedAt: project.updatedAt };
       }
       throw new Error(`${method} is not part of this test`);
     }) as HostApi["call"],
@@ -222,6 +225,25 @@ describe("inspector: duplicate and names", () => {
     expect(save().status).toBe("invalid");
     await settle();
     expect(host.saves).toEqual([]);
+  });
+
+  it("opens a project saved before names had to show something, with the name marked, and saves once fixed", async () => {
+    const blank = { ...FIELDS[0]!, name: "  " };
+    host = memoryHost({ format: "satlayout", version: 1, name: "Buoy", fields: [blank, ...FIELDS.slice(1)] });
+    await open();
+    render(<Inspector />);
+    expect(save()).toMatchObject({ status: "invalid", message: "1 problem to fix before saving" });
+    expect(useSession.getState().notice?.text).toBe(
+      "This layout was saved before some of today's rules existed: fix the marked problems to save it again.",
+    );
+    select("lat");
+    expect(messagesNextTo("insp-name")).toEqual([
+      "Name holds only invisible characters (U+0020 U+0020); it needs at least one visible character.",
+    ]);
+    type("insp-name", "Latitude");
+    await settle();
+    expect(save().status).toBe("saved");
+    expect(host.saves.at(-1)?.fields[0]).toMatchObject({ name: "Latitude", key: "latitude" });
   });
 
   it("keeps the project's name when the new one shows nothing, and says why", async () => {
