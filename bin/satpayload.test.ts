@@ -375,7 +375,7 @@ describe("sizes", SLOW, () => {
     expect([number!.code, firstLine(number!)]).toEqual([2, 'satpayload: --samples must be a whole number, got "ten"']);
     expect([layout!.code, layout!.err]).toEqual([
       1,
-      expect.stringMatching(/^satpayload: invalid layout: fields\[0\]\.type/),
+      'satpayload: invalid layout: Field "a": Bits is 12; allowed: 8, 16, 32, 64.\n',
     ]);
     expect([noFile!.code, noFile!.err]).toEqual([1, `satpayload: cannot read ${missing}: ENOENT\n`]);
     expect([platformFile!.code, platformFile!.err]).toEqual([

@@ -2,6 +2,7 @@
 import { execFileSync } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateSamples, measureSizes, parseLayout } from "#codecs";
 import { repoRoot } from "./support/build.ts";
@@ -364,10 +365,12 @@ describe("designer (browser mode)", () => {
     const key = await shownLayoutKey(page);
     const version = await savedVersion(page);
     await page.click(tid("row-rssi"));
-    // half-typed numbers stay in the form only
+    // half-typed numbers stay in the form, with what is wrong and what to write
     await page.fill(tid("insp-max"), "1e");
-    expect(await page.locator(`${tid("insp-max")} + .field-msg`).textContent()).toBe("Not a number");
-    // a complete number that breaks a rule reaches the layout, and parseLayout's message sits under it
+    expect(await page.locator(`${tid("insp-max")} + .field-msg`).textContent()).toBe(
+      '"1e" is not a number; write digits, e.g. 12, -0.5 or 1e3.',
+    );
+    // a complete number that breaks a rule reaches the layout, and parseLayout's sentence sits under it
     await page.fill(tid("insp-max"), "0");
     await expect
       .poll(() =>
@@ -376,14 +379,14 @@ describe("designer (browser mode)", () => {
           .first()
           .textContent(),
       )
-      .toBe("must be > min");
+      .toBe("Maximum is 0; it must be greater than the minimum (0).");
     await page.waitForSelector(`${tid("save-state")}[data-status="invalid"]`);
     expect(await page.locator(tid("compute-state")).textContent()).toBe("showing the last valid layout");
     expect(await shownLayoutKey(page)).toBe(key);
     expect(await page.locator(`${tid("row-rssi")} .issue-dot`).count()).toBe(1);
     await screenshot(page, "09-validation");
 
-    // parseLayout flags the second of two equal keys; the edited (first) one is told as well
+    // parseLayout flags the second of two equal keys; the edited (first) one shows the same sentence
     await page.fill(tid("insp-key"), "ble-m");
     await expect
       .poll(() =>
@@ -392,7 +395,9 @@ describe("designer (browser mode)", () => {
           .first()
           .textContent(),
       )
-      .toBe("is also used by fields[5] (BLE source node)");
+      .toBe(
+        'Key "ble-m" is used by both field "RSSI" and field "BLE source node"; the fields of one message need different keys, because the key names the value on the wire.',
+      );
     await page.keyboard.press("Control+z");
     await expect.poll(() => page.locator(tid("insp-key")).inputValue()).toBe("rssi");
     await page.fill(tid("insp-max"), "99");
@@ -432,9 +437,280 @@ describe("designer (browser mode)", () => {
     });
     await expect
       .poll(async () => (await page.locator(tid("start-error")).textContent()) ?? "")
-      .toContain("fields[0].type");
+      .toContain('Field "A": Bits is 12; allowed: 8, 16, 32, 64.');
     // a failed import must not leave a project behind
     expect(await projectCount()).toBe(before);
     expect(errors.filter((e) => !/status of 400/.test(e))).toEqual([]);
   });
+});
+
+interface Saved {
+  version: number;
+  layout: { fields: { key: string; name: string; type: Record<string, unknown> }[] };
+}
+
+/** What the host has for the page's project. */
+async function hostLayout(page: Page): Promise<Saved> {
+  const id = new URL(page.url()).searchParams.get("project")!;
+  return (await s.server.host.dispatch("projects.open", { id })) as Saved;
+}
+
+/** The texts shown under a control: held text's message and the layout's issues. */
+const messagesAt = (page: Page, testId: string) => page.locator(`${tid(testId)} ~ .field-msg`).allTextContents();
+
+const header = async (page: Page) => ({
+  status: await page.locator(tid("save-state")).getAttribute("data-status"),
+  text: (await page.locator(tid("save-state")).textContent())?.trim(),
+});
+
+/**
+ * Makes the designer try to save now (a download must contain every edit): with a problem left it
+ * refuses and says so, so "the host still has the old layout" is checked after a real attempt.
+ */
+async function trySave(page: Page): Promise<void> {
+  await page.click(tid("export-layout"));
+  await expect
+    .poll(() => page.locator(tid("notice")).textContent())
+    .toBe("Fix the layout problems first: the file is written from the saved layout.");
+}
+
+describe("the designer never says Saved for an edit it did not keep (issue #23)", () => {
+  const COUNT_MESSAGE =
+    "Count is 100,000; the most is 65,535, because Struct writes a variable count as a uint16, SBE counts group entries in a uint16 (numInGroup) and nanopb and the C export keep array sizes in 16 bits.";
+  const SCALE_MESSAGE =
+    "Scale is 0; it must be more than 0, because value = raw × scale + offset needs a step greater than 0.";
+
+  it("shows Count 100000 and Scale 0 at their fields, says Not saved, and has them back after a reload", async () => {
+    const { page, errors } = await s.open({ width: 1440, height: 900 });
+    // leaving with edits the host does not have asks first: accept, as a user reloading would
+    page.on("dialog", (d) => void d.accept());
+    await page.click(tid("new-empty"));
+    await page.waitForSelector(tid("tree-empty"));
+    const created = await savedVersion(page);
+    await page.click(tid("palette-array"));
+    await page.click(tid("palette-fixed"));
+    const v1 = await waitForSaved(page, created);
+    expect((await hostLayout(page)).layout.fields.map((f) => f.key)).toEqual(["values", "value"]);
+
+    await page.click(tid("row-values"));
+    await page.fill(tid("insp-maxCount"), "100000");
+    await expect.poll(() => messagesAt(page, "insp-maxCount")).toEqual([COUNT_MESSAGE]);
+    await expect
+      .poll(() => header(page))
+      .toEqual({ status: "invalid", text: "Not saved: 1 problem to fix before saving" });
+    await page.click(tid("row-value"));
+    await page.fill(tid("insp-scale"), "0");
+    await expect.poll(() => messagesAt(page, "insp-scale")).toEqual([SCALE_MESSAGE]);
+    await expect
+      .poll(() => header(page))
+      .toEqual({ status: "invalid", text: "Not saved: 2 problems to fix before saving" });
+    // both rows are marked, and the sizes stay on the last layout that was valid
+    expect(await page.locator(`${tid("row-values")} .issue-dot`).count()).toBe(1);
+    expect(await page.locator(`${tid("row-value")} .issue-dot`).count()).toBe(1);
+    await screenshot(page, "23a-rejected-values");
+
+    // a save is attempted and refused: the host keeps what it had
+    await trySave(page);
+    const kept = await hostLayout(page);
+    expect(kept.version).toBe(v1);
+    expect(kept.layout.fields[0]!.type).toMatchObject({ maxCount: 3 });
+    expect(kept.layout.fields[1]!.type).toMatchObject({ scale: 0.01 });
+
+    // a reload brings both back, at their fields, with the header still saying Not saved
+    await page.reload();
+    await page.waitForSelector(tid("designer"));
+    await expect
+      .poll(() => header(page))
+      .toEqual({ status: "invalid", text: "Not saved: 2 problems to fix before saving" });
+    await page.click(tid("row-values"));
+    expect(await page.inputValue(tid("insp-maxCount"))).toBe("100000");
+    expect(await messagesAt(page, "insp-maxCount")).toEqual([COUNT_MESSAGE]);
+    await page.click(tid("row-value"));
+    expect(await page.inputValue(tid("insp-scale"))).toBe("0");
+    expect(await messagesAt(page, "insp-scale")).toEqual([SCALE_MESSAGE]);
+
+    // text that is not a number is kept too, through a reload; the draft still holds the refused
+    // 100,000 behind it, and both are said
+    await page.click(tid("row-values"));
+    await page.fill(tid("insp-maxCount"), "12x");
+    await expect
+      .poll(() => messagesAt(page, "insp-maxCount"))
+      .toEqual(['"12x" is not a number; write digits, e.g. 12, -0.5 or 1e3.', COUNT_MESSAGE]);
+    await expect.poll(() => header(page)).toMatchObject({ status: "invalid" });
+    await page.reload();
+    await page.waitForSelector(tid("designer"));
+    await page.click(tid("row-values"));
+    expect(await page.inputValue(tid("insp-maxCount"))).toBe("12x");
+    await expect.poll(() => header(page)).toMatchObject({ status: "invalid" });
+
+    // fixed: saved, and what the host has is what was typed
+    await page.fill(tid("insp-maxCount"), "10000");
+    await page.click(tid("row-value"));
+    await page.fill(tid("insp-scale"), "0.5");
+    await waitForSaved(page, v1);
+    const saved = await hostLayout(page);
+    expect(saved.layout.fields[0]!.type).toMatchObject({ maxCount: 10000 });
+    expect(saved.layout.fields[1]!.type).toMatchObject({ scale: 0.5 });
+    expect(errors).toEqual([]);
+  });
+
+  it("derives a duplicate's key from its name: the copy of Latitude renamed Longitude ships longitude", async () => {
+    const { page, errors } = await s.open({ width: 1440, height: 900 });
+    await page.click(tid("new-empty"));
+    await page.waitForSelector(tid("tree-empty"));
+    const created = await savedVersion(page);
+    await page.click(tid("palette-float32"));
+    await page.fill(tid("insp-name"), "Latitude");
+    await page.waitForSelector(tid("row-latitude"));
+    await waitForSaved(page, created);
+    await expect.poll(async () => (await hostLayout(page)).layout.fields[0]?.key).toBe("latitude");
+    // reopened: Latitude is a saved field now, its key a wire contract; its copy is a new field
+    await page.reload();
+    await page.waitForSelector(tid("designer"));
+    const v1 = await savedVersion(page);
+
+    await page.click(tid("row-latitude"));
+    await page.click(tid("field-duplicate"));
+    await page.waitForSelector(tid("row-latitude_copy"));
+    expect(await page.inputValue(tid("insp-name"))).toBe("Latitude (copy)");
+    await page.fill(tid("insp-name"), "Longitude");
+    await expect.poll(() => page.inputValue(tid("insp-key"))).toBe("longitude");
+    expect(await rowKeys(page)).toEqual(["latitude", "longitude"]);
+    await screenshot(page, "23b-duplicate-renamed");
+    await waitForSaved(page, v1);
+    const saved = await hostLayout(page);
+    expect(saved.layout.fields.map((f) => [f.name, f.key])).toEqual([
+      ["Latitude", "latitude"],
+      ["Longitude", "longitude"],
+    ]);
+    // every export carries the copy under its own name
+    const generated = (await s.server.host.dispatch("exports.generate", {
+      projectId: new URL(page.url()).searchParams.get("project")!,
+      exporterIds: ["proto", "json-schema"],
+    })) as { files: { path: string; content: string }[] };
+    const text = generated.files.map((f) => f.content).join("\n");
+    expect(text).toContain("longitude");
+    expect(text).not.toContain("latitude_copy");
+
+    // a key typed by hand is the user's: a later rename leaves it
+    await page.fill(tid("insp-key"), "lon");
+    await page.fill(tid("insp-name"), "Longitude (WGS 84)");
+    await page.waitForSelector(tid("row-lon"));
+    expect(await page.inputValue(tid("insp-key"))).toBe("lon");
+    // and the original keeps its key on a rename (saved field)
+    await page.click(tid("row-latitude"));
+    await page.fill(tid("insp-name"), "Latitude (WGS 84)");
+    expect(await page.inputValue(tid("insp-key"))).toBe("latitude");
+    expect(errors).toEqual([]);
+  });
+
+  it("refuses names that show nothing (spaces, a zero-width space) at the field and the row still reads", async () => {
+    const { page, errors } = await s.open({ width: 1440, height: 900 });
+    await page.click(tid("new-empty"));
+    await page.waitForSelector(tid("tree-empty"));
+    const created = await savedVersion(page);
+    await page.click(tid("palette-uint8"));
+    await page.fill(tid("insp-name"), "Depth");
+    await page.waitForSelector(tid("row-depth"));
+    const v1 = await waitForSaved(page, created);
+    await expect.poll(async () => (await hostLayout(page)).layout.fields[0]?.name).toBe("Depth");
+
+    for (const [name, shown] of [
+      ["   ", "U+0020 U+0020 U+0020"],
+      ["\u200b", "U+200B"],
+      ["\u3164", "U+3164"],
+    ]) {
+      await page.fill(tid("insp-name"), name!);
+      await expect
+        .poll(() => messagesAt(page, "insp-name"))
+        .toEqual([`Name holds only invisible characters (${shown}); it needs at least one visible character.`]);
+      await expect
+        .poll(() => header(page))
+        .toEqual({ status: "invalid", text: "Not saved: 1 problem to fix before saving" });
+    }
+    // the row is not blank: it says it has no name, shows its key and is marked
+    const row = page.locator('[data-testid="layout-tree"] [role="treeitem"]').first();
+    expect(await row.locator(".name").textContent()).toBe("(no name)");
+    expect(await row.locator(".issue-dot").count()).toBe(1);
+    await screenshot(page, "23c-blank-name");
+    await trySave(page);
+    expect((await hostLayout(page)).version).toBe(v1);
+    expect((await hostLayout(page)).layout.fields[0]?.name).toBe("Depth");
+
+    await page.fill(tid("insp-name"), "Water depth");
+    await waitForSaved(page, v1);
+    expect((await hostLayout(page)).layout.fields[0]?.name).toBe("Water depth");
+    expect(errors).toEqual([]);
+  });
+
+  it("says what is wrong with a file in sentences, and opens layouts of 2 000 fields", async () => {
+    const { page, errors } = await s.open();
+    await page.waitForSelector(tid("start-screen"));
+    const bad = {
+      format: "satlayout",
+      version: 2,
+      name: "Bad",
+      fields: [
+        { id: "a", key: "a", name: "A", type: { kind: "int", bits: 12, signed: false } },
+        { id: "b", key: "b", name: "B", type: { kind: "bool" }, units: "m" },
+      ],
+    };
+    await page.setInputFiles(tid("file-input"), {
+      name: "bad.satlayout.json",
+      mimeType: "application/json",
+      buffer: Buffer.from(JSON.stringify(bad)),
+    });
+    await page.waitForSelector(tid("start-error"));
+    const text = (await page.locator(tid("start-error")).textContent()) ?? "";
+    for (const sentence of [
+      "Version is 2; it must be 1, because this SatPayload Studio reads version 1 layout files",
+      'Field "A": Bits is 12; allowed: 8, 16, 32, 64.',
+      'Field "B": The field has a property "units" that layout files do not have (did you mean "unit"?)',
+    ])
+      expect(text).toContain(sentence);
+    // no validator's raw words and no bare paths
+    expect(text).not.toMatch(/Invalid input|Too small|Too big|expected|fields\[\d+\]/);
+    await screenshot(page, "23d-file-errors");
+
+    // the rules beyond the shape: a range upside down, a name that shows nothing, a key used twice
+    const rules = {
+      format: "satlayout",
+      version: 1,
+      name: "Rules",
+      fields: [
+        { id: "a", key: "a", name: "A", type: { kind: "int", bits: 8, signed: false, min: 10, max: 5 } },
+        { id: "b", key: "a", name: "\u200b", type: { kind: "bool" } },
+      ],
+    };
+    await page.setInputFiles(tid("file-input"), {
+      name: "rules.satlayout.json",
+      mimeType: "application/json",
+      buffer: Buffer.from(JSON.stringify(rules)),
+    });
+    await expect
+      .poll(async () => (await page.locator(tid("start-error")).textContent()) ?? "")
+      .toContain("rules.satlayout.json is not a valid SatPayload layout");
+    const ruleText = (await page.locator(tid("start-error")).textContent()) ?? "";
+    for (const sentence of [
+      'Field "A": Maximum is 5; it must be greater than the minimum (10).',
+      'Field #2 (key "a"): Name holds only invisible characters (U+200B); it needs at least one visible character.',
+      'Field #2 (key "a"): Key "a" is used by both field "A" and field #2 (key "a"); the fields of one message need different keys',
+    ])
+      expect(ruleText).toContain(sentence);
+
+    const fields = Array.from({ length: 2000 }, (_, i) => ({
+      id: `f${i}`,
+      key: `f${i}`,
+      name: `Field ${i}`,
+      type: { kind: "int", bits: 16, signed: true },
+    }));
+    await page.setInputFiles(tid("file-input"), {
+      name: "wide.satlayout.json",
+      mimeType: "application/json",
+      buffer: Buffer.from(JSON.stringify({ format: "satlayout", version: 1, name: "Wide", fields })),
+    });
+    await page.waitForSelector(tid("designer"), { timeout: 120_000 });
+    expect(await page.locator(tid("field-count")).textContent()).toBe("2000");
+    expect(errors.filter((e) => !/status of 400/.test(e))).toEqual([]);
+  }, 180_000);
 });

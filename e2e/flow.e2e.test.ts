@@ -74,7 +74,7 @@ describe("edits are never lost (browser mode)", () => {
           .first()
           .textContent(),
       )
-      .toBe("must be > min");
+      .toBe("Maximum is 10; it must be greater than the minimum (50).");
     await screenshot(page, "13-restored-invalid-draft");
     // the host still has the last valid version, untouched
     expect(((await s.server.host.dispatch("projects.open", { id })) as Opened).layout.fields[0]).toMatchObject({

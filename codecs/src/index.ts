@@ -18,7 +18,7 @@ export type {
 } from "./layout/schema.ts";
 export { checkLayout, intLimits, parseLayout } from "./layout/validate.ts";
 export type { FieldValue, PlainRecord, PlainValue, TypedRecord } from "./layout/values.ts";
-export { DecodeError, EncodeError, LayoutError, RecordError } from "./errors.ts";
+export { DecodeError, EncodeError, LayoutError, RecordError, describeIssue, joinIssues } from "./errors.ts";
 export type { IssueAt } from "./errors.ts";
 
 // formats: ids, the registry of compiled codecs and their labels
@@ -34,6 +34,7 @@ export { Prng } from "./samples/prng.ts";
 
 // text forms of records and bytes
 export { base64ToBytes, bytesToBase64, bytesToHex, hexToBytes } from "./text/bytes.ts";
+export { hasVisibleCharacter } from "./text/visible.ts";
 export { fromPlain, toPlain } from "./text/plain.ts";
 export type { Excess } from "./text/plain.ts";
 export { decodeAsSent } from "./formats/asSent.ts";

@@ -1,6 +1,7 @@
 // The one typed HostApi: every request and event the renderer may use, validated with zod on the host side.
 // Both transports (Electron IPC and local HTTP/WebSocket) carry exactly these messages.
 import { z } from "zod";
+import { hasVisibleCharacter } from "#codecs";
 import { devkitEvents, devkitMethods } from "./devkit.ts";
 import { exportsMethods } from "./exports.ts";
 import { loadtestEvents, loadtestMethods } from "./loadtest.ts";
@@ -23,6 +24,10 @@ export const project = projectSummary.extend({ layout: layoutJson });
 export type Project = z.infer<typeof project>;
 
 const id = z.string().min(1).max(64);
+/** a project's name is its layout's: it labels the recent list and the header, so something must show */
+const projectName = z.string().min(1).max(128).refine(hasVisibleCharacter, {
+  message: "needs at least one visible character (spaces and zero-width characters show nothing)",
+});
 
 /** request schema + response schema per method */
 export const methods = {
@@ -38,14 +43,14 @@ export const methods = {
     req: z.object({ limit: z.number().int().min(1).max(200).default(20) }),
     res: z.array(projectSummary),
   },
-  "projects.create": { req: z.object({ name: z.string().min(1).max(128), layout: layoutJson }), res: project },
+  "projects.create": { req: z.object({ name: projectName, layout: layoutJson }), res: project },
   "projects.open": { req: z.object({ id }), res: project },
   /** autosave: every accepted save becomes a new version; a stale baseVersion is refused (another window saved) */
   "projects.save": {
     req: z.object({ id, layout: layoutJson, baseVersion: z.number().int().min(0) }),
     res: z.object({ version: z.number().int(), updatedAt: z.string() }),
   },
-  "projects.rename": { req: z.object({ id, name: z.string().min(1).max(128) }), res: projectSummary },
+  "projects.rename": { req: z.object({ id, name: projectName }), res: projectSummary },
   "projects.delete": { req: z.object({ id }), res: z.object({ deleted: z.boolean() }) },
   "projects.history": {
     req: z.object({ id, limit: z.number().int().min(1).max(500).default(50) }),
@@ -97,11 +102,14 @@ export const events = {
 export type EventName = keyof typeof events;
 export type EventPayload<E extends EventName> = z.infer<(typeof events)[E]>;
 
-/** Error shape both transports return; `issues` carries path-precise validation problems. */
+/**
+ * Error shape both transports return; `issues` carries path-precise validation problems, and a layout's
+ * also `where` (the field's name: "field \"GPS › Latitude\"", "" for the layout's own settings).
+ */
 export const hostError = z.object({
   code: z.enum(["bad_request", "not_found", "conflict", "invalid_layout", "forbidden", "internal"]),
   message: z.string(),
-  issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  issues: z.array(z.object({ path: z.string(), message: z.string(), where: z.string().optional() })).optional(),
 });
 export type HostErrorBody = z.infer<typeof hostError>;
 

@@ -79,7 +79,7 @@ describe("layout files", () => {
       "the wrong format",
       (f) => writeFileSync(f, JSON.stringify({ format: "kaitai", meta: { id: "x" } })),
       "invalid_layout",
-      /is not a valid SatPayload layout: format/,
+      /is not a valid SatPayload layout: Format is "kaitai"; it must be "satlayout"/,
     ],
     [
       "50 MB",

@@ -82,6 +82,11 @@ describe("host handlers", () => {
     expect((await call(host, "projects.list", {})).map((p) => p.name)).toEqual(["B", "A"]);
     const r = await call(host, "projects.rename", { id: a.id, name: "A2" });
     expect(r).toMatchObject({ id: a.id, name: "A2", version: 1 });
+    // a name that shows nothing (a zero-width space) would leave an unlabelled project
+    expect(await failure(host.dispatch("projects.rename", { id: a.id, name: "\u200b" }))).toMatchObject({
+      code: "bad_request",
+      issues: [{ path: "name", message: expect.stringContaining("needs at least one visible character") }],
+    });
     expect(events.at(-1)).toEqual({ event: "project.changed", payload: { id: a.id } });
     expect((await call(host, "projects.list", {})).map((p) => p.name)).toEqual(["A2", "B"]);
     expect(await call(host, "projects.list", { limit: 1 })).toHaveLength(1);
@@ -107,7 +112,15 @@ describe("host handlers", () => {
     const dupKey = { ...small, fields: [fieldA, { ...fieldB, key: "a" }] };
     const err = await failure(host.dispatch("projects.create", { name: "x", layout: dupKey }));
     expect(err.code).toBe("invalid_layout");
-    expect(err.issues).toEqual([{ path: "fields[1].key", message: 'duplicates the key of fields[0] ("a")' }]);
+    expect(err.issues).toEqual([
+      {
+        path: "fields[1].key",
+        where: 'field "B"',
+        related: "fields[0]",
+        message:
+          'Key "a" is used by both field "A" and field "B"; the fields of one message need different keys, because the key names the value on the wire.',
+      },
+    ]);
 
     const badRange = {
       ...small,
@@ -117,7 +130,13 @@ describe("host handlers", () => {
     const err2 = await failure(host.dispatch("projects.save", { id: p.id, layout: badRange, baseVersion: 1 }));
     expect(err2).toMatchObject({
       code: "invalid_layout",
-      issues: [{ path: "fields[0].type.max", message: "must be > min" }],
+      issues: [
+        {
+          path: "fields[0].type.max",
+          where: 'field "A"',
+          message: "Maximum is 2; it must be greater than the minimum (5).",
+        },
+      ],
     });
 
     const noName = { ...small, name: undefined };

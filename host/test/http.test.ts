@@ -156,7 +156,15 @@ describe("browser-mode HTTP transport", () => {
     expect(invalid.status).toBe(400);
     expect(invalid.json()).toMatchObject({
       code: "invalid_layout",
-      issues: expect.arrayContaining([{ path: "fields[20].id", message: "duplicates the id of fields[0]" }]),
+      issues: expect.arrayContaining([
+        {
+          path: "fields[20].id",
+          where: 'field "SIM MSISDN"',
+          related: "fields[0]",
+          message:
+            'Id "msisdn" is used by both field "SIM MSISDN" (#1) and field "SIM MSISDN" (#21); every field needs its own id.',
+        },
+      ]),
     });
     expect((await api("projects.open", { id: "nope" })).status).toBe(404);
     const p = (await api("projects.create", { name: "x", layout: paperPreset })).json();

@@ -46,6 +46,18 @@ describe("drafts in browser storage", () => {
     expect(readDraft("p1", st)).toBeNull();
   });
 
+  it("keeps the text held in controls with the draft, and drops held text it cannot read back", () => {
+    const st = memoryStorage();
+    const held = { fieldId: "a", control: "insp-max", text: "12x", message: "not a number", shape: "int|||||" };
+    keepDraft("p1", { baseVersion: 3, at: "t", layout: invalid, inputs: [held] }, st);
+    expect(readDraft("p1", st)?.inputs).toEqual([held]);
+    st.setItem(
+      "satpayload.draft.p2",
+      JSON.stringify({ baseVersion: 1, at: "t", layout: invalid, inputs: [held, { fieldId: 3, text: "x" }] }),
+    );
+    expect(readDraft("p2", st)).toEqual({ baseVersion: 1, at: "t", layout: invalid, inputs: [held] });
+  });
+
   it("ignores what is not a draft, and reports a full storage instead of throwing", () => {
     const st = memoryStorage(10);
     st.getItem = (k) =>

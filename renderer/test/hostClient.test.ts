@@ -170,4 +170,13 @@ describe("error text", () => {
       ]).describe(2),
     ).toBe("bad — a: 1; b: 2 (+2 more)");
   });
+
+  it("names a layout issue by its field, not its path", () => {
+    expect(
+      new HostCallError("invalid_layout", "not saved", [
+        { path: "fields[2].type.maxCount", where: 'field "Samples"', message: "Count is 100,000; the most is 65,535." },
+        { path: "name", where: "", message: "Layout name is empty." },
+      ]).describe(),
+    ).toBe('not saved — Field "Samples": Count is 100,000; the most is 65,535. Layout name is empty.');
+  });
 });

@@ -56,13 +56,20 @@ describe("issue index", () => {
     if (res.ok) return;
     const idx = indexIssues(l.fields, res.issues);
     expect(idx.layout).toEqual([]);
-    expect(idx.byField.get("a")).toEqual([{ at: "type.max", message: "must be > min" }]);
-    expect(idx.byField.get("y")).toEqual([
-      { at: "key", message: 'duplicates the key of fields[1].type.fields[0] ("dup")' },
-      { at: "type.values[1].name", message: 'duplicates "A"' },
+    expect(idx.byField.get("a")).toEqual([
+      { at: "type.max", message: "Maximum is 5; it must be greater than the minimum (10)." },
     ]);
-    // the first of two clashing fields hears about it too, so editing either one shows the problem
-    expect(idx.byField.get("x")).toEqual([{ at: "key", message: "is also used by fields[1].type.fields[1] (Y)" }]);
+    const clash =
+      'Key "dup" is used by both field "G › X" and field "G › Y"; the fields of one message need different keys, because the key names the value on the wire.';
+    expect(idx.byField.get("y")).toEqual([
+      { at: "key", message: clash },
+      {
+        at: "type.values[1].name",
+        message: 'Name of value 2 ("A") is also the name of value 1; every value needs its own name.',
+      },
+    ]);
+    // the first of two clashing fields shows the same sentence, so editing either one shows the problem
+    expect(idx.byField.get("x")).toEqual([{ at: "key", message: clash }]);
     expect(issuesAt(idx.byField.get("y"), "type.values", { below: true })).toHaveLength(1);
     expect(issuesAt(idx.byField.get("y"), "type.values")).toHaveLength(0);
   });
@@ -89,14 +96,14 @@ describe("issue index", () => {
     const res = checkLayout(l);
     if (res.ok) throw new Error("expected issues");
     const idx = indexIssues(l.fields, res.issues);
-    expect(idx.byField.get("b")).toEqual([
-      { at: "options.protobuf.number", message: "duplicates the number of fields[0] (3)" },
-    ]);
-    expect(idx.byField.get("a")).toEqual([{ at: "options.protobuf.number", message: "is also used by fields[1] (B)" }]);
+    const clash =
+      'Protobuf number 3 is used by both field "A" and field "B"; the fields of one message need different numbers.';
+    expect(idx.byField.get("b")).toEqual([{ at: "options.protobuf.number", message: clash }]);
+    expect(idx.byField.get("a")).toEqual([{ at: "options.protobuf.number", message: clash }]);
   });
 
-  it("keeps zod's shape errors (empty key) on the field and layout-level ones apart", () => {
-    const l = layout([{ id: "a", key: "", name: "A", presence: "required", type: { kind: "bool" } }]);
+  it("keeps zod's shape errors (a key too long) on the field and layout-level ones apart", () => {
+    const l = layout([{ id: "a", key: "k".repeat(65), name: "A", presence: "required", type: { kind: "bool" } }]);
     const bad = { ...l, package: "9bad" };
     const res = checkLayout(bad);
     if (res.ok) throw new Error("expected issues");

@@ -101,7 +101,7 @@ describe("field tree operations", () => {
     expect(uniqueKey([leaf("a", "x")], "y")).toBe("y");
   });
 
-  it("duplicates with fresh ids, a free key and without the pinned protobuf number", () => {
+  it("duplicates with fresh ids, a key for the copy's name and without the pinned protobuf number", () => {
     const fs: Field[] = [
       {
         ...group("g", [{ ...leaf("b"), options: { protobuf: { number: 4, intEncoding: "zigzag" } } }]),
@@ -109,11 +109,16 @@ describe("field tree operations", () => {
       },
     ];
     let n = 0;
-    const { fields, copyId } = duplicateField(fs, "g", () => `new${++n}`);
+    const keyFor = (name: string, siblings: readonly Field[]) => `${name}|${siblings.map((s) => s.key).join(",")}`;
+    const { fields, copyId } = duplicateField(fs, "g", () => `new${++n}`, keyFor);
     expect(copyId).toBe("new1");
     expect(ids(fields)).toEqual(["g", "  b", "new1", "  new2"]);
     const copy = locate(fields, "new1")!.field;
-    expect(copy.key).toBe("g_copy");
+    // the key is asked for with the copy's name, among the siblings it joins
+    expect(copy.name).toBe("g (copy)");
+    expect(copy.key).toBe("g (copy)|g");
+    // the members of a copied group keep their keys: they sit in a group of their own
+    expect(locate(fields, "new2")!.field.key).toBe("b");
     expect(copy.options).toEqual({ protobuf: {} });
     expect(locate(fields, "new2")!.field.options).toEqual({ protobuf: { intEncoding: "zigzag" } });
     // the original keeps its number

@@ -55,9 +55,7 @@ export function parseDecoderConfig(json: unknown): DecoderConfig {
     layout = parseLayout(parsed.data.layout);
   } catch (e) {
     if (e instanceof LayoutError)
-      throw new LayoutError(
-        e.issues.map((i) => ({ path: i.path ? `layout.${i.path}` : "layout", message: i.message })),
-      );
+      throw new LayoutError(e.issues.map((i) => ({ ...i, path: i.path ? `layout.${i.path}` : "layout" })));
     throw e;
   }
   return decoderConfig(layout, { deviceKey: parsed.data.deviceKey, format: parsed.data.format });

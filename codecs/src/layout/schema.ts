@@ -1,41 +1,54 @@
 // The *.satlayout.json document: the one description every format, view and export is derived from.
 import { z } from "zod";
+import { LIMITS } from "./limits.ts";
 
 export const LAYOUT_FORMAT = "satlayout";
 export const LAYOUT_VERSION = 1;
 
+/**
+ * Text people read as a label (field, enum value and layout names, keys). That something must show is a
+ * rule of validate.ts, not of the shape: a project saved before the rule still opens, with the name marked.
+ */
+const labelText = (max: number) => z.string().max(max);
+
 const identifier = z
   .string()
   .min(1)
-  .max(64)
+  .max(LIMITS.identifier.max)
   .regex(/^[A-Za-z_][A-Za-z0-9_-]*$/, "must start with a letter or _ and hold only letters, digits, _ or -");
+
+const bounded = (l: { min?: number; max: number }) => {
+  const n = z.number();
+  return l.min === undefined ? n.max(l.max) : n.min(l.min).max(l.max);
+};
+const count = (l: { min?: number; max: number }) => bounded(l).int();
 
 /** How a value is written in the self-describing formats (JSON, CBOR, MessagePack, PSON). */
 export const textRepSchema = z.discriminatedUnion("as", [
-  z.object({ as: z.literal("number") }),
-  z.object({
+  z.strictObject({ as: z.literal("number") }),
+  z.strictObject({
     as: z.literal("string"),
     /** fixed number of decimals for numbers (Python's f"{v:.Nf}") */
-    decimals: z.number().int().min(0).max(17).optional(),
+    decimals: count(LIMITS.textDecimals).optional(),
     /** minimum digits of the integer part, zero padded ("06") */
-    pad: z.number().int().min(0).max(32).optional(),
+    pad: count(LIMITS.textPad).optional(),
     /** arrays: one string, elements joined by this separator */
-    separator: z.string().max(8).optional(),
+    separator: z.string().max(LIMITS.separator.max).optional(),
   }),
 ]);
 export type TextRep = z.infer<typeof textRepSchema>;
 
-export const intBits = z.union([z.literal(8), z.literal(16), z.literal(32), z.literal(64)]);
+export const intBits = z.literal([8, 16, 32, 64]);
 
-const boolType = z.object({ kind: z.literal("bool") });
-const enumType = z.object({
+const boolType = z.strictObject({ kind: z.literal("bool") });
+const enumType = z.strictObject({
   kind: z.literal("enum"),
   values: z
-    .array(z.object({ name: z.string().min(1).max(64), value: z.number().int().min(0).max(0xffff) }))
+    .array(z.strictObject({ name: labelText(LIMITS.identifier.max), value: count(LIMITS.enumValue) }))
     .min(1)
-    .max(4096),
+    .max(LIMITS.enumValues.max),
 });
-const intType = z.object({
+const intType = z.strictObject({
   kind: z.literal("int"),
   bits: intBits,
   signed: z.boolean(),
@@ -43,15 +56,15 @@ const intType = z.object({
   min: z.number().optional(),
   max: z.number().optional(),
 });
-const floatType = z.object({
+const floatType = z.strictObject({
   kind: z.literal("float"),
-  bits: z.union([z.literal(32), z.literal(64)]),
+  bits: z.literal([32, 64]),
   min: z.number().optional(),
   max: z.number().optional(),
   /** resolution the value is meaningful to; drives bit-packing and text decimals */
   precision: z.number().positive().optional(),
 });
-const fixedType = z.object({
+const fixedType = z.strictObject({
   kind: z.literal("fixed"),
   /** value = raw × scale + offset */
   scale: z.number().positive(),
@@ -59,7 +72,7 @@ const fixedType = z.object({
   min: z.number(),
   max: z.number(),
 });
-const timestampType = z.object({
+const timestampType = z.strictObject({
   kind: z.literal("timestamp"),
   /**
    * epoch: seconds since 1970 as an integer (or a float when resolution < 1);
@@ -67,23 +80,23 @@ const timestampType = z.object({
    */
   encoding: z.enum(["epoch", "text"]),
   /** strftime-like tokens: DD MM YY YYYY hh mm ss s (tenths) ss.sss… */
-  textFormat: z.string().max(40).optional(),
+  textFormat: z.string().max(LIMITS.timestampFormat.max).optional(),
   /** seconds; 1 = whole seconds, 0.1 = tenths */
   resolution: z.number().positive().default(1),
   min: z.number().optional(),
   max: z.number().optional(),
 });
-const stringType = z.object({
+const stringType = z.strictObject({
   kind: z.literal("string"),
-  maxLength: z.number().int().min(0).max(65535),
+  maxLength: count(LIMITS.byteLength),
   /** fixed: always maxLength bytes in fixed-layout formats (NUL padded) */
   fixed: z.boolean().default(false),
   /** restricts characters; bit-packing uses it to spend fewer bits per character */
   charset: z.enum(["utf8", "ascii", "digits", "hex", "upper-alnum", "alnum"]).default("utf8"),
 });
-const bytesType = z.object({
+const bytesType = z.strictObject({
   kind: z.literal("bytes"),
-  maxLength: z.number().int().min(0).max(65535),
+  maxLength: count(LIMITS.byteLength),
   fixed: z.boolean().default(false),
 });
 
@@ -99,37 +112,37 @@ export const scalarTypeSchema = z.discriminatedUnion("kind", [
 ]);
 export type ScalarType = z.infer<typeof scalarTypeSchema>;
 
-const arrayType = z.object({
+const arrayType = z.strictObject({
   kind: z.literal("array"),
   of: scalarTypeSchema,
   /** fixed: exactly maxCount elements; otherwise 0..maxCount */
-  maxCount: z.number().int().min(0).max(4096),
+  maxCount: count(LIMITS.arrayCount),
   fixed: z.boolean().default(false),
 });
 
 /** How one value is chosen when the designer draws N reproducible samples. */
 export const sampleModelSchema = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("constant"), value: z.unknown() }),
-  z.object({
+  z.strictObject({ kind: z.literal("constant"), value: z.unknown() }),
+  z.strictObject({
     kind: z.literal("uniform"),
     min: z.number(),
     max: z.number(),
-    decimals: z.number().int().min(0).max(12).optional(),
+    decimals: count(LIMITS.sampleDecimals).optional(),
   }),
-  z.object({
+  z.strictObject({
     kind: z.literal("normal"),
     mean: z.number(),
     sd: z.number().nonnegative(),
     min: z.number().optional(),
     max: z.number().optional(),
-    decimals: z.number().int().min(0).max(12).optional(),
+    decimals: count(LIMITS.sampleDecimals).optional(),
   }),
-  z.object({
+  z.strictObject({
     kind: z.literal("choice"),
     values: z.array(z.unknown()).min(1),
     weights: z.array(z.number().nonnegative()).optional(),
   }),
-  z.object({
+  z.strictObject({
     kind: z.literal("walk"),
     start: z.number(),
     /** each sample moves by U(stepMin, stepMax) */
@@ -137,17 +150,23 @@ export const sampleModelSchema = z.discriminatedUnion("kind", [
     stepMax: z.number(),
     min: z.number().optional(),
     max: z.number().optional(),
-    decimals: z.number().int().min(0).max(12).optional(),
+    decimals: count(LIMITS.sampleDecimals).optional(),
   }),
-  z.object({ kind: z.literal("counter"), start: z.number(), step: z.number().default(1), wrap: z.number().optional() }),
+  z.strictObject({
+    kind: z.literal("counter"),
+    start: z.number(),
+    step: z.number().default(1),
+    /** values run from start up to start + wrap and begin again (an 8-bit sequence number: wrap 256) */
+    wrap: z.number().positive().optional(),
+  }),
   /** strings: literal text with {int:A:B[:pad]} and {digits:N} {hex:N} {alpha:N} placeholders */
-  z.object({ kind: z.literal("template"), template: z.string().max(256) }),
+  z.strictObject({ kind: z.literal("template"), template: z.string().max(LIMITS.template.max) }),
   /** arrays: one model per element (the last repeats), count between min and max */
-  z.object({
+  z.strictObject({
     kind: z.literal("elements"),
     each: z.array(z.lazy((): z.ZodType => sampleModelSchema)).min(1),
-    minCount: z.number().int().min(0).optional(),
-    maxCount: z.number().int().min(0).optional(),
+    minCount: count(LIMITS.arrayCount).optional(),
+    maxCount: count(LIMITS.arrayCount).optional(),
   }),
 ]);
 export type SampleModel =
@@ -169,10 +188,10 @@ export const structStringMode = z.enum([
 ]);
 export type StructStringMode = z.infer<typeof structStringMode>;
 
-const fieldOptionsSchema = z.object({
+const fieldOptionsSchema = z.strictObject({
   protobuf: z
     .object({
-      number: z.number().int().min(1).max(536870911).optional(),
+      number: count(LIMITS.protobufNumber).optional(),
       /** wire type choice for integers: varint (default), zigzag for signed, or fixed width */
       intEncoding: z.enum(["varint", "zigzag", "fixed"]).optional(),
       /**
@@ -180,9 +199,9 @@ const fieldOptionsSchema = z.object({
        * consecutively from `number` (the paper's acc → acc_x=11, acc_y=12, acc_z=13)
        */
       expand: z
-        .array(z.string().regex(/^[A-Za-z0-9_]+$/))
+        .array(z.string().regex(/^[A-Za-z0-9_]+$/, "must hold only letters, digits and _"))
         .min(1)
-        .max(64)
+        .max(LIMITS.arrayCount.max)
         .optional(),
     })
     .optional(),
@@ -211,20 +230,20 @@ export type FieldType = ScalarType | ArrayType | GroupType;
 export type Field = FieldBase & { type: FieldType };
 
 export const fieldSchema: z.ZodType<Field> = z.lazy(() =>
-  z.object({
-    id: z.string().min(1).max(64),
-    key: z.string().min(1).max(64),
-    name: z.string().min(1).max(128),
-    unit: z.string().max(32).optional(),
-    description: z.string().max(2000).optional(),
+  z.strictObject({
+    id: z.string().min(1).max(LIMITS.id.max),
+    key: labelText(LIMITS.identifier.max),
+    name: labelText(LIMITS.name.max),
+    unit: z.string().max(LIMITS.unit.max).optional(),
+    description: z.string().max(LIMITS.fieldDescription.max).optional(),
     presence: z.enum(["required", "optional"]).default("required"),
-    type: z.union([
+    type: z.discriminatedUnion("kind", [
       scalarTypeSchema,
       arrayType,
-      z.object({
+      z.strictObject({
         kind: z.literal("group"),
-        fields: z.array(fieldSchema).max(512),
-        protobufReserved: z.array(z.number().int().min(1)).optional(),
+        fields: z.array(fieldSchema).max(LIMITS.fields.max),
+        protobufReserved: z.array(count(LIMITS.protobufNumber)).optional(),
       }),
     ]),
     text: textRepSchema.optional(),
@@ -233,11 +252,11 @@ export const fieldSchema: z.ZodType<Field> = z.lazy(() =>
   }),
 ) as z.ZodType<Field>;
 
-export const layoutSchema = z.object({
+export const layoutSchema = z.strictObject({
   format: z.literal(LAYOUT_FORMAT),
   version: z.literal(LAYOUT_VERSION),
-  name: z.string().min(1).max(128),
-  description: z.string().max(4000).optional(),
+  name: labelText(LIMITS.name.max),
+  description: z.string().max(LIMITS.layoutDescription.max).optional(),
   /** protobuf package and message; SBE/Kaitai/C names derive from them */
   package: identifier.default("telemetry"),
   message: identifier.default("Telemetry"),
@@ -255,14 +274,14 @@ export const layoutSchema = z.object({
     .default({ spacing: "compact" }),
   sbe: z
     .object({
-      schemaId: z.number().int().min(0).max(65535).default(1),
-      templateId: z.number().int().min(0).max(65535).default(1),
-      version: z.number().int().min(0).max(65535).default(0),
+      schemaId: count(LIMITS.sbeHeader).default(1),
+      templateId: count(LIMITS.sbeHeader).default(1),
+      version: count(LIMITS.sbeHeader).default(0),
     })
     .default({ schemaId: 1, templateId: 1, version: 0 }),
   /** protobuf numbers of deleted fields, never reused (schema evolution) */
-  protobufReserved: z.array(z.number().int().min(1)).default([]),
-  fields: z.array(fieldSchema).max(512),
+  protobufReserved: z.array(count(LIMITS.protobufNumber)).default([]),
+  fields: z.array(fieldSchema).max(LIMITS.fields.max),
 });
 
 export type Layout = z.infer<typeof layoutSchema>;

@@ -1,17 +1,11 @@
-// Turns untrusted JSON into a Layout: zod for shape, then the rules zod cannot express.
-import type { ZodError } from "zod";
+// Turns untrusted JSON into a Layout: zod for shape, then the rules zod cannot express. Every problem is
+// told in words (messages.ts): the setting, what is wrong, what is allowed, and the field it is in.
 import { LayoutError, type IssueAt } from "../errors.ts";
+import { PROTOBUF_RESERVED_RANGE } from "./limits.ts";
+import { humaniseZodIssue, labelAt, showNumber, showValue, whereAt } from "./messages.ts";
+import { checkSampleValues } from "./sampleRules.ts";
 import { layoutSchema, type Field, type FieldType, type Layout, type ScalarType } from "./schema.ts";
-
-function zodPath(path: readonly PropertyKey[]): string {
-  let out = "";
-  for (const p of path) out += typeof p === "number" ? `[${p}]` : out ? `.${String(p)}` : String(p);
-  return out;
-}
-
-function fromZod(err: ZodError): IssueAt[] {
-  return err.issues.map((i) => ({ path: zodPath(i.path), message: i.message }));
-}
+import { codePoints, hasVisibleCharacter } from "../text/visible.ts";
 
 const INT_LIMITS: Record<number, { s: [number, number]; u: [number, number] }> = {
   8: { s: [-128, 127], u: [0, 255] },
@@ -24,19 +18,64 @@ export function intLimits(bits: 8 | 16 | 32 | 64, signed: boolean): [number, num
   return INT_LIMITS[bits]![signed ? "s" : "u"];
 }
 
-function checkScalar(t: ScalarType, at: string, issues: IssueAt[]): void {
+const [RESERVED_LO, RESERVED_HI] = PROTOBUF_RESERVED_RANGE;
+const inProtobufRange = (n: number) => n >= RESERVED_LO && n <= RESERVED_HI;
+
+/** Collects the rule violations of one parsed layout; labels and field names come from the layout itself. */
+class Rules {
+  readonly issues: IssueAt[] = [];
+  constructor(readonly layout: Layout) {}
+
+  label(path: string): string {
+    return labelAt(this.layout, path);
+  }
+  where(path: string): string {
+    return whereAt(this.layout, path);
+  }
+  /** 'field "A" and field "B"'; two fields of the same name are told apart by their positions */
+  both(first: string, second: string): string {
+    const [a, b] = [this.where(first), this.where(second)];
+    if (a !== b) return `${a} and ${b}`;
+    const position = (p: string) => Number(/\[(\d+)\]$/.exec(p)?.[1] ?? 0) + 1;
+    return `${a} (#${position(first)}) and ${b} (#${position(second)})`;
+  }
+  add(path: string, message: string, related?: string): void {
+    this.issues.push({ path, message, where: this.where(path), ...(related ? { related } : {}) });
+  }
+}
+
+const lower = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
+
+/** Names and keys label rows, headers and exports: spaces or zero-width characters alone show nothing. */
+function mustShow(text: string, path: string, r: Rules): void {
+  if (hasVisibleCharacter(text)) return;
+  const label = r.label(path);
+  r.add(
+    path,
+    text === ""
+      ? `${label} is empty; it needs at least one visible character.`
+      : `${label} holds only invisible characters (${codePoints(text)}); it needs at least one visible character.`,
+  );
+}
+
+function checkScalar(t: ScalarType, at: string, r: Rules): void {
   const range = (min: number | undefined, max: number | undefined) => {
     if (min !== undefined && max !== undefined && !(max > min))
-      issues.push({ path: `${at}.max`, message: "must be > min" });
+      r.add(
+        `${at}.max`,
+        `${r.label(`${at}.max`)} is ${showNumber(max)}; it must be greater than the ${lower(r.label(`${at}.min`))} (${showNumber(min)}).`,
+      );
   };
   switch (t.kind) {
     case "int": {
       range(t.min, t.max);
       const [lo, hi] = intLimits(t.bits, t.signed);
+      const name = `${t.signed ? "" : "u"}int${t.bits}`;
+      const holds = `a ${name} holds ${showNumber(lo)} … ${showNumber(hi)}`;
       if (t.min !== undefined && t.min < lo)
-        issues.push({ path: `${at}.min`, message: `must be ≥ ${lo} for a ${t.signed ? "" : "u"}int${t.bits}` });
+        r.add(`${at}.min`, `${r.label(`${at}.min`)} is ${showNumber(t.min)}; ${holds}.`);
       if (t.max !== undefined && t.max > hi)
-        issues.push({ path: `${at}.max`, message: `must be ≤ ${hi} for a ${t.signed ? "" : "u"}int${t.bits}` });
+        r.add(`${at}.max`, `${r.label(`${at}.max`)} is ${showNumber(t.max)}; ${holds}.`);
       break;
     }
     case "float":
@@ -45,22 +84,36 @@ function checkScalar(t: ScalarType, at: string, issues: IssueAt[]): void {
     case "fixed":
       range(t.min, t.max);
       if ((t.max - t.min) / t.scale > 2 ** 53)
-        issues.push({ path: `${at}.scale`, message: "is too fine for the range (more than 2^53 steps)" });
+        r.add(
+          `${at}.scale`,
+          `${r.label(`${at}.scale`)} ${t.scale} is too fine for the range ${showNumber(t.min)} … ${showNumber(t.max)}: that is more than 2^53 steps, which no number holds exactly. Use a coarser scale or a narrower range.`,
+        );
       break;
     case "timestamp":
       range(t.min, t.max);
       if (t.encoding === "text" && !t.textFormat)
-        issues.push({ path: `${at}.textFormat`, message: "is required when encoding is text" });
+        r.add(
+          `${at}.textFormat`,
+          `${r.label(`${at}.textFormat`)} is missing; a timestamp written as text needs one, e.g. "YYYY-MM-DD hh:mm:ss".`,
+        );
       break;
     case "enum": {
-      const names = new Set<string>();
-      const values = new Set<number>();
-      t.values.forEach((v, i) => {
-        if (names.has(v.name)) issues.push({ path: `${at}.values[${i}].name`, message: `duplicates "${v.name}"` });
-        if (values.has(v.value)) issues.push({ path: `${at}.values[${i}].value`, message: `duplicates ${v.value}` });
-        names.add(v.name);
-        values.add(v.value);
-      });
+      // names and numbers alike: the later of two equal ones is told which value has it first
+      t.values.forEach((v, i) => mustShow(v.name, `${at}.values[${i}].name`, r));
+      const unique = (prop: "name" | "value", word: string) => {
+        const first = new Map<string | number, number>();
+        t.values.forEach((v, i) => {
+          const seen = first.get(v[prop]);
+          if (seen === undefined) first.set(v[prop], i);
+          else
+            r.add(
+              `${at}.values[${i}].${prop}`,
+              `${word === "name" ? "Name" : "Number"} of value ${i + 1} (${showValue(v[prop])}) is also the ${word} of value ${seen + 1}; every value needs its own ${word}.`,
+            );
+        });
+      };
+      unique("name", "name");
+      unique("value", "number");
       break;
     }
     default:
@@ -68,59 +121,86 @@ function checkScalar(t: ScalarType, at: string, issues: IssueAt[]): void {
   }
 }
 
-function checkType(t: FieldType, at: string, issues: IssueAt[], ctx: Ctx): void {
+function checkType(t: FieldType, at: string, r: Rules, ids: Map<string, string>): void {
   if (t.kind === "group") {
-    checkFields(t.fields, `${at}.fields`, issues, ctx);
-    checkReserved(t.fields, t.protobufReserved ?? [], `${at}.fields`, issues);
-  } else if (t.kind === "array") {
-    if (t.of.kind === "bytes" || t.of.kind === "string") {
-      // allowed: arrays of short strings/bytes
-    }
-    checkScalar(t.of, `${at}.of`, issues);
-  } else checkScalar(t, at, issues);
+    checkFields(t.fields, `${at}.fields`, r, ids);
+    checkReserved(t.fields, t.protobufReserved ?? [], `${at}.fields`, r);
+  } else if (t.kind === "array") checkScalar(t.of, `${at}.of`, r);
+  else checkScalar(t, at, r);
 }
 
-interface Ctx {
-  ids: Map<string, string>;
+function expandProblem(f: Field, suffixes: number): string | null {
+  if (f.type.kind !== "array") return `this field is ${article(f.type.kind)}, not an array`;
+  if (!f.type.fixed) return "this array has no fixed count (tick Fixed count)";
+  if (f.type.maxCount !== suffixes)
+    return `this array has ${showNumber(f.type.maxCount)} elements and ${showNumber(suffixes)} suffixes`;
+  return null;
 }
 
-function checkFields(fields: Field[], at: string, issues: IssueAt[], ctx: Ctx): void {
+const article = (kind: string) => `${/^[aeiou]/.test(kind) ? "an" : "a"} ${kind}`;
+
+function checkFields(fields: Field[], at: string, r: Rules, ids: Map<string, string>): void {
   const keys = new Map<string, number>();
   const numbers = new Map<number, number>();
   fields.forEach((f, i) => {
     const p = `${at}[${i}]`;
-    const seenId = ctx.ids.get(f.id);
-    if (seenId !== undefined) issues.push({ path: `${p}.id`, message: `duplicates the id of ${seenId}` });
-    else ctx.ids.set(f.id, p);
+    mustShow(f.name, `${p}.name`, r);
+    mustShow(f.key, `${p}.key`, r);
+    const seenId = ids.get(f.id);
+    if (seenId !== undefined)
+      r.add(
+        `${p}.id`,
+        `Id ${showValue(f.id)} is used by both ${r.both(seenId, p)}; every field needs its own id.`,
+        seenId,
+      );
+    else ids.set(f.id, p);
     const k = keys.get(f.key);
-    if (k !== undefined) issues.push({ path: `${p}.key`, message: `duplicates the key of ${at}[${k}] ("${f.key}")` });
+    if (k !== undefined)
+      r.add(
+        `${p}.key`,
+        `Key ${showValue(f.key)} is used by both ${r.both(`${at}[${k}]`, p)}; the fields of one message need different keys, because the key names the value on the wire.`,
+        `${at}[${k}]`,
+      );
     else keys.set(f.key, i);
     const n = f.options?.protobuf?.number;
     const expand = f.options?.protobuf?.expand;
-    if (expand && !(f.type.kind === "array" && f.type.fixed && f.type.maxCount === expand.length))
-      issues.push({
-        path: `${p}.options.protobuf.expand`,
-        message: "needs a fixed-count array with one suffix per element",
-      });
+    const wrongExpand = expand ? expandProblem(f, expand.length) : null;
+    if (wrongExpand)
+      r.add(
+        `${p}.options.protobuf.expand`,
+        `Expand as needs a fixed-count array with exactly one suffix per element; ${wrongExpand}.`,
+      );
     if (n !== undefined) {
       for (let j = 0; j < protobufWidth(f); j++) {
         const m = n + j;
-        if (m >= 19000 && m <= 19999)
-          issues.push({ path: `${p}.options.protobuf.number`, message: "is in protobuf's reserved range 19000–19999" });
+        const element = j > 0 ? ` (element ${j + 1} of the expanded array takes ${showNumber(m)})` : "";
+        if (inProtobufRange(m))
+          r.add(
+            `${p}.options.protobuf.number`,
+            `Protobuf number ${showNumber(n)}${element} lies in ${showNumber(RESERVED_LO)} … ${showNumber(RESERVED_HI)}, which protobuf reserves for itself; choose another number.`,
+          );
         const other = numbers.get(m);
         if (other !== undefined)
-          issues.push({
-            path: `${p}.options.protobuf.number`,
-            message: `duplicates the number of ${at}[${other}] (${m})`,
-          });
+          r.add(
+            `${p}.options.protobuf.number`,
+            `Protobuf number ${showNumber(m)} is used by both ${r.both(`${at}[${other}]`, p)}; the fields of one message need different numbers.`,
+            `${at}[${other}]`,
+          );
         else numbers.set(m, i);
       }
     }
     if (f.text?.as === "string" && f.text.separator !== undefined && f.type.kind !== "array")
-      issues.push({ path: `${p}.text.separator`, message: "applies only to arrays" });
+      r.add(
+        `${p}.text.separator`,
+        `Separator joins the elements of an array, and this field is ${article(f.type.kind)}; clear it or make the field an array.`,
+      );
     if (f.type.kind === "group" && f.text?.as === "string")
-      issues.push({ path: `${p}.text`, message: "a group cannot be written as one string" });
-    checkType(f.type, `${p}.type`, issues, ctx);
+      r.add(
+        `${p}.text`,
+        `Written as "string" cannot apply to a group: a group holds several values, each written on its own.`,
+      );
+    checkSampleValues(f, `${p}.sample`, r);
+    checkType(f.type, `${p}.type`, r, ids);
   });
 }
 
@@ -129,23 +209,35 @@ export function protobufWidth(f: Field): number {
   return f.options?.protobuf?.expand?.length ?? 1;
 }
 
-function checkReserved(fields: Field[], reserved: readonly number[], at: string, issues: IssueAt[]): void {
+function checkReserved(fields: Field[], reserved: readonly number[], at: string, r: Rules): void {
   for (const n of reserved) {
     const clash = fields.findIndex((f) => f.options?.protobuf?.number === n);
     if (clash >= 0)
-      issues.push({ path: `${at}[${clash}].options.protobuf.number`, message: `reuses reserved number ${n}` });
+      r.add(
+        `${at}[${clash}].options.protobuf.number`,
+        `Protobuf number ${showNumber(n)} is reserved: a field deleted from this message had it, and a device still sending it would be misread. Choose another number.`,
+      );
   }
 }
 
-/** Parses and validates; throws LayoutError listing every problem with its path. */
+/**
+ * The document's shape only (types, kinds, limits, unknown properties), with defaults filled; the rules
+ * below are not checked. For a project saved before a rule existed: it opens with the rule's problems marked.
+ */
+export function parseLayoutShape(input: unknown): Layout {
+  const parsed = layoutSchema.safeParse(input, { reportInput: true });
+  if (!parsed.success) throw new LayoutError(parsed.error.issues.map((i) => humaniseZodIssue(input, i)));
+  return parsed.data;
+}
+
+/** Parses and validates; throws LayoutError listing every problem, in words, with its path. */
 export function parseLayout(input: unknown): Layout {
-  const parsed = layoutSchema.safeParse(input);
-  if (!parsed.success) throw new LayoutError(fromZod(parsed.error));
-  const layout = parsed.data;
-  const issues: IssueAt[] = [];
-  checkFields(layout.fields, "fields", issues, { ids: new Map() });
-  checkReserved(layout.fields, layout.protobufReserved, "fields", issues);
-  if (issues.length) throw new LayoutError(issues);
+  const layout = parseLayoutShape(input);
+  const rules = new Rules(layout);
+  mustShow(layout.name, "name", rules);
+  checkFields(layout.fields, "fields", rules, new Map());
+  checkReserved(layout.fields, layout.protobufReserved, "fields", rules);
+  if (rules.issues.length) throw new LayoutError(rules.issues);
   return assignProtobufNumbers(layout);
 }
 
@@ -171,7 +263,7 @@ export function assignProtobufNumbers(layout: Layout): Layout {
       const n = f.options?.protobuf?.number;
       if (n !== undefined) for (let j = 0; j < protobufWidth(f); j++) used.add(n + j);
     }
-    const free = (n: number) => !used.has(n) && !reserved.has(n) && !(n >= 19000 && n <= 19999);
+    const free = (n: number) => !used.has(n) && !reserved.has(n) && !inProtobufRange(n);
     let next = 1;
     return fields.map((f) => {
       const type: FieldType =

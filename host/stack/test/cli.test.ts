@@ -150,7 +150,9 @@ describe("satpayload stack", () => {
     );
     const refused = cli(["stack", "export", "--out", tempDir(), "--layout", bad]);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/^satpayload: invalid layout: fields\[0\]\.type/);
+    expect(refused.stderr).toBe(
+      'satpayload: invalid layout: Field "a": Bits is 7; allowed: 8, 16, 32, 64. Field "a": Signed is missing; it must be true or false.\n',
+    );
     expect(cli(["stack", "export"]).code).toBe(2);
   });
 

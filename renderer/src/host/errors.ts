@@ -1,4 +1,5 @@
 // One error type for every failed host call, whatever the transport, so views branch on `code` only.
+import { describeIssue, joinIssues, type IssueAt } from "#codecs";
 import type { HostErrorBody } from "#host/api/contract.ts";
 
 export type HostErrorCode = HostErrorBody["code"] | "network";
@@ -8,7 +9,7 @@ export class HostCallError extends Error {
   constructor(
     readonly code: HostErrorCode,
     message: string,
-    readonly issues: readonly { path: string; message: string }[] = [],
+    readonly issues: readonly IssueAt[] = [],
   ) {
     super(message);
   }
@@ -18,9 +19,12 @@ export class HostCallError extends Error {
     // hosts often repeat a lone issue in the message; say it once
     const fresh = this.issues.filter((i) => !this.message.includes(i.message));
     if (!fresh.length) return this.message;
-    const shown = fresh.slice(0, maxIssues).map((i) => (i.path ? `${i.path}: ${i.message}` : i.message));
+    // layout issues carry a person's "where" (the field's name); other hosts' issues their path
+    const shown = fresh
+      .slice(0, maxIssues)
+      .map((i) => (i.where !== undefined ? describeIssue(i) : i.path ? `${i.path}: ${i.message}` : i.message));
     const more = fresh.length > maxIssues ? ` (+${fresh.length - maxIssues} more)` : "";
-    return `${this.message} — ${shown.join("; ")}${more}`;
+    return `${this.message} — ${joinIssues(shown)}${more}`;
   }
 }
 
@@ -45,8 +49,11 @@ export function toHostError(body: unknown, status: number): HostCallError {
     const message = typeof b.message === "string" ? b.message : `host answered ${status}`;
     const issues = Array.isArray(b.issues)
       ? b.issues.filter(
-          (i): i is { path: string; message: string } =>
-            !!i && typeof i.path === "string" && typeof i.message === "string",
+          (i): i is IssueAt =>
+            !!i &&
+            typeof i.path === "string" &&
+            typeof i.message === "string" &&
+            (i.where === undefined || typeof i.where === "string"),
         )
       : [];
     return new HostCallError(code, message, issues);

@@ -1,10 +1,12 @@
 // Designer commands shared by buttons, keyboard shortcuts and drops: each is one undoable edit.
 import type { Field } from "#codecs";
 import { useDesigner } from "./designer.ts";
+import { keyFromName } from "./keys.ts";
 import { newField, newFieldId, type PaletteItem } from "./palette.ts";
 import {
   allIds,
   duplicateField,
+  flatten,
   indent,
   insertField,
   locate,
@@ -80,13 +82,25 @@ export function deleteField(id: string): void {
   d.select(neighbour?.id ?? null);
 }
 
+/**
+ * The copy is a new field: its key is derived from its name ("Latitude (copy)" → latitude_copy) and keeps
+ * following the name until the user types a key, so renaming the copy "Longitude" sends "longitude".
+ */
 export function duplicate(id: string): void {
   const d = useDesigner.getState();
   let copyId: string | null = null;
   d.editFields((fs) => {
-    const res = duplicateField(fs, id, () => freshId(fs));
+    const res = duplicateField(
+      fs,
+      id,
+      () => freshId(fs),
+      (name, siblings) => uniqueKey(siblings, keyFromName(name)),
+    );
     copyId = res.copyId;
     return res.fields;
   });
-  if (copyId) d.select(copyId);
+  if (!copyId) return;
+  const copy = locate(useDesigner.getState().history.present.fields, copyId)?.field;
+  if (copy) d.markNew(...flatten([copy]).map((r) => r.field.id));
+  d.select(copyId);
 }

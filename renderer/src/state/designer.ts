@@ -35,7 +35,7 @@ export interface DesignerState {
   select(id: string | null): void;
   hover(id: string | null): void;
   setProjectName(name: string): void;
-  markNew(id: string): void;
+  markNew(...ids: string[]): void;
 }
 
 const EMPTY_ISSUES: IssueIndex = { byField: new Map(), layout: [] };
@@ -164,8 +164,8 @@ export const useDesigner = create<DesignerState>()((set, get) => ({
   setProjectName(name) {
     set({ projectName: name });
   },
-  markNew(id) {
-    set((s) => ({ newFieldIds: new Set(s.newFieldIds).add(id) }));
+  markNew(...ids) {
+    set((s) => ({ newFieldIds: new Set([...s.newFieldIds, ...ids]) }));
   },
 }));
 

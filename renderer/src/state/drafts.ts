@@ -2,6 +2,7 @@
 // crash or a closed window never loses edits, including edits the host refuses to save yet because
 // the layout is invalid (those are restored with their problems shown).
 import type { Layout } from "#codecs";
+import type { PendingInput } from "./pendingInputs.ts";
 
 export interface StoredDraft {
   /** the project version the draft was edited from: a newer one on the host means a conflict */
@@ -9,7 +10,22 @@ export interface StoredDraft {
   /** when the draft was last written (ISO time) */
   at: string;
   layout: Layout;
+  /** text typed into controls that is not in the layout yet ("abc" in Count), shown again with its message */
+  inputs?: PendingInput[];
 }
+
+const isInput = (p: unknown): p is PendingInput => {
+  const o = p as Partial<PendingInput> | null;
+  return (
+    typeof o === "object" &&
+    o !== null &&
+    (o.fieldId === null || typeof o.fieldId === "string") &&
+    typeof o.control === "string" &&
+    typeof o.text === "string" &&
+    typeof o.message === "string" &&
+    typeof o.shape === "string"
+  );
+};
 
 const PREFIX = "satpayload.draft.";
 
@@ -46,7 +62,10 @@ export function readDraft(projectId: string, store: Storage | null = storage()):
       !Array.isArray(d.layout.fields)
     )
       return null;
-    return d as StoredDraft;
+    // inputs from another version of the studio that do not read back are dropped, the layout kept
+    const inputs = Array.isArray(d.inputs) ? d.inputs.filter(isInput) : [];
+    const { inputs: _stored, ...rest } = d as StoredDraft;
+    return inputs.length ? { ...rest, inputs } : rest;
   } catch {
     return null;
   }

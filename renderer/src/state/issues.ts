@@ -14,13 +14,9 @@ export interface IssueIndex {
 }
 
 const FIELD_STEP = /^fields\[(\d+)\](?:\.|$)/;
-// parseLayout reports a clash on the second field only; the first one is named in the message
-const CLASH = /duplicates the (?:key|id|number) of (fields\[\d+\](?:\.type\.fields\[\d+\])*)/;
 
 interface Resolved {
   field: Field;
-  /** the path of the field itself, e.g. fields[1].type.fields[0] */
-  fieldPath: string;
   /** what is left inside the field */
   rest: string;
 }
@@ -34,7 +30,7 @@ function resolve(fields: readonly Field[], path: string): Resolved | undefined {
     const f = m ? list[Number(m[1])] : undefined;
     if (!m || !f) break;
     rest = rest.slice(m[0].length);
-    found = { field: f, fieldPath: path.slice(0, path.length - rest.length).replace(/\.$/, ""), rest };
+    found = { field: f, rest };
     if (f.type.kind === "group" && rest.startsWith("type.fields[")) {
       rest = rest.slice("type.".length);
       list = f.type.fields;
@@ -58,10 +54,11 @@ export function indexIssues(fields: readonly Field[], issues: readonly IssueAt[]
       continue;
     }
     add(owner.field.id, { at: owner.rest, message: issue.message });
-    const clash = CLASH.exec(issue.message);
-    const other = clash ? resolve(fields, clash[1]!) : undefined;
+    // parseLayout reports a clash (key, id, number) on the second field and names both: the first one
+    // shows the same sentence, so editing either field shows the problem
+    const other = issue.related ? resolve(fields, issue.related) : undefined;
     if (other && other.rest === "" && other.field.id !== owner.field.id)
-      add(other.field.id, { at: owner.rest, message: `is also used by ${owner.fieldPath} (${owner.field.name})` });
+      add(other.field.id, { at: owner.rest, message: issue.message });
   }
   return { byField, layout };
 }

@@ -1,10 +1,23 @@
 // The host session: which screen is up, opening/creating projects, autosave with conflict detection, files.
 import { create } from "zustand";
-import { checkLayout, type Layout, type LayoutInput } from "#codecs";
+import {
+  checkLayout,
+  describeIssue,
+  hasVisibleCharacter,
+  joinIssues,
+  LayoutError,
+  type IssueAt,
+  type Layout,
+  type LayoutInput,
+} from "#codecs";
+import { parseLayoutShape } from "#codecs/layout/validate.ts";
+import { codePoints } from "#codecs/text/visible.ts";
 import type { HostApi, Project, ProjectSummary } from "#host/api/contract.ts";
 import { useAnalysis } from "./analysis.ts";
 import { useDesigner } from "./designer.ts";
 import { dropDraft, keepDraft, readDraft } from "./drafts.ts";
+import { keepInputsOf, pendingList, restoreInputs, usePendingInputs } from "./pendingInputs.ts";
+import { locate } from "./tree.ts";
 import { asHostError } from "../host/errors.ts";
 
 export type SaveStatus = "saved" | "pending" | "saving" | "invalid" | "error" | "conflict";
@@ -59,18 +72,28 @@ function setSave(status: SaveStatus, message: string | null = null): void {
   useSession.setState((s) => ({ save: { ...s.save, status, message } }));
 }
 
+/** What stops a save: the layout's problems and the text held in controls that is not in the layout yet. */
+function problemCount(): number {
+  return useDesigner.getState().issueCount + usePendingInputs.getState().byKey.size;
+}
+
+function setInvalid(problems: number): void {
+  setSave("invalid", `${problems} problem${problems === 1 ? "" : "s"} to fix before saving`);
+}
+
 async function saveNow(): Promise<void> {
   const d = useDesigner.getState();
   const s = useSession.getState();
   if (!d.projectId || s.save.status === "conflict") return;
   const draft = d.history.present;
-  if (draft === savedDraft) {
+  const problems = problemCount();
+  if (draft === savedDraft && problems === 0) {
     setSave("saved");
     syncDraft();
     return;
   }
-  if (d.issueCount > 0) {
-    setSave("invalid", `${d.issueCount} problem${d.issueCount === 1 ? "" : "s"} to fix before saving`);
+  if (problems > 0) {
+    setInvalid(problems);
     return;
   }
   setSave("saving");
@@ -120,23 +143,26 @@ export async function flushSave(): Promise<void> {
     schedule();
 }
 
-/** The draft in storage while it differs from what the host has; gone once the host has it. */
+/** The draft in storage while it differs from what the host has (or text is held); gone once the host has it. */
 function syncDraft(): void {
   const d = useDesigner.getState();
   if (!d.projectId) return;
-  if (d.history.present === savedDraft) dropDraft(d.projectId);
+  const inputs = pendingList();
+  if (d.history.present === savedDraft && inputs.length === 0) dropDraft(d.projectId);
   else
     keepDraft(d.projectId, {
       baseVersion: useSession.getState().version,
       at: new Date().toISOString(),
       layout: d.history.present,
+      ...(inputs.length ? { inputs } : {}),
     });
 }
 
 /** Edits the host does not have yet: leaving the page asks first. */
 export function hasUnsavedEdits(): boolean {
   const d = useDesigner.getState();
-  return !!d.projectId && savedDraft !== null && d.history.present !== savedDraft;
+  if (!d.projectId || savedDraft === null) return false;
+  return d.history.present !== savedDraft || usePendingInputs.getState().byKey.size > 0;
 }
 
 let guarding = false;
@@ -155,6 +181,30 @@ function guardUnload(): void {
   });
 }
 
+/** After an edit or a change of held text: the stored draft and the header follow. */
+function editsChanged(): void {
+  const d = useDesigner.getState();
+  if (!d.projectId) return;
+  syncDraft();
+  const status = useSession.getState().save.status;
+  if (status === "conflict") return;
+  const problems = problemCount();
+  if (d.history.present === savedDraft && problems === 0) {
+    if (status !== "saving") setSave("saved");
+    if (timer) clearTimeout(timer);
+    timer = null;
+    return;
+  }
+  if (problems > 0) {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    setInvalid(problems);
+    return;
+  }
+  if (status !== "saving") setSave("pending");
+  schedule();
+}
+
 let watching = false;
 function watchDraft(): void {
   if (watching) return;
@@ -163,40 +213,45 @@ function watchDraft(): void {
   useDesigner.subscribe((d) => {
     if (d.history.present === last) return;
     last = d.history.present;
-    if (!d.projectId) return;
-    syncDraft();
-    const status = useSession.getState().save.status;
-    if (status === "conflict") return;
-    if (d.history.present === savedDraft) {
-      if (status !== "saving") setSave("saved");
-      if (timer) clearTimeout(timer);
-      timer = null;
-      return;
-    }
-    if (d.issueCount > 0) {
-      if (timer) clearTimeout(timer);
-      timer = null;
-      setSave("invalid", `${d.issueCount} problem${d.issueCount === 1 ? "" : "s"} to fix before saving`);
-      return;
-    }
-    if (status !== "saving") setSave("pending");
-    schedule();
+    // text held for a field that was deleted, or whose control went with a type switch, goes with it
+    keepInputsOf((id) => locate(d.history.present.fields, id)?.field);
+    editsChanged();
+  });
+  let held = usePendingInputs.getState().byKey;
+  usePendingInputs.subscribe((p) => {
+    if (p.byKey === held) return;
+    held = p.byKey;
+    editsChanged();
   });
 }
 
 // ---- projects ---------------------------------------------------------------------------------
 
+/**
+ * The project's layout as the designer opens it. One saved before a rule existed (a name of spaces, say)
+ * opens with that problem marked, so it can be fixed; only a layout of the wrong shape stays closed.
+ */
+function openable(stored: unknown): { ok: true; layout: Layout; broken: boolean } | { ok: false; issues: IssueAt[] } {
+  const parsed = checkLayout(stored);
+  if (parsed.ok) return { ok: true, layout: parsed.layout, broken: false };
+  try {
+    return { ok: true, layout: parseLayoutShape(stored), broken: true };
+  } catch (e) {
+    if (e instanceof LayoutError) return { ok: false, issues: e.issues };
+    throw e;
+  }
+}
+
 function enterDesigner(p: Project, restoreDraft = true): boolean {
-  const parsed = checkLayout(p.layout);
+  const parsed = openable(p.layout);
   if (!parsed.ok) {
     useSession.setState({
       screen: "start",
       startError: {
         title: `"${p.name}" holds an invalid layout`,
-        detail: parsed.issues
-          .slice(0, 3)
-          .map((i) => `${i.path} ${i.message}`)
-          .join("; "),
+        detail:
+          joinIssues(parsed.issues.slice(0, 3).map(describeIssue)) +
+          (parsed.issues.length > 3 ? ` (${parsed.issues.length - 3} more)` : ""),
       },
     });
     return false;
@@ -207,8 +262,10 @@ function enterDesigner(p: Project, restoreDraft = true): boolean {
   useAnalysis.setState({ sizes: null, attribution: null, byteMap: null, computing: false, error: null });
   const draft = restoreDraft ? readDraft(p.id) : null;
   if (!restoreDraft) dropDraft(p.id);
+  restoreInputs(draft?.inputs ?? []);
   if (draft) useDesigner.getState().restore(p.id, p.name, parsed.layout, draft.layout);
   else useDesigner.getState().load(p.id, p.name, parsed.layout);
+  keepInputsOf((id) => locate(useDesigner.getState().history.present.fields, id)?.field);
   savedDraft = useDesigner.getState().history.past[0] ?? useDesigner.getState().history.present;
   // a draft made on an older version saves against that version: the host then reports the conflict
   useSession.setState({
@@ -224,20 +281,27 @@ function enterDesigner(p: Project, restoreDraft = true): boolean {
   // the designer's subscribers ran before savedDraft was set: store (or drop) the draft now
   syncDraft();
   if (draft) {
-    const d = useDesigner.getState();
+    const problems = problemCount();
     const when = new Date(draft.at).toLocaleString();
     useSession.setState({
       notice: {
         kind: "info",
-        text: `Restored unsaved edits from ${when}${d.issueCount > 0 ? ": fix the marked problems to save them" : ""}.`,
+        text: `Restored unsaved edits from ${when}${problems > 0 ? ": fix the marked problems to save them" : ""}.`,
       },
     });
-    if (d.issueCount > 0)
-      setSave("invalid", `${d.issueCount} problem${d.issueCount === 1 ? "" : "s"} to fix before saving`);
+    if (problems > 0) setInvalid(problems);
     else {
       setSave("pending");
       schedule();
     }
+  } else if (parsed.broken) {
+    useSession.setState({
+      notice: {
+        kind: "info",
+        text: "This layout was saved before some of today's rules existed: fix the marked problems to save it again.",
+      },
+    });
+    setInvalid(problemCount());
   }
   return true;
 }
@@ -293,6 +357,7 @@ export function openFileDialog(): Promise<boolean> {
 export async function goHome(): Promise<void> {
   await flushSave();
   useDesigner.getState().close();
+  restoreInputs([]);
   savedDraft = null;
   useSession.setState({ screen: "start", notice: null });
   setUrlProject(null);
@@ -316,7 +381,17 @@ async function nameFollowsLayout(id: string, layoutName: string): Promise<void> 
 export async function renameProject(name: string): Promise<void> {
   const id = useDesigner.getState().projectId;
   const trimmed = name.trim();
-  if (!id || !trimmed || trimmed === useDesigner.getState().projectName) return;
+  if (!id || trimmed === useDesigner.getState().projectName) return;
+  if (!hasVisibleCharacter(trimmed)) {
+    // the name field closes on Enter or blur: say why the old name is back rather than drop the edit silently
+    useSession.setState({
+      notice: {
+        kind: "error",
+        text: `The project keeps its name: the new one ${trimmed ? `holds only invisible characters (${codePoints(trimmed)})` : "is empty"}; a name needs at least one visible character.`,
+      },
+    });
+    return;
+  }
   const before = useDesigner.getState().projectName;
   useDesigner.getState().setProjectName(trimmed);
   try {

@@ -157,11 +157,15 @@ export function allIds(fields: readonly Field[]): Set<string> {
   return new Set(flatten(fields).map((r) => r.field.id));
 }
 
-/** Fresh ids everywhere, no pinned protobuf numbers (they would clash), a free key next to the original. */
+/**
+ * Fresh ids everywhere, no pinned protobuf numbers (they would clash); the copy is named "<name> (copy)"
+ * and its key is `keyFor` that name among its new siblings (the designer derives it like a new field's).
+ */
 export function duplicateField(
   fields: readonly Field[],
   id: string,
   newId: () => string,
+  keyFor: (name: string, siblings: readonly Field[]) => string,
 ): { fields: Field[]; copyId: string | null } {
   const at = locate(fields, id);
   if (!at) return { fields: [...fields], copyId: null };
@@ -174,7 +178,7 @@ export function duplicateField(
     return copy;
   };
   const copy = clone(at.field);
-  copy.key = uniqueKey(siblingsOf(fields, at.parentId), `${at.field.key}_copy`);
   copy.name = `${at.field.name} (copy)`;
+  copy.key = keyFor(copy.name, siblingsOf(fields, at.parentId));
   return { fields: insertField(fields, at.parentId, at.index + 1, copy), copyId: copy.id };
 }

@@ -2,10 +2,15 @@
 // repeating groups and var data, each tied to the codec's plan node it describes, so the XML writer
 // and the cross-check harness walk one structure.
 import { sbeEnumValueNames, sbeName, sbeUpperCamel } from "./names.ts";
+import { LayoutError } from "../../errors.ts";
 import { epochIsU32 } from "../../formats/fixed/numeric.ts";
 import type { PrimCode } from "../../formats/fixed/prim.ts";
 import { planSbe, type SbeField, type SbePlan, type SbeScalar } from "../../formats/fixed/sbePlan.ts";
+import { showNumber } from "../../layout/messages.ts";
 import type { Field, Layout, ScalarType } from "../../layout/schema.ts";
+
+/** SBE field ids are xs:unsignedShort in the SBE XML schema (sbe.xsd). */
+const MAX_SBE_ID = 65_535;
 
 export type SbePrim =
   "int8" | "uint8" | "int16" | "uint16" | "int32" | "uint32" | "int64" | "uint64" | "float" | "double" | "char";
@@ -353,6 +358,15 @@ export function sbeSchemaModel(layout: Layout): SbeSchemaModel {
     return { ...g, id: gid, entry: { ...g.entry, id: id++ } } as SbeMsgGroup;
   });
   const msgData = data.map((d) => ({ ...d, id: id++ }));
+  // the schema's field ids are xs:unsignedShort: a message needing more cannot be written as SBE
+  if (id - 1 > MAX_SBE_ID)
+    throw new LayoutError([
+      {
+        path: "fields",
+        where: "",
+        message: `The SBE message would need field ids up to ${showNumber(id - 1)}, and SBE ids are 16-bit (at most ${showNumber(MAX_SBE_ID)}); put fields into groups, which take one id each.`,
+      },
+    ]);
 
   return {
     package: layout.package,

@@ -1,10 +1,42 @@
 // Enum values: name and number per row, add/remove; duplicates are reported by parseLayout next to the row.
 import type { ScalarType } from "#codecs";
+import { LIMITS } from "#codecs/layout/limits.ts";
 import { Messages, NumberField, Row } from "./controls.tsx";
 import { issuesAt, type FieldIssue } from "../../state/issues.ts";
 import { Icon } from "../common/Icon.tsx";
+import { LengthNotice, useLengthLimit } from "../common/LengthLimit.tsx";
 
 type EnumType = Extract<ScalarType, { kind: "enum" }>;
+
+/** A value's name; a paste cut at the name limit says so beside it, like every other text field. */
+function EnumName(p: { index: number; name: string; issues: FieldIssue[]; onChange(name: string): void }) {
+  const limit = useLengthLimit(LIMITS.identifier.max);
+  const invalid = p.issues.length > 0;
+  return (
+    <div className="control-wrap">
+      <input
+        className={`input${invalid ? " invalid" : ""}`}
+        aria-label={`Name of value ${p.index + 1}`}
+        aria-invalid={invalid}
+        value={p.name}
+        maxLength={LIMITS.identifier.max}
+        data-testid={`enum-name-${p.index}`}
+        onPaste={limit.onPaste}
+        onChange={(e) => {
+          limit.seen(e.target.value);
+          p.onChange(e.target.value);
+        }}
+      />
+      <LengthNotice
+        length={p.name.length}
+        maxLength={LIMITS.identifier.max}
+        cutFrom={limit.cutFrom}
+        testId={`enum-name-${p.index}`}
+      />
+      <Messages issues={p.issues} />
+    </div>
+  );
+}
 
 export function EnumEditor({
   t,
@@ -29,23 +61,16 @@ export function EnumEditor({
       <div className="enum-table" data-testid="enum-editor">
         {t.values.map((v, i) => (
           <div className="enum-row" key={i}>
-            <div className="control-wrap">
-              <input
-                className={`input${issuesAt(issues, `${at}.values[${i}].name`).length ? " invalid" : ""}`}
-                aria-label={`Name of value ${i + 1}`}
-                value={v.name}
-                maxLength={64}
-                data-testid={`enum-name-${i}`}
-                onChange={(e) => update(i, { name: e.target.value }, "name")}
-              />
-              <Messages issues={issuesAt(issues, `${at}.values[${i}].name`)} />
-            </div>
+            <EnumName
+              index={i}
+              name={v.name}
+              issues={issuesAt(issues, `${at}.values[${i}].name`)}
+              onChange={(name) => update(i, { name }, "name")}
+            />
             <NumberField
               bare
               label={`Number of value ${i + 1}`}
               value={v.value}
-              integer
-              check={(n) => (n < 0 || n > 0xffff ? "0 … 65535" : null)}
               issues={issuesAt(issues, `${at}.values[${i}].value`)}
               testId={`enum-value-${i}`}
               onCommit={(n) => n !== undefined && update(i, { value: n }, "value")}

@@ -1,6 +1,8 @@
 // The selected field's properties (or the layout's, when nothing is selected), with inline validation.
+import { LIMITS } from "#codecs/layout/limits.ts";
 import { SelectField, TextField } from "./controls.tsx";
 import { patchField, renameField } from "./edit.ts";
+import { InputOwner } from "./heldText.ts";
 import { LayoutSettings } from "./LayoutSettings.tsx";
 import { SampleEditor } from "./SampleEditor.tsx";
 import { TextRepEditor } from "./TextRepEditor.tsx";
@@ -22,71 +24,71 @@ function FieldInspector({ id }: { id: string }) {
       return out;
     });
   return (
-    <div className="inspector" data-testid="inspector" data-field-id={id}>
-      {issues && issues.length > 0 && (
-        <ul className="issue-list" data-testid="field-issues" aria-label="Problems in this field">
-          {issues.map((i, n) => (
-            <li key={n}>
-              <span className="mono">{i.at || "field"}</span> {i.message}
-            </li>
-          ))}
-        </ul>
-      )}
-      <section className="inspector-section" aria-label="General">
-        <h3>General</h3>
-        <TextField
-          label="Name"
-          value={field.name}
-          maxLength={128}
-          issues={issuesAt(issues, "name")}
-          testId="insp-name"
-          onChange={(v) => renameField(id, v)}
-        />
-        <TextField
-          label="Key"
-          value={field.key}
-          maxLength={64}
-          mono
-          help="Name on the wire (JSON/CBOR/MessagePack keys, protobuf field name)"
-          issues={issuesAt(issues, "key")}
-          testId="insp-key"
-          onChange={(v) => set("key", { key: v })}
-        />
-        <TextField
-          label="Unit"
-          value={field.unit}
-          maxLength={32}
-          placeholder="e.g. °C, hPa, m/s"
-          issues={issuesAt(issues, "unit")}
-          testId="insp-unit"
-          onChange={(v) => set("unit", { unit: v === "" ? undefined : v })}
-        />
-        <TextField
-          label="Description"
-          value={field.description}
-          multiline
-          maxLength={2000}
-          issues={issuesAt(issues, "description")}
-          testId="insp-description"
-          onChange={(v) => set("description", { description: v === "" ? undefined : v })}
-        />
-        <SelectField
-          label="Presence"
-          value={field.presence}
-          options={[
-            { value: "required", label: "Required" },
-            { value: "optional", label: "Optional (may be absent)" },
-          ]}
-          issues={issuesAt(issues, "presence")}
-          testId="insp-presence"
-          onChange={(v) => set("presence", { presence: v })}
-        />
-      </section>
-      <TypeEditor field={field} issues={issues} />
-      <TextRepEditor field={field} issues={issues} />
-      <WireOptions field={field} issues={issues} />
-      <SampleEditor field={field} issues={issues} />
-    </div>
+    <InputOwner.Provider value={id}>
+      <div className="inspector" data-testid="inspector" data-field-id={id}>
+        {issues && issues.length > 0 && (
+          <ul className="issue-list" data-testid="field-issues" aria-label="Problems in this field">
+            {issues.map((i, n) => (
+              <li key={n}>{i.message}</li>
+            ))}
+          </ul>
+        )}
+        <section className="inspector-section" aria-label="General">
+          <h3>General</h3>
+          <TextField
+            label="Name"
+            value={field.name}
+            maxLength={LIMITS.name.max}
+            issues={issuesAt(issues, "name")}
+            testId="insp-name"
+            onChange={(v) => renameField(id, v)}
+          />
+          <TextField
+            label="Key"
+            value={field.key}
+            maxLength={LIMITS.identifier.max}
+            mono
+            help="Name on the wire (JSON/CBOR/MessagePack keys, protobuf field name)"
+            issues={issuesAt(issues, "key")}
+            testId="insp-key"
+            onChange={(v) => set("key", { key: v })}
+          />
+          <TextField
+            label="Unit"
+            value={field.unit}
+            maxLength={LIMITS.unit.max}
+            placeholder="e.g. °C, hPa, m/s"
+            issues={issuesAt(issues, "unit")}
+            testId="insp-unit"
+            onChange={(v) => set("unit", { unit: v === "" ? undefined : v })}
+          />
+          <TextField
+            label="Description"
+            value={field.description}
+            multiline
+            maxLength={LIMITS.fieldDescription.max}
+            issues={issuesAt(issues, "description")}
+            testId="insp-description"
+            onChange={(v) => set("description", { description: v === "" ? undefined : v })}
+          />
+          <SelectField
+            label="Presence"
+            value={field.presence}
+            options={[
+              { value: "required", label: "Required" },
+              { value: "optional", label: "Optional (may be absent)" },
+            ]}
+            issues={issuesAt(issues, "presence")}
+            testId="insp-presence"
+            onChange={(v) => set("presence", { presence: v })}
+          />
+        </section>
+        <TypeEditor field={field} issues={issues} />
+        <TextRepEditor field={field} issues={issues} />
+        <WireOptions field={field} issues={issues} />
+        <SampleEditor field={field} issues={issues} />
+      </div>
+    </InputOwner.Provider>
   );
 }
 

@@ -1,7 +1,8 @@
 // Layout-wide settings shown when no field is selected: names, protobuf package/message, struct and JSON options.
-import { useEffect, useState } from "react";
 import type { Layout } from "#codecs";
+import { LIMITS } from "#codecs/layout/limits.ts";
 import { NumberField, Row, SelectField, TextField, Messages } from "./controls.tsx";
+import { useHeldText } from "./heldText.ts";
 import { useDesigner } from "../../state/designer.ts";
 import type { FieldIssue } from "../../state/issues.ts";
 
@@ -14,33 +15,42 @@ function withDescription(l: Layout, text: string): Layout {
   return text ? { ...rest, description: text } : rest;
 }
 
+/** "3, 7" → [3, 7]; a part that is not a number is named, so the text is held with why */
+function parseReserved(text: string): { ok: true; numbers: number[] } | { ok: false; why: string } {
+  const parts = text
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const bad = parts.find((p) => !/^[+-]?\d+(\.\d+)?$/.test(p));
+  if (bad !== undefined) return { ok: false, why: `"${bad}" is not a number; list whole numbers, e.g. 3, 7, 12.` };
+  return { ok: true, numbers: parts.map(Number) };
+}
+
 function ReservedNumbers({ value, issues }: { value: number[]; issues: FieldIssue[] }) {
-  const [text, setText] = useState(value.join(", "));
-  const [err, setErr] = useState<string | null>(null);
-  useEffect(() => {
-    setText(value.join(", "));
-    setErr(null);
-  }, [value]);
+  const shown = value.join(", ");
+  // every number goes to the layout, whose validation says which one is not a field number
+  const held = useHeldText("layout-reserved", shown, (t) => {
+    const r = parseReserved(t);
+    return r.ok && r.numbers.join(", ") === shown;
+  });
+  const invalid = !!held.problem || issues.length > 0;
   return (
     <Row label="Reserved #" help="Protobuf numbers of deleted fields, never reused">
       <input
-        className={`input num${err || issues.length ? " invalid" : ""}`}
-        value={text}
+        className={`input num${invalid ? " invalid" : ""}`}
+        value={held.text}
         placeholder="none"
         data-testid="layout-reserved"
+        aria-invalid={invalid}
+        onKeyDown={held.onKeyDown}
         onChange={(e) => {
-          setText(e.target.value);
-          const parts = e.target.value
-            .split(",")
-            .map((s) => s.trim())
-            .filter(Boolean);
-          const nums = parts.map(Number);
-          if (nums.some((n) => !Number.isInteger(n) || n < 1)) return setErr("Whole numbers ≥ 1, comma-separated");
-          setErr(null);
-          edit("reserved", (l) => ({ ...l, protobufReserved: nums }));
+          const r = parseReserved(e.target.value);
+          if (!r.ok) return held.hold(e.target.value, r.why);
+          held.accept(e.target.value);
+          edit("reserved", (l) => ({ ...l, protobufReserved: r.numbers }));
         }}
       />
-      <Messages local={err} issues={issues} />
+      <Messages local={held.problem} issues={issues} />
     </Row>
   );
 }
@@ -70,9 +80,7 @@ export function LayoutSettings() {
       {other.length > 0 && (
         <ul className="issue-list">
           {other.map((i, n) => (
-            <li key={n}>
-              <span className="mono">{i.path || "layout"}</span> {i.message}
-            </li>
+            <li key={n}>{i.message}</li>
           ))}
         </ul>
       )}
@@ -81,7 +89,7 @@ export function LayoutSettings() {
         <TextField
           label="Name"
           value={layout.name}
-          maxLength={128}
+          maxLength={LIMITS.name.max}
           help="The project's name too: code headers, exports, the report and load-test runs use it"
           issues={at("name")}
           testId="layout-name"
@@ -91,7 +99,7 @@ export function LayoutSettings() {
           label="Description"
           value={layout.description}
           multiline
-          maxLength={4000}
+          maxLength={LIMITS.layoutDescription.max}
           issues={at("description")}
           testId="layout-description"
           onChange={(v) => edit("description", (l) => withDescription(l, v))}
@@ -103,7 +111,7 @@ export function LayoutSettings() {
           label="Package"
           value={layout.package}
           mono
-          maxLength={64}
+          maxLength={LIMITS.identifier.max}
           issues={at("package")}
           testId="layout-package"
           onChange={(v) => edit("package", (l) => ({ ...l, package: v }))}
@@ -112,7 +120,7 @@ export function LayoutSettings() {
           label="Message"
           value={layout.message}
           mono
-          maxLength={64}
+          maxLength={LIMITS.identifier.max}
           issues={at("message")}
           testId="layout-message"
           onChange={(v) => edit("message", (l) => ({ ...l, message: v }))}
@@ -163,8 +171,6 @@ export function LayoutSettings() {
         <NumberField
           label="Schema id"
           value={layout.sbe.schemaId}
-          integer
-          check={(n) => (n < 0 || n > 65535 ? "0 … 65535" : null)}
           issues={at("sbe.schemaId")}
           testId="layout-sbe-schema"
           onCommit={(v) => v !== undefined && edit("sbe.schemaId", (l) => ({ ...l, sbe: { ...l.sbe, schemaId: v } }))}
@@ -172,8 +178,6 @@ export function LayoutSettings() {
         <NumberField
           label="Template id"
           value={layout.sbe.templateId}
-          integer
-          check={(n) => (n < 0 || n > 65535 ? "0 … 65535" : null)}
           issues={at("sbe.templateId")}
           testId="layout-sbe-template"
           onCommit={(v) =>
@@ -183,8 +187,6 @@ export function LayoutSettings() {
         <NumberField
           label="Version"
           value={layout.sbe.version}
-          integer
-          check={(n) => (n < 0 || n > 65535 ? "0 … 65535" : null)}
           issues={at("sbe.version")}
           testId="layout-sbe-version"
           onCommit={(v) => v !== undefined && edit("sbe.version", (l) => ({ ...l, sbe: { ...l.sbe, version: v } }))}

@@ -65,7 +65,7 @@ describe("SampleEditor", () => {
     open(field(INT8, { kind: "uniform", min: 0, max: 10 }));
     const min = screen.getByTestId("insp-sample-min");
     type(min, "abc");
-    expect(messagesNextTo(min)).toEqual(["Not a number"]);
+    expect(messagesNextTo(min)).toEqual(['"abc" is not a number; write digits, e.g. 12, -0.5 or 1e3.']);
     expect(messagesNextTo(screen.getByTestId("insp-sample-max"))).toEqual([]);
     expect(min.getAttribute("aria-invalid")).toBe("true");
     expect(sample()).toEqual({ kind: "uniform", min: 0, max: 10 });

@@ -1,8 +1,10 @@
 // How the designer draws this field's values for the size statistics (constant, uniform, normal, choice, walk, …).
-import { useEffect, useId, useState } from "react";
+import { useId } from "react";
 import type { Field, SampleModel, ScalarType } from "#codecs";
+import { LIMITS } from "#codecs/layout/limits.ts";
 import { Messages, NumberField, Row, SelectField, TextField } from "./controls.tsx";
 import { clean, patchField } from "./edit.ts";
+import { useHeldText } from "./heldText.ts";
 import { issuesAt, type FieldIssue } from "../../state/issues.ts";
 
 type Kind = SampleModel["kind"] | "default";
@@ -42,12 +44,14 @@ export function parseValue(t: ScalarType, text: string): { ok: true; value: unkn
     case "fixed":
     case "timestamp": {
       const n = Number(s);
-      return s !== "" && Number.isFinite(n) ? { ok: true, value: n } : { ok: false, error: `"${s}" is not a number` };
+      return s !== "" && Number.isFinite(n)
+        ? { ok: true, value: n }
+        : { ok: false, error: `"${s}" is not a number; write digits, e.g. 12 or -0.5` };
     }
     case "bool":
       if (["true", "1"].includes(s)) return { ok: true, value: true };
       if (["false", "0"].includes(s)) return { ok: true, value: false };
-      return { ok: false, error: `"${s}" is not true/false` };
+      return { ok: false, error: `"${s}" is neither true nor false (write true, false, 1 or 0)` };
     case "enum":
       return t.values.some((v) => v.name === s)
         ? { ok: true, value: s }
@@ -70,7 +74,10 @@ function showValue(v: unknown): string {
   return v === undefined || v === null ? "" : String(v);
 }
 
-/** A text control whose content is parsed on every keystroke; only parsable text reaches the layout. */
+/**
+ * A text control whose content is parsed on every keystroke: what parses reaches the layout, what does not
+ * stays with its message and is held (heldText.ts), so the header says "Not saved" until it is fixed.
+ */
 function ParsedText({
   label,
   initial,
@@ -89,29 +96,31 @@ function ParsedText({
   issues?: readonly FieldIssue[];
 }) {
   const id = useId();
-  const [text, setText] = useState(initial);
-  const [err, setErr] = useState<string | null>(null);
-  useEffect(() => {
-    setText(initial);
-    setErr(null);
-  }, [initial]);
+  // "1,2" typed means the same as the "1, 2" the layout shows: the text is left as typed
+  const same = (t: string) => {
+    const [a, b] = [parse(t), parse(initial)];
+    return a.ok && b.ok && JSON.stringify(a.value) === JSON.stringify(b.value);
+  };
+  const held = useHeldText(testId, initial, same);
+  const invalid = !!held.problem || !!issues?.length;
   return (
     <Row label={label} htmlFor={id} help={help}>
       <input
         id={id}
-        className={`input${err || issues?.length ? " invalid" : ""}`}
-        value={text}
+        className={`input${invalid ? " invalid" : ""}`}
+        value={held.text}
         data-testid={testId}
+        aria-invalid={invalid}
         spellCheck={false}
         onChange={(e) => {
-          setText(e.target.value);
           const r = parse(e.target.value);
-          if (!r.ok) return setErr(r.error);
-          setErr(null);
+          if (!r.ok) return held.hold(e.target.value, r.error);
+          held.accept(e.target.value);
           commit(r.value);
         }}
+        onKeyDown={held.onKeyDown}
       />
-      <Messages local={err} issues={issues} />
+      <Messages local={held.problem} issues={issues} />
     </Row>
   );
 }
@@ -188,14 +197,12 @@ export function SampleEditor({ field, issues }: { field: Field; issues: readonly
     value: number | undefined,
     optional: boolean,
     patch: (v: number | undefined) => SampleModel,
-    extra?: { integer?: boolean; check?: (n: number) => string | null; help?: string; placeholder?: string },
+    extra?: { help?: string; placeholder?: string },
   ) => (
     <NumberField
       label={label}
       value={value}
       optional={optional}
-      integer={extra?.integer}
-      check={extra?.check}
       help={extra?.help}
       placeholder={extra?.placeholder ?? (optional ? "none" : undefined)}
       issues={is(key)}
@@ -205,8 +212,6 @@ export function SampleEditor({ field, issues }: { field: Field; issues: readonly
   );
   const decimals = (mm: Extract<SampleModel, { decimals?: number }>) =>
     num("Decimals", "decimals", mm.decimals, true, (v) => clean({ ...mm, decimals: v }) as SampleModel, {
-      integer: true,
-      check: (n) => (n < 0 || n > 12 ? "0 … 12" : null),
       placeholder: "no rounding",
     });
 
@@ -242,9 +247,7 @@ export function SampleEditor({ field, issues }: { field: Field; issues: readonly
       {m?.kind === "normal" && (
         <>
           {num("Mean", "mean", m.mean, false, (v) => ({ ...m, mean: v! }))}
-          {num("Std dev", "sd", m.sd, false, (v) => ({ ...m, sd: v! }), {
-            check: (n) => (n < 0 ? "Must be ≥ 0" : null),
-          })}
+          {num("Std dev", "sd", m.sd, false, (v) => ({ ...m, sd: v! }))}
           {num("Clamp min", "min", m.min, true, (v) => clean({ ...m, min: v }))}
           {num("Clamp max", "max", m.max, true, (v) => clean({ ...m, max: v }))}
           {decimals(m)}
@@ -257,11 +260,11 @@ export function SampleEditor({ field, issues }: { field: Field; issues: readonly
             initial={m.values.map(showValue).join(", ")}
             help="Comma-separated"
             testId="insp-sample-values"
-            issues={is("values")}
+            issues={issuesAt(issues, "sample.values", { below: true })}
             parse={(s) => {
               const parts = s.split(",").map((p) => p.trim());
               if (!parts.length || (parts.length === 1 && parts[0] === ""))
-                return { ok: false, error: "At least one value" };
+                return { ok: false, error: "Give at least one value, comma-separated" };
               const out: unknown[] = [];
               for (const p of parts) {
                 const r = parseValue(t, p);
@@ -290,7 +293,8 @@ export function SampleEditor({ field, issues }: { field: Field; issues: readonly
             parse={(s) => {
               if (s.trim() === "") return { ok: true, value: undefined };
               const w = s.split(",").map((p) => Number(p.trim()));
-              if (w.some((x) => !Number.isFinite(x) || x < 0)) return { ok: false, error: "Weights are numbers ≥ 0" };
+              if (w.some((x) => !Number.isFinite(x) || x < 0))
+                return { ok: false, error: "Weights are numbers of 0 or more, comma-separated" };
               if (w.length !== m.values.length)
                 return { ok: false, error: `Give ${m.values.length} weights, one per choice` };
               return { ok: true, value: w };
@@ -331,9 +335,7 @@ export function SampleEditor({ field, issues }: { field: Field; issues: readonly
         <>
           {num("Start", "start", m.start, false, (v) => ({ ...m, start: v! }))}
           {num("Step", "step", m.step, false, (v) => ({ ...m, step: v! }))}
-          {num("Wrap after", "wrap", m.wrap, true, (v) => clean({ ...m, wrap: v }), {
-            check: (n) => (n <= 0 ? "Must be > 0" : null),
-          })}
+          {num("Wrap after", "wrap", m.wrap, true, (v) => clean({ ...m, wrap: v }))}
         </>
       )}
       {m?.kind === "template" && (
@@ -341,7 +343,7 @@ export function SampleEditor({ field, issues }: { field: Field; issues: readonly
           label="Template"
           value={m.template}
           mono
-          maxLength={256}
+          maxLength={LIMITS.template.max}
           help="Literal text with {int:A:B[:pad]} {digits:N} {hex:N} {alpha:N}"
           issues={is("template")}
           testId="insp-sample-template"

@@ -1,5 +1,6 @@
 // How the self-describing formats (JSON, CBOR, MessagePack, PSON) write the value: native, number, or formatted string.
 import type { Field, TextRep } from "#codecs";
+import { LIMITS } from "#codecs/layout/limits.ts";
 import { NumberField, SelectField, TextField } from "./controls.tsx";
 import { clean, patchField } from "./edit.ts";
 import { issuesAt, type FieldIssue } from "../../state/issues.ts";
@@ -42,8 +43,6 @@ export function TextRepEditor({ field, issues }: { field: Field; issues: readonl
             label="Decimals"
             value={str.decimals}
             optional
-            integer
-            check={(n) => (n < 0 || n > 17 ? "0 … 17" : null)}
             placeholder="shortest"
             help='Fixed decimals, as Python f"{v:.Nf}"'
             issues={issuesAt(issues, "text.decimals")}
@@ -54,8 +53,6 @@ export function TextRepEditor({ field, issues }: { field: Field; issues: readonl
             label="Pad"
             value={str.pad}
             optional
-            integer
-            check={(n) => (n < 0 || n > 32 ? "0 … 32" : null)}
             placeholder="none"
             help='Zero-pad the integer part ("06")'
             issues={issuesAt(issues, "text.pad")}
@@ -68,7 +65,7 @@ export function TextRepEditor({ field, issues }: { field: Field; issues: readonl
         <TextField
           label="Separator"
           value={str.separator}
-          maxLength={8}
+          maxLength={LIMITS.separator.max}
           mono
           placeholder="(one string per element)"
           help="Join all elements into one string with this separator"

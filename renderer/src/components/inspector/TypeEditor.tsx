@@ -1,5 +1,6 @@
 // Type parameters: ranges, precision, scale/offset, enum values, string limits, array count — per kind.
 import { type Field, intLimits, type ScalarType } from "#codecs";
+import { LIMITS } from "#codecs/layout/limits.ts";
 import { CheckField, NumberField, type NumberProps, Row, SelectField, TextField } from "./controls.tsx";
 import { clean, patchField, switchElement, switchType } from "./edit.ts";
 import { EnumEditor } from "./EnumEditor.tsx";
@@ -30,7 +31,7 @@ function RangeRow(p: {
   labels?: [string, string];
   placeholders?: [string, string];
   /** what the type adds to both bounds */
-  shared?: Pick<NumberProps, "optional" | "integer" | "check">;
+  shared?: Pick<NumberProps, "optional">;
   is: (p: string) => readonly FieldIssue[] | undefined;
   tid: (p: string) => string;
   onCommit(bound: Bound, v: number | undefined): void;
@@ -64,13 +65,11 @@ function ScalarParams({ t, at, issues, set }: ScalarProps) {
   switch (t.kind) {
     case "int": {
       const [lo, hi] = intLimits(t.bits, t.signed);
-      const inRange = (n: number) =>
-        n < lo || n > hi ? `Outside ${t.signed ? "" : "u"}int${t.bits} (${lo} … ${hi})` : null;
       return (
         <RangeRow
           min={t.min}
           max={t.max}
-          shared={{ optional: true, integer: true, check: inRange }}
+          shared={{ optional: true }}
           placeholders={[String(lo), String(hi)]}
           is={is}
           tid={tid}
@@ -94,7 +93,6 @@ function ScalarParams({ t, at, issues, set }: ScalarProps) {
             label="Precision"
             value={t.precision}
             optional
-            check={(n) => (n > 0 ? null : "Must be > 0")}
             placeholder="full"
             help="Resolution that matters; bit-packing quantises to it."
             issues={is("precision")}
@@ -116,7 +114,6 @@ function ScalarParams({ t, at, issues, set }: ScalarProps) {
           <NumberField
             label="Scale"
             value={t.scale}
-            check={(n) => (n > 0 ? null : "Must be > 0")}
             help="value = raw × scale + offset"
             issues={is("scale")}
             testId={tid("scale")}
@@ -157,7 +154,7 @@ function ScalarParams({ t, at, issues, set }: ScalarProps) {
               label="Format"
               value={t.textFormat}
               mono
-              maxLength={40}
+              maxLength={LIMITS.timestampFormat.max}
               help="Tokens: DD MM YY YYYY hh mm ss s (tenths)"
               issues={is("textFormat")}
               testId={tid("textFormat")}
@@ -167,7 +164,6 @@ function ScalarParams({ t, at, issues, set }: ScalarProps) {
           <NumberField
             label="Resolution"
             value={t.resolution}
-            check={(n) => (n > 0 ? null : "Must be > 0")}
             help="Seconds: 1 = whole seconds, 0.1 = tenths"
             issues={is("resolution")}
             testId={tid("resolution")}
@@ -191,9 +187,7 @@ function ScalarParams({ t, at, issues, set }: ScalarProps) {
           <NumberField
             label="Max length"
             value={t.maxLength}
-            integer
-            check={(n) => (n < 0 || n > 65535 ? "0 … 65535 bytes" : null)}
-            help="Bytes (UTF-8)"
+            help={`Bytes (UTF-8), up to ${LIMITS.byteLength.max.toLocaleString("en-US")}`}
             issues={is("maxLength")}
             testId={tid("maxLength")}
             onCommit={(v) => v !== undefined && set({ ...t, maxLength: v }, "maxLength")}
@@ -222,8 +216,6 @@ function ScalarParams({ t, at, issues, set }: ScalarProps) {
           <NumberField
             label="Max length"
             value={t.maxLength}
-            integer
-            check={(n) => (n < 0 || n > 65535 ? "0 … 65535 bytes" : null)}
             issues={is("maxLength")}
             testId={tid("maxLength")}
             onCommit={(v) => v !== undefined && set({ ...t, maxLength: v }, "maxLength")}
@@ -273,9 +265,7 @@ export function TypeEditor({ field, issues }: { field: Field; issues: readonly F
           <NumberField
             label="Count"
             value={t.maxCount}
-            integer
-            check={(n) => (n < 0 || n > 4096 ? "0 … 4096" : null)}
-            help={t.fixed ? "Exactly this many elements" : "At most this many elements"}
+            help={`${t.fixed ? "Exactly" : "At most"} this many elements (up to ${LIMITS.arrayCount.max.toLocaleString("en-US")})`}
             issues={issuesAt(issues, "type.maxCount")}
             testId="insp-maxCount"
             onCommit={(v) => v !== undefined && setType({ ...t, maxCount: v }, "maxCount")}

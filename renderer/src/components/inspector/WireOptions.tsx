@@ -1,7 +1,9 @@
 // Per-field wire options: protobuf number and integer encoding, expansion of fixed arrays, struct string mode.
+import { useId } from "react";
 import type { Field, StructStringMode } from "#codecs";
-import { NumberField, SelectField, TextField } from "./controls.tsx";
+import { Messages, NumberField, Row, SelectField } from "./controls.tsx";
 import { clean, patchField } from "./edit.ts";
+import { useHeldText } from "./heldText.ts";
 import { issuesAt, type FieldIssue } from "../../state/issues.ts";
 
 type Options = NonNullable<Field["options"]>;
@@ -26,6 +28,46 @@ const STRING_MODES: readonly { value: StructStringMode | "default"; label: strin
   { value: "u16-appended", label: "u16 length, bytes at end" },
 ];
 
+const suffixes = (text: string) =>
+  text
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+/**
+ * Suffixes typed as a comma-separated list. The text stays as typed ("x, " while the next suffix is on
+ * its way) as long as it lists what the layout holds; the layout's validation judges each suffix.
+ */
+function ExpandAs(p: { value: string[] | undefined; issues: FieldIssue[]; onChange(v: string[] | undefined): void }) {
+  const id = useId();
+  const shown = p.value?.join(", ") ?? "";
+  const held = useHeldText(undefined, shown, (t) => suffixes(t).join(", ") === shown);
+  const invalid = p.issues.length > 0;
+  return (
+    <Row
+      label="Expand as"
+      htmlFor={id}
+      help="One protobuf field per element named key_<suffix> (the paper's acc_x, acc_y, acc_z)"
+    >
+      <input
+        id={id}
+        className={`input mono${invalid ? " invalid" : ""}`}
+        value={held.text}
+        placeholder="x, y, z"
+        data-testid="insp-pb-expand"
+        aria-invalid={invalid}
+        spellCheck={false}
+        onChange={(e) => {
+          held.accept(e.target.value);
+          const parts = suffixes(e.target.value);
+          p.onChange(parts.length ? parts : undefined);
+        }}
+      />
+      <Messages issues={p.issues} />
+    </Row>
+  );
+}
+
 export function WireOptions({ field, issues }: { field: Field; issues: readonly FieldIssue[] | undefined }) {
   const pb: Pb = field.options?.protobuf ?? {};
   const setPb = (next: Pb, control: string) =>
@@ -39,14 +81,6 @@ export function WireOptions({ field, issues }: { field: Field; issues: readonly 
       <NumberField
         label="Protobuf #"
         value={pb.number}
-        integer
-        check={(n) =>
-          n < 1 || n > 536870911
-            ? "1 … 536870911"
-            : n >= 19000 && n <= 19999
-              ? "19000–19999 is reserved by protobuf"
-              : null
-        }
         help="Given once when the field is added and kept when fields move; a deleted field's number is reserved. Change it only before devices ship."
         issues={issuesAt(issues, "options.protobuf.number")}
         testId="insp-pb-number"
@@ -67,21 +101,10 @@ export function WireOptions({ field, issues }: { field: Field; issues: readonly 
         />
       )}
       {fixedArray && (
-        <TextField
-          label="Expand as"
-          value={pb.expand?.join(", ")}
-          mono
-          placeholder="x, y, z"
-          help="One protobuf field per element named key_<suffix> (the paper's acc_x, acc_y, acc_z)"
+        <ExpandAs
+          value={pb.expand}
           issues={issuesAt(issues, "options.protobuf.expand", { below: true })}
-          testId="insp-pb-expand"
-          onChange={(v) => {
-            const parts = v
-              .split(",")
-              .map((s) => s.trim())
-              .filter(Boolean);
-            setPb({ ...pb, expand: parts.length ? parts : undefined }, "expand");
-          }}
+          onChange={(expand) => setPb({ ...pb, expand }, "expand")}
         />
       )}
       {stringy && (

@@ -1,6 +1,9 @@
-// Form controls for the inspector. Numbers keep the half-typed text locally and commit only what parses, so the
-// computation always runs on the last valid layout while the field shows what is wrong.
-import { useEffect, useId, useState, type ReactNode } from "react";
+// Form controls for the inspector. A number goes to the layout as soon as it parses, whatever its value: the
+// layout's validation judges it and its message shows under the control (the header says "Not saved" until
+// it is fixed), while the sizes stay on the last valid layout. Text that is not a number is held with its
+// message (heldText.ts) rather than dropped.
+import { useId, type ReactNode } from "react";
+import { useHeldText } from "./heldText.ts";
 import type { FieldIssue } from "../../state/issues.ts";
 import { LengthNotice, useLengthLimit } from "../common/LengthLimit.tsx";
 
@@ -102,17 +105,17 @@ export function TextField(p: TextProps) {
   );
 }
 
-export type NumberCheck = (n: number) => string | null;
-
 export interface NumberProps {
   label: string;
   value: number | undefined;
-  /** called only with a number that passed the checks (or undefined when optional and cleared) */
+  /**
+   * Called with every number typed (or undefined when optional and cleared): the layout's validation judges
+   * ranges, whole numbers and limits, and its message shows under the control, so no value is dropped here.
+   */
   onCommit(v: number | undefined): void;
   optional?: boolean;
-  integer?: boolean;
-  check?: NumberCheck;
   issues?: readonly FieldIssue[];
+  /** also names the control for the text held while it is not a number (pendingInputs.ts) */
   testId?: string;
   placeholder?: string;
   help?: string;
@@ -120,71 +123,58 @@ export interface NumberProps {
   bare?: boolean;
 }
 
-function parseNumber(text: string): number | null {
+type Parsed = { ok: true; n: number } | { ok: false; why: string };
+
+function parseNumber(text: string): Parsed {
   const t = text.trim();
-  if (!/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(t)) return null;
+  if (/^[+-]?\d+,\d+$/.test(t))
+    return { ok: false, why: `"${t}" is not a number; write decimals with a point (${t.replace(",", ".")}).` };
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(t))
+    return { ok: false, why: `"${t}" is not a number; write digits, e.g. 12, -0.5 or 1e3.` };
   const n = Number(t);
-  return Number.isFinite(n) ? n : null;
+  return Number.isFinite(n) ? { ok: true, n } : { ok: false, why: `"${t}" is too large to be a number.` };
 }
+
+const numberOf = (text: string): number | undefined | null => {
+  if (text.trim() === "") return undefined;
+  const r = parseNumber(text);
+  return r.ok ? r.n : null;
+};
 
 export function NumberField(p: NumberProps) {
   const id = useId();
-  const [text, setText] = useState(p.value === undefined ? "" : String(p.value));
-  const [local, setLocal] = useState<string | null>(null);
-
-  // follow the layout when it changes from elsewhere (undo, type switch) unless the text already means it
-  useEffect(() => {
-    const parsed = text.trim() === "" ? undefined : parseNumber(text);
-    if (parsed !== p.value) {
-      setText(p.value === undefined ? "" : String(p.value));
-      setLocal(null);
-    }
-    // not on `text`: every keystroke that does not parse ("abc", "") would be replaced by the layout's value
-    // at once, so a wrong entry could never be seen with its error next to it
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [p.value]);
+  const held = useHeldText(p.testId, p.value === undefined ? "" : String(p.value), (t) => numberOf(t) === p.value);
 
   const change = (t: string) => {
-    setText(t);
     if (t.trim() === "") {
-      if (p.optional) {
-        setLocal(null);
-        if (p.value !== undefined) p.onCommit(undefined);
-      } else setLocal("Required");
+      if (!p.optional) return held.hold(t, "Empty: this setting needs a number.");
+      held.accept(t);
+      if (p.value !== undefined) p.onCommit(undefined);
       return;
     }
-    const n = parseNumber(t);
-    if (n === null) return setLocal("Not a number");
-    if (p.integer && !Number.isInteger(n)) return setLocal("Must be a whole number");
-    const why = p.check?.(n) ?? null;
-    if (why) return setLocal(why);
-    setLocal(null);
-    if (n !== p.value) p.onCommit(n);
+    const r = parseNumber(t);
+    if (!r.ok) return held.hold(t, r.why);
+    held.accept(t);
+    if (r.n !== p.value) p.onCommit(r.n);
   };
 
-  const invalid = !!local || !!p.issues?.length;
+  const invalid = !!held.problem || !!p.issues?.length;
   const input = (
     <div className="control-wrap">
       <input
         id={id}
         className={`input num${invalid ? " invalid" : ""}`}
         inputMode="decimal"
-        value={text}
+        value={held.text}
         placeholder={p.placeholder}
         data-testid={p.testId}
         aria-invalid={invalid}
         aria-label={p.bare ? p.label : undefined}
         spellCheck={false}
         onChange={(e) => change(e.target.value)}
-        onBlur={() => {
-          // leaving a half-typed number: show what the layout holds again
-          if (local) {
-            setText(p.value === undefined ? "" : String(p.value));
-            setLocal(null);
-          }
-        }}
+        onKeyDown={held.onKeyDown}
       />
-      <Messages issues={p.issues} local={local} />
+      <Messages issues={p.issues} local={held.problem} />
     </div>
   );
   if (p.bare) return input;

@@ -1,7 +1,7 @@
 // One row of the layout tree: drag handle, colour, type, name and key; on focus, the keyboard equivalents of dragging.
 import { useSortable } from "@dnd-kit/sortable";
 import { useCallback, useEffect, useRef, type KeyboardEvent } from "react";
-import type { Field } from "#codecs";
+import { hasVisibleCharacter, type Field } from "#codecs";
 import { rowDndId } from "./dnd.ts";
 import { typeBadge } from "../../components/common/format.ts";
 import { Icon } from "../../components/common/Icon.tsx";
@@ -22,6 +22,8 @@ export interface RowProps {
 
 export function FieldRow(p: RowProps) {
   const { field } = p;
+  // a name of spaces or zero-width characters is refused by the layout; until fixed the row still reads
+  const named = hasVisibleCharacter(field.name);
   const { attributes, listeners, setNodeRef, isDragging } = useSortable({
     id: rowDndId(field.id),
     data: { fieldId: field.id },
@@ -86,7 +88,7 @@ export function FieldRow(p: RowProps) {
       role="treeitem"
       aria-level={p.depth + 1}
       aria-selected={p.selected}
-      aria-label={`${field.name} (${typeBadge(field.type)}, key ${field.key})`}
+      aria-label={`${named ? field.name : "(no name)"} (${typeBadge(field.type)}, key ${field.key})`}
       aria-keyshortcuts="Alt+ArrowUp Alt+ArrowDown Alt+ArrowRight Alt+ArrowLeft Delete Control+D"
       onClick={() => select(field.id)}
       onFocus={(e) => {
@@ -99,7 +101,7 @@ export function FieldRow(p: RowProps) {
       <button
         type="button"
         className="handle"
-        aria-label={`Drag ${field.name}`}
+        aria-label={`Drag ${named ? field.name : field.key}`}
         data-testid={`handle-${p.keyPath}`}
         {...attributes}
         {...listeners}
@@ -110,7 +112,13 @@ export function FieldRow(p: RowProps) {
       <span className="swatch" style={{ background: p.color }} aria-hidden="true" />
       <span className="badge">{typeBadge(field.type)}</span>
       <span className="label">
-        <span className="name">{field.name}</span>
+        {named ? (
+          <span className="name">{field.name}</span>
+        ) : (
+          <span className="name unnamed" title="The name shows nothing: give it a visible character">
+            (no name)
+          </span>
+        )}
         {field.name !== field.key && <span className="key">{field.key}</span>}
         {field.presence === "optional" && <span className="optional-tag">opt</span>}
       </span>

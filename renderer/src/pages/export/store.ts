@@ -1,7 +1,7 @@
 // The Export page's state: which exports and options are chosen, the files the host generated for the
 // open project, the previewed file, saving/downloading, and the version comparison of the evolution tab.
 import { create } from "zustand";
-import { checkLayout, diffLayouts, type Layout, type LayoutDiff } from "#codecs";
+import { checkLayout, describeIssue, diffLayouts, type Layout, type LayoutDiff } from "#codecs";
 import type { HostApi, Res } from "#host/api/contract.ts";
 import { asHostError } from "../../host/errors.ts";
 import { useDesigner } from "../../state/designer.ts";
@@ -265,8 +265,7 @@ async function layoutAt(version: number): Promise<Layout> {
   const id = useDesigner.getState().projectId!;
   const res = await api().call("projects.version", { id, version });
   const parsed = checkLayout(res.layout);
-  if (!parsed.ok)
-    throw new Error(`version ${version} is not a valid layout: ${parsed.issues[0]?.path} ${parsed.issues[0]?.message}`);
+  if (!parsed.ok) throw new Error(`version ${version} is not a valid layout: ${describeIssue(parsed.issues[0]!)}`);
   return parsed.layout;
 }
 
