@@ -4,7 +4,7 @@
 // fields, the paper preset, 500 and 2 000 fields, an int16 array of 1 000, page switches, the fit advisor.
 // Writes its own section of docs/benchmarks.md.
 //
-//   npm run bench:designer [-- --burner] [-- --label baseline] [-- --only wide500,pages] [-- --no-write]
+//   npm run bench:designer [-- --burner] [-- --label baseline --renderer <dir>] [-- --only wide500,pages] [-- --no-write]
 import { spawn, type ChildProcess } from "node:child_process";
 import os from "node:os";
 import { parseArgs } from "node:util";
@@ -24,6 +24,8 @@ const { values: args } = parseArgs({
     label: { type: "string", default: "now" },
     only: { type: "string" },
     "no-write": { type: "boolean", default: false },
+    /** a renderer built elsewhere (e.g. of an older commit, for a baseline) instead of building dist/renderer */
+    renderer: { type: "string" },
   },
 });
 const only = args.only ? new Set(args.only.split(",")) : null;
@@ -41,11 +43,11 @@ function startBurner(): { proc: ChildProcess; text: string } {
 }
 
 async function main(): Promise<void> {
-  await ensureRendererBuilt();
+  if (!args.renderer) await ensureRendererBuilt();
   const burner = args.burner ? startBurner() : null;
   // the burner's load shows in the load average after a few seconds
   if (burner) await new Promise((r) => setTimeout(r, 5_000));
-  const s = await startSession();
+  const s = await startSession(args.renderer ? { rendererDir: args.renderer } : {});
   try {
     const header = `Measured ${new Date().toISOString().slice(0, 10)}: Chromium ${s.browser.version()} headless ${1440}×${900}, built renderer, browser-mode host; ${machineLine()} at the start.`;
     console.log(header);
