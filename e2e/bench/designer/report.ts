@@ -50,7 +50,7 @@ function barsStage(r: TypingResult): string {
 export function renderSection(mark: string, run: BenchRun): string {
   const out: string[] = [mark];
   out.push(
-    `### ${run.label === "now" ? "" : `${run.label}: `}${run.burner ? `under a CPU burner (\`${run.burner}\`)` : "quiet machine"}`,
+    `### ${run.label === "now" ? "" : `${run.label}: `}${run.burner ? `under a CPU burner (\`${run.burner}\`)` : "no burner (the machine's other work: see the load)"}`,
     "",
     run.header,
     "",
@@ -61,7 +61,9 @@ export function renderSection(mark: string, run: BenchRun): string {
   );
   for (const t of run.typing) {
     if (!t.result) {
-      out.push(`| ${t.title} | – | refused: ${t.refused ?? "?"} | | | | |`);
+      out.push(
+        `| ${t.title} | – | refused: ${(t.refused ?? "?").replace(/^.*? is not a valid SatPayload layout: /, "")} | | | | |`,
+      );
       continue;
     }
     const r = t.result;

@@ -99,19 +99,16 @@ export async function focusControl(page: Page, s: TypingScenario): Promise<void>
   const row = page.locator(tid(`row-${s.row}`));
   if ((await row.count()) === 0) {
     // a virtualised tree renders only the rows near the view: search for it by scrolling
-    await page.locator(tid("layout-tree")).evaluate((el, key) => {
+    // (no named functions in here: tsx would wrap them in a helper the page does not have)
+    await page.locator(tid("layout-tree")).evaluate(async (el, key) => {
       const pane = el.closest(".pane-body") ?? el;
-      const step = pane.clientHeight;
-      return new Promise<void>((resolve) => {
-        const find = () => {
-          if (el.querySelector(`[data-testid="row-${key}"]`) || pane.scrollTop + step >= pane.scrollHeight) resolve();
-          else {
-            pane.scrollTop += step;
-            requestAnimationFrame(() => requestAnimationFrame(find));
-          }
-        };
-        find();
-      });
+      while (
+        !el.querySelector(`[data-testid="row-${key}"]`) &&
+        pane.scrollTop + pane.clientHeight < pane.scrollHeight
+      ) {
+        pane.scrollTop += pane.clientHeight;
+        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      }
     }, s.row);
   }
   await row.scrollIntoViewIfNeeded();
