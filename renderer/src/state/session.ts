@@ -60,6 +60,7 @@ function setSave(status: SaveStatus, message: string | null = null): void {
 }
 
 async function saveNow(): Promise<void> {
+  useDesigner.getState().checkNow();
   const d = useDesigner.getState();
   const s = useSession.getState();
   if (!d.projectId || s.save.status === "conflict") return;
@@ -160,11 +161,18 @@ function watchDraft(): void {
   if (watching) return;
   watching = true;
   let last = useDesigner.getState().history.present;
+  let lastChecked = useDesigner.getState().checked;
   useDesigner.subscribe((d) => {
-    if (d.history.present === last) return;
-    last = d.history.present;
     if (!d.projectId) return;
-    syncDraft();
+    // an edit: the header stops saying "Saved" with the keystroke (validity is known once the draft is checked)
+    if (d.history.present !== last) {
+      last = d.history.present;
+      const status = useSession.getState().save.status;
+      if (d.history.present !== savedDraft && status === "saved") setSave("pending");
+    }
+    if (d.checked === lastChecked || d.checked !== d.history.present) return;
+    lastChecked = d.checked;
+    scheduleDraftWrite();
     const status = useSession.getState().save.status;
     if (status === "conflict") return;
     if (d.history.present === savedDraft) {
@@ -182,6 +190,26 @@ function watchDraft(): void {
     if (status !== "saving") setSave("pending");
     schedule();
   });
+}
+
+/**
+ * Keeps the draft in storage once the page is idle (at most a second after the edit): serialising a large
+ * layout on every keystroke would hold up typing. Leaving the page writes it at once (guardUnload).
+ */
+let draftWriting = false;
+function scheduleDraftWrite(): void {
+  if (draftWriting) return;
+  draftWriting = true;
+  let idle: number | null = null;
+  const write = () => {
+    if (!draftWriting) return;
+    draftWriting = false;
+    clearTimeout(late);
+    if (idle !== null) cancelIdleCallback(idle);
+    syncDraft();
+  };
+  const late = setTimeout(write, 1000);
+  if (typeof requestIdleCallback === "function") idle = requestIdleCallback(write, { timeout: 1000 });
 }
 
 // ---- projects ---------------------------------------------------------------------------------
