@@ -6,7 +6,7 @@ import { CODECS, FORMAT_IDS, type FormatId } from "#codecs";
 import type { Attribution } from "#codecs/analysis/attribution.ts";
 import { perfReceived } from "../perf.ts";
 import { partition } from "./pool.ts";
-import type { ComputeRequest, FormatResult, PhaseTimings, WorkerResult } from "./protocol.ts";
+import type { FormatResult, PhaseTimings, PostedRequest, WorkerResult } from "./protocol.ts";
 import { useAnalysis } from "../state/analysis.ts";
 import { useDesigner } from "../state/designer.ts";
 import { useSettings } from "../state/settings.ts";
@@ -42,6 +42,7 @@ export function startAnalysis(makeWorker: () => Worker, workers = poolSize()): (
   // when each request's inputs changed, to time the first answer for it (keys are request sigs, oldest first)
   const sentFor = new Map<string, Sent>();
   let lastLayoutKey = -1;
+  let json: { key: number; text: string } | null = null;
 
   const sigOf = (layoutKey: number, samples: number, seed: number) => `${layoutKey}|${samples}|${seed}`;
 
@@ -71,12 +72,14 @@ export function startAnalysis(makeWorker: () => Worker, workers = poolSize()): (
       a.sizes.pending.length === 0;
     if (!sizesCurrent) useAnalysis.setState({ computing: true });
     seq++;
+    if (json?.key !== d.validKey) json = { key: d.validKey, text: JSON.stringify(d.valid) };
+    const layoutJson = json.text;
     pool.forEach((w, i) => {
-      const msg: ComputeRequest = {
+      const msg: PostedRequest = {
         type: "compute",
         seq,
         layoutKey: d.validKey,
-        layout: d.valid!,
+        layoutJson,
         samples: s.samples,
         seed: s.seed,
         formats: shares[i]!,
