@@ -35,6 +35,8 @@ interface Datum {
   max: number;
   mean: number;
   failed: boolean;
+  /** the bar is still the previous layout's (its worker has not answered for this one): drawn faded */
+  stale: boolean;
 }
 
 function ChartTooltip({
@@ -65,8 +67,8 @@ function ChartTooltip({
 
 /**
  * What the chart draws: when none of it changed (an edit that moves no byte) the chart is not drawn
- * again. A bar still being computed keeps its last value without a mark of its own (the table row
- * says "updating…"), so its arrival redraws the chart only when its numbers moved.
+ * again. A bar that is still the previous layout's keeps its last value, faded (the table row says
+ * "updating…"), until its worker answers for this layout.
  */
 function chartData(sizes: Sizes): Datum[] {
   return sizes.results.map((r) => ({
@@ -78,6 +80,7 @@ function chartData(sizes: Sizes): Datum[] {
     max: r.stats.max,
     mean: r.stats.mean,
     failed: r.stats.count === 0,
+    stale: sizes.stale.includes(r.info.id),
   }));
 }
 
@@ -136,13 +139,14 @@ function ChartBody({ data, limits }: { data: Datum[]; limits: Limit[] }) {
                   key={d.format}
                   fill={strictest !== undefined && d[s.key] > strictest ? "var(--over)" : s.color}
                   fillOpacity={
-                    strictest !== undefined && d[s.key] > strictest
+                    (d.stale ? 0.35 : 1) *
+                    (strictest !== undefined && d[s.key] > strictest
                       ? s.key === "p50"
                         ? 0.55
                         : s.key === "p95"
                           ? 0.8
                           : 1
-                      : 1
+                      : 1)
                   }
                 />
               ))}
