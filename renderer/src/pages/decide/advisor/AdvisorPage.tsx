@@ -1,6 +1,6 @@
 // Fit-to-platform advisor: the changes that bring the layout under a target size, ranked by bytes saved per bit of
 // declared precision given up, each with its cost in the field's terms; one or all applied as an undoable edit.
-import { useEffect } from "react";
+import { useDeferredValue, useEffect } from "react";
 import { CODECS, FORMAT_IDS, type FormatId, platformById, PLATFORMS } from "#codecs";
 import type { SizeStats } from "#codecs/analysis/stats.ts";
 import { useDesigner } from "../../../state/designer.ts";
@@ -145,6 +145,8 @@ export function AdvisorPage() {
   const samples = useSettings((s) => s.samples);
   const seed = useSettings((s) => s.seed);
   const target = targetBytesOf(a, limitOf);
+  // the controls and the working state paint first; the advice and the per-field limits follow at low priority
+  const ready = useDeferredValue(true, false);
 
   useEffect(() => {
     requestAdvice(target);
@@ -180,7 +182,13 @@ export function AdvisorPage() {
   const stale = r !== null && (a.running || outdated);
 
   let body;
-  if (!valid || valid.fields.length === 0)
+  if (!ready && valid && valid.fields.length > 0)
+    body = (
+      <div className="empty" data-testid="advisor-opening">
+        <strong>{r ? "Showing the advice…" : "Measuring every change…"}</strong>
+      </div>
+    );
+  else if (!valid || valid.fields.length === 0)
     body = (
       <div className="empty" data-testid="advisor-empty">
         <strong>No layout to fit</strong>
@@ -420,7 +428,7 @@ export function AdvisorPage() {
     <div className="decide-page-body" data-testid="advisor-page">
       <Controls target={target} outdated={outdated} />
       <div className="decide-scroll">
-        {valid && valid.fields.length > 0 ? <LimitsPanel layout={valid} /> : null}
+        {ready && valid && valid.fields.length > 0 ? <LimitsPanel layout={valid} /> : null}
         {body}
       </div>
     </div>
