@@ -1,0 +1,147 @@
+// What keeps the designer fast, end to end (built renderer, real host, headless Chromium): sizes still being
+// computed are marked as updating and never shown as the new layout's (the sizes workers are held by the test),
+// a 500-field layout's tree mounts only the rows near the view and brings the others in on scroll, and the pages
+// loaded on first use show their empty states.
+import type { Page, Route } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { wideLayout } from "./bench/designer/layouts.ts";
+import { screenshot, startSession, type E2eSession } from "./support/session.ts";
+import { openPreset, shownLayoutKey, stat, tid, waitForSizes } from "./support/ui.ts";
+
+let s: E2eSession;
+
+beforeAll(async () => {
+  s = await startSession();
+}, 300_000);
+
+afterAll(async () => {
+  await s?.close();
+});
+
+/**
+ * Serves the sizes worker with its answers held back while the test says so: the test posts "hold" or "release"
+ * on a BroadcastChannel, which the worker's code (prepended here) listens to.
+ */
+async function holdableWorkers(page: Page): Promise<{ hold(): Promise<void>; release(): Promise<void> }> {
+  await page.route(/sizes\.worker-[^/]*\.js$/, async (route: Route) => {
+    const res = await route.fetch();
+    const prelude = `
+      const __e2eHeld = [];
+      let __e2eHolding = false;
+      const __e2ePost = self.postMessage.bind(self);
+      self.postMessage = (m) => (__e2eHolding ? __e2eHeld.push(m) : __e2ePost(m));
+      new BroadcastChannel("e2e-sizes").onmessage = (e) => {
+        __e2eHolding = e.data === "hold";
+        if (!__e2eHolding) for (const m of __e2eHeld.splice(0)) __e2ePost(m);
+      };
+    `;
+    await route.fulfill({ response: res, body: prelude + (await res.text()) });
+  });
+  const say = async (what: string) => {
+    await page.evaluate((w) => new BroadcastChannel("e2e-sizes").postMessage(w), what);
+    // the channel delivers in a later task of the worker
+    await page.waitForTimeout(200);
+  };
+  return { hold: () => say("hold"), release: () => say("release") };
+}
+
+describe("designer speed (browser mode)", () => {
+  it("marks the sizes as updating while they are computed, and never shows them as the new layout's", async () => {
+    const { page, errors } = await s.open({ width: 1440, height: 900 });
+    const workers = await holdableWorkers(page);
+    await page.reload();
+    await openPreset(page, "paper");
+    const before = await shownLayoutKey(page);
+    const jsonP50 = await stat(page, "json", "p50");
+    expect(await page.locator(tid("sizes-panel")).getAttribute("data-stale")).toBe("false");
+
+    await workers.hold();
+    await page.click(tid("row-pressure"));
+    await page.click(tid("insp-key"));
+    await page.keyboard.press("End");
+    await page.keyboard.type("x");
+    // the keystroke is on screen; the figures are the previous layout's, and say so
+    await page.waitForSelector(`${tid("sizes-panel")}[data-stale="true"]`);
+    expect(await page.locator(tid("insp-key")).inputValue()).toBe("pressurex");
+    expect(await page.locator(tid("sizes-updating")).isVisible()).toBe(true);
+    expect(await shownLayoutKey(page)).toBe(before);
+    expect(await stat(page, "json", "p50")).toBe(jsonP50);
+    expect(await page.locator(tid("compute-state")).getAttribute("data-computing")).toBe("true");
+    await screenshot(page, "speed-01-sizes-updating");
+
+    await workers.release();
+    const after = await waitForSizes(page, before);
+    expect(after).not.toBe(before);
+    expect(await page.locator(tid("sizes-panel")).getAttribute("data-stale")).toBe("false");
+    expect(await page.locator(tid("sizes-updating")).count()).toBe(0);
+    // one more character in one key of every JSON record
+    expect(await stat(page, "json", "p50")).toBe(jsonP50 + 1);
+    expect(errors).toEqual([]);
+  });
+
+  it("mounts only the rows of a 500-field layout near the view, and the others on scroll", async () => {
+    const { page, errors } = await s.open({ width: 1440, height: 900 });
+    await page.waitForSelector(tid("file-input"), { state: "attached" });
+    await page.setInputFiles(tid("file-input"), {
+      name: "wide.satlayout.json",
+      mimeType: "application/json",
+      buffer: Buffer.from(JSON.stringify(wideLayout(500))),
+    });
+    await page.waitForSelector(tid("designer"));
+    await waitForSizes(page);
+    const tree = page.locator(tid("layout-tree"));
+    expect(await tree.getAttribute("data-rows")).toBe("500");
+    expect(await page.locator(tid("field-count")).textContent()).toBe("500");
+    const mounted = await tree.locator('[role="treeitem"]').count();
+    expect(mounted).toBeGreaterThan(10);
+    expect(mounted).toBeLessThan(150);
+    expect(await page.locator(tid("row-f_0")).count()).toBe(1);
+    expect(await page.locator(tid("row-f_499")).count()).toBe(0);
+
+    // scrolled to the end: the last rows are there, the first ones gone
+    await tree.evaluate((el) => {
+      const pane = el.closest(".pane-body")!;
+      pane.scrollTop = pane.scrollHeight;
+    });
+    await page.waitForSelector(tid("row-f_499"));
+    expect(await page.locator(tid("row-f_0")).count()).toBe(0);
+    await page.click(tid("row-f_499"));
+    expect(await page.locator(tid("inspector")).getAttribute("data-field-id")).toBe("f499");
+
+    // the arrow keys walk into rows that were not mounted: back to the top from the last row
+    await page.evaluate(() => {
+      const pane = document.querySelector('[data-testid="layout-tree"]')!.closest(".pane-body")!;
+      pane.scrollTop = 0;
+    });
+    await page.click(tid("row-f_1"));
+    await page.keyboard.press("ArrowUp");
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute("data-testid"))).toBe("row-f_0");
+
+    // typing in a field of the long layout: the tree row follows the key
+    await page.click(tid("row-f_0"));
+    await page.click(tid("insp-key"));
+    await page.keyboard.press("End");
+    await page.keyboard.type("_speed", { delay: 60 });
+    await screenshot(page, "speed-02-500-fields-typing");
+    await page.waitForSelector(tid("row-f_0_speed"));
+    await waitForSizes(page);
+    await screenshot(page, "speed-03-500-fields-settled");
+    expect(errors).toEqual([]);
+  });
+
+  it("opens the pages loaded on first use with their empty states", async () => {
+    const { page, errors } = await s.open({ width: 1440, height: 900 });
+    await page.click(tid("new-empty"));
+    await page.waitForSelector(tid("designer"));
+    await page.click(tid("nav-cost"));
+    await page.waitForSelector(tid("cost-empty"));
+    await page.click(tid("nav-advisor"));
+    await page.waitForSelector(tid("advisor-empty"));
+    await page.click(tid("nav-report"));
+    await page.waitForSelector(tid("report-empty"));
+    await screenshot(page, "speed-04-report-empty");
+    await page.click(tid("nav-designer"));
+    await page.waitForSelector(tid("tree-empty"));
+    expect(errors).toEqual([]);
+  });
+});
