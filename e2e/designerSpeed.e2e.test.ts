@@ -1,7 +1,7 @@
 // What keeps the designer fast, end to end (built renderer, real host, headless Chromium): sizes still being
 // computed are marked as updating and never shown as the new layout's (the sizes workers are held by the test),
-// a 500-field layout's tree mounts only the rows near the view and brings the others in on scroll, and the pages
-// loaded on first use show their empty states.
+// and a 500-field layout's tree mounts only the rows near the view and brings the others in on scroll. (The pages
+// loaded on first use show their empty states in decide.e2e.test.ts.)
 import type { Page, Route } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { wideLayout } from "./bench/designer/layouts.ts";
@@ -126,22 +126,6 @@ describe("designer speed (browser mode)", () => {
     await page.waitForSelector(tid("row-f_0_speed"));
     await waitForSizes(page);
     await screenshot(page, "speed-03-500-fields-settled");
-    expect(errors).toEqual([]);
-  });
-
-  it("opens the pages loaded on first use with their empty states", async () => {
-    const { page, errors } = await s.open({ width: 1440, height: 900 });
-    await page.click(tid("new-empty"));
-    await page.waitForSelector(tid("designer"));
-    await page.click(tid("nav-cost"));
-    await page.waitForSelector(tid("cost-empty"));
-    await page.click(tid("nav-advisor"));
-    await page.waitForSelector(tid("advisor-empty"));
-    await page.click(tid("nav-report"));
-    await page.waitForSelector(tid("report-empty"));
-    await screenshot(page, "speed-04-report-empty");
-    await page.click(tid("nav-designer"));
-    await page.waitForSelector(tid("tree-empty"));
     expect(errors).toEqual([]);
   });
 });

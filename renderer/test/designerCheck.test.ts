@@ -2,7 +2,7 @@
 // layout the sizes follow) runs once after the frame is painted, for every edit made before it.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Field, Layout } from "#codecs";
-import { useDesigner } from "../src/state/designer.ts";
+import { EMPTY_LAYOUT, useDesigner } from "../src/state/designer.ts";
 
 const u8 = (id: string): Field => ({
   id,
@@ -11,18 +11,7 @@ const u8 = (id: string): Field => ({
   presence: "required",
   type: { kind: "int", bits: 8, signed: false },
 });
-const layout: Layout = {
-  format: "satlayout",
-  version: 1,
-  name: "check test",
-  package: "telemetry",
-  message: "Telemetry",
-  struct: { endianness: "big", stringMode: "u16-appended" },
-  json: { spacing: "compact" },
-  sbe: { schemaId: 1, templateId: 1, version: 0 },
-  protobufReserved: [],
-  fields: [u8("a"), u8("b")],
-};
+const layout: Layout = { ...EMPTY_LAYOUT, name: "check test", fields: [u8("a"), u8("b")] };
 const rename = (key: string) =>
   useDesigner.getState().editFields((fs) => fs.map((f) => (f.id === "a" ? { ...f, key } : f)), "a:key");
 

@@ -74,7 +74,8 @@ function scheduleCheck(at: number): void {
   afterPaint(() => useDesigner.getState().checkNow());
 }
 
-const EMPTY_LAYOUT: Layout = {
+/** The layout of no project: what the designer holds before one is opened. */
+export const EMPTY_LAYOUT: Layout = {
   format: "satlayout",
   version: 1,
   name: "",
