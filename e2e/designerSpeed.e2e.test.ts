@@ -19,20 +19,25 @@ afterAll(async () => {
 });
 
 /**
- * Serves the sizes worker with its answers held back while the test says so: the test posts "hold" or "release"
- * on a BroadcastChannel, which the worker's code (prepended here) listens to.
+ * Serves the sizes worker with its answers held back while the test says so: the test posts "hold" (every answer),
+ * "hold-final" (only sizes over every sample: a large run's first pass and progress go through) or "release" on a
+ * BroadcastChannel, which the worker's code (prepended here) listens to.
  */
-async function holdableWorkers(page: Page): Promise<{ hold(): Promise<void>; release(): Promise<void> }> {
+async function holdableWorkers(
+  page: Page,
+): Promise<{ hold(): Promise<void>; holdFinal(): Promise<void>; release(): Promise<void> }> {
   await page.route(/sizes\.worker-[^/]*\.js$/, async (route: Route) => {
     const res = await route.fetch();
     const prelude = `
       const __e2eHeld = [];
-      let __e2eHolding = false;
+      let __e2eMode = "release";
       const __e2ePost = self.postMessage.bind(self);
-      self.postMessage = (m) => (__e2eHolding ? __e2eHeld.push(m) : __e2ePost(m));
+      const __e2eFinal = (m) => m.type === "sizes" && m.results.every((r) => r.measured === m.samples);
+      self.postMessage = (m) =>
+        __e2eMode === "hold" || (__e2eMode === "hold-final" && __e2eFinal(m)) ? __e2eHeld.push(m) : __e2ePost(m);
       new BroadcastChannel("e2e-sizes").onmessage = (e) => {
-        __e2eHolding = e.data === "hold";
-        if (!__e2eHolding) for (const m of __e2eHeld.splice(0)) __e2ePost(m);
+        __e2eMode = e.data;
+        if (__e2eMode === "release") for (const m of __e2eHeld.splice(0)) __e2ePost(m);
       };
     `;
     await route.fulfill({ response: res, body: prelude + (await res.text()) });
@@ -42,7 +47,7 @@ async function holdableWorkers(page: Page): Promise<{ hold(): Promise<void>; rel
     // the channel delivers in a later task of the worker
     await page.waitForTimeout(200);
   };
-  return { hold: () => say("hold"), release: () => say("release") };
+  return { hold: () => say("hold"), holdFinal: () => say("hold-final"), release: () => say("release") };
 }
 
 describe("designer speed (browser mode)", () => {
@@ -76,6 +81,34 @@ describe("designer speed (browser mode)", () => {
     expect(await page.locator(tid("sizes-updating")).count()).toBe(0);
     // one more character in one key of every JSON record
     expect(await stat(page, "json", "p50")).toBe(jsonP50 + 1);
+    expect(errors).toEqual([]);
+  });
+
+  it("shows a large run's progress, stops refining it on Stop, and refines again when asked", async () => {
+    const { page, errors } = await s.open({ width: 1440, height: 900 });
+    const workers = await holdableWorkers(page);
+    await page.reload();
+    await openPreset(page, "paper");
+    await workers.holdFinal();
+    await page.selectOption(tid("samples"), "10000");
+    // the first 1 000 samples are on screen as an estimate, refining, with a way to stop
+    await page.waitForSelector(`${tid("sizes-measured")}[data-measured="1000"]`);
+    await page.waitForSelector(tid("sizes-stop"));
+    expect(await page.locator(tid("sizes-measured")).textContent()).toContain(
+      "estimate from the first 1,000 of 10,000",
+    );
+    await page.waitForSelector(`${tid("sizes-progress")}:not([data-measured=""])`);
+    await screenshot(page, "speed-04-refining");
+    await page.click(tid("sizes-stop"));
+    await page.waitForSelector(`${tid("compute-state")}[data-computing="false"]`);
+    expect(await page.locator(tid("sizes-measured")).textContent()).toContain("(refinement stopped)");
+    expect(await page.locator(tid("sizes-stop")).count()).toBe(0);
+
+    await page.click(tid("sizes-refine"));
+    await workers.release();
+    await page.waitForSelector(`${tid("sizes-measured")}[data-measured="10000"]`);
+    await page.waitForSelector(`${tid("compute-state")}[data-computing="false"]`);
+    expect(await page.locator(tid("sizes-measured")).textContent()).toContain("10,000 samples");
     expect(errors).toEqual([]);
   });
 

@@ -2,7 +2,7 @@
 import "../jitless.ts";
 import type { Layout } from "#codecs";
 import { Engine, Scheduler } from "./engine.ts";
-import type { ComputeRequest, PostedRequest, WorkerResult } from "./protocol.ts";
+import type { CancelRequest, ComputeRequest, PostedRequest, WorkerResult } from "./protocol.ts";
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 const channel = new MessageChannel();
@@ -28,7 +28,8 @@ const scheduler = new Scheduler(
 // engine's caches keyed on it
 let parsed: { key: number; layout: Layout } | null = null;
 
-scope.onmessage = (ev: MessageEvent<PostedRequest>) => {
+scope.onmessage = (ev: MessageEvent<PostedRequest | CancelRequest>) => {
+  if (ev.data?.type === "cancel") return scheduler.cancel(ev.data.seq);
   if (ev.data?.type !== "compute") return;
   const { layoutJson, ...rest } = ev.data;
   if (parsed?.key !== rest.layoutKey) parsed = { key: rest.layoutKey, layout: JSON.parse(layoutJson) as Layout };

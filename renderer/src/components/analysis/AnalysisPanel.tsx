@@ -11,6 +11,7 @@ import { perfRendered } from "../../perf.ts";
 import { useAnalysis } from "../../state/analysis.ts";
 import { useDesigner } from "../../state/designer.ts";
 import { SAMPLE_COUNTS, useSettings, type AnalysisTab } from "../../state/settings.ts";
+import { refineAgain, stopRefining } from "../../worker/controller.ts";
 import { ms } from "../common/format.ts";
 import { OnAirPanel } from "../transport/OnAirPanel.tsx";
 
@@ -81,6 +82,32 @@ function Controls() {
   );
 }
 
+/** A large run's refinement: how far it is, and a way to stop it (or to start it again once stopped). */
+function Refinement({ layoutKey, samples }: { layoutKey: number; samples: number }) {
+  const refining = useAnalysis((s) => (s.refining?.layoutKey === layoutKey ? s.refining.measured : null));
+  const stopped = useAnalysis((s) => s.stopped);
+  if (stopped)
+    return (
+      <button type="button" className="btn small" data-testid="sizes-refine" onClick={refineAgain}>
+        Refine to {samples.toLocaleString("en")}
+      </button>
+    );
+  return (
+    <span className="refining">
+      <progress
+        max={samples}
+        value={refining ?? undefined}
+        aria-label="Samples measured"
+        data-testid="sizes-progress"
+        data-measured={refining ?? ""}
+      />
+      <button type="button" className="btn small ghost" data-testid="sizes-stop" onClick={stopRefining}>
+        Stop
+      </button>
+    </span>
+  );
+}
+
 /** The layout the attribution and byte map tabs explain: read only while one of them is open. */
 function ValidLayout({ children }: { children: (layout: Layout) => ReactNode }) {
   const valid = useDesigner((s) => s.valid);
@@ -92,6 +119,7 @@ export function AnalysisPanel() {
   const set = useSettings((s) => s.set);
   const sizes = useDeferredValue(useAnalysis((s) => s.sizes));
   const error = useAnalysis((s) => s.error);
+  const stopped = useAnalysis((s) => s.stopped);
   // narrow reads: the panel is not drawn again for an edit that changes neither
   const fieldCount = useDesigner((s) => (s.valid ? s.valid.fields.length : null));
   const layoutName = useDesigner((s) => s.valid?.name ?? "");
@@ -164,10 +192,11 @@ export function AnalysisPanel() {
                 Message size per format{" "}
                 <span className="sub" data-testid="sizes-measured" data-measured={sizes.measured}>
                   {sizes.measured < sizes.samples
-                    ? `estimate from the first ${sizes.measured.toLocaleString("en")} of ${sizes.samples.toLocaleString("en")} samples, refining…`
+                    ? `estimate from the first ${sizes.measured.toLocaleString("en")} of ${sizes.samples.toLocaleString("en")} samples${stopped ? " (refinement stopped)" : ", refining…"}`
                     : `${sizes.samples.toLocaleString("en")} samples`}{" "}
                   · seed {sizes.seed}
                 </span>
+                {sizes.measured < sizes.samples && <Refinement layoutKey={sizes.layoutKey} samples={sizes.samples} />}
                 {outdated && (
                   <span className="updating" data-testid="sizes-updating">
                     updating for your last edit…
