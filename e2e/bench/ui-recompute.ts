@@ -10,9 +10,10 @@ import os from "node:os";
 import { parseArgs } from "node:util";
 import { machineLine, writeDocSection } from "#services/shared/docSection.ts";
 import { advisor, pageSwitches } from "./designer/pages.ts";
+import { PROBE_SCRIPT } from "./designer/probe.ts";
 import { renderSection, type BenchRun, type TypingRow } from "./designer/report.ts";
 import { focusControl, TYPING } from "./designer/scenarios.ts";
-import { openPresetProbed, probedPage } from "./designer/session.ts";
+import { openPresetProbed, probedPage, VIEWPORT } from "./designer/session.ts";
 import { figure } from "./designer/stats.ts";
 import { typeAndMeasure } from "./designer/typing.ts";
 import { ensureRendererBuilt } from "../support/build.ts";
@@ -66,6 +67,22 @@ async function main(): Promise<void> {
     console.log(`open paper → first bars: ${opens.map((x) => x.toFixed(0)).join(", ")} ms`);
 
     const typing: TypingRow[] = [];
+    if (wanted("floor")) {
+      // what this machine gives any page at this load: a bare input, nothing else on the page
+      const { page, context } = await s.open(VIEWPORT);
+      await page.setContent('<input data-testid="plain" autofocus>');
+      await page.evaluate(PROBE_SCRIPT);
+      await page.click('[data-testid="plain"]');
+      const result = await typeAndMeasure(page, { keys: 20, warmup: 0, burstGapMs: 150 });
+      typing.push({
+        id: "floor",
+        title: "a plain `<input>` on an empty page (the machine's floor)",
+        refused: null,
+        result,
+        floor: true,
+      });
+      await context.close();
+    }
     for (const sc of TYPING) {
       if (!wanted(sc.id)) continue;
       const { page, context } = await probedPage(s);

@@ -10,6 +10,8 @@ export interface TypingRow {
   refused: string | null;
   result: TypingResult | null;
   barsGoal?: number;
+  /** a calibration row (not the app): shown, never judged against the goals */
+  floor?: boolean;
 }
 
 export interface BenchRun {
@@ -97,6 +99,7 @@ export function renderSection(mark: string, run: BenchRun): string {
 
   out.push("", "Goals (issue #23), p95:", "");
   for (const t of run.typing) {
+    if (t.floor) continue;
     if (!t.result) {
       out.push(`- ${t.title}: keystroke → paint ≤ ${KEY_GOAL} ms: not measured (layout refused)`);
       continue;

@@ -14,7 +14,7 @@ import {
   type DragStartEvent,
 } from "@dnd-kit/core";
 import { sortableKeyboardCoordinates } from "@dnd-kit/sortable";
-import { useEffect, useRef, useState } from "react";
+import { useDeferredValue, useEffect, useRef, useState } from "react";
 import { dropPlace, parseDndId, type DndRef, type Placement } from "./dnd.ts";
 import { LayoutTree, type DropIndicator } from "./LayoutTree.tsx";
 import { Palette, PaletteOverlay } from "./Palette.tsx";
@@ -134,6 +134,8 @@ export function DesignerPage() {
 
   const fieldCount = useDesigner((s) => flatten(s.history.present.fields).length);
   const treeScroll = useRef<HTMLDivElement | null>(null);
+  // coming back to the designer: fields and inspector paint first, the analysis (charts, tables) right after
+  const analysisReady = useDeferredValue(true, false);
 
   return (
     <>
@@ -172,7 +174,7 @@ export function DesignerPage() {
           <Inspector />
         </section>
         <section className="pane" aria-label="Analysis">
-          <AnalysisPanel />
+          {analysisReady ? <AnalysisPanel /> : <div className="empty">Measuring…</div>}
         </section>
       </div>
     </>
