@@ -184,9 +184,7 @@ describe("designer (browser mode)", () => {
       json: await stat(page, "json", "mean"),
     };
     const bars = () =>
-      page.$$eval('[data-testid="sizes-chart"] .recharts-bar-rectangle path', (els) =>
-        els.map((e) => e.getAttribute("d") ?? ""),
-      );
+      page.$$eval('[data-testid="sizes-chart"] .size-bar', (els) => els.map((e) => e.getAttribute("d") ?? ""));
     const barsBefore = await bars();
     expect(barsBefore).toHaveLength(27);
     const key = await shownLayoutKey(page);

@@ -1,130 +1,145 @@
-// Benchmark (prints numbers, asserts nothing): change → updated bars in the real designer, paper preset, all 9 formats.
-// Scenarios: first sizes after opening; an edit not on the wire (a unit) and an edit of one field's values, at 1 000
-// and 10 000 samples; layout-wide changes (seed, JSON spacing) at 1 000. Run: npx tsx e2e/bench/ui-recompute.ts [edits]
+// Benchmark (prints and writes numbers, asserts nothing): what a person feels in the designer, from real input to
+// paint. Playwright types and clicks on the built UI in headless Chromium (browser-mode host); the page reads
+// Chromium's Event Timing (the INP measure) and paints after each keystroke and after new bars. Scenarios: 7
+// fields, the paper preset, 500 and 2 000 fields, an int16 array of 1 000, page switches, the fit advisor.
+// Writes its own section of docs/benchmarks.md.
+//
+//   npm run bench:designer [-- --burner] [-- --label baseline --renderer <dir>] [-- --only wide500,pages] [-- --no-write]
+import { spawn, type ChildProcess } from "node:child_process";
 import os from "node:os";
-import type { Page } from "playwright-core";
-import { FORMAT_IDS } from "#codecs";
-import type { PerfRun } from "#renderer/perf.ts";
+import { parseArgs } from "node:util";
+import { machineLine, writeDocSection } from "#services/shared/docSection.ts";
+import { advisor, pageSwitches } from "./designer/pages.ts";
+import { PROBE_SCRIPT } from "./designer/probe.ts";
+import { renderSection, type BenchRun, type TypingRow } from "./designer/report.ts";
+import { focusControl, TYPING } from "./designer/scenarios.ts";
+import { openPresetProbed, probedPage, VIEWPORT } from "./designer/session.ts";
+import { figure } from "./designer/stats.ts";
+import { typeAndMeasure } from "./designer/typing.ts";
+import { ensureRendererBuilt } from "../support/build.ts";
 import { startSession } from "../support/session.ts";
-import { openPreset, tid, waitForSizes } from "../support/ui.ts";
 
-const EDITS = Number(process.argv[2] ?? 30);
-const WARMUP = 5;
-const OPENS = 3;
+const { values: args } = parseArgs({
+  options: {
+    burner: { type: "boolean", default: false },
+    label: { type: "string", default: "now" },
+    only: { type: "string" },
+    "no-write": { type: "boolean", default: false },
+    /** a renderer built elsewhere (e.g. of an older commit, for a baseline) instead of building dist/renderer */
+    renderer: { type: "string" },
+  },
+});
+const only = args.only ? new Set(args.only.split(",")) : null;
+const wanted = (id: string) => !only || only.has(id);
 
-function pct(values: number[], p: number): number {
-  const s = [...values].sort((a, b) => a - b);
-  return s[Math.max(0, Math.ceil((p / 100) * s.length) - 1)] ?? NaN;
-}
-
-const fmt = (x: number) => x.toFixed(1).padStart(7);
-const load = () =>
-  os
-    .loadavg()
-    .map((x) => x.toFixed(1))
-    .join(" ");
-
-/** One change at a time, each waited for until every bar (Struct+Zlib and refinement included) is in. */
-async function measure(page: Page, change: (i: number) => Promise<void>): Promise<PerfRun[]> {
-  await page.evaluate(() => window.__satpayloadPerf!.clear());
-  for (let i = 0; i < EDITS + WARMUP; i++) {
-    const before = await page.evaluate(() => window.__satpayloadPerf!.runs.length);
-    await change(i);
-    await page.waitForFunction(
-      (n) => window.__satpayloadPerf!.runs.length > n && window.__satpayloadPerf!.last!.completeMs !== undefined,
-      before,
-      { timeout: 120_000 },
-    );
-  }
-  return (await page.evaluate(() => window.__satpayloadPerf!.runs)).slice(WARMUP);
-}
-
-function report(title: string, runs: PerfRun[]): void {
-  const col = (f: (r: PerfRun) => number | undefined) => runs.map(f).filter((x): x is number => x !== undefined);
-  const rows: [string, number[]][] = [
-    ["change → 8 bars (UI, total)", col((r) => r.editToBarsMs)],
-    ["Struct+Zlib bar behind them", col((r) => r.zlibBehindMs)],
-    ["change → every bar, all samples", col((r) => r.completeMs)],
-    ["  main: parse + post", col((r) => r.sentAt - r.editAt)],
-    ["  worker round trip", col((r) => r.receivedAt - r.sentAt)],
-    ["    draw samples", col((r) => r.generateMs)],
-    ["    measure (slowest worker)", col((r) => r.measureMs)],
-    ["  React commit of bars", col((r) => r.renderedAt - r.receivedAt)],
-  ];
-  for (const f of FORMAT_IDS) rows.push([`      ${f}`, col((r) => r.perFormatMs[f])]);
-  console.log(`\n${title}: ${runs.length} changes (after ${WARMUP} warm-up), load average ${load()} at the end`);
-  console.log(`${"".padEnd(34)}    p50     p95     max  (ms)`);
-  for (const [name, v] of rows)
-    if (v.length) console.log(`${name.padEnd(34)}${fmt(pct(v, 50))} ${fmt(pct(v, 95))} ${fmt(Math.max(...v))}`);
-}
-
-async function setSamples(page: Page, n: number): Promise<void> {
-  await page.selectOption(tid("samples"), String(n));
-  await page.waitForFunction(
-    (want) =>
-      document.querySelector('[data-testid="sizes-measured"]')?.getAttribute("data-measured") === want &&
-      document.querySelector('[data-testid="compute-state"]')?.getAttribute("data-computing") === "false",
-    String(n),
-    { timeout: 120_000 },
-  );
+function startBurner(): { proc: ChildProcess; text: string } {
+  const n = os.availableParallelism();
+  const argv = ["--cpu", String(n), "--timeout", "3600s", "--quiet"];
+  const proc = spawn("stress-ng", argv, { stdio: "ignore" });
+  proc.on("error", (e) => {
+    console.error(`stress-ng could not start (${e.message}); install it with apt-get install -y stress-ng`);
+    process.exit(1);
+  });
+  return { proc, text: `stress-ng ${argv.slice(0, 2).join(" ")}` };
 }
 
 async function main(): Promise<void> {
-  const s = await startSession();
+  if (!args.renderer) await ensureRendererBuilt();
+  const burner = args.burner ? startBurner() : null;
+  // the burner's load shows in the load average after a few seconds
+  if (burner) await new Promise((r) => setTimeout(r, 5_000));
+  const s = await startSession(args.renderer ? { rendererDir: args.renderer } : {});
   try {
-    console.log(
-      `Chromium ${s.browser.version()} headless 1280×720, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"}), load average ${load()} at the start`,
-    );
+    const header = `Measured ${new Date().toISOString().slice(0, 10)}: Chromium ${s.browser.version()} headless ${1440}×${900}, built renderer, browser-mode host; ${machineLine()} at the start.`;
+    console.log(header);
 
-    // first sizes after opening: a fresh page (cold workers, cold JIT) each time, click → first bars
     const opens: number[] = [];
-    const zlibOpen: number[] = [];
-    for (let k = 0; k < OPENS; k++) {
-      const { page, context } = await s.open();
-      await page.waitForSelector(tid("preset-paper"));
-      await page.evaluate(() => {
-        (window as unknown as { __clickAt: number }).__clickAt = performance.now();
-        (document.querySelector('[data-testid="preset-paper"]') as HTMLElement).click();
+    if (wanted("open"))
+      for (let k = 0; k < 3; k++) {
+        const { page, context } = await probedPage(s);
+        const painted = page.evaluate(() => window.__ux!.bars(""));
+        await page.click('[data-testid="preset-paper"]');
+        const down = await page.evaluate(() => window.__ux!.downs.at(-1)!);
+        opens.push((await painted).first.paintedAt - down);
+        await context.close();
+      }
+    const openPaper = figure(opens);
+    console.log(`open paper → first bars: ${opens.map((x) => x.toFixed(0)).join(", ")} ms`);
+
+    const typing: TypingRow[] = [];
+    if (wanted("floor")) {
+      // what this machine gives any page at this load: a bare input, nothing else on the page
+      const { page, context } = await s.open(VIEWPORT);
+      await page.setContent('<input data-testid="plain" autofocus>');
+      await page.evaluate(PROBE_SCRIPT);
+      await page.click('[data-testid="plain"]');
+      const result = await typeAndMeasure(page, { keys: 20, warmup: 0, burstGapMs: 150 });
+      typing.push({
+        id: "floor",
+        title: "a plain `<input>` on an empty page (the machine's floor)",
+        refused: null,
+        result,
+        floor: true,
       });
-      await page.waitForFunction(
-        () =>
-          (window.__satpayloadPerf?.runs.length ?? 0) > 0 && window.__satpayloadPerf!.last!.completeMs !== undefined,
-        undefined,
-        { timeout: 120_000 },
-      );
-      const [first, zlib] = await page.evaluate(() => {
-        const r = window.__satpayloadPerf!.runs[0]!;
-        const at = (window as unknown as { __clickAt: number }).__clickAt;
-        return [r.renderedAt - at, r.renderedAt + (r.zlibBehindMs ?? 0) - at];
-      });
-      opens.push(first!);
-      zlibOpen.push(zlib!);
       await context.close();
     }
-    console.log(
-      `\nfirst sizes after opening the paper preset (fresh page each, click → bars): ${opens.map((x) => x.toFixed(0)).join(", ")} ms; Struct+Zlib bar: ${zlibOpen.map((x) => x.toFixed(0)).join(", ")} ms`,
-    );
+    for (const sc of TYPING) {
+      if (!wanted(sc.id)) continue;
+      const { page, context } = await probedPage(s);
+      try {
+        const { refused } = await sc.open(page);
+        if (refused) {
+          typing.push({ id: sc.id, title: sc.title, refused, result: null });
+          console.log(`${sc.title}: refused (${refused})`);
+          continue;
+        }
+        await focusControl(page, sc);
+        const result = await typeAndMeasure(page, {
+          keys: sc.keys,
+          warmup: sc.warmup,
+          ...(sc.burstGapMs !== undefined ? { burstGapMs: sc.burstGapMs } : {}),
+        });
+        typing.push({
+          id: sc.id,
+          title: sc.title,
+          refused: null,
+          result,
+          ...(sc.barsGoal ? { barsGoal: sc.barsGoal } : {}),
+        });
+        console.log(
+          `${sc.title}: paint p95 ${Math.max(...result.paint.values).toFixed(0)} max; first bars ${result.firstBars.values.map((x) => x.toFixed(0)).join(" ")}`,
+        );
+      } finally {
+        await context.close();
+      }
+    }
 
-    const { page } = await s.open();
-    await openPreset(page, "paper");
-    await page.click(tid("row-pressure"));
-    const unit = (i: number) => page.fill(tid("insp-unit"), `hPa ${i}`);
-    // each scenario its own prefix, so its first template always differs from the one on screen
-    const values = (prefix: string) => async (i: number) => {
-      await page.click(tid("row-iso6346"));
-      await page.fill(tid("insp-sample-template"), `${prefix}{digits:${6 + (i % 2)}}`);
+    let pages: BenchRun["pages"] = { first: new Map(), byPage: new Map() };
+    let adv: BenchRun["advisor"] = { open: figure([]), openAdvice: figure([]), marked: figure([]), advice: figure([]) };
+    if (wanted("pages") || wanted("advisor")) {
+      const { page, context } = await probedPage(s);
+      await openPresetProbed(page, "paper");
+      if (wanted("pages")) pages = await pageSwitches(page, 3);
+      if (wanted("advisor")) adv = await advisor(page, 3);
+      await context.close();
+    }
+
+    const run: BenchRun = {
+      label: args.label!,
+      burner: burner?.text ?? null,
+      header,
+      openPaper,
+      typing,
+      pages,
+      advisor: adv,
     };
-    report("1 000 samples, edit not on the wire (unit of pressure)", await measure(page, unit));
-    report("1 000 samples, edit of one field's values (container id template)", await measure(page, values("ABCU")));
-    report("1 000 samples, layout-wide: new seed", await measure(page, (i) => page.fill(tid("seed"), String(100 + i))));
-    await page.fill(tid("seed"), "1");
-    await waitForSizes(page, "");
-    await setSamples(page, 10_000);
-    await page.click(tid("row-pressure"));
-    report("10 000 samples, edit not on the wire (unit of pressure)", await measure(page, unit));
-    report("10 000 samples, edit of one field's values (container id template)", await measure(page, values("XYZU")));
+    const mark = `<!-- bench:designer${args.label === "now" ? "" : `-${args.label}`}${burner ? "-burner" : ""} -->`;
+    const section = renderSection(mark, run);
+    console.log(section);
+    if (!args["no-write"] && !only) writeDocSection(mark, section);
   } finally {
     await s.close();
+    burner?.proc.kill("SIGTERM");
   }
 }
 

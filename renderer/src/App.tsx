@@ -1,6 +1,6 @@
 // Top level: the theme, the route's page from the page table (behind the start screen while a page needs a
 // project and none is open), and the page bar.
-import { useEffect } from "react";
+import { Suspense, useEffect } from "react";
 import { StartScreen } from "./components/start/StartScreen.tsx";
 import { PageBar } from "./nav/PageBar.tsx";
 import { PAGES, pageOf } from "./nav/pages.tsx";
@@ -24,7 +24,15 @@ export function App() {
   return (
     <div className="app" data-testid="app" data-screen={screen} data-page={route.page}>
       {!gated ? (
-        <entry.Component />
+        <Suspense
+          fallback={
+            <div className="loading" data-testid="page-loading">
+              Opening {entry.label}…
+            </div>
+          }
+        >
+          <entry.Component />
+        </Suspense>
       ) : screen === "loading" ? (
         <div className="loading" data-testid="loading">
           Opening…

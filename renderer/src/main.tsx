@@ -4,7 +4,7 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./App.tsx";
 import { connectHost } from "./host/index.ts";
-import { PAGES } from "./nav/pages.tsx";
+import { PAGES, preloadPages } from "./nav/pages.tsx";
 import { startRouting } from "./nav/store.ts";
 import { installPerfLog } from "./perf.ts";
 import { listenToHost, openProject, useSession } from "./state/session.ts";
@@ -37,3 +37,8 @@ createRoot(document.getElementById("root")!).render(
     <App />
   </StrictMode>,
 );
+
+// the other pages' code, once the first screen is up and nothing else is running
+const idle = (cb: () => void) =>
+  typeof requestIdleCallback === "function" ? requestIdleCallback(cb, { timeout: 5000 }) : setTimeout(cb, 2000);
+idle(preloadPages);

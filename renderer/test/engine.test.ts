@@ -163,4 +163,51 @@ describe("latest-wins scheduler", () => {
     const all = measureSizes(paper, generateSamples(paper, 2500, 1), ["protobuf", "struct-zlib"]);
     expect(last!.results.map((r) => [r.measured, r.stats])).toEqual(all.map((m) => [2500, m.stats]));
   });
+
+  it("reports a large run's refinement as progress, and stops it when cancelled; the next request runs in full", async () => {
+    const posted: WorkerResult[] = [];
+    let tick: (() => void)[] = [];
+    const step = async () => {
+      const t = tick;
+      tick = [];
+      t.forEach((r) => r());
+      await new Promise((r) => setTimeout(r, 0));
+    };
+    const s = new Scheduler(
+      new Engine(() => 0),
+      (r) => posted.push(r),
+      () => new Promise<void>((r) => tick.push(r)),
+    );
+    const big = (seq: number) => request(seq, { samples: 7000, formats: ["protobuf"] });
+    const shape = () =>
+      posted.map((p) => [
+        p.type,
+        p.seq,
+        p.type === "progress" ? p.measured : p.type === "sizes" ? p.results[0]!.measured : 0,
+      ]);
+
+    s.submit(big(1));
+    while (!posted.some((p) => p.type === "progress")) await step();
+    expect(shape()).toEqual([
+      ["sizes", 1, 1000],
+      ["progress", 1, 3000],
+    ]);
+    s.cancel(1);
+    for (let i = 0; i < 10; i++) await step();
+    // nothing more for the cancelled request: no further progress, no refined sizes
+    expect(shape()).toEqual([
+      ["sizes", 1, 1000],
+      ["progress", 1, 3000],
+    ]);
+
+    posted.length = 0;
+    s.submit(big(2));
+    while (!posted.some((p) => p.type === "sizes" && p.results[0]!.measured === 7000)) await step();
+    expect(shape()).toEqual([
+      ["sizes", 2, 1000],
+      ["progress", 2, 3000],
+      ["progress", 2, 5000],
+      ["sizes", 2, 7000],
+    ]);
+  });
 });

@@ -50,6 +50,7 @@ function parseLayoutRaw(fields: Field[]): Layout {
 
 /** field key → number, as the protobuf codec numbers the designer's last valid layout. */
 function wireNumbers(): Record<string, number> {
+  useDesigner.getState().checkNow();
   const valid = useDesigner.getState().valid;
   if (!valid) throw new Error("layout is invalid");
   const out: Record<string, number> = {};
@@ -119,6 +120,7 @@ describe("protobuf numbers across designer edits", () => {
     const numbers = wireNumbers();
     expect(numbers).toMatchObject({ "pos.hdop": 4, "pos.lon": 2, "pos.alt": 3 });
     expect(draft().protobufReserved).toEqual([]);
+    useDesigner.getState().checkNow();
     const proto = protobuf.parse(generateProto(useDesigner.getState().valid!)).root;
     const pos = proto.lookupType("telemetry.Pos");
     expect(pos.reserved).toEqual([[1, 1]]);

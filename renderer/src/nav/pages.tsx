@@ -1,12 +1,11 @@
 // The page table: every page of the app, its tabs, its entries in the page bar and its URL. App shows the route's
 // page from here and the page bar lists it from here; adding a page is adding one entry below.
-import type { ComponentType } from "react";
+// Pages other than the designer are loaded on first use (their code is not parsed at start-up) and fetched
+// while the app is idle, so the first visit does not wait for it either.
+import { lazy, type ComponentType } from "react";
 import { BenchBadge, BenchPage } from "../pages/bench/BenchPage.tsx";
-import { ChannelPage } from "../pages/channel/ChannelPage.tsx";
-import { DecidePage } from "../pages/decide/DecidePage.tsx";
 import { DECIDE_TABS } from "../pages/decide/tabs.ts";
 import { DesignerPage } from "../pages/designer/DesignerPage.tsx";
-import { ExportPage } from "../pages/export/ExportPage.tsx";
 import { EXPORT_TABS } from "../pages/export/tabs.ts";
 import { LoadTestBadge, LoadTestPage } from "../pages/loadtest/LoadTestPage.tsx";
 import { StackBadge, StackPage } from "../pages/stack/StackPage.tsx";
@@ -31,11 +30,33 @@ export interface PageEntry<Id extends string, T extends string = never> {
   /** the page an empty or unknown URL opens; always in the bar */
   home?: boolean;
   Component: ComponentType;
+  /** loads a lazy page's code ahead of its first visit */
+  preload?: () => Promise<unknown>;
   /** live state next to the bar entry (a connected DevKit, a running stack) */
   Badge?: ComponentType;
 }
 
 const page = <const Id extends string, const T extends string = never>(entry: PageEntry<Id, T>) => entry;
+
+/** A page whose module is imported on first render (or preload), once. */
+function lazyPage<M>(load: () => Promise<M>, pick: (m: M) => ComponentType) {
+  let loading: Promise<M> | null = null;
+  const preload = () => (loading ??= load());
+  return { Component: lazy(() => preload().then((m) => ({ default: pick(m) }))), preload };
+}
+
+const decide = lazyPage(
+  () => import("../pages/decide/DecidePage.tsx"),
+  (m) => m.DecidePage,
+);
+const exportPage = lazyPage(
+  () => import("../pages/export/ExportPage.tsx"),
+  (m) => m.ExportPage,
+);
+const channel = lazyPage(
+  () => import("../pages/channel/ChannelPage.tsx"),
+  (m) => m.ChannelPage,
+);
 
 export const PAGES = [
   page({ id: "designer", label: "Designer", home: true, needsProject: true, Component: DesignerPage }),
@@ -46,13 +67,13 @@ export const PAGES = [
     tabsInBar: true,
     aliases: { cost: "cost", advisor: "advisor", report: "report" },
     needsProject: true,
-    Component: DecidePage,
+    ...decide,
   }),
-  page({ id: "export", label: "Export code & schemas", tabs: EXPORT_TABS, needsProject: true, Component: ExportPage }),
+  page({ id: "export", label: "Export code & schemas", tabs: EXPORT_TABS, needsProject: true, ...exportPage }),
   page({ id: "bench", label: "DevKit bench", Component: BenchPage, Badge: BenchBadge }),
   page({ id: "loadtest", label: "Load test", Component: LoadTestPage, Badge: LoadTestBadge }),
   page({ id: "stack", label: "Stack", Component: StackPage, Badge: StackBadge }),
-  page({ id: "channel", label: "Channel", Component: ChannelPage }),
+  page({ id: "channel", label: "Channel", ...channel }),
 ];
 
 type RouteOf<E> =
@@ -61,6 +82,11 @@ type RouteOf<E> =
 /** Every place the app can show: `{ page: "designer" } | { page: "decide"; tab: "cost" } | …` */
 export type Route = RouteOf<(typeof PAGES)[number]>;
 export type PageTable = readonly PageEntry<string, string>[];
+
+/** Fetches every lazy page's code (called once the app is idle after start-up). */
+export function preloadPages(): void {
+  for (const p of PAGES as readonly PageEntry<string, string>[]) void p.preload?.();
+}
 
 /** The table's entry for a route's page. */
 export function pageOf(route: Route): (typeof PAGES)[number] {

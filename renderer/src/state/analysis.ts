@@ -43,6 +43,10 @@ export interface AnalysisState {
   byteMap: ByteMapView | null;
   /** a request is out whose sizes have not come back */
   computing: boolean;
+  /** a large run being refined: samples measured so far by the slowest worker (null when none is) */
+  refining: { layoutKey: number; measured: number; samples: number } | null;
+  /** the person stopped the refinement of the sizes on screen: they stay an estimate until asked again */
+  stopped: boolean;
   error: string | null;
 }
 
@@ -51,5 +55,7 @@ export const useAnalysis = create<AnalysisState>()(() => ({
   attribution: null,
   byteMap: null,
   computing: false,
+  refining: null,
+  stopped: false,
   error: null,
 }));

@@ -1,7 +1,10 @@
 // The open layout: the edited draft with undo/redo, the last valid parse the sizes are computed from, and selection.
+// An edit changes the draft at once (the keystroke paints with it); checking the draft (validation, the valid
+// layout the sizes follow) runs after that frame is painted, once for all the edits made before it.
 import { create } from "zustand";
 import { checkLayout, type Field, type Layout } from "#codecs";
 import { keepProtobufNumbers, pinProtobufNumbers } from "#codecs/layout/protobufNumbers.ts";
+import { afterPaint } from "./afterPaint.ts";
 import { initHistory, record, redo, undo, type History } from "./history.ts";
 import { indexIssues, type IssueIndex } from "./issues.ts";
 import { locate } from "./tree.ts";
@@ -10,6 +13,8 @@ export interface DesignerState {
   projectId: string | null;
   projectName: string;
   history: History<Layout>;
+  /** the draft that `valid`, `issues` and `issueCount` describe: `history.present` once it has been checked */
+  checked: Layout;
   /** the last draft that passed parseLayout: what sizes, attribution and the byte map use */
   valid: Layout | null;
   /** increments with every new valid layout; the worker keys its caches on it */
@@ -32,6 +37,8 @@ export interface DesignerState {
   editFields(fn: (fields: Field[]) => Field[], mergeKey?: string | null): void;
   undo(): void;
   redo(): void;
+  /** checks the draft now if an edit is waiting for its check (what reads `valid` or `issues` right after an edit calls it) */
+  checkNow(): void;
   select(id: string | null): void;
   hover(id: string | null): void;
   setProjectName(name: string): void;
@@ -58,21 +65,34 @@ function keepSelection(layout: Layout, id: string | null): string | null {
   return id !== null && locate(layout.fields, id) ? id : null;
 }
 
+/** performance.now() of the first edit not checked yet (the edit → bars timing starts there) */
+let uncheckedSince: number | null = null;
+
+function scheduleCheck(at: number): void {
+  if (uncheckedSince !== null) return;
+  uncheckedSince = at;
+  afterPaint(() => useDesigner.getState().checkNow());
+}
+
+/** The layout of no project: what the designer holds before one is opened. */
+export const EMPTY_LAYOUT: Layout = {
+  format: "satlayout",
+  version: 1,
+  name: "",
+  package: "telemetry",
+  message: "Telemetry",
+  struct: { endianness: "big", stringMode: "u16-appended" },
+  json: { spacing: "compact" },
+  sbe: { schemaId: 1, templateId: 1, version: 0 },
+  protobufReserved: [],
+  fields: [],
+};
+
 export const useDesigner = create<DesignerState>()((set, get) => ({
   projectId: null,
   projectName: "",
-  history: initHistory<Layout>({
-    format: "satlayout",
-    version: 1,
-    name: "",
-    package: "telemetry",
-    message: "Telemetry",
-    struct: { endianness: "big", stringMode: "u16-appended" },
-    json: { spacing: "compact" },
-    sbe: { schemaId: 1, templateId: 1, version: 0 },
-    protobufReserved: [],
-    fields: [],
-  }),
+  history: initHistory<Layout>(EMPTY_LAYOUT),
+  checked: EMPTY_LAYOUT,
   valid: null,
   validKey: 0,
   validAt: 0,
@@ -86,7 +106,9 @@ export const useDesigner = create<DesignerState>()((set, get) => ({
     const at = performance.now();
     // numbers live in the draft from now on, so moving a field never renumbers it
     const layout = pinProtobufNumbers(input);
+    uncheckedSince = null;
     set((s) => ({
+      checked: layout,
       projectId,
       projectName: name,
       history: initHistory(layout),
@@ -99,9 +121,11 @@ export const useDesigner = create<DesignerState>()((set, get) => ({
 
   restore(projectId, name, saved, draft) {
     const at = performance.now();
+    uncheckedSince = null;
     set((s) => {
       const base = validate(saved, { valid: null, validKey: s.validKey, validAt: 0 }, at);
       return {
+        checked: draft,
         projectId,
         projectName: name,
         history: record(initHistory(saved), draft, null, Date.now()),
@@ -132,7 +156,8 @@ export const useDesigner = create<DesignerState>()((set, get) => ({
     if (edited === s.history.present) return;
     const next = keepProtobufNumbers(s.history.present, edited);
     const history = record(s.history, next, mergeKey, Date.now());
-    set({ history, ...validate(next, s, at), selectedId: keepSelection(next, s.selectedId) });
+    set({ history, selectedId: keepSelection(next, s.selectedId) });
+    scheduleCheck(at);
   },
 
   editFields(fn, mergeKey = null) {
@@ -144,7 +169,8 @@ export const useDesigner = create<DesignerState>()((set, get) => ({
     const s = get();
     const history = undo(s.history);
     if (history === s.history) return;
-    set({ history, ...validate(history.present, s, at), selectedId: keepSelection(history.present, s.selectedId) });
+    set({ history, selectedId: keepSelection(history.present, s.selectedId) });
+    scheduleCheck(at);
   },
 
   redo() {
@@ -152,7 +178,16 @@ export const useDesigner = create<DesignerState>()((set, get) => ({
     const s = get();
     const history = redo(s.history);
     if (history === s.history) return;
-    set({ history, ...validate(history.present, s, at), selectedId: keepSelection(history.present, s.selectedId) });
+    set({ history, selectedId: keepSelection(history.present, s.selectedId) });
+    scheduleCheck(at);
+  },
+
+  checkNow() {
+    const at = uncheckedSince;
+    uncheckedSince = null;
+    const s = get();
+    if (s.checked === s.history.present) return;
+    set({ checked: s.history.present, ...validate(s.history.present, s, at ?? performance.now()) });
   },
 
   select(id) {

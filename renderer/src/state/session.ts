@@ -82,6 +82,7 @@ function setInvalid(problems: number): void {
 }
 
 async function saveNow(): Promise<void> {
+  useDesigner.getState().checkNow();
   const d = useDesigner.getState();
   const s = useSession.getState();
   if (!d.projectId || s.save.status === "conflict") return;
@@ -185,7 +186,9 @@ function guardUnload(): void {
 function editsChanged(): void {
   const d = useDesigner.getState();
   if (!d.projectId) return;
-  syncDraft();
+  // the draft's problems are known once it has been checked (after the keystroke's frame): decide then
+  if (d.checked !== d.history.present) return;
+  scheduleDraftWrite();
   const status = useSession.getState().save.status;
   if (status === "conflict") return;
   const problems = problemCount();
@@ -210,11 +213,19 @@ function watchDraft(): void {
   if (watching) return;
   watching = true;
   let last = useDesigner.getState().history.present;
+  let lastChecked = useDesigner.getState().checked;
   useDesigner.subscribe((d) => {
-    if (d.history.present === last) return;
-    last = d.history.present;
-    // text held for a field that was deleted, or whose control went with a type switch, goes with it
-    keepInputsOf((id) => locate(d.history.present.fields, id)?.field);
+    if (!d.projectId) return;
+    if (d.history.present !== last) {
+      last = d.history.present;
+      // text held for a field that was deleted, or whose control went with a type switch, goes with it
+      keepInputsOf((id) => locate(d.history.present.fields, id)?.field);
+      // an edit: the header stops saying "Saved" with the keystroke (validity is known once the draft is checked)
+      const status = useSession.getState().save.status;
+      if (d.history.present !== savedDraft && status === "saved") setSave("pending");
+    }
+    if (d.checked === lastChecked || d.checked !== d.history.present) return;
+    lastChecked = d.checked;
     editsChanged();
   });
   let held = usePendingInputs.getState().byKey;
@@ -223,6 +234,28 @@ function watchDraft(): void {
     held = p.byKey;
     editsChanged();
   });
+}
+
+/**
+ * Keeps the draft in storage once the page is idle (at most a second after the edit): serialising a large
+ * layout on every keystroke would hold up typing. Leaving the page writes it at once (guardUnload).
+ */
+let draftWriting = false;
+/** the longest the stored draft lags behind an edit */
+export const DRAFT_WRITE_MAX_MS = 1000;
+function scheduleDraftWrite(): void {
+  if (draftWriting) return;
+  draftWriting = true;
+  let idle: number | null = null;
+  const write = () => {
+    if (!draftWriting) return;
+    draftWriting = false;
+    clearTimeout(late);
+    if (idle !== null) cancelIdleCallback(idle);
+    syncDraft();
+  };
+  const late = setTimeout(write, DRAFT_WRITE_MAX_MS);
+  if (typeof requestIdleCallback === "function") idle = requestIdleCallback(write, { timeout: DRAFT_WRITE_MAX_MS });
 }
 
 // ---- projects ---------------------------------------------------------------------------------

@@ -6,7 +6,7 @@ import { CODECS, FORMAT_IDS, type FormatId } from "#codecs";
 import type { Attribution } from "#codecs/analysis/attribution.ts";
 import { perfReceived } from "../perf.ts";
 import { partition } from "./pool.ts";
-import type { ComputeRequest, FormatResult, PhaseTimings, WorkerResult } from "./protocol.ts";
+import type { CancelRequest, FormatResult, PhaseTimings, PostedRequest, WorkerResult } from "./protocol.ts";
 import { useAnalysis } from "../state/analysis.ts";
 import { useDesigner } from "../state/designer.ts";
 import { useSettings } from "../state/settings.ts";
@@ -18,6 +18,10 @@ interface Sent {
 
 interface Gathering {
   sig: string;
+  /** the request's seq (what a cancel names) */
+  seq: number;
+  /** samples each worker has refined so far, by worker index */
+  progress: Map<number, number>;
   sizes: Map<FormatId, FormatResult>;
   timings: Map<number, PhaseTimings>;
   attribution: Map<FormatId, Attribution>;
@@ -33,6 +37,19 @@ export function poolSize(): number {
   return Math.max(1, Math.min(3, cores - 1));
 }
 
+/** The running controller's hands for the Stop / Refine buttons (one controller per page). */
+let active: { stop(): void; refine(): void } | null = null;
+
+/** Stops refining the large run on screen: its first-pass figures stay, marked as an estimate. */
+export function stopRefining(): void {
+  active?.stop();
+}
+
+/** Asks again for the sizes the person stopped refining. */
+export function refineAgain(): void {
+  active?.refine();
+}
+
 export function startAnalysis(makeWorker: () => Worker, workers = poolSize()): () => void {
   const shares = [...partition(SIZE_ONLY, workers, {}).filter((s) => s.length > 0), COMPRESSED];
   const pool = shares.map(makeWorker);
@@ -42,6 +59,7 @@ export function startAnalysis(makeWorker: () => Worker, workers = poolSize()): (
   // when each request's inputs changed, to time the first answer for it (keys are request sigs, oldest first)
   const sentFor = new Map<string, Sent>();
   let lastLayoutKey = -1;
+  let json: { key: number; text: string } | null = null;
 
   const sigOf = (layoutKey: number, samples: number, seed: number) => `${layoutKey}|${samples}|${seed}`;
 
@@ -55,7 +73,10 @@ export function startAnalysis(makeWorker: () => Worker, workers = poolSize()): (
     if (req === lastSent) return;
     lastSent = req;
     const sig = sigOf(d.validKey, s.samples, s.seed);
-    if (gathering?.sig !== sig) gathering = { sig, sizes: new Map(), timings: new Map(), attribution: new Map() };
+    seq++;
+    if (gathering?.sig !== sig)
+      gathering = { sig, seq, progress: new Map(), sizes: new Map(), timings: new Map(), attribution: new Map() };
+    gathering.seq = seq;
     if (!sentFor.has(sig)) {
       const now = performance.now();
       // a layout edit started when the layout was parsed; a seed or sample-count change just now
@@ -69,14 +90,15 @@ export function startAnalysis(makeWorker: () => Worker, workers = poolSize()): (
       a.sizes.samples === s.samples &&
       a.sizes.seed === s.seed &&
       a.sizes.pending.length === 0;
-    if (!sizesCurrent) useAnalysis.setState({ computing: true });
-    seq++;
+    useAnalysis.setState(sizesCurrent ? { stopped: false } : { computing: true, stopped: false });
+    if (json?.key !== d.validKey) json = { key: d.validKey, text: JSON.stringify(d.valid) };
+    const layoutJson = json.text;
     pool.forEach((w, i) => {
-      const msg: ComputeRequest = {
+      const msg: PostedRequest = {
         type: "compute",
         seq,
         layoutKey: d.validKey,
-        layout: d.valid!,
+        layoutJson,
         samples: s.samples,
         seed: s.seed,
         formats: shares[i]!,
@@ -125,6 +147,7 @@ export function startAnalysis(makeWorker: () => Worker, workers = poolSize()): (
     useAnalysis.setState({
       sizes: { layoutKey, samples, seed, results, pending, stale, measured, timings },
       computing: pending.length > 0,
+      refining: measured < samples ? { layoutKey, measured, samples } : null,
       error: null,
     });
   };
@@ -140,6 +163,15 @@ export function startAnalysis(makeWorker: () => Worker, workers = poolSize()): (
     const g = gathering;
     if (!g || g.sig !== sigOf(r.layoutKey, r.samples, r.seed)) return;
     switch (r.type) {
+      case "progress": {
+        g.progress.set(worker, r.measured);
+        const shown = useAnalysis.getState().sizes;
+        if (!shown || shown.layoutKey !== r.layoutKey || useAnalysis.getState().stopped) return;
+        // the slowest worker says how far the whole run is
+        const measured = Math.min(...pool.map((_, i) => g.progress.get(i) ?? shown.measured));
+        useAnalysis.setState({ refining: { layoutKey: r.layoutKey, measured, samples: r.samples } });
+        return;
+      }
       case "sizes": {
         let changed = false;
         for (const part of r.results) {
@@ -207,8 +239,24 @@ export function startAnalysis(makeWorker: () => Worker, workers = poolSize()): (
   });
 
   const unsubs = [useDesigner.subscribe(send), useSettings.subscribe(send)];
+  active = {
+    stop() {
+      const g = gathering;
+      const shown = useAnalysis.getState().sizes;
+      if (!g || !shown || shown.measured >= shown.samples) return;
+      for (const w of pool) w.postMessage({ type: "cancel", seq: g.seq } satisfies CancelRequest);
+      // nothing is computed for these figures any more: they stay, as the estimate they are
+      useAnalysis.setState({ sizes: { ...shown, pending: [] }, computing: false, refining: null, stopped: true });
+    },
+    refine() {
+      lastSent = "";
+      gathering = null;
+      send();
+    },
+  };
   send();
   return () => {
+    active = null;
     for (const u of unsubs) u();
     for (const w of pool) w.terminate();
   };

@@ -191,6 +191,8 @@ export function passes(samples: number): { upTo: number; post: boolean }[] {
 export class Scheduler {
   private pending: ComputeRequest | null = null;
   private running = false;
+  /** the request whose remaining phases were cancelled */
+  private cancelled = -1;
 
   constructor(
     private readonly engine: Engine,
@@ -207,6 +209,12 @@ export class Scheduler {
   submit(req: ComputeRequest): void {
     this.pending = req;
     if (!this.running) void this.drain();
+  }
+
+  /** Gives up request `seq` between two phases (or before it starts); a later request runs as usual. */
+  cancel(seq: number): void {
+    this.cancelled = seq;
+    if (this.pending?.seq === seq) this.pending = null;
   }
 
   private async drain(): Promise<void> {
@@ -230,16 +238,18 @@ export class Scheduler {
     const phases: (() => WorkerResult | null)[] = [
       () => this.engine.sizes(req, first!.upTo),
       () => this.engine.byteMap(req),
-      ...refine.map((p) => () => {
+      ...refine.map((p) => (): WorkerResult => {
         const out = this.engine.sizes(req, p.upTo);
-        return p.post ? out : null;
+        if (p.post) return out;
+        const { seq, layoutKey, samples, seed } = req;
+        return { type: "progress", seq, layoutKey, samples, seed, measured: p.upTo };
       }),
       () => this.engine.attribution(req),
     ];
     for (let i = 0; i < phases.length; i++) {
       const phase = phases[i]!;
       if (i === 2 && refine.length) await this.beforeRefining();
-      if (this.pending) return;
+      if (this.pending || this.cancelled === req.seq) return;
       try {
         const out = phase();
         if (out) this.post(out);

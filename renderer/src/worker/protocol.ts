@@ -40,6 +40,18 @@ export interface PhaseTimings {
   remeasured?: number;
 }
 
+/**
+ * What the page posts: the layout as JSON text, written once per layout and parsed once per worker. Posting the
+ * object would structured-clone it for every worker on the main thread (2 ms a worker for 500 fields).
+ */
+export type PostedRequest = Omit<ComputeRequest, "layout"> & { layoutJson: string };
+
+/** Stops the refinement of request `seq` (a large run): the sizes measured so far stay as they are. */
+export interface CancelRequest {
+  type: "cancel";
+  seq: number;
+}
+
 export type WorkerResult =
   | {
       type: "sizes";
@@ -49,6 +61,15 @@ export type WorkerResult =
       seed: number;
       results: FormatResult[];
       timings: PhaseTimings;
+    }
+  | {
+      /** a large run's refinement has measured the first `measured` samples (sizes not posted until the end) */
+      type: "progress";
+      seq: number;
+      layoutKey: number;
+      samples: number;
+      seed: number;
+      measured: number;
     }
   | {
       type: "attribution";

@@ -1,7 +1,8 @@
 // Worker entry: the designer's sizes, attribution and byte map run here so typing never waits for encoding.
 import "../jitless.ts";
+import type { Layout } from "#codecs";
 import { Engine, Scheduler } from "./engine.ts";
-import type { ComputeRequest, WorkerResult } from "./protocol.ts";
+import type { CancelRequest, ComputeRequest, PostedRequest, WorkerResult } from "./protocol.ts";
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 const channel = new MessageChannel();
@@ -23,6 +24,15 @@ const scheduler = new Scheduler(
   () => new Promise((resolve) => setTimeout(resolve, REFINE_AFTER_MS)),
 );
 
-scope.onmessage = (ev: MessageEvent<ComputeRequest>) => {
-  if (ev.data?.type === "compute") scheduler.submit(ev.data);
+// one parse per layout: repeated requests for it (a new seed, the byte map) reuse the object, which keeps the
+// engine's caches keyed on it
+let parsed: { key: number; layout: Layout } | null = null;
+
+scope.onmessage = (ev: MessageEvent<PostedRequest | CancelRequest>) => {
+  if (ev.data?.type === "cancel") return scheduler.cancel(ev.data.seq);
+  if (ev.data?.type !== "compute") return;
+  const { layoutJson, ...rest } = ev.data;
+  if (parsed?.key !== rest.layoutKey) parsed = { key: rest.layoutKey, layout: JSON.parse(layoutJson) as Layout };
+  const req: ComputeRequest = { ...rest, layout: parsed.layout };
+  scheduler.submit(req);
 };

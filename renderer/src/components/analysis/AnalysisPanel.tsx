@@ -1,5 +1,8 @@
 // The live analysis: sample settings and platforms, then sizes / attribution / byte map tabs fed by the worker.
-import { useEffect, useState } from "react";
+// New sizes are drawn at low priority (a deferred value): a keystroke that arrives meanwhile is painted first.
+// Figures that are not for the layout and settings on screen any more stay visible, marked as updating.
+import { useDeferredValue, useEffect, useState, type ReactNode } from "react";
+import type { Layout } from "#codecs";
 import { AttributionView } from "./AttributionView.tsx";
 import { ByteMapView } from "./ByteMapView.tsx";
 import { chosenLimits, PlatformPicker } from "./PlatformPicker.tsx";
@@ -8,6 +11,7 @@ import { perfRendered } from "../../perf.ts";
 import { useAnalysis } from "../../state/analysis.ts";
 import { useDesigner } from "../../state/designer.ts";
 import { SAMPLE_COUNTS, useSettings, type AnalysisTab } from "../../state/settings.ts";
+import { refineAgain, stopRefining } from "../../worker/controller.ts";
 import { ms } from "../common/format.ts";
 import { OnAirPanel } from "../transport/OnAirPanel.tsx";
 
@@ -78,15 +82,56 @@ function Controls() {
   );
 }
 
+/** A large run's refinement: how far it is, and a way to stop it (or to start it again once stopped). */
+function Refinement({ layoutKey, samples }: { layoutKey: number; samples: number }) {
+  const refining = useAnalysis((s) => (s.refining?.layoutKey === layoutKey ? s.refining.measured : null));
+  const stopped = useAnalysis((s) => s.stopped);
+  if (stopped)
+    return (
+      <button type="button" className="btn small" data-testid="sizes-refine" onClick={refineAgain}>
+        Refine to {samples.toLocaleString("en")}
+      </button>
+    );
+  return (
+    <span className="refining">
+      <progress
+        max={samples}
+        value={refining ?? undefined}
+        aria-label="Samples measured"
+        data-testid="sizes-progress"
+        data-measured={refining ?? ""}
+      />
+      <button type="button" className="btn small ghost" data-testid="sizes-stop" onClick={stopRefining}>
+        Stop
+      </button>
+    </span>
+  );
+}
+
+/** The layout the attribution and byte map tabs explain: read only while one of them is open. */
+function ValidLayout({ children }: { children: (layout: Layout) => ReactNode }) {
+  const valid = useDesigner((s) => s.valid);
+  return valid ? <>{children(valid)}</> : null;
+}
+
 export function AnalysisPanel() {
   const tab = useSettings((s) => s.tab);
   const set = useSettings((s) => s.set);
-  const sizes = useAnalysis((s) => s.sizes);
+  const sizes = useDeferredValue(useAnalysis((s) => s.sizes));
   const error = useAnalysis((s) => s.error);
-  const valid = useDesigner((s) => s.valid);
+  const stopped = useAnalysis((s) => s.stopped);
+  // narrow reads: the panel is not drawn again for an edit that changes neither
+  const fieldCount = useDesigner((s) => (s.valid ? s.valid.fields.length : null));
+  const layoutName = useDesigner((s) => s.valid?.name ?? "");
+  const validKey = useDesigner((s) => s.validKey);
+  const unchecked = useDesigner((s) => s.checked !== s.history.present);
   const platforms = useSettings((s) => s.platforms);
   const samples = useSettings((s) => s.samples);
+  const seed = useSettings((s) => s.seed);
   const { limits } = chosenLimits(platforms);
+  // the figures on screen are for an older layout, or other samples, or an edit is not checked yet
+  const outdated =
+    !!sizes && (unchecked || sizes.layoutKey !== validKey || sizes.samples !== samples || sizes.seed !== seed);
 
   // the bars for this layout are on screen now: close the edit → bars measurement
   useEffect(() => {
@@ -124,12 +169,12 @@ export function AnalysisPanel() {
         data-layout-key={sizes?.layoutKey ?? ""}
       >
         {error && <p className="note attention">{error}</p>}
-        {!valid ? (
+        {fieldCount === null ? (
           <div className="empty">
             <strong>Nothing to measure yet</strong>
             Fix the layout problems shown in the inspector.
           </div>
-        ) : valid.fields.length === 0 ? (
+        ) : fieldCount === 0 ? (
           <div className="empty" data-testid="analysis-empty">
             <strong>No fields yet</strong>
             Add fields from the palette to see every format's size here.
@@ -138,20 +183,30 @@ export function AnalysisPanel() {
           <div className="empty">Encoding {samples.toLocaleString("en")} samples…</div>
         ) : tab === "sizes" ? (
           <>
-            <div className="panel">
+            <div
+              className={`panel sizes-panel${outdated ? " outdated" : ""}`}
+              data-testid="sizes-panel"
+              data-stale={outdated}
+            >
               <h3>
                 Message size per format{" "}
                 <span className="sub" data-testid="sizes-measured" data-measured={sizes.measured}>
                   {sizes.measured < sizes.samples
-                    ? `first ${sizes.measured.toLocaleString("en")} of ${sizes.samples.toLocaleString("en")} samples, refining…`
+                    ? `estimate from the first ${sizes.measured.toLocaleString("en")} of ${sizes.samples.toLocaleString("en")} samples${stopped ? " (refinement stopped)" : ", refining…"}`
                     : `${sizes.samples.toLocaleString("en")} samples`}{" "}
                   · seed {sizes.seed}
                 </span>
+                {sizes.measured < sizes.samples && <Refinement layoutKey={sizes.layoutKey} samples={sizes.samples} />}
+                {outdated && (
+                  <span className="updating" data-testid="sizes-updating">
+                    updating for your last edit…
+                  </span>
+                )}
               </h3>
               <SizesChart sizes={sizes} limits={limits} />
               <SizesLegend limits={limits} />
             </div>
-            <div className="panel">
+            <div className={`panel${outdated ? " outdated" : ""}`} data-stale={outdated}>
               <h3>
                 Bytes <span className="sub">mean saved versus JSON in the last column</span>
               </h3>
@@ -163,8 +218,8 @@ export function AnalysisPanel() {
                 </p>
               )}
             </div>
-            <OnAirPanel sizes={sizes} platformIds={platforms} layoutName={valid.name} />
-            <div className="panel">
+            <OnAirPanel sizes={sizes} platformIds={platforms} layoutName={layoutName} />
+            <div className={`panel${outdated ? " outdated" : ""}`} data-stale={outdated}>
               <h3>
                 Fits the platform? <span className="sub">by max (every sample) and p95</span>
               </h3>
@@ -172,9 +227,9 @@ export function AnalysisPanel() {
             </div>
           </>
         ) : tab === "attribution" ? (
-          <AttributionView layout={valid} />
+          <ValidLayout>{(layout) => <AttributionView layout={layout} />}</ValidLayout>
         ) : (
-          <ByteMapView layout={valid} />
+          <ValidLayout>{(layout) => <ByteMapView layout={layout} />}</ValidLayout>
         )}
       </div>
     </>

@@ -1,74 +1,19 @@
 // Sizes per format: p50/p95/max bars with the platform limit lines, the numbers, savings versus JSON, and fit verdicts.
 import { memo, useMemo } from "react";
-import {
-  Bar,
-  BarChart,
-  CartesianGrid,
-  Cell,
-  ReferenceLine,
-  ResponsiveContainer,
-  Tooltip,
-  XAxis,
-  YAxis,
-} from "recharts";
 import { shareOver } from "#codecs";
-import { niceAxis } from "./axis.ts";
 import { chosenLimits, type Limit } from "./PlatformPicker.tsx";
+import { SIZE_STATS, SizeBars, type SizeDatum } from "./SizeBars.tsx";
 import type { SizesView as Sizes } from "../../state/analysis.ts";
 import { useSettings } from "../../state/settings.ts";
 import type { FormatResult } from "../../worker/protocol.ts";
 import { fixed1, percent } from "../common/format.ts";
 
-const STATS = [
-  { key: "p50", label: "p50", color: "var(--bar-p50)" },
-  { key: "p95", label: "p95", color: "var(--bar-p95)" },
-  { key: "max", label: "max", color: "var(--bar-max)" },
-] as const;
-
-/** Axis labels short enough for nine formats side by side at 1280 px; the table shows the full names. */
-interface Datum {
-  format: string;
-  label: string;
-  short: string;
-  p50: number;
-  p95: number;
-  max: number;
-  mean: number;
-  failed: boolean;
-}
-
-function ChartTooltip({
-  active,
-  payload,
-  limits,
-}: {
-  active?: boolean;
-  payload?: readonly { payload?: Datum }[];
-  limits: Limit[];
-}) {
-  const d = payload?.[0]?.payload;
-  if (!active || !d) return null;
-  return (
-    <div className="card" style={{ padding: "8px 10px", fontSize: 12 }}>
-      <strong>{d.label}</strong>
-      <div className="num">
-        p50 {d.p50} B · p95 {d.p95} B · max {d.max} B · mean {fixed1(d.mean)} B
-      </div>
-      {limits.map((l) => (
-        <div key={l.id} className={d.max > l.bytes ? "over-text" : "muted"}>
-          {l.name} {l.bytes} B: {d.max > l.bytes ? (d.p95 > l.bytes ? "does not fit" : "max over, p95 fits") : "fits"}
-        </div>
-      ))}
-    </div>
-  );
-}
-
 /**
  * What the chart draws: when none of it changed (an edit that moves no byte) the chart is not drawn
- * again. A bar still being computed keeps its last value without a mark of its own (the table row
- * says "updating…"), so its arrival redraws the chart only when its numbers moved.
+ * again. A bar that is still the previous layout's keeps its last value, faded (the table row says
+ * "updating…"), until its worker answers for this layout.
  */
-function chartData(sizes: Sizes): Datum[] {
+function chartData(sizes: Sizes): SizeDatum[] {
   return sizes.results.map((r) => ({
     format: r.info.id,
     label: r.info.label,
@@ -78,6 +23,7 @@ function chartData(sizes: Sizes): Datum[] {
     max: r.stats.max,
     mean: r.stats.mean,
     failed: r.stats.count === 0,
+    stale: sizes.stale.includes(r.info.id),
   }));
 }
 
@@ -87,87 +33,15 @@ const sameLimits = (a: readonly Limit[], b: readonly Limit[]): boolean =>
 export const SizesChart = memo(
   function SizesChart({ sizes, limits }: { sizes: Sizes; limits: Limit[] }) {
     const data = useMemo(() => chartData(sizes), [sizes]);
-    return <ChartBody data={data} limits={limits} />;
+    return <SizeBars data={data} limits={limits} />;
   },
   (a, b) => sameLimits(a.limits, b.limits) && JSON.stringify(chartData(a.sizes)) === JSON.stringify(chartData(b.sizes)),
 );
 
-function ChartBody({ data, limits }: { data: Datum[]; limits: Limit[] }) {
-  const strictest = limits[0]?.bytes;
-  const axis = niceAxis(Math.max(1, ...data.map((d) => d.max), ...limits.map((l) => l.bytes)));
-  return (
-    <div className="chart-box" data-testid="sizes-chart">
-      <ResponsiveContainer width="100%" height="100%">
-        <BarChart
-          data={data}
-          margin={{ top: 16, right: limits.length ? 46 : 12, bottom: 4, left: 0 }}
-          barGap={1}
-          barCategoryGap="18%"
-        >
-          <CartesianGrid vertical={false} stroke="var(--border)" />
-          <XAxis
-            dataKey="short"
-            tick={{ fill: "var(--text-muted)", fontSize: 11 }}
-            tickLine={false}
-            axisLine={{ stroke: "var(--border-strong)" }}
-            interval={0}
-          />
-          <YAxis
-            tick={{ fill: "var(--text-muted)", fontSize: 11 }}
-            tickLine={false}
-            axisLine={false}
-            width={48}
-            domain={[0, axis.max]}
-            ticks={axis.ticks}
-            unit=" B"
-          />
-          <Tooltip cursor={{ fill: "var(--surface-2)" }} content={<ChartTooltip limits={limits} />} />
-          {STATS.map((s) => (
-            <Bar
-              key={s.key}
-              dataKey={s.key}
-              name={s.label}
-              fill={s.color}
-              isAnimationActive={false}
-              radius={[2, 2, 0, 0]}
-            >
-              {data.map((d) => (
-                <Cell
-                  key={d.format}
-                  fill={strictest !== undefined && d[s.key] > strictest ? "var(--over)" : s.color}
-                  fillOpacity={
-                    strictest !== undefined && d[s.key] > strictest
-                      ? s.key === "p50"
-                        ? 0.55
-                        : s.key === "p95"
-                          ? 0.8
-                          : 1
-                      : 1
-                  }
-                />
-              ))}
-            </Bar>
-          ))}
-          {limits.map((l) => (
-            <ReferenceLine
-              key={l.id}
-              y={l.bytes}
-              stroke="var(--text-muted)"
-              strokeDasharray="5 4"
-              ifOverflow="extendDomain"
-              label={{ value: `${l.bytes} B`, position: "right", fill: "var(--text-muted)", fontSize: 11 }}
-            />
-          ))}
-        </BarChart>
-      </ResponsiveContainer>
-    </div>
-  );
-}
-
 export function SizesLegend({ limits }: { limits: Limit[] }) {
   return (
     <div className="chart-legend">
-      {STATS.map((s) => (
+      {SIZE_STATS.map((s) => (
         <span key={s.key} className="key">
           <span className="sw" style={{ background: s.color }} />
           {s.label}

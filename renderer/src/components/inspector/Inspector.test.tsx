@@ -12,7 +12,14 @@ import { duplicate } from "../../state/actions.ts";
 import { useDesigner } from "../../state/designer.ts";
 import { readDraft } from "../../state/drafts.ts";
 import { usePendingInputs } from "../../state/pendingInputs.ts";
-import { goHome, openProject, renameProject, SAVE_DEBOUNCE_MS, useSession } from "../../state/session.ts";
+import {
+  DRAFT_WRITE_MAX_MS,
+  goHome,
+  openProject,
+  renameProject,
+  SAVE_DEBOUNCE_MS,
+  useSession,
+} from "../../state/session.ts";
 import { locate } from "../../state/tree.ts";
 
 const FIELDS: Field[] = [
@@ -78,16 +85,19 @@ async function open(): Promise<void> {
   });
 }
 
-/** Lets the autosave's debounce run out and its host call finish. */
+/** Lets the autosave's debounce and the stored draft's idle write run out, and the host call finish. */
 async function settle(): Promise<void> {
   await act(async () => {
-    await vi.advanceTimersByTimeAsync(SAVE_DEBOUNCE_MS + 50);
+    await vi.advanceTimersByTimeAsync(Math.max(SAVE_DEBOUNCE_MS, DRAFT_WRITE_MAX_MS) + 50);
   });
 }
 
 const select = (id: string | null) => act(() => useDesigner.getState().select(id));
-const type = (testId: string, text: string) =>
+/** Types into a control; the draft is then checked as it is after the keystroke's frame is painted. */
+const type = (testId: string, text: string) => {
   fireEvent.change(screen.getByTestId(testId), { target: { value: text } });
+  act(() => useDesigner.getState().checkNow());
+};
 const messagesNextTo = (testId: string) =>
   [...screen.getByTestId(testId).closest(".control-wrap")!.querySelectorAll(".field-msg")].map((m) => m.textContent);
 const field = (id: string) => locate(useDesigner.getState().history.present.fields, id)!.field;
@@ -189,6 +199,7 @@ describe("inspector: text that is not a number", () => {
     type("insp-maxCount", "");
     expect(messagesNextTo("insp-maxCount")).toEqual(["Empty: this setting needs a number."]);
     fireEvent.change(screen.getByTestId("insp-type"), { target: { value: "bool" } });
+    act(() => useDesigner.getState().checkNow());
     expect(screen.queryByTestId("insp-maxCount")).toBeNull();
     expect(usePendingInputs.getState().byKey.size).toBe(0);
     expect(save().status).not.toBe("invalid");

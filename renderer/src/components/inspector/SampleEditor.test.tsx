@@ -118,6 +118,8 @@ describe("SampleEditor", () => {
     expect(shown.length).toBeGreaterThan(0);
     for (const issue of shown) expect(issue.closest(".control-wrap")).toBe(sd.closest(".control-wrap"));
     type(sd, "2");
+    // the app checks an edit once its frame is painted; here, at once
+    act(() => useDesigner.getState().checkNow());
     expect(screen.queryAllByTestId("field-issue")).toHaveLength(0);
     expect(useDesigner.getState().issueCount).toBe(0);
   });

@@ -14,7 +14,7 @@ import {
   type DragStartEvent,
 } from "@dnd-kit/core";
 import { sortableKeyboardCoordinates } from "@dnd-kit/sortable";
-import { useEffect, useState } from "react";
+import { useDeferredValue, useEffect, useRef, useState } from "react";
 import { dropPlace, parseDndId, type DndRef, type Placement } from "./dnd.ts";
 import { LayoutTree, type DropIndicator } from "./LayoutTree.tsx";
 import { Palette, PaletteOverlay } from "./Palette.tsx";
@@ -133,6 +133,9 @@ export function DesignerPage() {
   };
 
   const fieldCount = useDesigner((s) => flatten(s.history.present.fields).length);
+  const treeScroll = useRef<HTMLDivElement | null>(null);
+  // coming back to the designer: fields and inspector paint first, the analysis (charts, tables) right after
+  const analysisReady = useDeferredValue(true, false);
 
   return (
     <>
@@ -161,8 +164,8 @@ export function DesignerPage() {
               <TreeToolbar />
             </div>
             <Palette />
-            <div className="pane-body">
-              <LayoutTree dragging={active !== null} indicator={indicator} />
+            <div className="pane-body" ref={treeScroll}>
+              <LayoutTree dragging={active !== null} indicator={indicator} scrollRef={treeScroll} />
             </div>
           </aside>
           <DragOverlay dropAnimation={null}>{overlay()}</DragOverlay>
@@ -171,7 +174,7 @@ export function DesignerPage() {
           <Inspector />
         </section>
         <section className="pane" aria-label="Analysis">
-          <AnalysisPanel />
+          {analysisReady ? <AnalysisPanel /> : <div className="empty">Measuring…</div>}
         </section>
       </div>
     </>

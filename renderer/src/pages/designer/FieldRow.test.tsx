@@ -86,11 +86,13 @@ describe("FieldRow", () => {
     act(() => useDesigner.getState().load("p1", "row test", layoutOf([u8("a", { min: 9, max: 3 })])));
     renderRows(["a"]);
     expect(within(screen.getByTestId("row-a")).queryByLabelText("has problems")).not.toBeNull();
-    act(() =>
+    act(() => {
       useDesigner
         .getState()
-        .editFields((fs) => fs.map((f) => ({ ...f, type: { kind: "int", bits: 8, signed: false, min: 1, max: 3 } }))),
-    );
+        .editFields((fs) => fs.map((f) => ({ ...f, type: { kind: "int", bits: 8, signed: false, min: 1, max: 3 } })));
+      // the app checks an edit once its frame is painted; here, at once
+      useDesigner.getState().checkNow();
+    });
     expect(within(screen.getByTestId("row-a")).queryByLabelText("has problems")).toBeNull();
   });
 

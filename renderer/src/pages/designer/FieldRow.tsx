@@ -1,6 +1,6 @@
 // One row of the layout tree: drag handle, colour, type, name and key; on focus, the keyboard equivalents of dragging.
 import { useSortable } from "@dnd-kit/sortable";
-import { useCallback, useEffect, useRef, type KeyboardEvent } from "react";
+import { memo, useCallback, useEffect, useRef, type KeyboardEvent } from "react";
 import { hasVisibleCharacter, type Field } from "#codecs";
 import { rowDndId } from "./dnd.ts";
 import { typeBadge } from "../../components/common/format.ts";
@@ -17,10 +17,12 @@ export interface RowProps {
   hasIssues: boolean;
   selected: boolean;
   drop: "before" | "after" | "into" | null;
-  onArrow(delta: -1 | 1): void;
+  /** moves the selection to the row above or below this one (the same function for every row) */
+  onArrow(fromId: string, delta: -1 | 1): void;
 }
 
-export function FieldRow(p: RowProps) {
+/** Drawn again only when one of its props changes: a keystroke in one field redraws that field's row alone. */
+export const FieldRow = memo(function FieldRow(p: RowProps) {
   const { field } = p;
   // a name of spaces or zero-width characters is refused by the layout; until fixed the row still reads
   const named = hasVisibleCharacter(field.name);
@@ -57,8 +59,8 @@ export function FieldRow(p: RowProps) {
     else if (e.altKey && e.key === "ArrowDown") moveDown(field.id);
     else if (e.altKey && e.key === "ArrowRight") moveIntoGroupAbove(field.id);
     else if (e.altKey && e.key === "ArrowLeft") moveOutOfGroup(field.id);
-    else if (e.key === "ArrowUp") p.onArrow(-1);
-    else if (e.key === "ArrowDown") p.onArrow(1);
+    else if (e.key === "ArrowUp") p.onArrow(field.id, -1);
+    else if (e.key === "ArrowDown") p.onArrow(field.id, 1);
     else if (e.key === "Delete" || e.key === "Backspace") deleteField(field.id);
     else if (mod && e.key.toLowerCase() === "d") duplicate(field.id);
     else handled = false;
@@ -127,4 +129,4 @@ export function FieldRow(p: RowProps) {
       )}
     </li>
   );
-}
+});

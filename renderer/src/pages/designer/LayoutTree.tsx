@@ -1,14 +1,16 @@
 // The layout as a tree of rows: sortable by drag, with drop zones at the end of every group and of the layout.
+// Only the rows near the view are mounted (a 2 000-field layout is a long list), and a row is drawn again only
+// when its own field, colour, selection, problems or drop mark change, so a keystroke redraws one row.
 import { useDroppable } from "@dnd-kit/core";
 import { SortableContext, verticalListSortingStrategy } from "@dnd-kit/sortable";
-import { useMemo, type ReactNode } from "react";
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { useCallback, useEffect, useMemo, useRef, type RefObject } from "react";
 import type { Field } from "#codecs";
 import { endDndId, rowDndId } from "./dnd.ts";
 import { FieldRow } from "./FieldRow.tsx";
 import { fieldColor } from "../../components/common/colors.ts";
 import { useDesigner } from "../../state/designer.ts";
 import { useSettings } from "../../state/settings.ts";
-import { flatten } from "../../state/tree.ts";
 
 export interface DropIndicator {
   /** dnd id of the row or zone under the drag */
@@ -16,10 +18,36 @@ export interface DropIndicator {
   mode: "before" | "after" | "into" | "end";
 }
 
-function EndZone({ groupId, depth, indicator }: { groupId: string; depth: number; indicator: DropIndicator | null }) {
-  const id = endDndId(groupId);
-  const { setNodeRef } = useDroppable({ id });
-  const over = indicator?.overId === id;
+/** One line of the tree in screen order: a field's row, or the drop zone closing a group. */
+export type TreeLine =
+  | { kind: "row"; field: Field; depth: number; color: string; keyPath: string }
+  | { kind: "end"; groupId: string; depth: number };
+
+/** Heights from app.css (.row, .drop-zone.group-end, and the latter while dragging). */
+const ROW_PX = 32;
+const END_PX = 8;
+const END_DRAGGING_PX = 26;
+/** rows mounted beyond the view on each side: small layouts are mounted whole */
+const OVERSCAN = 30;
+
+export function treeLines(fields: readonly Field[], theme: "light" | "dark"): TreeLine[] {
+  const out: TreeLine[] = [];
+  const walk = (list: readonly Field[], depth: number, color: string | null, keyPrefix: string) =>
+    list.forEach((f, index) => {
+      const c = color ?? fieldColor(index, theme);
+      const keyPath = keyPrefix ? `${keyPrefix}.${f.key}` : f.key;
+      out.push({ kind: "row", field: f, depth, color: c, keyPath });
+      if (f.type.kind === "group") {
+        walk(f.type.fields, depth + 1, c, keyPath);
+        out.push({ kind: "end", groupId: f.id, depth: depth + 1 });
+      }
+    });
+  walk(fields, 0, null, "");
+  return out;
+}
+
+function EndZone({ groupId, depth, over }: { groupId: string; depth: number; over: boolean }) {
+  const { setNodeRef } = useDroppable({ id: endDndId(groupId) });
   return (
     <li
       ref={setNodeRef}
@@ -54,47 +82,64 @@ function RootEnd({ empty, indicator }: { empty: boolean; indicator: DropIndicato
   );
 }
 
-export function LayoutTree({ dragging, indicator }: { dragging: boolean; indicator: DropIndicator | null }) {
+/** The same array while the ids in it are the same, so the sortable context (and every row in it) stays put. */
+function useStableIds(ids: string[]): string[] {
+  const last = useRef<string[]>(ids);
+  if (last.current.length !== ids.length || last.current.some((id, i) => id !== ids[i])) last.current = ids;
+  return last.current;
+}
+
+export function LayoutTree({
+  dragging,
+  indicator,
+  scrollRef,
+}: {
+  dragging: boolean;
+  indicator: DropIndicator | null;
+  /** the scrolling element the tree sits in */
+  scrollRef: RefObject<HTMLElement | null>;
+}) {
   const fields = useDesigner((s) => s.history.present.fields);
   const selectedId = useDesigner((s) => s.selectedId);
   const issues = useDesigner((s) => s.issues.byField);
   const theme = useSettings((s) => s.theme);
-  const rows = useMemo(() => flatten(fields), [fields]);
-  const ids = useMemo(() => rows.map((r) => rowDndId(r.field.id)), [rows]);
+  const lines = useMemo(() => treeLines(fields, theme), [fields, theme]);
+  const ids = useStableIds(
+    useMemo(() => lines.flatMap((l) => (l.kind === "row" ? [rowDndId(l.field.id)] : [])), [lines]),
+  );
 
-  const focusRow = (fromId: string, delta: -1 | 1) => {
-    const i = rows.findIndex((r) => r.field.id === fromId);
-    const next = rows[i + delta];
-    if (!next) return;
-    useDesigner.getState().select(next.field.id);
-    document.querySelector<HTMLElement>(`[data-field-id="${CSS.escape(next.field.id)}"]`)?.focus();
-  };
+  const virtual = useVirtualizer({
+    count: lines.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: (i) => (lines[i]!.kind === "row" ? ROW_PX : dragging ? END_DRAGGING_PX : END_PX),
+    overscan: OVERSCAN,
+    getItemKey: (i) => {
+      const l = lines[i]!;
+      return l.kind === "row" ? l.field.id : `end-${l.groupId}`;
+    },
+  });
+  // the end zones grow while dragging
+  useEffect(() => virtual.measure(), [dragging, virtual]);
 
-  const render = (list: readonly Field[], depth: number, color: string | null, keyPrefix: string): ReactNode[] =>
-    list.flatMap((f, index) => {
-      const c = color ?? fieldColor(index, theme);
-      const keyPath = keyPrefix ? `${keyPrefix}.${f.key}` : f.key;
-      const rowId = rowDndId(f.id);
-      const drop = indicator?.overId === rowId && indicator.mode !== "end" ? indicator.mode : null;
-      const out: ReactNode[] = [
-        <FieldRow
-          key={f.id}
-          field={f}
-          keyPath={keyPath}
-          depth={depth}
-          color={c}
-          hasIssues={issues.has(f.id)}
-          selected={selectedId === f.id}
-          drop={drop}
-          onArrow={(d) => focusRow(f.id, d)}
-        />,
-      ];
-      if (f.type.kind === "group") {
-        out.push(...render(f.type.fields, depth + 1, c, keyPath));
-        out.push(<EndZone key={`end-${f.id}`} groupId={f.id} depth={depth + 1} indicator={indicator} />);
-      }
-      return out;
-    });
+  const linesRef = useRef(lines);
+  linesRef.current = lines;
+  // a selection made elsewhere (arrow keys, a byte clicked in the byte map, duplicate) scrolls its row into view
+  useEffect(() => {
+    if (selectedId === null) return;
+    const i = linesRef.current.findIndex((l) => l.kind === "row" && l.field.id === selectedId);
+    if (i >= 0) virtual.scrollToIndex(i, { align: "auto" });
+  }, [selectedId, virtual]);
+
+  const onArrow = useCallback((fromId: string, delta: -1 | 1) => {
+    const rows = linesRef.current.filter((l) => l.kind === "row");
+    const next = rows[rows.findIndex((r) => r.field.id === fromId) + delta];
+    // the row takes focus when it is mounted and sees itself selected (FieldRow)
+    if (next) useDesigner.getState().select(next.field.id);
+  }, []);
+
+  const items = virtual.getVirtualItems();
+  const before = items.length ? items[0]!.start : 0;
+  const after = items.length ? virtual.getTotalSize() - items[items.length - 1]!.end : 0;
 
   return (
     <SortableContext items={ids} strategy={verticalListSortingStrategy}>
@@ -103,8 +148,32 @@ export function LayoutTree({ dragging, indicator }: { dragging: boolean; indicat
         role="tree"
         aria-label="Layout fields"
         data-testid="layout-tree"
+        data-rows={ids.length}
       >
-        {render(fields, 0, null, "")}
+        {before > 0 && <li className="tree-spacer" style={{ height: before }} aria-hidden="true" />}
+        {items.map((item) => {
+          const l = lines[item.index]!;
+          if (l.kind === "end") {
+            const over = indicator?.overId === endDndId(l.groupId);
+            return <EndZone key={item.key} groupId={l.groupId} depth={l.depth} over={over} />;
+          }
+          const rowId = rowDndId(l.field.id);
+          const drop = indicator?.overId === rowId && indicator.mode !== "end" ? indicator.mode : null;
+          return (
+            <FieldRow
+              key={item.key}
+              field={l.field}
+              keyPath={l.keyPath}
+              depth={l.depth}
+              color={l.color}
+              hasIssues={issues.has(l.field.id)}
+              selected={selectedId === l.field.id}
+              drop={drop}
+              onArrow={onArrow}
+            />
+          );
+        })}
+        {after > 0 && <li className="tree-spacer" style={{ height: after }} aria-hidden="true" />}
         <RootEnd empty={fields.length === 0} indicator={indicator} />
       </ul>
     </SortableContext>

@@ -1,6 +1,6 @@
 // The Export page: pick exports, preview the generated files, download them as a zip or save them into
 // a folder; and the schema-evolution check between two versions of the layout.
-import { useEffect } from "react";
+import { useDeferredValue, useEffect } from "react";
 import "./export.css";
 import { DiffView } from "./DiffView.tsx";
 import { ExportPicker } from "./ExportPicker.tsx";
@@ -17,6 +17,8 @@ export function ExportPage() {
   const error = useExport((s) => s.error);
   const flash = useExport((s) => s.flash);
   useEffect(() => enterExportPage(), []);
+  // the page's frame and the picker paint first; the highlighted preview of the files follows at low priority
+  const ready = useDeferredValue(true, false);
   return (
     <div className="export-page" data-testid="export-page">
       <header className="topbar">
@@ -58,7 +60,13 @@ export function ExportPage() {
       {tab === "files" ? (
         <div className="export-body">
           <ExportPicker />
-          <FilePreview />
+          {ready ? (
+            <FilePreview />
+          ) : (
+            <div className="empty" data-testid="export-preview-loading">
+              Showing the files…
+            </div>
+          )}
         </div>
       ) : tab === "evolution" ? (
         <DiffView />

@@ -2,6 +2,10 @@
 import { useMemo } from "react";
 import { highlight } from "./highlight.ts";
 import { copyPreview, useExport, type ExportFileView } from "./store.ts";
+import { keepLast } from "../../keepLast.ts";
+
+// the file on screen when the page is left is the one shown on coming back: its tokens are kept
+const highlightKept = keepLast(highlight);
 
 function size(n: number): string {
   return n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} kB`;
@@ -37,7 +41,7 @@ function FileList({ files, current }: { files: ExportFileView[]; current: string
 }
 
 function Code({ file }: { file: ExportFileView }) {
-  const tokens = useMemo(() => highlight(file.content, file.language), [file.content, file.language]);
+  const tokens = useMemo(() => highlightKept(file.content, file.language), [file.content, file.language]);
   const lines = useMemo(() => file.content.split("\n").length, [file.content]);
   return (
     <div className="export-code-wrap">

@@ -1,13 +1,21 @@
 // Fit-to-platform advisor: the changes that bring the layout under a target size, ranked by bytes saved per bit of
 // declared precision given up, each with its cost in the field's terms; one or all applied as an undoable edit.
-import { useEffect } from "react";
+import { useDeferredValue, useEffect } from "react";
 import { CODECS, FORMAT_IDS, type FormatId, platformById, PLATFORMS } from "#codecs";
 import type { SizeStats } from "#codecs/analysis/stats.ts";
 import { useDesigner } from "../../../state/designer.ts";
 import { useSettings } from "../../../state/settings.ts";
 import { NumberInput } from "../inputs.tsx";
 import { LimitsPanel } from "./LimitsPanel.tsx";
-import { applyChanges, requestAdvice, setAdvisorWorker, stopAdvisor, targetBytesOf, useAdvisor } from "./store.ts";
+import {
+  adviceKey,
+  applyChanges,
+  requestAdvice,
+  setAdvisorWorker,
+  stopAdvisor,
+  targetBytesOf,
+  useAdvisor,
+} from "./store.ts";
 
 setAdvisorWorker(
   () => new Worker(new URL("./advisor.worker.ts", import.meta.url), { type: "module", name: "advisor" }),
@@ -28,7 +36,7 @@ const b1 = (x: number) => `${x.toFixed(x >= 10 ? 1 : 2)} B`;
 const sizesText = (s: SizeStats) =>
   `${s.min === s.max ? `${s.max} B` : `${s.min}–${s.max} B`} (mean ${s.mean.toFixed(1)})`;
 
-function Controls({ target }: { target: number | undefined }) {
+function Controls({ target, outdated }: { target: number | undefined; outdated: boolean }) {
   const a = useAdvisor();
   const samples = useSettings((s) => s.samples);
   return (
@@ -80,8 +88,13 @@ function Controls({ target }: { target: number | undefined }) {
         </select>
       </label>
       <span className="faint">{samples.toLocaleString("en-US")} samples (designer setting)</span>
-      <span className="compute-state" data-testid="advisor-state" data-running={a.running}>
-        {a.running && a.progress ? (
+      <span className="compute-state" data-testid="advisor-state" data-running={a.running || outdated}>
+        {!a.running && outdated ? (
+          <span className="progress-line">
+            Starting…
+            <progress aria-label="Advisor progress" />
+          </span>
+        ) : a.running && a.progress ? (
           <span className="progress-line">
             {PHASES[a.progress.phase] ?? a.progress.phase}
             <progress max={Math.max(1, a.progress.total)} value={a.progress.done} aria-label="Advisor progress" />
@@ -132,6 +145,8 @@ export function AdvisorPage() {
   const samples = useSettings((s) => s.samples);
   const seed = useSettings((s) => s.seed);
   const target = targetBytesOf(a, limitOf);
+  // the controls and the working state paint first; the advice and the per-field limits follow at low priority
+  const ready = useDeferredValue(true, false);
 
   useEffect(() => {
     requestAdvice(target);
@@ -155,13 +170,25 @@ export function AdvisorPage() {
   }, []);
 
   const r = a.result;
-  const formatLabel = CODECS[a.format].info.label;
+  // the figures' own format and target: while newer advice is computed they stay up, marked, never relabelled
+  const formatLabel = CODECS[r?.format ?? a.format].info.label;
+  const shownTarget = r?.targetBytes ?? target;
   const targetName =
-    a.target === "custom" ? `${target} B` : `${platformById(a.target)?.name ?? a.target} (${target} B)`;
-  const stale = r !== null && a.running;
+    a.target === "custom" || r?.targetBytes !== target
+      ? `${shownTarget} B`
+      : `${platformById(a.target)?.name ?? a.target} (${shownTarget} B)`;
+  const askable = !!valid && valid.fields.length > 0 && target !== undefined;
+  const outdated = askable && r !== null && a.resultKey !== adviceKey(a, validKey, target, samples, seed);
+  const stale = r !== null && (a.running || outdated);
 
   let body;
-  if (!valid || valid.fields.length === 0)
+  if (!ready && valid && valid.fields.length > 0)
+    body = (
+      <div className="empty" data-testid="advisor-opening">
+        <strong>{r ? "Showing the advice…" : "Measuring every change…"}</strong>
+      </div>
+    );
+  else if (!valid || valid.fields.length === 0)
     body = (
       <div className="empty" data-testid="advisor-empty">
         <strong>No layout to fit</strong>
@@ -186,10 +213,18 @@ export function AdvisorPage() {
       <div
         className={`advisor-body${stale ? " stale" : ""}`}
         data-testid="advisor-result"
+        data-format={r.format}
+        data-stale={stale}
         data-fits={r.plan.fits}
         data-base-max={r.base.max}
         data-plan-max={r.plan.sizes.max}
       >
+        {stale ? (
+          <p className="note" data-testid="advisor-updating">
+            Updating: these figures are for {CODECS[r.format].info.label} at {r.targetBytes} B
+            {r.format !== a.format ? `, not yet for ${CODECS[a.format].info.label}` : ""}.
+          </p>
+        ) : null}
         {a.notice ? <p className="note attention">{a.notice}</p> : null}
         <div className="panel advisor-summary">
           <div className="advisor-numbers">
@@ -391,9 +426,9 @@ export function AdvisorPage() {
 
   return (
     <div className="decide-page-body" data-testid="advisor-page">
-      <Controls target={target} />
+      <Controls target={target} outdated={outdated} />
       <div className="decide-scroll">
-        {valid && valid.fields.length > 0 ? <LimitsPanel layout={valid} /> : null}
+        {ready && valid && valid.fields.length > 0 ? <LimitsPanel layout={valid} /> : null}
         {body}
       </div>
     </div>

@@ -81,6 +81,20 @@ function keyOf(
   return `${validKey}|${target}|${format}|${samples}|${seed}|${JSON.stringify(limits)}`;
 }
 
+/**
+ * The inputs advice is asked for, as the key a result is stored with: a result whose key differs is for another
+ * layout, target, format or samples, and is shown as out of date (never as the current advice).
+ */
+export function adviceKey(
+  a: Pick<AdvisorState, "format" | "locked" | "maxStep">,
+  validKey: number,
+  targetBytes: number | undefined,
+  samples: number,
+  seed: number,
+): string | null {
+  return targetBytes === undefined ? null : keyOf(validKey, targetBytes, a.format, samples, seed, limitsOf(a));
+}
+
 function limitsOf(a: Pick<AdvisorState, "locked" | "maxStep">): AdvisorLimits {
   return {
     locked: [...a.locked].sort(),

@@ -1,9 +1,10 @@
 // Fleet cost: a scenario's inputs on the left; cost per format and platform, charts, Table 7 and fragmentation on the right.
-import { useMemo, useState } from "react";
+import { useDeferredValue, useMemo, useState } from "react";
 import type { FormatId } from "#codecs";
 import { evaluateFleet, type FleetResult } from "#codecs/report/fleet.ts";
+import type { FleetScenario } from "#codecs/report/scenario.ts";
 import { layoutStackId } from "#codecs/transport/platformStack.ts";
-import { useAnalysis } from "../../../state/analysis.ts";
+import { keepLast } from "../../../keepLast.ts";
 import { useDesigner } from "../../../state/designer.ts";
 import { measuredFrom } from "../measured.ts";
 import { activeScenario, addScenario, removeScenario, selectScenario, useDecide } from "../store.ts";
@@ -19,6 +20,7 @@ import { CostTable } from "./CostTable.tsx";
 import { FragmentationPanel } from "./FragmentationPanel.tsx";
 import { ScenarioForm } from "./ScenarioForm.tsx";
 import { Table7Panel } from "./Table7Panel.tsx";
+import { useAnalysis, type SizesView } from "../../../state/analysis.ts";
 
 export function ScenarioBar() {
   const doc = useDecide((s) => s.doc);
@@ -136,18 +138,21 @@ function Sensitivity({ result }: { result: FleetResult }) {
   );
 }
 
+const fleetOf = keepLast((scenario: FleetScenario, sizes: SizesView, layoutId: string | undefined) =>
+  evaluateFleet(scenario, measuredFrom(sizes), layoutId ? { layout: layoutId } : undefined),
+);
+
 export function CostPage() {
+  // the page's frame paints first; pricing and its charts follow in a low-priority render
+  const ready = useDeferredValue(true, false);
   const scenario = useDecide(activeScenario);
   const loadError = useDecide((s) => s.loadError);
   const sizes = useAnalysis((s) => s.sizes);
   const valid = useDesigner((s) => s.valid);
   const layoutId = valid ? layoutStackId(valid.name) : undefined;
   const result = useMemo(
-    () =>
-      scenario && sizes
-        ? evaluateFleet(scenario, measuredFrom(sizes), layoutId ? { layout: layoutId } : undefined)
-        : null,
-    [scenario, sizes, layoutId],
+    () => (ready && scenario && sizes ? fleetOf(scenario, sizes, layoutId) : null),
+    [ready, scenario, sizes, layoutId],
   );
 
   if (loadError) return <div className="empty">Could not load the cost scenarios: {loadError}</div>;
@@ -165,8 +170,10 @@ export function CostPage() {
           </div>
         ) : !result ? (
           <div className="empty" data-testid="cost-computing">
-            <strong>Measuring message sizes…</strong>
-            The sizes workers are encoding the samples.
+            <strong>{sizes ? "Pricing every message…" : "Measuring message sizes…"}</strong>
+            {sizes
+              ? "Cost per format and platform, from every measured message."
+              : "The sizes workers are encoding the samples."}
           </div>
         ) : (
           <>

@@ -1,23 +1,47 @@
 // The report page: print-ready document plus the screen-only toolbar (page size, PDF, CSV, PNG charts).
-import { useMemo, useState } from "react";
+import { useDeferredValue, useMemo, useState } from "react";
+import type { Layout } from "#codecs";
 import { reportCsv } from "#codecs/report/csv.ts";
-import { buildReport } from "#codecs/report/model.ts";
+import { buildReport, type ReportModel } from "#codecs/report/model.ts";
+import type { FleetScenario } from "#codecs/report/scenario.ts";
 import { PAGE_SIZES, type PageSize } from "#host/api/report.ts";
+import { base64ToBytes, downloadBlob, slug } from "./download.ts";
+import { chartToPng } from "./exportPng.ts";
+import { ReportDocument } from "./ReportDocument.tsx";
+import { reportSnapshot } from "./snapshot.ts";
 import { asHostError } from "../../../host/errors.ts";
-import { useAnalysis } from "../../../state/analysis.ts";
+import { keepLast } from "../../../keepLast.ts";
+import { useAnalysis, type SizesView } from "../../../state/analysis.ts";
 import { useDesigner } from "../../../state/designer.ts";
 import { useSession } from "../../../state/session.ts";
 import { useSettings } from "../../../state/settings.ts";
 import { measuredFrom } from "../measured.ts";
 import { activeScenario, flushCosts, useDecide } from "../store.ts";
-import { base64ToBytes, downloadBlob, slug } from "./download.ts";
-import { chartToPng } from "./exportPng.ts";
-import { ReportDocument } from "./ReportDocument.tsx";
-import { reportSnapshot } from "./snapshot.ts";
 
 const PAGE_CSS: Record<PageSize, string> = { A4: "A4", Letter: "letter" };
 
+const reportOf = keepLast(
+  (
+    projectName: string,
+    layout: Layout,
+    sizes: SizesView,
+    scenario: FleetScenario,
+    fitPlatforms: string[],
+  ): ReportModel =>
+    buildReport({
+      projectName,
+      layout,
+      samples: { count: sizes.samples, seed: sizes.seed },
+      measured: measuredFrom(sizes),
+      scenario,
+      fitPlatforms,
+      generatedAt: new Date().toISOString(),
+    }),
+);
+
 export function ReportPage() {
+  // the toolbar paints first; the document (a model of every figure, a dozen charts) follows at low priority
+  const ready = useDeferredValue(true, false);
   const scenario = useDecide(activeScenario);
   const pageSize = useDecide((s) => s.pageSize);
   const sizes = useAnalysis((s) => s.sizes);
@@ -30,18 +54,10 @@ export function ReportPage() {
 
   const model = useMemo(
     () =>
-      scenario && sizes && valid && valid.fields.length > 0
-        ? buildReport({
-            projectName: projectName || valid.name,
-            layout: valid,
-            samples: { count: sizes.samples, seed: sizes.seed },
-            measured: measuredFrom(sizes),
-            scenario,
-            fitPlatforms,
-            generatedAt: new Date().toISOString(),
-          })
+      ready && scenario && sizes && valid && valid.fields.length > 0
+        ? reportOf(projectName || valid.name, valid, sizes, scenario, fitPlatforms)
         : null,
-    [scenario, sizes, valid, projectName, fitPlatforms],
+    [ready, scenario, sizes, valid, projectName, fitPlatforms],
   );
   const fileBase = slug(projectName || valid?.name || "report");
 
@@ -151,8 +167,8 @@ export function ReportPage() {
           </div>
         ) : !model || !sizes ? (
           <div className="empty" data-testid="report-computing">
-            <strong>Measuring message sizes…</strong>
-            The report appears when every format is encoded.
+            <strong>{sizes ? "Building the report…" : "Measuring message sizes…"}</strong>
+            {sizes ? "Every figure and chart of the document." : "The report appears when every format is encoded."}
           </div>
         ) : (
           <ReportDocument model={model} sizes={sizes} />

@@ -1,0 +1,164 @@
+// What keeps the designer fast, end to end (built renderer, real host, headless Chromium): sizes still being
+// computed are marked as updating and never shown as the new layout's (the sizes workers are held by the test),
+// and a 500-field layout's tree mounts only the rows near the view and brings the others in on scroll. (The pages
+// loaded on first use show their empty states in decide.e2e.test.ts.)
+import type { Page, Route } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { wideLayout } from "./bench/designer/layouts.ts";
+import { screenshot, startSession, type E2eSession } from "./support/session.ts";
+import { openPreset, shownLayoutKey, stat, tid, waitForSizes } from "./support/ui.ts";
+
+let s: E2eSession;
+
+beforeAll(async () => {
+  s = await startSession();
+}, 300_000);
+
+afterAll(async () => {
+  await s?.close();
+});
+
+/**
+ * Serves the sizes worker with its answers held back while the test says so: the test posts "hold" (every answer),
+ * "hold-final" (only sizes over every sample: a large run's first pass and progress go through) or "release" on a
+ * BroadcastChannel, which the worker's code (prepended here) listens to.
+ */
+async function holdableWorkers(
+  page: Page,
+): Promise<{ hold(): Promise<void>; holdFinal(): Promise<void>; release(): Promise<void> }> {
+  await page.route(/sizes\.worker-[^/]*\.js$/, async (route: Route) => {
+    const res = await route.fetch();
+    const prelude = `
+      const __e2eHeld = [];
+      let __e2eMode = "release";
+      const __e2ePost = self.postMessage.bind(self);
+      const __e2eFinal = (m) => m.type === "sizes" && m.results.every((r) => r.measured === m.samples);
+      self.postMessage = (m) =>
+        __e2eMode === "hold" || (__e2eMode === "hold-final" && __e2eFinal(m)) ? __e2eHeld.push(m) : __e2ePost(m);
+      new BroadcastChannel("e2e-sizes").onmessage = (e) => {
+        __e2eMode = e.data;
+        if (__e2eMode === "release") for (const m of __e2eHeld.splice(0)) __e2ePost(m);
+      };
+    `;
+    await route.fulfill({ response: res, body: prelude + (await res.text()) });
+  });
+  const say = async (what: string) => {
+    await page.evaluate((w) => new BroadcastChannel("e2e-sizes").postMessage(w), what);
+    // the channel delivers in a later task of the worker
+    await page.waitForTimeout(200);
+  };
+  return { hold: () => say("hold"), holdFinal: () => say("hold-final"), release: () => say("release") };
+}
+
+describe("designer speed (browser mode)", () => {
+  it("marks the sizes as updating while they are computed, and never shows them as the new layout's", async () => {
+    const { page, errors } = await s.open({ width: 1440, height: 900 });
+    const workers = await holdableWorkers(page);
+    await page.reload();
+    await openPreset(page, "paper");
+    const before = await shownLayoutKey(page);
+    const jsonP50 = await stat(page, "json", "p50");
+    expect(await page.locator(tid("sizes-panel")).getAttribute("data-stale")).toBe("false");
+
+    await workers.hold();
+    await page.click(tid("row-pressure"));
+    await page.click(tid("insp-key"));
+    await page.keyboard.press("End");
+    await page.keyboard.type("x");
+    // the keystroke is on screen; the figures are the previous layout's, and say so
+    await page.waitForSelector(`${tid("sizes-panel")}[data-stale="true"]`);
+    expect(await page.locator(tid("insp-key")).inputValue()).toBe("pressurex");
+    expect(await page.locator(tid("sizes-updating")).isVisible()).toBe(true);
+    expect(await shownLayoutKey(page)).toBe(before);
+    expect(await stat(page, "json", "p50")).toBe(jsonP50);
+    expect(await page.locator(tid("compute-state")).getAttribute("data-computing")).toBe("true");
+    await screenshot(page, "speed-01-sizes-updating");
+
+    await workers.release();
+    const after = await waitForSizes(page, before);
+    expect(after).not.toBe(before);
+    expect(await page.locator(tid("sizes-panel")).getAttribute("data-stale")).toBe("false");
+    expect(await page.locator(tid("sizes-updating")).count()).toBe(0);
+    // one more character in one key of every JSON record
+    expect(await stat(page, "json", "p50")).toBe(jsonP50 + 1);
+    expect(errors).toEqual([]);
+  });
+
+  it("shows a large run's progress, stops refining it on Stop, and refines again when asked", async () => {
+    const { page, errors } = await s.open({ width: 1440, height: 900 });
+    const workers = await holdableWorkers(page);
+    await page.reload();
+    await openPreset(page, "paper");
+    await workers.holdFinal();
+    await page.selectOption(tid("samples"), "10000");
+    // the first 1 000 samples are on screen as an estimate, refining, with a way to stop
+    await page.waitForSelector(`${tid("sizes-measured")}[data-measured="1000"]`);
+    await page.waitForSelector(tid("sizes-stop"));
+    expect(await page.locator(tid("sizes-measured")).textContent()).toContain(
+      "estimate from the first 1,000 of 10,000",
+    );
+    await page.waitForSelector(`${tid("sizes-progress")}:not([data-measured=""])`);
+    await screenshot(page, "speed-04-refining");
+    await page.click(tid("sizes-stop"));
+    await page.waitForSelector(`${tid("compute-state")}[data-computing="false"]`);
+    expect(await page.locator(tid("sizes-measured")).textContent()).toContain("(refinement stopped)");
+    expect(await page.locator(tid("sizes-stop")).count()).toBe(0);
+
+    await page.click(tid("sizes-refine"));
+    await workers.release();
+    await page.waitForSelector(`${tid("sizes-measured")}[data-measured="10000"]`);
+    await page.waitForSelector(`${tid("compute-state")}[data-computing="false"]`);
+    expect(await page.locator(tid("sizes-measured")).textContent()).toContain("10,000 samples");
+    expect(errors).toEqual([]);
+  });
+
+  it("mounts only the rows of a 500-field layout near the view, and the others on scroll", async () => {
+    const { page, errors } = await s.open({ width: 1440, height: 900 });
+    await page.waitForSelector(tid("file-input"), { state: "attached" });
+    await page.setInputFiles(tid("file-input"), {
+      name: "wide.satlayout.json",
+      mimeType: "application/json",
+      buffer: Buffer.from(JSON.stringify(wideLayout(500))),
+    });
+    await page.waitForSelector(tid("designer"));
+    await waitForSizes(page);
+    const tree = page.locator(tid("layout-tree"));
+    expect(await tree.getAttribute("data-rows")).toBe("500");
+    expect(await page.locator(tid("field-count")).textContent()).toBe("500");
+    const mounted = await tree.locator('[role="treeitem"]').count();
+    expect(mounted).toBeGreaterThan(10);
+    expect(mounted).toBeLessThan(150);
+    expect(await page.locator(tid("row-f_0")).count()).toBe(1);
+    expect(await page.locator(tid("row-f_499")).count()).toBe(0);
+
+    // scrolled to the end: the last rows are there, the first ones gone
+    await tree.evaluate((el) => {
+      const pane = el.closest(".pane-body")!;
+      pane.scrollTop = pane.scrollHeight;
+    });
+    await page.waitForSelector(tid("row-f_499"));
+    expect(await page.locator(tid("row-f_0")).count()).toBe(0);
+    await page.click(tid("row-f_499"));
+    expect(await page.locator(tid("inspector")).getAttribute("data-field-id")).toBe("f499");
+
+    // the arrow keys walk into rows that were not mounted: back to the top from the last row
+    await page.evaluate(() => {
+      const pane = document.querySelector('[data-testid="layout-tree"]')!.closest(".pane-body")!;
+      pane.scrollTop = 0;
+    });
+    await page.click(tid("row-f_1"));
+    await page.keyboard.press("ArrowUp");
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute("data-testid"))).toBe("row-f_0");
+
+    // typing in a field of the long layout: the tree row follows the key
+    await page.click(tid("row-f_0"));
+    await page.click(tid("insp-key"));
+    await page.keyboard.press("End");
+    await page.keyboard.type("_speed", { delay: 60 });
+    await screenshot(page, "speed-02-500-fields-typing");
+    await page.waitForSelector(tid("row-f_0_speed"));
+    await waitForSizes(page);
+    await screenshot(page, "speed-03-500-fields-settled");
+    expect(errors).toEqual([]);
+  });
+});

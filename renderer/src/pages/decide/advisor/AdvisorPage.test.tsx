@@ -1,0 +1,91 @@
+// @vitest-environment happy-dom
+// The advisor never shows one format's figures as another's: after the format changes, the previous advice stays
+// on screen marked as updating, under its own format's name, until the advice for the new format arrives. The
+// worker here is controlled by the test; its answers are the real advisor's (adviseFit) for the request it got.
+import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { parseLayout } from "#codecs";
+import { adviseFit } from "#codecs/advisor/advise.ts";
+import { kineisTrackerPreset } from "#codecs/presets/kineisTracker.ts";
+import { AdvisorPage } from "./AdvisorPage.tsx";
+import type { AdviseAnswer, AdviseRequest } from "./protocol.ts";
+import { setAdvisorWorker, stopAdvisor, useAdvisor } from "./store.ts";
+import { useDesigner } from "../../../state/designer.ts";
+import { useSettings } from "../../../state/settings.ts";
+
+/** A worker that holds each request until the test answers it. */
+class HeldWorker {
+  static last: HeldWorker | null = null;
+  requests: AdviseRequest[] = [];
+  onmessage: ((ev: MessageEvent<AdviseAnswer>) => void) | null = null;
+  onerror: ((ev: ErrorEvent) => void) | null = null;
+  constructor() {
+    HeldWorker.last = this;
+  }
+  postMessage(req: AdviseRequest): void {
+    this.requests.push(req);
+  }
+  terminate(): void {}
+  /** answers the latest request with the real advisor's result */
+  answer(): void {
+    const r = this.requests.at(-1)!;
+    const result = adviseFit(r.layout, {
+      targetBytes: r.targetBytes,
+      format: r.format,
+      samples: r.samples,
+      seed: r.seed,
+      limits: r.limits,
+    });
+    act(() => this.onmessage!({ data: { type: "result", seq: r.seq, result, ms: 1 } } as MessageEvent<AdviseAnswer>));
+  }
+}
+
+const result = () => screen.getByTestId("advisor-result");
+/** lets the advisor's 250 ms settle time pass, so the request goes out */
+const settle = () => act(() => vi.advanceTimersByTime(300));
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+  useSettings.setState({ samples: 50, seed: 1 });
+  useAdvisor.setState({ target: "custom", customBytes: 20, format: "struct", result: null, resultKey: null });
+  act(() => useDesigner.getState().load("p1", "Tracker", parseLayout(kineisTrackerPreset)));
+  setAdvisorWorker(() => new HeldWorker() as unknown as Worker);
+});
+afterEach(() => {
+  cleanup();
+  stopAdvisor();
+  vi.useRealTimers();
+});
+
+describe("AdvisorPage", () => {
+  it("keeps the previous format's advice marked as updating, under its own name, until the new one is in", () => {
+    render(<AdvisorPage />);
+    settle();
+    HeldWorker.last!.answer();
+    expect(result().getAttribute("data-format")).toBe("struct");
+    expect(result().getAttribute("data-stale")).toBe("false");
+    expect(screen.getByTestId("advisor-state").getAttribute("data-running")).toBe("false");
+    const structNow = screen.getByTestId("advisor-now").textContent;
+
+    act(() => {
+      fireEvent.change(screen.getByTestId("advisor-format"), { target: { value: "struct-zlib" } });
+    });
+    // the same frame: the old figures are marked, still named Struct, and the page says it is working
+    expect(result().getAttribute("data-stale")).toBe("true");
+    expect(result().getAttribute("data-format")).toBe("struct");
+    expect(result().textContent).toContain("Now (Struct)");
+    expect(result().textContent).not.toContain("Now (Struct+Zlib)");
+    expect(screen.getByTestId("advisor-updating").textContent).toContain("not yet for Struct+Zlib");
+    expect(screen.getByTestId("advisor-state").getAttribute("data-running")).toBe("true");
+    expect(screen.getByTestId("advisor-now").textContent).toBe(structNow);
+
+    settle();
+    expect(HeldWorker.last!.requests.at(-1)!.format).toBe("struct-zlib");
+    expect(result().getAttribute("data-stale")).toBe("true");
+    HeldWorker.last!.answer();
+    expect(result().getAttribute("data-format")).toBe("struct-zlib");
+    expect(result().getAttribute("data-stale")).toBe("false");
+    expect(result().textContent).toContain("Now (Struct+Zlib)");
+    expect(screen.queryByTestId("advisor-updating")).toBeNull();
+  });
+});
