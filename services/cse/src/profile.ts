@@ -27,6 +27,11 @@ export interface Profile {
   discovery: { byName: boolean; cap: number | undefined; rcn11: boolean };
   /** `enc.net` of a subscription created without one (Mobius [3], TS-0004 and ACME [1]) */
   defaultNet: readonly number[];
+  /**
+   * the longest `rn` the CSE can store: Mobius keeps it in `lookup.rn varchar(45)` and answers a
+   * longer one 500/5000 "[create_action] create resource error" (measured, issue 22); the standard sets none
+   */
+  maxNameLength: number | undefined;
 }
 
 export const PROFILES: Record<ProfileName, Profile> = {
@@ -40,6 +45,7 @@ export const PROFILES: Record<ProfileName, Profile> = {
     mobiusContent: true,
     discovery: { byName: true, cap: 2000, rcn11: false },
     defaultNet: [3],
+    maxNameLength: 45,
   },
   standard: {
     name: "standard",
@@ -51,6 +57,7 @@ export const PROFILES: Record<ProfileName, Profile> = {
     mobiusContent: false,
     discovery: { byName: false, cap: undefined, rcn11: true },
     defaultNet: [1],
+    maxNameLength: undefined,
   },
 };
 
