@@ -6,7 +6,7 @@ import type { GroupCommit } from "../buffer/groupCommit.ts";
 import { decodeMessage } from "../decode.ts";
 import { IngestError } from "../errors.ts";
 import type { LayoutRegistry } from "../layouts.ts";
-import { nextUlid, resourceNameFor } from "../names.ts";
+import { nextUlid } from "../names.ts";
 import type { IngestMeta } from "../request.ts";
 
 export const UNKNOWN_DEVICE = "unknown";
@@ -81,7 +81,8 @@ export class MessageStore {
       });
       throw new IngestError("undecodable", reason);
     }
-    // names sort by arrival (docs/stack.md): Mobius picks la/ol by resource name
+    // every record is named by the ULID of its arrival (docs/stack.md): ≤ 45 characters for Mobius'
+    // lookup.rn, sorting by arrival for its la/ol; a device's own id travels in a label
     const generated = nextUlid();
     const messageId = meta.messageId ?? generated;
     const device = input.bindDevice(decoded.device ?? meta.device) ?? UNKNOWN_DEVICE;
@@ -89,7 +90,7 @@ export class MessageStore {
       kind: "record",
       record: {
         messageId,
-        rn: resourceNameFor(meta.messageId, generated),
+        rn: generated,
         receivedAt,
         layout: known.id,
         format: meta.format,
