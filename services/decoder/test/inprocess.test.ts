@@ -8,7 +8,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { parseLayout, presetById } from "#codecs";
-import { client, encodedSamples, m2mGet, spawnDecoder, tempDir, waitFor } from "./support.ts";
+import { client, encodedSamples, m2mGet, m2mWrite, spawnDecoder, tempDir, waitFor } from "./support.ts";
 import { leanClient } from "../../shared/leanHttp.ts";
 import { RecordBuffer, type BatchItem } from "../buffer/buffer.ts";
 import { bufferFileName } from "../buffer/schema.ts";
@@ -39,21 +39,7 @@ const args = (dataDir: string, extra: string[] = []) => [
   ...extra,
 ];
 
-async function m2mPut(base: string, p: string, body: unknown): Promise<number> {
-  const r = await fetch(`${base}/${p}`, {
-    method: "PUT",
-    headers: {
-      "X-M2M-RI": `t${Math.random()}`,
-      "X-M2M-Origin": "Sponde",
-      "X-M2M-RVI": "3",
-      "Content-Type": "application/json",
-      Accept: "application/json",
-    },
-    body: JSON.stringify(body),
-  });
-  await r.text();
-  return r.status;
-}
+const m2mPut = async (base: string, p: string, body: unknown) => (await m2mWrite(base, "PUT", p, body)).status;
 
 /** message id → cin name, for records and for instances, read from the file itself */
 function recordsAndInstances(file: string): { records: Map<string, string>; instances: Map<string, string> } {
@@ -67,9 +53,14 @@ function recordsAndInstances(file: string): { records: Map<string, string>; inst
         }[]
       ).map((r) => [r.message_id, r.rn]),
     );
-    const paths = db.prepare("SELECT path FROM resource WHERE ty = 4").pluck().all() as string[];
-    const instances = new Map(paths.map((p) => [messageIdOf(p.split("/").at(-1)!), p.split("/").at(-1)!]));
-    expect(instances.size).toBe(paths.length);
+    const rows = db.prepare("SELECT path, attrs FROM resource WHERE ty = 4").all() as { path: string; attrs: string }[];
+    const instances = new Map(
+      rows.map((r) => {
+        const rn = r.path.split("/").at(-1)!;
+        return [messageIdOf(rn, (JSON.parse(r.attrs) as { lbl?: string[] }).lbl), rn];
+      }),
+    );
+    expect(instances.size).toBe(rows.length);
     return { records, instances };
   } finally {
     db.close();
@@ -158,17 +149,19 @@ describe("decoder --embedded-cse", () => {
           const r = await c.post("/ingest", payloads[i]!, headers(`a-${i}`, "dev-a"));
           expect(r.status).toBe(201);
           // acknowledged = already in the CSE: no forwarding delay to wait for
-          const la = await m2mGet(cse, "decoder/dev-a/la");
-          expect(messageIdOf((la.json as { "m2m:cin": { rn: string } })["m2m:cin"].rn)).toBe(`a-${i}`);
+          const la = (await m2mGet(cse, "decoder/dev-a/la")).json as { "m2m:cin": { rn: string; lbl?: string[] } };
+          expect(messageIdOf(la["m2m:cin"].rn, la["m2m:cin"].lbl)).toBe(`a-${i}`);
         }
         const cnt = await m2mGet(cse, "decoder/dev-a");
         expect((cnt.json as { "m2m:cnt": { cni: number } })["m2m:cnt"].cni).toBe(20);
-        // names sort as the records arrived (Mobius picks la by name): <ULID>-<message id>
-        const uril = ((await m2mGet(cse, "decoder/dev-a?fu=1&ty=4")).json as { "m2m:uril": string[] })["m2m:uril"].map(
-          (u) => u.split("/").at(-1)!,
-        );
-        expect(uril.every((n) => /^[0-9A-HJKMNP-TV-Z]{26}-a-\d+$/.test(n))).toBe(true);
-        const byName = [...uril].sort().map(messageIdOf);
+        // names sort as the records arrived (Mobius picks la by name): a ULID each, the id in a label
+        const cins = (
+          (await m2mGet(cse, "decoder/dev-a?rcn=4")).json as {
+            "m2m:cnt": { "m2m:cin": { rn: string; lbl?: string[] }[] };
+          }
+        )["m2m:cnt"]["m2m:cin"];
+        expect(cins.every((c) => /^[0-9A-HJKMNP-TV-Z]{26}$/.test(c.rn))).toBe(true);
+        const byName = [...cins].sort((a, b) => (a.rn < b.rn ? -1 : 1)).map((c) => messageIdOf(c.rn, c.lbl));
         expect(byName).toEqual(Array.from({ length: 20 }, (_, i) => `a-${i}`));
         // a resend of a stored message is a duplicate: no second instance
         expect((await c.post("/ingest", payloads[3]!, headers("a-3", "dev-a"))).status).toBe(200);
@@ -181,9 +174,12 @@ describe("decoder --embedded-cse", () => {
         expect(stats).toMatchObject({ records: 20, forwarded: 20, backlog: 0, duplicates: 1 });
         await waitFor("19 notifications", () => received.length >= 19 || undefined, 20_000);
         const reps = received.map(
-          (n) => (n as { "m2m:sgn": { nev: { rep: { "m2m:cin": { rn: string } } } } })["m2m:sgn"].nev.rep["m2m:cin"].rn,
+          (n) =>
+            (n as { "m2m:sgn": { nev: { rep: { "m2m:cin": { rn: string; lbl?: string[] } } } } })["m2m:sgn"].nev.rep[
+              "m2m:cin"
+            ],
         );
-        expect(reps.map(messageIdOf)).toEqual(Array.from({ length: 19 }, (_, i) => `a-${i + 1}`));
+        expect(reps.map((c) => messageIdOf(c.rn, c.lbl))).toEqual(Array.from({ length: 19 }, (_, i) => `a-${i + 1}`));
         await d.stop();
       } finally {
         hook.close();
@@ -311,6 +307,7 @@ describe("in-process commit (library)", () => {
         cse.deliver(r);
       },
       refused: (e: unknown): e is Error => cse.refused(e),
+      leftover: (e: unknown) => cse.leftover(e),
     };
     expect(() => buffer.writeDelivered(items, failing)).toThrow(/injected/);
     cse.settle(false);
@@ -376,7 +373,7 @@ describe("in-process commit (library)", () => {
     buffer.close();
   });
 
-  it("delivers what a forwarding run left pending before anything new, and counts an instance already there as delivered", async () => {
+  it("delivers what a forwarding run left pending before anything new, and counts an instance already there as delivered once it reads back as ours", async () => {
     const file = path.join(tempDir(), bufferFileName(0));
     const old = new RecordBuffer(file);
     old.write([record("p1", "x"), record("p2", "x"), record("p3", "z")]);
@@ -391,12 +388,14 @@ describe("in-process commit (library)", () => {
     // p1 reached the CSE but its mark did not (the forwarder was killed in between)
     await cse.prepare(["x"]);
     buffer.db.transaction(() =>
-      cse.deliver({ messageId: "p1", rn: null, device: "x", con: JSON.stringify({ id: "p1" }) }),
+      cse.deliver({ seq: 1, messageId: "p1", rn: null, device: "x", con: JSON.stringify({ id: "p1" }) }),
     )();
     cse.settle(true);
     expect(await deliverLeftovers(buffer, cse, () => {})).toBe(3);
     expect(buffer.pending(10)).toEqual([]);
     expect(buffer.db.prepare("SELECT count(*) FROM resource WHERE ty = 4").pluck().get()).toBe(3);
+    // p1's taken name was read back: our content, so delivered without a second instance
+    expect(buffer.counters()).toMatchObject({ conflicts_verified: 1, repairs: 0, forwarded: 3, refused: 0 });
     await cse.close();
     buffer.close();
   });
