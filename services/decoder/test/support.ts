@@ -200,13 +200,14 @@ export async function m2mWrite(
 /**
  * The message ids of a container's instances in name order (Mobius' order for la/ol), read from
  * the CSE: each instance's `msgid:` label (a device's own id), else its name (a generated id).
- * Every name must be a ULID or, repaired, a ULID and `.r<n>`: ≤ 45 characters (Mobius).
+ * Every name must start with a ULID (repaired: `.r<n>` behind it; older decoders: `-<id>`) and
+ * fit 45 characters (Mobius).
  */
 export async function instanceIds(base: string, container: string, origin = "Sponde"): Promise<string[]> {
   const r = await m2mGet(base, `${container}?rcn=4`, origin);
   if (r.status !== 200) throw new Error(`GET ${container}?rcn=4: ${r.status} ${JSON.stringify(r.json)}`);
   const cins = (r.json as { "m2m:cnt": { "m2m:cin"?: { rn: string; lbl?: string[] }[] } })["m2m:cnt"]["m2m:cin"] ?? [];
-  const odd = cins.find((c) => !/^[0-9A-HJKMNP-TV-Z]{26}(\.r[1-9])*$/.test(c.rn) || c.rn.length > 45);
+  const odd = cins.find((c) => !/^[0-9A-HJKMNP-TV-Z]{26}([-.][A-Za-z0-9._~-]+)?$/.test(c.rn) || c.rn.length > 45);
   if (odd) throw new Error(`${container}/${odd.rn} is not a name of the decoder's scheme (≤ 45 characters)`);
   cins.sort((a, b) => (a.rn < b.rn ? -1 : a.rn > b.rn ? 1 : 0));
   return cins.map((c) => messageIdOf(c.rn, c.lbl));
