@@ -219,6 +219,63 @@ describe("decoder --embedded-cse", () => {
   );
 
   it(
+    "keeps left-over records the CSE refuses as refused, and delivers them in-process once retried after the fix",
+    { timeout: 90_000 },
+    async () => {
+      const dataDir = tempDir();
+      let d = await spawnDecoder(args(dataDir));
+      let c = client(d.url);
+      expect((await c.post("/ingest", payloads[0]!, headers("t-0", "dev-t"))).status).toBe(201);
+      // the container is made too small for any record
+      expect(await m2mPut(String(d.listening.cseBaseUrl), "decoder/dev-t", { "m2m:cnt": { mbs: 4 } })).toBe(200);
+      await d.stop();
+      // records a forwarding run left pending for that container
+      const b = new RecordBuffer(path.join(dataDir, bufferFileName(0)));
+      b.write(
+        [1, 2].map((i) => ({
+          kind: "record" as const,
+          record: {
+            messageId: `t-${i}`,
+            receivedAt: Date.now(),
+            layout: "kineis-tracker",
+            format: "bitpacked",
+            device: "dev-t",
+            size: 19,
+            jsonSize: 60,
+            con: JSON.stringify({ left: i }),
+          },
+        })),
+      );
+      b.close();
+      d = await spawnDecoder(args(dataDir));
+      c = client(d.url);
+      const cse = String(d.listening.cseBaseUrl);
+      let stats = JSON.parse((await c.get("/api/stats")).body) as Record<string, unknown>;
+      expect(stats).toMatchObject({ records: 3, delivered: 1, pending: 0, refused: 2 });
+      const listed = JSON.parse((await c.get("/api/refused")).body) as {
+        refused: { messageId: string; refusal: { status: number; rsc: number } }[];
+      };
+      expect(listed.refused.map((r) => [r.messageId, r.refusal.status, r.refusal.rsc]).sort()).toEqual([
+        ["t-1", 406, 5207],
+        ["t-2", 406, 5207],
+      ]);
+      // new records of that device are refused at ingest (503, not stored), others flow
+      expect((await c.post("/ingest", payloads[1]!, headers("u-0", "dev-u"))).status).toBe(201);
+      expect(await m2mPut(cse, "decoder/dev-t", { "m2m:cnt": { mbs: 100_000 } })).toBe(200);
+      const retried = await c.post("/api/refused/retry", JSON.stringify({ container: "dev-t" }), {
+        "content-type": "application/json",
+      });
+      expect(JSON.parse(retried.body)).toEqual({ retried: 2 });
+      // delivered inside the retry: no forwarder runs for an in-process buffer
+      stats = JSON.parse((await c.get("/api/stats")).body) as Record<string, unknown>;
+      expect(stats).toMatchObject({ records: 4, delivered: 4, pending: 0, refused: 0 });
+      const cnt = (await m2mGet(cse, "decoder/dev-t")).json as { "m2m:cnt": { cni: number } };
+      expect(cnt["m2m:cnt"].cni).toBe(2);
+      await d.stop();
+    },
+  );
+
+  it(
     "never leaves a record without its contentInstance or one without its record across SIGKILLs under load",
     { timeout: 120_000 },
     async () => {
@@ -396,6 +453,47 @@ describe("in-process commit (library)", () => {
     expect(buffer.db.prepare("SELECT count(*) FROM resource WHERE ty = 4").pluck().get()).toBe(3);
     // p1's taken name was read back: our content, so delivered without a second instance
     expect(buffer.counters()).toMatchObject({ conflicts_verified: 1, repairs: 0, forwarded: 3, refused: 0 });
+    await cse.close();
+    buffer.close();
+  });
+
+  it("sets left-over records the CSE refuses for good aside as refused, and repairs one whose name holds other content", async () => {
+    const file = path.join(tempDir(), bufferFileName(0));
+    const old = new RecordBuffer(file);
+    old.write([record("p1", "shut"), record("p2", "shut"), record("q1", "open"), record("q2", "open")]);
+    old.close();
+    const buffer = new RecordBuffer(file);
+    const cse = await InProcessCse.start(
+      buffer.db,
+      { host: "127.0.0.1", port: 0, profile: undefined, verifySubscriptions: false },
+      target,
+      () => {},
+    );
+    await cse.prepare(["shut", "open"]);
+    // "shut" takes no instance at all (mni 0: 406/5207); q1's name already holds someone else's instance
+    expect(await m2mPut(cse.target.url, "decoder/shut", { "m2m:cnt": { mni: 0 } })).toBe(200);
+    const q1 = buffer.pending(10).find((r) => r.messageId === "q1")!;
+    const other = await m2mWrite(
+      cse.target.url,
+      "POST",
+      "decoder/open",
+      { "m2m:cin": { rn: q1.rn ?? q1.messageId, con: "not q1" } },
+      "Cother",
+      4,
+    );
+    expect(other.status).toBe(201);
+    const logged: string[] = [];
+    expect(await deliverLeftovers(buffer, cse, (m) => logged.push(m))).toBe(2);
+    expect(buffer.pendingCount()).toBe(0);
+    expect(buffer.counters()).toMatchObject({ forwarded: 2, refused: 2, repairs: 1 });
+    const refused = buffer.refused(10);
+    expect(refused.map((r) => r.messageId).sort()).toEqual(["p1", "p2"]);
+    expect(refused[0]!.refusal).toMatchObject({ status: 406, rsc: 5207, container: "shut" });
+    expect(logged.join("\n")).toMatch(/answered 409 \(exists\) but holds other content/);
+    // q1 went in under the next name, labelled with its id; the stranger's instance is untouched
+    expect(buffer.db.prepare("SELECT rn FROM records WHERE message_id = 'q1'").pluck().get()).toBe(
+      `${q1.messageId}.r1`,
+    );
     await cse.close();
     buffer.close();
   });
