@@ -3,42 +3,17 @@
 // the others (fairness, counted in requests, not timed); a record the CSE refuses for good waits in
 // the refused state with the CSE's answer until a retry; a 409 counts as delivered only once the
 // instance reads back as ours; and the counters add up: records = delivered + pending + refused.
-import path from "node:path";
-import Database from "better-sqlite3";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parseLayout, presetById } from "#codecs";
-import { bufferFileName } from "../buffer/schema.ts";
-import { parseDecoderArgs } from "../config.ts";
-import { startWorker, type RunningWorker } from "../worker.ts";
+import type { RunningCse } from "../../cse/src/server.ts";
+import type { RunningWorker } from "../worker.ts";
 import { observingProxy, type FakeAnswer, type Intercepted } from "./proxy.ts";
 import { client, embeddedCse, encodedSamples, instanceIds, m2mGet, m2mWrite, tempDir, waitFor } from "./support.ts";
-
-const running: RunningWorker[] = [];
-afterEach(async () => {
-  for (const w of running.splice(0)) await w.close();
-});
+import { prepareDecoderAe, testWorkers } from "./workers.ts";
 
 const tracker = parseLayout(presetById("kineis-tracker")!.layout);
 const bodies = encodedSamples("bitpacked", 64, 7, tracker);
-
-async function worker(dataDir: string, cse: string, extra: string[] = []): Promise<RunningWorker> {
-  const cfg = parseDecoderArgs([
-    "--data-dir",
-    dataDir,
-    "--preset",
-    "kineis-tracker",
-    "--cse",
-    cse,
-    "--retry-base-ms",
-    "20",
-    "--retry-max-ms",
-    "200",
-    ...extra,
-  ]);
-  const w = await startWorker(cfg, { index: 0, forwards: [0], log: () => {} });
-  running.push(w);
-  return w;
-}
+const { start: worker, restartWithLostMarks } = testWorkers("kineis-tracker");
 
 /** stores one record of `device` under message id `id` (the tracker layout has no device field) */
 async function send(w: RunningWorker, id: string, device: string, i = 0): Promise<void> {
@@ -89,6 +64,19 @@ function expectCountersAddUp(w: RunningWorker, s: Stats): void {
   expect(s.records).toBe(s.delivered + s.pending + s.refused);
 }
 
+/** the embedded CSE behind an observing fault proxy, for the time of `run` */
+async function throughProxy(
+  run: (cse: RunningCse, proxy: Awaited<ReturnType<typeof observingProxy>>) => Promise<void>,
+): Promise<void> {
+  const cse = await embeddedCse();
+  const proxy = await observingProxy(cse.url);
+  try {
+    await run(cse, proxy);
+  } finally {
+    await proxy.close();
+  }
+}
+
 const POST_TO = (container: string) => (r: Intercepted) =>
   r.method === "POST" && r.path.endsWith(`/decoder/${container}`);
 
@@ -97,9 +85,7 @@ describe("forwarding through CSE faults", () => {
     "one container that keeps failing backs off alone: every other container is forwarded within one round of turns, and its own records keep their order",
     { timeout: 120_000 },
     async () => {
-      const cse = await embeddedCse();
-      const proxy = await observingProxy(cse.url);
-      try {
+      await throughProxy(async (cse, proxy) => {
         const stuck: FakeAnswer = { status: 500, rsc: 5000, dbg: "simulated: this container's table is locked" };
         proxy.setFault((r) => (POST_TO("stuck")(r) ? stuck : undefined));
         // one lane at a time: the hardest case for fairness
@@ -154,9 +140,7 @@ describe("forwarding through CSE faults", () => {
           "the container no longer listed as failing",
           () => w.forwarders[0]!.status.failing?.length === 0 || undefined,
         );
-      } finally {
-        await proxy.close();
-      }
+      });
     },
   );
 
@@ -164,26 +148,9 @@ describe("forwarding through CSE faults", () => {
     "a record the CSE refuses for good waits, refused, with the CSE's answer; its container goes on; a retry after the fix delivers it",
     { timeout: 120_000 },
     async () => {
-      const cse = await embeddedCse();
-      const proxy = await observingProxy(cse.url);
-      try {
+      await throughProxy(async (cse, proxy) => {
         // a container too small for any record: the real CSE refuses each one 406/5207 (larger than mbs)
-        expect(
-          (
-            await m2mWrite(
-              cse.cseBaseUrl,
-              "POST",
-              "",
-              { "m2m:ae": { rn: "decoder", api: "Ndecoder", rr: false } },
-              "Cdecoder",
-              2,
-            )
-          ).status,
-        ).toBe(201);
-        expect(
-          (await m2mWrite(cse.cseBaseUrl, "POST", "decoder", { "m2m:cnt": { rn: "tiny", mbs: 10 } }, "Cdecoder", 3))
-            .status,
-        ).toBe(201);
+        await prepareDecoderAe(cse.cseBaseUrl, { tiny: { mbs: 10 } });
         // and one record in the middle of a container refused 400/4000 (a schema check, say)
         proxy.setFault((r) =>
           r.method === "POST" && r.lbl?.includes("msgid:mid-2")
@@ -254,9 +221,7 @@ describe("forwarding through CSE faults", () => {
         });
         expect(bad.status).toBe(400);
         expect(JSON.parse(bad.body).reason).toMatch(/seq and buffer go together/);
-      } finally {
-        await proxy.close();
-      }
+      });
     },
   );
 
@@ -264,10 +229,8 @@ describe("forwarding through CSE faults", () => {
     "counts a 409 as delivered only once the instance reads back as ours: a name row without its instance and a name holding other content are repaired under the next name",
     { timeout: 120_000 },
     async () => {
-      const cse = await embeddedCse();
-      const proxy = await observingProxy(cse.url);
       const dataDir = tempDir();
-      try {
+      await throughProxy(async (cse, proxy) => {
         proxy.setMode("refuse");
         const w = await worker(dataDir, `${proxy.url}/${cse.base}`);
         for (let i = 0; i < 5; i++) await send(w, `v-${i}`, "v", i);
@@ -278,21 +241,7 @@ describe("forwarding through CSE faults", () => {
             .get(id) as string;
         const [taken, ghost] = [rn("v-1"), rn("v-3")];
         // another content already sits under v-1's name …
-        expect(
-          (
-            await m2mWrite(
-              cse.cseBaseUrl,
-              "POST",
-              "",
-              { "m2m:ae": { rn: "decoder", api: "Ndecoder", rr: false } },
-              "Cdecoder",
-              2,
-            )
-          ).status,
-        ).toBe(201);
-        expect(
-          (await m2mWrite(cse.cseBaseUrl, "POST", "decoder", { "m2m:cnt": { rn: "v" } }, "Cdecoder", 3)).status,
-        ).toBe(201);
+        await prepareDecoderAe(cse.cseBaseUrl, { v: {} });
         const stranger = { rn: taken, cnf: "application/json:0", con: { someone: "else" } };
         expect((await m2mWrite(cse.cseBaseUrl, "POST", "decoder/v", { "m2m:cin": stranger }, "Cother", 4)).status).toBe(
           201,
@@ -328,21 +277,13 @@ describe("forwarding through CSE faults", () => {
         expectCountersAddUp(w, stats);
 
         // a resend of them all (every mark lost): each 409 now reads back equal — verified, no new instance
-        await w.close();
-        running.splice(running.indexOf(w), 1);
-        const db = new Database(path.join(dataDir, bufferFileName(0)));
-        db.prepare("UPDATE records SET forwarded_at = NULL").run();
-        db.prepare("UPDATE counters SET value = 0 WHERE name = 'forwarded'").run();
-        db.close();
-        const again = await worker(dataDir, `${proxy.url}/${cse.base}`);
+        const again = await restartWithLostMarks(w, dataDir, `${proxy.url}/${cse.base}`);
         await waitFor("the resend settled", () => again.buffer.pendingCount() === 0 || undefined, 60_000);
         expect(again.buffer.counters()).toMatchObject({ forwarded: 5, repairs: 2, conflicts_verified: 5 });
         expect(
           ((await m2mGet(cse.cseBaseUrl, "decoder/v")).json as { "m2m:cnt": { cni: number } })["m2m:cnt"].cni,
         ).toBe(6);
-      } finally {
-        await proxy.close();
-      }
+      });
     },
   );
 
@@ -350,10 +291,8 @@ describe("forwarding through CSE faults", () => {
     "keeps records = delivered + pending + refused, and the CSE's instances = delivered, through refusals, retries and conflicts",
     { timeout: 120_000 },
     async () => {
-      const cse = await embeddedCse();
-      const proxy = await observingProxy(cse.url);
       const dataDir = tempDir();
-      try {
+      await throughProxy(async (cse, proxy) => {
         let flaky = 0;
         proxy.setFault((r) => {
           if (POST_TO("bad")(r)) return { status: 403, rsc: 4103, dbg: "simulated: no privilege" };
@@ -379,14 +318,8 @@ describe("forwarding through CSE faults", () => {
         expect((await inCse()).sort()).toEqual(["n-0", "n-2", "n-3", "n-5", "n-6", "n-8", "n-9", "n-11"].sort());
 
         // marks lost for everything (a crash): resends answer 409 and are verified
-        await w.close();
-        running.splice(running.indexOf(w), 1);
-        const db = new Database(path.join(dataDir, bufferFileName(0)));
-        db.prepare("UPDATE records SET forwarded_at = NULL").run();
-        db.prepare("UPDATE counters SET value = 0 WHERE name = 'forwarded'").run();
-        db.close();
         proxy.setFault(undefined);
-        const again = await worker(dataDir, `${proxy.url}/${cse.base}`);
+        const again = await restartWithLostMarks(w, dataDir, `${proxy.url}/${cse.base}`);
         stats = await waitFor("the resends settled", async () => {
           const s = await api<Stats>(again, "/api/stats");
           return s.pending === 0 ? s : undefined;
@@ -403,9 +336,7 @@ describe("forwarding through CSE faults", () => {
         const all = await inCse();
         expect(all.length).toBe(stats.delivered);
         expect(new Set(all).size).toBe(12);
-      } finally {
-        await proxy.close();
-      }
+      });
     },
   );
 });

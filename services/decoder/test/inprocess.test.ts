@@ -342,8 +342,9 @@ describe("in-process commit (library)", () => {
     },
   });
 
-  async function open() {
-    const buffer = new RecordBuffer(path.join(tempDir(), bufferFileName(0)));
+  /** the buffer at `file` (a new one by default) with the in-process CSE on its connection */
+  async function open(file = path.join(tempDir(), bufferFileName(0))) {
+    const buffer = new RecordBuffer(file);
     const cse = await InProcessCse.start(
       buffer.db,
       { host: "127.0.0.1", port: 0, profile: undefined, verifySubscriptions: false },
@@ -435,13 +436,7 @@ describe("in-process commit (library)", () => {
     const old = new RecordBuffer(file);
     old.write([record("p1", "x"), record("p2", "x"), record("p3", "z")]);
     old.close();
-    const buffer = new RecordBuffer(file);
-    const cse = await InProcessCse.start(
-      buffer.db,
-      { host: "127.0.0.1", port: 0, profile: undefined, verifySubscriptions: false },
-      target,
-      () => {},
-    );
+    const { buffer, cse } = await open(file);
     // p1 reached the CSE but its mark did not (the forwarder was killed in between)
     await cse.prepare(["x"]);
     buffer.db.transaction(() =>
@@ -462,13 +457,7 @@ describe("in-process commit (library)", () => {
     const old = new RecordBuffer(file);
     old.write([record("p1", "shut"), record("p2", "shut"), record("q1", "open"), record("q2", "open")]);
     old.close();
-    const buffer = new RecordBuffer(file);
-    const cse = await InProcessCse.start(
-      buffer.db,
-      { host: "127.0.0.1", port: 0, profile: undefined, verifySubscriptions: false },
-      target,
-      () => {},
-    );
+    const { buffer, cse } = await open(file);
     await cse.prepare(["shut", "open"]);
     // "shut" takes no instance at all (mni 0: 406/5207); q1's name already holds someone else's instance
     expect(await m2mPut(cse.target.url, "decoder/shut", { "m2m:cnt": { mni: 0 } })).toBe(200);

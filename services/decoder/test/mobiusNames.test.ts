@@ -6,42 +6,19 @@
 // into a CSE that had taken the old name.
 import { createHash } from "node:crypto";
 import path from "node:path";
-import Database from "better-sqlite3";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parseLayout, presetById } from "#codecs";
 import { startCse } from "../../cse/src/server.ts";
 import { RecordBuffer } from "../buffer/buffer.ts";
 import { bufferFileName } from "../buffer/schema.ts";
-import { parseDecoderArgs } from "../config.ts";
-import { startWorker, type RunningWorker } from "../worker.ts";
+import type { RunningWorker } from "../worker.ts";
 import { client, embeddedCse, encodedSamples, instanceIds, m2mGet, m2mWrite, tempDir, waitFor } from "./support.ts";
-
-const running: RunningWorker[] = [];
-afterEach(async () => {
-  for (const w of running.splice(0)) await w.close();
-});
+import { prepareDecoderAe, testWorkers } from "./workers.ts";
 
 const tracker = parseLayout(presetById("kineis-tracker")!.layout);
 const bodies = encodedSamples("bitpacked", 16, 11, tracker);
 const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
-
-async function worker(dataDir: string, cse: string): Promise<RunningWorker> {
-  const cfg = parseDecoderArgs([
-    "--data-dir",
-    dataDir,
-    "--preset",
-    "kineis-tracker",
-    "--cse",
-    cse,
-    "--retry-base-ms",
-    "20",
-    "--retry-max-ms",
-    "200",
-  ]);
-  const w = await startWorker(cfg, { index: 0, forwards: [0], log: () => {} });
-  running.push(w);
-  return w;
-}
+const { start: worker, restartWithLostMarks } = testWorkers("kineis-tracker");
 
 const drained = (w: RunningWorker, n: number) =>
   waitFor(
@@ -126,13 +103,7 @@ describe("resource names ≤ 45 characters (the mobius profile refuses longer on
     for (const l of legacy) expect(await findById(cse.cseBaseUrl, "old", l.messageId)).toBe(stored.get(l.messageId));
 
     // the same names on a resend (every mark lost): 409, read back equal, nothing new in the CSE
-    await w.close();
-    running.splice(running.indexOf(w), 1);
-    const db = new Database(path.join(dataDir, bufferFileName(0)));
-    db.prepare("UPDATE records SET forwarded_at = NULL").run();
-    db.prepare("UPDATE counters SET value = 0 WHERE name = 'forwarded'").run();
-    db.close();
-    const again = await worker(dataDir, cse.cseBaseUrl);
+    const again = await restartWithLostMarks(w, dataDir, cse.cseBaseUrl);
     await drained(again, legacy.length);
     expect(again.buffer.counters()).toMatchObject({ conflicts_verified: legacy.length, repairs: 0 });
     const cnt = (await m2mGet(cse.cseBaseUrl, "decoder/old")).json as { "m2m:cnt": { cni: number } };
@@ -146,21 +117,7 @@ describe("resource names ≤ 45 characters (the mobius profile refuses longer on
       const legacy = writeLegacyBuffer(dataDir);
       // an older decoder delivered the first one under its 55-character name, then lost the mark
       const first = legacy[0]!;
-      expect(
-        (
-          await m2mWrite(
-            cse.cseBaseUrl,
-            "POST",
-            "",
-            { "m2m:ae": { rn: "decoder", api: "Ndecoder", rr: false, srv: ["3"] } },
-            "Cdecoder",
-            2,
-          )
-        ).status,
-      ).toBe(201);
-      expect(
-        (await m2mWrite(cse.cseBaseUrl, "POST", "decoder", { "m2m:cnt": { rn: "old" } }, "Cdecoder", 3)).status,
-      ).toBe(201);
+      await prepareDecoderAe(cse.cseBaseUrl, { old: {} });
       const put = await m2mWrite(
         cse.cseBaseUrl,
         "POST",
