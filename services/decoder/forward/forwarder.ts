@@ -155,6 +155,8 @@ export class Forwarder {
   private ensuringAe = false;
   private readonly containers = new Set<string>();
   private readonly lanes = new Map<string, Lane>();
+  /** lanes backing off (attempt > 0): what the published state lists */
+  private readonly failing = new Set<Lane>();
   /** lanes waiting for a turn, in turn order */
   private rotation: Lane[] = [];
   private inFlight = 0;
@@ -304,14 +306,20 @@ export class Forwarder {
         },
       );
     }
+    // what is left in the rotation waits for its backoff
+    const waiting = this.rotation.filter((l) => l.active);
     if (this.inFlight > 0) {
-      if (this.attempt === 0) this.publish({ state: "forwarding", nextRetryAt: null });
+      if (this.attempt === 0 && this.state.state !== "forwarding")
+        this.publish({ state: "forwarding", nextRetryAt: null });
+      // a finishing turn kicks again; a free slot must not wait for one to end when a backoff ends first
+      if (this.inFlight < this.opts.concurrency && waiting.length > 0)
+        this.arm(Math.min(...waiting.map((l) => l.nextAt)) - now);
       return;
     }
     // nothing running: wait for a lane's backoff, a wake, or the next look at the buffer
-    const waiting = this.rotation.filter((l) => l.active);
     const next = Math.min(...waiting.map((l) => l.nextAt), this.lastScan + RESCAN_MS);
-    this.publish({ state: waiting.length > 0 ? "retrying" : "idle", nextRetryAt: null });
+    const state = waiting.length > 0 ? "retrying" : "idle";
+    if (this.state.state !== state || this.state.nextRetryAt !== null) this.publish({ state, nextRetryAt: null });
     this.arm(next - now);
   }
 
@@ -369,6 +377,7 @@ export class Forwarder {
     lane.nextAt = now + delay;
     lane.lastError = message;
     lane.lastErrorAt = now;
+    this.failing.add(lane);
     this.writer.count("forward_failures");
     if (lane.attempt === 1 || lane.attempt % 10 === 0)
       this.log(`container ${lane.container} failed (attempt ${lane.attempt}, retry in ${delay} ms): ${message}`);
@@ -382,13 +391,14 @@ export class Forwarder {
     lane.nextAt = 0;
     lane.lastError = null;
     lane.lastErrorAt = null;
+    this.failing.delete(lane);
     this.publish({});
   }
 
   // ---- state for other processes --------------------------------------------------------------
 
   private publish(change: Partial<ForwarderState>): void {
-    const failing = [...this.lanes.values()].filter((l) => l.attempt > 0);
+    const failing = [...this.failing];
     failing.sort((a, b) => b.attempt - a.attempt || a.container.localeCompare(b.container));
     this.state = {
       ...this.state,
