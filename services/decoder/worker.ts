@@ -139,7 +139,7 @@ export async function startWorker(cfg: DecoderConfig, opts: WorkerOptions): Prom
       writers,
     );
     log(`${n} refused record(s) put back to pending${r.container ? ` (container ${r.container})` : ""}`);
-    for (const f of forwarders) f.wake();
+    for (const f of forwarders) f.retried();
     return n;
   };
   const http = createDecoderServer({

@@ -125,12 +125,12 @@ function prepare(db: Database.Database) {
     ),
     bump: db.prepare("UPDATE counters SET value = value + ? WHERE name = ?"),
     counters: db.prepare("SELECT name, value FROM counters"),
-    pending: db.prepare(`SELECT ${RECORD_COLUMNS} FROM records WHERE ${PENDING} ORDER BY seq LIMIT ?`),
+    pending: db.prepare(`SELECT ${RECORD_COLUMNS} FROM records WHERE ${PENDING} AND seq > ? ORDER BY seq LIMIT ?`),
     pendingOfDevice: db.prepare(
-      `SELECT ${RECORD_COLUMNS} FROM records WHERE ${PENDING} AND device = ? ORDER BY seq LIMIT ?`,
+      `SELECT ${RECORD_COLUMNS} FROM records WHERE ${PENDING} AND device = ? AND seq > ? ORDER BY seq LIMIT ?`,
     ),
     pendingOfDevices: db.prepare(
-      `SELECT ${RECORD_COLUMNS} FROM records WHERE ${PENDING} AND device IN (SELECT value FROM json_each(?)) ORDER BY seq LIMIT ?`,
+      `SELECT ${RECORD_COLUMNS} FROM records WHERE ${PENDING} AND device IN (SELECT value FROM json_each(?)) AND seq > ? ORDER BY seq LIMIT ?`,
     ),
     // one index seek per device with pending records, however many records each has
     pendingDevices: db
@@ -403,15 +403,15 @@ export class RecordBuffer {
     }
   }
 
-  /** the oldest pending records, whatever their container */
-  pending(limit: number): StoredRecord[] {
-    return this.q.pending.all(limit) as StoredRecord[];
+  /** the oldest pending records (after seq `after`), whatever their container */
+  pending(limit: number, after = 0): StoredRecord[] {
+    return this.q.pending.all(after, limit) as StoredRecord[];
   }
 
-  /** the oldest pending records of these devices (one container's), in seq order */
-  pendingOf(devices: readonly string[], limit: number): StoredRecord[] {
-    if (devices.length === 1) return this.q.pendingOfDevice.all(devices[0], limit) as StoredRecord[];
-    return this.q.pendingOfDevices.all(JSON.stringify(devices), limit) as StoredRecord[];
+  /** the oldest pending records of these devices (one container's) after seq `after`, in seq order */
+  pendingOf(devices: readonly string[], limit: number, after = 0): StoredRecord[] {
+    if (devices.length === 1) return this.q.pendingOfDevice.all(devices[0], after, limit) as StoredRecord[];
+    return this.q.pendingOfDevices.all(JSON.stringify(devices), after, limit) as StoredRecord[];
   }
 
   /** the devices that have pending records */

@@ -88,6 +88,10 @@ class CseFailure extends Error {
 
 interface Lane {
   container: string;
+  /** the last seq it settled (delivered or refused): its next turn reads after it, without waiting for the marks */
+  cursor: number;
+  /** records it settled whose marks are not written yet: it stays known until they are */
+  unsettled: number;
   /** the devices whose records go to this container (several only in shared mode or when keys collide) */
   devices: Set<string>;
   /** it may have pending records; false once a turn found none */
@@ -103,9 +107,9 @@ interface Lane {
 type Outcome = { delivered: true } | { refused: Refusal };
 
 /**
- * Delivered marks of all lanes, written together: lanes finishing turns at about the same time share
- * one writer transaction (under steady load a commit wakes tens of lanes with a record or two each).
- * Each lane waits for its marks before it reads the buffer again.
+ * Delivered marks of all lanes, written together: one writer call at a time, and what lanes settle
+ * meanwhile goes into the next one (under steady load a commit wakes tens of lanes with a record or
+ * two each, and the writer thread also commits the ingest).
  */
 class MarkQueue {
   private seqs: number[] = [];
@@ -155,6 +159,8 @@ export class Forwarder {
   private ensuringAe = false;
   private readonly containers = new Set<string>();
   private readonly lanes = new Map<string, Lane>();
+  /** marks and refusals on their way to the writer */
+  private readonly settling = new Set<Promise<void>>();
   /** lanes backing off (attempt > 0): what the published state lists */
   private readonly failing = new Set<Lane>();
   /** lanes waiting for a turn, in turn order */
@@ -202,11 +208,18 @@ export class Forwarder {
     this.kick();
   }
 
-  /** new records were committed (for these devices, when known); refused records were put back (no devices) */
-  wake(devices?: Iterable<string>): void {
+  /** new records were committed for these devices */
+  wake(devices: Iterable<string>): void {
     if (this.stopped) return;
-    if (devices) for (const d of devices) this.activate(this.laneOf(d));
-    else this.rescanDue = true;
+    for (const d of devices) this.activate(this.laneOf(d));
+    if (this.started) this.kick();
+  }
+
+  /** refused records were put back to pending: they sit before the lanes' cursors, so every lane reads from the start */
+  retried(): void {
+    if (this.stopped) return;
+    for (const lane of this.lanes.values()) lane.cursor = 0;
+    this.rescanDue = true;
     if (this.started) this.kick();
   }
 
@@ -214,6 +227,8 @@ export class Forwarder {
     this.stopped = true;
     clearTimeout(this.timer);
     if (this.inFlight > 0) await new Promise<void>((resolve) => (this.drained = resolve));
+    // what was delivered is marked before the buffer closes
+    await Promise.all(this.settling);
     this.client.close();
     clearTimeout(this.idleWrite);
     try {
@@ -237,6 +252,8 @@ export class Forwarder {
         container,
         (lane = {
           container,
+          cursor: 0,
+          unsettled: 0,
           devices: new Set(),
           active: false,
           queued: false,
@@ -268,6 +285,18 @@ export class Forwarder {
       return;
     }
     for (const d of this.buffer.pendingDevices()) this.activate(this.laneOf(d));
+  }
+
+  /** a lane with nothing to do, no failure to remember and no marks on their way is dropped (devices come and go) */
+  private forgetIfDone(lane: Lane): void {
+    if (
+      !lane.active &&
+      !lane.busy &&
+      lane.attempt === 0 &&
+      lane.unsettled === 0 &&
+      this.lanes.get(lane.container) === lane
+    )
+      this.lanes.delete(lane.container);
   }
 
   /** the first lane in turn order that may go now; taken out of the rotation */
@@ -302,7 +331,7 @@ export class Forwarder {
         () => {
           lane.busy = false;
           if (lane.active) this.activate(lane);
-          else if (lane.attempt === 0) this.lanes.delete(lane.container);
+          else this.forgetIfDone(lane);
         },
       );
     }
@@ -455,7 +484,12 @@ export class Forwarder {
     this.containers.add(name);
   }
 
-  /** One turn of a lane: up to turnRecords of its oldest pending records, strictly one after the other. */
+  /**
+   * One turn of a lane: up to turnRecords of its oldest pending records after its cursor, strictly
+   * one after the other. Their marks go to the writer without the lane waiting for them: its next
+   * turn reads after the cursor, so it neither resends them nor waits for a commit of the writer
+   * thread (which also commits the ingest, with its fsync).
+   */
   private async turn(lane: Lane): Promise<void> {
     const delivered: number[] = [];
     const refused: { seq: number; refusal: Refusal }[] = [];
@@ -463,8 +497,8 @@ export class Forwarder {
       await this.ensureContainer(lane.container);
       const records =
         this.target.containerMode === "shared"
-          ? this.buffer.pending(this.turnRecords)
-          : this.buffer.pendingOf([...lane.devices], this.turnRecords);
+          ? this.buffer.pending(this.turnRecords, lane.cursor)
+          : this.buffer.pendingOf([...lane.devices], this.turnRecords, lane.cursor);
       if (records.length === 0) {
         lane.active = false;
         return this.laneRecovered(lane);
@@ -480,15 +514,33 @@ export class Forwarder {
             `the CSE refused ${r.messageId} for good (${lane.container}/${outcome.refused.rn}): HTTP ${outcome.refused.status}/RSC ${outcome.refused.rsc} ${outcome.refused.reason}`,
           );
         }
+        lane.cursor = r.seq;
       }
       this.laneRecovered(lane);
     } catch (e) {
       if (!(e instanceof LaneFailure)) throw e;
       this.laneFailed(lane, e.message);
     } finally {
-      // the lane's next turn reads the buffer: it must see these marks or it would resend them
-      await Promise.all([this.marks.mark(delivered), this.writer.refuse(refused)]);
+      this.settle(lane, delivered, refused);
     }
+  }
+
+  private settle(lane: Lane, delivered: number[], refused: { seq: number; refusal: Refusal }[]): void {
+    const n = delivered.length + refused.length;
+    if (n === 0) return;
+    lane.unsettled += n;
+    const done: Promise<void> = Promise.all([this.marks.mark(delivered), this.writer.refuse(refused)])
+      .then(
+        () => {},
+        // the writer thread is gone (the decoder stops on it): the records stay pending, resent after a restart
+        (e: unknown) => this.log(`could not mark ${n} record(s) of ${lane.container}: ${(e as Error).message}`),
+      )
+      .finally(() => {
+        this.settling.delete(done);
+        lane.unsettled -= n;
+        this.forgetIfDone(lane);
+      });
+    this.settling.add(done);
   }
 
   /** Sends one record until it is delivered (verified) or refused for good; throws what should be retried. */
