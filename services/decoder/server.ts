@@ -236,6 +236,20 @@ export function createDecoderServer(d: ServerDeps): DecoderServer {
       },
     ],
     [
+      "/api/record",
+      {
+        method: "GET",
+        audience: "reader",
+        handle: (_req, res, url) => {
+          const id = url.searchParams.get("messageId");
+          if (!id) return refuse(res, new IngestError("bad_request", "name the record: ?messageId=<id>"));
+          const record = d.buffers.byMessageId(id);
+          if (!record) return refuse(res, new IngestError("not_found", `no record with message id ${id}`));
+          json(res, 200, { record });
+        },
+      },
+    ],
+    [
       "/api/refused",
       {
         method: "GET",

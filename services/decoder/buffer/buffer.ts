@@ -117,6 +117,7 @@ function prepare(db: Database.Database) {
       "INSERT OR IGNORE INTO records (message_id, rn, received_at, layout, format, device, size, json_size, con, forwarded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     ),
     seqOf: db.prepare("SELECT seq FROM records WHERE message_id = ?").pluck(),
+    byMessageId: db.prepare(`SELECT ${RECORD_COLUMNS} FROM records WHERE message_id = ?`),
     device: db.prepare(
       "INSERT INTO devices (device, last_seq, count) VALUES (?, ?, 1) ON CONFLICT (device) DO UPDATE SET last_seq = excluded.last_seq, count = count + 1",
     ),
@@ -481,6 +482,11 @@ export class RecordBuffer {
   latest(limit: number, device?: string): StoredRecord[] {
     if (device !== undefined) return this.q.latestOf.all(device) as StoredRecord[];
     return this.q.latest.all(limit) as StoredRecord[];
+  }
+
+  /** the record stored under this message id (its name in the CSE, delivered or refused) */
+  byMessageId(messageId: string): StoredRecord | undefined {
+    return this.q.byMessageId.get(messageId) as StoredRecord | undefined;
   }
 
   devices(): string[] {

@@ -243,6 +243,15 @@ export class BufferSet {
     return [...best.values()].sort((a, b) => b.receivedAt - a.receivedAt || b.seq - a.seq).slice(0, limit);
   }
 
+  /** a record by its message id, in whichever buffer holds it */
+  byMessageId(messageId: string): LatestRecord | undefined {
+    for (const [index, b] of this.buffers()) {
+      const r = b.byMessageId(messageId);
+      if (r) return toLatest(index, r);
+    }
+    return undefined;
+  }
+
   /** high-water marks, so a new event stream only reports what arrives after it opened */
   marks(): Map<number, number> {
     return new Map(this.buffers().map(([i, b]) => [i, b.maxSeq()]));

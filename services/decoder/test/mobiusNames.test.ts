@@ -80,6 +80,13 @@ describe("resource names ≤ 45 characters (the mobius profile refuses longer on
       if (container !== "C-0001") expect(long).toContain(container);
       const rn = await findById(cse.cseBaseUrl, container, s.id);
       expect(rn).toMatch(ULID);
+      // the decoder's read API answers the same: the record under its id, its name in the CSE, delivered
+      const c2 = client(`http://127.0.0.1:${w.port}`);
+      const mine = await c2.get(`/api/record?messageId=${encodeURIComponent(s.id)}`);
+      c2.close();
+      expect(mine.status, mine.body).toBe(200);
+      expect(JSON.parse(mine.body).record).toMatchObject({ messageId: s.id, rn, device: s.device, refusedAt: null });
+      expect(JSON.parse(mine.body).record.forwardedAt).toEqual(expect.any(Number));
     }
     // la is the newest record of the container (Mobius picks it by name)
     const la = (await m2mGet(cse.cseBaseUrl, "decoder/C-0001/la")).json as { "m2m:cin": { lbl: string[] } };
