@@ -5,10 +5,17 @@ import { closeSync, mkdirSync, openSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { LayoutError } from "#codecs";
-import { stackOptionsSchema, type StackOptionsInput, type StackStatus } from "#host/api/stack.ts";
+import {
+  stackOptionsSchema,
+  type StackOptionsInput,
+  type StackRefused,
+  type StackStats,
+  type StackStatus,
+} from "#host/api/stack.ts";
 import { HostError } from "#host/errors.ts";
 import { packageVersion, repoRoot } from "#host/httpHost.ts";
 import { defaultDataDir } from "#host/paths.ts";
+import { listRefused, retryRefused } from "#host/stack/refused.ts";
 import { readLiveState, type StackState } from "#host/stack/stateFile.ts";
 import { STACK_DIR, StackSupervisor, stopExternal } from "#host/stack/supervisor.ts";
 import { writeBundle, type ExportResult } from "#services/decoder/bundle/export.ts";
@@ -36,7 +43,11 @@ export const stackHelp = `satpayload stack up [--replicas N] [--port N] [--cse-p
     --body-limit BYTES  largest accepted body (default 65536)   --cse-origin ID (default Cdecoder)
     --data-dir DIR      default: SATPAYLOAD_DATA_DIR or the app's data directory
 satpayload stack status [--json]    satpayload stack down
-  Report on / stop the stack the data directory's state file names (one started with --detach).
+  Report on / stop the stack the data directory's state file names (one started with --detach):
+  records delivered / pending / refused by the CSE, containers backing off, the CSE's refusals.
+satpayload stack retry [--container NAME] [--json]
+  Puts the records the CSE refused for good (all, or one container's) back to pending once you
+  have fixed the cause (a container too small, a missing privilege …); they are forwarded again.
 satpayload stack export --out DIR [--replicas N] [--layout FILE]... [--cse URL] [--container device|shared] [--port N] [--mqtt-port N] [--coap-port N]
   Writes a self-contained deployment into DIR: docker-compose.yml (nginx with TLS and least_conn →
   N decoder replicas with --auth on → CSE on an internal network), nginx/decoder.conf, a
@@ -272,25 +283,70 @@ async function status(argv: string[]): Promise<void> {
   const stats = (await fetch(`${s.decoderUrl}/api/stats`, { signal: AbortSignal.timeout(3000) }).then(
     (r) => (r.ok ? r.json() : null),
     () => null,
-  )) as {
-    records: number;
-    forwarded: number;
-    backlog: number;
-    deadLetters: number;
-    uniqueDevices: number;
-  } | null;
+  )) as StackStats | null;
+  const refused = stats?.refused ? await listRefused(s.decoderUrl, 100).catch(() => []) : [];
   if (f.json) {
     write(
-      `${JSON.stringify({ schema: "satpayload.stack-status/1", state: health ? "running" : "degraded", owner: s.owner, pid: s.pid, startedAt: s.startedAt, options: s.options, endpoints: s.endpoints, dir, stats })}\n`,
+      `${JSON.stringify({ schema: "satpayload.stack-status/1", state: health ? "running" : "degraded", owner: s.owner, pid: s.pid, startedAt: s.startedAt, options: s.options, endpoints: s.endpoints, dir, stats, refused })}\n`,
     );
     return;
   }
   write(`${describe({ owner: s.owner, ownerPid: s.pid, endpoints: s.endpoints, options: s.options })}\n`);
   write(`  since ${s.startedAt}; decoder ${health ? "healthy" : "NOT answering /health"}\n`);
-  if (stats)
-    write(
-      `  ${stats.records} records from ${stats.uniqueDevices} devices, ${stats.forwarded} forwarded, backlog ${stats.backlog}, ${stats.deadLetters} dead letters\n`,
+  if (stats) write(forwardingReport(stats, refused));
+}
+
+/** records delivered / pending / refused, then the containers that need someone: refused records and back-offs */
+export function forwardingReport(stats: StackStats, refused: StackRefused[], now = Date.now()): string {
+  const lines = [
+    `  ${stats.records} records from ${stats.uniqueDevices} devices: ${stats.delivered} delivered, ${stats.pending} pending, ${stats.refused} refused by the CSE; ${stats.deadLetters} dead letters (undecodable input)`,
+  ];
+  if (stats.repairs || stats.conflictsVerified)
+    lines.push(
+      `  ${stats.conflictsVerified} resends found already in the CSE (read back equal), ${stats.repairs} repaired under the next name`,
     );
+  const newest = new Map<string, StackRefused>();
+  for (const r of refused) if (!newest.has(r.refusal.container)) newest.set(r.refusal.container, r);
+  for (const c of stats.containers) {
+    if (c.refused > 0) {
+      const r = newest.get(c.container)?.refusal;
+      lines.push(
+        `  ${c.container}: ${c.refused} refused${r ? ` — HTTP ${r.status}${r.rsc ? `/RSC ${r.rsc}` : ""} ${r.reason}` : ""}`,
+      );
+    }
+    if (c.failing)
+      lines.push(
+        `  ${c.container}: backing off (attempt ${c.failing.attempt}, next in ${Math.max(0, Math.round((c.failing.nextRetryAt - now) / 100) / 10)} s) — ${c.failing.lastError}`,
+      );
+  }
+  if (stats.refused > 0)
+    lines.push('  fix the cause, then "satpayload stack retry" (or --container NAME) forwards them again');
+  return `${lines.join("\n")}\n`;
+}
+
+async function retry(argv: string[]): Promise<void> {
+  const f = parseFlags(argv, {
+    "data-dir": { type: "string" },
+    container: { type: "string" },
+    json: { type: "boolean", default: false },
+  });
+  const dir = path.join(dataDirOf(f["data-dir"]), STACK_DIR);
+  const s = readLiveState(dir);
+  if (!s) throw new InputError("no stack is running");
+  let n: number;
+  try {
+    n = await retryRefused(s.decoderUrl, f.container === undefined ? {} : { container: f.container });
+  } catch (e) {
+    if (e instanceof HostError) throw new InputError(e.message);
+    throw e;
+  }
+  write(
+    f.json
+      ? `${JSON.stringify({ schema: "satpayload.stack-retry/1", retried: n, container: f.container ?? null })}\n`
+      : n === 0
+        ? `no refused records${f.container ? ` in ${f.container}` : ""}\n`
+        : `${n} refused record(s)${f.container ? ` of ${f.container}` : ""} back to pending: they are being forwarded ("satpayload stack status" shows how it goes)\n`,
+  );
 }
 
 async function down(argv: string[]): Promise<void> {
@@ -388,7 +444,10 @@ export async function stackCommand(argv: string[]): Promise<void> {
   if (sub === "up") return up(rest);
   if (sub === "down") return down(rest);
   if (sub === "status") return status(rest);
+  if (sub === "retry") return retry(rest);
   if (sub === "export") return exportBundle(rest);
   if (sub === "keys") return stackKeysCommand(rest);
-  throw new UsageError(`stack needs a subcommand: up, down, status, export or keys${sub ? ` (not "${sub}")` : ""}`);
+  throw new UsageError(
+    `stack needs a subcommand: up, down, status, retry, export or keys${sub ? ` (not "${sub}")` : ""}`,
+  );
 }

@@ -1,6 +1,7 @@
 // HostApi methods and events of the Stack page (decoder + embedded CSE); spread into contract.ts.
 import { z } from "zod";
 import { FORMAT_IDS } from "#codecs";
+import { retryRequestSchema } from "#services/shared/retryRequest.ts";
 
 const port = z.number().int().min(0).max(65535);
 
@@ -127,6 +128,13 @@ export const logLineSchema = z.object({
 });
 export type LogLine = z.infer<typeof logLineSchema>;
 
+const failingSchema = z.object({
+  attempt: z.number(),
+  lastError: z.string(),
+  lastErrorAt: z.number(),
+  nextRetryAt: z.number(),
+});
+
 const forwarderSchema = z
   .object({
     state: z.string(),
@@ -134,8 +142,20 @@ const forwarderSchema = z
     lastErrorAt: z.number().nullable(),
     attempt: z.number(),
     nextRetryAt: z.number().nullable(),
+    /** containers backing off alone while the others flow (worst first, at most 20) */
+    failing: z.array(failingSchema.extend({ container: z.string() })).optional(),
+    failingContainers: z.number().optional(),
   })
   .nullable();
+
+/** a container with records the CSE refused, or backing off on its own */
+export const containerTroubleSchema = z.object({
+  container: z.string(),
+  refused: z.number(),
+  lastRefusedAt: z.number().nullable(),
+  failing: failingSchema.nullable(),
+});
+export type ContainerTrouble = z.infer<typeof containerTroubleSchema>;
 
 /** The decoder's /api/stats body (plus rates on the live ticks). */
 export const stackStatsSchema = z.object({
@@ -147,13 +167,27 @@ export const stackStatsSchema = z.object({
   uniqueDevices: z.number(),
   successRate: z.number().nullable(),
   meanCompressionRatio: z.number().nullable(),
+  /** records = delivered + pending + refused; dead letters (undecodable input) are no records */
+  delivered: z.number(),
+  pending: z.number(),
+  refused: z.number(),
+  /** conflicts on a resend counted delivered once the instance read back equal */
+  conflictsVerified: z.number(),
+  /** records re-created under the next name after a conflict that was not theirs */
+  repairs: z.number(),
+  /** = delivered */
   forwarded: z.number(),
+  /** = pending */
   backlog: z.number(),
   forwardFailures: z.number(),
+  containers: z.array(containerTroubleSchema),
   buffers: z.array(
     z.object({
       index: z.number(),
       records: z.number(),
+      delivered: z.number(),
+      pending: z.number(),
+      refused: z.number(),
       backlog: z.number(),
       forwarded: z.number(),
       forwarder: forwarderSchema,
@@ -175,7 +209,7 @@ export const stackRecordSchema = z.object({
   buffer: z.number(),
   seq: z.number(),
   messageId: z.string(),
-  /** the contentInstance's resource name: a ULID, a device's id behind one (docs/stack.md); older decoders: absent */
+  /** the contentInstance's resource name: the ULID of its arrival, ≤ 45 characters (docs/stack.md); older decoders: absent */
   rn: z.string().optional(),
   receivedAt: z.number(),
   layout: z.string(),
@@ -184,9 +218,29 @@ export const stackRecordSchema = z.object({
   size: z.number(),
   jsonSize: z.number(),
   forwardedAt: z.number().nullable(),
+  /** set while the CSE's refusal keeps it out (see stack.refused) */
+  refusedAt: z.number().nullable().optional(),
   record: z.unknown(),
 });
 export type StackRecord = z.infer<typeof stackRecordSchema>;
+
+/** a record the CSE refused for good, with its answer (the decoder's GET /api/refused) */
+export const stackRefusedSchema = z.object({
+  buffer: z.number(),
+  seq: z.number(),
+  messageId: z.string(),
+  device: z.string(),
+  receivedAt: z.number(),
+  refusal: z.object({
+    status: z.number(),
+    rsc: z.number(),
+    reason: z.string(),
+    container: z.string(),
+    rn: z.string(),
+    at: z.number(),
+  }),
+});
+export type StackRefused = z.infer<typeof stackRefusedSchema>;
 
 /** one credential of the stack's decoder, as the Stack page lists it: never a hash or a secret */
 export const stackKeySchema = z.object({
@@ -239,6 +293,13 @@ export const stackMethods = {
     res: z.object({ records: z.array(stackRecordSchema) }),
   },
   "stack.stats": { req: z.object({}), res: stackStatsSchema.nullable() },
+  /** records the CSE refused for good, newest first, with its answers */
+  "stack.refused": {
+    req: z.object({ limit: z.number().int().min(1).max(1000).default(100), container: z.string().optional() }),
+    res: z.object({ refused: z.array(stackRefusedSchema) }),
+  },
+  /** puts refused records back to pending once the cause is fixed; resolves with how many */
+  "stack.retry": { req: retryRequestSchema, res: z.object({ retried: z.number() }) },
   /** the decoder's credentials file (device/fleet/reader keys, webhook secrets) */
   "stack.keys.list": { req: z.object({}), res: z.object({ file: z.string(), keys: z.array(stackKeySchema) }) },
   /** the secret is in this answer only: the file keeps a hash (or, for a webhook, the secret itself) */

@@ -37,6 +37,8 @@ export function createStackHandlers({ events, info }: { events: HostEvents; info
     "stack.logs": ({ service, limit }) => ({ lines: supervisor.logs(limit, service) }),
     "stack.latest": async ({ limit }) => ({ records: await supervisor.latest(limit) }),
     "stack.stats": () => supervisor.stats(),
+    "stack.refused": async ({ limit, container }) => ({ refused: await supervisor.refused(limit, container) }),
+    "stack.retry": async (filter) => ({ retried: await supervisor.retry(filter) }),
     "stack.keys.list": () => ({ file: keysFile, keys: keysCall(() => listKeys(keysFile)) }),
     "stack.keys.add": (r) =>
       keysCall(() => {

@@ -7,6 +7,7 @@ import { checkRoute, mergeRoutes, RouteSpecError } from "#services/decoder/route
 import { ACME_ADMIN, ACME_BASE } from "#services/shared/acme.ts";
 import { ACME_ENTRY, CSE_ENTRY, DECODER_ENTRY } from "#services/shared/launch.ts";
 import { freePort, freeUdpPort } from "#services/shared/ports.ts";
+import type { RetryRequest } from "#services/shared/retryRequest.ts";
 import {
   stackOptionsSchema,
   type LogLine,
@@ -14,6 +15,7 @@ import {
   type StackOptions,
   type StackOptionsInput,
   type StackRecord,
+  type StackRefused,
   type StackStats,
   type StackStatus,
 } from "../api/stack.ts";
@@ -21,6 +23,7 @@ import { DB_FILE_NAME } from "../db/open.ts";
 import { HostError } from "../errors.ts";
 import { acmeArgs, AE_NAME, cseInDecoder, decoderArgs, embeddedCseArgs, SHARED_CONTAINER } from "./args.ts";
 import { LogFile, LogRing } from "./logs.ts";
+import { listRefused, retryRefused } from "./refused.ts";
 import { DEFAULT_TIMINGS, ManagedService, type ServiceTimings } from "./service.ts";
 import { SseFollower } from "./sse.ts";
 import { pidAlive, readLiveState, removeState, writeState, type StackState } from "./stateFile.ts";
@@ -226,6 +229,19 @@ export class StackSupervisor {
     if (!r?.ok)
       throw new HostError("internal", `the decoder did not answer /api/latest${r ? ` (HTTP ${r.status})` : ""}`);
     return ((await r.json()) as { records: StackRecord[] }).records;
+  }
+
+  /** records the CSE refused for good; none when no stack runs */
+  async refused(limit: number, container?: string): Promise<StackRefused[]> {
+    const url = this.decoderUrl();
+    return url ? listRefused(url, limit, container) : [];
+  }
+
+  /** puts refused records back to pending (the user fixed the cause) */
+  async retry(filter: RetryRequest): Promise<number> {
+    const url = this.decoderUrl();
+    if (!url) throw new HostError("conflict", "no stack is running");
+    return retryRefused(url, filter);
   }
 
   // ---- up / down ----------------------------------------------------------------------------

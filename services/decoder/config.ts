@@ -9,6 +9,7 @@ import { intFlag, parseFlags } from "../shared/flags.ts";
 import type { AuthConfig } from "./auth/guard.ts";
 import type { EmbeddedCseConfig } from "./embedded/inProcessCse.ts";
 import { DEFAULT_FIDELITY, isExcessChoice, type FidelityPolicy } from "./fidelity.ts";
+import { MAX_RESOURCE_NAME } from "./names.ts";
 import { mergeRoutes, parseRouteSpec, RouteSpecError, type DeviceRoute } from "./routes.ts";
 
 export type ContainerMode = "device" | "shared";
@@ -140,9 +141,10 @@ function excessChoice(value: string | undefined, flag: string, fallback: Fidelit
 
 /** oneM2M resource names must be safe in a URL path segment and not collide with la/ol. */
 export function checkResourceName(name: string, flag: string): string {
-  if (!/^[A-Za-z0-9._~-]{1,64}$/.test(name) || name === "la" || name === "ol")
+  // at most 45: Mobius keeps names in lookup.rn varchar(45) and refuses longer ones (500/5000)
+  if (!/^[A-Za-z0-9._~-]{1,45}$/.test(name) || name === "la" || name === "ol")
     throw new UsageError(
-      `${flag} "${name}" is not a usable oneM2M resource name (letters, digits, . _ ~ -; not la/ol)`,
+      `${flag} "${name}" is not a usable oneM2M resource name (1 to ${MAX_RESOURCE_NAME} letters, digits, . _ ~ -; not la/ol)`,
     );
   return name;
 }

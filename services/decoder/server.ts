@@ -2,6 +2,7 @@
 // event stream and /health. One instance per worker process; replicas share the port through node:cluster.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { readBytes } from "../shared/readBytes.ts";
+import { retryRequestSchema, type RetryRequest } from "../shared/retryRequest.ts";
 import { SIGNATURE_HEADER, type AuthGuard, type Writer } from "./auth/guard.ts";
 import type { GroupCommit } from "./buffer/groupCommit.ts";
 import type { DecoderConfig } from "./config.ts";
@@ -24,6 +25,8 @@ export interface ServerDeps {
   /** shared with the MQTT and CoAP ingest of the same worker: one key watcher, one set of refusal counters */
   guard: AuthGuard;
   store: MessageStore;
+  /** puts refused records back to pending (POST /api/refused/retry); resolves with how many */
+  retry: (filter: RetryRequest) => Promise<number>;
   log: (msg: string) => void;
 }
 
@@ -158,11 +161,12 @@ export function createDecoderServer(d: ServerDeps): DecoderServer {
 
   /**
    * Every path the decoder answers, with who calls it: `device` (ingest: devices, portals, load
-   * generators), `reader` (dashboards, the studio) or `public` (health checks). Authentication hooks
+   * generators), `reader` (dashboards, the studio), `operator` (retrying refused records: a fleet
+   * key, or this machine under auth auto) or `public` (health checks). Authentication hooks
    * in by audience: readers before the handler runs, writers in `ingest` (a signed callback's
    * signature covers its body).
    */
-  type Audience = "device" | "reader" | "public";
+  type Audience = "device" | "reader" | "operator" | "public";
   type Endpoint = {
     method: "GET" | "POST";
     audience: Audience;
@@ -280,6 +284,60 @@ export function createDecoderServer(d: ServerDeps): DecoderServer {
       },
     ],
     [
+      "/api/record",
+      {
+        method: "GET",
+        audience: "reader",
+        handle: (_req, res, url) => {
+          const id = url.searchParams.get("messageId");
+          if (!id) return refuse(res, new IngestError("bad_request", "name the record: ?messageId=<id>"));
+          const record = d.buffers.byMessageId(id);
+          if (!record) return refuse(res, new IngestError("not_found", `no record with message id ${id}`));
+          json(res, 200, { record });
+        },
+      },
+    ],
+    [
+      "/api/refused",
+      {
+        method: "GET",
+        audience: "reader",
+        handle: (_req, res, url) =>
+          json(res, 200, {
+            refused: d.buffers.refused(
+              intParam(url, "limit", 50, 1000),
+              url.searchParams.get("container") ?? undefined,
+            ),
+          }),
+      },
+    ],
+    [
+      "/api/refused/retry",
+      {
+        method: "POST",
+        audience: "operator",
+        handle: async (req, res) => {
+          const body = await readBytes(req, 4096);
+          if (!body.ok) return refuse(res, new IngestError("bad_request", body.reason));
+          let parsed;
+          try {
+            parsed = retryRequestSchema.safeParse(body.bytes.length ? JSON.parse(body.bytes.toString("utf8")) : {});
+          } catch (e) {
+            return refuse(res, new IngestError("bad_request", `the body is not JSON: ${(e as Error).message}`));
+          }
+          if (!parsed.success)
+            return refuse(
+              res,
+              new IngestError(
+                "bad_request",
+                `${parsed.error.issues[0]!.message} (expected {"container"?} or {"buffer", "seq"})`,
+              ),
+            );
+          json(res, 200, { retried: await d.retry(parsed.data) });
+        },
+      },
+    ],
+    [
       "/api/layouts",
       {
         method: "GET",
@@ -354,6 +412,7 @@ export function createDecoderServer(d: ServerDeps): DecoderServer {
       });
     }
     if (e.audience === "reader") guard.reader(req);
+    if (e.audience === "operator") guard.operator(req);
     return e.handle(req, res, url);
   }
 

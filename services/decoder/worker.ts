@@ -3,7 +3,7 @@
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { AuthGuard } from "./auth/guard.ts";
-import { RecordBuffer } from "./buffer/buffer.ts";
+import { RecordBuffer, type RetryFilter } from "./buffer/buffer.ts";
 import { GroupCommit } from "./buffer/groupCommit.ts";
 import { bufferFileName } from "./buffer/schema.ts";
 import { DirectWriter, ThreadWriter, type BufferWriter } from "./buffer/writer.ts";
@@ -17,6 +17,7 @@ import { LayoutRegistry } from "./layouts.ts";
 import { BufferSet } from "./read/buffers.ts";
 import { EventStream } from "./read/events.ts";
 import { createDecoderServer, envelopeLimit } from "./server.ts";
+import type { RetryRequest } from "../shared/retryRequest.ts";
 
 export interface RunningWorker {
   port: number;
@@ -81,6 +82,7 @@ export async function startWorker(cfg: DecoderConfig, opts: WorkerOptions): Prom
   const target = inProcess ?? cfg.cse;
   const forwarders: Forwarder[] = [];
   const extraBuffers: RecordBuffer[] = [];
+  const extraWriters = new Map<number, BufferWriter>();
   const own: Forwarder[] = [];
   if (target) {
     // in-process, the own buffer's records reach the CSE in their commit: only buffers left by a
@@ -88,7 +90,10 @@ export async function startWorker(cfg: DecoderConfig, opts: WorkerOptions): Prom
     for (const i of opts.forwards.filter((i) => !inProcess || i !== opts.index)) {
       const b = i === opts.index ? buffer : new RecordBuffer(path.join(cfg.dataDir, bufferFileName(i)), bufferOpts);
       const bw: BufferWriter = b === buffer ? writer : new DirectWriter(b);
-      if (b !== buffer) extraBuffers.push(b);
+      if (b !== buffer) {
+        extraBuffers.push(b);
+        extraWriters.set(i, bw);
+      }
       const f = new Forwarder(
         b,
         bw,
@@ -107,13 +112,36 @@ export async function startWorker(cfg: DecoderConfig, opts: WorkerOptions): Prom
       if (b === buffer) own.push(f);
     }
   }
-  const commit = new GroupCommit(writer, { delayMs: cfg.commitDelayMs, maxItems: cfg.commitMaxRecords }, (results) => {
-    if (results.some((r) => r && !r.duplicate)) for (const f of own) f.wake();
-  });
+  const commit = new GroupCommit(
+    writer,
+    { delayMs: cfg.commitDelayMs, maxItems: cfg.commitMaxRecords },
+    (results, items) => {
+      if (own.length === 0) return;
+      // the forwarder learns which containers have new records without reading the buffer for them
+      const devices = new Set<string>();
+      results.forEach((r, i) => {
+        const it = items[i]!;
+        if (r && !r.duplicate && it.kind === "record") devices.add(it.record.device);
+      });
+      if (devices.size > 0) for (const f of own) f.wake(devices);
+    },
+  );
   const buffers = new BufferSet(cfg.dataDir, bufferOpts, { index: opts.index, buffer });
   const events = new EventStream(buffers, log);
   const guard = new AuthGuard(cfg.auth);
   const store = new MessageStore(layouts, commit, opts.index, cfg.fidelity);
+  /** writers of the buffers this worker writes; others' refused records are retried on a connection of their own */
+  const writers = new Map<number, (f: RetryFilter) => Promise<number>>([[opts.index, (f) => writer.retryRefused(f)]]);
+  for (const [i, w] of extraWriters) writers.set(i, (f) => w.retryRefused(f));
+  const retry = async (r: RetryRequest) => {
+    const n = await buffers.retry(
+      { container: r.container, buffer: r.buffer, seqs: r.seq === undefined ? undefined : [r.seq] },
+      writers,
+    );
+    log(`${n} refused record(s) put back to pending${r.container ? ` (container ${r.container})` : ""}`);
+    for (const f of forwarders) f.retried();
+    return n;
+  };
   const http = createDecoderServer({
     cfg: inProcess ? { ...cfg, cse: inProcess } : cfg,
     worker: opts.index,
@@ -123,6 +151,7 @@ export async function startWorker(cfg: DecoderConfig, opts: WorkerOptions): Prom
     events,
     guard,
     store,
+    retry,
     log,
   });
   await new Promise<void>((resolve, reject) => {

@@ -7,8 +7,8 @@ import { describe, expect, it } from "vitest";
 import { UsageError } from "#bin/commands/errors.ts";
 import { stackCommand } from "#bin/commands/stack.ts";
 import { codecFor, generateSamples, parseLayout, presetById } from "#codecs";
-import { spawnOwned } from "#codecs-test/helpers/processes/owned.ts";
-import { nodeCommand, repoRoot } from "#services/shared/launch.ts";
+import { own, spawnOwned } from "#codecs-test/helpers/processes/owned.ts";
+import { CSE_ENTRY, launch, nodeCommand, repoRoot, stopChild } from "#services/shared/launch.ts";
 import { ownStack } from "./support.ts";
 import { tempDir } from "../../test/support.ts";
 import { pidAlive } from "../stateFile.ts";
@@ -65,6 +65,94 @@ describe("satpayload stack", () => {
     expect(cli(["stack", "status", "--data-dir", dataDir]).stdout).toBe("no stack is running\n");
     expect(readFileSync(path.join(dataDir, "stack/logs/stack-cli.log"), "utf8")).toMatch(/running: ingest at/);
   });
+
+  it(
+    "status shows what the CSE refused, with its answer; retry forwards it once the cause is fixed",
+    { timeout: 180_000 },
+    async () => {
+      // owned from spawn: a failing or timed-out test stops it
+      const cse = await launch(CSE_ENTRY, ["--port", "0"], {
+        timeoutMs: 60_000,
+        detached: true,
+        onSpawn: (child) => own(child, { name: "cse" }),
+      });
+      const base = String(cse.listening.cseBaseUrl);
+      const m2m = (method: string, p: string, body: unknown, ty?: number) =>
+        fetch(`${base}${p}`, {
+          method,
+          headers: {
+            "X-M2M-RI": `cli-${Math.random()}`,
+            "X-M2M-Origin": "Cdecoder",
+            "X-M2M-RVI": "3",
+            "Content-Type": ty === undefined ? "application/json" : `application/json;ty=${ty}`,
+          },
+          body: JSON.stringify(body),
+        }).then((r) => r.status);
+      const dataDir = tempDir();
+      try {
+        // the shared container is too small for any record: the CSE refuses each one 406/5207
+        expect(await m2m("POST", "", { "m2m:ae": { rn: "decoder", api: "Ndecoder", rr: false } }, 2)).toBe(201);
+        expect(await m2m("POST", "/decoder", { "m2m:cnt": { rn: "up", mbs: 10 } }, 3)).toBe(201);
+        const up = cli([
+          "stack",
+          "up",
+          "--detach",
+          "--data-dir",
+          dataDir,
+          "--cse",
+          base,
+          "--container",
+          "shared",
+          "--json",
+        ]);
+        expect(up.code, up.stderr).toBe(0);
+        const started = JSON.parse(up.stdout);
+        ownStack(started.ownerPid);
+        const paper = parseLayout(presetById("paper")!.layout);
+        const bytes = codecFor(paper, "cbor").encode(generateSamples(paper, 1, 4)[0]!);
+        const r = await fetch(started.endpoints.ingest, {
+          method: "POST",
+          body: bytes as Uint8Array<ArrayBuffer>,
+          headers: {
+            "content-type": "application/cbor",
+            "x-satpayload-layout": "paper",
+            "x-satpayload-message-id": "cli-1",
+          },
+        });
+        expect(r.status).toBe(201);
+        const statsOf = async () =>
+          (await (await fetch(started.endpoints.stats)).json()) as { refused: number; delivered: number };
+        for (let k = 0; k < 200 && (await statsOf()).refused !== 1; k++)
+          await new Promise((res) => setTimeout(res, 100));
+        const s = cli(["stack", "status", "--data-dir", dataDir]);
+        expect(s.code, s.stderr).toBe(0);
+        expect(s.stdout).toMatch(/1 records from \d+ devices: 0 delivered, 0 pending, 1 refused by the CSE/);
+        expect(s.stdout).toMatch(/up: 1 refused — HTTP 406\/RSC 5207 /);
+        expect(s.stdout).toMatch(/satpayload stack retry/);
+        const j = JSON.parse(cli(["stack", "status", "--json", "--data-dir", dataDir]).stdout);
+        expect(j.refused).toEqual([
+          expect.objectContaining({
+            messageId: "cli-1",
+            refusal: expect.objectContaining({ status: 406, rsc: 5207, container: "up" }),
+          }),
+        ]);
+        // fixed: the container takes records of this size now
+        expect(await m2m("PUT", "/decoder/up", { "m2m:cnt": { mbs: 1_000_000 } })).toBe(200);
+        const retried = cli(["stack", "retry", "--data-dir", dataDir]);
+        expect(retried.code, retried.stderr).toBe(0);
+        expect(retried.stdout).toMatch(/^1 refused record\(s\) back to pending/);
+        for (let k = 0; k < 200 && (await statsOf()).delivered !== 1; k++)
+          await new Promise((res) => setTimeout(res, 100));
+        expect(cli(["stack", "status", "--data-dir", dataDir]).stdout).toMatch(
+          /1 delivered, 0 pending, 0 refused by the CSE/,
+        );
+        expect(cli(["stack", "retry", "--data-dir", dataDir]).stdout).toBe("no refused records\n");
+      } finally {
+        cli(["stack", "down", "--data-dir", dataDir]);
+        await stopChild(cse.child, cse.exited);
+      }
+    },
+  );
 
   it("runs in the foreground until Ctrl-C and then stops both services", { timeout: 120_000 }, async () => {
     const dataDir = tempDir();

@@ -126,13 +126,21 @@ describe("host shutdown", () => {
     // one replica: the embedded CSE runs inside the decoder, a record is in it once acknowledged
     expect(up.services.map((s) => s.name)).toEqual(["decoder"]);
     expect((await ingest(up.endpoints!.ingest, 7)).status).toBe(201);
-    const la = await fetch(`${up.endpoints!.cse}/decoder?fu=1&ty=4`, {
+    // found by its message id (the instance's msgid: label); named by the ULID of its arrival
+    const la = await fetch(`${up.endpoints!.cse}/decoder?fu=1&ty=4&lbl=msgid:sup-7`, {
       headers: { "X-M2M-RI": "t", "X-M2M-Origin": "Sponde", "X-M2M-RVI": "3", Accept: "application/json" },
     });
     expect(((await la.json()) as { "m2m:uril": string[] })["m2m:uril"].map((u) => u.split("/").at(-1))).toEqual([
-      expect.stringMatching(/-sup-7$/),
+      expect.stringMatching(/^[0-9A-HJKMNP-TV-Z]{26}$/),
     ]);
-    expect(await call(host, "stack.stats", {})).toMatchObject({ records: 1, forwarded: 1, backlog: 0 });
+    expect(await call(host, "stack.stats", {})).toMatchObject({
+      records: 1,
+      delivered: 1,
+      pending: 0,
+      refused: 0,
+      forwarded: 1,
+      backlog: 0,
+    });
     const pids = up.services.map((x) => x.pid!);
     expect(pids.every(pidAlive)).toBe(true);
     await host.close();

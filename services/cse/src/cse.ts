@@ -340,6 +340,10 @@ export class Cse {
     ms: number,
     creator: boolean,
   ) {
+    const maxName = this.config.profile.maxNameLength;
+    // Mobius' database refuses the row (ER_DATA_TOO_LONG) and it answers as for any failed insert
+    if (maxName !== undefined && rn.length > maxName)
+      throw new CseError(500, RSC.INTERNAL_SERVER_ERROR, "[create_action] create resource error");
     const time = this.time(ms);
     const rep: Attrs = { rn, ty, pi: parent.ri, ri, ct: time, lt: time, et: attrs.et ?? defaultExpiry(ms) };
     // an AE has no creator attribute (TS-0001, ACME, Mobius): it owns itself, so its AE-ID is the

@@ -56,6 +56,11 @@ export interface Profile {
   fractionalTimes: boolean;
   /** `enc.net` of a subscription created without one (Mobius [3], TS-0004 and ACME [1]) */
   defaultNet: readonly number[];
+  /**
+   * the longest `rn` the CSE can store: Mobius keeps it in `lookup.rn varchar(45)` and answers a
+   * longer one 500/5000 "[create_action] create resource error" (measured, issue 22); the standard sets none
+   */
+  maxNameLength: number | undefined;
 }
 
 export const PROFILES: Record<ProfileName, Profile> = {
@@ -78,6 +83,7 @@ export const PROFILES: Record<ProfileName, Profile> = {
     subscriptionReference: "path",
     fractionalTimes: false,
     privateByDefault: false,
+    maxNameLength: 45,
   },
   standard: {
     name: "standard",
@@ -98,6 +104,7 @@ export const PROFILES: Record<ProfileName, Profile> = {
     subscriptionReference: "ri",
     fractionalTimes: true,
     privateByDefault: true,
+    maxNameLength: undefined,
   },
 };
 

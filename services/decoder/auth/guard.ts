@@ -83,15 +83,41 @@ export class AuthGuard {
 
   /** Throws unless the request carries a reader key (or authentication is off). */
   reader(req: IncomingMessage): void {
+    this.requireRole(
+      req,
+      "reader",
+      "the read API needs a reader key",
+      (role) => `a ${role} key cannot read; use a reader key`,
+    );
+  }
+
+  /**
+   * Throws unless the request may operate the forwarder (put refused records back to pending): a
+   * fleet key under `on`; under `auto` anyone on this machine, as for reads (the stack binds loopback).
+   */
+  operator(req: IncomingMessage): void {
+    this.requireRole(
+      req,
+      "fleet",
+      "this endpoint needs a fleet key",
+      (role) => `a ${role} key cannot retry records; use a fleet key`,
+    );
+  }
+
+  private requireRole(
+    req: IncomingMessage,
+    role: "reader" | "fleet",
+    missing: string,
+    wrong: (r: string) => string,
+  ): void {
     if (!this.keys || this.cfg.mode === "auto") return;
     const src = this.source(req);
     this.checkRate(src);
     const token = presentedToken(req);
-    if (token === undefined)
-      throw this.refuse(src, "unauthenticated", "the read API needs a reader key: Authorization: Bearer <key>");
+    if (token === undefined) throw this.refuse(src, "unauthenticated", `${missing}: Authorization: Bearer <key>`);
     const p = this.keys.current().principal(token);
     if (!p) throw this.refuse(src, "forbidden", "the key is not valid (unknown, revoked or malformed)");
-    if (p.role !== "reader") throw this.refuse(src, "forbidden", `a ${p.role} key cannot read; use a reader key`);
+    if (p.role !== role) throw this.refuse(src, "forbidden", wrong(p.role));
   }
 
   /** the route has webhook secrets (and authentication is not off): its callbacks may be signed */

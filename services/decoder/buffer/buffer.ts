@@ -49,12 +49,48 @@ export interface StoredRecord {
   jsonSize: number;
   con: string;
   forwardedAt: number | null;
+  /** set while the record is in the refused state (the CSE's answer in `refusal`) */
+  refusedAt: number | null;
 }
+
+/** the CSE's answer to a record it refused for good, kept with the record */
+export interface Refusal {
+  /** HTTP status and X-M2M-RSC (0: none) */
+  status: number;
+  rsc: number;
+  /** the m2m:dbg text (or the start of the body) */
+  reason: string;
+  /** the container and name it was sent to */
+  container: string;
+  rn: string;
+  at: number;
+}
+
+/** a refused record as the read API lists it (no content) */
+export interface RefusedRecord {
+  seq: number;
+  messageId: string;
+  device: string;
+  receivedAt: number;
+  refusal: Refusal;
+}
+
+/** which refused records a retry puts back to pending: all, a container's, or some by seq */
+export interface RetryFilter {
+  container?: string | undefined;
+  seqs?: number[] | undefined;
+}
+
+/** counters the forwarder moves on its own (no row changes with them) */
+export type ForwarderCounter = "forward_failures" | "repairs" | "conflicts_verified";
 
 export type BatchItem =
   { kind: "record"; record: NewRecord } | { kind: "dead"; dead: DeadLetter } | { kind: "rejected" };
 /** per item: the record's seq and whether its message id was already stored; undefined for the others */
 export type BatchResult = { seq: number; duplicate: boolean } | undefined;
+
+/** what the CSE is handed of a stored record */
+export type DeliveredRecord = Pick<StoredRecord, "seq" | "messageId" | "rn" | "device" | "con">;
 
 /**
  * Hands a stored record to the CSE inside the buffer's own transaction (the in-process CSE shares
@@ -62,8 +98,14 @@ export type BatchResult = { seq: number; duplicate: boolean } | undefined;
  * any other error aborts the whole transaction.
  */
 export interface Delivery {
-  deliver(record: Pick<StoredRecord, "messageId" | "rn" | "device" | "con">): void;
+  deliver(record: DeliveredRecord): void;
   refused(e: unknown): e is Error;
+  /**
+   * For a record left pending by a forwarding run whose delivery threw: the CSE's answer to keep
+   * with it (refused for good), "later" (it stays pending and is looked at outside the transaction,
+   * e.g. a taken name to read back), or undefined (abort the transaction).
+   */
+  leftover(e: unknown): Refusal | "later" | undefined;
 }
 
 export interface BufferOptions {
@@ -72,7 +114,10 @@ export interface BufferOptions {
 }
 
 export const RECORD_COLUMNS =
-  "seq, message_id AS messageId, rn, received_at AS receivedAt, layout, format, device, size, json_size AS jsonSize, con, forwarded_at AS forwardedAt";
+  "seq, message_id AS messageId, rn, received_at AS receivedAt, layout, format, device, size, json_size AS jsonSize, con, forwarded_at AS forwardedAt, refused_at AS refusedAt";
+
+/** neither forwarded nor refused: the forwarder's work (the partial indexes' condition) */
+const PENDING = "forwarded_at IS NULL AND refused_at IS NULL";
 
 function prepare(db: Database.Database) {
   return {
@@ -81,6 +126,7 @@ function prepare(db: Database.Database) {
       "INSERT OR IGNORE INTO records (message_id, rn, received_at, layout, format, device, size, json_size, con, forwarded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     ),
     seqOf: db.prepare("SELECT seq FROM records WHERE message_id = ?").pluck(),
+    byMessageId: db.prepare(`SELECT ${RECORD_COLUMNS} FROM records WHERE message_id = ?`),
     device: db.prepare(
       "INSERT INTO devices (device, last_seq, count) VALUES (?, ?, 1) ON CONFLICT (device) DO UPDATE SET last_seq = excluded.last_seq, count = count + 1",
     ),
@@ -94,8 +140,43 @@ function prepare(db: Database.Database) {
     ),
     counters: db.prepare("SELECT name, value FROM counters"),
     flagCounters: db.prepare("SELECT name, value FROM counters WHERE name LIKE 'flagged%'"),
-    pending: db.prepare(`SELECT ${RECORD_COLUMNS} FROM records WHERE forwarded_at IS NULL ORDER BY seq LIMIT ?`),
-    mark: db.prepare("UPDATE records SET forwarded_at = ? WHERE seq = ? AND forwarded_at IS NULL"),
+    pending: db.prepare(`SELECT ${RECORD_COLUMNS} FROM records WHERE ${PENDING} AND seq > ? ORDER BY seq LIMIT ?`),
+    pendingOfDevice: db.prepare(
+      `SELECT ${RECORD_COLUMNS} FROM records WHERE ${PENDING} AND device = ? AND seq > ? ORDER BY seq LIMIT ?`,
+    ),
+    pendingOfDevices: db.prepare(
+      `SELECT ${RECORD_COLUMNS} FROM records WHERE ${PENDING} AND device IN (SELECT value FROM json_each(?)) AND seq > ? ORDER BY seq LIMIT ?`,
+    ),
+    // one index seek per device with pending records, however many records each has
+    pendingDevices: db
+      .prepare(
+        `WITH RECURSIVE d(device) AS (
+           SELECT min(device) FROM records WHERE ${PENDING}
+           UNION ALL
+           SELECT (SELECT min(device) FROM records WHERE ${PENDING} AND device > d.device) FROM d WHERE d.device IS NOT NULL
+         ) SELECT device FROM d WHERE device IS NOT NULL`,
+      )
+      .pluck(),
+    pendingCount: db.prepare(`SELECT count(*) FROM records WHERE ${PENDING}`).pluck(),
+    mark: db.prepare(`UPDATE records SET forwarded_at = ? WHERE seq = ? AND ${PENDING}`),
+    rename: db.prepare("UPDATE records SET rn = ? WHERE seq = ?"),
+    refuse: db.prepare(`UPDATE records SET refused_at = ?, refusal = ? WHERE seq = ? AND ${PENDING}`),
+    retryAll: db.prepare("UPDATE records SET refused_at = NULL, refusal = NULL WHERE refused_at IS NOT NULL"),
+    retryContainer: db.prepare(
+      "UPDATE records SET refused_at = NULL, refusal = NULL WHERE refused_at IS NOT NULL AND json_extract(refusal, '$.container') = ?",
+    ),
+    retryOne: db.prepare(
+      "UPDATE records SET refused_at = NULL, refusal = NULL WHERE refused_at IS NOT NULL AND seq = ?",
+    ),
+    refused: db.prepare(
+      "SELECT seq, message_id AS messageId, device, received_at AS receivedAt, refusal FROM records WHERE refused_at IS NOT NULL ORDER BY seq DESC LIMIT ?",
+    ),
+    refusedOf: db.prepare(
+      "SELECT seq, message_id AS messageId, device, received_at AS receivedAt, refusal FROM records WHERE refused_at IS NOT NULL AND json_extract(refusal, '$.container') = ? ORDER BY seq DESC LIMIT ?",
+    ),
+    refusedByContainer: db.prepare(
+      "SELECT json_extract(refusal, '$.container') AS container, count(*) AS refused, max(refused_at) AS lastAt FROM records WHERE refused_at IS NOT NULL GROUP BY 1 ORDER BY 2 DESC, 1",
+    ),
     after: db.prepare(`SELECT ${RECORD_COLUMNS} FROM records WHERE seq > ? ORDER BY seq DESC LIMIT ?`),
     maxSeq: db.prepare("SELECT coalesce(max(seq), 0) FROM records").pluck(),
     latest: db.prepare(
@@ -162,6 +243,8 @@ export class RecordBuffer {
   private readonly q: ReturnType<typeof prepare>;
   private readonly writeBatch: (items: BatchItem[]) => BatchResult[];
   private readonly markBatch: (seqs: number[], at: number) => number;
+  private readonly refuseBatch: (refusals: readonly { seq: number; refusal: Refusal }[]) => number;
+  private readonly retryBatch: (filter: RetryFilter) => number;
   private readonly writeOneDelivered: (record: NewRecord, delivery: Delivery, at: number) => BatchResult & object;
   private readonly writeAllDelivered: (items: BatchItem[], delivery: Delivery, at: number) => (BatchResult | Error)[];
   private readonly markOneDelivered: (record: StoredRecord, delivery: Delivery, at: number) => void;
@@ -199,11 +282,31 @@ export class RecordBuffer {
       this.bump({ forwarded: n });
       return n;
     });
+    this.refuseBatch = this.db.transaction((refusals: readonly { seq: number; refusal: Refusal }[]) => {
+      let n = 0;
+      for (const { seq, refusal } of refusals) n += this.q.refuse.run(refusal.at, JSON.stringify(refusal), seq).changes;
+      this.bump({ refused: n });
+      return n;
+    });
+    this.retryBatch = this.db.transaction((filter: RetryFilter) => {
+      let n = 0;
+      if (filter.seqs) for (const seq of filter.seqs) n += this.q.retryOne.run(seq).changes;
+      else if (filter.container !== undefined) n = this.q.retryContainer.run(filter.container).changes;
+      else n = this.q.retryAll.run().changes;
+      this.bump({ refused: -n });
+      return n;
+    });
     // a nested db.transaction() runs as a savepoint: a refused record is undone with its delivery alone
     this.writeOneDelivered = this.db.transaction((record: NewRecord, delivery: Delivery, at: number) => {
       const r = this.insert(record, at);
       if (!r.duplicate)
-        delivery.deliver({ messageId: record.messageId, rn: storedRn(record), device: record.device, con: record.con });
+        delivery.deliver({
+          seq: r.seq,
+          messageId: record.messageId,
+          rn: storedRn(record),
+          device: record.device,
+          con: record.con,
+        });
       return r;
     });
     this.writeAllDelivered = this.db.transaction((items: BatchItem[], delivery: Delivery, at: number) => {
@@ -240,26 +343,31 @@ export class RecordBuffer {
 
   /**
    * Delivers records stored before the CSE shared this transaction (left pending by a run that
-   * forwarded over HTTP), in seq order, each marked forwarded with its delivery. Stops at the first
-   * refusal and returns it: what follows stays pending, so nothing overtakes it.
+   * forwarded over HTTP), in seq order, each marked forwarded with its delivery. A record the CSE
+   * refuses for good goes to the refused state; one it answers "later" for stays pending and is
+   * returned, for the caller to look at outside the transaction.
    */
   deliverPending(
     delivery: Delivery,
     limit: number,
     at = Date.now(),
-  ): { delivered: number; refusal: Error | undefined } {
+  ): { delivered: number; refused: number; later: StoredRecord[] } {
     return this.db.transaction(() => {
       let delivered = 0;
+      let refused = 0;
+      const later: StoredRecord[] = [];
       for (const r of this.pending(limit)) {
         try {
           this.markOneDelivered(r, delivery, at);
           delivered++;
         } catch (e) {
-          if (delivery.refused(e)) return { delivered, refusal: e };
-          throw e;
+          const outcome = delivery.leftover(e);
+          if (outcome === undefined) throw e;
+          if (outcome === "later") later.push(r);
+          else refused += this.refuseBatch([{ seq: r.seq, refusal: outcome }]);
         }
       }
-      return { delivered, refusal: undefined };
+      return { delivered, refused, later };
     })();
   }
 
@@ -328,16 +436,63 @@ export class RecordBuffer {
     }
   }
 
-  pending(limit: number): StoredRecord[] {
-    return this.q.pending.all(limit) as StoredRecord[];
+  /** the oldest pending records (after seq `after`), whatever their container */
+  pending(limit: number, after = 0): StoredRecord[] {
+    return this.q.pending.all(after, limit) as StoredRecord[];
+  }
+
+  /** the oldest pending records of these devices (one container's) after seq `after`, in seq order */
+  pendingOf(devices: readonly string[], limit: number, after = 0): StoredRecord[] {
+    if (devices.length === 1) return this.q.pendingOfDevice.all(devices[0], after, limit) as StoredRecord[];
+    return this.q.pendingOfDevices.all(JSON.stringify(devices), after, limit) as StoredRecord[];
+  }
+
+  /** the devices that have pending records */
+  pendingDevices(): string[] {
+    return this.q.pendingDevices.all() as string[];
+  }
+
+  pendingCount(): number {
+    return this.q.pendingCount.get() as number;
   }
 
   markForwarded(seqs: number[], at = Date.now()): number {
     return seqs.length ? this.withoutFsync(() => this.markBatch(seqs, at)) : 0;
   }
 
-  countForwardFailure(n = 1): void {
-    this.withoutFsync(() => this.bump({ forward_failures: n }));
+  /**
+   * The record goes to the CSE under this name from now on: an old name too long for Mobius, or the
+   * next name after a conflict that was not ours. Stored before the create is sent, so a resend
+   * after a crash uses it too.
+   */
+  rename(seq: number, rn: string): void {
+    this.withoutFsync(() => this.q.rename.run(rn, seq));
+  }
+
+  /** Puts pending records into the refused state with the CSE's answer; returns how many moved. */
+  refuse(refusals: readonly { seq: number; refusal: Refusal }[]): number {
+    return refusals.length ? this.withoutFsync(() => this.refuseBatch(refusals)) : 0;
+  }
+
+  /** Puts refused records back to pending (the user fixed the cause); returns how many. */
+  retryRefused(filter: RetryFilter = {}): number {
+    return this.retryBatch(filter);
+  }
+
+  count(counter: ForwarderCounter, n = 1): void {
+    this.withoutFsync(() => this.bump({ [counter]: n }));
+  }
+
+  /** refused records, newest first */
+  refused(limit: number, container?: string): RefusedRecord[] {
+    const rows = (
+      container === undefined ? this.q.refused.all(limit) : this.q.refusedOf.all(container, limit)
+    ) as (Omit<RefusedRecord, "refusal"> & { refusal: string })[];
+    return rows.map((r) => ({ ...r, refusal: JSON.parse(r.refusal) as Refusal }));
+  }
+
+  refusedByContainer(): { container: string; refused: number; lastAt: number }[] {
+    return this.q.refusedByContainer.all() as { container: string; refused: number; lastAt: number }[];
   }
 
   counters(): Counters {
@@ -371,6 +526,11 @@ export class RecordBuffer {
   latest(limit: number, device?: string): StoredRecord[] {
     if (device !== undefined) return this.q.latestOf.all(device) as StoredRecord[];
     return this.q.latest.all(limit) as StoredRecord[];
+  }
+
+  /** the record stored under this message id (its name in the CSE, delivered or refused) */
+  byMessageId(messageId: string): StoredRecord | undefined {
+    return this.q.byMessageId.get(messageId) as StoredRecord | undefined;
   }
 
   devices(): string[] {

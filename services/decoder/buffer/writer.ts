@@ -3,12 +3,23 @@
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
-import type { BatchItem, BatchResult, BufferOptions, RecordBuffer } from "./buffer.ts";
+import type {
+  BatchItem,
+  BatchResult,
+  BufferOptions,
+  ForwarderCounter,
+  RecordBuffer,
+  Refusal,
+  RetryFilter,
+} from "./buffer.ts";
 
 export type WriterRequest =
   | { id: number; op: "write"; items: BatchItem[] }
   | { id: number; op: "mark"; seqs: number[]; at: number }
-  | { id: number; op: "failure"; n: number }
+  | { id: number; op: "rename"; seq: number; rn: string }
+  | { id: number; op: "refuse"; refusals: { seq: number; refusal: Refusal }[] }
+  | { id: number; op: "retry"; filter: RetryFilter }
+  | { id: number; op: "count"; counter: ForwarderCounter; n: number }
   | { id: number; op: "status"; key: string; value: unknown }
   | { id: number; op: "close" };
 export type WriterResponse =
@@ -28,7 +39,13 @@ export interface BufferWriter {
   /** one transaction: resolves once it is durable; an Error in place of a result: that item alone was refused, not stored */
   write(items: BatchItem[]): Promise<(BatchResult | Error)[]>;
   markForwarded(seqs: number[]): Promise<number>;
-  countForwardFailure(): void;
+  /** the record goes to the CSE under another name from now on (an old long name, a repair) */
+  rename(seq: number, rn: string): Promise<void>;
+  /** pending records into the refused state; resolves with how many moved */
+  refuse(refusals: { seq: number; refusal: Refusal }[]): Promise<number>;
+  /** refused records back to pending; resolves with how many */
+  retryRefused(filter: RetryFilter): Promise<number>;
+  count(counter: ForwarderCounter, n?: number): void;
   setStatus(key: string, value: unknown): void;
   close(): Promise<void>;
 }
@@ -41,8 +58,17 @@ export class DirectWriter implements BufferWriter {
   async markForwarded(seqs: number[]) {
     return this.buffer.markForwarded(seqs);
   }
-  countForwardFailure() {
-    this.buffer.countForwardFailure();
+  async rename(seq: number, rn: string) {
+    this.buffer.rename(seq, rn);
+  }
+  async refuse(refusals: { seq: number; refusal: Refusal }[]) {
+    return this.buffer.refuse(refusals);
+  }
+  async retryRefused(filter: RetryFilter) {
+    return this.buffer.retryRefused(filter);
+  }
+  count(counter: ForwarderCounter, n = 1) {
+    this.buffer.count(counter, n);
   }
   setStatus(key: string, value: unknown) {
     if (this.buffer.db.open) this.buffer.setStatus(key, value);
@@ -116,8 +142,20 @@ export class ThreadWriter implements BufferWriter {
     return seqs.length ? this.call({ op: "mark", seqs, at: Date.now() }) : Promise.resolve(0);
   }
 
-  countForwardFailure(): void {
-    this.call({ op: "failure", n: 1 }).catch(() => {});
+  rename(seq: number, rn: string): Promise<void> {
+    return this.call({ op: "rename", seq, rn });
+  }
+
+  refuse(refusals: { seq: number; refusal: Refusal }[]): Promise<number> {
+    return refusals.length ? this.call({ op: "refuse", refusals }) : Promise.resolve(0);
+  }
+
+  retryRefused(filter: RetryFilter): Promise<number> {
+    return this.call({ op: "retry", filter });
+  }
+
+  count(counter: ForwarderCounter, n = 1): void {
+    this.call({ op: "count", counter, n }).catch(() => {});
   }
 
   setStatus(key: string, value: unknown): void {

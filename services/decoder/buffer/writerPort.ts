@@ -8,11 +8,22 @@ import type { WriterRequest, WriterResponse } from "./writer.ts";
 /** The forwarder's bookkeeping, the same on every writer thread. */
 export function bookkeeping(
   buffer: RecordBuffer,
-  m: Extract<WriterRequest, { op: "mark" | "failure" | "status" }>,
+  m: Extract<WriterRequest, { op: "mark" | "rename" | "refuse" | "retry" | "count" | "status" }>,
 ): unknown {
-  if (m.op === "mark") return buffer.markForwarded(m.seqs, m.at);
-  if (m.op === "failure") return buffer.countForwardFailure(m.n);
-  return buffer.setStatus(m.key, m.value);
+  switch (m.op) {
+    case "mark":
+      return buffer.markForwarded(m.seqs, m.at);
+    case "rename":
+      return buffer.rename(m.seq, m.rn);
+    case "refuse":
+      return buffer.refuse(m.refusals);
+    case "retry":
+      return buffer.retryRefused(m.filter);
+    case "count":
+      return buffer.count(m.counter, m.n);
+    case "status":
+      return buffer.setStatus(m.key, m.value);
+  }
 }
 
 export function answerWriterRequests(port: MessagePort, handle: (m: WriterRequest) => unknown): void {

@@ -71,6 +71,12 @@ async function serve(): Promise<void> {
     switch (m.op) {
       case "write":
         return writer.write(m.items);
+      case "retry": {
+        // refused records back to pending, then into the CSE at once: no forwarder runs for this buffer
+        const n = buffer.retryRefused(m.filter);
+        if (n > 0) await deliverLeftovers(buffer, cse, log);
+        return n;
+      }
       case "close":
         await writer.close();
         await cse.close();

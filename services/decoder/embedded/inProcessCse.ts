@@ -7,19 +7,22 @@ import { CseError, RSC } from "../../cse/src/errors.ts";
 import type { ProfileName } from "../../cse/src/profile.ts";
 import { parseRequest } from "../../cse/src/request.ts";
 import { startCse, type RunningCse } from "../../cse/src/server.ts";
-import type { Delivery, StoredRecord } from "../buffer/buffer.ts";
+import type { DeliveredRecord, Delivery, Refusal } from "../buffer/buffer.ts";
 import type { CseTarget } from "../config.ts";
 import { containerFor } from "../forward/containers.ts";
 import {
   aeAlreadyRegistered,
   aeRequestBody,
+  classifyInstance,
   containerRequestBody,
   createdOrExists,
   INSTANCE_CNF,
   reason,
+  refusalOf,
   TY,
   type M2mResponse,
 } from "../forward/onem2m.ts";
+import { instanceLabels, MAX_RESOURCE_NAME } from "../names.ts";
 
 export interface EmbeddedCseConfig {
   host: string;
@@ -33,12 +36,26 @@ export class RecordRefused extends Error {
   constructor(
     message: string,
     override readonly cause: CseError,
+    /** where it was sent: kept with a left-over record refused for good */
+    readonly container: string,
+    readonly rn: string,
   ) {
     super(message);
   }
 }
 
-type Delivered = Pick<StoredRecord, "messageId" | "rn" | "device" | "con">;
+/** why a left-over record waits: its name is taken (read it back), too long (look for it, rename), or its container is gone */
+export type LaterReason = "taken" | "old-name" | "missing";
+
+/** a left-over record that cannot go in inside this transaction (see LaterReason) */
+class Later extends Error {}
+
+/** the answer an HTTP POST would have given for a CSE error */
+const answerOf = (e: CseError): M2mResponse => ({
+  status: e.status,
+  rsc: e.rsc,
+  body: JSON.stringify({ "m2m:dbg": e.message }),
+});
 
 export class InProcessCse implements Delivery {
   private aeReady = false;
@@ -47,6 +64,11 @@ export class InProcessCse implements Delivery {
   private ri = 0;
   /** notifications of instances created in the open transaction: raised once it has committed */
   private raises: (() => void)[] = [];
+  /**
+   * set while records a forwarding run left are delivered (deliverLeftovers): why each record that
+   * has to wait waits, and the containers it holds up — what follows it in its container waits too
+   */
+  private pass: { why: Map<number, LaterReason>; held: Set<string> } | undefined;
 
   private constructor(
     readonly running: RunningCse,
@@ -74,29 +96,38 @@ export class InProcessCse implements Delivery {
   }
 
   /** The same request the forwarder would send over HTTP, parsed by the CSE's own HTTP binding. */
-  private request(path: string, body: string, ty: number) {
+  private request(method: "GET" | "POST", path: string, body?: string, ty?: number) {
     const headers: Record<string, string> = {
       "x-m2m-ri": `inproc-${++this.ri}`,
       "x-m2m-origin": this.target.origin,
       "x-m2m-rvi": this.target.rvi,
-      "content-type": `application/json;ty=${ty}`,
     };
+    if (ty !== undefined) headers["content-type"] = `application/json;ty=${ty}`;
     return parseRequest({
-      method: "POST",
+      method,
       url: `${this.basePath}${path ? `/${path}` : ""}`,
       header: (n) => headers[n],
-      body: Buffer.from(body),
+      body: Buffer.from(body ?? ""),
     });
   }
 
-  private async create(path: string, body: string, ty: number): Promise<M2mResponse> {
+  private async call(method: "GET" | "POST", path: string, body?: string, ty?: number): Promise<M2mResponse> {
     try {
-      const r = await this.running.core.handle(this.request(path, body, ty));
+      const r = await this.running.core.handle(this.request(method, path, body, ty));
       return { status: r.status, rsc: r.rsc, body: JSON.stringify(r.body ?? null) };
     } catch (e) {
       if (!(e instanceof CseError)) throw e;
-      return { status: e.status, rsc: e.rsc, body: JSON.stringify({ "m2m:dbg": e.message }) };
+      return answerOf(e);
     }
+  }
+
+  private create(path: string, body: string, ty: number): Promise<M2mResponse> {
+    return this.call("POST", path, body, ty);
+  }
+
+  /** GET of a record's instance (the read-back of a taken name), outside any open transaction */
+  retrieveInstance(device: string, rn: string): Promise<M2mResponse> {
+    return this.call("GET", `${this.target.ae}/${containerFor(this.target, device)}/${rn}`);
   }
 
   /** The AE and the containers these devices' records go to exist (each created once, in its own transaction). */
@@ -121,35 +152,74 @@ export class InProcessCse implements Delivery {
   }
 
   /** Delivery: the record's contentInstance, inside the buffer's open transaction. */
-  deliver(record: Delivered): void {
+  deliver(record: DeliveredRecord): void {
     const container = containerFor(this.target, record.device);
+    const rn = record.rn ?? record.messageId;
+    const pass = this.pass;
+    if (pass) {
+      if (pass.held.has(container)) throw new Later();
+      // a name from before issue 22 that Mobius cannot store: looked for, then renamed, outside the transaction
+      if (rn.length > MAX_RESOURCE_NAME) this.wait(pass, record.seq, container, "old-name");
+    }
     try {
       const created = this.running.core.createInstanceInOpenTransaction({
         path: `${this.target.ae}/${container}`,
         originator: this.target.origin,
-        rn: record.rn ?? record.messageId,
+        rn,
         cnf: INSTANCE_CNF,
         con: record.con,
+        lbl: instanceLabels(record.messageId, rn),
       });
       this.raises.push(created.raise);
     } catch (e) {
       if (!(e instanceof CseError)) throw e;
-      // the name is taken: this record's instance is there already (delivered before its mark was)
-      if (e.rsc === RSC.CONFLICT) return;
       // gone containers are created again before the next batch
       if (e.rsc === RSC.NOT_FOUND) {
         this.containers.delete(container);
         this.aeReady = false;
       }
+      // the name is taken: delivered before its mark was, or not ours — read back after the transaction
+      if (pass && e.rsc === RSC.CONFLICT) this.wait(pass, record.seq, container, "taken");
+      if (pass && e.rsc === RSC.NOT_FOUND) this.wait(pass, record.seq, container, "missing");
+      // a new record's name is a fresh ULID: taken means someone else's instance, so its sender retries
       throw new RecordRefused(
         `the CSE refused ${record.messageId} for ${this.target.ae}/${container}: ${e.message}`,
         e,
+        container,
+        rn,
       );
     }
   }
 
+  private wait(pass: NonNullable<InProcessCse["pass"]>, seq: number, container: string, why: LaterReason): never {
+    pass.why.set(seq, why);
+    pass.held.add(container);
+    throw new Later();
+  }
+
   refused(e: unknown): e is Error {
     return e instanceof RecordRefused;
+  }
+
+  leftover(e: unknown): Refusal | "later" | undefined {
+    if (e instanceof Later) return "later";
+    if (!(e instanceof RecordRefused)) return undefined;
+    const answer = answerOf(e.cause);
+    return classifyInstance(answer) === "refused" ? refusalOf(answer, e.container, e.rn) : undefined;
+  }
+
+  /**
+   * Runs `fn` (deliverPending) as a pass over left-over records: returns why each record that has
+   * to wait waits (by seq).
+   */
+  leftoverPass<T>(fn: () => T): { result: T; why: Map<number, LaterReason> } {
+    const pass = { why: new Map<number, LaterReason>(), held: new Set<string>() };
+    this.pass = pass;
+    try {
+      return { result: fn(), why: pass.why };
+    } finally {
+      this.pass = undefined;
+    }
   }
 
   /** After the transaction: its notifications go out (committed) or are dropped (rolled back). */

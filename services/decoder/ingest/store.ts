@@ -7,7 +7,7 @@ import { decodeMessage } from "../decode.ts";
 import { IngestError } from "../errors.ts";
 import { DEFAULT_FIDELITY, type FidelityPolicy } from "../fidelity.ts";
 import type { LayoutRegistry } from "../layouts.ts";
-import { nextUlid, resourceNameFor } from "../names.ts";
+import { nextUlid } from "../names.ts";
 import type { IngestMeta } from "../request.ts";
 
 export const UNKNOWN_DEVICE = "unknown";
@@ -92,7 +92,8 @@ export class MessageStore {
       });
       throw new IngestError("undecodable", reason);
     }
-    // names sort by arrival (docs/stack.md): Mobius picks la/ol by resource name
+    // every record is named by the ULID of its arrival (docs/stack.md): ≤ 45 characters for Mobius'
+    // lookup.rn, sorting by arrival for its la/ol; a device's own id travels in a label
     const generated = nextUlid();
     const messageId = meta.messageId ?? generated;
     const device = input.bindDevice(decoded.device ?? meta.device) ?? UNKNOWN_DEVICE;
@@ -100,7 +101,7 @@ export class MessageStore {
       kind: "record",
       record: {
         messageId,
-        rn: resourceNameFor(meta.messageId, generated),
+        rn: generated,
         receivedAt,
         layout: known.id,
         format: meta.format,

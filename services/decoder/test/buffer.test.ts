@@ -33,7 +33,7 @@ describe("record buffer", () => {
     expect(b.db.pragma("synchronous", { simple: true })).toBe(FULL);
     b.setStatus("forwarder", { state: "idle" });
     expect(b.db.pragma("synchronous", { simple: true })).toBe(FULL);
-    b.countForwardFailure();
+    b.count("forward_failures");
     expect(b.db.pragma("synchronous", { simple: true })).toBe(FULL);
     b.write([{ kind: "record", record: record(5) }]);
     b.close();

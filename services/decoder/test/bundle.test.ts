@@ -183,16 +183,17 @@ describe("stack export bundle", () => {
         expect((await c.post("/ingest", msg!, headers)).status).toBe(401);
         const ok = await c.post("/ingest", msg!, { ...headers, authorization: `Bearer ${fleet}` });
         expect(ok.status, ok.body).toBe(201);
-        // the cin is named <arrival ULID>-<message id> (docs/stack.md); the newest one is this record
+        // the cin is named by its arrival ULID, its message id in a msgid: label (docs/stack.md); the newest one is this record
         const la = await waitFor(
           "the record in the CSE",
           async () => {
             const r = await m2mGet(cseBase, "decoder/up/la");
-            return r.status === 200 ? (r.json as { "m2m:cin": { rn: string } })["m2m:cin"] : undefined;
+            return r.status === 200 ? (r.json as { "m2m:cin": { rn: string; lbl?: string[] } })["m2m:cin"] : undefined;
           },
           30_000,
         );
-        expect(la.rn).toMatch(/^[0-9A-HJKMNP-TV-Z]{26}-from-the-bundle$/);
+        expect(la.rn).toMatch(/^[0-9A-HJKMNP-TV-Z]{26}$/);
+        expect(la.lbl).toEqual(["msgid:from-the-bundle"]);
       } finally {
         await stopChild(decoder.child, decoder.exited);
         await stopChild(cse.child, cse.exited);

@@ -8,7 +8,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { parseLayout, presetById } from "#codecs";
-import { client, encodedSamples, m2mGet, spawnDecoder, tempDir, waitFor } from "./support.ts";
+import { client, encodedSamples, m2mGet, m2mWrite, spawnDecoder, tempDir, waitFor } from "./support.ts";
 import { leanClient } from "../../shared/leanHttp.ts";
 import { RecordBuffer, type BatchItem } from "../buffer/buffer.ts";
 import { bufferFileName } from "../buffer/schema.ts";
@@ -39,21 +39,7 @@ const args = (dataDir: string, extra: string[] = []) => [
   ...extra,
 ];
 
-async function m2mPut(base: string, p: string, body: unknown): Promise<number> {
-  const r = await fetch(`${base}/${p}`, {
-    method: "PUT",
-    headers: {
-      "X-M2M-RI": `t${Math.random()}`,
-      "X-M2M-Origin": "Sponde",
-      "X-M2M-RVI": "3",
-      "Content-Type": "application/json",
-      Accept: "application/json",
-    },
-    body: JSON.stringify(body),
-  });
-  await r.text();
-  return r.status;
-}
+const m2mPut = async (base: string, p: string, body: unknown) => (await m2mWrite(base, "PUT", p, body)).status;
 
 /** message id → cin name, for records and for instances, read from the file itself */
 function recordsAndInstances(file: string): { records: Map<string, string>; instances: Map<string, string> } {
@@ -67,9 +53,14 @@ function recordsAndInstances(file: string): { records: Map<string, string>; inst
         }[]
       ).map((r) => [r.message_id, r.rn]),
     );
-    const paths = db.prepare("SELECT path FROM resource WHERE ty = 4").pluck().all() as string[];
-    const instances = new Map(paths.map((p) => [messageIdOf(p.split("/").at(-1)!), p.split("/").at(-1)!]));
-    expect(instances.size).toBe(paths.length);
+    const rows = db.prepare("SELECT path, attrs FROM resource WHERE ty = 4").all() as { path: string; attrs: string }[];
+    const instances = new Map(
+      rows.map((r) => {
+        const rn = r.path.split("/").at(-1)!;
+        return [messageIdOf(rn, (JSON.parse(r.attrs) as { lbl?: string[] }).lbl), rn];
+      }),
+    );
+    expect(instances.size).toBe(rows.length);
     return { records, instances };
   } finally {
     db.close();
@@ -158,17 +149,19 @@ describe("decoder --embedded-cse", () => {
           const r = await c.post("/ingest", payloads[i]!, headers(`a-${i}`, "dev-a"));
           expect(r.status).toBe(201);
           // acknowledged = already in the CSE: no forwarding delay to wait for
-          const la = await m2mGet(cse, "decoder/dev-a/la");
-          expect(messageIdOf((la.json as { "m2m:cin": { rn: string } })["m2m:cin"].rn)).toBe(`a-${i}`);
+          const la = (await m2mGet(cse, "decoder/dev-a/la")).json as { "m2m:cin": { rn: string; lbl?: string[] } };
+          expect(messageIdOf(la["m2m:cin"].rn, la["m2m:cin"].lbl)).toBe(`a-${i}`);
         }
         const cnt = await m2mGet(cse, "decoder/dev-a");
         expect((cnt.json as { "m2m:cnt": { cni: number } })["m2m:cnt"].cni).toBe(20);
-        // names sort as the records arrived (Mobius picks la by name): <ULID>-<message id>
-        const uril = ((await m2mGet(cse, "decoder/dev-a?fu=1&ty=4")).json as { "m2m:uril": string[] })["m2m:uril"].map(
-          (u) => u.split("/").at(-1)!,
-        );
-        expect(uril.every((n) => /^[0-9A-HJKMNP-TV-Z]{26}-a-\d+$/.test(n))).toBe(true);
-        const byName = [...uril].sort().map(messageIdOf);
+        // names sort as the records arrived (Mobius picks la by name): a ULID each, the id in a label
+        const cins = (
+          (await m2mGet(cse, "decoder/dev-a?rcn=4")).json as {
+            "m2m:cnt": { "m2m:cin": { rn: string; lbl?: string[] }[] };
+          }
+        )["m2m:cnt"]["m2m:cin"];
+        expect(cins.every((c) => /^[0-9A-HJKMNP-TV-Z]{26}$/.test(c.rn))).toBe(true);
+        const byName = [...cins].sort((a, b) => (a.rn < b.rn ? -1 : 1)).map((c) => messageIdOf(c.rn, c.lbl));
         expect(byName).toEqual(Array.from({ length: 20 }, (_, i) => `a-${i}`));
         // a resend of a stored message is a duplicate: no second instance
         expect((await c.post("/ingest", payloads[3]!, headers("a-3", "dev-a"))).status).toBe(200);
@@ -181,9 +174,12 @@ describe("decoder --embedded-cse", () => {
         expect(stats).toMatchObject({ records: 20, forwarded: 20, backlog: 0, duplicates: 1 });
         await waitFor("19 notifications", () => received.length >= 19 || undefined, 20_000);
         const reps = received.map(
-          (n) => (n as { "m2m:sgn": { nev: { rep: { "m2m:cin": { rn: string } } } } })["m2m:sgn"].nev.rep["m2m:cin"].rn,
+          (n) =>
+            (n as { "m2m:sgn": { nev: { rep: { "m2m:cin": { rn: string; lbl?: string[] } } } } })["m2m:sgn"].nev.rep[
+              "m2m:cin"
+            ],
         );
-        expect(reps.map(messageIdOf)).toEqual(Array.from({ length: 19 }, (_, i) => `a-${i + 1}`));
+        expect(reps.map((c) => messageIdOf(c.rn, c.lbl))).toEqual(Array.from({ length: 19 }, (_, i) => `a-${i + 1}`));
         await d.stop();
       } finally {
         hook.close();
@@ -219,6 +215,63 @@ describe("decoder --embedded-cse", () => {
       // b-0's instance went when mbs shrank (the CSE trims a container to its new limits): the CSE's
       // doing, not a lost record; b-1 is there once, after its refused first try
       expect([...instances.keys()].sort()).toEqual(["b-1", "c-0"]);
+    },
+  );
+
+  it(
+    "keeps left-over records the CSE refuses as refused, and delivers them in-process once retried after the fix",
+    { timeout: 90_000 },
+    async () => {
+      const dataDir = tempDir();
+      let d = await spawnDecoder(args(dataDir));
+      let c = client(d.url);
+      expect((await c.post("/ingest", payloads[0]!, headers("t-0", "dev-t"))).status).toBe(201);
+      // the container is made too small for any record
+      expect(await m2mPut(String(d.listening.cseBaseUrl), "decoder/dev-t", { "m2m:cnt": { mbs: 4 } })).toBe(200);
+      await d.stop();
+      // records a forwarding run left pending for that container
+      const b = new RecordBuffer(path.join(dataDir, bufferFileName(0)));
+      b.write(
+        [1, 2].map((i) => ({
+          kind: "record" as const,
+          record: {
+            messageId: `t-${i}`,
+            receivedAt: Date.now(),
+            layout: "kineis-tracker",
+            format: "bitpacked",
+            device: "dev-t",
+            size: 19,
+            jsonSize: 60,
+            con: JSON.stringify({ left: i }),
+          },
+        })),
+      );
+      b.close();
+      d = await spawnDecoder(args(dataDir));
+      c = client(d.url);
+      const cse = String(d.listening.cseBaseUrl);
+      let stats = JSON.parse((await c.get("/api/stats")).body) as Record<string, unknown>;
+      expect(stats).toMatchObject({ records: 3, delivered: 1, pending: 0, refused: 2 });
+      const listed = JSON.parse((await c.get("/api/refused")).body) as {
+        refused: { messageId: string; refusal: { status: number; rsc: number } }[];
+      };
+      expect(listed.refused.map((r) => [r.messageId, r.refusal.status, r.refusal.rsc]).sort()).toEqual([
+        ["t-1", 406, 5207],
+        ["t-2", 406, 5207],
+      ]);
+      // new records of that device are refused at ingest (503, not stored), others flow
+      expect((await c.post("/ingest", payloads[1]!, headers("u-0", "dev-u"))).status).toBe(201);
+      expect(await m2mPut(cse, "decoder/dev-t", { "m2m:cnt": { mbs: 100_000 } })).toBe(200);
+      const retried = await c.post("/api/refused/retry", JSON.stringify({ container: "dev-t" }), {
+        "content-type": "application/json",
+      });
+      expect(JSON.parse(retried.body)).toEqual({ retried: 2 });
+      // delivered inside the retry: no forwarder runs for an in-process buffer
+      stats = JSON.parse((await c.get("/api/stats")).body) as Record<string, unknown>;
+      expect(stats).toMatchObject({ records: 4, delivered: 4, pending: 0, refused: 0 });
+      const cnt = (await m2mGet(cse, "decoder/dev-t")).json as { "m2m:cnt": { cni: number } };
+      expect(cnt["m2m:cnt"].cni).toBe(2);
+      await d.stop();
     },
   );
 
@@ -289,8 +342,9 @@ describe("in-process commit (library)", () => {
     },
   });
 
-  async function open() {
-    const buffer = new RecordBuffer(path.join(tempDir(), bufferFileName(0)));
+  /** the buffer at `file` (a new one by default) with the in-process CSE on its connection */
+  async function open(file = path.join(tempDir(), bufferFileName(0))) {
+    const buffer = new RecordBuffer(file);
     const cse = await InProcessCse.start(
       buffer.db,
       { host: "127.0.0.1", port: 0, profile: undefined, verifySubscriptions: false },
@@ -311,6 +365,7 @@ describe("in-process commit (library)", () => {
         cse.deliver(r);
       },
       refused: (e: unknown): e is Error => cse.refused(e),
+      leftover: (e: unknown) => cse.leftover(e),
     };
     expect(() => buffer.writeDelivered(items, failing)).toThrow(/injected/);
     cse.settle(false);
@@ -376,27 +431,58 @@ describe("in-process commit (library)", () => {
     buffer.close();
   });
 
-  it("delivers what a forwarding run left pending before anything new, and counts an instance already there as delivered", async () => {
+  it("delivers what a forwarding run left pending before anything new, and counts an instance already there as delivered once it reads back as ours", async () => {
     const file = path.join(tempDir(), bufferFileName(0));
     const old = new RecordBuffer(file);
     old.write([record("p1", "x"), record("p2", "x"), record("p3", "z")]);
     old.close();
-    const buffer = new RecordBuffer(file);
-    const cse = await InProcessCse.start(
-      buffer.db,
-      { host: "127.0.0.1", port: 0, profile: undefined, verifySubscriptions: false },
-      target,
-      () => {},
-    );
+    const { buffer, cse } = await open(file);
     // p1 reached the CSE but its mark did not (the forwarder was killed in between)
     await cse.prepare(["x"]);
     buffer.db.transaction(() =>
-      cse.deliver({ messageId: "p1", rn: null, device: "x", con: JSON.stringify({ id: "p1" }) }),
+      cse.deliver({ seq: 1, messageId: "p1", rn: null, device: "x", con: JSON.stringify({ id: "p1" }) }),
     )();
     cse.settle(true);
     expect(await deliverLeftovers(buffer, cse, () => {})).toBe(3);
     expect(buffer.pending(10)).toEqual([]);
     expect(buffer.db.prepare("SELECT count(*) FROM resource WHERE ty = 4").pluck().get()).toBe(3);
+    // p1's taken name was read back: our content, so delivered without a second instance
+    expect(buffer.counters()).toMatchObject({ conflicts_verified: 1, repairs: 0, forwarded: 3, refused: 0 });
+    await cse.close();
+    buffer.close();
+  });
+
+  it("sets left-over records the CSE refuses for good aside as refused, and repairs one whose name holds other content", async () => {
+    const file = path.join(tempDir(), bufferFileName(0));
+    const old = new RecordBuffer(file);
+    old.write([record("p1", "shut"), record("p2", "shut"), record("q1", "open"), record("q2", "open")]);
+    old.close();
+    const { buffer, cse } = await open(file);
+    await cse.prepare(["shut", "open"]);
+    // "shut" takes no instance at all (mni 0: 406/5207); q1's name already holds someone else's instance
+    expect(await m2mPut(cse.target.url, "decoder/shut", { "m2m:cnt": { mni: 0 } })).toBe(200);
+    const q1 = buffer.pending(10).find((r) => r.messageId === "q1")!;
+    const other = await m2mWrite(
+      cse.target.url,
+      "POST",
+      "decoder/open",
+      { "m2m:cin": { rn: q1.rn ?? q1.messageId, con: "not q1" } },
+      "Cother",
+      4,
+    );
+    expect(other.status).toBe(201);
+    const logged: string[] = [];
+    expect(await deliverLeftovers(buffer, cse, (m) => logged.push(m))).toBe(2);
+    expect(buffer.pendingCount()).toBe(0);
+    expect(buffer.counters()).toMatchObject({ forwarded: 2, refused: 2, repairs: 1 });
+    const refused = buffer.refused(10);
+    expect(refused.map((r) => r.messageId).sort()).toEqual(["p1", "p2"]);
+    expect(refused[0]!.refusal).toMatchObject({ status: 406, rsc: 5207, container: "shut" });
+    expect(logged.join("\n")).toMatch(/answered 409 \(exists\) but holds other content/);
+    // q1 went in under the next name, labelled with its id; the stranger's instance is untouched
+    expect(buffer.db.prepare("SELECT rn FROM records WHERE message_id = 'q1'").pluck().get()).toBe(
+      `${q1.messageId}.r1`,
+    );
     await cse.close();
     buffer.close();
   });

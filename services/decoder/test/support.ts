@@ -10,6 +10,7 @@ import { codecFor, type FormatId, generateSamples, parseLayout, presetById } fro
 import { own, type OwnedProcess, type OwnOptions } from "#codecs-test/helpers/processes/owned.ts";
 import { startCse, type RunningCse } from "../../cse/src/server.ts";
 import { CSE_ENTRY, DECODER_ENTRY, launch, type LaunchOptions, stopChild, type Launched } from "../../shared/launch.ts";
+import { messageIdOf } from "../names.ts";
 
 const cleanups: (() => unknown)[] = [];
 afterAll(async () => {
@@ -187,6 +188,46 @@ export async function m2mGet(
   });
   const text = await r.text();
   return { status: r.status, rsc: Number(r.headers.get("x-m2m-rsc") ?? 0), json: text ? JSON.parse(text) : null };
+}
+
+/** oneM2M create (POST with `ty`) or update (PUT) as `origin`; the status, RSC and body */
+export async function m2mWrite(
+  base: string,
+  method: "POST" | "PUT",
+  p: string,
+  body: unknown,
+  origin = "Sponde",
+  ty?: number,
+): Promise<{ status: number; rsc: number; json: unknown }> {
+  const r = await fetch(`${base}/${p}`, {
+    method,
+    headers: {
+      "X-M2M-RI": `t${Math.random()}`,
+      "X-M2M-Origin": origin,
+      "X-M2M-RVI": "3",
+      "Content-Type": ty === undefined ? "application/json" : `application/json;ty=${ty}`,
+      Accept: "application/json",
+    },
+    body: JSON.stringify(body),
+  });
+  const text = await r.text();
+  return { status: r.status, rsc: Number(r.headers.get("x-m2m-rsc") ?? 0), json: text ? JSON.parse(text) : null };
+}
+
+/**
+ * The message ids of a container's instances in name order (Mobius' order for la/ol), read from
+ * the CSE: each instance's `msgid:` label (a device's own id), else its name (a generated id).
+ * Every name must start with a ULID (repaired: `.r<n>` behind it; older decoders: `-<id>`) and
+ * fit 45 characters (Mobius).
+ */
+export async function instanceIds(base: string, container: string, origin = "Sponde"): Promise<string[]> {
+  const r = await m2mGet(base, `${container}?rcn=4`, origin);
+  if (r.status !== 200) throw new Error(`GET ${container}?rcn=4: ${r.status} ${JSON.stringify(r.json)}`);
+  const cins = (r.json as { "m2m:cnt": { "m2m:cin"?: { rn: string; lbl?: string[] }[] } })["m2m:cnt"]["m2m:cin"] ?? [];
+  const odd = cins.find((c) => !/^[0-9A-HJKMNP-TV-Z]{26}([-.][A-Za-z0-9._~-]+)?$/.test(c.rn) || c.rn.length > 45);
+  if (odd) throw new Error(`${container}/${odd.rn} is not a name of the decoder's scheme (≤ 45 characters)`);
+  cins.sort((a, b) => (a.rn < b.rn ? -1 : a.rn > b.rn ? 1 : 0));
+  return cins.map((c) => messageIdOf(c.rn, c.lbl));
 }
 
 export async function waitFor<T>(

@@ -8,7 +8,6 @@ import coap from "coap";
 import mqtt from "mqtt";
 import { describe, expect, it } from "vitest";
 import { parseLayout, presetById } from "#codecs";
-import { messageIdOf } from "../names.ts";
 import {
   client,
   cseProcess,
@@ -18,6 +17,7 @@ import {
   tempDir,
   waitFor,
   type DecoderProcess,
+  instanceIds,
 } from "./support.ts";
 
 const TOTAL = 3200;
@@ -107,9 +107,7 @@ async function expectExactlyOnce(h: Harness, ackedIds: Uint8Array, prefix: strin
   }
   const inCse: string[] = [];
   for (let d = 0; d < DEVICES; d++) {
-    const found = await m2mGet(h.cseBase, `decoder/dev-${d}?fu=1&ty=4`);
-    expect(found.status).toBe(200);
-    for (const u of (found.json as { "m2m:uril": string[] })["m2m:uril"]) inCse.push(messageIdOf(u.split("/").at(-1)!));
+    inCse.push(...(await instanceIds(h.cseBase, `decoder/dev-${d}`)));
   }
   expect(inCse.length).toBe(TOTAL);
   const unique = new Set(inCse);

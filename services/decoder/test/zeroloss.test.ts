@@ -15,9 +15,9 @@ import {
   tempDir,
   waitFor,
   type DecoderProcess,
+  instanceIds,
 } from "./support.ts";
 import { leanClient } from "../../shared/leanHttp.ts";
-import { messageIdOf } from "../names.ts";
 
 const TOTAL = 100_000;
 const DEVICES = 64;
@@ -107,8 +107,7 @@ async function expectInCse(cseBase: string): Promise<void> {
     const cnt = await m2mGet(cseBase, `decoder/dev-${d}`);
     expect(cnt.status).toBe(200);
     cni += (cnt.json as { "m2m:cnt": { cni: number } })["m2m:cnt"].cni;
-    const found = await m2mGet(cseBase, `decoder/dev-${d}?fu=1&ty=4`);
-    for (const u of (found.json as { "m2m:uril": string[] })["m2m:uril"]) inCse.push(messageIdOf(u.split("/").at(-1)!));
+    inCse.push(...(await instanceIds(cseBase, `decoder/dev-${d}`)));
   }
   expect(cni).toBe(TOTAL);
   expect(inCse.length).toBe(TOTAL);

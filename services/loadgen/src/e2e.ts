@@ -1,8 +1,8 @@
 // End-to-end delay, ingest → contentInstance, sampled through CSE subscriptions. The decoder files
 // each device's records in the device's own container (created on its first record), so the probe
 // subscribes to the decoder's AE for new containers and then to the first `maxContainers` of them
-// (plus those already there) for their new cins; a cin's name is the message id, which carries the
-// send time. The stack runs as configured: no shared container that would serialise forwarding.
+// (plus those already there) for their new cins; a cin carries the message id (in its `msgid:`
+// label), and the generator's message id carries the send time. The stack runs as configured: no shared container that would serialise forwarding.
 import { randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -46,13 +46,13 @@ const m2mHeaders = (origin: string, extra: Record<string, string> = {}) => ({
   ...extra,
 });
 
-/** The send time (wall-clock ms) inside a message id made by the generator, if it is this run's. */
-export function sendTimeOf(name: unknown, runTag: string): number | undefined {
-  if (typeof name !== "string") return undefined;
-  // the decoder puts a sortable ULID in front of the message id the generator sent
-  const rn = messageIdOf(name);
-  if (!rn.startsWith(`${runTag}.`)) return undefined;
-  const last = rn.slice(rn.lastIndexOf(".") + 1);
+/** The send time (wall-clock ms) inside the message id of an instance made from the generator's message, if it is this run's. */
+export function sendTimeOf(cin: { rn?: unknown; lbl?: unknown } | undefined, runTag: string): number | undefined {
+  if (typeof cin?.rn !== "string") return undefined;
+  // the decoder names the instance by a ULID of arrival and labels it with the generator's message id
+  const id = messageIdOf(cin.rn, Array.isArray(cin.lbl) ? cin.lbl : undefined);
+  if (!id.startsWith(`${runTag}.`)) return undefined;
+  const last = id.slice(id.lastIndexOf(".") + 1);
   const t = Number(last);
   return /^\d+$/.test(last) && Number.isFinite(t) ? t : undefined;
 }
@@ -60,7 +60,7 @@ export function sendTimeOf(name: unknown, runTag: string): number | undefined {
 type Sgn = {
   "m2m:sgn"?: {
     vrq?: boolean;
-    nev?: { net?: number; rep?: { "m2m:cin"?: { rn?: unknown }; "m2m:cnt"?: { rn?: unknown } } };
+    nev?: { net?: number; rep?: { "m2m:cin"?: { rn?: unknown; lbl?: unknown }; "m2m:cnt"?: { rn?: unknown } } };
   };
 };
 
@@ -117,7 +117,7 @@ export async function startE2eProbe(o: E2eProbeOptions, signal?: AbortSignal): P
       const rep = body["m2m:sgn"]?.nev?.rep;
       const cnt = rep?.["m2m:cnt"]?.rn;
       if (typeof cnt === "string") return watch(cnt);
-      const sentAt = sendTimeOf(rep?.["m2m:cin"]?.rn, o.runTag);
+      const sentAt = sendTimeOf(rep?.["m2m:cin"], o.runTag);
       if (sentAt === undefined) return;
       seen++;
       if (sentAt >= from && sentAt < to) hist.recordValue(Math.max(1, (arrived - sentAt) * 1000));

@@ -29,8 +29,11 @@ function Kpi({
 
 export function Kpis({ stats }: { stats: StackStats | null }) {
   const s = stats;
-  const retrying = s?.buffers.some((b) => b.forwarder?.state === "retrying") ?? false;
-  const forwardedShare = s && s.records ? s.forwarded / s.records : null;
+  const forwarders = s?.buffers.map((b) => b.forwarder) ?? [];
+  // the CSE cannot be reached (or every container with records is backing off)
+  const retrying = forwarders.some((f) => f?.state === "retrying");
+  const failing = forwarders.reduce((n, f) => n + (f?.failingContainers ?? 0), 0);
+  const deliveredShare = s && s.records ? s.delivered / s.records : null;
   return (
     <section className="stack-kpis" aria-label="Live numbers" data-testid="stack-kpis">
       <Kpi
@@ -63,31 +66,45 @@ export function Kpis({ stats }: { stats: StackStats | null }) {
         tone={s?.meanCompressionRatio && s.meanCompressionRatio > 1 ? "good" : undefined}
       />
       <Kpi
-        label="Forwarded"
+        label="Delivered"
         testId="kpi-forwarded"
-        raw={s?.forwarded ?? null}
-        value={forwardedShare === null ? "–" : fmt.pct(forwardedShare)}
+        raw={s?.delivered ?? null}
+        value={deliveredShare === null ? "–" : fmt.pct(deliveredShare)}
         sub={
           s
-            ? `${fmt.int(s.forwarded)} in the CSE${s.forwardFailures ? `, ${fmt.int(s.forwardFailures)} failed attempts` : ""}`
+            ? `${fmt.int(s.delivered)} in the CSE${s.forwardFailures ? `, ${fmt.int(s.forwardFailures)} failed attempts` : ""}`
             : undefined
         }
-        tone={retrying ? "over" : forwardedShare === 1 ? "good" : undefined}
+        tone={retrying ? "over" : deliveredShare === 1 ? "good" : undefined}
       />
       <Kpi
-        label="Backlog"
+        label="Pending"
         testId="kpi-backlog"
-        raw={s?.backlog ?? null}
-        value={fmt.int(s?.backlog)}
-        sub={retrying ? "CSE not taking records: retrying" : "waiting to be forwarded"}
-        tone={retrying ? "attention" : undefined}
+        raw={s?.pending ?? null}
+        value={fmt.int(s?.pending)}
+        sub={
+          retrying
+            ? "CSE not taking records: retrying"
+            : failing
+              ? `${fmt.int(failing)} container${failing === 1 ? "" : "s"} backing off`
+              : "to be forwarded"
+        }
+        tone={retrying || failing ? "attention" : undefined}
+      />
+      <Kpi
+        label="Refused"
+        testId="kpi-refused"
+        raw={s?.refused ?? null}
+        value={fmt.int(s?.refused)}
+        sub={s?.refused ? "fix, then retry" : "by the CSE"}
+        tone={s?.refused ? "over" : undefined}
       />
       <Kpi
         label="Dead letters"
         testId="kpi-dead"
         raw={s?.deadLetters ?? null}
         value={fmt.int(s?.deadLetters)}
-        sub="undecodable, kept for inspection"
+        sub="undecodable, kept"
         tone={s?.deadLetters ? "attention" : undefined}
       />
       <Kpi
@@ -95,7 +112,7 @@ export function Kpis({ stats }: { stats: StackStats | null }) {
         testId="kpi-success"
         raw={s?.successRate ?? null}
         value={fmt.pct(s?.successRate)}
-        sub={s ? `${fmt.int(s.rejected)} refused (4xx)` : undefined}
+        sub={s ? `${fmt.int(s.rejected)} rejected (4xx)` : undefined}
       />
     </section>
   );

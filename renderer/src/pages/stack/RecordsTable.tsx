@@ -69,6 +69,8 @@ export function RecordsTable({ records, arrived }: { records: StackRecord[]; arr
                       <td>
                         {r.forwardedAt ? (
                           <span className="stack-ok">delivered</span>
+                        ) : r.refusedAt ? (
+                          <span className="stack-refused-problem">refused</span>
                         ) : (
                           <span className="faint">pending</span>
                         )}
@@ -79,7 +81,14 @@ export function RecordsTable({ records, arrived }: { records: StackRecord[]; arr
                       <tr className="stack-detail">
                         <td colSpan={8}>
                           <div className="stack-detail-meta faint">
-                            message id <code>{r.messageId}</code> · buffer {r.buffer} · seq {r.seq}
+                            message id <code>{r.messageId}</code>
+                            {r.rn ? (
+                              <>
+                                {" "}
+                                · instance <code>{r.rn}</code>
+                              </>
+                            ) : null}{" "}
+                            · buffer {r.buffer} · seq {r.seq}
                           </div>
                           <pre className="mono">{JSON.stringify(r.record, null, 2)}</pre>
                         </td>

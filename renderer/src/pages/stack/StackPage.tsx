@@ -1,5 +1,6 @@
 // The Stack page: start and stop the local decoder + CSE, and watch it live — the paper's Figure 5
-// dashboard: records per second, unique devices, compression, backlog, dead letters, latest records.
+// dashboard: records per second, unique devices, compression, delivered / pending / refused, dead
+// letters, latest records — and retry what the CSE refused once its cause is fixed.
 import { useEffect } from "react";
 import { Endpoints } from "./Endpoints.tsx";
 import { FlaggedCard } from "./FlaggedCard.tsx";
@@ -7,6 +8,7 @@ import { KeysCard } from "./KeysCard.tsx";
 import { Kpis } from "./Kpis.tsx";
 import { RateChart } from "./RateChart.tsx";
 import { RecordsTable } from "./RecordsTable.tsx";
+import { RefusedCard } from "./RefusedCard.tsx";
 import { LogsCard, ServicesCard } from "./ServicesCard.tsx";
 import { StartCard } from "./StartCard.tsx";
 import { isLive, refresh, stackDown, startStack, useStack } from "./store.ts";
@@ -104,6 +106,7 @@ export function StackPage() {
             <RateChart points={series} />
             {status.endpoints ? <Endpoints e={status.endpoints} /> : null}
             <RecordsTable records={records} arrived={arrived} />
+            <RefusedCard stats={stats} />
             <FlaggedCard stats={stats} />
             <ServicesCard status={status} />
             <LogsCard lines={logs} />

@@ -7,6 +7,7 @@ import {
   stackRouteSchema,
   type LogLine,
   type StackRecord,
+  type StackRefused,
   type StackRoute,
   type StackStats,
   type StackStatus,
@@ -63,6 +64,12 @@ export interface StackPageState {
   busy: "up" | "down" | null;
   error: string | null;
   form: StackForm;
+  /** the newest records the CSE refused for good, with its answers */
+  refused: StackRefused[];
+  /** a retry running: all (""), or the container's name */
+  retrying: string | null;
+  /** what the last retry did, or why it failed */
+  retryNote: { ok: boolean; text: string } | null;
 }
 
 export const useStack = create<StackPageState>()(() => ({
@@ -74,6 +81,9 @@ export const useStack = create<StackPageState>()(() => ({
   logs: [],
   busy: null,
   error: null,
+  refused: [],
+  retrying: null,
+  retryNote: null,
   form: {
     replicas: "1",
     container: "device",
@@ -92,24 +102,47 @@ function api(): HostApi | null {
 
 export const isLive = (s: StackStatus | null) => s?.state === "running" || s?.state === "degraded";
 
+/** incoming rows replace the shown ones of the same record (their state may have moved) */
 function mergeRecords(prev: StackRecord[], incoming: StackRecord[]): StackRecord[] {
   const key = (r: StackRecord) => `${r.buffer}:${r.seq}`;
-  const seen = new Set(prev.map(key));
-  const fresh = incoming.filter((r) => !seen.has(key(r)));
-  return [...fresh, ...prev].sort((a, b) => b.receivedAt - a.receivedAt || b.seq - a.seq).slice(0, MAX_RECORDS);
+  const fresh = new Set(incoming.map(key));
+  return [...incoming, ...prev.filter((r) => !fresh.has(key(r)))]
+    .sort((a, b) => b.receivedAt - a.receivedAt || b.seq - a.seq)
+    .slice(0, MAX_RECORDS);
 }
 
-/** A buffer with no backlog has delivered everything it holds: rows shown as pending are not any more. */
-function settle(records: StackRecord[], s: StackStats): StackRecord[] {
-  const drained = new Set(s.buffers.filter((b) => b.backlog === 0).map((b) => b.index));
-  if (!records.some((r) => r.forwardedAt === null && drained.has(r.buffer))) return records;
-  return records.map((r) => (r.forwardedAt === null && drained.has(r.buffer) ? { ...r, forwardedAt: s.at } : r));
+/**
+ * Rows settle without a fetch per row: a row the refused list names is refused; when that list holds
+ * every refused record, a row it does not name is not refused (any more); a pending row of a buffer
+ * with nothing pending left was delivered.
+ */
+function settle(records: StackRecord[], s: StackStats, refused: StackRefused[]): StackRecord[] {
+  const drained = new Set(s.buffers.filter((b) => b.pending === 0).map((b) => b.index));
+  const out = new Set(refused.map((r) => `${r.buffer}:${r.seq}`));
+  const complete = refused.length === s.refused;
+  let changed = false;
+  const next = records.map((r) => {
+    let n = r;
+    if (out.has(`${r.buffer}:${r.seq}`)) {
+      if (!r.refusedAt || r.forwardedAt !== null) n = { ...r, refusedAt: r.refusedAt ?? s.at, forwardedAt: null };
+    } else {
+      if (r.refusedAt && complete) n = { ...r, refusedAt: null };
+      if (!n.refusedAt && n.forwardedAt === null && drained.has(r.buffer)) n = { ...n, forwardedAt: s.at };
+    }
+    if (n !== r) changed = true;
+    return n;
+  });
+  return changed ? next : records;
 }
 
 function onStats(s: StackStats): void {
+  const before = useStack.getState().stats;
+  // the refused list is read again when what it summarises moved
+  if (s.refused !== (before?.refused ?? 0) || (s.refused > 0 && useStack.getState().refused.length === 0))
+    void loadRefused();
   useStack.setState((st) => ({
     stats: s,
-    records: settle(st.records, s),
+    records: settle(st.records, s, st.refused),
     series: [...st.series, { t: s.at, rps: s.recordsPerSecond ?? 0, fps: s.forwardedPerSecond ?? 0 }].slice(
       -MAX_POINTS,
     ),
@@ -143,7 +176,7 @@ export function startStack(): boolean {
     const was = useStack.getState().status;
     useStack.setState({ status: s });
     if (isLive(s) && !isLive(was)) void refresh();
-    if (!isLive(s) && isLive(was)) useStack.setState({ stats: null, series: [] });
+    if (!isLive(s) && isLive(was)) useStack.setState({ stats: null, series: [], refused: [], retryNote: null });
   });
   a.on("stack.stats", onStats);
   a.on("stack.ingested", (e) =>
@@ -172,8 +205,51 @@ export async function refresh(): Promise<void> {
       stats: stats ?? st.stats,
       logs: mergeLogs(st.logs, logs.lines),
     }));
+    await loadRefused();
   } catch (e) {
     useStack.setState({ error: asHostError(e).describe() });
+  }
+}
+
+/** the newest refused records (the Stack page's "Refused by the CSE" card) */
+export async function loadRefused(): Promise<void> {
+  const a = api();
+  if (!a) return;
+  try {
+    const { refused } = await a.call("stack.refused", { limit: 100 });
+    useStack.setState((st) => ({
+      refused,
+      records: st.stats ? settle(st.records, st.stats, refused) : st.records,
+    }));
+  } catch (e) {
+    useStack.setState({ retryNote: { ok: false, text: asHostError(e).describe() } });
+  }
+}
+
+/** Puts refused records (all, or one container's) back to pending after the user fixed the cause. */
+export async function retryRefused(container?: string): Promise<void> {
+  const a = api();
+  if (!a || useStack.getState().retrying !== null) return;
+  useStack.setState({ retrying: container ?? "", retryNote: null });
+  try {
+    const { retried } = await a.call("stack.retry", container === undefined ? {} : { container });
+    useStack.setState({
+      retryNote: {
+        ok: true,
+        text:
+          retried === 0
+            ? "Nothing was refused any more."
+            : `${retried} record${retried === 1 ? "" : "s"}${container ? ` of ${container}` : ""} back to pending: being forwarded again.`,
+      },
+    });
+    const [stats, latest] = await Promise.all([a.call("stack.stats", {}), a.call("stack.latest", { limit: 20 })]);
+    useStack.setState((st) => ({ records: mergeRecords(st.records, latest.records) }));
+    if (stats) onStats(stats);
+    await loadRefused();
+  } catch (e) {
+    useStack.setState({ retryNote: { ok: false, text: asHostError(e).describe() } });
+  } finally {
+    useStack.setState({ retrying: null });
   }
 }
 
