@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { Encoder } from "cbor-x";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { m2mGet, spawnDecoder, tempDir, type DecoderProcess } from "./support.ts";
 import { UsageError } from "../../shared/cliErrors.ts";
 import { repoRoot } from "../../shared/launch.ts";
@@ -123,9 +123,8 @@ function differences(
 }
 
 describe("stored records are what the devices sent", () => {
-  it("setup: a decoder with the in-process CSE", async () => {
-    await start();
-  }, 120_000);
+  // the decoder lives for the whole file (a process started inside a test ends with that test)
+  beforeAll(start, 120_000);
 
   it.each([
     ["cbor", "/container-data", 200, 11],
