@@ -300,10 +300,12 @@ describe("JSON decode is strict and throws only DecodeError", () => {
   });
 
   test("every truncation and 2 000 byte mutations of valid documents give a record or a DecodeError", () => {
+    // 95.8 % of the mutated documents were rejected when the floor was set
     expectOnlyDecodeErrors(jsonCodec, parseLayout(everyTypeLayout), {
       records: 4,
       mutationsPerRecord: 500,
       seed: 12345,
+      rejectsAtLeast: 0.9,
     });
   });
 });
