@@ -197,6 +197,8 @@ export function fieldValueToPlain(f: Field, v: FieldValue, mode: PlainMode = "bi
 
 function plainToField(f: Field, v: PlainValue, path: string, mode: PlainMode): FieldValue {
   const t = f.type;
+  // bytes written as text are hex (scalarToText), also in JSON, where bytes without a text form are base64
+  const asText = f.text?.as === "string";
   if (t.kind === "group") {
     if (v === null || typeof v !== "object" || Array.isArray(v) || v instanceof Uint8Array)
       throw new RecordError(path, `expected an object, got ${describe(v)}`);
@@ -222,7 +224,7 @@ function plainToField(f: Field, v: PlainValue, path: string, mode: PlainMode): F
         t.of.kind !== "string" &&
         t.of.kind !== "enum" &&
         !(t.of.kind === "timestamp" && t.of.encoding === "text") &&
-        !(t.of.kind === "bytes" && mode === "json")
+        !(t.of.kind === "bytes" && mode === "json" && !asText)
           ? textToScalar(t.of, x, p)
           : plainToScalar(t.of, x, p, mode);
       checkScalar(t.of, s, p);
@@ -233,7 +235,7 @@ function plainToField(f: Field, v: PlainValue, path: string, mode: PlainMode): F
     typeof v === "string" &&
     t.kind !== "string" &&
     !(t.kind === "timestamp" && t.encoding === "text") &&
-    !(t.kind === "bytes" && mode === "json") &&
+    !(t.kind === "bytes" && mode === "json" && !asText) &&
     t.kind !== "enum";
   const s = useText ? textToScalar(t, v as string, path) : plainToScalar(t, v, path, mode);
   checkScalar(t, s, path);
