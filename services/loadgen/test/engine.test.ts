@@ -5,10 +5,11 @@
 // clock in generator.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseLayout, presetById } from "#codecs";
+import { testSettings } from "./settings.ts";
 import { startStub, type Stub } from "./stub.ts";
 import { judgeClient, runEngine, type EngineOptions } from "../src/engine.ts";
 import { buildPool, type PayloadPool } from "../src/pool.ts";
-import { runSettingsSchema, type RunSettingsInput } from "../src/spec.ts";
+import type { RunSettingsInput } from "../src/spec.ts";
 
 const layout = parseLayout(presetById("paper")!.layout);
 let pool: PayloadPool;
@@ -27,22 +28,9 @@ async function stub(latencyMs: (n: number) => number, status?: (n: number) => nu
   return s;
 }
 
-function settings(url: string, over: Partial<RunSettingsInput>) {
-  return runSettingsSchema.parse({
-    format: "protobuf",
-    devices: 10,
-    durationSeconds: 2,
-    warmupSeconds: 0.5,
-    spawnRate: 1000,
-    workers: 1,
-    target: { kind: "url", url },
-    ...over,
-  });
-}
-
 function run(url: string, over: Partial<RunSettingsInput>, extra: Partial<EngineOptions> = {}) {
   return runEngine({
-    settings: settings(url, over),
+    settings: testSettings(url, over),
     url,
     headers: { "content-type": "application/octet-stream", "x-satpayload-format": "protobuf" },
     pool,
@@ -199,7 +187,7 @@ describe("control", () => {
   }, 30_000);
 
   it("judges the client from its own lag and schedule", () => {
-    const s = settings("http://127.0.0.1:1/ingest", { wait: { kind: "uniform", min: 1, max: 3 } });
+    const s = testSettings("http://127.0.0.1:1/ingest", { wait: { kind: "uniform", min: 1, max: 3 } });
     const base = {
       workers: 1,
       eventLoopLagP99Ms: 1,

@@ -77,6 +77,20 @@ async function captureServer(): Promise<{ url: string; requests: Captured[]; clo
   };
 }
 
+/**
+ * The stack stored and forwarded exactly `requests` more records, refused none, and has seen the 20
+ * devices (each simulated device sends its own identity in the record's device field; the k6 and
+ * Locust runs use the same 20).
+ */
+async function expectStoredAndForwarded(before: Awaited<ReturnType<LocalStack["stats"]>>, requests: number) {
+  expect(await stack!.drained(30_000)).toBe(true);
+  const after = await stack!.stats();
+  expect(after.records - before.records).toBe(requests);
+  expect(after.rejected - before.rejected).toBe(0);
+  expect(after.forwarded - before.forwarded).toBe(requests);
+  expect(after.uniqueDevices).toBe(20);
+}
+
 interface K6Summary {
   metrics: Record<string, { count?: number; value?: number } | undefined>;
 }
@@ -186,15 +200,10 @@ describe("export bundle", () => {
     const { dir } = exportFor({ devices: 20, durationSeconds: 3 });
     const run = await runK6(k6, dir, stack.decoderUrl);
     expect(run.code, run.stderr.slice(-2000)).toBe(0);
-    const requests = run.summary.metrics.http_reqs!.count;
+    const requests = run.summary.metrics.http_reqs!.count ?? 0;
     expect(requests).toBeGreaterThan(20);
     expect(run.summary.metrics.http_req_failed!.value).toBe(0);
-    expect(await stack.drained(30_000)).toBe(true);
-    const after = await stack.stats();
-    expect(after.records - before.records).toBe(requests);
-    expect(after.rejected - before.rejected).toBe(0);
-    expect(after.forwarded - before.forwarded).toBe(requests);
-    expect(after.uniqueDevices).toBe(20);
+    await expectStoredAndForwarded(before, requests);
   }, 150_000);
 
   it("the locustfile runs headless on Locust against the local stack: 0 failures, counts equal the stack's", async () => {
@@ -243,13 +252,6 @@ describe("export bundle", () => {
     expect(stats.map((s) => s.name)).toEqual(["ingest"]);
     expect(requests).toBeGreaterThan(50);
     expect(failures).toBe(0);
-    expect(await stack.drained(30_000)).toBe(true);
-    const after = await stack.stats();
-    expect(after.records - before.records).toBe(requests);
-    expect(after.rejected - before.rejected).toBe(0);
-    expect(after.forwarded - before.forwarded).toBe(requests);
-    // each of the 20 users sent its own identity in the record's device field (the k6 run's devices are
-    // the same 20 identities)
-    expect(after.uniqueDevices).toBe(20);
+    await expectStoredAndForwarded(before, requests);
   }, 150_000);
 });

@@ -6,12 +6,13 @@
 // machine's load; engine.test.ts runs the same code on real threads and sockets.
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { parseLayout, presetById } from "#codecs";
+import { testSettings } from "./settings.ts";
 import { createGenerator, type Clock } from "../src/generator.ts";
 import { mergeEncoded, newHistogram, summarize } from "../src/histogram.ts";
 import { buildPool, type PayloadPool } from "../src/pool.ts";
 import type { FinalMessage, TickMessage, WorkerInit } from "../src/protocol.ts";
 import type { LatencySummary } from "../src/result.ts";
-import { rampSeconds, runSettingsSchema, type RunSettingsInput } from "../src/spec.ts";
+import { rampSeconds, type RunSettingsInput } from "../src/spec.ts";
 import type { Outcome, Sender } from "../src/transports.ts";
 
 let pool: PayloadPool;
@@ -86,16 +87,7 @@ async function runVirtual(
     stall?: { atMs: number; ms: number };
   } = {},
 ): Promise<VirtualRun> {
-  const s = runSettingsSchema.parse({
-    format: "protobuf",
-    devices: 10,
-    durationSeconds: 2,
-    warmupSeconds: 0.5,
-    spawnRate: 1000,
-    workers: 1,
-    target: { kind: "url", url: "http://127.0.0.1:1/ingest" },
-    ...over,
-  });
+  const s = testSettings("http://127.0.0.1:1/ingest", over);
   const init: WorkerInit = {
     index: 0,
     count: 1,
