@@ -18,5 +18,7 @@ export default defineConfig({
     pool: "forks",
     // builds dist/renderer once per run, under a lock, for the e2e suites
     globalSetup: ["e2e/support/globalSetup.ts"],
+    // lets each worker read vitest's own messages between tests (see the file)
+    setupFiles: ["vitest.setup.ts"],
   },
 });
