@@ -19,7 +19,8 @@ export default defineConfig({
     // one set for the whole run (no projects): the leak check comes first so that its teardown runs
     // last, after every suite's; the e2e setup builds dist/renderer once per run, under a lock
     globalSetup: ["codecs/test/helpers/processes/leakCheck.globalSetup.ts", "e2e/support/globalSetup.ts"],
-    // in every test file: notes which test runs when, for the leak check, and stops what the file still owns
-    setupFiles: ["codecs/test/helpers/processes/testGuard.setup.ts"],
+    // in every test file: notes which test runs when, for the leak check, and stops what the file
+    // still owns; lets each worker read vitest's own messages between tests (vitest.setup.ts)
+    setupFiles: ["codecs/test/helpers/processes/testGuard.setup.ts", "vitest.setup.ts"],
   },
 });

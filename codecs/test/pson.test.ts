@@ -363,7 +363,13 @@ describe("PSON decode is strict and throws only DecodeError", () => {
   });
 
   test("every truncation and 2 000 byte mutations of valid documents give a record or a DecodeError", () => {
-    expectOnlyDecodeErrors(psonCodec, parseLayout(everyTypeLayout), { records: 4, mutationsPerRecord: 500, seed: 3 });
+    // 70.8 % of the mutated documents were rejected when the floor was set
+    expectOnlyDecodeErrors(psonCodec, parseLayout(everyTypeLayout), {
+      records: 4,
+      mutationsPerRecord: 500,
+      seed: 3,
+      rejectsAtLeast: 0.65,
+    });
   });
 });
 

@@ -7,6 +7,7 @@ import { deflate as pakoDeflate } from "pako";
 import { describe, expect, test } from "vitest";
 import { DecodeError } from "../src/errors.ts";
 import { everyTypeLayout } from "./fixtures/layouts.ts";
+import { expectRejectedAtLeast, tallyRejections } from "./helpers/codecChecks.ts";
 import { repoRoot } from "./helpers/python.ts";
 import { zlibCompress, zlibInflate } from "../src/formats/deflate.ts";
 import { DEFLATE_FACTS, DEFLATE_MEASUREMENT } from "../src/formats/deflateFacts.ts";
@@ -155,15 +156,17 @@ describe("malformed input only ever raises DecodeError", () => {
   test("random garbage and bit flips", () => {
     let seed = 31;
     const rnd = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
+    const garbage: Uint8Array[] = [];
+    const flipped: Uint8Array[] = [];
     for (let i = 0; i < 2000; i++) {
       const b =
         i % 2 ? Uint8Array.from({ length: Math.floor(rnd() * 160) }, () => Math.floor(rnd() * 256)) : good.slice();
       if (i % 2 === 0) b[Math.floor(rnd() * b.length)]! ^= 1 << Math.floor(rnd() * 8);
-      try {
-        codec.decode(b);
-      } catch (e) {
-        expect(e).toBeInstanceOf(DecodeError);
-      }
+      (i % 2 ? garbage : flipped).push(b);
     }
+    // zlib's header check and Adler-32 catch nearly every change: 100 % and 99.7 % rejected when the
+    // floors were set
+    expectRejectedAtLeast(tallyRejections(codec, garbage), 0.97, "struct-zlib random garbage");
+    expectRejectedAtLeast(tallyRejections(codec, flipped), 0.97, "struct-zlib single bit flips");
   });
 });

@@ -169,7 +169,6 @@ describe("over a pseudo-terminal with the serialport binding", () => {
           ? COMMANDS.RTC_RR
           : COMMANDS.PLD_DR) as unknown as CommandDef<unknown, unknown>;
       const req = def === (COMMANDS.PLD_ER as unknown) ? { id: i, data: Uint8Array.of(i & 0xff, 1, 2) } : {};
-      const t0 = Date.now();
       try {
         const v = await c.send(def, req);
         const ex = exchanges[sent.length - 1]!;
@@ -184,8 +183,8 @@ describe("over a pseudo-terminal with the serialport binding", () => {
         } else expect(e instanceof TimeoutError || e instanceof CorruptAnswerError, String(e)).toBe(true);
         outcomes[(e as Error).name] = (outcomes[(e as Error).name] ?? 0) + 1;
       }
-      // real time on a loaded machine: allow scheduling slack on top of the client's own bound
-      expect(Date.now() - t0).toBeLessThan(c.worstCaseMs(def) + 2000);
+      // no bound on the wall time: a loaded machine stretches it; that every call settles within the
+      // client's worst case is proven on a virtual clock (faults.test.ts)
     }
     expect(outcomes.answered).toBeGreaterThan(60);
     expect(outcomes.TimeoutError ?? 0).toBeGreaterThan(0);

@@ -295,6 +295,8 @@ function noteExcess(
 
 function plainToField(f: Field, v: PlainValue, path: string, mode: PlainMode, asSent?: AsSent): FieldValue {
   const t = f.type;
+  // bytes written as text are hex (scalarToText), also in JSON, where bytes without a text form are base64
+  const asText = f.text?.as === "string";
   if (t.kind === "group") {
     if (v === null || typeof v !== "object" || Array.isArray(v) || v instanceof Uint8Array)
       throw new RecordError(path, `expected an object, got ${describe(v)}`);
@@ -320,7 +322,7 @@ function plainToField(f: Field, v: PlainValue, path: string, mode: PlainMode, as
         t.of.kind !== "string" &&
         t.of.kind !== "enum" &&
         !(t.of.kind === "timestamp" && t.of.encoding === "text") &&
-        !(t.of.kind === "bytes" && mode === "json")
+        !(t.of.kind === "bytes" && mode === "json" && !asText)
           ? textToScalar(t.of, x, p)
           : plainToScalar(t.of, x, p, mode);
       noteExcess(f, t.of, x, s, path, p, asSent);
@@ -331,7 +333,7 @@ function plainToField(f: Field, v: PlainValue, path: string, mode: PlainMode, as
     typeof v === "string" &&
     t.kind !== "string" &&
     !(t.kind === "timestamp" && t.encoding === "text") &&
-    !(t.kind === "bytes" && mode === "json") &&
+    !(t.kind === "bytes" && mode === "json" && !asText) &&
     t.kind !== "enum";
   const s = useText ? textToScalar(t, v as string, path) : plainToScalar(t, v, path, mode);
   noteExcess(f, t, v, s, path, path, asSent);

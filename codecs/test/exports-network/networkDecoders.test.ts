@@ -6,7 +6,6 @@
 import vm from "node:vm";
 import { parse } from "acorn";
 import { describe, expect, it } from "vitest";
-import { EncodeError } from "../../src/errors.ts";
 import { jsonRecord } from "../../src/exporters/json/record.ts";
 import {
   DECODER_FORMATS,
@@ -21,6 +20,7 @@ import type { Layout } from "../../src/layout/schema.ts";
 import { generateSamples } from "../../src/samples/generate.ts";
 import { Prng } from "../../src/samples/prng.ts";
 import { EXPORT_LAYOUTS } from "../exports-support/layouts.ts";
+import { decodeUnlessRejected, encodeUnlessRefused } from "../helpers/expectedErrors.ts";
 
 interface Loaded {
   call(bytes: ArrayLike<number>): { data?: unknown; errors?: string[]; threw?: string };
@@ -88,11 +88,8 @@ function samplesFor(layout: Layout, format: (typeof DECODER_FORMATS)[number], n:
   const codec = codecFor(layout, format);
   const out: Uint8Array[] = [];
   for (const s of generateSamples(layout, n, 17)) {
-    try {
-      out.push(codec.encode(s));
-    } catch (e) {
-      if (!(e instanceof EncodeError)) throw e;
-    }
+    const b = encodeUnlessRefused(codec, s);
+    if (b) out.push(b);
   }
   return out;
 }
@@ -139,12 +136,8 @@ describe("network-server decoders", () => {
         let acceptedCount = 0;
         for (const bytes of messages.slice(0, 80)) {
           for (const bad of corruptions(bytes, rng)) {
-            let want: string | undefined;
-            try {
-              want = JSON.stringify(jsonRecord(layout, codec.decode(bad)));
-            } catch {
-              want = undefined;
-            }
+            const ours = decodeUnlessRejected(codec, bad);
+            const want = ours === undefined ? undefined : JSON.stringify(jsonRecord(layout, ours));
             for (const [server, d] of decoders) {
               const r = d.call(bad);
               const at = `${server} ${Buffer.from(bad).toString("hex")}`;

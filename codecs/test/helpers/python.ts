@@ -3,6 +3,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import type { TypedRecord } from "../../src/layout/values.ts";
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 
@@ -21,4 +22,24 @@ export function runPython(script: string, input: unknown, args: string[] = []): 
     cwd: repoRoot,
   });
   return JSON.parse(out.toString("utf8"));
+}
+
+/**
+ * A typed record as JSON for the reference scripts (codecs/reference/ref_struct_layout.py's
+ * convention): every number as its IEEE 754 binary64 bits, 64-bit integers as decimal text, bytes
+ * as hex, so NaN, −0 and large integers arrive exactly.
+ */
+export function typedForPython(rec: TypedRecord): unknown {
+  return JSON.parse(
+    JSON.stringify(rec, (_k, v: unknown) => {
+      if (typeof v === "number") {
+        const dv = new DataView(new ArrayBuffer(8));
+        dv.setFloat64(0, v);
+        return { f: Buffer.from(dv.buffer).toString("hex") };
+      }
+      if (typeof v === "bigint") return { i: v.toString() };
+      if (v instanceof Uint8Array) return { b: Buffer.from(v).toString("hex") };
+      return v;
+    }),
+  );
 }

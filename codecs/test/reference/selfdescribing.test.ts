@@ -1,5 +1,7 @@
 // Cross-implementation check: Python's json, cbor2 and msgpack (the paper's client libraries) encode
-// the same plain records; our encoders must produce the same bytes and our decoders must read
+// the typed records; Python builds the plain record (the map a device writes, every text
+// representation applied) from the typed values and the layout itself, so our text conversion is
+// checked too, not handed over. Our encoders must produce the same bytes and our decoders must read
 // Python's bytes back to the same typed records.
 import path from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
@@ -7,55 +9,15 @@ import { cborCodec } from "../../src/formats/cbor.ts";
 import { jsonCodec } from "../../src/formats/json.ts";
 import { msgpackCodec } from "../../src/formats/msgpack.ts";
 import type { CompiledCodec } from "../../src/formats/types.ts";
-import type { Field, Layout, LayoutInput, ScalarType } from "../../src/layout/schema.ts";
+import type { Layout, LayoutInput } from "../../src/layout/schema.ts";
 import { parseLayout } from "../../src/layout/validate.ts";
-import type { PlainRecord, PlainValue, TypedRecord } from "../../src/layout/values.ts";
+import type { TypedRecord } from "../../src/layout/values.ts";
 import { paperPreset } from "../../src/presets/paper.ts";
 import { generateSamples } from "../../src/samples/generate.ts";
-import { toPlain } from "../../src/text/plain.ts";
 import { everyTypeLayout, textRepLayout } from "../fixtures/layouts.ts";
-import { repoRoot, runPython } from "../helpers/python.ts";
-
-type Tagged = null | boolean | string | [string, unknown];
+import { repoRoot, runPython, typedForPython } from "../helpers/python.ts";
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
-function bitsHex(x: number, width: 32 | 64): string {
-  const v = new DataView(new ArrayBuffer(width / 8));
-  if (width === 32) v.setFloat32(0, x);
-  else v.setFloat64(0, x);
-  return hex(new Uint8Array(v.buffer));
-}
-
-/**
- * The typing the Python client would hold: ints as int, float32 fields' values as float32, other
- * floats as float, epoch timestamps as int when whole. Derived from the layout, independently of
- * the encoders under test.
- */
-function tag(v: PlainValue, t: ScalarType): Tagged {
-  if (v === null || typeof v === "boolean" || typeof v === "string") return v;
-  if (typeof v === "bigint") return ["i", v.toString()];
-  if (v instanceof Uint8Array) return ["b", hex(v)];
-  if (Array.isArray(v)) return ["a", v.map((x) => tag(x, t))];
-  if (typeof v === "number") {
-    if (t.kind === "float" && t.bits === 32) return ["f32", bitsHex(v, 32)];
-    if (t.kind === "float" || t.kind === "fixed") return ["f64", bitsHex(v, 64)];
-    if (Number.isInteger(v)) return ["i", BigInt(v).toString()];
-    return ["f64", bitsHex(v, 64)];
-  }
-  throw new Error(`untaggable ${typeof v}`);
-}
-
-function tagRecord(fields: Field[], plain: PlainRecord): Tagged {
-  const entries: [string, Tagged][] = [];
-  for (const f of fields) {
-    const v = plain[f.key];
-    if (v === undefined) continue;
-    const t = f.type;
-    if (t.kind === "group") entries.push([f.key, tagRecord(t.fields, v as PlainRecord)]);
-    else entries.push([f.key, tag(v, t.kind === "array" ? t.of : t)]);
-  }
-  return ["m", entries];
-}
 
 /** Values at the edges of every form the four encoders choose between. */
 const extremesLayout: LayoutInput = {
@@ -84,6 +46,101 @@ const extremesLayout: LayoutInput = {
       name: "ts",
       presence: "optional",
       type: { kind: "timestamp", encoding: "epoch", resolution: 0.001 },
+    },
+  ],
+};
+
+/** Text representations textRepLayout leaves out: padded negatives, repr of doubles and float32s
+ * (exponent forms included), epoch timestamps, bytes as hex, 64-bit ints, fixed-point, a list of texts. */
+const moreTextLayout: LayoutInput = {
+  format: "satlayout",
+  version: 1,
+  name: "More text representations",
+  fields: [
+    {
+      id: "n",
+      key: "n",
+      name: "n",
+      presence: "required",
+      type: { kind: "int", bits: 16, signed: true },
+      text: { as: "string", pad: 4 },
+      sample: { kind: "uniform", min: -500, max: 500 },
+    },
+    {
+      id: "x",
+      key: "x",
+      name: "x",
+      presence: "required",
+      type: { kind: "float", bits: 64 },
+      text: { as: "string" },
+      sample: { kind: "uniform", min: -1e6, max: 1e6 },
+    },
+    {
+      id: "tiny",
+      key: "tiny",
+      name: "tiny",
+      presence: "required",
+      type: { kind: "float", bits: 64 },
+      text: { as: "string" },
+      sample: { kind: "uniform", min: 0, max: 0.001 },
+    },
+    {
+      id: "f",
+      key: "f",
+      name: "f",
+      presence: "required",
+      type: { kind: "float", bits: 32, min: -40, max: 85 },
+      text: { as: "string", pad: 3 },
+      sample: { kind: "uniform", min: -40, max: 85, decimals: 2 },
+    },
+    {
+      id: "ts",
+      key: "ts",
+      name: "ts",
+      presence: "required",
+      type: { kind: "timestamp", encoding: "epoch", resolution: 0.001 },
+      text: { as: "string" },
+      sample: { kind: "walk", start: 1767225600, stepMin: 0.5, stepMax: 90, decimals: 3 },
+    },
+    {
+      id: "raw",
+      key: "raw",
+      name: "raw",
+      presence: "required",
+      type: { kind: "bytes", maxLength: 8 },
+      text: { as: "string" },
+    },
+    {
+      id: "big",
+      key: "big",
+      name: "big",
+      presence: "required",
+      type: { kind: "int", bits: 64, signed: true },
+      text: { as: "string" },
+      sample: { kind: "uniform", min: -9007199254740991, max: 9007199254740991 },
+    },
+    {
+      id: "fx",
+      key: "fx",
+      name: "fx",
+      presence: "required",
+      type: { kind: "fixed", scale: 0.01, offset: 0, min: -90, max: 90 },
+      text: { as: "string", decimals: 2, pad: 3 },
+    },
+    {
+      id: "list",
+      key: "list",
+      name: "list",
+      presence: "required",
+      type: { kind: "array", of: { kind: "int", bits: 8, signed: true }, maxCount: 5 },
+      text: { as: "string" },
+    },
+    {
+      id: "tsText",
+      key: "tsText",
+      name: "tsText",
+      presence: "optional",
+      type: { kind: "timestamp", encoding: "text", textFormat: "YYYY-MM-DDThh:mm:ss.ssZ", resolution: 0.01 },
     },
   ],
 };
@@ -184,25 +241,27 @@ const withSpacing = (layout: Layout, spacing: "compact" | "python"): Layout => (
 
 describe("self-describing formats against Python json / cbor2 / msgpack", () => {
   const cases: Case[] = [];
-  let results: { json_python: string; json_compact: string; cbor: string; msgpack: string }[] = [];
+  const results: { json_python: string; json_compact: string; cbor: string; msgpack: string }[] = [];
 
   beforeAll(() => {
     const paper = parseLayout(paperPreset);
     const every = parseLayout(everyTypeLayout);
     const text = parseLayout(textRepLayout);
     const extremes = parseLayout(extremesLayout);
+    const more = parseLayout(moreTextLayout);
     cases.push({ layout: paper, records: generateSamples(paper, 1000, 1) });
     cases.push({ layout: every, records: generateSamples(every, 300, 1) });
     cases.push({ layout: text, records: generateSamples(text, 300, 1) });
     cases.push({ layout: extremes, records: extremeRecords() });
-    const records = cases.flatMap((c) =>
-      c.records.map((r) => tagRecord(c.layout.fields, toPlain(c.layout, r, "binary"))),
-    );
-    const out = runPython(path.join(repoRoot, "codecs/reference/ref_selfdescribing.py"), { records }) as {
-      results: typeof results;
-    };
-    results = out.results;
-    expect(results.length).toBe(records.length);
+    cases.push({ layout: more, records: generateSamples(more, 300, 3) });
+    for (const c of cases) {
+      const out = runPython(path.join(repoRoot, "codecs/reference/ref_selfdescribing.py"), {
+        layout: c.layout,
+        records: c.records.map(typedForPython),
+      }) as { results: typeof results };
+      expect(out.results.length).toBe(c.records.length);
+      results.push(...out.results);
+    }
   });
 
   const forEachRecord = (
@@ -226,7 +285,7 @@ describe("self-describing formats against Python json / cbor2 / msgpack", () => 
       expect(codec.decode(Buffer.from(theirs, "hex")), where).toEqual(rec);
       compared++;
     });
-    expect(compared).toBeGreaterThanOrEqual(1000 + 300 + 300);
+    expect(compared).toBeGreaterThanOrEqual(1000 + 300 + 300 + 24 + 300);
   }
 
   test("JSON, python spacing = json.dumps(obj)", () => {

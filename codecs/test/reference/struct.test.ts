@@ -19,28 +19,12 @@ import { paperPreset } from "../../src/presets/paper.ts";
 import { generateSamples } from "../../src/samples/generate.ts";
 import { toPlain } from "../../src/text/plain.ts";
 import { everyTypeLayout, textRepLayout } from "../fixtures/layouts.ts";
-import { runPython } from "../helpers/python.ts";
+import { runPython, typedForPython } from "../helpers/python.ts";
 
 const SCRIPT = "codecs/reference/ref_struct.py";
 const LAYOUT_SCRIPT = "codecs/reference/ref_struct_layout.py";
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 const unhex = (h: string) => new Uint8Array(Buffer.from(h, "hex"));
-
-/** JSON for the Python side: every number as its binary64 bits, 64-bit ints as decimal, bytes as hex. */
-function taggedRecord(rec: TypedRecord): unknown {
-  return JSON.parse(
-    JSON.stringify(rec, (_k, v: unknown) => {
-      if (typeof v === "number") {
-        const dv = new DataView(new ArrayBuffer(8));
-        dv.setFloat64(0, v);
-        return { f: hex(new Uint8Array(dv.buffer)) };
-      }
-      if (typeof v === "bigint") return { i: v.toString() };
-      if (v instanceof Uint8Array) return { b: hex(v) };
-      return v;
-    }),
-  );
-}
 
 interface Packed {
   data: string;
@@ -93,7 +77,7 @@ beforeAll(() => {
     const recs = generateSamples(layout, c.count, 2026);
     const streams = recs.map((r) => struct.encode(r));
     const zlibs = recs.map((r) => zlibCodec.encode(r));
-    const byLayout = runPython(LAYOUT_SCRIPT, { layout, records: recs.map(taggedRecord) }) as {
+    const byLayout = runPython(LAYOUT_SCRIPT, { layout, records: recs.map(typedForPython) }) as {
       zlib_version: string;
       records: PyOut["pack"];
     };

@@ -23,18 +23,25 @@ const TOTAL = 100_000;
 const DEVICES = 64;
 const CONCURRENCY = 64;
 
-type Milestone = [number, (acks: number) => Promise<void>];
+/** requests that failed without an answer: cut off while in flight (reset, closed, timed out) or refused at connect */
+interface Unanswered {
+  interrupted: number;
+  refused: number;
+}
+
+type Milestone = [number, (acks: number, unanswered: Unanswered) => Promise<void>];
 
 /** Sends z-0 … z-(TOTAL-1), each until acknowledged, running each milestone once that many are. */
 async function sendAll(
   url: string,
   milestones: Milestone[],
-): Promise<{ sentMs: number; duplicates: number; retries: number }> {
+): Promise<{ sentMs: number; duplicates: number; retries: number; unanswered: Unanswered }> {
   const payloads = encodedSamples("bitpacked", 1000, 5, tracker);
   const acked = new Uint8Array(TOTAL);
   let ackCount = 0;
   let duplicates = 0;
   let retries = 0;
+  const unanswered: Unanswered = { interrupted: 0, refused: 0 };
   let phase: Promise<void> = Promise.resolve();
   const c = leanClient(url, CONCURRENCY);
   const send = async (i: number) => {
@@ -56,7 +63,7 @@ async function sendAll(
           while (milestones.length && ackCount >= milestones[0]![0]) {
             const [, run] = milestones.shift()!;
             const at = ackCount;
-            phase = phase.then(() => run(at));
+            phase = phase.then(() => run(at, unanswered));
           }
           return;
         }
@@ -64,6 +71,8 @@ async function sendAll(
       } catch (e) {
         if (/HTTP \d+/.test((e as Error).message)) throw e;
         // the decoder is being killed or restarted: the message was not acknowledged, send it again
+        if ((e as NodeJS.ErrnoException).code === "ECONNREFUSED") unanswered.refused++;
+        else unanswered.interrupted++;
       }
       retries++;
       if (attempt > 2000) throw new Error(`message ${i} never acknowledged`);
@@ -82,7 +91,7 @@ async function sendAll(
   expect(milestones).toHaveLength(0);
   expect(ackCount).toBe(TOTAL);
   expect(acked.every((a) => a === 1)).toBe(true);
-  return { sentMs: Date.now() - started, duplicates, retries };
+  return { sentMs: Date.now() - started, duplicates, retries, unanswered };
 }
 
 /** stored: exactly the acknowledged ids (all of z-0 …), once each, all marked forwarded */
@@ -152,6 +161,7 @@ describe("zero loss", () => {
       const port = new URL(decoder.url).port;
       const fixedArgs = [...args, "--port", port];
       const events: string[] = [];
+      let cutByKill = -1;
       const started = Date.now();
       const sent = await sendAll(decoder.url, [
         [
@@ -164,11 +174,13 @@ describe("zero loss", () => {
         ],
         [
           25_000,
-          async (acks) => {
+          async (acks, unanswered) => {
+            const before = unanswered.interrupted;
             await decoder.kill();
             events.push(`decoder SIGKILLed at ${acks} acks`);
             decoder = await spawnDecoder(fixedArgs);
-            events.push(`decoder restarted`);
+            cutByKill = unanswered.interrupted - before;
+            events.push(`decoder restarted; ${cutByKill} requests cut off in flight`);
           },
         ],
         [
@@ -179,6 +191,9 @@ describe("zero loss", () => {
           },
         ],
       ]);
+      // the SIGKILL cut off requests in flight, and each was sent again until acknowledged (above)
+      expect(cutByKill).toBeGreaterThan(0);
+      expect(sent.retries).toBeGreaterThanOrEqual(sent.unanswered.interrupted + sent.unanswered.refused);
 
       const stats = await waitFor(
         "the backlog to drain into the CSE",
@@ -200,7 +215,7 @@ describe("zero loss", () => {
       expectStored(dataDir);
       await expectInCse(cseBase);
       console.log(
-        `zero loss: ${TOTAL} acked in ${(sent.sentMs / 1000).toFixed(1)} s (${Math.round(TOTAL / (sent.sentMs / 1000))}/s), all in the CSE after ${(drainedMs / 1000).toFixed(1)} s; ${sent.retries} resends, ${sent.duplicates} duplicate acks, ${stats.forwardFailures} forward failures; ${events.join("; ")}`,
+        `zero loss: ${TOTAL} acked in ${(sent.sentMs / 1000).toFixed(1)} s (${Math.round(TOTAL / (sent.sentMs / 1000))}/s), all in the CSE after ${(drainedMs / 1000).toFixed(1)} s; ${sent.retries} resends (${sent.unanswered.interrupted} cut off in flight, ${sent.unanswered.refused} refused while down), ${sent.duplicates} duplicate acks, ${stats.forwardFailures} forward failures; ${events.join("; ")}`,
       );
       await cse?.stop();
     },
@@ -220,15 +235,21 @@ describe("zero loss", () => {
         new URL(decoder.url).port,
       ];
       const events: string[] = [];
-      const kill = async (acks: number) => {
+      const cutByKill: number[] = [];
+      const kill = async (acks: number, unanswered: Unanswered) => {
+        const before = unanswered.interrupted;
         await decoder.kill();
         events.push(`SIGKILLed at ${acks} acks`);
         decoder = await spawnDecoder(fixedArgs);
+        cutByKill.push(unanswered.interrupted - before);
       };
       const sent = await sendAll(decoder.url, [
         [20_000, kill],
         [60_000, kill],
       ]);
+      // each SIGKILL cut off requests in flight, and each was sent again until acknowledged (above)
+      expect(cutByKill).toHaveLength(2);
+      for (const n of cutByKill) expect(n).toBeGreaterThan(0);
       // nothing to drain: every acknowledged record was in the CSE when it was acknowledged
       const stats = JSON.parse((await client(decoder.url).get("/api/stats")).body) as {
         records: number;
@@ -241,7 +262,7 @@ describe("zero loss", () => {
       await decoder.stop();
       expectStored(dataDir);
       console.log(
-        `zero loss, in-process: ${TOTAL} acked in ${(sent.sentMs / 1000).toFixed(1)} s (${Math.round(TOTAL / (sent.sentMs / 1000))}/s), each in the CSE when acknowledged; ${sent.retries} resends, ${sent.duplicates} duplicate acks; ${events.join("; ")}`,
+        `zero loss, in-process: ${TOTAL} acked in ${(sent.sentMs / 1000).toFixed(1)} s (${Math.round(TOTAL / (sent.sentMs / 1000))}/s), each in the CSE when acknowledged; ${sent.retries} resends (cut off in flight by the kills: ${cutByKill.join(" and ")}; ${sent.unanswered.refused} refused while down), ${sent.duplicates} duplicate acks; ${events.join("; ")}`,
       );
     },
   );

@@ -1,7 +1,10 @@
-// The load generator's MQTT and CoAP devices: each simulated MQTT device holds its own connection
-// (MQTT.js, QoS 1: done when the PUBACK arrives, which the decoder sends after its durable commit);
-// CoAP devices of one generator thread share one UDP endpoint (npm coap, confirmable POST: done on
-// the piggybacked 2.01/2.04). Outcomes are reported as the HTTP path reports them.
+// The load generator's ways out: each simulated HTTP device holds its own keep-alive connection (or
+// opens one per request); each MQTT device its own connection (MQTT.js, QoS 1: done when the PUBACK
+// arrives, which the decoder sends after its durable commit); CoAP devices of one generator thread
+// share one UDP endpoint (npm coap, confirmable POST: done on the piggybacked 2.01/2.04). The
+// generator (generator.ts) enforces the timeout and gives up what is still open at the end.
+import http from "node:http";
+import https from "node:https";
 import coap from "coap";
 import mqtt, { type MqttClient } from "mqtt";
 import { ingestTopic } from "#codecs/transport/ingest.ts";
@@ -21,7 +24,7 @@ export interface InFlight {
 }
 
 export interface Sender {
-  send(m: Message, timeoutMs: number): InFlight;
+  send(m: Message): InFlight;
   close(): void;
 }
 
@@ -31,20 +34,58 @@ export interface Naming {
   format: string;
 }
 
-function settleOnce(timeoutMs: number, start: (settle: (o: Outcome | null) => void) => void): InFlight {
+/** `start` sends and may return how to cut the exchange short; `abort` settles with null and cuts it */
+function settleOnce(start: (settle: (o: Outcome | null) => void) => (() => void) | void): InFlight {
+  let settled = false;
   let settle!: (o: Outcome | null) => void;
   const done = new Promise<Outcome | null>((resolve) => {
-    let settled = false;
-    const timer = setTimeout(() => settle({ kind: "timeout" }), timeoutMs);
     settle = (o) => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
       resolve(o);
     };
   });
-  start(settle);
-  return { done, abort: () => settle(null) };
+  const cut = start(settle);
+  return {
+    done,
+    abort: () => {
+      settle(null);
+      cut?.();
+    },
+  };
+}
+
+/** one simulated device over HTTP: POSTs with its identity and the message id in headers */
+export function httpDevice(target: URL, headers: Record<string, string>, keepAlive: boolean): Sender {
+  const transport = target.protocol === "https:" ? https : http;
+  const agent = keepAlive ? new transport.Agent({ keepAlive: true, maxSockets: 1 }) : false;
+  return {
+    send: (m) =>
+      settleOnce((settle) => {
+        const h: Record<string, string | number> = {
+          ...headers,
+          "content-length": m.body.length,
+          "x-satpayload-device": m.device,
+          "x-satpayload-message-id": m.messageId,
+        };
+        if (agent === false) h.connection = "close";
+        const req = transport.request(target, { method: "POST", agent, headers: h });
+        const failed = () => settle({ kind: "connection" });
+        req.on("response", (res) => {
+          const status = res.statusCode ?? 0;
+          res.on("end", () => settle(status >= 200 && status < 300 ? { kind: "ok" } : { kind: "http", status }));
+          res.on("error", failed);
+          res.on("aborted", failed);
+          res.resume();
+        });
+        req.on("error", failed);
+        req.end(m.body);
+        return () => req.destroy();
+      }),
+    close: () => {
+      if (agent) agent.destroy();
+    },
+  };
 }
 
 /** one simulated device's MQTT connection; QoS 1 messages published while it reconnects are sent once it is back */
@@ -58,8 +99,8 @@ export function mqttDevice(url: string, clientId: string, naming: Naming): Sende
   // connection trouble shows as the messages' outcomes; the client itself retries
   client.on("error", () => {});
   return {
-    send: (m, timeoutMs) =>
-      settleOnce(timeoutMs, (settle) => {
+    send: (m) =>
+      settleOnce((settle) => {
         const topic = ingestTopic({
           device: m.device,
           layout: naming.layout,
@@ -79,8 +120,8 @@ export function coapEndpoint(url: string, naming: Naming): Sender {
   const u = new URL(url);
   const agent = new coap.Agent({ type: "udp4" });
   return {
-    send: (m, timeoutMs) =>
-      settleOnce(timeoutMs, (settle) => {
+    send: (m) =>
+      settleOnce((settle) => {
         const query = new URLSearchParams({
           layout: naming.layout,
           format: naming.format,

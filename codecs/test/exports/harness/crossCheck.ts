@@ -11,6 +11,7 @@ import type { Layout } from "../../../src/layout/schema.ts";
 import type { FieldValue, TypedRecord } from "../../../src/layout/values.ts";
 import { generateSamples } from "../../../src/samples/generate.ts";
 import { Prng } from "../../../src/samples/prng.ts";
+import { decodeUnlessRejected, encodeUnlessRefused } from "../../helpers/expectedErrors.ts";
 
 /** sp_status values of satpayload_rt.h the checks name */
 export const SP = { CAPACITY: -1, TRUNCATED: -2, TRAILING: -3, VALUE: -6 } as const;
@@ -66,20 +67,12 @@ export async function crossCheck(
 ): Promise<CrossReport> {
   const codec = codecFor(layout, format);
   const recs = generateSamples(layout, opts.records, opts.seed);
-  const encoded = recs.map((r) => {
-    try {
-      return codec.encode(r);
-    } catch {
-      return undefined;
-    }
-  });
+  // a refused record is an EncodeError; anything else from our encoder is a bug and fails the batch
+  const encoded = recs.map((r) => encodeUnlessRefused(codec, r));
   const valid = encoded.filter((b): b is Uint8Array => b !== undefined);
   const tsDecode = (b: Uint8Array): Decoded => {
-    try {
-      return { ok: true, rec: codec.decode(b) };
-    } catch {
-      return { ok: false };
-    }
+    const rec = decodeUnlessRejected(codec, b);
+    return rec === undefined ? { ok: false } : { ok: true, rec };
   };
 
   const lines: string[] = [];

@@ -1,4 +1,5 @@
-"""The paper's cbor device client: each simulated device POSTs its pre-encoded readings as
+"""A CBOR device client written from the paper's description (Kumar et al. 2026, Section 3), not the
+paper's own code: each simulated device POSTs its pre-encoded readings (cbor2.dumps) as
 application/octet-stream to /container-data; only HTTP 200 counts as delivered."""
 
 import paper_device

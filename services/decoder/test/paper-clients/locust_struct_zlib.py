@@ -1,5 +1,7 @@
-"""The paper's struct+zlib device client: each simulated device POSTs its pre-encoded readings as
-application/octet-stream to /container-data; only HTTP 200 counts as delivered."""
+"""A Struct+Zlib device client written from the paper's description (Kumar et al. 2026, Section 3), not
+the paper's own code: each simulated device POSTs its pre-encoded readings (struct.pack, then
+zlib.compress(…, 9)) as application/octet-stream to /container-data; only HTTP 200 counts as
+delivered."""
 
 import paper_device
 
