@@ -729,16 +729,20 @@ export class Cse {
         `rcn=${rcn} is not supported with discovery (leave rcn out${discovery.rcn.length ? ` or use ${discovery.rcn.join(" or ")}` : ""})`,
       );
     const lim = discovery.cap === undefined ? filter.lim : Math.min(filter.lim ?? discovery.cap, discovery.cap);
+    const scope = {
+      ...this.scope(req.originator),
+      labelMissesInstances: this.config.profile.singleLabelMissesInstances && filter.lblOneValue === true,
+    };
     if (rcn === RCN.CHILD_REFERENCES) {
-      const rows = this.store.search(target.row.path, { ...filter, lim }, discovery.byName, this.scope(req.originator));
+      const rows = this.store.search(target.row.path, { ...filter, lim }, discovery.byName, scope);
       const found = filter.arp === undefined ? rows : this.applyRelativePath(rows, filter.arp, req.originator);
       return { status: 200, rsc: RSC.OK, body: { "m2m:rrl": { rrf: references(found.map((r) => this.listed(r))) } } };
     }
     let paths: string[];
     if (filter.arp === undefined)
-      paths = this.store.searchPaths(target.row.path, { ...filter, lim }, discovery.byName, this.scope(req.originator));
+      paths = this.store.searchPaths(target.row.path, { ...filter, lim }, discovery.byName, scope);
     else {
-      const rows = this.store.search(target.row.path, { ...filter, lim }, discovery.byName, this.scope(req.originator));
+      const rows = this.store.search(target.row.path, { ...filter, lim }, discovery.byName, scope);
       paths = this.applyRelativePath(rows, filter.arp, req.originator).map((r) => r.path);
     }
     // Mobius picks the smallest names, then lists them from the largest down

@@ -61,6 +61,13 @@ export interface Profile {
    * longer one 500/5000 "[create_action] create resource error" (measured, issue 22); the standard sets none
    */
   maxNameLength: number | undefined;
+  /**
+   * a discovery with one `lbl` value finds no contentInstance: Mobius stores labels as JSON indented
+   * by 4 and matches one value with `LIKE '["%<value>%"]'`, which that text never matches (an instance
+   * is never updated, so its labels stay indented); two values or more, even the same one twice,
+   * take its other form and match. Measured on a real Mobius 2026-11-27 (docs/stack.md, A real Mobius).
+   */
+  singleLabelMissesInstances: boolean;
 }
 
 export const PROFILES: Record<ProfileName, Profile> = {
@@ -84,6 +91,7 @@ export const PROFILES: Record<ProfileName, Profile> = {
     fractionalTimes: false,
     privateByDefault: false,
     maxNameLength: 45,
+    singleLabelMissesInstances: true,
   },
   standard: {
     name: "standard",
@@ -105,6 +113,7 @@ export const PROFILES: Record<ProfileName, Profile> = {
     fractionalTimes: true,
     privateByDefault: true,
     maxNameLength: undefined,
+    singleLabelMissesInstances: false,
   },
 };
 

@@ -201,6 +201,7 @@ function parseQuery(raw: string): Query {
   const filter: Filter = {
     ty: [...new Set(ty)],
     lbl: [...new Set(lbl)],
+    lblOneValue: lbl.length === 1 && !lbl[0]!.includes(","),
     crb: time("crb"),
     cra: time("cra"),
     ms: time("ms"),

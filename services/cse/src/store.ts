@@ -107,6 +107,8 @@ const MAX_PREPARED_SEARCHES = 256;
 export interface Filter {
   ty: readonly number[];
   lbl: readonly string[];
+  /** the request gave exactly one lbl value, without a comma (Mobius chooses its label query by this) */
+  lblOneValue?: boolean;
   /** created before / after */
   crb?: string;
   cra?: string;
@@ -162,6 +164,8 @@ export interface SearchScope {
   hiddenInstancesOf?: readonly number[];
   /** only the resources this originator owns (an instance: its container's owner) */
   ownedBy?: string;
+  /** a label condition never selects a contentInstance (Mobius with one lbl value: see Profile) */
+  labelMissesInstances?: boolean;
 }
 
 const slashes = (p: string): number => p.split("/").length - 1;
@@ -484,7 +488,11 @@ export class Store {
       args.push(...values);
     };
     if (f.ty.length) add(`ty IN (${marks(f.ty.length)})`, ...f.ty);
-    if (f.lbl.length) add(`id IN (SELECT id FROM label WHERE label IN (${marks(f.lbl.length)}))`, ...f.lbl);
+    if (f.lbl.length)
+      add(
+        `${scope.labelMissesInstances ? `ty <> ${TY.CIN} AND ` : ""}id IN (SELECT id FROM label WHERE label IN (${marks(f.lbl.length)}))`,
+        ...f.lbl,
+      );
     // times are "YYYYMMDDTHHMMSS" strings with an optional ",ffffff": with the fraction written out
     // to six digits on both sides (comparableTime), text order is time order
     const at = (a: string) => {

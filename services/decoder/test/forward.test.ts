@@ -8,6 +8,7 @@ import { messageIdOf } from "../names.ts";
 import type { RunningWorker } from "../worker.ts";
 import { observingProxy } from "./proxy.ts";
 import {
+  byLabel,
   client,
   embeddedCse,
   encodedSamples,
@@ -75,7 +76,7 @@ describe("forwarder → embedded CSE", () => {
     // sent one after another: in name order the ids come back in sending order
     for (const [device, ids] of byDevice) expect(await cinIds(cse.cseBaseUrl, device)).toEqual(ids);
     const one = sent[7]!;
-    const found = await m2mGet(cse.cseBaseUrl, `decoder/${one.device}?fu=1&ty=4&lbl=msgid:${one.id}`);
+    const found = await m2mGet(cse.cseBaseUrl, `decoder/${one.device}?fu=1&ty=4&${byLabel(`msgid:${one.id}`)}`);
     const [rn] = (found.json as { "m2m:uril": string[] })["m2m:uril"].map((u) => u.split("/").at(-1)!);
     const cin = await m2mGet(cse.cseBaseUrl, `decoder/${one.device}/${rn}`);
     expect(cin.json).toMatchObject({

@@ -5,7 +5,9 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { codecFor, FORMAT_IDS, toPlain } from "#codecs";
 import {
+  byLabel,
   client,
+  type DecoderProcess,
   embeddedCse,
   encodedSamples,
   m2mGet,
@@ -13,7 +15,6 @@ import {
   spawnDecoder,
   tempDir,
   waitFor,
-  type DecoderProcess,
 } from "./support.ts";
 import { startAcme, type RunningAcme } from "../../test-support/acme.ts";
 import { messageIdOf } from "../names.ts";
@@ -93,7 +94,7 @@ for (const peer of PEERS) {
       for (const s of sent) {
         const found = await m2mGet(
           cse.cseBaseUrl,
-          `decoder/${s.device}?fu=1&ty=4&lbl=${encodeURIComponent(`msgid:${s.id}`)}`,
+          `decoder/${s.device}?fu=1&ty=4&${byLabel(`msgid:${s.id}`)}`,
           cse.admin,
         );
         const uril = (found.json as { "m2m:uril": string[] })["m2m:uril"];
@@ -139,7 +140,7 @@ for (const peer of PEERS) {
       expect(s.repairs).toBe(0);
       const found = await m2mGet(
         cse.cseBaseUrl,
-        `decoder/${device}?fu=1&ty=4&lbl=${encodeURIComponent("msgid:interop-protobuf")}`,
+        `decoder/${device}?fu=1&ty=4&${byLabel("msgid:interop-protobuf")}`,
         cse.admin,
       );
       expect((found.json as { "m2m:uril": string[] })["m2m:uril"]).toHaveLength(1);

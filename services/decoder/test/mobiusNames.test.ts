@@ -12,7 +12,17 @@ import { startCse } from "../../cse/src/server.ts";
 import { RecordBuffer } from "../buffer/buffer.ts";
 import { bufferFileName } from "../buffer/schema.ts";
 import type { RunningWorker } from "../worker.ts";
-import { client, embeddedCse, encodedSamples, instanceIds, m2mGet, m2mWrite, tempDir, waitFor } from "./support.ts";
+import {
+  byLabel,
+  client,
+  embeddedCse,
+  encodedSamples,
+  instanceIds,
+  m2mGet,
+  m2mWrite,
+  tempDir,
+  waitFor,
+} from "./support.ts";
 import { prepareDecoderAe, testWorkers } from "./workers.ts";
 
 const tracker = parseLayout(presetById("kineis-tracker")!.layout);
@@ -29,7 +39,7 @@ const drained = (w: RunningWorker, n: number) =>
 
 /** the one instance labelled with this message id, found by the CSE's discovery */
 async function findById(base: string, container: string, id: string): Promise<string> {
-  const r = await m2mGet(base, `decoder/${container}?fu=1&ty=4&lbl=${encodeURIComponent(`msgid:${id}`)}`);
+  const r = await m2mGet(base, `decoder/${container}?fu=1&ty=4&${byLabel(`msgid:${id}`)}`);
   const uril = (r.json as { "m2m:uril": string[] })["m2m:uril"];
   expect(uril, `${id} in ${container}`).toHaveLength(1);
   return uril[0]!.split("/").at(-1)!;

@@ -178,6 +178,16 @@ export function encodedSamples(format: FormatId, n: number, seed = 1, layout = p
 }
 
 /** oneM2M GET as the CSE's superuser (embedded: Sponde; ACME: CAdmin) */
+/**
+ * A discovery condition on one label, written the way that works on a real Mobius too: Mobius reads a
+ * single `lbl` value with a pattern its stored (indented) labels never match, so the value is given
+ * twice (measured, docs/stack.md "A real Mobius"); other CSEs take the pair as one value.
+ */
+export function byLabel(label: string): string {
+  const v = encodeURIComponent(label);
+  return `lbl=${v}&lbl=${v}`;
+}
+
 export async function m2mGet(
   base: string,
   p: string,
