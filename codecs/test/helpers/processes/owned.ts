@@ -7,10 +7,17 @@
 // when the test worker is terminated or interrupted.
 import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
 import path from "node:path";
-import { onTestFinished, type RunnerTestCase } from "vitest";
-import { getCurrentTest } from "vitest/suite";
+import type { RunnerTestCase } from "vitest";
 import { groupRunning, readProc } from "./procfs.ts";
 import { record } from "./runLog.ts";
+
+/**
+ * vitest's test hooks, inside a vitest worker only: scripts that run beside the tests (the ACME suite
+ * runner, benches) use these helpers too, and importing vitest outside its runner throws.
+ */
+const runner = process.env.VITEST
+  ? { ...(await import("vitest")), ...(await import("vitest/suite")) }
+  : { onTestFinished: undefined, getCurrentTest: () => undefined };
 
 export interface OwnOptions {
   /** a name for messages; default the command's file name */
@@ -142,11 +149,11 @@ function adopt(
   };
   if (over) return g;
 
-  const test = getCurrentTest();
+  const test = runner.getCurrentTest();
   const scope = options.scope ?? (test ? "test" : "file");
   if (scope === "test") {
-    if (!test) throw new Error(`${name}: scope "test" outside a running test`);
-    onTestFinished(() => g.stop());
+    if (!test || !runner.onTestFinished) throw new Error(`${name}: scope "test" outside a running test`);
+    runner.onTestFinished(() => g.stop());
   }
   live.set(g, scope);
   watchWorkerEnd();
