@@ -372,6 +372,48 @@ describe("forwarding through CSE faults", () => {
   );
 
   it(
+    "a taken name the CSE will not let us read back (disableRetrieval) is refused with its answer, not retried for ever ahead of its container",
+    { timeout: 120_000 },
+    async () => {
+      const dataDir = tempDir();
+      await throughProxy(async (cse, proxy) => {
+        const w = await worker(dataDir, `${proxy.url}/${cse.base}`);
+        await send(w, "d-0", "d", 0);
+        await waitFor("d-0 delivered", () => w.buffer.counters().forwarded === 1 || undefined);
+        // the container's owner hides its instances: a GET of one is 405/4005 from now on
+        const disr = await m2mWrite(cse.cseBaseUrl, "PUT", "decoder/d", { "m2m:cnt": { disr: true } }, "Cdecoder");
+        expect(disr.status, JSON.stringify(disr.json)).toBe(200);
+        // its mark lost: the resend answers 409 and the read-back is refused
+        const again = await restartWithLostMarks(w, dataDir, `${proxy.url}/${cse.base}`);
+        await send(again, "d-1", "d", 1);
+        const refusedReads = () => proxy.seen.filter((s) => s.method === "GET" && s.status === 405).length;
+        const outcome = await waitFor("nothing pending, or 10 refused read-backs", () =>
+          again.buffer.pendingCount() === 0
+            ? "settled"
+            : refusedReads() >= 10
+              ? "still retrying the read-back"
+              : undefined,
+        );
+        expect(outcome).toBe("settled");
+        const stats = await api<Stats>(again, "/api/stats");
+        expect(stats).toMatchObject({ records: 2, delivered: 1, pending: 0, refused: 1, conflictsVerified: 0 });
+        expectCountersAddUp(again, stats);
+        const [r] = (
+          await api<{ refused: { messageId: string; refusal: { status: number; rsc: number; reason: string } }[] }>(
+            again,
+            "/api/refused",
+          )
+        ).refused;
+        expect(r).toMatchObject({ messageId: "d-0", refusal: { status: 405, rsc: 4005 } });
+        expect(r!.refusal.reason).toMatch(/taken/);
+        expect(r!.refusal.reason).toMatch(/disableRetrieval/);
+        // the container went on: its next record was delivered
+        expect(again.buffer.byMessageId("d-1")?.forwardedAt).not.toBeNull();
+      });
+    },
+  );
+
+  it(
     "keeps records = delivered + pending + refused, and the CSE's instances = delivered, through refusals, retries and conflicts",
     { timeout: 120_000 },
     async () => {
