@@ -168,6 +168,10 @@ function prepare(db: Database.Database) {
     retryOne: db.prepare(
       "UPDATE records SET refused_at = NULL, refusal = NULL WHERE refused_at IS NOT NULL AND seq = ?",
     ),
+    // how many retries put records back, for forwarders of other processes to notice (status: JSON text)
+    bumpRetries: db.prepare(
+      `INSERT INTO status (key, value) VALUES ('${RETRIES_KEY}', '1') ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1`,
+    ),
     refused: db.prepare(
       "SELECT seq, message_id AS messageId, device, received_at AS receivedAt, refusal FROM records WHERE refused_at IS NOT NULL ORDER BY seq DESC LIMIT ?",
     ),
@@ -196,6 +200,9 @@ function prepare(db: Database.Database) {
     getStatus: db.prepare("SELECT value FROM status WHERE key = ?").pluck(),
   };
 }
+
+/** the status key counting the retries that put refused records back to pending */
+const RETRIES_KEY = "retries";
 
 /** the rn column: null when the resource name is the message id */
 const storedRn = (r: NewRecord): string | null => (r.rn !== undefined && r.rn !== r.messageId ? r.rn : null);
@@ -294,6 +301,7 @@ export class RecordBuffer {
       else if (filter.container !== undefined) n = this.q.retryContainer.run(filter.container).changes;
       else n = this.q.retryAll.run().changes;
       this.bump({ refused: -n });
+      if (n > 0) this.q.bumpRetries.run();
       return n;
     });
     // a nested db.transaction() runs as a savepoint: a refused record is undone with its delivery alone
@@ -477,6 +485,15 @@ export class RecordBuffer {
   /** Puts refused records back to pending (the user fixed the cause); returns how many. */
   retryRefused(filter: RetryFilter = {}): number {
     return this.retryBatch(filter);
+  }
+
+  /**
+   * How many retries have put refused records back to pending in this buffer, whichever process
+   * made them: a forwarder that sees it change reads its containers from the oldest pending record
+   * again (the retried ones sit before where its lanes had got to).
+   */
+  retryGeneration(): number {
+    return this.status<number>(RETRIES_KEY) ?? 0;
   }
 
   count(counter: ForwarderCounter, n = 1): void {

@@ -161,6 +161,12 @@ export class Forwarder {
   private readonly lanes = new Map<string, Lane>();
   /** marks and refusals on their way to the writer */
   private readonly settling = new Set<Promise<void>>();
+  /** the records of those: still pending in the buffer, so a lane sent back to the start skips them (not resent) */
+  private readonly settlingSeqs = new Set<number>();
+  /** the buffer's retry count last seen: a retry (by any process) sends every lane back to the start */
+  private retriesSeen: number;
+  /** lanes sent back to the start so far: a turn running meanwhile leaves its lane's cursor there */
+  private rewinds = 0;
   /** lanes backing off (attempt > 0): what the published state lists */
   private readonly failing = new Set<Lane>();
   /** lanes waiting for a turn, in turn order */
@@ -199,6 +205,7 @@ export class Forwarder {
     this.client = new M2mClient(target, opts.name, opts.concurrency, opts.requestTimeoutMs);
     this.turnRecords = Math.max(1, Math.min(opts.batch, TURN_RECORDS));
     this.marks = new MarkQueue(writer, onForwarded);
+    this.retriesSeen = buffer.retryGeneration();
   }
 
   start(): void {
@@ -215,12 +222,21 @@ export class Forwarder {
     if (this.started) this.kick();
   }
 
-  /** refused records were put back to pending: they sit before the lanes' cursors, so every lane reads from the start */
+  /** refused records were put back to pending (by this process; others are seen in the buffer's retry count) */
   retried(): void {
     if (this.stopped) return;
+    this.rewind();
+    if (this.started) this.kick();
+  }
+
+  /**
+   * Retried records sit before the lanes' cursors: every lane reads from its oldest pending record
+   * again, and a turn running now leaves its cursor there (its next turn starts from the start).
+   */
+  private rewind(): void {
+    this.rewinds++;
     for (const lane of this.lanes.values()) lane.cursor = 0;
     this.rescanDue = true;
-    if (this.started) this.kick();
   }
 
   async stop(): Promise<void> {
@@ -320,6 +336,12 @@ export class Forwarder {
     if (!this.aeReady) {
       if (!this.ensuringAe) this.run(() => this.ensureAe());
       return;
+    }
+    // a retry made by another process (a replica answering POST /api/refused/retry) shows here
+    const retries = this.buffer.retryGeneration();
+    if (retries !== this.retriesSeen) {
+      this.retriesSeen = retries;
+      this.rewind();
     }
     if (this.rescanDue || now - this.lastScan >= RESCAN_MS) this.rescan();
     while (this.inFlight < this.opts.concurrency) {
@@ -491,6 +513,7 @@ export class Forwarder {
    * thread (which also commits the ingest, with its fsync).
    */
   private async turn(lane: Lane): Promise<void> {
+    const rewinds = this.rewinds;
     const delivered: number[] = [];
     const refused: { seq: number; refusal: Refusal }[] = [];
     try {
@@ -503,8 +526,14 @@ export class Forwarder {
         lane.active = false;
         return this.laneRecovered(lane);
       }
+      // settled by an earlier turn, their marks not yet written when read (read again after a rewind)
+      const settled = new Set(records.filter((r) => this.settlingSeqs.has(r.seq)).map((r) => r.seq));
       for (const r of records) {
         if (this.stopped) return;
+        if (settled.has(r.seq)) {
+          if (rewinds === this.rewinds) lane.cursor = r.seq;
+          continue;
+        }
         const outcome = await this.deliver(lane.container, r);
         if ("delivered" in outcome) delivered.push(r.seq);
         else {
@@ -514,7 +543,8 @@ export class Forwarder {
             `the CSE refused ${r.messageId} for good (${lane.container}/${outcome.refused.rn}): HTTP ${outcome.refused.status}/RSC ${outcome.refused.rsc} ${outcome.refused.reason}`,
           );
         }
-        lane.cursor = r.seq;
+        // sent back to the start meanwhile (a retry): the next turn reads from there
+        if (rewinds === this.rewinds) lane.cursor = r.seq;
       }
       this.laneRecovered(lane);
     } catch (e) {
@@ -529,6 +559,8 @@ export class Forwarder {
     const n = delivered.length + refused.length;
     if (n === 0) return;
     lane.unsettled += n;
+    const seqs = [...delivered, ...refused.map((r) => r.seq)];
+    for (const seq of seqs) this.settlingSeqs.add(seq);
     const done: Promise<void> = Promise.all([this.marks.mark(delivered), this.writer.refuse(refused)])
       .then(
         () => {},
@@ -537,6 +569,7 @@ export class Forwarder {
       )
       .finally(() => {
         this.settling.delete(done);
+        for (const seq of seqs) this.settlingSeqs.delete(seq);
         lane.unsettled -= n;
         this.forgetIfDone(lane);
       });

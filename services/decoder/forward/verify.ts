@@ -6,7 +6,7 @@
 // Shared by the HTTP forwarder and the in-process CSE's left-over delivery.
 import type { Refusal, StoredRecord } from "../buffer/buffer.ts";
 import { fittingName, MAX_REPAIRS, repairName } from "../names.ts";
-import { readBack, type M2mResponse } from "./onem2m.ts";
+import { classifyInstance, readBack, refusalOf, type M2mResponse } from "./onem2m.ts";
 
 /** why the record's name is being read: the create answered "taken", or the stored name is too long to send */
 export type NameCheck = "taken" | "old-name";
@@ -18,7 +18,7 @@ export type Settled =
   | { kind: "rename"; rn: string; repair: boolean; note: string }
   /** no name left to try: refused, with why */
   | { kind: "refuse"; refusal: Refusal }
-  /** the read itself failed: try again later */
+  /** the read itself failed (the CSE failed or did not answer): try again later */
   | { kind: "failed"; answer: M2mResponse };
 
 type Named = Pick<StoredRecord, "seq" | "messageId" | "rn" | "receivedAt" | "con">;
@@ -28,7 +28,15 @@ export function settleName(why: NameCheck, answer: M2mResponse, r: Named, contai
   const rn = r.rn ?? r.messageId;
   const back = readBack(answer, r.con);
   if (back.kind === "ours") return { kind: "delivered" };
-  if (back.kind === "failed") return { kind: "failed", answer };
+  if (back.kind === "failed") {
+    // a read the CSE refuses for good (403 no privilege, 405 disableRetrieval …) can only be refused
+    // again: the record waits in the refused state with that answer instead of holding up its container
+    if (classifyInstance(answer) !== "refused") return { kind: "failed", answer };
+    const refusal = refusalOf(answer, container, rn);
+    const what =
+      why === "taken" ? "is taken and reading it back" : "(too long to send) could not be looked for: the read";
+    return { kind: "refuse", refusal: { ...refusal, reason: `the name ${rn} ${what} was refused: ${refusal.reason}` } };
+  }
   if (why === "old-name")
     return {
       kind: "rename",

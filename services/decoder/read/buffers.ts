@@ -232,7 +232,8 @@ export class BufferSet {
 
   /**
    * Puts refused records back to pending in the buffers this process does not write (another
-   * worker's forwarder sees them at its next look, within a second); `own` writes the rest.
+   * worker's forwarder sees the buffer's retry count move at its next step, within a second when
+   * idle); `own` writes the rest.
    */
   async retry(
     filter: RetryFilter & { buffer?: number | undefined },

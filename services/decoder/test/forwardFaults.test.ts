@@ -3,9 +3,12 @@
 // the others (fairness, counted in requests, not timed); a record the CSE refuses for good waits in
 // the refused state with the CSE's answer until a retry; a 409 counts as delivered only once the
 // instance reads back as ours; and the counters add up: records = delivered + pending + refused.
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseLayout, presetById } from "#codecs";
 import type { RunningCse } from "../../cse/src/server.ts";
+import { RecordBuffer } from "../buffer/buffer.ts";
+import { bufferFileName } from "../buffer/schema.ts";
 import type { RunningWorker } from "../worker.ts";
 import { observingProxy, type FakeAnswer, type Intercepted } from "./proxy.ts";
 import { client, embeddedCse, encodedSamples, instanceIds, m2mGet, m2mWrite, tempDir, waitFor } from "./support.ts";
@@ -225,6 +228,87 @@ describe("forwarding through CSE faults", () => {
     },
   );
 
+  /**
+   * A container under steady load: every instance the CSE is sent for it brings one more record of
+   * it (its lane never runs dry, so the forwarder never forgets it). Its first record was refused;
+   * once the cause is gone, `retry` puts it back to pending. Count-bound, not timed: the retried
+   * record must reach the CSE before 300 more load records have.
+   */
+  async function retriedUnderLoad(retry: (w: RunningWorker, dataDir: string) => Promise<void>): Promise<void> {
+    const dataDir = tempDir();
+    await throughProxy(async (cse, proxy) => {
+      let refusing = true;
+      let loading = false;
+      let load = 0;
+      let limit = Infinity;
+      const sends: Promise<void>[] = [];
+      let w: RunningWorker | undefined;
+      proxy.setFault((r) => {
+        if (!POST_TO("hot")(r) || r.rn === undefined) return undefined;
+        if (refusing && r.lbl?.includes("msgid:first"))
+          return { status: 400, rsc: 4000, dbg: "simulated: con does not match the container's schema" };
+        if (loading && load < limit) sends.push(send(w!, `load-${load}`, "hot", load++));
+        return undefined;
+      });
+      w = await worker(dataDir, `${proxy.url}/${cse.base}`);
+      const forwardedAt = (id: string) =>
+        w!.buffer.db.prepare("SELECT forwarded_at FROM records WHERE message_id = ?").pluck().get(id) as number | null;
+      await send(w, "first", "hot");
+      await waitFor("the first record refused", () => w!.buffer.counters().refused === 1 || undefined);
+      refusing = false;
+      loading = true;
+      for (let i = 0; i < 20; i++) await send(w, `backlog-${i}`, "hot", i);
+      await waitFor("the load running", () => load >= 40 || undefined);
+      await retry(w, dataDir);
+      limit = load + 300;
+      const outcome = await waitFor("the retried record delivered, or 300 more load records", () =>
+        forwardedAt("first") !== null
+          ? "delivered"
+          : load >= limit
+            ? "still pending after 300 load records"
+            : undefined,
+      );
+      loading = false;
+      await Promise.all(sends);
+      expect(outcome).toBe("delivered");
+      const stats = await waitFor("nothing pending", async () => {
+        const s = await api<Stats>(w!, "/api/stats");
+        return s.pending === 0 ? s : undefined;
+      });
+      expect(stats).toMatchObject({ refused: 0, delivered: stats.records });
+      expectCountersAddUp(w, stats);
+      // marks in flight when the lane went back to the retried record were not resent
+      expect(stats.conflictsVerified).toBe(0);
+      expect((await instanceIds(cse.cseBaseUrl, "decoder/hot")).length).toBe(stats.records);
+    });
+  }
+
+  it(
+    "a record retried while its container's lane is busy under steady load is delivered at the lane's next turn",
+    { timeout: 120_000 },
+    async () => {
+      await retriedUnderLoad(async (w) => {
+        expect(await api<{ retried: number }>(w, "/api/refused/retry", {})).toEqual({ retried: 1 });
+      });
+    },
+  );
+
+  it(
+    "a record another worker puts back to pending (its own connection to this buffer) is delivered while the container is under steady load",
+    { timeout: 120_000 },
+    async () => {
+      await retriedUnderLoad(async (_w, dataDir) => {
+        // what BufferSet.retry does for a buffer another replica writes
+        const other = new RecordBuffer(path.join(dataDir, bufferFileName(0)));
+        try {
+          expect(other.retryRefused({})).toBe(1);
+        } finally {
+          other.close();
+        }
+      });
+    },
+  );
+
   it(
     "counts a 409 as delivered only once the instance reads back as ours: a name row without its instance and a name holding other content are repaired under the next name",
     { timeout: 120_000 },
@@ -283,6 +367,48 @@ describe("forwarding through CSE faults", () => {
         expect(
           ((await m2mGet(cse.cseBaseUrl, "decoder/v")).json as { "m2m:cnt": { cni: number } })["m2m:cnt"].cni,
         ).toBe(6);
+      });
+    },
+  );
+
+  it(
+    "a taken name the CSE will not let us read back (disableRetrieval) is refused with its answer, not retried for ever ahead of its container",
+    { timeout: 120_000 },
+    async () => {
+      const dataDir = tempDir();
+      await throughProxy(async (cse, proxy) => {
+        const w = await worker(dataDir, `${proxy.url}/${cse.base}`);
+        await send(w, "d-0", "d", 0);
+        await waitFor("d-0 delivered", () => w.buffer.counters().forwarded === 1 || undefined);
+        // the container's owner hides its instances: a GET of one is 405/4005 from now on
+        const disr = await m2mWrite(cse.cseBaseUrl, "PUT", "decoder/d", { "m2m:cnt": { disr: true } }, "Cdecoder");
+        expect(disr.status, JSON.stringify(disr.json)).toBe(200);
+        // its mark lost: the resend answers 409 and the read-back is refused
+        const again = await restartWithLostMarks(w, dataDir, `${proxy.url}/${cse.base}`);
+        await send(again, "d-1", "d", 1);
+        const refusedReads = () => proxy.seen.filter((s) => s.method === "GET" && s.status === 405).length;
+        const outcome = await waitFor("nothing pending, or 10 refused read-backs", () =>
+          again.buffer.pendingCount() === 0
+            ? "settled"
+            : refusedReads() >= 10
+              ? "still retrying the read-back"
+              : undefined,
+        );
+        expect(outcome).toBe("settled");
+        const stats = await api<Stats>(again, "/api/stats");
+        expect(stats).toMatchObject({ records: 2, delivered: 1, pending: 0, refused: 1, conflictsVerified: 0 });
+        expectCountersAddUp(again, stats);
+        const [r] = (
+          await api<{ refused: { messageId: string; refusal: { status: number; rsc: number; reason: string } }[] }>(
+            again,
+            "/api/refused",
+          )
+        ).refused;
+        expect(r).toMatchObject({ messageId: "d-0", refusal: { status: 405, rsc: 4005 } });
+        expect(r!.refusal.reason).toMatch(/taken/);
+        expect(r!.refusal.reason).toMatch(/disableRetrieval/);
+        // the container went on: its next record was delivered
+        expect(again.buffer.byMessageId("d-1")?.forwardedAt).not.toBeNull();
       });
     },
   );
