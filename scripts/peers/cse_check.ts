@@ -34,6 +34,7 @@ const base = new URL(cse).pathname.replace(/^\//, "");
 
 interface Row {
   seq: number;
+  receivedAt: number;
   messageId: string;
   rn: string | null;
   device: string | null;
@@ -59,7 +60,7 @@ function acknowledged(dataDir: string): Row[] {
         rows.push(
           ...(db
             .prepare(
-              "SELECT seq, message_id AS messageId, rn, device, con, forwarded_at AS forwardedAt, refused_at AS refusedAt FROM records ORDER BY seq",
+              "SELECT seq, received_at AS receivedAt, message_id AS messageId, rn, device, con, forwarded_at AS forwardedAt, refused_at AS refusedAt FROM records ORDER BY seq",
             )
             .all() as Row[]),
         );
@@ -150,8 +151,14 @@ for (const c of containers) {
       if (cin.lbl?.includes(`msgid:${row.messageId}`)) labelled++;
       else problems.push(`${p}: no msgid:${row.messageId} label`);
     }
+    // the newest by arrival: replicas number their buffers' records apart, so seq says nothing across them
     const newest = newestOf.get(c);
-    if (!newest || row.seq > newest.seq) newestOf.set(c, row);
+    if (
+      !newest ||
+      row.receivedAt > newest.receivedAt ||
+      (row.receivedAt === newest.receivedAt && name > (newest.rn ?? newest.messageId))
+    )
+      newestOf.set(c, row);
   }
   const la = await get(`/${c}/la`);
   const laRn = (la.body["m2m:cin"] as { rn?: string } | undefined)?.rn;
