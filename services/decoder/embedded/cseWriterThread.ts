@@ -67,15 +67,22 @@ async function serve(): Promise<void> {
   const { buffer, cse, writer, checkpointer } = running;
   post({ id: 0, ok: true, value: { target: cse.target } satisfies CseWriterReady });
 
+  // retries run one after the other: two deliveries of the same pending records interleaved would
+  // each verify and repair the same names (counted twice, an older repair name written back)
+  let retries: Promise<unknown> = Promise.resolve();
   answerWriterRequests(port, async (m) => {
     switch (m.op) {
       case "write":
         return writer.write(m.items);
       case "retry": {
-        // refused records back to pending, then into the CSE at once: no forwarder runs for this buffer
-        const n = buffer.retryRefused(m.filter);
-        if (n > 0) await deliverLeftovers(buffer, cse, log);
-        return n;
+        const run = retries.then(async () => {
+          // refused records back to pending, then into the CSE at once: no forwarder runs for this buffer
+          const n = buffer.retryRefused(m.filter);
+          if (n > 0) await deliverLeftovers(buffer, cse, log);
+          return n;
+        });
+        retries = run.catch(() => {});
+        return run;
       }
       case "close":
         await writer.close();
