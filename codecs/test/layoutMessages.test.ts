@@ -291,6 +291,33 @@ describe("layout rules, in words", () => {
     );
   });
 
+  it("an expanded array's later numbers: past the largest protobuf number, or reserved", () => {
+    const numbered = (number: number) => ({
+      ...acc(3, ["x", "y", "z"]),
+      options: { protobuf: { number, expand: ["x", "y", "z"] } },
+    });
+    // acc_z would be 536 870 912, which protoc refuses and no tag holds
+    expect(only(doc([numbered(536_870_910)]))).toEqual([
+      "fields[0].options.protobuf.number",
+      'field "Acceleration"',
+      "Protobuf number 536,870,910 (element 3 of the expanded array takes 536,870,912) is past 536,870,911, the largest protobuf field number; choose a number of at most 536,870,909.",
+    ]);
+    expect(checkLayout(doc([numbered(536_870_909)])).ok).toBe(true);
+    // a deleted field's number must not come back as acc_y, in the layout or in a group
+    expect(only(doc([numbered(10)], { protobufReserved: [11] }))).toEqual([
+      "fields[0].options.protobuf.number",
+      'field "Acceleration"',
+      "Protobuf number 11 (element 2 of the expanded array) is reserved: a field deleted from this message had it, and a device still sending it would be misread. Choose another number.",
+    ]);
+    const group = {
+      id: "g",
+      key: "g",
+      name: "G",
+      type: { kind: "group", fields: [numbered(4)], protobufReserved: [6] },
+    };
+    expect(only(doc([group]))[0]).toBe("fields[0].type.fields[0].options.protobuf.number");
+  });
+
   it("text representation that does not fit the field", () => {
     expect(only(doc([{ ...u8("a", "A"), text: { as: "string", separator: ";" } }]))[2]).toBe(
       "Separator joins the elements of an array, and this field is an int; clear it or make the field an array.",
