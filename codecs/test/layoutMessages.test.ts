@@ -171,6 +171,25 @@ describe("shape problems (zod), in words", () => {
     ]);
   });
 
+  it("a misspelt setting inside the layout's and a field's option groups is refused, not dropped", () => {
+    // dropped, these would silently become the defaults: schema id 1, an automatic protobuf number
+    expect(only(doc([], { sbe: { schemaID: 7 } }))).toEqual([
+      "sbe",
+      "",
+      'SBE settings has a property "schemaID" that layout files do not have (did you mean "schemaId"?); remove it or correct the name.',
+    ]);
+    expect(only(doc([{ ...u8("a", "Depth"), options: { protobuf: { Number: 5 } } }]))).toEqual([
+      "fields[0].options.protobuf",
+      'field "Depth"',
+      'Protobuf options has a property "Number" that layout files do not have (did you mean "number"?); remove it or correct the name.',
+    ]);
+    expect(only(doc([{ ...u8("a", "Depth"), options: { struct: { stringmode: "fixed" } } }]))[2]).toBe(
+      'Struct options has a property "stringmode" that layout files do not have (did you mean "stringMode"?); remove it or correct the name.',
+    );
+    expect(only(doc([], { struct: { endian: "little" } }))[0]).toBe("struct");
+    expect(only(doc([], { json: { spaces: "python" } }))[0]).toBe("json");
+  });
+
   it("names that show nothing: spaces, zero-width and other invisible characters", () => {
     for (const [name, points] of [
       ["   ", "U+0020 U+0020 U+0020"],
