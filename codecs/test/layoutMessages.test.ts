@@ -64,9 +64,16 @@ describe("shape problems (zod), in words", () => {
       'field "Temp"',
       "Scale is 0; it must be more than 0, because value = raw × scale + offset needs a step greater than 0.",
     ]);
+    // the 16-bit reason explains the most, not the least: a lower bound carries its own reason or none
     const str = { id: "n", key: "n", name: "Note", type: { kind: "string", maxLength: -1 } };
-    expect(only(doc([str]))[2]).toBe(
-      "Max length is -1; the least is 0, because Struct (u16 length), SBE (uint16 var-data length) and the C export (uint16_t length) count bytes in 16 bits.",
+    expect(only(doc([str]))[2]).toBe("Max length is -1; the least is 0.");
+    const arr = { id: "s", key: "s", name: "Samples", type: { kind: "array", of: { kind: "bool" }, maxCount: -1 } };
+    expect(only(doc([arr]))[2]).toBe("Count is -1; the least is 0.");
+    expect(only(doc([{ ...u8("a", "A"), text: { as: "string", decimals: -1 } }]))[2]).toBe(
+      "Decimals is -1; the least is 0.",
+    );
+    expect(only(doc([{ ...u8("a", "A"), options: { protobuf: { number: 0 } } }]))[2]).toBe(
+      "Protobuf number is 0; the least is 1, because protobuf field numbers start at 1.",
     );
     const counter = u8("c", "Seq", { sample: { kind: "counter", start: 0, step: 1, wrap: 0 } });
     expect(only(doc([counter]))[2]).toBe(
@@ -226,6 +233,9 @@ describe("layout rules, in words", () => {
     ]);
     expect(only(doc([{ ...u8("r", "RSSI"), type: { kind: "int", bits: 8, signed: false, min: -5 } }]))[2]).toBe(
       "Minimum is -5; a uint8 holds 0 … 255.",
+    );
+    expect(only(doc([{ ...u8("r", "RSSI"), type: { kind: "int", bits: 8, signed: true, min: -500 } }]))[2]).toBe(
+      "Minimum is -500; an int8 holds -128 … 127.",
     );
     const ts = { id: "t", key: "t", name: "Time", type: { kind: "timestamp", encoding: "epoch", min: 5, max: 5 } };
     expect(only(doc([ts]))[2]).toBe("Latest is 5; it must be greater than the earliest (5).");

@@ -317,7 +317,8 @@ function sentence(issue: core.$ZodIssue, label: string, prop: Prop): string {
         return `${prop.owner ?? label} has no ${prop.noun ?? "entries"}; it needs at least ${showNumber(min)}.`;
       if (!issue.inclusive)
         return `${label} is ${shown}; it must be more than ${showNumber(min)}${because(prop.positive)}.`;
-      return `${label} is ${shown}; the least is ${showNumber(min)}${because(prop.limit?.why)}.`;
+      // the limit's `why` explains its most (16-bit counts); the least has its own reason, or none
+      return `${label} is ${shown}; the least is ${showNumber(min)}${because(prop.limit?.whyMin)}.`;
     }
     case "invalid_value": {
       const allowed = issue.values.map((v) => showValue(v));

@@ -72,7 +72,7 @@ function checkScalar(t: ScalarType, at: string, r: Rules): void {
       range(t.min, t.max);
       const [lo, hi] = intLimits(t.bits, t.signed);
       const name = `${t.signed ? "" : "u"}int${t.bits}`;
-      const holds = `a ${name} holds ${showNumber(lo)} … ${showNumber(hi)}`;
+      const holds = `${t.signed ? "an" : "a"} ${name} holds ${showNumber(lo)} … ${showNumber(hi)}`;
       if (t.min !== undefined && t.min < lo)
         r.add(`${at}.min`, `${r.label(`${at}.min`)} is ${showNumber(t.min)}; ${holds}.`);
       if (t.max !== undefined && t.max > hi)
