@@ -237,6 +237,23 @@ describe("layout rules, in words", () => {
     expect(only(doc([{ ...u8("r", "RSSI"), type: { kind: "int", bits: 8, signed: true, min: -500 } }]))[2]).toBe(
       "Minimum is -500; an int8 holds -128 … 127.",
     );
+    // 64-bit limits as they are, not as a double rounds them (…775,807, not …776,000)
+    const i64 = (type: Record<string, unknown>) => ({ ...u8("c", "Count"), type: { kind: "int", bits: 64, ...type } });
+    expect(only(doc([i64({ signed: true, max: 1e20 })]))[2]).toBe(
+      "Maximum is 100,000,000,000,000,000,000; an int64 holds -9,223,372,036,854,775,808 … 9,223,372,036,854,775,807.",
+    );
+    expect(only(doc([i64({ signed: false, min: -1 })]))[2]).toBe(
+      "Minimum is -1; a uint64 holds 0 … 18,446,744,073,709,551,615.",
+    );
+    // an integer's bounds are whole numbers (a fraction made the 64-bit range check throw a RangeError)
+    expect(only(doc([i64({ signed: true, min: 0.5 })]))).toEqual([
+      "fields[0].type.min",
+      'field "Count"',
+      "Minimum is 0.5; an int64 holds whole numbers, so its bounds are whole numbers too.",
+    ]);
+    expect(only(doc([{ ...u8("r", "RSSI"), type: { kind: "int", bits: 8, signed: false, max: 99.5 } }]))[2]).toBe(
+      "Maximum is 99.5; a uint8 holds whole numbers, so its bounds are whole numbers too.",
+    );
     const ts = { id: "t", key: "t", name: "Time", type: { kind: "timestamp", encoding: "epoch", min: 5, max: 5 } };
     expect(only(doc([ts]))[2]).toBe("Latest is 5; it must be greater than the earliest (5).");
     const arr = {

@@ -47,6 +47,12 @@ class Rules {
 
 const lower = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
 
+/** The range of a 64-bit integer as it is; intLimits' doubles round its ends (9,223,372,036,854,776,000). */
+function exact64(signed: boolean): string {
+  const [lo, hi] = signed ? [-(1n << 63n), (1n << 63n) - 1n] : [0n, (1n << 64n) - 1n];
+  return `${lo.toLocaleString("en-US")} … ${hi.toLocaleString("en-US")}`;
+}
+
 /** Names and keys label rows, headers and exports: spaces or zero-width characters alone show nothing. */
 function mustShow(text: string, path: string, r: Rules): void {
   if (hasVisibleCharacter(text)) return;
@@ -71,12 +77,19 @@ function checkScalar(t: ScalarType, at: string, r: Rules): void {
     case "int": {
       range(t.min, t.max);
       const [lo, hi] = intLimits(t.bits, t.signed);
-      const name = `${t.signed ? "" : "u"}int${t.bits}`;
-      const holds = `${t.signed ? "an" : "a"} ${name} holds ${showNumber(lo)} … ${showNumber(hi)}`;
-      if (t.min !== undefined && t.min < lo)
-        r.add(`${at}.min`, `${r.label(`${at}.min`)} is ${showNumber(t.min)}; ${holds}.`);
-      if (t.max !== undefined && t.max > hi)
-        r.add(`${at}.max`, `${r.label(`${at}.max`)} is ${showNumber(t.max)}; ${holds}.`);
+      const name = `${t.signed ? "an" : "a"} ${t.signed ? "" : "u"}int${t.bits}`;
+      const holds = `${name} holds ${t.bits === 64 ? exact64(t.signed) : `${showNumber(lo)} … ${showNumber(hi)}`}`;
+      for (const [prop, v, outside] of [
+        ["min", t.min, (x: number) => x < lo],
+        ["max", t.max, (x: number) => x > hi],
+      ] as const) {
+        if (v === undefined) continue;
+        const is = `${r.label(`${at}.${prop}`)} is ${showNumber(v)}`;
+        // a fraction would also reach BigInt() in the 64-bit range checks, which throws
+        if (!Number.isInteger(v))
+          r.add(`${at}.${prop}`, `${is}; ${name} holds whole numbers, so its bounds are whole numbers too.`);
+        else if (outside(v)) r.add(`${at}.${prop}`, `${is}; ${holds}.`);
+      }
       break;
     }
     case "float":
