@@ -88,6 +88,24 @@ describe("shape problems (zod), in words", () => {
       "Name is 130 characters long; the most is 128, because names label rows, generated code comments and reports.",
     ]);
     expect(only(doc([{ ...u8("a", "A"), id: "" }]))[2]).toBe("Id is empty; it needs at least 1 character.");
+    // characters counted and cut as zod counts them (code points), never half an emoji (a lone surrogate shows as �)
+    const ships = (x: number, n: number) => `${"x".repeat(x)}${"🚢".repeat(n)}`;
+    expect(only(doc([u8("a", ships(56, 80))]))).toEqual([
+      "fields[0].name",
+      `field "${ships(56, 1)}…"`,
+      "Name is 136 characters long; the most is 128, because names label rows, generated code comments and reports.",
+    ]);
+    const e = (name: string, value = 0) => ({ name, value });
+    const enumOf = (...values: { name: string; value: number }[]) => ({
+      ...u8("e", "E"),
+      type: { kind: "enum", values },
+    });
+    expect(only(doc([enumOf(e(ships(30, 40)))]))[2]).toBe(
+      "Name of value 1 is 70 characters long; the most is 64, because SBE schema names are at most 64 characters (symbolicName_t).",
+    );
+    expect(only(doc([enumOf(e(ships(38, 10)), e(ships(38, 10), 1))]))[2]).toBe(
+      `Name of value 2 ("${ships(38, 1)}…") is also the name of value 1; every value needs its own name.`,
+    );
   });
 
   it("too many and too few entries in a list", () => {
