@@ -2,11 +2,11 @@
 // array, text or bytes the raised layout limits allow) makes nanopb_generator's .pb.c stop with
 // "#error Enable PB_FIELD_32BIT". The .options file must say so exactly when Debian's nanopb_generator
 // decides it, and the generated code must then compile with -DPB_FIELD_32BIT.
-import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { gccAsync, Workdir } from "./harness/build.ts";
-import { generateNanopb, generateNanopbOptions, nanopbNames } from "../../src/exporters/nanopb.ts";
+import { nanopbGenerate } from "./harness/nanopbGenerate.ts";
+import { generateNanopbOptions } from "../../src/exporters/nanopb.ts";
 import type { LayoutInput } from "../../src/layout/schema.ts";
 import { parseLayout } from "../../src/layout/validate.ts";
 import { paperPreset } from "../../src/presets/paper.ts";
@@ -50,14 +50,8 @@ describe("nanopb: messages of 64 kB and more need PB_FIELD_32BIT, and the export
     "%s",
     async (_name, input, big, i) => {
       const layout = parseLayout(input);
-      const n = nanopbNames(layout);
       const dir = `l${i}`;
-      work.write(generateNanopb(layout), dir);
-      execFileSync("nanopb_generator.py", ["-q", n.proto], {
-        cwd: work.path(dir),
-        stdio: ["ignore", "pipe", "pipe"],
-        timeout: 60_000,
-      });
+      const n = nanopbGenerate(work, layout, dir);
       const demanded = readFileSync(work.path(`${dir}/${n.pbSource}`), "utf8").includes("#error Enable PB_FIELD_32BIT");
       // the case is what it claims to be, by nanopb's own judgement
       expect(demanded).toBe(big);
