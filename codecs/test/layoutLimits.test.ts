@@ -99,8 +99,14 @@ describe("layout limits", () => {
       type: { kind: "array", of: { kind: "bool" }, maxCount: 2 },
     }));
     const { problems } = runExports(parseLayout(doc(fields)), ["sbe-xml"]);
+    // what takes the ids, and a way out that works for it (a group does not help: its variable-count
+    // arrays still become repeating groups of the message)
     expect(problems.map((p) => p.message)).toEqual([
-      "The SBE message would need field ids up to 65,536, and SBE ids are 16-bit (at most 65,535); put fields into groups, which take one id each.",
+      "The SBE message would need field ids up to 65,536, and SBE ids are 16-bit (at most 65,535): 32,768 variable-count arrays take two each (the repeating group and its entry). Give arrays a fixed count (one id each) or put scalar fields into a group (one id for all of them).",
+    ]);
+    const grouped = doc([{ id: "g", key: "g", name: "G", type: { kind: "group", fields } }]);
+    expect(runExports(parseLayout(grouped), ["sbe-xml"]).problems.map((p) => p.message)).toEqual([
+      "The SBE message would need field ids up to 65,536, and SBE ids are 16-bit (at most 65,535): 32,768 variable-count arrays take two each (the repeating group and its entry). Give arrays a fixed count (one id each) or put scalar fields into a group (one id for all of them).",
     ]);
   }, 120_000);
 });

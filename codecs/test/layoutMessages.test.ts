@@ -64,9 +64,16 @@ describe("shape problems (zod), in words", () => {
       'field "Temp"',
       "Scale is 0; it must be more than 0, because value = raw × scale + offset needs a step greater than 0.",
     ]);
+    // the 16-bit reason explains the most, not the least: a lower bound carries its own reason or none
     const str = { id: "n", key: "n", name: "Note", type: { kind: "string", maxLength: -1 } };
-    expect(only(doc([str]))[2]).toBe(
-      "Max length is -1; the least is 0, because Struct (u16 length), SBE (uint16 var-data length) and the C export (uint16_t length) count bytes in 16 bits.",
+    expect(only(doc([str]))[2]).toBe("Max length is -1; the least is 0.");
+    const arr = { id: "s", key: "s", name: "Samples", type: { kind: "array", of: { kind: "bool" }, maxCount: -1 } };
+    expect(only(doc([arr]))[2]).toBe("Count is -1; the least is 0.");
+    expect(only(doc([{ ...u8("a", "A"), text: { as: "string", decimals: -1 } }]))[2]).toBe(
+      "Decimals is -1; the least is 0.",
+    );
+    expect(only(doc([{ ...u8("a", "A"), options: { protobuf: { number: 0 } } }]))[2]).toBe(
+      "Protobuf number is 0; the least is 1, because protobuf field numbers start at 1.",
     );
     const counter = u8("c", "Seq", { sample: { kind: "counter", start: 0, step: 1, wrap: 0 } });
     expect(only(doc([counter]))[2]).toBe(
@@ -81,6 +88,24 @@ describe("shape problems (zod), in words", () => {
       "Name is 130 characters long; the most is 128, because names label rows, generated code comments and reports.",
     ]);
     expect(only(doc([{ ...u8("a", "A"), id: "" }]))[2]).toBe("Id is empty; it needs at least 1 character.");
+    // characters counted and cut as zod counts them (code points), never half an emoji (a lone surrogate shows as �)
+    const ships = (x: number, n: number) => `${"x".repeat(x)}${"🚢".repeat(n)}`;
+    expect(only(doc([u8("a", ships(56, 80))]))).toEqual([
+      "fields[0].name",
+      `field "${ships(56, 1)}…"`,
+      "Name is 136 characters long; the most is 128, because names label rows, generated code comments and reports.",
+    ]);
+    const e = (name: string, value = 0) => ({ name, value });
+    const enumOf = (...values: { name: string; value: number }[]) => ({
+      ...u8("e", "E"),
+      type: { kind: "enum", values },
+    });
+    expect(only(doc([enumOf(e(ships(30, 40)))]))[2]).toBe(
+      "Name of value 1 is 70 characters long; the most is 64, because SBE schema names are at most 64 characters (symbolicName_t).",
+    );
+    expect(only(doc([enumOf(e(ships(38, 10)), e(ships(38, 10), 1))]))[2]).toBe(
+      `Name of value 2 ("${ships(38, 1)}…") is also the name of value 1; every value needs its own name.`,
+    );
   });
 
   it("too many and too few entries in a list", () => {
@@ -171,6 +196,25 @@ describe("shape problems (zod), in words", () => {
     ]);
   });
 
+  it("a misspelt setting inside the layout's and a field's option groups is refused, not dropped", () => {
+    // dropped, these would silently become the defaults: schema id 1, an automatic protobuf number
+    expect(only(doc([], { sbe: { schemaID: 7 } }))).toEqual([
+      "sbe",
+      "",
+      'SBE settings has a property "schemaID" that layout files do not have (did you mean "schemaId"?); remove it or correct the name.',
+    ]);
+    expect(only(doc([{ ...u8("a", "Depth"), options: { protobuf: { Number: 5 } } }]))).toEqual([
+      "fields[0].options.protobuf",
+      'field "Depth"',
+      'Protobuf options has a property "Number" that layout files do not have (did you mean "number"?); remove it or correct the name.',
+    ]);
+    expect(only(doc([{ ...u8("a", "Depth"), options: { struct: { stringmode: "fixed" } } }]))[2]).toBe(
+      'Struct options has a property "stringmode" that layout files do not have (did you mean "stringMode"?); remove it or correct the name.',
+    );
+    expect(only(doc([], { struct: { endian: "little" } }))[0]).toBe("struct");
+    expect(only(doc([], { json: { spaces: "python" } }))[0]).toBe("json");
+  });
+
   it("names that show nothing: spaces, zero-width and other invisible characters", () => {
     for (const [name, points] of [
       ["   ", "U+0020 U+0020 U+0020"],
@@ -207,6 +251,26 @@ describe("layout rules, in words", () => {
     ]);
     expect(only(doc([{ ...u8("r", "RSSI"), type: { kind: "int", bits: 8, signed: false, min: -5 } }]))[2]).toBe(
       "Minimum is -5; a uint8 holds 0 … 255.",
+    );
+    expect(only(doc([{ ...u8("r", "RSSI"), type: { kind: "int", bits: 8, signed: true, min: -500 } }]))[2]).toBe(
+      "Minimum is -500; an int8 holds -128 … 127.",
+    );
+    // 64-bit limits as they are, not as a double rounds them (…775,807, not …776,000)
+    const i64 = (type: Record<string, unknown>) => ({ ...u8("c", "Count"), type: { kind: "int", bits: 64, ...type } });
+    expect(only(doc([i64({ signed: true, max: 1e20 })]))[2]).toBe(
+      "Maximum is 100,000,000,000,000,000,000; an int64 holds -9,223,372,036,854,775,808 … 9,223,372,036,854,775,807.",
+    );
+    expect(only(doc([i64({ signed: false, min: -1 })]))[2]).toBe(
+      "Minimum is -1; a uint64 holds 0 … 18,446,744,073,709,551,615.",
+    );
+    // an integer's bounds are whole numbers (a fraction made the 64-bit range check throw a RangeError)
+    expect(only(doc([i64({ signed: true, min: 0.5 })]))).toEqual([
+      "fields[0].type.min",
+      'field "Count"',
+      "Minimum is 0.5; an int64 holds whole numbers, so its bounds are whole numbers too.",
+    ]);
+    expect(only(doc([{ ...u8("r", "RSSI"), type: { kind: "int", bits: 8, signed: false, max: 99.5 } }]))[2]).toBe(
+      "Maximum is 99.5; a uint8 holds whole numbers, so its bounds are whole numbers too.",
     );
     const ts = { id: "t", key: "t", name: "Time", type: { kind: "timestamp", encoding: "epoch", min: 5, max: 5 } };
     expect(only(doc([ts]))[2]).toBe("Latest is 5; it must be greater than the earliest (5).");
@@ -289,6 +353,33 @@ describe("layout rules, in words", () => {
     expect(only(doc([{ ...u8("a", "A"), options: { protobuf: { expand: ["x"] } } }]))[2]).toBe(
       "Expand as needs a fixed-count array with exactly one suffix per element; this field is an int, not an array.",
     );
+  });
+
+  it("an expanded array's later numbers: past the largest protobuf number, or reserved", () => {
+    const numbered = (number: number) => ({
+      ...acc(3, ["x", "y", "z"]),
+      options: { protobuf: { number, expand: ["x", "y", "z"] } },
+    });
+    // acc_z would be 536 870 912, which protoc refuses and no tag holds
+    expect(only(doc([numbered(536_870_910)]))).toEqual([
+      "fields[0].options.protobuf.number",
+      'field "Acceleration"',
+      "Protobuf number 536,870,910 (element 3 of the expanded array takes 536,870,912) is past 536,870,911, the largest protobuf field number; choose a number of at most 536,870,909.",
+    ]);
+    expect(checkLayout(doc([numbered(536_870_909)])).ok).toBe(true);
+    // a deleted field's number must not come back as acc_y, in the layout or in a group
+    expect(only(doc([numbered(10)], { protobufReserved: [11] }))).toEqual([
+      "fields[0].options.protobuf.number",
+      'field "Acceleration"',
+      "Protobuf number 11 (element 2 of the expanded array) is reserved: a field deleted from this message had it, and a device still sending it would be misread. Choose another number.",
+    ]);
+    const group = {
+      id: "g",
+      key: "g",
+      name: "G",
+      type: { kind: "group", fields: [numbered(4)], protobufReserved: [6] },
+    };
+    expect(only(doc([group]))[0]).toBe("fields[0].type.fields[0].options.protobuf.number");
   });
 
   it("text representation that does not fit the field", () => {

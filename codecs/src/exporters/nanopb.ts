@@ -48,6 +48,31 @@ function valueRange(v: ValueMap): [number | bigint, number | bigint] | undefined
   }
 }
 
+/** The int_size option of a varint field whose range fits a narrower C type than its proto type's. */
+function narrowedIntSize(f: ProtoField): IntSize | undefined {
+  const v = f.value;
+  if (!v || !VARINT.has(f.type)) return undefined;
+  const range = valueRange(v);
+  if (!range) return undefined;
+  const size = intSize(f.type, range[0], range[1]);
+  const natural: IntSize = f.type.endsWith("64") ? "IS_64" : "IS_32";
+  return size !== natural ? size : undefined;
+}
+
+const fixedLength = (f: ProtoField): boolean => {
+  const src = f.source.type;
+  const scalar = src.kind === "array" ? src.of : src;
+  return scalar.kind === "bytes" && scalar.fixed;
+};
+
+/** max_length of a text field (nanopb's char array holds one byte more, the NUL) */
+function textLength(f: ProtoField): number | undefined {
+  const v = f.value;
+  if (v?.kind === "string") return v.maxLength;
+  if (v?.kind === "text-time") return compileTextTime(v.format).length;
+  return undefined;
+}
+
 function fieldOptions(f: ProtoField): string[] {
   const opts: string[] = [];
   const src = f.source.type;
@@ -58,22 +83,49 @@ function fieldOptions(f: ProtoField): string[] {
     // nanopb always sends every element of a fixed_count array, so an optional one keeps its count
     if (src.fixed && f.source.presence === "required") opts.push("fixed_count:true");
   }
-  if (v?.kind === "string") opts.push(`max_length:${v.maxLength}`);
-  if (v?.kind === "text-time") opts.push(`max_length:${compileTextTime(v.format).length}`);
+  const text = textLength(f);
+  if (text !== undefined) opts.push(`max_length:${text}`);
   if (v?.kind === "bytes") {
     opts.push(`max_size:${v.maxLength}`);
-    const scalar = src.kind === "array" ? src.of : src;
-    if (scalar.kind === "bytes" && scalar.fixed) opts.push("fixed_length:true");
+    if (fixedLength(f)) opts.push("fixed_length:true");
   }
-  if (v && VARINT.has(f.type)) {
-    const range = valueRange(v);
-    if (range) {
-      const size = intSize(f.type, range[0], range[1]);
-      const natural: IntSize = f.type.endsWith("64") ? "IS_64" : "IS_32";
-      if (size !== natural) opts.push(`int_size:${size}`);
-    }
-  }
+  const size = narrowedIntSize(f);
+  if (size) opts.push(`int_size:${size}`);
   return opts;
+}
+
+const INT_SIZE_BYTES: Record<IntSize, number> = { IS_8: 1, IS_16: 2, IS_32: 4, IS_64: 8 };
+
+/**
+ * nanopb_generator's own estimate of a field's bytes in the C struct (its data_size: enums and bools
+ * count 4, a count or has_ word 4, each field aligned to 4 or 8). That estimate, not sizeof, is what
+ * makes it demand PB_FIELD_32BIT for a message of 64 kB or more, so the options file follows it.
+ */
+function structBytes(f: ProtoField): number {
+  const src = f.source.type;
+  const v = f.value;
+  const text = textLength(f);
+  let size: number;
+  let align = 4;
+  if (f.message) {
+    size = messageBytes(f.message);
+    align = 8;
+  } else if (text !== undefined) size = text + 1;
+  else if (v?.kind === "bytes") size = v.maxLength + (fixedLength(f) ? 0 : 4);
+  else {
+    const narrowed = narrowedIntSize(f);
+    const wide = f.type === "double" || f.type.endsWith("64");
+    size = narrowed ? INT_SIZE_BYTES[narrowed] : wide ? 8 : 4;
+    if (size >= 8) align = 8;
+  }
+  if (f.label === "repeated" && src.kind === "array") size *= src.maxCount;
+  // a repeated field's count, or the has_ flag of an optional field and of every proto3 submessage
+  if (f.label !== "implicit" || f.message) size += 4;
+  return Math.ceil(size / align) * align;
+}
+
+function messageBytes(m: ProtoMessage): number {
+  return m.fields.reduce((n, f) => n + structBytes(f), 0);
 }
 
 function messageLines(m: ProtoMessage, scope: string, at: string, out: string[], issues: IssueAt[]): void {
@@ -108,11 +160,16 @@ export function generateNanopbOptions(layout: Layout): string {
   const issues: IssueAt[] = [];
   messageLines(model.root, model.package, "fields", out, issues);
   if (issues.length) throw new LayoutError(issues);
-  if (maxNumber(model.root) > 65535)
+  // nanopb's default build keeps tags and message sizes in 16 bits; a submessage's size counts in its parent's
+  const needs = [
+    ...(maxNumber(model.root) > 65535 ? ["field numbers above 65535"] : []),
+    ...(messageBytes(model.root) >= 65536 ? ["a message of 64 kB or more in C"] : []),
+  ];
+  if (needs.length)
     out.splice(
       3,
       0,
-      "// Field numbers above 65535: compile nanopb (pb_encode.c, pb_decode.c, pb_common.c) and this file with -DPB_FIELD_32BIT.",
+      `// ${needs.join(" and ")}: compile nanopb (pb_encode.c, pb_decode.c, pb_common.c) and this file with -DPB_FIELD_32BIT.`,
     );
   return `${out.join("\n")}\n`;
 }

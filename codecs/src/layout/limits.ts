@@ -5,8 +5,10 @@
 export interface Limit {
   min?: number;
   max: number;
-  /** why the bound is there, as the end of a sentence ("… because <why>") */
+  /** why the upper bound is there, as the end of a sentence ("… because <why>") */
   why: string;
+  /** why the lower bound is there, when it is more than "no negative counts" (told without a reason) */
+  whyMin?: string;
 }
 
 const SIXTEEN_BIT_COUNT =
@@ -43,6 +45,7 @@ export const LIMITS = {
     min: 1,
     max: 536_870_911,
     why: "protobuf field numbers are 1 … 2^29 − 1 (19 000 … 19 999 are reserved for protobuf itself)",
+    whyMin: "protobuf field numbers start at 1",
   },
   sbeHeader: { min: 0, max: 65_535, why: "the SBE message header holds it as a uint16" },
   textDecimals: { min: 0, max: 17, why: "a 64-bit float has at most 17 significant decimal digits" },

@@ -28,10 +28,19 @@ interface Located {
   rest: PathStep[];
 }
 
+/**
+ * Text cut to `keep` characters plus "…" when longer than `max`. Characters are code points, as zod
+ * counts them for a length limit, so a cut never leaves half an emoji (a lone surrogate shows as �).
+ */
+function shorten(text: string, max: number, keep: number): string {
+  const chars = [...text];
+  return chars.length > max ? `${chars.slice(0, keep).join("")}…` : text;
+}
+
 /** A field's name when it has one that shows, else its position (and key). */
 function fieldName(f: unknown, index: number): { named: boolean; text: string } {
   const name = isObj(f) && typeof f.name === "string" && hasVisibleCharacter(f.name) ? f.name : null;
-  if (name !== null) return { named: true, text: name.length > 60 ? `${name.slice(0, 57)}…` : name };
+  if (name !== null) return { named: true, text: shorten(name, 60, 57) };
   const key = isObj(f) && typeof f.key === "string" && hasVisibleCharacter(f.key) ? ` (key "${f.key}")` : "";
   return { named: false, text: `#${index + 1}${key}` };
 }
@@ -228,7 +237,7 @@ export function showValue(v: unknown): string {
   if (typeof v === "number") return showNumber(v);
   if (typeof v === "string") {
     if (!hasVisibleCharacter(v)) return v === "" ? "empty" : `"${v}" (${codePoints(v)}, nothing visible)`;
-    return JSON.stringify(v.length > 40 ? `${v.slice(0, 39)}…` : v);
+    return JSON.stringify(shorten(v, 40, 39));
   }
   if (typeof v === "bigint") return `${v}`;
   if (v === undefined) return "missing";
@@ -301,7 +310,7 @@ function sentence(issue: core.$ZodIssue, label: string, prop: Prop): string {
       const max = Number(issue.maximum);
       const why = because(prop.limit?.why);
       if (issue.origin === "string")
-        return `${label} is ${count(String(value).length, "character")} long; the most is ${showNumber(max)}${why}.`;
+        return `${label} is ${count([...String(value)].length, "character")} long; the most is ${showNumber(max)}${why}.`;
       if (issue.origin === "array") {
         const n = Array.isArray(value) ? value.length : 0;
         return `${prop.owner ?? label} has ${count(n, singular(prop.noun ?? "entries"), prop.noun ?? "entries")}; the most is ${showNumber(max)}${why}.`;
@@ -317,7 +326,8 @@ function sentence(issue: core.$ZodIssue, label: string, prop: Prop): string {
         return `${prop.owner ?? label} has no ${prop.noun ?? "entries"}; it needs at least ${showNumber(min)}.`;
       if (!issue.inclusive)
         return `${label} is ${shown}; it must be more than ${showNumber(min)}${because(prop.positive)}.`;
-      return `${label} is ${shown}; the least is ${showNumber(min)}${because(prop.limit?.why)}.`;
+      // the limit's `why` explains its most (16-bit counts); the least has its own reason, or none
+      return `${label} is ${shown}; the least is ${showNumber(min)}${because(prop.limit?.whyMin)}.`;
     }
     case "invalid_value": {
       const allowed = issue.values.map((v) => showValue(v));

@@ -188,9 +188,11 @@ export const structStringMode = z.enum([
 ]);
 export type StructStringMode = z.infer<typeof structStringMode>;
 
+// Every object of the document is strict: a misspelt setting ("schemaID") is refused with a "did you
+// mean", never dropped for its default.
 const fieldOptionsSchema = z.strictObject({
   protobuf: z
-    .object({
+    .strictObject({
       number: count(LIMITS.protobufNumber).optional(),
       /** wire type choice for integers: varint (default), zigzag for signed, or fixed width */
       intEncoding: z.enum(["varint", "zigzag", "fixed"]).optional(),
@@ -206,7 +208,7 @@ const fieldOptionsSchema = z.strictObject({
     })
     .optional(),
   struct: z
-    .object({
+    .strictObject({
       stringMode: structStringMode.optional(),
     })
     .optional(),
@@ -261,19 +263,19 @@ export const layoutSchema = z.strictObject({
   package: identifier.default("telemetry"),
   message: identifier.default("Telemetry"),
   struct: z
-    .object({
+    .strictObject({
       endianness: z.enum(["big", "little"]).default("big"),
       stringMode: structStringMode.default("u16-appended"),
     })
     .default({ endianness: "big", stringMode: "u16-appended" }),
   json: z
-    .object({
+    .strictObject({
       /** compact is what a device sends; python is json.dumps' default ", " / ": " */
       spacing: z.enum(["compact", "python"]).default("compact"),
     })
     .default({ spacing: "compact" }),
   sbe: z
-    .object({
+    .strictObject({
       schemaId: count(LIMITS.sbeHeader).default(1),
       templateId: count(LIMITS.sbeHeader).default(1),
       version: count(LIMITS.sbeHeader).default(0),

@@ -1,7 +1,7 @@
 // Turns untrusted JSON into a Layout: zod for shape, then the rules zod cannot express. Every problem is
 // told in words (messages.ts): the setting, what is wrong, what is allowed, and the field it is in.
 import { LayoutError, type IssueAt } from "../errors.ts";
-import { PROTOBUF_RESERVED_RANGE } from "./limits.ts";
+import { LIMITS, PROTOBUF_RESERVED_RANGE } from "./limits.ts";
 import { humaniseZodIssue, labelAt, showNumber, showValue, whereAt } from "./messages.ts";
 import { checkSampleValues } from "./sampleRules.ts";
 import { layoutSchema, type Field, type FieldType, type Layout, type ScalarType } from "./schema.ts";
@@ -19,6 +19,7 @@ export function intLimits(bits: 8 | 16 | 32 | 64, signed: boolean): [number, num
 }
 
 const [RESERVED_LO, RESERVED_HI] = PROTOBUF_RESERVED_RANGE;
+const MAX_PROTOBUF_NUMBER = LIMITS.protobufNumber.max;
 const inProtobufRange = (n: number) => n >= RESERVED_LO && n <= RESERVED_HI;
 
 /** Collects the rule violations of one parsed layout; labels and field names come from the layout itself. */
@@ -46,6 +47,12 @@ class Rules {
 
 const lower = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
 
+/** The range of a 64-bit integer as it is; intLimits' doubles round its ends (9,223,372,036,854,776,000). */
+function exact64(signed: boolean): string {
+  const [lo, hi] = signed ? [-(1n << 63n), (1n << 63n) - 1n] : [0n, (1n << 64n) - 1n];
+  return `${lo.toLocaleString("en-US")} … ${hi.toLocaleString("en-US")}`;
+}
+
 /** Names and keys label rows, headers and exports: spaces or zero-width characters alone show nothing. */
 function mustShow(text: string, path: string, r: Rules): void {
   if (hasVisibleCharacter(text)) return;
@@ -70,12 +77,19 @@ function checkScalar(t: ScalarType, at: string, r: Rules): void {
     case "int": {
       range(t.min, t.max);
       const [lo, hi] = intLimits(t.bits, t.signed);
-      const name = `${t.signed ? "" : "u"}int${t.bits}`;
-      const holds = `a ${name} holds ${showNumber(lo)} … ${showNumber(hi)}`;
-      if (t.min !== undefined && t.min < lo)
-        r.add(`${at}.min`, `${r.label(`${at}.min`)} is ${showNumber(t.min)}; ${holds}.`);
-      if (t.max !== undefined && t.max > hi)
-        r.add(`${at}.max`, `${r.label(`${at}.max`)} is ${showNumber(t.max)}; ${holds}.`);
+      const name = `${t.signed ? "an" : "a"} ${t.signed ? "" : "u"}int${t.bits}`;
+      const holds = `${name} holds ${t.bits === 64 ? exact64(t.signed) : `${showNumber(lo)} … ${showNumber(hi)}`}`;
+      for (const [prop, v, outside] of [
+        ["min", t.min, (x: number) => x < lo],
+        ["max", t.max, (x: number) => x > hi],
+      ] as const) {
+        if (v === undefined) continue;
+        const is = `${r.label(`${at}.${prop}`)} is ${showNumber(v)}`;
+        // a fraction would also reach BigInt() in the 64-bit range checks, which throws
+        if (!Number.isInteger(v))
+          r.add(`${at}.${prop}`, `${is}; ${name} holds whole numbers, so its bounds are whole numbers too.`);
+        else if (outside(v)) r.add(`${at}.${prop}`, `${is}; ${holds}.`);
+      }
       break;
     }
     case "float":
@@ -171,9 +185,18 @@ function checkFields(fields: Field[], at: string, r: Rules, ids: Map<string, str
         `Expand as needs a fixed-count array with exactly one suffix per element; ${wrongExpand}.`,
       );
     if (n !== undefined) {
-      for (let j = 0; j < protobufWidth(f); j++) {
+      const width = protobufWidth(f);
+      for (let j = 0; j < width; j++) {
         const m = n + j;
         const element = j > 0 ? ` (element ${j + 1} of the expanded array takes ${showNumber(m)})` : "";
+        // the schema bounds the first number; an expansion's later ones must fit too
+        if (m > MAX_PROTOBUF_NUMBER) {
+          r.add(
+            `${p}.options.protobuf.number`,
+            `Protobuf number ${showNumber(n)}${element} is past ${showNumber(MAX_PROTOBUF_NUMBER)}, the largest protobuf field number; choose a number of at most ${showNumber(MAX_PROTOBUF_NUMBER - width + 1)}.`,
+          );
+          break;
+        }
         if (inProtobufRange(m))
           r.add(
             `${p}.options.protobuf.number`,
@@ -211,12 +234,15 @@ export function protobufWidth(f: Field): number {
 
 function checkReserved(fields: Field[], reserved: readonly number[], at: string, r: Rules): void {
   for (const n of reserved) {
-    const clash = fields.findIndex((f) => f.options?.protobuf?.number === n);
-    if (clash >= 0)
-      r.add(
-        `${at}[${clash}].options.protobuf.number`,
-        `Protobuf number ${showNumber(n)} is reserved: a field deleted from this message had it, and a device still sending it would be misread. Choose another number.`,
-      );
+    // an expanded array takes its number and the next ones, one per element
+    const element = (f: Field) => n - (f.options?.protobuf?.number ?? Number.NaN);
+    const clash = fields.findIndex((f) => element(f) >= 0 && element(f) < protobufWidth(f));
+    if (clash < 0) continue;
+    const j = element(fields[clash]!);
+    r.add(
+      `${at}[${clash}].options.protobuf.number`,
+      `Protobuf number ${showNumber(n)}${j > 0 ? ` (element ${j + 1} of the expanded array)` : ""} is reserved: a field deleted from this message had it, and a device still sending it would be misread. Choose another number.`,
+    );
   }
 }
 

@@ -2,17 +2,11 @@
 // -Wall -Wextra -Werror, linked with libnanopb-dev's libprotobuf-nanopb.a. A harness encodes, with
 // pb_encode, the values protobufjs reads from the studio's Protobuf bytes, and must produce exactly
 // those bytes; pb_decode of the studio's bytes must give back the same values.
-import { execFileSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cHarness } from "./harness/cHarness.ts";
 import { LayoutError } from "../../src/errors.ts";
 import { cModel } from "../../src/exporters/c/model.ts";
-import {
-  generateNanopb,
-  generateNanopbOptions,
-  generateNanopbPacker,
-  nanopbNames,
-} from "../../src/exporters/nanopb.ts";
+import { generateNanopbOptions, generateNanopbPacker } from "../../src/exporters/nanopb.ts";
 import { codecFor } from "../../src/formats/registry.ts";
 import type { Layout, LayoutInput } from "../../src/layout/schema.ts";
 import { parseLayout } from "../../src/layout/validate.ts";
@@ -22,6 +16,7 @@ import { protobufOptionsLayout } from "../fixtures/protobuf-options.ts";
 import { encodeUnlessRefused } from "../helpers/expectedErrors.ts";
 import { gccAsync, inParallel, run, SANITIZE, Workdir } from "./harness/build.ts";
 import { CROSS_LAYOUTS } from "./harness/layouts.ts";
+import { nanopbGenerate } from "./harness/nanopbGenerate.ts";
 import { nanopbHarness, protobufjsTokens, protobufjsType } from "./harness/nanopbHarness.ts";
 import { hex, recordTokens } from "./harness/tokens.ts";
 
@@ -55,14 +50,8 @@ beforeAll(async () => {
   const jobs: (() => Promise<void>)[] = [];
   LAYOUTS.forEach(([, input], i) => {
     const layout = parseLayout(input);
-    const n = nanopbNames(layout);
     const dir = `l${i}`;
-    work.write(generateNanopb(layout), dir);
-    execFileSync("nanopb_generator.py", ["-q", n.proto], {
-      cwd: work.path(dir),
-      stdio: ["ignore", "pipe", "pipe"],
-      timeout: 60_000,
-    });
+    const n = nanopbGenerate(work, layout, dir);
     work.writeText(`${dir}/h.c`, nanopbHarness(layout, n.pbHeader, n.cType));
     // the generated code alone, exactly as the issue asks
     jobs.push(() =>

@@ -23,12 +23,60 @@ export function markdownFiles(root: string): string[] {
 }
 
 const MARKER = /"(<!-- [a-z0-9:-]+ -->)"/g;
+/** what a `${…}` of a marker built in a template literal can stand for */
+const MARKER_PART = "[a-z0-9:-]*";
 
 /** A section a script writes: its markers as the script spells them (one marker twice, or a begin/end pair). */
 export interface SectionWriter {
   script: string;
   begin: string;
   end: string;
+  /**
+   * A marker the script builds in a template literal (such as <!-- bench:designer${…} -->): every marker of
+   * that form in the docs is one of its sections, and there must be at least one. `begin` shows the form.
+   */
+  family?: RegExp;
+}
+
+/** The template literals starting with "<!-- " in a source, as regular expressions over the markers they make. */
+function templateMarkers(source: string): { shown: string; family: RegExp }[] {
+  const out: { shown: string; family: RegExp }[] = [];
+  for (let at = source.indexOf("`<!-- "); at >= 0; at = source.indexOf("`<!-- ", at + 1)) {
+    // walk the literal: text, and ${…} expressions (which may hold strings and literals of their own)
+    let pattern = "";
+    let shown = "";
+    let i = at + 1;
+    let closed = false;
+    while (i < source.length) {
+      const c = source[i]!;
+      if (c === "`") {
+        closed = true;
+        break;
+      }
+      if (c === "$" && source[i + 1] === "{") {
+        let depth = 1;
+        let quote: string | null = null;
+        for (i += 2; i < source.length && depth > 0; i++) {
+          const d = source[i]!;
+          if (quote) {
+            if (d === "\\") i++;
+            else if (d === quote) quote = null;
+          } else if (d === '"' || d === "'" || d === "`") quote = d;
+          else if (d === "{") depth++;
+          else if (d === "}") depth--;
+        }
+        pattern += MARKER_PART;
+        if (!shown.endsWith("…")) shown += "…";
+        continue;
+      }
+      pattern += c.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+      shown += c;
+      i++;
+    }
+    if (closed && shown.endsWith(" -->") && pattern.includes(MARKER_PART))
+      out.push({ shown, family: new RegExp(`^${pattern}$`) });
+  }
+  return out;
 }
 
 /**
@@ -46,8 +94,29 @@ export function sectionWriters(root: string): SectionWriter[] {
       const pair = m.replace(/:(begin|start) -->$/, ":end -->");
       out.push({ script, begin: m, end: pair === m ? m : pair });
     }
+    for (const { shown, family } of templateMarkers(readFileSync(path.join(root, script), "utf8")))
+      out.push({ script, begin: shown, end: shown, family });
   }
   return out;
+}
+
+const MARKER_LINE = /^<!-- [a-z0-9:-]+ -->$/gm;
+
+/** A family writer as one writer per marker of its form in the docs (a marker used once or twice a line). */
+function expandFamilies(
+  docs: ReadonlyMap<string, string>,
+  writers: readonly SectionWriter[],
+  problems: string[],
+): SectionWriter[] {
+  return writers.flatMap((w) => {
+    if (!w.family) return [w];
+    const marks = new Set<string>();
+    for (const text of docs.values())
+      for (const m of text.matchAll(MARKER_LINE)) if (w.family.test(m[0])) marks.add(m[0]);
+    if (marks.size === 0)
+      problems.push(`${w.script} writes sections like ${w.begin}, but no doc has one on a line of its own`);
+    return [...marks].sort().map((m) => ({ script: w.script, begin: m, end: m }));
+  });
 }
 
 export interface Located {
@@ -75,7 +144,7 @@ export function locateSections(
 ): { sections: Located[]; problems: string[] } {
   const sections: Located[] = [];
   const problems: string[] = [];
-  for (const w of writers) {
+  for (const w of expandFamilies(docs, writers, problems)) {
     const holders = [...docs].filter(([, text]) => markerLines(text, w.begin).length > 0);
     if (holders.length !== 1) {
       problems.push(
@@ -113,10 +182,10 @@ export function handWritten(text: string, sections: readonly Located[]): string 
   return out;
 }
 
-const UNIT = String.raw`req\/s|requests\/s|cin\/s|cins\/s|records\/s|msg\/s|messages\/s|ops\/s|instances\/s|RPS|rps|\/s\b`;
-// a number as docs write it: 2 750, 13,000, 18 383, 454.5; "k" for thousands
+const UNIT = String.raw`req\/s|requests\/s|cin\/s|cins\/s|records\/s|msg\/s|messages\/s|ops\/s|instances\/s|RPS|rps|\/s\b|(?:req|requests|records|messages|msgs?|instances|cins?|ops)\s+(?:per|a)\s+second`;
+// a number as docs write it: 2 750, 13,000, 18 383, 454.5; "k" for thousands; set in *italics* or **bold**
 const FIGURE = new RegExp(
-  String.raw`(=\s*)?(?<![\d.,])(\d{1,3}(?:[ \u00a0\u202f,]\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*(k\s*)?(?:${UNIT})`,
+  String.raw`(=\s*)?(?<![\d.,])(\d{1,3}(?:[ \u00a0\u202f,]\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*(k\s*)?(?:[*_]{1,2}\s*)?(?:${UNIT})`,
   "g",
 );
 const NUMBER = /(?<![\d.,])(\d{1,3}(?:[ \u00a0\u202f,]\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)/g;

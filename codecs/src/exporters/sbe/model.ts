@@ -6,11 +6,22 @@ import { LayoutError } from "../../errors.ts";
 import { epochIsU32 } from "../../formats/fixed/numeric.ts";
 import type { PrimCode } from "../../formats/fixed/prim.ts";
 import { planSbe, type SbeField, type SbePlan, type SbeScalar } from "../../formats/fixed/sbePlan.ts";
-import { showNumber } from "../../layout/messages.ts";
+import { count, showNumber } from "../../layout/messages.ts";
 import type { Field, Layout, ScalarType } from "../../layout/schema.ts";
 
 /** SBE field ids are xs:unsignedShort in the SBE XML schema (sbe.xsd). */
 const MAX_SBE_ID = 65_535;
+
+/** What takes a message's ids: its fields, its repeating groups (every variable-count array, wherever it is), its var data. */
+function idUse(fields: number, groups: number, data: number): string {
+  const take = (n: number, what: string, how: string) => `${what} ${n === 1 ? "takes" : "take"} ${how}`;
+  const parts = [
+    fields ? take(fields, count(fields, "field"), "one each") : "",
+    groups ? take(groups, count(groups, "variable-count array"), "two each (the repeating group and its entry)") : "",
+    data ? take(data, count(data, "variable-length string or bytes field"), "one each") : "",
+  ].filter(Boolean);
+  return parts.length > 1 ? `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}` : parts.join("");
+}
 
 export type SbePrim =
   "int8" | "uint8" | "int16" | "uint16" | "int32" | "uint32" | "int64" | "uint64" | "float" | "double" | "char";
@@ -364,7 +375,7 @@ export function sbeSchemaModel(layout: Layout): SbeSchemaModel {
       {
         path: "fields",
         where: "",
-        message: `The SBE message would need field ids up to ${showNumber(id - 1)}, and SBE ids are 16-bit (at most ${showNumber(MAX_SBE_ID)}); put fields into groups, which take one id each.`,
+        message: `The SBE message would need field ids up to ${showNumber(id - 1)}, and SBE ids are 16-bit (at most ${showNumber(MAX_SBE_ID)}): ${idUse(fields.length, msgGroups.length, msgData.length)}. Give arrays a fixed count (one id each) or put scalar fields into a group (one id for all of them).`,
       },
     ]);
 
