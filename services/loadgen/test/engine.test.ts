@@ -120,7 +120,8 @@ describe("closed loop (Locust semantics) on real threads and sockets", () => {
     const s = await stub(() => 2);
     const out = await run(
       s.url,
-      { devices: 20, spawnRate: 10, wait: { kind: "constant", seconds: 0.1 }, warmupSeconds: 0, durationSeconds: 0.5 },
+      // 2 s after the ramp: eight ticks with every device started, so a thread stalled by a busy machine still shows one
+      { devices: 20, spawnRate: 10, wait: { kind: "constant", seconds: 0.1 }, warmupSeconds: 0, durationSeconds: 2 },
       { tickMs: 250 },
     );
     const ramp = out.timeline.filter((p) => p.phase === "ramp");
