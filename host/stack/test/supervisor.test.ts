@@ -126,8 +126,9 @@ describe("host shutdown", () => {
     // one replica: the embedded CSE runs inside the decoder, a record is in it once acknowledged
     expect(up.services.map((s) => s.name)).toEqual(["decoder"]);
     expect((await ingest(up.endpoints!.ingest, 7)).status).toBe(201);
-    // found by its message id (the instance's msgid: label); named by the ULID of its arrival
-    const la = await fetch(`${up.endpoints!.cse}/decoder?fu=1&ty=4&lbl=msgid:sup-7`, {
+    // found by its message id (the instance's msgid: label, given twice: the stack's CSE answers
+    // as a real Mobius does, where one value matches nothing); named by the ULID of its arrival
+    const la = await fetch(`${up.endpoints!.cse}/decoder?fu=1&ty=4&lbl=msgid:sup-7&lbl=msgid:sup-7`, {
       headers: { "X-M2M-RI": "t", "X-M2M-Origin": "Sponde", "X-M2M-RVI": "3", Accept: "application/json" },
     });
     expect(((await la.json()) as { "m2m:uril": string[] })["m2m:uril"].map((u) => u.split("/").at(-1))).toEqual([

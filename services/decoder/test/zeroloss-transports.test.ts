@@ -35,7 +35,8 @@ interface Harness {
   done: () => Promise<{ ackedIds: Uint8Array; events: string[] }>;
 }
 
-async function harness(transportFlags: string[]): Promise<Harness> {
+/** onKilled runs once the killed decoder is gone, before the new one starts */
+async function harness(transportFlags: string[], onKilled: () => void = () => {}): Promise<Harness> {
   const cse = await cseProcess(["--port", "0", "--data-dir", tempDir()]);
   const dataDir = tempDir();
   const args = [
@@ -68,6 +69,7 @@ async function harness(transportFlags: string[]): Promise<Harness> {
       if (++count === KILL_AT)
         phase = (async () => {
           await decoder.kill();
+          onKilled();
           events.push(`decoder SIGKILLed at ${count} acks`);
           decoder = await spawnDecoder(fixed);
           events.push(`restarted at ${count} acks`);
@@ -183,7 +185,11 @@ describe("zero loss over MQTT and CoAP", () => {
     `CoAP confirmable: ${TOTAL} messages through a SIGKILL, each acknowledged one in the CSE exactly once`,
     { timeout: 240_000 },
     async () => {
-      const h = await harness(["--coap-port"]);
+      // exchanges sent and not yet answered; those open when the decoder died can only be answered
+      // by the restarted one (a retransmission by the library or a resend by the device)
+      let inFlight = 0;
+      let inFlightAtKill = -1;
+      const h = await harness(["--coap-port"], () => (inFlightAtKill = inFlight));
       const started = Date.now();
       const port = Number(new URL(String(h.decoder().listening.coap)).port);
       // RFC 7252 retransmission with a shorter first timeout, so a request to the killed process is retried within seconds
@@ -192,6 +198,7 @@ describe("zero loss over MQTT and CoAP", () => {
       let resends = 0;
       const post = (i: number) =>
         new Promise<string>((resolve, reject) => {
+          inFlight++;
           const req = agent.request({
             hostname: "127.0.0.1",
             port,
@@ -215,7 +222,7 @@ describe("zero loss over MQTT and CoAP", () => {
             reject(new Error("timeout"));
           });
           req.end(Buffer.from(payloads[i % payloads.length]!));
-        });
+        }).finally(() => inFlight--);
       let next = 0;
       await Promise.all(
         Array.from({ length: 32 }, async () => {
@@ -241,10 +248,12 @@ describe("zero loss over MQTT and CoAP", () => {
       const ackedS = (Date.now() - started) / 1000;
       await expectExactlyOnce(h, ackedIds, "co");
       console.log(
-        `coap zero loss: ${TOTAL} acked in ${ackedS.toFixed(1)} s, all in the CSE after ${((Date.now() - started) / 1000).toFixed(1)} s; ${resends} resends by the test's devices; ${events.join("; ")}`,
+        `coap zero loss: ${TOTAL} acked in ${ackedS.toFixed(1)} s, all in the CSE after ${((Date.now() - started) / 1000).toFixed(1)} s; ${inFlightAtKill} exchanges open when the decoder died, ${resends} resends by the test's devices (the rest retransmitted by the library within its own timeouts); ${events.join("; ")}`,
       );
-      // the SIGKILL left exchanges in flight unanswered, and the devices sent those again
-      expect(resends).toBeGreaterThan(0);
+      // the SIGKILL left exchanges open, unanswered by the process that had them; every one of them
+      // was acknowledged afterwards (above) and is in the CSE once. Whether the library's own
+      // retransmission or the device's resend carried them depends on how fast the restart was.
+      expect(inFlightAtKill).toBeGreaterThan(0);
     },
   );
 });
