@@ -2,11 +2,15 @@
 // real vitest run of fixture files: processes left behind fail the run and are named with the test
 // that left them; tests timing out while holding nginx or a shell leave nothing. Whether a process
 // is gone is read here from /proc directly, not through the helpers under test.
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { runLeftovers, type RunIdentity } from "#codecs-test/helpers/processes/leaks.ts";
 import { spawnOwned } from "#codecs-test/helpers/processes/owned.ts";
+import { readProc } from "#codecs-test/helpers/processes/procfs.ts";
+import { RUN_ID_VAR } from "#codecs-test/helpers/processes/runLog.ts";
 import { NOTES_VAR, readNotes } from "./fixtures/notes.ts";
 import { repoRoot } from "../../shared/launch.ts";
 
@@ -100,4 +104,31 @@ describe("the leak check at the end of a test run", () => {
       for (const [what, pid] of r.notes) expect(running(pid), `${what} (pid ${pid})`).toBe(false);
     },
   );
+
+  it("counts an orphan of its session carrying its own run id or none, never one carrying another run's id (a second npm test in the same terminal)", () => {
+    const main = readProc(process.pid)!;
+    const ancestors = new Set<number>();
+    for (let up = readProc(main.ppid); up; up = up.ppid ? readProc(up.ppid) : undefined) ancestors.add(up.pid);
+    const run: RunIdentity = { id: "this-run", main, ancestors, baseline: new Set(), sessionIsOurs: true };
+    // each sleep is orphaned at once (its shell exits), in this worker's session, as the other
+    // run's pool worker was when its own parents had gone
+    const orphan = (runId: string | undefined): number => {
+      const env: NodeJS.ProcessEnv = { ...process.env };
+      delete env[RUN_ID_VAR];
+      if (runId) env[RUN_ID_VAR] = runId;
+      const r = spawnSync("sh", ["-c", "sleep 60 >/dev/null 2>&1 & echo $!"], { env, encoding: "utf8" });
+      return Number(r.stdout.trim());
+    };
+    const pids = { ours: orphan("this-run"), other: orphan("another-run"), unmarked: orphan(undefined) };
+    try {
+      const left = new Set(runLeftovers(run, []).map((p) => p.pid));
+      expect({ ours: left.has(pids.ours), other: left.has(pids.other), unmarked: left.has(pids.unmarked) }).toEqual({
+        ours: true,
+        other: false,
+        unmarked: true,
+      });
+    } finally {
+      for (const pid of Object.values(pids)) process.kill(pid, "SIGKILL");
+    }
+  });
 });

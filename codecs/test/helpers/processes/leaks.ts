@@ -8,6 +8,7 @@
 //    (an orphan, reparented to init or a subreaper): nginx rewrites its workers' environment, so an
 //    orphaned worker is only recognisable this way. A process of the session hanging under
 //    vitest's parents (the shell, `tee` in .ci/run) is a sibling of the run, not part of it.
+// A process carrying another run's id is that run's, wherever it hangs.
 // vitest itself, its parents, vite's esbuild service, vitest's pool workers (but not what they
 // started) and zombies (ended, waiting for init to collect them) are not leaks.
 import { ended, environOf, type Proc, processTable } from "./procfs.ts";
@@ -62,7 +63,11 @@ export function runLeftovers(
     if (run.baseline.has(key(p))) return false;
     if (p.ppid === run.main.pid && POOL_WORKER.test(p.cmd)) return false;
     if (inOwnedGroup(p)) return true;
-    if (environOf(p.pid, [RUN_ID_VAR])[RUN_ID_VAR] === run.id) return true;
+    const itsRun = environOf(p.pid, [RUN_ID_VAR])[RUN_ID_VAR];
+    if (itsRun === run.id) return true;
+    // another test run's (a second `npm test` started from the same terminal session, whose chain
+    // of parents may be gone): that run's own check answers for it, and ending it would break that run
+    if (itsRun !== undefined) return false;
     return run.sessionIsOurs && p.sid === run.main.sid && hangsUnderRun(p);
   });
 }
