@@ -4,6 +4,7 @@
 import { recordAt, type SampleColumn, type Values } from "./sampleColumns.ts";
 import { describeError, type FormatSizes } from "./sizes.ts";
 import { summarize } from "./stats.ts";
+import { withoutStacks } from "./withoutStacks.ts";
 import { codecFor } from "../formats/registry.ts";
 import type { FieldSizer } from "../formats/sizer.ts";
 import type { CompiledCodec, FormatId } from "../formats/types.ts";
@@ -95,7 +96,7 @@ export class IncrementalSizes {
       let c = this.contributions.get(key);
       if (!c) this.contributions.set(key, (c = { sizes: new Int32Array(this.n), filled: 0 }));
       if (c.filled < end) {
-        fill(sizer, slot.get(col.field.key)!, col, c, end);
+        withoutStacks(() => fill(sizer, slot.get(col.field.key)!, col, c, end));
         remeasured++;
       }
       members.set(key, { contribution: c, values: col.values });

@@ -3,6 +3,7 @@
 import { recordAt, type SampleColumn } from "./sampleColumns.ts";
 import { describeError, type FormatSizes } from "./sizes.ts";
 import { summarize } from "./stats.ts";
+import { withoutStacks } from "./withoutStacks.ts";
 import { codecFor } from "../formats/registry.ts";
 import type { CompiledStructZlib } from "../formats/structZlib.ts";
 import type { FormatId } from "../formats/types.ts";
@@ -50,24 +51,27 @@ export class DeflateSizes {
     let ok = 0;
     let recompressed = 0;
     let firstErrorSample = -1;
-    for (let i = 0; i < end; i++) {
-      let stream: Uint8Array;
-      try {
-        stream = codec.stream.encode(recordAt(columns, i));
-      } catch (e) {
-        this.streams[i] = undefined;
-        this.errors[i] = describeError(e);
-        if (firstErrorSample < 0) firstErrorSample = i;
-        continue;
+    withoutStacks(() => {
+      for (let i = 0; i < end; i++) {
+        let stream: Uint8Array;
+        try {
+          stream = codec.stream.encode(recordAt(columns, i));
+        } catch (e) {
+          // only the message is kept (describeError), so the stack is not captured
+          this.streams[i] = undefined;
+          this.errors[i] = describeError(e);
+          if (firstErrorSample < 0) firstErrorSample = i;
+          continue;
+        }
+        const last = this.streams[i];
+        if (!last || !sameBytes(last, stream)) {
+          this.compressed[i] = codec.compress(stream).length;
+          this.streams[i] = stream;
+          recompressed++;
+        }
+        sizes[ok++] = this.compressed[i]!;
       }
-      const last = this.streams[i];
-      if (!last || !sameBytes(last, stream)) {
-        this.compressed[i] = codec.compress(stream).length;
-        this.streams[i] = stream;
-        recompressed++;
-      }
-      sizes[ok++] = this.compressed[i]!;
-    }
+    });
     const kept = ok === end ? sizes : sizes.slice(0, ok);
     const out: FormatSizes & { measured: number; recompressed: number } = {
       format: FORMAT,

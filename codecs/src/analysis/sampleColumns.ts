@@ -14,6 +14,7 @@ export interface SampleColumn {
 }
 
 export class SampleColumns {
+  /** by valuesSignature */
   private columns = new Map<string, Values>();
   private n = -1;
   private seed = 0;
@@ -31,14 +32,15 @@ export class SampleColumns {
     let drawn = 0;
     for (const f of layout.fields) {
       const known = signature(f);
-      let values = known === null ? undefined : (this.columns.get(known) ?? next.get(known));
+      const drawnBy = known === null ? null : valuesSignature(f);
+      let values = drawnBy === null ? undefined : (this.columns.get(drawnBy) ?? next.get(drawnBy));
       if (!values) {
         values = draw(layout, f, n, seed);
         drawn++;
       }
       // a field that cannot be written down gets a name of its own, so nothing else reuses its values
       const sig = known ?? `#unsigned${this.unsigned++}`;
-      if (known !== null) next.set(known, values);
+      if (drawnBy !== null) next.set(drawnBy, values);
       columns.push({ field: f, sig, values });
     }
     // columns of deleted or edited fields are dropped; the map only ever holds the current layout's
@@ -65,13 +67,23 @@ export function recordAt(columns: readonly SampleColumn[], i: number): TypedReco
   return rec;
 }
 
-/** Everything that decides a field's values; null when it cannot be written down (then it is always redrawn). */
+/** Everything that decides a field's values and bytes; null when it cannot be written down (then it is always redrawn). */
 function signature(f: Field): string | null {
   try {
     return JSON.stringify(f);
   } catch {
     return null;
   }
+}
+
+/**
+ * What decides a top-level field's values: its id, presence, type and sample model (samples/generate.ts draws
+ * from nothing else; the key only names the values in the record, recordAt). A rename, a unit, a protobuf
+ * number or a text representation keeps the column's values, so only the bytes that depend on them change.
+ * Called only for fields `signature` could write down.
+ */
+function valuesSignature(f: Field): string {
+  return JSON.stringify({ id: f.id, presence: f.presence, type: f.type, sample: f.sample });
 }
 
 function draw(layout: Layout, f: Field, n: number, seed: number): Values {
