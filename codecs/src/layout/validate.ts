@@ -1,7 +1,7 @@
 // Turns untrusted JSON into a Layout: zod for shape, then the rules zod cannot express. Every problem is
 // told in words (messages.ts): the setting, what is wrong, what is allowed, and the field it is in.
 import { LayoutError, type IssueAt } from "../errors.ts";
-import { PROTOBUF_RESERVED_RANGE } from "./limits.ts";
+import { LIMITS, PROTOBUF_RESERVED_RANGE } from "./limits.ts";
 import { humaniseZodIssue, labelAt, showNumber, showValue, whereAt } from "./messages.ts";
 import { checkSampleValues } from "./sampleRules.ts";
 import { layoutSchema, type Field, type FieldType, type Layout, type ScalarType } from "./schema.ts";
@@ -70,12 +70,12 @@ function checkScalar(t: ScalarType, at: string, r: Rules): void {
     case "int": {
       range(t.min, t.max);
       const [lo, hi] = intLimits(t.bits, t.signed);
-      const name = `${t.signed ? "" : "u"}int${t.bits}`;
-      const holds = `a ${name} holds ${showNumber(lo)} … ${showNumber(hi)}`;
+      // written only for a problem: formatting the limits of every int field was most of a check's time
+      const holds = () => `a ${t.signed ? "" : "u"}int${t.bits} holds ${showNumber(lo)} … ${showNumber(hi)}`;
       if (t.min !== undefined && t.min < lo)
-        r.add(`${at}.min`, `${r.label(`${at}.min`)} is ${showNumber(t.min)}; ${holds}.`);
+        r.add(`${at}.min`, `${r.label(`${at}.min`)} is ${showNumber(t.min)}; ${holds()}.`);
       if (t.max !== undefined && t.max > hi)
-        r.add(`${at}.max`, `${r.label(`${at}.max`)} is ${showNumber(t.max)}; ${holds}.`);
+        r.add(`${at}.max`, `${r.label(`${at}.max`)} is ${showNumber(t.max)}; ${holds()}.`);
       break;
     }
     case "float":
@@ -230,9 +230,43 @@ export function parseLayoutShape(input: unknown): Layout {
   return parsed.data;
 }
 
+type Parsed = WeakMap<object, Field>;
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;
+
+/**
+ * parseLayoutShape, re-parsing only the top-level fields `parsed` does not hold (by object): a field parses the
+ * same wherever it stands (no rule of the shape looks across fields), so an unchanged field object keeps its
+ * parsed value, and its identity. Any problem is found again by a whole parse, so every message is worded
+ * exactly as parseLayoutShape words it.
+ */
+function parseShapeReusing(input: unknown, parsed: Parsed): Layout {
+  const fields = isObject(input) && Array.isArray(input.fields) ? (input.fields as unknown[]) : null;
+  if (fields && fields.length <= LIMITS.fields.max) {
+    const known = fields.map((f) => (isObject(f) ? parsed.get(f) : undefined));
+    const fresh = fields.filter((_, i) => known[i] === undefined);
+    const rest = layoutSchema.safeParse({ ...(input as Record<string, unknown>), fields: fresh });
+    if (rest.success) {
+      let k = 0;
+      const all = fields.map((f, i) => known[i] ?? remember(parsed, f, rest.data.fields[k++]!));
+      return { ...rest.data, fields: all };
+    }
+  }
+  const layout = parseLayoutShape(input);
+  fields?.forEach((f, i) => remember(parsed, f, layout.fields[i]!));
+  return layout;
+}
+
+function remember(parsed: Parsed, input: unknown, field: Field): Field {
+  if (isObject(input)) parsed.set(input, field);
+  return field;
+}
+
 /** Parses and validates; throws LayoutError listing every problem, in words, with its path. */
 export function parseLayout(input: unknown): Layout {
-  const layout = parseLayoutShape(input);
+  return checkRules(parseLayoutShape(input));
+}
+
+function checkRules(layout: Layout): Layout {
   const rules = new Rules(layout);
   mustShow(layout.name, "name", rules);
   checkFields(layout.fields, "fields", rules, new Map());
@@ -241,13 +275,32 @@ export function parseLayout(input: unknown): Layout {
   return assignProtobufNumbers(layout);
 }
 
-/** Validation result for editors: the layout or the list of issues, never a throw. */
-export function checkLayout(input: unknown): { ok: true; layout: Layout } | { ok: false; issues: IssueAt[] } {
+export type LayoutCheck = { ok: true; layout: Layout } | { ok: false; issues: IssueAt[] };
+
+function asCheck(parse: () => Layout): LayoutCheck {
   try {
-    return { ok: true, layout: parseLayout(input) };
+    return { ok: true, layout: parse() };
   } catch (e) {
     if (e instanceof LayoutError) return { ok: false, issues: e.issues };
     throw e;
+  }
+}
+
+/** Validation result for editors: the layout or the list of issues, never a throw. */
+export function checkLayout(input: unknown): LayoutCheck {
+  return asCheck(() => parseLayout(input));
+}
+
+/**
+ * checkLayout for an editor that checks one draft after another, each a copy of the last with a few fields
+ * replaced: the shape of an unchanged field object is not parsed again, and its parsed value keeps its identity
+ * (later stages cache on it). The drafts must be immutable values; the rules across fields run every time.
+ */
+export class LayoutChecker {
+  private readonly parsed: Parsed = new WeakMap();
+
+  check(input: unknown): LayoutCheck {
+    return asCheck(() => checkRules(parseShapeReusing(input, this.parsed)));
   }
 }
 
