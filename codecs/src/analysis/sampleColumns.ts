@@ -2,7 +2,7 @@
 // seeds every top-level field from its own id), so after an edit only the edited field's column is redrawn.
 import type { Field, Layout } from "../layout/schema.ts";
 import type { FieldValue, TypedRecord } from "../layout/values.ts";
-import { generateSamples } from "../samples/generate.ts";
+import { generateColumn } from "../samples/generate.ts";
 
 export type Values = (FieldValue | undefined)[];
 
@@ -34,7 +34,7 @@ export class SampleColumns {
       const { sig: known, drawnBy } = signaturesOf(f);
       let values = drawnBy === null ? undefined : (this.columns.get(drawnBy) ?? next.get(drawnBy));
       if (!values) {
-        values = draw(layout, f, n, seed);
+        values = generateColumn(f, n, seed);
         drawn++;
       }
       // a field that cannot be written down gets a name of its own, so nothing else reuses its values
@@ -98,11 +98,4 @@ function signature(f: Field): string | null {
  */
 function valuesSignature(f: Field): string {
   return JSON.stringify({ id: f.id, presence: f.presence, type: f.type, sample: f.sample });
-}
-
-function draw(layout: Layout, f: Field, n: number, seed: number): Values {
-  const one = generateSamples({ ...layout, fields: [f] }, n, seed);
-  const col: Values = new Array(n);
-  for (let i = 0; i < n; i++) col[i] = one[i]![f.key];
-  return col;
 }
