@@ -14,7 +14,7 @@ const yieldToEvents = () =>
     channel.port2.postMessage(0);
   });
 
-// about one frame: long enough for the page to draw the first pass of a large run before refinement starts
+// about one frame: long enough for the page to draw posted sizes (an estimate, a milestone) before the next pass
 const REFINE_AFTER_MS = 16;
 
 const scheduler = new Scheduler(
