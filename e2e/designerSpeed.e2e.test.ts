@@ -58,7 +58,7 @@ describe("designer speed (browser mode)", () => {
     await openPreset(page, "paper");
     const before = await shownLayoutKey(page);
     const jsonP50 = await stat(page, "json", "p50");
-    expect(await page.locator(tid("sizes-panel")).getAttribute("data-stale")).toBe("false");
+    expect(await page.locator(tid("sizes-view")).getAttribute("data-stale")).toBe("false");
 
     await workers.hold();
     await page.click(tid("row-pressure"));
@@ -66,7 +66,7 @@ describe("designer speed (browser mode)", () => {
     await page.keyboard.press("End");
     await page.keyboard.type("x");
     // the keystroke is on screen; the figures are the previous layout's, and say so
-    await page.waitForSelector(`${tid("sizes-panel")}[data-stale="true"]`);
+    await page.waitForSelector(`${tid("sizes-view")}[data-stale="true"]`);
     expect(await page.locator(tid("insp-key")).inputValue()).toBe("pressurex");
     expect(await page.locator(tid("sizes-updating")).isVisible()).toBe(true);
     expect(await shownLayoutKey(page)).toBe(before);
@@ -77,7 +77,7 @@ describe("designer speed (browser mode)", () => {
     await workers.release();
     const after = await waitForSizes(page, before);
     expect(after).not.toBe(before);
-    expect(await page.locator(tid("sizes-panel")).getAttribute("data-stale")).toBe("false");
+    expect(await page.locator(tid("sizes-view")).getAttribute("data-stale")).toBe("false");
     expect(await page.locator(tid("sizes-updating")).count()).toBe(0);
     // one more character in one key of every JSON record
     expect(await stat(page, "json", "p50")).toBe(jsonP50 + 1);
