@@ -269,6 +269,7 @@ function mergeTimings(parts: readonly PhaseTimings[]): PhaseTimings {
   return {
     generate: Math.max(0, ...parts.map((p) => p.generate)),
     measure: Math.max(0, ...parts.map((p) => p.measure)),
+    compile: Math.max(0, ...parts.map((p) => p.compile ?? 0)),
     perFormat,
     remeasured: parts.reduce((n, p) => n + (p.remeasured ?? 0), 0),
   };

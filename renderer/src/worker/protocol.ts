@@ -37,6 +37,8 @@ export interface PhaseTimings {
   measure: number;
   /** per-format encode ms, to show where the time goes */
   perFormat: Partial<Record<FormatId, number>>;
+  /** of `measure`, ms spent compiling the formats for the layout (once per layout, whatever the samples) */
+  compile?: number;
   /** field columns measured (the others came from the cache), over the formats of this answer */
   remeasured?: number;
 }

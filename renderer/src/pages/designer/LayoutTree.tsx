@@ -27,8 +27,11 @@ export type TreeLine =
 const ROW_PX = 32;
 const END_PX = 8;
 const END_DRAGGING_PX = 26;
-/** rows mounted beyond the view on each side: small layouts are mounted whole */
-const OVERSCAN = 30;
+/**
+ * rows mounted beyond the view on each side: enough for a flick of the wheel; every mounted row is laid out,
+ * painted and layered again in the frame of each keystroke, so no more
+ */
+const OVERSCAN = 10;
 
 /** A top-level field's lines (its row, and a group's rows and end zone), by the colour they were drawn in. */
 export type LinesCache = WeakMap<Field, { color: string; lines: TreeLine[] }>;
