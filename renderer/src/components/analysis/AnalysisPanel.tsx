@@ -12,7 +12,7 @@ import { useAnalysis } from "../../state/analysis.ts";
 import { useDesigner } from "../../state/designer.ts";
 import { SAMPLE_COUNTS, useSettings, type AnalysisTab } from "../../state/settings.ts";
 import { refineAgain, stopRefining } from "../../worker/controller.ts";
-import { ms } from "../common/format.ts";
+import { count, ms } from "../common/format.ts";
 import { OnAirPanel } from "../transport/OnAirPanel.tsx";
 
 const TABS: { id: AnalysisTab; label: string }[] = [
@@ -44,12 +44,27 @@ function SeedInput() {
   );
 }
 
-function Controls() {
-  const samples = useSettings((s) => s.samples);
-  const set = useSettings((s) => s.set);
+/** What the workers are doing; drawn alone, since it changes with every edit. */
+function ComputeState() {
   const computing = useAnalysis((s) => s.computing);
   const timings = useAnalysis((s) => s.sizes?.timings);
   const issueCount = useDesigner((s) => s.issueCount);
+  return (
+    <span className="compute-state" data-testid="compute-state" data-computing={computing}>
+      {issueCount > 0
+        ? "showing the last valid layout"
+        : computing
+          ? "computing…"
+          : timings
+            ? `encoded in ${ms(timings.generate + timings.measure)}`
+            : ""}
+    </span>
+  );
+}
+
+function Controls() {
+  const samples = useSettings((s) => s.samples);
+  const set = useSettings((s) => s.set);
   return (
     <div className="analysis-controls">
       <label>
@@ -62,22 +77,14 @@ function Controls() {
         >
           {SAMPLE_COUNTS.map((n) => (
             <option key={n} value={n}>
-              {n.toLocaleString("en")}
+              {count(n)}
             </option>
           ))}
         </select>
       </label>
       <SeedInput />
       <PlatformPicker />
-      <span className="compute-state" data-testid="compute-state" data-computing={computing}>
-        {issueCount > 0
-          ? "showing the last valid layout"
-          : computing
-            ? "computing…"
-            : timings
-              ? `encoded in ${ms(timings.generate + timings.measure)}`
-              : ""}
-      </span>
+      <ComputeState />
     </div>
   );
 }
@@ -89,7 +96,7 @@ function Refinement({ layoutKey, samples }: { layoutKey: number; samples: number
   if (stopped)
     return (
       <button type="button" className="btn small" data-testid="sizes-refine" onClick={refineAgain}>
-        Refine to {samples.toLocaleString("en")}
+        Refine to {count(samples)}
       </button>
     );
   return (
@@ -223,7 +230,7 @@ export function AnalysisPanel() {
             Add fields from the palette to see every format's size here.
           </div>
         ) : !sizes ? (
-          <div className="empty">Encoding {samples.toLocaleString("en")} samples…</div>
+          <div className="empty">Encoding {count(samples)} samples…</div>
         ) : tab === "sizes" ? (
           <OutdatedMark shown={sizes}>
             <div className="panel sizes-panel" data-testid="sizes-panel">
@@ -231,8 +238,8 @@ export function AnalysisPanel() {
                 Message size per format{" "}
                 <span className="sub" data-testid="sizes-measured" data-measured={sizes.measured}>
                   {sizes.measured < sizes.samples
-                    ? `estimate from the first ${sizes.measured.toLocaleString("en")} of ${sizes.samples.toLocaleString("en")} samples${stopped ? " (refinement stopped)" : ", refining…"}`
-                    : `${sizes.samples.toLocaleString("en")} samples`}{" "}
+                    ? `estimate from the first ${count(sizes.measured)} of ${count(sizes.samples)} samples${stopped ? " (refinement stopped)" : ", refining…"}`
+                    : `${count(sizes.samples)} samples`}{" "}
                   · seed {sizes.seed}
                 </span>
                 {sizes.measured < sizes.samples && <Refinement layoutKey={sizes.layoutKey} samples={sizes.samples} />}
