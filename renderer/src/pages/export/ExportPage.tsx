@@ -8,12 +8,14 @@ import { FilePreview } from "./FilePreview.tsx";
 import { enterExportPage, useExport } from "./store.ts";
 import { EXPORT_TABS } from "./tabs.ts";
 import { ThemeToggle } from "../../components/common/ThemeToggle.tsx";
-import { go, useRoute } from "../../nav/store.ts";
+import { useSlotRoute } from "../../nav/slotRoute.ts";
+import { go } from "../../nav/store.ts";
 import { useDesigner } from "../../state/designer.ts";
 
 export function ExportPage() {
   const name = useDesigner((s) => s.projectName);
-  const tab = useRoute((s) => (s.route.page === "export" ? s.route.tab : null));
+  const route = useSlotRoute();
+  const tab = route.page === "export" ? route.tab : null;
   const error = useExport((s) => s.error);
   const flash = useExport((s) => s.flash);
   useEffect(() => enterExportPage(), []);

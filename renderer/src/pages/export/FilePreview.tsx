@@ -12,6 +12,13 @@ function size(n: number): string {
 }
 
 const utf8 = new TextEncoder();
+/** bytes of each file, measured once per generated file (the list is drawn again on every visit and selection) */
+const byteLengths = new WeakMap<ExportFileView, number>();
+function byteLength(f: ExportFileView): number {
+  let n = byteLengths.get(f);
+  if (n === undefined) byteLengths.set(f, (n = utf8.encode(f.content).length));
+  return n;
+}
 
 function FileList({ files, current }: { files: ExportFileView[]; current: string | null }) {
   return (
@@ -30,7 +37,7 @@ function FileList({ files, current }: { files: ExportFileView[]; current: string
               <span className="export-file-name">{f.path}</span>
               <span className="export-file-meta">
                 <span className="badge">{f.language}</span>
-                <span className="num">{size(utf8.encode(f.content).length)}</span>
+                <span className="num">{size(byteLength(f))}</span>
               </span>
             </button>
           </li>

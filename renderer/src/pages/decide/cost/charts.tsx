@@ -17,6 +17,7 @@ import {
 } from "recharts";
 import { type Currency, FORMAT_IDS, type FormatId } from "#codecs";
 import type { FleetResult, SeriesPoint } from "#codecs/report/fleet.ts";
+import { useMountInTurn } from "../../../components/common/mountInTurn.ts";
 import { money, moneyShort } from "../money.ts";
 
 /** One colour per position, themed in decide.css; never red, which means "over the limit". */
@@ -35,6 +36,10 @@ export const SERIES_COLORS = [
 const AXIS = { fill: "var(--text-muted)", fontSize: 11 };
 
 function Frame({ width, height, children }: { width?: number | undefined; height: number; children: ReactElement }) {
+  // the box has its size at once; the chart in it is drawn in its turn (one per frame, useMountInTurn)
+  const ready = useMountInTurn();
+  if (!ready)
+    return <div className="chart-waiting" style={{ width: width ?? "100%", height }} data-chart-waiting="true" />;
   if (width !== undefined) return <div style={{ width, height }}>{children}</div>;
   return (
     <div style={{ width: "100%", height }}>

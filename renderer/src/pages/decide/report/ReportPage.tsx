@@ -9,6 +9,7 @@ import { base64ToBytes, downloadBlob, slug } from "./download.ts";
 import { chartToPng } from "./exportPng.ts";
 import { ReportDocument } from "./ReportDocument.tsx";
 import { reportSnapshot } from "./snapshot.ts";
+import { allTurnsTaken } from "../../../components/common/mountInTurn.ts";
 import { asHostError } from "../../../host/errors.ts";
 import { keepLast } from "../../../keepLast.ts";
 import { useAnalysis, type SizesView } from "../../../state/analysis.ts";
@@ -63,6 +64,8 @@ export function ReportPage() {
 
   const pdf = async () => {
     await flushCosts();
+    // the charts are drawn one a frame after the page opens: the printed page has them all
+    await allTurnsTaken();
     const api = useSession.getState().api;
     if (!api) return;
     setBusy("pdf");
@@ -93,6 +96,7 @@ export function ReportPage() {
   const allPngs = async () => {
     setBusy("png");
     try {
+      await allTurnsTaken();
       const boxes = [...document.querySelectorAll<HTMLElement>("figure[data-chart]")];
       for (const b of boxes) downloadBlob(await chartToPng(b), `${fileBase}-${b.dataset.chart}.png`);
       setMessage({ kind: "info", text: `${boxes.length} charts saved as PNG` });
