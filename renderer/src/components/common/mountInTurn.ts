@@ -1,7 +1,7 @@
 // Heavy children (a chart library's charts) mounted one per frame rather than all in one commit: the report's
 // fourteen charts took ~480 ms of one uninterruptible task (render, commit, the library measuring text), during
 // which a click waited; one chart a frame leaves the page answering between them.
-import { useEffect, useState } from "react";
+import { useEffect, useState, type RefObject } from "react";
 import { afterPaint } from "../../state/afterPaint.ts";
 
 const waiting: (() => void)[] = [];
@@ -16,13 +16,19 @@ function pump(): void {
   });
 }
 
-/** False until this component's turn has come (after every earlier caller's, one per painted frame). */
-export function useMountInTurn(): boolean {
+/**
+ * False until this component's turn has come (after every earlier caller's, one per painted frame). `placeholder`
+ * is what stands in meanwhile: while it is hidden (its page being left, KeepUntilPainted) its turn waits, so a
+ * page on its way out does not draw charts in the frames of the page coming in.
+ */
+export function useMountInTurn(placeholder: RefObject<HTMLElement | null>): boolean {
   const [ready, setReady] = useState(false);
   useEffect(() => {
     let live = true;
     const turn = () => {
-      if (live) setReady(true);
+      if (!live) return;
+      if (placeholder.current?.closest("[hidden]")) waiting.push(turn);
+      else setReady(true);
     };
     waiting.push(turn);
     if (!pumping) pump();
@@ -31,7 +37,7 @@ export function useMountInTurn(): boolean {
       const i = waiting.indexOf(turn);
       if (i >= 0) waiting.splice(i, 1);
     };
-  }, []);
+  }, [placeholder]);
   return ready;
 }
 

@@ -1,5 +1,6 @@
 // Middle and right of the Export page: the generated files, and the chosen one with syntax highlighting.
 import { useMemo } from "react";
+import { utf8Length } from "#codecs/text/bytes.ts";
 import { highlight } from "./highlight.ts";
 import { copyPreview, useExport, type ExportFileView } from "./store.ts";
 import { keepLast } from "../../keepLast.ts";
@@ -9,15 +10,6 @@ const highlightKept = keepLast(highlight);
 
 function size(n: number): string {
   return n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} kB`;
-}
-
-const utf8 = new TextEncoder();
-/** bytes of each file, measured once per generated file (the list is drawn again on every visit and selection) */
-const byteLengths = new WeakMap<ExportFileView, number>();
-function byteLength(f: ExportFileView): number {
-  let n = byteLengths.get(f);
-  if (n === undefined) byteLengths.set(f, (n = utf8.encode(f.content).length));
-  return n;
 }
 
 function FileList({ files, current }: { files: ExportFileView[]; current: string | null }) {
@@ -37,7 +29,7 @@ function FileList({ files, current }: { files: ExportFileView[]; current: string
               <span className="export-file-name">{f.path}</span>
               <span className="export-file-meta">
                 <span className="badge">{f.language}</span>
-                <span className="num">{size(byteLength(f))}</span>
+                <span className="num">{size(utf8Length(f.content))}</span>
               </span>
             </button>
           </li>
