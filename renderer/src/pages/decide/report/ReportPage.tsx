@@ -1,5 +1,5 @@
 // The report page: print-ready document plus the screen-only toolbar (page size, PDF, CSV, PNG charts).
-import { useDeferredValue, useMemo, useState } from "react";
+import { useMemo, useState } from "react";
 import type { Layout } from "#codecs";
 import { reportCsv } from "#codecs/report/csv.ts";
 import { buildReport, type ReportModel } from "#codecs/report/model.ts";
@@ -10,6 +10,7 @@ import { chartToPng } from "./exportPng.ts";
 import { ReportDocument } from "./ReportDocument.tsx";
 import { reportSnapshot } from "./snapshot.ts";
 import { allTurnsTaken } from "../../../components/common/mountInTurn.ts";
+import { usePaintedOnce } from "../../../components/common/paintedOnce.ts";
 import { asHostError } from "../../../host/errors.ts";
 import { keepLast } from "../../../keepLast.ts";
 import { useAnalysis, type SizesView } from "../../../state/analysis.ts";
@@ -42,7 +43,7 @@ const reportOf = keepLast(
 
 export function ReportPage() {
   // the toolbar paints first; the document (a model of every figure, a dozen charts) follows at low priority
-  const ready = useDeferredValue(true, false);
+  const ready = usePaintedOnce();
   const scenario = useDecide(activeScenario);
   const pageSize = useDecide((s) => s.pageSize);
   const sizes = useAnalysis((s) => s.sizes);
