@@ -12,10 +12,14 @@ export function KeepUntilPainted<K extends string>({
   current: K;
   children: (key: K) => ReactNode;
 }) {
-  const [shown, setShown] = useState<{ current: K; leaving: K | null }>({ current, leaving: null });
+  const [state, setShown] = useState<{ current: K; leaving: K | null }>({ current, leaving: null });
   // a new key: the one on screen so far becomes the one leaving (set during render, so the old page is never
   // unmounted in between); a third key before the old one went replaces it as the one leaving
-  if (shown.current !== current) setShown({ current, leaving: shown.current });
+  let shown = state;
+  if (shown.current !== current) {
+    shown = { current, leaving: shown.current };
+    setShown(shown);
+  }
   const leaving = shown.leaving !== null && shown.leaving !== current ? shown.leaving : null;
   useEffect(() => {
     if (leaving === null) return;
