@@ -212,8 +212,11 @@ describe("protobuf: reflection one field at a time", () => {
     // each edit changes what protobufjs decides for one field: its label, its element type, its presence
     const edits: ((f: (typeof base.fields)[number]) => (typeof base.fields)[number] | null)[] = [
       (f) => (f.type.kind === "int" && f.presence === "required" ? { ...f, presence: "optional" } : null),
-      (f) => (f.type.kind === "array" ? { ...f, type: { ...f.type, of: { kind: "string", maxLength: 4 } } } : null),
-      (f) => (f.type.kind === "int" ? { ...f, type: { kind: "float", bits: 64 }, sample: undefined } : null),
+      (f) =>
+        f.type.kind === "array"
+          ? { ...f, type: { ...f.type, of: { kind: "string", maxLength: 4, fixed: false, charset: "utf8" } } }
+          : null,
+      ({ sample: _drawn, ...f }) => (f.type.kind === "int" ? { ...f, type: { kind: "float", bits: 64 } } : null),
     ];
     for (const edit of edits) {
       const i = base.fields.findIndex((f) => edit(f) !== null);

@@ -89,7 +89,12 @@ function Controls({ target, outdated }: { target: number | undefined; outdated: 
         </select>
       </label>
       <span className="faint">{samples.toLocaleString("en-US")} samples (designer setting)</span>
-      <span className="compute-state" data-testid="advisor-state" data-running={a.running || outdated}>
+      <span
+        className="compute-state"
+        data-testid="advisor-state"
+        data-running={a.running || outdated}
+        data-ms={a.result && !a.running && !outdated ? Math.round(a.ms) : undefined}
+      >
         {!a.running && outdated ? (
           <span className="progress-line">
             Starting…
