@@ -58,7 +58,7 @@ describe("designer speed (browser mode)", () => {
     await openPreset(page, "paper");
     const before = await shownLayoutKey(page);
     const jsonP50 = await stat(page, "json", "p50");
-    expect(await page.locator(tid("sizes-panel")).getAttribute("data-stale")).toBe("false");
+    expect(await page.locator(tid("sizes-view")).getAttribute("data-stale")).toBe("false");
 
     await workers.hold();
     await page.click(tid("row-pressure"));
@@ -66,7 +66,7 @@ describe("designer speed (browser mode)", () => {
     await page.keyboard.press("End");
     await page.keyboard.type("x");
     // the keystroke is on screen; the figures are the previous layout's, and say so
-    await page.waitForSelector(`${tid("sizes-panel")}[data-stale="true"]`);
+    await page.waitForSelector(`${tid("sizes-view")}[data-stale="true"]`);
     expect(await page.locator(tid("insp-key")).inputValue()).toBe("pressurex");
     expect(await page.locator(tid("sizes-updating")).isVisible()).toBe(true);
     expect(await shownLayoutKey(page)).toBe(before);
@@ -77,7 +77,7 @@ describe("designer speed (browser mode)", () => {
     await workers.release();
     const after = await waitForSizes(page, before);
     expect(after).not.toBe(before);
-    expect(await page.locator(tid("sizes-panel")).getAttribute("data-stale")).toBe("false");
+    expect(await page.locator(tid("sizes-view")).getAttribute("data-stale")).toBe("false");
     expect(await page.locator(tid("sizes-updating")).count()).toBe(0);
     // one more character in one key of every JSON record
     expect(await stat(page, "json", "p50")).toBe(jsonP50 + 1);
@@ -109,6 +109,41 @@ describe("designer speed (browser mode)", () => {
     await page.waitForSelector(`${tid("sizes-measured")}[data-measured="10000"]`);
     await page.waitForSelector(`${tid("compute-state")}[data-computing="false"]`);
     expect(await page.locator(tid("sizes-measured")).textContent()).toContain("10,000 samples");
+    expect(errors).toEqual([]);
+  });
+
+  it("shows a first estimate of a slow run at 1 000 samples at once, marked, and stops it on Stop", async () => {
+    const { page, errors } = await s.open({ width: 1440, height: 900 });
+    const workers = await holdableWorkers(page);
+    await page.reload();
+    await page.waitForSelector(tid("file-input"), { state: "attached" });
+    // every sample over all samples is held back: only an estimate can reach the screen
+    await workers.holdFinal();
+    // 2 000 fields, nothing measured yet: the rest of the run takes far longer than a frame on any machine
+    await page.setInputFiles(tid("file-input"), {
+      name: "wide.satlayout.json",
+      mimeType: "application/json",
+      buffer: Buffer.from(JSON.stringify(wideLayout(2000))),
+    });
+    await page.waitForSelector(tid("designer"));
+    const measured = page.locator(tid("sizes-measured"));
+    await page.waitForSelector(`${tid("sizes-measured")}[data-measured="100"]`, { timeout: 120_000 });
+    expect(await page.locator(tid("samples")).inputValue()).toBe("1000");
+    expect(await measured.textContent()).toContain("estimate from the first 100 of 1,000 samples, refining…");
+    // an estimate is not the final figures: the rows say they are updating, the state says computing
+    expect(await page.locator(tid("sizes-row-json")).getAttribute("data-pending")).toBe("true");
+    expect(await page.locator(tid("compute-state")).getAttribute("data-computing")).toBe("true");
+    await screenshot(page, "speed-05-estimate-2000-fields");
+    await page.click(tid("sizes-stop"));
+    await page.waitForSelector(`${tid("compute-state")}[data-computing="false"]`);
+    expect(await measured.textContent()).toContain("estimate from the first 100 of 1,000 samples (refinement stopped)");
+
+    await page.click(tid("sizes-refine"));
+    await workers.release();
+    await page.waitForSelector(`${tid("sizes-measured")}[data-measured="1000"]`, { timeout: 120_000 });
+    await page.waitForSelector(`${tid("compute-state")}[data-computing="false"]`);
+    expect(await measured.textContent()).toContain("1,000 samples");
+    expect(await page.locator(tid("sizes-row-json")).getAttribute("data-pending")).toBe("false");
     expect(errors).toEqual([]);
   });
 

@@ -16,7 +16,7 @@ export type {
   StructStringMode,
   TextRep,
 } from "./layout/schema.ts";
-export { checkLayout, intLimits, parseLayout } from "./layout/validate.ts";
+export { checkLayout, intLimits, LayoutChecker, parseLayout, type LayoutCheck } from "./layout/validate.ts";
 export type { FieldValue, PlainRecord, PlainValue, TypedRecord } from "./layout/values.ts";
 export { DecodeError, EncodeError, LayoutError, RecordError, describeIssue, joinIssues } from "./errors.ts";
 export type { IssueAt } from "./errors.ts";

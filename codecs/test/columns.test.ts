@@ -135,12 +135,27 @@ describe("incremental sizes", () => {
         errors: want!.errors,
         firstError: want!.firstError,
       });
+      reencoded = got.reencoded;
       return got.recompressed;
     };
+    let reencoded = 0;
     expect(run(paper, 50)).toBe(50);
     expect(run(paper)).toBe(N - 50);
-    // a unit is not on the wire: nothing to compress again
+    expect(reencoded).toBe(N - 50);
+    // a unit is not on the wire: nothing to compress again, nor to encode
     expect(run(withField(paper, paper.fields[2]!.key, (f) => ({ ...f, unit: "furlongs" })))).toBe(0);
+    expect(reencoded).toBe(0);
+    // nor a key (Struct does not write keys), however many samples are asked for
+    const renamed = withField(paper, paper.fields[4]!.key, (f) => ({ ...f, key: "renamed", name: "Renamed" }));
+    expect(run(renamed, 80)).toBe(0);
+    expect(reencoded).toBe(0);
+    // a type that moves bytes: every stream is encoded again
+    const wider = withField(renamed, "rssi", (f) => ({ ...f, type: { kind: "int", bits: 32, signed: false } }));
+    expect(run(wider)).toBe(N);
+    expect(reencoded).toBe(N);
+    // a setting: the same
+    expect(run({ ...wider, struct: { ...wider.struct, endianness: "little" } })).toBe(N);
+    expect(reencoded).toBe(N);
     // new values for one field: the streams change
     expect(
       run(withField(paper, "iso6346", (f) => ({ ...f, sample: { kind: "constant", value: "ABCU1234567" } }))),

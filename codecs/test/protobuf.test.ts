@@ -9,8 +9,15 @@ import { everyTypeExtremes, optionsExtremes } from "./fixtures/protobuf-extremes
 import { protobufOptionsLayout } from "./fixtures/protobuf-options.ts";
 import { expectRejectedAtLeast, tallyRejections } from "./helpers/codecChecks.ts";
 import { decodeUnlessRejected } from "./helpers/expectedErrors.ts";
-import { protoModel } from "../src/formats/protobuf/model.ts";
-import { reflectModel } from "../src/formats/protobuf/reflect.ts";
+import { protoModel, type ProtoMessage } from "../src/formats/protobuf/model.ts";
+import {
+  nestedType,
+  ofType,
+  reflectFields,
+  reflectModel,
+  wireFacts,
+  type Reflection,
+} from "../src/formats/protobuf/reflect.ts";
 import { protobufCodec } from "../src/formats/protobuf.ts";
 import type { CompiledCodec } from "../src/formats/types.ts";
 import type { LayoutInput } from "../src/layout/schema.ts";
@@ -178,6 +185,48 @@ describe("protobuf: round trips", () => {
         const ours = codec.encode(s);
         expect(hex(type.encode(type.decode(ours)).finish())).toBe(hex(ours));
       }
+    }
+  });
+});
+
+describe("protobuf: reflection one field at a time", () => {
+  /** Every field's wire facts, nested messages included, as one reflection answers them. */
+  const facts = (msg: ProtoMessage, r: Reflection): string[] =>
+    msg.fields.flatMap((f) => [
+      `${f.keyPath}#${f.number}: ${JSON.stringify(wireFacts(r, f))}`,
+      ...(f.message ? facts(f.message, nestedType(r, f)) : []),
+    ]);
+
+  it.each([
+    ["paper", paperPreset],
+    ["every type", everyTypeLayout],
+    ["text representations", textRepLayout],
+    ["protobuf options", protobufOptionsLayout],
+  ] as const)("%s: protobufjs decides the same per field as for the whole message", (_n, input) => {
+    const model = protoModel(parseLayout(input));
+    expect(facts(model.root, reflectFields(model))).toEqual(facts(model.root, ofType(reflectModel(model))));
+  });
+
+  it("asks again about a field whose declaration changed (the cache is keyed by what protobufjs sees)", () => {
+    const base = parseLayout(everyTypeLayout);
+    const before = protoModel(base);
+    facts(before.root, reflectFields(before));
+    // each edit changes what protobufjs decides for one field: its label, its element type, its presence
+    const edits: ((f: (typeof base.fields)[number]) => (typeof base.fields)[number] | null)[] = [
+      (f) => (f.type.kind === "int" && f.presence === "required" ? { ...f, presence: "optional" } : null),
+      (f) =>
+        f.type.kind === "array"
+          ? { ...f, type: { ...f.type, of: { kind: "string", maxLength: 4, fixed: false, charset: "utf8" } } }
+          : null,
+      ({ sample: _drawn, ...f }) => (f.type.kind === "int" ? { ...f, type: { kind: "float", bits: 64 } } : null),
+    ];
+    for (const edit of edits) {
+      const i = base.fields.findIndex((f) => edit(f) !== null);
+      const edited = parseLayout({ ...base, fields: base.fields.map((f, j) => (j === i ? edit(f)! : f)) });
+      const model = protoModel(edited);
+      const got = facts(model.root, reflectFields(model));
+      expect(got).toEqual(facts(model.root, ofType(reflectModel(model))));
+      expect(got).not.toEqual(facts(before.root, ofType(reflectModel(before))));
     }
   });
 });

@@ -115,7 +115,13 @@ async function main(): Promise<void> {
     }
 
     let pages: BenchRun["pages"] = { first: new Map(), byPage: new Map() };
-    let adv: BenchRun["advisor"] = { open: figure([]), openAdvice: figure([]), marked: figure([]), advice: figure([]) };
+    let adv: BenchRun["advisor"] = {
+      open: figure([]),
+      openAdvice: figure([]),
+      marked: figure([]),
+      advice: figure([]),
+      work: figure([]),
+    };
     if (wanted("pages") || wanted("advisor")) {
       const { page, context } = await probedPage(s);
       await openPresetProbed(page, "paper");

@@ -1,9 +1,11 @@
 // Top level: the theme, the route's page from the page table (behind the start screen while a page needs a
 // project and none is open), and the page bar.
-import { Suspense, useEffect } from "react";
+import { Suspense, useEffect, useRef } from "react";
 import { StartScreen } from "./components/start/StartScreen.tsx";
+import { KeepUntilPainted } from "./nav/KeepUntilPainted.tsx";
 import { PageBar } from "./nav/PageBar.tsx";
-import { PAGES, pageOf } from "./nav/pages.tsx";
+import { PAGES, pageOf, type Route } from "./nav/pages.tsx";
+import { SlotRoute } from "./nav/slotRoute.ts";
 import { go, useRoute } from "./nav/store.ts";
 import { useSession } from "./state/session.ts";
 import { useSettings } from "./state/settings.ts";
@@ -13,6 +15,9 @@ export function App() {
   const theme = useSettings((s) => s.theme);
   const route = useRoute((s) => s.route);
   const entry = pageOf(route);
+  // each page's last route: a page being left keeps showing what it showed
+  const routes = useRef(new Map<string, Route>());
+  routes.current.set(route.page, route);
   const gated = !!entry.needsProject && screen !== "designer";
   useEffect(() => {
     document.documentElement.dataset.theme = theme;
@@ -24,15 +29,25 @@ export function App() {
   return (
     <div className="app" data-testid="app" data-screen={screen} data-page={route.page}>
       {!gated ? (
-        <Suspense
-          fallback={
-            <div className="loading" data-testid="page-loading">
-              Opening {entry.label}…
-            </div>
-          }
-        >
-          <entry.Component />
-        </Suspense>
+        <KeepUntilPainted current={entry.id}>
+          {(id) => {
+            const shown = routes.current.get(id)!;
+            const page = pageOf(shown);
+            return (
+              <SlotRoute.Provider value={shown}>
+                <Suspense
+                  fallback={
+                    <div className="loading" data-testid="page-loading">
+                      Opening {page.label}…
+                    </div>
+                  }
+                >
+                  <page.Component />
+                </Suspense>
+              </SlotRoute.Provider>
+            );
+          }}
+        </KeepUntilPainted>
       ) : screen === "loading" ? (
         <div className="loading" data-testid="loading">
           Opening…

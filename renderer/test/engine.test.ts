@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { FORMAT_IDS, generateSamples, measureSizes, paperPreset, parseLayout } from "#codecs";
 import { attribute } from "#codecs/analysis/attribution.ts";
 import { byteMap } from "#codecs/analysis/bytemap.ts";
-import { Engine, FIRST_PASS, passes, Scheduler } from "../src/worker/engine.ts";
+import { Engine, ESTIMATE, MILESTONE, RunPlan, Scheduler } from "../src/worker/engine.ts";
 import type { ComputeRequest, WorkerResult } from "../src/worker/protocol.ts";
 
 const paper = parseLayout(paperPreset);
@@ -99,7 +99,14 @@ describe("latest-wins scheduler", () => {
         await new Promise((r) => setTimeout(r, 0));
       }
     };
-    const s = new Scheduler(engine, (r) => posted.push(r), yieldToEvents);
+    // a clock that never moves: no pass is slow enough for an estimate, so each request posts its sizes once
+    const s = new Scheduler(
+      engine,
+      (r) => posted.push(r),
+      yieldToEvents,
+      undefined,
+      () => 0,
+    );
     s.submit(request(1, { layoutKey: 1 }));
     s.submit(request(2, { layoutKey: 2 }));
     s.submit(request(3, { layoutKey: 3, attribution: true, byteMap: { format: "json", sample: 0 } }));
@@ -140,31 +147,28 @@ describe("latest-wins scheduler", () => {
     expect(posted).toEqual([{ type: "error", seq: 9, message: "RangeError: boom" }]);
   });
 
-  it("draws a large run after the first pass, then refines it to every sample", async () => {
-    expect(passes(FIRST_PASS)).toEqual([{ upTo: FIRST_PASS, post: true }]);
-    expect(passes(5000).map((p) => [p.upTo, p.post])).toEqual([
-      [1000, true],
-      [3000, false],
-      [5000, true],
-    ]);
+  it("posts a large run at its first milestone, then refines it to every sample", async () => {
     const posted: WorkerResult[] = [];
+    // a clock that never moves: every pass looks instant, so no estimate is worth posting
     const s = new Scheduler(
       new Engine(() => 0),
       (r) => posted.push(r),
       () => new Promise((r) => setTimeout(r, 0)),
+      undefined,
+      () => 0,
     );
     s.submit(request(1, { samples: 2500, formats: ["protobuf", "struct-zlib"] }));
     await expect.poll(() => posted.length).toBe(2);
     const [first, last] = posted as Extract<WorkerResult, { type: "sizes" }>[];
     expect(first!.results.map((r) => [r.measured, r.stats.count])).toEqual([
-      [1000, 1000],
-      [1000, 1000],
+      [MILESTONE, MILESTONE],
+      [MILESTONE, MILESTONE],
     ]);
     const all = measureSizes(paper, generateSamples(paper, 2500, 1), ["protobuf", "struct-zlib"]);
     expect(last!.results.map((r) => [r.measured, r.stats])).toEqual(all.map((m) => [2500, m.stats]));
   });
 
-  it("reports a large run's refinement as progress, and stops it when cancelled; the next request runs in full", async () => {
+  it("posts a first estimate when the rest would keep the bars waiting, reports progress, and stops when cancelled", async () => {
     const posted: WorkerResult[] = [];
     let tick: (() => void)[] = [];
     const step = async () => {
@@ -173,10 +177,14 @@ describe("latest-wins scheduler", () => {
       t.forEach((r) => r());
       await new Promise((r) => setTimeout(r, 0));
     };
+    // every pass takes 15 ms whatever its size: the estimate of 100 predicts 135 ms more to the milestone
+    let clock = 0;
     const s = new Scheduler(
       new Engine(() => 0),
       (r) => posted.push(r),
       () => new Promise<void>((r) => tick.push(r)),
+      undefined,
+      () => (clock += 15),
     );
     const big = (seq: number) => request(seq, { samples: 7000, formats: ["protobuf"] });
     const shape = () =>
@@ -189,25 +197,69 @@ describe("latest-wins scheduler", () => {
     s.submit(big(1));
     while (!posted.some((p) => p.type === "progress")) await step();
     expect(shape()).toEqual([
-      ["sizes", 1, 1000],
-      ["progress", 1, 3000],
+      ["sizes", 1, ESTIMATE],
+      ["progress", 1, 500],
     ]);
+    // the estimate is exact for the samples it covers
+    const estimate = posted[0] as Extract<WorkerResult, { type: "sizes" }>;
+    const [want] = measureSizes(paper, generateSamples(paper, ESTIMATE, 1), ["protobuf"]);
+    expect(estimate.results[0]!.stats).toEqual(want!.stats);
     s.cancel(1);
     for (let i = 0; i < 10; i++) await step();
     // nothing more for the cancelled request: no further progress, no refined sizes
     expect(shape()).toEqual([
-      ["sizes", 1, 1000],
-      ["progress", 1, 3000],
+      ["sizes", 1, ESTIMATE],
+      ["progress", 1, 500],
     ]);
 
     posted.length = 0;
     s.submit(big(2));
     while (!posted.some((p) => p.type === "sizes" && p.results[0]!.measured === 7000)) await step();
     expect(shape()).toEqual([
-      ["sizes", 2, 1000],
+      ["sizes", 2, ESTIMATE],
+      ["progress", 2, 500],
+      ["sizes", 2, MILESTONE],
       ["progress", 2, 3000],
-      ["progress", 2, 5000],
       ["sizes", 2, 7000],
+    ]);
+  });
+});
+
+describe("run plan", () => {
+  const walk = (samples: number, msPerPass: (upTo: number, done: number) => number) => {
+    const plan = new RunPlan(samples);
+    const out: [number, string][] = [];
+    let done = 0;
+    for (let upTo = plan.next(); upTo !== null; upTo = plan.next()) {
+      out.push([upTo, plan.measured(upTo, msPerPass(upTo, done))]);
+      done = upTo;
+    }
+    return out;
+  };
+
+  it("measures every sample at once after a quick estimate, which it does not post", () => {
+    expect(walk(1000, () => 1)).toEqual([
+      [ESTIMATE, "progress"],
+      [1000, "post"],
+    ]);
+    expect(walk(60, () => 50)).toEqual([[60, "post"]]);
+  });
+
+  it("posts the estimate when the rest would take longer than a frame, then steps to the end", () => {
+    // 0.1 ms a sample: 90 ms for the rest of a 1 000-sample run
+    expect(walk(1000, (upTo, done) => (upTo - done) / 10)).toEqual([
+      [ESTIMATE, "post"],
+      [700, "progress"],
+      [1000, "post"],
+    ]);
+  });
+
+  it("posts a large run at the milestone and at its end, with progress between", () => {
+    const steps = walk(10_000, (upTo, done) => (upTo - done) / 20);
+    expect(steps.filter(([, what]) => what === "post").map(([n]) => n)).toEqual([ESTIMATE, MILESTONE, 10_000]);
+    // each step is about STEP_MS of work at the rate measured: 1 200 samples at 20 a ms
+    expect(steps.filter(([n]) => n > MILESTONE).map(([n]) => n)).toEqual([
+      2200, 3400, 4600, 5800, 7000, 8200, 9400, 10_000,
     ]);
   });
 });

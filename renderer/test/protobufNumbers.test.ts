@@ -107,6 +107,21 @@ describe("protobuf numbers across designer edits", () => {
     expect(wireNumbers()).toEqual(before);
   });
 
+  it("a keystroke in one field keeps every number, and a later deletion still reserves the typed-over one's", () => {
+    const rename = (id: string, key: string) => edit((fs) => fs.map((f) => (f.id === id ? { ...f, key } : f)));
+    const before = wireNumbers();
+    rename("rssi", "rssi_dbm");
+    rename("rssi", "rssi_dbm2");
+    // the number typed over is the user's choice; the field keeps it
+    edit((fs) => fs.map((f) => (f.id === "bat" ? { ...f, options: { ...f.options, protobuf: { number: 40 } } } : f)));
+    expect(wireNumbers()).toEqual({ ...before, rssi: undefined, rssi_dbm2: 2, bat: 40 });
+    // a field whose edit dropped its number gets its old one back, as before
+    edit((fs) => fs.map((f) => (f.id === "msisdn" ? { ...f, options: {} } : f)));
+    expect(wireNumbers().msisdn).toBe(1);
+    edit((fs) => removeField(fs, "bat"));
+    expect(draft().protobufReserved).toEqual([40]);
+  });
+
   it("reserves a deleted field's number and gives a new field a fresh one", () => {
     edit((fs) => removeField(fs, "rssi"));
     edit((fs) => insertField(fs, null, 1, leaf("snr")));

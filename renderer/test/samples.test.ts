@@ -43,4 +43,44 @@ describe("column-wise samples", () => {
     expect(cols.records(reordered, 100, 2).drawn).toBe(reordered.fields.length);
     expect(cols.records(reordered, 50, 2).drawn).toBe(reordered.fields.length);
   });
+
+  it("keeps a column's values through a rename, a unit, a protobuf number or a text form, and still equals a full draw", () => {
+    const cols = new SampleColumns();
+    cols.records(every, 120, 3);
+    const target = every.fields.find((f) => f.type.kind === "int")!;
+    const renamed: Layout = {
+      ...every,
+      fields: every.fields.map((f) =>
+        f === target
+          ? {
+              ...f,
+              key: `${f.key}_renamed`,
+              name: "Renamed",
+              unit: "furlong",
+              description: "now described",
+              options: { ...f.options, protobuf: { ...f.options?.protobuf, number: 999 } },
+              text: { as: "string" },
+            }
+          : f,
+      ),
+    };
+    const after = cols.records(renamed, 120, 3);
+    expect(after.drawn).toBe(0);
+    expect(after.records).toEqual(generateSamples(renamed, 120, 3));
+    // what the values do depend on: each of these redraws the field, and only it
+    const edits: ((f: Layout["fields"][number]) => Layout["fields"][number])[] = [
+      (f) => ({ ...f, presence: f.presence === "optional" ? "required" : "optional" }),
+      (f) => ({ ...f, id: `${f.id}_other` }),
+      (f) => ({ ...f, sample: { kind: "uniform", min: 1, max: 9, decimals: 0 } }),
+    ];
+    for (const edit of edits) {
+      const edited: Layout = {
+        ...renamed,
+        fields: renamed.fields.map((f) => (f.key === `${target.key}_renamed` ? edit(f) : f)),
+      };
+      const r = cols.records(edited, 120, 3);
+      expect(r.drawn).toBe(1);
+      expect(r.records).toEqual(generateSamples(edited, 120, 3));
+    }
+  });
 });

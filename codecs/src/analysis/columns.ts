@@ -4,6 +4,7 @@
 import { recordAt, type SampleColumn, type Values } from "./sampleColumns.ts";
 import { describeError, type FormatSizes } from "./sizes.ts";
 import { summarize } from "./stats.ts";
+import { withoutStacks } from "./withoutStacks.ts";
 import { codecFor } from "../formats/registry.ts";
 import type { FieldSizer } from "../formats/sizer.ts";
 import type { CompiledCodec, FormatId } from "../formats/types.ts";
@@ -22,7 +23,7 @@ interface Member {
   values: Values;
 }
 
-/** One format's running per-sample totals over the columns in `members`, for samples [0, upTo). */
+/** One format's running per-sample totals over the columns in `members` (by column sig), for samples [0, upTo). */
 interface Totals {
   env: string;
   members: Map<string, Member>;
@@ -48,7 +49,11 @@ export function layoutEnv(layout: Layout): string {
 export class IncrementalSizes {
   private generation = "";
   private n = 0;
-  private contributions = new Map<string, Contribution>();
+  /**
+   * by format and layout env, then by column sig: the sig strings are the columns' own (kept per field object by
+   * SampleColumns), so a lookup does not hash a fresh key string of the whole field for every format and column
+   */
+  private contributions = new Map<string, Map<string, Contribution>>();
   private readonly totals = new Map<FormatId, Totals>();
 
   /**
@@ -89,16 +94,18 @@ export class IncrementalSizes {
     const env = layoutEnv(layout);
     const slot = new Map(sizer.keys.map((k, i) => [k, i]));
     const members = new Map<string, Member>();
+    const scope = `${format}\u0000${env}`;
+    let cached = this.contributions.get(scope);
+    if (!cached) this.contributions.set(scope, (cached = new Map()));
     let remeasured = 0;
     for (const col of columns) {
-      const key = `${format}\u0000${env}\u0000${col.sig}`;
-      let c = this.contributions.get(key);
-      if (!c) this.contributions.set(key, (c = { sizes: new Int32Array(this.n), filled: 0 }));
+      let c = cached.get(col.sig);
+      if (!c) cached.set(col.sig, (c = { sizes: new Int32Array(this.n), filled: 0 }));
       if (c.filled < end) {
-        fill(sizer, slot.get(col.field.key)!, col, c, end);
+        withoutStacks(() => fill(sizer, slot.get(col.field.key)!, col, c, end));
         remeasured++;
       }
-      members.set(key, { contribution: c, values: col.values });
+      members.set(col.sig, { contribution: c, values: col.values });
     }
     const t = this.sync(format, env, members, end);
     return { ...result(format, sizer, codec, t, columns, end), remeasured };
@@ -106,9 +113,13 @@ export class IncrementalSizes {
 
   /** Forgets contributions no format's current columns use (call once per request, after every format). */
   prune(): void {
-    const used = new Set<string>();
-    for (const t of this.totals.values()) for (const k of t.members.keys()) used.add(k);
-    for (const k of this.contributions.keys()) if (!used.has(k)) this.contributions.delete(k);
+    const used = new Map<string, ReadonlyMap<string, Member>>();
+    for (const [format, t] of this.totals) used.set(`${format}\u0000${t.env}`, t.members);
+    for (const [scope, cached] of this.contributions) {
+      const members = used.get(scope);
+      if (!members) this.contributions.delete(scope);
+      else for (const sig of cached.keys()) if (!members.has(sig)) cached.delete(sig);
+    }
   }
 
   private sync(format: FormatId, env: string, members: Map<string, Member>, upTo: number): Totals {

@@ -43,11 +43,11 @@ import { DecodeError, EncodeError } from "../errors.ts";
 import { rethrowDecodeFailure } from "./decodeFailure.ts";
 import type { Layout } from "../layout/schema.ts";
 import type { TypedRecord } from "../layout/values.ts";
-import { messageDecoder, readFields } from "./protobuf/decode.ts";
-import { messageEncoder, messageSizer } from "./protobuf/encode.ts";
+import { messageDecoder, readFields, type MessageDecoder } from "./protobuf/decode.ts";
+import { compileMessage, encoderOf, messageSizer } from "./protobuf/encode.ts";
 import { protoModel } from "./protobuf/model.ts";
 import { Reader } from "./protobuf/reader.ts";
-import { reflectModel } from "./protobuf/reflect.ts";
+import { reflectFields } from "./protobuf/reflect.ts";
 import { spanMap, spansOf } from "./protobuf/spans.ts";
 import { Writer } from "./protobuf/writer.ts";
 import type { Codec, CompiledCodec, EncodedWithSpans, FormatInfo } from "./types.ts";
@@ -68,10 +68,12 @@ const EMPTY = new Uint8Array(0);
 
 function compile(layout: Layout): CompiledCodec {
   const model = protoModel(layout);
-  const type = reflectModel(model);
-  const encodeMessage = messageEncoder(model.root, type);
-  const decoder = messageDecoder(model.root, type);
-  const spans = spanMap(model.root);
+  const type = reflectFields(model);
+  const plan = compileMessage(model.root, type);
+  const encodeMessage = encoderOf(plan);
+  // built on first use: the designer's sizes never decode nor map spans, and recompile on every edit
+  let decoder: MessageDecoder | null = null;
+  let spans: ReturnType<typeof spanMap> | null = null;
   const writer = new Writer();
   const reader = new Reader();
 
@@ -87,13 +89,14 @@ function compile(layout: Layout): CompiledCodec {
     info,
     layout,
     encode,
-    sizer: messageSizer(model.root, type, new Writer()),
+    sizer: messageSizer(plan, new Writer()),
     encodeWithSpans(record: TypedRecord): EncodedWithSpans {
       const bytes = encode(record);
-      return { bytes, spans: spansOf(bytes, spans) };
+      return { bytes, spans: spansOf(bytes, (spans ??= spanMap(model.root))) };
     },
     decode(bytes: Uint8Array): TypedRecord {
       if (!(bytes instanceof Uint8Array)) throw new DecodeError("expected bytes", "protobuf");
+      decoder ??= messageDecoder(model.root, type);
       try {
         reader.reset(bytes);
         const vals: unknown[] = new Array(decoder.size);

@@ -24,6 +24,7 @@ export interface CompiledSbe extends CompiledCodec {
 export function compileSbe(layout: Layout): CompiledSbe {
   const plan = planSbe(layout);
   const enc = sbeEncoder(plan);
+  let decoder: ReturnType<typeof sbeDecoder> | null = null;
   return {
     info,
     layout,
@@ -31,7 +32,8 @@ export function compileSbe(layout: Layout): CompiledSbe {
     encode: enc.encode,
     encodeWithSpans: enc.encodeWithSpans,
     sizer: sbeSizer(plan),
-    decode: sbeDecoder(plan),
+    // built on first use: the designer's sizes recompile on every edit and never decode
+    decode: (bytes) => (decoder ??= sbeDecoder(plan))(bytes),
   };
 }
 

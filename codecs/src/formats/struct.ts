@@ -27,7 +27,9 @@ export interface CompiledStruct extends CompiledCodec {
 export function compileStruct(layout: Layout): CompiledStruct {
   const plan = planStruct(layout);
   const enc = structEncoder(plan);
-  const decode = structDecoder(plan);
+  // built on first use: the designer's sizes recompile on every edit and never decode
+  let decoder: ReturnType<typeof structDecoder> | null = null;
+  const decode = (bytes: Uint8Array) => (decoder ??= structDecoder(plan))(bytes);
   return {
     info,
     layout,

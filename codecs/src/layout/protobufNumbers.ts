@@ -50,10 +50,27 @@ export function pinProtobufNumbers(layout: Layout): Layout {
 }
 
 /**
+ * The edit replaced some top-level fields by fields of the same id, neither of them a group, each still with a
+ * number (a keystroke in the inspector): no field moved, left or arrived, so there is nothing to carry, reserve or
+ * assign, and `next` is the answer as it is (the walk below gives an equal layout, after three passes over it).
+ */
+function onlyNumberedScalarsReplaced(prev: Layout, next: Layout): boolean {
+  if (prev.fields.length !== next.fields.length || !Array.isArray(next.protobufReserved)) return false;
+  return next.fields.every((b, i) => {
+    const a = prev.fields[i]!;
+    return (
+      a === b ||
+      (a.id === b.id && a.type.kind !== "group" && b.type.kind !== "group" && b.options?.protobuf?.number !== undefined)
+    );
+  });
+}
+
+/**
  * The edited layout `next` with the numbers of `prev` kept: `prev` is the draft before one edit
  * (already pinned), `next` the result of that edit. Returns a layout where every field has a number.
  */
 export function keepProtobufNumbers(prev: Layout, next: Layout): Layout {
+  if (onlyNumberedScalarsReplaced(prev, next)) return next;
   const before = levels(prev.fields, TOP, new Map());
 
   const parentOf = new Map<string, string>();

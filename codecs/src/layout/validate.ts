@@ -77,18 +77,22 @@ function checkScalar(t: ScalarType, at: string, r: Rules): void {
     case "int": {
       range(t.min, t.max);
       const [lo, hi] = intLimits(t.bits, t.signed);
-      const name = `${t.signed ? "an" : "a"} ${t.signed ? "" : "u"}int${t.bits}`;
-      const holds = `${name} holds ${t.bits === 64 ? exact64(t.signed) : `${showNumber(lo)} … ${showNumber(hi)}`}`;
+      // the limits are written only for a problem: formatting them for every int field was most of a check's time
+      const name = () => `${t.signed ? "an" : "a"} ${t.signed ? "" : "u"}int${t.bits}`;
+      const holds = () =>
+        `${name()} holds ${t.bits === 64 ? exact64(t.signed) : `${showNumber(lo)} … ${showNumber(hi)}`}`;
       for (const [prop, v, outside] of [
         ["min", t.min, (x: number) => x < lo],
         ["max", t.max, (x: number) => x > hi],
       ] as const) {
         if (v === undefined) continue;
-        const is = `${r.label(`${at}.${prop}`)} is ${showNumber(v)}`;
         // a fraction would also reach BigInt() in the 64-bit range checks, which throws
         if (!Number.isInteger(v))
-          r.add(`${at}.${prop}`, `${is}; ${name} holds whole numbers, so its bounds are whole numbers too.`);
-        else if (outside(v)) r.add(`${at}.${prop}`, `${is}; ${holds}.`);
+          r.add(
+            `${at}.${prop}`,
+            `${r.label(`${at}.${prop}`)} is ${showNumber(v)}; ${name()} holds whole numbers, so its bounds are whole numbers too.`,
+          );
+        else if (outside(v)) r.add(`${at}.${prop}`, `${r.label(`${at}.${prop}`)} is ${showNumber(v)}; ${holds()}.`);
       }
       break;
     }
@@ -256,9 +260,43 @@ export function parseLayoutShape(input: unknown): Layout {
   return parsed.data;
 }
 
+type Parsed = WeakMap<object, Field>;
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;
+
+/**
+ * parseLayoutShape, re-parsing only the top-level fields `parsed` does not hold (by object): a field parses the
+ * same wherever it stands (no rule of the shape looks across fields), so an unchanged field object keeps its
+ * parsed value, and its identity. Any problem is found again by a whole parse, so every message is worded
+ * exactly as parseLayoutShape words it.
+ */
+function parseShapeReusing(input: unknown, parsed: Parsed): Layout {
+  const fields = isObject(input) && Array.isArray(input.fields) ? (input.fields as unknown[]) : null;
+  if (fields && fields.length <= LIMITS.fields.max) {
+    const known = fields.map((f) => (isObject(f) ? parsed.get(f) : undefined));
+    const fresh = fields.filter((_, i) => known[i] === undefined);
+    const rest = layoutSchema.safeParse({ ...(input as Record<string, unknown>), fields: fresh });
+    if (rest.success) {
+      let k = 0;
+      const all = fields.map((f, i) => known[i] ?? remember(parsed, f, rest.data.fields[k++]!));
+      return { ...rest.data, fields: all };
+    }
+  }
+  const layout = parseLayoutShape(input);
+  fields?.forEach((f, i) => remember(parsed, f, layout.fields[i]!));
+  return layout;
+}
+
+function remember(parsed: Parsed, input: unknown, field: Field): Field {
+  if (isObject(input)) parsed.set(input, field);
+  return field;
+}
+
 /** Parses and validates; throws LayoutError listing every problem, in words, with its path. */
 export function parseLayout(input: unknown): Layout {
-  const layout = parseLayoutShape(input);
+  return checkRules(parseLayoutShape(input));
+}
+
+function checkRules(layout: Layout): Layout {
   const rules = new Rules(layout);
   mustShow(layout.name, "name", rules);
   checkFields(layout.fields, "fields", rules, new Map());
@@ -267,13 +305,32 @@ export function parseLayout(input: unknown): Layout {
   return assignProtobufNumbers(layout);
 }
 
-/** Validation result for editors: the layout or the list of issues, never a throw. */
-export function checkLayout(input: unknown): { ok: true; layout: Layout } | { ok: false; issues: IssueAt[] } {
+export type LayoutCheck = { ok: true; layout: Layout } | { ok: false; issues: IssueAt[] };
+
+function asCheck(parse: () => Layout): LayoutCheck {
   try {
-    return { ok: true, layout: parseLayout(input) };
+    return { ok: true, layout: parse() };
   } catch (e) {
     if (e instanceof LayoutError) return { ok: false, issues: e.issues };
     throw e;
+  }
+}
+
+/** Validation result for editors: the layout or the list of issues, never a throw. */
+export function checkLayout(input: unknown): LayoutCheck {
+  return asCheck(() => parseLayout(input));
+}
+
+/**
+ * checkLayout for an editor that checks one draft after another, each a copy of the last with a few fields
+ * replaced: the shape of an unchanged field object is not parsed again, and its parsed value keeps its identity
+ * (later stages cache on it). The drafts must be immutable values; the rules across fields run every time.
+ */
+export class LayoutChecker {
+  private readonly parsed: Parsed = new WeakMap();
+
+  check(input: unknown): LayoutCheck {
+    return asCheck(() => checkRules(parseShapeReusing(input, this.parsed)));
   }
 }
 

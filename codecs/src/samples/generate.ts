@@ -206,6 +206,17 @@ function fieldGen(f: Field, seed: number): Gen {
   return wrap(scalarGen(t, f.sample ?? defaultModel(t), rng));
 }
 
+/**
+ * One top-level field's values of generateSamples(layout, count, seed), sample by sample (undefined where an
+ * optional field is absent), drawn without building the records: a field's values depend on nothing else.
+ */
+export function generateColumn(field: Field, count: number, seed = 1): (FieldValue | undefined)[] {
+  const g = fieldGen(field, seed >>> 0);
+  const out: (FieldValue | undefined)[] = new Array(count);
+  for (let i = 0; i < count; i++) out[i] = g.next();
+  return out;
+}
+
 /** N typed records, reproducible for (layout, seed); sample i is the same whatever N is. */
 export function generateSamples(layout: Layout, count: number, seed = 1): TypedRecord[] {
   const gens = layout.fields.map((f) => [f.key, fieldGen(f, seed >>> 0)] as const);

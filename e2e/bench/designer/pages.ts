@@ -82,6 +82,8 @@ export interface AdvisorFigures {
   marked: Figure;
   /** format changed → paint of the advice for the new format */
   advice: Figure;
+  /** of that, the advisor's own work for the new format in its worker (the page's "… samples in N ms") */
+  work: Figure;
 }
 
 /** Finished advice on screen, not marked as updating; for `format` when the page says which format it is for. */
@@ -115,6 +117,7 @@ export async function advisor(page: Page, rounds: number): Promise<AdvisorFigure
   }
   const marked: number[] = [];
   const advice: number[] = [];
+  const work: number[] = [];
   const current = (await page.locator(tid("advisor-format")).inputValue()) as FormatId;
   const order = [...FORMAT_IDS.filter((f) => f === "struct-zlib"), ...FORMAT_IDS.filter((f) => f !== "struct-zlib")];
   for (const format of order.filter((f) => f !== current)) {
@@ -137,6 +140,14 @@ export async function advisor(page: Page, rounds: number): Promise<AdvisorFigure
     );
     marked.push(t.marked);
     advice.push(t.advice);
+    const ms = await page.locator(tid("advisor-state")).getAttribute("data-ms");
+    if (ms !== null) work.push(Number(ms));
   }
-  return { open: figure(open), openAdvice: figure(openAdvice), marked: figure(marked), advice: figure(advice) };
+  return {
+    open: figure(open),
+    openAdvice: figure(openAdvice),
+    marked: figure(marked),
+    advice: figure(advice),
+    work: figure(work),
+  };
 }

@@ -84,6 +84,15 @@ export const TYPING: readonly TypingScenario[] = [
     warmup: 2,
   },
   {
+    id: "array10000",
+    title: "int16 array of 10 000 elements: Key of another field",
+    open: (p) => importLayout(p, arrayLayout(10_000)),
+    row: "f_1",
+    control: "insp-key",
+    keys: 10,
+    warmup: 2,
+  },
+  {
     id: "array1000",
     title: "int16 array of 1 000 elements: Key of another field",
     open: (p) => importLayout(p, arrayLayout(1000)),

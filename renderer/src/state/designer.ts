@@ -2,7 +2,7 @@
 // An edit changes the draft at once (the keystroke paints with it); checking the draft (validation, the valid
 // layout the sizes follow) runs after that frame is painted, once for all the edits made before it.
 import { create } from "zustand";
-import { checkLayout, type Field, type Layout } from "#codecs";
+import { LayoutChecker, type Field, type Layout } from "#codecs";
 import { keepProtobufNumbers, pinProtobufNumbers } from "#codecs/layout/protobufNumbers.ts";
 import { afterPaint } from "./afterPaint.ts";
 import { initHistory, record, redo, undo, type History } from "./history.ts";
@@ -47,8 +47,11 @@ export interface DesignerState {
 
 const EMPTY_ISSUES: IssueIndex = { byField: new Map(), layout: [] };
 
+/** One checker for every draft: a field object an edit did not replace is not parsed again, and keeps its identity. */
+const checker = new LayoutChecker();
+
 function validate(draft: Layout, prev: Pick<DesignerState, "valid" | "validKey" | "validAt">, at: number) {
-  const res = checkLayout(draft);
+  const res = checker.check(draft);
   if (res.ok)
     return { valid: res.layout, validKey: prev.validKey + 1, validAt: at, issues: EMPTY_ISSUES, issueCount: 0 };
   return {

@@ -5,6 +5,7 @@
 import { CODECS, FORMAT_IDS, type FormatId } from "#codecs";
 import type { Attribution } from "#codecs/analysis/attribution.ts";
 import { perfReceived } from "../perf.ts";
+import { LayoutPoster } from "./layoutPosts.ts";
 import { partition } from "./pool.ts";
 import type { CancelRequest, FormatResult, PhaseTimings, PostedRequest, WorkerResult } from "./protocol.ts";
 import { useAnalysis } from "../state/analysis.ts";
@@ -59,7 +60,7 @@ export function startAnalysis(makeWorker: () => Worker, workers = poolSize()): (
   // when each request's inputs changed, to time the first answer for it (keys are request sigs, oldest first)
   const sentFor = new Map<string, Sent>();
   let lastLayoutKey = -1;
-  let json: { key: number; text: string } | null = null;
+  const poster = new LayoutPoster();
 
   const sigOf = (layoutKey: number, samples: number, seed: number) => `${layoutKey}|${samples}|${seed}`;
 
@@ -91,14 +92,13 @@ export function startAnalysis(makeWorker: () => Worker, workers = poolSize()): (
       a.sizes.seed === s.seed &&
       a.sizes.pending.length === 0;
     useAnalysis.setState(sizesCurrent ? { stopped: false } : { computing: true, stopped: false });
-    if (json?.key !== d.validKey) json = { key: d.validKey, text: JSON.stringify(d.valid) };
-    const layoutJson = json.text;
+    const layout = poster.post(d.validKey, d.valid);
     pool.forEach((w, i) => {
       const msg: PostedRequest = {
         type: "compute",
         seq,
         layoutKey: d.validKey,
-        layoutJson,
+        layout,
         samples: s.samples,
         seed: s.seed,
         formats: shares[i]!,
@@ -269,6 +269,7 @@ function mergeTimings(parts: readonly PhaseTimings[]): PhaseTimings {
   return {
     generate: Math.max(0, ...parts.map((p) => p.generate)),
     measure: Math.max(0, ...parts.map((p) => p.measure)),
+    compile: Math.max(0, ...parts.map((p) => p.compile ?? 0)),
     perFormat,
     remeasured: parts.reduce((n, p) => n + (p.remeasured ?? 0), 0),
   };

@@ -1,5 +1,5 @@
 // The worker's work, free of worker plumbing so tests can run it in Node: samples, sizes, attribution, byte map, with reuse.
-import { CODECS, type FormatId, type FormatSizes, type Layout, type TypedRecord } from "#codecs";
+import { CODECS, codecFor, type FormatId, type FormatSizes, type Layout, type TypedRecord } from "#codecs";
 import { attribute } from "#codecs/analysis/attribution.ts";
 import { byteMap } from "#codecs/analysis/bytemap.ts";
 import { IncrementalSizes } from "#codecs/analysis/columns.ts";
@@ -11,11 +11,6 @@ type Now = () => number;
 type SizesResult = Extract<WorkerResult, { type: "sizes" }>;
 type AttributionResult = Extract<WorkerResult, { type: "attribution" }>;
 type ByteMapResult = Extract<WorkerResult, { type: "bytemap" }>;
-
-/** Large runs are drawn after this many samples, then refined. */
-export const FIRST_PASS = 1000;
-/** Refinement goes on in steps of this many samples, so a newer request waits at most one step. */
-export const REFINE_STEP = 2000;
 
 export class Engine {
   private layoutKey = -1;
@@ -84,9 +79,17 @@ export class Engine {
     const perFormat: Partial<Record<FormatId, number>> = {};
     const results: FormatResult[] = [];
     let remeasured = 0;
+    let compile = 0;
     const t0 = this.now();
     for (const format of req.formats) {
       const t = this.now();
+      // compiled first, and timed apart: it costs the same whatever share of the samples this pass measures
+      try {
+        codecFor(layout, format);
+      } catch {
+        // measure() reports the layout the format cannot express
+      }
+      compile += this.now() - t;
       let m: FormatSizes & { measured: number };
       if (CODECS[format].info.compressed) m = this.deflate.measure(layout, columns, req.samples, generation, end);
       else {
@@ -114,7 +117,7 @@ export class Engine {
       samples: req.samples,
       seed: req.seed,
       results,
-      timings: { generate, measure: this.now() - t0, perFormat, remeasured },
+      timings: { generate, measure: this.now() - t0, perFormat, remeasured, compile },
     };
     return this.sizesOut;
   }
@@ -175,18 +178,60 @@ export class Engine {
   }
 }
 
-/** Sample counts the sizes are computed up to, in order: a first pass, silent steps, then all of them (posted). */
-export function passes(samples: number): { upTo: number; post: boolean }[] {
-  if (samples <= FIRST_PASS) return [{ upTo: samples, post: true }];
-  const out = [{ upTo: FIRST_PASS, post: true }];
-  for (let k = FIRST_PASS + REFINE_STEP; k < samples; k += REFINE_STEP) out.push({ upTo: k, post: false });
-  out.push({ upTo: samples, post: true });
-  return out;
+/** A first estimate is measured over this many samples. */
+export const ESTIMATE = 100;
+/** Sizes are posted at these sample counts (and at the run's own): a large run shows these while it is refined. */
+export const MILESTONE = 1000;
+/** The estimate is posted when the rest up to the next milestone would take longer than this (about a frame). */
+export const ESTIMATE_WHEN_MS = 12;
+/** Passes after the first aim at this long each: a newer request, or Stop, waits at most about one of them. */
+export const STEP_MS = 60;
+
+/**
+ * The passes of one run over growing prefixes of the samples: a first estimate, then steps sized from the rate the
+ * last pass ran at, posted at each milestone and at the end. The estimate is posted only when the rest would keep
+ * the bars waiting: an edit whose columns are cached measures every sample in less time than a post and a redraw.
+ */
+export class RunPlan {
+  private done = 0;
+  /** samples measured per ms in the last pass */
+  private rate = Infinity;
+  private posted = false;
+  private readonly milestones: number[];
+
+  constructor(readonly samples: number) {
+    this.milestones = [...new Set([Math.min(MILESTONE, samples), samples])];
+  }
+
+  /** The prefix the next pass measures, null when every sample is in. */
+  next(): number | null {
+    if (this.done >= this.samples) return null;
+    if (this.done === 0) return Math.min(ESTIMATE, this.samples);
+    const target = this.milestones.find((m) => m > this.done)!;
+    // nothing on screen yet: the estimate was not worth posting, so the next milestone is close
+    if (!this.posted) return target;
+    const step = Math.max(ESTIMATE, Math.floor(this.rate * STEP_MS));
+    return Math.min(target, this.done + step);
+  }
+
+  /** Records a pass over [0, upTo) whose sample-by-sample work took `ms`: its sizes are posted, or it is progress. */
+  measured(upTo: number, ms: number): "post" | "progress" {
+    this.rate = (upTo - this.done) / Math.max(ms, 0.01);
+    const first = this.done === 0;
+    this.done = upTo;
+    let post = this.milestones.includes(upTo);
+    if (!post && first) {
+      const target = this.milestones.find((m) => m > upTo)!;
+      post = (target - upTo) / this.rate > ESTIMATE_WHEN_MS;
+    }
+    if (post) this.posted = true;
+    return post ? "post" : "progress";
+  }
 }
 
 /**
  * Latest wins: requests that arrive while one is computed replace each other, and between the
- * phases (sizes → refinement → byte map → attribution) the running one gives up when a newer one waits.
+ * phases (passes over the samples → byte map → attribution) the running one gives up when a newer one waits.
  */
 export class Scheduler {
   private pending: ComputeRequest | null = null;
@@ -200,10 +245,11 @@ export class Scheduler {
     /** lets queued messages in (a macrotask in the worker) */
     private readonly yieldToEvents: () => Promise<void>,
     /**
-     * waited once before refining a large run: the page is drawing the first pass then, and on a
-     * machine with few cores the refinement would take the core it draws on
+     * waited after posting sizes that more passes will refine: the page is drawing them then, and on a machine
+     * with few cores the next pass would take the core it draws on
      */
     private readonly beforeRefining: () => Promise<void> = yieldToEvents,
+    private readonly now: Now = () => performance.now(),
   ) {}
 
   submit(req: ComputeRequest): void {
@@ -211,7 +257,7 @@ export class Scheduler {
     if (!this.running) void this.drain();
   }
 
-  /** Gives up request `seq` between two phases (or before it starts); a later request runs as usual. */
+  /** Gives up request `seq` between two passes (or before it starts); a later request runs as usual. */
   cancel(seq: number): void {
     this.cancelled = seq;
     if (this.pending?.seq === seq) this.pending = null;
@@ -232,32 +278,54 @@ export class Scheduler {
     }
   }
 
-  private async run(req: ComputeRequest): Promise<void> {
-    const [first, ...refine] = passes(req.samples);
-    // the byte map is one sample: it goes right after the first bars, before any refinement
-    const phases: (() => WorkerResult | null)[] = [
-      () => this.engine.sizes(req, first!.upTo),
-      () => this.engine.byteMap(req),
-      ...refine.map((p) => (): WorkerResult => {
-        const out = this.engine.sizes(req, p.upTo);
-        if (p.post) return out;
-        const { seq, layoutKey, samples, seed } = req;
-        return { type: "progress", seq, layoutKey, samples, seed, measured: p.upTo };
-      }),
-      () => this.engine.attribution(req),
-    ];
-    for (let i = 0; i < phases.length; i++) {
-      const phase = phases[i]!;
-      if (i === 2 && refine.length) await this.beforeRefining();
-      if (this.pending || this.cancelled === req.seq) return;
-      try {
-        const out = phase();
-        if (out) this.post(out);
-      } catch (e) {
-        this.post({ type: "error", seq: req.seq, message: e instanceof Error ? `${e.name}: ${e.message}` : String(e) });
-        return;
-      }
-      await this.yieldToEvents();
+  private abandoned(req: ComputeRequest): boolean {
+    return this.pending !== null || this.cancelled === req.seq;
+  }
+
+  /** Runs one phase; false when it failed (the error is posted and the request ends). */
+  private phase(req: ComputeRequest, fn: () => WorkerResult | null): boolean {
+    try {
+      const out = fn();
+      if (out) this.post(out);
+      return true;
+    } catch (e) {
+      this.post({ type: "error", seq: req.seq, message: e instanceof Error ? `${e.name}: ${e.message}` : String(e) });
+      return false;
     }
+  }
+
+  private async run(req: ComputeRequest): Promise<void> {
+    const plan = new RunPlan(req.samples);
+    let shown = false;
+    for (let next = plan.next(); next !== null; next = plan.next()) {
+      if (this.abandoned(req)) return;
+      const upTo = next;
+      const t0 = this.now();
+      let posted = false;
+      const ok = this.phase(req, () => {
+        const out = this.engine.sizes(req, upTo);
+        // what grows with the samples measured: drawing them and compiling the formats are done once per run
+        const fixed = out.timings.generate + (out.timings.compile ?? 0);
+        if (plan.measured(upTo, this.now() - t0 - fixed) === "post") {
+          posted = true;
+          return out;
+        }
+        // progress means something only once sizes for this request are on screen
+        const { seq, layoutKey, samples, seed } = req;
+        return shown ? { type: "progress", seq, layoutKey, samples, seed, measured: upTo } : null;
+      });
+      if (!ok) return;
+      if (posted && !shown) {
+        shown = true;
+        // the byte map is one sample: it goes right after the first bars, before any refinement
+        await this.yieldToEvents();
+        if (this.abandoned(req) || !this.phase(req, () => this.engine.byteMap(req))) return;
+      }
+      // before anything is shown the next pass follows at once: the estimate was not posted because it is close
+      if (shown && plan.next() !== null) await (posted ? this.beforeRefining() : this.yieldToEvents());
+    }
+    await this.yieldToEvents();
+    if (this.abandoned(req)) return;
+    this.phase(req, () => this.engine.attribution(req));
   }
 }

@@ -3,6 +3,7 @@ import type { FormatId, FormatInfo, Layout } from "#codecs";
 import type { Attribution } from "#codecs/analysis/attribution.ts";
 import type { ByteMap } from "#codecs/analysis/bytemap.ts";
 import type { SizeStats } from "#codecs/analysis/stats.ts";
+import type { PostedLayout } from "./layoutPosts.ts";
 
 export interface ComputeRequest {
   type: "compute";
@@ -36,15 +37,18 @@ export interface PhaseTimings {
   measure: number;
   /** per-format encode ms, to show where the time goes */
   perFormat: Partial<Record<FormatId, number>>;
+  /** of `measure`, ms spent compiling the formats for the layout (once per layout, whatever the samples) */
+  compile?: number;
   /** field columns measured (the others came from the cache), over the formats of this answer */
   remeasured?: number;
 }
 
 /**
- * What the page posts: the layout as JSON text, written once per layout and parsed once per worker. Posting the
- * object would structured-clone it for every worker on the main thread (2 ms a worker for 500 fields).
+ * What the page posts: the layout as what changed since the last one (layoutPosts.ts), text written once for every
+ * worker. Posting the object would structured-clone all of it for every worker on the main thread (2 ms a worker
+ * for 500 fields).
  */
-export type PostedRequest = Omit<ComputeRequest, "layout"> & { layoutJson: string };
+export type PostedRequest = Omit<ComputeRequest, "layout"> & { layout: PostedLayout };
 
 /** Stops the refinement of request `seq` (a large run): the sizes measured so far stay as they are. */
 export interface CancelRequest {

@@ -1,7 +1,7 @@
 // Worker entry: the designer's sizes, attribution and byte map run here so typing never waits for encoding.
 import "../jitless.ts";
-import type { Layout } from "#codecs";
 import { Engine, Scheduler } from "./engine.ts";
+import { LayoutReader } from "./layoutPosts.ts";
 import type { CancelRequest, ComputeRequest, PostedRequest, WorkerResult } from "./protocol.ts";
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
@@ -14,7 +14,7 @@ const yieldToEvents = () =>
     channel.port2.postMessage(0);
   });
 
-// about one frame: long enough for the page to draw the first pass of a large run before refinement starts
+// about one frame: long enough for the page to draw posted sizes (an estimate, a milestone) before the next pass
 const REFINE_AFTER_MS = 16;
 
 const scheduler = new Scheduler(
@@ -24,15 +24,14 @@ const scheduler = new Scheduler(
   () => new Promise((resolve) => setTimeout(resolve, REFINE_AFTER_MS)),
 );
 
-// one parse per layout: repeated requests for it (a new seed, the byte map) reuse the object, which keeps the
-// engine's caches keyed on it
-let parsed: { key: number; layout: Layout } | null = null;
+// every post is read as it arrives (the next one is written against it); repeated requests for a layout (a new
+// seed, the byte map) get the same object, and an edit keeps the objects of the fields it did not replace, which
+// keeps the engine's caches keyed on them
+const layouts = new LayoutReader();
 
 scope.onmessage = (ev: MessageEvent<PostedRequest | CancelRequest>) => {
   if (ev.data?.type === "cancel") return scheduler.cancel(ev.data.seq);
   if (ev.data?.type !== "compute") return;
-  const { layoutJson, ...rest } = ev.data;
-  if (parsed?.key !== rest.layoutKey) parsed = { key: rest.layoutKey, layout: JSON.parse(layoutJson) as Layout };
-  const req: ComputeRequest = { ...rest, layout: parsed.layout };
+  const req: ComputeRequest = { ...ev.data, layout: layouts.read(ev.data.layout) };
   scheduler.submit(req);
 };

@@ -2,7 +2,7 @@
 // and assembled in layout order. Unknown fields are skipped (the protobuf way: newer senders stay readable).
 import type { ProtoField, ProtoMessage } from "./model.ts";
 import { Reader } from "./reader.ts";
-import { nestedType, wireFacts, type ReflectedType } from "./reflect.ts";
+import { nestedType, wireFacts, type Reflection } from "./reflect.ts";
 import { readValue, type ReadValue } from "./values.ts";
 import type { Field } from "../../layout/schema.ts";
 import type { FieldValue, ScalarValue, TypedRecord } from "../../layout/values.ts";
@@ -63,7 +63,7 @@ type Finish = (v: unknown, r: Reader) => FieldValue | undefined;
 
 function finisher(
   group: ProtoField[],
-  type: ReflectedType,
+  type: Reflection,
   decoder: MessageDecoder | undefined,
   read: ReadValue | undefined,
 ): Finish {
@@ -122,7 +122,7 @@ function finisher(
   };
 }
 
-export function messageDecoder(msg: ProtoMessage, type: ReflectedType): MessageDecoder {
+export function messageDecoder(msg: ProtoMessage, type: Reflection): MessageDecoder {
   const layoutFields = msg.layoutFields;
   const indexOf = new Map(layoutFields.map((f, i) => [f, i]));
   const groups = new Map<Field, ProtoField[]>();

@@ -1,6 +1,6 @@
 // Compiles a message encoder: one writer per layout field, in field-number order, into a shared Writer.
 import type { ProtoField, ProtoMessage } from "./model.ts";
-import { nestedType, wireFacts, type ReflectedType } from "./reflect.ts";
+import { nestedType, wireFacts, type Reflection } from "./reflect.ts";
 import { encodeFail, putValue, type PutValue } from "./values.ts";
 import type { Writer } from "./writer.ts";
 import type { FieldValue, ScalarValue, TypedRecord } from "../../layout/values.ts";
@@ -46,7 +46,7 @@ function arrayChecker(group: ProtoField[], path: string): (v: FieldValue) => Sca
   };
 }
 
-function compileField(group: ProtoField[], type: ReflectedType, path: string): Compiled {
+function compileField(group: ProtoField[], type: Reflection, path: string): Compiled {
   const first = group[0]!;
   const facts = wireFacts(type, first);
 
@@ -112,7 +112,7 @@ function compileField(group: ProtoField[], type: ReflectedType, path: string): C
 }
 
 /** The message's field writers in wire (field-number) order, shared by the encoder and the size-only path. */
-function compileMessage(msg: ProtoMessage, type: ReflectedType, parent: string) {
+export function compileMessage(msg: ProtoMessage, type: Reflection, parent = "") {
   // msg.fields is in number order; an expanded array's element fields are consecutive and stay together
   const groups: ProtoField[][] = [];
   for (const f of msg.fields) {
@@ -132,8 +132,14 @@ function compileMessage(msg: ProtoMessage, type: ReflectedType, parent: string) 
   };
 }
 
-export function messageEncoder(msg: ProtoMessage, type: ReflectedType, parent = ""): MessageEncoder {
-  const { n, keys, paths, required, writes, tags, implicit } = compileMessage(msg, type, parent);
+export type MessagePlan = ReturnType<typeof compileMessage>;
+
+export function messageEncoder(msg: ProtoMessage, type: Reflection, parent = ""): MessageEncoder {
+  return encoderOf(compileMessage(msg, type, parent));
+}
+
+export function encoderOf(plan: MessagePlan): MessageEncoder {
+  const { n, keys, paths, required, writes, tags, implicit } = plan;
   return (rec, w) => {
     for (let i = 0; i < n; i++) {
       const v = rec[keys[i]!];
@@ -150,8 +156,8 @@ export function messageEncoder(msg: ProtoMessage, type: ReflectedType, parent = 
  * Size-only: a top-level message is its fields one after another with nothing around them, so each
  * field's bytes are what its own writer produces into a scratch writer.
  */
-export function messageSizer(msg: ProtoMessage, type: ReflectedType, scratch: Writer): FieldSizer {
-  const { keys, paths, required, writes, tags, implicit } = compileMessage(msg, type, "");
+export function messageSizer(plan: MessagePlan, scratch: Writer): FieldSizer {
+  const { keys, paths, required, writes, tags, implicit } = plan;
   return {
     keys,
     field(rec, i) {

@@ -12,7 +12,7 @@ import { useAnalysis } from "../../state/analysis.ts";
 import { useDesigner } from "../../state/designer.ts";
 import { SAMPLE_COUNTS, useSettings, type AnalysisTab } from "../../state/settings.ts";
 import { refineAgain, stopRefining } from "../../worker/controller.ts";
-import { ms } from "../common/format.ts";
+import { count, ms } from "../common/format.ts";
 import { OnAirPanel } from "../transport/OnAirPanel.tsx";
 
 const TABS: { id: AnalysisTab; label: string }[] = [
@@ -44,12 +44,27 @@ function SeedInput() {
   );
 }
 
-function Controls() {
-  const samples = useSettings((s) => s.samples);
-  const set = useSettings((s) => s.set);
+/** What the workers are doing; drawn alone, since it changes with every edit. */
+function ComputeState() {
   const computing = useAnalysis((s) => s.computing);
   const timings = useAnalysis((s) => s.sizes?.timings);
   const issueCount = useDesigner((s) => s.issueCount);
+  return (
+    <span className="compute-state" data-testid="compute-state" data-computing={computing}>
+      {issueCount > 0
+        ? "showing the last valid layout"
+        : computing
+          ? "computing…"
+          : timings
+            ? `encoded in ${ms(timings.generate + timings.measure)}`
+            : ""}
+    </span>
+  );
+}
+
+function Controls() {
+  const samples = useSettings((s) => s.samples);
+  const set = useSettings((s) => s.set);
   return (
     <div className="analysis-controls">
       <label>
@@ -62,22 +77,14 @@ function Controls() {
         >
           {SAMPLE_COUNTS.map((n) => (
             <option key={n} value={n}>
-              {n.toLocaleString("en")}
+              {count(n)}
             </option>
           ))}
         </select>
       </label>
       <SeedInput />
       <PlatformPicker />
-      <span className="compute-state" data-testid="compute-state" data-computing={computing}>
-        {issueCount > 0
-          ? "showing the last valid layout"
-          : computing
-            ? "computing…"
-            : timings
-              ? `encoded in ${ms(timings.generate + timings.measure)}`
-              : ""}
-      </span>
+      <ComputeState />
     </div>
   );
 }
@@ -89,7 +96,7 @@ function Refinement({ layoutKey, samples }: { layoutKey: number; samples: number
   if (stopped)
     return (
       <button type="button" className="btn small" data-testid="sizes-refine" onClick={refineAgain}>
-        Refine to {samples.toLocaleString("en")}
+        Refine to {count(samples)}
       </button>
     );
   return (
@@ -108,6 +115,54 @@ function Refinement({ layoutKey, samples }: { layoutKey: number; samples: number
   );
 }
 
+interface Shown {
+  layoutKey: number;
+  samples: number;
+  seed: number;
+}
+
+/** The figures on screen are for an older layout, or other samples, or an edit is not checked yet. */
+function useOutdated(shown: Shown): boolean {
+  const layout = useDesigner((s) => s.checked !== s.history.present || s.validKey !== shown.layoutKey);
+  const settings = useSettings((s) => s.samples !== shown.samples || s.seed !== shown.seed);
+  return layout || settings;
+}
+
+/** the figures are faded only when the update takes longer than a glance */
+const FADE_AFTER_MS = 150;
+
+/**
+ * The sizes panels, marked while their figures are outdated. Only this wrapper follows the keystrokes (its children
+ * are the same elements, so React does not draw them again): the mark is an attribute and, after FADE_AFTER_MS, a
+ * class that fades the charts and tables. A plain class rather than a CSS animation: an animated opacity, even a
+ * delayed one, gives each faded element a compositor layer of its own for the animation, which the software
+ * compositor created and rasterised on every keystroke.
+ */
+function OutdatedMark({ shown, children }: { shown: Shown; children: ReactNode }) {
+  const outdated = useOutdated(shown);
+  const [faded, setFaded] = useState(false);
+  useEffect(() => {
+    if (!outdated) return setFaded(false);
+    const t = setTimeout(() => setFaded(true), FADE_AFTER_MS);
+    return () => clearTimeout(t);
+  }, [outdated]);
+  return (
+    <div className={`sizes-view${outdated && faded ? " faded" : ""}`} data-testid="sizes-view" data-stale={outdated}>
+      {children}
+    </div>
+  );
+}
+
+/** Says why the figures are marked; drawn alone (a span in the heading), not with the panel around it. */
+function UpdatingNote({ shown }: { shown: Shown }) {
+  if (!useOutdated(shown)) return null;
+  return (
+    <span className="updating" data-testid="sizes-updating">
+      updating for your last edit…
+    </span>
+  );
+}
+
 /** The layout the attribution and byte map tabs explain: read only while one of them is open. */
 function ValidLayout({ children }: { children: (layout: Layout) => ReactNode }) {
   const valid = useDesigner((s) => s.valid);
@@ -120,18 +175,13 @@ export function AnalysisPanel() {
   const sizes = useDeferredValue(useAnalysis((s) => s.sizes));
   const error = useAnalysis((s) => s.error);
   const stopped = useAnalysis((s) => s.stopped);
-  // narrow reads: the panel is not drawn again for an edit that changes neither
+  // narrow reads: the panel is not drawn again for an edit that changes neither (the marks of outdated figures
+  // follow the edits on their own, OutdatedMark and UpdatingNote)
   const fieldCount = useDesigner((s) => (s.valid ? s.valid.fields.length : null));
   const layoutName = useDesigner((s) => s.valid?.name ?? "");
-  const validKey = useDesigner((s) => s.validKey);
-  const unchecked = useDesigner((s) => s.checked !== s.history.present);
   const platforms = useSettings((s) => s.platforms);
   const samples = useSettings((s) => s.samples);
-  const seed = useSettings((s) => s.seed);
   const { limits } = chosenLimits(platforms);
-  // the figures on screen are for an older layout, or other samples, or an edit is not checked yet
-  const outdated =
-    !!sizes && (unchecked || sizes.layoutKey !== validKey || sizes.samples !== samples || sizes.seed !== seed);
 
   // the bars for this layout are on screen now: close the edit → bars measurement
   useEffect(() => {
@@ -180,33 +230,25 @@ export function AnalysisPanel() {
             Add fields from the palette to see every format's size here.
           </div>
         ) : !sizes ? (
-          <div className="empty">Encoding {samples.toLocaleString("en")} samples…</div>
+          <div className="empty">Encoding {count(samples)} samples…</div>
         ) : tab === "sizes" ? (
-          <>
-            <div
-              className={`panel sizes-panel${outdated ? " outdated" : ""}`}
-              data-testid="sizes-panel"
-              data-stale={outdated}
-            >
+          <OutdatedMark shown={sizes}>
+            <div className="panel sizes-panel" data-testid="sizes-panel">
               <h3>
                 Message size per format{" "}
                 <span className="sub" data-testid="sizes-measured" data-measured={sizes.measured}>
                   {sizes.measured < sizes.samples
-                    ? `estimate from the first ${sizes.measured.toLocaleString("en")} of ${sizes.samples.toLocaleString("en")} samples${stopped ? " (refinement stopped)" : ", refining…"}`
-                    : `${sizes.samples.toLocaleString("en")} samples`}{" "}
+                    ? `estimate from the first ${count(sizes.measured)} of ${count(sizes.samples)} samples${stopped ? " (refinement stopped)" : ", refining…"}`
+                    : `${count(sizes.samples)} samples`}{" "}
                   · seed {sizes.seed}
                 </span>
                 {sizes.measured < sizes.samples && <Refinement layoutKey={sizes.layoutKey} samples={sizes.samples} />}
-                {outdated && (
-                  <span className="updating" data-testid="sizes-updating">
-                    updating for your last edit…
-                  </span>
-                )}
+                <UpdatingNote shown={sizes} />
               </h3>
               <SizesChart sizes={sizes} limits={limits} />
               <SizesLegend limits={limits} />
             </div>
-            <div className={`panel${outdated ? " outdated" : ""}`} data-stale={outdated}>
+            <div className="panel">
               <h3>
                 Bytes <span className="sub">mean saved versus JSON in the last column</span>
               </h3>
@@ -219,13 +261,13 @@ export function AnalysisPanel() {
               )}
             </div>
             <OnAirPanel sizes={sizes} platformIds={platforms} layoutName={layoutName} />
-            <div className={`panel${outdated ? " outdated" : ""}`} data-stale={outdated}>
+            <div className="panel">
               <h3>
                 Fits the platform? <span className="sub">by max (every sample) and p95</span>
               </h3>
               <Verdicts sizes={sizes} />
             </div>
-          </>
+          </OutdatedMark>
         ) : tab === "attribution" ? (
           <ValidLayout>{(layout) => <AttributionView layout={layout} />}</ValidLayout>
         ) : (

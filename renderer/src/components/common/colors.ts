@@ -6,6 +6,15 @@ import type { Theme } from "../../state/settings.ts";
 const HUES = [212, 150, 40, 272, 188, 95, 310, 28, 240, 170, 60, 290, 200, 125, 255, 330];
 
 export function fieldColor(index: number, theme: Theme): string {
+  // the colours repeat every three rounds of hues: written once each (the tree asks for every row's on each edit)
+  const cycle = index % (HUES.length * 3);
+  const known = COLORS[theme];
+  return (known[cycle] ??= colorAt(cycle, theme));
+}
+
+const COLORS: Record<Theme, string[]> = { light: [], dark: [] };
+
+function colorAt(index: number, theme: Theme): string {
   const hue = HUES[index % HUES.length]!;
   const round = Math.floor(index / HUES.length) % 3;
   const light = theme === "dark" ? [62, 72, 52][round]! : [52, 40, 64][round]!;

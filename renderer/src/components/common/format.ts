@@ -12,6 +12,13 @@ export function percent(x: number, decimals = 1): string {
   return `${(x * 100).toFixed(decimals)} %`;
 }
 
+const COUNTS = new Intl.NumberFormat("en");
+
+/** A count with thousands separators ("10,000"): one formatter for all (toLocaleString builds one per call). */
+export function count(n: number): string {
+  return COUNTS.format(n);
+}
+
 export function ms(x: number): string {
   return x < 10 ? `${x.toFixed(1)} ms` : `${Math.round(x)} ms`;
 }

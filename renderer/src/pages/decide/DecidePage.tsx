@@ -6,12 +6,15 @@ import { ReportPage } from "./report/ReportPage.tsx";
 import { ensureCosts } from "./store.ts";
 import { DECIDE_TABS } from "./tabs.ts";
 import { ThemeToggle } from "../../components/common/ThemeToggle.tsx";
-import { go, useRoute } from "../../nav/store.ts";
+import { KeepUntilPainted } from "../../nav/KeepUntilPainted.tsx";
+import { useSlotRoute } from "../../nav/slotRoute.ts";
+import { go } from "../../nav/store.ts";
 import { useDesigner } from "../../state/designer.ts";
 import "./decide.css";
 
 export function DecidePage() {
-  const page = useRoute((s) => (s.route.page === "decide" ? s.route.tab : null));
+  const route = useSlotRoute();
+  const page = route.page === "decide" ? route.tab : null;
   const projectId = useDesigner((s) => s.projectId);
   const projectName = useDesigner((s) => s.projectName);
   useEffect(() => {
@@ -40,13 +43,19 @@ export function DecidePage() {
         <ThemeToggle />
       </header>
       <div className="decide-page" data-testid={`decide-${page}`}>
-        {page === "cost" ? (
-          <CostPage />
-        ) : page === "advisor" ? (
-          <AdvisorPage />
-        ) : page === "report" ? (
-          <ReportPage />
-        ) : null}
+        {page === null ? null : (
+          <KeepUntilPainted current={page}>
+            {(tab) =>
+              tab === "cost" ? (
+                <CostPage />
+              ) : tab === "advisor" ? (
+                <AdvisorPage />
+              ) : tab === "report" ? (
+                <ReportPage />
+              ) : null
+            }
+          </KeepUntilPainted>
+        )}
       </div>
     </>
   );

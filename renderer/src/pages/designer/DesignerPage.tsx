@@ -14,13 +14,14 @@ import {
   type DragStartEvent,
 } from "@dnd-kit/core";
 import { sortableKeyboardCoordinates } from "@dnd-kit/sortable";
-import { useDeferredValue, useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { dropPlace, parseDndId, type DndRef, type Placement } from "./dnd.ts";
 import { LayoutTree, type DropIndicator } from "./LayoutTree.tsx";
 import { Palette, PaletteOverlay } from "./Palette.tsx";
 import { Banners, TopBar } from "./TopBar.tsx";
 import { TreeToolbar } from "./TreeToolbar.tsx";
 import { AnalysisPanel } from "../../components/analysis/AnalysisPanel.tsx";
+import { usePaintedOnce } from "../../components/common/paintedOnce.ts";
 import { Inspector } from "../../components/inspector/Inspector.tsx";
 import { addField, moveTo } from "../../state/actions.ts";
 import { useDesigner } from "../../state/designer.ts";
@@ -135,7 +136,7 @@ export function DesignerPage() {
   const fieldCount = useDesigner((s) => flatten(s.history.present.fields).length);
   const treeScroll = useRef<HTMLDivElement | null>(null);
   // coming back to the designer: fields and inspector paint first, the analysis (charts, tables) right after
-  const analysisReady = useDeferredValue(true, false);
+  const analysisReady = usePaintedOnce();
 
   return (
     <>

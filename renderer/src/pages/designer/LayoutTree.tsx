@@ -27,24 +27,46 @@ export type TreeLine =
 const ROW_PX = 32;
 const END_PX = 8;
 const END_DRAGGING_PX = 26;
-/** rows mounted beyond the view on each side: small layouts are mounted whole */
-const OVERSCAN = 30;
+/**
+ * rows mounted beyond the view on each side: enough for a flick of the wheel; every mounted row is laid out,
+ * painted and layered again in the frame of each keystroke, so no more
+ */
+const OVERSCAN = 10;
 
-export function treeLines(fields: readonly Field[], theme: "light" | "dark"): TreeLine[] {
-  const out: TreeLine[] = [];
-  const walk = (list: readonly Field[], depth: number, color: string | null, keyPrefix: string) =>
+/** A top-level field's lines (its row, and a group's rows and end zone), by the colour they were drawn in. */
+export type LinesCache = WeakMap<Field, { color: string; lines: TreeLine[] }>;
+
+/**
+ * The lines of the tree. With a cache, a top-level field object seen before (in the same colour) gives the same
+ * line objects, so a keystroke that replaces one field builds that field's lines alone.
+ */
+export function treeLines(fields: readonly Field[], theme: "light" | "dark", cache?: LinesCache): TreeLine[] {
+  const walk = (out: TreeLine[], list: readonly Field[], depth: number, color: string | null, keyPrefix: string) =>
     list.forEach((f, index) => {
       const c = color ?? fieldColor(index, theme);
       const keyPath = keyPrefix ? `${keyPrefix}.${f.key}` : f.key;
       out.push({ kind: "row", field: f, depth, color: c, keyPath });
       if (f.type.kind === "group") {
-        walk(f.type.fields, depth + 1, c, keyPath);
+        walk(out, f.type.fields, depth + 1, c, keyPath);
         out.push({ kind: "end", groupId: f.id, depth: depth + 1 });
       }
     });
-  walk(fields, 0, null, "");
+  const out: TreeLine[] = [];
+  fields.forEach((f, index) => {
+    const color = fieldColor(index, theme);
+    let hit = cache?.get(f);
+    if (!hit || hit.color !== color) {
+      hit = { color, lines: [] };
+      walk(hit.lines, [f], 0, color, "");
+      cache?.set(f, hit);
+    }
+    for (const l of hit.lines) out.push(l);
+  });
   return out;
 }
+
+/** a row and a group's end zone never share a key, whatever the field ids */
+const lineKey = (l: TreeLine) => (l.kind === "row" ? `r:${l.field.id}` : `e:${l.groupId}`);
 
 function EndZone({ groupId, depth, over }: { groupId: string; depth: number; over: boolean }) {
   const { setNodeRef } = useDroppable({ id: endDndId(groupId) });
@@ -103,20 +125,26 @@ export function LayoutTree({
   const selectedId = useDesigner((s) => s.selectedId);
   const issues = useDesigner((s) => s.issues.byField);
   const theme = useSettings((s) => s.theme);
-  const lines = useMemo(() => treeLines(fields, theme), [fields, theme]);
+  const cache = useRef<LinesCache>(new WeakMap());
+  const lines = useMemo(() => treeLines(fields, theme, cache.current), [fields, theme]);
+  // the tree's shape: the same arrays while no line is added, removed or moved (a keystroke in a field changes none)
+  const keys = useStableIds(useMemo(() => lines.map(lineKey), [lines]));
   const ids = useStableIds(
     useMemo(() => lines.flatMap((l) => (l.kind === "row" ? [rowDndId(l.field.id)] : [])), [lines]),
+  );
+  // stable while the shape is: the virtualizer measures its items again only when these change
+  const getItemKey = useCallback((i: number) => keys[i]!, [keys]);
+  const estimateSize = useCallback(
+    (i: number) => (keys[i]!.startsWith("e:") ? (dragging ? END_DRAGGING_PX : END_PX) : ROW_PX),
+    [keys, dragging],
   );
 
   const virtual = useVirtualizer({
     count: lines.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: (i) => (lines[i]!.kind === "row" ? ROW_PX : dragging ? END_DRAGGING_PX : END_PX),
+    estimateSize,
     overscan: OVERSCAN,
-    getItemKey: (i) => {
-      const l = lines[i]!;
-      return l.kind === "row" ? l.field.id : `end-${l.groupId}`;
-    },
+    getItemKey,
   });
   // the end zones grow while dragging
   useEffect(() => virtual.measure(), [dragging, virtual]);

@@ -1,24 +1,27 @@
 // The Export page: pick exports, preview the generated files, download them as a zip or save them into
 // a folder; and the schema-evolution check between two versions of the layout.
-import { useDeferredValue, useEffect } from "react";
+import { useEffect } from "react";
 import "./export.css";
 import { DiffView } from "./DiffView.tsx";
 import { ExportPicker } from "./ExportPicker.tsx";
 import { FilePreview } from "./FilePreview.tsx";
 import { enterExportPage, useExport } from "./store.ts";
 import { EXPORT_TABS } from "./tabs.ts";
+import { usePaintedOnce } from "../../components/common/paintedOnce.ts";
 import { ThemeToggle } from "../../components/common/ThemeToggle.tsx";
-import { go, useRoute } from "../../nav/store.ts";
+import { useSlotRoute } from "../../nav/slotRoute.ts";
+import { go } from "../../nav/store.ts";
 import { useDesigner } from "../../state/designer.ts";
 
 export function ExportPage() {
   const name = useDesigner((s) => s.projectName);
-  const tab = useRoute((s) => (s.route.page === "export" ? s.route.tab : null));
+  const route = useSlotRoute();
+  const tab = route.page === "export" ? route.tab : null;
   const error = useExport((s) => s.error);
   const flash = useExport((s) => s.flash);
   useEffect(() => enterExportPage(), []);
   // the page's frame and the picker paint first; the highlighted preview of the files follows at low priority
-  const ready = useDeferredValue(true, false);
+  const ready = usePaintedOnce();
   return (
     <div className="export-page" data-testid="export-page">
       <header className="topbar">

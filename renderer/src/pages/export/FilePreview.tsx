@@ -1,5 +1,6 @@
 // Middle and right of the Export page: the generated files, and the chosen one with syntax highlighting.
 import { useMemo } from "react";
+import { utf8Length } from "#codecs/text/bytes.ts";
 import { highlight } from "./highlight.ts";
 import { copyPreview, useExport, type ExportFileView } from "./store.ts";
 import { keepLast } from "../../keepLast.ts";
@@ -10,8 +11,6 @@ const highlightKept = keepLast(highlight);
 function size(n: number): string {
   return n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} kB`;
 }
-
-const utf8 = new TextEncoder();
 
 function FileList({ files, current }: { files: ExportFileView[]; current: string | null }) {
   return (
@@ -30,7 +29,7 @@ function FileList({ files, current }: { files: ExportFileView[]; current: string
               <span className="export-file-name">{f.path}</span>
               <span className="export-file-meta">
                 <span className="badge">{f.language}</span>
-                <span className="num">{size(utf8.encode(f.content).length)}</span>
+                <span className="num">{size(utf8Length(f.content))}</span>
               </span>
             </button>
           </li>

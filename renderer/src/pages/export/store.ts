@@ -120,10 +120,16 @@ export function scheduleGenerate(): void {
   }, 250);
 }
 
+/** the draft the files on screen were generated from: coming back to the page with the same one generates nothing */
+let generatedFrom: Layout | null = null;
+
 export async function regenerate(): Promise<void> {
   const req = request();
   if (!req.projectId) return;
   const key = JSON.stringify(req);
+  const draft = useDesigner.getState().history.present;
+  const s = useExport.getState();
+  if (s.generatedFor === key && generatedFrom === draft && s.generated && !s.error) return;
   if (!req.exporterIds.length) {
     set({ generated: { files: [], problems: [] }, generatedFor: key, previewPath: null, generating: false });
     return;
@@ -134,6 +140,7 @@ export async function regenerate(): Promise<void> {
     await flushSave();
     const generated = await api().call("exports.generate", req);
     if (JSON.stringify(request()) !== key) return;
+    generatedFrom = draft;
     const keep = useExport.getState().previewPath;
     set({
       generated,

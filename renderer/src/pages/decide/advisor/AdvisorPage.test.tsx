@@ -88,4 +88,41 @@ describe("AdvisorPage", () => {
     expect(result().textContent).toContain("Now (Struct+Zlib)");
     expect(screen.queryByTestId("advisor-updating")).toBeNull();
   });
+
+  it("works out the next formats' advice while the page is idle: choosing one shows it at once, or takes over its run", () => {
+    render(<AdvisorPage />);
+    settle();
+    const w = HeldWorker.last!;
+    w.answer();
+    // left alone a moment: the next format in the list is asked for, the page still shows Struct's advice, not running
+    act(() => vi.advanceTimersByTime(500));
+    expect(w.requests.at(-1)!.format).toBe("struct-zlib");
+    expect(screen.getByTestId("advisor-state").getAttribute("data-running")).toBe("false");
+    expect(result().getAttribute("data-format")).toBe("struct");
+    w.answer();
+    act(() => vi.advanceTimersByTime(500));
+    // SBE's run is under way when the person picks SBE: it becomes their request, nothing starts again
+    expect(w.requests.at(-1)!.format).toBe("sbe");
+    const asked = w.requests.length;
+    act(() => {
+      fireEvent.change(screen.getByTestId("advisor-format"), { target: { value: "sbe" } });
+    });
+    expect(result().getAttribute("data-stale")).toBe("true");
+    expect(screen.getByTestId("advisor-state").getAttribute("data-running")).toBe("true");
+    w.answer();
+    expect(w.requests.length).toBe(asked);
+    expect(result().getAttribute("data-format")).toBe("sbe");
+    expect(result().getAttribute("data-stale")).toBe("false");
+    // Struct+Zlib was worked out ahead: shown at once, for the layout on screen, with no new request
+    act(() => {
+      fireEvent.change(screen.getByTestId("advisor-format"), { target: { value: "struct-zlib" } });
+    });
+    expect(result().getAttribute("data-format")).toBe("struct-zlib");
+    expect(result().getAttribute("data-stale")).toBe("false");
+    expect(w.requests.filter((r) => r.format === "struct-zlib")).toHaveLength(1);
+    // an edit of the layout: what was worked out for the old one is not shown as the new one's
+    act(() => useDesigner.getState().editFields((fs) => fs.slice(1)));
+    act(() => useDesigner.getState().checkNow());
+    expect(result().getAttribute("data-stale")).toBe("true");
+  });
 });

@@ -1,6 +1,6 @@
 // Fit-to-platform advisor: the changes that bring the layout under a target size, ranked by bytes saved per bit of
 // declared precision given up, each with its cost in the field's terms; one or all applied as an undoable edit.
-import { useDeferredValue, useEffect } from "react";
+import { useEffect } from "react";
 import { CODECS, FORMAT_IDS, type FormatId, platformById, PLATFORMS } from "#codecs";
 import type { SizeStats } from "#codecs/analysis/stats.ts";
 import { useDesigner } from "../../../state/designer.ts";
@@ -16,6 +16,7 @@ import {
   targetBytesOf,
   useAdvisor,
 } from "./store.ts";
+import { usePaintedOnce } from "../../../components/common/paintedOnce.ts";
 
 setAdvisorWorker(
   () => new Worker(new URL("./advisor.worker.ts", import.meta.url), { type: "module", name: "advisor" }),
@@ -88,7 +89,12 @@ function Controls({ target, outdated }: { target: number | undefined; outdated: 
         </select>
       </label>
       <span className="faint">{samples.toLocaleString("en-US")} samples (designer setting)</span>
-      <span className="compute-state" data-testid="advisor-state" data-running={a.running || outdated}>
+      <span
+        className="compute-state"
+        data-testid="advisor-state"
+        data-running={a.running || outdated}
+        data-ms={a.result && !a.running && !outdated ? Math.round(a.ms) : undefined}
+      >
         {!a.running && outdated ? (
           <span className="progress-line">
             Starting…
@@ -146,7 +152,7 @@ export function AdvisorPage() {
   const seed = useSettings((s) => s.seed);
   const target = targetBytesOf(a, limitOf);
   // the controls and the working state paint first; the advice and the per-field limits follow at low priority
-  const ready = useDeferredValue(true, false);
+  const ready = usePaintedOnce();
 
   useEffect(() => {
     requestAdvice(target);

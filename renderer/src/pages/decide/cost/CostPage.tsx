@@ -1,5 +1,5 @@
 // Fleet cost: a scenario's inputs on the left; cost per format and platform, charts, Table 7 and fragmentation on the right.
-import { useDeferredValue, useMemo, useState } from "react";
+import { useMemo, useState } from "react";
 import type { FormatId } from "#codecs";
 import { evaluateFleet, type FleetResult } from "#codecs/report/fleet.ts";
 import type { FleetScenario } from "#codecs/report/scenario.ts";
@@ -20,6 +20,7 @@ import { CostTable } from "./CostTable.tsx";
 import { FragmentationPanel } from "./FragmentationPanel.tsx";
 import { ScenarioForm } from "./ScenarioForm.tsx";
 import { Table7Panel } from "./Table7Panel.tsx";
+import { usePaintedOnce } from "../../../components/common/paintedOnce.ts";
 import { useAnalysis, type SizesView } from "../../../state/analysis.ts";
 
 export function ScenarioBar() {
@@ -144,7 +145,7 @@ const fleetOf = keepLast((scenario: FleetScenario, sizes: SizesView, layoutId: s
 
 export function CostPage() {
   // the page's frame paints first; pricing and its charts follow in a low-priority render
-  const ready = useDeferredValue(true, false);
+  const ready = usePaintedOnce();
   const scenario = useDecide(activeScenario);
   const loadError = useDecide((s) => s.loadError);
   const sizes = useAnalysis((s) => s.sizes);

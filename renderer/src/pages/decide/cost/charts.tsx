@@ -1,6 +1,6 @@
 // The fleet-cost charts, shared by the cost page and the report: monthly cost, savings versus JSON, and cost over
 // fleet size and reporting interval. A fixed `width` renders without measuring (print and PNG export need that).
-import type { ReactElement } from "react";
+import { useRef, type ReactElement } from "react";
 import {
   Bar,
   BarChart,
@@ -17,6 +17,7 @@ import {
 } from "recharts";
 import { type Currency, FORMAT_IDS, type FormatId } from "#codecs";
 import type { FleetResult, SeriesPoint } from "#codecs/report/fleet.ts";
+import { useMountInTurn } from "../../../components/common/mountInTurn.ts";
 import { money, moneyShort } from "../money.ts";
 
 /** One colour per position, themed in decide.css; never red, which means "over the limit". */
@@ -35,6 +36,18 @@ export const SERIES_COLORS = [
 const AXIS = { fill: "var(--text-muted)", fontSize: 11 };
 
 function Frame({ width, height, children }: { width?: number | undefined; height: number; children: ReactElement }) {
+  // the box has its size at once; the chart in it is drawn in its turn (one per frame, useMountInTurn)
+  const waiting = useRef<HTMLDivElement>(null);
+  const ready = useMountInTurn(waiting);
+  if (!ready)
+    return (
+      <div
+        ref={waiting}
+        className="chart-waiting"
+        style={{ width: width ?? "100%", height }}
+        data-chart-waiting="true"
+      />
+    );
   if (width !== undefined) return <div style={{ width, height }}>{children}</div>;
   return (
     <div style={{ width: "100%", height }}>

@@ -4,6 +4,7 @@ import { useRef, useState, type ReactNode } from "react";
 import type { FormatId } from "#codecs";
 import type { ReportModel } from "#codecs/report/model.ts";
 import { SizesChart, SizesLegend } from "../../../components/analysis/SizesView.tsx";
+import { allTurnsTaken } from "../../../components/common/mountInTurn.ts";
 import type { SizesView } from "../../../state/analysis.ts";
 import {
   fleetLabel,
@@ -38,6 +39,7 @@ function Chart({
   const [error, setError] = useState<string | null>(null);
   const save = async () => {
     try {
+      await allTurnsTaken();
       if (box.current) downloadBlob(await chartToPng(box.current), `${fileBase}-${name}.png`);
       setError(null);
     } catch (e) {

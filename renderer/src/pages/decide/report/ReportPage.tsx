@@ -1,5 +1,5 @@
 // The report page: print-ready document plus the screen-only toolbar (page size, PDF, CSV, PNG charts).
-import { useDeferredValue, useMemo, useState } from "react";
+import { useMemo, useState } from "react";
 import type { Layout } from "#codecs";
 import { reportCsv } from "#codecs/report/csv.ts";
 import { buildReport, type ReportModel } from "#codecs/report/model.ts";
@@ -9,6 +9,8 @@ import { base64ToBytes, downloadBlob, slug } from "./download.ts";
 import { chartToPng } from "./exportPng.ts";
 import { ReportDocument } from "./ReportDocument.tsx";
 import { reportSnapshot } from "./snapshot.ts";
+import { allTurnsTaken } from "../../../components/common/mountInTurn.ts";
+import { usePaintedOnce } from "../../../components/common/paintedOnce.ts";
 import { asHostError } from "../../../host/errors.ts";
 import { keepLast } from "../../../keepLast.ts";
 import { useAnalysis, type SizesView } from "../../../state/analysis.ts";
@@ -41,7 +43,7 @@ const reportOf = keepLast(
 
 export function ReportPage() {
   // the toolbar paints first; the document (a model of every figure, a dozen charts) follows at low priority
-  const ready = useDeferredValue(true, false);
+  const ready = usePaintedOnce();
   const scenario = useDecide(activeScenario);
   const pageSize = useDecide((s) => s.pageSize);
   const sizes = useAnalysis((s) => s.sizes);
@@ -63,6 +65,8 @@ export function ReportPage() {
 
   const pdf = async () => {
     await flushCosts();
+    // the charts are drawn one a frame after the page opens: the printed page has them all
+    await allTurnsTaken();
     const api = useSession.getState().api;
     if (!api) return;
     setBusy("pdf");
@@ -93,6 +97,7 @@ export function ReportPage() {
   const allPngs = async () => {
     setBusy("png");
     try {
+      await allTurnsTaken();
       const boxes = [...document.querySelectorAll<HTMLElement>("figure[data-chart]")];
       for (const b of boxes) downloadBlob(await chartToPng(b), `${fileBase}-${b.dataset.chart}.png`);
       setMessage({ kind: "info", text: `${boxes.length} charts saved as PNG` });
