@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
@@ -16,6 +17,10 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",
+    // two test files at once even on 2 cores (vitest's default leaves one core to itself: one file at a time):
+    // most files wait on the servers and browsers they start, and the suite took 22 minutes one file at a time,
+    // 14 two at a time. Every test holds on a machine busier than this (docs/design/habits.md).
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     // one set for the whole run (no projects): the leak check comes first so that its teardown runs
     // last, after every suite's; the e2e setup builds dist/renderer once per run, under a lock
     globalSetup: ["codecs/test/helpers/processes/leakCheck.globalSetup.ts", "e2e/support/globalSetup.ts"],

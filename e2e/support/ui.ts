@@ -8,13 +8,22 @@ export async function shownLayoutKey(page: Page): Promise<string> {
   return (await page.locator('[data-testid^="panel-"]').getAttribute("data-layout-key")) ?? "";
 }
 
-/** Waits until sizes for a layout other than `previous` are on screen and nothing is being computed. */
+/**
+ * Waits until complete sizes (every sample, every format) for a layout other than `previous` are on screen, for the
+ * layout being edited now (not marked outdated), and nothing is being computed. The figures are drawn as a deferred
+ * render, so the workers can be done while a first estimate for the same layout is still what the panel shows: both
+ * are checked.
+ */
 export async function waitForSizes(page: Page, previous = ""): Promise<string> {
   await page.waitForFunction(
     (prev) => {
-      const key = document.querySelector('[data-testid^="panel-"]')?.getAttribute("data-layout-key");
+      const panel = document.querySelector('[data-testid^="panel-"]');
+      const key = panel?.getAttribute("data-layout-key");
       const busy = document.querySelector('[data-testid="compute-state"]')?.getAttribute("data-computing");
-      return !!key && key !== prev && busy === "false";
+      const stale = document.querySelector('[data-testid="sizes-view"]')?.getAttribute("data-stale");
+      return (
+        !!key && key !== prev && busy === "false" && panel?.getAttribute("data-complete") === "true" && stale !== "true"
+      );
     },
     previous,
     { timeout: 60_000 },

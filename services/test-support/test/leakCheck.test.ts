@@ -105,28 +105,42 @@ describe("the leak check at the end of a test run", () => {
     },
   );
 
-  it("counts an orphan of its session carrying its own run id or none, never one carrying another run's id (a second npm test in the same terminal)", () => {
+  it("counts an orphan of its session and group carrying its own run id or none, never another run's or another job's (a second npm test in the same terminal)", async () => {
     const main = readProc(process.pid)!;
     const ancestors = new Set<number>();
     for (let up = readProc(main.ppid); up; up = up.ppid ? readProc(up.ppid) : undefined) ancestors.add(up.pid);
     const run: RunIdentity = { id: "this-run", main, ancestors, baseline: new Set(), sessionIsOurs: true };
     // each sleep is orphaned at once (its shell exits), in this worker's session, as the other
     // run's pool worker was when its own parents had gone
-    const orphan = (runId: string | undefined): number => {
+    const orphan = (runId: string | undefined, jobControl = false): number => {
       const env: NodeJS.ProcessEnv = { ...process.env };
       delete env[RUN_ID_VAR];
       if (runId) env[RUN_ID_VAR] = runId;
-      const r = spawnSync("sh", ["-c", "sleep 60 >/dev/null 2>&1 & echo $!"], { env, encoding: "utf8" });
+      // as job control does for a shell's background job: a process group of its own, in the same session
+      const sleep = jobControl
+        ? `python3 -c 'import os; os.setpgid(0, 0); os.execvp("sleep", ["sleep", "60"])'`
+        : "sleep 60";
+      const script = `${sleep} >/dev/null 2>&1 & echo $!`;
+      const r = spawnSync("sh", ["-c", script], { env, encoding: "utf8" });
       return Number(r.stdout.trim());
     };
-    const pids = { ours: orphan("this-run"), other: orphan("another-run"), unmarked: orphan(undefined) };
+    const ownGroup = (pid: number) => readProc(pid)?.pgid === pid && readProc(pid)?.cmd.startsWith("sleep");
+    const pids = {
+      ours: orphan("this-run"),
+      other: orphan("another-run"),
+      unmarked: orphan(undefined),
+      otherJob: orphan(undefined, true),
+    };
     try {
+      // the job's own group is set by the process itself, after its shell has answered
+      await expect.poll(() => ownGroup(pids.otherJob), { timeout: 30_000 }).toBe(true);
       const left = new Set(runLeftovers(run, []).map((p) => p.pid));
-      expect({ ours: left.has(pids.ours), other: left.has(pids.other), unmarked: left.has(pids.unmarked) }).toEqual({
-        ours: true,
-        other: false,
-        unmarked: true,
-      });
+      expect({
+        ours: left.has(pids.ours),
+        other: left.has(pids.other),
+        unmarked: left.has(pids.unmarked),
+        otherJob: left.has(pids.otherJob),
+      }).toEqual({ ours: true, other: false, unmarked: true, otherJob: false });
     } finally {
       for (const pid of Object.values(pids)) process.kill(pid, "SIGKILL");
     }

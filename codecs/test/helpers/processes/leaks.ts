@@ -4,7 +4,7 @@
 //  - carries the run's id in the environment it was started with (every child inherits it unless
 //    it clears its environment), or
 //  - is in a process group the test helpers started (owned.ts records each), or
-//  - is in vitest's own session and hangs under vitest or under nothing of that session any more
+//  - is in vitest's own session and process group and hangs under vitest or under nothing of that session any more
 //    (an orphan, reparented to init or a subreaper): nginx rewrites its workers' environment, so an
 //    orphaned worker is only recognisable this way. A process of the session hanging under
 //    vitest's parents (the shell, `tee` in .ci/run) is a sibling of the run, not part of it.
@@ -68,7 +68,9 @@ export function runLeftovers(
     // another test run's (a second `npm test` started from the same terminal session, whose chain
     // of parents may be gone): that run's own check answers for it, and ending it would break that run
     if (itsRun !== undefined) return false;
-    return run.sessionIsOurs && p.sid === run.main.sid && hangsUnderRun(p);
+    // an orphan is the run's only in the run's own process group: a shell's other jobs (job control gives each
+    // its group) share the terminal's session without being started by the run
+    return run.sessionIsOurs && p.sid === run.main.sid && p.pgid === run.main.pgid && hangsUnderRun(p);
   });
 }
 

@@ -217,6 +217,8 @@ export function AnalysisPanel() {
         role="tabpanel"
         data-testid={`panel-${tab}`}
         data-layout-key={sizes?.layoutKey ?? ""}
+        // figures of every sample and every format (a first estimate or a format still pending is not complete)
+        data-complete={sizes ? sizes.measured === sizes.samples && sizes.pending.length === 0 : ""}
       >
         {error && <p className="note attention">{error}</p>}
         {fieldCount === null ? (
