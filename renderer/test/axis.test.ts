@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { niceAxis } from "../src/components/analysis/axis.ts";
+import { axisLabelRoom, niceAxis } from "../src/components/analysis/axis.ts";
 
 describe("size axis", () => {
   it("rounds to readable ticks with headroom above the tallest bar or limit", () => {
@@ -9,5 +9,12 @@ describe("size axis", () => {
     expect(niceAxis(72)).toEqual({ max: 80, ticks: [0, 20, 40, 60, 80] });
     expect(niceAxis(1)).toEqual({ max: 2, ticks: [0, 1, 2] });
     expect(niceAxis(12)).toEqual({ max: 15, ticks: [0, 5, 10, 15] });
+  });
+
+  it("leaves room for the longest tick label (5-digit ticks of a 2 000-field layout were cut at the edge)", () => {
+    expect(axisLabelRoom(niceAxis(160).ticks)).toBe(48);
+    // "40000 B": 7 characters
+    expect(axisLabelRoom(niceAxis(30_049).ticks)).toBe(59);
+    expect(axisLabelRoom(niceAxis(300_000).ticks)).toBeGreaterThan(axisLabelRoom(niceAxis(30_049).ticks));
   });
 });

@@ -3,7 +3,7 @@
 // format and statistic, so an update changes attributes and never re-creates a bar (the charting library
 // this replaces re-mounted every bar whose value moved and re-ran its selectors on each change).
 import { useLayoutEffect, useRef, useState, type RefObject } from "react";
-import { niceAxis } from "./axis.ts";
+import { axisLabelRoom, niceAxis, tickLabel } from "./axis.ts";
 import type { Limit } from "./PlatformPicker.tsx";
 
 export interface SizeDatum {
@@ -25,7 +25,7 @@ export const SIZE_STATS = [
   { key: "max", label: "max", color: "var(--bar-max)" },
 ] as const;
 
-const MARGIN = { top: 16, bottom: 22, left: 48 };
+const MARGIN = { top: 16, bottom: 22 };
 const CATEGORY_GAP = 0.18;
 const BAR_GAP = 1;
 
@@ -59,14 +59,15 @@ export function SizeBars({ data, limits, height = 260 }: { data: SizeDatum[]; li
   const [ref, width] = useWidth();
   const strictest = limits[0]?.bytes;
   const axis = niceAxis(Math.max(1, ...data.map((d) => d.max), ...limits.map((l) => l.bytes)));
+  const left = axisLabelRoom(axis.ticks);
   const right = limits.length ? 46 : 12;
-  const plotW = Math.max(0, width - MARGIN.left - right);
+  const plotW = Math.max(0, width - left - right);
   const plotH = height - MARGIN.top - MARGIN.bottom;
   const y = (v: number) => MARGIN.top + plotH * (1 - v / axis.max);
   const band = data.length ? plotW / data.length : 0;
   const group = band * (1 - CATEGORY_GAP);
   const barW = Math.max(1, (group - BAR_GAP * (SIZE_STATS.length - 1)) / SIZE_STATS.length);
-  const x0 = (i: number) => MARGIN.left + i * band + (band - group) / 2;
+  const x0 = (i: number) => left + i * band + (band - group) / 2;
 
   return (
     <div ref={ref} className="chart-box" data-testid="sizes-chart">
@@ -74,9 +75,9 @@ export function SizeBars({ data, limits, height = 260 }: { data: SizeDatum[]; li
         <svg width={width} height={height} role="img" aria-label="Message size per format: p50, p95 and max bars">
           {axis.ticks.map((t) => (
             <g key={t}>
-              <line x1={MARGIN.left} x2={MARGIN.left + plotW} y1={y(t)} y2={y(t)} stroke="var(--border)" />
-              <text x={MARGIN.left - 6} y={y(t)} dy="0.32em" textAnchor="end" fontSize={11} fill="var(--text-muted)">
-                {t} B
+              <line x1={left} x2={left + plotW} y1={y(t)} y2={y(t)} stroke="var(--border)" />
+              <text x={left - 6} y={y(t)} dy="0.32em" textAnchor="end" fontSize={11} fill="var(--text-muted)">
+                {tickLabel(t)}
               </text>
             </g>
           ))}
@@ -101,8 +102,8 @@ export function SizeBars({ data, limits, height = 260 }: { data: SizeDatum[]; li
             </g>
           ))}
           <line
-            x1={MARGIN.left}
-            x2={MARGIN.left + plotW}
+            x1={left}
+            x2={left + plotW}
             y1={MARGIN.top + plotH}
             y2={MARGIN.top + plotH}
             stroke="var(--border-strong)"
@@ -110,7 +111,7 @@ export function SizeBars({ data, limits, height = 260 }: { data: SizeDatum[]; li
           {data.map((d, i) => (
             <g key={d.format}>
               <text
-                x={MARGIN.left + i * band + band / 2}
+                x={left + i * band + band / 2}
                 y={MARGIN.top + plotH + 15}
                 textAnchor="middle"
                 fontSize={11}
@@ -119,7 +120,7 @@ export function SizeBars({ data, limits, height = 260 }: { data: SizeDatum[]; li
                 {d.short}
               </text>
               {/* the hover text of the whole column */}
-              <rect x={MARGIN.left + i * band} y={MARGIN.top} width={band} height={plotH} fill="transparent">
+              <rect x={left + i * band} y={MARGIN.top} width={band} height={plotH} fill="transparent">
                 <title>
                   {`${d.label}: p50 ${d.p50} B · p95 ${d.p95} B · max ${d.max} B · mean ${d.mean.toFixed(1)} B` +
                     limits.map((l) => `\n${l.name} ${l.bytes} B: ${fits(d, l)}`).join("") +
@@ -131,14 +132,14 @@ export function SizeBars({ data, limits, height = 260 }: { data: SizeDatum[]; li
           {limits.map((l) => (
             <g key={l.id}>
               <line
-                x1={MARGIN.left}
-                x2={MARGIN.left + plotW}
+                x1={left}
+                x2={left + plotW}
                 y1={y(l.bytes)}
                 y2={y(l.bytes)}
                 stroke="var(--text-muted)"
                 strokeDasharray="5 4"
               />
-              <text x={MARGIN.left + plotW + 4} y={y(l.bytes)} dy="0.32em" fontSize={11} fill="var(--text-muted)">
+              <text x={left + plotW + 4} y={y(l.bytes)} dy="0.32em" fontSize={11} fill="var(--text-muted)">
                 {l.bytes} B
               </text>
             </g>

@@ -9,3 +9,14 @@ export function niceAxis(top: number): { max: number; ticks: number[] } {
   const max = Math.ceil((top * 1.04) / step) * step;
   return { max, ticks: Array.from({ length: Math.round(max / step) + 1 }, (_, i) => i * step) };
 }
+
+export const tickLabel = (t: number): string => `${t} B`;
+
+/**
+ * Room left of the plot for the longest tick label (11 px text, about 7 px a character in the UI font, 6 px gap), at
+ * least 48 px: a layout of 2 000 fields has ticks of 40000 B, which a fixed margin cut at the window's edge.
+ */
+export function axisLabelRoom(ticks: readonly number[]): number {
+  const longest = Math.max(0, ...ticks.map((t) => tickLabel(t).length));
+  return Math.max(48, 6 + 4 + 7 * longest);
+}
