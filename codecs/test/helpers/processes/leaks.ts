@@ -4,9 +4,9 @@
 //  - carries the run's id in the environment it was started with (every child inherits it unless
 //    it clears its environment), or
 //  - is in a process group the test helpers started (owned.ts records each), or
-//  - is in vitest's own session and process group and hangs under vitest or under nothing of that session any more
-//    (an orphan, reparented to init or a subreaper): nginx rewrites its workers' environment, so an
-//    orphaned worker is only recognisable this way. A process of the session hanging under
+//  - is in vitest's own session and process group and hangs under vitest or under nothing of that
+//    session any more (an orphan, reparented to init or a subreaper): nginx rewrites its workers'
+//    environment, so an orphaned worker is only recognisable this way. A process of the session hanging under
 //    vitest's parents (the shell, `tee` in .ci/run) is a sibling of the run, not part of it.
 // A process carrying another run's id is that run's, wherever it hangs.
 // vitest itself, its parents, vite's esbuild service, vitest's pool workers (but not what they
