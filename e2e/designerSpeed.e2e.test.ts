@@ -20,11 +20,12 @@ afterAll(async () => {
 });
 
 /**
- * Serves the sizes worker with its answers held back while the test says so: the test posts "hold" (every answer),
- * "hold-final" (only sizes over every sample: a large run's first pass and progress go through) or "release" on a
- * BroadcastChannel of this page's own, which the worker's code (prepended here) listens to. Each worker says hello
- * when it starts and acknowledges every mode once it applies it; the test goes on only when every worker has (a busy
- * machine can take any time to deliver the message, and an answer posted before it would slip through).
+ * Serves the sizes worker with its answers held back while the test says so: "hold" (every answer), "hold-final"
+ * (only sizes over every sample: a large run's first pass and progress go through) or "release", on a
+ * BroadcastChannel of this page's own, which the worker's code (prepended here) listens to. The mode is the page's:
+ * a worker holds everything until it has heard the mode (the page answers each worker's hello with it, so one that
+ * starts late on a busy machine misses nothing), and the test goes on only when every worker that said hello has
+ * acknowledged the mode it set.
  */
 async function holdableWorkers(
   page: Page,
@@ -33,44 +34,62 @@ async function holdableWorkers(
   // pages stay open) would take its modes and answer for it
   const channel = `e2e-sizes-${randomUUID()}`;
   await page.addInitScript((name) => {
-    const w = window as unknown as { __e2eWorkers: number; __e2eAcks: string[] };
-    w.__e2eWorkers = 0;
-    w.__e2eAcks = [];
-    new BroadcastChannel(`${name}-ack`).onmessage = (e: MessageEvent<string>) => {
-      if (e.data === "hello") w.__e2eWorkers++;
-      else w.__e2eAcks.push(e.data);
+    const e2e = { workers: new Set<string>(), acks: new Map<string, Set<string>>(), mode: { mode: "release", id: "" } };
+    (window as unknown as { __e2eHold: typeof e2e }).__e2eHold = e2e;
+    const modes = new BroadcastChannel(name);
+    new BroadcastChannel(`${name}-ack`).onmessage = (
+      e: MessageEvent<{ worker: string; hello?: true; ack?: string }>,
+    ) => {
+      if (e.data.hello) {
+        e2e.workers.add(e.data.worker);
+        modes.postMessage(e2e.mode);
+      } else if (e.data.ack !== undefined) {
+        e2e.acks.set(e.data.ack, (e2e.acks.get(e.data.ack) ?? new Set()).add(e.data.worker));
+      }
     };
   }, channel);
   await page.route(/sizes\.worker-[^/]*\.js$/, async (route: Route) => {
     const res = await route.fetch();
     const prelude = `
       const __e2eHeld = [];
-      let __e2eMode = "release";
+      const __e2eWorker = Math.random().toString(36).slice(2);
+      let __e2eMode = "unknown";
       const __e2ePost = self.postMessage.bind(self);
       const __e2eFinal = (m) => m.type === "sizes" && m.results.every((r) => r.measured === m.samples);
       self.postMessage = (m) =>
-        __e2eMode === "hold" || (__e2eMode === "hold-final" && __e2eFinal(m)) ? __e2eHeld.push(m) : __e2ePost(m);
+        __e2eMode === "unknown" || __e2eMode === "hold" || (__e2eMode === "hold-final" && __e2eFinal(m))
+          ? __e2eHeld.push(m)
+          : __e2ePost(m);
       const __e2eAck = new BroadcastChannel(${JSON.stringify(`${channel}-ack`)});
-      __e2eAck.postMessage("hello");
       new BroadcastChannel(${JSON.stringify(channel)}).onmessage = (e) => {
         __e2eMode = e.data.mode;
         if (__e2eMode === "release") for (const m of __e2eHeld.splice(0)) __e2ePost(m);
-        __e2eAck.postMessage(e.data.id);
+        if (__e2eMode === "hold-final") for (const m of __e2eHeld.splice(0)) self.postMessage(m);
+        __e2eAck.postMessage({ worker: __e2eWorker, ack: e.data.id });
       };
+      __e2eAck.postMessage({ worker: __e2eWorker, hello: true });
     `;
     await route.fulfill({ response: res, body: prelude + (await res.text()) });
   });
   let said = 0;
   const say = async (mode: string) => {
     const id = `${mode}#${++said}`;
-    await page.evaluate(([name, m]) => new BroadcastChannel(name).postMessage(m), [channel, { mode, id }] as const);
+    await page.evaluate(
+      ([name, m]) => {
+        (window as unknown as { __e2eHold: { mode: typeof m } }).__e2eHold.mode = m;
+        new BroadcastChannel(name).postMessage(m);
+      },
+      [channel, { mode, id }] as const,
+    );
     await page.waitForFunction(
       (ack) => {
-        const w = window as unknown as { __e2eWorkers: number; __e2eAcks: string[] };
-        return w.__e2eWorkers > 0 && w.__e2eAcks.filter((a) => a === ack).length === w.__e2eWorkers;
+        const { workers, acks } = (
+          window as unknown as { __e2eHold: { workers: Set<string>; acks: Map<string, Set<string>> } }
+        ).__e2eHold;
+        return workers.size > 0 && [...workers].every((w) => acks.get(ack)?.has(w));
       },
       id,
-      { timeout: 60_000 },
+      { timeout: 120_000 },
     );
   };
   return { hold: () => say("hold"), holdFinal: () => say("hold-final"), release: () => say("release") };
