@@ -4,7 +4,7 @@
 // {"event":"listening","url","cseBaseUrl",…} once its CSEBase answers, like the embedded CSE's main.
 // Ends ACME when told to stop or when stdin closes (--watch-stdin); ends when ACME ends.
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { AcmeInstallError, ensureAcme } from "./install.ts";
@@ -12,15 +12,18 @@ import { ACME_BASE, ACME_CSE_ID, acmeAnswers, acmeIni } from "../shared/acme.ts"
 import { writeFileAtomic } from "../shared/atomicWrite.ts";
 import { freePort } from "../shared/ports.ts";
 
-export const ACME_HELP = `satpayload-acme --data-dir DIR --venv DIR [--port N] [--verify-subscriptions] [--watch-stdin]
+export const ACME_HELP = `satpayload-acme --data-dir DIR (--venv DIR | --exe FILE) [--port N] [--verify-subscriptions] [--watch-stdin]
   --data-dir DIR           where acme.ini and ACME's own files go
   --venv DIR               the venv acmecse is installed into on first use (the repo's .venv wins)
+  --exe FILE               an acmecse executable to run instead (e.g. another ACME version you installed)
   --port N                 HTTP port on 127.0.0.1 (default 0: a free port)
   --verify-subscriptions   ACME's verification request to new notification URIs (default off)
   --watch-stdin            stop when stdin closes (used by the supervisor)
 `;
 
 const log = (m: string) => process.stderr.write(`[acme] ${m}\n`);
+/** what ACME's console prints once its start-up has finished (CSE.py, _startUpFinished) */
+const ACME_RUNNING = /(^|\n)CSE started\b/;
 
 function parse() {
   try {
@@ -30,6 +33,7 @@ function parse() {
       options: {
         "data-dir": { type: "string" },
         venv: { type: "string" },
+        exe: { type: "string" },
         port: { type: "string" },
         "verify-subscriptions": { type: "boolean", default: false },
         "watch-stdin": { type: "boolean", default: false },
@@ -40,13 +44,16 @@ function parse() {
       process.stdout.write(ACME_HELP);
       process.exit(0);
     }
-    if (!values["data-dir"] || !values.venv) throw new Error("--data-dir and --venv are required");
+    if (!values["data-dir"] || !(values.venv || values.exe))
+      throw new Error("--data-dir and --venv (or --exe) are required");
+    if (values.exe && !existsSync(values.exe)) throw new Error(`--exe ${values.exe}: no such file`);
     const port = Number(values.port ?? 0);
     if (!Number.isInteger(port) || port < 0 || port > 65535)
       throw new Error(`--port must be 0..65535, not ${values.port}`);
     return {
       dataDir: path.resolve(values["data-dir"]),
-      venv: path.resolve(values.venv),
+      venv: values.venv ? path.resolve(values.venv) : undefined,
+      exe: values.exe ? path.resolve(values.exe) : undefined,
       port,
       verify: values["verify-subscriptions"],
       watchStdin: values["watch-stdin"],
@@ -64,6 +71,20 @@ function exited(child: ChildProcess): Promise<number | string> {
   });
 }
 
+/** ACME has ended and all it printed has been read (bounded: a process it started may hold its pipes) */
+function outputEnded(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.stdout?.readableEnded !== false && child.stderr?.readableEnded !== false) resolve();
+    child.once("close", () => resolve());
+    setTimeout(resolve, 2_000).unref();
+  });
+}
+
+/** exits once what was written to stdout and stderr has gone out: process.exit drops what a pipe has not taken yet */
+function exitWhenWritten(code: number): void {
+  process.stderr.write("", () => process.stdout.write("", () => process.exit(code)));
+}
+
 async function stopAcme(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   child.kill("SIGTERM");
@@ -72,7 +93,7 @@ async function stopAcme(child: ChildProcess): Promise<void> {
   clearTimeout(t);
 }
 
-/** starts ACME on `port` and resolves once its CSEBase answers; undefined if it died first (port taken) */
+/** starts ACME on `port` and resolves once it runs and its CSEBase answers; undefined if it ended first (port taken, start-up too slow) */
 async function startOn(
   exe: string,
   dataDir: string,
@@ -85,25 +106,38 @@ async function startOn(
   const child = spawn(exe, ["-dir", dataDir, "--config", "acme.ini", "--headless"], {
     cwd: dataDir,
     stdio: ["ignore", "pipe", "pipe"],
+    // its console goes to a pipe: unbuffered, so that "CSE started" arrives when it is printed
+    env: { ...process.env, PYTHONUNBUFFERED: "1" },
   });
   child.stdout!.pipe(process.stderr, { end: false });
   child.stderr!.pipe(process.stderr, { end: false });
+  // ACME serves its CSEBase before it counts as running, and quits (status 1, "did not start within
+  // 6 seconds") when its delayed start-up step does not run in time, as on a loaded machine: ready
+  // means both, and a start that quits is retried on another port
+  let running = false;
+  let printed = "";
+  child.stdout!.on("data", (d: Buffer) => {
+    printed = (printed + d.toString()).slice(-4096);
+    if (ACME_RUNNING.test(printed)) running = true;
+  });
   const cseBaseUrl = `http://127.0.0.1:${port}/${ACME_BASE}`;
   while (child.exitCode === null && child.signalCode === null) {
-    if (await acmeAnswers(cseBaseUrl)) return child;
+    if (running && (await acmeAnswers(cseBaseUrl))) return child;
     if (Date.now() > deadline) {
       await stopAcme(child);
       throw new Error(`ACME did not answer on ${cseBaseUrl} within the start timeout`);
     }
     await new Promise((r) => setTimeout(r, 150));
   }
+  // its last words (why it quit) before ours
+  await outputEnded(child);
   return undefined;
 }
 
 async function main(): Promise<void> {
   const o = parse();
   mkdirSync(o.dataDir, { recursive: true });
-  const exe = await ensureAcme(o.venv, log);
+  const exe = o.exe ?? (await ensureAcme(o.venv!, log));
   const deadline = Date.now() + 120_000;
   let child: ChildProcess | undefined;
   let port = o.port;
@@ -113,6 +147,7 @@ async function main(): Promise<void> {
     child = await startOn(exe, o.dataDir, port, o.verify, deadline);
     if (!child && (o.port || attempt >= 3))
       throw new Error(`ACME exited before answering on port ${port} (see its output above)`);
+    if (!child) log(`ACME exited before it was running (attempt ${attempt} of 3, port ${port}): starting it again`);
   }
   const acme = child;
   const url = `http://127.0.0.1:${port}`;
@@ -134,8 +169,9 @@ async function main(): Promise<void> {
   }
   const code = await exited(acme);
   if (!stopping) {
+    await outputEnded(acme);
     log(`ACME exited (${code})`);
-    process.exit(typeof code === "number" && code !== 0 ? code : 1);
+    exitWhenWritten(typeof code === "number" && code !== 0 ? code : 1);
   }
 }
 
@@ -143,5 +179,5 @@ main().catch((e: unknown) => {
   process.stderr.write(
     `acme: ${e instanceof AcmeInstallError ? e.message : e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`,
   );
-  process.exit(1);
+  exitWhenWritten(1);
 });

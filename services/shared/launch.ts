@@ -43,6 +43,9 @@ export interface LaunchOptions {
   onSpawn?: (child: ChildProcess) => void;
 }
 
+/** how long a service that exited before listening gets for the rest of its output to arrive */
+const OUTPUT_DRAIN_MS = 2_000;
+
 export class LaunchError extends Error {
   override readonly name = "LaunchError";
 }
@@ -67,11 +70,12 @@ export function launch(entry: string, args: readonly string[], opts: LaunchOptio
     child.once("exit", (code, signal) => resolve(code ?? signal ?? -1)),
   );
   const tail: string[] = [];
+  // services/<service>/main.ts
+  const service = path.basename(path.dirname(entry));
   return new Promise((resolve, reject) => {
     let done = false;
     const timer = setTimeout(
-      () =>
-        fail(`${path.basename(path.dirname(entry))} did not report listening within ${opts.timeoutMs ?? 30_000} ms`),
+      () => fail(`${service} did not report listening within ${opts.timeoutMs ?? 30_000} ms`),
       opts.timeoutMs ?? 30_000,
     );
     function fail(msg: string) {
@@ -81,8 +85,10 @@ export function launch(entry: string, args: readonly string[], opts: LaunchOptio
       child.kill("SIGKILL");
       reject(new LaunchError(`${msg}${tail.length ? `:\n${tail.join("\n")}` : ""}`));
     }
+    const outputsEnded: Promise<void>[] = [];
     const watch = (stream: "stdout" | "stderr") => {
       const rl = createInterface({ input: child[stream]! });
+      outputsEnded.push(new Promise((resolve) => rl.once("close", resolve)));
       rl.on("line", (line) => {
         opts.onLine?.(stream, line);
         if (!done) {
@@ -105,7 +111,11 @@ export function launch(entry: string, args: readonly string[], opts: LaunchOptio
     watch("stdout");
     watch("stderr");
     child.once("error", (e) => fail(`could not start: ${e.message}`));
-    void exited.then((code) => fail(`exited (${code}) before listening`));
+    // "exit" can come before the last lines it printed (its reason) have been read: wait for its
+    // output to end, bounded, since a process it started may hold the pipes open
+    void exited
+      .then(() => Promise.race([Promise.all(outputsEnded), new Promise((r) => setTimeout(r, OUTPUT_DRAIN_MS))]))
+      .then(() => fail(`${service} exited (${child.exitCode ?? child.signalCode}) before listening`));
   });
 }
 

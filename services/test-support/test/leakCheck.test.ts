@@ -7,9 +7,9 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { runLeftovers, type RunIdentity } from "#codecs-test/helpers/processes/leaks.ts";
+import { orphanAdopter, runLeftovers, type RunIdentity } from "#codecs-test/helpers/processes/leaks.ts";
 import { spawnOwned } from "#codecs-test/helpers/processes/owned.ts";
-import { readProc } from "#codecs-test/helpers/processes/procfs.ts";
+import { type Proc, readProc } from "#codecs-test/helpers/processes/procfs.ts";
 import { RUN_ID_VAR } from "#codecs-test/helpers/processes/runLog.ts";
 import { NOTES_VAR, readNotes } from "./fixtures/notes.ts";
 import { repoRoot } from "../../shared/launch.ts";
@@ -109,7 +109,14 @@ describe("the leak check at the end of a test run", () => {
     const main = readProc(process.pid)!;
     const ancestors = new Set<number>();
     for (let up = readProc(main.ppid); up; up = up.ppid ? readProc(up.ppid) : undefined) ancestors.add(up.pid);
-    const run: RunIdentity = { id: "this-run", main, ancestors, baseline: new Set(), sessionIsOurs: true };
+    const run: RunIdentity = {
+      id: "this-run",
+      main,
+      ancestors,
+      baseline: new Set(),
+      sessionIsOurs: true,
+      adopter: orphanAdopter(),
+    };
     // each sleep is orphaned at once (its shell exits), in this worker's session, as the other
     // run's pool worker was when its own parents had gone
     const orphan = (runId: string | undefined, jobControl = false): number => {
@@ -144,5 +151,43 @@ describe("the leak check at the end of a test run", () => {
     } finally {
       for (const pid of Object.values(pids)) process.kill(pid, "SIGKILL");
     }
+  });
+
+  it("counts an orphan handed to init when CI starts the run in init's own session (no setsid above it), not init's or the shell's other children", () => {
+    // the CI machine's process tree as /proc showed it: init (pid 1, session 0) starts the CI agent,
+    // which gives itself a process group and no session, so the whole run is in session 0 with init
+    // among its parents; an orphan of the run is reparented to init. Pids above pid_max: /proc has
+    // no environment for them, as for an nginx worker, which rewrites its own.
+    const at = (pid: number, ppid: number, pgid: number, start: number, cmd: string): Proc => ({
+      pid,
+      ppid,
+      pgid,
+      sid: 0,
+      start,
+      state: "S",
+      cmd,
+    });
+    const init = at(1, 0, 0, 1, "/sbin/init");
+    const agent = at(9_000_001, 1, 9_000_001, 100, "ci-agent");
+    const bash = at(9_000_002, 9_000_001, 9_000_001, 200, "bash .ci/run");
+    const vitest = at(9_000_003, 9_000_002, 9_000_001, 300, "node vitest run");
+    const table = [
+      init,
+      agent,
+      bash,
+      vitest,
+      at(9_000_010, 1, 9_000_001, 400, "nginx: worker process"),
+      at(9_000_011, 9_000_002, 9_000_001, 400, "sleep 1"),
+      at(9_000_012, 1, 9_000_012, 400, "another agent's job"),
+    ];
+    const run: RunIdentity = {
+      id: "this-run",
+      main: vitest,
+      ancestors: new Set([bash.pid, agent.pid, init.pid]),
+      baseline: new Set(),
+      sessionIsOurs: true,
+      adopter: 1,
+    };
+    expect(runLeftovers(run, [], table).map((p) => p.cmd)).toEqual(["nginx: worker process"]);
   });
 });

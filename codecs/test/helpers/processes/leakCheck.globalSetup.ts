@@ -10,7 +10,7 @@ import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { runLeftovers, startedBy, type RunIdentity } from "./leaks.ts";
+import { orphanAdopter, runLeftovers, startedBy, type RunIdentity } from "./leaks.ts";
 import {
   clockTicksPerSecond,
   descendantsOf,
@@ -45,6 +45,7 @@ export default function setup(): (() => Promise<void>) | undefined {
     baseline: new Set(descendantsOf(main.pid).map((p) => `${p.pid}:${p.start}`)),
     // a vitest started by another run's test shares that run's session unless it was given its own
     sessionIsOurs: !outer || environOf(main.sid, [RUN_ID_VAR])[RUN_ID_VAR] === outer,
+    adopter: orphanAdopter(),
   };
   const dir = mkdtempSync(path.join(os.tmpdir(), "satpayload-test-run-"));
   // set before vitest starts its workers, which take a copy of this environment

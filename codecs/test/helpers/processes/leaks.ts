@@ -7,11 +7,14 @@
 //  - is in vitest's own session and process group and hangs under vitest or under nothing of that
 //    session any more (an orphan, reparented to init or a subreaper): nginx rewrites its workers'
 //    environment, so an orphaned worker is only recognisable this way. A process of the session hanging under
-//    vitest's parents (the shell, `tee` in .ci/run) is a sibling of the run, not part of it.
+//    vitest's parents (the shell, `tee` in .ci/run) is a sibling of the run, not part of it, except under
+//    the process the run's orphans are handed to (init, or a subreaper): where CI starts the run
+//    without a session of its own, init is in the run's session and among its parents.
 // A process carrying another run's id is that run's, wherever it hangs.
 // vitest itself, its parents, vite's esbuild service, vitest's pool workers (but not what they
 // started) and zombies (ended, waiting for init to collect them) are not leaks.
-import { ended, environOf, type Proc, processTable } from "./procfs.ts";
+import { spawnSync } from "node:child_process";
+import { ended, environOf, type Proc, processTable, readProc } from "./procfs.ts";
 import { RUN_ID_VAR, type RunRecord, TEST_VAR } from "./runLog.ts";
 
 export interface RunIdentity {
@@ -24,6 +27,28 @@ export interface RunIdentity {
   baseline: ReadonlySet<string>;
   /** false when vitest runs inside another test run's session without a session of its own */
   sessionIsOurs: boolean;
+  /** the pid the run's orphans are reparented to (orphanAdopter()): init, or a subreaper above the run */
+  adopter: number;
+}
+
+/**
+ * Which process takes the orphans of this process's children: the parent an orphaned sleep gets.
+ * Init (1) unless a subreaper sits above us (systemd --user, a container's init, a CI agent).
+ */
+export function orphanAdopter(): number {
+  // the shell exits at once: its background sleep is an orphan by the time spawnSync returns
+  const r = spawnSync("sh", ["-c", "sleep 30 >/dev/null 2>&1 & echo $!"], { encoding: "utf8" });
+  const pid = Number(r.stdout.trim());
+  if (!Number.isInteger(pid) || pid <= 0) return 1;
+  try {
+    return readProc(pid)?.ppid ?? 1;
+  } finally {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
 }
 
 const key = (p: Pick<Proc, "pid" | "start">) => `${p.pid}:${p.start}`;
@@ -52,7 +77,9 @@ export function runLeftovers(
   const hangsUnderRun = (p: Proc): boolean => {
     for (let up = byPid.get(p.ppid), hops = 0; up && hops < 1000; up = byPid.get(up.ppid), hops++) {
       if (up.pid === run.main.pid) return true;
-      // before the ancestors: init is one of them, and it is where orphans end up
+      // both before the parents: where orphans go is one of them (init, or a subreaper), and when CI
+      // starts the run in init's own session 0 it is also in the run's session
+      if (up.pid === run.adopter) return true;
       if (up.sid !== run.main.sid) return true;
       if (run.ancestors.has(up.pid)) return false;
     }
