@@ -5,6 +5,8 @@ export default defineConfig({
   test: {
     include: [
       "codecs/**/*.test.ts",
+      "planning/**/*.test.ts",
+      "exporters/**/*.test.ts",
       "bin/**/*.test.ts",
       "host/**/*.test.ts",
       "services/**/*.test.ts",

@@ -1,0 +1,45 @@
+// "#codecs/plans": how each format lays a layout out, for code that must write or read the same bytes and
+// text somewhere else — the exporters (C structs, SBE XML, Kaitai, nanopb, network decoders), the advisor
+// (bit-packed widths) and the gateway bench (one format's compiled codec). A plan is the codec's own
+// model, not a copy, so a generated decoder cannot drift from the codec. Listed by name like "#codecs".
+
+// Struct and SBE: byte offsets, primitive codes, null values
+export {
+  isAppended,
+  planStruct,
+  PREFIX_BYTES,
+  type StructField,
+  type StructNode,
+  type StructPlan,
+} from "./formats/fixed/structPlan.ts";
+export { planSbe, type SbeField, type SbePlan, type SbeScalar } from "./formats/fixed/sbePlan.ts";
+export { compileSbe } from "./formats/sbe.ts";
+export { sbeNull, type PrimCode, type Raw } from "./formats/fixed/prim.ts";
+export { epochIsU32, type NumericSlot } from "./formats/fixed/numeric.ts";
+
+// bit-packed: per-field bit widths and alphabets
+export { bitpackedPlan, BitpackedCompiled } from "./formats/bitpacked.ts";
+export { layoutSpecs, type FieldSpec, type ScalarSpec } from "./formats/bits/plan.ts";
+export type { Alphabet } from "./formats/bits/charsets.ts";
+export { bitLength } from "./formats/bits/quantise.ts";
+
+// Protobuf: the message model and its names
+export { protobufCodec } from "./formats/protobuf.ts";
+export {
+  protoModel,
+  type ProtoEnum,
+  type ProtoField,
+  type ProtoMessage,
+  type ValueMap,
+} from "./formats/protobuf/model.ts";
+export { protoFieldName } from "./formats/protobuf/names.ts";
+export { reflectModel } from "./formats/protobuf/reflect.ts";
+
+// the value rules every format shares: fixed point, time resolution, number and text forms
+export { fixedPoint, fixedTicks } from "./layout/fixedPoint.ts";
+export { resolutionDecimals } from "./layout/timeTicks.ts";
+export { count, showNumber } from "./layout/messages.ts";
+export { decimalPlaces, padInteger, pyFixed, roundTo } from "./text/numbers.ts";
+export { compileTextTime, formatResolution, formatTimestamp, parseTimestamp } from "./text/timestamp.ts";
+export { charsetPattern, checkScalar } from "./text/check.ts";
+export { pyFloat32Repr } from "./formats/selfdescribing/float32Text.ts";

@@ -1,0 +1,8 @@
+// "#planning/advisor": the fit advisor (which changes to a layout make its records fit a limit, and
+// what each costs in precision), for the advisor page and its worker.
+export { adviseFit, applyAll, type AdviseProgress } from "./advise.ts";
+export { declaredStep } from "./declared.ts";
+export { applyTransform } from "./transforms.ts";
+export { leafFields } from "./tree.ts";
+export type { AdvisorLimits, AdvisorResult, Transform } from "./types.ts";
+export { lossText, short } from "./units.ts";

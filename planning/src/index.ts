@@ -1,0 +1,60 @@
+// Fleet planning's public surface ("#planning"): the platform catalog, what a fleet costs, how a record
+// travels (transport overhead, fragmentation) and the report that puts them side by side. Planning reads
+// the wire ("#codecs"); the wire never reads planning. Four narrower entries sit beside this one
+// (docs/design/layers.md): "#planning/advisor" and "#planning/channel" (each runs in its own worker),
+// "#planning/ingest" (the ingest transports the decoder and the load generator name) and
+// "#planning/paper" (the paper's published load results and its figure of merit).
+
+// platforms and their prices
+export {
+  PLATFORMS,
+  PlatformError,
+  billingSchema,
+  describeDefaultPrice,
+  describePrice,
+  parsePlatform,
+  platformById,
+} from "./platforms/catalog.ts";
+export type { Billing, Money, Platform, VolumeUnit } from "./platforms/catalog.ts";
+
+// cost: one scenario, the paper's Table 7, and the fleet scenario the Decide page edits
+export { PAPER_TABLE7_FLEET, PAPER_TABLE7_RULES, estimateCost, paperTable7 } from "./cost/cost.ts";
+export type { CostResult, CostScenario } from "./cost/cost.ts";
+export {
+  ScenarioError,
+  billingFor,
+  costDocSchema,
+  defaultCostDoc,
+  defaultScenario,
+  messagesPerDay,
+  paperTable7Scenario,
+  parseCostDoc,
+  stackFor,
+} from "./report/scenario.ts";
+export type { CostDoc, Currency, FleetScenario } from "./report/scenario.ts";
+
+// the fleet grid and the report built on it
+export { convert, evaluateFleet } from "./report/fleet.ts";
+export type { FleetCell, FleetResult, SeriesPoint } from "./report/fleet.ts";
+export { buildReport, type MeasuredFormat, type ReportModel } from "./report/model.ts";
+export { reportCsv } from "./report/csv.ts";
+
+// fragmentation of a record over a platform's message size
+export { FRAGMENT_HEADER_BYTES, MAX_FRAGMENTS } from "./fragmentation/header.ts";
+export { REASSEMBLY_RULE } from "./fragmentation/plan.ts";
+
+// transport: the bytes a stack adds on air
+export { OverheadError } from "./transport/overhead.ts";
+export type { StackOverhead } from "./transport/overhead.ts";
+export { allStackOverheads, STACK_IDS, stackOverheadCsv, type StackId } from "./transport/stacks.ts";
+export {
+  defaultStack,
+  isStackId,
+  layoutStackId,
+  onAirSummary,
+  overheadFn,
+  resolveStack,
+  stackName,
+  stacksFor,
+  type OnAirSummary,
+} from "./transport/platformStack.ts";
