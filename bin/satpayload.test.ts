@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { kineisTrackerPreset } from "#codecs/presets/kineisTracker.ts";
+import { kineisTrackerPreset } from "#codecs";
 import { PAPER_EXAMPLE_TEXT } from "#codecs-test/fixtures/paperExample.ts";
 import { runOwned } from "#codecs-test/helpers/processes/run.ts";
 import { referencePython, repoRoot } from "#codecs-test/helpers/python.ts";

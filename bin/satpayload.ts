@@ -1,6 +1,7 @@
 #!/usr/bin/env tsx
 // The satpayload CLI: the codec core for scripts and CI (sizes, encode/decode, cost, catalogs).
-import { DecodeError, EncodeError, LayoutError, PlatformError, RecordError } from "#codecs";
+import { DecodeError, EncodeError, LayoutError, RecordError } from "#codecs";
+import { PlatformError } from "#planning";
 import { formatsCommand, platformsCommand, presetsCommand } from "./commands/catalog.ts";
 import { channelCommand, channelHelp } from "./commands/channel.ts";
 import { decodeCommand, decodeHelp, encodeCommand, encodeHelp } from "./commands/codec.ts";

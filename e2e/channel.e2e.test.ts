@@ -1,7 +1,7 @@
 // The Channel page end to end: empty states, a field error, seed 003's preset in the worker (its
 // numbers equal the core's for the same seed), and the open layout's fleet with stacks side by side.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seed003Row, SEED003_STACKS } from "#codecs";
+import { seed003Row, SEED003_STACKS } from "#planning/channel";
 import { screenshot, startSession, type E2eSession } from "./support/session.ts";
 import { openPreset, tid } from "./support/ui.ts";
 

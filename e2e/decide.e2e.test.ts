@@ -6,17 +6,8 @@ import os from "node:os";
 import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  CODECS,
-  defaultScenario,
-  evaluateFleet,
-  type FleetScenario,
-  generateSamples,
-  measureSizes,
-  parseLayout,
-  presetById,
-} from "#codecs";
-import { layoutStackId } from "#codecs/transport/platformStack.ts";
+import { CODECS, generateSamples, measureSizes, parseLayout, presetById } from "#codecs";
+import { defaultScenario, evaluateFleet, type FleetScenario, layoutStackId } from "#planning";
 import { artifactsDir, screenshot, startSession, type E2eSession } from "./support/session.ts";
 import { openPreset, tid, waitForSaved, savedVersion } from "./support/ui.ts";
 

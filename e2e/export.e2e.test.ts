@@ -7,8 +7,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { paperPreset, parseLayout } from "#codecs";
-import { runExports } from "#codecs/exporters/registry.ts";
 import { referencePython } from "#codecs-test/helpers/python.ts";
+import { runExports } from "#exporters";
 import { screenshot, startSession, type E2eSession } from "./support/session.ts";
 import { openPreset, tid } from "./support/ui.ts";
 

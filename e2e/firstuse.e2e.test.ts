@@ -5,15 +5,8 @@ import { execFileSync } from "node:child_process";
 import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  CODECS,
-  defaultScenario,
-  evaluateFleet,
-  generateSamples,
-  measureSizes,
-  parseLayout,
-  presetById,
-} from "#codecs";
+import { CODECS, generateSamples, measureSizes, parseLayout, presetById } from "#codecs";
+import { defaultScenario, evaluateFleet } from "#planning";
 import { artifactsDir, screenshot, startSession, type E2eSession } from "./support/session.ts";
 import { openPreset, tid } from "./support/ui.ts";
 

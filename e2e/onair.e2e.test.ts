@@ -2,17 +2,8 @@
 // platform, a different stack changes them, and the cost page bills NB-IoT's bytes on air for the scenario's stack.
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  CODECS,
-  defaultScenario,
-  evaluateFleet,
-  generateSamples,
-  measureSizes,
-  parseLayout,
-  platformById,
-  presetById,
-} from "#codecs";
-import { layoutStackId, onAirSummary } from "#codecs/transport/platformStack.ts";
+import { CODECS, generateSamples, measureSizes, parseLayout, presetById } from "#codecs";
+import { defaultScenario, evaluateFleet, layoutStackId, onAirSummary, platformById } from "#planning";
 import { screenshot, startSession, type E2eSession } from "./support/session.ts";
 import { openPreset, tid } from "./support/ui.ts";
 

@@ -1,5 +1,6 @@
 // `satpayload presets` / `formats` / `platforms`: what the other commands accept.
-import { CODECS, describePrice, FORMAT_IDS, parseLayout, PLATFORMS, PRESETS } from "#codecs";
+import { CODECS, FORMAT_IDS, parseLayout, PRESETS } from "#codecs";
+import { describePrice, PLATFORMS } from "#planning";
 import { parseFlags, table, write } from "./common.ts";
 
 const JSON_FLAG = { json: { type: "boolean", default: false } } as const;

@@ -1,7 +1,8 @@
 // `satpayload channel`: protocol-stack overhead per message, and the random-access channel
 // simulator on seed 003's scenario or on the user's fleet.
+import { measureSizes } from "#codecs";
+import { allStackOverheads, OverheadError, stackOverheadCsv } from "#planning";
 import {
-  allStackOverheads,
   type ChannelConfig,
   ChannelConfigError,
   DEFAULT_FLEET_CHANNEL,
@@ -9,15 +10,12 @@ import {
   type FleetResult,
   type FleetStack,
   loadFactorsFor,
-  measureSizes,
-  OverheadError,
   SEED003_STACKS,
   seed003Row,
   type Seed003Row,
   simulateFleet,
   stackLabel,
-  stackOverheadCsv,
-} from "#codecs";
+} from "#planning/channel";
 import { intFlag, LAYOUT_FLAGS, loadLayout, parseFlags, parseFormat, table, UsageError, write } from "./common.ts";
 import { loadRecords, RECORD_FLAGS } from "./records.ts";
 

@@ -1,5 +1,6 @@
 // What every subcommand shares: flag parsing, loading a layout, reading stdin, and exit codes users can script against.
-import { FORMAT_IDS, type FormatId, isFormatId, parsePlatform, type Platform, platformById, PLATFORMS } from "#codecs";
+import { FORMAT_IDS, type FormatId, isFormatId } from "#codecs";
+import { parsePlatform, type Platform, platformById, PLATFORMS } from "#planning";
 import { readText } from "#services/shared/loadLayout.ts";
 import { InputError, UsageError } from "./errors.ts";
 

@@ -1,18 +1,20 @@
 // `satpayload cost`: what a fleet's messages cost per period on one platform, per format, from measured sizes.
+import { CODECS, measureSizes } from "#codecs";
 import {
-  CODECS,
   type CostResult,
   type CostScenario,
   describePrice,
   estimateCost,
-  measureSizes,
+  layoutStackId,
   OverheadError,
+  overheadFn,
   PAPER_TABLE7_FLEET,
   PAPER_TABLE7_RULES,
   paperTable7,
-} from "#codecs";
-import { layoutStackId, overheadFn, resolveStack, stackName } from "#codecs/transport/platformStack.ts";
-import { STACK_IDS } from "#codecs/transport/stacks.ts";
+  resolveStack,
+  STACK_IDS,
+  stackName,
+} from "#planning";
 import {
   intFlag,
   LAYOUT_FLAGS,

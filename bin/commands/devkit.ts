@@ -1,5 +1,5 @@
 // `satpayload devkit simulate | ports | send`: the DevKit bench from a terminal.
-import { hexToBytes, platformById } from "#codecs";
+import { hexToBytes } from "#codecs";
 import { DevkitConnection } from "#devkit-bridge/client/connection.ts";
 import { realClock } from "#devkit-bridge/clock.ts";
 import { DevkitError, ModuleError } from "#devkit-bridge/errors.ts";
@@ -8,6 +8,7 @@ import { openSerial } from "#devkit-bridge/link/serial.ts";
 import { ERR } from "#devkit-bridge/protocol/codes.ts";
 import { MODULE_BAUD } from "#devkit-bridge/protocol/frame.ts";
 import { startPtySimulator } from "#devkit-bridge/sim/pty.ts";
+import { platformById } from "#planning";
 import { InputError, intFlag, parseFlags, table, UsageError, write } from "./common.ts";
 
 export const devkitHelp = `satpayload devkit simulate [--product astronode-s|wifi-devkit] [--pass-delay MS] [--no-auto-pass] [--no-line-rate] [--first-request-lost] [--json]

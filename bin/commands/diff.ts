@@ -1,7 +1,7 @@
 // `satpayload diff old new`: wire compatibility between two versions of a layout, per format, with the
 // edits, the reasons and what to do instead.
 import { parseArgs } from "node:util";
-import { diffLayouts, formatLabel, type Compat, type LayoutDiff } from "#codecs/evolution/diff.ts";
+import { diffLayouts, formatShortLabel as formatLabel, type Compat, type LayoutDiff } from "#codecs";
 import { InputError, intFlag, loadLayout, parseFormats, table, UsageError, write } from "./common.ts";
 
 export const diffHelp = `satpayload diff OLD NEW [--json] [--format NAME...] [--probe N] [--fail-on breaking|degraded]

@@ -1,8 +1,7 @@
 // `satpayload export`: the layout's code and schema exports (.proto, nanopb, C packers, SBE XML,
 // Kaitai, network-server decoders, JSON Schema, decoder-service config) into a folder or a zip.
 import path from "node:path";
-import { zipFiles } from "#codecs";
-import { EXPORTERS, runExports, UnknownExporterError } from "#codecs/exporters/registry.ts";
+import { EXPORTERS, runExports, UnknownExporterError, zipFiles } from "#exporters";
 import { ExportFolderError, writeExportFile, writeExportFolder } from "#host/exports/folder.ts";
 import { InputError, LAYOUT_FLAGS, loadLayout, parseFlags, table, UsageError, write } from "./common.ts";
 

@@ -1,5 +1,6 @@
 // `satpayload sizes`: per-format size statistics of a layout's records and whether they fit the chosen limits.
-import { CODECS, type FormatSizes, measureSizes, platformById, shareOver } from "#codecs";
+import { CODECS, type FormatSizes, measureSizes, shareOver } from "#codecs";
+import { platformById } from "#planning";
 import {
   intFlag,
   LAYOUT_FLAGS,

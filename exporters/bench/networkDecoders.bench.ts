@@ -5,11 +5,8 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import vm from "node:vm";
-import { CHIRPSTACK_BUDGET_MS, DECODER_FORMATS, networkDecoderSource } from "../src/exporters/networkDecoders.ts";
-import { codecFor } from "../src/formats/registry.ts";
-import { parseLayout } from "../src/layout/validate.ts";
-import { paperPreset } from "../src/presets/paper.ts";
-import { generateSamples } from "../src/samples/generate.ts";
+import { codecFor, generateSamples, paperPreset, parseLayout } from "#codecs";
+import { CHIRPSTACK_BUDGET_MS, DECODER_FORMATS, networkDecoderSource } from "../src/networkDecoders.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const DOC = path.join(ROOT, "docs/benchmarks.md");

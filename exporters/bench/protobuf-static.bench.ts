@@ -6,15 +6,9 @@ import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { generateProto } from "../src/exporters/proto.ts";
-import { protoModel } from "../src/formats/protobuf/model.ts";
-import { reflectModel } from "../src/formats/protobuf/reflect.ts";
-import { protobufCodec } from "../src/formats/protobuf.ts";
-import { parseLayout } from "../src/layout/validate.ts";
-import type { TypedRecord } from "../src/layout/values.ts";
-import { paperPreset } from "../src/presets/paper.ts";
-import { generateSamples } from "../src/samples/generate.ts";
-import { formatTimestamp, parseTimestamp } from "../src/text/timestamp.ts";
+import { generateSamples, paperPreset, parseLayout, type TypedRecord } from "#codecs";
+import { formatTimestamp, parseTimestamp, protobufCodec, protoModel, reflectModel } from "#codecs/plans";
+import { generateProto } from "../src/proto.ts";
 
 const SAMPLES = 1000;
 const RUNS = process.argv.includes("--quick") ? 5 : 15;

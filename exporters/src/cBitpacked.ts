@@ -1,14 +1,13 @@
 // C99 export of the bit-packed format: pack_<msg>_bits() / unpack_<msg>_bits() over the record type
 // of <msg>.h, writing the bits of formats/bitpacked.ts (codecs/test/exports/ proves it with gcc).
-import { bitpackedPlan } from "../formats/bitpacked.ts";
+import type { Layout } from "#codecs";
+import { bitpackedPlan, layoutSpecs } from "#codecs/plans";
 import { alphabetTables, bitsFunctions } from "./c/bitsC.ts";
 import { cHeader } from "./c/emit.ts";
 import { cModel, type CModel } from "./c/model.ts";
 import { RUNTIME_HEADER, runtimeFiles } from "./c/runtime.ts";
 import { generatedNote, typesHeader, typesHeaderName } from "./c/typesHeader.ts";
 import type { ExportFile, Exporter } from "./types.ts";
-import { layoutSpecs } from "../formats/bits/plan.ts";
-import type { Layout } from "../layout/schema.ts";
 
 export function bitsNames(m: CModel) {
   return {

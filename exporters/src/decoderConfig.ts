@@ -1,12 +1,8 @@
 // The decoder service's layout config: one JSON file telling it which devices send which layout in
 // which wire format. The service loads it with parseDecoderConfig (the same validation as here).
 import { z } from "zod";
-import { LayoutError } from "../errors.ts";
+import { codecFor, FORMAT_IDS, type FormatId, isFormatId, type Layout, LayoutError, parseLayout } from "#codecs";
 import type { Exporter, ExportFile } from "./types.ts";
-import { codecFor, isFormatId } from "../formats/registry.ts";
-import { FORMAT_IDS, type FormatId } from "../formats/types.ts";
-import type { Layout } from "../layout/schema.ts";
-import { parseLayout } from "../layout/validate.ts";
 
 export const DECODER_CONFIG_SCHEMA = "satpayload.decoder-config/1";
 

@@ -3,6 +3,8 @@
 // Astronode S uplink over the shared C framing of firmware/astronode-c, and a host build of the same
 // portable C. codecs/test/exports/firmware.test.ts builds that host part and runs it against the
 // studio's module simulator.
+import type { Layout } from "#codecs";
+import { bitpackedPlan, planStruct } from "#codecs/plans";
 import { ASTRONODE_C, ASTRONODE_H } from "#firmware/templates/astronodeC.generated.ts";
 import {
   HOST_MAIN_C,
@@ -24,9 +26,6 @@ import { bitsNames, generateCBitpacked } from "./cBitpacked.ts";
 import { generateCStruct, generateCStructZlib, structNames, zlibBound } from "./cStruct.ts";
 import { generateNanopb, generateNanopbPacker, nanopbNames } from "./nanopb.ts";
 import { ExportOptionError, type ExportFile, type Exporter } from "./types.ts";
-import { bitpackedPlan } from "../formats/bitpacked.ts";
-import { planStruct } from "../formats/fixed/structPlan.ts";
-import type { Layout } from "../layout/schema.ts";
 
 export const FIRMWARE_FORMATS = ["protobuf", "struct", "struct-zlib", "bitpacked"] as const;
 export type FirmwareFormat = (typeof FIRMWARE_FORMATS)[number];

@@ -1,10 +1,7 @@
 // JSON Schema (draft 2020-12) of the decoded record in its plain JSON form (json/record.ts): what the
 // network-server decoders return and the decoder service forwards, so consumers can validate it.
-import type { Field, Layout, ScalarType, TextRep } from "../layout/schema.ts";
-import { intLimits } from "../layout/validate.ts";
-import { charsetPattern } from "../text/check.ts";
-import { padInteger } from "../text/numbers.ts";
-import { compileTextTime } from "../text/timestamp.ts";
+import { type Field, intLimits, type Layout, type ScalarType, type TextRep } from "#codecs";
+import { charsetPattern, compileTextTime, padInteger } from "#codecs/plans";
 import type { JsonValue } from "./json/record.ts";
 import type { Exporter, ExportFile } from "./types.ts";
 

@@ -1,6 +1,6 @@
 // Kaitai Struct specs (.ksy) of the Struct and bit-packed formats: any Kaitai target language (C++,
 // Java, Python, JavaScript, Go, Rust …) gets a parser for the bytes our codecs write.
-import type { Layout } from "../layout/schema.ts";
+import type { Layout } from "#codecs";
 import { bitsKsy } from "./kaitai/bits.ts";
 import { ksyId } from "./kaitai/names.ts";
 import { structKsy } from "./kaitai/struct.ts";

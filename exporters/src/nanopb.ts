@@ -2,17 +2,15 @@
 // static size the layout allows, so nanopb_generator emits plain C structs (no callbacks, no malloc),
 // and integers get the narrowest C type their range needs. The bytes are the protobuf codec's;
 // codecs/test/exports/nanopb.test.ts compiles both with Debian's nanopb and compares.
-import { LayoutError, type IssueAt } from "../errors.ts";
+import { type IssueAt, type Layout, LayoutError } from "#codecs";
+import { compileTextTime, type ProtoField, type ProtoMessage, protoModel, type ValueMap } from "#codecs/plans";
 import { cHeader } from "./c/emit.ts";
-import { generateProto } from "./proto.ts";
-import { protoModel, type ProtoField, type ProtoMessage, type ValueMap } from "../formats/protobuf/model.ts";
-import type { Layout } from "../layout/schema.ts";
-import { compileTextTime } from "../text/timestamp.ts";
 import { cModel } from "./c/model.ts";
 import { cSnake, isCKeyword } from "./c/names.ts";
 import { pbConverter } from "./c/pbConvert.ts";
 import { RUNTIME_HEADER, runtimeFiles } from "./c/runtime.ts";
 import { generatedNote, typesHeader, typesHeaderName } from "./c/typesHeader.ts";
+import { generateProto } from "./proto.ts";
 import type { ExportFile, Exporter } from "./types.ts";
 
 type IntSize = "IS_8" | "IS_16" | "IS_32" | "IS_64";

@@ -1,8 +1,7 @@
 // JavaScript payload decoders for LoRaWAN network servers (The Things Stack v3, ChirpStack v4 and the
 // LoRa Alliance TS013 payload codec API): bytes from our Struct, bit-packed or SBE encoders in, the
 // decoded record in its plain JSON form (json/record.ts) out. Self-contained ES5, no require.
-import { LayoutError } from "../errors.ts";
-import type { Layout } from "../layout/schema.ts";
+import { type Layout, LayoutError } from "#codecs";
 import { DECODER_FORMATS, decoderProgram, type DecoderFormat } from "./net/program.ts";
 import { RUNTIME_BITS, RUNTIME_BYTES, RUNTIME_COMMON, RUNTIME_SBE, RUNTIME_STRUCT } from "./net/runtime.ts";
 import type { Exporter, ExportFile } from "./types.ts";

@@ -1,13 +1,7 @@
 // The layout as a proto3 schema file: what firmware (nanopb), servers and Python compile against.
 // Same names, numbers and types as the protobuf codec, so their bytes are interchangeable.
-import {
-  protoModel,
-  type ProtoEnum,
-  type ProtoField,
-  type ProtoMessage,
-  type ValueMap,
-} from "../formats/protobuf/model.ts";
-import type { Field, Layout } from "../layout/schema.ts";
+import type { Field, Layout } from "#codecs";
+import { protoModel, type ProtoEnum, type ProtoField, type ProtoMessage, type ValueMap } from "#codecs/plans";
 
 /** Comments are single-line `//`: control characters in user text must not break out of them. */
 function clean(text: string): string {

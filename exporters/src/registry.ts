@@ -1,6 +1,6 @@
 // Every export by id: the one list the Export page, the CLI and the host iterate. Each export is a
 // generator over the layout; runExports gathers their files and reports layouts an export cannot express.
-import { LayoutError, type IssueAt } from "../errors.ts";
+import { type IssueAt, type Layout, LayoutError } from "#codecs";
 import { cBitpackedExporter } from "./cBitpacked.ts";
 import { cStructExporter, cStructZlibExporter } from "./cStruct.ts";
 import { decoderConfigExporter } from "./decoderConfig.ts";
@@ -12,7 +12,6 @@ import { networkDecodersExporter } from "./networkDecoders.ts";
 import { generateProto } from "./proto.ts";
 import { sbeXmlExporter } from "./sbeXml.ts";
 import type { Exporter, ExportFile } from "./types.ts";
-import type { Layout } from "../layout/schema.ts";
 
 export type { Exporter, ExportFile } from "./types.ts";
 

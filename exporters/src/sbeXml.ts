@@ -1,6 +1,6 @@
 // The layout as a FIX SBE 1.0 message schema (XML) that the official SBE tool turns into codecs
 // reading and writing exactly the bytes of our SBE format (docs/design/sbe-mapping.md).
-import type { Layout } from "../layout/schema.ts";
+import type { Layout } from "#codecs";
 import {
   sbeSchemaModel,
   type SbeMember,

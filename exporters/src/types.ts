@@ -1,6 +1,6 @@
 // The contract every export generator implements; the Export page, the CLI and the tests list them
 // through one registry and never care which language a file is in.
-import type { Layout } from "../layout/schema.ts";
+import type { Layout } from "#codecs";
 
 export interface ExportFile {
   /** relative, "/"-separated path inside the export folder or zip */

@@ -2,13 +2,8 @@
 // (up to 65 535, the 16-bit counts of Struct, SBE, nanopb and the C export) are accepted, every format
 // carries them and every export writes them; past a limit the error says why it is there.
 import { describe, expect, it } from "vitest";
-import { runExports } from "../src/exporters/registry.ts";
-import { codecFor } from "../src/formats/registry.ts";
-import { FORMAT_IDS } from "../src/formats/types.ts";
-import { LIMITS } from "../src/layout/limits.ts";
-import type { Layout } from "../src/layout/schema.ts";
-import { checkLayout, parseLayout } from "../src/layout/validate.ts";
-import { generateSamples } from "../src/samples/generate.ts";
+import { checkLayout, codecFor, FORMAT_IDS, generateSamples, type Layout, LIMITS, parseLayout } from "#codecs";
+import { runExports } from "../src/registry.ts";
 
 const KINDS = [
   { kind: "int", bits: 16, signed: true },

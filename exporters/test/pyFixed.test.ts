@@ -3,10 +3,10 @@
 import { execFileSync } from "node:child_process";
 import vm from "node:vm";
 import { describe, expect, test } from "vitest";
-import { referencePython } from "./helpers/python.ts";
-import { RUNTIME_COMMON } from "../src/exporters/net/runtime.ts";
-import { Prng } from "../src/samples/prng.ts";
-import { pyFixed } from "../src/text/numbers.ts";
+import { Prng } from "#codecs";
+import { pyFixed } from "#codecs/plans";
+import { referencePython } from "#codecs-test/helpers/python.ts";
+import { RUNTIME_COMMON } from "../src/net/runtime.ts";
 
 const PY = `
 import json, sys

@@ -1,6 +1,6 @@
 // HostApi methods and events of the Load Test page; spread into host/api/contract.ts.
 import { z } from "zod";
-import { INGEST_TRANSPORTS } from "#codecs/transport/ingest.ts";
+import { INGEST_TRANSPORTS } from "#planning/ingest";
 import { loadTestResultSchema, progressSchema } from "#services/loadgen/src/result.ts";
 import { runSettingsSchema } from "#services/loadgen/src/spec.ts";
 

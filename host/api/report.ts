@@ -1,6 +1,6 @@
 // HostApi methods of the decide pages: a project's cost scenarios, and the report PDF (both shells).
 import { z } from "zod";
-import { costDocSchema } from "#codecs";
+import { costDocSchema } from "#planning";
 
 const id = z.string().min(1).max(64);
 export const PAGE_SIZES = ["A4", "Letter"] as const;

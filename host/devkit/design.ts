@@ -1,6 +1,7 @@
 // The bytes "send current design" puts on the module: one sample of the layout in one format, through the
 // same codec and sample generator the designer shows, and refused when the Astronode cannot carry it.
-import { codecFor, type FormatId, generateSamples, type Layout, platformById } from "#codecs";
+import { codecFor, type FormatId, generateSamples, type Layout } from "#codecs";
+import { platformById } from "#planning";
 import { HostError } from "../errors.ts";
 
 /** the Astronode's user-data limit, from the platform catalog (the one table of limits) */

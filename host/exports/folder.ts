@@ -2,8 +2,7 @@
 // the old file or the new one, never half of one), never through a symlink, never outside the folder.
 import { lstat, mkdir, realpath, rename } from "node:fs/promises";
 import path from "node:path";
-import { safeArchivePath } from "#codecs";
-import type { ExportFile } from "#codecs/exporters/types.ts";
+import { type ExportFile, safeArchivePath } from "#exporters";
 import { writeFileAtomicAsync } from "#services/shared/atomicWrite.ts";
 
 export class ExportFolderError extends Error {

@@ -1,7 +1,7 @@
 // The Export page's host side: runs the codecs' export registry for a project or a posted layout.
 import path from "node:path";
-import { type Layout, parseLayout, zipFiles } from "#codecs";
-import { EXPORTERS, runExports, UnknownExporterError, type ExportResult } from "#codecs/exporters/registry.ts";
+import { type Layout, parseLayout } from "#codecs";
+import { EXPORTERS, type ExportResult, runExports, UnknownExporterError, zipFiles } from "#exporters";
 import type { ProjectStore } from "../db/projects.ts";
 import { HostError } from "../errors.ts";
 import type { HandlerMap, Parsed } from "./dispatch.ts";

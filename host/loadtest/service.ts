@@ -3,7 +3,7 @@
 import { randomUUID } from "node:crypto";
 import type Database from "better-sqlite3";
 import { parseLayout, presetById } from "#codecs";
-import { INGEST_TRANSPORT_LABELS } from "#codecs/transport/ingest.ts";
+import { INGEST_TRANSPORT_LABELS } from "#planning/ingest";
 import type { Job } from "#services/loadgen/main.ts";
 import type { LoadTestResult, Progress, TimelinePoint } from "#services/loadgen/src/result.ts";
 import type { RunSettings } from "#services/loadgen/src/spec.ts";

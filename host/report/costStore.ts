@@ -1,6 +1,6 @@
 // Cost scenarios per project, in the projects database (table cost_scenarios), over the host's connection.
 import type Database from "better-sqlite3";
-import { defaultCostDoc, parseCostDoc, ScenarioError, type CostDoc } from "#codecs";
+import { defaultCostDoc, parseCostDoc, ScenarioError, type CostDoc } from "#planning";
 import { HostError } from "../errors.ts";
 
 export class CostStore {

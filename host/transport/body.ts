@@ -1,6 +1,6 @@
 // Reads a JSON request body as UTF-8 text, up to a byte limit, over the services' byte reader.
 import type { IncomingMessage } from "node:http";
-import { strictUtf8Decoder } from "#codecs/text/utf8.ts";
+import { strictUtf8Decoder } from "#codecs";
 import { readBytes } from "#services/shared/readBytes.ts";
 
 export type BodyResult = { ok: true; text: string } | { ok: false; status: 400 | 413; reason: string };

@@ -1,13 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { codecFor, generateSamples, type LayoutInput, parseLayout, presetById, type TypedRecord } from "#codecs";
 import { adviseFit, applyAll } from "../src/advisor/advise.ts";
 import { applyTransform } from "../src/advisor/transforms.ts";
 import { AdvisorError, type AdvisorResult, type Transform } from "../src/advisor/types.ts";
-import { codecFor } from "../src/formats/registry.ts";
-import type { LayoutInput } from "../src/layout/schema.ts";
-import { parseLayout } from "../src/layout/validate.ts";
-import type { TypedRecord } from "../src/layout/values.ts";
-import { presetById } from "../src/presets/index.ts";
-import { generateSamples } from "../src/samples/generate.ts";
 
 const preset = (id: string) => parseLayout(presetById(id)!.layout);
 

@@ -1,13 +1,9 @@
 // Issue #13, item 1: the declared step is the user's contract. Information lost follows from it (log2(new/old) bits per
 // value), never from what the samples contain; a plan that misses the target gives up nothing and says it is partial.
 import { describe, expect, it } from "vitest";
+import { codecFor, generateSamples, type LayoutInput, parseLayout, presetById } from "#codecs";
 import { adviseFit, applyAll } from "../src/advisor/advise.ts";
 import type { Suggestion } from "../src/advisor/types.ts";
-import { codecFor } from "../src/formats/registry.ts";
-import type { LayoutInput } from "../src/layout/schema.ts";
-import { parseLayout } from "../src/layout/validate.ts";
-import { presetById } from "../src/presets/index.ts";
-import { generateSamples } from "../src/samples/generate.ts";
 
 /** A tracker declared at 0.00001° whose samples only ever hold two decimals: the samples hide the loss. */
 const gps = parseLayout({

@@ -1,8 +1,8 @@
 // The MAC against theory: slotted ALOHA's S = G·e^(−G) and CRDSA's density-evolution curve (Liva 2011).
 import { describe, expect, it } from "vitest";
+import { Prng } from "#codecs";
 import { macThroughput } from "../src/channel/mac.ts";
 import { repetitionSlottedAlohaThroughput, slottedAlohaThroughput } from "../src/channel/theory.ts";
-import { Prng } from "../src/samples/prng.ts";
 
 describe("slotted ALOHA", () => {
   it("throughput is G·e^(−G) within 2 % over G ∈ [0.05, 2]", () => {

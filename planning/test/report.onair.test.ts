@@ -1,10 +1,7 @@
 // Bytes on air in the stakeholder report and its CSV, and the transport choice a scenario stores.
 import { describe, expect, it } from "vitest";
-import { summarize } from "../src/analysis/stats.ts";
-import { CODECS } from "../src/formats/registry.ts";
-import type { FormatId } from "../src/formats/types.ts";
-import { parseLayout } from "../src/layout/validate.ts";
-import { presetById } from "../src/presets/index.ts";
+import { CODECS, type FormatId, parseLayout, presetById } from "#codecs";
+import { summarize } from "#codecs/analysis";
 import { reportCsv } from "../src/report/csv.ts";
 import { buildReport, type MeasuredFormat } from "../src/report/model.ts";
 import {

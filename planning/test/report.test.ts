@@ -1,10 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { measureSizes } from "../src/analysis/sizes.ts";
-import { summarize } from "../src/analysis/stats.ts";
-import { CODECS } from "../src/formats/registry.ts";
-import type { FormatId } from "../src/formats/types.ts";
-import { parseLayout } from "../src/layout/validate.ts";
-import { presetById } from "../src/presets/index.ts";
+import { CODECS, type FormatId, generateSamples, parseLayout, presetById } from "#codecs";
+import { measureSizes, summarize } from "#codecs/analysis";
 import { CSV_HEADER, reportCsv } from "../src/report/csv.ts";
 import { evaluateFleet, FLEET_SIZES, INTERVAL_MINUTES, type FormatSizesInput } from "../src/report/fleet.ts";
 import { buildReport, type MeasuredFormat } from "../src/report/model.ts";
@@ -16,7 +12,6 @@ import {
   ScenarioError,
   type FleetScenario,
 } from "../src/report/scenario.ts";
-import { generateSamples } from "../src/samples/generate.ts";
 
 const fixed = (format: FormatId, bytes: number, n = 100): FormatSizesInput => {
   const sizes = new Uint32Array(n).fill(bytes);

@@ -6,11 +6,17 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { coapCounter, httpCounter, mqttCounter, run, type BindAt, type Counted } from "./helpers/loopback.ts";
-import { referencePython } from "./helpers/python.ts";
-import { summarize } from "../src/analysis/stats.ts";
-import { CODECS } from "../src/formats/registry.ts";
-import type { FormatId } from "../src/formats/types.ts";
+import { CODECS, type FormatId } from "#codecs";
+import { summarize } from "#codecs/analysis";
+import {
+  coapCounter,
+  httpCounter,
+  mqttCounter,
+  run,
+  type BindAt,
+  type Counted,
+} from "#codecs-test/helpers/loopback.ts";
+import { referencePython } from "#codecs-test/helpers/python.ts";
 import { FRAGMENT_HEADER_BYTES, splitRecord } from "../src/fragmentation/header.ts";
 import { planFragmentation } from "../src/fragmentation/plan.ts";
 import { parsePlatform, platformById } from "../src/platforms/catalog.ts";

@@ -11,9 +11,9 @@ import {
   run,
   udpRelay,
   type Counted,
-} from "./helpers/loopback.ts";
-import { spawnOwned } from "./helpers/processes/owned.ts";
-import { referencePython } from "./helpers/python.ts";
+} from "#codecs-test/helpers/loopback.ts";
+import { spawnOwned } from "#codecs-test/helpers/processes/owned.ts";
+import { referencePython } from "#codecs-test/helpers/python.ts";
 import {
   coapMessageHeaderBytes,
   DTLS12_CCM8_RECORD,

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { FORMAT_IDS, generateSamples, measureSizes, paperPreset, parseLayout } from "#codecs";
-import { attribute } from "#codecs/analysis/attribution.ts";
-import { byteMap } from "#codecs/analysis/bytemap.ts";
+import { attribute, byteMap } from "#codecs/analysis";
 import { Engine, ESTIMATE, MILESTONE, RunPlan, Scheduler } from "../src/worker/engine.ts";
 import type { ComputeRequest, WorkerResult } from "../src/worker/protocol.ts";
 

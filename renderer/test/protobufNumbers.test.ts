@@ -3,8 +3,9 @@
 // saved without numbers keeps the positional numbers it always had.
 import protobuf from "protobufjs";
 import { beforeEach, describe, expect, it } from "vitest";
-import { type Field, generateProto, type Layout, parseLayout } from "#codecs";
-import { protoModel } from "#codecs/formats/protobuf/model.ts";
+import { type Field, type Layout, parseLayout } from "#codecs";
+import { protoModel } from "#codecs/plans";
+import { generateProto } from "#exporters";
 import { useDesigner } from "../src/state/designer.ts";
 import { insertField, moveBy, moveField, removeField } from "../src/state/tree.ts";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { generateSamples, type Layout, paperPreset, parseLayout } from "#codecs";
-import { SampleColumns } from "#codecs/analysis/sampleColumns.ts";
+import { SampleColumns } from "#codecs/analysis";
 import { everyTypeLayout } from "#codecs-test/fixtures/layouts.ts";
 
 const paper = parseLayout(paperPreset);

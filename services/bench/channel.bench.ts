@@ -4,8 +4,15 @@
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { macThroughput, Prng, SEED003_STACKS, seed003Row, type Seed003Row } from "#codecs";
-import { repetitionSlottedAlohaThroughput, slottedAlohaThroughput } from "#codecs/channel/theory.ts";
+import { Prng } from "#codecs";
+import {
+  macThroughput,
+  repetitionSlottedAlohaThroughput,
+  SEED003_STACKS,
+  seed003Row,
+  type Seed003Row,
+  slottedAlohaThroughput,
+} from "#planning/channel";
 import { writeDocSection } from "../shared/docSection.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");

@@ -6,7 +6,7 @@ import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { PAPER_WORKLOAD } from "#codecs/paper/tables.ts";
+import { PAPER_WORKLOAD } from "#planning/paper";
 import { writeExportBundle } from "../loadgen/src/export.ts";
 import { presetLayout } from "../loadgen/src/layoutSource.ts";
 import { runSettingsSchema } from "../loadgen/src/spec.ts";

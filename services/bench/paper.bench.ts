@@ -12,7 +12,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { type FormatId, isFormatId } from "#codecs";
-import { PAPER_WORKLOAD } from "#codecs/paper/tables.ts";
+import { PAPER_WORKLOAD } from "#planning/paper";
 import { compareWithLocust, locustTable } from "./locustCompare.ts";
 import { runTransports, transportTable } from "./transports.ts";
 import { presetLayout } from "../loadgen/src/layoutSource.ts";

@@ -1,12 +1,11 @@
 // The bit-packed plan (formats/bits/plan.ts) as C: pack/unpack that write and read the bits of
 // docs/design/bitpacked-mapping.md. Widths, grids, tick constants and alphabets are taken from the
 // plan and charsets.ts the TypeScript codec runs on; this file only spells them in C.
+import type { Alphabet, FieldSpec, ScalarSpec } from "#codecs/plans";
 import { CBody, LOOP } from "./emit.ts";
 import { fixedFromRaw } from "./fixedC.ts";
 import type { CField, CScalar } from "./model.ts";
 import { cDouble, cInt } from "./names.ts";
-import type { Alphabet } from "../../formats/bits/charsets.ts";
-import type { FieldSpec, ScalarSpec } from "../../formats/bits/plan.ts";
 
 const tryc = (call: string) => `SP_TRY(${call});`;
 

@@ -1,8 +1,8 @@
 // Fixed-point raw → value in C, exactly as layout/fixedPoint.ts's fromRaw computes it (same ticks).
+import type { ScalarType } from "#codecs";
+import { fixedTicks } from "#codecs/plans";
 import type { CBody } from "./emit.ts";
 import { cDouble } from "./names.ts";
-import { fixedTicks } from "../../layout/fixedPoint.ts";
-import type { ScalarType } from "../../layout/schema.ts";
 
 export const SAFE = "9007199254740991.0";
 

@@ -7,10 +7,9 @@
 //   terminated · bytes → uint8_t[maxLength] + uint16_t <name>_len (none when fixed) · array →
 //   element[maxCount] + uint16_t <name>_count (none when fixed) · group → a nested struct ·
 //   optional → bool has_<name>
+import { type Field, type IssueAt, type Layout, LayoutError, type ScalarType } from "#codecs";
+import { formatResolution } from "#codecs/plans";
 import { cComment, cMember, CScope, cSnake, cUpper } from "./names.ts";
-import { LayoutError, type IssueAt } from "../../errors.ts";
-import type { Field, Layout, ScalarType } from "../../layout/schema.ts";
-import { formatResolution } from "../../text/timestamp.ts";
 
 export interface CEnum {
   typeName: string;

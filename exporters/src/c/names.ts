@@ -1,7 +1,7 @@
 // C identifiers from layout names. The generated headers are also included from C++ (the Arduino
 // sketch), so C++ keywords are avoided too; every name is checked per scope so a layout whose keys
 // collapse to the same identifier is refused instead of producing C that does not compile.
-import { protoFieldName } from "../../formats/protobuf/names.ts";
+import { protoFieldName } from "#codecs/plans";
 
 const KEYWORDS = new Set(
   (

@@ -2,12 +2,11 @@
 // in C what the protobuf codec does before writing (formats/protobuf/values.ts): fixed-point and
 // epoch values become their raw integers, text timestamps their text, ranges are checked. Firmware
 // that fills <msg>_t can then send Protobuf with pb_encode and get the studio's bytes.
+import type { Layout } from "#codecs";
+import { compileTextTime, type ProtoField, type ProtoMessage, protoModel } from "#codecs/plans";
 import { CBody, LOOP } from "./emit.ts";
 import type { CField, CModel, CStruct } from "./model.ts";
 import { cDouble, cInt, cString } from "./names.ts";
-import { protoModel, type ProtoField, type ProtoMessage } from "../../formats/protobuf/model.ts";
-import type { Layout } from "../../layout/schema.ts";
-import { compileTextTime } from "../../text/timestamp.ts";
 
 const tryc = (call: string) => `SP_TRY(${call});`;
 

@@ -1,11 +1,10 @@
 // The firmware's simulated sensors: each field's sample model (constant, uniform, normal, choice,
 // walk, counter, template, elements) as a few lines of C filling the record's C type, clamped to the
 // layout's range. One block per field, marked where a real sensor reading goes.
+import { type Field, intLimits, type Layout, type SampleModel, type ScalarType } from "#codecs";
 import { CBody, LOOP } from "./emit.ts";
 import type { CField, CModel, CScalar, CStruct } from "./model.ts";
 import { cComment, cDouble, cInt, cString } from "./names.ts";
-import type { Field, Layout, SampleModel, ScalarType } from "../../layout/schema.ts";
-import { intLimits } from "../../layout/validate.ts";
 
 interface State {
   walks: number;

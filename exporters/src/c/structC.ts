@@ -1,22 +1,21 @@
 // The Struct plan (formats/fixed/structPlan.ts) as C: pack_<msg>() / unpack_<msg>() that write and
 // read exactly the bytes of docs/design/struct-mapping.md. Every constant (codes, sizes, scales,
 // bits) comes from the plan the TypeScript codec runs on; this file only spells it in C.
+import { intLimits, type ScalarType } from "#codecs";
+import {
+  fixedPoint,
+  isAppended,
+  type NumericSlot,
+  PREFIX_BYTES,
+  resolutionDecimals,
+  type StructField,
+  type StructNode,
+  type StructPlan,
+} from "#codecs/plans";
 import { CBody, LOOP } from "./emit.ts";
 import { fixedFromRaw, SAFE } from "./fixedC.ts";
 import type { CField, CNode, CScalar, CStruct } from "./model.ts";
 import { cDouble, cInt, cString } from "./names.ts";
-import type { NumericSlot } from "../../formats/fixed/numeric.ts";
-import {
-  isAppended,
-  PREFIX_BYTES,
-  type StructField,
-  type StructNode,
-  type StructPlan,
-} from "../../formats/fixed/structPlan.ts";
-import { fixedPoint } from "../../layout/fixedPoint.ts";
-import type { ScalarType } from "../../layout/schema.ts";
-import { resolutionDecimals } from "../../layout/timeTicks.ts";
-import { intLimits } from "../../layout/validate.ts";
 
 interface Ctx {
   b: CBody;

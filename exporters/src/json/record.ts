@@ -1,9 +1,7 @@
 // The decoded record as plain JSON (what the network-server decoders return, the JSON Schema describes
 // and the decoder service forwards): toPlain's JSON form, made representable in standard JSON.
-import { pyFloat32Repr } from "../../formats/selfdescribing/float32Text.ts";
-import type { Field, Layout, ScalarType } from "../../layout/schema.ts";
-import type { PlainValue, TypedRecord } from "../../layout/values.ts";
-import { toPlain } from "../../text/plain.ts";
+import { type Field, type Layout, type PlainValue, type ScalarType, toPlain, type TypedRecord } from "#codecs";
+import { pyFloat32Repr } from "#codecs/plans";
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 

@@ -1,12 +1,11 @@
 // The bit-packed format (docs/design/bitpacked-mapping.md) as a Kaitai Struct spec with big-endian bit
 // order, from the codec's own field specs. Everything stays in one flat seq: Kaitai aligns user types
 // to a byte boundary, and bit-packed fields do not start on one.
+import { type Field, type Layout, LayoutError, type ScalarType } from "#codecs";
+import { layoutSpecs, type FieldSpec, type ScalarSpec } from "#codecs/plans";
 import { ksyEnumIds, ksyId, ksyMetaId } from "./names.ts";
 import { scalarDoc } from "./struct.ts";
 import type { YamlValue } from "./yaml.ts";
-import { LayoutError } from "../../errors.ts";
-import { layoutSpecs, type FieldSpec, type ScalarSpec } from "../../formats/bits/plan.ts";
-import type { Field, Layout, ScalarType } from "../../layout/schema.ts";
 
 type Map_ = { [key: string]: YamlValue };
 

@@ -1,11 +1,9 @@
 // The Struct format (docs/design/struct-mapping.md) as a Kaitai Struct spec, built from the codec's
 // own plan: presence bitmap, values in place, length prefixes, appended strings after the in-place part.
+import { type Field, type Layout, LayoutError, type ScalarType } from "#codecs";
+import { isAppended, planStruct, type PrimCode, type StructField, type StructNode } from "#codecs/plans";
 import { ksyEnumIds, ksyId, ksyMetaId } from "./names.ts";
 import type { YamlValue } from "./yaml.ts";
-import { LayoutError } from "../../errors.ts";
-import type { PrimCode } from "../../formats/fixed/prim.ts";
-import { planStruct, type StructField, type StructNode, isAppended } from "../../formats/fixed/structPlan.ts";
-import type { Field, Layout, ScalarType } from "../../layout/schema.ts";
 
 type Map_ = { [key: string]: YamlValue };
 

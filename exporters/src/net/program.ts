@@ -1,15 +1,24 @@
 // The per-layout program the network-server decoders interpret (runtime.ts): for every field, what its
 // typed value is (S), how it is written in the record's text representation (r) and where it sits on
 // the wire (w), taken from the codecs' own plans so the decoder follows the bytes our encoders write.
-import { layoutSpecs, type FieldSpec, type ScalarSpec } from "../../formats/bits/plan.ts";
-import { epochIsU32 } from "../../formats/fixed/numeric.ts";
-import { sbeNull, type PrimCode } from "../../formats/fixed/prim.ts";
-import { planSbe, type SbeField, type SbeScalar } from "../../formats/fixed/sbePlan.ts";
-import { planStruct, type StructField, type StructNode } from "../../formats/fixed/structPlan.ts";
-import { fixedPoint } from "../../layout/fixedPoint.ts";
-import type { Field, Layout, ScalarType, TextRep } from "../../layout/schema.ts";
-import { decimalPlaces } from "../../text/numbers.ts";
-import { formatResolution } from "../../text/timestamp.ts";
+import type { Field, Layout, ScalarType, TextRep } from "#codecs";
+import {
+  decimalPlaces,
+  epochIsU32,
+  type FieldSpec,
+  fixedPoint,
+  formatResolution,
+  layoutSpecs,
+  planSbe,
+  planStruct,
+  type PrimCode,
+  type SbeField,
+  sbeNull,
+  type SbeScalar,
+  type ScalarSpec,
+  type StructField,
+  type StructNode,
+} from "#codecs/plans";
 
 export const DECODER_FORMATS = ["struct", "bitpacked", "sbe"] as const;
 export type DecoderFormat = (typeof DECODER_FORMATS)[number];

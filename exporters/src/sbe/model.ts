@@ -1,13 +1,18 @@
 // The SBE message schema of a layout as data (docs/design/sbe-mapping.md): types, root fields,
 // repeating groups and var data, each tied to the codec's plan node it describes, so the XML writer
 // and the cross-check harness walk one structure.
+import { type Field, type Layout, LayoutError, type ScalarType } from "#codecs";
+import {
+  count,
+  epochIsU32,
+  planSbe,
+  type PrimCode,
+  type SbeField,
+  type SbePlan,
+  type SbeScalar,
+  showNumber,
+} from "#codecs/plans";
 import { sbeEnumValueNames, sbeName, sbeUpperCamel } from "./names.ts";
-import { LayoutError } from "../../errors.ts";
-import { epochIsU32 } from "../../formats/fixed/numeric.ts";
-import type { PrimCode } from "../../formats/fixed/prim.ts";
-import { planSbe, type SbeField, type SbePlan, type SbeScalar } from "../../formats/fixed/sbePlan.ts";
-import { count, showNumber } from "../../layout/messages.ts";
-import type { Field, Layout, ScalarType } from "../../layout/schema.ts";
 
 /** SBE field ids are xs:unsignedShort in the SBE XML schema (sbe.xsd). */
 const MAX_SBE_ID = 65_535;

@@ -3,15 +3,13 @@
 // quantisation grid bit for bit, truncation / trailing / capacity errors, the same verdict on
 // mutated messages.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Layout, paperPreset, parseLayout } from "#codecs";
 import { gccAsync, inParallel, SANITIZE, STRICT, Workdir } from "./harness/build.ts";
 import { cHarness } from "./harness/cHarness.ts";
 import { crossCheck } from "./harness/crossCheck.ts";
 import { CROSS_LAYOUTS } from "./harness/layouts.ts";
-import { cModel, type CModel } from "../../src/exporters/c/model.ts";
-import { bitsNames, generateCBitpacked } from "../../src/exporters/cBitpacked.ts";
-import type { Layout } from "../../src/layout/schema.ts";
-import { parseLayout } from "../../src/layout/validate.ts";
-import { paperPreset } from "../../src/presets/paper.ts";
+import { cModel, type CModel } from "../../src/c/model.ts";
+import { bitsNames, generateCBitpacked } from "../../src/cBitpacked.ts";
 
 interface Built {
   layout: Layout;

@@ -4,19 +4,15 @@
 // verdict on mutated messages. Struct+Zlib links the system zlib (1.2.13 on Debian 12), whose
 // compress2(…, 9) must give exactly the studio's bytes.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { generateSamples, type Layout, LayoutError, paperPreset, parseLayout, type ScalarType } from "#codecs";
+import { checkScalar } from "#codecs/plans";
 import { gccAsync, inParallel, run, SANITIZE, STRICT, Workdir } from "./harness/build.ts";
 import { cHarness } from "./harness/cHarness.ts";
 import { crossCheck, type CrossReport } from "./harness/crossCheck.ts";
 import { CROSS_LAYOUTS } from "./harness/layouts.ts";
 import { recordTokens } from "./harness/tokens.ts";
-import { LayoutError } from "../../src/errors.ts";
-import { cModel, type CModel } from "../../src/exporters/c/model.ts";
-import { generateCStruct, generateCStructZlib, structNames } from "../../src/exporters/cStruct.ts";
-import type { Layout, ScalarType } from "../../src/layout/schema.ts";
-import { parseLayout } from "../../src/layout/validate.ts";
-import { paperPreset } from "../../src/presets/paper.ts";
-import { generateSamples } from "../../src/samples/generate.ts";
-import { checkScalar } from "../../src/text/check.ts";
+import { cModel, type CModel } from "../../src/c/model.ts";
+import { generateCStruct, generateCStructZlib, structNames } from "../../src/cStruct.ts";
 
 interface Built {
   name: string;

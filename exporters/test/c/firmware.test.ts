@@ -7,19 +7,15 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { codecFor, type FormatId, type Layout, paperPreset, parseLayout } from "#codecs";
+import { repoRoot } from "#codecs-test/helpers/python.ts";
 import { embeddedModule } from "#firmware/templates/embedAstronode.ts";
 import { gccAsync, inParallel, run, SANITIZE, STRICT, Workdir } from "./harness/build.ts";
-import { CROSS_LAYOUTS } from "./harness/layouts.ts";
-import { cModel } from "../../src/exporters/c/model.ts";
-import { generateFirmware } from "../../src/exporters/firmware.ts";
-import { ExportOptionError } from "../../src/exporters/types.ts";
-import { codecFor } from "../../src/formats/registry.ts";
-import type { FormatId } from "../../src/formats/types.ts";
-import type { Layout } from "../../src/layout/schema.ts";
-import { parseLayout } from "../../src/layout/validate.ts";
-import { paperPreset } from "../../src/presets/paper.ts";
-import { repoRoot } from "../helpers/python.ts";
 import { runFirmware } from "./harness/firmwareRun.ts";
+import { CROSS_LAYOUTS } from "./harness/layouts.ts";
+import { cModel } from "../../src/c/model.ts";
+import { generateFirmware } from "../../src/firmware.ts";
+import { ExportOptionError } from "../../src/types.ts";
 
 const FORMATS = ["protobuf", "struct", "struct-zlib", "bitpacked"] as const;
 

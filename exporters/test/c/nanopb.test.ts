@@ -3,22 +3,25 @@
 // pb_encode, the values protobufjs reads from the studio's Protobuf bytes, and must produce exactly
 // those bytes; pb_decode of the studio's bytes must give back the same values.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cHarness } from "./harness/cHarness.ts";
-import { LayoutError } from "../../src/errors.ts";
-import { cModel } from "../../src/exporters/c/model.ts";
-import { generateNanopbOptions, generateNanopbPacker } from "../../src/exporters/nanopb.ts";
-import { codecFor } from "../../src/formats/registry.ts";
-import type { Layout, LayoutInput } from "../../src/layout/schema.ts";
-import { parseLayout } from "../../src/layout/validate.ts";
-import { paperPreset } from "../../src/presets/paper.ts";
-import { generateSamples } from "../../src/samples/generate.ts";
-import { protobufOptionsLayout } from "../fixtures/protobuf-options.ts";
-import { encodeUnlessRefused } from "../helpers/expectedErrors.ts";
+import {
+  codecFor,
+  generateSamples,
+  type Layout,
+  LayoutError,
+  type LayoutInput,
+  paperPreset,
+  parseLayout,
+} from "#codecs";
+import { protobufOptionsLayout } from "#codecs-test/fixtures/protobuf-options.ts";
+import { encodeUnlessRefused } from "#codecs-test/helpers/expectedErrors.ts";
 import { gccAsync, inParallel, run, SANITIZE, Workdir } from "./harness/build.ts";
+import { cHarness } from "./harness/cHarness.ts";
 import { CROSS_LAYOUTS } from "./harness/layouts.ts";
 import { nanopbGenerate } from "./harness/nanopbGenerate.ts";
 import { nanopbHarness, protobufjsTokens, protobufjsType } from "./harness/nanopbHarness.ts";
 import { hex, recordTokens } from "./harness/tokens.ts";
+import { cModel } from "../../src/c/model.ts";
+import { generateNanopbOptions, generateNanopbPacker } from "../../src/nanopb.ts";
 
 /**
  * What nanopb cannot take from the protobuf-options fixture: a field named "long" (nanopb emits C

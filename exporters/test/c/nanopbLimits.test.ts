@@ -4,12 +4,10 @@
 // decides it, and the generated code must then compile with -DPB_FIELD_32BIT.
 import { readFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
+import { type LayoutInput, paperPreset, parseLayout } from "#codecs";
 import { gccAsync, Workdir } from "./harness/build.ts";
 import { nanopbGenerate } from "./harness/nanopbGenerate.ts";
-import { generateNanopbOptions } from "../../src/exporters/nanopb.ts";
-import type { LayoutInput } from "../../src/layout/schema.ts";
-import { parseLayout } from "../../src/layout/validate.ts";
-import { paperPreset } from "../../src/presets/paper.ts";
+import { generateNanopbOptions } from "../../src/nanopb.ts";
 
 const one = (type: unknown, extra: Record<string, unknown> = {}): LayoutInput =>
   ({

@@ -5,11 +5,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { runExports } from "../../src/exporters/registry.ts";
-import { parseLayout } from "../../src/layout/validate.ts";
-import { paperPreset } from "../../src/presets/paper.ts";
-import { runOwned } from "../helpers/processes/run.ts";
-import { referencePython, repoRoot } from "../helpers/python.ts";
+import { paperPreset, parseLayout } from "#codecs";
+import { runOwned } from "#codecs-test/helpers/processes/run.ts";
+import { referencePython, repoRoot } from "#codecs-test/helpers/python.ts";
+import { runExports } from "../../src/registry.ts";
 
 const TSX = path.join(repoRoot, "node_modules/.bin/tsx");
 const tmp = mkdtempSync(path.join(os.tmpdir(), "satpayload-export-cli-"));

@@ -4,11 +4,10 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { paperPreset, parseLayout } from "#codecs";
+import { referencePython } from "#codecs-test/helpers/python.ts";
 import { call, failure, tempDir, testHost } from "#host/test/support.ts";
-import { runExports } from "../../src/exporters/registry.ts";
-import { parseLayout } from "../../src/layout/validate.ts";
-import { paperPreset } from "../../src/presets/paper.ts";
-import { referencePython } from "../helpers/python.ts";
+import { runExports } from "../../src/registry.ts";
 
 describe("exports.* host methods", () => {
   it("lists the exports and generates them for a saved project, as the registry does", async () => {

@@ -3,11 +3,10 @@
 // or too long.
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
-import { jsonRecord, type JsonValue } from "../../src/exporters/json/record.ts";
-import { generateJsonSchema, jsonSchemaOf } from "../../src/exporters/jsonSchema.ts";
-import { codecFor } from "../../src/formats/registry.ts";
-import { generateSamples } from "../../src/samples/generate.ts";
-import { EXPORT_LAYOUTS } from "../exports-support/layouts.ts";
+import { codecFor, generateSamples } from "#codecs";
+import { jsonRecord, type JsonValue } from "../../src/json/record.ts";
+import { generateJsonSchema, jsonSchemaOf } from "../../src/jsonSchema.ts";
+import { EXPORT_LAYOUTS } from "../support/layouts.ts";
 
 type Obj = { [key: string]: JsonValue };
 

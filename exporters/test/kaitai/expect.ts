@@ -4,12 +4,11 @@
 // Bit-packed: the codec's plan (layoutSpecs) only says which fields exist and whether a float is
 // quantised or raw IEEE; every integer (enum index, offset int, fixed raw, quantised step, charset
 // symbol) is computed here from docs/design/bitpacked-mapping.md. Instances within floating-point rounding.
-import { MAX_FIELD_BITS, rawSuffix } from "../../src/exporters/kaitai/bits.ts";
-import { ksyId } from "../../src/exporters/kaitai/names.ts";
-import { layoutSpecs, type FieldSpec, type ScalarSpec } from "../../src/formats/bits/plan.ts";
-import type { Field, Layout, ScalarType } from "../../src/layout/schema.ts";
-import type { FieldValue, ScalarValue, TypedRecord } from "../../src/layout/values.ts";
-import { decimalsOf, timeText } from "../exports-support/wireValues.ts";
+import type { Field, FieldValue, Layout, ScalarType, ScalarValue, TypedRecord } from "#codecs";
+import { layoutSpecs, type FieldSpec, type ScalarSpec } from "#codecs/plans";
+import { MAX_FIELD_BITS, rawSuffix } from "../../src/kaitai/bits.ts";
+import { ksyId } from "../../src/kaitai/names.ts";
+import { decimalsOf, timeText } from "../support/wireValues.ts";
 
 export interface Check {
   id: string;

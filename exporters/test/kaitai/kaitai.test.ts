@@ -4,13 +4,10 @@
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
+import { codecFor, EncodeError, generateSamples, type Layout } from "#codecs";
 import { bitsChecks, close, numericBits, plain, structChecks } from "./expect.ts";
-import { EncodeError } from "../../src/errors.ts";
-import { generateKaitai, kaitaiSpec, type KaitaiFormat } from "../../src/exporters/kaitai.ts";
-import { codecFor } from "../../src/formats/registry.ts";
-import type { Layout } from "../../src/layout/schema.ts";
-import { generateSamples } from "../../src/samples/generate.ts";
-import { EXPORT_LAYOUTS, layoutNamed } from "../exports-support/layouts.ts";
+import { generateKaitai, kaitaiSpec, type KaitaiFormat } from "../../src/kaitai.ts";
+import { EXPORT_LAYOUTS, layoutNamed } from "../support/layouts.ts";
 
 const require = createRequire(import.meta.url);
 const compiler = require("kaitai-struct-compiler") as {

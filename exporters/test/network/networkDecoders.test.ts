@@ -6,7 +6,9 @@
 import vm from "node:vm";
 import { parse } from "acorn";
 import { describe, expect, it } from "vitest";
-import { jsonRecord } from "../../src/exporters/json/record.ts";
+import { codecFor, generateSamples, type Layout, Prng } from "#codecs";
+import { decodeUnlessRejected, encodeUnlessRefused } from "#codecs-test/helpers/expectedErrors.ts";
+import { jsonRecord } from "../../src/json/record.ts";
 import {
   DECODER_FORMATS,
   generateNetworkDecoders,
@@ -14,13 +16,8 @@ import {
   networkDecoderSource,
   TTN_MAX_SOURCE_CHARS,
   type NetworkServer,
-} from "../../src/exporters/networkDecoders.ts";
-import { codecFor } from "../../src/formats/registry.ts";
-import type { Layout } from "../../src/layout/schema.ts";
-import { generateSamples } from "../../src/samples/generate.ts";
-import { Prng } from "../../src/samples/prng.ts";
-import { EXPORT_LAYOUTS } from "../exports-support/layouts.ts";
-import { decodeUnlessRejected, encodeUnlessRefused } from "../helpers/expectedErrors.ts";
+} from "../../src/networkDecoders.ts";
+import { EXPORT_LAYOUTS } from "../support/layouts.ts";
 
 interface Loaded {
   call(bytes: ArrayLike<number>): { data?: unknown; errors?: string[]; threw?: string };

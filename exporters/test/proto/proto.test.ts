@@ -2,15 +2,11 @@
 // bytes the codec writes; the paper's schema must come out as the paper's numbering.
 import protobuf from "protobufjs";
 import { describe, expect, it } from "vitest";
-import { LayoutError } from "../src/errors.ts";
-import { everyTypeLayout, textRepLayout } from "./fixtures/layouts.ts";
-import { protobufOptionsLayout } from "./fixtures/protobuf-options.ts";
-import { generateProto } from "../src/exporters/proto.ts";
-import { protoModel } from "../src/formats/protobuf/model.ts";
-import { reflectModel } from "../src/formats/protobuf/reflect.ts";
-import type { LayoutInput } from "../src/layout/schema.ts";
-import { parseLayout } from "../src/layout/validate.ts";
-import { paperPreset } from "../src/presets/paper.ts";
+import { LayoutError, type LayoutInput, paperPreset, parseLayout } from "#codecs";
+import { protoModel, reflectModel } from "#codecs/plans";
+import { everyTypeLayout, textRepLayout } from "#codecs-test/fixtures/layouts.ts";
+import { protobufOptionsLayout } from "#codecs-test/fixtures/protobuf-options.ts";
+import { generateProto } from "../../src/proto.ts";
 
 const lines = (input: LayoutInput) => generateProto(parseLayout(input)).split("\n");
 /** The declaration part of a line, without its trailing comment. */

@@ -4,18 +4,24 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generateProto } from "../../src/exporters/proto.ts";
-import { protobufCodec } from "../../src/formats/protobuf.ts";
-import type { Field, Layout, LayoutInput, ScalarType } from "../../src/layout/schema.ts";
-import { parseLayout } from "../../src/layout/validate.ts";
-import type { FieldValue, ScalarValue, TypedRecord } from "../../src/layout/values.ts";
-import { paperPreset } from "../../src/presets/paper.ts";
-import { generateSamples } from "../../src/samples/generate.ts";
-import { formatTimestamp } from "../../src/text/timestamp.ts";
-import { everyTypeLayout, textRepLayout } from "../fixtures/layouts.ts";
-import { everyTypeExtremes, optionsExtremes } from "../fixtures/protobuf-extremes.ts";
-import { protobufOptionsLayout } from "../fixtures/protobuf-options.ts";
-import { repoRoot, runPython } from "../helpers/python.ts";
+import {
+  type Field,
+  type FieldValue,
+  generateSamples,
+  type Layout,
+  type LayoutInput,
+  paperPreset,
+  parseLayout,
+  type ScalarType,
+  type ScalarValue,
+  type TypedRecord,
+} from "#codecs";
+import { formatTimestamp, protobufCodec } from "#codecs/plans";
+import { everyTypeLayout, textRepLayout } from "#codecs-test/fixtures/layouts.ts";
+import { everyTypeExtremes, optionsExtremes } from "#codecs-test/fixtures/protobuf-extremes.ts";
+import { protobufOptionsLayout } from "#codecs-test/fixtures/protobuf-options.ts";
+import { repoRoot, runPython } from "#codecs-test/helpers/python.ts";
+import { generateProto } from "../../src/proto.ts";
 
 // The proto-level values are derived here from the documented mapping, independently of the
 // codec's own conversion code, so a conversion bug cannot hide behind matching bytes.

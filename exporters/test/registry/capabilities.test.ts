@@ -1,11 +1,10 @@
 // The export flags on FormatInfo are what every export menu lists; each exporter's own list of the
 // formats it writes must be exactly those, or a menu would offer a format the exporter refuses.
 import { describe, expect, it } from "vitest";
-import { FIRMWARE_FORMATS } from "../../src/exporters/firmware.ts";
-import { KAITAI_FORMATS } from "../../src/exporters/kaitai.ts";
-import { DECODER_FORMATS } from "../../src/exporters/networkDecoders.ts";
-import { CODECS, formatLabel, formatsWith, FORMAT_LABELS } from "../../src/formats/registry.ts";
-import { FORMAT_IDS } from "../../src/formats/types.ts";
+import { CODECS, FORMAT_IDS, FORMAT_LABELS, formatLabel, formatsWith } from "#codecs";
+import { FIRMWARE_FORMATS } from "../../src/firmware.ts";
+import { KAITAI_FORMATS } from "../../src/kaitai.ts";
+import { DECODER_FORMATS } from "../../src/networkDecoders.ts";
 
 const sorted = (ids: readonly string[]) => [...ids].sort();
 

@@ -2,17 +2,17 @@
 // decoder-service config (round trip and refusals) and the ZIP writer (read back by Python's zipfile).
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { LayoutError } from "../../src/errors.ts";
+import { LayoutError } from "#codecs";
+import { referencePython } from "#codecs-test/helpers/python.ts";
 import {
   decoderConfig,
   DECODER_CONFIG_SCHEMA,
   generateDecoderConfig,
   parseDecoderConfig,
-} from "../../src/exporters/decoderConfig.ts";
-import { EXPORTERS, runExports, UnknownExporterError } from "../../src/exporters/registry.ts";
-import { safeArchivePath, zipFiles } from "../../src/exporters/zip.ts";
-import { EXPORT_LAYOUTS, layoutNamed } from "../exports-support/layouts.ts";
-import { referencePython } from "../helpers/python.ts";
+} from "../../src/decoderConfig.ts";
+import { EXPORTERS, runExports, UnknownExporterError } from "../../src/registry.ts";
+import { safeArchivePath, zipFiles } from "../../src/zip.ts";
+import { EXPORT_LAYOUTS, layoutNamed } from "../support/layouts.ts";
 
 describe("export registry", () => {
   it("lists every export once, with a label and a description", () => {

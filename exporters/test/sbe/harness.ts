@@ -4,12 +4,10 @@
 // bytes and print their tokens, which must equal these; the generated encoders write these tokens,
 // and their bytes must equal ours. Our plan only tells which wire type and which setter each token has
 // (the same facts the XML gives the tool).
-import { sbeSchemaModel, type SbeSchemaModel } from "../../src/exporters/sbe/model.ts";
-import type { PrimCode, Raw } from "../../src/formats/fixed/prim.ts";
-import type { SbeField, SbeScalar } from "../../src/formats/fixed/sbePlan.ts";
-import type { Field, Layout, ScalarType } from "../../src/layout/schema.ts";
-import type { FieldValue, ScalarValue, TypedRecord } from "../../src/layout/values.ts";
-import { rawOf, sbeNullText, timeText } from "../exports-support/wireValues.ts";
+import type { Field, FieldValue, Layout, ScalarType, ScalarValue, TypedRecord } from "#codecs";
+import type { PrimCode, Raw, SbeField, SbeScalar } from "#codecs/plans";
+import { sbeSchemaModel, type SbeSchemaModel } from "../../src/sbe/model.ts";
+import { rawOf, sbeNullText, timeText } from "../support/wireValues.ts";
 
 type Expect = (rec: TypedRecord | undefined, out: string[]) => void;
 

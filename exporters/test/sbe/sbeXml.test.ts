@@ -3,13 +3,11 @@
 // computed by the test (harness.ts, wireValues.ts); the generated decoders must read exactly those
 // from our bytes, and the generated encoders, given those values, must write exactly our bytes.
 import { describe, expect, it } from "vitest";
+import { codecFor, EncodeError, generateSamples } from "#codecs";
 import { commonJava, layoutHarness } from "./harness.ts";
 import { buildWithSbeTool, runHarness } from "./sbeTool.ts";
-import { EncodeError } from "../../src/errors.ts";
-import { generateSbeXml } from "../../src/exporters/sbeXml.ts";
-import { codecFor } from "../../src/formats/registry.ts";
-import { generateSamples } from "../../src/samples/generate.ts";
-import { EXPORT_LAYOUTS, layoutNamed } from "../exports-support/layouts.ts";
+import { generateSbeXml } from "../../src/sbeXml.ts";
+import { EXPORT_LAYOUTS, layoutNamed } from "../support/layouts.ts";
 
 const SAMPLES = 250;
 

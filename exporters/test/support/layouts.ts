@@ -1,10 +1,8 @@
 // The layouts every export proof runs on: the presets, the codec fixtures and one layout of optional
 // and nested constructs (SBE null values, Struct presence bits, appended strings inside groups).
-import type { Layout, LayoutInput } from "../../src/layout/schema.ts";
-import { parseLayout } from "../../src/layout/validate.ts";
-import { PRESETS } from "../../src/presets/index.ts";
-import { everyTypeLayout, textRepLayout } from "../fixtures/layouts.ts";
-import { protobufOptionsLayout } from "../fixtures/protobuf-options.ts";
+import { type Layout, type LayoutInput, parseLayout, PRESETS } from "#codecs";
+import { everyTypeLayout, textRepLayout } from "#codecs-test/fixtures/layouts.ts";
+import { protobufOptionsLayout } from "#codecs-test/fixtures/protobuf-options.ts";
 
 export const optionalMixLayout: LayoutInput = {
   format: "satlayout",

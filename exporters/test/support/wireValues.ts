@@ -1,8 +1,7 @@
 // The wire value of a source record's scalar, written from docs/design/sbe-mapping.md and
 // struct-mapping.md without the codecs: fixed-point raw, epoch seconds or ticks, enum values, SBE null
 // values, timestamp text. Shared by the SBE and Kaitai proofs.
-import type { ScalarType } from "../../src/layout/schema.ts";
-import type { ScalarValue } from "../../src/layout/values.ts";
+import type { ScalarType, ScalarValue } from "#codecs";
 
 type Code = "b" | "B" | "h" | "H" | "i" | "I" | "q" | "Q" | "f" | "d";
 

@@ -1,5 +1,7 @@
 // The fit-to-platform advisor: measures every candidate change, ranks them by bytes saved per bit of declared
 // precision given up, and chains the best ones until every sample fits the target.
+import { type Field, type FormatId, generateSamples, type Layout, type TypedRecord } from "#codecs";
+import type { SizeStats } from "#codecs/analysis";
 import { fieldCandidates, type FieldCandidates } from "./candidates.ts";
 import { declaredBitsLost } from "./declared.ts";
 import { describeTransform } from "./describe.ts";
@@ -18,11 +20,6 @@ import {
   type Transform,
 } from "./types.ts";
 import { lossText } from "./units.ts";
-import type { SizeStats } from "../analysis/stats.ts";
-import type { FormatId } from "../formats/types.ts";
-import type { Field, Layout } from "../layout/schema.ts";
-import type { TypedRecord } from "../layout/values.ts";
-import { generateSamples } from "../samples/generate.ts";
 
 export interface AdviseProgress {
   phase: "sampling" | "measuring" | "planning" | "checking";

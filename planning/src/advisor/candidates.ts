@@ -1,13 +1,10 @@
 // Which changes are worth measuring for each field, derived from its type and from what the samples hold.
+import type { Field, FieldValue, Layout, ScalarType, TypedRecord } from "#codecs";
+import { bitLength, formatResolution, roundTo } from "#codecs/plans";
 import { newStep } from "./declared.ts";
 import { stepDecimals, valueError } from "./transforms.ts";
 import { leafFields, valueAt } from "./tree.ts";
 import type { AdvisorLimits, Transform } from "./types.ts";
-import { bitLength } from "../formats/bits/quantise.ts";
-import type { Field, Layout, ScalarType } from "../layout/schema.ts";
-import type { FieldValue, TypedRecord } from "../layout/values.ts";
-import { roundTo } from "../text/numbers.ts";
-import { formatResolution } from "../text/timestamp.ts";
 
 export interface FieldCandidates {
   field: Field;

@@ -1,8 +1,8 @@
 // Precision as the layout declares it: the step a field promises to keep is the user's contract, so the information a
 // coarser step gives up follows from the two steps alone, never from what the samples happen to contain.
+import type { Field, ScalarType } from "#codecs";
+import { formatResolution } from "#codecs/plans";
 import type { Transform } from "./types.ts";
-import type { Field, ScalarType } from "../layout/schema.ts";
-import { formatResolution } from "../text/timestamp.ts";
 
 function scalarOf(f: Field): ScalarType | undefined {
   return f.type.kind === "array" ? f.type.of : f.type.kind === "group" ? undefined : f.type;

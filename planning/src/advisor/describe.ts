@@ -1,12 +1,10 @@
 // Titles and explanations of a change, in the terms of the field it touches.
+import type { Field, FieldValue, Layout, ScalarType } from "#codecs";
+import { bitpackedPlan, formatTimestamp } from "#codecs/plans";
 import { applyTransform } from "./transforms.ts";
 import { requireField } from "./tree.ts";
 import type { Transform } from "./types.ts";
 import { isLatLon, lossText, METRES_PER_DEGREE, short } from "./units.ts";
-import { bitpackedPlan } from "../formats/bitpacked.ts";
-import type { Field, Layout, ScalarType } from "../layout/schema.ts";
-import type { FieldValue } from "../layout/values.ts";
-import { formatTimestamp } from "../text/timestamp.ts";
 
 export interface Words {
   title: string;

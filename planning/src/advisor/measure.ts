@@ -1,11 +1,7 @@
 // Sizes and round trips, measured by really encoding and decoding samples with the format's codec.
-import { measureSizes } from "../analysis/sizes.ts";
-import type { SizeStats } from "../analysis/stats.ts";
-import type { BitpackedCompiled } from "../formats/bitpacked.ts";
-import { codecFor } from "../formats/registry.ts";
-import type { FormatId } from "../formats/types.ts";
-import type { Layout } from "../layout/schema.ts";
-import type { TypedRecord } from "../layout/values.ts";
+import { codecFor, type FormatId, type Layout, type TypedRecord } from "#codecs";
+import { measureSizes, type SizeStats } from "#codecs/analysis";
+import type { BitpackedCompiled } from "#codecs/plans";
 
 /**
  * Mean message size in bytes; bit-packed counts data bits / 8, so a change that saves 3 bits shows as 0.375 B

@@ -1,9 +1,7 @@
 // The rarer status message: values that do not change between readings, and the constant prefixes split off.
+import { type Field, type FieldValue, type Layout, parseLayout, type TypedRecord } from "#codecs";
 import { requireField } from "./tree.ts";
 import type { Transform } from "./types.ts";
-import type { Field, Layout } from "../layout/schema.ts";
-import { parseLayout } from "../layout/validate.ts";
-import type { FieldValue, TypedRecord } from "../layout/values.ts";
 
 export interface StatusParts {
   layout: Layout;

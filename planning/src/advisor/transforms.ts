@@ -1,10 +1,19 @@
 // Each transform three ways: the new layout, a record of the old layout as the new one carries it, and a decoded
 // value back in the old layout's terms (so the error can be measured against the original).
+import type {
+  Field,
+  FieldType,
+  FieldValue,
+  Layout,
+  SampleModel,
+  ScalarType,
+  ScalarValue,
+  TextRep,
+  TypedRecord,
+} from "#codecs";
+import { decimalPlaces, roundTo } from "#codecs/plans";
 import { replaceField, requireField, valueAt, withValueAt } from "./tree.ts";
 import { AdvisorError, type Transform } from "./types.ts";
-import type { Field, FieldType, Layout, SampleModel, ScalarType, TextRep } from "../layout/schema.ts";
-import type { FieldValue, ScalarValue, TypedRecord } from "../layout/values.ts";
-import { decimalPlaces, roundTo } from "../text/numbers.ts";
 
 type Numeric = Extract<ScalarType, { kind: "float" | "fixed" }>;
 

@@ -1,7 +1,6 @@
 // Finding a field by id in a layout and its value in a record, and replacing or removing either without mutation.
+import type { Field, FieldValue, Layout, TypedRecord } from "#codecs";
 import { AdvisorError } from "./types.ts";
-import type { Field, Layout } from "../layout/schema.ts";
-import type { FieldValue, TypedRecord } from "../layout/values.ts";
 
 export interface FieldAt {
   field: Field;

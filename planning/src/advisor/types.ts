@@ -1,7 +1,6 @@
 // The advisor's vocabulary: layout transforms as plain data (so a worker can send them and the designer apply them).
-import type { SizeStats } from "../analysis/stats.ts";
-import type { FormatId } from "../formats/types.ts";
-import type { Layout } from "../layout/schema.ts";
+import type { FormatId, Layout } from "#codecs";
+import type { SizeStats } from "#codecs/analysis";
 
 export type Transform =
   /** a value that never changes travels in a separate, rarer status message */

@@ -1,5 +1,5 @@
 // Errors said the way the people reading them think: metres for positions, the field's unit otherwise.
-import type { Field } from "../layout/schema.ts";
+import type { Field } from "#codecs";
 
 /** Metres per degree of latitude, and of longitude at the equator (WGS 84 equatorial circumference / 360). */
 export const METRES_PER_DEGREE = 111_320;

@@ -3,7 +3,7 @@
 // §4.7) and TCP NewReno (RFC 5681 slow start / congestion avoidance / fast retransmit, RFC 6582
 // NewReno recovery, RFC 6298 timer). Packets are counted in whole net slots: every packet is one
 // IP datagram that fits the slot.
-import type { Prng } from "../samples/prng.ts";
+import type { Prng } from "#codecs";
 
 /** What a flow needs from the simulator: a terminal queue, timers and the clock. */
 export interface FlowHost {

@@ -2,7 +2,7 @@
 // distinct slots, receiver cancels the replicas of every decoded packet and iterates; Casini,
 // De Gaudenzi, Herrero, IEEE Trans. Wireless Commun. 6(4), 2007). Collision model: a slot decodes
 // iff exactly one not-yet-cancelled replica is in it (no capture, ideal cancellation).
-import type { Prng } from "../samples/prng.ts";
+import type { Prng } from "#codecs";
 
 export interface MacConfig {
   slotsPerBlock: number;

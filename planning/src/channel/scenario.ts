@@ -2,6 +2,7 @@
 // or an MQTT publisher), their transport sends packets into the terminal's FIFO, each terminal
 // sends at most one packet per RA block (seed 003 §IV-B), the block is resolved by the MAC, and
 // decoded packets reach the receiver half an RTT later; acknowledgements come back error-free.
+import { Prng } from "#codecs";
 import { EventQueue } from "./events.ts";
 import {
   CoapFlow,
@@ -15,7 +16,6 @@ import {
 } from "./flows.ts";
 import { BlockResolver, ChannelConfigError, checkMac, type MacConfig } from "./mac.ts";
 import { checkSizeModel, drawExchangeBytes, drawInterArrival, type SizeModel } from "./workload.ts";
-import { Prng } from "../samples/prng.ts";
 
 export interface ChannelConfig {
   mac: MacConfig;

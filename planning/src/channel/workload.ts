@@ -1,7 +1,7 @@
 // What the data sources offer: exchange sizes and arrivals (seed 003 §IV-B: exponential
 // inter-arrivals with rate λ; payload drawn with probability 1/i… from Pareto distributions).
+import type { Prng } from "#codecs";
 import { ChannelConfigError } from "./mac.ts";
-import type { Prng } from "../samples/prng.ts";
 
 export interface ParetoComponent {
   /** scale x_m, bytes */

@@ -1,8 +1,8 @@
 // A scenario evaluated: every format on every platform, from the measured size distribution, in one currency.
+import type { FormatId } from "#codecs";
+import type { SizeStats } from "#codecs/analysis";
 import { billingFor, messagesPerDay, stackFor, type Currency, type FleetScenario } from "./scenario.ts";
-import type { SizeStats } from "../analysis/stats.ts";
 import { estimateCost, type CostResult, type SizeDistribution, type UnitShare } from "../cost/cost.ts";
-import type { FormatId } from "../formats/types.ts";
 import { fragmentationMode, planFragmentation, type FragmentationPlan } from "../fragmentation/plan.ts";
 import { platformById, type Billing, type Platform } from "../platforms/catalog.ts";
 import { onAirStats, overheadFn, stackName, type OverheadFn } from "../transport/platformStack.ts";

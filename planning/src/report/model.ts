@@ -1,12 +1,11 @@
 // The stakeholder report as data: every number and sentence the report page prints and the CSV lists.
+import type { Field, FieldType, FormatId, Layout } from "#codecs";
+import type { SizeStats } from "#codecs/analysis";
 import { evaluateFleet, type FleetResult, type FormatSizesInput } from "./fleet.ts";
 import { billingFor, type FleetScenario } from "./scenario.ts";
-import type { SizeStats } from "../analysis/stats.ts";
 import { paperTable7, PAPER_TABLE7_RULES, type PaperTable7Row } from "../cost/cost.ts";
-import type { FormatId } from "../formats/types.ts";
 import { FRAGMENT_HEADER_BYTES } from "../fragmentation/header.ts";
 import { REASSEMBLY_RULE, type FragmentationPlan } from "../fragmentation/plan.ts";
-import type { Field, FieldType, Layout } from "../layout/schema.ts";
 import { describeDefaultPrice, describePrice, platformById } from "../platforms/catalog.ts";
 import { layoutStackId } from "../transport/platformStack.ts";
 

@@ -1,8 +1,8 @@
 // A fleet-cost scenario as the project stores it: fleet size, cadence, period, which formats and platforms to
 // compare, the currency, edited prices and exchange rates.
 import { z } from "zod";
+import { FORMAT_IDS, type FormatId } from "#codecs";
 import { PAPER_TABLE7_FLEET } from "../cost/cost.ts";
-import { FORMAT_IDS, type FormatId } from "../formats/types.ts";
 import { billingSchema, moneySchema, platformById, type Billing } from "../platforms/catalog.ts";
 import { OverheadError } from "../transport/overhead.ts";
 import { resolveStack } from "../transport/platformStack.ts";

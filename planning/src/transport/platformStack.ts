@@ -4,9 +4,9 @@
 // A modem link (Astronode, Kinéis, Iridium SBD, Sigfox, ORBCOMM, LoRaWAN) takes the payload itself: the
 // operator frames it and counts payload bytes, so the only stack is "raw". An IP link (NB-IoT / LTE-M, TN or
 // NTN) carries datagrams: every message pays its stack's headers, and the operator's volume counter sees them.
+import { summarize, type SizeStats } from "#codecs/analysis";
 import { OverheadError, type LayerBytes } from "./overhead.ts";
 import { STACK_IDS, stackOverhead, type StackContext, type StackId } from "./stacks.ts";
-import { summarize, type SizeStats } from "../analysis/stats.ts";
 import type { Platform } from "../platforms/catalog.ts";
 
 /**

@@ -1,8 +1,7 @@
 // Results from the sizes worker as the views read them; only results matching the current inputs are ever stored.
 import { create } from "zustand";
 import type { FormatId } from "#codecs";
-import type { Attribution } from "#codecs/analysis/attribution.ts";
-import type { ByteMap } from "#codecs/analysis/bytemap.ts";
+import type { Attribution, ByteMap } from "#codecs/analysis";
 import type { FormatResult, PhaseTimings } from "../worker/protocol.ts";
 
 export interface SizesView {

@@ -2,8 +2,7 @@
 // An edit changes the draft at once (the keystroke paints with it); checking the draft (validation, the valid
 // layout the sizes follow) runs after that frame is painted, once for all the edits made before it.
 import { create } from "zustand";
-import { LayoutChecker, type Field, type Layout } from "#codecs";
-import { keepProtobufNumbers, pinProtobufNumbers } from "#codecs/layout/protobufNumbers.ts";
+import { type Field, keepProtobufNumbers, type Layout, LayoutChecker, pinProtobufNumbers } from "#codecs";
 import { afterPaint } from "./afterPaint.ts";
 import { initHistory, record, redo, undo, type History } from "./history.ts";
 import { indexIssues, type IssueIndex } from "./issues.ts";

@@ -2,16 +2,16 @@
 import { create } from "zustand";
 import {
   checkLayout,
+  codePoints,
   describeIssue,
   hasVisibleCharacter,
-  joinIssues,
-  LayoutError,
   type IssueAt,
+  joinIssues,
   type Layout,
+  LayoutError,
   type LayoutInput,
+  parseLayoutShape,
 } from "#codecs";
-import { parseLayoutShape } from "#codecs/layout/validate.ts";
-import { codePoints } from "#codecs/text/visible.ts";
 import type { HostApi, Project, ProjectSummary } from "#host/api/contract.ts";
 import { useAnalysis } from "./analysis.ts";
 import { useDesigner } from "./designer.ts";

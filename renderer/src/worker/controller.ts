@@ -3,7 +3,7 @@
 // Struct+Zlib, which needs real bytes, has a worker of its own, and its bar joins when it is ready. Answers that no
 // longer match what is on screen are dropped (latest wins), so a slow result can never overwrite a newer one.
 import { CODECS, FORMAT_IDS, type FormatId } from "#codecs";
-import type { Attribution } from "#codecs/analysis/attribution.ts";
+import type { Attribution } from "#codecs/analysis";
 import { perfReceived } from "../perf.ts";
 import { LayoutPoster } from "./layoutPosts.ts";
 import { partition } from "./pool.ts";

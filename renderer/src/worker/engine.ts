@@ -1,10 +1,14 @@
 // The worker's work, free of worker plumbing so tests can run it in Node: samples, sizes, attribution, byte map, with reuse.
 import { CODECS, codecFor, type FormatId, type FormatSizes, type Layout, type TypedRecord } from "#codecs";
-import { attribute } from "#codecs/analysis/attribution.ts";
-import { byteMap } from "#codecs/analysis/bytemap.ts";
-import { IncrementalSizes } from "#codecs/analysis/columns.ts";
-import { DeflateSizes } from "#codecs/analysis/deflateSizes.ts";
-import { recordAt, SampleColumns, type SampleColumn } from "#codecs/analysis/sampleColumns.ts";
+import {
+  attribute,
+  byteMap,
+  DeflateSizes,
+  IncrementalSizes,
+  recordAt,
+  type SampleColumn,
+  SampleColumns,
+} from "#codecs/analysis";
 import type { ComputeRequest, FormatResult, WorkerResult } from "./protocol.ts";
 
 type Now = () => number;

@@ -1,8 +1,6 @@
 // Messages between the designer and its sizes worker; every result carries the request's seq so stale ones are dropped.
 import type { FormatId, FormatInfo, Layout } from "#codecs";
-import type { Attribution } from "#codecs/analysis/attribution.ts";
-import type { ByteMap } from "#codecs/analysis/bytemap.ts";
-import type { SizeStats } from "#codecs/analysis/stats.ts";
+import type { Attribution, ByteMap, SizeStats } from "#codecs/analysis";
 import type { PostedLayout } from "./layoutPosts.ts";
 
 export interface ComputeRequest {

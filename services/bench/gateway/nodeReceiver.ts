@@ -6,8 +6,7 @@
 // frames-only decodes nothing: the floor that socket, framing and the sender set for every receiver.
 import net from "node:net";
 import { DecodeError } from "#codecs";
-import { protobufCodec } from "#codecs/formats/protobuf.ts";
-import { compileSbe } from "#codecs/formats/sbe.ts";
+import { compileSbe, protobufCodec } from "#codecs/plans";
 import { FrameError, FrameReader } from "./framing.ts";
 import { loadStaticModule } from "./staticProtobuf.ts";
 import { Digest, telemetryLayout } from "./telemetry.ts";

@@ -4,7 +4,8 @@ import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { generateProto, type Layout } from "#codecs";
+import type { Layout } from "#codecs";
+import { generateProto } from "#exporters";
 
 const require = createRequire(import.meta.url);
 

@@ -9,7 +9,7 @@
 //   satpayload/<device>/<layout>/<format>/<message id>    ("-" as device: none named)
 import { createServer, type AddressInfo, type Server, type Socket } from "node:net";
 import { Aedes, type AuthenticateError, type Client, type PublishPacket } from "aedes";
-import { INGEST_TOPIC_ROOT } from "#codecs/transport/ingest.ts";
+import { INGEST_TOPIC_ROOT } from "#planning/ingest";
 import type { AuthGuard, Writer } from "../auth/guard.ts";
 import { IngestError } from "../errors.ts";
 import { binaryMeta, HEADER } from "../request.ts";

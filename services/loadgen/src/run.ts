@@ -1,8 +1,7 @@
 // One load test from start to result: the target (a local stack or a URL), the payload pool, the
 // end-to-end probe, the generator, the server's own counts and the paper's cell beside ours.
 import { randomBytes } from "node:crypto";
-import { figureOfMerit, PAPER_TABLE6 } from "#codecs";
-import { paperFomCell, paperLoadCell } from "#codecs/paper/tables.ts";
+import { figureOfMerit, PAPER_TABLE6, paperFomCell, paperLoadCell } from "#planning/paper";
 import { startE2eProbe, type E2eProbe } from "./e2e.ts";
 import { runEngine, type EngineOutcome } from "./engine.ts";
 import type { RunLayout } from "./layoutSource.ts";

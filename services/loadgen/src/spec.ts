@@ -2,8 +2,8 @@
 // Pure (zod + codecs types only) so the renderer can import it.
 import { z } from "zod";
 import { FORMAT_IDS } from "#codecs";
-import { PAPER_WORKLOAD } from "#codecs/paper/tables.ts";
-import { INGEST_TRANSPORT_LABELS, INGEST_TRANSPORTS, type IngestTransport } from "#codecs/transport/ingest.ts";
+import { INGEST_TRANSPORT_LABELS, INGEST_TRANSPORTS, type IngestTransport } from "#planning/ingest";
+import { PAPER_WORKLOAD } from "#planning/paper";
 
 /** Think time between a device's answer and its next send (Locust's `wait_time`). */
 export const waitSchema = z.discriminatedUnion("kind", [

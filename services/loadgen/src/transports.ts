@@ -7,7 +7,7 @@ import http from "node:http";
 import https from "node:https";
 import coap from "coap";
 import mqtt, { type MqttClient } from "mqtt";
-import { ingestTopic } from "#codecs/transport/ingest.ts";
+import { ingestTopic } from "#planning/ingest";
 
 export type Outcome = { kind: "ok" } | { kind: "http"; status: number } | { kind: "timeout" } | { kind: "connection" };
 

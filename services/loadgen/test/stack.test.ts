@@ -2,7 +2,7 @@
 // the decoder stored, the end-to-end probe sees the contentInstances, and the matrix fills a
 // paper-shaped table with the paper's cells beside ours.
 import { describe, expect, it } from "vitest";
-import { fomRange } from "#codecs";
+import { fomRange } from "#planning/paper";
 import { presetLayout } from "../src/layoutSource.ts";
 import { runMatrix } from "../src/matrix.ts";
 import { loadTestResultSchema, type Progress } from "../src/result.ts";

@@ -5,8 +5,8 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { ExportFile } from "../../../src/exporters/types.ts";
-import { runOwned } from "../../helpers/processes/run.ts";
+import { runOwned } from "#codecs-test/helpers/processes/run.ts";
+import type { ExportFile } from "../../../src/types.ts";
 
 export const STRICT = [
   "-std=c99",

@@ -1,7 +1,7 @@
 // A C main() for the generated packers: reads "E <tokens>" (pack a record), "C <cap> <tokens>"
 // (pack into a buffer of cap bytes), "D <hex>" (unpack) from stdin and prints "OK <hex>",
 // "OK <tokens>" or "ERR <status>" per line, so one process run checks a whole batch of records.
-import { cElementType, type CField, type CModel, type CScalar, type CStruct } from "../../../src/exporters/c/model.ts";
+import { cElementType, type CField, type CModel, type CScalar, type CStruct } from "../../../src/c/model.ts";
 
 /** Token and hex I/O every C harness needs (this one and the nanopb harness). */
 export const HARNESS_IO_C = String.raw`#include <inttypes.h>

@@ -4,8 +4,9 @@ import { describe, expect, it, vi } from "vitest";
 
 const fault = vi.hoisted(() => ({ encode: false, decode: false }));
 
-vi.mock("../../../src/formats/registry.ts", async (importOriginal) => {
-  const real = await importOriginal<typeof import("../../../src/formats/registry.ts")>();
+// the codec registry module itself (not the "#codecs" entry that re-exports it), so every importer sees the fault
+vi.mock("#codecs/formats/registry.ts", async (importOriginal) => {
+  const real = await importOriginal<typeof import("#codecs/formats/registry.ts")>();
   return {
     ...real,
     codecFor: (...args: Parameters<typeof real.codecFor>) => {
@@ -26,11 +27,9 @@ vi.mock("../../../src/formats/registry.ts", async (importOriginal) => {
 });
 
 const { crossCheck } = await import("./crossCheck.ts");
-const { cModel } = await import("../../../src/exporters/c/model.ts");
-const { parseLayout } = await import("../../../src/layout/validate.ts");
-const { paperPreset } = await import("../../../src/presets/paper.ts");
-const { EncodeError } = await import("../../../src/errors.ts");
-const { decodeUnlessRejected, encodeUnlessRefused } = await import("../../helpers/expectedErrors.ts");
+const { cModel } = await import("../../../src/c/model.ts");
+const { EncodeError, paperPreset, parseLayout } = await import("#codecs");
+const { decodeUnlessRejected, encodeUnlessRefused } = await import("#codecs-test/helpers/expectedErrors.ts");
 
 const layout = parseLayout(paperPreset);
 const opts = { records: 5, seed: 1, truncated: 0, mutations: 0 };

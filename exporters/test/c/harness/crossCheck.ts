@@ -2,16 +2,19 @@
 // encode both ways, decode both ways, every truncation, a trailing byte, a too-small buffer and
 // mutated messages (C and TypeScript must accept and reject the same inputs and agree on values).
 import { isDeepStrictEqual } from "node:util";
+import {
+  codecFor,
+  type FieldValue,
+  type FormatId,
+  generateSamples,
+  type Layout,
+  Prng,
+  type TypedRecord,
+} from "#codecs";
+import { decodeUnlessRejected, encodeUnlessRefused } from "#codecs-test/helpers/expectedErrors.ts";
 import { run } from "./build.ts";
 import { hex, recordTokens, tokensRecord } from "./tokens.ts";
-import type { CModel } from "../../../src/exporters/c/model.ts";
-import { codecFor } from "../../../src/formats/registry.ts";
-import type { FormatId } from "../../../src/formats/types.ts";
-import type { Layout } from "../../../src/layout/schema.ts";
-import type { FieldValue, TypedRecord } from "../../../src/layout/values.ts";
-import { generateSamples } from "../../../src/samples/generate.ts";
-import { Prng } from "../../../src/samples/prng.ts";
-import { decodeUnlessRejected, encodeUnlessRefused } from "../../helpers/expectedErrors.ts";
+import type { CModel } from "../../../src/c/model.ts";
 
 /** sp_status values of satpayload_rt.h the checks name */
 export const SP = { CAPACITY: -1, TRUNCATED: -2, TRAILING: -3, VALUE: -6 } as const;

@@ -1,9 +1,9 @@
 // Runs the firmware's host build with its UART (stdin/stdout) attached to the DevKit simulator of
 // devkit-bridge, the same module model the studio's DevKit page talks to, and collects its log.
+import { spawnOwned } from "#codecs-test/helpers/processes/owned.ts";
 import { realClock } from "#devkit-bridge/clock.ts";
 import type { Link } from "#devkit-bridge/link/types.ts";
 import { SimulatedDevice, type DeviceOptions } from "#devkit-bridge/sim/device.ts";
-import { spawnOwned } from "../../helpers/processes/owned.ts";
 
 export interface FirmwareRun {
   device: SimulatedDevice;

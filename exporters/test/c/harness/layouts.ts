@@ -1,10 +1,9 @@
 // The layouts the C cross-tests compile: the presets, the codec fixtures, and two that reach the
 // corners the others leave out (every Struct string mode and byte order, every bit-packing charset
 // and quantiser path).
-import type { LayoutInput } from "../../../src/layout/schema.ts";
-import { PRESETS } from "../../../src/presets/index.ts";
-import { everyTypeLayout, textRepLayout } from "../../fixtures/layouts.ts";
-import { protobufOptionsLayout } from "../../fixtures/protobuf-options.ts";
+import { type LayoutInput, PRESETS } from "#codecs";
+import { everyTypeLayout, textRepLayout } from "#codecs-test/fixtures/layouts.ts";
+import { protobufOptionsLayout } from "#codecs-test/fixtures/protobuf-options.ts";
 
 /** Little-endian, every string mode, 2-byte enums and counts, nested optional groups. */
 export const structModesLayout: LayoutInput = {

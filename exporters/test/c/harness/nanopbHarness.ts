@@ -2,11 +2,11 @@
 // values (raw integers, text, bytes, float bits) in field-number order, so nanopb's encoder and
 // decoder can be compared with the studio's bytes through a third implementation's reading of them.
 import protobuf from "protobufjs";
+import type { Layout } from "#codecs";
+import { protoModel, type ProtoField, type ProtoMessage } from "#codecs/plans";
 import { HARNESS_IO_C } from "./cHarness.ts";
 import { f32Bits, f64Bits, hex } from "./tokens.ts";
-import { generateProto } from "../../../src/exporters/proto.ts";
-import { protoModel, type ProtoField, type ProtoMessage } from "../../../src/formats/protobuf/model.ts";
-import type { Layout } from "../../../src/layout/schema.ts";
+import { generateProto } from "../../../src/proto.ts";
 
 const SIGNED = new Set(["int32", "sint32", "sfixed32", "int64", "sint64", "sfixed64"]);
 

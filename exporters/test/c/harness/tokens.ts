@@ -1,8 +1,8 @@
 // Typed records ⇄ the token lines the generated C harnesses read and print. Exact by construction:
 // floats travel as their IEEE bits in hex, text and bytes as hex bytes, so a comparison in Node sees
 // every bit the C code produced.
-import type { CField, CModel, CScalar, CStruct } from "../../../src/exporters/c/model.ts";
-import type { TypedRecord, FieldValue } from "../../../src/layout/values.ts";
+import type { TypedRecord, FieldValue } from "#codecs";
+import type { CField, CModel, CScalar, CStruct } from "../../../src/c/model.ts";
 
 const dv = new DataView(new ArrayBuffer(8));
 const utf8 = new TextEncoder();

@@ -2,7 +2,7 @@
 import { useMemo } from "react";
 import { Bar, BarChart, CartesianGrid, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { Layout } from "#codecs";
-import type { Attribution } from "#codecs/analysis/attribution.ts";
+import type { Attribution } from "#codecs/analysis";
 import { niceAxis } from "./axis.ts";
 import { useAnalysis } from "../../state/analysis.ts";
 import { useDesigner } from "../../state/designer.ts";

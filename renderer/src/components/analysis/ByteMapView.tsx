@@ -1,7 +1,7 @@
 // One sample's bytes in hex and ASCII, coloured by the field that owns them; hover or click links bytes and fields.
 import { useMemo, useState, type MouseEvent } from "react";
 import { FORMAT_IDS, type FormatId, type Layout, type Span } from "#codecs";
-import type { ByteMap } from "#codecs/analysis/bytemap.ts";
+import type { ByteMap } from "#codecs/analysis";
 import { useAnalysis } from "../../state/analysis.ts";
 import { useDesigner } from "../../state/designer.ts";
 import { useSettings } from "../../state/settings.ts";

@@ -1,6 +1,6 @@
 // Multi-select of the platforms whose limits the sizes are judged against (from the one platform catalog).
 import { useEffect, useRef, useState } from "react";
-import { PLATFORMS, type Platform } from "#codecs";
+import { PLATFORMS, type Platform } from "#planning";
 import { useSettings } from "../../state/settings.ts";
 
 const NETWORKS: { id: Platform["network"]; label: string }[] = [

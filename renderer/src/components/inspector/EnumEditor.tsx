@@ -1,6 +1,5 @@
 // Enum values: name and number per row, add/remove; duplicates are reported by parseLayout next to the row.
-import type { ScalarType } from "#codecs";
-import { LIMITS } from "#codecs/layout/limits.ts";
+import { LIMITS, type ScalarType } from "#codecs";
 import { Messages, NumberField, Row } from "./controls.tsx";
 import { issuesAt, type FieldIssue } from "../../state/issues.ts";
 import { Icon } from "../common/Icon.tsx";

@@ -1,5 +1,5 @@
 // The selected field's properties (or the layout's, when nothing is selected), with inline validation.
-import { LIMITS } from "#codecs/layout/limits.ts";
+import { LIMITS } from "#codecs";
 import { SelectField, TextField } from "./controls.tsx";
 import { patchField, renameField } from "./edit.ts";
 import { InputOwner } from "./heldText.ts";

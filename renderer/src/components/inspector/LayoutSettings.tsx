@@ -1,6 +1,5 @@
 // Layout-wide settings shown when no field is selected: names, protobuf package/message, struct and JSON options.
-import type { Layout } from "#codecs";
-import { LIMITS } from "#codecs/layout/limits.ts";
+import { type Layout, LIMITS } from "#codecs";
 import { NumberField, Row, SelectField, TextField, Messages } from "./controls.tsx";
 import { useHeldText } from "./heldText.ts";
 import { useDesigner } from "../../state/designer.ts";

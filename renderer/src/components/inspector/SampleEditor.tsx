@@ -1,7 +1,6 @@
 // How the designer draws this field's values for the size statistics (constant, uniform, normal, choice, walk, …).
 import { useId } from "react";
-import type { Field, SampleModel, ScalarType } from "#codecs";
-import { LIMITS } from "#codecs/layout/limits.ts";
+import { type Field, LIMITS, type SampleModel, type ScalarType } from "#codecs";
 import { Messages, NumberField, Row, SelectField, TextField } from "./controls.tsx";
 import { clean, patchField } from "./edit.ts";
 import { useHeldText } from "./heldText.ts";

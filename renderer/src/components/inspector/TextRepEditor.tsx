@@ -1,6 +1,5 @@
 // How the self-describing formats (JSON, CBOR, MessagePack, PSON) write the value: native, number, or formatted string.
-import type { Field, TextRep } from "#codecs";
-import { LIMITS } from "#codecs/layout/limits.ts";
+import { type Field, LIMITS, type TextRep } from "#codecs";
 import { NumberField, SelectField, TextField } from "./controls.tsx";
 import { clean, patchField } from "./edit.ts";
 import { issuesAt, type FieldIssue } from "../../state/issues.ts";

@@ -1,6 +1,5 @@
 // Type parameters: ranges, precision, scale/offset, enum values, string limits, array count — per kind.
-import { type Field, intLimits, type ScalarType } from "#codecs";
-import { LIMITS } from "#codecs/layout/limits.ts";
+import { type Field, intLimits, LIMITS, type ScalarType } from "#codecs";
 import { CheckField, NumberField, type NumberProps, Row, SelectField, TextField } from "./controls.tsx";
 import { clean, patchField, switchElement, switchType } from "./edit.ts";
 import { EnumEditor } from "./EnumEditor.tsx";

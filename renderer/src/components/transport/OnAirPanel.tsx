@@ -2,8 +2,7 @@
 // headers, the verdict against a limit that counts what is on air, and a chart of payload versus headers.
 import { useMemo } from "react";
 import { Bar, BarChart, CartesianGrid, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { platformById, type Platform } from "#codecs";
-import { layoutStackId, onAirSummary, resolveStack, type OnAirSummary } from "#codecs/transport/platformStack.ts";
+import { layoutStackId, onAirSummary, type OnAirSummary, type Platform, platformById, resolveStack } from "#planning";
 import { useStackChoice } from "./stackChoice.ts";
 import { StackSelect } from "./StackSelect.tsx";
 import type { SizesView } from "../../state/analysis.ts";

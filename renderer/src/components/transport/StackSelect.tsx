@@ -1,7 +1,5 @@
 // The transport stack of one platform: a select on an IP link, a plain statement on a modem link (it has only one).
-import type { Platform } from "#codecs";
-import { defaultStack, stackName, stacksFor } from "#codecs/transport/platformStack.ts";
-import type { StackId } from "#codecs/transport/stacks.ts";
+import { defaultStack, type Platform, type StackId, stackName, stacksFor } from "#planning";
 
 export function StackSelect({
   platform,

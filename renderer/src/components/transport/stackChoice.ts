@@ -1,7 +1,6 @@
 // The designer's transport stack per platform (the cost page keeps its own in each scenario); remembered in localStorage.
 import { create } from "zustand";
-import { isStackId } from "#codecs/transport/platformStack.ts";
-import type { StackId } from "#codecs/transport/stacks.ts";
+import { isStackId, type StackId } from "#planning";
 
 interface StackChoice {
   /** platform id → chosen stack; a platform left out uses its default */

@@ -1,7 +1,8 @@
 // "Send current design": one sample of the open layout in a chosen format, sized against the Astronode's
 // limit before anything is sent; plus custom hex, dequeue and free.
 import { useMemo, useState } from "react";
-import { codecFor, CODECS, FORMAT_IDS, type FormatId, generateSamples, platformById } from "#codecs";
+import { codecFor, CODECS, FORMAT_IDS, type FormatId, generateSamples } from "#codecs";
+import { platformById } from "#planning";
 import { act, flash, refreshQueue, useBench } from "./store.ts";
 import { ActionButton, Card, Empty, ErrorLine, FlashLine } from "./ui.tsx";
 import { go } from "../../nav/store.ts";

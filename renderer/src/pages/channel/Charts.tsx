@@ -12,7 +12,7 @@ import {
   XAxis,
   YAxis,
 } from "recharts";
-import type { FleetResult, Seed003Row } from "#codecs";
+import type { FleetResult, Seed003Row } from "#planning/channel";
 
 const AXIS = { fill: "var(--text-muted)", fontSize: 11 };
 const GRID = "var(--border)";

@@ -1,17 +1,14 @@
 // Runs the channel simulator off the UI thread and reports progress; one request at a time.
+import { generateSamples, measureSizes } from "#codecs";
+import { allStackOverheads, OverheadError, stackOverheadCsv } from "#planning";
 import {
-  allStackOverheads,
   ChannelConfigError,
-  generateSamples,
   loadFactorsFor,
-  measureSizes,
-  OverheadError,
   SEED003_STACKS,
   seed003Row,
   simulateFleet,
   stackLabel,
-  stackOverheadCsv,
-} from "#codecs";
+} from "#planning/channel";
 import type { ChannelAnswer, ChannelRequest, FleetAnswer, Seed003Answer } from "./protocol.ts";
 
 const post = (a: ChannelAnswer) => (self as unknown as Worker).postMessage(a);

@@ -1,6 +1,8 @@
 // Messages between the Channel page and its worker.
-import type { ChannelConfig, FleetResult, FleetStack, FormatId, Layout, Seed003Row, StackOverhead } from "#codecs";
-import type { SizeStats } from "#codecs/analysis/stats.ts";
+import type { FormatId, Layout } from "#codecs";
+import type { SizeStats } from "#codecs/analysis";
+import type { StackOverhead } from "#planning";
+import type { ChannelConfig, FleetResult, FleetStack, Seed003Row } from "#planning/channel";
 
 export type ChannelRequest =
   | { kind: "seed003"; horizon: number; seed: number }

@@ -1,8 +1,8 @@
 // The Channel page's state: the form (with per-field errors), the worker run and its result.
 import { create } from "zustand";
-import type { FleetStack, FormatId } from "#codecs";
-import { SEED003_CHANNEL } from "#codecs/channel/presets.ts";
-import { layoutStackId } from "#codecs/transport/platformStack.ts";
+import type { FormatId } from "#codecs";
+import { layoutStackId } from "#planning";
+import { type FleetStack, SEED003_CHANNEL } from "#planning/channel";
 import type { ChannelAnswer, ChannelRequest, FleetAnswer, Seed003Answer } from "./protocol.ts";
 import { useDesigner } from "../../state/designer.ts";
 import { useSettings } from "../../state/settings.ts";

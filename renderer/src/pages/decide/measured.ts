@@ -1,5 +1,5 @@
 // The designer's live sizes (from the sizes workers) in the shape the cost model and the report take.
-import type { MeasuredFormat } from "#codecs/report/model.ts";
+import type { MeasuredFormat } from "#planning";
 import type { SizesView } from "../../state/analysis.ts";
 
 const cache = new WeakMap<SizesView, MeasuredFormat[]>();

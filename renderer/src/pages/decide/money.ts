@@ -1,5 +1,5 @@
 // Money and counts as the decide pages print them.
-import type { Currency } from "#codecs";
+import type { Currency } from "#planning";
 
 const formatters = new Map<string, Intl.NumberFormat>();
 

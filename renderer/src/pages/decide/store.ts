@@ -1,8 +1,8 @@
 // The decide pages' state: the project's cost scenarios with a debounced save to the host, and the report's page
 // size.
 import { create } from "zustand";
-import { defaultScenario, paperTable7Scenario, parseCostDoc, type CostDoc, type FleetScenario } from "#codecs";
 import type { PageSize } from "#host/api/report.ts";
+import { defaultScenario, paperTable7Scenario, parseCostDoc, type CostDoc, type FleetScenario } from "#planning";
 import { asHostError } from "../../host/errors.ts";
 import { useDesigner } from "../../state/designer.ts";
 import { useSession } from "../../state/session.ts";

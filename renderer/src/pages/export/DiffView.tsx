@@ -1,7 +1,7 @@
 // The schema-evolution tab: two versions of the layout, and per wire format whether each side's
 // decoders read the other's messages, why, and what to do, checked with the codecs on samples.
 import { useEffect } from "react";
-import { formatLabel, type Compat, type FormatVerdict } from "#codecs/evolution/diff.ts";
+import { formatShortLabel as formatLabel, type Compat, type FormatVerdict } from "#codecs";
 import { compareVersions, loadVersions, useExport } from "./store.ts";
 
 const WORD: Record<Compat, string> = { compatible: "compatible", degraded: "degraded", breaking: "breaking" };

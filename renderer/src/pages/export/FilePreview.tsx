@@ -1,6 +1,6 @@
 // Middle and right of the Export page: the generated files, and the chosen one with syntax highlighting.
 import { useMemo } from "react";
-import { utf8Length } from "#codecs/text/bytes.ts";
+import { utf8Length } from "#codecs";
 import { highlight } from "./highlight.ts";
 import { copyPreview, useExport, type ExportFileView } from "./store.ts";
 import { keepLast } from "../../keepLast.ts";

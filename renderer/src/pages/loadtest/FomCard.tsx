@@ -1,5 +1,6 @@
 // The Figure of Merit table: Table 6 of the paper beside the latest run of the same cell here.
-import { formatLabel, PAPER_TABLE6 } from "#codecs";
+import { formatLabel } from "#codecs";
+import { PAPER_TABLE6 } from "#planning/paper";
 import { showRun, useLoadTest } from "./store.ts";
 import { Card, fmt } from "./ui.tsx";
 

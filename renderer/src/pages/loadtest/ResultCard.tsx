@@ -1,7 +1,7 @@
 // One finished run in detail: throughput against the offered load, latency percentiles, failures by
 // kind, end-to-end delay, the generator's own health and the paper's cell for the same configuration.
 import { FORMAT_LABELS } from "#codecs";
-import { INGEST_TRANSPORT_LABELS } from "#codecs/transport/ingest.ts";
+import { INGEST_TRANSPORT_LABELS } from "#planning/ingest";
 import { describeWait } from "#services/loadgen/src/spec.ts";
 import { RunCharts } from "./Charts.tsx";
 import { useLoadTest } from "./store.ts";

@@ -1,6 +1,6 @@
 // The Load Test form as text inputs → run settings, with each problem worded for and placed at the
 // input that caused it (the schema speaks of settings paths; the user sees inputs).
-import type { IngestTransport } from "#codecs/transport/ingest.ts";
+import type { IngestTransport } from "#planning/ingest";
 import { runSettingsSchema, type RunSettingsInput } from "#services/loadgen/src/spec.ts";
 
 export interface LoadTestForm {

@@ -4,9 +4,8 @@
 // worker here is controlled by the test; its answers are the real advisor's (adviseFit) for the request it got.
 import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { parseLayout } from "#codecs";
-import { adviseFit } from "#codecs/advisor/advise.ts";
-import { kineisTrackerPreset } from "#codecs/presets/kineisTracker.ts";
+import { kineisTrackerPreset, parseLayout } from "#codecs";
+import { adviseFit } from "#planning/advisor";
 import { AdvisorPage } from "./AdvisorPage.tsx";
 import type { AdviseAnswer, AdviseRequest } from "./protocol.ts";
 import { setAdvisorWorker, stopAdvisor, useAdvisor } from "./store.ts";

@@ -1,8 +1,9 @@
 // Fit-to-platform advisor: the changes that bring the layout under a target size, ranked by bytes saved per bit of
 // declared precision given up, each with its cost in the field's terms; one or all applied as an undoable edit.
 import { useEffect } from "react";
-import { CODECS, FORMAT_IDS, type FormatId, platformById, PLATFORMS } from "#codecs";
-import type { SizeStats } from "#codecs/analysis/stats.ts";
+import { CODECS, FORMAT_IDS, type FormatId } from "#codecs";
+import type { SizeStats } from "#codecs/analysis";
+import { platformById, PLATFORMS } from "#planning";
 import { useDesigner } from "../../../state/designer.ts";
 import { useSettings } from "../../../state/settings.ts";
 import { NumberInput } from "../inputs.tsx";

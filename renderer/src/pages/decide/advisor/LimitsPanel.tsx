@@ -1,9 +1,7 @@
 // What the user will not give up: a lock per field, and for rounded values the coarsest step the advisor may choose,
 // shown as the worst error it allows (metres for positions).
 import type { Layout } from "#codecs";
-import { declaredStep } from "#codecs/advisor/declared.ts";
-import { leafFields } from "#codecs/advisor/tree.ts";
-import { lossText, short } from "#codecs/advisor/units.ts";
+import { declaredStep, leafFields, lossText, short } from "#planning/advisor";
 import { NumberInput } from "../inputs.tsx";
 import { setLocked, setMaxStep, useAdvisor } from "./store.ts";
 

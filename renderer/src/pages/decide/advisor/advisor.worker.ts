@@ -1,5 +1,5 @@
 // Runs the fit advisor off the UI thread: thousands of encodes and decodes per request.
-import { adviseFit } from "#codecs/advisor/advise.ts";
+import { adviseFit } from "#planning/advisor";
 import type { AdviseAnswer, AdviseRequest } from "./protocol.ts";
 
 const post = (a: AdviseAnswer) => (self as unknown as Worker).postMessage(a);

@@ -1,7 +1,6 @@
 // Messages between the advisor page and its worker; every answer carries the request's seq so stale ones are dropped.
 import type { FormatId, Layout } from "#codecs";
-import type { AdviseProgress } from "#codecs/advisor/advise.ts";
-import type { AdvisorLimits, AdvisorResult } from "#codecs/advisor/types.ts";
+import type { AdviseProgress, AdvisorLimits, AdvisorResult } from "#planning/advisor";
 
 export interface AdviseRequest {
   type: "advise";

@@ -2,9 +2,7 @@
 // applying changes to the designer's layout as undoable edits.
 import { create } from "zustand";
 import { FORMAT_IDS, type FormatId } from "#codecs";
-import { applyAll } from "#codecs/advisor/advise.ts";
-import { applyTransform } from "#codecs/advisor/transforms.ts";
-import type { AdvisorLimits, AdvisorResult, Transform } from "#codecs/advisor/types.ts";
+import { type AdvisorLimits, type AdvisorResult, applyAll, applyTransform, type Transform } from "#planning/advisor";
 import type { AdviseAnswer, AdviseRequest } from "./protocol.ts";
 import { useDesigner } from "../../../state/designer.ts";
 import { useSettings } from "../../../state/settings.ts";

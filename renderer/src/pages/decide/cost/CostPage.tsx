@@ -1,9 +1,7 @@
 // Fleet cost: a scenario's inputs on the left; cost per format and platform, charts, Table 7 and fragmentation on the right.
 import { useMemo, useState } from "react";
 import type { FormatId } from "#codecs";
-import { evaluateFleet, type FleetResult } from "#codecs/report/fleet.ts";
-import type { FleetScenario } from "#codecs/report/scenario.ts";
-import { layoutStackId } from "#codecs/transport/platformStack.ts";
+import { evaluateFleet, type FleetResult, type FleetScenario, layoutStackId } from "#planning";
 import { keepLast } from "../../../keepLast.ts";
 import { useDesigner } from "../../../state/designer.ts";
 import { measuredFrom } from "../measured.ts";

@@ -1,7 +1,6 @@
 // Formats side by side on every platform: monthly cost from every message, worst cases from p95 and max, fit and
 // credit-boundary crossings.
-import { platformById } from "#codecs";
-import type { FleetCell, FleetResult } from "#codecs/report/fleet.ts";
+import { type FleetCell, type FleetResult, platformById } from "#planning";
 import { money } from "../money.ts";
 
 const pct = (x: number) => `${(x * 100).toFixed(x > 0 && x < 0.01 ? 2 : 0)} %`;

@@ -1,7 +1,5 @@
 // Records that do not fit a platform: messages per record, header overhead, queue and caps, and what it costs.
-import { FRAGMENT_HEADER_BYTES, MAX_FRAGMENTS } from "#codecs/fragmentation/header.ts";
-import { REASSEMBLY_RULE } from "#codecs/fragmentation/plan.ts";
-import { convert, type FleetResult } from "#codecs/report/fleet.ts";
+import { convert, type FleetResult, FRAGMENT_HEADER_BYTES, MAX_FRAGMENTS, REASSEMBLY_RULE } from "#planning";
 import { money } from "../money.ts";
 
 const n1 = (x: number) => x.toLocaleString("en-US", { maximumFractionDigits: 2 });

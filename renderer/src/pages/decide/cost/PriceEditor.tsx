@@ -10,7 +10,7 @@ import {
   type Money,
   platformById,
   type VolumeUnit,
-} from "#codecs";
+} from "#planning";
 import { NumberInput } from "../inputs.tsx";
 import { editScenario } from "../store.ts";
 

@@ -1,14 +1,6 @@
 // The scenario's inputs: fleet, cadence, period, currency, formats and platforms, prices and exchange rates.
-import {
-  type Billing,
-  billingFor,
-  CODECS,
-  type Currency,
-  type FleetScenario,
-  FORMAT_IDS,
-  messagesPerDay,
-  PLATFORMS,
-} from "#codecs";
+import { CODECS, FORMAT_IDS } from "#codecs";
+import { type Billing, billingFor, type Currency, type FleetScenario, messagesPerDay, PLATFORMS } from "#planning";
 import { NumberInput, Row } from "../inputs.tsx";
 import { editScenario } from "../store.ts";
 import { PriceEditor } from "./PriceEditor.tsx";

@@ -1,6 +1,5 @@
 // The paper's Table 7 as published, beside what the general model gives for the same fleet, and why they differ.
-import { paperTable7, PAPER_TABLE7_RULES } from "#codecs";
-import type { FleetResult } from "#codecs/report/fleet.ts";
+import { type FleetResult, PAPER_TABLE7_RULES, paperTable7 } from "#planning";
 import { money } from "../money.ts";
 
 const grouped = (x: number, d = 0) => x.toLocaleString("en-US", { minimumFractionDigits: d, maximumFractionDigits: d });

@@ -1,6 +1,5 @@
 // The transport stack of every platform in the scenario: what each message carries on air, so what it is billed and whether it fits.
-import { platformById } from "#codecs";
-import { stackFor, type FleetScenario } from "#codecs/report/scenario.ts";
+import { type FleetScenario, platformById, stackFor } from "#planning";
 import { StackSelect } from "../../../components/transport/StackSelect.tsx";
 import { Row } from "../inputs.tsx";
 import { editScenario } from "../store.ts";

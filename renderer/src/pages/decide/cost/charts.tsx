@@ -15,8 +15,8 @@ import {
   XAxis,
   YAxis,
 } from "recharts";
-import { type Currency, FORMAT_IDS, type FormatId } from "#codecs";
-import type { FleetResult, SeriesPoint } from "#codecs/report/fleet.ts";
+import { FORMAT_IDS, type FormatId } from "#codecs";
+import type { Currency, FleetResult, SeriesPoint } from "#planning";
 import { useMountInTurn } from "../../../components/common/mountInTurn.ts";
 import { money, moneyShort } from "../money.ts";
 

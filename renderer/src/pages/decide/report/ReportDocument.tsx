@@ -2,7 +2,7 @@
 // Electron's printToPDF. Charts have a fixed width so every medium lays them out alike.
 import { useRef, useState, type ReactNode } from "react";
 import type { FormatId } from "#codecs";
-import type { ReportModel } from "#codecs/report/model.ts";
+import type { ReportModel } from "#planning";
 import { SizesChart, SizesLegend } from "../../../components/analysis/SizesView.tsx";
 import { allTurnsTaken } from "../../../components/common/mountInTurn.ts";
 import type { SizesView } from "../../../state/analysis.ts";

@@ -1,10 +1,8 @@
 // The report page: print-ready document plus the screen-only toolbar (page size, PDF, CSV, PNG charts).
 import { useMemo, useState } from "react";
 import type { Layout } from "#codecs";
-import { reportCsv } from "#codecs/report/csv.ts";
-import { buildReport, type ReportModel } from "#codecs/report/model.ts";
-import type { FleetScenario } from "#codecs/report/scenario.ts";
 import { PAGE_SIZES, type PageSize } from "#host/api/report.ts";
+import { buildReport, type FleetScenario, reportCsv, type ReportModel } from "#planning";
 import { base64ToBytes, downloadBlob, slug } from "./download.ts";
 import { chartToPng } from "./exportPng.ts";
 import { ReportDocument } from "./ReportDocument.tsx";
