@@ -9,16 +9,67 @@ const layer = (target, from, message, except) => ({ target, from, message, ...(e
 
 // every folder a lower layer must not reach, named once
 const ABOVE_CODECS = ["./devkit-bridge", "./services", "./host", "./bin", "./app", "./renderer", "./e2e"];
+// every top-level folder with code, for the entries rule below
+const TOP = ["./codecs", "./planning", "./exporters", "./firmware", "./scripts", ...ABOVE_CODECS];
+const others = (folder) => TOP.filter((t) => t !== folder);
 const ABOVE_SHARED = ["./host", "./bin", "./app", "./renderer", "./e2e"];
 const SERVICES_BUT_SHARED = ["./services/!(shared)/**", "./services/*.ts"];
 
 const zones = [
-  layer("./codecs", ABOVE_CODECS, "codecs/ is the bottom layer: it imports only itself and npm packages."),
+  layer(
+    "./codecs",
+    [...ABOVE_CODECS, "./planning", "./exporters", "./firmware"],
+    "codecs/ is the bottom layer (the wire): it imports only itself and npm packages.",
+  ),
   layer(
     ["./codecs/src", "./firmware/templates"],
     ["./devkit-bridge", "./codecs/test", "./codecs/bench", "./firmware/templates/embedAstronode.ts"],
     "codecs/src is pure: no devkit-bridge, tests or Node scripts.",
   ),
+  layer(
+    "./planning",
+    [...ABOVE_CODECS, "./exporters", "./firmware"],
+    "planning/ (fleet planning) sits on codecs/ only: never exporters/, firmware/ or anything above.",
+  ),
+  layer(
+    "./planning/src",
+    ["./planning/test", "./codecs/test", "./codecs/bench"],
+    "planning/src is pure: no tests or benches.",
+  ),
+  layer(
+    "./exporters",
+    [...ABOVE_CODECS, "./planning"],
+    "exporters/ (code generation) sits on codecs/ and firmware/templates/ only.",
+  ),
+  layer(
+    "./exporters/src",
+    [
+      "./exporters/test",
+      "./exporters/bench",
+      "./codecs/test",
+      "./codecs/bench",
+      "./firmware/templates/embedAstronode.ts",
+      "./firmware/esp32-bridge",
+      "./firmware/astronode-c",
+    ],
+    "exporters/src is pure: no tests, benches or Node scripts.",
+  ),
+  // the pure folders are read from outside through their entries only (docs/design/layers.md lists them)
+  layer(
+    others("./codecs"),
+    "./codecs/src",
+    'Outside codecs/, import the wire from its entries: "#codecs", "#codecs/analysis" or "#codecs/plans".',
+    ["./index.ts", "./analysis/index.ts", "./plans.ts"],
+  ),
+  layer(
+    others("./planning"),
+    "./planning/src",
+    'Outside planning/, import it from its entries: "#planning", "#planning/advisor", "#planning/channel", "#planning/ingest" or "#planning/paper".',
+    ["./index.ts", "./advisor/index.ts", "./channel/index.ts", "./transport/ingest.ts", "./paper/index.ts"],
+  ),
+  layer(others("./exporters"), "./exporters/src", 'Outside exporters/, import code generation from "#exporters".', [
+    "./index.ts",
+  ]),
   layer("./devkit-bridge", ["./services", ...ABOVE_SHARED], "devkit-bridge/ builds on codecs/ only."),
   layer(
     "./services/shared",
@@ -41,6 +92,12 @@ const zones = [
     "renderer/ uses codecs/ and host/api only.",
   ),
 ];
+
+/** no-restricted-imports options: inside `folder`, its own entries ("#folder", "#folder/<sub>") are off limits */
+function ownEntries(folder, also, subs) {
+  const message = `Inside ${folder}/ ${also ? `${also} ` : ""}import the module itself (relative): "#${folder}" re-exports this folder.`;
+  return { paths: [`#${folder}`, ...subs.map((s) => `#${folder}/${s}`)].map((name) => ({ name, message })) };
+}
 
 export default [
   {
@@ -107,24 +164,28 @@ export default [
     },
   },
   {
-    // codecs/src/index.ts imports the codec layer: taking names from it inside that layer makes a cycle
+    // an entry imports its folder's modules: taking names from it inside that folder makes a cycle
     files: ["codecs/**/*.{ts,tsx}", "firmware/**/*.ts"],
+    rules: { "no-restricted-imports": ["error", ownEntries("codecs", "and firmware/", ["analysis", "plans"])] },
+  },
+  {
+    files: ["planning/**/*.{ts,tsx}"],
     rules: {
-      "no-restricted-imports": [
-        "error",
-        {
-          paths: [
-            {
-              name: "#codecs",
-              message: "Inside codecs/ and firmware/, import the module itself (relative or #codecs/<module>.ts).",
-            },
-          ],
-        },
-      ],
+      "no-restricted-imports": ["error", ownEntries("planning", "", ["advisor", "channel", "ingest", "paper"])],
     },
   },
   {
-    files: ["codecs/src/**/*.{ts,tsx}", "firmware/templates/**/*.ts", "renderer/src/**/*.{ts,tsx}"],
+    files: ["exporters/**/*.{ts,tsx}"],
+    rules: { "no-restricted-imports": ["error", ownEntries("exporters", "", [])] },
+  },
+  {
+    files: [
+      "codecs/src/**/*.{ts,tsx}",
+      "planning/src/**/*.{ts,tsx}",
+      "exporters/src/**/*.{ts,tsx}",
+      "firmware/templates/**/*.ts",
+      "renderer/src/**/*.{ts,tsx}",
+    ],
     ignores: ["firmware/templates/embedAstronode.ts"],
     rules: { "import/no-nodejs-modules": "error" },
   },
