@@ -54,6 +54,6 @@ export type { AsSentOptions, DecodedAsSent } from "./formats/asSent.ts";
 // sizes and layout evolution
 export { describeError, measureSizes } from "./analysis/sizes.ts";
 export type { FormatSizes } from "./analysis/sizes.ts";
-export { shareOver, summarize, type SizeStats } from "./analysis/stats.ts";
+export { shareOver } from "./analysis/stats.ts";
 export { diffLayouts, formatLabel as formatShortLabel } from "./evolution/diff.ts";
 export type { Compat, FormatVerdict, LayoutDiff } from "./evolution/types.ts";
