@@ -27,6 +27,7 @@ export function rendererIsCurrent(): boolean {
   const sources = Math.max(
     newestMtime(path.join(repoRoot, "renderer")),
     newestMtime(path.join(repoRoot, "codecs/src")),
+    newestMtime(path.join(repoRoot, "planning/src")),
     statSync(path.join(repoRoot, "vite.config.ts")).mtimeMs,
   );
   return statSync(index).mtimeMs >= sources;

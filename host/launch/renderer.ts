@@ -3,8 +3,8 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 
-/** everything the vite build reads: the UI, the codecs it bundles into its worker, the contract */
-const SOURCES = ["renderer", "codecs/src", "host/api", "vite.config.ts", "package.json"];
+/** everything the vite build reads: the UI, the codecs and planning it bundles (workers too), the contract */
+const SOURCES = ["renderer", "codecs/src", "planning/src", "host/api", "vite.config.ts", "package.json"];
 
 function newestMtime(p: string): number {
   let st;

@@ -139,6 +139,7 @@ describe("stack export bundle", () => {
         "node_modules",
         "package-lock.json",
         "package.json",
+        "planning",
         "services",
       ]);
 
