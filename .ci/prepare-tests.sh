@@ -45,7 +45,7 @@ fi
 bash .ci/setup-python.sh
 
 # the SBE XML export is proven with the official tool; fetched once into the git-ignored .cache/ so
-# the tests never download (keep the version in step with codecs/test/exports-sbe/sbeTool.ts)
+# the tests never download (keep the version in step with exporters/test/sbe/sbeTool.ts)
 sbe_jar=".cache/m2/uk/co/real-logic/sbe-all/1.38.1/sbe-all-1.38.1.jar"
 if [[ ! -f $sbe_jar ]]; then
   echo "prepare-tests: fetching the SBE tool (sbe-all 1.38.1) from Maven Central"

@@ -1,4 +1,4 @@
-// `npx tsx codecs/bench/protobuf-static.bench.ts`: our protobuf codec against protobufjs static code
+// `npx tsx exporters/bench/protobuf-static.bench.ts`: our protobuf codec against protobufjs static code
 // (pbjs -t static-module) generated from the same .proto, on the paper preset. Prints numbers only.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";

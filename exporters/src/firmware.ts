@@ -1,7 +1,7 @@
 // The ESP32 firmware project (PlatformIO + Arduino) for a layout: simulated sensors from the sample
 // models, the chosen format's encoder (nanopb for Protobuf, the generated C packers otherwise), the
 // Astronode S uplink over the shared C framing of firmware/astronode-c, and a host build of the same
-// portable C. codecs/test/exports/firmware.test.ts builds that host part and runs it against the
+// portable C. exporters/test/c/firmware.test.ts builds that host part and runs it against the
 // studio's module simulator.
 import type { Layout } from "#codecs";
 import { bitpackedPlan, planStruct } from "#codecs/plans";

@@ -1,7 +1,7 @@
 // nanopb options for the .proto of generateProto(): every string, bytes and repeated field gets the
 // static size the layout allows, so nanopb_generator emits plain C structs (no callbacks, no malloc),
 // and integers get the narrowest C type their range needs. The bytes are the protobuf codec's;
-// codecs/test/exports/nanopb.test.ts compiles both with Debian's nanopb and compares.
+// exporters/test/c/nanopb.test.ts compiles both with Debian's nanopb and compares.
 import { type IssueAt, type Layout, LayoutError } from "#codecs";
 import { compileTextTime, type ProtoField, type ProtoMessage, protoModel, type ValueMap } from "#codecs/plans";
 import { cHeader } from "./c/emit.ts";

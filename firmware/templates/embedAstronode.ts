@@ -1,7 +1,7 @@
 // Copies the shared Astronode C framing (firmware/astronode-c: include/astronode.h, src/astronode.c)
 // into astronodeC.generated.ts, so codecs/ can put it into firmware exports in Node, Vite and vitest
 // alike without reading files. Run `npm run embed:astronode` after changing astronode-c;
-// codecs/test/exports/firmware.test.ts fails while the copy is stale.
+// exporters/test/c/firmware.test.ts fails while the copy is stale.
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";

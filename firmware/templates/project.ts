@@ -1,6 +1,6 @@
 // The ESP32 project around the generated C: PlatformIO configuration, the Arduino sketch (the only
 // board-specific code), a host build that runs the same C on a PC, and the README. Filled by
-// codecs/src/exporters/firmware.ts.
+// exporters/src/firmware.ts.
 
 export interface ProjectParams {
   /** layout name, for comments and the README */

@@ -23,11 +23,11 @@ export interface CostInput {
   fragmentHeaderBytes?: number;
   /**
    * every message carries the header, records that fit included: what a receiver needs when it
-   * cannot otherwise tell a fragment from a whole record (see codecs/src/fragmentation)
+   * cannot otherwise tell a fragment from a whole record (see planning/src/fragmentation)
    */
   headerOnEveryMessage?: boolean;
   /**
-   * bytes a protocol stack adds to every message of a payload size (codecs/src/transport): on an IP link
+   * bytes a protocol stack adds to every message of a payload size (planning/src/transport): on an IP link
    * they are sent and billed with each message and each fragment; absent for a modem link (raw payload)
    */
   transportOverhead?: OverheadFn;

@@ -72,7 +72,7 @@ export interface FragmentationInput {
   messagesPerDay: number;
   days?: number;
   billing?: Billing;
-  /** the transport stack's bytes per message (codecs/src/transport/platformStack.ts); none for a raw modem payload */
+  /** the transport stack's bytes per message (planning/src/transport/platformStack.ts); none for a raw modem payload */
   transportOverhead?: OverheadFn;
 }
 

@@ -89,7 +89,7 @@ export const platformSchema = z
      * What the device hands the network: "modem" — the payload itself, framed by the platform (Astronode,
      * Kinéis, Iridium SBD, Sigfox, LoRaWAN FRMPayload), so the limit and the bill count payload bytes;
      * "ip" — IP datagrams, so a protocol stack's headers travel and are billed with every message, and a
-     * limit, when set, is the largest datagram (see codecs/src/transport/platformStack.ts).
+     * limit, when set, is the largest datagram (see planning/src/transport/platformStack.ts).
      */
     link: z.enum(["modem", "ip"]).default("modem"),
     status: z.enum(["operational", "discontinued"]).default("operational"),

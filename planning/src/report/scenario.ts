@@ -36,7 +36,7 @@ export const fleetScenarioSchema = z
     billing: z.record(platformId, billingSchema).default({}),
     /** 1 unit of the key currency = rate units of the scenario currency */
     rates: z.partialRecord(currencySchema, z.number().positive().max(1e6)).default({}),
-    /** transport stack per platform id (codecs/src/transport/platformStack.ts); a platform left out uses its default */
+    /** transport stack per platform id (planning/src/transport/platformStack.ts); a platform left out uses its default */
     transport: z.record(platformId, z.enum(STACK_IDS)).default({}),
     /** show the paper's Table 7 beside the general model (its published sizes, its roundings) */
     paperTable7: z.boolean().default(false),
