@@ -27,6 +27,11 @@ const zones = [
     "codecs/src is pure: no devkit-bridge, tests or Node scripts.",
   ),
   layer(
+    "./firmware/templates",
+    [...ABOVE_CODECS, "./codecs", "./planning", "./exporters"],
+    "firmware/templates/ are the C sources the exporters fill: they import nothing of ours.",
+  ),
+  layer(
     "./planning",
     [...ABOVE_CODECS, "./exporters", "./firmware"],
     "planning/ (fleet planning) sits on codecs/ only: never exporters/, firmware/ or anything above.",
