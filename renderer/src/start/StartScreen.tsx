@@ -1,17 +1,10 @@
 // Start screen: presets to begin from, recent projects, a blank layout, or a layout file.
 import { useEffect, useRef, useState } from "react";
 import type { ProjectSummary, Res } from "#host/api/contract.ts";
-import { asHostError } from "../../host/errors.ts";
-import {
-  createEmpty,
-  createProject,
-  importFile,
-  openFileDialog,
-  openProject,
-  useSession,
-} from "../../state/session.ts";
-import { Icon } from "../common/Icon.tsx";
-import { ThemeToggle } from "../common/ThemeToggle.tsx";
+import { asHostError } from "../host/errors.ts";
+import { createEmpty, createProject, importFile, openFileDialog, openProject, useSession } from "../state/session.ts";
+import { Icon } from "../ui/Icon.tsx";
+import { ThemeToggle } from "../ui/ThemeToggle.tsx";
 
 type Presets = Res<"presets.list">;
 

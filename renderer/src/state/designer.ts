@@ -4,10 +4,10 @@
 import { create } from "zustand";
 import { LayoutChecker, type Field, type Layout } from "#codecs";
 import { keepProtobufNumbers, pinProtobufNumbers } from "#codecs/layout/protobufNumbers.ts";
-import { afterPaint } from "./afterPaint.ts";
 import { initHistory, record, redo, undo, type History } from "./history.ts";
 import { indexIssues, type IssueIndex } from "./issues.ts";
 import { locate } from "./tree.ts";
+import { afterPaint } from "../ui/afterPaint.ts";
 
 export interface DesignerState {
   projectId: string | null;

@@ -1,6 +1,6 @@
 // Light/dark switch; the choice is remembered with the other settings.
 import { Icon } from "./Icon.tsx";
-import { useSettings } from "../../state/settings.ts";
+import { useSettings } from "../state/settings.ts";
 
 export function ThemeToggle() {
   const theme = useSettings((s) => s.theme);

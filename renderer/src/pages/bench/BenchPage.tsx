@@ -11,8 +11,8 @@ import { QueueCard } from "./QueueCard.tsx";
 import { SendCard } from "./SendCard.tsx";
 import { SimCard } from "./SimCard.tsx";
 import { refreshPorts, startBench, useBench } from "./store.ts";
-import { ThemeToggle } from "../../components/common/ThemeToggle.tsx";
 import { go } from "../../nav/store.ts";
+import { ThemeToggle } from "../../ui/ThemeToggle.tsx";
 import "./bench.css";
 
 export function BenchPage() {

@@ -3,9 +3,9 @@
 import { FORMAT_IDS } from "#codecs";
 import { FleetResults, Seed003Results } from "./Results.tsx";
 import { cancelSimulation, runSimulation, setChannelWorker, setField, useChannel, type ChannelForm } from "./store.ts";
-import { ThemeToggle } from "../../components/common/ThemeToggle.tsx";
 import { go } from "../../nav/store.ts";
 import { useDesigner } from "../../state/designer.ts";
+import { ThemeToggle } from "../../ui/ThemeToggle.tsx";
 import "./channel.css";
 
 setChannelWorker(

@@ -5,11 +5,11 @@ import { CostPage, ScenarioBar } from "./cost/CostPage.tsx";
 import { ReportPage } from "./report/ReportPage.tsx";
 import { ensureCosts } from "./store.ts";
 import { DECIDE_TABS } from "./tabs.ts";
-import { ThemeToggle } from "../../components/common/ThemeToggle.tsx";
 import { KeepUntilPainted } from "../../nav/KeepUntilPainted.tsx";
 import { useSlotRoute } from "../../nav/slotRoute.ts";
 import { go } from "../../nav/store.ts";
 import { useDesigner } from "../../state/designer.ts";
+import { ThemeToggle } from "../../ui/ThemeToggle.tsx";
 import "./decide.css";
 
 export function DecidePage() {

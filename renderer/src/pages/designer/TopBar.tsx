@@ -1,8 +1,6 @@
 // Designer header: back to projects, project name (click to rename), undo/redo, autosave state, export, theme.
 import { useState } from "react";
-import { Icon } from "../../components/common/Icon.tsx";
-import { LengthNotice, useLengthLimit } from "../../components/common/LengthLimit.tsx";
-import { ThemeToggle } from "../../components/common/ThemeToggle.tsx";
+import { LengthNotice, useLengthLimit } from "./LengthLimit.tsx";
 import { useDesigner } from "../../state/designer.ts";
 import {
   exportLayout,
@@ -12,6 +10,8 @@ import {
   useSession,
   type SaveStatus,
 } from "../../state/session.ts";
+import { Icon } from "../../ui/Icon.tsx";
+import { ThemeToggle } from "../../ui/ThemeToggle.tsx";
 
 /** projects.rename accepts 1–128 characters (host/api/contract.ts) */
 const PROJECT_NAME_MAX = 128;

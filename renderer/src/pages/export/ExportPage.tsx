@@ -7,11 +7,11 @@ import { ExportPicker } from "./ExportPicker.tsx";
 import { FilePreview } from "./FilePreview.tsx";
 import { enterExportPage, useExport } from "./store.ts";
 import { EXPORT_TABS } from "./tabs.ts";
-import { usePaintedOnce } from "../../components/common/paintedOnce.ts";
-import { ThemeToggle } from "../../components/common/ThemeToggle.tsx";
 import { useSlotRoute } from "../../nav/slotRoute.ts";
 import { go } from "../../nav/store.ts";
 import { useDesigner } from "../../state/designer.ts";
+import { usePaintedOnce } from "../../ui/paintedOnce.ts";
+import { ThemeToggle } from "../../ui/ThemeToggle.tsx";
 
 export function ExportPage() {
   const name = useDesigner((s) => s.projectName);

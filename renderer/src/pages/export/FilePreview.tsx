@@ -3,7 +3,7 @@ import { useMemo } from "react";
 import { utf8Length } from "#codecs/text/bytes.ts";
 import { highlight } from "./highlight.ts";
 import { copyPreview, useExport, type ExportFileView } from "./store.ts";
-import { keepLast } from "../../keepLast.ts";
+import { keepLast } from "../../ui/keepLast.ts";
 
 // the file on screen when the page is left is the one shown on coming back: its tokens are kept
 const highlightKept = keepLast(highlight);

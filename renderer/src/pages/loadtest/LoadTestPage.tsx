@@ -7,8 +7,8 @@ import { HistoryCard } from "./HistoryCard.tsx";
 import { ResultCard } from "./ResultCard.tsx";
 import { RunCard } from "./RunCard.tsx";
 import { startLoadTest, useLoadTest } from "./store.ts";
-import { ThemeToggle } from "../../components/common/ThemeToggle.tsx";
 import { go } from "../../nav/store.ts";
+import { ThemeToggle } from "../../ui/ThemeToggle.tsx";
 import "./loadtest.css";
 
 export function LoadTestPage() {

@@ -12,8 +12,8 @@ import { RefusedCard } from "./RefusedCard.tsx";
 import { LogsCard, ServicesCard } from "./ServicesCard.tsx";
 import { StartCard } from "./StartCard.tsx";
 import { isLive, refresh, stackDown, startStack, useStack } from "./store.ts";
-import { ThemeToggle } from "../../components/common/ThemeToggle.tsx";
 import { go } from "../../nav/store.ts";
+import { ThemeToggle } from "../../ui/ThemeToggle.tsx";
 import "./stack.css";
 
 const STATE_TEXT = {

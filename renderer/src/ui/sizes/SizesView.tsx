@@ -6,7 +6,7 @@ import { SIZE_STATS, SizeBars, type SizeDatum } from "./SizeBars.tsx";
 import type { SizesView as Sizes } from "../../state/analysis.ts";
 import { useSettings } from "../../state/settings.ts";
 import type { FormatResult } from "../../worker/protocol.ts";
-import { fixed1, percent } from "../common/format.ts";
+import { fixed1, percent } from "../format.ts";
 
 /**
  * What the chart draws: when none of it changed (an edit that moves no byte) the chart is not drawn

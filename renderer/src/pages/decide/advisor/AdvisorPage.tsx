@@ -16,7 +16,7 @@ import {
   targetBytesOf,
   useAdvisor,
 } from "./store.ts";
-import { usePaintedOnce } from "../../../components/common/paintedOnce.ts";
+import { usePaintedOnce } from "../../../ui/paintedOnce.ts";
 
 setAdvisorWorker(
   () => new Worker(new URL("./advisor.worker.ts", import.meta.url), { type: "module", name: "advisor" }),

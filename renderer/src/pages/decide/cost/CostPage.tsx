@@ -4,8 +4,8 @@ import type { FormatId } from "#codecs";
 import { evaluateFleet, type FleetResult } from "#codecs/report/fleet.ts";
 import type { FleetScenario } from "#codecs/report/scenario.ts";
 import { layoutStackId } from "#codecs/transport/platformStack.ts";
-import { keepLast } from "../../../keepLast.ts";
 import { useDesigner } from "../../../state/designer.ts";
+import { keepLast } from "../../../ui/keepLast.ts";
 import { measuredFrom } from "../measured.ts";
 import { activeScenario, addScenario, removeScenario, selectScenario, useDecide } from "../store.ts";
 import {
@@ -20,8 +20,8 @@ import { CostTable } from "./CostTable.tsx";
 import { FragmentationPanel } from "./FragmentationPanel.tsx";
 import { ScenarioForm } from "./ScenarioForm.tsx";
 import { Table7Panel } from "./Table7Panel.tsx";
-import { usePaintedOnce } from "../../../components/common/paintedOnce.ts";
 import { useAnalysis, type SizesView } from "../../../state/analysis.ts";
+import { usePaintedOnce } from "../../../ui/paintedOnce.ts";
 
 export function ScenarioBar() {
   const doc = useDecide((s) => s.doc);

@@ -1,7 +1,7 @@
 // The transport stack of every platform in the scenario: what each message carries on air, so what it is billed and whether it fits.
 import { platformById } from "#codecs";
 import { stackFor, type FleetScenario } from "#codecs/report/scenario.ts";
-import { StackSelect } from "../../../components/transport/StackSelect.tsx";
+import { StackSelect } from "../../../ui/StackSelect.tsx";
 import { Row } from "../inputs.tsx";
 import { editScenario } from "../store.ts";
 

@@ -9,15 +9,15 @@ import { base64ToBytes, downloadBlob, slug } from "./download.ts";
 import { chartToPng } from "./exportPng.ts";
 import { ReportDocument } from "./ReportDocument.tsx";
 import { reportSnapshot } from "./snapshot.ts";
-import { allTurnsTaken } from "../../../components/common/mountInTurn.ts";
-import { usePaintedOnce } from "../../../components/common/paintedOnce.ts";
 import { asHostError } from "../../../host/errors.ts";
-import { keepLast } from "../../../keepLast.ts";
 import { useAnalysis, type SizesView } from "../../../state/analysis.ts";
 import { useDesigner } from "../../../state/designer.ts";
 import { useSession } from "../../../state/session.ts";
 import { useSettings } from "../../../state/settings.ts";
+import { keepLast } from "../../../ui/keepLast.ts";
+import { usePaintedOnce } from "../../../ui/paintedOnce.ts";
 import { measuredFrom } from "../measured.ts";
+import { allTurnsTaken } from "../mountInTurn.ts";
 import { activeScenario, flushCosts, useDecide } from "../store.ts";
 
 const PAGE_CSS: Record<PageSize, string> = { A4: "A4", Letter: "letter" };

@@ -5,15 +5,15 @@ import { useDeferredValue, useEffect, useState, type ReactNode } from "react";
 import type { Layout } from "#codecs";
 import { AttributionView } from "./AttributionView.tsx";
 import { ByteMapView } from "./ByteMapView.tsx";
-import { chosenLimits, PlatformPicker } from "./PlatformPicker.tsx";
-import { SizeErrors, SizesChart, SizesLegend, SizesTable, Verdicts } from "./SizesView.tsx";
-import { perfRendered } from "../../perf.ts";
-import { useAnalysis } from "../../state/analysis.ts";
-import { useDesigner } from "../../state/designer.ts";
-import { SAMPLE_COUNTS, useSettings, type AnalysisTab } from "../../state/settings.ts";
-import { refineAgain, stopRefining } from "../../worker/controller.ts";
-import { count, ms } from "../common/format.ts";
-import { OnAirPanel } from "../transport/OnAirPanel.tsx";
+import { OnAirPanel } from "./OnAirPanel.tsx";
+import { perfRendered } from "../../../perf.ts";
+import { useAnalysis } from "../../../state/analysis.ts";
+import { useDesigner } from "../../../state/designer.ts";
+import { SAMPLE_COUNTS, useSettings, type AnalysisTab } from "../../../state/settings.ts";
+import { count, ms } from "../../../ui/format.ts";
+import { chosenLimits, PlatformPicker } from "../../../ui/sizes/PlatformPicker.tsx";
+import { SizeErrors, SizesChart, SizesLegend, SizesTable, Verdicts } from "../../../ui/sizes/SizesView.tsx";
+import { refineAgain, stopRefining } from "../../../worker/controller.ts";
 
 const TABS: { id: AnalysisTab; label: string }[] = [
   { id: "sizes", label: "Sizes" },

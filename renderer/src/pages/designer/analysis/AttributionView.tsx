@@ -3,13 +3,13 @@ import { useMemo } from "react";
 import { Bar, BarChart, CartesianGrid, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { Layout } from "#codecs";
 import type { Attribution } from "#codecs/analysis/attribution.ts";
-import { niceAxis } from "./axis.ts";
-import { useAnalysis } from "../../state/analysis.ts";
-import { useDesigner } from "../../state/designer.ts";
-import { useSettings } from "../../state/settings.ts";
-import { locate } from "../../state/tree.ts";
-import { fieldColor, framingColor } from "../common/colors.ts";
-import { fixed1 } from "../common/format.ts";
+import { useAnalysis } from "../../../state/analysis.ts";
+import { useDesigner } from "../../../state/designer.ts";
+import { useSettings } from "../../../state/settings.ts";
+import { locate } from "../../../state/tree.ts";
+import { fixed1 } from "../../../ui/format.ts";
+import { niceAxis } from "../../../ui/sizes/axis.ts";
+import { fieldColor, framingColor } from "../colors.ts";
 
 type Row = Record<string, number | string>;
 

@@ -2,12 +2,12 @@
 import { useMemo, useState, type MouseEvent } from "react";
 import { FORMAT_IDS, type FormatId, type Layout, type Span } from "#codecs";
 import type { ByteMap } from "#codecs/analysis/bytemap.ts";
-import { useAnalysis } from "../../state/analysis.ts";
-import { useDesigner } from "../../state/designer.ts";
-import { useSettings } from "../../state/settings.ts";
-import { flatten } from "../../state/tree.ts";
-import { fieldTint, framingTint } from "../common/colors.ts";
-import { Icon } from "../common/Icon.tsx";
+import { useAnalysis } from "../../../state/analysis.ts";
+import { useDesigner } from "../../../state/designer.ts";
+import { useSettings } from "../../../state/settings.ts";
+import { flatten } from "../../../state/tree.ts";
+import { Icon } from "../../../ui/Icon.tsx";
+import { fieldTint, framingTint } from "../colors.ts";
 
 const ROW = 16;
 

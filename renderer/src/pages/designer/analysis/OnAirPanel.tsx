@@ -5,8 +5,8 @@ import { Bar, BarChart, CartesianGrid, ReferenceLine, ResponsiveContainer, Toolt
 import { platformById, type Platform } from "#codecs";
 import { layoutStackId, onAirSummary, resolveStack, type OnAirSummary } from "#codecs/transport/platformStack.ts";
 import { useStackChoice } from "./stackChoice.ts";
-import { StackSelect } from "./StackSelect.tsx";
-import type { SizesView } from "../../state/analysis.ts";
+import type { SizesView } from "../../../state/analysis.ts";
+import { StackSelect } from "../../../ui/StackSelect.tsx";
 
 interface Column {
   platform: Platform;

@@ -1,8 +1,8 @@
 // Designer commands shared by buttons, keyboard shortcuts and drops: each is one undoable edit.
 import type { Field } from "#codecs";
-import { useDesigner } from "./designer.ts";
 import { keyFromName } from "./keys.ts";
 import { newField, newFieldId, type PaletteItem } from "./palette.ts";
+import { useDesigner } from "../../../state/designer.ts";
 import {
   allIds,
   duplicateField,
@@ -16,7 +16,7 @@ import {
   removeField,
   siblingsOf,
   uniqueKey,
-} from "./tree.ts";
+} from "../../../state/tree.ts";
 
 export interface Place {
   parentId: string | null;

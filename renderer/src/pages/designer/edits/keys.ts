@@ -3,7 +3,7 @@
 // must not break), and only while the key still equals what the previous name produced, so a key
 // typed by hand is never overwritten and no flag has to be stored in the layout.
 import type { Field } from "#codecs";
-import { uniqueKey } from "./tree.ts";
+import { uniqueKey } from "../../../state/tree.ts";
 
 const MAX_KEY = 64;
 

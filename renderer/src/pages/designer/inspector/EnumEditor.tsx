@@ -2,9 +2,9 @@
 import type { ScalarType } from "#codecs";
 import { LIMITS } from "#codecs/layout/limits.ts";
 import { Messages, NumberField, Row } from "./controls.tsx";
-import { issuesAt, type FieldIssue } from "../../state/issues.ts";
-import { Icon } from "../common/Icon.tsx";
-import { LengthNotice, useLengthLimit } from "../common/LengthLimit.tsx";
+import { issuesAt, type FieldIssue } from "../../../state/issues.ts";
+import { Icon } from "../../../ui/Icon.tsx";
+import { LengthNotice, useLengthLimit } from "../LengthLimit.tsx";
 
 type EnumType = Extract<ScalarType, { kind: "enum" }>;
 

@@ -8,10 +8,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { parseLayout, type Field, type Layout } from "#codecs";
 import type { HostApi, Project } from "#host/api/contract.ts";
 import { Inspector } from "./Inspector.tsx";
-import { duplicate } from "../../state/actions.ts";
-import { useDesigner } from "../../state/designer.ts";
-import { readDraft } from "../../state/drafts.ts";
-import { usePendingInputs } from "../../state/pendingInputs.ts";
+import { useDesigner } from "../../../state/designer.ts";
+import { readDraft } from "../../../state/drafts.ts";
+import { usePendingInputs } from "../../../state/pendingInputs.ts";
 import {
   DRAFT_WRITE_MAX_MS,
   goHome,
@@ -19,8 +18,9 @@ import {
   renameProject,
   SAVE_DEBOUNCE_MS,
   useSession,
-} from "../../state/session.ts";
-import { locate } from "../../state/tree.ts";
+} from "../../../state/session.ts";
+import { locate } from "../../../state/tree.ts";
+import { duplicate } from "../edits/actions.ts";
 
 const FIELDS: Field[] = [
   {

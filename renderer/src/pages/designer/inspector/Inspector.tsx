@@ -8,10 +8,10 @@ import { SampleEditor } from "./SampleEditor.tsx";
 import { TextRepEditor } from "./TextRepEditor.tsx";
 import { TypeEditor } from "./TypeEditor.tsx";
 import { WireOptions } from "./WireOptions.tsx";
-import { useDesigner } from "../../state/designer.ts";
-import { issuesAt } from "../../state/issues.ts";
-import { locate } from "../../state/tree.ts";
-import { typeBadge } from "../common/format.ts";
+import { useDesigner } from "../../../state/designer.ts";
+import { issuesAt } from "../../../state/issues.ts";
+import { locate } from "../../../state/tree.ts";
+import { typeBadge } from "../../../ui/format.ts";
 
 function FieldInspector({ id }: { id: string }) {
   const field = useDesigner((s) => locate(s.history.present.fields, id)?.field);

@@ -5,7 +5,7 @@ import { LIMITS } from "#codecs/layout/limits.ts";
 import { Messages, NumberField, Row, SelectField, TextField } from "./controls.tsx";
 import { clean, patchField } from "./edit.ts";
 import { useHeldText } from "./heldText.ts";
-import { issuesAt, type FieldIssue } from "../../state/issues.ts";
+import { issuesAt, type FieldIssue } from "../../../state/issues.ts";
 
 type Kind = SampleModel["kind"] | "default";
 

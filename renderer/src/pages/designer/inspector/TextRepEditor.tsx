@@ -3,7 +3,7 @@ import type { Field, TextRep } from "#codecs";
 import { LIMITS } from "#codecs/layout/limits.ts";
 import { NumberField, SelectField, TextField } from "./controls.tsx";
 import { clean, patchField } from "./edit.ts";
-import { issuesAt, type FieldIssue } from "../../state/issues.ts";
+import { issuesAt, type FieldIssue } from "../../../state/issues.ts";
 
 type Mode = "native" | "number" | "string";
 

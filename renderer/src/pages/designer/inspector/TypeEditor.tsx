@@ -4,8 +4,8 @@ import { LIMITS } from "#codecs/layout/limits.ts";
 import { CheckField, NumberField, type NumberProps, Row, SelectField, TextField } from "./controls.tsx";
 import { clean, patchField, switchElement, switchType } from "./edit.ts";
 import { EnumEditor } from "./EnumEditor.tsx";
-import { issuesAt, type FieldIssue } from "../../state/issues.ts";
-import { PALETTE, paletteIdOf } from "../../state/palette.ts";
+import { issuesAt, type FieldIssue } from "../../../state/issues.ts";
+import { PALETTE, paletteIdOf } from "../edits/palette.ts";
 
 const TYPE_OPTIONS = PALETTE.map((p) => ({ value: p.id, label: p.label }));
 const ELEMENT_OPTIONS = PALETTE.filter((p) => p.id !== "array" && p.id !== "group").map((p) => ({

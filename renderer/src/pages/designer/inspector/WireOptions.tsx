@@ -4,7 +4,7 @@ import type { Field, StructStringMode } from "#codecs";
 import { Messages, NumberField, Row, SelectField } from "./controls.tsx";
 import { clean, patchField } from "./edit.ts";
 import { useHeldText } from "./heldText.ts";
-import { issuesAt, type FieldIssue } from "../../state/issues.ts";
+import { issuesAt, type FieldIssue } from "../../../state/issues.ts";
 
 type Options = NonNullable<Field["options"]>;
 type Pb = NonNullable<Options["protobuf"]>;

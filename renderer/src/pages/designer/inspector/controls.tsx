@@ -4,8 +4,8 @@
 // message (heldText.ts) rather than dropped.
 import { useId, type ReactNode } from "react";
 import { useHeldText } from "./heldText.ts";
-import type { FieldIssue } from "../../state/issues.ts";
-import { LengthNotice, useLengthLimit } from "../common/LengthLimit.tsx";
+import type { FieldIssue } from "../../../state/issues.ts";
+import { LengthNotice, useLengthLimit } from "../LengthLimit.tsx";
 
 export function Messages({ issues, local }: { issues?: readonly FieldIssue[]; local?: string | null }) {
   if (!local && !issues?.length) return null;

@@ -1,9 +1,9 @@
 // Inspector edits: one field patched as one undo step; keystrokes in the same control merge.
 import type { Field, FieldType, SampleModel, ScalarType, TextRep } from "#codecs";
-import { useDesigner } from "../../state/designer.ts";
-import { renameWithKey } from "../../state/keys.ts";
-import { paletteItem } from "../../state/palette.ts";
-import { locate, siblingsOf, updateField } from "../../state/tree.ts";
+import { useDesigner } from "../../../state/designer.ts";
+import { locate, siblingsOf, updateField } from "../../../state/tree.ts";
+import { renameWithKey } from "../edits/keys.ts";
+import { paletteItem } from "../edits/palette.ts";
 
 export function patchField(id: string, control: string, fn: (f: Field) => Field): void {
   useDesigner.getState().editFields((fs) => updateField(fs, id, fn), `${id}:${control}`);

@@ -2,9 +2,9 @@
 // the layout; text that does not stays in the control with its message, is held in the pending inputs
 // (the header says "Not saved", the draft keeps it) and comes back when the control is shown again.
 import { createContext, useContext, useEffect, useRef, useState, type KeyboardEvent } from "react";
-import { useDesigner } from "../../state/designer.ts";
-import { fieldShape, holdInput, pendingInput, releaseInput } from "../../state/pendingInputs.ts";
-import { locate } from "../../state/tree.ts";
+import { useDesigner } from "../../../state/designer.ts";
+import { fieldShape, holdInput, pendingInput, releaseInput } from "../../../state/pendingInputs.ts";
+import { locate } from "../../../state/tree.ts";
 
 /** The field the inspector's controls edit; null for the layout's own settings. */
 export const InputOwner = createContext<string | null>(null);
