@@ -4,10 +4,10 @@ import { Suspense, useEffect, useRef } from "react";
 import { KeepUntilPainted } from "./nav/KeepUntilPainted.tsx";
 import { PageBar } from "./nav/PageBar.tsx";
 import { PAGES, pageOf, type Route } from "./nav/pages.tsx";
+import { go, useRoute } from "./nav/routeStore.ts";
 import { SlotRoute } from "./nav/slotRoute.ts";
-import { go, useRoute } from "./nav/store.ts";
+import { useSession } from "./session/autosave.ts";
 import { StartScreen } from "./start/StartScreen.tsx";
-import { useSession } from "./state/session.ts";
 import { useSettings } from "./state/settings.ts";
 
 export function App() {

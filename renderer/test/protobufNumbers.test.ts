@@ -5,7 +5,7 @@ import protobuf from "protobufjs";
 import { beforeEach, describe, expect, it } from "vitest";
 import { type Field, generateProto, type Layout, parseLayout } from "#codecs";
 import { protoModel } from "#codecs/formats/protobuf/model.ts";
-import { useDesigner } from "../src/state/designer.ts";
+import { useDesigner } from "../src/state/layoutStore.ts";
 import { insertField, moveBy, moveField, removeField } from "../src/state/tree.ts";
 
 const leaf = (id: string): Field => ({

@@ -13,12 +13,12 @@ import {
 import { parseLayoutShape } from "#codecs/layout/validate.ts";
 import { codePoints } from "#codecs/text/visible.ts";
 import type { HostApi, Project, ProjectSummary } from "#host/api/contract.ts";
-import { useAnalysis } from "./analysis.ts";
-import { useDesigner } from "./designer.ts";
 import { dropDraft, keepDraft, readDraft } from "./drafts.ts";
-import { keepInputsOf, pendingList, restoreInputs, usePendingInputs } from "./pendingInputs.ts";
-import { locate } from "./tree.ts";
 import { asHostError } from "../host/errors.ts";
+import { useAnalysis } from "../state/analysis.ts";
+import { useDesigner } from "../state/layoutStore.ts";
+import { keepInputsOf, pendingList, restoreInputs, usePendingInputs } from "../state/pendingInputs.ts";
+import { locate } from "../state/tree.ts";
 
 export type SaveStatus = "saved" | "pending" | "saving" | "invalid" | "error" | "conflict";
 

@@ -2,7 +2,7 @@
 // crash or a closed window never loses edits, including edits the host refuses to save yet because
 // the layout is invalid (those are restored with their problems shown).
 import type { Layout } from "#codecs";
-import type { PendingInput } from "./pendingInputs.ts";
+import type { PendingInput } from "../state/pendingInputs.ts";
 
 export interface StoredDraft {
   /** the project version the draft was edited from: a newer one on the host means a conflict */

@@ -2,7 +2,14 @@
 import { useEffect, useRef, useState } from "react";
 import type { ProjectSummary, Res } from "#host/api/contract.ts";
 import { asHostError } from "../host/errors.ts";
-import { createEmpty, createProject, importFile, openFileDialog, openProject, useSession } from "../state/session.ts";
+import {
+  createEmpty,
+  createProject,
+  importFile,
+  openFileDialog,
+  openProject,
+  useSession,
+} from "../session/autosave.ts";
 import { Icon } from "../ui/Icon.tsx";
 import { ThemeToggle } from "../ui/ThemeToggle.tsx";
 

@@ -1,6 +1,7 @@
 // The DevKit bench: connect a DevKit (or the simulator), configure it, send the current design, watch the
 // queue, acks, downlinks and every frame on the line.
 import { useEffect } from "react";
+import { refreshPorts, startBench, useBench } from "./benchStore.ts";
 import { ConfigCard, WifiCard } from "./ConfigCard.tsx";
 import { ConnectionBar, PortProblems } from "./ConnectionBar.tsx";
 import { CountersCard } from "./CountersCard.tsx";
@@ -10,8 +11,7 @@ import { ModuleCard } from "./ModuleCard.tsx";
 import { QueueCard } from "./QueueCard.tsx";
 import { SendCard } from "./SendCard.tsx";
 import { SimCard } from "./SimCard.tsx";
-import { refreshPorts, startBench, useBench } from "./store.ts";
-import { go } from "../../nav/store.ts";
+import { go } from "../../nav/routeStore.ts";
 import { ThemeToggle } from "../../ui/ThemeToggle.tsx";
 import "./bench.css";
 

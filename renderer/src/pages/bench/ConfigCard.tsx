@@ -7,7 +7,7 @@ import {
   type ModuleConfig,
   type WifiSettings,
 } from "#devkit-bridge/protocol/commands.ts";
-import { act, flash, loadInfo, useBench } from "./store.ts";
+import { act, flash, loadInfo, useBench } from "./benchStore.ts";
 import { ActionButton, Card, Empty, ErrorLine, FlashLine } from "./ui.tsx";
 
 const FLAGS: [keyof Omit<ModuleConfig, "evtMask">, string, string][] = [

@@ -1,5 +1,5 @@
 // Port picker (simulators and serial ports, with why a port cannot be used), connect/disconnect, link state.
-import { act, disconnect, refreshPorts, useBench } from "./store.ts";
+import { act, disconnect, refreshPorts, useBench } from "./benchStore.ts";
 import { ActionButton, ErrorLine } from "./ui.tsx";
 
 const STATE_LABEL = {

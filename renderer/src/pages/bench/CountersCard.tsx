@@ -7,7 +7,7 @@ import {
   MST_FIELDS,
   PER_FIELDS,
 } from "#devkit-bridge/protocol/commands.ts";
-import { act, useBench } from "./store.ts";
+import { act, useBench } from "./benchStore.ts";
 import { ActionButton, Card, Empty, ErrorLine } from "./ui.tsx";
 
 type Field = { key: string; label: string };

@@ -1,6 +1,6 @@
 // SAK/EVT polling and what it brings: acks, downlink commands, resets, lost connections.
 import { useState } from "react";
-import { act, readDownlink, useBench } from "./store.ts";
+import { act, readDownlink, useBench } from "./benchStore.ts";
 import { ActionButton, Card, clock, Empty, ErrorLine } from "./ui.tsx";
 
 const BITS = [

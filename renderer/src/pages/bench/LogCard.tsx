@@ -1,6 +1,6 @@
 // Every frame on the line, timestamped, as hex and in words; exportable as text or JSON lines.
 import { useEffect, useRef, useState } from "react";
-import { act, useBench } from "./store.ts";
+import { act, useBench } from "./benchStore.ts";
 import { ActionButton, Card, clock, Empty, ErrorLine } from "./ui.tsx";
 
 function download(fileName: string, content: string, type: string): void {

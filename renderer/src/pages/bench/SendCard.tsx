@@ -2,11 +2,11 @@
 // limit before anything is sent; plus custom hex, dequeue and free.
 import { useMemo, useState } from "react";
 import { codecFor, CODECS, FORMAT_IDS, type FormatId, generateSamples, platformById } from "#codecs";
-import { act, flash, refreshQueue, useBench } from "./store.ts";
+import { act, flash, refreshQueue, useBench } from "./benchStore.ts";
 import { ActionButton, Card, Empty, ErrorLine, FlashLine } from "./ui.tsx";
-import { go } from "../../nav/store.ts";
-import { useDesigner } from "../../state/designer.ts";
-import { flushSave, useSession } from "../../state/session.ts";
+import { go } from "../../nav/routeStore.ts";
+import { flushSave, useSession } from "../../session/autosave.ts";
+import { useDesigner } from "../../state/layoutStore.ts";
 import { useSettings } from "../../state/settings.ts";
 
 const LIMIT = platformById("astrocast")?.uplinkBytes ?? 160;

@@ -2,7 +2,7 @@
 // line speed and the start-up quirk.
 import { useEffect, useState } from "react";
 import type { Res } from "#host/api/contract.ts";
-import { act, flash, useBench } from "./store.ts";
+import { act, flash, useBench } from "./benchStore.ts";
 import { ActionButton, Card, ErrorLine, FlashLine } from "./ui.tsx";
 
 export function SimCard() {

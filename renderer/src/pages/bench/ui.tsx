@@ -1,6 +1,6 @@
 // Small pieces every bench card uses: the card frame, a busy-aware button, an error line, key/value rows.
 import type { ReactNode } from "react";
-import { useBench } from "./store.ts";
+import { useBench } from "./benchStore.ts";
 
 export function Card({
   title,

@@ -4,7 +4,7 @@ import type { FleetStack, FormatId } from "#codecs";
 import { SEED003_CHANNEL } from "#codecs/channel/presets.ts";
 import { layoutStackId } from "#codecs/transport/platformStack.ts";
 import type { ChannelAnswer, ChannelRequest, FleetAnswer, Seed003Answer } from "./protocol.ts";
-import { useDesigner } from "../../state/designer.ts";
+import { useDesigner } from "../../state/layoutStore.ts";
 import { useSettings } from "../../state/settings.ts";
 
 export type Scenario = "seed003" | "fleet";

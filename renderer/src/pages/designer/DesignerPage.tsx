@@ -24,8 +24,8 @@ import { LayoutTree, type DropIndicator } from "./LayoutTree.tsx";
 import { Palette, PaletteOverlay } from "./Palette.tsx";
 import { Banners, TopBar } from "./TopBar.tsx";
 import { TreeToolbar } from "./TreeToolbar.tsx";
-import { useDesigner } from "../../state/designer.ts";
-import { flushSave } from "../../state/session.ts";
+import { flushSave } from "../../session/autosave.ts";
+import { useDesigner } from "../../state/layoutStore.ts";
 import { flatten, locate } from "../../state/tree.ts";
 import { usePaintedOnce } from "../../ui/paintedOnce.ts";
 

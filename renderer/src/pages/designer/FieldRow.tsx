@@ -4,7 +4,7 @@ import { memo, useCallback, useEffect, useRef, type KeyboardEvent } from "react"
 import { hasVisibleCharacter, type Field } from "#codecs";
 import { rowDndId } from "./dnd.ts";
 import { deleteField, duplicate, moveDown, moveIntoGroupAbove, moveOutOfGroup, moveUp } from "./edits/actions.ts";
-import { useDesigner } from "../../state/designer.ts";
+import { useDesigner } from "../../state/layoutStore.ts";
 import { typeBadge } from "../../ui/format.ts";
 import { Icon } from "../../ui/Icon.tsx";
 

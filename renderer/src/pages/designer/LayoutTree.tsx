@@ -9,7 +9,7 @@ import type { Field } from "#codecs";
 import { fieldColor } from "./colors.ts";
 import { endDndId, rowDndId } from "./dnd.ts";
 import { FieldRow } from "./FieldRow.tsx";
-import { useDesigner } from "../../state/designer.ts";
+import { useDesigner } from "../../state/layoutStore.ts";
 import { useSettings } from "../../state/settings.ts";
 
 export interface DropIndicator {

@@ -3,7 +3,7 @@ import { useDraggable } from "@dnd-kit/core";
 import { paletteDndId } from "./dnd.ts";
 import { placeForNew, addField } from "./edits/actions.ts";
 import { PALETTE, type PaletteItem } from "./edits/palette.ts";
-import { useDesigner } from "../../state/designer.ts";
+import { useDesigner } from "../../state/layoutStore.ts";
 import { typeBadge } from "../../ui/format.ts";
 
 function Chip({ item }: { item: PaletteItem }) {

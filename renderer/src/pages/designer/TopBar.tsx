@@ -1,7 +1,6 @@
 // Designer header: back to projects, project name (click to rename), undo/redo, autosave state, export, theme.
 import { useState } from "react";
 import { LengthNotice, useLengthLimit } from "./LengthLimit.tsx";
-import { useDesigner } from "../../state/designer.ts";
 import {
   exportLayout,
   goHome,
@@ -9,7 +8,8 @@ import {
   resolveConflict,
   useSession,
   type SaveStatus,
-} from "../../state/session.ts";
+} from "../../session/autosave.ts";
+import { useDesigner } from "../../state/layoutStore.ts";
 import { Icon } from "../../ui/Icon.tsx";
 import { ThemeToggle } from "../../ui/ThemeToggle.tsx";
 

@@ -4,8 +4,8 @@ import { create } from "zustand";
 import { checkLayout, describeIssue, diffLayouts, type Layout, type LayoutDiff } from "#codecs";
 import type { HostApi, Res } from "#host/api/contract.ts";
 import { asHostError } from "../../host/errors.ts";
-import { useDesigner } from "../../state/designer.ts";
-import { flushSave, useSession } from "../../state/session.ts";
+import { flushSave, useSession } from "../../session/autosave.ts";
+import { useDesigner } from "../../state/layoutStore.ts";
 
 export type ExportInfo = Res<"exports.list">[number];
 export type Generated = Res<"exports.generate">;

@@ -1,6 +1,6 @@
 // The Figure of Merit table: Table 6 of the paper beside the latest run of the same cell here.
 import { formatLabel, PAPER_TABLE6 } from "#codecs";
-import { showRun, useLoadTest } from "./store.ts";
+import { showRun, useLoadTest } from "./loadTestStore.ts";
 import { Card, fmt } from "./ui.tsx";
 
 export function FomCard() {

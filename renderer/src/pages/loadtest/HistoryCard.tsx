@@ -1,7 +1,7 @@
 // Every run kept in the projects database: pick runs to compare or export, open one, delete one.
 import { formatLabel } from "#codecs";
 import { INGEST_TRANSPORT_LABELS } from "#codecs/transport/ingest.ts";
-import { compareRuns, deleteRun, exportRuns, showRun, togglePick, useLoadTest } from "./store.ts";
+import { compareRuns, deleteRun, exportRuns, showRun, togglePick, useLoadTest } from "./loadTestStore.ts";
 import { ActionButton, Card, ErrorLine, FailureCell, fmt, FomValue } from "./ui.tsx";
 
 export function HistoryCard() {

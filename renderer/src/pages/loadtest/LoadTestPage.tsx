@@ -4,10 +4,10 @@ import { CompareCard } from "./CompareCard.tsx";
 import { ConfigCard } from "./ConfigCard.tsx";
 import { FomCard } from "./FomCard.tsx";
 import { HistoryCard } from "./HistoryCard.tsx";
+import { startLoadTest, useLoadTest } from "./loadTestStore.ts";
 import { ResultCard } from "./ResultCard.tsx";
 import { RunCard } from "./RunCard.tsx";
-import { startLoadTest, useLoadTest } from "./store.ts";
-import { go } from "../../nav/store.ts";
+import { go } from "../../nav/routeStore.ts";
 import { ThemeToggle } from "../../ui/ThemeToggle.tsx";
 import "./loadtest.css";
 

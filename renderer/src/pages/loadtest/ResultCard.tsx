@@ -4,7 +4,7 @@ import { FORMAT_LABELS } from "#codecs";
 import { INGEST_TRANSPORT_LABELS } from "#codecs/transport/ingest.ts";
 import { describeWait } from "#services/loadgen/src/spec.ts";
 import { RunCharts } from "./Charts.tsx";
-import { useLoadTest } from "./store.ts";
+import { useLoadTest } from "./loadTestStore.ts";
 import { Card, fmt, FomValue } from "./ui.tsx";
 
 export function ResultCard() {

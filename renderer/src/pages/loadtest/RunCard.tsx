@@ -1,6 +1,6 @@
 // The run in progress: phase, a progress bar, live counters and charts, and cancel.
 import { RunCharts } from "./Charts.tsx";
-import { cancelRun, useLoadTest } from "./store.ts";
+import { cancelRun, useLoadTest } from "./loadTestStore.ts";
 import { ActionButton, Card, ErrorLine, fmt } from "./ui.tsx";
 
 const PHASES: Record<string, string> = {

@@ -1,6 +1,6 @@
 // Pieces every Load Test card uses: the card frame, a busy-aware button, an error line, number formats.
 import type { ReactNode } from "react";
-import { useLoadTest } from "./store.ts";
+import { useLoadTest } from "./loadTestStore.ts";
 
 export function Card({
   title,

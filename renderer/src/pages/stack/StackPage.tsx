@@ -10,9 +10,9 @@ import { RateChart } from "./RateChart.tsx";
 import { RecordsTable } from "./RecordsTable.tsx";
 import { RefusedCard } from "./RefusedCard.tsx";
 import { LogsCard, ServicesCard } from "./ServicesCard.tsx";
+import { isLive, refresh, stackDown, startStack, useStack } from "./stackStore.ts";
 import { StartCard } from "./StartCard.tsx";
-import { isLive, refresh, stackDown, startStack, useStack } from "./store.ts";
-import { go } from "../../nav/store.ts";
+import { go } from "../../nav/routeStore.ts";
 import { ThemeToggle } from "../../ui/ThemeToggle.tsx";
 import "./stack.css";
 

@@ -8,9 +8,9 @@ import { parseLayout } from "#codecs";
 import { adviseFit } from "#codecs/advisor/advise.ts";
 import { kineisTrackerPreset } from "#codecs/presets/kineisTracker.ts";
 import { AdvisorPage } from "./AdvisorPage.tsx";
+import { setAdvisorWorker, stopAdvisor, useAdvisor } from "./advisorStore.ts";
 import type { AdviseAnswer, AdviseRequest } from "./protocol.ts";
-import { setAdvisorWorker, stopAdvisor, useAdvisor } from "./store.ts";
-import { useDesigner } from "../../../state/designer.ts";
+import { useDesigner } from "../../../state/layoutStore.ts";
 import { useSettings } from "../../../state/settings.ts";
 
 /** A worker that holds each request until the test answers it. */

@@ -3,10 +3,6 @@
 import { useEffect } from "react";
 import { CODECS, FORMAT_IDS, type FormatId, platformById, PLATFORMS } from "#codecs";
 import type { SizeStats } from "#codecs/analysis/stats.ts";
-import { useDesigner } from "../../../state/designer.ts";
-import { useSettings } from "../../../state/settings.ts";
-import { NumberInput } from "../inputs.tsx";
-import { LimitsPanel } from "./LimitsPanel.tsx";
 import {
   adviceKey,
   applyChanges,
@@ -15,8 +11,12 @@ import {
   stopAdvisor,
   targetBytesOf,
   useAdvisor,
-} from "./store.ts";
+} from "./advisorStore.ts";
+import { useDesigner } from "../../../state/layoutStore.ts";
+import { useSettings } from "../../../state/settings.ts";
 import { usePaintedOnce } from "../../../ui/paintedOnce.ts";
+import { NumberInput } from "../inputs.tsx";
+import { LimitsPanel } from "./LimitsPanel.tsx";
 
 setAdvisorWorker(
   () => new Worker(new URL("./advisor.worker.ts", import.meta.url), { type: "module", name: "advisor" }),

@@ -5,7 +5,7 @@ import { declaredStep } from "#codecs/advisor/declared.ts";
 import { leafFields } from "#codecs/advisor/tree.ts";
 import { lossText, short } from "#codecs/advisor/units.ts";
 import { NumberInput } from "../inputs.tsx";
-import { setLocked, setMaxStep, useAdvisor } from "./store.ts";
+import { setLocked, setMaxStep, useAdvisor } from "./advisorStore.ts";
 
 export function LimitsPanel({ layout }: { layout: Layout }) {
   const locked = useAdvisor((s) => s.locked);

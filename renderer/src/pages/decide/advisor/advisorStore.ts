@@ -6,7 +6,7 @@ import { applyAll } from "#codecs/advisor/advise.ts";
 import { applyTransform } from "#codecs/advisor/transforms.ts";
 import type { AdvisorLimits, AdvisorResult, Transform } from "#codecs/advisor/types.ts";
 import type { AdviseAnswer, AdviseRequest } from "./protocol.ts";
-import { useDesigner } from "../../../state/designer.ts";
+import { useDesigner } from "../../../state/layoutStore.ts";
 import { useSettings } from "../../../state/settings.ts";
 
 export interface AdvisorState {

@@ -4,10 +4,10 @@ import type { FormatId } from "#codecs";
 import { evaluateFleet, type FleetResult } from "#codecs/report/fleet.ts";
 import type { FleetScenario } from "#codecs/report/scenario.ts";
 import { layoutStackId } from "#codecs/transport/platformStack.ts";
-import { useDesigner } from "../../../state/designer.ts";
+import { useDesigner } from "../../../state/layoutStore.ts";
 import { keepLast } from "../../../ui/keepLast.ts";
+import { activeScenario, addScenario, removeScenario, selectScenario, useDecide } from "../decideStore.ts";
 import { measuredFrom } from "../measured.ts";
-import { activeScenario, addScenario, removeScenario, selectScenario, useDecide } from "../store.ts";
 import {
   fleetLabel,
   intervalLabel,

@@ -9,8 +9,8 @@ import {
   messagesPerDay,
   PLATFORMS,
 } from "#codecs";
+import { editScenario } from "../decideStore.ts";
 import { NumberInput, Row } from "../inputs.tsx";
-import { editScenario } from "../store.ts";
 import { PriceEditor } from "./PriceEditor.tsx";
 import { TransportEditor } from "./TransportEditor.tsx";
 

@@ -2,8 +2,8 @@
 import { platformById } from "#codecs";
 import { stackFor, type FleetScenario } from "#codecs/report/scenario.ts";
 import { StackSelect } from "../../../ui/StackSelect.tsx";
+import { editScenario } from "../decideStore.ts";
 import { Row } from "../inputs.tsx";
-import { editScenario } from "../store.ts";
 
 export function TransportEditor({ s }: { s: FleetScenario }) {
   return (

@@ -10,15 +10,15 @@ import { chartToPng } from "./exportPng.ts";
 import { ReportDocument } from "./ReportDocument.tsx";
 import { reportSnapshot } from "./snapshot.ts";
 import { asHostError } from "../../../host/errors.ts";
+import { useSession } from "../../../session/autosave.ts";
 import { useAnalysis, type SizesView } from "../../../state/analysis.ts";
-import { useDesigner } from "../../../state/designer.ts";
-import { useSession } from "../../../state/session.ts";
+import { useDesigner } from "../../../state/layoutStore.ts";
 import { useSettings } from "../../../state/settings.ts";
 import { keepLast } from "../../../ui/keepLast.ts";
 import { usePaintedOnce } from "../../../ui/paintedOnce.ts";
+import { activeScenario, flushCosts, useDecide } from "../decideStore.ts";
 import { measuredFrom } from "../measured.ts";
 import { allTurnsTaken } from "../mountInTurn.ts";
-import { activeScenario, flushCosts, useDecide } from "../store.ts";
 
 const PAGE_CSS: Record<PageSize, string> = { A4: "A4", Letter: "letter" };
 

@@ -8,7 +8,7 @@ import { ByteMapView } from "./ByteMapView.tsx";
 import { OnAirPanel } from "./OnAirPanel.tsx";
 import { perfRendered } from "../../../perf.ts";
 import { useAnalysis } from "../../../state/analysis.ts";
-import { useDesigner } from "../../../state/designer.ts";
+import { useDesigner } from "../../../state/layoutStore.ts";
 import { SAMPLE_COUNTS, useSettings, type AnalysisTab } from "../../../state/settings.ts";
 import { count, ms } from "../../../ui/format.ts";
 import { chosenLimits, PlatformPicker } from "../../../ui/sizes/PlatformPicker.tsx";

@@ -4,7 +4,7 @@ import { Bar, BarChart, CartesianGrid, ReferenceLine, ResponsiveContainer, Toolt
 import type { Layout } from "#codecs";
 import type { Attribution } from "#codecs/analysis/attribution.ts";
 import { useAnalysis } from "../../../state/analysis.ts";
-import { useDesigner } from "../../../state/designer.ts";
+import { useDesigner } from "../../../state/layoutStore.ts";
 import { useSettings } from "../../../state/settings.ts";
 import { locate } from "../../../state/tree.ts";
 import { fixed1 } from "../../../ui/format.ts";

@@ -3,7 +3,7 @@ import { useMemo, useState, type MouseEvent } from "react";
 import { FORMAT_IDS, type FormatId, type Layout, type Span } from "#codecs";
 import type { ByteMap } from "#codecs/analysis/bytemap.ts";
 import { useAnalysis } from "../../../state/analysis.ts";
-import { useDesigner } from "../../../state/designer.ts";
+import { useDesigner } from "../../../state/layoutStore.ts";
 import { useSettings } from "../../../state/settings.ts";
 import { flatten } from "../../../state/tree.ts";
 import { Icon } from "../../../ui/Icon.tsx";

@@ -2,7 +2,7 @@
 import type { Field } from "#codecs";
 import { keyFromName } from "./keys.ts";
 import { newField, newFieldId, type PaletteItem } from "./palette.ts";
-import { useDesigner } from "../../../state/designer.ts";
+import { useDesigner } from "../../../state/layoutStore.ts";
 import {
   allIds,
   duplicateField,

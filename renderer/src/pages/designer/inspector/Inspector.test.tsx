@@ -8,9 +8,6 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { parseLayout, type Field, type Layout } from "#codecs";
 import type { HostApi, Project } from "#host/api/contract.ts";
 import { Inspector } from "./Inspector.tsx";
-import { useDesigner } from "../../../state/designer.ts";
-import { readDraft } from "../../../state/drafts.ts";
-import { usePendingInputs } from "../../../state/pendingInputs.ts";
 import {
   DRAFT_WRITE_MAX_MS,
   goHome,
@@ -18,7 +15,10 @@ import {
   renameProject,
   SAVE_DEBOUNCE_MS,
   useSession,
-} from "../../../state/session.ts";
+} from "../../../session/autosave.ts";
+import { readDraft } from "../../../session/drafts.ts";
+import { useDesigner } from "../../../state/layoutStore.ts";
+import { usePendingInputs } from "../../../state/pendingInputs.ts";
 import { locate } from "../../../state/tree.ts";
 import { duplicate } from "../edits/actions.ts";
 

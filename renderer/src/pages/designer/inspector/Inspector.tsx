@@ -8,8 +8,8 @@ import { SampleEditor } from "./SampleEditor.tsx";
 import { TextRepEditor } from "./TextRepEditor.tsx";
 import { TypeEditor } from "./TypeEditor.tsx";
 import { WireOptions } from "./WireOptions.tsx";
-import { useDesigner } from "../../../state/designer.ts";
 import { issuesAt } from "../../../state/issues.ts";
+import { useDesigner } from "../../../state/layoutStore.ts";
 import { locate } from "../../../state/tree.ts";
 import { typeBadge } from "../../../ui/format.ts";
 

@@ -3,8 +3,8 @@ import type { Layout } from "#codecs";
 import { LIMITS } from "#codecs/layout/limits.ts";
 import { NumberField, Row, SelectField, TextField, Messages } from "./controls.tsx";
 import { useHeldText } from "./heldText.ts";
-import { useDesigner } from "../../../state/designer.ts";
 import type { FieldIssue } from "../../../state/issues.ts";
+import { useDesigner } from "../../../state/layoutStore.ts";
 
 function edit(control: string, fn: (l: Layout) => Layout): void {
   useDesigner.getState().edit(fn, `layout:${control}`);

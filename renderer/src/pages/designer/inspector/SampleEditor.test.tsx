@@ -6,7 +6,7 @@ import { act, cleanup, fireEvent, render, screen } from "@testing-library/react"
 import { afterEach, describe, expect, it } from "vitest";
 import type { Field, Layout, SampleModel } from "#codecs";
 import { SampleEditor } from "./SampleEditor.tsx";
-import { useDesigner } from "../../../state/designer.ts";
+import { useDesigner } from "../../../state/layoutStore.ts";
 import { locate } from "../../../state/tree.ts";
 
 const field = (type: Field["type"], sample?: SampleModel): Field => ({

@@ -1,6 +1,6 @@
 // Inspector edits: one field patched as one undo step; keystrokes in the same control merge.
 import type { Field, FieldType, SampleModel, ScalarType, TextRep } from "#codecs";
-import { useDesigner } from "../../../state/designer.ts";
+import { useDesigner } from "../../../state/layoutStore.ts";
 import { locate, siblingsOf, updateField } from "../../../state/tree.ts";
 import { renameWithKey } from "../edits/keys.ts";
 import { paletteItem } from "../edits/palette.ts";

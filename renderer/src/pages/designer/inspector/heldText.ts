@@ -2,7 +2,7 @@
 // the layout; text that does not stays in the control with its message, is held in the pending inputs
 // (the header says "Not saved", the draft keeps it) and comes back when the control is shown again.
 import { createContext, useContext, useEffect, useRef, useState, type KeyboardEvent } from "react";
-import { useDesigner } from "../../../state/designer.ts";
+import { useDesigner } from "../../../state/layoutStore.ts";
 import { fieldShape, holdInput, pendingInput, releaseInput } from "../../../state/pendingInputs.ts";
 import { locate } from "../../../state/tree.ts";
 
