@@ -6,7 +6,7 @@ import { PageBar } from "./nav/PageBar.tsx";
 import { PAGES, pageOf, type Route } from "./nav/pages.tsx";
 import { go, useRoute } from "./nav/routeStore.ts";
 import { SlotRoute } from "./nav/slotRoute.ts";
-import { useSession } from "./session/autosave.ts";
+import { useSession } from "./session/sessionStore.ts";
 import { StartScreen } from "./start/StartScreen.tsx";
 import { useSettings } from "./state/settings.ts";
 

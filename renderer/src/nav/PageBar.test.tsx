@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PageBar } from "./PageBar.tsx";
 import { PAGES } from "./pages.tsx";
 import { startRouting, useRoute } from "./routeStore.ts";
-import { useSession } from "../session/autosave.ts";
+import { useSession } from "../session/sessionStore.ts";
 
 // the real table without the badges: those show live host state (a DevKit, a stack), which the e2e tests drive
 const TABLE = PAGES.map((p) => ({ ...p, Badge: undefined }));

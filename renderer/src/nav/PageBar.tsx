@@ -2,7 +2,7 @@
 // their tabs there), the current one marked, pages that need a project hidden until one is open.
 import type { PageTable, Route } from "./pages.tsx";
 import { go, useRoute } from "./routeStore.ts";
-import { useSession } from "../session/autosave.ts";
+import { useSession } from "../session/sessionStore.ts";
 import "./pageBar.css";
 
 interface BarEntry {

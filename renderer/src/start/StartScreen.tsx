@@ -2,14 +2,9 @@
 import { useEffect, useRef, useState } from "react";
 import type { ProjectSummary, Res } from "#host/api/contract.ts";
 import { asHostError } from "../host/errors.ts";
-import {
-  createEmpty,
-  createProject,
-  importFile,
-  openFileDialog,
-  openProject,
-  useSession,
-} from "../session/autosave.ts";
+import { importFile, openFileDialog } from "../session/layoutFile.ts";
+import { createEmpty, createProject, openProject } from "../session/projects.ts";
+import { useSession } from "../session/sessionStore.ts";
 import { Icon } from "../ui/Icon.tsx";
 import { ThemeToggle } from "../ui/ThemeToggle.tsx";
 

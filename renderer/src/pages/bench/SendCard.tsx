@@ -5,7 +5,8 @@ import { codecFor, CODECS, FORMAT_IDS, type FormatId, generateSamples, platformB
 import { act, flash, refreshQueue, useBench } from "./benchStore.ts";
 import { ActionButton, Card, Empty, ErrorLine, FlashLine } from "./ui.tsx";
 import { go } from "../../nav/routeStore.ts";
-import { flushSave, useSession } from "../../session/autosave.ts";
+import { flushSave } from "../../session/autosave.ts";
+import { useSession } from "../../session/sessionStore.ts";
 import { useDesigner } from "../../state/layoutStore.ts";
 import { useSettings } from "../../state/settings.ts";
 

@@ -4,7 +4,7 @@ import { create } from "zustand";
 import type { EventPayload, HostApi, Res } from "#host/api/contract.ts";
 import type { DevkitStatus, LogEntry, Transmission } from "#host/api/devkit.ts";
 import { asHostError } from "../../host/errors.ts";
-import { useSession } from "../../session/autosave.ts";
+import { useSession } from "../../session/sessionStore.ts";
 
 export type Port = Res<"devkit.ports">["ports"][number];
 export type ModuleInfo = Res<"devkit.info">;

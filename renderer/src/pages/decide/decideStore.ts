@@ -4,7 +4,7 @@ import { create } from "zustand";
 import { defaultScenario, paperTable7Scenario, parseCostDoc, type CostDoc, type FleetScenario } from "#codecs";
 import type { PageSize } from "#host/api/report.ts";
 import { asHostError } from "../../host/errors.ts";
-import { useSession } from "../../session/autosave.ts";
+import { useSession } from "../../session/sessionStore.ts";
 import { useDesigner } from "../../state/layoutStore.ts";
 
 export type CostSave = "saved" | "pending" | "saving" | "error";

@@ -1,14 +1,11 @@
 // Designer header: back to projects, project name (click to rename), undo/redo, autosave state, export, theme.
 import { useState } from "react";
 import { LengthNotice, useLengthLimit } from "./LengthLimit.tsx";
-import {
-  exportLayout,
-  goHome,
-  renameProject,
-  resolveConflict,
-  useSession,
-  type SaveStatus,
-} from "../../session/autosave.ts";
+import { resolveConflict } from "../../session/conflicts.ts";
+import { exportLayout } from "../../session/layoutFile.ts";
+import { goHome } from "../../session/projects.ts";
+import { renameProject } from "../../session/rename.ts";
+import { useSession, type SaveStatus } from "../../session/sessionStore.ts";
 import { useDesigner } from "../../state/layoutStore.ts";
 import { Icon } from "../../ui/Icon.tsx";
 import { ThemeToggle } from "../../ui/ThemeToggle.tsx";

@@ -10,7 +10,7 @@ import {
   saveToFolder,
   type ExportOptions,
 } from "./exportStore.ts";
-import { useSession } from "../../session/autosave.ts";
+import { useSession } from "../../session/sessionStore.ts";
 
 const SERVERS = [
   ["ttn", "TTN v3"],

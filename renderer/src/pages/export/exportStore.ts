@@ -4,7 +4,8 @@ import { create } from "zustand";
 import { checkLayout, describeIssue, diffLayouts, type Layout, type LayoutDiff } from "#codecs";
 import type { HostApi, Res } from "#host/api/contract.ts";
 import { asHostError } from "../../host/errors.ts";
-import { flushSave, useSession } from "../../session/autosave.ts";
+import { flushSave } from "../../session/autosave.ts";
+import { useSession } from "../../session/sessionStore.ts";
 import { useDesigner } from "../../state/layoutStore.ts";
 
 export type ExportInfo = Res<"exports.list">[number];

@@ -7,7 +7,7 @@ import type { StackStatus } from "#host/api/stack.ts";
 import type { Progress, TimelinePoint } from "#services/loadgen/src/result.ts";
 import { DEFAULT_FORM, formSettings, type LoadTestForm } from "./form.ts";
 import { asHostError } from "../../host/errors.ts";
-import { useSession } from "../../session/autosave.ts";
+import { useSession } from "../../session/sessionStore.ts";
 
 export { DEFAULT_FORM, type LoadTestForm } from "./form.ts";
 

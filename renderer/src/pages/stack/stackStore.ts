@@ -13,7 +13,7 @@ import {
   type StackStatus,
 } from "#host/api/stack.ts";
 import { asHostError } from "../../host/errors.ts";
-import { useSession } from "../../session/autosave.ts";
+import { useSession } from "../../session/sessionStore.ts";
 
 export interface RatePoint {
   /** ms since epoch */

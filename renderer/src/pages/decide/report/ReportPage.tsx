@@ -10,7 +10,7 @@ import { chartToPng } from "./exportPng.ts";
 import { ReportDocument } from "./ReportDocument.tsx";
 import { reportSnapshot } from "./snapshot.ts";
 import { asHostError } from "../../../host/errors.ts";
-import { useSession } from "../../../session/autosave.ts";
+import { useSession } from "../../../session/sessionStore.ts";
 import { useAnalysis, type SizesView } from "../../../state/analysis.ts";
 import { useDesigner } from "../../../state/layoutStore.ts";
 import { useSettings } from "../../../state/settings.ts";

@@ -8,15 +8,12 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { parseLayout, type Field, type Layout } from "#codecs";
 import type { HostApi, Project } from "#host/api/contract.ts";
 import { Inspector } from "./Inspector.tsx";
-import {
-  DRAFT_WRITE_MAX_MS,
-  goHome,
-  openProject,
-  renameProject,
-  SAVE_DEBOUNCE_MS,
-  useSession,
-} from "../../../session/autosave.ts";
+import { SAVE_DEBOUNCE_MS } from "../../../session/autosave.ts";
 import { readDraft } from "../../../session/drafts.ts";
+import { DRAFT_WRITE_MAX_MS } from "../../../session/draftSync.ts";
+import { goHome, openProject } from "../../../session/projects.ts";
+import { renameProject } from "../../../session/rename.ts";
+import { useSession } from "../../../session/sessionStore.ts";
 import { useDesigner } from "../../../state/layoutStore.ts";
 import { usePendingInputs } from "../../../state/pendingInputs.ts";
 import { locate } from "../../../state/tree.ts";
