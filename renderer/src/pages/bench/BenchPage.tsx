@@ -1,7 +1,7 @@
 // The DevKit bench: connect a DevKit (or the simulator), configure it, send the current design, watch the
 // queue, acks, downlinks and every frame on the line.
 import { useEffect } from "react";
-import { refreshPorts, startBench, useBench } from "./benchStore.ts";
+import { refreshPorts, startBench } from "./benchStore.ts";
 import { ConfigCard, WifiCard } from "./ConfigCard.tsx";
 import { ConnectionBar, PortProblems } from "./ConnectionBar.tsx";
 import { CountersCard } from "./CountersCard.tsx";
@@ -58,24 +58,5 @@ export function BenchPage() {
         <LogCard />
       </main>
     </>
-  );
-}
-
-/** The DevKit link state beside the bench's page-bar entry, on every screen. */
-export function BenchBadge() {
-  const status = useBench((s) => s.status);
-  useEffect(() => startBench(), []);
-  const state = status?.state ?? "disconnected";
-  return (
-    <span className={`bench-state ${state} compact`} title={status?.detail}>
-      <span className="dot" aria-hidden="true" />
-      {state === "ready"
-        ? (status?.productName ?? "connected")
-        : state === "reconnecting"
-          ? "reconnecting"
-          : state === "connecting"
-            ? "connecting"
-            : "no DevKit"}
-    </span>
   );
 }

@@ -139,15 +139,3 @@ export function StackPage() {
     </>
   );
 }
-
-/** A dot beside the page-bar entry, lit while the stack runs; the bar listens to the stack from the start. */
-export function StackBadge() {
-  const live = useStack((s) => isLive(s.status));
-  useEffect(() => void startStack(), []);
-  return (
-    <span
-      className={`stack-nav-dot${live ? " live" : ""}`}
-      title={live ? "The stack is running" : "The stack is stopped"}
-    />
-  );
-}
