@@ -1,65 +1,20 @@
-// Small pieces every bench card uses: the card frame, a busy-aware button, an error line, key/value rows.
+// Small pieces every bench card uses: the ui kit's card and busy button bound to the bench (its CSS, its store's busy
+// flags), an error line, key/value rows.
 import type { ReactNode } from "react";
 import { useBench } from "./benchStore.ts";
+import { BusyButton } from "../../ui/BusyButton.tsx";
+import { Card as UiCard } from "../../ui/Card.tsx";
 
-export function Card({
-  title,
-  testId,
-  actions,
-  children,
-  wide,
-}: {
-  title: string;
-  testId: string;
-  actions?: ReactNode;
-  children: ReactNode;
-  wide?: boolean;
-}) {
-  return (
-    <section className={`card bench-card${wide ? " wide" : ""}`} data-testid={testId} aria-label={title}>
-      <header className="bench-card-head">
-        <h2 className="section-title">{title}</h2>
-        <span className="spacer" />
-        {actions}
-      </header>
-      <div className="bench-card-body">{children}</div>
-    </section>
-  );
+type ActionProps = Omit<Parameters<typeof BusyButton>[0], "busy" | "spinnerClass"> & { action: string };
+
+export function Card({ wide, ...card }: Omit<Parameters<typeof UiCard>[0], "kind" | "className"> & { wide?: boolean }) {
+  return <UiCard kind="bench" className={wide ? "wide" : undefined} {...card} />;
 }
 
 /** A button that shows its action is running and cannot be pressed twice meanwhile. */
-export function ActionButton({
-  action,
-  onClick,
-  children,
-  primary,
-  disabled,
-  testId,
-  title,
-}: {
-  action: string;
-  onClick: () => void;
-  children: ReactNode;
-  primary?: boolean;
-  disabled?: boolean;
-  testId?: string;
-  title?: string;
-}) {
+export function ActionButton({ action, ...button }: ActionProps) {
   const busy = useBench((s) => !!s.busy[action]);
-  return (
-    <button
-      type="button"
-      className={`btn small${primary ? " primary" : ""}`}
-      data-testid={testId}
-      disabled={disabled || busy}
-      aria-busy={busy}
-      title={title}
-      onClick={onClick}
-    >
-      {busy ? <span className="bench-spinner" aria-hidden="true" /> : null}
-      {children}
-    </button>
-  );
+  return <BusyButton busy={busy} spinnerClass="bench-spinner" {...button} />;
 }
 
 export function ErrorLine({ action }: { action: string | string[] }) {

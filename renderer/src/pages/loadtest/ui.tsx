@@ -1,63 +1,19 @@
-// Pieces every Load Test card uses: the card frame, a busy-aware button, an error line, number formats.
-import type { ReactNode } from "react";
+// Pieces every Load Test card uses: the ui kit's card and busy button bound to this page (its CSS, its store's busy
+// flags), an error line, number formats.
 import { useLoadTest } from "./loadTestStore.ts";
+import { BusyButton } from "../../ui/BusyButton.tsx";
+import { Card as UiCard } from "../../ui/Card.tsx";
 
-export function Card({
-  title,
-  testId,
-  actions,
-  children,
-  className,
-}: {
-  title: string;
-  testId: string;
-  actions?: ReactNode;
-  children: ReactNode;
-  className?: string;
-}) {
-  return (
-    <section className={`card lt-card${className ? ` ${className}` : ""}`} data-testid={testId} aria-label={title}>
-      <header className="lt-card-head">
-        <h2 className="section-title">{title}</h2>
-        <span className="spacer" />
-        {actions}
-      </header>
-      <div className="lt-card-body">{children}</div>
-    </section>
-  );
+export function Card(card: Omit<Parameters<typeof UiCard>[0], "kind">) {
+  return <UiCard kind="lt" {...card} />;
 }
 
 export function ActionButton({
   action,
-  onClick,
-  children,
-  primary,
-  disabled,
-  testId,
-  title,
-}: {
-  action: string;
-  onClick: () => void;
-  children: ReactNode;
-  primary?: boolean;
-  disabled?: boolean;
-  testId?: string;
-  title?: string;
-}) {
+  ...button
+}: Omit<Parameters<typeof BusyButton>[0], "busy" | "spinnerClass"> & { action: string }) {
   const busy = useLoadTest((s) => !!s.busy[action]);
-  return (
-    <button
-      type="button"
-      className={`btn small${primary ? " primary" : ""}`}
-      data-testid={testId}
-      disabled={disabled || busy}
-      aria-busy={busy}
-      title={title}
-      onClick={onClick}
-    >
-      {children}
-    </button>
-  );
+  return <BusyButton busy={busy} {...button} />;
 }
 
 export function ErrorLine({ action }: { action: string }) {
