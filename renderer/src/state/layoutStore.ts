@@ -7,7 +7,7 @@ import { keepProtobufNumbers, pinProtobufNumbers } from "#codecs/layout/protobuf
 import { initHistory, record, redo, undo, type History } from "./history.ts";
 import { indexIssues, type IssueIndex } from "./issues.ts";
 import { locate } from "./tree.ts";
-import { afterPaint } from "../ui/afterPaint.ts";
+import { afterPaint } from "../afterPaint.ts";
 
 export interface DesignerState {
   projectId: string | null;

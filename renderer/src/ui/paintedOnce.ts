@@ -3,7 +3,7 @@
 // before the browser's next frame (a page switch painted after ~70 ms of those at load 5, where its frame was ready
 // after ~15).
 import { startTransition, useEffect, useState } from "react";
-import { afterPaint } from "./afterPaint.ts";
+import { afterPaint } from "../afterPaint.ts";
 
 export function usePaintedOnce(): boolean {
   const [painted, setPainted] = useState(false);

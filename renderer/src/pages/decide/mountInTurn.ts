@@ -2,7 +2,7 @@
 // fourteen charts took ~480 ms of one uninterruptible task (render, commit, the library measuring text), during
 // which a click waited; one chart a frame leaves the page answering between them.
 import { useEffect, useState, type RefObject } from "react";
-import { afterPaint } from "../../ui/afterPaint.ts";
+import { afterPaint } from "../../afterPaint.ts";
 
 const waiting: (() => void)[] = [];
 let pumping = false;
