@@ -43,9 +43,10 @@ const zones = [
   ),
 ];
 
-// Inside renderer/: a page owns its folder (docs/design/add-a-page.md). It imports no other page, and the shared
-// code under it (the ui kit, state, session, host client, worker, start screen) imports no page; only the page table
-// in nav/ names the pages. Code two pages need goes to ui/ (widgets) or state/ (shared stores).
+// Inside renderer/ (docs/design/layers.md): a page owns its folder (docs/design/add-a-page.md). It imports no other
+// page, and the shared code under it (the ui kit, state, session, host client, worker, start screen) imports no page;
+// only the page table in nav/ names the pages. Code two pages need goes to ui/ (widgets) or state/ (shared stores).
+// Below the pages: session/ over state/; ui/ over state/.
 const PAGES_DIR = "./renderer/src/pages";
 const PAGE_IDS = readdirSync(new URL(PAGES_DIR, import.meta.url), { withFileTypes: true })
   .filter((d) => d.isDirectory())
@@ -63,6 +64,21 @@ const rendererZones = [
     ["ui", "state", "session", "host", "worker", "start"].map((f) => `./renderer/src/${f}`),
     [PAGES_DIR],
     "renderer code shared by the pages imports no page (only nav/pages.tsx, the page table, names them).",
+  ),
+  layer(
+    ["./renderer/src/state", "./renderer/src/ui", "./renderer/src/session"],
+    ["./renderer/src/nav", "./renderer/src/start"],
+    "state/, ui/ and session/ sit below the pages and the navigation: they import neither nav/ nor start/.",
+  ),
+  layer(
+    ["./renderer/src/state", "./renderer/src/ui"],
+    ["./renderer/src/session"],
+    "state/ and ui/ sit below the session: the session uses them, never the reverse.",
+  ),
+  layer(
+    ["./renderer/src/state", "./renderer/src/session"],
+    ["./renderer/src/ui"],
+    "state/ and session/ hold no widgets and import none: the ui kit reads state, not the reverse.",
   ),
 ];
 
