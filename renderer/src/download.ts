@@ -1,5 +1,6 @@
-// Saving what the browser made or the host sent (CSV text, PNG charts, the PDF) as a download; Electron shows its
-// save dialog for these too.
+// Saving what the browser made or the host sent (a layout file, CSV text, PNG charts, the PDF, a zip) as a download;
+// Electron shows its save dialog for these too. The object URL is revoked 10 s after the click, once the browser has
+// taken the download.
 
 export function downloadBlob(blob: Blob, fileName: string): void {
   const url = URL.createObjectURL(blob);
@@ -12,22 +13,13 @@ export function downloadBlob(blob: Blob, fileName: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
+export function downloadText(text: string, fileName: string, type: string): void {
+  downloadBlob(new Blob([text], { type }), fileName);
+}
+
 export function base64ToBytes(base64: string): Uint8Array<ArrayBuffer> {
   const bin = atob(base64);
   const bytes = new Uint8Array(bin.length);
   for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
   return bytes;
-}
-
-export function slug(name: string): string {
-  return (
-    name
-      .normalize("NFKD")
-      .replace(/[^\w\s-]/g, "")
-      .trim()
-      .replace(/[\s_]+/g, "-")
-      .replace(/-+/g, "-")
-      .toLowerCase()
-      .slice(0, 60) || "report"
-  );
 }

@@ -3,6 +3,7 @@
 import { flushSave } from "./autosave.ts";
 import { withLoading } from "./projects.ts";
 import { hostApi, useSession } from "./sessionStore.ts";
+import { downloadText } from "../download.ts";
 import { asHostError } from "../host/errors.ts";
 import { useDesigner } from "../state/layoutStore.ts";
 
@@ -43,14 +44,7 @@ export async function exportLayout(): Promise<void> {
       return;
     }
     const { fileName, content } = await hostApi().call("files.layoutText", { id });
-    const url = URL.createObjectURL(new Blob([content], { type: "application/json" }));
-    const a = document.createElement("a");
-    a.href = url;
-    a.download = fileName;
-    document.body.append(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    downloadText(content, fileName, "application/json");
   } catch (e) {
     useSession.setState({ notice: { kind: "error", text: `Export failed: ${asHostError(e).describe()}` } });
   }

@@ -3,6 +3,7 @@
 import { create } from "zustand";
 import { checkLayout, describeIssue, diffLayouts, type Layout, type LayoutDiff } from "#codecs";
 import type { HostApi, Res } from "#host/api/contract.ts";
+import { base64ToBytes, downloadBlob } from "../../download.ts";
 import { asHostError } from "../../host/errors.ts";
 import { flushSave } from "../../session/autosave.ts";
 import { useSession } from "../../session/sessionStore.ts";
@@ -197,17 +198,7 @@ export async function downloadZip(): Promise<void> {
   try {
     await flushSave();
     const { fileName, base64 } = await api().call("exports.zip", request());
-    const bin = atob(base64);
-    const bytes = new Uint8Array(bin.length);
-    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-    const url = URL.createObjectURL(new Blob([bytes], { type: "application/zip" }));
-    const a = document.createElement("a");
-    a.href = url;
-    a.download = fileName;
-    document.body.append(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    downloadBlob(new Blob([base64ToBytes(base64)], { type: "application/zip" }), fileName);
     flash(`Downloaded ${fileName}`);
   } catch (e) {
     set({ error: `Download failed: ${asHostError(e).describe()}` });

@@ -1,11 +1,12 @@
 // The Load Test page's state: the form, the run in progress (fed by host events), the history, the
 // run shown in detail and the runs picked for comparison.
 import { create } from "zustand";
-import type { HostApi, Res } from "#host/api/contract.ts";
+import type { HostApi } from "#host/api/contract.ts";
 import type { LoadTestRun, LoadTestSummary } from "#host/api/loadtest.ts";
 import type { StackStatus } from "#host/api/stack.ts";
 import type { Progress, TimelinePoint } from "#services/loadgen/src/result.ts";
 import { DEFAULT_FORM, formSettings, type LoadTestForm } from "./form.ts";
+import { downloadText } from "../../download.ts";
 import { asHostError } from "../../host/errors.ts";
 import { useSession } from "../../session/sessionStore.ts";
 
@@ -200,18 +201,7 @@ export async function exportRuns(format: "csv" | "json"): Promise<void> {
     ? picked
     : history.filter((h) => h.status !== "running" && h.status !== "failed").map((h) => h.id);
   const file = await act("export", (a) => a.call("loadtest.export", { ids, format }));
-  if (file) download(file);
-}
-
-function download(file: Res<"loadtest.export">): void {
-  const url = URL.createObjectURL(new Blob([file.content], { type: file.mediaType }));
-  const a = document.createElement("a");
-  a.href = url;
-  a.download = file.fileName;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  if (file) downloadText(file.content, file.fileName, file.mediaType);
 }
 
 export async function deleteRun(id: string): Promise<void> {

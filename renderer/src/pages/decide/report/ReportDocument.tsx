@@ -3,8 +3,9 @@
 import { useRef, useState, type ReactNode } from "react";
 import type { FormatId } from "#codecs";
 import type { ReportModel } from "#codecs/report/model.ts";
-import { downloadBlob, slug } from "./download.ts";
 import { chartToPng } from "./exportPng.ts";
+import { slug } from "./slug.ts";
+import { downloadBlob } from "../../../download.ts";
 import type { SizesView } from "../../../state/analysis.ts";
 import { SizesChart, SizesLegend } from "../../../ui/sizes/SizesView.tsx";
 import {
