@@ -1,7 +1,7 @@
 // SAK/EVT polling and what it brings: acks, downlink commands, resets, lost connections.
 import { useState } from "react";
+import { ActionButton, Card, clock, Empty, ErrorLine } from "./benchParts.tsx";
 import { act, readDownlink, useBench } from "./benchStore.ts";
-import { ActionButton, Card, clock, Empty, ErrorLine } from "./ui.tsx";
 
 const BITS = [
   ["satAck", "ack"],

@@ -1,7 +1,7 @@
 // Every frame on the line, timestamped, as hex and in words; exportable as text or JSON lines.
 import { useEffect, useRef, useState } from "react";
+import { ActionButton, Card, clock, Empty, ErrorLine } from "./benchParts.tsx";
 import { act, useBench } from "./benchStore.ts";
-import { ActionButton, Card, clock, Empty, ErrorLine } from "./ui.tsx";
 import { downloadText } from "../../download.ts";
 
 export function LogCard() {

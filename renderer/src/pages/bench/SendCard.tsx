@@ -2,8 +2,8 @@
 // limit before anything is sent; plus custom hex, dequeue and free.
 import { useMemo, useState } from "react";
 import { codecFor, CODECS, FORMAT_IDS, type FormatId, generateSamples, platformById } from "#codecs";
+import { ActionButton, Card, Empty, ErrorLine, FlashLine } from "./benchParts.tsx";
 import { act, flash, refreshQueue, useBench } from "./benchStore.ts";
-import { ActionButton, Card, Empty, ErrorLine, FlashLine } from "./ui.tsx";
 import { go } from "../../nav/routeStore.ts";
 import { flushSave } from "../../session/autosave.ts";
 import { useSession } from "../../session/sessionStore.ts";

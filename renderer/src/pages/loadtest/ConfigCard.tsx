@@ -4,8 +4,8 @@ import { INGEST_TRANSPORT_LABELS, INGEST_TRANSPORTS, type IngestTransport } from
 import { stackLacksTransport } from "#host/api/loadtest.ts";
 import { offeredRps, plannedSeconds, runSettingsSchema } from "#services/loadgen/src/spec.ts";
 import { formSettings, startBlockedReason, type FormField, type FormIssues } from "./form.ts";
+import { ActionButton, Card, ErrorLine } from "./loadTestParts.tsx";
 import { runLoad, setForm, stackRunning, useLoadTest, type LoadTestForm } from "./loadTestStore.ts";
-import { ActionButton, Card, ErrorLine } from "./ui.tsx";
 
 /** a label, its input(s) and the problems of those inputs right below them */
 function Field({

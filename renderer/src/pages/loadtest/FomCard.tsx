@@ -1,7 +1,7 @@
 // The Figure of Merit table: Table 6 of the paper beside the latest run of the same cell here.
 import { formatLabel, PAPER_TABLE6 } from "#codecs";
+import { Card, fmt } from "./loadTestParts.tsx";
 import { showRun, useLoadTest } from "./loadTestStore.ts";
-import { Card, fmt } from "./ui.tsx";
 
 export function FomCard() {
   const history = useLoadTest((s) => s.history);

@@ -4,8 +4,8 @@ import { FORMAT_LABELS } from "#codecs";
 import { INGEST_TRANSPORT_LABELS } from "#codecs/transport/ingest.ts";
 import { describeWait } from "#services/loadgen/src/spec.ts";
 import { RunCharts } from "./Charts.tsx";
+import { Card, fmt, FomValue } from "./loadTestParts.tsx";
 import { useLoadTest } from "./loadTestStore.ts";
-import { Card, fmt, FomValue } from "./ui.tsx";
 
 export function ResultCard() {
   const run = useLoadTest((s) => s.detail);
