@@ -1,6 +1,7 @@
 // Lint = the layers of docs/design/layers.md. Paths are resolved from each specifier, so a zone
 // catches "../../host/x.ts" at any depth. typescript 7 (the native compiler) has no JS API for
 // typescript-eslint, so Babel parses the TypeScript: this config checks imports, not types.
+import { readdirSync } from "node:fs";
 import babelParser from "@babel/eslint-parser";
 import importPlugin from "eslint-plugin-import";
 import reactHooks from "eslint-plugin-react-hooks";
@@ -103,6 +104,44 @@ function ownEntries(folder, also, subs) {
   const message = `Inside ${folder}/ ${also ? `${also} ` : ""}import the module itself (relative): "#${folder}" re-exports this folder.`;
   return { paths: [`#${folder}`, ...subs.map((s) => `#${folder}/${s}`)].map((name) => ({ name, message })) };
 }
+// Inside renderer/ (docs/design/layers.md): a page owns its folder (docs/design/add-a-page.md). It imports no other
+// page, and the shared code under it (the ui kit, state, session, host client, worker, start screen) imports no page;
+// only the page table in nav/ names the pages. Code two pages need goes to ui/ (widgets) or state/ (shared stores).
+// Below the pages: session/ over state/; ui/ over state/.
+const PAGES_DIR = "./renderer/src/pages";
+const PAGE_IDS = readdirSync(new URL(PAGES_DIR, import.meta.url), { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
+const rendererZones = [
+  ...PAGE_IDS.map((id) =>
+    layer(
+      `${PAGES_DIR}/${id}`,
+      [PAGES_DIR],
+      `pages/${id}/ owns its code and imports no other page: move what two pages share to renderer/src/ui/ or state/.`,
+      [`./${id}`],
+    ),
+  ),
+  layer(
+    ["ui", "state", "session", "host", "worker", "start"].map((f) => `./renderer/src/${f}`),
+    [PAGES_DIR],
+    "renderer code shared by the pages imports no page (only nav/pages.tsx, the page table, names them).",
+  ),
+  layer(
+    ["./renderer/src/state", "./renderer/src/ui", "./renderer/src/session"],
+    ["./renderer/src/nav", "./renderer/src/start"],
+    "state/, ui/ and session/ sit below the pages and the navigation: they import neither nav/ nor start/.",
+  ),
+  layer(
+    ["./renderer/src/state", "./renderer/src/ui"],
+    ["./renderer/src/session"],
+    "state/ and ui/ sit below the session: the session uses them, never the reverse.",
+  ),
+  layer(
+    ["./renderer/src/state", "./renderer/src/session"],
+    ["./renderer/src/ui"],
+    "state/ and session/ hold no widgets and import none: the ui kit reads state, not the reverse.",
+  ),
+];
 
 export default [
   {
@@ -193,5 +232,10 @@ export default [
     ],
     ignores: ["firmware/templates/embedAstronode.ts"],
     rules: { "import/no-nodejs-modules": "error" },
+  },
+  {
+    // the layers plus the renderer's own rules (a later entry's options replace the earlier ones: both lists here)
+    files: ["renderer/**/*.{ts,tsx}"],
+    rules: { "import/no-restricted-paths": ["error", { zones: [...zones, ...rendererZones] }] },
   },
 ];

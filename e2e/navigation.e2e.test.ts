@@ -130,4 +130,52 @@ describe("navigation (browser mode)", () => {
       expect(errors).toEqual([]);
     },
   );
+
+  it(
+    "shows a lazy page's loading state until its code arrives; the bar's badges are drawn from the start",
+    { timeout: 120_000 },
+    async () => {
+      const { context, page, errors } = await s.open();
+      // each page's chunk is held until the test has seen that page's loading state (routing turns the HTTP cache
+      // off, so the reload below fetches every chunk through here)
+      const pages = [
+        ["bench", "Bench", "DevKit bench", "bench-page"],
+        ["loadtest", "LoadTest", "Load test", "loadtest-page"],
+        ["stack", "Stack", "Stack", "stack-page"],
+        ["channel", "Channel", "Channel", "channel-page"],
+      ] as const;
+      const release = new Map<string, () => void>();
+      const gates = new Map<string, Promise<void>>(
+        pages.map(([, chunk]) => [chunk, new Promise<void>((r) => release.set(chunk, r))]),
+      );
+      const asked = new Set<string>();
+      await context.route(/\/assets\/(Bench|LoadTest|Stack|Channel)Page-[^/]*\.js$/, async (route, request) => {
+        const chunk = /\/(\w+)Page-[^/]*\.js$/.exec(request.url())![1]!;
+        asked.add(chunk);
+        await gates.get(chunk);
+        await route.continue();
+      });
+      await page.reload();
+      await page.waitForSelector(tid("start-screen"));
+      // the badges and their styles come with the app, not with their pages' chunks
+      expect(await page.locator(`${tid("nav-bench")} .bench-state`).textContent()).toContain("no DevKit");
+      const dot = await page
+        .locator(`${tid("nav-stack")} .stack-nav-dot`)
+        .evaluate((e) => [getComputedStyle(e).width, getComputedStyle(e).borderRadius]);
+      expect(dot).toEqual(["8px", "50%"]);
+      for (const [id, chunk, label, ready] of pages) {
+        await page.click(tid(`nav-${id}`));
+        const loading = page.locator(`.page-slot:not([hidden]) ${tid("page-loading")}`);
+        await loading.waitFor();
+        expect(await loading.textContent()).toBe(`Opening ${label}…`);
+        expect(await page.locator(tid(ready)).count()).toBe(0);
+        release.get(chunk)!();
+        await page.waitForSelector(tid(ready));
+        expect(await loading.count()).toBe(0);
+      }
+      // every lazy page came as a chunk of its own
+      expect([...asked].sort()).toEqual(["Bench", "Channel", "LoadTest", "Stack"]);
+      expect(errors).toEqual([]);
+    },
+  );
 });

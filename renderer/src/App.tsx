@@ -1,13 +1,13 @@
 // Top level: the theme, the route's page from the page table (behind the start screen while a page needs a
 // project and none is open), and the page bar.
 import { Suspense, useEffect, useRef } from "react";
-import { StartScreen } from "./components/start/StartScreen.tsx";
 import { KeepUntilPainted } from "./nav/KeepUntilPainted.tsx";
 import { PageBar } from "./nav/PageBar.tsx";
 import { PAGES, pageOf, type Route } from "./nav/pages.tsx";
+import { go, useRoute } from "./nav/routeStore.ts";
 import { SlotRoute } from "./nav/slotRoute.ts";
-import { go, useRoute } from "./nav/store.ts";
-import { useSession } from "./state/session.ts";
+import { useSession } from "./session/sessionStore.ts";
+import { StartScreen } from "./start/StartScreen.tsx";
 import { useSettings } from "./state/settings.ts";
 
 export function App() {

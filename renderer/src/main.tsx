@@ -5,9 +5,11 @@ import { createRoot } from "react-dom/client";
 import { App } from "./App.tsx";
 import { connectHost } from "./host/index.ts";
 import { PAGES, preloadPages } from "./nav/pages.tsx";
-import { startRouting } from "./nav/store.ts";
+import { startRouting } from "./nav/routeStore.ts";
 import { installPerfLog } from "./perf.ts";
-import { listenToHost, openProject, useSession } from "./state/session.ts";
+import { listenToHost } from "./session/conflicts.ts";
+import { openProject } from "./session/projects.ts";
+import { useSession } from "./session/sessionStore.ts";
 import { startAnalysis } from "./worker/controller.ts";
 import "./styles/app.css";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { axisLabelRoom, niceAxis } from "../src/components/analysis/axis.ts";
+import { axisLabelRoom, niceAxis } from "../src/ui/sizes/axis.ts";
 
 describe("size axis", () => {
   it("rounds to readable ticks with headroom above the tallest bar or limit", () => {

@@ -2,7 +2,7 @@
 // layout the sizes follow) runs once after the frame is painted, for every edit made before it.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Field, Layout } from "#codecs";
-import { EMPTY_LAYOUT, useDesigner } from "../src/state/designer.ts";
+import { EMPTY_LAYOUT, useDesigner } from "../src/state/layoutStore.ts";
 
 const u8 = (id: string): Field => ({
   id,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Layout } from "#codecs";
-import { dropDraft, keepDraft, readDraft } from "../src/state/drafts.ts";
+import { dropDraft, keepDraft, readDraft } from "../src/session/drafts.ts";
 
 /** the Web Storage interface over a Map, with an optional quota */
 function memoryStorage(quota = Infinity): Storage {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type Field, parseLayout } from "#codecs";
-import { keyFromName, renameWithKey } from "../src/state/keys.ts";
+import { keyFromName, renameWithKey } from "../src/pages/designer/edits/keys.ts";
 
 const field = (key: string, name: string): Field => ({
   id: `id-${key}`,

@@ -6,7 +6,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { type Field, type Layout, parseLayout } from "#codecs";
 import { protoModel } from "#codecs/plans";
 import { generateProto } from "#exporters";
-import { useDesigner } from "../src/state/designer.ts";
+import { useDesigner } from "../src/state/layoutStore.ts";
 import { insertField, moveBy, moveField, removeField } from "../src/state/tree.ts";
 
 const leaf = (id: string): Field => ({

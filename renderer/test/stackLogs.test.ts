@@ -3,8 +3,8 @@
 import { afterAll, describe, expect, it } from "vitest";
 import type { EventName, EventPayload, HostApi, MethodName, Req, Res } from "#host/api/contract.ts";
 import { testHost } from "#host/test/support.ts";
-import { refresh, stackDown, stackUp, startStack, useStack } from "../src/pages/stack/store.ts";
-import { useSession } from "../src/state/session.ts";
+import { refresh, stackDown, stackUp, startStack, useStack } from "../src/pages/stack/stackStore.ts";
+import { useSession } from "../src/session/sessionStore.ts";
 
 // the store reads the page address once when it starts listening
 (globalThis as { location?: unknown }).location ??= { href: "http://127.0.0.1/" };

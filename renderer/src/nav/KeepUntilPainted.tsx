@@ -2,7 +2,7 @@
 // chart library's unmount effects, thousands of nodes) cost 40–90 ms in the commit that mounted the next page, whose
 // first frame waited for it. The page left stays mounted, hidden, until the new one has been painted.
 import { startTransition, useEffect, useRef, useState, type ReactNode } from "react";
-import { afterPaint } from "../state/afterPaint.ts";
+import { afterPaint } from "../afterPaint.ts";
 
 /** Shows `children(current)`; what `children(previous)` showed stays, hidden, until `current` is on screen. */
 export function KeepUntilPainted<K extends string>({

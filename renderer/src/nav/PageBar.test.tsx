@@ -3,8 +3,8 @@ import { act, cleanup, fireEvent, render, screen } from "@testing-library/react"
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PageBar } from "./PageBar.tsx";
 import { PAGES } from "./pages.tsx";
-import { startRouting, useRoute } from "./store.ts";
-import { useSession } from "../state/session.ts";
+import { startRouting, useRoute } from "./routeStore.ts";
+import { useSession } from "../session/sessionStore.ts";
 
 // the real table without the badges: those show live host state (a DevKit, a stack), which the e2e tests drive
 const TABLE = PAGES.map((p) => ({ ...p, Badge: undefined }));

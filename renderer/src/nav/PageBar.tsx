@@ -1,8 +1,8 @@
 // The page bar at the foot of every screen: one entry per page of the table (or per tab, for pages that put
 // their tabs there), the current one marked, pages that need a project hidden until one is open.
 import type { PageTable, Route } from "./pages.tsx";
-import { go, useRoute } from "./store.ts";
-import { useSession } from "../state/session.ts";
+import { go, useRoute } from "./routeStore.ts";
+import { useSession } from "../session/sessionStore.ts";
 import "./pageBar.css";
 
 interface BarEntry {

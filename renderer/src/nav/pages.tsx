@@ -1,14 +1,17 @@
 // The page table: every page of the app, its tabs, its entries in the page bar and its URL. App shows the route's
 // page from here and the page bar lists it from here; adding a page is adding one entry below.
-// Pages other than the designer are loaded on first use (their code is not parsed at start-up) and fetched
-// while the app is idle, so the first visit does not wait for it either.
+// Pages other than the designer are loaded on first use (their code is not parsed at start-up; each is a chunk of
+// its own in the build) and fetched while the app is idle, so the first visit does not wait for it either; App shows
+// "Opening <page>…" meanwhile. The designer is in the first chunk: it is the page the app opens on, and its
+// keystroke-to-paint path must never wait for a fetch. Tabs and badges load with the app (a badge shows live state
+// on every screen from the start), so they live in modules of their own, apart from the page.
 import { lazy, type ComponentType } from "react";
-import { BenchBadge, BenchPage } from "../pages/bench/BenchPage.tsx";
+import { BenchBadge } from "../pages/bench/BenchBadge.tsx";
 import { DECIDE_TABS } from "../pages/decide/tabs.ts";
 import { DesignerPage } from "../pages/designer/DesignerPage.tsx";
 import { EXPORT_TABS } from "../pages/export/tabs.ts";
-import { LoadTestBadge, LoadTestPage } from "../pages/loadtest/LoadTestPage.tsx";
-import { StackBadge, StackPage } from "../pages/stack/StackPage.tsx";
+import { LoadTestBadge } from "../pages/loadtest/LoadTestBadge.tsx";
+import { StackBadge } from "../pages/stack/StackBadge.tsx";
 
 export interface PageTab<T extends string> {
   id: T;
@@ -57,6 +60,18 @@ const channel = lazyPage(
   () => import("../pages/channel/ChannelPage.tsx"),
   (m) => m.ChannelPage,
 );
+const bench = lazyPage(
+  () => import("../pages/bench/BenchPage.tsx"),
+  (m) => m.BenchPage,
+);
+const loadtest = lazyPage(
+  () => import("../pages/loadtest/LoadTestPage.tsx"),
+  (m) => m.LoadTestPage,
+);
+const stack = lazyPage(
+  () => import("../pages/stack/StackPage.tsx"),
+  (m) => m.StackPage,
+);
 
 export const PAGES = [
   page({ id: "designer", label: "Designer", home: true, needsProject: true, Component: DesignerPage }),
@@ -70,9 +85,9 @@ export const PAGES = [
     ...decide,
   }),
   page({ id: "export", label: "Export code & schemas", tabs: EXPORT_TABS, needsProject: true, ...exportPage }),
-  page({ id: "bench", label: "DevKit bench", Component: BenchPage, Badge: BenchBadge }),
-  page({ id: "loadtest", label: "Load test", Component: LoadTestPage, Badge: LoadTestBadge }),
-  page({ id: "stack", label: "Stack", Component: StackPage, Badge: StackBadge }),
+  page({ id: "bench", label: "DevKit bench", ...bench, Badge: BenchBadge }),
+  page({ id: "loadtest", label: "Load test", ...loadtest, Badge: LoadTestBadge }),
+  page({ id: "stack", label: "Stack", ...stack, Badge: StackBadge }),
   page({ id: "channel", label: "Channel", ...channel }),
 ];
 

@@ -4,7 +4,7 @@
 // a report of charts, in the very click that leaves it).
 import { createContext, useContext } from "react";
 import type { Route } from "./pages.tsx";
-import { useRoute } from "./store.ts";
+import { useRoute } from "./routeStore.ts";
 
 export const SlotRoute = createContext<Route | null>(null);
 

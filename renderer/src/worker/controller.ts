@@ -9,7 +9,7 @@ import { LayoutPoster } from "./layoutPosts.ts";
 import { partition } from "./pool.ts";
 import type { CancelRequest, FormatResult, PhaseTimings, PostedRequest, WorkerResult } from "./protocol.ts";
 import { useAnalysis } from "../state/analysis.ts";
-import { useDesigner } from "../state/designer.ts";
+import { useDesigner } from "../state/layoutStore.ts";
 import { useSettings } from "../state/settings.ts";
 
 interface Sent {

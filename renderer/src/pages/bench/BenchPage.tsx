@@ -1,6 +1,7 @@
 // The DevKit bench: connect a DevKit (or the simulator), configure it, send the current design, watch the
 // queue, acks, downlinks and every frame on the line.
 import { useEffect } from "react";
+import { refreshPorts, startBench } from "./benchStore.ts";
 import { ConfigCard, WifiCard } from "./ConfigCard.tsx";
 import { ConnectionBar, PortProblems } from "./ConnectionBar.tsx";
 import { CountersCard } from "./CountersCard.tsx";
@@ -10,9 +11,8 @@ import { ModuleCard } from "./ModuleCard.tsx";
 import { QueueCard } from "./QueueCard.tsx";
 import { SendCard } from "./SendCard.tsx";
 import { SimCard } from "./SimCard.tsx";
-import { refreshPorts, startBench, useBench } from "./store.ts";
-import { ThemeToggle } from "../../components/common/ThemeToggle.tsx";
-import { go } from "../../nav/store.ts";
+import { go } from "../../nav/routeStore.ts";
+import { ThemeToggle } from "../../ui/ThemeToggle.tsx";
 import "./bench.css";
 
 export function BenchPage() {
@@ -58,24 +58,5 @@ export function BenchPage() {
         <LogCard />
       </main>
     </>
-  );
-}
-
-/** The DevKit link state beside the bench's page-bar entry, on every screen. */
-export function BenchBadge() {
-  const status = useBench((s) => s.status);
-  useEffect(() => startBench(), []);
-  const state = status?.state ?? "disconnected";
-  return (
-    <span className={`bench-state ${state} compact`} title={status?.detail}>
-      <span className="dot" aria-hidden="true" />
-      {state === "ready"
-        ? (status?.productName ?? "connected")
-        : state === "reconnecting"
-          ? "reconnecting"
-          : state === "connecting"
-            ? "connecting"
-            : "no DevKit"}
-    </span>
   );
 }

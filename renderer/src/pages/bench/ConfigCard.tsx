@@ -7,8 +7,8 @@ import {
   type ModuleConfig,
   type WifiSettings,
 } from "#devkit-bridge/protocol/commands.ts";
-import { act, flash, loadInfo, useBench } from "./store.ts";
-import { ActionButton, Card, Empty, ErrorLine, FlashLine } from "./ui.tsx";
+import { ActionButton, Card, Empty, ErrorLine, FlashLine } from "./benchParts.tsx";
+import { act, flash, loadInfo, useBench } from "./benchStore.ts";
 
 const FLAGS: [keyof Omit<ModuleConfig, "evtMask">, string, string][] = [
   ["satAck", "Report satellite acks", "EVT bit 0 and SAK_RR; off: acked messages leave the queue silently"],

@@ -1,6 +1,6 @@
 // Port picker (simulators and serial ports, with why a port cannot be used), connect/disconnect, link state.
-import { act, disconnect, refreshPorts, useBench } from "./store.ts";
-import { ActionButton, ErrorLine } from "./ui.tsx";
+import { ActionButton, ErrorLine } from "./benchParts.tsx";
+import { act, disconnect, refreshPorts, useBench } from "./benchStore.ts";
 
 const STATE_LABEL = {
   disconnected: "Not connected",

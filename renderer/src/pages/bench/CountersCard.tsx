@@ -7,8 +7,8 @@ import {
   MST_FIELDS,
   PER_FIELDS,
 } from "#devkit-bridge/protocol/commands.ts";
-import { act, useBench } from "./store.ts";
-import { ActionButton, Card, Empty, ErrorLine } from "./ui.tsx";
+import { ActionButton, Card, Empty, ErrorLine } from "./benchParts.tsx";
+import { act, useBench } from "./benchStore.ts";
 
 type Field = { key: string; label: string };
 

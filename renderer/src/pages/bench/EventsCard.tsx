@@ -1,7 +1,7 @@
 // SAK/EVT polling and what it brings: acks, downlink commands, resets, lost connections.
 import { useState } from "react";
-import { act, readDownlink, useBench } from "./store.ts";
-import { ActionButton, Card, clock, Empty, ErrorLine } from "./ui.tsx";
+import { ActionButton, Card, clock, Empty, ErrorLine } from "./benchParts.tsx";
+import { act, readDownlink, useBench } from "./benchStore.ts";
 
 const BITS = [
   ["satAck", "ack"],

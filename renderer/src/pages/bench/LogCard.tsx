@@ -1,18 +1,8 @@
 // Every frame on the line, timestamped, as hex and in words; exportable as text or JSON lines.
 import { useEffect, useRef, useState } from "react";
-import { act, useBench } from "./store.ts";
-import { ActionButton, Card, clock, Empty, ErrorLine } from "./ui.tsx";
-
-function download(fileName: string, content: string, type: string): void {
-  const url = URL.createObjectURL(new Blob([content], { type }));
-  const a = document.createElement("a");
-  a.href = url;
-  a.download = fileName;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
+import { ActionButton, Card, clock, Empty, ErrorLine } from "./benchParts.tsx";
+import { act, useBench } from "./benchStore.ts";
+import { downloadText } from "../../download.ts";
 
 export function LogCard() {
   const log = useBench((s) => s.log);
@@ -27,7 +17,7 @@ export function LogCard() {
   const exportAs = (format: "text" | "jsonl") =>
     act("log", async (h) => {
       const { fileName, content } = await h.call("devkit.logExport", { format });
-      download(fileName, content, format === "jsonl" ? "application/x-ndjson" : "text/plain");
+      downloadText(content, fileName, format === "jsonl" ? "application/x-ndjson" : "text/plain");
     });
   return (
     <Card

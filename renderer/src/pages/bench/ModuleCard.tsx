@@ -2,8 +2,8 @@
 // The clock and the countdown run on from the last read; the module is read again every minute and when
 // the contact is due, so neither drifts from what the module says.
 import { useEffect, useRef, useState } from "react";
-import { loadInfo, useBench } from "./store.ts";
-import { ActionButton, Card, duration, Empty, ErrorLine, KV } from "./ui.tsx";
+import { ActionButton, Card, duration, Empty, ErrorLine, KV } from "./benchParts.tsx";
+import { loadInfo, useBench } from "./benchStore.ts";
 
 const REREAD_S = 60;
 /** never two automatic reads closer than this, whatever the module answers (a contact reported as due now, errors) */

@@ -3,11 +3,12 @@
 import { useMemo, useState } from "react";
 import { codecFor, CODECS, FORMAT_IDS, type FormatId, generateSamples } from "#codecs";
 import { platformById } from "#planning";
-import { act, flash, refreshQueue, useBench } from "./store.ts";
-import { ActionButton, Card, Empty, ErrorLine, FlashLine } from "./ui.tsx";
-import { go } from "../../nav/store.ts";
-import { useDesigner } from "../../state/designer.ts";
-import { flushSave, useSession } from "../../state/session.ts";
+import { ActionButton, Card, Empty, ErrorLine, FlashLine } from "./benchParts.tsx";
+import { act, flash, refreshQueue, useBench } from "./benchStore.ts";
+import { go } from "../../nav/routeStore.ts";
+import { flushSave } from "../../session/autosave.ts";
+import { useSession } from "../../session/sessionStore.ts";
+import { useDesigner } from "../../state/layoutStore.ts";
 import { useSettings } from "../../state/settings.ts";
 
 const LIMIT = platformById("astrocast")?.uplinkBytes ?? 160;

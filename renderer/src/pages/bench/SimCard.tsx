@@ -2,8 +2,8 @@
 // line speed and the start-up quirk.
 import { useEffect, useState } from "react";
 import type { Res } from "#host/api/contract.ts";
-import { act, flash, useBench } from "./store.ts";
-import { ActionButton, Card, ErrorLine, FlashLine } from "./ui.tsx";
+import { ActionButton, Card, ErrorLine, FlashLine } from "./benchParts.tsx";
+import { act, flash, useBench } from "./benchStore.ts";
 
 export function SimCard() {
   const simulated = useBench((s) => s.status?.simulated && s.status.state === "ready");

@@ -1,11 +1,18 @@
 // The Channel page: seed 003's random-access scenario as a preset, or the open layout's fleet on a
 // chosen DVB-RCS2-like channel; the simulator runs in a worker with progress.
 import { FORMAT_IDS } from "#codecs";
+import {
+  cancelSimulation,
+  runSimulation,
+  setChannelWorker,
+  setField,
+  useChannel,
+  type ChannelForm,
+} from "./channelStore.ts";
 import { FleetResults, Seed003Results } from "./Results.tsx";
-import { cancelSimulation, runSimulation, setChannelWorker, setField, useChannel, type ChannelForm } from "./store.ts";
-import { ThemeToggle } from "../../components/common/ThemeToggle.tsx";
-import { go } from "../../nav/store.ts";
-import { useDesigner } from "../../state/designer.ts";
+import { go } from "../../nav/routeStore.ts";
+import { useDesigner } from "../../state/layoutStore.ts";
+import { ThemeToggle } from "../../ui/ThemeToggle.tsx";
 import "./channel.css";
 
 setChannelWorker(

@@ -2,6 +2,7 @@
 // with bytes on air per stack and their CSV.
 import { CompletionPerNstart, CompletionVsLoad, GoodputPerNstart } from "./Charts.tsx";
 import type { FleetAnswer, Seed003Answer } from "./protocol.ts";
+import { downloadText } from "../../download.ts";
 
 const pct = (a: number, b: number) => `${a >= b ? "+" : ""}${((a / b - 1) * 100).toFixed(0)} %`;
 
@@ -48,15 +49,6 @@ export function Seed003Results({ r }: { r: Seed003Answer }) {
       </div>
     </>
   );
-}
-
-function downloadCsv(csv: string, name: string): void {
-  const url = URL.createObjectURL(new Blob([csv], { type: "text/csv" }));
-  const a = document.createElement("a");
-  a.href = url;
-  a.download = name;
-  a.click();
-  URL.revokeObjectURL(url);
 }
 
 export function FleetResults({ r }: { r: FleetAnswer }) {
@@ -115,7 +107,7 @@ export function FleetResults({ r }: { r: FleetAnswer }) {
             type="button"
             className="btn small"
             data-testid="ch-overhead-csv"
-            onClick={() => downloadCsv(r.overheadCsv, `bytes-on-air-${r.format}.csv`)}
+            onClick={() => downloadText(r.overheadCsv, `bytes-on-air-${r.format}.csv`, "text/csv")}
           >
             Export CSV
           </button>

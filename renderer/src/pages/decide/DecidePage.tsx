@@ -2,14 +2,14 @@
 import { useEffect } from "react";
 import { AdvisorPage } from "./advisor/AdvisorPage.tsx";
 import { CostPage, ScenarioBar } from "./cost/CostPage.tsx";
+import { ensureCosts } from "./decideStore.ts";
 import { ReportPage } from "./report/ReportPage.tsx";
-import { ensureCosts } from "./store.ts";
 import { DECIDE_TABS } from "./tabs.ts";
-import { ThemeToggle } from "../../components/common/ThemeToggle.tsx";
 import { KeepUntilPainted } from "../../nav/KeepUntilPainted.tsx";
+import { go } from "../../nav/routeStore.ts";
 import { useSlotRoute } from "../../nav/slotRoute.ts";
-import { go } from "../../nav/store.ts";
-import { useDesigner } from "../../state/designer.ts";
+import { useDesigner } from "../../state/layoutStore.ts";
+import { ThemeToggle } from "../../ui/ThemeToggle.tsx";
 import "./decide.css";
 
 export function DecidePage() {

@@ -15,19 +15,19 @@ import {
 } from "@dnd-kit/core";
 import { sortableKeyboardCoordinates } from "@dnd-kit/sortable";
 import { useEffect, useRef, useState } from "react";
+import { AnalysisPanel } from "./analysis/AnalysisPanel.tsx";
 import { dropPlace, parseDndId, type DndRef, type Placement } from "./dnd.ts";
+import { addField, moveTo } from "./edits/actions.ts";
+import { paletteItem } from "./edits/palette.ts";
+import { Inspector } from "./inspector/Inspector.tsx";
 import { LayoutTree, type DropIndicator } from "./LayoutTree.tsx";
 import { Palette, PaletteOverlay } from "./Palette.tsx";
 import { Banners, TopBar } from "./TopBar.tsx";
 import { TreeToolbar } from "./TreeToolbar.tsx";
-import { AnalysisPanel } from "../../components/analysis/AnalysisPanel.tsx";
-import { usePaintedOnce } from "../../components/common/paintedOnce.ts";
-import { Inspector } from "../../components/inspector/Inspector.tsx";
-import { addField, moveTo } from "../../state/actions.ts";
-import { useDesigner } from "../../state/designer.ts";
-import { paletteItem } from "../../state/palette.ts";
-import { flushSave } from "../../state/session.ts";
+import { flushSave } from "../../session/autosave.ts";
+import { useDesigner } from "../../state/layoutStore.ts";
 import { flatten, locate } from "../../state/tree.ts";
+import { usePaintedOnce } from "../../ui/paintedOnce.ts";
 
 // zones and rows under the pointer first; the keyboard sensor has no pointer, so fall back to distance
 const collision: CollisionDetection = (args) => {

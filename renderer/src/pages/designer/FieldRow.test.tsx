@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Field, Layout } from "#codecs";
 import { rowDndId } from "./dnd.ts";
 import { FieldRow } from "./FieldRow.tsx";
-import { useDesigner } from "../../state/designer.ts";
+import { useDesigner } from "../../state/layoutStore.ts";
 import { locate } from "../../state/tree.ts";
 
 const u8 = (id: string, extra: Partial<Extract<Field["type"], { kind: "int" }>> = {}): Field => ({

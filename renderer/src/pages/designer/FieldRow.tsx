@@ -3,10 +3,10 @@ import { useSortable } from "@dnd-kit/sortable";
 import { memo, useCallback, useEffect, useRef, type KeyboardEvent } from "react";
 import { hasVisibleCharacter, type Field } from "#codecs";
 import { rowDndId } from "./dnd.ts";
-import { typeBadge } from "../../components/common/format.ts";
-import { Icon } from "../../components/common/Icon.tsx";
-import { deleteField, duplicate, moveDown, moveIntoGroupAbove, moveOutOfGroup, moveUp } from "../../state/actions.ts";
-import { useDesigner } from "../../state/designer.ts";
+import { deleteField, duplicate, moveDown, moveIntoGroupAbove, moveOutOfGroup, moveUp } from "./edits/actions.ts";
+import { useDesigner } from "../../state/layoutStore.ts";
+import { typeBadge } from "../../ui/format.ts";
+import { Icon } from "../../ui/Icon.tsx";
 
 export interface RowProps {
   field: Field;

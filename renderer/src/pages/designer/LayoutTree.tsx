@@ -6,10 +6,10 @@ import { SortableContext, verticalListSortingStrategy } from "@dnd-kit/sortable"
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useCallback, useEffect, useMemo, useRef, type RefObject } from "react";
 import type { Field } from "#codecs";
+import { fieldColor } from "./colors.ts";
 import { endDndId, rowDndId } from "./dnd.ts";
 import { FieldRow } from "./FieldRow.tsx";
-import { fieldColor } from "../../components/common/colors.ts";
-import { useDesigner } from "../../state/designer.ts";
+import { useDesigner } from "../../state/layoutStore.ts";
 import { useSettings } from "../../state/settings.ts";
 
 export interface DropIndicator {

@@ -1,10 +1,10 @@
 // Field types to drag into the layout; click or Enter adds one next to the selection (the keyboard path).
 import { useDraggable } from "@dnd-kit/core";
 import { paletteDndId } from "./dnd.ts";
-import { typeBadge } from "../../components/common/format.ts";
-import { placeForNew, addField } from "../../state/actions.ts";
-import { useDesigner } from "../../state/designer.ts";
-import { PALETTE, type PaletteItem } from "../../state/palette.ts";
+import { placeForNew, addField } from "./edits/actions.ts";
+import { PALETTE, type PaletteItem } from "./edits/palette.ts";
+import { useDesigner } from "../../state/layoutStore.ts";
+import { typeBadge } from "../../ui/format.ts";
 
 function Chip({ item }: { item: PaletteItem }) {
   const { attributes, listeners, setNodeRef } = useDraggable({ id: paletteDndId(item.id), data: { item } });

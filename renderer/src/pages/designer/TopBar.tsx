@@ -1,17 +1,14 @@
 // Designer header: back to projects, project name (click to rename), undo/redo, autosave state, export, theme.
 import { useState } from "react";
-import { Icon } from "../../components/common/Icon.tsx";
-import { LengthNotice, useLengthLimit } from "../../components/common/LengthLimit.tsx";
-import { ThemeToggle } from "../../components/common/ThemeToggle.tsx";
-import { useDesigner } from "../../state/designer.ts";
-import {
-  exportLayout,
-  goHome,
-  renameProject,
-  resolveConflict,
-  useSession,
-  type SaveStatus,
-} from "../../state/session.ts";
+import { LengthNotice, useLengthLimit } from "./LengthLimit.tsx";
+import { resolveConflict } from "../../session/conflicts.ts";
+import { exportLayout } from "../../session/layoutFile.ts";
+import { goHome } from "../../session/projects.ts";
+import { renameProject } from "../../session/rename.ts";
+import { useSession, type SaveStatus } from "../../session/sessionStore.ts";
+import { useDesigner } from "../../state/layoutStore.ts";
+import { Icon } from "../../ui/Icon.tsx";
+import { ThemeToggle } from "../../ui/ThemeToggle.tsx";
 
 /** projects.rename accepts 1–128 characters (host/api/contract.ts) */
 const PROJECT_NAME_MAX = 128;

@@ -1,8 +1,8 @@
 // Commands on the selected field: the button twins of dragging (move, nest, un-nest) plus duplicate and delete.
-import { Icon, type IconName } from "../../components/common/Icon.tsx";
-import { deleteField, duplicate, moveDown, moveIntoGroupAbove, moveOutOfGroup, moveUp } from "../../state/actions.ts";
-import { useDesigner } from "../../state/designer.ts";
+import { deleteField, duplicate, moveDown, moveIntoGroupAbove, moveOutOfGroup, moveUp } from "./edits/actions.ts";
+import { useDesigner } from "../../state/layoutStore.ts";
 import { canIndent, locate, siblingsOf } from "../../state/tree.ts";
+import { Icon, type IconName } from "../../ui/Icon.tsx";
 
 export function TreeToolbar() {
   const state = useDesigner((s) => {

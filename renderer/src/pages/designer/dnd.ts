@@ -1,6 +1,6 @@
 // Drag-and-drop ids and where a drop lands, kept apart from the components so the rules are testable.
 import type { Field } from "#codecs";
-import type { Place } from "../../state/actions.ts";
+import type { Place } from "./edits/actions.ts";
 import { isWithin, locate } from "../../state/tree.ts";
 
 export const rowDndId = (fieldId: string) => `row:${fieldId}`;

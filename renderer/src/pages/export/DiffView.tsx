@@ -2,7 +2,7 @@
 // decoders read the other's messages, why, and what to do, checked with the codecs on samples.
 import { useEffect } from "react";
 import { formatShortLabel as formatLabel, type Compat, type FormatVerdict } from "#codecs";
-import { compareVersions, loadVersions, useExport } from "./store.ts";
+import { compareVersions, loadVersions, useExport } from "./exportStore.ts";
 
 const WORD: Record<Compat, string> = { compatible: "compatible", degraded: "degraded", breaking: "breaking" };
 

@@ -4,14 +4,14 @@ import { useEffect } from "react";
 import "./export.css";
 import { DiffView } from "./DiffView.tsx";
 import { ExportPicker } from "./ExportPicker.tsx";
+import { enterExportPage, useExport } from "./exportStore.ts";
 import { FilePreview } from "./FilePreview.tsx";
-import { enterExportPage, useExport } from "./store.ts";
 import { EXPORT_TABS } from "./tabs.ts";
-import { usePaintedOnce } from "../../components/common/paintedOnce.ts";
-import { ThemeToggle } from "../../components/common/ThemeToggle.tsx";
+import { go } from "../../nav/routeStore.ts";
 import { useSlotRoute } from "../../nav/slotRoute.ts";
-import { go } from "../../nav/store.ts";
-import { useDesigner } from "../../state/designer.ts";
+import { useDesigner } from "../../state/layoutStore.ts";
+import { usePaintedOnce } from "../../ui/paintedOnce.ts";
+import { ThemeToggle } from "../../ui/ThemeToggle.tsx";
 
 export function ExportPage() {
   const name = useDesigner((s) => s.projectName);

@@ -9,8 +9,8 @@ import {
   downloadZip,
   saveToFolder,
   type ExportOptions,
-} from "./store.ts";
-import { useSession } from "../../state/session.ts";
+} from "./exportStore.ts";
+import { useSession } from "../../session/sessionStore.ts";
 
 const SERVERS = [
   ["ttn", "TTN v3"],

@@ -1,9 +1,9 @@
 // Middle and right of the Export page: the generated files, and the chosen one with syntax highlighting.
 import { useMemo } from "react";
 import { utf8Length } from "#codecs";
+import { copyPreview, useExport, type ExportFileView } from "./exportStore.ts";
 import { highlight } from "./highlight.ts";
-import { copyPreview, useExport, type ExportFileView } from "./store.ts";
-import { keepLast } from "../../keepLast.ts";
+import { keepLast } from "../../ui/keepLast.ts";
 
 // the file on screen when the page is left is the one shown on coming back: its tokens are kept
 const highlightKept = keepLast(highlight);

@@ -2,9 +2,9 @@
 import { formatLabel } from "#codecs";
 import type { LoadTestRun } from "#host/api/loadtest.ts";
 import { describeWait } from "#services/loadgen/src/spec.ts";
+import { Card, fmt } from "./loadTestParts.tsx";
+import { closeCompare, useLoadTest } from "./loadTestStore.ts";
 import { bestWithinNoise, estimate, type Estimate } from "./noise.ts";
-import { closeCompare, useLoadTest } from "./store.ts";
-import { Card, fmt } from "./ui.tsx";
 
 type Row = {
   label: string;

@@ -4,8 +4,8 @@ import { stackLacksTransport } from "#host/api/loadtest.ts";
 import { INGEST_TRANSPORT_LABELS, INGEST_TRANSPORTS, type IngestTransport } from "#planning/ingest";
 import { offeredRps, plannedSeconds, runSettingsSchema } from "#services/loadgen/src/spec.ts";
 import { formSettings, startBlockedReason, type FormField, type FormIssues } from "./form.ts";
-import { runLoad, setForm, stackRunning, useLoadTest, type LoadTestForm } from "./store.ts";
-import { ActionButton, Card, ErrorLine } from "./ui.tsx";
+import { ActionButton, Card, ErrorLine } from "./loadTestParts.tsx";
+import { runLoad, setForm, stackRunning, useLoadTest, type LoadTestForm } from "./loadTestStore.ts";
 
 /** a label, its input(s) and the problems of those inputs right below them */
 function Field({

@@ -1,8 +1,8 @@
 // The Figure of Merit table: Table 6 of the paper beside the latest run of the same cell here.
 import { formatLabel } from "#codecs";
 import { PAPER_TABLE6 } from "#planning/paper";
-import { showRun, useLoadTest } from "./store.ts";
-import { Card, fmt } from "./ui.tsx";
+import { Card, fmt } from "./loadTestParts.tsx";
+import { showRun, useLoadTest } from "./loadTestStore.ts";
 
 export function FomCard() {
   const history = useLoadTest((s) => s.history);

@@ -1,8 +1,8 @@
 // Every run kept in the projects database: pick runs to compare or export, open one, delete one.
 import { formatLabel } from "#codecs";
 import { INGEST_TRANSPORT_LABELS } from "#planning/ingest";
-import { compareRuns, deleteRun, exportRuns, showRun, togglePick, useLoadTest } from "./store.ts";
-import { ActionButton, Card, ErrorLine, FailureCell, fmt, FomValue } from "./ui.tsx";
+import { ActionButton, Card, ErrorLine, FailureCell, fmt, FomValue } from "./loadTestParts.tsx";
+import { compareRuns, deleteRun, exportRuns, showRun, togglePick, useLoadTest } from "./loadTestStore.ts";
 
 export function HistoryCard() {
   const history = useLoadTest((s) => s.history);

@@ -4,11 +4,11 @@ import { CompareCard } from "./CompareCard.tsx";
 import { ConfigCard } from "./ConfigCard.tsx";
 import { FomCard } from "./FomCard.tsx";
 import { HistoryCard } from "./HistoryCard.tsx";
+import { startLoadTest } from "./loadTestStore.ts";
 import { ResultCard } from "./ResultCard.tsx";
 import { RunCard } from "./RunCard.tsx";
-import { startLoadTest, useLoadTest } from "./store.ts";
-import { ThemeToggle } from "../../components/common/ThemeToggle.tsx";
-import { go } from "../../nav/store.ts";
+import { go } from "../../nav/routeStore.ts";
+import { ThemeToggle } from "../../ui/ThemeToggle.tsx";
 import "./loadtest.css";
 
 export function LoadTestPage() {
@@ -42,11 +42,4 @@ export function LoadTestPage() {
       </main>
     </>
   );
-}
-
-/** A dot beside the page-bar entry while a load test runs (the form and history load with the app). */
-export function LoadTestBadge() {
-  const running = useLoadTest((s) => s.active !== null);
-  useEffect(() => void startLoadTest(), []);
-  return running ? <span className="lt-nav-running" title="A load test is running" /> : null;
 }

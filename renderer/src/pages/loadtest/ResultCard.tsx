@@ -4,8 +4,8 @@ import { FORMAT_LABELS } from "#codecs";
 import { INGEST_TRANSPORT_LABELS } from "#planning/ingest";
 import { describeWait } from "#services/loadgen/src/spec.ts";
 import { RunCharts } from "./Charts.tsx";
-import { useLoadTest } from "./store.ts";
-import { Card, fmt, FomValue } from "./ui.tsx";
+import { Card, fmt, FomValue } from "./loadTestParts.tsx";
+import { useLoadTest } from "./loadTestStore.ts";
 
 export function ResultCard() {
   const run = useLoadTest((s) => s.detail);

@@ -1,7 +1,7 @@
 // The run in progress: phase, a progress bar, live counters and charts, and cancel.
 import { RunCharts } from "./Charts.tsx";
-import { cancelRun, useLoadTest } from "./store.ts";
-import { ActionButton, Card, ErrorLine, fmt } from "./ui.tsx";
+import { ActionButton, Card, ErrorLine, fmt } from "./loadTestParts.tsx";
+import { cancelRun, useLoadTest } from "./loadTestStore.ts";
 
 const PHASES: Record<string, string> = {
   starting: "Starting",

@@ -4,7 +4,7 @@ import { useCallback, useEffect, useState } from "react";
 import type { StackKey } from "#host/api/stack.ts";
 import { copyText } from "./format.ts";
 import { asHostError } from "../../host/errors.ts";
-import { useSession } from "../../state/session.ts";
+import { useSession } from "../../session/sessionStore.ts";
 
 type Role = StackKey["role"];
 const ROLE_TEXT: Record<Role, string> = { device: "Device", fleet: "Fleet", reader: "Reader", webhook: "Webhook" };

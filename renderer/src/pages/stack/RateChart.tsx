@@ -1,7 +1,7 @@
 // Records per second over the last minutes (and what left for the CSE), one point per stats tick.
 import { Area, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { fmt } from "./format.ts";
-import type { RatePoint } from "./store.ts";
+import type { RatePoint } from "./stackStore.ts";
 
 const AXIS = { fill: "var(--text-muted)", fontSize: 11 };
 

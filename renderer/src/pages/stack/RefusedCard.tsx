@@ -3,7 +3,7 @@
 // cause (a container too small for them, a missing privilege …). They never block the others.
 import type { ContainerTrouble, StackRefused, StackStats } from "#host/api/stack.ts";
 import { fmt } from "./format.ts";
-import { retryRefused, useStack } from "./store.ts";
+import { retryRefused, useStack } from "./stackStore.ts";
 
 const answer = (r: StackRefused["refusal"]) => `HTTP ${r.status}${r.rsc ? ` · RSC ${r.rsc}` : ""}`;
 

@@ -1,7 +1,7 @@
 // The start form's device routes: paths that unmodified devices and portals POST to, each fixed to
 // a layout and format (the decoder's --route). The defaults are listed; rows add or replace paths.
 import { FORMAT_IDS, PRESETS } from "#codecs";
-import { DEFAULT_ROUTES_TEXT, routeProblem, setForm, useStack, type RouteRow } from "./store.ts";
+import { DEFAULT_ROUTES_TEXT, routeProblem, setForm, useStack, type RouteRow } from "./stackStore.ts";
 
 const BODY_TEXT = { auto: "auto body", raw: "raw bytes", envelope: "portal JSON" } as const;
 

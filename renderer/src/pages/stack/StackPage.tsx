@@ -10,10 +10,10 @@ import { RateChart } from "./RateChart.tsx";
 import { RecordsTable } from "./RecordsTable.tsx";
 import { RefusedCard } from "./RefusedCard.tsx";
 import { LogsCard, ServicesCard } from "./ServicesCard.tsx";
+import { isLive, refresh, stackDown, startStack, useStack } from "./stackStore.ts";
 import { StartCard } from "./StartCard.tsx";
-import { isLive, refresh, stackDown, startStack, useStack } from "./store.ts";
-import { ThemeToggle } from "../../components/common/ThemeToggle.tsx";
-import { go } from "../../nav/store.ts";
+import { go } from "../../nav/routeStore.ts";
+import { ThemeToggle } from "../../ui/ThemeToggle.tsx";
 import "./stack.css";
 
 const STATE_TEXT = {
@@ -137,17 +137,5 @@ export function StackPage() {
         )}
       </main>
     </>
-  );
-}
-
-/** A dot beside the page-bar entry, lit while the stack runs; the bar listens to the stack from the start. */
-export function StackBadge() {
-  const live = useStack((s) => isLive(s.status));
-  useEffect(() => void startStack(), []);
-  return (
-    <span
-      className={`stack-nav-dot${live ? " live" : ""}`}
-      title={live ? "The stack is running" : "The stack is stopped"}
-    />
   );
 }

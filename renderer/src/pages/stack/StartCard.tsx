@@ -1,6 +1,6 @@
 // The empty state: what the stack is, and the form that starts it.
 import { RoutesField } from "./RoutesField.tsx";
-import { coapProblem, formProblem, setForm, stackUp, useStack } from "./store.ts";
+import { coapProblem, formProblem, setForm, stackUp, useStack } from "./stackStore.ts";
 
 export function StartCard() {
   const form = useStack((s) => s.form);

@@ -7,9 +7,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { kineisTrackerPreset, parseLayout } from "#codecs";
 import { adviseFit } from "#planning/advisor";
 import { AdvisorPage } from "./AdvisorPage.tsx";
+import { setAdvisorWorker, stopAdvisor, useAdvisor } from "./advisorStore.ts";
 import type { AdviseAnswer, AdviseRequest } from "./protocol.ts";
-import { setAdvisorWorker, stopAdvisor, useAdvisor } from "./store.ts";
-import { useDesigner } from "../../../state/designer.ts";
+import { useDesigner } from "../../../state/layoutStore.ts";
 import { useSettings } from "../../../state/settings.ts";
 
 /** A worker that holds each request until the test answers it. */

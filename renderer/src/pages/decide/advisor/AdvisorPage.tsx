@@ -4,10 +4,6 @@ import { useEffect } from "react";
 import { CODECS, FORMAT_IDS, type FormatId } from "#codecs";
 import type { SizeStats } from "#codecs/analysis";
 import { platformById, PLATFORMS } from "#planning";
-import { useDesigner } from "../../../state/designer.ts";
-import { useSettings } from "../../../state/settings.ts";
-import { NumberInput } from "../inputs.tsx";
-import { LimitsPanel } from "./LimitsPanel.tsx";
 import {
   adviceKey,
   applyChanges,
@@ -16,8 +12,12 @@ import {
   stopAdvisor,
   targetBytesOf,
   useAdvisor,
-} from "./store.ts";
-import { usePaintedOnce } from "../../../components/common/paintedOnce.ts";
+} from "./advisorStore.ts";
+import { useDesigner } from "../../../state/layoutStore.ts";
+import { useSettings } from "../../../state/settings.ts";
+import { usePaintedOnce } from "../../../ui/paintedOnce.ts";
+import { NumberInput } from "../inputs.tsx";
+import { LimitsPanel } from "./LimitsPanel.tsx";
 
 setAdvisorWorker(
   () => new Worker(new URL("./advisor.worker.ts", import.meta.url), { type: "module", name: "advisor" }),

@@ -3,7 +3,7 @@
 import type { Layout } from "#codecs";
 import { declaredStep, leafFields, lossText, short } from "#planning/advisor";
 import { NumberInput } from "../inputs.tsx";
-import { setLocked, setMaxStep, useAdvisor } from "./store.ts";
+import { setLocked, setMaxStep, useAdvisor } from "./advisorStore.ts";
 
 export function LimitsPanel({ layout }: { layout: Layout }) {
   const locked = useAdvisor((s) => s.locked);

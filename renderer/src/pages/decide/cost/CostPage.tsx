@@ -2,10 +2,10 @@
 import { useMemo, useState } from "react";
 import type { FormatId } from "#codecs";
 import { evaluateFleet, type FleetResult, type FleetScenario, layoutStackId } from "#planning";
-import { keepLast } from "../../../keepLast.ts";
-import { useDesigner } from "../../../state/designer.ts";
+import { useDesigner } from "../../../state/layoutStore.ts";
+import { keepLast } from "../../../ui/keepLast.ts";
+import { activeScenario, addScenario, removeScenario, selectScenario, useDecide } from "../decideStore.ts";
 import { measuredFrom } from "../measured.ts";
-import { activeScenario, addScenario, removeScenario, selectScenario, useDecide } from "../store.ts";
 import {
   fleetLabel,
   intervalLabel,
@@ -18,8 +18,8 @@ import { CostTable } from "./CostTable.tsx";
 import { FragmentationPanel } from "./FragmentationPanel.tsx";
 import { ScenarioForm } from "./ScenarioForm.tsx";
 import { Table7Panel } from "./Table7Panel.tsx";
-import { usePaintedOnce } from "../../../components/common/paintedOnce.ts";
 import { useAnalysis, type SizesView } from "../../../state/analysis.ts";
+import { usePaintedOnce } from "../../../ui/paintedOnce.ts";
 
 export function ScenarioBar() {
   const doc = useDecide((s) => s.doc);

@@ -11,8 +11,8 @@ import {
   platformById,
   type VolumeUnit,
 } from "#planning";
+import { editScenario } from "../decideStore.ts";
 import { NumberInput } from "../inputs.tsx";
-import { editScenario } from "../store.ts";
 
 const KINDS: { kind: Billing["kind"]; label: string }[] = [
   { kind: "per-volume", label: "per volume" },

@@ -1,8 +1,8 @@
 // The scenario's inputs: fleet, cadence, period, currency, formats and platforms, prices and exchange rates.
 import { CODECS, FORMAT_IDS } from "#codecs";
 import { type Billing, billingFor, type Currency, type FleetScenario, messagesPerDay, PLATFORMS } from "#planning";
+import { editScenario } from "../decideStore.ts";
 import { NumberInput, Row } from "../inputs.tsx";
-import { editScenario } from "../store.ts";
 import { PriceEditor } from "./PriceEditor.tsx";
 import { TransportEditor } from "./TransportEditor.tsx";
 

@@ -1,8 +1,8 @@
 // The transport stack of every platform in the scenario: what each message carries on air, so what it is billed and whether it fits.
 import { type FleetScenario, platformById, stackFor } from "#planning";
-import { StackSelect } from "../../../components/transport/StackSelect.tsx";
+import { StackSelect } from "../../../ui/StackSelect.tsx";
+import { editScenario } from "../decideStore.ts";
 import { Row } from "../inputs.tsx";
-import { editScenario } from "../store.ts";
 
 export function TransportEditor({ s }: { s: FleetScenario }) {
   return (

@@ -17,8 +17,8 @@ import {
 } from "recharts";
 import { FORMAT_IDS, type FormatId } from "#codecs";
 import type { Currency, FleetResult, SeriesPoint } from "#planning";
-import { useMountInTurn } from "../../../components/common/mountInTurn.ts";
 import { money, moneyShort } from "../money.ts";
+import { useMountInTurn } from "../mountInTurn.ts";
 
 /** One colour per position, themed in decide.css; never red, which means "over the limit". */
 export const SERIES_COLORS = [

@@ -3,9 +3,11 @@
 import { useRef, useState, type ReactNode } from "react";
 import type { FormatId } from "#codecs";
 import type { ReportModel } from "#planning";
-import { SizesChart, SizesLegend } from "../../../components/analysis/SizesView.tsx";
-import { allTurnsTaken } from "../../../components/common/mountInTurn.ts";
+import { chartToPng } from "./exportPng.ts";
+import { slug } from "./slug.ts";
+import { downloadBlob } from "../../../download.ts";
 import type { SizesView } from "../../../state/analysis.ts";
+import { SizesChart, SizesLegend } from "../../../ui/sizes/SizesView.tsx";
 import {
   fleetLabel,
   intervalLabel,
@@ -18,8 +20,7 @@ import { crossings } from "../cost/CostTable.tsx";
 import { FragmentationPanel } from "../cost/FragmentationPanel.tsx";
 import { Table7Panel } from "../cost/Table7Panel.tsx";
 import { count, money } from "../money.ts";
-import { downloadBlob, slug } from "./download.ts";
-import { chartToPng } from "./exportPng.ts";
+import { allTurnsTaken } from "../mountInTurn.ts";
 
 export const CHART_WIDTH = 660;
 const HALF = CHART_WIDTH / 2 - 6;

@@ -3,20 +3,21 @@ import { useMemo, useState } from "react";
 import type { Layout } from "#codecs";
 import { PAGE_SIZES, type PageSize } from "#host/api/report.ts";
 import { buildReport, type FleetScenario, reportCsv, type ReportModel } from "#planning";
-import { base64ToBytes, downloadBlob, slug } from "./download.ts";
 import { chartToPng } from "./exportPng.ts";
 import { ReportDocument } from "./ReportDocument.tsx";
+import { slug } from "./slug.ts";
 import { reportSnapshot } from "./snapshot.ts";
-import { allTurnsTaken } from "../../../components/common/mountInTurn.ts";
-import { usePaintedOnce } from "../../../components/common/paintedOnce.ts";
+import { base64ToBytes, downloadBlob } from "../../../download.ts";
 import { asHostError } from "../../../host/errors.ts";
-import { keepLast } from "../../../keepLast.ts";
+import { useSession } from "../../../session/sessionStore.ts";
 import { useAnalysis, type SizesView } from "../../../state/analysis.ts";
-import { useDesigner } from "../../../state/designer.ts";
-import { useSession } from "../../../state/session.ts";
+import { useDesigner } from "../../../state/layoutStore.ts";
 import { useSettings } from "../../../state/settings.ts";
+import { keepLast } from "../../../ui/keepLast.ts";
+import { usePaintedOnce } from "../../../ui/paintedOnce.ts";
+import { activeScenario, flushCosts, useDecide } from "../decideStore.ts";
 import { measuredFrom } from "../measured.ts";
-import { activeScenario, flushCosts, useDecide } from "../store.ts";
+import { allTurnsTaken } from "../mountInTurn.ts";
 
 const PAGE_CSS: Record<PageSize, string> = { A4: "A4", Letter: "letter" };
 

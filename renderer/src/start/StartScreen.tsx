@@ -1,0 +1,186 @@
+// Start screen: presets to begin from, recent projects, a blank layout, or a layout file.
+import { useEffect, useRef, useState } from "react";
+import type { ProjectSummary, Res } from "#host/api/contract.ts";
+import { asHostError } from "../host/errors.ts";
+import { importFile, openFileDialog } from "../session/layoutFile.ts";
+import { createEmpty, createProject, openProject } from "../session/projects.ts";
+import { useSession } from "../session/sessionStore.ts";
+import { Icon } from "../ui/Icon.tsx";
+import { ThemeToggle } from "../ui/ThemeToggle.tsx";
+
+type Presets = Res<"presets.list">;
+
+/** Loads once, when the screen mounts: callers pass a new closure on every render, so only the first one is used. */
+function useHostList<T>(load: () => Promise<T>): { data: T | null; error: string | null } {
+  const [state, setState] = useState<{ data: T | null; error: string | null }>({ data: null, error: null });
+  const firstLoad = useRef(load);
+  useEffect(() => {
+    let live = true;
+    firstLoad.current().then(
+      (data) => live && setState({ data, error: null }),
+      (e: unknown) => live && setState({ data: null, error: asHostError(e).describe() }),
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+  return state;
+}
+
+function fieldCount(layout: unknown): number | null {
+  const f = (layout as { fields?: unknown })?.fields;
+  return Array.isArray(f) ? f.length : null;
+}
+
+function when(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+}
+
+export function StartScreen() {
+  const api = useSession((s) => s.api)!;
+  const shell = useSession((s) => s.shell);
+  const error = useSession((s) => s.startError);
+  const presets = useHostList<Presets>(() => api.call("presets.list", {}));
+  const recent = useHostList<ProjectSummary[]>(() => api.call("projects.list", { limit: 20 }));
+  const fileInput = useRef<HTMLInputElement>(null);
+
+  const openFile = () => {
+    if (shell === "electron") void openFileDialog();
+    else fileInput.current?.click();
+  };
+
+  return (
+    <>
+      <header className="topbar">
+        <div className="brand">
+          <span className="brand-mark" aria-hidden="true" />
+          SatPayload Studio
+        </div>
+        <div className="spacer" />
+        <ThemeToggle />
+      </header>
+      <main className="start" data-testid="start-screen">
+        <div className="start-inner">
+          <div className="start-hero">
+            <div>
+              <h1>Design a telemetry payload</h1>
+              <p>
+                Lay out the fields your device sends, see every wire format's size live against satellite and LPWAN
+                limits, and inspect where each byte goes.
+              </p>
+            </div>
+            <div className="start-actions">
+              <button type="button" className="btn" data-testid="open-file" onClick={openFile}>
+                Open file…
+              </button>
+              <button type="button" className="btn primary" data-testid="new-empty" onClick={() => void createEmpty()}>
+                New empty layout
+              </button>
+              <input
+                ref={fileInput}
+                type="file"
+                accept=".json,application/json"
+                hidden
+                data-testid="file-input"
+                onChange={(e) => {
+                  const file = e.target.files?.[0];
+                  e.target.value = "";
+                  if (file) void importFile(file);
+                }}
+              />
+            </div>
+          </div>
+
+          {error && (
+            <div className="error-box" role="alert" data-testid="start-error">
+              <div>
+                <div className="title">{error.title}</div>
+                <div>{error.detail}</div>
+              </div>
+              <div className="spacer" />
+              <button
+                type="button"
+                className="icon-btn"
+                aria-label="Dismiss"
+                onClick={() => useSession.setState({ startError: null })}
+              >
+                <Icon name="close" />
+              </button>
+            </div>
+          )}
+
+          <section aria-labelledby="presets-title">
+            <h2 className="section-title" id="presets-title">
+              Start from a preset
+            </h2>
+            {presets.error ? (
+              <div className="error-box">Presets could not be loaded: {presets.error}</div>
+            ) : !presets.data ? (
+              <div className="empty">Loading presets…</div>
+            ) : presets.data.length === 0 ? (
+              <div className="card empty">
+                <strong>No presets</strong>
+                This host ships no preset layouts.
+              </div>
+            ) : (
+              <div className="preset-grid">
+                {presets.data.map((p) => {
+                  const n = fieldCount(p.layout);
+                  return (
+                    <button
+                      key={p.id}
+                      type="button"
+                      className="card preset-card"
+                      data-testid={`preset-${p.id}`}
+                      onClick={() => void createProject(p.name, p.layout)}
+                    >
+                      <h3>{p.name}</h3>
+                      <p>{p.description}</p>
+                      <span className="meta">{n === null ? "" : `${n} fields`}</span>
+                    </button>
+                  );
+                })}
+              </div>
+            )}
+          </section>
+
+          <section aria-labelledby="recent-title">
+            <h2 className="section-title" id="recent-title">
+              Recent projects
+            </h2>
+            <div className="card">
+              {recent.error ? (
+                <div className="empty">Recent projects could not be loaded: {recent.error}</div>
+              ) : !recent.data ? (
+                <div className="empty">Loading…</div>
+              ) : recent.data.length === 0 ? (
+                <div className="empty" data-testid="recent-empty">
+                  <strong>No projects yet</strong>
+                  Start from a preset or an empty layout; projects are saved automatically as you edit.
+                </div>
+              ) : (
+                <ul className="recent-list" data-testid="recent-list">
+                  {recent.data.map((p) => (
+                    <li key={p.id}>
+                      <button
+                        type="button"
+                        className="recent-item"
+                        data-testid={`recent-${p.id}`}
+                        onClick={() => void openProject(p.id)}
+                      >
+                        <span className="name">{p.name}</span>
+                        <span className="muted num">v{p.version}</span>
+                        <span className="muted">{when(p.updatedAt)}</span>
+                      </button>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </div>
+          </section>
+        </div>
+      </main>
+    </>
+  );
+}
