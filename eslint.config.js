@@ -8,7 +8,17 @@ import reactHooks from "eslint-plugin-react-hooks";
 const layer = (target, from, message, except) => ({ target, from, message, ...(except ? { except } : {}) });
 
 // every folder a lower layer must not reach, named once
-const ABOVE_CODECS = ["./devkit-bridge", "./services", "./host", "./bin", "./app", "./renderer", "./e2e"];
+const ABOVE_CODECS = [
+  "./contracts",
+  "./devkit-bridge",
+  "./services",
+  "./host",
+  "./bin",
+  "./app",
+  "./renderer",
+  "./e2e",
+];
+const ABOVE_CONTRACTS = ["./devkit-bridge", "./services", "./host", "./bin", "./app", "./renderer", "./e2e"];
 const ABOVE_SHARED = ["./host", "./bin", "./app", "./renderer", "./e2e"];
 const SERVICES_BUT_SHARED = ["./services/!(shared)/**", "./services/*.ts"];
 
@@ -19,7 +29,12 @@ const zones = [
     ["./devkit-bridge", "./codecs/test", "./codecs/bench", "./firmware/templates/embedAstronode.ts"],
     "codecs/src is pure: no devkit-bridge, tests or Node scripts.",
   ),
-  layer("./devkit-bridge", ["./services", ...ABOVE_SHARED], "devkit-bridge/ builds on codecs/ only."),
+  layer(
+    "./contracts",
+    ABOVE_CONTRACTS,
+    "contracts/ holds what host, renderer and services share: it imports only codecs/ and npm packages.",
+  ),
+  layer("./devkit-bridge", ["./services", ...ABOVE_SHARED], "devkit-bridge/ builds on codecs/ and contracts/ only."),
   layer(
     "./services/shared",
     SERVICES_BUT_SHARED,
@@ -38,7 +53,7 @@ const zones = [
   layer(
     "./renderer",
     ["./services", "./devkit-bridge", "./bin", "./app", "./e2e"],
-    "renderer/ uses codecs/ and host/api only.",
+    "renderer/ uses codecs/, contracts/ and host/api only.",
   ),
 ];
 
@@ -124,7 +139,12 @@ export default [
     },
   },
   {
-    files: ["codecs/src/**/*.{ts,tsx}", "firmware/templates/**/*.ts", "renderer/src/**/*.{ts,tsx}"],
+    files: [
+      "codecs/src/**/*.{ts,tsx}",
+      "contracts/src/**/*.ts",
+      "firmware/templates/**/*.ts",
+      "renderer/src/**/*.{ts,tsx}",
+    ],
     ignores: ["firmware/templates/embedAstronode.ts"],
     rules: { "import/no-nodejs-modules": "error" },
   },

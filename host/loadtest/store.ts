@@ -1,9 +1,9 @@
 // Load-test history in the projects database: one row per run, the settings from the start, the
 // summary (for lists) and the whole result (for detail, compare and export) once it ends.
 import type Database from "better-sqlite3";
-import type { LoadTestResult } from "#services/loadgen/src/result.ts";
-import { isPaperWorkload, type RunSettings } from "#services/loadgen/src/spec.ts";
-import { failurePercent } from "#services/loadgen/src/table.ts";
+import type { LoadTestResult } from "#contracts/loadtest/result.ts";
+import { isPaperWorkload, type RunSettings } from "#contracts/loadtest/spec.ts";
+import { failurePercent } from "#contracts/loadtest/table.ts";
 import type { LoadTestRun, LoadTestSummary } from "../api/loadtest.ts";
 import { HostError } from "../errors.ts";
 

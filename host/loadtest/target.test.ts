@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { runSettingsSchema } from "#services/loadgen/src/spec.ts";
+import { runSettingsSchema } from "#contracts/loadtest/spec.ts";
 import { resolveStackTarget } from "./service.ts";
 import { targetLabel } from "./store.ts";
 import type { StackStatus } from "../api/stack.ts";

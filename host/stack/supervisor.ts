@@ -3,11 +3,11 @@
 // restarted on crash, logs captured, live stats followed — and stops them cleanly.
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { checkRoute, mergeRoutes, RouteSpecError } from "#services/decoder/routes.ts";
+import type { RetryRequest } from "#contracts/decoder/retryRequest.ts";
+import { checkRoute, mergeRoutes, RouteSpecError } from "#contracts/decoder/routes.ts";
 import { ACME_ADMIN, ACME_BASE } from "#services/shared/acme.ts";
 import { ACME_ENTRY, CSE_ENTRY, DECODER_ENTRY } from "#services/shared/launch.ts";
 import { freePort, freeUdpPort } from "#services/shared/ports.ts";
-import type { RetryRequest } from "#services/shared/retryRequest.ts";
 import {
   stackOptionsSchema,
   type LogLine,

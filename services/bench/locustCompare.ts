@@ -7,9 +7,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { PAPER_WORKLOAD } from "#codecs/paper/tables.ts";
+import { runSettingsSchema } from "#contracts/loadtest/spec.ts";
 import { writeExportBundle } from "../loadgen/src/export.ts";
 import { presetLayout } from "../loadgen/src/layoutSource.ts";
-import { runSettingsSchema } from "../loadgen/src/spec.ts";
 import { startLocalStack } from "../loadgen/src/stack.ts";
 import { launch, repoRoot, stopChild } from "../shared/launch.ts";
 

@@ -13,13 +13,13 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { type FormatId, isFormatId } from "#codecs";
 import { PAPER_WORKLOAD } from "#codecs/paper/tables.ts";
+import type { LoadTestResult } from "#contracts/loadtest/result.ts";
+import { TRANSPORTS, type Transport } from "#contracts/loadtest/spec.ts";
+import { markdownTable, replicasOf } from "#contracts/loadtest/table.ts";
 import { compareWithLocust, locustTable } from "./locustCompare.ts";
 import { runTransports, transportTable } from "./transports.ts";
 import { presetLayout } from "../loadgen/src/layoutSource.ts";
 import { matrixCells, runMatrix } from "../loadgen/src/matrix.ts";
-import type { LoadTestResult } from "../loadgen/src/result.ts";
-import { TRANSPORTS, type Transport } from "../loadgen/src/spec.ts";
-import { markdownTable, replicasOf } from "../loadgen/src/table.ts";
 import { writeDocSection } from "../shared/docSection.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");

@@ -2,12 +2,12 @@
 // (QoS 1, a connection per device) and CoAP (confirmable) to one decoder replica with its broker and
 // CoAP server on, each transport on a fresh local stack; one Markdown table with a transport column.
 import type { FormatId } from "#codecs";
+import type { LoadTestResult } from "#contracts/loadtest/result.ts";
+import { runSettingsSchema, type RunSettingsInput, type Transport } from "#contracts/loadtest/spec.ts";
+import { tableRow } from "#contracts/loadtest/table.ts";
 import type { RunLayout } from "../loadgen/src/layoutSource.ts";
-import type { LoadTestResult } from "../loadgen/src/result.ts";
 import { runLoadTest } from "../loadgen/src/run.ts";
-import { runSettingsSchema, type RunSettingsInput, type Transport } from "../loadgen/src/spec.ts";
 import { startLocalStack } from "../loadgen/src/stack.ts";
-import { tableRow } from "../loadgen/src/table.ts";
 
 export interface TransportSpec {
   layout: RunLayout;

@@ -11,7 +11,7 @@ import {
   type PlainValue,
   type TypedRecord,
 } from "#codecs";
-import { DEFAULT_FIDELITY, type FidelityPolicy } from "./fidelity.ts";
+import { DEFAULT_FIDELITY, type FidelityPolicy } from "#contracts/decoder/fidelity.ts";
 import type { KnownLayout } from "./layouts.ts";
 
 export interface DecodedMessage {

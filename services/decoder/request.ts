@@ -3,9 +3,9 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { z } from "zod";
 import { base64ToBytes, FORMAT_IDS, type FormatId, isFormatId } from "#codecs";
+import type { FidelityPolicy } from "#contracts/decoder/fidelity.ts";
+import type { RouteBody } from "#contracts/decoder/routes.ts";
 import { IngestError } from "./errors.ts";
-import type { FidelityPolicy } from "./fidelity.ts";
-import type { RouteBody } from "./routes.ts";
 
 export const HEADER = {
   layout: "x-satpayload-layout",

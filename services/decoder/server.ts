@@ -1,8 +1,9 @@
 // The decoder's HTTP surface: ingest (binary, base64 envelopes, device routes), the read API, the
 // event stream and /health. One instance per worker process; replicas share the port through node:cluster.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { retryRequestSchema, type RetryRequest } from "#contracts/decoder/retryRequest.ts";
+import type { DeviceRoute } from "#contracts/decoder/routes.ts";
 import { readBytes } from "../shared/readBytes.ts";
-import { retryRequestSchema, type RetryRequest } from "../shared/retryRequest.ts";
 import { SIGNATURE_HEADER, type AuthGuard, type Writer } from "./auth/guard.ts";
 import type { GroupCommit } from "./buffer/groupCommit.ts";
 import type { DecoderConfig } from "./config.ts";
@@ -13,7 +14,6 @@ import type { BufferSet } from "./read/buffers.ts";
 import type { EventStream } from "./read/events.ts";
 import { PaperDashboardApi } from "./read/paperDashboard.ts";
 import { binaryMeta, envelopeMeta, routeMessage, type IngestMeta } from "./request.ts";
-import type { DeviceRoute } from "./routes.ts";
 
 export interface ServerDeps {
   cfg: DecoderConfig;

@@ -2,6 +2,7 @@
 // HTTP server. With --replicas 1 it runs in the main process; otherwise node:cluster forks N of them.
 import type { AddressInfo } from "node:net";
 import path from "node:path";
+import type { RetryRequest } from "#contracts/decoder/retryRequest.ts";
 import { AuthGuard } from "./auth/guard.ts";
 import { RecordBuffer, type RetryFilter } from "./buffer/buffer.ts";
 import { GroupCommit } from "./buffer/groupCommit.ts";
@@ -17,7 +18,6 @@ import { LayoutRegistry } from "./layouts.ts";
 import { BufferSet } from "./read/buffers.ts";
 import { EventStream } from "./read/events.ts";
 import { createDecoderServer, envelopeLimit } from "./server.ts";
-import type { RetryRequest } from "../shared/retryRequest.ts";
 
 export interface RunningWorker {
   port: number;

@@ -6,10 +6,10 @@
 import { createSocket, type Socket } from "node:dgram";
 import { isIPv6 } from "node:net";
 import { createServer, type IncomingMessage, type OutgoingMessage } from "coap";
+import type { DeviceRoute } from "#contracts/decoder/routes.ts";
 import type { AuthGuard } from "../auth/guard.ts";
 import { IngestError } from "../errors.ts";
 import { binaryMeta, envelopeMeta, HEADER, routeMessage, type IngestMeta } from "../request.ts";
-import type { DeviceRoute } from "../routes.ts";
 import type { MessageStore } from "./store.ts";
 
 /**

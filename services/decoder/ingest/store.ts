@@ -2,10 +2,10 @@
 // undecodable payload as a dead letter, or store the record — resolved only once its group commit is
 // fsync'd, so every transport acknowledges after the same durable commit.
 import { DecodeError, type Excess } from "#codecs";
+import { DEFAULT_FIDELITY, type FidelityPolicy } from "#contracts/decoder/fidelity.ts";
 import type { GroupCommit } from "../buffer/groupCommit.ts";
 import { decodeMessage } from "../decode.ts";
 import { IngestError } from "../errors.ts";
-import { DEFAULT_FIDELITY, type FidelityPolicy } from "../fidelity.ts";
 import type { LayoutRegistry } from "../layouts.ts";
 import { nextUlid } from "../names.ts";
 import type { IngestMeta } from "../request.ts";

@@ -3,12 +3,24 @@
 import { randomBytes } from "node:crypto";
 import { figureOfMerit, PAPER_TABLE6 } from "#codecs";
 import { paperFomCell, paperLoadCell } from "#codecs/paper/tables.ts";
+import {
+  RESULT_SCHEMA,
+  type LoadTestResult,
+  type PaperCell,
+  type Progress,
+  type ServerStats,
+} from "#contracts/loadtest/result.ts";
+import {
+  isPaperWorkload,
+  offeredRps,
+  plannedSeconds,
+  TRANSPORT_LABELS,
+  type RunSettings,
+} from "#contracts/loadtest/spec.ts";
 import { startE2eProbe, type E2eProbe } from "./e2e.ts";
 import { runEngine, type EngineOutcome } from "./engine.ts";
 import type { RunLayout } from "./layoutSource.ts";
 import { buildPool, poolPayload, poolSizes, type PayloadPool } from "./pool.ts";
-import { RESULT_SCHEMA, type LoadTestResult, type PaperCell, type Progress, type ServerStats } from "./result.ts";
-import { isPaperWorkload, offeredRps, plannedSeconds, TRANSPORT_LABELS, type RunSettings } from "./spec.ts";
 import {
   serverStats,
   stackClient,

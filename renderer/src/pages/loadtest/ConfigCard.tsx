@@ -1,8 +1,8 @@
 // The run's configuration: layout, format, device model, timing and target.
 import { FORMAT_IDS, FORMAT_LABELS } from "#codecs";
 import { INGEST_TRANSPORT_LABELS, INGEST_TRANSPORTS, type IngestTransport } from "#codecs/transport/ingest.ts";
+import { offeredRps, plannedSeconds, runSettingsSchema } from "#contracts/loadtest/spec.ts";
 import { stackLacksTransport } from "#host/api/loadtest.ts";
-import { offeredRps, plannedSeconds, runSettingsSchema } from "#services/loadgen/src/spec.ts";
 import { formSettings, startBlockedReason, type FormField, type FormIssues } from "./form.ts";
 import { runLoad, setForm, stackRunning, useLoadTest, type LoadTestForm } from "./store.ts";
 import { ActionButton, Card, ErrorLine } from "./ui.tsx";

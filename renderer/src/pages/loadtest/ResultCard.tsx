@@ -2,7 +2,7 @@
 // kind, end-to-end delay, the generator's own health and the paper's cell for the same configuration.
 import { FORMAT_LABELS } from "#codecs";
 import { INGEST_TRANSPORT_LABELS } from "#codecs/transport/ingest.ts";
-import { describeWait } from "#services/loadgen/src/spec.ts";
+import { describeWait } from "#contracts/loadtest/spec.ts";
 import { RunCharts } from "./Charts.tsx";
 import { useLoadTest } from "./store.ts";
 import { Card, fmt, FomValue } from "./ui.tsx";

@@ -1,7 +1,7 @@
 // The Load Test form as text inputs → run settings, with each problem worded for and placed at the
 // input that caused it (the schema speaks of settings paths; the user sees inputs).
 import type { IngestTransport } from "#codecs/transport/ingest.ts";
-import { runSettingsSchema, type RunSettingsInput } from "#services/loadgen/src/spec.ts";
+import { runSettingsSchema, type RunSettingsInput } from "#contracts/loadtest/spec.ts";
 
 export interface LoadTestForm {
   /** "preset:<id>" or "project:<id>" */
