@@ -2,10 +2,10 @@
 // --verify-subscriptions and --profile, ACME its own launcher flags, the decoder one --route per
 // device route; the CLI's flags and the Stack page's form arrive as the same options.
 import { describe, expect, it } from "vitest";
-import { UsageError } from "#bin/commands/errors.ts";
-import { stackInput } from "#bin/commands/stack.ts";
-import { stackOptionsSchema } from "../../api/stack.ts";
-import { acmeArgs, cseInDecoder, decoderArgs, embeddedCseArgs } from "../args.ts";
+import { stackOptionsSchema } from "#host/api/stack.ts";
+import { acmeArgs, cseInDecoder, decoderArgs, embeddedCseArgs } from "#host/stack/args.ts";
+import { UsageError } from "./commands/errors.ts";
+import { stackInput } from "./commands/stack.ts";
 
 const opts = (flags: Parameters<typeof stackInput>[0]) => stackOptionsSchema.parse(stackInput(flags));
 const after = (args: string[], flag: string) => args.flatMap((a, i) => (a === flag ? [args[i + 1]] : []));

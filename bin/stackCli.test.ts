@@ -4,14 +4,14 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { UsageError } from "#bin/commands/errors.ts";
-import { stackCommand } from "#bin/commands/stack.ts";
 import { codecFor, generateSamples, parseLayout, presetById } from "#codecs";
 import { own, spawnOwned } from "#codecs-test/helpers/processes/owned.ts";
+import { pidAlive } from "#host/stack/stateFile.ts";
+import { ownStack } from "#host/stack/test/support.ts";
+import { tempDir } from "#host/test/support.ts";
 import { CSE_ENTRY, launch, nodeCommand, repoRoot, stopChild } from "#services/shared/launch.ts";
-import { ownStack } from "./support.ts";
-import { tempDir } from "../../test/support.ts";
-import { pidAlive } from "../stateFile.ts";
+import { UsageError } from "./commands/errors.ts";
+import { stackCommand } from "./commands/stack.ts";
 
 const CLI = path.join(repoRoot, "bin/satpayload.ts");
 

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { parse as parseYaml, parseAllDocuments } from "yaml";
 import { presetById } from "#codecs";
 import { layoutToText } from "#host/files/layoutFile.ts";
-import { packageVersion } from "#host/httpHost.ts";
+import { packageVersion } from "#services/shared/packageVersion.ts";
 import { client, encodedSamples, launchOwned, m2mGet, tempDir, waitFor } from "./support.ts";
 import { addKey } from "../../shared/credentials.ts";
 import { repoRoot, stopChild } from "../../shared/launch.ts";

@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import https from "node:https";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { packageVersion } from "#host/httpHost.ts";
+import { packageVersion } from "#services/shared/packageVersion.ts";
 import { client, cseProcess, encodedSamples, m2mGet, spawnBufferReplicas, tempDir, waitFor } from "./support.ts";
 import { addKey } from "../../shared/credentials.ts";
 import { repoRoot } from "../../shared/launch.ts";
