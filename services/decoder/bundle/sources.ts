@@ -1,12 +1,20 @@
 // The sources the services image runs, copied into the bundle so the folder alone is the build
-// context: the package manifests and the four source folders the decoder and the CSE import,
+// context: the package manifests and the five source folders the decoder and the CSE import,
 // without tests, benchmarks and reference scripts.
 import { randomBytes } from "node:crypto";
 import { copyFileSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
 import path from "node:path";
 
 /** what the Dockerfile copies from src/, relative to the checkout */
-export const IMAGE_SOURCES = ["package.json", "package-lock.json", "codecs", "services", "host", "bin"] as const;
+export const IMAGE_SOURCES = [
+  "package.json",
+  "package-lock.json",
+  "codecs",
+  "contracts",
+  "services",
+  "host",
+  "bin",
+] as const;
 
 const SKIPPED_DIRS = new Set(["test", "tests", "bench", "reference", "node_modules"]);
 const skippedFile = (name: string) => name.endsWith(".test.ts") || name.endsWith(".bench.ts");

@@ -135,6 +135,7 @@ describe("stack export bundle", () => {
       expect(readdirSync(src).sort()).toEqual([
         "bin",
         "codecs",
+        "contracts",
         "host",
         "node_modules",
         "package-lock.json",
