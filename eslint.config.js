@@ -17,9 +17,10 @@ const ABOVE_CODECS = [
   "./app",
   "./renderer",
   "./e2e",
+  "./bench",
 ];
-const ABOVE_CONTRACTS = ["./devkit-bridge", "./services", "./host", "./bin", "./app", "./renderer", "./e2e"];
-const ABOVE_SHARED = ["./host", "./bin", "./app", "./renderer", "./e2e"];
+const ABOVE_CONTRACTS = ["./devkit-bridge", "./services", "./host", "./bin", "./app", "./renderer", "./e2e", "./bench"];
+const ABOVE_SHARED = ["./host", "./bin", "./app", "./renderer", "./e2e", "./bench"];
 const SERVICES_BUT_SHARED = ["./services/!(shared)/**", "./services/*.ts"];
 
 const zones = [
@@ -46,13 +47,22 @@ const zones = [
     "services/ may not import host/, bin/, app/ or renderer/: shared Node code goes in services/shared/.",
   ),
   layer("./host", SERVICES_BUT_SHARED, "host/ may use services/shared/, not the services themselves."),
-  layer("./host", ["./bin", "./app", "./renderer", "./e2e"], "host/ may not import bin/, app/ or renderer/."),
-  layer("./app", ["./bin", "./renderer", "./e2e"], "app/ sits on host/: never bin/ or renderer/."),
-  layer("./bin", ["./renderer", "./e2e"], "bin/ may not import renderer/."),
+  layer(
+    "./host",
+    ["./bin", "./app", "./renderer", "./e2e", "./bench"],
+    "host/ may not import bin/, app/, bench/ or renderer/.",
+  ),
+  layer("./app", ["./bin", "./renderer", "./e2e", "./bench"], "app/ sits on host/: never bin/, bench/ or renderer/."),
+  layer("./bin", ["./renderer", "./e2e", "./bench"], "bin/ may not import renderer/ or bench/."),
+  layer(
+    "./bench",
+    ["./renderer", "./e2e", "./app"],
+    "bench/ measures the services and host: never renderer/, app/ or e2e/.",
+  ),
   layer("./renderer", ["./host"], "renderer/ reaches the host only through host/api.", ["./api"]),
   layer(
     "./renderer",
-    ["./services", "./devkit-bridge", "./bin", "./app", "./e2e"],
+    ["./services", "./devkit-bridge", "./bin", "./app", "./e2e", "./bench"],
     "renderer/ uses codecs/, contracts/ and host/api only.",
   ),
 ];

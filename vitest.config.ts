@@ -6,6 +6,7 @@ export default defineConfig({
     include: [
       "codecs/**/*.test.ts",
       "bin/**/*.test.ts",
+      "bench/**/*.test.ts",
       "host/**/*.test.ts",
       "services/**/*.test.ts",
       "devkit-bridge/**/*.test.ts",

@@ -6,9 +6,9 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { macThroughput, Prng, SEED003_STACKS, seed003Row, type Seed003Row } from "#codecs";
 import { repetitionSlottedAlohaThroughput, slottedAlohaThroughput } from "#codecs/channel/theory.ts";
-import { writeDocSection } from "../shared/docSection.ts";
+import { writeDocSection } from "#services/shared/docSection.ts";
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const DOC = path.join(ROOT, "docs/benchmarks.md");
 const MARK = "<!-- channel -->";
 const SEEDS = [1, 2, 3, 4, 5];

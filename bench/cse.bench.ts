@@ -15,11 +15,11 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import Database from "better-sqlite3";
 import { generateSamples, paperPreset, parseLayout, toPlain } from "#codecs";
-import { parseRequest } from "./src/request.ts";
-import { startCse } from "./src/server.ts";
-import { writeDocSection } from "../shared/docSection.ts";
+import { parseRequest } from "#services/cse/src/request.ts";
+import { startCse } from "#services/cse/src/server.ts";
+import { writeDocSection } from "#services/shared/docSection.ts";
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const DOC = path.join(ROOT, "docs/benchmarks.md");
 const MARK = "<!-- cse -->";
 const TARGET = 1000;
@@ -263,7 +263,7 @@ async function main(): Promise<void> {
       MARK,
       "## Embedded CSE (`npm run bench:cse`)",
       "",
-      "What it measures (`services/cse/bench.ts`): contentInstance creates per second over HTTP/1.1",
+      "What it measures (`bench/cse.bench.ts`): contentInstance creates per second over HTTP/1.1",
       "keep-alive against `services/cse/main.ts` running as its own process with its SQLite file (WAL,",
       `synchronous=NORMAL) in a temp dir; each instance carries one paper-preset record as JSON \`con\``,
       `(${meanBytes.toFixed(0)} bytes on average) named by a message id, as the decoder's forwarder sends them.`,

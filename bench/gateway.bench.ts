@@ -10,8 +10,8 @@ import os from "node:os";
 import path from "node:path";
 import { protobufCodec } from "#codecs/formats/protobuf.ts";
 import { compileSbe } from "#codecs/formats/sbe.ts";
-import { machineLine, writeDocSection } from "../shared/docSection.ts";
-import { intFlag, parseFlags } from "../shared/flags.ts";
+import { machineLine, writeDocSection } from "#services/shared/docSection.ts";
+import { intFlag, parseFlags } from "#services/shared/flags.ts";
 import { frameAll } from "./gateway/framing.ts";
 import {
   buildJavaReceiver,
@@ -262,7 +262,7 @@ The seeds' workload (Paliy, Bidochka 2026, Tables 1–4): a sender streams telem
 the seeds' Fig. 2 struct) as uint32-length-prefixed frames over one loopback TCP connection per
 batch to a receiver process that decodes every message and folds every field into a digest; the
 bench checks each digest against the values sent, so no receiver can skip work or decode wrongly
-(\`services/bench/gateway/test/receivers.test.ts\` proves each one returns the sent values). Time:
+(\`bench/gateway/test/receivers.test.ts\` proves each one returns the sent values). Time:
 receiver's first byte → last message decoded. CPU %: the receiver process's CPU time over that
 time (all its threads: JIT compiler and GC included; \`process.cpuUsage()\` in Node; in Java the
 receiving thread's CPU clock plus the other threads' \`/proc/self/task/*/schedstat\`), 100 % = one

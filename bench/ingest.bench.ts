@@ -9,9 +9,9 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { codecFor, FORMAT_LABELS, generateSamples, isFormatId, parseLayout, presetById, type FormatId } from "#codecs";
+import { writeDocSection } from "#services/shared/docSection.ts";
+import { CSE_ENTRY, DECODER_ENTRY, launch, repoRoot, stopChild, type Launched } from "#services/shared/launch.ts";
 import { findMax, type StepResult, type Target } from "./openLoop.ts";
-import { writeDocSection } from "../shared/docSection.ts";
-import { CSE_ENTRY, DECODER_ENTRY, launch, repoRoot, stopChild, type Launched } from "../shared/launch.ts";
 
 const { values } = parseArgs({
   options: {
@@ -142,14 +142,14 @@ async function main(): Promise<void> {
   const load0 = os.loadavg()[0]!;
   const rows: Row[] = [];
   try {
-    const bare = await start(path.join(repoRoot, "services/bench/bareServer.ts"), []);
+    const bare = await start(path.join(repoRoot, "bench/bareServer.ts"), []);
     const b = await findMax(
       { url: bare.listening.url, path: "/ingest", headers: HEADERS, body: (i) => payloads[i % payloads.length]! },
       { start: START, seconds: SECONDS, refine: REFINE, log: log("bare Node http 200 OK") },
     );
     rows.push({ name: "bare Node http server", what: "reads the body, answers 200 OK", max: b.max });
 
-    const sink = await start(path.join(repoRoot, "services/bench/bareServer.ts"), ["--m2m"]);
+    const sink = await start(path.join(repoRoot, "bench/bareServer.ts"), ["--m2m"]);
     rows.push(
       await measureDecoder(
         "decoder → bare 201 sink",
@@ -237,7 +237,7 @@ async function main(): Promise<void> {
   const section = `${MARK}
 ## Decoder ingest (\`npm run bench:ingest\`)
 
-What it measures (\`services/bench/ingest.bench.ts\`): the highest rate each target sustains under
+What it measures (\`bench/ingest.bench.ts\`): the highest rate each target sustains under
 open-loop load — requests leave on a fixed schedule and latency counts from when a request was due,
 so queueing shows. A rate counts as sustained when every request is answered 2xx, p99 stays under
 250 ms and, for the decoder, forwarding keeps up (its backlog is gone within 1 s after the step).

@@ -8,10 +8,10 @@ import os from "node:os";
 import path from "node:path";
 import { PAPER_WORKLOAD } from "#codecs/paper/tables.ts";
 import { runSettingsSchema } from "#contracts/loadtest/spec.ts";
-import { writeExportBundle } from "../loadgen/src/export.ts";
-import { presetLayout } from "../loadgen/src/layoutSource.ts";
-import { startLocalStack } from "../loadgen/src/stack.ts";
-import { launch, repoRoot, stopChild } from "../shared/launch.ts";
+import { writeExportBundle } from "#services/loadgen/src/export.ts";
+import { presetLayout } from "#services/loadgen/src/layoutSource.ts";
+import { startLocalStack } from "#services/loadgen/src/stack.ts";
+import { launch, repoRoot, stopChild } from "#services/shared/launch.ts";
 
 export interface LocustResult {
   target: string;
@@ -150,7 +150,7 @@ export async function compareWithLocust(o: {
     });
     writeExportBundle(dir, layout, settings);
 
-    const bare = await launch(path.join(repoRoot, "services/bench/bareServer.ts"), [], { timeoutMs: 60_000 });
+    const bare = await launch(path.join(repoRoot, "bench/bareServer.ts"), [], { timeoutMs: 60_000 });
     let control: LocustResult;
     try {
       control = summarise(

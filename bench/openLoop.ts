@@ -1,7 +1,7 @@
 // Open-loop load: requests leave on a fixed schedule whatever the server does, and each latency is
 // measured from the moment the request was due (a slow server cannot slow the clock down and hide
 // its queue). The maximum is the highest rate the target keeps up with.
-import { leanClient } from "../shared/leanHttp.ts";
+import { leanClient } from "#services/shared/leanHttp.ts";
 
 export interface StepResult {
   rate: number;

@@ -16,13 +16,13 @@ import { PAPER_WORKLOAD } from "#codecs/paper/tables.ts";
 import type { LoadTestResult } from "#contracts/loadtest/result.ts";
 import { TRANSPORTS, type Transport } from "#contracts/loadtest/spec.ts";
 import { markdownTable, replicasOf } from "#contracts/loadtest/table.ts";
+import { presetLayout } from "#services/loadgen/src/layoutSource.ts";
+import { matrixCells, runMatrix } from "#services/loadgen/src/matrix.ts";
+import { writeDocSection } from "#services/shared/docSection.ts";
 import { compareWithLocust, locustTable } from "./locustCompare.ts";
 import { runTransports, transportTable } from "./transports.ts";
-import { presetLayout } from "../loadgen/src/layoutSource.ts";
-import { matrixCells, runMatrix } from "../loadgen/src/matrix.ts";
-import { writeDocSection } from "../shared/docSection.ts";
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const DOC = path.join(ROOT, "docs/benchmarks.md");
 const MARK = "<!-- paper-matrix -->";
 const TRANSPORT_MARK = "<!-- paper-transports -->";

@@ -12,10 +12,10 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { codecFor, generateSamples, isFormatId, parseLayout, presetById } from "#codecs";
+import { writeDocSection } from "#services/shared/docSection.ts";
+import { CSE_ENTRY, DECODER_ENTRY, launch, repoRoot, stopChild } from "#services/shared/launch.ts";
 import { step } from "./openLoop.ts";
 import { STARTUP, stageOf } from "./stages.ts";
-import { writeDocSection } from "../shared/docSection.ts";
-import { CSE_ENTRY, DECODER_ENTRY, launch, repoRoot, stopChild } from "../shared/launch.ts";
 
 const { values } = parseArgs({
   options: {
@@ -167,7 +167,7 @@ CSE on the buffer's writer thread, each group commit one transaction there that 
 and creates their contentInstances, no forwarder and no HTTP between decoder and CSE. Under V8's sampling profiler (\`node --cpu-prof\`), while`
     : `## Where the CPU goes: decoder → embedded CSE (\`npm run bench:profile\`)
 
-What it measures (\`services/bench/profile.bench.ts\`): the decoder (one worker) and the embedded CSE
+What it measures (\`bench/profile.bench.ts\`): the decoder (one worker) and the embedded CSE
 run as in \`bench:ingest\` (separate processes, per-device containers), each under V8's sampling
 profiler (\`node --cpu-prof\`), while`
 } ${m.rate} paper-preset ${m.format} records/s arrive for ${m.seconds} s and every one of them

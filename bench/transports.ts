@@ -5,9 +5,9 @@ import type { FormatId } from "#codecs";
 import type { LoadTestResult } from "#contracts/loadtest/result.ts";
 import { runSettingsSchema, type RunSettingsInput, type Transport } from "#contracts/loadtest/spec.ts";
 import { tableRow } from "#contracts/loadtest/table.ts";
-import type { RunLayout } from "../loadgen/src/layoutSource.ts";
-import { runLoadTest } from "../loadgen/src/run.ts";
-import { startLocalStack } from "../loadgen/src/stack.ts";
+import type { RunLayout } from "#services/loadgen/src/layoutSource.ts";
+import { runLoadTest } from "#services/loadgen/src/run.ts";
+import { startLocalStack } from "#services/loadgen/src/stack.ts";
 
 export interface TransportSpec {
   layout: RunLayout;

@@ -3,7 +3,7 @@
 // are the features of outOfScope.ts). Writes the counts into docs/cse.md between the
 // `<!-- acme-suite -->` markers. CI cannot fetch the suite (it lives on GitHub): run it by hand.
 //
-//   npx tsx services/cse/acmeSuite/main.ts --acme-src <checkout of ACME-oneM2M-CSE> \
+//   npx tsx bench/acmeSuite/main.ts --acme-src <checkout of ACME-oneM2M-CSE> \
 //       [--acme-ref <its commit>] [--before-root <checkout of an older build> --before-label <name>] \
 //       [--tests testAE,testCNT] [--no-acme] [--no-write]
 //
@@ -17,11 +17,11 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { referencePython } from "#codecs-test/helpers/python.ts";
+import { writeDocSection } from "#services/shared/docSection.ts";
+import { freePort, startAcme } from "#services/test-support/acme.ts";
 import { OUT_OF_SCOPE, OUT_OF_SCOPE_TESTS } from "./outOfScope.ts";
-import { writeDocSection } from "../../shared/docSection.ts";
-import { freePort, startAcme } from "../../test-support/acme.ts";
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const DOC = path.join(ROOT, "docs/cse.md");
 const MARK = "<!-- acme-suite -->";
 const RUNNER = path.join(path.dirname(fileURLToPath(import.meta.url)), "runSuiteFile.py");
@@ -194,7 +194,7 @@ const ours = runs[runs.length - 1]!.counts;
 const failing = ours.flatMap((c) => c.failedInScope.map((n) => `${c.file}.${n}`));
 const section = [
   MARK,
-  `Measured ${new Date().toISOString().slice(0, 10)} by \`services/cse/acmeSuite/main.ts\` (ACME's suite${flags["acme-ref"] ? ` at ${flags["acme-ref"]}` : ""}; ACME from the project's .venv):`,
+  `Measured ${new Date().toISOString().slice(0, 10)} by \`bench/acmeSuite/main.ts\` (ACME's suite${flags["acme-ref"] ? ` at ${flags["acme-ref"]}` : ""}; ACME from the project's .venv):`,
   "",
   header,
   `|${" --- |".repeat(1 + 2 * runs.length)}`,

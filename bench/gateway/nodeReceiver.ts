@@ -8,11 +8,11 @@ import net from "node:net";
 import { DecodeError } from "#codecs";
 import { protobufCodec } from "#codecs/formats/protobuf.ts";
 import { compileSbe } from "#codecs/formats/sbe.ts";
+import { UsageError } from "#services/shared/cliErrors.ts";
+import { intFlag, parseFlags } from "#services/shared/flags.ts";
 import { FrameError, FrameReader } from "./framing.ts";
 import { loadStaticModule } from "./staticProtobuf.ts";
 import { Digest, telemetryLayout } from "./telemetry.ts";
-import { UsageError } from "../../shared/cliErrors.ts";
-import { intFlag, parseFlags } from "../../shared/flags.ts";
 
 export const NODE_DECODERS = ["ours-sbe", "ours-protobuf", "pbjs-static", "frames-only"] as const;
 export type NodeDecoder = (typeof NODE_DECODERS)[number];

@@ -8,9 +8,9 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { generateSbeXml } from "#codecs/exporters/sbeXml.ts";
 import { buildWithSbeTool, sbeJar } from "#codecs-test/exports-sbe/sbeTool.ts";
+import { nodeCommand } from "#services/shared/launch.ts";
 import type { NodeDecoder } from "./nodeReceiver.ts";
 import { telemetryLayout } from "./telemetry.ts";
-import { nodeCommand } from "../../shared/launch.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const NODE_RECEIVER = path.join(here, "nodeReceiver.ts");

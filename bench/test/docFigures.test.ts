@@ -5,6 +5,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { repoRoot } from "#services/shared/launch.ts";
 import {
   generatedNumbers,
   handWritten,
@@ -14,7 +15,6 @@ import {
   throughputQuotes,
   type SectionWriter,
 } from "./docFigures.ts";
-import { repoRoot } from "../../shared/launch.ts";
 
 const writer = (begin: string, end = begin): SectionWriter => ({ script: "bench/x.ts", begin, end });
 
@@ -98,8 +98,8 @@ describe("the doc-figure check", () => {
     const scripts = new Set(writers.map((w) => w.script));
     for (const s of [
       "codecs/bench/codecs.bench.ts",
-      "services/bench/ingest.bench.ts",
-      "services/cse/bench.ts",
+      "bench/ingest.bench.ts",
+      "bench/cse.bench.ts",
       "e2e/bench/ui-recompute.ts",
     ])
       expect(scripts, s).toContain(s);

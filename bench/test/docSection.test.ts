@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { machineLine, writeDocSection } from "../../shared/docSection.ts";
+import { machineLine, writeDocSection } from "#services/shared/docSection.ts";
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "doc-section-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
