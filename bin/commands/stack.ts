@@ -19,7 +19,7 @@ import { defaultDataDir } from "#host/paths.ts";
 import { listRefused, retryRefused } from "#host/stack/refused.ts";
 import { readLiveState, type StackState } from "#host/stack/stateFile.ts";
 import { STACK_DIR, StackSupervisor, stopExternal } from "#host/stack/supervisor.ts";
-import { writeBundle, type ExportResult } from "#services/decoder/bundle/export.ts";
+import { writeBundle, type ExportResult } from "#services/decoder/src/bundle/export.ts";
 import { nodeCommand } from "#services/shared/launch.ts";
 import { packageVersion } from "#services/shared/packageVersion.ts";
 import { InputError, intFlag, parseFlags, UsageError, write } from "./common.ts";

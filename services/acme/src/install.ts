@@ -5,7 +5,7 @@ import { execFile } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
-import { repoRoot } from "../shared/launch.ts";
+import { repoRoot } from "../../shared/launch.ts";
 
 const run = promisify(execFile);
 

@@ -5,12 +5,12 @@ import { z } from "zod";
 import { presetById, PRESETS } from "#codecs";
 import { DEFAULT_FIDELITY, isExcessChoice, type FidelityPolicy } from "#contracts/decoder/fidelity.ts";
 import { mergeRoutes, parseRouteSpec, RouteSpecError, type DeviceRoute } from "#contracts/decoder/routes.ts";
-import { isProfileName, PROFILE_NAMES } from "../cse/src/profile.ts";
-import { UsageError } from "../shared/cliErrors.ts";
-import { intFlag, parseFlags } from "../shared/flags.ts";
 import type { AuthConfig } from "./auth/guard.ts";
 import type { EmbeddedCseConfig } from "./embedded/inProcessCse.ts";
 import { MAX_RESOURCE_NAME } from "./names.ts";
+import { isProfileName, PROFILE_NAMES } from "../../cse/src/profile.ts";
+import { UsageError } from "../../shared/cliErrors.ts";
+import { intFlag, parseFlags } from "../../shared/flags.ts";
 
 export type ContainerMode = "device" | "shared";
 

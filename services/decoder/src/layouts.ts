@@ -5,9 +5,9 @@ import Database from "better-sqlite3";
 import { type Field, type Layout, parseLayout, presetById } from "#codecs";
 import type { DecoderConfig } from "./config.ts";
 import { IngestError } from "./errors.ts";
-import { UsageError } from "../shared/cliErrors.ts";
-import { loadLayout } from "../shared/loadLayout.ts";
-import { ProjectReader } from "../shared/projectReader.ts";
+import { UsageError } from "../../shared/cliErrors.ts";
+import { loadLayout } from "../../shared/loadLayout.ts";
+import { ProjectReader } from "../../shared/projectReader.ts";
 
 export interface KnownLayout {
   id: string;

@@ -3,7 +3,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { retryRequestSchema, type RetryRequest } from "#contracts/decoder/retryRequest.ts";
 import type { DeviceRoute } from "#contracts/decoder/routes.ts";
-import { readBytes } from "../shared/readBytes.ts";
 import { SIGNATURE_HEADER, type AuthGuard, type Writer } from "./auth/guard.ts";
 import type { GroupCommit } from "./buffer/groupCommit.ts";
 import type { DecoderConfig } from "./config.ts";
@@ -14,6 +13,7 @@ import type { BufferSet } from "./read/buffers.ts";
 import type { EventStream } from "./read/events.ts";
 import { PaperDashboardApi } from "./read/paperDashboard.ts";
 import { binaryMeta, envelopeMeta, routeMessage, type IngestMeta } from "./request.ts";
+import { readBytes } from "../../shared/readBytes.ts";
 
 export interface ServerDeps {
   cfg: DecoderConfig;

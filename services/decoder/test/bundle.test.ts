@@ -13,7 +13,7 @@ import { packageVersion } from "#services/shared/packageVersion.ts";
 import { client, encodedSamples, launchOwned, m2mGet, tempDir, waitFor } from "./support.ts";
 import { addKey } from "../../shared/credentials.ts";
 import { repoRoot, stopChild } from "../../shared/launch.ts";
-import { writeBundle } from "../bundle/export.ts";
+import { writeBundle } from "../src/bundle/export.ts";
 
 const VALIDATOR = path.join(repoRoot, ".venv/bin/kubernetes-validate");
 

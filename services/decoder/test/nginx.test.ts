@@ -13,7 +13,7 @@ import { addKey } from "../../shared/credentials.ts";
 import { repoRoot } from "../../shared/launch.ts";
 import { freePort } from "../../shared/ports.ts";
 import { httpTempPaths, startNginx } from "../../test-support/nginx.ts";
-import { writeBundle } from "../bundle/export.ts";
+import { writeBundle } from "../src/bundle/export.ts";
 
 describe("nginx from the exported bundle", () => {
   it(

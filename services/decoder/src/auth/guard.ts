@@ -4,7 +4,7 @@
 // being refused is answered 429 until its minute is over.
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
-import { KeysWatcher, type Principal } from "../../shared/credentials.ts";
+import { KeysWatcher, type Principal } from "../../../shared/credentials.ts";
 import { IngestError } from "../errors.ts";
 
 /**

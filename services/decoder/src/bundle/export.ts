@@ -20,9 +20,9 @@ import {
 import { copyImageSources } from "./sources.ts";
 import { renderNginxMain, renderNginxStream } from "./stream.ts";
 import { selfSignedCommand, writeSelfSigned } from "./tls.ts";
-import { writeFileAtomic } from "../../shared/atomicWrite.ts";
-import { readKeysFile, writeKeysFile } from "../../shared/credentials.ts";
-import { loadLayout } from "../../shared/loadLayout.ts";
+import { writeFileAtomic } from "../../../shared/atomicWrite.ts";
+import { readKeysFile, writeKeysFile } from "../../../shared/credentials.ts";
+import { loadLayout } from "../../../shared/loadLayout.ts";
 
 export interface ExportRequest extends Omit<BundleOptions, "layoutFiles"> {
   outDir: string;

@@ -3,10 +3,10 @@
 // (one fsync: acknowledged = stored = in the CSE). External readers and subscribers reach it over
 // HTTP on its own port exactly as when it runs alone; the decoder itself skips that hop.
 import type Database from "better-sqlite3";
-import { CseError, RSC } from "../../cse/src/errors.ts";
-import type { ProfileName } from "../../cse/src/profile.ts";
-import { parseRequest } from "../../cse/src/request.ts";
-import { startCse, type RunningCse } from "../../cse/src/server.ts";
+import { CseError, RSC } from "../../../cse/src/errors.ts";
+import type { ProfileName } from "../../../cse/src/profile.ts";
+import { parseRequest } from "../../../cse/src/request.ts";
+import { startCse, type RunningCse } from "../../../cse/src/server.ts";
 import type { DeliveredRecord, Delivery, Refusal } from "../buffer/buffer.ts";
 import type { CseTarget } from "../config.ts";
 import { containerFor } from "../forward/containers.ts";
