@@ -27,8 +27,8 @@ import { IdGenerator } from "./ids.ts";
 import type { Notifier } from "./notify.ts";
 import type { Profile } from "./profile.ts";
 import type { CseRequest } from "./request.ts";
+import { TY, type Filter, type NewRow, type ResourceRow, type SearchScope, type Store } from "./resourceTree.ts";
 import { nest, RCN, references, type Listed } from "./results.ts";
-import { TY, type Filter, type NewRow, type ResourceRow, type SearchScope, type Store } from "./store.ts";
 import { NET, Subscriptions, type PendingEvent, type SubAttrs } from "./subscriptions.ts";
 import { defaultExpiry, m2mTime, m2mTimeFraction } from "./time.ts";
 

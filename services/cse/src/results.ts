@@ -1,6 +1,6 @@
 // The result contents (TS-0004 rcn) a response can carry besides the resource itself: the subtree
 // nested under the target (rcn 4 and 8) and lists of references (rcn 5 and 6).
-import { TY, type ResourceRow } from "./store.ts";
+import { TY, type ResourceRow } from "./resourceTree.ts";
 
 type Attrs = Record<string, unknown>;
 

@@ -7,7 +7,7 @@ import { SIGNATURE_HEADER, type AuthGuard, type Writer } from "./auth/guard.ts";
 import type { GroupCommit } from "./buffer/groupCommit.ts";
 import type { DecoderConfig } from "./config.ts";
 import { IngestError } from "./errors.ts";
-import type { MessageStore, StoredMessage } from "./ingest/store.ts";
+import type { MessageStore, StoredMessage } from "./ingest/messageStore.ts";
 import type { LayoutRegistry } from "./layouts.ts";
 import type { BufferSet } from "./read/buffers.ts";
 import type { EventStream } from "./read/events.ts";

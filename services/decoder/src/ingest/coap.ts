@@ -10,7 +10,7 @@ import type { DeviceRoute } from "#contracts/decoder/routes.ts";
 import type { AuthGuard } from "../auth/guard.ts";
 import { IngestError } from "../errors.ts";
 import { binaryMeta, envelopeMeta, HEADER, routeMessage, type IngestMeta } from "../request.ts";
-import type { MessageStore } from "./store.ts";
+import type { MessageStore } from "./messageStore.ts";
 
 /**
  * How long the server may hold a confirmable request before node-coap sends an empty ACK on its

@@ -13,7 +13,7 @@ import { INGEST_TOPIC_ROOT } from "#codecs/transport/ingest.ts";
 import type { AuthGuard, Writer } from "../auth/guard.ts";
 import { IngestError } from "../errors.ts";
 import { binaryMeta, HEADER } from "../request.ts";
-import type { MessageStore, StoredMessage } from "./store.ts";
+import type { MessageStore, StoredMessage } from "./messageStore.ts";
 
 /** where a client hears why one of its messages was refused (it may subscribe to its own only) */
 export const ERROR_TOPIC_ROOT = "satpayload-errors";
