@@ -16,9 +16,11 @@ import {
 import { HostError } from "#host/errors.ts";
 import { repoRoot } from "#host/httpHost.ts";
 import { defaultDataDir } from "#host/paths.ts";
+import { STACK_DIR } from "#host/stack/dirs.ts";
+import { stopExternal } from "#host/stack/externalStack.ts";
 import { listRefused, retryRefused } from "#host/stack/refused.ts";
 import { readLiveState, type StackState } from "#host/stack/stateFile.ts";
-import { STACK_DIR, StackSupervisor, stopExternal } from "#host/stack/supervisor.ts";
+import { StackSupervisor } from "#host/stack/supervisor.ts";
 import { writeBundle, type ExportResult } from "#services/decoder/src/bundle/export.ts";
 import { nodeCommand } from "#services/shared/launch.ts";
 import { packageVersion } from "#services/shared/packageVersion.ts";
