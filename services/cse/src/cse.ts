@@ -13,14 +13,15 @@ import {
   unwrap,
   updateAttributes,
 } from "./attributes.ts";
-import { badRequest, conflict, CseConfigError, CseError, notAcceptable, notAllowed, notFound, RSC } from "./errors.ts";
+import { badRequest, conflict, CseConfigError, CseError, notAllowed, notFound, RSC } from "./errors.ts";
 import { IdGenerator } from "./ids.ts";
+import { InstanceWriter, type NewInstance } from "./instances.ts";
 import { Listing } from "./listing.ts";
 import type { Notifier } from "./notify.ts";
 import type { Profile } from "./profile.ts";
 import { modifiedOnly, Representation, type Attrs } from "./representation.ts";
 import type { CseRequest } from "./request.ts";
-import { TY, type Filter, type NewRow, type ResourceRow, type Store } from "./resourceTree.ts";
+import { TY, type Filter, type ResourceRow, type Store } from "./resourceTree.ts";
 import { nest, RCN, references, type CseResponse } from "./results.ts";
 import { Retention, type Limits } from "./retention.ts";
 import { NET, Subscriptions, type PendingEvent, type SubAttrs } from "./subscriptions.ts";
@@ -63,17 +64,6 @@ const RCN_OF = {
   ],
 } as const;
 
-/** A contentInstance before it is written: `row.size` is its cs; `rep.st` is set by writeInstance */
-interface NewInstance {
-  row: NewRow;
-  rep: Attrs;
-  labels: unknown;
-  /** JSON.stringify(rep) before `con`, without its closing brace */
-  head: string;
-  /** JSON.stringify(rep.con) */
-  conJson: string;
-}
-
 /** What the decoder knows of a contentInstance it creates in its own transaction. */
 export interface InstanceFields {
   /** the container's structured path below the CSE base: "ae/container" */
@@ -97,6 +87,7 @@ export class Cse {
   private readonly retention: Retention;
   private readonly view: Representation;
   private readonly listing: Listing;
+  private readonly instances: InstanceWriter;
 
   constructor(
     private readonly store: Store,
@@ -113,6 +104,7 @@ export class Cse {
     this.retention = new Retention(store);
     this.view = new Representation(config);
     this.listing = new Listing(store, config.profile, this.access, this.view);
+    this.instances = new InstanceWriter(store, config.profile, this.retention, (path) => this.checkFree(path));
   }
 
   /** Creates the CSEBase on first start; refuses a data dir that belongs to another base name. */
@@ -272,7 +264,7 @@ export class Cse {
     const { rn, attrs } = createAttributes(TYPES[TY.CIN]!, given, this.config.profile);
     const instance = this.newInstance(parent, rn, cin.originator, attrs, false);
     // the container was read in this same transaction: its counters are current
-    const result = this.writeInstance(parent, instance);
+    const result = this.instances.write(parent, instance);
     const events = this.subs.eventsFor(
       parent.id,
       NET.CREATE_CHILD,
@@ -435,7 +427,7 @@ export class Cse {
       // the counters may have moved since the container was read outside this transaction
       const cnt = this.store.byPath(parent.path);
       if (!cnt) throw notFound(`no resource at /${parent.path}`);
-      return this.writeInstance(cnt, instance);
+      return this.instances.write(cnt, instance);
     });
     const body = this.view.wrap(result, instance.rep);
     this.subs.raise(this.subs.eventsFor(parent.id, NET.CREATE_CHILD, { resource: result, whole: () => body }, false));
@@ -452,50 +444,10 @@ export class Cse {
   ): NewInstance {
     const ms = this.now();
     const ri = this.ids.next(TY.CIN, ms);
-    const { rep, row } = this.newResource(container, TY.CIN, ri, givenRn ?? ri, originator, null, attrs, ms, creator);
-    const con = attrs.con;
-    if (attrs.cnf !== undefined) rep.cnf = attrs.cnf;
-    if (attrs.dgt !== undefined) rep.dgt = attrs.dgt;
-    if (attrs.dcnt !== undefined) rep.dcnt = attrs.dcnt;
-    const stored = this.config.profile.mobiusContent ? mobiusContent(con) : con;
-    const storedJson = JSON.stringify(stored);
-    const cs = Buffer.byteLength(typeof con === "string" ? con : stored === con ? storedJson : JSON.stringify(con));
-    const head = JSON.stringify(rep).slice(0, -1);
-    rep.con = stored;
-    rep.cs = cs;
-    return {
-      row: { ...row, size: cs },
-      rep,
-      labels: attrs.lbl,
-      head,
-      conJson: storedJson,
-    };
-  }
-
-  /**
-   * Adds the instance below `cnt` (read in the running transaction) and trims the container to its
-   * limits. Runs inside the caller's transaction.
-   */
-  private writeInstance(cnt: ResourceRow, { row, rep, labels, head, conJson }: NewInstance): ResourceRow {
-    const cs = row.size;
-    const limits = this.retention.limitsOf(cnt);
-    if (limits.mni === 0 || cs > limits.mbs) {
-      // a taken name is refused before the limits, as it always was
-      this.checkFree(row.path);
-      if (limits.mni === 0) throw notAcceptable(`/${cnt.path} takes no instances (mni=0)`);
-      throw notAcceptable(`the instance is ${cs} bytes, more than /${cnt.path} holds (mbs=${limits.mbs})`);
-    }
-    const st = cnt.st + 1;
-    rep.st = st;
-    // JSON.stringify(rep), without writing the content's JSON twice
-    const full = { ...row, st, attrs: `${head},"con":${conJson},"cs":${cs},"st":${st}}` };
-    // the unique path is the name check: a taken name writes nothing (trimming comes after)
-    const id = this.store.insertIfFree(full);
-    if (id === undefined) throw conflict(`a resource /${row.path} already exists`);
-    if (Array.isArray(labels)) this.store.replaceLabels(id, labels as string[]);
-    const { cni, cbs } = this.retention.trim(cnt, limits, row.created_ms, 1, cs, id);
-    this.store.setCounters(cnt.id, cni + 1, cbs + cs, st);
-    return { id, ...full };
+    return this.instances.build(
+      this.newResource(container, TY.CIN, ri, givenRn ?? ri, originator, null, attrs, ms, creator),
+      attrs,
+    );
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -723,15 +675,4 @@ export class Cse {
 /** A filter that selects everything below a resource. */
 function emptyFilter(): Filter {
   return { ty: [], lbl: [], or: false, cty: [], attributes: [] };
-}
-
-/** Mobius parses a `con` string holding a JSON object or array, and turns numbers and booleans into text. */
-function mobiusContent(con: unknown): unknown {
-  if (typeof con === "number" || typeof con === "boolean") return String(con);
-  if (typeof con !== "string" || !/^\s*[[{]/.test(con)) return con;
-  try {
-    return JSON.parse(con) as unknown;
-  } catch {
-    return con;
-  }
 }
