@@ -9,11 +9,22 @@ import reactHooks from "eslint-plugin-react-hooks";
 const layer = (target, from, message, except) => ({ target, from, message, ...(except ? { except } : {}) });
 
 // every folder a lower layer must not reach, named once
-const ABOVE_CODECS = ["./devkit-bridge", "./services", "./host", "./bin", "./app", "./renderer", "./e2e"];
+const ABOVE_CODECS = [
+  "./contracts",
+  "./devkit-bridge",
+  "./services",
+  "./host",
+  "./bin",
+  "./app",
+  "./renderer",
+  "./e2e",
+  "./bench",
+];
 // every top-level folder with code, for the entries rule below
 const TOP = ["./codecs", "./planning", "./exporters", "./firmware", "./scripts", ...ABOVE_CODECS];
 const others = (folder) => TOP.filter((t) => t !== folder);
-const ABOVE_SHARED = ["./host", "./bin", "./app", "./renderer", "./e2e"];
+const ABOVE_CONTRACTS = ["./devkit-bridge", "./services", "./host", "./bin", "./app", "./renderer", "./e2e", "./bench"];
+const ABOVE_SHARED = ["./host", "./bin", "./app", "./renderer", "./e2e", "./bench"];
 const SERVICES_BUT_SHARED = ["./services/!(shared)/**", "./services/*.ts"];
 
 const zones = [
@@ -76,7 +87,12 @@ const zones = [
   layer(others("./exporters"), "./exporters/src", 'Outside exporters/, import code generation from "#exporters".', [
     "./index.ts",
   ]),
-  layer("./devkit-bridge", ["./services", ...ABOVE_SHARED], "devkit-bridge/ builds on codecs/ only."),
+  layer(
+    "./contracts",
+    [...ABOVE_CONTRACTS, "./exporters", "./firmware"],
+    "contracts/ holds what host, renderer and services share: it imports only codecs/, planning/ and npm packages.",
+  ),
+  layer("./devkit-bridge", ["./services", ...ABOVE_SHARED], "devkit-bridge/ builds on codecs/ and contracts/ only."),
   layer(
     "./services/shared",
     SERVICES_BUT_SHARED,
@@ -88,14 +104,23 @@ const zones = [
     "services/ may not import host/, bin/, app/ or renderer/: shared Node code goes in services/shared/.",
   ),
   layer("./host", SERVICES_BUT_SHARED, "host/ may use services/shared/, not the services themselves."),
-  layer("./host", ["./bin", "./app", "./renderer", "./e2e"], "host/ may not import bin/, app/ or renderer/."),
-  layer("./app", ["./bin", "./renderer", "./e2e"], "app/ sits on host/: never bin/ or renderer/."),
-  layer("./bin", ["./renderer", "./e2e"], "bin/ may not import renderer/."),
+  layer(
+    "./host",
+    ["./bin", "./app", "./renderer", "./e2e", "./bench"],
+    "host/ may not import bin/, app/, bench/ or renderer/.",
+  ),
+  layer("./app", ["./bin", "./renderer", "./e2e", "./bench"], "app/ sits on host/: never bin/, bench/ or renderer/."),
+  layer("./bin", ["./renderer", "./e2e", "./bench"], "bin/ may not import renderer/ or bench/."),
+  layer(
+    "./bench",
+    ["./renderer", "./e2e", "./app"],
+    "bench/ measures the services and host: never renderer/, app/ or e2e/.",
+  ),
   layer("./renderer", ["./host"], "renderer/ reaches the host only through host/api.", ["./api"]),
   layer(
     "./renderer",
-    ["./services", "./devkit-bridge", "./bin", "./app", "./e2e"],
-    "renderer/ uses codecs/ and host/api only.",
+    ["./services", "./devkit-bridge", "./bin", "./app", "./e2e", "./bench"],
+    "renderer/ uses codecs/, contracts/ and host/api only.",
   ),
 ];
 
@@ -227,6 +252,7 @@ export default [
       "codecs/src/**/*.{ts,tsx}",
       "planning/src/**/*.{ts,tsx}",
       "exporters/src/**/*.{ts,tsx}",
+      "contracts/src/**/*.ts",
       "firmware/templates/**/*.ts",
       "renderer/src/**/*.{ts,tsx}",
     ],

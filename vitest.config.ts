@@ -8,6 +8,7 @@ export default defineConfig({
       "planning/**/*.test.ts",
       "exporters/**/*.test.ts",
       "bin/**/*.test.ts",
+      "bench/**/*.test.ts",
       "host/**/*.test.ts",
       "services/**/*.test.ts",
       "devkit-bridge/**/*.test.ts",

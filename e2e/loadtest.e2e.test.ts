@@ -4,7 +4,7 @@
 import { readFile } from "node:fs/promises";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CSV_COLUMNS } from "#services/loadgen/src/table.ts";
+import { CSV_COLUMNS } from "#contracts/loadtest/table.ts";
 import { screenshot, startSession, type E2eSession } from "./support/session.ts";
 import { tid } from "./support/ui.ts";
 

@@ -1,8 +1,8 @@
 // Browser mode in one call: the host plus its HTTP/WebSocket transport. The launcher and the e2e
 // tests start exactly this.
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { packageVersion } from "#services/shared/packageVersion.ts";
 import { createHost, type Host } from "./host.ts";
 import { defaultDataDir } from "./paths.ts";
 import { htmlToPdf } from "./report/htmlToPdf.ts";
@@ -23,10 +23,6 @@ export interface BrowserHostOptions {
 
 export interface BrowserHost extends RunningServer {
   host: Host;
-}
-
-export function packageVersion(): string {
-  return (JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { version: string }).version;
 }
 
 export async function startBrowserHost(opts: BrowserHostOptions = {}): Promise<BrowserHost> {

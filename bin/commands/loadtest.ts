@@ -2,18 +2,18 @@
 // paper's matrix, and the Locust/k6 export for runs beyond one machine.
 import path from "node:path";
 import { FORMAT_IDS } from "#codecs";
-import { writeExportBundle } from "#services/loadgen/src/export.ts";
-import { documentLayout, presetLayout, type RunLayout } from "#services/loadgen/src/layoutSource.ts";
-import { runMatrix } from "#services/loadgen/src/matrix.ts";
-import type { LoadTestResult, Progress } from "#services/loadgen/src/result.ts";
-import { runLoadTest } from "#services/loadgen/src/run.ts";
+import type { LoadTestResult, Progress } from "#contracts/loadtest/result.ts";
 import {
   runSettingsSchema,
   type RunSettings,
   type RunSettingsInput,
   type WaitDistribution,
-} from "#services/loadgen/src/spec.ts";
-import { markdownTable, replicasOf, resultsCsv } from "#services/loadgen/src/table.ts";
+} from "#contracts/loadtest/spec.ts";
+import { markdownTable, replicasOf, resultsCsv } from "#contracts/loadtest/table.ts";
+import { writeExportBundle } from "#services/loadgen/src/export.ts";
+import { documentLayout, presetLayout, type RunLayout } from "#services/loadgen/src/layoutSource.ts";
+import { runMatrix } from "#services/loadgen/src/matrix.ts";
+import { runLoadTest } from "#services/loadgen/src/run.ts";
 import {
   InputError,
   LAYOUT_FLAGS,

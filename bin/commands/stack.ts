@@ -5,6 +5,7 @@ import { closeSync, mkdirSync, openSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { LayoutError } from "#codecs";
+import { parseRouteSpec, RouteSpecError } from "#contracts/decoder/routes.ts";
 import {
   stackOptionsSchema,
   type StackOptionsInput,
@@ -13,14 +14,16 @@ import {
   type StackStatus,
 } from "#host/api/stack.ts";
 import { HostError } from "#host/errors.ts";
-import { packageVersion, repoRoot } from "#host/httpHost.ts";
+import { repoRoot } from "#host/httpHost.ts";
 import { defaultDataDir } from "#host/paths.ts";
+import { STACK_DIR } from "#host/stack/dirs.ts";
+import { stopExternal } from "#host/stack/externalStack.ts";
 import { listRefused, retryRefused } from "#host/stack/refused.ts";
 import { readLiveState, type StackState } from "#host/stack/stateFile.ts";
-import { STACK_DIR, StackSupervisor, stopExternal } from "#host/stack/supervisor.ts";
-import { writeBundle, type ExportResult } from "#services/decoder/bundle/export.ts";
-import { parseRouteSpec, RouteSpecError } from "#services/decoder/routes.ts";
+import { StackSupervisor } from "#host/stack/supervisor.ts";
+import { writeBundle, type ExportResult } from "#services/decoder/src/bundle/export.ts";
 import { nodeCommand } from "#services/shared/launch.ts";
+import { packageVersion } from "#services/shared/packageVersion.ts";
 import { InputError, intFlag, parseFlags, UsageError, write } from "./common.ts";
 import { stackKeysCommand, stackKeysHelp } from "./stackKeys.ts";
 

@@ -3,7 +3,7 @@
 // file a deployment bundle mounts). A key is printed once, when it is made; only its hash is kept.
 import path from "node:path";
 import { defaultDataDir } from "#host/paths.ts";
-import { decoderDataDir, STACK_DIR } from "#host/stack/supervisor.ts";
+import { decoderDataDir, STACK_DIR } from "#host/stack/dirs.ts";
 import { addKey, addWebhook, KeysFileError, listKeys, revoke, type KeyRole } from "#services/shared/credentials.ts";
 import { InputError, parseFlags, table, UsageError, write } from "./common.ts";
 

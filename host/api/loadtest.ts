@@ -1,8 +1,8 @@
 // HostApi methods and events of the Load Test page; spread into host/api/contract.ts.
 import { z } from "zod";
+import { loadTestResultSchema, progressSchema } from "#contracts/loadtest/result.ts";
+import { runSettingsSchema } from "#contracts/loadtest/spec.ts";
 import { INGEST_TRANSPORTS } from "#planning/ingest";
-import { loadTestResultSchema, progressSchema } from "#services/loadgen/src/result.ts";
-import { runSettingsSchema } from "#services/loadgen/src/spec.ts";
 
 const id = z.string().min(1).max(64);
 

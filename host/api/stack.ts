@@ -1,7 +1,7 @@
 // HostApi methods and events of the Stack page (decoder + embedded CSE); spread into contract.ts.
 import { z } from "zod";
 import { FORMAT_IDS } from "#codecs";
-import { retryRequestSchema } from "#services/shared/retryRequest.ts";
+import { retryRequestSchema } from "#contracts/decoder/retryRequest.ts";
 
 const port = z.number().int().min(0).max(65535);
 

@@ -5,7 +5,8 @@ import type { Res } from "../api/contract.ts";
 import { HostError } from "../errors.ts";
 import type { HandlerMap } from "./dispatch.ts";
 import type { HostEvents } from "./events.ts";
-import { decoderDataDir, STACK_DIR, StackSupervisor } from "../stack/supervisor.ts";
+import { decoderDataDir, STACK_DIR } from "../stack/dirs.ts";
+import { StackSupervisor } from "../stack/supervisor.ts";
 
 type StackHandlers = Pick<HandlerMap, Extract<keyof HandlerMap, `stack.${string}`>>;
 

@@ -3,13 +3,13 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { createInterface } from "node:readline";
-import type { Job } from "#services/loadgen/main.ts";
+import type { Job } from "#contracts/loadtest/job.ts";
 import {
   loadTestResultSchema,
   progressSchema,
   type LoadTestResult,
   type Progress,
-} from "#services/loadgen/src/result.ts";
+} from "#contracts/loadtest/result.ts";
 import { nodeCommand, repoRoot } from "#services/shared/launch.ts";
 
 export const LOADGEN_ENTRY = path.join(repoRoot, "services/loadgen/main.ts");

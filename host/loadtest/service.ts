@@ -3,13 +3,13 @@
 import { randomUUID } from "node:crypto";
 import type Database from "better-sqlite3";
 import { parseLayout, presetById } from "#codecs";
+import type { Job } from "#contracts/loadtest/job.ts";
+import type { LoadTestResult, Progress, TimelinePoint } from "#contracts/loadtest/result.ts";
+import type { RunSettings } from "#contracts/loadtest/spec.ts";
+import { resultsCsv } from "#contracts/loadtest/table.ts";
 import { INGEST_TRANSPORT_LABELS } from "#planning/ingest";
-import type { Job } from "#services/loadgen/main.ts";
-import type { LoadTestResult, Progress, TimelinePoint } from "#services/loadgen/src/result.ts";
-import type { RunSettings } from "#services/loadgen/src/spec.ts";
-import { resultsCsv } from "#services/loadgen/src/table.ts";
+import { LoadTestStore } from "./history.ts";
 import { startLoadgen, type LoadgenProcess } from "./process.ts";
-import { LoadTestStore } from "./store.ts";
 import type { Res } from "../api/contract.ts";
 import { stackLacksTransport, type LoadTestSummary } from "../api/loadtest.ts";
 import type { StackStatus } from "../api/stack.ts";

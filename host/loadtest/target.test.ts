@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { runSettingsSchema } from "#services/loadgen/src/spec.ts";
+import { runSettingsSchema } from "#contracts/loadtest/spec.ts";
+import { targetLabel } from "./history.ts";
 import { resolveStackTarget } from "./service.ts";
-import { targetLabel } from "./store.ts";
 import type { StackStatus } from "../api/stack.ts";
 
 const settings = runSettingsSchema.parse({

@@ -60,3 +60,51 @@ export class LogFile {
     return new Promise((resolve) => (s ? s.end(() => resolve()) : resolve()));
   }
 }
+
+/**
+ * Every line a stack's services and its supervisor write: numbered, kept in the ring for the UI,
+ * appended to its service's file below `<stack dir>/logs`, and handed to `onLog` in batches (every 250 ms).
+ */
+export class StackLog {
+  private readonly ring = new LogRing();
+  private readonly files = new Map<LogLine["service"], LogFile>();
+  private pending: LogLine[] = [];
+  private seq = 0;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly stackDir: string,
+    private readonly onLog: ((lines: LogLine[]) => void) | undefined,
+  ) {}
+
+  push(captured: Omit<LogLine, "seq">): void {
+    const line: LogLine = { seq: this.seq++, ...captured };
+    this.ring.push(line);
+    let f = this.files.get(line.service);
+    if (!f) this.files.set(line.service, (f = new LogFile(path.join(this.stackDir, "logs", `${line.service}.log`))));
+    f.write(line);
+    if (this.onLog) {
+      this.pending.push(line);
+      this.timer ??= setTimeout(() => {
+        this.timer = undefined;
+        const lines = this.pending.splice(0);
+        if (lines.length) this.onLog!(lines);
+      }, 250);
+    }
+  }
+
+  /** a line of the supervisor's own: what it is doing */
+  note(text: string): void {
+    this.push({ service: "supervisor", stream: "event", at: new Date().toISOString(), text });
+  }
+
+  tail(limit: number, service?: LogLine["service"]): LogLine[] {
+    return this.ring.tail(limit, service);
+  }
+
+  /** stops the batch timer and closes the files */
+  async close(): Promise<void> {
+    clearTimeout(this.timer);
+    await Promise.all([...this.files.values()].map((f) => f.close()));
+  }
+}

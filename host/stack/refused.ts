@@ -1,6 +1,6 @@
 // The decoder's refused records over its HTTP API, for the app (StackSupervisor) and for
 // `satpayload stack status|retry` against a stack started elsewhere: list them, put them back.
-import type { RetryRequest } from "#services/shared/retryRequest.ts";
+import type { RetryRequest } from "#contracts/decoder/retryRequest.ts";
 import type { StackRefused } from "../api/stack.ts";
 import { HostError } from "../errors.ts";
 

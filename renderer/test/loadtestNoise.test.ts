@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { TimelinePoint } from "#services/loadgen/src/result.ts";
+import type { TimelinePoint } from "#contracts/loadtest/result.ts";
 import { axisTick, axisWidth } from "../src/pages/loadtest/axis.ts";
 import { bestWithinNoise, estimate } from "../src/pages/loadtest/noise.ts";
 

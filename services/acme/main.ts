@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { AcmeInstallError, ensureAcme } from "./install.ts";
+import { AcmeInstallError, ensureAcme } from "./src/install.ts";
 import { ACME_BASE, ACME_CSE_ID, acmeAnswers, acmeIni } from "../shared/acme.ts";
 import { writeFileAtomic } from "../shared/atomicWrite.ts";
 import { freePort } from "../shared/ports.ts";

@@ -2,8 +2,8 @@
 // The decoder service: `node --import tsx services/decoder/main.ts --data-dir DIR [--cse URL] …`.
 // Prints one JSON line {"event":"listening","url":…} on stdout when it takes requests; logs go to stderr.
 import cluster from "node:cluster";
-import { DECODER_HELP, parseDecoderArgs, type DecoderConfig } from "./config.ts";
-import { LayoutRegistry } from "./layouts.ts";
+import { DECODER_HELP, parseDecoderArgs, type DecoderConfig } from "./src/config.ts";
+import { LayoutRegistry } from "./src/layouts.ts";
 import {
   forwardedBy,
   runPrimary,
@@ -11,8 +11,8 @@ import {
   type ListeningPorts,
   type PrimaryMessage,
   type WorkerMessage,
-} from "./primary.ts";
-import { startWorker } from "./worker.ts";
+} from "./src/primary.ts";
+import { startWorker } from "./src/worker.ts";
 import { UsageError } from "../shared/cliErrors.ts";
 
 const nativeBinding = process.env.SATPAYLOAD_SQLITE_BINDING || undefined;

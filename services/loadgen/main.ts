@@ -4,19 +4,9 @@
 // JSON lines on stdout — {"event":"progress",…} about once a second, then {"event":"result","result":…}
 // or {"event":"error","message":…} — and exits. SIGTERM/SIGINT or the end of stdin cancel the run
 // (the result still comes, with status "cancelled").
-import { z } from "zod";
+import { jobSchema } from "#contracts/loadtest/job.ts";
 import { documentLayout, presetLayout, type RunLayout } from "./src/layoutSource.ts";
 import { runLoadTest } from "./src/run.ts";
-import { runSettingsSchema } from "./src/spec.ts";
-
-export const jobSchema = z.object({
-  settings: runSettingsSchema,
-  layout: z.discriminatedUnion("kind", [
-    z.object({ kind: z.literal("preset"), id: z.string().min(1).max(64) }),
-    z.object({ kind: z.literal("document"), id: z.string().min(1).max(128), layout: z.unknown() }),
-  ]),
-});
-export type Job = z.input<typeof jobSchema>;
 
 const emit = (event: string, body: Record<string, unknown>) =>
   process.stdout.write(`${JSON.stringify({ event, ...body })}\n`);

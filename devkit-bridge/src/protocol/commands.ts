@@ -1,10 +1,16 @@
 // Every documented Astronode S command with its request and answer layouts, in both directions: the client
 // encodes requests and decodes answers, the simulator decodes requests and encodes answers, so one table
 // fixes the bytes for both and the worked frames test both.
+import { END_FIELDS, LCD_FIELDS, MST_FIELDS, PER_FIELDS, type TlvField } from "#contracts/devkit/counters.ts";
+import { WIFI_FIELDS, type EvtMask, type ModuleConfig, type WifiSettings } from "#contracts/devkit/settings.ts";
 import { BadAnswerError, RequestError } from "../errors.ts";
 import { asciiField, asciiPadded, concat, i32le, Reader, u16le, u32le } from "./bytes.ts";
 import { ERR } from "./codes.ts";
-import { readTlvFields, writeTlvFields, type TlvField, type TlvItem } from "./tlv.ts";
+import { readTlvFields, writeTlvFields, type TlvItem } from "./tlv.ts";
+
+// the settings and counter tables host and renderer share live in contracts/; the command table names them too
+export * from "#contracts/devkit/counters.ts";
+export * from "#contracts/devkit/settings.ts";
 
 /** Seconds of the module's clock count from 2018-01-01T00:00:00Z. */
 export const EPOCH_2018_UNIX = 1514764800;
@@ -88,24 +94,6 @@ function action(name: string, opcode: number, summary: string, timeoutMs?: numbe
 
 // ---- configuration ---------------------------------------------------------------------------
 
-export interface EvtMask {
-  satAck: boolean;
-  reset: boolean;
-  command: boolean;
-  messagePending: boolean;
-}
-
-export interface ModuleConfig {
-  /** report satellite acks (EVT bit0 + SAK_RR); otherwise acked messages leave the queue silently */
-  satAck: boolean;
-  /** append the stored position (8 bytes) to every uplink */
-  geolocation: boolean;
-  ephemeris: boolean;
-  deepSleep: boolean;
-  /** which events raise the EVT pin */
-  evtMask: EvtMask;
-}
-
 export const configByte = (c: Omit<ModuleConfig, "evtMask">): number =>
   (c.satAck ? 1 : 0) | (c.geolocation ? 2 : 0) | (c.ephemeris ? 4 : 0) | (c.deepSleep ? 8 : 0);
 export const maskByte = (m: EvtMask): number =>
@@ -172,17 +160,6 @@ export const CFG_RR = reader<ConfigAnswer>(
 
 // ---- Wi-Fi DevKit ----------------------------------------------------------------------------
 
-export interface WifiSettings {
-  ssid: string;
-  password: string;
-  /** the portal token of a device with the Wi-Fi DevKit role: 96 characters */
-  token: string;
-}
-
-/** field widths including the NUL terminator */
-export const WIFI_FIELDS = { ssid: 33, password: 64, token: 97 } as const;
-export const WIFI_TOKEN_CHARS = 96;
-
 export const WIF_WR: CommandDef<WifiSettings, Empty> = {
   name: "WIF_WR",
   opcode: 0x06,
@@ -214,27 +191,6 @@ export const WIF_WR: CommandDef<WifiSettings, Empty> = {
   encodeAnswer: () => NONE,
   decodeAnswer: (p) => (noPayload(p, "WIF_WR", "answer"), EMPTY),
 };
-
-/** Form-level rules for Wi-Fi settings; each problem names its field. */
-export function checkWifi(w: WifiSettings): { field: keyof WifiSettings; message: string }[] {
-  const out: { field: keyof WifiSettings; message: string }[] = [];
-  for (const key of ["ssid", "password", "token"] as const) {
-    const v = w[key];
-    const bad = [...v].find((ch) => !/[\x20-\x7e]/.test(ch));
-    if (bad !== undefined)
-      out.push({ field: key, message: `only printable ASCII is allowed (found ${JSON.stringify(bad)})` });
-    else if (v.length > WIFI_FIELDS[key] - 1)
-      out.push({ field: key, message: `at most ${WIFI_FIELDS[key] - 1} characters (${v.length} given)` });
-  }
-  if (w.ssid.length === 0 && !out.some((o) => o.field === "ssid"))
-    out.push({ field: "ssid", message: "the network name is required" });
-  if (w.token.length !== WIFI_TOKEN_CHARS && !out.some((o) => o.field === "token"))
-    out.push({
-      field: "token",
-      message: `the portal token has exactly ${WIFI_TOKEN_CHARS} characters (${w.token.length} given)`,
-    });
-  return out;
-}
 
 // ---- satellite search --------------------------------------------------------------------------
 
@@ -465,65 +421,6 @@ function tlvReader<K extends string>(
     },
   };
 }
-
-const f4 = <K extends string>(type: number, key: K, label: string): TlvField<K> => ({ type, key, width: 4, label });
-const f1 = <K extends string>(type: number, key: K, label: string): TlvField<K> => ({ type, key, width: 1, label });
-
-export const PER_FIELDS = [
-  f4(0x01, "satSearchPhases", "satellite search phases"),
-  f4(0x02, "satDetectOps", "satellite detect operations"),
-  f4(0x03, "signallingDemodPhases", "signalling demodulation phases"),
-  f4(0x04, "demodAttempts", "demodulation attempts"),
-  f4(0x05, "demodSuccesses", "demodulation successes"),
-  f4(0x06, "ackDemodAttempts", "ack demodulation attempts"),
-  f4(0x07, "ackDemodSuccesses", "ack demodulation successes"),
-  f4(0x08, "queuedMessages", "queued messages"),
-  f4(0x09, "dequeuedUnacked", "dequeued, not acknowledged"),
-  f4(0x0a, "ackedMessages", "acknowledged messages"),
-  f4(0x0b, "sentFragments", "sent fragments"),
-  f4(0x0c, "ackedFragments", "acknowledged fragments"),
-  f4(0x0d, "cmdDemodAttempts", "command demodulation attempts"),
-  f4(0x0e, "cmdDemodSuccesses", "command demodulation successes"),
-] as const;
-export type PerKey = (typeof PER_FIELDS)[number]["key"];
-
-export const MST_FIELDS = [
-  f1(0x41, "queued", "messages in queue"),
-  f1(0x42, "ackedInQueue", "acknowledged messages in queue"),
-  f1(0x43, "lastResetReason", "last reset reason"),
-  f4(0x44, "uptime", "uptime (s)"),
-] as const;
-export type MstKey = (typeof MST_FIELDS)[number]["key"];
-export const RESET_REASONS = ["none", "power-on", "software", "watchdog", "brown-out"] as const;
-
-export const LCD_FIELDS = [
-  f4(0x51, "start", "start of last contact"),
-  f4(0x52, "end", "end of last contact"),
-  f1(0x53, "peakRssi", "peak RSSI"),
-  f4(0x54, "peakTime", "time of peak RSSI"),
-] as const;
-export type LcdKey = (typeof LCD_FIELDS)[number]["key"];
-
-export const END_FIELDS = [
-  f1(0x61, "lastMacResult", "last MAC result"),
-  f1(0x62, "lastSearchPeakRssi", "last search peak RSSI"),
-  f4(0x63, "sinceLastDetection", "time since last detection (s)"),
-] as const;
-export type EndKey = (typeof END_FIELDS)[number]["key"];
-export const MAC_RESULTS = [
-  "none",
-  "success",
-  "satdet_fail",
-  "sync_demod_fail",
-  "signaling_demod_fail",
-  "ack_signaling_fail",
-  "no_ack_in_sf",
-  "error",
-  "timeout",
-  "blacklisted",
-  "test_sat",
-  "sat_low_power",
-] as const;
 
 export const PER_RR = tlvReader("PER_RR", 0x67, "performance counters", PER_FIELDS);
 export const PER_CR = action("PER_CR", 0x68, "clear performance counters");

@@ -1,5 +1,6 @@
 // Type-length-value answers (PER_RA, MST_RA, LCD_RA, END_RA): parsed generically so types added by newer
 // firmware are skipped by their length instead of breaking the parse.
+import type { TlvField } from "#contracts/devkit/counters.ts";
 import { BadAnswerError } from "../errors.ts";
 import { concat } from "./bytes.ts";
 
@@ -44,13 +45,6 @@ export function uintTlv(type: number, width: 1 | 2 | 4, value: number): TlvItem 
     x = Math.floor(x / 256);
   }
   return { type, value: v };
-}
-
-export interface TlvField<K extends string> {
-  type: number;
-  key: K;
-  width: 1 | 2 | 4;
-  label: string;
 }
 
 /**

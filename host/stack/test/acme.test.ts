@@ -4,7 +4,7 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { runOwned } from "#codecs-test/helpers/processes/run.ts";
-import { loadTestResultSchema } from "#services/loadgen/src/result.ts";
+import { loadTestResultSchema } from "#contracts/loadtest/result.ts";
 import { nodeCommand, repoRoot } from "#services/shared/launch.ts";
 import { ownStack } from "./support.ts";
 import { tempDir } from "../../test/support.ts";

@@ -20,7 +20,7 @@ import {
 } from "./checks.ts";
 import { badRequest, CseError, RSC } from "./errors.ts";
 import { MGMT_COMMON, MGMT_SPECS, mgmtSpecByMgd, mgmtSpecByRoot, NODE_ATTRIBUTES } from "./management.ts";
-import { TY } from "./store.ts";
+import { TY } from "./resourceTree.ts";
 
 export { isUrlLike } from "./checks.ts";
 

@@ -1,5 +1,7 @@
-// The CSE's behaviour: create, retrieve, update, delete and discover resources in the tree, apply
-// the container limits, the creator/superuser access rule, and raise notification events.
+// The CSE's operations: create, retrieve, update and delete resources in the tree (contentInstances
+// also from the decoder's own transaction), with the access rule (access.ts), the container limits
+// (retention.ts), listings and discovery (listing.ts), and the notification events (subscriptions.ts).
+import { AccessRules } from "./access.ts";
 import {
   CHILD_TYPES,
   createAttributes,
@@ -11,26 +13,22 @@ import {
   unwrap,
   updateAttributes,
 } from "./attributes.ts";
-import {
-  badRequest,
-  conflict,
-  CseConfigError,
-  CseError,
-  noPrivilege,
-  notAcceptable,
-  notAllowed,
-  notFound,
-  RSC,
-  type Rsc,
-} from "./errors.ts";
+import { badRequest, conflict, CseConfigError, CseError, notAllowed, notFound, RSC } from "./errors.ts";
 import { IdGenerator } from "./ids.ts";
+import { InstanceWriter, type NewInstance } from "./instances.ts";
+import { Listing } from "./listing.ts";
 import type { Notifier } from "./notify.ts";
 import type { Profile } from "./profile.ts";
+import { modifiedOnly, Representation, type Attrs } from "./representation.ts";
 import type { CseRequest } from "./request.ts";
-import { nest, RCN, references, type Listed } from "./results.ts";
-import { TY, type Filter, type NewRow, type ResourceRow, type SearchScope, type Store } from "./store.ts";
+import { TY, type Filter, type ResourceRow, type Store } from "./resourceTree.ts";
+import { nest, RCN, references, type CseResponse } from "./results.ts";
+import { Retention, type Limits } from "./retention.ts";
 import { NET, Subscriptions, type PendingEvent, type SubAttrs } from "./subscriptions.ts";
-import { defaultExpiry, m2mTime, m2mTimeFraction } from "./time.ts";
+import { resolveTarget, type Target } from "./target.ts";
+import { defaultExpiry } from "./time.ts";
+
+export type { CseResponse } from "./results.ts";
 
 export interface CseConfig {
   base: string;
@@ -48,18 +46,8 @@ export interface CseConfig {
   deliveryWaitMs?: number;
 }
 
-export interface CseResponse {
-  status: number;
-  rsc: Rsc;
-  body?: unknown;
-  /** Content-Location of a created resource */
-  location?: string;
-}
-
 /** Mobius' container defaults */
 export const CONTAINER_DEFAULTS = { mni: 3153600000, mbs: 3153600000, mia: 31536000 } as const;
-
-const VIRTUAL: Record<string, "la" | "ol"> = { la: "la", latest: "la", ol: "ol", oldest: "ol" };
 
 /** The result contents each operation answers with (TS-0004 rcn; absent: 1, the resource). */
 const RCN_OF = {
@@ -75,34 +63,6 @@ const RCN_OF = {
     RCN.DISCOVERY_REFERENCES,
   ],
 } as const;
-
-interface Target {
-  row: ResourceRow;
-  /** set when the path ended in la/ol: row is then the container */
-  virtual?: "la" | "ol";
-}
-
-type Attrs = Record<string, unknown>;
-
-interface Limits {
-  mni: number;
-  mbs: number;
-  mia: number;
-}
-
-/** bounds the parsed limits kept: one entry per container written to */
-const MAX_CACHED_LIMITS = 10_000;
-
-/** A contentInstance before it is written: `row.size` is its cs; `rep.st` is set by writeInstance */
-interface NewInstance {
-  row: NewRow;
-  rep: Attrs;
-  labels: unknown;
-  /** JSON.stringify(rep) before `con`, without its closing brace */
-  head: string;
-  /** JSON.stringify(rep.con) */
-  conJson: string;
-}
 
 /** What the decoder knows of a contentInstance it creates in its own transaction. */
 export interface InstanceFields {
@@ -122,10 +82,12 @@ export class Cse {
   private readonly ids = new IdGenerator();
   private readonly now: () => number;
   private cseBase!: ResourceRow;
-  private readonly limits = new Map<number, { attrs: string; limits: Limits }>();
   private readonly subs: Subscriptions;
-  /** containers whose instances cannot be retrieved (disr true): their ids, read once at start */
-  private retrievalDisabled = new Set<number>();
+  private readonly access: AccessRules;
+  private readonly retention: Retention;
+  private readonly view: Representation;
+  private readonly listing: Listing;
+  private readonly instances: InstanceWriter;
 
   constructor(
     private readonly store: Store,
@@ -138,6 +100,11 @@ export class Cse {
       profile: config.profile,
       deliveryWaitMs: config.deliveryWaitMs ?? 2500,
     });
+    this.access = new AccessRules(store, config);
+    this.retention = new Retention(store);
+    this.view = new Representation(config);
+    this.listing = new Listing(store, config.profile, this.access, this.view);
+    this.instances = new InstanceWriter(store, config.profile, this.retention, (path) => this.checkFree(path));
   }
 
   /** Creates the CSEBase on first start; refuses a data dir that belongs to another base name. */
@@ -150,12 +117,12 @@ export class Cse {
         );
       this.cseBase = existing;
       this.store.ownAesByAeId();
-      this.retrievalDisabled = new Set(this.store.retrievalDisabledContainers());
+      this.access.reloadRetrievalDisabled();
       return;
     }
     const ms = this.now();
     const ri = this.ids.next(TY.CSE_BASE, ms);
-    const attrs = { rn: this.config.base, ty: TY.CSE_BASE, ri, pi: "", ct: this.time(ms), lt: this.time(ms) };
+    const attrs = { rn: this.config.base, ty: TY.CSE_BASE, ri, pi: "", ct: this.view.time(ms), lt: this.view.time(ms) };
     const row = {
       ri,
       parent: null,
@@ -205,107 +172,11 @@ export class Cse {
 
   // ---------------------------------------------------------------------------------------------
 
-  private resolve(path: string): Target {
-    const segments = path.split("/");
-    if (segments[0] !== this.config.base)
-      throw notFound(`no resource at /${path} (the CSE base is /${this.config.base})`);
-    const last = segments[segments.length - 1]!;
-    const virtual = segments.length > 1 ? VIRTUAL[last] : undefined;
-    if (virtual) {
-      const parentPath = segments.slice(0, -1).join("/");
-      const row = this.store.byPath(parentPath);
-      if (!row) throw notFound(`no resource at /${parentPath}`);
-      if (row.ty !== TY.CNT) throw notFound(`/${parentPath} is not a container, so it has no /${last}`);
-      return { row, virtual };
-    }
-    const row = this.store.byPath(path);
-    if (!row) throw notFound(`no resource at /${path}`);
-    return { row };
-  }
-
-  /** ct and lt in the profile's form */
-  private time(ms: number): string {
-    return this.config.profile.fractionalTimes ? m2mTimeFraction(ms) : m2mTime(ms);
-  }
-
-  private represent(row: ResourceRow): Attrs {
-    const a = JSON.parse(row.attrs) as Attrs;
-    if (row.ty === TY.CNT) {
-      a.cni = row.cni;
-      a.cbs = row.cbs;
-      a.st = row.st;
-    } else if (row.ty === TY.CSE_BASE) {
-      a.csi = this.config.cseId;
-      a.cst = 1;
-      a.srt = [TY.AE, TY.CNT, TY.CIN, TY.CSE_BASE, TY.MGMT_OBJ, TY.NODE, TY.SUB];
-      a.srv = ["2a", "3"];
-      a.poa = [this.config.pointOfAccess()];
-    }
-    return a;
-  }
-
-  private wrap(row: ResourceRow, attrs: Attrs = this.represent(row)): Attrs {
-    return { [rootOf(row.ty, attrs)]: attrs };
-  }
-
-  private listed(row: ResourceRow): Listed {
-    const attrs = this.represent(row);
-    return { row, attrs, root: rootOf(row.ty, attrs) };
-  }
-
-  /**
-   * Who a resource belongs to: its creator (an AE: its AE-ID). Where access is private by default an
-   * instance belongs to its container's owner, as it has no access control of its own (TS-0001, ACME).
-   */
-  private ownerOf(row: ResourceRow): string | null {
-    if (row.ty === TY.CIN && this.config.profile.privateByDefault && row.parent !== null)
-      return this.store.byId(row.parent)?.cr ?? row.cr;
-    return row.cr;
-  }
-
-  private mayModify(row: ResourceRow, originator: string): void {
-    if (originator !== this.ownerOf(row) && originator !== this.config.superuser)
-      throw noPrivilege(`originator ${originator} may not change /${row.path}: only its creator or the superuser may`);
-  }
-
-  /**
-   * Whether `originator` may read `row` or add children to it. Mobius without ACPs: anyone may. The
-   * standard's default without ACPs (ACME): the owner and the superuser; the CSEBase may be read by
-   * registered AEs, and below it only the superuser adds anything but an AE registration.
-   */
-  private mayReach(row: ResourceRow, originator: string, operation: "retrieve" | "create"): void {
-    if (!this.config.profile.privateByDefault || originator === this.config.superuser) return;
-    if (row.ty === TY.CSE_BASE) {
-      if (operation === "retrieve" && this.store.byAei(originator)) return;
-      throw noPrivilege(
-        operation === "retrieve"
-          ? `originator ${originator} may not read the CSEBase: only registered AEs and the superuser may`
-          : `originator ${originator} may not create this below the CSEBase: only the superuser may (AEs register themselves)`,
-      );
-    }
-    if (this.ownerOf(row) !== originator)
-      throw noPrivilege(
-        `originator ${originator} has no access to /${row.path}: without access control policies only its owner and the superuser have`,
-      );
-  }
-
-  /** What a listing shows `originator`: not the instances of disr containers, and only its own where access is private. */
-  private scope(originator: string): SearchScope {
-    const all = !this.config.profile.privateByDefault || originator === this.config.superuser;
-    return { hiddenInstancesOf: [...this.retrievalDisabled], ownedBy: all ? undefined : originator };
-  }
-
-  /** disableRetrieval (TS-0001): the instances of such a container cannot be read or deleted one by one. */
-  private checkRetrievable(instance: ResourceRow, what: string): void {
-    if (instance.ty === TY.CIN && instance.parent !== null && this.retrievalDisabled.has(instance.parent))
-      throw notAllowed(`${what}: the container has disableRetrieval (disr) set`);
-  }
-
   // ---------------------------------------------------------------------------------------------
 
   /** The resource at `path`, if a resource of type `ty` may be created below it. */
   private createParent(path: string, ty: number): ResourceRow {
-    const target = this.resolve(path);
+    const target = resolveTarget(this.store, this.config.base, path);
     if (target.virtual)
       throw notAllowed(
         `a resource cannot be created under /${path}: it is a virtual resource`,
@@ -344,7 +215,7 @@ export class Cse {
     // Mobius' database refuses the row (ER_DATA_TOO_LONG) and it answers as for any failed insert
     if (maxName !== undefined && rn.length > maxName)
       throw new CseError(500, RSC.INTERNAL_SERVER_ERROR, "[create_action] create resource error");
-    const time = this.time(ms);
+    const time = this.view.time(ms);
     const rep: Attrs = { rn, ty, pi: parent.ri, ri, ct: time, lt: time, et: attrs.et ?? defaultExpiry(ms) };
     // an AE has no creator attribute (TS-0001, ACME, Mobius): it owns itself, so its AE-ID is the
     // owner, never the bare "C"/"S" that asked for one (which any client may send). The standard
@@ -389,15 +260,15 @@ export class Cse {
     if (cin.lbl !== undefined) given.lbl = cin.lbl;
     given.con = con;
     const parent = this.createParent(`${this.config.base}/${cin.path}`, TY.CIN);
-    this.mayReach(parent, cin.originator, "create");
+    this.access.mayReach(parent, cin.originator, "create");
     const { rn, attrs } = createAttributes(TYPES[TY.CIN]!, given, this.config.profile);
     const instance = this.newInstance(parent, rn, cin.originator, attrs, false);
     // the container was read in this same transaction: its counters are current
-    const result = this.writeInstance(parent, instance);
+    const result = this.instances.write(parent, instance);
     const events = this.subs.eventsFor(
       parent.id,
       NET.CREATE_CHILD,
-      { resource: result, whole: () => this.wrap(result, instance.rep) },
+      { resource: result, whole: () => this.view.wrap(result, instance.rep) },
       false,
     );
     // bound, not an arrow: tsx's keepNames would name each new closure, at a cost per instance
@@ -444,7 +315,7 @@ export class Cse {
     const ty = req.ty!;
     const parent = this.createParent(req.path, ty);
     // an AE registers itself: who may is the registration's rule (registrant())
-    if (ty !== TY.AE) this.mayReach(parent, req.originator, "create");
+    if (ty !== TY.AE) this.access.mayReach(parent, req.originator, "create");
     const { spec, attrs: given } = unwrap(req.body, specsForType(ty));
     const { rn: givenRn, attrs, creator } = createAttributes(spec, given, this.config.profile);
     const rcn = req.query.rcn;
@@ -503,8 +374,8 @@ export class Cse {
     // the type's other attributes as given, in the order sent
     for (const [k, v] of Object.entries(attrs)) if (v !== undefined && !(k in rep) && k !== "et") rep[k] = v;
     const result = this.insert(row, rep, attrs.lbl);
-    if (ty === TY.CNT && attrs.disr === true) this.retrievalDisabled.add(result.id);
-    const body = this.wrap(result);
+    if (ty === TY.CNT && attrs.disr === true) this.access.setRetrievalDisabled(result.id, true);
+    const body = this.view.wrap(result);
     this.subs.raise(this.subs.eventsFor(parent.id, NET.CREATE_CHILD, { resource: result, whole: () => body }, false));
     // no leading "/": Mobius and ACME both write CSE-relative structured paths
     return this.answerCreate({ status: 201, rsc: RSC.CREATED, body, location: path }, given, rcn);
@@ -556,9 +427,9 @@ export class Cse {
       // the counters may have moved since the container was read outside this transaction
       const cnt = this.store.byPath(parent.path);
       if (!cnt) throw notFound(`no resource at /${parent.path}`);
-      return this.writeInstance(cnt, instance);
+      return this.instances.write(cnt, instance);
     });
-    const body = this.wrap(result, instance.rep);
+    const body = this.view.wrap(result, instance.rep);
     this.subs.raise(this.subs.eventsFor(parent.id, NET.CREATE_CHILD, { resource: result, whole: () => body }, false));
     return { status: 201, rsc: RSC.CREATED, body, location: instance.row.path };
   }
@@ -573,100 +444,20 @@ export class Cse {
   ): NewInstance {
     const ms = this.now();
     const ri = this.ids.next(TY.CIN, ms);
-    const { rep, row } = this.newResource(container, TY.CIN, ri, givenRn ?? ri, originator, null, attrs, ms, creator);
-    const con = attrs.con;
-    if (attrs.cnf !== undefined) rep.cnf = attrs.cnf;
-    if (attrs.dgt !== undefined) rep.dgt = attrs.dgt;
-    if (attrs.dcnt !== undefined) rep.dcnt = attrs.dcnt;
-    const stored = this.config.profile.mobiusContent ? mobiusContent(con) : con;
-    const storedJson = JSON.stringify(stored);
-    const cs = Buffer.byteLength(typeof con === "string" ? con : stored === con ? storedJson : JSON.stringify(con));
-    const head = JSON.stringify(rep).slice(0, -1);
-    rep.con = stored;
-    rep.cs = cs;
-    return {
-      row: { ...row, size: cs },
-      rep,
-      labels: attrs.lbl,
-      head,
-      conJson: storedJson,
-    };
-  }
-
-  /**
-   * Adds the instance below `cnt` (read in the running transaction) and trims the container to its
-   * limits. Runs inside the caller's transaction.
-   */
-  private writeInstance(cnt: ResourceRow, { row, rep, labels, head, conJson }: NewInstance): ResourceRow {
-    const cs = row.size;
-    const limits = this.limitsOf(cnt);
-    if (limits.mni === 0 || cs > limits.mbs) {
-      // a taken name is refused before the limits, as it always was
-      this.checkFree(row.path);
-      if (limits.mni === 0) throw notAcceptable(`/${cnt.path} takes no instances (mni=0)`);
-      throw notAcceptable(`the instance is ${cs} bytes, more than /${cnt.path} holds (mbs=${limits.mbs})`);
-    }
-    const st = cnt.st + 1;
-    rep.st = st;
-    // JSON.stringify(rep), without writing the content's JSON twice
-    const full = { ...row, st, attrs: `${head},"con":${conJson},"cs":${cs},"st":${st}}` };
-    // the unique path is the name check: a taken name writes nothing (trimming comes after)
-    const id = this.store.insertIfFree(full);
-    if (id === undefined) throw conflict(`a resource /${row.path} already exists`);
-    if (Array.isArray(labels)) this.store.replaceLabels(id, labels as string[]);
-    const { cni, cbs } = this.trim(cnt, limits, row.created_ms, 1, cs, id);
-    this.store.setCounters(cnt.id, cni + 1, cbs + cs, st);
-    return { id, ...full };
-  }
-
-  /** The container's limits, parsed once per version of its attributes. */
-  private limitsOf(cnt: ResourceRow): Limits {
-    const known = this.limits.get(cnt.id);
-    if (known?.attrs === cnt.attrs) return known.limits;
-    const limits = JSON.parse(cnt.attrs) as Limits;
-    if (this.limits.size >= MAX_CACHED_LIMITS) this.limits.clear();
-    this.limits.set(cnt.id, { attrs: cnt.attrs, limits });
-    return limits;
-  }
-
-  /**
-   * Deletes the oldest instances until `adding` more instances of `addBytes` fit within mni/mbs and
-   * none is older than mia seconds. Runs inside the caller's transaction; `added`, an instance this
-   * transaction has just written, is never deleted.
-   */
-  private trim(
-    cnt: ResourceRow,
-    limits: Limits,
-    nowMs: number,
-    adding: number,
-    addBytes: number,
-    added?: number,
-  ): { cni: number; cbs: number } {
-    let cni = cnt.cni;
-    let cbs = cnt.cbs;
-    const cutoff = nowMs - limits.mia * 1000;
-    // the oldest instance is looked up only when some limit can be exceeded
-    const full = cni + adding > limits.mni || cbs + addBytes > limits.mbs;
-    if (full || this.store.mayHaveInstanceBefore(cutoff))
-      while (cni > 0) {
-        const oldest = this.store.oldestInstance(cnt.id);
-        if (!oldest || oldest.id === added) break;
-        if (cni + adding <= limits.mni && cbs + addBytes <= limits.mbs && oldest.created_ms >= cutoff) break;
-        this.store.deleteById(oldest.id);
-        cni -= 1;
-        cbs -= oldest.size;
-      }
-    return { cni, cbs: Math.max(cbs, 0) };
+    return this.instances.build(
+      this.newResource(container, TY.CIN, ri, givenRn ?? ri, originator, null, attrs, ms, creator),
+      attrs,
+    );
   }
 
   // ---------------------------------------------------------------------------------------------
 
   private retrieve(req: CseRequest): CseResponse {
-    const target = this.resolve(req.path);
+    const target = resolveTarget(this.store, this.config.base, req.path);
     const { fu, rcn, filter, conditions } = req.query;
-    if (fu === 1) return this.discover(req, target);
+    if (fu === 1) return this.listing.discover(req, target);
     if (rcn === RCN.DISCOVERY_REFERENCES) throw badRequest("rcn=11 (discovery result references) needs fu=1");
-    this.mayReach(target.row, req.originator, "retrieve");
+    this.access.mayReach(target.row, req.originator, "retrieve");
     const row = this.instanceOrSelf(target, req.path);
     if (rcn === undefined || rcn === RCN.ATTRIBUTES) {
       const shaping = (["lim", "ofst", "lvl", "arp"] as const).filter((k) => filter[k] !== undefined);
@@ -674,22 +465,22 @@ export class Cse {
         throw badRequest(
           `filter criteria (${[...conditions, ...shaping].join(", ")}) select child resources: use fu=1 (discovery) or rcn=4/5/6/8 (retrieve with children)`,
         );
-      this.checkRetrievable(row, `/${req.path} cannot be retrieved`);
-      const body = this.wrap(row);
+      this.access.checkRetrievable(row, `/${req.path} cannot be retrieved`);
+      const body = this.view.wrap(row);
       this.countRetrieval(row);
       return { status: 200, rsc: RSC.OK, body };
     }
-    const listed = this.below(row, filter, req.originator).map((r) => this.listed(r));
+    const listed = this.listing.below(row, filter, req.originator).map((r) => this.view.listed(r));
     let body: Attrs;
     switch (rcn) {
       case RCN.ATTRIBUTES_AND_CHILDREN:
-        body = this.wrap(row, nest(row.path, this.represent(row), listed));
+        body = this.view.wrap(row, nest(row.path, this.view.represent(row), listed));
         break;
       case RCN.CHILDREN:
-        body = { [rootOf(row.ty, this.represent(row))]: nest(row.path, {}, listed) };
+        body = { [rootOf(row.ty, this.view.represent(row))]: nest(row.path, {}, listed) };
         break;
       case RCN.ATTRIBUTES_AND_CHILD_REFERENCES:
-        body = this.wrap(row, { ...this.represent(row), ch: references(listed) });
+        body = this.view.wrap(row, { ...this.view.represent(row), ch: references(listed) });
         break;
       default:
         body = { "m2m:rrl": { rrf: references(listed) } };
@@ -697,62 +488,9 @@ export class Cse {
     return { status: 200, rsc: RSC.OK, body };
   }
 
-  /**
-   * The resources below `row` a retrieve with rcn 4/5/6/8 lists: those the filter selects, within
-   * the profile's levels, without the instances of containers that disable retrieval, each replaced
-   * by the resource at `arp` below it when the filter names one.
-   */
-  private below(row: ResourceRow, filter: Filter, originator: string): ResourceRow[] {
-    const levels = this.config.profile.childLevels;
-    if (levels !== undefined && filter.lvl !== undefined && filter.lvl > levels)
-      throw badRequest(`lvl=${filter.lvl}: this CSE lists the direct children only (lvl=1)`);
-    const rows = this.store.search(row.path, { ...filter, lvl: filter.lvl ?? levels }, false, this.scope(originator));
-    return filter.arp === undefined ? rows : this.applyRelativePath(rows, filter.arp, originator);
-  }
-
-  private applyRelativePath(rows: readonly ResourceRow[], arp: string, originator: string): ResourceRow[] {
-    const owner = this.scope(originator).ownedBy;
-    return rows.flatMap((r) => {
-      const at = this.store.byPath(`${r.path}/${arp}`);
-      return at && (owner === undefined || this.ownerOf(at) === owner) ? [at] : [];
-    });
-  }
-
-  /** Discovery (fu=1): the paths of the resources below the target the filter selects, or references (rcn 6). */
-  private discover(req: CseRequest, target: Target): CseResponse {
-    const { rcn, filter } = req.query;
-    const discovery = this.config.profile.discovery;
-    if (target.virtual) throw badRequest(`discovery needs a real resource, not /${req.path}`);
-    // Mobius refuses any rcn, ACME takes 11 (the list of paths, the default) and 6 (references)
-    if (rcn !== undefined && !discovery.rcn.includes(rcn))
-      throw badRequest(
-        `rcn=${rcn} is not supported with discovery (leave rcn out${discovery.rcn.length ? ` or use ${discovery.rcn.join(" or ")}` : ""})`,
-      );
-    const lim = discovery.cap === undefined ? filter.lim : Math.min(filter.lim ?? discovery.cap, discovery.cap);
-    const scope = {
-      ...this.scope(req.originator),
-      labelMissesInstances: this.config.profile.singleLabelMissesInstances && filter.lblOneValue === true,
-    };
-    if (rcn === RCN.CHILD_REFERENCES) {
-      const rows = this.store.search(target.row.path, { ...filter, lim }, discovery.byName, scope);
-      const found = filter.arp === undefined ? rows : this.applyRelativePath(rows, filter.arp, req.originator);
-      return { status: 200, rsc: RSC.OK, body: { "m2m:rrl": { rrf: references(found.map((r) => this.listed(r))) } } };
-    }
-    let paths: string[];
-    if (filter.arp === undefined)
-      paths = this.store.searchPaths(target.row.path, { ...filter, lim }, discovery.byName, scope);
-    else {
-      const rows = this.store.search(target.row.path, { ...filter, lim }, discovery.byName, scope);
-      paths = this.applyRelativePath(rows, filter.arp, req.originator).map((r) => r.path);
-    }
-    // Mobius picks the smallest names, then lists them from the largest down
-    if (discovery.byName) paths.reverse();
-    return { status: 200, rsc: RSC.OK, body: { "m2m:uril": paths } };
-  }
-
   private instanceOrSelf(target: Target, path: string): ResourceRow {
     if (!target.virtual) return target.row;
-    if (this.retrievalDisabled.has(target.row.id))
+    if (this.access.isRetrievalDisabled(target.row.id))
       throw notAllowed(`/${path}: the container has disableRetrieval (disr) set`);
     const row = this.config.profile.latestByName
       ? this.store.latestByName(target.row, this.now(), target.virtual)
@@ -774,7 +512,7 @@ export class Cse {
 
   /** Deletes an instance as a DELETE would: the container's counters follow, its subscribers hear of it. */
   private removeInstance(row: ResourceRow): void {
-    const body = this.wrap(row);
+    const body = this.view.wrap(row);
     const events = this.store.transaction(() => {
       const current = this.store.byId(row.id);
       if (!current) return [];
@@ -795,13 +533,13 @@ export class Cse {
   // ---------------------------------------------------------------------------------------------
 
   private async update(req: CseRequest): Promise<CseResponse> {
-    const target = this.resolve(req.path);
+    const target = resolveTarget(this.store, this.config.base, req.path);
     if (target.virtual) throw notAllowed(`/${req.path} is a virtual resource and cannot be updated`);
     const row = target.row;
     const stored = JSON.parse(row.attrs) as Attrs;
     const spec = specOf(row.ty, stored);
     if (!spec.update) throw notAllowed(`resources of type ${row.ty} (${spec.root}) cannot be updated`);
-    this.mayModify(row, req.originator);
+    this.access.mayModify(row, req.originator);
     const given = unwrap(req.body, [spec]).attrs;
     const changes = updateAttributes(spec, given, this.config.profile);
     if (row.ty === TY.SUB) {
@@ -815,7 +553,7 @@ export class Cse {
       const current = this.store.byPath(row.path);
       if (!current) throw notFound(`no resource at /${row.path}`);
       const before = JSON.parse(current.attrs) as Attrs;
-      const attrs: Attrs = { ...before, ...changes, lt: this.time(ms) };
+      const attrs: Attrs = { ...before, ...changes, lt: this.view.time(ms) };
       for (const [k, v] of Object.entries(changes)) if (v === null) delete attrs[k];
       // enc removed: the default criteria again (TS-0004)
       if (current.ty === TY.SUB && attrs.enc === undefined) attrs.enc = { net: [...this.config.profile.defaultNet] };
@@ -831,18 +569,16 @@ export class Cse {
           cbs = 0;
         }
         // lowered limits take effect at once, as if an instance of nothing were added
-        ({ cni, cbs } = this.trim({ ...current, cni, cbs }, attrs as unknown as Limits, ms, 0, 0));
+        ({ cni, cbs } = this.retention.trim({ ...current, cni, cbs }, attrs as unknown as Limits, ms, 0, 0));
         st += 1;
         this.store.setCounters(current.id, cni, cbs, st);
       }
       return { ...current, attrs: json, cni, cbs, st };
     });
-    if (updated.ty === TY.CNT) {
-      if ((JSON.parse(updated.attrs) as Attrs).disr === true) this.retrievalDisabled.add(updated.id);
-      else this.retrievalDisabled.delete(updated.id);
-    }
-    const body = this.wrap(updated);
-    const modified = { ...changes, lt: this.time(ms) };
+    if (updated.ty === TY.CNT)
+      this.access.setRetrievalDisabled(updated.id, (JSON.parse(updated.attrs) as Attrs).disr === true);
+    const body = this.view.wrap(updated);
+    const modified = { ...changes, lt: this.view.time(ms) };
     this.subs.raise(
       this.subs.eventsFor(
         updated.id,
@@ -886,17 +622,19 @@ export class Cse {
   // ---------------------------------------------------------------------------------------------
 
   private async delete(req: CseRequest): Promise<CseResponse> {
-    const target = this.resolve(req.path);
+    const target = resolveTarget(this.store, this.config.base, req.path);
     const row = this.instanceOrSelf(target, req.path);
     if (row.ty === TY.CSE_BASE) throw notAllowed("the CSEBase cannot be deleted");
-    this.checkRetrievable(row, `/${req.path} cannot be deleted`);
-    this.mayModify(row, req.originator);
-    const body = this.wrap(row);
+    this.access.checkRetrievable(row, `/${req.path} cannot be deleted`);
+    this.access.mayModify(row, req.originator);
+    const body = this.view.wrap(row);
     const rcn = req.query.rcn;
     const children =
       rcn === RCN.CHILD_REFERENCES
         ? references(
-            this.store.search(row.path, emptyFilter(), false, this.scope(req.originator)).map((r) => this.listed(r)),
+            this.store
+              .search(row.path, emptyFilter(), false, this.access.scope(req.originator))
+              .map((r) => this.view.listed(r)),
           )
         : [];
     const events: PendingEvent[] = [];
@@ -915,8 +653,7 @@ export class Cse {
       this.store.deleteById(current.id);
       return subs;
     });
-    if (row.ty === TY.CNT && this.retrievalDisabled.size > 0)
-      this.retrievalDisabled = new Set(this.store.retrievalDisabledContainers());
+    if (row.ty === TY.CNT && this.access.anyRetrievalDisabled) this.access.reloadRetrievalDisabled();
     const notified = new Set(events.filter((e) => e.last).map((e) => e.sub.ri));
     this.subs.raise(events);
     const notices: Promise<void>[] = [];
@@ -938,21 +675,4 @@ export class Cse {
 /** A filter that selects everything below a resource. */
 function emptyFilter(): Filter {
   return { ty: [], lbl: [], or: false, cty: [], attributes: [] };
-}
-
-/** rcn=9: the resource's attributes the request did not set (what the CSE set or changed itself). */
-function modifiedOnly(body: Attrs, given: Attrs): Attrs {
-  const [root, attrs] = Object.entries(body)[0]!;
-  return { [root]: Object.fromEntries(Object.entries(attrs as Attrs).filter(([k]) => !(k in given))) };
-}
-
-/** Mobius parses a `con` string holding a JSON object or array, and turns numbers and booleans into text. */
-function mobiusContent(con: unknown): unknown {
-  if (typeof con === "number" || typeof con === "boolean") return String(con);
-  if (typeof con !== "string" || !/^\s*[[{]/.test(con)) return con;
-  try {
-    return JSON.parse(con) as unknown;
-  } catch {
-    return con;
-  }
 }

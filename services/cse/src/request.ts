@@ -1,7 +1,7 @@
 // A oneM2M request as the CSE core sees it, made from the HTTP binding's method, path, headers,
 // query and body. Everything malformed is refused here with the reason, before the core runs.
 import { badRequest, CseError, RSC } from "./errors.ts";
-import { MAX_FILTER_VALUES, type Filter } from "./store.ts";
+import { MAX_FILTER_VALUES, type Filter } from "./resourceTree.ts";
 import { isM2mTime } from "./time.ts";
 
 export type Operation = "create" | "retrieve" | "update" | "delete";

@@ -1,6 +1,7 @@
 // The result contents (TS-0004 rcn) a response can carry besides the resource itself: the subtree
 // nested under the target (rcn 4 and 8) and lists of references (rcn 5 and 6).
-import { TY, type ResourceRow } from "./store.ts";
+import type { Rsc } from "./errors.ts";
+import { TY, type ResourceRow } from "./resourceTree.ts";
 
 type Attrs = Record<string, unknown>;
 
@@ -17,6 +18,15 @@ export const RCN = {
   MODIFIED_ATTRIBUTES: 9,
   DISCOVERY_REFERENCES: 11,
 } as const;
+
+/** What an operation answers: status, response status code, content and, for a create, where it is. */
+export interface CseResponse {
+  status: number;
+  rsc: Rsc;
+  body?: unknown;
+  /** Content-Location of a created resource */
+  location?: string;
+}
 
 /** A resource in a result: its row, its representation and the JSON root that names its type. */
 export interface Listed {

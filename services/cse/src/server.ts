@@ -8,7 +8,7 @@ import { CseConfigError } from "./errors.ts";
 import { createHandler } from "./http.ts";
 import { Notifier } from "./notify.ts";
 import { DEFAULT_PROFILE, isProfileName, PROFILE_NAMES, PROFILES, type ProfileName } from "./profile.ts";
-import { Store } from "./store.ts";
+import { Store } from "./resourceTree.ts";
 
 export interface CseOptions {
   /** whose behaviour to reproduce where Mobius and the standard differ; default "mobius" (docs/cse.md) */

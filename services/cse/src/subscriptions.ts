@@ -6,7 +6,7 @@ import { isUrlLike } from "./checks.ts";
 import { badRequest, CseError, RSC } from "./errors.ts";
 import type { Destination, Notifier } from "./notify.ts";
 import type { Profile } from "./profile.ts";
-import { TY, type ResourceRow, type Store } from "./store.ts";
+import { TY, type ResourceRow, type Store } from "./resourceTree.ts";
 
 type Attrs = Record<string, unknown>;
 

@@ -5,11 +5,11 @@ import { createHmac } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { addKey, addWebhook, listKeys, readKeysFile, revoke } from "../../shared/credentials.ts";
-import { AuthGuard } from "../auth/guard.ts";
-import { parseDecoderArgs } from "../config.ts";
-import { IngestError } from "../errors.ts";
 import { client, encodedSamples, spawnDecoder, tempDir, waitFor } from "./support.ts";
+import { addKey, addWebhook, listKeys, readKeysFile, revoke } from "../../shared/credentials.ts";
+import { AuthGuard } from "../src/auth/guard.ts";
+import { parseDecoderArgs } from "../src/config.ts";
+import { IngestError } from "../src/errors.ts";
 
 const PB = { "content-type": "application/x-protobuf", "x-satpayload-layout": "paper" };
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });

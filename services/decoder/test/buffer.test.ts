@@ -6,7 +6,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "./support.ts";
-import { RecordBuffer, type NewRecord } from "../buffer/buffer.ts";
+import { RecordBuffer, type NewRecord } from "../src/buffer/buffer.ts";
 
 const FULL = 2;
 

@@ -9,11 +9,11 @@ import { describe, expect, it } from "vitest";
 import { parse as parseYaml, parseAllDocuments } from "yaml";
 import { presetById } from "#codecs";
 import { layoutToText } from "#host/files/layoutFile.ts";
-import { packageVersion } from "#host/httpHost.ts";
+import { packageVersion } from "#services/shared/packageVersion.ts";
 import { client, encodedSamples, launchOwned, m2mGet, tempDir, waitFor } from "./support.ts";
 import { addKey } from "../../shared/credentials.ts";
 import { repoRoot, stopChild } from "../../shared/launch.ts";
-import { writeBundle } from "../bundle/export.ts";
+import { writeBundle } from "../src/bundle/export.ts";
 
 const VALIDATOR = path.join(repoRoot, ".venv/bin/kubernetes-validate");
 
@@ -135,6 +135,7 @@ describe("stack export bundle", () => {
       expect(readdirSync(src).sort()).toEqual([
         "bin",
         "codecs",
+        "contracts",
         "host",
         "node_modules",
         "package-lock.json",

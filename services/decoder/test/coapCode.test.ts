@@ -1,7 +1,7 @@
 // Every answer the decoder's CoAP ingest can give is a code CoAP defines: the response codes of the
 // RFC 7252 registry (§12.1.2) and 4.29 Too Many Requests (RFC 8516). HTTP's 200 has no twin there.
 import { describe, expect, it } from "vitest";
-import { coapCode } from "../ingest/coap.ts";
+import { coapCode } from "../src/ingest/coap.ts";
 
 const REGISTERED = new Set([
   "2.01",

@@ -9,11 +9,11 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { Encoder } from "cbor-x";
 import { beforeAll, describe, expect, it } from "vitest";
+import { parseRouteSpec, RouteSpecError } from "#contracts/decoder/routes.ts";
 import { m2mGet, spawnDecoder, tempDir, type DecoderProcess } from "./support.ts";
 import { UsageError } from "../../shared/cliErrors.ts";
 import { repoRoot } from "../../shared/launch.ts";
-import { parseDecoderArgs } from "../config.ts";
-import { parseRouteSpec, RouteSpecError } from "../routes.ts";
+import { parseDecoderArgs } from "../src/config.ts";
 
 const PYTHON = path.join(repoRoot, ".venv/bin/python");
 const CLIENTS = path.join(repoRoot, "services/decoder/test/paper-clients");

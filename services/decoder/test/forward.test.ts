@@ -3,9 +3,6 @@
 // and resuming after a restart of the decoder from the buffer alone.
 import { describe, expect, it } from "vitest";
 import { codecFor, toPlain } from "#codecs";
-import { startCse } from "../../cse/src/server.ts";
-import { messageIdOf } from "../names.ts";
-import type { RunningWorker } from "../worker.ts";
 import { observingProxy } from "./proxy.ts";
 import {
   byLabel,
@@ -20,6 +17,9 @@ import {
   waitFor,
 } from "./support.ts";
 import { testWorkers } from "./workers.ts";
+import { startCse } from "../../cse/src/server.ts";
+import { messageIdOf } from "../src/names.ts";
+import type { RunningWorker } from "../src/worker.ts";
 
 const { start: worker, stop, restartWithLostMarks } = testWorkers("paper");
 

@@ -6,13 +6,13 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseLayout, presetById } from "#codecs";
-import type { RunningCse } from "../../cse/src/server.ts";
-import { RecordBuffer } from "../buffer/buffer.ts";
-import { bufferFileName } from "../buffer/schema.ts";
-import type { RunningWorker } from "../worker.ts";
 import { observingProxy, type FakeAnswer, type Intercepted } from "./proxy.ts";
 import { client, embeddedCse, encodedSamples, instanceIds, m2mGet, m2mWrite, tempDir, waitFor } from "./support.ts";
 import { prepareDecoderAe, testWorkers } from "./workers.ts";
+import type { RunningCse } from "../../cse/src/server.ts";
+import { RecordBuffer } from "../src/buffer/buffer.ts";
+import { bufferFileName } from "../src/buffer/schema.ts";
+import type { RunningWorker } from "../src/worker.ts";
 
 const tracker = parseLayout(presetById("kineis-tracker")!.layout);
 const bodies = encodedSamples("bitpacked", 64, 7, tracker);

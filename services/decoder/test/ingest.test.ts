@@ -8,9 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { codecFor, FORMAT_IDS, type FormatId, generateSamples, parseLayout, presetById, toPlain } from "#codecs";
 import { openDatabase } from "#host/db/open.ts";
 import { ProjectStore } from "#host/db/projects.ts";
-import { parseDecoderArgs } from "../config.ts";
-import { startWorker, type RunningWorker } from "../worker.ts";
 import { client, encodedSamples, paperLayout, pool, tempDir } from "./support.ts";
+import { parseDecoderArgs } from "../src/config.ts";
+import { startWorker, type RunningWorker } from "../src/worker.ts";
 
 const CONTENT_TYPE: Partial<Record<FormatId, string>> = {
   json: "application/json",

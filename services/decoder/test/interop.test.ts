@@ -17,7 +17,7 @@ import {
   waitFor,
 } from "./support.ts";
 import { startAcme, type RunningAcme } from "../../test-support/acme.ts";
-import { messageIdOf } from "../names.ts";
+import { messageIdOf } from "../src/names.ts";
 
 interface Peer {
   name: string;

@@ -8,10 +8,6 @@ import { createHash } from "node:crypto";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseLayout, presetById } from "#codecs";
-import { startCse } from "../../cse/src/server.ts";
-import { RecordBuffer } from "../buffer/buffer.ts";
-import { bufferFileName } from "../buffer/schema.ts";
-import type { RunningWorker } from "../worker.ts";
 import {
   byLabel,
   client,
@@ -24,6 +20,10 @@ import {
   waitFor,
 } from "./support.ts";
 import { prepareDecoderAe, testWorkers } from "./workers.ts";
+import { startCse } from "../../cse/src/server.ts";
+import { RecordBuffer } from "../src/buffer/buffer.ts";
+import { bufferFileName } from "../src/buffer/schema.ts";
+import type { RunningWorker } from "../src/worker.ts";
 
 const tracker = parseLayout(presetById("kineis-tracker")!.layout);
 const bodies = encodedSamples("bitpacked", 16, 11, tracker);

@@ -14,7 +14,7 @@ import {
   ULID_LENGTH,
   UlidGenerator,
   ulidTime,
-} from "../names.ts";
+} from "../src/names.ts";
 
 /** JavaScript's default sort compares UTF-16 code units: byte order for these ASCII names, as SQL's BINARY collation */
 const sorted = (xs: string[]) => [...xs].sort();

@@ -7,13 +7,13 @@ import { readFileSync, writeFileSync } from "node:fs";
 import https from "node:https";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { packageVersion } from "#host/httpHost.ts";
+import { packageVersion } from "#services/shared/packageVersion.ts";
 import { client, cseProcess, encodedSamples, m2mGet, spawnBufferReplicas, tempDir, waitFor } from "./support.ts";
 import { addKey } from "../../shared/credentials.ts";
 import { repoRoot } from "../../shared/launch.ts";
 import { freePort } from "../../shared/ports.ts";
 import { httpTempPaths, startNginx } from "../../test-support/nginx.ts";
-import { writeBundle } from "../bundle/export.ts";
+import { writeBundle } from "../src/bundle/export.ts";
 
 describe("nginx from the exported bundle", () => {
   it(

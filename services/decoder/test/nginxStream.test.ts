@@ -13,7 +13,7 @@ import { addKey } from "../../shared/credentials.ts";
 import { repoRoot } from "../../shared/launch.ts";
 import { freePort, freeUdpPort } from "../../shared/ports.ts";
 import { NGINX, startNginx } from "../../test-support/nginx.ts";
-import { writeBundle } from "../bundle/export.ts";
+import { writeBundle } from "../src/bundle/export.ts";
 
 const STREAM_MODULE = "/usr/lib/nginx/modules/ngx_stream_module.so";
 

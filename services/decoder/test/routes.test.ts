@@ -7,11 +7,11 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseLayout, presetById } from "#codecs";
-import { UsageError } from "../../shared/cliErrors.ts";
-import { bufferFileName } from "../buffer/schema.ts";
-import { parseDecoderArgs } from "../config.ts";
-import { startWorker, type RunningWorker } from "../worker.ts";
 import { client, encodedSamples, tempDir } from "./support.ts";
+import { UsageError } from "../../shared/cliErrors.ts";
+import { bufferFileName } from "../src/buffer/schema.ts";
+import { parseDecoderArgs } from "../src/config.ts";
+import { startWorker, type RunningWorker } from "../src/worker.ts";
 
 const running: RunningWorker[] = [];
 afterEach(async () => {

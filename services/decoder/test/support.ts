@@ -10,7 +10,7 @@ import { codecFor, type FormatId, generateSamples, parseLayout, presetById } fro
 import { own, type OwnedProcess, type OwnOptions } from "#codecs-test/helpers/processes/owned.ts";
 import { startCse, type RunningCse } from "../../cse/src/server.ts";
 import { CSE_ENTRY, DECODER_ENTRY, launch, type LaunchOptions, stopChild, type Launched } from "../../shared/launch.ts";
-import { messageIdOf } from "../names.ts";
+import { messageIdOf } from "../src/names.ts";
 
 const cleanups: (() => unknown)[] = [];
 afterAll(async () => {

@@ -5,9 +5,9 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, expect } from "vitest";
 import { m2mWrite } from "./support.ts";
-import { bufferFileName } from "../buffer/schema.ts";
-import { parseDecoderArgs } from "../config.ts";
-import { startWorker, type RunningWorker } from "../worker.ts";
+import { bufferFileName } from "../src/buffer/schema.ts";
+import { parseDecoderArgs } from "../src/config.ts";
+import { startWorker, type RunningWorker } from "../src/worker.ts";
 
 export function testWorkers(preset: string) {
   const running: RunningWorker[] = [];

@@ -7,9 +7,9 @@ import { randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Histogram } from "hdr-histogram-js";
+import type { LatencySummary } from "#contracts/loadtest/result.ts";
 import { newHistogram, summarize } from "./histogram.ts";
-import type { LatencySummary } from "./result.ts";
-import { messageIdOf } from "../../decoder/names.ts";
+import { messageIdOf } from "../../decoder/src/names.ts";
 
 export interface E2eProbeOptions {
   /** http://127.0.0.1:port/Mobius */

@@ -4,6 +4,8 @@ import os from "node:os";
 import { performance } from "node:perf_hooks";
 import { Worker } from "node:worker_threads";
 import type { Histogram } from "hdr-histogram-js";
+import type { ClientHealth, LatencySummary, TimelinePoint } from "#contracts/loadtest/result.ts";
+import { meanWaitSeconds, rampSeconds, type RunSettings } from "#contracts/loadtest/spec.ts";
 import { mergeEncoded, newHistogram, summarize } from "./histogram.ts";
 import type { PayloadPool } from "./pool.ts";
 import {
@@ -17,8 +19,6 @@ import {
   type ToWorker,
   type WorkerInit,
 } from "./protocol.ts";
-import type { ClientHealth, LatencySummary, TimelinePoint } from "./result.ts";
-import { meanWaitSeconds, rampSeconds, type RunSettings } from "./spec.ts";
 
 export interface EngineTick {
   point: TimelinePoint;

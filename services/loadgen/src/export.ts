@@ -3,10 +3,10 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import type { RunSettings } from "#contracts/loadtest/spec.ts";
 import type { RunLayout } from "./layoutSource.ts";
 import { buildPool, poolToFile, type PoolFile } from "./pool.ts";
 import { runHeaders } from "./run.ts";
-import type { RunSettings } from "./spec.ts";
 
 export const EXPORT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../export");
 export const POOL_FILE_NAME = "payload-pool.json";

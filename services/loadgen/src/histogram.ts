@@ -1,6 +1,6 @@
 // HDR histograms in microseconds: recorded in the generator threads, shipped compressed, merged here.
 import { build, decodeFromCompressedBase64, encodeIntoCompressedBase64, type Histogram } from "hdr-histogram-js";
-import type { LatencySummary } from "./result.ts";
+import type { LatencySummary } from "#contracts/loadtest/result.ts";
 
 /** 1 µs resolution at 3 significant digits, resizing beyond an hour if ever needed */
 export function newHistogram(): Histogram {

@@ -1,10 +1,10 @@
 // The test matrix: formats × device counts × replica counts, one local stack per replica count, one
 // run per cell, the way the paper built Tables 3–6.
 import type { FormatId } from "#codecs";
+import type { LoadTestResult, Progress } from "#contracts/loadtest/result.ts";
+import { runSettingsSchema, type RunSettingsInput } from "#contracts/loadtest/spec.ts";
 import type { RunLayout } from "./layoutSource.ts";
-import type { LoadTestResult, Progress } from "./result.ts";
 import { runLoadTest } from "./run.ts";
-import { runSettingsSchema, type RunSettingsInput } from "./spec.ts";
 import { startLocalStack } from "./stack.ts";
 
 export interface MatrixSpec {

@@ -1,7 +1,7 @@
 // Payload pools: messages encoded before the run from the layout's sample model, so the client never
 // encodes while measuring (the paper's control). The pool file carries them to Locust and k6.
 import { base64ToBytes, bytesToBase64, codecFor, type FormatId, generateSamples, type Layout } from "#codecs";
-import { defaultDeviceKey } from "../../decoder/layouts.ts";
+import { defaultDeviceKey } from "../../decoder/src/layouts.ts";
 
 export const POOL_SCHEMA = "satpayload.pool/1";
 

@@ -1,5 +1,5 @@
 // Messages between the run's main thread and its generator threads.
-import type { RunSettings, Transport, WaitDistribution } from "./spec.ts";
+import type { RunSettings, Transport, WaitDistribution } from "#contracts/loadtest/spec.ts";
 
 export interface WorkerInit {
   index: number;

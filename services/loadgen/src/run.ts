@@ -1,13 +1,25 @@
 // One load test from start to result: the target (a local stack or a URL), the payload pool, the
 // end-to-end probe, the generator, the server's own counts and the paper's cell beside ours.
 import { randomBytes } from "node:crypto";
+import {
+  RESULT_SCHEMA,
+  type LoadTestResult,
+  type PaperCell,
+  type Progress,
+  type ServerStats,
+} from "#contracts/loadtest/result.ts";
+import {
+  isPaperWorkload,
+  offeredRps,
+  plannedSeconds,
+  TRANSPORT_LABELS,
+  type RunSettings,
+} from "#contracts/loadtest/spec.ts";
 import { figureOfMerit, PAPER_TABLE6, paperFomCell, paperLoadCell } from "#planning/paper";
 import { startE2eProbe, type E2eProbe } from "./e2e.ts";
 import { runEngine, type EngineOutcome } from "./engine.ts";
 import type { RunLayout } from "./layoutSource.ts";
 import { buildPool, poolPayload, poolSizes, type PayloadPool } from "./pool.ts";
-import { RESULT_SCHEMA, type LoadTestResult, type PaperCell, type Progress, type ServerStats } from "./result.ts";
-import { isPaperWorkload, offeredRps, plannedSeconds, TRANSPORT_LABELS, type RunSettings } from "./spec.ts";
 import {
   serverStats,
   stackClient,

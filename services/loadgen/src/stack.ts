@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { ServerStats } from "./result.ts";
+import type { ServerStats } from "#contracts/loadtest/result.ts";
 import { CSE_ENTRY, DECODER_ENTRY, launch, stopChild, type Launched } from "../../shared/launch.ts";
 
 export const STACK_AE = "decoder";

@@ -1,5 +1,5 @@
 // Draws think times from the configured distribution (seconds).
-import type { WaitDistribution } from "./spec.ts";
+import type { WaitDistribution } from "#contracts/loadtest/spec.ts";
 
 export function waitSampler(w: WaitDistribution, random: () => number = Math.random): () => number {
   switch (w.kind) {

@@ -4,8 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runOwned } from "#codecs-test/helpers/processes/run.ts";
+import { loadTestResultSchema } from "#contracts/loadtest/result.ts";
 import { startStub, type Stub } from "./stub.ts";
-import { loadTestResultSchema } from "../src/result.ts";
 
 const repoRoot = path.resolve(import.meta.dirname, "../../..");
 let stub: Stub;

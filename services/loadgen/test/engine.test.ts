@@ -5,11 +5,11 @@
 // clock in generator.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseLayout, presetById } from "#codecs";
+import type { RunSettingsInput } from "#contracts/loadtest/spec.ts";
 import { testSettings } from "./settings.ts";
 import { startStub, type Stub } from "./stub.ts";
 import { judgeClient, runEngine, type EngineOptions } from "../src/engine.ts";
 import { buildPool, type PayloadPool } from "../src/pool.ts";
-import type { RunSettingsInput } from "../src/spec.ts";
 
 const layout = parseLayout(presetById("paper")!.layout);
 let pool: PayloadPool;

@@ -10,11 +10,11 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runOwned } from "#codecs-test/helpers/processes/run.ts";
+import { runSettingsSchema } from "#contracts/loadtest/spec.ts";
 import { ensureK6 } from "./k6Tool.ts";
 import { writeExportBundle, POOL_FILE_NAME } from "../src/export.ts";
 import { presetLayout } from "../src/layoutSource.ts";
 import { buildPool, poolCount, poolFromFile, poolPayload } from "../src/pool.ts";
-import { runSettingsSchema } from "../src/spec.ts";
 import { startLocalStack, type LocalStack } from "../src/stack.ts";
 
 const repoRoot = path.resolve(import.meta.dirname, "../../..");

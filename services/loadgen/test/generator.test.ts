@@ -6,13 +6,13 @@
 // machine's load; engine.test.ts runs the same code on real threads and sockets.
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { parseLayout, presetById } from "#codecs";
+import type { LatencySummary } from "#contracts/loadtest/result.ts";
+import { rampSeconds, type RunSettingsInput } from "#contracts/loadtest/spec.ts";
 import { testSettings } from "./settings.ts";
 import { createGenerator, type Clock } from "../src/generator.ts";
 import { mergeEncoded, newHistogram, summarize } from "../src/histogram.ts";
 import { buildPool, type PayloadPool } from "../src/pool.ts";
 import type { FinalMessage, TickMessage, WorkerInit } from "../src/protocol.ts";
-import type { LatencySummary } from "../src/result.ts";
-import { rampSeconds, type RunSettingsInput } from "../src/spec.ts";
 import type { Outcome, Sender } from "../src/transports.ts";
 
 let pool: PayloadPool;

@@ -2,13 +2,13 @@
 // the decoder stored, the end-to-end probe sees the contentInstances, and the matrix fills a
 // paper-shaped table with the paper's cells beside ours.
 import { describe, expect, it } from "vitest";
+import { loadTestResultSchema, type Progress } from "#contracts/loadtest/result.ts";
+import { runSettingsSchema } from "#contracts/loadtest/spec.ts";
+import { markdownTable, resultsCsv, CSV_COLUMNS } from "#contracts/loadtest/table.ts";
 import { fomRange } from "#planning/paper";
 import { presetLayout } from "../src/layoutSource.ts";
 import { runMatrix } from "../src/matrix.ts";
-import { loadTestResultSchema, type Progress } from "../src/result.ts";
 import { paperCellFor, runLoadTest } from "../src/run.ts";
-import { runSettingsSchema } from "../src/spec.ts";
-import { markdownTable, resultsCsv, CSV_COLUMNS } from "../src/table.ts";
 
 const paper = presetLayout("paper");
 const quick = {

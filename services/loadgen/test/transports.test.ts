@@ -1,9 +1,9 @@
 // Load runs over MQTT and CoAP against the real local stack: the decoder stored and forwarded
 // exactly the messages the simulated devices saw acknowledged (PUBACK / 2.01), one device each.
 import { describe, expect, it } from "vitest";
+import { runSettingsSchema } from "#contracts/loadtest/spec.ts";
 import { presetLayout } from "../src/layoutSource.ts";
 import { runLoadTest } from "../src/run.ts";
-import { runSettingsSchema } from "../src/spec.ts";
 
 const paper = presetLayout("paper");
 const quick = {

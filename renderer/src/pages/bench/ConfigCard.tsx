@@ -6,7 +6,7 @@ import {
   WIFI_TOKEN_CHARS,
   type ModuleConfig,
   type WifiSettings,
-} from "#devkit-bridge/protocol/commands.ts";
+} from "#contracts/devkit/settings.ts";
 import { ActionButton, Card, Empty, ErrorLine, FlashLine } from "./benchParts.tsx";
 import { act, flash, loadInfo, useBench } from "./benchStore.ts";
 

@@ -6,7 +6,7 @@ import {
   LCD_FIELDS,
   MST_FIELDS,
   PER_FIELDS,
-} from "#devkit-bridge/protocol/commands.ts";
+} from "#contracts/devkit/counters.ts";
 import { ActionButton, Card, Empty, ErrorLine } from "./benchParts.tsx";
 import { act, useBench } from "./benchStore.ts";
 

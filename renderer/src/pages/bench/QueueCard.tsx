@@ -1,5 +1,5 @@
 // The module's queue (MST_RR) beside what we enqueued, and the recent transmissions with their ack times.
-import { RESET_REASONS } from "#devkit-bridge/protocol/commands.ts";
+import { RESET_REASONS } from "#contracts/devkit/counters.ts";
 import type { Transmission } from "#host/api/devkit.ts";
 import { ActionButton, Card, clock, duration, Empty, ErrorLine } from "./benchParts.tsx";
 import { refreshQueue, useBench } from "./benchStore.ts";

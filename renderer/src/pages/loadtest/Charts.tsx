@@ -11,7 +11,7 @@ import {
   XAxis,
   YAxis,
 } from "recharts";
-import type { TimelinePoint } from "#services/loadgen/src/result.ts";
+import type { TimelinePoint } from "#contracts/loadtest/result.ts";
 import { axisTick, axisWidth } from "./axis.ts";
 
 const AXIS = { fill: "var(--text-muted)", fontSize: 11 };

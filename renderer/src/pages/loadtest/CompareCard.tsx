@@ -1,7 +1,7 @@
 // Runs side by side: one column per run, one row per figure, the best value of each row marked.
 import { formatLabel } from "#codecs";
+import { describeWait } from "#contracts/loadtest/spec.ts";
 import type { LoadTestRun } from "#host/api/loadtest.ts";
-import { describeWait } from "#services/loadgen/src/spec.ts";
 import { Card, fmt } from "./loadTestParts.tsx";
 import { closeCompare, useLoadTest } from "./loadTestStore.ts";
 import { bestWithinNoise, estimate, type Estimate } from "./noise.ts";

@@ -1,8 +1,8 @@
 // The run's configuration: layout, format, device model, timing and target.
 import { FORMAT_IDS, FORMAT_LABELS } from "#codecs";
+import { offeredRps, plannedSeconds, runSettingsSchema } from "#contracts/loadtest/spec.ts";
 import { stackLacksTransport } from "#host/api/loadtest.ts";
 import { INGEST_TRANSPORT_LABELS, INGEST_TRANSPORTS, type IngestTransport } from "#planning/ingest";
-import { offeredRps, plannedSeconds, runSettingsSchema } from "#services/loadgen/src/spec.ts";
 import { formSettings, startBlockedReason, type FormField, type FormIssues } from "./form.ts";
 import { ActionButton, Card, ErrorLine } from "./loadTestParts.tsx";
 import { runLoad, setForm, stackRunning, useLoadTest, type LoadTestForm } from "./loadTestStore.ts";

@@ -1,8 +1,8 @@
 // One finished run in detail: throughput against the offered load, latency percentiles, failures by
 // kind, end-to-end delay, the generator's own health and the paper's cell for the same configuration.
 import { FORMAT_LABELS } from "#codecs";
+import { describeWait } from "#contracts/loadtest/spec.ts";
 import { INGEST_TRANSPORT_LABELS } from "#planning/ingest";
-import { describeWait } from "#services/loadgen/src/spec.ts";
 import { RunCharts } from "./Charts.tsx";
 import { Card, fmt, FomValue } from "./loadTestParts.tsx";
 import { useLoadTest } from "./loadTestStore.ts";

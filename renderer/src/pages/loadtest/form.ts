@@ -1,7 +1,7 @@
 // The Load Test form as text inputs → run settings, with each problem worded for and placed at the
 // input that caused it (the schema speaks of settings paths; the user sees inputs).
+import { runSettingsSchema, type RunSettingsInput } from "#contracts/loadtest/spec.ts";
 import type { IngestTransport } from "#planning/ingest";
-import { runSettingsSchema, type RunSettingsInput } from "#services/loadgen/src/spec.ts";
 
 export interface LoadTestForm {
   /** "preset:<id>" or "project:<id>" */

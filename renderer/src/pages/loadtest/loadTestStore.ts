@@ -1,10 +1,10 @@
 // The Load Test page's state: the form, the run in progress (fed by host events), the history, the
 // run shown in detail and the runs picked for comparison.
 import { create } from "zustand";
+import type { Progress, TimelinePoint } from "#contracts/loadtest/result.ts";
 import type { HostApi } from "#host/api/contract.ts";
 import type { LoadTestRun, LoadTestSummary } from "#host/api/loadtest.ts";
 import type { StackStatus } from "#host/api/stack.ts";
-import type { Progress, TimelinePoint } from "#services/loadgen/src/result.ts";
 import { DEFAULT_FORM, formSettings, type LoadTestForm } from "./form.ts";
 import { downloadText } from "../../download.ts";
 import { asHostError } from "../../host/errors.ts";

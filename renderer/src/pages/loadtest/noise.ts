@@ -3,7 +3,7 @@
 // error cannot be told apart; the compare view says so instead of crowning one. The intervals of a
 // run are not independent (queues carry over), so this underestimates the noise: a difference it
 // calls noise certainly is.
-import type { TimelinePoint } from "#services/loadgen/src/result.ts";
+import type { TimelinePoint } from "#contracts/loadtest/result.ts";
 
 export interface Estimate {
   mean: number;
