@@ -14,6 +14,7 @@ import {
   parseLayout,
   presetById,
 } from "#codecs";
+import { SCENARIO } from "./support/scenario.ts";
 import { artifactsDir, screenshot, startSession, type E2eSession } from "./support/session.ts";
 import { openPreset, tid } from "./support/ui.ts";
 
@@ -43,7 +44,7 @@ async function paste(page: Page, text: string): Promise<void> {
   await page.keyboard.press("Control+v");
 }
 
-describe("first use (browser mode)", () => {
+describe("first use (browser mode)", SCENARIO, () => {
   it("says in the fit column how many samples are over, and ticks Struct and SBE with every platform priced", async () => {
     const { page, errors } = await s.open({ width: 1440, height: 900 });
     await openPreset(page, "paper");

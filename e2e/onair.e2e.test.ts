@@ -13,6 +13,7 @@ import {
   presetById,
 } from "#codecs";
 import { layoutStackId, onAirSummary } from "#codecs/transport/platformStack.ts";
+import { SCENARIO } from "./support/scenario.ts";
 import { screenshot, startSession, type E2eSession } from "./support/session.ts";
 import { openPreset, tid } from "./support/ui.ts";
 
@@ -43,7 +44,7 @@ async function attr(page: Page, testId: string, name: string): Promise<number> {
   return Number(v);
 }
 
-describe("bytes on air (browser mode)", () => {
+describe("bytes on air (browser mode)", SCENARIO, () => {
   it("shows on-air bytes per platform in the designer and bills them on the cost page, following the chosen stack", async () => {
     const { page, errors } = await s.open({ width: 1440, height: 1000 });
     await openPreset(page, "paper");
