@@ -2,6 +2,7 @@
 // for positions, fields can be locked or given a coarsest step, and a plan that misses the target says it is partial.
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SCENARIO } from "./support/scenario.ts";
 import { screenshot, startSession, type E2eSession } from "./support/session.ts";
 import { openPreset, tid } from "./support/ui.ts";
 
@@ -21,7 +22,7 @@ async function settled(page: Page): Promise<void> {
   await page.waitForSelector(`${tid("advisor-state")}[data-running="false"]`, { timeout: 90_000 });
 }
 
-describe("fit advisor (browser mode)", () => {
+describe("fit advisor (browser mode)", SCENARIO, () => {
   it("Kinéis 19 B in Protobuf: out of reach, the plan gives up no precision and is labelled partial", async () => {
     const { page, errors } = await s.open({ width: 1440, height: 900 });
     await openPreset(page, "kineis-tracker");

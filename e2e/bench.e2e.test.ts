@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bytesToHex, paperPreset, parseLayout } from "#codecs";
 import { designPayload } from "#host/devkit/design.ts";
 import { devkitServiceOf } from "#host/handlers/devkit.ts";
+import { SCENARIO } from "./support/scenario.ts";
 import { screenshot, startSession, type E2eSession } from "./support/session.ts";
 import { openPreset, tid } from "./support/ui.ts";
 
@@ -20,7 +21,7 @@ afterAll(async () => {
   await s?.close();
 });
 
-describe("DevKit bench (browser mode, simulated DevKit on a pty)", () => {
+describe("DevKit bench (browser mode, simulated DevKit on a pty)", SCENARIO, () => {
   it("connects, sends the paper preset's Protobuf payload, sees it queued, acknowledged and logged", async () => {
     const { page, errors } = await s.open({ width: 1440, height: 1000 });
     await page.waitForSelector(tid("start-screen"));

@@ -2,6 +2,7 @@
 // numbers equal the core's for the same seed), and the open layout's fleet with stacks side by side.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seed003Row, SEED003_STACKS } from "#planning/channel";
+import { SCENARIO } from "./support/scenario.ts";
 import { screenshot, startSession, type E2eSession } from "./support/session.ts";
 import { openPreset, tid } from "./support/ui.ts";
 
@@ -15,7 +16,7 @@ afterAll(async () => {
   await s?.close();
 });
 
-describe("channel page (browser mode)", () => {
+describe("channel page (browser mode)", SCENARIO, () => {
   it(
     "runs seed 003 and a fleet in the worker, with empty states and errors next to the fields",
     { timeout: 300_000 },

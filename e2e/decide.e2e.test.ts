@@ -8,6 +8,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CODECS, generateSamples, measureSizes, parseLayout, presetById } from "#codecs";
 import { defaultScenario, evaluateFleet, type FleetScenario, layoutStackId } from "#planning";
+import { SCENARIO } from "./support/scenario.ts";
 import { artifactsDir, screenshot, startSession, type E2eSession } from "./support/session.ts";
 import { openPreset, tid, waitForSaved, savedVersion } from "./support/ui.ts";
 
@@ -48,7 +49,7 @@ function run(cmd: string, args: string[]): string {
   return execFileSync(cmd, args, { encoding: "utf8", timeout: 60_000 });
 }
 
-describe("decide (browser mode)", () => {
+describe("decide (browser mode)", SCENARIO, () => {
   it("builds a fleet-cost scenario that is priced from the measured sizes and kept with the project", async () => {
     const { page, errors } = await s.open({ width: 1440, height: 900 });
     await openPreset(page, "paper");

@@ -6,6 +6,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateSamples, measureSizes, parseLayout } from "#codecs";
 import { repoRoot } from "./support/build.ts";
+import { SCENARIO } from "./support/scenario.ts";
 import { screenshot, startSession, type E2eSession } from "./support/session.ts";
 import {
   drag,
@@ -47,7 +48,7 @@ function cliSizes(): CliSizes {
   return JSON.parse(out) as CliSizes;
 }
 
-describe("designer (browser mode)", () => {
+describe("designer (browser mode)", SCENARIO, () => {
   it("starts from the paper preset and shows Table 2's sizes, equal to the CLI's", async () => {
     const { page, errors } = await s.open();
     await page.waitForSelector(tid("start-screen"));
@@ -472,7 +473,7 @@ async function trySave(page: Page): Promise<void> {
     .toBe("Fix the layout problems first: the file is written from the saved layout.");
 }
 
-describe("the designer never says Saved for an edit it did not keep (issue #23)", () => {
+describe("the designer never says Saved for an edit it did not keep (issue #23)", SCENARIO, () => {
   const COUNT_MESSAGE =
     "Count is 100,000; the most is 65,535, because Struct writes a variable count as a uint16, SBE counts group entries in a uint16 (numInGroup) and nanopb and the C export keep array sizes in 16 bits.";
   const SCALE_MESSAGE =

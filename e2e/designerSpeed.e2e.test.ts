@@ -6,6 +6,7 @@ import { randomUUID } from "node:crypto";
 import type { Page, Route } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { wideLayout } from "./bench/designer/layouts.ts";
+import { SCENARIO } from "./support/scenario.ts";
 import { screenshot, startSession, type E2eSession } from "./support/session.ts";
 import { openPreset, shownLayoutKey, stat, tid, waitForSizes } from "./support/ui.ts";
 
@@ -95,7 +96,7 @@ async function holdableWorkers(
   return { hold: () => say("hold"), holdFinal: () => say("hold-final"), release: () => say("release") };
 }
 
-describe("designer speed (browser mode)", () => {
+describe("designer speed (browser mode)", SCENARIO, () => {
   it("marks the sizes as updating while they are computed, and never shows them as the new layout's", async () => {
     const { page, errors } = await s.open({ width: 1440, height: 900 });
     const workers = await holdableWorkers(page);

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { paperPreset, parseLayout } from "#codecs";
 import { referencePython } from "#codecs-test/helpers/python.ts";
 import { runExports } from "#exporters";
+import { SCENARIO } from "./support/scenario.ts";
 import { screenshot, startSession, type E2eSession } from "./support/session.ts";
 import { openPreset, tid } from "./support/ui.ts";
 
@@ -36,7 +37,7 @@ async function hostCall(method: string, body: unknown): Promise<unknown> {
   return json;
 }
 
-describe("Export page (browser mode)", () => {
+describe("Export page (browser mode)", SCENARIO, () => {
   it("previews the .proto and the SBE XML of the paper preset and downloads them all as a zip", async () => {
     const { page, errors } = await s.open({ width: 1440, height: 900 });
     await page.waitForSelector(tid("start-screen"));

@@ -7,6 +7,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CODECS, generateSamples, measureSizes, parseLayout, presetById } from "#codecs";
 import { defaultScenario, evaluateFleet } from "#planning";
+import { SCENARIO } from "./support/scenario.ts";
 import { artifactsDir, screenshot, startSession, type E2eSession } from "./support/session.ts";
 import { openPreset, tid } from "./support/ui.ts";
 
@@ -36,7 +37,7 @@ async function paste(page: Page, text: string): Promise<void> {
   await page.keyboard.press("Control+v");
 }
 
-describe("first use (browser mode)", () => {
+describe("first use (browser mode)", SCENARIO, () => {
   it("says in the fit column how many samples are over, and ticks Struct and SBE with every platform priced", async () => {
     const { page, errors } = await s.open({ width: 1440, height: 900 });
     await openPreset(page, "paper");

@@ -2,6 +2,7 @@
 // invalid, leaving with unsaved edits asks first, a project rename reaches everything named after the
 // layout, and a new field's key follows its name until the user sets one.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SCENARIO } from "./support/scenario.ts";
 import { screenshot, startSession, type E2eSession } from "./support/session.ts";
 import { savedVersion, tid, waitForSaved } from "./support/ui.ts";
 
@@ -23,7 +24,7 @@ type Opened = {
   };
 };
 
-describe("edits are never lost (browser mode)", () => {
+describe("edits are never lost (browser mode)", SCENARIO, () => {
   it("restores an invalid draft after a reload with its problems shown, after asking before leaving", async () => {
     const { page, errors } = await s.open();
     const dialogs: string[] = [];

@@ -5,6 +5,7 @@ import { readFile } from "node:fs/promises";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CSV_COLUMNS } from "#contracts/loadtest/table.ts";
+import { SCENARIO } from "./support/scenario.ts";
 import { screenshot, startSession, type E2eSession } from "./support/session.ts";
 import { tid } from "./support/ui.ts";
 
@@ -47,7 +48,7 @@ async function newestFinished(page: Page, timeout = 120_000): Promise<string> {
   return (await page.locator(tid("lt-history-row")).first().getAttribute("data-status")) ?? "";
 }
 
-describe("load test page (browser mode)", () => {
+describe("load test page (browser mode)", SCENARIO, () => {
   it("runs a fleet against the local stack with progress and live charts, then keeps the result", async () => {
     const { page, errors } = await s.open({ width: 1440, height: 900 });
     await page.waitForSelector(tid("nav-loadtest"));

@@ -4,6 +4,7 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stackSupervisorOf } from "#host/handlers/stack.ts";
+import { SCENARIO } from "./support/scenario.ts";
 import { screenshot, startSession, type E2eSession } from "./support/session.ts";
 import { tid } from "./support/ui.ts";
 
@@ -46,7 +47,7 @@ async function newestFinished(page: Page, rows: number, timeout = 150_000): Prom
 const count = async (page: Page, id: string) =>
   Number((await page.locator(tid(id)).textContent())!.replace(/[^\d]/g, ""));
 
-describe("load test transports (browser mode)", () => {
+describe("load test transports (browser mode)", SCENARIO, () => {
   it(
     "refuses what the target cannot serve next to the field, then runs an MQTT fleet whose PUBACKs all are stored",
     { timeout: 300_000 },

@@ -2,6 +2,7 @@
 // same page and tab, the back and forward buttons walk the visits, and the URLs of before still land.
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SCENARIO } from "./support/scenario.ts";
 import { screenshot, startSession, type E2eSession } from "./support/session.ts";
 import { openPreset, tid } from "./support/ui.ts";
 
@@ -24,7 +25,7 @@ async function currentEntries(page: Page): Promise<string[]> {
 
 const search = (page: Page) => new URL(page.url()).searchParams;
 
-describe("navigation (browser mode)", () => {
+describe("navigation (browser mode)", SCENARIO, () => {
   it("reaches the pages from the one bar; reload, back and forward keep the route", { timeout: 300_000 }, async () => {
     const { page, errors } = await s.open({ width: 1440, height: 900 });
     await openPreset(page, "paper");

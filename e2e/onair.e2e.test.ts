@@ -4,6 +4,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CODECS, generateSamples, measureSizes, parseLayout, presetById } from "#codecs";
 import { defaultScenario, evaluateFleet, layoutStackId, onAirSummary, platformById } from "#planning";
+import { SCENARIO } from "./support/scenario.ts";
 import { screenshot, startSession, type E2eSession } from "./support/session.ts";
 import { openPreset, tid } from "./support/ui.ts";
 
@@ -34,7 +35,7 @@ async function attr(page: Page, testId: string, name: string): Promise<number> {
   return Number(v);
 }
 
-describe("bytes on air (browser mode)", () => {
+describe("bytes on air (browser mode)", SCENARIO, () => {
   it("shows on-air bytes per platform in the designer and bills them on the cost page, following the chosen stack", async () => {
     const { page, errors } = await s.open({ width: 1440, height: 1000 });
     await openPreset(page, "paper");

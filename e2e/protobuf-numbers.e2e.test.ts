@@ -1,6 +1,7 @@
 // Issue #13 item 6 in the designer: a field's Protobuf number is given once and shown in the inspector;
 // moving the field does not change it, and a deleted field's number is not handed to the next new field.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SCENARIO } from "./support/scenario.ts";
 import { screenshot, startSession, type E2eSession } from "./support/session.ts";
 import { drag, rowKeys, tid } from "./support/ui.ts";
 
@@ -12,7 +13,7 @@ afterAll(async () => {
   await s?.close();
 });
 
-describe("Protobuf numbers in the designer", () => {
+describe("Protobuf numbers in the designer", SCENARIO, () => {
   it("keeps a field's number when it moves, and reserves a deleted one", async () => {
     const { page, errors } = await s.open({ width: 1440, height: 900 });
     await page.click(tid("new-empty"));

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { codecFor, generateSamples, parseLayout, presetById, toPlain } from "#codecs";
 import { stackSupervisorOf } from "#host/handlers/stack.ts";
+import { SCENARIO } from "./support/scenario.ts";
 import { screenshot, startSession, type E2eSession } from "./support/session.ts";
 import { tid } from "./support/ui.ts";
 
@@ -20,7 +21,7 @@ afterAll(async () => {
 
 const paper = parseLayout(presetById("paper")!.layout);
 
-describe("stack page (browser mode)", () => {
+describe("stack page (browser mode)", SCENARIO, () => {
   it(
     "starts the stack, shows records sent to its ingest endpoint live, and stops it",
     { timeout: 240_000 },

@@ -4,6 +4,7 @@
 import { Encoder } from "cbor-x";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stackSupervisorOf } from "#host/handlers/stack.ts";
+import { SCENARIO } from "./support/scenario.ts";
 import { screenshot, startSession, type E2eSession } from "./support/session.ts";
 import { tid } from "./support/ui.ts";
 
@@ -41,7 +42,7 @@ const reading = (i: number, latitude: string, longitude: string) => ({
   hdop: "1.5",
 });
 
-describe("stack page: values beyond the layout", () => {
+describe("stack page: values beyond the layout", SCENARIO, () => {
   it(
     "counts each field sent finer than declared, and the stored record keeps the sent text",
     { timeout: 240_000 },

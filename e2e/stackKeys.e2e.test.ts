@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { codecFor, generateSamples, parseLayout, presetById } from "#codecs";
 import { stackSupervisorOf } from "#host/handlers/stack.ts";
+import { SCENARIO } from "./support/scenario.ts";
 import { screenshot, startSession, type E2eSession } from "./support/session.ts";
 import { tid } from "./support/ui.ts";
 
@@ -20,7 +21,7 @@ afterAll(async () => {
 
 const paper = parseLayout(presetById("paper")!.layout);
 
-describe("stack keys (browser mode)", () => {
+describe("stack keys (browser mode)", SCENARIO, () => {
   it(
     "adds a device key that the running stack enforces, shows it once, marks a missing device id, and revokes it",
     { timeout: 240_000 },

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { codecFor, generateSamples, parseLayout, presetById } from "#codecs";
 import { stackSupervisorOf } from "#host/handlers/stack.ts";
 import { CSE_ENTRY, launch, stopChild, type Launched } from "#services/shared/launch.ts";
+import { SCENARIO } from "./support/scenario.ts";
 import { screenshot, startSession, type E2eSession } from "./support/session.ts";
 import { tid } from "./support/ui.ts";
 
@@ -51,7 +52,7 @@ const waitKpi = (page: Page, id: string, value: string) =>
     { timeout: 30_000 },
   );
 
-describe("stack page: records the CSE refuses", () => {
+describe("stack page: records the CSE refuses", SCENARIO, () => {
   it(
     "lists them with the CSE's answer, apart from delivered and pending, and delivers them on Retry after the fix",
     { timeout: 240_000 },

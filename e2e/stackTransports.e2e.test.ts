@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { codecFor, generateSamples, parseLayout, presetById } from "#codecs";
 import { runOwned } from "#codecs-test/helpers/processes/run.ts";
 import { stackSupervisorOf } from "#host/handlers/stack.ts";
+import { SCENARIO } from "./support/scenario.ts";
 import { screenshot, startSession, type E2eSession } from "./support/session.ts";
 import { tid } from "./support/ui.ts";
 
@@ -30,7 +31,7 @@ const run = async (cmd: string, args: string[]) => {
   return { code: r.code === 0 ? 0 : 1, out: r.stdout + r.stderr };
 };
 
-describe("stack page with MQTT and CoAP ingest", () => {
+describe("stack page with MQTT and CoAP ingest", SCENARIO, () => {
   it("lists the MQTT and CoAP endpoints and shows records sent there live", { timeout: 240_000 }, async () => {
     const paper = parseLayout(presetById("paper")!.layout);
     const { page, errors } = await s.open({ width: 1440, height: 1000 });

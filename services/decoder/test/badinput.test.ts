@@ -219,7 +219,9 @@ function buildCases(): { cases: Case[]; undecodable: number } {
 describe("bad input", () => {
   it(
     `answers ${BAD_BODIES} undecodable bodies across codecs 4xx with the codec's reason, keeps them as dead letters and stays up`,
-    { timeout: 240_000 },
+    // 54–68 s under a 2-CPU burner, over 240 s at load 20 (two engineers' builds beside the run);
+    // the timeout bounds a hang only
+    { timeout: 600_000 },
     async () => {
       const { cases, undecodable } = buildCases();
       expect(undecodable).toBe(BAD_BODIES);
