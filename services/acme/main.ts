@@ -10,6 +10,7 @@ import { parseArgs } from "node:util";
 import { AcmeInstallError, ensureAcme } from "./src/install.ts";
 import { ACME_BASE, ACME_CSE_ID, acmeAnswers, acmeIni } from "../shared/acme.ts";
 import { writeFileAtomic } from "../shared/atomicWrite.ts";
+import { outputEnded } from "../shared/launch.ts";
 import { freePort } from "../shared/ports.ts";
 
 export const ACME_HELP = `satpayload-acme --data-dir DIR (--venv DIR | --exe FILE) [--port N] [--verify-subscriptions] [--watch-stdin]
@@ -68,15 +69,6 @@ function exited(child: ChildProcess): Promise<number | string> {
   return new Promise((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) resolve(child.exitCode ?? child.signalCode!);
     else child.once("exit", (code, signal) => resolve(code ?? signal ?? -1));
-  });
-}
-
-/** ACME has ended and all it printed has been read (bounded: a process it started may hold its pipes) */
-function outputEnded(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.stdout?.readableEnded !== false && child.stderr?.readableEnded !== false) resolve();
-    child.once("close", () => resolve());
-    setTimeout(resolve, 2_000).unref();
   });
 }
 

@@ -43,8 +43,18 @@ export interface LaunchOptions {
   onSpawn?: (child: ChildProcess) => void;
 }
 
-/** how long a service that exited before listening gets for the rest of its output to arrive */
-const OUTPUT_DRAIN_MS = 2_000;
+/**
+ * Resolves once `child` has ended and everything it printed has been read ("close"), or after
+ * `boundMs`: "exit" can come before its last lines (often the reason it ended), and a process it
+ * started may hold the pipes open.
+ */
+export function outputEnded(child: ChildProcess, boundMs = 2_000): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.stdout?.readableEnded !== false && child.stderr?.readableEnded !== false) resolve();
+    child.once("close", () => resolve());
+    setTimeout(resolve, boundMs).unref();
+  });
+}
 
 export class LaunchError extends Error {
   override readonly name = "LaunchError";
@@ -85,10 +95,8 @@ export function launch(entry: string, args: readonly string[], opts: LaunchOptio
       child.kill("SIGKILL");
       reject(new LaunchError(`${msg}${tail.length ? `:\n${tail.join("\n")}` : ""}`));
     }
-    const outputsEnded: Promise<void>[] = [];
     const watch = (stream: "stdout" | "stderr") => {
       const rl = createInterface({ input: child[stream]! });
-      outputsEnded.push(new Promise((resolve) => rl.once("close", resolve)));
       rl.on("line", (line) => {
         opts.onLine?.(stream, line);
         if (!done) {
@@ -111,10 +119,9 @@ export function launch(entry: string, args: readonly string[], opts: LaunchOptio
     watch("stdout");
     watch("stderr");
     child.once("error", (e) => fail(`could not start: ${e.message}`));
-    // "exit" can come before the last lines it printed (its reason) have been read: wait for its
-    // output to end, bounded, since a process it started may hold the pipes open
+    // its reason is often among the last lines it printed
     void exited
-      .then(() => Promise.race([Promise.all(outputsEnded), new Promise((r) => setTimeout(r, OUTPUT_DRAIN_MS))]))
+      .then(() => outputEnded(child))
       .then(() => fail(`${service} exited (${child.exitCode ?? child.signalCode}) before listening`));
   });
 }
