@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { EncodeError } from "../src/errors.ts";
 import { everyTypeLayout } from "./fixtures/layouts.ts";
 import { caseArb } from "./helpers/randomCases.ts";
-import { bitpackedPlan, type BitpackedFieldPlan } from "../src/formats/bitpacked.ts";
+import { bitpackedPlan, type BitpackedFieldPlan } from "../src/formats/bitpacked/codec.ts";
 import { CODECS } from "../src/formats/registry.ts";
 import { FORMAT_IDS, type EncodedWithSpans, type FormatId } from "../src/formats/types.ts";
 import type { Field, ScalarType } from "../src/layout/schema.ts";

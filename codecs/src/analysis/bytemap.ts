@@ -1,5 +1,5 @@
 // One sample's bytes with the field that owns each range: what the hex view colours.
-import { BitpackedCompiled, type BitSpan } from "../formats/bitpacked.ts";
+import { BitpackedCompiled, type BitSpan } from "../formats/bitpacked/codec.ts";
 import { codecFor } from "../formats/registry.ts";
 import type { EncodedWithSpans, FormatId, Span } from "../formats/types.ts";
 import type { Layout } from "../layout/schema.ts";

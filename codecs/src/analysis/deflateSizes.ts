@@ -7,7 +7,7 @@ import { describeError, type FormatSizes } from "./sizes.ts";
 import { summarize } from "./stats.ts";
 import { withoutStacks } from "./withoutStacks.ts";
 import { codecFor } from "../formats/registry.ts";
-import type { CompiledStructZlib } from "../formats/structZlib.ts";
+import type { CompiledStructZlib } from "../formats/struct-zlib/codec.ts";
 import type { FormatId } from "../formats/types.ts";
 import type { Field, Layout } from "../layout/schema.ts";
 

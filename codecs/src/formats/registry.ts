@@ -1,13 +1,13 @@
 // Every wire format by id: the one list the UI, CLI, services and tests iterate.
-import { bitpackedCodec } from "./bitpacked.ts";
-import { cborCodec } from "./cbor.ts";
-import { jsonCodec } from "./json.ts";
-import { msgpackCodec } from "./msgpack.ts";
-import { protobufCodec } from "./protobuf.ts";
-import { psonCodec } from "./pson.ts";
-import { sbeCodec } from "./sbe.ts";
-import { structCodec } from "./struct.ts";
-import { structZlibCodec } from "./structZlib.ts";
+import { bitpackedCodec } from "./bitpacked/codec.ts";
+import { cborCodec } from "./cbor/codec.ts";
+import { jsonCodec } from "./json/codec.ts";
+import { msgpackCodec } from "./msgpack/codec.ts";
+import { protobufCodec } from "./protobuf/codec.ts";
+import { psonCodec } from "./pson/codec.ts";
+import { sbeCodec } from "./sbe/codec.ts";
+import { structCodec } from "./struct/codec.ts";
+import { structZlibCodec } from "./struct-zlib/codec.ts";
 import { FORMAT_IDS, type Codec, type CompiledCodec, type FormatExports, type FormatId } from "./types.ts";
 import type { Layout } from "../layout/schema.ts";
 
