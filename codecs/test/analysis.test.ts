@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { everyTypeLayout } from "./fixtures/layouts.ts";
 import { attribute, byteMap, measureSizes, shareOver, summarize } from "../src/analysis/index.ts";
-import { FORMAT_IDS, type Span } from "../src/formats/types.ts";
+import { FORMAT_IDS } from "../src/formats/registry.ts";
+import { type Span } from "../src/formats/types.ts";
 import type { LayoutInput } from "../src/layout/schema.ts";
 import { parseLayout } from "../src/layout/validate.ts";
 import type { TypedRecord } from "../src/layout/values.ts";

@@ -6,7 +6,7 @@ import { Encoder as CborEncoder } from "cbor-x";
 import { decodeTarget, extremes300, extremesJson, oneString } from "./layouts.ts";
 import { CBOR_X_OPTIONS } from "../../src/formats/cbor/codec.ts";
 import { MSGPACK_OPTIONS } from "../../src/formats/msgpack/codec.ts";
-import type { FormatId } from "../../src/formats/types.ts";
+import type { FormatId } from "../../src/formats/registry.ts";
 import type { Layout } from "../../src/layout/schema.ts";
 import type { PlainValue, TypedRecord } from "../../src/layout/values.ts";
 import { sensor, sensorRecord } from "../fixtures/sensor.ts";
