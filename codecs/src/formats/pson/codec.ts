@@ -1,5 +1,5 @@
 // PSON, the Thinger.io format (seed 001): the plain record in header-byte form, written and read here
-// (there is no JavaScript PSON library); wire rules and inferences are in selfdescribing/psonWire.ts.
+// (there is no JavaScript PSON library); wire rules and inferences are in psonWire.ts.
 import {
   PSON_ARRAY,
   PSON_BYTES,
