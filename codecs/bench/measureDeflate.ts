@@ -10,7 +10,7 @@ import { deflateSync } from "node:zlib";
 import { Z_FILTERED, deflate as pakoDeflate } from "pako";
 import { zlibCompress } from "../src/formats/deflate.ts";
 import { renderDeflateTable, type DeflateMeasurement, type SizeComparison } from "../src/formats/deflateMeasurement.ts";
-import { compileStruct } from "../src/formats/struct.ts";
+import { compileStruct } from "../src/formats/struct/codec.ts";
 import { parseLayout } from "../src/layout/validate.ts";
 import { paperPreset } from "../src/presets/paper.ts";
 import { generateSamples } from "../src/samples/generate.ts";

@@ -30,10 +30,19 @@ export type { FieldValue, PlainRecord, PlainValue, ScalarValue, TypedRecord } fr
 export { DecodeError, EncodeError, LayoutError, RecordError, describeIssue, joinIssues } from "./errors.ts";
 export type { IssueAt } from "./errors.ts";
 
-// formats: ids, the registry of compiled codecs and their labels
-export { FORMAT_IDS } from "./formats/types.ts";
-export type { CompiledCodec, FormatId, FormatInfo, Span } from "./formats/types.ts";
-export { CODECS, FORMAT_LABELS, codecFor, formatLabel, formatsWith, isFormatId } from "./formats/registry.ts";
+// formats: ids, the registry of format modules (codec, evolution rules, media types, worker cost) and labels
+export type { CompiledCodec, FormatInfo, Span } from "./formats/types.ts";
+export {
+  CODECS,
+  FORMAT_IDS,
+  FORMAT_LABELS,
+  FORMAT_MODULES,
+  codecFor,
+  formatLabel,
+  formatsWith,
+  isFormatId,
+  type FormatId,
+} from "./formats/registry.ts";
 
 // presets and sample records
 export { PRESETS, presetById } from "./presets/index.ts";

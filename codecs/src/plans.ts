@@ -11,20 +11,20 @@ export {
   type StructField,
   type StructNode,
   type StructPlan,
-} from "./formats/fixed/structPlan.ts";
-export { planSbe, type SbeField, type SbePlan, type SbeScalar } from "./formats/fixed/sbePlan.ts";
-export { compileSbe } from "./formats/sbe.ts";
+} from "./formats/struct/structPlan.ts";
+export { planSbe, type SbeField, type SbePlan, type SbeScalar } from "./formats/sbe/sbePlan.ts";
+export { compileSbe } from "./formats/sbe/codec.ts";
 export { sbeNull, type PrimCode, type Raw } from "./formats/fixed/prim.ts";
 export { epochIsU32, type NumericSlot } from "./formats/fixed/numeric.ts";
 
 // bit-packed: per-field bit widths and alphabets
-export { bitpackedPlan, BitpackedCompiled } from "./formats/bitpacked.ts";
-export { layoutSpecs, type FieldSpec, type ScalarSpec } from "./formats/bits/plan.ts";
-export type { Alphabet } from "./formats/bits/charsets.ts";
-export { bitLength } from "./formats/bits/quantise.ts";
+export { bitpackedPlan, BitpackedCompiled } from "./formats/bitpacked/codec.ts";
+export { layoutSpecs, type FieldSpec, type ScalarSpec } from "./formats/bitpacked/plan.ts";
+export type { Alphabet } from "./formats/bitpacked/charsets.ts";
+export { bitLength } from "./formats/bitpacked/quantise.ts";
 
 // Protobuf: the message model and its names
-export { protobufCodec } from "./formats/protobuf.ts";
+export { protobufCodec } from "./formats/protobuf/codec.ts";
 export {
   protoModel,
   type ProtoEnum,

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DecodeError, EncodeError } from "../src/errors.ts";
 import { everyTypeLayout } from "./fixtures/layouts.ts";
 import { runPython } from "./helpers/python.ts";
-import { bitpackedCodec, bitpackedPlan, type BitpackedFieldPlan } from "../src/formats/bitpacked.ts";
+import { bitpackedCodec, bitpackedPlan, type BitpackedFieldPlan } from "../src/formats/bitpacked/codec.ts";
 import type { LayoutInput } from "../src/layout/schema.ts";
 import { parseLayout } from "../src/layout/validate.ts";
 import type { FieldValue, TypedRecord } from "../src/layout/values.ts";
@@ -722,7 +722,7 @@ describe("bitpacked: spans", () => {
           type: { kind: "string", maxLength: 3, charset: "digits" },
         },
       ]),
-    ) as import("../src/formats/bitpacked.ts").BitpackedCompiled;
+    ) as import("../src/formats/bitpacked/codec.ts").BitpackedCompiled;
     const enc = c.encodeWithBitSpans({ a: 5, b: 513, s: "12" });
     expect(enc.bits).toEqual([
       { start: 0, end: 3, field: "a", role: "value" },

@@ -2,7 +2,7 @@
 // trip, error mapping, the sensor record's cbor2 bytes, cbor-x pieces, strict decoding) is a row of
 // conformance/table.ts.
 import { describe, expect, test } from "vitest";
-import { cborCodec } from "../src/formats/cbor.ts";
+import { cborCodec } from "../src/formats/cbor/codec.ts";
 import { parseLayout } from "../src/layout/validate.ts";
 import type { TypedRecord } from "../src/layout/values.ts";
 

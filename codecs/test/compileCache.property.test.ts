@@ -5,7 +5,7 @@
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
 import { layoutArb, recordArb } from "./helpers/randomCases.ts";
-import { FORMAT_IDS, type FormatId } from "../src/formats/types.ts";
+import { FORMAT_IDS, type FormatId } from "../src/formats/registry.ts";
 import type { Layout } from "../src/layout/schema.ts";
 import { checkLayout } from "../src/layout/validate.ts";
 import type { TypedRecord } from "../src/layout/values.ts";

@@ -3,7 +3,7 @@
 // every verdict checked against the codecs themselves: encode with one version, decode with the other.
 import { describe, expect, it } from "vitest";
 import { diffLayouts, type Compat, type LayoutDiff } from "../src/evolution/diff.ts";
-import type { FormatId } from "../src/formats/types.ts";
+import type { FormatId } from "../src/formats/registry.ts";
 import type { Field, LayoutInput } from "../src/layout/schema.ts";
 import { parseLayout } from "../src/layout/validate.ts";
 

@@ -7,7 +7,7 @@ import { decodeTarget, extremesJson } from "./conformance/layouts.ts";
 import { DecodeError } from "../src/errors.ts";
 import { everyTypeLayout } from "./fixtures/layouts.ts";
 import { sensor } from "./fixtures/sensor.ts";
-import { jsonCodec } from "../src/formats/json.ts";
+import { jsonCodec } from "../src/formats/json/codec.ts";
 import { pyFloat32Repr } from "../src/formats/selfdescribing/float32Text.ts";
 import type { Layout } from "../src/layout/schema.ts";
 import { parseLayout } from "../src/layout/validate.ts";

@@ -2,7 +2,7 @@
 // (round trip, error mapping, the sensor record's msgpack bytes, library pieces, strict decoding) is
 // a row of conformance/table.ts.
 import { describe, expect, test } from "vitest";
-import { msgpackCodec } from "../src/formats/msgpack.ts";
+import { msgpackCodec } from "../src/formats/msgpack/codec.ts";
 import { parseLayout } from "../src/layout/validate.ts";
 import type { TypedRecord } from "../src/layout/values.ts";
 

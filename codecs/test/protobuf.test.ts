@@ -9,6 +9,7 @@ import { everyTypeExtremes, optionsExtremes } from "./fixtures/protobuf-extremes
 import { protobufOptionsLayout } from "./fixtures/protobuf-options.ts";
 import { expectRejectedAtLeast, tallyRejections } from "./helpers/codecChecks.ts";
 import { decodeUnlessRejected } from "./helpers/expectedErrors.ts";
+import { protobufCodec } from "../src/formats/protobuf/codec.ts";
 import { protoModel, type ProtoMessage } from "../src/formats/protobuf/model.ts";
 import {
   nestedType,
@@ -18,7 +19,6 @@ import {
   wireFacts,
   type Reflection,
 } from "../src/formats/protobuf/reflect.ts";
-import { protobufCodec } from "../src/formats/protobuf.ts";
 import type { CompiledCodec } from "../src/formats/types.ts";
 import type { LayoutInput } from "../src/layout/schema.ts";
 import { parseLayout, parseLayoutShape } from "../src/layout/validate.ts";

@@ -3,7 +3,7 @@
 // (round trip, error mapping, extremes, strict-decode offsets) is a row of conformance/table.ts.
 import { describe, expect, test } from "vitest";
 import { decodeTarget } from "./conformance/layouts.ts";
-import { psonCodec } from "../src/formats/pson.ts";
+import { psonCodec } from "../src/formats/pson/codec.ts";
 import { parseLayout } from "../src/layout/validate.ts";
 import type { TypedRecord } from "../src/layout/values.ts";
 import { paperPreset } from "../src/presets/paper.ts";

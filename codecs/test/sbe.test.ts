@@ -6,7 +6,7 @@ import { everyTypeLayout, textRepLayout } from "./fixtures/layouts.ts";
 import { PAPER_EXAMPLE } from "./fixtures/paperExample.ts";
 import { expectRejectedAtLeast, tallyRejections } from "./helpers/codecChecks.ts";
 import { recordBuilder, type ShapeNode } from "../src/formats/fixed/builder.ts";
-import { sbeCodec } from "../src/formats/sbe.ts";
+import { sbeCodec } from "../src/formats/sbe/codec.ts";
 import type { Span } from "../src/formats/types.ts";
 import type { Field, LayoutInput } from "../src/layout/schema.ts";
 import { parseLayout } from "../src/layout/validate.ts";

@@ -5,7 +5,7 @@ import { DecodeError, EncodeError, LayoutError } from "../src/errors.ts";
 import { everyTypeLayout, textRepLayout } from "./fixtures/layouts.ts";
 import { PAPER_EXAMPLE } from "./fixtures/paperExample.ts";
 import { expectRejectedAtLeast, tallyRejections } from "./helpers/codecChecks.ts";
-import { compileStruct, structCodec } from "../src/formats/struct.ts";
+import { compileStruct, structCodec } from "../src/formats/struct/codec.ts";
 import type { CompiledCodec, Span } from "../src/formats/types.ts";
 import type { Field, LayoutInput, StructStringMode } from "../src/layout/schema.ts";
 import { parseLayout } from "../src/layout/validate.ts";

@@ -11,8 +11,8 @@ import { expectRejectedAtLeast, tallyRejections } from "./helpers/codecChecks.ts
 import { repoRoot } from "./helpers/python.ts";
 import { zlibCompress, zlibInflate } from "../src/formats/deflate.ts";
 import { DEFLATE_FACTS, DEFLATE_MEASUREMENT } from "../src/formats/deflateFacts.ts";
-import { compileStruct } from "../src/formats/struct.ts";
-import { structZlibCodec } from "../src/formats/structZlib.ts";
+import { compileStruct } from "../src/formats/struct/codec.ts";
+import { structZlibCodec } from "../src/formats/struct-zlib/codec.ts";
 import { parseLayout } from "../src/layout/validate.ts";
 import { PRESETS } from "../src/presets/index.ts";
 import { paperPreset } from "../src/presets/paper.ts";

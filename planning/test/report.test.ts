@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CODECS, type FormatId, generateSamples, parseLayout, presetById } from "#codecs";
+import { CODECS, FORMAT_IDS, type FormatId, generateSamples, parseLayout, presetById } from "#codecs";
 import { measureSizes, summarize } from "#codecs/analysis";
 import { CSV_HEADER, reportCsv } from "../src/report/csv.ts";
 import { evaluateFleet, FLEET_SIZES, INTERVAL_MINUTES, type FormatSizesInput } from "../src/report/fleet.ts";
@@ -220,7 +220,7 @@ describe("the stakeholder report", () => {
     expect(report.title).toBe("Containers: payload size and fleet cost");
     expect(report.layout.fieldCount).toBe(20);
     expect(report.layout.fields.find((f) => f.key === "acc")!.type).toBe("3 × float32 ±0.00005");
-    expect(report.sizes).toHaveLength(9);
+    expect(report.sizes).toHaveLength(FORMAT_IDS.length);
     const pb = report.sizes.find((s) => s.format === "protobuf")!;
     const json = report.sizes.find((s) => s.format === "json")!;
     expect(pb.savingVsJson).toBeCloseTo(json.stats.mean - pb.stats.mean, 12);

@@ -1,7 +1,7 @@
 // Where the bytes go: mean bytes per top-level field, and what the format spends on keys, tags, lengths and headers.
-import { BitpackedCompiled } from "../formats/bitpacked.ts";
-import { codecFor } from "../formats/registry.ts";
-import type { CompiledCodec, EncodedWithSpans, FormatId, Span } from "../formats/types.ts";
+import { BitpackedCompiled } from "../formats/bitpacked/codec.ts";
+import { codecFor, type FormatId } from "../formats/registry.ts";
+import type { CompiledCodec, EncodedWithSpans, Span } from "../formats/types.ts";
 import type { Layout } from "../layout/schema.ts";
 import type { TypedRecord } from "../layout/values.ts";
 

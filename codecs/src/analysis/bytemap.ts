@@ -1,7 +1,7 @@
 // One sample's bytes with the field that owns each range: what the hex view colours.
-import { BitpackedCompiled, type BitSpan } from "../formats/bitpacked.ts";
-import { codecFor } from "../formats/registry.ts";
-import type { EncodedWithSpans, FormatId, Span } from "../formats/types.ts";
+import { BitpackedCompiled, type BitSpan } from "../formats/bitpacked/codec.ts";
+import { codecFor, type FormatId } from "../formats/registry.ts";
+import type { EncodedWithSpans, Span } from "../formats/types.ts";
 import type { Layout } from "../layout/schema.ts";
 import type { TypedRecord } from "../layout/values.ts";
 

@@ -5,9 +5,9 @@ import { recordAt, type SampleColumn, type Values } from "./sampleColumns.ts";
 import { describeError, type FormatSizes } from "./sizes.ts";
 import { summarize } from "./stats.ts";
 import { withoutStacks } from "./withoutStacks.ts";
-import { codecFor } from "../formats/registry.ts";
+import { codecFor, type FormatId } from "../formats/registry.ts";
 import type { FieldSizer } from "../formats/sizer.ts";
-import type { CompiledCodec, FormatId } from "../formats/types.ts";
+import type { CompiledCodec } from "../formats/types.ts";
 import type { Layout } from "../layout/schema.ts";
 import type { TypedRecord } from "../layout/values.ts";
 

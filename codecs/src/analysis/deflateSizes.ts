@@ -6,9 +6,8 @@ import { recordAt, type SampleColumn, type Values } from "./sampleColumns.ts";
 import { describeError, type FormatSizes } from "./sizes.ts";
 import { summarize } from "./stats.ts";
 import { withoutStacks } from "./withoutStacks.ts";
-import { codecFor } from "../formats/registry.ts";
-import type { CompiledStructZlib } from "../formats/structZlib.ts";
-import type { FormatId } from "../formats/types.ts";
+import { codecFor, type FormatId } from "../formats/registry.ts";
+import type { CompiledStructZlib } from "../formats/struct-zlib/codec.ts";
 import type { Field, Layout } from "../layout/schema.ts";
 
 const FORMAT: FormatId = "struct-zlib";

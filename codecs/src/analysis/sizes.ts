@@ -1,7 +1,6 @@
 // Encoded size of every sample in every format: the designer's per-keystroke path, so no spans and no extra copies.
 import { summarize, type SizeStats } from "./stats.ts";
-import { codecFor } from "../formats/registry.ts";
-import { FORMAT_IDS, type FormatId } from "../formats/types.ts";
+import { codecFor, FORMAT_IDS, type FormatId } from "../formats/registry.ts";
 import type { Layout } from "../layout/schema.ts";
 import type { TypedRecord } from "../layout/values.ts";
 

@@ -1,36 +1,13 @@
 // Schema evolution between two layout versions, per wire format: which decoders of one version read
 // the other's messages, why, and what to change. `probe` checks the verdicts with the codecs.
 import { LayoutError } from "../errors.ts";
-import { bitpackedFindings, sbeFindings, structFindings } from "./fixed.ts";
 import { fieldChanges } from "./match.ts";
 import { probe } from "./probe.ts";
-import { protobufFindings } from "./protobuf.ts";
-import { selfDescribingFindings } from "./selfDescribing.ts";
 import { COMPAT_ORDER, verdictOf, type Finding, type FormatVerdict, type LayoutDiff } from "./types.ts";
-import { CODECS, codecFor } from "../formats/registry.ts";
-import { FORMAT_IDS, type FormatId } from "../formats/types.ts";
+import { CODECS, codecFor, FORMAT_MODULES, FORMAT_IDS, type FormatId } from "../formats/registry.ts";
 import type { Layout } from "../layout/schema.ts";
 
 export * from "./types.ts";
-
-function findingsFor(format: FormatId, a: Layout, b: Layout): Finding[] {
-  switch (format) {
-    case "json":
-    case "cbor":
-    case "msgpack":
-    case "pson":
-      return selfDescribingFindings(a, b, CODECS[format].info.short);
-    case "protobuf":
-      return protobufFindings(a, b);
-    case "struct":
-    case "struct-zlib":
-      return structFindings(a, b);
-    case "sbe":
-      return sbeFindings(a, b);
-    case "bitpacked":
-      return bitpackedFindings(a, b);
-  }
-}
 
 /** A layout the format cannot carry is reported as such rather than compared. */
 function expressible(format: FormatId, a: Layout, b: Layout): Finding[] {
@@ -63,7 +40,7 @@ export interface DiffOptions {
 export function diffLayouts(oldL: Layout, newL: Layout, opts: DiffOptions = {}): LayoutDiff {
   const formats: FormatVerdict[] = (opts.formats ?? FORMAT_IDS).map((format) => {
     const cannot = expressible(format, oldL, newL);
-    const findings = cannot.length ? cannot : findingsFor(format, oldL, newL);
+    const findings = cannot.length ? cannot : FORMAT_MODULES[format].evolution(oldL, newL);
     const v: FormatVerdict = {
       format,
       oldReadsNew: verdictOf(findings, "oldReadsNew"),

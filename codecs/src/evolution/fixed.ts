@@ -3,9 +3,9 @@
 // and var data with a version bump).
 import { CHECKS_FIXED_LAYOUT, fieldDomainFindings, meaning } from "./domain.ts";
 import type { Finding } from "./types.ts";
-import { bitpackedPlan, layoutSpecs, type FieldSpec, type ScalarSpec } from "../formats/bits/plan.ts";
-import { planSbe, type SbeField, type SbeScalar } from "../formats/fixed/sbePlan.ts";
-import { planStruct, type StructField, type StructNode } from "../formats/fixed/structPlan.ts";
+import { bitpackedPlan, layoutSpecs, type FieldSpec, type ScalarSpec } from "../formats/bitpacked/plan.ts";
+import { planSbe, type SbeField, type SbeScalar } from "../formats/sbe/sbePlan.ts";
+import { planStruct, type StructField, type StructNode } from "../formats/struct/structPlan.ts";
 import type { Field, Layout, ScalarType } from "../layout/schema.ts";
 
 /** One piece of the wire in order: what occupies it (sig) and which field it belongs to. */

@@ -2,8 +2,7 @@
 // the other, and see whether every message reads and every shared field keeps its value.
 import { locate } from "./match.ts";
 import type { Compat } from "./types.ts";
-import { codecFor } from "../formats/registry.ts";
-import type { FormatId } from "../formats/types.ts";
+import { codecFor, type FormatId } from "../formats/registry.ts";
 import type { Field, Layout } from "../layout/schema.ts";
 import type { FieldValue, TypedRecord } from "../layout/values.ts";
 import { generateSamples } from "../samples/generate.ts";

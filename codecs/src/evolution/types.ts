@@ -1,6 +1,6 @@
 // What a schema-evolution check reports: per wire format, whether decoders built for the old layout
 // read messages written with the new one (and the reverse), why, and what to do about it.
-import type { FormatId } from "../formats/types.ts";
+import type { FormatId } from "../formats/registry.ts";
 
 /**
  * compatible: every message reads, every shared field keeps its value.

@@ -3,13 +3,12 @@
 // than its text form writes; with range "flag", outside its min/max) — never rounded to the layout.
 import { DecodeError, RecordError } from "../errors.ts";
 import { rethrowDecodeFailure } from "./decodeFailure.ts";
-import { codecFor } from "./registry.ts";
+import { codecFor, type FormatId } from "./registry.ts";
 import type { Layout } from "../layout/schema.ts";
 import type { PlainRecord, PlainValue, TypedRecord } from "../layout/values.ts";
 import { bytesToBase64 } from "../text/bytes.ts";
 import { fromPlainAsSent, toPlainAsSent, type Excess } from "../text/plain.ts";
 import { isPlainRecord } from "./selfdescribing/decoded.ts";
-import type { FormatId } from "./types.ts";
 
 export interface AsSentOptions {
   /** a value outside its field's declared min/max: refused (the default, as decode does) or kept and flagged */

@@ -1,27 +1,38 @@
-// Every wire format by id: the one list the UI, CLI, services and tests iterate.
-import { bitpackedCodec } from "./bitpacked.ts";
-import { cborCodec } from "./cbor.ts";
-import { jsonCodec } from "./json.ts";
-import { msgpackCodec } from "./msgpack.ts";
-import { protobufCodec } from "./protobuf.ts";
-import { psonCodec } from "./pson.ts";
-import { sbeCodec } from "./sbe.ts";
-import { structCodec } from "./struct.ts";
-import { structZlibCodec } from "./structZlib.ts";
-import { FORMAT_IDS, type Codec, type CompiledCodec, type FormatExports, type FormatId } from "./types.ts";
+// Every wire format by id: the one list the UI, CLI, services and tests iterate. A format is its folder
+// (formats/<id>/: the codec and format.ts, which declares everything else about it) plus its line here;
+// the id is the key, and the order here is the order every list shows (docs/design/add-a-format.md).
+import { bitpackedFormat } from "./bitpacked/format.ts";
+import { cborFormat } from "./cbor/format.ts";
+import { jsonFormat } from "./json/format.ts";
+import { msgpackFormat } from "./msgpack/format.ts";
+import { protobufFormat } from "./protobuf/format.ts";
+import { psonFormat } from "./pson/format.ts";
+import { sbeFormat } from "./sbe/format.ts";
+import { structFormat } from "./struct/format.ts";
+import { structZlibFormat } from "./struct-zlib/format.ts";
+import type { Codec, CompiledCodec, FormatExports, FormatModule } from "./types.ts";
 import type { Layout } from "../layout/schema.ts";
 
-export const CODECS: Record<FormatId, Codec> = {
-  json: jsonCodec,
-  cbor: cborCodec,
-  msgpack: msgpackCodec,
-  protobuf: protobufCodec,
-  struct: structCodec,
-  "struct-zlib": structZlibCodec,
-  sbe: sbeCodec,
-  pson: psonCodec,
-  bitpacked: bitpackedCodec,
-};
+export const FORMAT_MODULES = {
+  json: jsonFormat,
+  cbor: cborFormat,
+  msgpack: msgpackFormat,
+  protobuf: protobufFormat,
+  struct: structFormat,
+  "struct-zlib": structZlibFormat,
+  sbe: sbeFormat,
+  pson: psonFormat,
+  bitpacked: bitpackedFormat,
+} as const satisfies Readonly<Record<string, FormatModule>>;
+
+export type FormatId = keyof typeof FORMAT_MODULES;
+
+/** The ids in registry order; a tuple type, so z.enum(FORMAT_IDS) is the FormatId union. */
+export const FORMAT_IDS = Object.keys(FORMAT_MODULES) as readonly string[] as readonly [FormatId, ...FormatId[]];
+
+export const CODECS: Record<FormatId, Codec> = Object.fromEntries(
+  FORMAT_IDS.map((id) => [id, FORMAT_MODULES[id].codec]),
+) as Record<FormatId, Codec>;
 
 /** Every format's full label, by id. */
 export const FORMAT_LABELS: Record<FormatId, string> = Object.fromEntries(

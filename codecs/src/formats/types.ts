@@ -1,21 +1,10 @@
 // The contract every wire format implements; sizes, attribution, the byte map, services and exports build on it.
+import type { FormatId } from "./registry.ts";
 import type { FieldSizer } from "./sizer.ts";
+import type { Finding } from "../evolution/types.ts";
 import type { Layout } from "../layout/schema.ts";
 import type { PlainValue, TypedRecord } from "../layout/values.ts";
 import type { PlainMode } from "../text/plain.ts";
-
-export const FORMAT_IDS = [
-  "json",
-  "cbor",
-  "msgpack",
-  "protobuf",
-  "struct",
-  "struct-zlib",
-  "sbe",
-  "pson",
-  "bitpacked",
-] as const;
-export type FormatId = (typeof FORMAT_IDS)[number];
 
 /**
  * Which bytes belong to what. `field` is the path of field ids from the top level ("gps/lat"),
@@ -85,4 +74,27 @@ export interface Codec {
   readonly info: FormatInfo;
   /** throws LayoutError when the layout cannot be expressed in this format */
   compile(layout: Layout): CompiledCodec;
+}
+
+/**
+ * Everything about one wire format, declared in its folder (`formats/<id>/format.ts`) and listed once,
+ * under its id, in `registry.ts`: the evolution report, the sizes workers and the decoder's ingest read
+ * it from here rather than keeping their own tables (docs/design/add-a-format.md).
+ */
+export interface FormatModule {
+  /** info (labels, flags, which exporters accept it) and compile; the compiled codec's `sizer` is the size-only path */
+  readonly codec: Codec;
+  /** schema evolution: what changing the layout from `oldLayout` to `newLayout` does to this format's readers */
+  evolution(oldLayout: Layout, newLayout: Layout): Finding[];
+  /**
+   * Content-Types an ingest request may name this format by (lower case, the usual one first). Empty:
+   * no registered media type exists, so the body travels as application/octet-stream with the format header.
+   */
+  readonly mediaTypes: readonly string[];
+  /**
+   * Relative encode cost, for splitting the formats over the sizes workers before any has reported
+   * its own time (renderer/src/worker/pool.ts). Measured once on the paper preset: deflate dominates,
+   * the self-describing text formats come next; only the ratios matter.
+   */
+  readonly workerCost: number;
 }

@@ -7,9 +7,8 @@ import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { CONFORMANCE, type FormatConformance } from "./table.ts";
 import { DecodeError, EncodeError } from "../../src/errors.ts";
-import { CODECS } from "../../src/formats/registry.ts";
+import { CODECS, FORMAT_MODULES, FORMAT_IDS, type FormatId } from "../../src/formats/registry.ts";
 import { sizeOf } from "../../src/formats/sizer.ts";
-import { FORMAT_IDS, type FormatId } from "../../src/formats/types.ts";
 import type { Field, Layout } from "../../src/layout/schema.ts";
 import { parseLayout } from "../../src/layout/validate.ts";
 import type { PlainRecord, PlainValue } from "../../src/layout/values.ts";
@@ -32,6 +31,12 @@ const FIXTURES = [
 
 test("every registered format has a conformance row, and every row a registered format", () => {
   expect(Object.keys(CONFORMANCE).sort()).toEqual([...FORMAT_IDS].sort());
+});
+
+test("a media type names one format, in lower case as ingest compares it", () => {
+  const all = FORMAT_IDS.flatMap((id) => FORMAT_MODULES[id].mediaTypes);
+  expect(new Set(all).size).toBe(all.length);
+  for (const type of all) expect(type).toBe(type.toLowerCase());
 });
 
 for (const id of FORMAT_IDS) {
@@ -73,15 +78,17 @@ for (const id of FORMAT_IDS) {
       });
     });
 
-    if (row?.loneSurrogate.length)
-      test("a lone surrogate is an EncodeError naming the field", () => {
-        for (const { layout, record, message } of row!.loneSurrogate)
-          for (const v of variantsOf(row!, layout)) {
-            const c = codec.compile(v);
-            expect(() => c.encode(record)).toThrow(EncodeError);
-            expect(() => c.encode(record)).toThrow(message);
-          }
-      });
+    // every row has a case (the table's type says so): no format may write a lone surrogate as U+FFFD
+    test("a lone surrogate is an EncodeError naming the field, from encode, encodeWithSpans and the sizer", () => {
+      for (const { layout, record, message } of row!.loneSurrogate)
+        for (const v of variantsOf(row!, layout)) {
+          const c = codec.compile(v);
+          expect(() => c.encode(record)).toThrow(EncodeError);
+          expect(() => c.encode(record)).toThrow(message);
+          expect(() => c.encodeWithSpans(record)).toThrow(message);
+          if (c.sizer) expect(() => sizeOf(c.sizer!, record)).toThrow(message);
+        }
+    });
 
     if (row?.pythonBytes)
       test.each(row.pythonBytes)("the sensor record's bytes equal $by", ({ variant, hex: want, text }) => {

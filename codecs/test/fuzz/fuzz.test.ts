@@ -4,7 +4,7 @@
 // hang would also end this test at vitest's timeout).
 import { describe, expect, it } from "vitest";
 import { FUZZ_LAYOUTS, FUZZ_SEED, fuzzAllDecoders } from "./harness.ts";
-import { FORMAT_IDS } from "../../src/formats/types.ts";
+import { FORMAT_IDS } from "../../src/formats/registry.ts";
 
 const PER_DECODER = 8000;
 

@@ -3,9 +3,9 @@
 import { describe, expect, it } from "vitest";
 import { fuzzDecoder } from "./harness.ts";
 import { DecodeError } from "../../src/errors.ts";
+import { parseJson } from "../../src/formats/json/jsonParse.ts";
 import { CODECS } from "../../src/formats/registry.ts";
 import { ByteWriter } from "../../src/formats/selfdescribing/byteWriter.ts";
-import { parseJson } from "../../src/formats/selfdescribing/jsonParse.ts";
 import { compileSelfDescribing, type Sink } from "../../src/formats/selfdescribing/plan.ts";
 import type { CompiledCodec } from "../../src/formats/types.ts";
 import { parseLayout } from "../../src/layout/validate.ts";

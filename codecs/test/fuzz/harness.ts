@@ -4,8 +4,8 @@
 // same record: decode(encode(decode(x))) = decode(x).
 import { isDeepStrictEqual } from "node:util";
 import { DecodeError, EncodeError } from "../../src/errors.ts";
-import { CODECS } from "../../src/formats/registry.ts";
-import { FORMAT_IDS, type CompiledCodec, type FormatId } from "../../src/formats/types.ts";
+import { CODECS, FORMAT_IDS, type FormatId } from "../../src/formats/registry.ts";
+import { type CompiledCodec } from "../../src/formats/types.ts";
 import type { LayoutInput } from "../../src/layout/schema.ts";
 import { parseLayout } from "../../src/layout/validate.ts";
 import type { TypedRecord } from "../../src/layout/values.ts";

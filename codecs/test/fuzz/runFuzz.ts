@@ -3,7 +3,7 @@
 // anything but DecodeError or took longer than a second.
 import { parseArgs } from "node:util";
 import { FUZZ_LAYOUTS, FUZZ_SEED, fuzzAllDecoders } from "./harness.ts";
-import { FORMAT_IDS } from "../../src/formats/types.ts";
+import { FORMAT_IDS } from "../../src/formats/registry.ts";
 
 const MAX_DECODE_MS = 1000;
 const { values } = parseArgs({

@@ -5,9 +5,9 @@
 // Python's bytes back to the same typed records.
 import path from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
-import { cborCodec } from "../../src/formats/cbor.ts";
-import { jsonCodec } from "../../src/formats/json.ts";
-import { msgpackCodec } from "../../src/formats/msgpack.ts";
+import { cborCodec } from "../../src/formats/cbor/codec.ts";
+import { jsonCodec } from "../../src/formats/json/codec.ts";
+import { msgpackCodec } from "../../src/formats/msgpack/codec.ts";
 import type { CompiledCodec } from "../../src/formats/types.ts";
 import type { Layout, LayoutInput } from "../../src/layout/schema.ts";
 import { parseLayout } from "../../src/layout/validate.ts";

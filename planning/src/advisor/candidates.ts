@@ -44,7 +44,7 @@ function commonPrefix(values: readonly string[]): string {
   return p;
 }
 
-/** Bit-packing alphabets, fewest bits per character first (see formats/bits/charsets.ts). */
+/** Bit-packing alphabets, fewest bits per character first (see formats/bitpacked/charsets.ts). */
 const CHARSETS = [
   { charset: "digits", test: /^[0-9]*$/ },
   { charset: "hex", test: /^[0-9A-F]*$/ },

@@ -1,25 +1,13 @@
 // Splits the formats over the sizes workers so each has about the same work (longest job first). The split is made
 // once: each worker keeps its formats' size columns cached, which moving a format to another worker would throw away.
-import type { FormatId } from "#codecs";
+import { FORMAT_MODULES, type FormatId } from "#codecs";
 
 /** Relative encode cost per format. */
 export type Costs = Partial<Record<FormatId, number>>;
 
-// measured once on the paper preset: deflate dominates, the self-describing text formats come next
-const PRIOR: Record<FormatId, number> = {
-  json: 20,
-  cbor: 16,
-  msgpack: 12,
-  protobuf: 5,
-  struct: 4,
-  "struct-zlib": 75,
-  sbe: 4,
-  pson: 10,
-  bitpacked: 2,
-};
-
 export function costOf(costs: Costs, f: FormatId): number {
-  return costs[f] ?? PRIOR[f];
+  // until a worker reports its formats' own times: each format's declared cost (FormatModule.workerCost)
+  return costs[f] ?? FORMAT_MODULES[f].workerCost;
 }
 
 export function partition(formats: readonly FormatId[], workers: number, costs: Costs): FormatId[][] {

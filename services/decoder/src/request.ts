@@ -2,7 +2,7 @@
 // or a portal's JSON envelope. Refusals are IngestErrors with the reason.
 import type { IncomingHttpHeaders } from "node:http";
 import { z } from "zod";
-import { base64ToBytes, FORMAT_IDS, type FormatId, isFormatId } from "#codecs";
+import { base64ToBytes, FORMAT_IDS, FORMAT_MODULES, type FormatId, isFormatId } from "#codecs";
 import type { FidelityPolicy } from "#contracts/decoder/fidelity.ts";
 import type { RouteBody } from "#contracts/decoder/routes.ts";
 import { IngestError } from "./errors.ts";
@@ -14,17 +14,10 @@ export const HEADER = {
   device: "x-satpayload-device",
 } as const;
 
-/** Standard media types name their format; the rest travel as octet-stream plus the format header. */
-const MEDIA_TYPES: Record<string, FormatId> = {
-  "application/cbor": "cbor",
-  "application/msgpack": "msgpack",
-  "application/x-msgpack": "msgpack",
-  "application/vnd.msgpack": "msgpack",
-  "application/x-protobuf": "protobuf",
-  "application/protobuf": "protobuf",
-  "application/vnd.google.protobuf": "protobuf",
-  "application/json": "json",
-};
+/** Standard media types name their format (each format module lists its own); the rest travel as octet-stream plus the format header. */
+const MEDIA_TYPES: ReadonlyMap<string, FormatId> = new Map(
+  FORMAT_IDS.flatMap((id) => FORMAT_MODULES[id].mediaTypes.map((type) => [type, id] as const)),
+);
 
 export interface IngestMeta {
   layoutRef: string | undefined;
@@ -88,11 +81,11 @@ export function binaryMeta(h: IncomingHttpHeaders): IngestMeta {
       );
     format = fromHeader;
   } else {
-    const fromType = MEDIA_TYPES[type];
+    const fromType = MEDIA_TYPES.get(type);
     if (!fromType)
       throw new IngestError(
         "unsupported_format",
-        `Content-Type ${type} is not a payload format (use ${Object.keys(MEDIA_TYPES).join(", ")} or application/octet-stream with ${HEADER.format})`,
+        `Content-Type ${type} is not a payload format (use ${[...MEDIA_TYPES.keys()].join(", ")} or application/octet-stream with ${HEADER.format})`,
       );
     if (fromHeader && fromHeader !== fromType)
       throw new IngestError(

@@ -1,7 +1,7 @@
 // Per-type value writers and readers: layout value ⇄ protobuf value, with the layout's limits checked both ways.
 import type { ProtoInt, ValueMap } from "./model.ts";
 import type { Reader } from "./reader.ts";
-import type { Writer } from "./writer.ts";
+import { LONE_SURROGATE, NOT_IN_CHARSET, type Writer } from "./writer.ts";
 import { EncodeError } from "../../errors.ts";
 import type { ScalarValue } from "../../layout/values.ts";
 import { compileTextTime } from "../../text/timestamp.ts";
@@ -199,7 +199,8 @@ export function putValue(m: ValueMap): PutValue {
         if (implicit && v.length === 0) return;
         if (tag >= 0) w.varint32(tag);
         const len = w.string(v, table);
-        if (len < 0) encodeFail(path, `${describe(v)} has characters outside the field's charset`);
+        if (len === LONE_SURROGATE) encodeFail(path, "string holds a lone surrogate");
+        if (len === NOT_IN_CHARSET) encodeFail(path, `${describe(v)} has characters outside the field's charset`);
         if (len > maxLength) encodeFail(path, `is ${len} bytes, more than maxLength ${maxLength}`);
       };
     }

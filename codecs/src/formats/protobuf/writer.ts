@@ -1,6 +1,10 @@
 // A reusable output buffer for the compiled encoder: direct writes, one copy per encode, no per-field objects.
 const TWO32 = 4294967296;
 
+/** Writer.string's answers other than a byte length */
+export const NOT_IN_CHARSET = -1;
+export const LONE_SURROGATE = -2;
+
 export class Writer {
   buf: Uint8Array;
   view: DataView;
@@ -122,9 +126,11 @@ export class Writer {
   }
 
   /**
-   * Length-prefixed UTF-8, written in place (lone surrogates become U+FFFD, as TextEncoder does);
-   * returns the byte length so the caller can enforce maxLength, or −1 when a character is not in
-   * `allowed` (an ASCII table: charset-restricted fields check while they copy).
+   * Length-prefixed UTF-8, written in place; returns the byte length so the caller can enforce
+   * maxLength, NOT_IN_CHARSET when a character is not in `allowed` (an ASCII table:
+   * charset-restricted fields check while they copy), or LONE_SURROGATE for a surrogate without
+   * its other half: UTF-8 cannot carry one, and writing U+FFFD instead (as TextEncoder does) would
+   * change the user's text without a word, so the caller refuses it as the other formats do.
    */
   string(s: string, allowed?: Uint8Array): number {
     const n = s.length;
@@ -135,11 +141,11 @@ export class Writer {
     for (let i = 0; i < n; i++) {
       let c = s.charCodeAt(i);
       if (c < 0x80) {
-        if (allowed !== undefined && allowed[c] === 0) return -1;
+        if (allowed !== undefined && allowed[c] === 0) return NOT_IN_CHARSET;
         buf[p++] = c;
         continue;
       }
-      if (allowed !== undefined) return -1;
+      if (allowed !== undefined) return NOT_IN_CHARSET;
       if (c < 0x800) {
         buf[p++] = 0xc0 | (c >> 6);
         buf[p++] = 0x80 | (c & 63);
@@ -156,7 +162,7 @@ export class Writer {
           buf[p++] = 0x80 | (c & 63);
           continue;
         }
-        c = 0xfffd;
+        return LONE_SURROGATE;
       }
       buf[p++] = 0xe0 | (c >> 12);
       buf[p++] = 0x80 | ((c >> 6) & 63);

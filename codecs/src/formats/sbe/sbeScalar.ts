@@ -1,8 +1,8 @@
 // One fixed-size SBE value at a byte position: write, read, write its null, and test for null.
-import { SlotError } from "./numeric.ts";
 import type { SbeScalar } from "./sbePlan.ts";
 import type { ScalarValue } from "../../layout/values.ts";
 import { readUtf8, writeUtf8 } from "../../text/utf8.ts";
+import { SlotError } from "../fixed/numeric.ts";
 
 export interface ScalarOps {
   readonly size: number;

@@ -1,9 +1,9 @@
 // The Struct mapping (docs/design/struct-mapping.md) as data: which primitive, prefix and place
 // every field gets. Encoder, decoder and the Python pack arguments are all built from this plan.
-import { isNumericType, numericSlot, SlotError, type NumericSlot } from "./numeric.ts";
 import { LayoutError, type IssueAt } from "../../errors.ts";
 import type { Field, Layout, ScalarType, StructStringMode } from "../../layout/schema.ts";
 import { compileTextTime, type TextTime } from "../../text/timestamp.ts";
+import { isNumericType, numericSlot, SlotError, type NumericSlot } from "../fixed/numeric.ts";
 
 export type StructNode =
   | { kind: "num"; slot: NumericSlot }

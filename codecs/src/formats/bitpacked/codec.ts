@@ -1,16 +1,16 @@
 // Bit-packed (DCCL-style): every field quantised to its range and precision and packed MSB-first; see docs/design/bitpacked-mapping.md.
-import { DecodeError, EncodeError } from "../errors.ts";
-import type { Layout } from "../layout/schema.ts";
-import type { FieldValue, TypedRecord } from "../layout/values.ts";
-import { layoutSpecs, type FieldSpec } from "./bits/plan.ts";
-import { BitReader } from "./bits/reader.ts";
-import { scalarOps, ValueProblem } from "./bits/scalars.ts";
-import { BitWriter, type BitSpan } from "./bits/writer.ts";
-import type { FieldSizer } from "./sizer.ts";
-import type { Codec, CompiledCodec, EncodedWithSpans, FormatInfo, Span } from "./types.ts";
+import { layoutSpecs, type FieldSpec } from "./plan.ts";
+import { BitReader } from "./reader.ts";
+import { scalarOps, ValueProblem } from "./scalars.ts";
+import { BitWriter, type BitSpan } from "./writer.ts";
+import { DecodeError, EncodeError } from "../../errors.ts";
+import type { Layout } from "../../layout/schema.ts";
+import type { FieldValue, TypedRecord } from "../../layout/values.ts";
+import type { FieldSizer } from "../sizer.ts";
+import type { Codec, CompiledCodec, EncodedWithSpans, FormatInfo, Span } from "../types.ts";
 
-export { bitpackedPlan, type BitpackedFieldPlan, type BitpackedPlan } from "./bits/plan.ts";
-export type { BitSpan } from "./bits/writer.ts";
+export { bitpackedPlan, type BitpackedFieldPlan, type BitpackedPlan } from "./plan.ts";
+export type { BitSpan } from "./writer.ts";
 
 const FORMAT = "bitpacked";
 

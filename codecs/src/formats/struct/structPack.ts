@@ -1,11 +1,11 @@
 // The record as arguments of Python's struct.pack(format, *values), walked from the same plan as the
 // encoder but without touching bytes: the reference test packs these in Python, exporters print the format.
-import { SlotError } from "./numeric.ts";
-import type { Raw } from "./prim.ts";
 import { isAppended, type StructField, type StructNode, type StructPlan } from "./structPlan.ts";
 import { EncodeError } from "../../errors.ts";
 import type { TypedRecord } from "../../layout/values.ts";
 import { utf8Encode } from "../../text/bytes.ts";
+import { SlotError } from "../fixed/numeric.ts";
+import type { Raw } from "../fixed/prim.ts";
 
 export type PackValue = { int: bigint } | { float: number } | { bytes: Uint8Array };
 

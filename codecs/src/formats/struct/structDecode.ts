@@ -1,10 +1,10 @@
 // Struct decoder: reads the in-place part, then the appended string bytes in the order their lengths appeared.
-import { recordBuilder, type ShapeNode } from "./builder.ts";
-import { SlotError } from "./numeric.ts";
 import { isAppended, PREFIX_BYTES, type StructField, type StructNode, type StructPlan } from "./structPlan.ts";
 import { DecodeError } from "../../errors.ts";
 import type { FieldValue, TypedRecord } from "../../layout/values.ts";
 import { readUtf8 } from "../../text/utf8.ts";
+import { recordBuilder, type ShapeNode } from "../fixed/builder.ts";
+import { SlotError } from "../fixed/numeric.ts";
 
 type Target = Record<string | number, FieldValue>;
 /** Turns content bytes into the typed value; throws DecodeError. */

@@ -1,9 +1,9 @@
 // SBE: FIX Simple Binary Encoding 1.0, little-endian, as mapped in docs/design/sbe-mapping.md.
-import type { Layout } from "../layout/schema.ts";
-import { sbeDecoder } from "./fixed/sbeDecode.ts";
-import { sbeEncoder, sbeSizer } from "./fixed/sbeEncode.ts";
-import { planSbe, type SbePlan } from "./fixed/sbePlan.ts";
-import type { Codec, CompiledCodec, FormatInfo } from "./types.ts";
+import { sbeDecoder } from "./sbeDecode.ts";
+import { sbeEncoder, sbeSizer } from "./sbeEncode.ts";
+import { planSbe, type SbePlan } from "./sbePlan.ts";
+import type { Layout } from "../../layout/schema.ts";
+import type { Codec, CompiledCodec, FormatInfo } from "../types.ts";
 
 const info: FormatInfo = {
   id: "sbe",

@@ -1,7 +1,5 @@
 // SBE decoder: checks the header, reads the root block at fixed offsets (one bounds check for the
 // block), walks repeating groups, then var data; optional slots holding their null value are absent.
-import { recordBuilder, type ShapeNode } from "./builder.ts";
-import { SlotError } from "./numeric.ts";
 import {
   GROUP_HEADER_BYTES,
   HEADER_BYTES,
@@ -15,6 +13,8 @@ import { scalarOps, type ScalarOps } from "./sbeScalar.ts";
 import { DecodeError } from "../../errors.ts";
 import type { ScalarValue, TypedRecord } from "../../layout/values.ts";
 import { readUtf8 } from "../../text/utf8.ts";
+import { recordBuilder, type ShapeNode } from "../fixed/builder.ts";
+import { SlotError } from "../fixed/numeric.ts";
 
 const FORMAT = "sbe";
 

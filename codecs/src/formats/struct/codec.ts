@@ -1,11 +1,11 @@
 // Struct: the record as Python's struct.pack would lay it out (docs/design/struct-mapping.md).
-import type { Layout } from "../layout/schema.ts";
-import type { TypedRecord } from "../layout/values.ts";
-import { structDecoder } from "./fixed/structDecode.ts";
-import { structEncoder, structSizer } from "./fixed/structEncode.ts";
-import { structPackArgs, type PackArgs } from "./fixed/structPack.ts";
-import { planStruct, type StructPlan } from "./fixed/structPlan.ts";
-import type { Codec, CompiledCodec, FormatInfo } from "./types.ts";
+import { structDecoder } from "./structDecode.ts";
+import { structEncoder, structSizer } from "./structEncode.ts";
+import { structPackArgs, type PackArgs } from "./structPack.ts";
+import { planStruct, type StructPlan } from "./structPlan.ts";
+import type { Layout } from "../../layout/schema.ts";
+import type { TypedRecord } from "../../layout/values.ts";
+import type { Codec, CompiledCodec, FormatInfo } from "../types.ts";
 
 const info: FormatInfo = {
   id: "struct",

@@ -1,9 +1,9 @@
 // JSON text exactly as Python's json.dumps writes it: "python" is the defaults (ensure_ascii,
 // ", " / ": "), "compact" is separators=(",", ":") with ensure_ascii=False (UTF-8 as is).
-import type { ByteWriter } from "./byteWriter.ts";
-import { pyFloat32Repr } from "./float32Text.ts";
-import type { NumHint } from "./plan.ts";
 import { pyFloatRepr } from "../../text/numbers.ts";
+import type { ByteWriter } from "../selfdescribing/byteWriter.ts";
+import { pyFloat32Repr } from "../selfdescribing/float32Text.ts";
+import type { NumHint } from "../selfdescribing/plan.ts";
 
 export type JsonSpacing = "compact" | "python";
 

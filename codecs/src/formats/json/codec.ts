@@ -1,12 +1,12 @@
 // JSON as the device (and the paper's Python client) writes it: json.dumps of the plain record.
-import { EncodeError } from "../errors.ts";
-import type { Layout } from "../layout/schema.ts";
-import type { PlainValue } from "../layout/values.ts";
-import { ByteWriter } from "./selfdescribing/byteWriter.ts";
-import { parseJson } from "./selfdescribing/jsonParse.ts";
-import { jsonNumber, writeJsonString, type JsonSpacing } from "./selfdescribing/jsonText.ts";
-import { compileSelfDescribing, type NumHint, type Sink } from "./selfdescribing/plan.ts";
-import type { Codec, CompiledCodec, FormatInfo } from "./types.ts";
+import { parseJson } from "./jsonParse.ts";
+import { jsonNumber, writeJsonString, type JsonSpacing } from "./jsonText.ts";
+import { EncodeError } from "../../errors.ts";
+import type { Layout } from "../../layout/schema.ts";
+import type { PlainValue } from "../../layout/values.ts";
+import { ByteWriter } from "../selfdescribing/byteWriter.ts";
+import { compileSelfDescribing, type NumHint, type Sink } from "../selfdescribing/plan.ts";
+import type { Codec, CompiledCodec, FormatInfo } from "../types.ts";
 
 const info: FormatInfo = {
   id: "json",

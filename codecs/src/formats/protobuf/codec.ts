@@ -39,18 +39,18 @@
 // type, packing and presence; the hot path is a compiled writer/reader over those decisions, so
 // encode/decode never build intermediate message objects and no code is generated at run time
 // (protobufjs' own encode/decode would eval code, which the renderer's strict CSP forbids).
-import { DecodeError, EncodeError } from "../errors.ts";
-import { rethrowDecodeFailure } from "./decodeFailure.ts";
-import type { Layout } from "../layout/schema.ts";
-import type { TypedRecord } from "../layout/values.ts";
-import { messageDecoder, readFields, type MessageDecoder } from "./protobuf/decode.ts";
-import { compileMessage, encoderOf, messageSizer } from "./protobuf/encode.ts";
-import { protoModel } from "./protobuf/model.ts";
-import { Reader } from "./protobuf/reader.ts";
-import { reflectFields } from "./protobuf/reflect.ts";
-import { spanMap, spansOf } from "./protobuf/spans.ts";
-import { Writer } from "./protobuf/writer.ts";
-import type { Codec, CompiledCodec, EncodedWithSpans, FormatInfo } from "./types.ts";
+import { messageDecoder, readFields, type MessageDecoder } from "./decode.ts";
+import { compileMessage, encoderOf, messageSizer } from "./encode.ts";
+import { protoModel } from "./model.ts";
+import { Reader } from "./reader.ts";
+import { reflectFields } from "./reflect.ts";
+import { spanMap, spansOf } from "./spans.ts";
+import { Writer } from "./writer.ts";
+import { DecodeError, EncodeError } from "../../errors.ts";
+import type { Layout } from "../../layout/schema.ts";
+import type { TypedRecord } from "../../layout/values.ts";
+import { rethrowDecodeFailure } from "../decodeFailure.ts";
+import type { Codec, CompiledCodec, EncodedWithSpans, FormatInfo } from "../types.ts";
 
 const info: FormatInfo = {
   id: "protobuf",

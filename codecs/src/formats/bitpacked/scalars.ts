@@ -7,7 +7,7 @@ import type { ScalarValue } from "../../layout/values.ts";
 import { toFloat32 } from "../../text/numbers.ts";
 import { strictUtf8Decoder } from "../../text/utf8.ts";
 
-/** A value the format cannot carry; bitpacked.ts turns it into an EncodeError with the field path. */
+/** A value the format cannot carry; codec.ts turns it into an EncodeError with the field path. */
 export class ValueProblem {
   constructor(readonly message: string) {}
 }

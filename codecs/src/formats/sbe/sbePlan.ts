@@ -1,10 +1,10 @@
 // The SBE mapping (docs/design/sbe-mapping.md) as data: root-block offsets, repeating groups, var data
 // and the null value of every optional slot.
-import { isNumericType, numericSlot, SlotError, type NumericSlot } from "./numeric.ts";
-import { primReader, primWriter, sbeNull, type PrimRead, type PrimWrite, type Raw } from "./prim.ts";
 import { LayoutError, type IssueAt } from "../../errors.ts";
 import type { Field, Layout, ScalarType } from "../../layout/schema.ts";
 import { compileTextTime, type TextTime } from "../../text/timestamp.ts";
+import { isNumericType, numericSlot, SlotError, type NumericSlot } from "../fixed/numeric.ts";
+import { primReader, primWriter, sbeNull, type PrimRead, type PrimWrite, type Raw } from "../fixed/prim.ts";
 
 export const HEADER_BYTES = 8;
 export const GROUP_HEADER_BYTES = 4;

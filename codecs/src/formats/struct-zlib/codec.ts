@@ -1,10 +1,10 @@
 // Struct+Zlib: the paper's Struct stream compressed with zlib level 9 (docs/design/struct-mapping.md).
-import { DecodeError } from "../errors.ts";
-import { InflateError, zlibCompress, zlibInflate } from "./deflate.ts";
-import { DEFLATE_FACTS } from "./deflateFacts.ts";
-import { compileStruct, type CompiledStruct } from "./struct.ts";
-import type { Codec, CompiledCodec, FormatInfo } from "./types.ts";
-import type { Layout } from "../layout/schema.ts";
+import { DecodeError } from "../../errors.ts";
+import type { Layout } from "../../layout/schema.ts";
+import { InflateError, zlibCompress, zlibInflate } from "../deflate.ts";
+import { DEFLATE_FACTS } from "../deflateFacts.ts";
+import { compileStruct, type CompiledStruct } from "../struct/codec.ts";
+import type { Codec, CompiledCodec, FormatInfo } from "../types.ts";
 
 const FORMAT = "struct-zlib";
 

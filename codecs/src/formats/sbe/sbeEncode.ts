@@ -1,9 +1,4 @@
 // SBE encoder: header, root block at fixed offsets, repeating groups, then var data, in one walk.
-import { EncodeError } from "../../errors.ts";
-import type { TypedRecord } from "../../layout/values.ts";
-import type { FieldSizer } from "../sizer.ts";
-import type { EncodedWithSpans } from "../types.ts";
-import { SlotError } from "./numeric.ts";
 import {
   GROUP_HEADER_BYTES,
   HEADER_BYTES,
@@ -14,8 +9,13 @@ import {
   type SbeScalar,
 } from "./sbePlan.ts";
 import { scalarOps } from "./sbeScalar.ts";
-import { ByteWriter, SpanList } from "./writer.ts";
+import { EncodeError } from "../../errors.ts";
+import type { TypedRecord } from "../../layout/values.ts";
 import { writeUtf8 } from "../../text/utf8.ts";
+import { SlotError } from "../fixed/numeric.ts";
+import { ByteWriter, SpanList } from "../fixed/writer.ts";
+import type { FieldSizer } from "../sizer.ts";
+import type { EncodedWithSpans } from "../types.ts";
 
 const FORMAT = "sbe";
 

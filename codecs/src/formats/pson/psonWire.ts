@@ -12,10 +12,10 @@
 // - Table 1 says bytes switch to a varint at "greater than or equal to 0x1E" while every other
 //   type says "greater than 0x1E"; the text's general rule (31 flags a varint for anything that
 //   does not fit, i.e. above 30) is used for all types.
-import type { ByteWriter } from "./byteWriter.ts";
 import { DecodeError } from "../../errors.ts";
 import type { PlainRecord, PlainValue } from "../../layout/values.ts";
 import { invalidUtf8At, utf8Text } from "../../text/utf8.ts";
+import type { ByteWriter } from "../selfdescribing/byteWriter.ts";
 
 export const PSON_UNSIGNED = 0;
 export const PSON_SIGNED = 1;

@@ -1,15 +1,15 @@
 // CBOR as the paper's Python client writes it (cbor2.dumps of the plain record), built with cbor-x.
 import { Decoder, Encoder } from "cbor-x";
-import { EncodeError } from "../errors.ts";
-import { libraryDecode } from "./decodeFailure.ts";
-import type { Layout } from "../layout/schema.ts";
-import type { PlainValue } from "../layout/values.ts";
-import { ByteWriter } from "./selfdescribing/byteWriter.ts";
-import { checkCbor } from "./selfdescribing/cborCheck.ts";
-import { normalizeDecoded } from "./selfdescribing/decoded.ts";
-import { compileSelfDescribing, type NumHint, type Sink } from "./selfdescribing/plan.ts";
-import type { Codec, CompiledCodec, FormatInfo } from "./types.ts";
-import { hasLoneSurrogate } from "../text/utf8.ts";
+import { checkCbor } from "./cborCheck.ts";
+import { EncodeError } from "../../errors.ts";
+import type { Layout } from "../../layout/schema.ts";
+import type { PlainValue } from "../../layout/values.ts";
+import { hasLoneSurrogate } from "../../text/utf8.ts";
+import { libraryDecode } from "../decodeFailure.ts";
+import { ByteWriter } from "../selfdescribing/byteWriter.ts";
+import { normalizeDecoded } from "../selfdescribing/decoded.ts";
+import { compileSelfDescribing, type NumHint, type Sink } from "../selfdescribing/plan.ts";
+import type { Codec, CompiledCodec, FormatInfo } from "../types.ts";
 
 /**
  * The options under which cbor-x writes what cbor2 writes: no record extension (tag 105), maps

@@ -1,11 +1,5 @@
 // PSON, the Thinger.io format (seed 001): the plain record in header-byte form, written and read here
-// (there is no JavaScript PSON library); wire rules and inferences are in selfdescribing/psonWire.ts.
-import { EncodeError } from "../errors.ts";
-import type { Layout } from "../layout/schema.ts";
-import type { PlainValue } from "../layout/values.ts";
-import { utf8Length } from "../text/bytes.ts";
-import { ByteWriter } from "./selfdescribing/byteWriter.ts";
-import { compileSelfDescribing, type NumHint, type Sink } from "./selfdescribing/plan.ts";
+// (there is no JavaScript PSON library); wire rules and inferences are in psonWire.ts.
 import {
   PSON_ARRAY,
   PSON_BYTES,
@@ -20,8 +14,14 @@ import {
   PSON_UNSIGNED,
   readPson,
   writeHeader,
-} from "./selfdescribing/psonWire.ts";
-import type { Codec, CompiledCodec, FormatInfo } from "./types.ts";
+} from "./psonWire.ts";
+import { EncodeError } from "../../errors.ts";
+import type { Layout } from "../../layout/schema.ts";
+import type { PlainValue } from "../../layout/values.ts";
+import { utf8Length } from "../../text/bytes.ts";
+import { ByteWriter } from "../selfdescribing/byteWriter.ts";
+import { compileSelfDescribing, type NumHint, type Sink } from "../selfdescribing/plan.ts";
+import type { Codec, CompiledCodec, FormatInfo } from "../types.ts";
 
 const info: FormatInfo = {
   id: "pson",

@@ -1,12 +1,12 @@
 // Struct encoder: closures compiled once from the plan, writing through DataView into reused buffers.
+import { isAppended, PREFIX_BYTES, type StructField, type StructNode, type StructPlan } from "./structPlan.ts";
 import { EncodeError } from "../../errors.ts";
 import type { TypedRecord } from "../../layout/values.ts";
+import { writeUtf8 } from "../../text/utf8.ts";
+import { SlotError } from "../fixed/numeric.ts";
+import { ByteWriter, SpanList } from "../fixed/writer.ts";
 import type { FieldSizer } from "../sizer.ts";
 import type { EncodedWithSpans } from "../types.ts";
-import { SlotError } from "./numeric.ts";
-import { isAppended, PREFIX_BYTES, type StructField, type StructNode, type StructPlan } from "./structPlan.ts";
-import { ByteWriter, SpanList } from "./writer.ts";
-import { writeUtf8 } from "../../text/utf8.ts";
 
 const FORMAT = "struct";
 

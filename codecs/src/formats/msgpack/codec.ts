@@ -1,16 +1,16 @@
 // MessagePack as the paper's Python client writes it (msgpack.packb of the plain record, bin type
 // on), built with @msgpack/msgpack.
 import { DecodeError as MsgpackDecodeError, Decoder, Encoder } from "@msgpack/msgpack";
-import { EncodeError } from "../errors.ts";
-import { libraryDecode } from "./decodeFailure.ts";
-import type { Layout } from "../layout/schema.ts";
-import type { PlainValue } from "../layout/values.ts";
-import { ByteWriter } from "./selfdescribing/byteWriter.ts";
-import { normalizeDecoded } from "./selfdescribing/decoded.ts";
-import { checkMsgpack } from "./selfdescribing/msgpackCheck.ts";
-import { compileSelfDescribing, type NumHint, type Sink } from "./selfdescribing/plan.ts";
-import type { Codec, CompiledCodec, FormatInfo } from "./types.ts";
-import { hasLoneSurrogate } from "../text/utf8.ts";
+import { checkMsgpack } from "./msgpackCheck.ts";
+import { EncodeError } from "../../errors.ts";
+import type { Layout } from "../../layout/schema.ts";
+import type { PlainValue } from "../../layout/values.ts";
+import { hasLoneSurrogate } from "../../text/utf8.ts";
+import { libraryDecode } from "../decodeFailure.ts";
+import { ByteWriter } from "../selfdescribing/byteWriter.ts";
+import { normalizeDecoded } from "../selfdescribing/decoded.ts";
+import { compileSelfDescribing, type NumHint, type Sink } from "../selfdescribing/plan.ts";
+import type { Codec, CompiledCodec, FormatInfo } from "../types.ts";
 
 export const MSGPACK_OPTIONS = { useBigInt64: true } as const;
 
