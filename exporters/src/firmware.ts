@@ -150,7 +150,7 @@ export const firmwareOptionsSchema = z.object({
     {
       label: "Seconds between readings",
       description: "How often the firmware reads its sensors and queues a message.",
-      flag: "firmware-interval",
+      flag: "firmware-interval-seconds",
     },
   ),
   board: option(
