@@ -135,6 +135,8 @@ describe("Export page (browser mode)", SCENARIO, () => {
     await page.fill(tid("opt-device-key"), "two words");
     const problem = await page.waitForSelector(tid("opt-device-key-problem"));
     expect(await problem.textContent()).toBe("must be * or 1–128 of A–Z a–z 0–9 . _ : -");
+    expect(await page.locator(tid("export-error")).textContent()).toContain("an option below was refused");
+    await problem.scrollIntoViewIfNeeded();
     await screenshot(page, "26-export-options");
     await page.fill(tid("opt-device-key"), "dev-7");
     await page.waitForSelector(tid("opt-device-key-problem"), { state: "detached" });

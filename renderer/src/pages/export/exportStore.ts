@@ -149,7 +149,12 @@ export async function regenerate(): Promise<void> {
     });
   } catch (e) {
     const err = asHostError(e);
-    set({ generating: false, error: err.describe(), optionErrors: optionErrorsOf(err.issues) });
+    const optionErrors = optionErrorsOf(err.issues);
+    // the reason itself stands under the option; the banner says why the files did not change
+    const error = Object.keys(optionErrors).length
+      ? "The files were not generated again: an option below was refused."
+      : err.describe();
+    set({ generating: false, error, optionErrors });
   }
 }
 
