@@ -23,9 +23,6 @@ export interface OptionMeta {
 /** An exporter's options: one object of options, none of them required (each has a default or means something when left out). */
 export type OptionsSchema = z.ZodObject;
 
-/** No options. */
-export const NO_OPTIONS = z.object({});
-
 /** One option: its schema with the label, sentence and flag a form and a CLI need. */
 export function option<T extends z.ZodType>(schema: T, meta: OptionMeta): T {
   return schema.meta({ ...meta });
