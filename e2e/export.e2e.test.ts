@@ -89,8 +89,8 @@ describe("Export page (browser mode)", SCENARIO, () => {
     await screenshot(page, "22-export-empty");
     await page.click(tid("export-item-network-decoders"));
     await page.waitForSelector(tid("export-file-network/ttn-v3/ContainerData-struct.js"));
-    await page.click(tid("opt-servers-chirpstack"));
-    await page.click(tid("opt-servers-ts013"));
+    await page.click(tid("opt-network-servers-chirpstack"));
+    await page.click(tid("opt-network-servers-ts013"));
     await page.waitForFunction(() => document.querySelectorAll('[data-testid^="export-file-"]').length === 3);
 
     await page.click(tid("theme-toggle"));
@@ -99,6 +99,65 @@ describe("Export page (browser mode)", SCENARIO, () => {
     await screenshot(page, "23-export-dark-decoder");
     await page.click(tid("theme-toggle"));
     expect(errors).toEqual([]);
+  });
+
+  it("draws the chosen exports' options from their schemas and shows a refused value under its field", async () => {
+    const { page, errors } = await s.open({ width: 1440, height: 1300 });
+    await page.waitForSelector(tid("start-screen"));
+    await openPreset(page, "paper");
+    await page.click(tid("nav-export"));
+    await page.waitForSelector(tid("export-file-ContainerData.sbe.xml"), { timeout: 60_000 });
+    await page.getByRole("button", { name: "None", exact: true }).click();
+    await page.waitForSelector(tid("export-empty"));
+    expect(await page.locator(".export-options").count()).toBe(0);
+    await page.click(tid("export-item-decoder-config"));
+    await page.click(tid("export-item-firmware-esp32"));
+    await page.waitForSelector(tid("export-file-decoder-service/ContainerData.decoder.json"));
+    // every option the host lists for the two exports has its field, defaults shown
+    const list = (await hostCall("exports.list", {})) as Array<{ id: string; options: Array<{ flag: string }> }>;
+    for (const id of ["decoder-config", "firmware-esp32"])
+      for (const o of list.find((e) => e.id === id)!.options) await page.waitForSelector(tid(`opt-${o.flag}`));
+    expect(await page.locator(tid("opt-firmware-format")).inputValue()).toBe("protobuf");
+    expect(await page.locator(tid("opt-firmware-interval-seconds")).inputValue()).toBe("600");
+
+    // the firmware's board reaches its platformio.ini
+    await page.fill(tid("opt-firmware-board"), "esp32-s3-devkitc-1");
+    await page.selectOption(tid("opt-firmware-format"), "bitpacked");
+    await page.click(tid("export-file-container_data_esp32/platformio.ini"));
+    await page.waitForFunction(() => {
+      const code = document.querySelector(
+        '[data-testid="preview-code"][data-path="container_data_esp32/platformio.ini"]',
+      );
+      return code?.textContent?.includes("board = esp32-s3-devkitc-1") && code.textContent.includes("bit-packed");
+    });
+
+    // a device key the decoder service would refuse: the reason under the field, the files not replaced
+    await page.fill(tid("opt-device-key"), "two words");
+    const problem = await page.waitForSelector(tid("opt-device-key-problem"));
+    expect(await problem.textContent()).toBe("must be * or 1–128 of A–Z a–z 0–9 . _ : -");
+    expect(await page.locator(tid("export-error")).textContent()).toContain("an option below was refused");
+    await problem.scrollIntoViewIfNeeded();
+    await screenshot(page, "26-export-options");
+    await page.fill(tid("opt-device-key"), "dev-7");
+    await page.waitForSelector(tid("opt-device-key-problem"), { state: "detached" });
+    await page.click(tid("export-file-decoder-service/ContainerData.decoder.json"));
+    await page.waitForFunction(() =>
+      document.querySelector('[data-testid="preview-code"]')?.textContent?.includes('"deviceKey": "dev-7"'),
+    );
+
+    // the host's own boundary: a bad option over HTTP is a 400 with the reason, never a 500
+    const res = await fetch(`${s.server.origin}/api/call/exports.generate`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-satpayload-token": s.server.token },
+      body: JSON.stringify({ layout: paperPreset, exporterIds: ["kaitai"], options: { kaitaiFormats: ["xml"] } }),
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({
+      code: "bad_request",
+      issues: [{ path: "options.kaitaiFormats", message: 'has "xml", which is not one of struct, bitpacked' }],
+    });
+    // the refused request of the form logged nothing unexpected in the page
+    expect(errors.filter((e) => !/status of 400/.test(e))).toEqual([]);
   });
 
   it("compares two saved versions on the evolution tab", async () => {

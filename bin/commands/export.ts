@@ -1,22 +1,29 @@
 // `satpayload export`: the layout's code and schema exports (.proto, nanopb, C packers, SBE XML,
 // Kaitai, network-server decoders, JSON Schema, decoder-service config) into a folder or a zip.
 import path from "node:path";
-import { EXPORTERS, runExports, UnknownExporterError, zipFiles } from "#exporters";
+import { EXPORTERS, ExportOptionError, runExports, UnknownExporterError, zipFiles } from "#exporters";
 import { ExportFolderError, writeExportFile, writeExportFolder } from "#host/exports/folder.ts";
 import { InputError, LAYOUT_FLAGS, loadLayout, parseFlags, table, UsageError, write } from "./common.ts";
+import {
+  exportOptionFlags,
+  exportOptionsHelp,
+  optionFlagError,
+  optionsFromFlags,
+  unusedOptionFlags,
+} from "./exportOptions.ts";
 
 export const EXPORT_SCHEMA = "satpayload.export/1";
 
 export const exportHelp = `satpayload export --layout FILE | --preset ID (--out DIR | --zip FILE) [--only ID...] [--json]
-                  [--device-key KEY] [--service-format FORMAT] [--firmware-format protobuf|struct|struct-zlib|bitpacked]
-                  [--network-servers ttn,chirpstack,ts013]
-                  [--network-formats struct,bitpacked,sbe] [--kaitai-formats struct,bitpacked]
+                  [export options]
   Writes the layout's exports (all, or the --only ones) into DIR or one zip file. Exports:
 ${EXPORTERS.map((e) => `    ${e.id.padEnd(18)} ${e.label}`).join("\n")}
   An export the layout cannot be expressed in is reported on stderr; with --only it is an error (exit 1).
+  Export options (a list takes commas or a repeated flag; a bad value is a usage error, exit 2):
+${exportOptionsHelp()}
 `;
 
-const list = (v: string[] | undefined) =>
+const idList = (v: string[] | undefined) =>
   v
     ?.flatMap((x) => x.split(","))
     .map((s) => s.trim())
@@ -29,31 +36,22 @@ export async function exportCommand(argv: string[]): Promise<void> {
     zip: { type: "string" },
     only: { type: "string", multiple: true },
     json: { type: "boolean", default: false },
-    "device-key": { type: "string" },
-    "service-format": { type: "string" },
-    "firmware-format": { type: "string" },
-    "network-servers": { type: "string", multiple: true },
-    "network-formats": { type: "string", multiple: true },
-    "kaitai-formats": { type: "string", multiple: true },
+    ...exportOptionFlags(),
   });
   if ((flags.out === undefined) === (flags.zip === undefined))
     throw new UsageError("give exactly one of --out DIR or --zip FILE");
   const { layout } = loadLayout(flags);
-  const ids = list(flags.only) ?? [];
-  const options: Record<string, unknown> = {};
-  if (flags["device-key"] !== undefined) options.deviceKey = flags["device-key"];
-  if (flags["service-format"] !== undefined) options.serviceFormat = flags["service-format"];
-  if (flags["firmware-format"] !== undefined) options.format = flags["firmware-format"];
-  if (flags["network-servers"]) options.servers = list(flags["network-servers"]);
-  if (flags["network-formats"]) options.decoderFormats = list(flags["network-formats"]);
-  if (flags["kaitai-formats"]) options.kaitaiFormats = list(flags["kaitai-formats"]);
+  const ids = idList(flags.only) ?? [];
+  const options = optionsFromFlags(flags);
   let result;
   try {
     result = runExports(layout, ids, options);
   } catch (e) {
     if (e instanceof UnknownExporterError) throw new UsageError(e.message);
+    if (e instanceof ExportOptionError) throw optionFlagError(e);
     throw e;
   }
+  for (const note of unusedOptionFlags(options, ids)) process.stderr.write(`satpayload: ${note}\n`);
   for (const p of result.problems)
     process.stderr.write(`satpayload: ${ids.length ? "" : "skipped "}${p.exporter}: ${p.message}\n`);
   let where: string;

@@ -1,7 +1,8 @@
 // The decoder service's layout config: one JSON file telling it which devices send which layout in
 // which wire format. The service loads it with parseDecoderConfig (the same validation as here).
 import { z } from "zod";
-import { codecFor, FORMAT_IDS, type FormatId, isFormatId, type Layout, LayoutError, parseLayout } from "#codecs";
+import { codecFor, FORMAT_IDS, type FormatId, type Layout, LayoutError, parseLayout } from "#codecs";
+import { formatChoice, formatLabels, option } from "./options.ts";
 import type { Exporter, ExportFile } from "./types.ts";
 
 export const DECODER_CONFIG_SCHEMA = "satpayload.decoder-config/1";
@@ -71,23 +72,26 @@ export function generateDecoderConfig(
   ];
 }
 
-export const decoderConfigExporter: Exporter = {
+export const decoderConfigOptions = z.object({
+  // "serviceFormat": a plain "format" option belongs to the firmware export (what the device encodes)
+  serviceFormat: option(formatChoice(FORMAT_IDS).default("protobuf"), {
+    label: "Devices send",
+    description: "The wire format the devices send, which the decoder service decodes.",
+    flag: "service-format",
+    choiceLabels: formatLabels(FORMAT_IDS),
+  }),
+  deviceKey: option(deviceKey.default(DEFAULT_DEVICE_KEY), {
+    label: "Device key",
+    description: "Matched against the uplink's device id (DevEUI, terminal id …); * matches every device.",
+    flag: "device-key",
+  }),
+});
+
+export const decoderConfigExporter: Exporter<typeof decoderConfigOptions> = {
   id: "decoder-config",
   label: "Decoder service config",
   description:
     "The JSON file the decoder service loads: the layout, the wire format the devices send and which devices it applies to.",
-  generate: (layout, options) => {
-    // "serviceFormat": a plain "format" option belongs to the firmware export (what the device encodes)
-    const wanted = options?.serviceFormat;
-    const format = typeof wanted === "string" && isFormatId(wanted) ? wanted : undefined;
-    if (typeof wanted === "string" && !format)
-      throw new LayoutError([
-        { path: "serviceFormat", message: `"${wanted}" is not a format (${FORMAT_IDS.join(", ")})` },
-      ]);
-    const key = typeof options?.deviceKey === "string" ? options.deviceKey : undefined;
-    return generateDecoderConfig(layout, {
-      ...(format ? { format } : {}),
-      ...(key !== undefined ? { deviceKey: key } : {}),
-    });
-  },
+  options: decoderConfigOptions,
+  generate: (layout, o) => generateDecoderConfig(layout, { format: o.serviceFormat, deviceKey: o.deviceKey }),
 };

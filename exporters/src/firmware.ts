@@ -3,6 +3,7 @@
 // Astronode S uplink over the shared C framing of firmware/astronode-c, and a host build of the same
 // portable C. exporters/test/c/firmware.test.ts builds that host part and runs it against the
 // studio's module simulator.
+import { z } from "zod";
 import type { Layout } from "#codecs";
 import { bitpackedPlan, planStruct } from "#codecs/plans";
 import { ASTRONODE_C, ASTRONODE_H } from "#firmware/templates/astronodeC.generated.ts";
@@ -25,49 +26,8 @@ import { generatedNote, typesHeaderName } from "./c/typesHeader.ts";
 import { bitsNames, generateCBitpacked } from "./cBitpacked.ts";
 import { generateCStruct, generateCStructZlib, structNames, zlibBound } from "./cStruct.ts";
 import { generateNanopb, generateNanopbPacker, nanopbNames } from "./nanopb.ts";
-import { ExportOptionError, type ExportFile, type Exporter } from "./types.ts";
-
-export const FIRMWARE_FORMATS = ["protobuf", "struct", "struct-zlib", "bitpacked"] as const;
-export type FirmwareFormat = (typeof FIRMWARE_FORMATS)[number];
-
-export interface FirmwareOptions {
-  format: FirmwareFormat;
-  /** seconds between readings (default 600) */
-  intervalSeconds: number;
-  /** PlatformIO board id (default esp32dev) */
-  board: string;
-  /** ESP32 pins of the module UART (default 16 / 17, Serial2 on a DevKitC) */
-  rxPin: number;
-  txPin: number;
-}
-
-const DEFAULTS: FirmwareOptions = { format: "protobuf", intervalSeconds: 600, board: "esp32dev", rxPin: 16, txPin: 17 };
-
-/** Validates untrusted options (from the UI or the CLI); throws ExportOptionError naming the option. */
-export function firmwareOptions(raw: Record<string, unknown> = {}): FirmwareOptions {
-  const o = { ...DEFAULTS };
-  const int = (key: "intervalSeconds" | "rxPin" | "txPin", lo: number, hi: number) => {
-    const v = raw[key];
-    if (v === undefined) return;
-    if (typeof v !== "number" || !Number.isInteger(v) || v < lo || v > hi)
-      throw new ExportOptionError(key, `must be a whole number from ${lo} to ${hi}`);
-    o[key] = v;
-  };
-  if (raw.format !== undefined) {
-    if (!(FIRMWARE_FORMATS as readonly unknown[]).includes(raw.format))
-      throw new ExportOptionError("format", `must be one of ${FIRMWARE_FORMATS.join(", ")}`);
-    o.format = raw.format as FirmwareFormat;
-  }
-  if (raw.board !== undefined) {
-    if (typeof raw.board !== "string" || !/^[A-Za-z0-9_.-]{1,64}$/.test(raw.board))
-      throw new ExportOptionError("board", "must be a PlatformIO board id such as esp32dev");
-    o.board = raw.board;
-  }
-  int("intervalSeconds", 1, 86400 * 7);
-  int("rxPin", 0, 48);
-  int("txPin", 0, 48);
-  return o;
-}
+import { flaggedFormats, formatChoice, formatLabels, option, parseOptions } from "./options.ts";
+import type { ExportFile, Exporter } from "./types.ts";
 
 interface Codec {
   label: string;
@@ -86,91 +46,141 @@ interface Codec {
   notes: string[];
 }
 
-function codecFiles(layout: Layout, m: CModel, format: FirmwareFormat): Codec {
-  const none = { env: [], buildFlags: "", hostSources: [], hostCflags: "", hostLibs: "", notes: [] };
-  switch (format) {
-    case "struct": {
-      const n = structNames(m);
-      return {
-        ...none,
-        label: "Struct",
-        files: generateCStruct(layout, "src/"),
-        header: n.header,
-        pack: n.pack,
-        maxSize: planStruct(layout).maxSize,
-        hostSources: [`src/${n.source}`],
-      };
-    }
-    case "struct-zlib": {
-      const n = structNames(m);
-      return {
-        label: "Struct+Zlib",
-        files: generateCStructZlib(layout, "src/"),
-        header: n.zlibHeader,
-        pack: n.zlibPack,
-        maxSize: zlibBound(planStruct(layout).maxSize),
-        env: [
-          "; deflate on the ESP32: miniz (zlib-compatible mz_compress2). Sizes can differ from zlib 1.2.13's by a few",
-          "; bytes; for the exact bytes the studio models, put zlib 1.2.13 into lib/zlib and drop -DSATPAYLOAD_USE_MINIZ",
-          "lib_deps = https://github.com/richgel999/miniz/releases/download/3.0.2/miniz-3.0.2.zip",
-        ],
-        buildFlags: "-DSATPAYLOAD_USE_MINIZ",
-        hostSources: [`src/${n.source}`, `src/${n.zlibSource}`],
-        hostCflags: "",
-        hostLibs: "-lz",
-        notes: [
-          "### Deflate",
-          "",
-          "The message is the Struct stream compressed at level 9 with the zlib wrapper, exactly what",
-          "Python's `zlib.compress(data, 9)` and zlib's `compress2(…, 9)` produce. The studio's sizes are",
-          "zlib 1.2.13's. On the ESP32 this project links miniz (`mz_compress2`, zlib-compatible output)",
-          "because the Arduino core ships no zlib: every message is valid zlib, but miniz finds other",
-          "matches, so a message can be a few bytes longer or shorter than the studio predicts. To send",
-          "exactly the modelled bytes, add zlib 1.2.13's sources as `lib/zlib` and remove",
-          "`-DSATPAYLOAD_USE_MINIZ` and the miniz `lib_deps` line. zlib needs about 262 KiB of heap while",
-          "compressing at level 9 (memLevel 8, window 15), so use a board with PSRAM for that.",
-          "",
-        ],
-      };
-    }
-    case "bitpacked": {
-      const n = bitsNames(m);
-      return {
-        ...none,
-        label: "bit-packed",
-        files: generateCBitpacked(layout, "src/"),
-        header: n.header,
-        pack: n.pack,
-        maxSize: bitpackedPlan(layout).maxBytes,
-        hostSources: [`src/${n.source}`],
-      };
-    }
-    case "protobuf": {
-      const n = nanopbNames(layout);
-      return {
-        label: "Protocol Buffers (nanopb)",
-        files: [...generateNanopb(layout, "proto/"), ...generateNanopbPacker(layout, "src/")],
-        header: `${m.prefix}_pb_pack.h`,
-        pack: `pack_${m.prefix}_pb`,
-        maxSize: 0,
-        env: ["lib_deps = nanopb/Nanopb@^0.4.7", `custom_nanopb_protos = +<proto/${n.proto}>`],
-        buildFlags: "",
-        hostSources: [`src/${m.prefix}_pb_pack.c`, n.pbSource],
-        hostCflags: "",
-        hostLibs: "-lprotobuf-nanopb",
-        hostNanopb: { proto: n.proto, options: n.options, outputs: [n.pbSource, n.pbHeader] },
-        notes: [
-          "### nanopb",
-          "",
-          `\`proto/${n.proto}\` is the layout's proto3 schema and \`proto/${n.options}\` its nanopb options (static sizes from`,
-          "the layout). PlatformIO's Nanopb library runs the generator at build time (`custom_nanopb_protos`).",
-          `\`make -C host\` runs \`nanopb_generator\` on it and writes \`host/${n.pbSource}\` / \`host/${n.pbHeader}\` itself; it needs nanopb`,
-          "(`pip install nanopb`, or Debian/Ubuntu: `apt install nanopb libnanopb-dev`) and says so when it is missing.",
-          "",
-        ],
-      };
-    }
-  }
+const none = { env: [], buildFlags: "", hostSources: [], hostCflags: "", hostLibs: "", notes: [] };
+
+/** The encoder of each format the firmware can send; which formats it accepts is their `exports.firmware` flag. */
+const CODEC_OF = {
+  struct: (layout: Layout, m: CModel): Codec => {
+    const n = structNames(m);
+    return {
+      ...none,
+      label: "Struct",
+      files: generateCStruct(layout, "src/"),
+      header: n.header,
+      pack: n.pack,
+      maxSize: planStruct(layout).maxSize,
+      hostSources: [`src/${n.source}`],
+    };
+  },
+  "struct-zlib": (layout: Layout, m: CModel): Codec => {
+    const n = structNames(m);
+    return {
+      label: "Struct+Zlib",
+      files: generateCStructZlib(layout, "src/"),
+      header: n.zlibHeader,
+      pack: n.zlibPack,
+      maxSize: zlibBound(planStruct(layout).maxSize),
+      env: [
+        "; deflate on the ESP32: miniz (zlib-compatible mz_compress2). Sizes can differ from zlib 1.2.13's by a few",
+        "; bytes; for the exact bytes the studio models, put zlib 1.2.13 into lib/zlib and drop -DSATPAYLOAD_USE_MINIZ",
+        "lib_deps = https://github.com/richgel999/miniz/releases/download/3.0.2/miniz-3.0.2.zip",
+      ],
+      buildFlags: "-DSATPAYLOAD_USE_MINIZ",
+      hostSources: [`src/${n.source}`, `src/${n.zlibSource}`],
+      hostCflags: "",
+      hostLibs: "-lz",
+      notes: [
+        "### Deflate",
+        "",
+        "The message is the Struct stream compressed at level 9 with the zlib wrapper, exactly what",
+        "Python's `zlib.compress(data, 9)` and zlib's `compress2(…, 9)` produce. The studio's sizes are",
+        "zlib 1.2.13's. On the ESP32 this project links miniz (`mz_compress2`, zlib-compatible output)",
+        "because the Arduino core ships no zlib: every message is valid zlib, but miniz finds other",
+        "matches, so a message can be a few bytes longer or shorter than the studio predicts. To send",
+        "exactly the modelled bytes, add zlib 1.2.13's sources as `lib/zlib` and remove",
+        "`-DSATPAYLOAD_USE_MINIZ` and the miniz `lib_deps` line. zlib needs about 262 KiB of heap while",
+        "compressing at level 9 (memLevel 8, window 15), so use a board with PSRAM for that.",
+        "",
+      ],
+    };
+  },
+  bitpacked: (layout: Layout, m: CModel): Codec => {
+    const n = bitsNames(m);
+    return {
+      ...none,
+      label: "bit-packed",
+      files: generateCBitpacked(layout, "src/"),
+      header: n.header,
+      pack: n.pack,
+      maxSize: bitpackedPlan(layout).maxBytes,
+      hostSources: [`src/${n.source}`],
+    };
+  },
+  protobuf: (layout: Layout, m: CModel): Codec => {
+    const n = nanopbNames(layout);
+    return {
+      label: "Protocol Buffers (nanopb)",
+      files: [...generateNanopb(layout, "proto/"), ...generateNanopbPacker(layout, "src/")],
+      header: `${m.prefix}_pb_pack.h`,
+      pack: `pack_${m.prefix}_pb`,
+      maxSize: 0,
+      env: ["lib_deps = nanopb/Nanopb@^0.4.7", `custom_nanopb_protos = +<proto/${n.proto}>`],
+      buildFlags: "",
+      hostSources: [`src/${m.prefix}_pb_pack.c`, n.pbSource],
+      hostCflags: "",
+      hostLibs: "-lprotobuf-nanopb",
+      hostNanopb: { proto: n.proto, options: n.options, outputs: [n.pbSource, n.pbHeader] },
+      notes: [
+        "### nanopb",
+        "",
+        `\`proto/${n.proto}\` is the layout's proto3 schema and \`proto/${n.options}\` its nanopb options (static sizes from`,
+        "the layout). PlatformIO's Nanopb library runs the generator at build time (`custom_nanopb_protos`).",
+        `\`make -C host\` runs \`nanopb_generator\` on it and writes \`host/${n.pbSource}\` / \`host/${n.pbHeader}\` itself; it needs nanopb`,
+        "(`pip install nanopb`, or Debian/Ubuntu: `apt install nanopb libnanopb-dev`) and says so when it is missing.",
+        "",
+      ],
+    };
+  },
+};
+const FIRMWARE_FORMATS = flaggedFormats("firmware", CODEC_OF);
+
+export const firmwareOptionsSchema = z.object({
+  format: option(formatChoice(FIRMWARE_FORMATS).default("protobuf"), {
+    label: "Firmware encodes",
+    description: "The wire format the firmware encodes its readings in.",
+    flag: "firmware-format",
+    choiceLabels: formatLabels(FIRMWARE_FORMATS),
+  }),
+  intervalSeconds: option(
+    z
+      .int()
+      .min(1)
+      .max(86400 * 7)
+      .default(600),
+    {
+      label: "Seconds between readings",
+      description: "How often the firmware reads its sensors and queues a message.",
+      flag: "firmware-interval-seconds",
+    },
+  ),
+  board: option(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_.-]{1,64}$/, "must be a PlatformIO board id such as esp32dev")
+      .default("esp32dev"),
+    {
+      label: "PlatformIO board",
+      description: "The PlatformIO board id the project builds for.",
+      flag: "firmware-board",
+    },
+  ),
+  rxPin: option(z.int().min(0).max(48).default(16), {
+    label: "Module UART RX pin",
+    description: "The ESP32 GPIO the Astronode's TX is wired to (16: Serial2 on a DevKitC).",
+    flag: "firmware-rx-pin",
+  }),
+  txPin: option(z.int().min(0).max(48).default(17), {
+    label: "Module UART TX pin",
+    description: "The ESP32 GPIO the Astronode's RX is wired to (17: Serial2 on a DevKitC).",
+    flag: "firmware-tx-pin",
+  }),
+});
+export type FirmwareOptions = z.output<typeof firmwareOptionsSchema>;
+export type FirmwareFormat = FirmwareOptions["format"];
+
+/** Validates untrusted options (from the UI or the CLI); throws ExportOptionError naming the option. */
+export function firmwareOptions(raw: Record<string, unknown> = {}): FirmwareOptions {
+  return parseOptions(firmwareOptionsSchema, raw);
 }
 
 function appFiles(layout: Layout, m: CModel, codec: Codec, format: FirmwareFormat): ExportFile[] {
@@ -294,11 +304,14 @@ function appFiles(layout: Layout, m: CModel, codec: Codec, format: FirmwareForma
   ];
 }
 
-/** Every file of the project; paths are relative to its root, prefixed with `dir`. */
+/** Every file of the project for untrusted options (validated first); paths are relative to its root, prefixed with `dir`. */
 export function generateFirmware(layout: Layout, options: Record<string, unknown> = {}, dir = ""): ExportFile[] {
-  const o = firmwareOptions(options);
+  return firmwareProject(layout, firmwareOptions(options), dir);
+}
+
+function firmwareProject(layout: Layout, o: FirmwareOptions, dir: string): ExportFile[] {
   const m = cModel(layout);
-  const codec = codecFiles(layout, m, o.format);
+  const codec = CODEC_OF[o.format](layout, m);
   const params: ProjectParams = {
     title: layout.name,
     formatLabel: codec.label,
@@ -331,18 +344,12 @@ export function generateFirmware(layout: Layout, options: Record<string, unknown
   return dir ? files.map((f) => ({ ...f, path: `${dir}${f.path}` })) : files;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-
-export const firmwareExporter: Exporter = {
+export const firmwareExporter: Exporter<typeof firmwareOptionsSchema> = {
   id: "firmware-esp32",
   label: "ESP32 firmware (PlatformIO + Arduino)",
   description:
-    "A PlatformIO project (in <msg>_esp32/) that simulates the fields, encodes them (nanopb for Protobuf, the generated C packers otherwise), enqueues them on an Astronode S over its serial protocol, handles BUFFER_FULL, acknowledgements and resets, and prints what it sent. Options, in options.firmware (or at the top level): format (protobuf | struct | struct-zlib | bitpacked), intervalSeconds, board, rxPin, txPin.",
-  // its own folder, so it sits beside the other exports in one tree or zip; options may be namespaced
-  generate: (layout, options = {}) =>
-    generateFirmware(
-      layout,
-      isRecord(options.firmware) ? options.firmware : options,
-      `${cModel(layout).prefix}_esp32/`,
-    ),
+    "A PlatformIO project (in <msg>_esp32/) that simulates the fields, encodes them (nanopb for Protobuf, the generated C packers otherwise), enqueues them on an Astronode S over its serial protocol, handles BUFFER_FULL, acknowledgements and resets, and prints what it sent.",
+  options: firmwareOptionsSchema,
+  // its own folder, so it sits beside the other exports in one tree or zip
+  generate: (layout, options) => firmwareProject(layout, options, `${cModel(layout).prefix}_esp32/`),
 };

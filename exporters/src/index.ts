@@ -5,12 +5,15 @@
 export {
   EXPORTERS,
   UnknownExporterError,
+  exportOptionFields,
   runExports,
   type ExportFile,
   type ExportProblem,
   type ExportResult,
   type Exporter,
 } from "./registry.ts";
+export type { OptionField } from "./options.ts";
+export { ExportOptionError } from "./types.ts";
 export { generateProto } from "./proto.ts";
 export { generateSbeXml } from "./sbeXml.ts";
 export { safeArchivePath, zipFiles } from "./zip.ts";

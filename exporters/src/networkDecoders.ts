@@ -1,12 +1,17 @@
 // JavaScript payload decoders for LoRaWAN network servers (The Things Stack v3, ChirpStack v4 and the
 // LoRa Alliance TS013 payload codec API): bytes from our Struct, bit-packed or SBE encoders in, the
 // decoded record in its plain JSON form (json/record.ts) out. Self-contained ES5, no require.
+import { z } from "zod";
 import { type Layout, LayoutError } from "#codecs";
-import { DECODER_FORMATS, decoderProgram, type DecoderFormat } from "./net/program.ts";
+import { decoderProgram, type DecoderFormat, PROGRAM_OF } from "./net/program.ts";
 import { RUNTIME_BITS, RUNTIME_BYTES, RUNTIME_COMMON, RUNTIME_SBE, RUNTIME_STRUCT } from "./net/runtime.ts";
+import { flaggedFormats, formatChoice, formatLabels, option } from "./options.ts";
 import type { Exporter, ExportFile } from "./types.ts";
 
-export { DECODER_FORMATS, type DecoderFormat } from "./net/program.ts";
+export type { DecoderFormat } from "./net/program.ts";
+
+/** The formats flagged `exports.networkDecoder`, in registry order. */
+export const DECODER_FORMATS = flaggedFormats("networkDecoder", PROGRAM_OF);
 
 export const NETWORK_SERVERS = ["ttn", "chirpstack", "ts013"] as const;
 export type NetworkServer = (typeof NETWORK_SERVERS)[number];
@@ -107,11 +112,6 @@ export function networkDecoderSource(layout: Layout, format: DecoderFormat, serv
   return head + body;
 }
 
-function pick<T extends string>(value: unknown, all: readonly T[]): T[] | undefined {
-  if (!Array.isArray(value)) return undefined;
-  return all.filter((x) => value.includes(x));
-}
-
 export function generateNetworkDecoders(
   layout: Layout,
   opts: { formats?: readonly DecoderFormat[]; servers?: readonly NetworkServer[] } = {},
@@ -138,16 +138,35 @@ export function generateNetworkDecoders(
   return files;
 }
 
-export const networkDecodersExporter: Exporter = {
+export const networkDecodersOptions = z.object({
+  servers: option(
+    z
+      .array(z.enum(NETWORK_SERVERS))
+      .min(1)
+      .default([...NETWORK_SERVERS]),
+    {
+      label: "Network servers",
+      description: "The LoRaWAN network servers to write a decoder for.",
+      flag: "network-servers",
+      choiceLabels: { ttn: "TTN v3", chirpstack: "ChirpStack v4", ts013: "TS013" },
+    },
+  ),
+  // no default: left out, the formats the layout cannot be written in are skipped; named, they must all work
+  decoderFormats: option(z.array(formatChoice(DECODER_FORMATS)).min(1).optional(), {
+    label: "Decoders for the bytes of",
+    description: "The wire formats the decoders read.",
+    flag: "network-formats",
+    choiceLabels: formatLabels(DECODER_FORMATS),
+    unset: "every one the layout can be written in",
+  }),
+});
+
+export const networkDecodersExporter: Exporter<typeof networkDecodersOptions> = {
   id: "network-decoders",
   label: "LoRaWAN network decoders",
   description:
     "TTN v3, ChirpStack v4 and TS013 JavaScript decoders for the Struct, bit-packed and SBE bytes, returning the record as JSON.",
-  generate: (layout, options) =>
-    generateNetworkDecoders(layout, {
-      ...(pick(options?.decoderFormats, DECODER_FORMATS)
-        ? { formats: pick(options?.decoderFormats, DECODER_FORMATS)! }
-        : {}),
-      ...(pick(options?.servers, NETWORK_SERVERS) ? { servers: pick(options?.servers, NETWORK_SERVERS)! } : {}),
-    }),
+  options: networkDecodersOptions,
+  generate: (layout, { servers, decoderFormats }) =>
+    generateNetworkDecoders(layout, { servers, ...(decoderFormats ? { formats: decoderFormats } : {}) }),
 };

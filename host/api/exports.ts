@@ -34,10 +34,30 @@ const problem = z.object({
   issues: z.array(z.object({ path: z.string(), message: z.string() })),
 });
 
+/** One option of an export as the Export page's form draws it (exporters/src/options.ts derives it from the schema). */
+const optionField = z.object({
+  key: z.string(),
+  flag: z.string(),
+  label: z.string(),
+  description: z.string(),
+  kind: z.enum(["choice", "choices", "text", "integer", "number", "boolean"]),
+  choices: z.array(z.object({ value: z.string(), label: z.string() })).optional(),
+  default: z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]).optional(),
+  unset: z.string().optional(),
+  min: z.number().optional(),
+  max: z.number().optional(),
+  minItems: z.number().optional(),
+  maxLength: z.number().optional(),
+  pattern: z.string().optional(),
+});
+
 export const exportsMethods = {
+  /** every export with its options; a bad option value in the other methods is a bad_request whose issue path is `options.<key>` */
   "exports.list": {
     req: z.object({}),
-    res: z.array(z.object({ id: z.string(), label: z.string(), description: z.string() })),
+    res: z.array(
+      z.object({ id: z.string(), label: z.string(), description: z.string(), options: z.array(optionField) }),
+    ),
   },
   "exports.generate": {
     req: exportRequest,

@@ -1,7 +1,15 @@
 // The Export page's host side: runs the codecs' export registry for a project or a posted layout.
 import path from "node:path";
 import { type Layout, parseLayout } from "#codecs";
-import { EXPORTERS, type ExportResult, runExports, UnknownExporterError, zipFiles } from "#exporters";
+import {
+  EXPORTERS,
+  exportOptionFields,
+  ExportOptionError,
+  type ExportResult,
+  runExports,
+  UnknownExporterError,
+  zipFiles,
+} from "#exporters";
 import type { ProjectStore } from "../db/projects.ts";
 import { HostError } from "../errors.ts";
 import type { HandlerMap, Parsed } from "./dispatch.ts";
@@ -19,11 +27,22 @@ export function createExportsHandlers({ store }: { store: ProjectStore }): Expor
       return { layout, result: runExports(layout, req.exporterIds, req.options) };
     } catch (e) {
       if (e instanceof UnknownExporterError) throw new HostError("bad_request", e.message);
+      // the form shows the reason next to the option it names
+      if (e instanceof ExportOptionError)
+        throw new HostError("bad_request", e.message, [{ path: `options.${e.option}`, message: e.reason }]);
       throw e;
     }
   };
   return {
-    "exports.list": () => EXPORTERS.map((e) => ({ id: e.id, label: e.label, description: e.description })),
+    "exports.list": () => {
+      const fields = exportOptionFields();
+      return EXPORTERS.map((e) => ({
+        id: e.id,
+        label: e.label,
+        description: e.description,
+        options: fields.filter((f) => f.exporter === e.id).map(({ exporter: _, ...f }) => f),
+      }));
+    },
     "exports.generate": (req) => run(req).result,
     "exports.saveToFolder": async (req) => {
       if (!path.isAbsolute(req.path)) throw new HostError("bad_request", `"${req.path}" is not an absolute path`);

@@ -20,9 +20,6 @@ import {
   type StructNode,
 } from "#codecs/plans";
 
-export const DECODER_FORMATS = ["struct", "bitpacked", "sbe"] as const;
-export type DecoderFormat = (typeof DECODER_FORMATS)[number];
-
 type Obj = { [key: string]: unknown };
 
 /** The typed value a scalar decodes to, and what output needs to write it. */
@@ -288,14 +285,11 @@ function bitsProgram(layout: Layout): Obj {
   return { f: "bitpacked", fs: bitsFields(layoutSpecs(layout)) };
 }
 
+/** The program of each wire format the decoders read; which formats they accept is their `exports.networkDecoder` flag. */
+export const PROGRAM_OF = { struct: structProgram, sbe: sbeProgram, bitpacked: bitsProgram };
+export type DecoderFormat = keyof typeof PROGRAM_OF;
+
 /** Throws LayoutError when the layout cannot be expressed in the format (as its codec would). */
 export function decoderProgram(layout: Layout, format: DecoderFormat): Obj {
-  switch (format) {
-    case "struct":
-      return structProgram(layout);
-    case "sbe":
-      return sbeProgram(layout);
-    case "bitpacked":
-      return bitsProgram(layout);
-  }
+  return PROGRAM_OF[format](layout);
 }

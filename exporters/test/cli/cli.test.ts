@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { paperPreset, parseLayout } from "#codecs";
 import { runOwned } from "#codecs-test/helpers/processes/run.ts";
 import { referencePython, repoRoot } from "#codecs-test/helpers/python.ts";
-import { runExports } from "../../src/registry.ts";
+import { exportOptionFields, runExports } from "../../src/registry.ts";
 
 const TSX = path.join(repoRoot, "node_modules/.bin/tsx");
 const tmp = mkdtempSync(path.join(os.tmpdir(), "satpayload-export-cli-"));
@@ -80,6 +80,48 @@ describe("satpayload export", () => {
     const r = await cli(["export", "--layout", layout, "--out", path.join(tmp, "deep"), "--only", "kaitai"]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/kaitai: .*unrolled/);
+  });
+});
+
+describe("satpayload export options", () => {
+  it("takes every option of every export as a flag its help lists, and refuses a bad value naming the flag (exit 2)", async () => {
+    const help = await cli(["help", "export"]);
+    for (const f of exportOptionFields()) expect(help.stdout, f.flag).toContain(`--${f.flag}`);
+    const out = path.join(tmp, "options");
+    const ok = await cli([
+      "export",
+      "--preset",
+      "paper",
+      "--out",
+      out,
+      "--only",
+      "firmware-esp32,kaitai",
+      "--firmware-board",
+      "esp32-s3-devkitc-1",
+      "--firmware-interval-seconds",
+      "60",
+      "--kaitai-formats",
+      "struct",
+      "--device-key",
+      "dev-1",
+    ]);
+    expect(ok.code, ok.stderr).toBe(0);
+    const want = runExports(parseLayout(paperPreset), ["firmware-esp32", "kaitai"], {
+      board: "esp32-s3-devkitc-1",
+      intervalSeconds: 60,
+      kaitaiFormats: ["struct"],
+    });
+    for (const f of want.files) expect(readFileSync(path.join(out, f.path), "utf8"), f.path).toBe(f.content);
+    expect(want.files.some((f) => f.content.includes("esp32-s3-devkitc-1"))).toBe(true);
+    // an option of an export --only leaves out is said, not silently dropped
+    expect(ok.stderr).toContain("--device-key is an option of the decoder-config export, which --only leaves out");
+
+    const bad = await cli(["export", "--preset", "paper", "--out", out, "--kaitai-formats", "struct,xml"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--kaitai-formats has "xml", which is not one of struct, bitpacked');
+    const pin = await cli(["export", "--preset", "paper", "--out", out, "--firmware-rx-pin", "x"]);
+    expect(pin.code).toBe(2);
+    expect(pin.stderr).toContain("--firmware-rx-pin must be a whole number from 0 to 48");
   });
 });
 

@@ -14,6 +14,15 @@ describe("exports.* host methods", () => {
     const host = testHost();
     const list = await call(host, "exports.list", {});
     expect(list.map((e) => e.id)).toContain("sbe-xml");
+    // each export with the options its schema declares, for the Export page's form
+    expect(list.find((e) => e.id === "proto")!.options).toEqual([]);
+    expect(list.find((e) => e.id === "kaitai")!.options).toEqual([
+      expect.objectContaining({ key: "kaitaiFormats", flag: "kaitai-formats", kind: "choices", minItems: 1 }),
+    ]);
+    expect(list.find((e) => e.id === "decoder-config")!.options.map((o) => [o.key, o.default])).toEqual([
+      ["serviceFormat", "protobuf"],
+      ["deviceKey", "*"],
+    ]);
     const project = await call(host, "projects.create", { name: "paper", layout: paperPreset });
     const got = await call(host, "exports.generate", { projectId: project.id, exporterIds: ["proto", "sbe-xml"] });
     const want = runExports(parseLayout(paperPreset), ["proto", "sbe-xml"]);
@@ -64,6 +73,26 @@ describe("exports.* host methods", () => {
     expect(
       await failure(host.dispatch("exports.generate", { layout: paperPreset, exporterIds: ["nope"] })),
     ).toMatchObject({ code: "bad_request", message: expect.stringContaining("unknown export") });
+    // a bad option: a 4xx whose issue names the option, as the form shows it next to the field
+    expect(
+      await failure(
+        host.dispatch("exports.zip", {
+          layout: paperPreset,
+          exporterIds: ["kaitai"],
+          options: { kaitaiFormats: ["xml"] },
+        }),
+      ),
+    ).toEqual({
+      code: "bad_request",
+      message: 'Kaitai specs for (kaitaiFormats) has "xml", which is not one of struct, bitpacked',
+      issues: [{ path: "options.kaitaiFormats", message: 'has "xml", which is not one of struct, bitpacked' }],
+    });
+    expect(
+      await failure(host.dispatch("exports.generate", { layout: paperPreset, options: { deviceKey: "a b" } })),
+    ).toMatchObject({ code: "bad_request", issues: [{ path: "options.deviceKey" }] });
+    expect(
+      await failure(host.dispatch("exports.generate", { layout: paperPreset, options: { fooBar: 1 } })),
+    ).toMatchObject({ code: "bad_request", message: expect.stringContaining("fooBar is not an option of any export") });
     expect((await failure(host.dispatch("exports.generate", { layout: { format: "satlayout" } }))).code).toBe(
       "invalid_layout",
     );

@@ -1,18 +1,43 @@
-// The export flags on FormatInfo are what every export menu lists; each exporter's own list of the
-// formats it writes must be exactly those, or a menu would offer a format the exporter refuses.
+// The export flags on FormatInfo are what every export menu lists and what each exporter's format
+// option accepts; the exporters must write exactly those, or a menu would offer a format the exporter
+// refuses (or the exporter would hold code no one can ask for).
 import { describe, expect, it } from "vitest";
 import { CODECS, FORMAT_IDS, FORMAT_LABELS, formatLabel, formatsWith } from "#codecs";
-import { FIRMWARE_FORMATS } from "../../src/firmware.ts";
-import { KAITAI_FORMATS } from "../../src/kaitai.ts";
-import { DECODER_FORMATS } from "../../src/networkDecoders.ts";
-
-const sorted = (ids: readonly string[]) => [...ids].sort();
+import { runExports } from "../../src/registry.ts";
+import { ExportOptionError } from "../../src/types.ts";
+import { layoutNamed } from "../support/layouts.ts";
 
 describe("format capabilities", () => {
-  it("flags exactly the formats each exporter writes", () => {
-    expect(sorted(formatsWith("networkDecoder"))).toEqual(sorted(DECODER_FORMATS));
-    expect(sorted(formatsWith("kaitai"))).toEqual(sorted(KAITAI_FORMATS));
-    expect(sorted(formatsWith("firmware"))).toEqual(sorted(FIRMWARE_FORMATS));
+  it("flags exactly the formats each exporter writes: each flagged one generates files, any other is refused", () => {
+    const layout = layoutNamed("paper");
+    const cases = [
+      ["network-decoders", "decoderFormats", "networkDecoder", true],
+      ["kaitai", "kaitaiFormats", "kaitai", true],
+      ["firmware-esp32", "format", "firmware", false],
+    ] as const;
+    for (const [exporter, key, flag, list] of cases) {
+      const flagged = formatsWith(flag);
+      const projects = new Set<string>();
+      expect(flagged.length, exporter).toBeGreaterThan(0);
+      for (const id of FORMAT_IDS) {
+        const run = () => runExports(layout, [exporter], { [key]: list ? [id] : id });
+        if (!flagged.includes(id)) {
+          expect(run, `${exporter} ${id}`).toThrow(ExportOptionError);
+          continue;
+        }
+        const { files, problems } = run();
+        expect(problems, `${exporter} ${id}`).toEqual([]);
+        expect(files.length, `${exporter} ${id}`).toBeGreaterThan(0);
+        if (list)
+          expect(
+            files.every((f) => f.path.includes(`${id}.`)),
+            `${exporter} ${id}`,
+          ).toBe(true);
+        else projects.add(files.find((f) => f.path.endsWith("platformio.ini"))!.content);
+      }
+      // the firmware writes one project per format: each encodes the format asked for
+      if (!list) expect(projects.size).toBe(flagged.length);
+    }
   });
 
   it("gives every format a short label no longer than its label, and labels unknown ids as themselves", () => {

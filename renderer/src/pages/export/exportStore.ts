@@ -10,34 +10,29 @@ import { useSession } from "../../session/sessionStore.ts";
 import { useDesigner } from "../../state/layoutStore.ts";
 
 export type ExportInfo = Res<"exports.list">[number];
+/** One option of an export, as the exporter's schema declares it (derived on the host). */
+export type OptionField = ExportInfo["options"][number];
+export type OptionValue = string | number | boolean | string[];
 export type Generated = Res<"exports.generate">;
 export type ExportFileView = Generated["files"][number];
 export type VersionInfo = Res<"projects.history">[number];
 
-export interface ExportOptions {
-  servers: string[];
-  decoderFormats: string[];
-  kaitaiFormats: string[];
-  /** what the decoder service expects the devices to send */
-  serviceFormat: string;
-  deviceKey: string;
-  /** what the ESP32 firmware encodes */
-  format: string;
-}
+/** The options the user set, by key; one left out takes its export's default. */
+export type ExportOptions = Record<string, OptionValue>;
 
-export const DEFAULT_OPTIONS: ExportOptions = {
-  servers: ["ttn", "chirpstack", "ts013"],
-  decoderFormats: ["struct", "bitpacked", "sbe"],
-  kaitaiFormats: ["struct", "bitpacked"],
-  serviceFormat: "protobuf",
-  deviceKey: "*",
-  format: "protobuf",
-};
+/** What a field shows: the value set, else the schema's default, else (a list with no default) every choice. */
+export function optionShown(field: OptionField, value: OptionValue | undefined): OptionValue | undefined {
+  if (value !== undefined) return value;
+  if (field.default !== undefined) return field.default;
+  return field.kind === "choices" ? field.choices!.map((c) => c.value) : undefined;
+}
 
 export interface ExportState {
   exporters: ExportInfo[];
   selected: string[];
   options: ExportOptions;
+  /** the host's reason an option was refused, by key, shown under its field */
+  optionErrors: Record<string, string>;
   generated: Generated | null;
   /** the request the shown files answer, so stale answers are dropped */
   generatedFor: string;
@@ -60,7 +55,8 @@ export interface ExportState {
 export const useExport = create<ExportState>()(() => ({
   exporters: [],
   selected: [],
-  options: DEFAULT_OPTIONS,
+  options: {},
+  optionErrors: {},
   generated: null,
   generatedFor: "",
   generating: false,
@@ -148,11 +144,25 @@ export async function regenerate(): Promise<void> {
       generated,
       generatedFor: key,
       generating: false,
+      optionErrors: {},
       previewPath: generated.files.some((f) => f.path === keep) ? keep : (generated.files[0]?.path ?? null),
     });
   } catch (e) {
-    set({ generating: false, error: asHostError(e).describe() });
+    const err = asHostError(e);
+    const optionErrors = optionErrorsOf(err.issues);
+    // the reason itself stands under the option; the banner says why the files did not change
+    const error = Object.keys(optionErrors).length
+      ? "The files were not generated again: an option below was refused."
+      : err.describe();
+    set({ generating: false, error, optionErrors });
   }
+}
+
+/** Issues at `options.<key>` (a refused option) by key, for the form. */
+function optionErrorsOf(issues: readonly { path?: string; message: string }[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const i of issues) if (i.path?.startsWith("options.")) out[i.path.slice("options.".length)] = i.message;
+  return out;
 }
 
 export function toggleExporter(id: string): void {
@@ -169,21 +179,23 @@ export function selectAll(all: boolean): void {
   scheduleGenerate();
 }
 
-export function setOption<K extends keyof ExportOptions>(key: K, value: ExportOptions[K]): void {
-  set((s) => ({ options: { ...s.options, [key]: value } }));
+/** Sets an option (undefined: back to its default) and regenerates. */
+export function setOption(key: string, value: OptionValue | undefined): void {
+  set((s) => {
+    const { [key]: _, ...rest } = s.options;
+    return { options: value === undefined ? rest : { ...rest, [key]: value } };
+  });
   scheduleGenerate();
 }
 
-export function toggleInList(
-  key: "servers" | "decoderFormats" | "kaitaiFormats",
-  value: string,
-  order: readonly string[],
-): void {
-  const cur = useExport.getState().options[key];
+/** Checks or unchecks one choice of a list, keeping the choices' order. */
+export function toggleChoice(field: OptionField, value: string): void {
+  const cur = optionShown(field, useExport.getState().options[field.key]) as string[];
+  const order = field.choices!.map((c) => c.value);
   const next = cur.includes(value)
     ? cur.filter((x) => x !== value)
     : order.filter((x) => x === value || cur.includes(x));
-  setOption(key, next);
+  setOption(field.key, next);
 }
 
 function flash(text: string): void {
