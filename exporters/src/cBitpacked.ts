@@ -1,5 +1,5 @@
 // C99 export of the bit-packed format: pack_<msg>_bits() / unpack_<msg>_bits() over the record type
-// of <msg>.h, writing the bits of formats/bitpacked.ts (exporters/test/c/ proves it with gcc).
+// of <msg>.h, writing the bits of codecs/src/formats/bitpacked/codec.ts (exporters/test/c/ proves it with gcc).
 import type { Layout } from "#codecs";
 import { bitpackedPlan, layoutSpecs } from "#codecs/plans";
 import { alphabetTables, bitsFunctions } from "./c/bitsC.ts";

@@ -1,6 +1,6 @@
 // C99 exports of the Struct and Struct+Zlib formats: pack_<msg>() / unpack_<msg>() (and the _zlib
-// pair) over the record type of <msg>.h. Bytes are those of formats/struct.ts and
-// formats/structZlib.ts; exporters/test/c/ compiles them with gcc and proves it both ways.
+// pair) over the record type of <msg>.h. Bytes are those of codecs/src/formats/struct/codec.ts and
+// codecs/src/formats/struct-zlib/codec.ts; exporters/test/c/ compiles them with gcc and proves it both ways.
 import type { Layout } from "#codecs";
 import { planStruct } from "#codecs/plans";
 import { cHeader } from "./c/emit.ts";

@@ -1,4 +1,4 @@
-// The bit-packed plan (formats/bits/plan.ts) as C: pack/unpack that write and read the bits of
+// The bit-packed plan (codecs/src/formats/bitpacked/plan.ts) as C: pack/unpack that write and read the bits of
 // docs/design/bitpacked-mapping.md. Widths, grids, tick constants and alphabets are taken from the
 // plan and charsets.ts the TypeScript codec runs on; this file only spells them in C.
 import type { Alphabet, FieldSpec, ScalarSpec } from "#codecs/plans";

@@ -1,4 +1,4 @@
-// The Struct plan (formats/fixed/structPlan.ts) as C: pack_<msg>() / unpack_<msg>() that write and
+// The Struct plan (codecs/src/formats/struct/structPlan.ts) as C: pack_<msg>() / unpack_<msg>() that write and
 // read exactly the bytes of docs/design/struct-mapping.md. Every constant (codes, sizes, scales,
 // bits) comes from the plan the TypeScript codec runs on; this file only spells it in C.
 import { intLimits, type ScalarType } from "#codecs";
