@@ -454,6 +454,17 @@ async function hostLayout(page: Page): Promise<Saved> {
   return (await s.server.host.dispatch("projects.open", { id })) as Saved;
 }
 
+/**
+ * The version the host holds once `holds` is true of its layout and the header says Saved. Autosave may
+ * keep a burst of edits in one version or in several (on a loaded machine, a new field is saved before
+ * its rename), so the version to compare with later is read from the host, not from the first save.
+ */
+async function versionHolding(page: Page, holds: (saved: Saved) => boolean): Promise<number> {
+  await expect.poll(async () => holds(await hostLayout(page)), { timeout: 20_000 }).toBe(true);
+  await page.waitForSelector(`${tid("save-state")}[data-status="saved"]`);
+  return (await hostLayout(page)).version;
+}
+
 /** The texts shown under a control: held text's message and the layout's issues. */
 const messagesAt = (page: Page, testId: string) => page.locator(`${tid(testId)} ~ .field-msg`).allTextContents();
 
@@ -488,7 +499,8 @@ describe("the designer never says Saved for an edit it did not keep (issue #23)"
     const created = await savedVersion(page);
     await page.click(tid("palette-array"));
     await page.click(tid("palette-fixed"));
-    const v1 = await waitForSaved(page, created);
+    await waitForSaved(page, created);
+    const v1 = await versionHolding(page, (saved) => saved.layout.fields.length === 2);
     expect((await hostLayout(page)).layout.fields.map((f) => f.key)).toEqual(["values", "value"]);
 
     await page.click(tid("row-values"));
@@ -577,6 +589,8 @@ describe("the designer never says Saved for an edit it did not keep (issue #23)"
     expect(await rowKeys(page)).toEqual(["latitude", "longitude"]);
     await screenshot(page, "23b-duplicate-renamed");
     await waitForSaved(page, v1);
+    // the copy may be saved before its rename: wait until the host has two fields, the second renamed
+    await versionHolding(page, (held) => held.layout.fields[1]?.name === "Longitude");
     const saved = await hostLayout(page);
     expect(saved.layout.fields.map((f) => [f.name, f.key])).toEqual([
       ["Latitude", "latitude"],
@@ -611,7 +625,8 @@ describe("the designer never says Saved for an edit it did not keep (issue #23)"
     await page.click(tid("palette-uint8"));
     await page.fill(tid("insp-name"), "Depth");
     await page.waitForSelector(tid("row-depth"));
-    const v1 = await waitForSaved(page, created);
+    await waitForSaved(page, created);
+    const v1 = await versionHolding(page, (saved) => saved.layout.fields[0]?.name === "Depth");
     await expect.poll(async () => (await hostLayout(page)).layout.fields[0]?.name).toBe("Depth");
 
     for (const [name, shown] of [
