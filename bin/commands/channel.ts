@@ -16,7 +16,17 @@ import {
   simulateFleet,
   stackLabel,
 } from "#planning/channel";
-import { intFlag, LAYOUT_FLAGS, loadLayout, parseFlags, parseFormat, table, UsageError, write } from "./common.ts";
+import {
+  commaList,
+  intFlag,
+  LAYOUT_FLAGS,
+  loadLayout,
+  parseFlags,
+  parseFormat,
+  table,
+  UsageError,
+  write,
+} from "./common.ts";
 import { loadRecords, RECORD_FLAGS } from "./records.ts";
 
 export const CHANNEL_SCHEMA = "satpayload.channel/1";
@@ -39,11 +49,7 @@ satpayload channel overhead --payload BYTES[,BYTES...] | (--layout FILE | --pres
 
 function list(value: string | undefined, flag: string): number[] | undefined {
   if (value === undefined) return undefined;
-  const out = value
-    .split(",")
-    .map((s) => s.trim())
-    .filter(Boolean)
-    .map(Number);
+  const out = commaList([value]).map(Number);
   if (out.length === 0 || out.some((n) => !Number.isFinite(n) || n <= 0))
     throw new UsageError(`${flag} takes positive numbers separated by commas, got "${value}"`);
   return out;
@@ -57,10 +63,7 @@ function positive(value: string | undefined, flag: string, fallback: number): nu
 }
 
 function parseStacks(values: readonly string[] | undefined): FleetStack[] {
-  const names = (values ?? ["coap:1", "coap:10", "mqtt"])
-    .flatMap((v) => v.split(","))
-    .map((s) => s.trim())
-    .filter(Boolean);
+  const names = commaList(values ?? ["coap:1", "coap:10", "mqtt"]);
   return names.map((n) => {
     if (n === "mqtt") return { kind: "mqtt" };
     const m = /^coap:(\d+)$/.exec(n);

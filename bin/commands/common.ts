@@ -9,13 +9,18 @@ export { InputError, UsageError } from "./errors.ts";
 export { intFlag, parseFlags, type Options } from "#services/shared/flags.ts";
 export { LAYOUT_FLAGS, loadLayout, readText, type LoadedLayout } from "#services/shared/loadLayout.ts";
 
+/** A flag's values as one list: a repeated flag and comma lists both work ("a,b" --x c → a, b, c); blanks dropped. */
+export function commaList(values: readonly (string | boolean)[] | undefined): string[] {
+  return (values ?? [])
+    .flatMap((v) => String(v).split(","))
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
 /** "--format all", repeated flags and comma lists all work; no flag means every format. */
 export function parseFormats(values: readonly string[] | undefined): FormatId[] {
   if (!values || values.length === 0) return [...FORMAT_IDS];
-  const names = values
-    .flatMap((v) => v.split(","))
-    .map((s) => s.trim())
-    .filter(Boolean);
+  const names = commaList(values);
   if (names.includes("all")) return [...FORMAT_IDS];
   const out: FormatId[] = [];
   for (const n of names) {
@@ -52,11 +57,7 @@ export function resolvePlatform(value: string): Platform {
 }
 
 export function resolvePlatforms(values: readonly string[] | undefined): Platform[] {
-  return (values ?? [])
-    .flatMap((v) => v.split(","))
-    .map((s) => s.trim())
-    .filter(Boolean)
-    .map(resolvePlatform);
+  return commaList(values).map(resolvePlatform);
 }
 
 export async function readStdin(): Promise<Buffer> {

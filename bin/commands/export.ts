@@ -3,7 +3,7 @@
 import path from "node:path";
 import { EXPORTERS, ExportOptionError, runExports, UnknownExporterError, zipFiles } from "#exporters";
 import { ExportFolderError, writeExportFile, writeExportFolder } from "#host/exports/folder.ts";
-import { InputError, LAYOUT_FLAGS, loadLayout, parseFlags, table, UsageError, write } from "./common.ts";
+import { commaList, InputError, LAYOUT_FLAGS, loadLayout, parseFlags, table, UsageError, write } from "./common.ts";
 import {
   exportOptionFlags,
   exportOptionsHelp,
@@ -23,12 +23,6 @@ ${EXPORTERS.map((e) => `    ${e.id.padEnd(18)} ${e.label}`).join("\n")}
 ${exportOptionsHelp()}
 `;
 
-const idList = (v: string[] | undefined) =>
-  v
-    ?.flatMap((x) => x.split(","))
-    .map((s) => s.trim())
-    .filter(Boolean);
-
 export async function exportCommand(argv: string[]): Promise<void> {
   const flags = parseFlags(argv, {
     ...LAYOUT_FLAGS,
@@ -41,7 +35,7 @@ export async function exportCommand(argv: string[]): Promise<void> {
   if ((flags.out === undefined) === (flags.zip === undefined))
     throw new UsageError("give exactly one of --out DIR or --zip FILE");
   const { layout } = loadLayout(flags);
-  const ids = idList(flags.only) ?? [];
+  const ids = commaList(flags.only);
   const options = optionsFromFlags(flags);
   let result;
   try {

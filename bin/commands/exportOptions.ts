@@ -2,7 +2,7 @@
 // option (the name its `.meta()` gives), its help line, and the flag values turned into the options
 // object runExports parses. Nothing here names an exporter or an option.
 import { exportOptionFields, ExportOptionError, type OptionField } from "#exporters";
-import { type Options, UsageError } from "./common.ts";
+import { commaList, type Options, UsageError } from "./common.ts";
 
 type Field = OptionField & { exporter: string };
 type FlagValues = Record<string, string | boolean | Array<string | boolean> | undefined>;
@@ -17,12 +17,6 @@ export function exportOptionFlags(): Options {
   ) as Options;
 }
 
-const list = (v: Array<string | boolean>) =>
-  v
-    .flatMap((x) => String(x).split(","))
-    .map((s) => s.trim())
-    .filter(Boolean);
-
 /** A number stays text when it is not one, so the schema's refusal names it ("must be a whole number …"). */
 const numberOrText = (v: string) => (/^\s*-?\d+(\.\d+)?\s*$/.test(v) ? Number(v) : v);
 
@@ -32,7 +26,7 @@ export function optionsFromFlags(values: FlagValues): Record<string, unknown> {
   for (const f of exportOptionFields()) {
     const v = values[f.flag];
     if (v === undefined) continue;
-    if (f.kind === "choices") options[f.key] = list(Array.isArray(v) ? v : [v]);
+    if (f.kind === "choices") options[f.key] = commaList(Array.isArray(v) ? v : [v]);
     else if (f.kind === "integer" || f.kind === "number") options[f.key] = numberOrText(String(v));
     else options[f.key] = v;
   }
