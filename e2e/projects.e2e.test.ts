@@ -77,6 +77,14 @@ describe("projects you can manage (issue #26)", SCENARIO, () => {
       // the restored project opens with its layout
       await page.click(tid(`recent-${gone.id}`));
       await page.waitForSelector(tid("designer"));
+      // and from the open project's header: back on the start screen, with the same Undo
+      await shot(page, `i26-projects-designer-header-${width}`);
+      await page.click(tid("delete-project"));
+      await page.waitForSelector(tid("start-screen"));
+      await page.waitForSelector(tid(`deleted-${gone.id}`));
+      expect(new URL(page.url()).searchParams.get("project")).toBeNull();
+      await page.click(tid("undo-delete"));
+      await page.waitForSelector(tid(`recent-${gone.id}`));
       expect(errors).toEqual([]);
       await page.close();
     }
