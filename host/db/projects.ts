@@ -100,6 +100,7 @@ function prepare(db: Database.Database) {
     deleted: db.prepare(
       "SELECT id, name, deleted_at AS deletedAt FROM projects WHERE deleted_at IS NOT NULL ORDER BY deleted_at DESC, id",
     ),
+    deletedOne: db.prepare("SELECT name FROM projects WHERE id = ? AND deleted_at IS NOT NULL"),
     purge: db.prepare("DELETE FROM projects WHERE deleted_at IS NOT NULL AND deleted_at < ?"),
     purgeOne: db.prepare("DELETE FROM projects WHERE id = ? AND deleted_at IS NOT NULL"),
     history: db.prepare(
@@ -147,8 +148,15 @@ export class ProjectStore {
 
   private row(id: string): LiveRow {
     const r = this.q.project.get(id) as LiveRow | undefined;
-    if (!r) throw new HostError("not_found", `no project with id "${id}"`);
-    return r;
+    if (r) return r;
+    // another window may have deleted the project open here: say so, and where it can be brought back from
+    const gone = this.q.deletedOne.get(id) as { name: string } | undefined;
+    if (gone)
+      throw new HostError(
+        "not_found",
+        `project "${gone.name}" was deleted: restore it from Recently deleted on the start screen to change it`,
+      );
+    throw new HostError("not_found", `no project with id "${id}"`);
   }
 
   create(name: string, layout: Layout, filePath: string | null = null): Project {

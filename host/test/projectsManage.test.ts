@@ -46,9 +46,13 @@ describe("deleting a project (issue #26)", () => {
     ]);
     // while deleted it cannot be opened, saved or renamed: nothing changes it behind the user's back
     expect(await failure(host.dispatch("projects.open", { id: a.id }))).toMatchObject({ code: "not_found" });
+    // a window that still has it open is told where it went
     expect(
       await failure(host.dispatch("projects.save", { id: a.id, layout: layout("x"), baseVersion: 2 })),
-    ).toMatchObject({ code: "not_found" });
+    ).toMatchObject({
+      code: "not_found",
+      message: 'project "Tracker" was deleted: restore it from Recently deleted on the start screen to change it',
+    });
     // deleting again changes nothing
     expect(await call(host, "projects.delete", { id: a.id })).toEqual({ deleted: false });
 
