@@ -24,6 +24,28 @@ export const project = projectSummary.extend({ layout: layoutJson });
 export type Project = z.infer<typeof project>;
 
 const id = z.string().min(1).max(64);
+
+export const versionEntry = z.object({
+  version: z.number().int(),
+  savedAt: z.string(),
+  fieldCount: z.number().int(),
+  name: z.string(),
+  /** the user's name for the version */
+  label: z.string().nullable(),
+  /** the version the user marked as running on their devices */
+  deployed: z.boolean(),
+});
+export type VersionEntry = z.infer<typeof versionEntry>;
+const versionLabel = z.string().max(80);
+
+export const deletedProject = z.object({
+  id: z.string(),
+  name: z.string(),
+  deletedAt: z.string(),
+  /** when it is removed for good */
+  purgeAt: z.string(),
+});
+export type DeletedProject = z.infer<typeof deletedProject>;
 /** a project's name is its layout's: it labels the recent list and the header, so something must show */
 const projectName = z.string().min(1).max(128).refine(hasVisibleCharacter, {
   message: "needs at least one visible character (spaces and zero-width characters show nothing)",
@@ -45,18 +67,36 @@ export const methods = {
   },
   "projects.create": { req: z.object({ name: projectName, layout: layoutJson }), res: project },
   "projects.open": { req: z.object({ id }), res: project },
-  /** autosave: every accepted save becomes a new version; a stale baseVersion is refused (another window saved) */
+  /**
+   * autosave: every accepted save gets a new version number; a stale baseVersion is refused (another window
+   * saved). Saves in one burst of editing share one version (the newest unnamed autosave is replaced when it
+   * is under a minute old and its burst under ten minutes); `coalesce: false` keeps this save as a version of its own.
+   */
   "projects.save": {
-    req: z.object({ id, layout: layoutJson, baseVersion: z.number().int().min(0) }),
+    req: z.object({ id, layout: layoutJson, baseVersion: z.number().int().min(0), coalesce: z.boolean().optional() }),
     res: z.object({ version: z.number().int(), updatedAt: z.string() }),
   },
   "projects.rename": { req: z.object({ id, name: projectName }), res: projectSummary },
+  /** moves the project to "Recently deleted": restorable with projects.restore for a week, then removed for good */
   "projects.delete": { req: z.object({ id }), res: z.object({ deleted: z.boolean() }) },
+  "projects.deleted": { req: z.object({}), res: z.array(deletedProject) },
+  "projects.restore": { req: z.object({ id }), res: projectSummary },
+  /** removes a project of "Recently deleted" for good now */
+  "projects.purge": { req: z.object({ id }), res: z.object({ purged: z.boolean() }) },
+  /** the newest `limit` versions, plus every named version and the deployed one */
   "projects.history": {
     req: z.object({ id, limit: z.number().int().min(1).max(500).default(50) }),
-    res: z.array(
-      z.object({ version: z.number().int(), savedAt: z.string(), fieldCount: z.number().int(), name: z.string() }),
-    ),
+    res: z.array(versionEntry),
+  },
+  /** names a version (null clears it); named versions are never pruned or replaced by autosave */
+  "projects.labelVersion": {
+    req: z.object({ id, version: z.number().int().min(1), label: versionLabel.nullable() }),
+    res: versionEntry,
+  },
+  /** marks the version the devices run (null: none); the evolution check compares with it, pruning keeps it */
+  "projects.setDeployed": {
+    req: z.object({ id, version: z.number().int().min(1).nullable() }),
+    res: versionEntry.nullable(),
   },
   "projects.version": {
     req: z.object({ id, version: z.number().int().min(1) }),

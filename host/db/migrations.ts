@@ -58,4 +58,12 @@ export const MIGRATIONS: readonly string[] = [
      updated_at TEXT NOT NULL,
      doc TEXT NOT NULL
    ) WITHOUT ROWID;`,
+  // Issue #26: projects are deleted softly (restorable for a week); a version can carry the user's name
+  // and one per project is the deployed one, both kept by pruning; autosaves in one burst share one version,
+  // which remembers when its burst began. New columns only: every existing row stays as it was (NULL = none).
+  `ALTER TABLE projects ADD COLUMN deleted_at TEXT;
+   ALTER TABLE projects ADD COLUMN deployed_version INTEGER;
+   CREATE INDEX projects_deleted ON projects (deleted_at);
+   ALTER TABLE layout_versions ADD COLUMN label TEXT;
+   ALTER TABLE layout_versions ADD COLUMN burst_started_at TEXT;`,
 ];

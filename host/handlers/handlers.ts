@@ -59,8 +59,8 @@ export function createHandlers({ store, db, events, info, dialogs, printHtml }: 
       return p;
     },
     "projects.open": ({ id }) => store.open(id),
-    "projects.save": ({ id, layout, baseVersion }) => {
-      const saved = store.save(id, parseLayout(layout), baseVersion);
+    "projects.save": ({ id, layout, baseVersion, coalesce }) => {
+      const saved = store.save(id, parseLayout(layout), baseVersion, { coalesce });
       events.emit("project.saved", { id, ...saved });
       return saved;
     },
@@ -74,7 +74,24 @@ export function createHandlers({ store, db, events, info, dialogs, printHtml }: 
       if (deleted) changed(id);
       return { deleted };
     },
+    "projects.deleted": () => store.deleted(),
+    "projects.restore": ({ id }) => {
+      const s = store.restore(id);
+      changed(id);
+      return s;
+    },
+    "projects.purge": ({ id }) => ({ purged: store.purge(id) }),
     "projects.history": ({ id, limit }) => store.history(id, limit),
+    "projects.labelVersion": ({ id, version, label }) => {
+      const entry = store.labelVersion(id, version, label);
+      changed(id);
+      return entry;
+    },
+    "projects.setDeployed": ({ id, version }) => {
+      const entry = store.setDeployed(id, version);
+      changed(id);
+      return entry;
+    },
     "projects.version": ({ id, version }) => store.version(id, version),
     "files.importLayout": ({ fileName, content }) => {
       const layout = parseLayoutText(content, fileName || "the uploaded file");
@@ -125,5 +142,5 @@ function reopen(
   if (!existing) return undefined;
   const current = store.open(existing.id);
   if (JSON.stringify(current.layout) === JSON.stringify(layout)) return { id: existing.id };
-  return { id: existing.id, saved: store.save(existing.id, layout, current.version) };
+  return { id: existing.id, saved: store.save(existing.id, layout, current.version, { coalesce: false }) };
 }

@@ -11,7 +11,8 @@ export class CostStore {
   }
 
   private requireProject(db: Database.Database, projectId: string): void {
-    if (!db.prepare("SELECT 1 FROM projects WHERE id = ?").get(projectId))
+    // a project in Recently deleted keeps its scenarios for a restore, but they cannot be read or changed meanwhile
+    if (!db.prepare("SELECT 1 FROM projects WHERE id = ? AND deleted_at IS NULL").get(projectId))
       throw new HostError("not_found", `no project with id "${projectId}"`);
   }
 

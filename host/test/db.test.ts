@@ -59,12 +59,12 @@ describe("projects database", () => {
     expect(() => openDatabase(file)).toThrow(/newer SatPayload Studio/);
   });
 
-  it("deletes a project's versions with it and prunes to the default of 200 versions", () => {
+  it("deletes a project's versions with it once purged and prunes to the default of 200 versions", () => {
     const db = openDatabase(path.join(tempDir(), DB_FILE_NAME));
     const store = new ProjectStore(db);
     const p = store.create("P", parseLayout(layout("v1")));
     const next = parseLayout(layout("next"));
-    for (let v = 1; v <= DEFAULT_KEEP_VERSIONS + 5; v++) store.save(p.id, next, v);
+    for (let v = 1; v <= DEFAULT_KEEP_VERSIONS + 5; v++) store.save(p.id, next, v, { coalesce: false });
     const history = store.history(p.id, 500);
     expect(DEFAULT_KEEP_VERSIONS).toBe(200);
     expect(history).toHaveLength(200);
@@ -72,7 +72,10 @@ describe("projects database", () => {
     expect(history.at(-1)!.version).toBe(7);
     const count = () => (db.prepare("SELECT count(*) AS n FROM layout_versions").get() as { n: number }).n;
     expect(count()).toBe(200);
+    // deleting keeps everything for "Recently deleted"; removing it for good takes the versions with it
     expect(store.delete(p.id)).toBe(true);
+    expect(count()).toBe(200);
+    expect(store.purge(p.id)).toBe(true);
     expect(count()).toBe(0);
     db.close();
   });

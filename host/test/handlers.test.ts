@@ -100,7 +100,7 @@ describe("host handlers", () => {
     const host = testHost({ keepVersions: 3 });
     const p = await call(host, "projects.create", { name: "P", layout: small });
     for (let v = 1; v <= 5; v++)
-      await call(host, "projects.save", { id: p.id, layout: renamed(`v${v + 1}`), baseVersion: v });
+      await call(host, "projects.save", { id: p.id, layout: renamed(`v${v + 1}`), baseVersion: v, coalesce: false });
     expect((await call(host, "projects.history", { id: p.id })).map((h) => h.version)).toEqual([6, 5, 4]);
     expect(await failure(host.dispatch("projects.version", { id: p.id, version: 3 }))).toMatchObject({
       code: "not_found",

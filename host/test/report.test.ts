@@ -62,11 +62,16 @@ describe("cost scenarios", () => {
     );
   });
 
-  it("go with their project when it is deleted", async () => {
+  it("go with their project when it is deleted, come back with a restore and go for good with a purge", async () => {
     const h = testHost();
     const p = await project(h);
-    await call(h, "costs.save", { projectId: p.id, doc: defaultCostDoc() });
+    const saved = await call(h, "costs.save", { projectId: p.id, doc: defaultCostDoc() });
     await call(h, "projects.delete", { id: p.id });
+    expect((await failure(h.dispatch("costs.get", { projectId: p.id }))).code).toBe("not_found");
+    await call(h, "projects.restore", { id: p.id });
+    expect((await call(h, "costs.get", { projectId: p.id })).updatedAt).toBe(saved.updatedAt);
+    await call(h, "projects.delete", { id: p.id });
+    await call(h, "projects.purge", { id: p.id });
     expect((await failure(h.dispatch("costs.get", { projectId: p.id }))).code).toBe("not_found");
   });
 });

@@ -1,7 +1,9 @@
 // Start screen: presets to begin from, recent projects, a blank layout, or a layout file.
-import { useEffect, useRef, useState } from "react";
+import { useRef } from "react";
 import type { ProjectSummary, Res } from "#host/api/contract.ts";
-import { asHostError } from "../host/errors.ts";
+import { RecentlyDeleted, UndoToast } from "./RecentlyDeleted.tsx";
+import { useHostList } from "./useHostList.ts";
+import { deleteProject, useDeletion } from "../session/deletion.ts";
 import { importFile, openFileDialog } from "../session/layoutFile.ts";
 import { createEmpty, createProject, openProject } from "../session/projects.ts";
 import { useSession } from "../session/sessionStore.ts";
@@ -9,23 +11,6 @@ import { Icon } from "../ui/Icon.tsx";
 import { ThemeToggle } from "../ui/ThemeToggle.tsx";
 
 type Presets = Res<"presets.list">;
-
-/** Loads once, when the screen mounts: callers pass a new closure on every render, so only the first one is used. */
-function useHostList<T>(load: () => Promise<T>): { data: T | null; error: string | null } {
-  const [state, setState] = useState<{ data: T | null; error: string | null }>({ data: null, error: null });
-  const firstLoad = useRef(load);
-  useEffect(() => {
-    let live = true;
-    firstLoad.current().then(
-      (data) => live && setState({ data, error: null }),
-      (e: unknown) => live && setState({ data: null, error: asHostError(e).describe() }),
-    );
-    return () => {
-      live = false;
-    };
-  }, []);
-  return state;
-}
 
 function fieldCount(layout: unknown): number | null {
   const f = (layout as { fields?: unknown })?.fields;
@@ -41,8 +26,10 @@ export function StartScreen() {
   const api = useSession((s) => s.api)!;
   const shell = useSession((s) => s.shell);
   const error = useSession((s) => s.startError);
+  const revision = useDeletion((s) => s.revision);
+  const deletionError = useDeletion((s) => s.error);
   const presets = useHostList<Presets>(() => api.call("presets.list", {}));
-  const recent = useHostList<ProjectSummary[]>(() => api.call("projects.list", { limit: 20 }));
+  const recent = useHostList<ProjectSummary[]>(() => api.call("projects.list", { limit: 20 }), revision);
   const fileInput = useRef<HTMLInputElement>(null);
 
   const openFile = () => {
@@ -91,6 +78,21 @@ export function StartScreen() {
               />
             </div>
           </div>
+
+          {deletionError && (
+            <div className="error-box" role="alert" data-testid="deletion-error">
+              <div>{deletionError}</div>
+              <div className="spacer" />
+              <button
+                type="button"
+                className="icon-btn"
+                aria-label="Dismiss"
+                onClick={() => useDeletion.setState({ error: null })}
+              >
+                <Icon name="close" />
+              </button>
+            </div>
+          )}
 
           {error && (
             <div className="error-box" role="alert" data-testid="start-error">
@@ -162,7 +164,7 @@ export function StartScreen() {
               ) : (
                 <ul className="recent-list" data-testid="recent-list">
                   {recent.data.map((p) => (
-                    <li key={p.id}>
+                    <li key={p.id} className="recent-row">
                       <button
                         type="button"
                         className="recent-item"
@@ -173,14 +175,27 @@ export function StartScreen() {
                         <span className="muted num">v{p.version}</span>
                         <span className="muted">{when(p.updatedAt)}</span>
                       </button>
+                      <button
+                        type="button"
+                        className="icon-btn"
+                        data-testid={`delete-${p.id}`}
+                        title={`Delete "${p.name}" (you can undo, or restore it from Recently deleted for a week)`}
+                        aria-label={`Delete ${p.name}`}
+                        onClick={() => void deleteProject(p.id, p.name)}
+                      >
+                        <Icon name="delete" />
+                      </button>
                     </li>
                   ))}
                 </ul>
               )}
             </div>
           </section>
+
+          <RecentlyDeleted revision={revision} />
         </div>
       </main>
+      <UndoToast />
     </>
   );
 }

@@ -1,7 +1,9 @@
-// Designer header: back to projects, project name (click to rename), undo/redo, autosave state, export, theme.
+// Designer header: back to projects, project name (click to rename), undo/redo, autosave state, export, delete,
+// theme.
 import { useState } from "react";
 import { LengthNotice, useLengthLimit } from "./LengthLimit.tsx";
 import { resolveConflict } from "../../session/conflicts.ts";
+import { deleteProject } from "../../session/deletion.ts";
 import { exportLayout } from "../../session/layoutFile.ts";
 import { goHome } from "../../session/projects.ts";
 import { renameProject } from "../../session/rename.ts";
@@ -147,8 +149,28 @@ export function TopBar() {
       >
         {shell === "electron" ? "Save layout file…" : "Download layout"}
       </button>
+      <DeleteProject />
       <ThemeToggle />
     </header>
+  );
+}
+
+/** Deletes the open project: back on the start screen, the toast offers Undo (issue #26). */
+function DeleteProject() {
+  const id = useDesigner((s) => s.projectId);
+  const name = useDesigner((s) => s.projectName);
+  if (!id) return null;
+  return (
+    <button
+      type="button"
+      className="icon-btn"
+      data-testid="delete-project"
+      title="Delete this project (Undo on the start screen; restorable for a week)"
+      aria-label="Delete this project"
+      onClick={() => void deleteProject(id, name)}
+    >
+      <Icon name="delete" size={16} />
+    </button>
   );
 }
 

@@ -2,6 +2,7 @@
 // decoders read the other's messages, why, and what to do, checked with the codecs on samples.
 import { useEffect } from "react";
 import { formatShortLabel as formatLabel, type Compat, type FormatVerdict } from "#codecs";
+import { DeployedVersion, versionTitle } from "./DeployedVersion.tsx";
 import { compareVersions, loadVersions, useExport } from "./exportStore.ts";
 
 const WORD: Record<Compat, string> = { compatible: "compatible", degraded: "degraded", breaking: "breaking" };
@@ -55,13 +56,14 @@ export function DiffView() {
     if (base !== null) void compareVersions();
   }, [base, target, probe]);
 
+  const baseInfo = versions.find((v) => v.version === base);
   if (versions.length < 2) {
     return (
       <div className="export-evolution">
         <div className="empty" data-testid="diff-empty">
           <strong>Only one saved version so far</strong>
-          Every autosave keeps a version. Edit the layout in the designer, then come back to see which decoders still
-          read the new messages.
+          Autosave keeps a version each time you pause editing for a minute. Edit the layout in the designer, then come
+          back to see which decoders still read the new messages.
         </div>
       </div>
     );
@@ -69,40 +71,45 @@ export function DiffView() {
   return (
     <div className="export-evolution" data-testid="diff-view">
       <div className="diff-controls">
-        <label className="export-opt-label" htmlFor="diff-base">
-          Deployed version
-        </label>
-        <select
-          id="diff-base"
-          className="select"
-          data-testid="diff-base"
-          value={base ?? ""}
-          onChange={(e) => useExport.setState({ baseVersion: Number(e.target.value) })}
-        >
-          {versions.map((v) => (
-            <option key={v.version} value={v.version}>
-              v{v.version} · {v.fieldCount} fields · {when(v.savedAt)}
-            </option>
-          ))}
-        </select>
+        <span className="diff-pick">
+          <label className="export-opt-label" htmlFor="diff-base">
+            Compare with
+          </label>
+          <select
+            id="diff-base"
+            className="select"
+            data-testid="diff-base"
+            value={base ?? ""}
+            onChange={(e) => useExport.setState({ baseVersion: Number(e.target.value) })}
+          >
+            {versions.map((v) => (
+              <option key={v.version} value={v.version}>
+                {versionTitle(v)}
+                {v.deployed ? " · deployed" : ""} · {v.fieldCount} fields · {when(v.savedAt)}
+              </option>
+            ))}
+          </select>
+        </span>
         <span aria-hidden="true">→</span>
-        <label className="export-opt-label" htmlFor="diff-target">
-          New version
-        </label>
-        <select
-          id="diff-target"
-          className="select"
-          data-testid="diff-target"
-          value={target}
-          onChange={(e) => useExport.setState({ targetVersion: Number(e.target.value) })}
-        >
-          <option value={0}>the designer's layout now</option>
-          {versions.map((v) => (
-            <option key={v.version} value={v.version}>
-              v{v.version} · {v.fieldCount} fields
-            </option>
-          ))}
-        </select>
+        <span className="diff-pick">
+          <label className="export-opt-label" htmlFor="diff-target">
+            New version
+          </label>
+          <select
+            id="diff-target"
+            className="select"
+            data-testid="diff-target"
+            value={target}
+            onChange={(e) => useExport.setState({ targetVersion: Number(e.target.value) })}
+          >
+            <option value={0}>the designer's layout now</option>
+            {versions.map((v) => (
+              <option key={v.version} value={v.version}>
+                {versionTitle(v)} · {v.fieldCount} fields
+              </option>
+            ))}
+          </select>
+        </span>
         <label className="check">
           <input
             type="checkbox"
@@ -113,6 +120,7 @@ export function DiffView() {
           check with the codecs on samples
         </label>
       </div>
+      {baseInfo && <DeployedVersion versions={versions} base={baseInfo} />}
       {error && (
         <div className="banner attention" role="alert">
           {error}

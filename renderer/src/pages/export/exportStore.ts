@@ -248,19 +248,20 @@ export async function copyPreview(): Promise<void> {
 
 // ---- schema evolution -----------------------------------------------------------------------
 
+/** The version the check compares with by default: the one marked deployed, else the one before the newest. */
+export function defaultBase(versions: VersionInfo[]): number | null {
+  return versions.find((v) => v.deployed)?.version ?? versions[1]?.version ?? versions[0]?.version ?? null;
+}
+
 export async function loadVersions(): Promise<void> {
   const id = useDesigner.getState().projectId;
   if (!id) return;
   try {
     const versions = await api().call("projects.history", { id, limit: 200 });
     const base = useExport.getState().baseVersion;
-    // by default compare with the version before the newest
     set({
       versions,
-      baseVersion:
-        base !== null && versions.some((v) => v.version === base)
-          ? base
-          : (versions[1]?.version ?? versions[0]?.version ?? null),
+      baseVersion: base !== null && versions.some((v) => v.version === base) ? base : defaultBase(versions),
     });
   } catch (e) {
     set({ diffError: asHostError(e).describe() });
