@@ -62,7 +62,9 @@ describe("the executive summary", () => {
     const t = m.summary.text;
     expect(t).toMatch(/^Recommendation: Struct\+Zlib on Terrestrial NB-IoT \/ LTE-M\. /);
     expect(t).toContain(`largest ${size.max} B`);
-    expect(t).toContain(`Its largest message fits Astrocast (Astronode S) (160 B); not Kinéis (max) (30 B)`);
+    expect(t).toContain(
+      `Its largest message fits Astrocast (Astronode S) 160 B; not Kinéis (max) 30 B, where 100 % of messages are over.`,
+    );
     expect(t).toContain(
       `For 10,000 devices sending 4 messages a day it costs ${formatMoney(rec.yearly, "EUR")} a year`,
     );

@@ -117,7 +117,7 @@ function fitSentence(input: SummaryInput, format: FormatId): string | null {
   if (!row || input.fit.platforms.length === 0) return null;
   const name = (id: string) => {
     const p = input.fit.platforms.find((x) => x.id === id)!;
-    return `${p.name} (${p.limit} B)`;
+    return `${p.name} ${p.limit} B`;
   };
   const fits = row.cells.filter((c) => c.fitsMax).map((c) => name(c.platformId));
   const over = row.cells
