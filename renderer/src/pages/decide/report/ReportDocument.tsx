@@ -238,7 +238,8 @@ export function ReportDocument({ model, sizes }: { model: ReportModel; sizes: Si
             {f.cells.map((c) => (
               <tr key={`${c.format}-${c.platformId}`}>
                 <td>{c.formatLabel}</td>
-                <td>{c.platformName}</td>
+                {/* "Iridium SBD (9602/9603)" may take two lines: the screen's page is narrower than A4's */}
+                <td className="wrap">{c.platformName}</td>
                 <td>
                   {c.monthly.exact === undefined ? (
                     <span title={unpriced.get(c.platformId)?.reason}>
