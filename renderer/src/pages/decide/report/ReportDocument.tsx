@@ -220,7 +220,7 @@ export function ReportDocument({ model, sizes }: { model: ReportModel; sizes: Si
           {count(f.scenario.devices)} devices × {count(f.messagesPerDay, 2)} messages/day = {count(f.messagesPerMonth)}{" "}
           messages per 30-day month, over {f.scenario.months} month{f.scenario.months === 1 ? "" : "s"}, in {cur}.
         </p>
-        <table className="data compact" data-testid="report-cost">
+        <table className="data compact report-cost" data-testid="report-cost">
           <thead>
             <tr>
               <th scope="col">Format</th>
@@ -238,7 +238,6 @@ export function ReportDocument({ model, sizes }: { model: ReportModel; sizes: Si
             {f.cells.map((c) => (
               <tr key={`${c.format}-${c.platformId}`}>
                 <td>{c.formatLabel}</td>
-                {/* "Iridium SBD (9602/9603)" may take two lines: the screen's page is narrower than A4's */}
                 <td className="wrap">{c.platformName}</td>
                 <td>
                   {c.monthly.exact === undefined ? (
@@ -249,7 +248,7 @@ export function ReportDocument({ model, sizes }: { model: ReportModel; sizes: Si
                     money(c.monthly.exact, cur)
                   )}
                 </td>
-                <td>
+                <td className="pair">
                   {money(c.monthly.p95, cur)} / {money(c.monthly.max, cur)}
                 </td>
                 <td>{money(c.total, cur)}</td>
