@@ -45,6 +45,26 @@ async function adviceFor(page: Page, baseMax: number): Promise<void> {
   await page.waitForSelector(`${tid("advisor-state")}[data-running="false"]`, { timeout: 90_000 });
 }
 
+/** What a reader of the report cannot look up: a file or folder of this repository. */
+const REPO_PATH = /[\w./-]+\.(md|tsx?|json)\b|\b(docs|src|planning|renderer|codecs)\//;
+
+/** The size chart's colours as drawn ("rgb(…)|opacity"): its bars, and its legend's swatches. */
+async function sizeChartColours(page: Page): Promise<{ bars: string[]; legend: string[] }> {
+  return page.evaluate(() => {
+    const chart = document.querySelector('figure[data-chart="sizes"]')!;
+    const set = (xs: string[]) => [...new Set(xs)].sort();
+    const bars = [...chart.querySelectorAll<SVGPathElement>(".size-bar")].map((b) => {
+      const cs = getComputedStyle(b);
+      return `${cs.fill}|${Number(cs.fillOpacity)}`;
+    });
+    const legend = [...chart.querySelectorAll<HTMLElement>(".chart-legend .sw")].map((s) => {
+      const cs = getComputedStyle(s);
+      return `${cs.backgroundColor}|${Number(cs.opacity)}`;
+    });
+    return { bars: set(bars), legend: set(legend) };
+  });
+}
+
 function run(cmd: string, args: string[]): string {
   return execFileSync(cmd, args, { encoding: "utf8", timeout: 60_000 });
 }
@@ -202,6 +222,13 @@ describe("decide (browser mode)", SCENARIO, () => {
     await page.waitForSelector(tid("report-doc"));
     await page.waitForSelector(`${tid("report-doc")} .recharts-surface`);
     await screenshot(page, "decide-05-report");
+    const project = "Maritime container (Kumar et al. 2026)";
+    expect(await page.locator(tid("report-title")).textContent()).toBe(project);
+    expect(await page.locator(tid("report-summary")).textContent()).toMatch(/Recommendation: .+ on .+\. Its messages/);
+    // the legend shows the colours the bars are painted with, red shades included, and nothing else
+    const colours = await sizeChartColours(page);
+    expect(colours.bars.length).toBeGreaterThan(1);
+    expect(colours.legend).toEqual(colours.bars);
 
     const pdfs: Record<string, string> = {};
     for (const size of ["A4", "Letter"] as const) {
@@ -235,8 +262,14 @@ describe("decide (browser mode)", SCENARIO, () => {
         file,
         path.join(artifactsDir, `decide-report-${size}`),
       ]);
+      // a board's document: the project's name as title (the viewer's too), the summary first, no repository paths
+      expect(info).toContain(`Title:           ${project}`);
       const text = run("pdftotext", ["-layout", file, "-"]);
+      expect(text.trimStart().startsWith(project)).toBe(true);
+      expect(text).toContain("Recommendation:");
+      expect(text.match(REPO_PATH)).toBeNull();
       for (const heading of [
+        "Summary",
         "Layout summary",
         "Message sizes",
         "Platform fit",
@@ -255,6 +288,7 @@ describe("decide (browser mode)", SCENARIO, () => {
 
     const [csv] = await Promise.all([page.waitForEvent("download"), page.click(tid("report-csv"))]);
     const csvText = readFileSync((await csv.path())!, "utf8");
+    expect(csvText.match(REPO_PATH)).toBeNull();
     expect(csvText.split("\r\n")[0]).toBe("section,format,platform,metric,x,value,unit");
     expect(csvText).toContain("paper_table7,JSON,astrocast,kb_per_month,418,489882,KB (2^10 B)");
     expect(csvText).toMatch(/\r\ncost,protobuf,astrocast,monthly_every_message,,[\d.]+,EUR\r\n/);
@@ -272,6 +306,46 @@ describe("decide (browser mode)", SCENARIO, () => {
       2 * 660,
     );
     expect(errors).toEqual([]);
+  });
+
+  it("says why Kinéis has no price and takes the price set on the report page", async () => {
+    for (const [width, height] of [
+      [1440, 900],
+      [1024, 768],
+    ] as const) {
+      const { page, errors } = await s.open({ width, height });
+      await openPreset(page, "paper");
+      await page.click(tid("nav-cost"));
+      await page.waitForSelector(tid("cost-table"));
+      await page.click(tid("cost-platform-kineis"));
+      await page.click(tid("nav-report"));
+      await page.waitForSelector(tid("report-doc"));
+      const why = page.locator(tid("unpriced-kineis"));
+      await expect.poll(() => why.textContent()).toContain("Kinéis (max) publishes no price list");
+      expect(await page.locator(tid("report-summary")).textContent()).toContain("Kinéis (max) publishes no price list");
+      const kineisRows = page.locator(`${tid("report-cost")} tr`, { hasText: "Kinéis (max)" });
+      expect(await kineisRows.first().textContent()).toContain("no public price");
+      // the platforms without a price come first among the report's price editors
+      await page.locator(tid("price-kineis")).scrollIntoViewIfNeeded();
+      expect(
+        await page
+          .locator(`${tid("report-prices")} .price-card`)
+          .first()
+          .getAttribute("data-testid"),
+      ).toBe("price-kineis");
+      await screenshot(page, `decide-07-report-price-${width}`);
+
+      await page.fill(tid("price-kineis-price"), "0.05");
+      await why.waitFor({ state: "detached" });
+      await expect.poll(() => kineisRows.first().textContent()).toMatch(/€[\d,]+/);
+      expect(await kineisRows.first().textContent()).not.toContain("no public price");
+      expect(await page.locator(tid("report-summary")).textContent()).not.toContain("no price list");
+      // the price is the scenario's: the cost page shows it too
+      await page.click(tid("nav-cost"));
+      await page.waitForSelector(tid("cost-table"));
+      expect(await page.locator(tid("price-kineis-price")).inputValue()).toBe("0.05");
+      expect(errors).toEqual([]);
+    }
   });
 
   it("has an empty state on every page when the layout has no fields", async () => {

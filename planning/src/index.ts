@@ -38,6 +38,8 @@ export { convert, evaluateFleet } from "./report/fleet.ts";
 export type { FleetCell, FleetResult, SeriesPoint } from "./report/fleet.ts";
 export { buildReport, type MeasuredFormat, type ReportModel } from "./report/model.ts";
 export { reportCsv } from "./report/csv.ts";
+export { formatMoney } from "./report/money.ts";
+export { executiveSummary, unpricedPlatforms, type ExecutiveSummary, type UnpricedPlatform } from "./report/summary.ts";
 
 // fragmentation of a record over a platform's message size
 export { FRAGMENT_HEADER_BYTES, MAX_FRAGMENTS } from "./fragmentation/header.ts";

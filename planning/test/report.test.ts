@@ -217,7 +217,7 @@ describe("the stakeholder report", () => {
   });
 
   it("summarises the layout, sizes and savings versus JSON", () => {
-    expect(report.title).toBe("Containers: payload size and fleet cost");
+    expect(report.title).toBe("Containers");
     expect(report.layout.fieldCount).toBe(20);
     expect(report.layout.fields.find((f) => f.key === "acc")!.type).toBe("3 × float32 ±0.00005");
     expect(report.sizes).toHaveLength(FORMAT_IDS.length);
@@ -275,6 +275,8 @@ describe("the stakeholder report", () => {
       fleet: { ...report.fleet, cells: [], byFleet: {}, byInterval: {} },
       fragmentation: [],
       table7: null,
+      summary: { ...report.summary, recommendation: null },
+      unpriced: [],
     });
     expect(csv.split("\r\n")[1]).toBe('sizes,"a,""b""",,min,,411,B');
   });

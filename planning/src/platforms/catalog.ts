@@ -154,7 +154,11 @@ export function parsePlatform(input: unknown): Platform {
 }
 
 const PAPER = "Kumar et al. 2026";
-const FACTS = "domain-facts.md, satellite and LPWAN limits";
+/** The paper every "Kumar et al. 2026" in this catalog cites, as a reference list prints it. */
+export const PAPER_REFERENCE =
+  'Kumar et al., "Evaluating Binary Serialization Protocols for IoT/M2M Applications over Hybrid Terrestrial and Non-Terrestrial Networks", Telecom 2026, 7(2), 43';
+// Sources are named as the documents a reader can look up (the report prints them), never as this repository's files
+const REGIONAL_PARAMETERS = "LoRa Alliance, LoRaWAN Regional Parameters (RP002)";
 const eur = (amount: number): Money => ({ amount, currency: "EUR" });
 const NO_PRICE = "no public default price: enter your contract's";
 /** The paper's NTN rate (Table 7): €0.183 per KB of 2^10 B, "commercial LEO IoT class". */
@@ -174,7 +178,7 @@ function lorawan(
     network: "lpwan",
     uplinkBytes: bytes,
     billing: { kind: "per-message" },
-    source: `LoRaWAN Regional Parameters via ${FACTS} (LoRaWAN ${region} row)`,
+    source: `${REGIONAL_PARAMETERS}, ${region} data rates`,
     notes: [note, `billed by the network operator (per message or plan): ${NO_PRICE}`],
     ...extra,
   };
@@ -191,7 +195,7 @@ const RAW: PlatformInput[] = [
     uplinkLatencyHours: { min: 5, max: 7 },
     billing: { kind: "per-volume", unit: { symbol: "KB", base: "binary" }, price: eur(PAPER_NTN_EUR_PER_KB) },
     priceBasis: { ...PAPER_PRICE, source: `${PAPER}, Table 7 (NTN rate, measured on Astrocast)` },
-    source: `${PAPER}, Table 1 (limit) and Table 7 (NTN rate €0.183/KB, KB = 2^10 B); ${FACTS} (Astrocast row); astronode-serial.md (8-slot queue, 5–7 h average uplink latency)`,
+    source: `${PAPER}, Table 1 (limit) and Table 7 (NTN rate €0.183/KB, KB = 2^10 B); Astrocast, Astronode S datasheet and serial command documentation (160 + 8 B uplink, 8-slot queue, 5–7 h average uplink latency)`,
     notes: [
       "Table 1 writes the limit as < 160 B; the Astronode S accepts 160 user bytes (+8 optional geolocation bytes)",
       "downlink is 8 or 40 bytes",
@@ -216,7 +220,7 @@ const RAW: PlatformInput[] = [
       source: `the paper's NTN rate (€0.183/KB of 2^10 B, ${PAPER} Table 7) for one 50-byte credit; not a RockBLOCK price: enter your contract's`,
       date: "2026",
     },
-    source: `${PAPER}, Table 1 (340 MO / 270 MT); ${FACTS} (Iridium SBD row: RockBLOCK credits)`,
+    source: `${PAPER}, Table 1 (340 MO / 270 MT); Ground Control, RockBLOCK documentation (credits of 50 bytes)`,
     notes: [
       "RockBLOCK bills 1 credit per 50 bytes started, at least 1 per session",
       "credit price: an estimate from the paper's NTN rate, not RockBLOCK's list price",
@@ -258,7 +262,7 @@ const RAW: PlatformInput[] = [
     downlinkBytes: 8,
     maxUplinksPerDay: 140,
     billing: { kind: "per-message" },
-    source: `${FACTS} (Sigfox row)`,
+    source: "Sigfox technical overview (12 B uplink, 8 B downlink, 140 uplinks a day)",
     notes: ["at most 140 uplinks per day", NO_PRICE],
   },
   lorawan("EU868", 0, 51, { downlinkBytes: 51 }, "1 % duty cycle"),
@@ -279,7 +283,7 @@ const RAW: PlatformInput[] = [
     status: "discontinued",
     uplinkBytes: 192,
     billing: { kind: "per-message" },
-    source: `${PAPER}, Section 2 (discontinued March 2025); ${FACTS} (Swarm row)`,
+    source: `${PAPER}, Section 2 (discontinued March 2025); Swarm M138 modem product manual (192 B messages)`,
     notes: ["service discontinued in 2025: kept for comparison with older designs", NO_PRICE],
   },
   {

@@ -17,6 +17,24 @@ export function reportCsv(m: ReportModel): string {
     rows.push([section, format, platform, metric, x, value, unit]);
   const cur = m.fleet.currency;
 
+  // the executive summary's pick first: what the board is asked to approve
+  const rec = m.summary.recommendation;
+  if (rec) {
+    add("summary", rec.format, rec.platformId, "recommended_cost_per_year", "", rec.yearly, cur);
+    if (rec.runnerUp)
+      add(
+        "summary",
+        rec.runnerUp.format,
+        rec.runnerUp.platformId,
+        "runner_up_cost_per_year",
+        "",
+        rec.runnerUp.yearly,
+        cur,
+      );
+  }
+  for (const u of m.unpriced)
+    add("summary", "", u.platformId, u.kind === "no-price" ? "no_price" : "no_rate", "", u.reason, "");
+
   for (const s of m.sizes) {
     for (const k of ["min", "mean", "p50", "p95", "p99", "max"] as const)
       add("sizes", s.format, "", k, "", s.stats.count ? s.stats[k] : null, "B");

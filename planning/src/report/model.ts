@@ -3,10 +3,11 @@ import type { Field, FieldType, FormatId, Layout } from "#codecs";
 import type { SizeStats } from "#codecs/analysis";
 import { evaluateFleet, type FleetResult, type FormatSizesInput } from "./fleet.ts";
 import { billingFor, type FleetScenario } from "./scenario.ts";
+import { executiveSummary, unpricedPlatforms, type ExecutiveSummary, type UnpricedPlatform } from "./summary.ts";
 import { paperTable7, PAPER_TABLE7_RULES, type PaperTable7Row } from "../cost/cost.ts";
 import { FRAGMENT_HEADER_BYTES } from "../fragmentation/header.ts";
 import { REASSEMBLY_RULE, type FragmentationPlan } from "../fragmentation/plan.ts";
-import { describeDefaultPrice, describePrice, platformById } from "../platforms/catalog.ts";
+import { describeDefaultPrice, describePrice, PAPER_REFERENCE, platformById } from "../platforms/catalog.ts";
 import { layoutStackId } from "../transport/platformStack.ts";
 
 export interface MeasuredFormat extends FormatSizesInput {
@@ -18,6 +19,8 @@ export interface MeasuredFormat extends FormatSizesInput {
 export interface ReportInput {
   projectName: string;
   layout: Layout;
+  /** the saved version of the layout the report describes; null before its first save */
+  layoutVersion?: number | null;
   samples: { count: number; seed: number };
   measured: readonly MeasuredFormat[];
   scenario: FleetScenario;
@@ -35,10 +38,15 @@ export interface FitCell {
 }
 
 export interface ReportModel {
+  /** the project's name: what the board knows the work by */
   title: string;
+  /** what the document is, under the title */
+  subtitle: string;
   generatedAt: string;
+  summary: ExecutiveSummary;
   layout: {
     name: string;
+    version: number | null;
     description: string | null;
     fieldCount: number;
     fields: { key: string; name: string; type: string; unit: string }[];
@@ -63,6 +71,10 @@ export interface ReportModel {
   reassemblyRule: string;
   assumptions: string[];
   sources: { platformId: string; name: string; price: string; edited: boolean; source: string }[];
+  /** platforms of the scenario with no cost shown, and why */
+  unpriced: UnpricedPlatform[];
+  /** the documents the figures come from, in full */
+  references: string[];
 }
 
 function typeText(t: FieldType): string {
@@ -150,7 +162,7 @@ export function buildReport(input: ReportInput): ReportModel {
     ];
   });
   assumptions.push(
-    `Bytes on air, which limits and volume prices count: ${stacks.join("; ")}. A modem link carries the raw payload; an IP link sends every message (and every fragment) with its protocol stack's headers, counted from the standards' header formats and checked against real clients (docs/channel.md).`,
+    `Bytes on air, which limits and volume prices count: ${stacks.join("; ")}. A modem link carries the raw payload; an IP link sends every message (and every fragment) with its protocol stack's headers, counted from the standards' header formats (IP, UDP, TCP, CoAP, MQTT, DTLS) and checked against real clients.`,
   );
   if (scenario.paperTable7) assumptions.push(`Paper Table 7: ${PAPER_TABLE7_RULES}.`);
 
@@ -170,29 +182,36 @@ export function buildReport(input: ReportInput): ReportModel {
     ];
   });
 
+  const sizes = measured.map((m) => ({
+    format: m.format,
+    label: m.label,
+    lossy: m.lossy,
+    stats: m.stats,
+    errors: m.errors,
+    savingVsJson: json && m.stats.count > 0 && m.format !== "json" ? json.stats.mean - m.stats.mean : null,
+  }));
+  const fit = {
+    platforms: limited.map((p) => ({ id: p.id, name: p.name, limit: p.uplinkBytes! })),
+    rows: fitRows,
+    unlimited: known.filter((p) => p.uplinkBytes === undefined).map((p) => p.name),
+  };
+  const unpriced = unpricedPlatforms(fleet);
+
   return {
-    title: `${input.projectName}: payload size and fleet cost`,
+    title: input.projectName.trim() || layout.name,
+    subtitle: "Payload size and fleet cost",
     generatedAt: input.generatedAt,
+    summary: executiveSummary({ fleet, sizes, fit, unpriced, samples: input.samples.count }),
     layout: {
       name: layout.name,
+      version: input.layoutVersion ?? null,
       description: layout.description ?? null,
       fieldCount: flatFields(layout.fields).length,
       fields: flatFields(layout.fields),
     },
     samples: input.samples,
-    sizes: measured.map((m) => ({
-      format: m.format,
-      label: m.label,
-      lossy: m.lossy,
-      stats: m.stats,
-      errors: m.errors,
-      savingVsJson: json && m.stats.count > 0 && m.format !== "json" ? json.stats.mean - m.stats.mean : null,
-    })),
-    fit: {
-      platforms: limited.map((p) => ({ id: p.id, name: p.name, limit: p.uplinkBytes! })),
-      rows: fitRows,
-      unlimited: known.filter((p) => p.uplinkBytes === undefined).map((p) => p.name),
-    },
+    sizes,
+    fit,
     fleet,
     table7: scenario.paperTable7 ? { rows: paperTable7(), rules: PAPER_TABLE7_RULES } : null,
     fragmentation: fleet.cells
@@ -201,5 +220,7 @@ export function buildReport(input: ReportInput): ReportModel {
     reassemblyRule: REASSEMBLY_RULE,
     assumptions,
     sources,
+    unpriced,
+    references: [PAPER_REFERENCE],
   };
 }

@@ -25,6 +25,48 @@ export const SIZE_STATS = [
   { key: "max", label: "max", color: "var(--bar-max)" },
 ] as const;
 
+type StatKey = (typeof SIZE_STATS)[number]["key"];
+
+/** How one bar is painted: its statistic's colour, or red over the strictest limit (p50 lightest, max darkest). */
+export function barStyle(
+  value: number,
+  stat: StatKey,
+  strictest: number | undefined,
+): { fill: string; opacity: number } {
+  const over = strictest !== undefined && value > strictest;
+  if (!over) return { fill: SIZE_STATS.find((s) => s.key === stat)!.color, opacity: 1 };
+  return { fill: "var(--over)", opacity: stat === "p50" ? 0.55 : stat === "p95" ? 0.8 : 1 };
+}
+
+export interface LegendSwatch {
+  key: string;
+  label: string;
+  fill: string;
+  opacity: number;
+}
+
+/**
+ * The legend of the bars as drawn: one swatch per colour that appears, from `barStyle` itself, so the legend can
+ * never show blue when every bar is red (the report's legend did, over Kinéis's 30 B).
+ */
+export function legendSwatches(data: readonly SizeDatum[], limits: readonly Limit[]): LegendSwatch[] {
+  const strictest = limits[0]?.bytes;
+  const drawn = data.filter((d) => !d.failed);
+  const within: LegendSwatch[] = [];
+  const over: LegendSwatch[] = [];
+  for (const s of SIZE_STATS) {
+    if (drawn.some((d) => strictest === undefined || d[s.key] <= strictest))
+      within.push({ key: s.key, label: s.label, ...barStyle(0, s.key, strictest) });
+    if (strictest !== undefined && drawn.some((d) => d[s.key] > strictest))
+      over.push({
+        key: `${s.key}-over`,
+        label: `${s.label} over ${strictest} B`,
+        ...barStyle(strictest + 1, s.key, strictest),
+      });
+  }
+  return [...within, ...over];
+}
+
 const MARGIN = { top: 16, bottom: 22 };
 const CATEGORY_GAP = 0.18;
 const BAR_GAP = 1;
@@ -84,9 +126,7 @@ export function SizeBars({ data, limits, height = 260 }: { data: SizeDatum[]; li
           {SIZE_STATS.map((s, k) => (
             <g key={s.key} className="size-series" data-stat={s.key}>
               {data.map((d, i) => {
-                const over = strictest !== undefined && d[s.key] > strictest;
-                const opacity =
-                  (d.stale ? 0.35 : 1) * (over ? (s.key === "p50" ? 0.55 : s.key === "p95" ? 0.8 : 1) : 1);
+                const style = barStyle(d[s.key], s.key, strictest);
                 const top = y(d.failed ? 0 : d[s.key]);
                 return (
                   <path
@@ -94,8 +134,8 @@ export function SizeBars({ data, limits, height = 260 }: { data: SizeDatum[]; li
                     className="size-bar"
                     data-format={d.format}
                     d={barPath(x0(i) + k * (barW + BAR_GAP), top, barW, MARGIN.top + plotH - top)}
-                    fill={over ? "var(--over)" : s.color}
-                    fillOpacity={opacity}
+                    fill={style.fill}
+                    fillOpacity={(d.stale ? 0.35 : 1) * style.opacity}
                   />
                 );
               })}

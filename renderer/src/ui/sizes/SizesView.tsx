@@ -2,7 +2,7 @@
 import { memo, useMemo } from "react";
 import { shareOver } from "#codecs";
 import { chosenLimits, type Limit } from "./PlatformPicker.tsx";
-import { SIZE_STATS, SizeBars, type SizeDatum } from "./SizeBars.tsx";
+import { legendSwatches, SizeBars, type SizeDatum } from "./SizeBars.tsx";
 import type { SizesView as Sizes } from "../../state/analysis.ts";
 import { useSettings } from "../../state/settings.ts";
 import type { FormatResult } from "../../worker/protocol.ts";
@@ -38,12 +38,14 @@ export const SizesChart = memo(
   (a, b) => sameLimits(a.limits, b.limits) && JSON.stringify(chartData(a.sizes)) === JSON.stringify(chartData(b.sizes)),
 );
 
-export function SizesLegend({ limits }: { limits: Limit[] }) {
+/** The colours the chart of these sizes draws, and its limit lines. */
+export function SizesLegend({ sizes, limits }: { sizes: Sizes; limits: Limit[] }) {
+  const swatches = useMemo(() => legendSwatches(chartData(sizes), limits), [sizes, limits]);
   return (
-    <div className="chart-legend">
-      {SIZE_STATS.map((s) => (
+    <div className="chart-legend" data-testid="sizes-legend">
+      {swatches.map((s) => (
         <span key={s.key} className="key">
-          <span className="sw" style={{ background: s.color }} />
+          <span className="sw" style={{ background: s.fill, opacity: s.opacity }} />
           {s.label}
         </span>
       ))}
@@ -53,12 +55,6 @@ export function SizesLegend({ limits }: { limits: Limit[] }) {
           {l.name} {l.bytes} B
         </span>
       ))}
-      {limits.length > 0 && (
-        <span className="key">
-          <span className="sw" style={{ background: "var(--over)" }} />
-          over {limits[0]!.bytes} B (strictest limit)
-        </span>
-      )}
     </div>
   );
 }

@@ -15,8 +15,9 @@ import {
   XAxis,
   YAxis,
 } from "recharts";
-import { FORMAT_IDS, type FormatId } from "#codecs";
+import { CODECS, FORMAT_IDS, type FormatId } from "#codecs";
 import type { Currency, FleetResult, SeriesPoint } from "#planning";
+import { categoryTicks } from "../../../ui/tickLayout.ts";
 import { money, moneyShort } from "../money.ts";
 import { useMountInTurn } from "../mountInTurn.ts";
 
@@ -34,6 +35,8 @@ export const SERIES_COLORS = [
 ];
 
 const AXIS = { fill: "var(--text-muted)", fontSize: 11 };
+const BAR_MARGIN = { top: 18, right: 8, bottom: 4, left: 4 };
+const MONEY_AXIS_WIDTH = 52;
 
 function Frame({ width, height, children }: { width?: number | undefined; height: number; children: ReactElement }) {
   // the box has its size at once; the chart in it is drawn in its turn (one per frame, useMountInTurn)
@@ -81,15 +84,18 @@ function FormatBars({
   width?: number | undefined;
   height: number;
 }) {
+  // a fixed width (the report, a PNG) knows its room per label: too narrow, the labels turn instead of colliding
+  const ticks =
+    width === undefined
+      ? null
+      : categoryTicks(
+          data.map((d) => d.label),
+          width - MONEY_AXIS_WIDTH - BAR_MARGIN.left - BAR_MARGIN.right,
+          AXIS.fontSize,
+        );
   return (
     <Frame width={width} height={height}>
-      <BarChart
-        width={width}
-        height={height}
-        data={data}
-        margin={{ top: 18, right: 8, bottom: 4, left: 4 }}
-        barCategoryGap="22%"
-      >
+      <BarChart width={width} height={height} data={data} margin={BAR_MARGIN} barCategoryGap="22%">
         <CartesianGrid vertical={false} stroke="var(--border)" />
         <XAxis
           dataKey="label"
@@ -97,12 +103,13 @@ function FormatBars({
           tickLine={false}
           axisLine={{ stroke: "var(--border-strong)" }}
           interval={0}
+          {...(ticks && ticks.angle !== 0 ? { angle: ticks.angle, textAnchor: "end", height: ticks.height } : {})}
         />
         <YAxis
           tick={AXIS}
           tickLine={false}
           axisLine={false}
-          width={52}
+          width={MONEY_AXIS_WIDTH}
           tickFormatter={(v: number) => moneyShort(v, currency)}
         />
         <Tooltip
@@ -126,14 +133,14 @@ function FormatBars({
   );
 }
 
-const label = (l: string) => SHORT[l] ?? l;
-const SHORT: Record<string, string> = { "Protocol Buffers": "Protobuf", MessagePack: "MsgPack" };
+/** The format's short name, as the designer's size chart writes it ("Protobuf", "MsgPack"). */
+const label = (f: FormatId) => CODECS[f].info.short;
 
 /** One platform's monthly cost (every message priced) per format. */
 export function MonthlyCostChart({ result, platformId, width, height = 200 }: ChartProps) {
   const data = result.cells
     .filter((c) => c.platformId === platformId)
-    .map((c) => ({ format: c.format, label: label(c.formatLabel), value: c.monthly.exact ?? null }));
+    .map((c) => ({ format: c.format, label: label(c.format), value: c.monthly.exact ?? null }));
   return <FormatBars data={data} currency={result.currency} width={width} height={height} />;
 }
 
@@ -141,7 +148,7 @@ export function MonthlyCostChart({ result, platformId, width, height = 200 }: Ch
 export function SavingsChart({ result, platformId, width, height = 200 }: ChartProps) {
   const data = result.cells
     .filter((c) => c.platformId === platformId && c.format !== "json")
-    .map((c) => ({ format: c.format, label: label(c.formatLabel), value: c.savingVsJson }));
+    .map((c) => ({ format: c.format, label: label(c.format), value: c.savingVsJson }));
   return <FormatBars data={data} currency={result.currency} width={width} height={height} />;
 }
 

@@ -18,6 +18,7 @@ import {
 } from "../cost/charts.tsx";
 import { crossings } from "../cost/CostTable.tsx";
 import { FragmentationPanel } from "../cost/FragmentationPanel.tsx";
+import { PriceEditor } from "../cost/PriceEditor.tsx";
 import { Table7Panel } from "../cost/Table7Panel.tsx";
 import { count, money } from "../money.ts";
 import { allTurnsTaken } from "../mountInTurn.ts";
@@ -61,10 +62,14 @@ function Chart({
   );
 }
 
+/** "29 November 2026, 05:01 UTC": the date a board reads, the same on every machine. */
+const DATE = new Intl.DateTimeFormat("en-GB", { dateStyle: "long", timeStyle: "short", timeZone: "UTC" });
+
 export function ReportDocument({ model, sizes }: { model: ReportModel; sizes: SizesView }) {
   const f = model.fleet;
   const cur = f.currency;
-  const fileBase = slug(model.title.split(":")[0] ?? "report");
+  const fileBase = slug(model.title);
+  const unpriced = new Map(model.unpriced.map((u) => [u.platformId, u]));
   const limits = model.fit.platforms.map((p) => ({ id: p.id, name: p.name, bytes: p.limit }));
   const priced = pricedPlatforms(f);
   const labels = Object.fromEntries(f.cells.map((c) => [c.format, c.formatLabel])) as Partial<Record<FormatId, string>>;
@@ -72,11 +77,19 @@ export function ReportDocument({ model, sizes }: { model: ReportModel; sizes: Si
   return (
     <article className="report-doc" data-testid="report-doc">
       <header className="report-head">
-        <h1>{model.title}</h1>
-        <p className="muted">
-          Generated {new Date(model.generatedAt).toUTCString()} · SatPayload Studio · scenario “{f.scenario.name}”
+        <h1 data-testid="report-title">{model.title}</h1>
+        <p className="report-subtitle">{model.subtitle}</p>
+        <p className="muted" data-testid="report-meta">
+          Layout “{model.layout.name}”
+          {model.layout.version === null ? " (not saved yet)" : `, version ${model.layout.version}`} · scenario “
+          {f.scenario.name}” · {DATE.format(new Date(model.generatedAt))} UTC
         </p>
       </header>
+
+      <section data-testid="report-summary">
+        <h2>Summary</h2>
+        <p className="report-summary">{model.summary.text}</p>
+      </section>
 
       <section>
         <h2>Layout summary</h2>
@@ -114,7 +127,7 @@ export function ReportDocument({ model, sizes }: { model: ReportModel; sizes: Si
         <Chart name="sizes" title="Message size per format" fileBase={fileBase}>
           <div style={{ width: CHART_WIDTH }}>
             <SizesChart sizes={shownSizes} limits={limits} />
-            <SizesLegend limits={limits} />
+            <SizesLegend sizes={shownSizes} limits={limits} />
           </div>
         </Chart>
         <table className="data compact" data-testid="report-sizes">
@@ -207,7 +220,7 @@ export function ReportDocument({ model, sizes }: { model: ReportModel; sizes: Si
           {count(f.scenario.devices)} devices × {count(f.messagesPerDay, 2)} messages/day = {count(f.messagesPerMonth)}{" "}
           messages per 30-day month, over {f.scenario.months} month{f.scenario.months === 1 ? "" : "s"}, in {cur}.
         </p>
-        <table className="data compact" data-testid="report-cost">
+        <table className="data compact report-cost" data-testid="report-cost">
           <thead>
             <tr>
               <th scope="col">Format</th>
@@ -225,9 +238,17 @@ export function ReportDocument({ model, sizes }: { model: ReportModel; sizes: Si
             {f.cells.map((c) => (
               <tr key={`${c.format}-${c.platformId}`}>
                 <td>{c.formatLabel}</td>
-                <td>{c.platformName}</td>
-                <td>{c.monthly.exact === undefined ? "no price" : money(c.monthly.exact, cur)}</td>
+                <td className="wrap">{c.platformName}</td>
                 <td>
+                  {c.monthly.exact === undefined ? (
+                    <span title={unpriced.get(c.platformId)?.reason}>
+                      {unpriced.get(c.platformId)?.kind === "no-rate" ? "no exchange rate" : "no public price"}
+                    </span>
+                  ) : (
+                    money(c.monthly.exact, cur)
+                  )}
+                </td>
+                <td className="pair">
                   {money(c.monthly.p95, cur)} / {money(c.monthly.max, cur)}
                 </td>
                 <td>{money(c.total, cur)}</td>
@@ -246,6 +267,26 @@ export function ReportDocument({ model, sizes }: { model: ReportModel; sizes: Si
             {w}
           </p>
         ))}
+        {model.unpriced
+          .filter((u) => u.kind === "no-price")
+          .map((u) => (
+            <p key={u.platformId} className="note" data-testid={`unpriced-${u.platformId}`}>
+              {u.reason}.
+            </p>
+          ))}
+        {/* on screen only: the scenario's prices, set here as on the cost page (the same editor, the same store) */}
+        <div className="screen-only report-prices" data-testid="report-prices">
+          <h3>Prices</h3>
+          <p className="muted">
+            Set or correct a platform&apos;s price here: the summary, the tables and the charts follow. Platforms
+            without a public price list come first.
+          </p>
+          {[...f.scenario.platforms]
+            .sort((a, b) => Number(unpriced.has(b)) - Number(unpriced.has(a)))
+            .map((id) => (
+              <PriceEditor key={id} s={f.scenario} platformId={id} />
+            ))}
+        </div>
         {priced.map(([pid, name]) => (
           <div key={pid} className="report-pair">
             <Chart name={`cost-${pid}`} title={`${name}: monthly cost`} fileBase={fileBase}>
@@ -321,6 +362,9 @@ export function ReportDocument({ model, sizes }: { model: ReportModel; sizes: Si
             ))}
           </tbody>
         </table>
+        <p className="note" data-testid="report-references">
+          Reference: {model.references.join("; ")}.
+        </p>
       </section>
     </article>
   );

@@ -1,5 +1,5 @@
 // The report page: print-ready document plus the screen-only toolbar (page size, PDF, CSV, PNG charts).
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import type { Layout } from "#codecs";
 import { PAGE_SIZES, type PageSize } from "#host/api/report.ts";
 import { buildReport, type FleetScenario, reportCsv, type ReportModel } from "#planning";
@@ -25,6 +25,7 @@ const reportOf = keepLast(
   (
     projectName: string,
     layout: Layout,
+    layoutVersion: number,
     sizes: SizesView,
     scenario: FleetScenario,
     fitPlatforms: string[],
@@ -32,6 +33,8 @@ const reportOf = keepLast(
     buildReport({
       projectName,
       layout,
+      // the session's version is the last one saved; 0 before the first save
+      layoutVersion: layoutVersion > 0 ? layoutVersion : null,
       samples: { count: sizes.samples, seed: sizes.seed },
       measured: measuredFrom(sizes),
       scenario,
@@ -50,16 +53,27 @@ export function ReportPage() {
   const projectName = useDesigner((s) => s.projectName);
   const fitPlatforms = useSettings((s) => s.platforms);
   const shell = useSession((s) => s.shell);
+  const layoutVersion = useSession((s) => s.version);
   const [busy, setBusy] = useState<string | null>(null);
   const [message, setMessage] = useState<{ kind: "info" | "error"; text: string } | null>(null);
 
   const model = useMemo(
     () =>
       ready && scenario && sizes && valid && valid.fields.length > 0
-        ? reportOf(projectName || valid.name, valid, sizes, scenario, fitPlatforms)
+        ? reportOf(projectName || valid.name, valid, layoutVersion, sizes, scenario, fitPlatforms)
         : null,
-    [ready, scenario, sizes, valid, projectName, fitPlatforms],
+    [ready, scenario, sizes, valid, projectName, layoutVersion, fitPlatforms],
   );
+  // the printed PDF's title (its metadata, the viewer's window) is the project's, not the app's
+  const title = model?.title;
+  useEffect(() => {
+    if (!title) return;
+    const before = document.title;
+    document.title = title;
+    return () => {
+      document.title = before;
+    };
+  }, [title]);
   const fileBase = slug(projectName || valid?.name || "report");
 
   const pdf = async () => {

@@ -248,7 +248,7 @@ export function AnalysisPanel() {
                 <UpdatingNote shown={sizes} />
               </h3>
               <SizesChart sizes={sizes} limits={limits} />
-              <SizesLegend limits={limits} />
+              <SizesLegend sizes={sizes} limits={limits} />
             </div>
             <div className="panel">
               <h3>
