@@ -1,10 +1,14 @@
 // The designer's size chart drawn as plain SVG: p50/p95/max bars per format, the size axis, the platform limit
-// lines. It is redrawn on every edit that moves a byte, so it must be cheap: one component, elements keyed by
-// format and statistic, so an update changes attributes and never re-creates a bar (the charting library
-// this replaces re-mounted every bar whose value moved and re-ran its selectors on each change).
+// lines. A bar is coloured by how many of the chosen limits it fits (verdict.ts) and each format's name carries the
+// strictest limit its largest message fits, so "over Sigfox, fits Kinéis" stays visible with several limits.
+// It is redrawn on every edit that moves a byte, so it must be cheap: one component, elements keyed by format and
+// statistic, so an update changes attributes and never re-creates a bar (the charting library this replaces
+// re-mounted every bar whose value moved and re-ran its selectors on each change).
 import { useLayoutEffect, useRef, useState, type RefObject } from "react";
-import { axisLabelRoom, niceAxis, tickLabel } from "./axis.ts";
+import { axisLabelRoom, labelRows, labelWidth, niceAxis, tickLabel } from "./axis.ts";
+import { limitMarks } from "./limitLabels.ts";
 import type { Limit } from "./PlatformPicker.tsx";
+import { FIT_TEXT, fitLabel, fitOf, reach, reachColor } from "./verdict.ts";
 
 export interface SizeDatum {
   format: string;
@@ -25,7 +29,9 @@ export const SIZE_STATS = [
   { key: "max", label: "max", color: "var(--bar-max)" },
 ] as const;
 
-const MARGIN = { top: 16, bottom: 22 };
+const MARGIN = { top: 16 };
+/** one line of text under the axis */
+const LINE = 13;
 const CATEGORY_GAP = 0.18;
 const BAR_GAP = 1;
 
@@ -51,20 +57,23 @@ function barPath(x: number, y: number, w: number, h: number): string {
   return `M${x},${y + h}V${y + r}Q${x},${y} ${x + r},${y}H${x + w - r}Q${x + w},${y} ${x + w},${y + r}V${y + h}Z`;
 }
 
-function fits(d: SizeDatum, l: Limit): string {
-  return d.max > l.bytes ? (d.p95 > l.bytes ? "does not fit" : "max over, p95 fits") : "fits";
-}
-
 export function SizeBars({ data, limits, height = 260 }: { data: SizeDatum[]; limits: Limit[]; height?: number }) {
   const [ref, width] = useWidth();
-  const strictest = limits[0]?.bytes;
   const axis = niceAxis(Math.max(1, ...data.map((d) => d.max), ...limits.map((l) => l.bytes)));
   const left = axisLabelRoom(axis.ticks);
-  const right = limits.length ? 46 : 12;
+  const right = limits.length ? 10 + Math.max(...limits.map((l) => labelWidth(tickLabel(l.bytes)))) : 12;
   const plotW = Math.max(0, width - left - right);
-  const plotH = height - MARGIN.top - MARGIN.bottom;
-  const y = (v: number) => MARGIN.top + plotH * (1 - v / axis.max);
   const band = data.length ? plotW / data.length : 0;
+  // each format: its name, and under it its verdict when there are limits; on two staggered rows when crowded
+  const rows = labelRows(
+    data.map((d) => d.short),
+    band,
+  );
+  const perFormat = limits.length ? 2 : 1;
+  const bottom = 8 + LINE * perFormat * rows;
+  const plotH = height - MARGIN.top - bottom;
+  const y = (v: number) => MARGIN.top + plotH * (1 - v / axis.max);
+  const marks = limitMarks(limits, y, 12, MARGIN.top, MARGIN.top + plotH);
   const group = band * (1 - CATEGORY_GAP);
   const barW = Math.max(1, (group - BAR_GAP * (SIZE_STATS.length - 1)) / SIZE_STATS.length);
   const x0 = (i: number) => left + i * band + (band - group) / 2;
@@ -84,7 +93,8 @@ export function SizeBars({ data, limits, height = 260 }: { data: SizeDatum[]; li
           {SIZE_STATS.map((s, k) => (
             <g key={s.key} className="size-series" data-stat={s.key}>
               {data.map((d, i) => {
-                const over = strictest !== undefined && d[s.key] > strictest;
+                const r = reach(d[s.key], limits);
+                const over = r !== "all";
                 const opacity =
                   (d.stale ? 0.35 : 1) * (over ? (s.key === "p50" ? 0.55 : s.key === "p95" ? 0.8 : 1) : 1);
                 const top = y(d.failed ? 0 : d[s.key]);
@@ -94,7 +104,8 @@ export function SizeBars({ data, limits, height = 260 }: { data: SizeDatum[]; li
                     className="size-bar"
                     data-format={d.format}
                     d={barPath(x0(i) + k * (barW + BAR_GAP), top, barW, MARGIN.top + plotH - top)}
-                    fill={over ? "var(--over)" : s.color}
+                    data-reach={r}
+                    fill={reachColor(r, s.color)}
                     fillOpacity={opacity}
                   />
                 );
@@ -108,39 +119,63 @@ export function SizeBars({ data, limits, height = 260 }: { data: SizeDatum[]; li
             y2={MARGIN.top + plotH}
             stroke="var(--border-strong)"
           />
-          {data.map((d, i) => (
-            <g key={d.format}>
-              <text
-                x={left + i * band + band / 2}
-                y={MARGIN.top + plotH + 15}
-                textAnchor="middle"
-                fontSize={11}
-                fill="var(--text-muted)"
-              >
-                {d.short}
-              </text>
-              {/* the hover text of the whole column */}
-              <rect x={left + i * band} y={MARGIN.top} width={band} height={plotH} fill="transparent">
-                <title>
-                  {`${d.label}: p50 ${d.p50} B · p95 ${d.p95} B · max ${d.max} B · mean ${d.mean.toFixed(1)} B` +
-                    limits.map((l) => `\n${l.name} ${l.bytes} B: ${fits(d, l)}`).join("") +
-                    (d.stale ? "\n(updating: still the previous layout's figures)" : "")}
-                </title>
-              </rect>
-            </g>
-          ))}
-          {limits.map((l) => (
-            <g key={l.id}>
+          {data.map((d, i) => {
+            const row = rows === 2 && i % 2 === 1 ? 1 : 0;
+            const labelY = MARGIN.top + plotH + 4 + LINE * (1 + row * perFormat);
+            const verdict = d.failed ? "" : fitLabel(d.max, limits);
+            const r = reach(d.max, limits);
+            return (
+              <g key={d.format}>
+                <text
+                  x={left + i * band + band / 2}
+                  y={labelY - 2}
+                  textAnchor="middle"
+                  fontSize={11}
+                  fill="var(--text-muted)"
+                >
+                  {d.short}
+                </text>
+                {verdict ? (
+                  <text
+                    x={left + i * band + band / 2}
+                    y={labelY + LINE - 2}
+                    textAnchor="middle"
+                    fontSize={10}
+                    fontWeight={600}
+                    className="size-fit-label"
+                    data-format={d.format}
+                    fill={r === "all" ? "var(--text-muted)" : reachColor(r, "")}
+                  >
+                    {verdict}
+                  </text>
+                ) : null}
+                {/* the hover text of the whole column */}
+                <rect x={left + i * band} y={MARGIN.top} width={band} height={plotH} fill="transparent">
+                  <title>
+                    {`${d.label}: p50 ${d.p50} B · p95 ${d.p95} B · max ${d.max} B · mean ${d.mean.toFixed(1)} B` +
+                      limits.map((l) => `\n${l.name} ${l.bytes} B: ${FIT_TEXT[fitOf(d, l.bytes)]}`).join("") +
+                      (d.stale ? "\n(updating: still the previous layout's figures)" : "")}
+                  </title>
+                </rect>
+              </g>
+            );
+          })}
+          {marks.map((m) => (
+            <g key={m.bytes} className="size-limit" data-bytes={m.bytes}>
+              <title>{`${m.names.join(", ")}: ${m.bytes} B per message`}</title>
               <line
                 x1={left}
                 x2={left + plotW}
-                y1={y(l.bytes)}
-                y2={y(l.bytes)}
+                y1={m.lineY}
+                y2={m.lineY}
                 stroke="var(--text-muted)"
                 strokeDasharray="5 4"
               />
-              <text x={left + plotW + 4} y={y(l.bytes)} dy="0.32em" fontSize={11} fill="var(--text-muted)">
-                {l.bytes} B
+              {m.labelY !== m.lineY ? (
+                <line x1={left + plotW} x2={left + plotW + 4} y1={m.lineY} y2={m.labelY} stroke="var(--text-muted)" />
+              ) : null}
+              <text x={left + plotW + 6} y={m.labelY} dy="0.32em" fontSize={11} fill="var(--text-muted)">
+                {m.bytes} B
               </text>
             </g>
           ))}
