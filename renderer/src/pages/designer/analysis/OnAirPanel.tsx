@@ -5,6 +5,7 @@ import { Bar, BarChart, CartesianGrid, ReferenceLine, ResponsiveContainer, Toolt
 import { layoutStackId, onAirSummary, type OnAirSummary, type Platform, platformById, resolveStack } from "#planning";
 import { useStackChoice } from "./stackChoice.ts";
 import type { SizesView } from "../../../state/analysis.ts";
+import { shareOverText } from "../../../ui/sizes/verdict.ts";
 import { StackSelect } from "../../../ui/StackSelect.tsx";
 
 interface Column {
@@ -26,7 +27,7 @@ function Cell({ s, testId }: { s: OnAirSummary | null; testId: string }) {
       </span>
       {s.limit !== null ? (
         <span className={`verdict ${s.fitsMax ? "fits" : "over"}`}>
-          {s.fitsMax ? " ✓" : ` ✗ ${(s.shareOver * 100).toFixed(s.shareOver < 0.01 ? 2 : 0)} % over ${s.limit} B`}
+          {s.fitsMax ? " ✓" : ` ✗ ${shareOverText(s.shareOver, s.limit, "messages")}`}
         </span>
       ) : null}
     </td>
@@ -149,39 +150,41 @@ export function OnAirPanel({
               </label>
             ))}
           </div>
-          <table className="data" data-testid="onair-table">
-            <thead>
-              <tr>
-                <th scope="col">Format</th>
-                <th scope="col" title="The payload alone, as the sizes above">
-                  payload
-                </th>
-                {columns.map(({ platform }) => (
-                  <th key={platform.id} scope="col" title={platform.name}>
-                    on air · {shortName(platform)}
-                    {platform.uplinkBytes !== undefined ? ` · ${platform.uplinkBytes} B` : ""}
+          <div className="table-scroll" data-testid="onair-scroll">
+            <table className="data onair-table" data-testid="onair-table">
+              <thead>
+                <tr>
+                  <th scope="col">Format</th>
+                  <th scope="col" title="The payload alone, as the sizes above">
+                    payload
                   </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {sizes.results.map((r) => (
-                <tr key={r.info.id}>
-                  <td>{r.info.label}</td>
-                  <td data-testid={`onair-payload-${r.info.id}`}>
-                    {r.stats.count === 0 ? "–" : `${r.stats.p50} · ${r.stats.max} B`}
-                  </td>
-                  {columns.map((c) => (
-                    <Cell
-                      key={c.platform.id}
-                      s={c.cells.get(r.info.id) ?? null}
-                      testId={`onair-${r.info.id}-${c.platform.id}`}
-                    />
+                  {columns.map(({ platform }) => (
+                    <th key={platform.id} scope="col" title={platform.name}>
+                      on air · {shortName(platform)}
+                      {platform.uplinkBytes !== undefined ? ` · ${platform.uplinkBytes} B` : ""}
+                    </th>
                   ))}
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {sizes.results.map((r) => (
+                  <tr key={r.info.id}>
+                    <td>{r.info.label}</td>
+                    <td data-testid={`onair-payload-${r.info.id}`}>
+                      {r.stats.count === 0 ? "–" : `${r.stats.p50} · ${r.stats.max} B`}
+                    </td>
+                    {columns.map((c) => (
+                      <Cell
+                        key={c.platform.id}
+                        s={c.cells.get(r.info.id) ?? null}
+                        testId={`onair-${r.info.id}-${c.platform.id}`}
+                      />
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
           {ip && example && exampleSummary ? (
             <>
               <h4 style={{ margin: "12px 0 4px" }}>
@@ -208,7 +211,7 @@ export function OnAirPanel({
                 A {example.stats.p50}-byte {example.info.label} message carries{" "}
                 {exampleSummary.layers.map((l) => `${l.layer} ${l.bytes} B`).join(" + ")} ={" "}
                 {fixed1(exampleSummary.onAir.p50 - example.stats.p50)} B of headers. Header sizes follow the standards'
-                formats and were checked against coap-client, mosquitto_pub, curl and python-requests (docs/channel.md).
+                formats and were checked against what coap-client, mosquitto_pub, curl and python-requests send.
               </p>
             </>
           ) : (
