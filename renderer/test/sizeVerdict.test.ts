@@ -2,7 +2,15 @@ import { describe, expect, it } from "vitest";
 import { labelRows } from "../src/ui/sizes/axis.ts";
 import { limitMarks } from "../src/ui/sizes/limitLabels.ts";
 import type { Limit } from "../src/ui/sizes/PlatformPicker.tsx";
-import { fitLabel, fitOf, reach, reachColor, shareOverText, strictestFit } from "../src/ui/sizes/verdict.ts";
+import {
+  fitLabel,
+  fitOf,
+  reach,
+  reachColor,
+  shareOverShort,
+  shareOverText,
+  strictestFit,
+} from "../src/ui/sizes/verdict.ts";
 
 // strictest first, as chosenLimits gives them
 const SIGFOX: Limit = { id: "sigfox", name: "Sigfox", bytes: 12 };
@@ -49,6 +57,8 @@ describe("a size judged against every chosen limit (issue #26: every bar turned 
     expect(shareOverText(1, 30)).toBe("all samples exceed 30 B");
     expect(shareOverText(0.37, 12, "messages")).toBe("exceeds 12 B in 37 % of messages");
     expect(shareOverText(0.052, 12)).toBe("exceeds 12 B in 5.2 % of samples");
+    expect(shareOverShort(1)).toBe("all exceed");
+    expect(shareOverShort(0.37)).toBe("37 % exceed");
     // a rare overflow never rounds to "0 %"
     expect(shareOverText(0.0004, 12)).toBe("exceeds 12 B in 0.04 % of samples");
   });

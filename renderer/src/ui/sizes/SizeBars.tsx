@@ -4,10 +4,10 @@
 // It is redrawn on every edit that moves a byte, so it must be cheap: one component, elements keyed by format and
 // statistic, so an update changes attributes and never re-creates a bar (the charting library this replaces
 // re-mounted every bar whose value moved and re-ran its selectors on each change).
-import { useLayoutEffect, useRef, useState, type RefObject } from "react";
 import { axisLabelRoom, labelRows, labelWidth, niceAxis, tickLabel } from "./axis.ts";
 import { limitMarks } from "./limitLabels.ts";
 import type { Limit } from "./PlatformPicker.tsx";
+import { useWidth } from "./useWidth.ts";
 import { FIT_TEXT, fitLabel, fitOf, reach, reachColor } from "./verdict.ts";
 
 export interface SizeDatum {
@@ -35,21 +35,6 @@ const LINE = 13;
 const CATEGORY_GAP = 0.18;
 const BAR_GAP = 1;
 
-/** The width the box is laid out at, followed as the window or the panes are resized. */
-function useWidth(): [RefObject<HTMLDivElement | null>, number] {
-  const ref = useRef<HTMLDivElement | null>(null);
-  const [width, setWidth] = useState(0);
-  useLayoutEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    setWidth(el.clientWidth);
-    const ro = new ResizeObserver(() => setWidth(el.clientWidth));
-    ro.observe(el);
-    return () => ro.disconnect();
-  }, []);
-  return [ref, width];
-}
-
 /** Rectangle with rounded top corners (2 px), as a path. */
 function barPath(x: number, y: number, w: number, h: number): string {
   if (h <= 0 || w <= 0) return `M${x},${y}h0`;
@@ -73,7 +58,8 @@ export function SizeBars({ data, limits, height = 260 }: { data: SizeDatum[]; li
   const bottom = 8 + LINE * perFormat * rows;
   const plotH = height - MARGIN.top - bottom;
   const y = (v: number) => MARGIN.top + plotH * (1 - v / axis.max);
-  const marks = limitMarks(limits, y, 12, MARGIN.top, MARGIN.top + plotH);
+  // labels are centred on their height: half a label of room above the plot's top and above the format names
+  const marks = limitMarks(limits, y, 14, MARGIN.top - 6, MARGIN.top + plotH - 7);
   const group = band * (1 - CATEGORY_GAP);
   const barW = Math.max(1, (group - BAR_GAP * (SIZE_STATS.length - 1)) / SIZE_STATS.length);
   const x0 = (i: number) => left + i * band + (band - group) / 2;

@@ -82,7 +82,7 @@ export function SizesTable({ sizes }: { sizes: Sizes }) {
   const base = json && json.stats.count > 0 ? json.stats.mean : null;
   return (
     <div className="table-scroll">
-      <table className="data" data-testid="sizes-table">
+      <table className="data sizes-table" data-testid="sizes-table">
         <thead>
           <tr>
             <th scope="col">Format</th>

@@ -57,5 +57,12 @@ export function fitLabel(max: number, limits: readonly Limit[]): string {
  */
 export function shareOverText(share: number, bytes: number, what = "samples"): string {
   if (share >= 1) return `all ${what} exceed ${bytes} B`;
-  return `exceeds ${bytes} B in ${percent(share, share < 0.01 ? 2 : share < 0.1 ? 1 : 0)} of ${what}`;
+  return `exceeds ${bytes} B in ${sharePercent(share)} of ${what}`;
 }
+
+/** The same in a column whose heading names the limit: "all exceed", "37 % exceed". */
+export function shareOverShort(share: number): string {
+  return share >= 1 ? "all exceed" : `${sharePercent(share)} exceed`;
+}
+
+const sharePercent = (share: number): string => percent(share, share < 0.01 ? 2 : share < 0.1 ? 1 : 0);
