@@ -1,17 +1,23 @@
 import { describe, expect, it } from "vitest";
-import { linearTop, logDomain } from "../src/pages/channel/chartDomain.ts";
+import { linearAxis, logDomain } from "../src/pages/channel/chartDomain.ts";
 
 describe("Channel chart axes leave room above the highest line (issue #26: lines clipped at the top)", () => {
-  it("puts a linear axis' top at a round value at least 8 % above the largest point", () => {
-    for (const max of [0.37, 1, 2.5, 9.99, 10, 47.2, 120, 1000]) {
-      const top = linearTop([0.1, max / 2, max]);
+  it("puts a linear axis' top on a round tick at least 8 % above the largest point", () => {
+    for (const max of [0.37, 1, 2.5, 9.99, 10, 19.56, 47.2, 77.5, 120, 1000]) {
+      const { top, ticks } = linearAxis([0.1, max / 2, max]);
       expect(top).toBeGreaterThanOrEqual(max * 1.08);
       // not so much room that the lines are squeezed into the bottom half
-      expect(top).toBeLessThanOrEqual(max * 1.5);
+      expect(top).toBeLessThanOrEqual(max * 1.6);
+      expect(ticks[0]).toBe(0);
+      expect(ticks.at(-1)).toBe(top);
+      expect(ticks.length).toBeGreaterThanOrEqual(4);
+      expect(ticks.length).toBeLessThanOrEqual(7);
     }
-    expect(linearTop([2, 5, 10])).toBe(12);
-    expect(linearTop([])).toBe(1);
-    expect(linearTop([Number.NaN, 3])).toBe(4);
+    // the Channel page's fleet chart: p95 up to 19.56 s had ticks 0, 7, 14, 21, 25
+    expect(linearAxis([1.35, 8.32, 19.56])).toEqual({ top: 25, ticks: [0, 5, 10, 15, 20, 25] });
+    expect(linearAxis([0.25])).toEqual({ top: 0.3, ticks: [0, 0.1, 0.2, 0.3] });
+    expect(linearAxis([])).toEqual({ top: 1, ticks: [0, 0.2, 0.4, 0.6, 0.8, 1] });
+    expect(linearAxis([Number.NaN, 3]).top).toBe(4);
   });
 
   it("spans a log axis over whole decades with every point strictly inside", () => {

@@ -13,7 +13,7 @@ import {
   YAxis,
 } from "recharts";
 import type { FleetResult, Seed003Row } from "#planning/channel";
-import { linearTop, logDomain } from "./chartDomain.ts";
+import { linearAxis, logDomain } from "./chartDomain.ts";
 
 const AXIS = { fill: "var(--text-muted)", fontSize: 11 };
 const GRID = "var(--border)";
@@ -50,7 +50,7 @@ function Frame({
 
 /** p95 completion time (s) against measured offered load G, one line per stack. */
 export function CompletionVsLoad({ stacks }: { stacks: FleetResult[] }) {
-  const top = linearTop(
+  const y = linearAxis(
     stacks.flatMap((s) => s.points.filter((p) => p.completion.count > 0).map((p) => p.completion.p95)),
   );
   return (
@@ -64,7 +64,7 @@ export function CompletionVsLoad({ stacks }: { stacks: FleetResult[] }) {
           tick={AXIS}
           tickFormatter={(g: number) => g.toFixed(2)}
         />
-        <YAxis tick={AXIS} width={48} domain={[0, top]} />
+        <YAxis tick={AXIS} width={48} domain={[0, y.top]} ticks={y.ticks} />
         <Tooltip
           formatter={(v, name) => [`${Number(v).toFixed(2)} s`, String(name)]}
           labelFormatter={(g) => `G = ${Number(g).toFixed(3)}`}
@@ -95,6 +95,7 @@ export function GoodputPerNstart({ rows }: { rows: Seed003Row[] }) {
     simulated: Number(r.goodputKBps.toFixed(2)),
     paper: r.paperGoodputKBps,
   }));
+  const y = linearAxis(data.flatMap((d) => [d.simulated, d.paper]));
   return (
     <Frame
       title="Aggregated goodput (KB/s) per CoAP requests in flight, and MQTT: simulated vs seed 003 Table II"
@@ -103,7 +104,7 @@ export function GoodputPerNstart({ rows }: { rows: Seed003Row[] }) {
       <BarChart data={data} margin={{ top: 6, right: 12, bottom: 4, left: -4 }}>
         <CartesianGrid stroke={GRID} strokeDasharray="2 3" />
         <XAxis dataKey="name" tick={AXIS} interval={0} />
-        <YAxis tick={AXIS} width={44} domain={[0, linearTop(data.flatMap((d) => [d.simulated, d.paper]))]} />
+        <YAxis tick={AXIS} width={44} domain={[0, y.top]} ticks={y.ticks} />
         <Tooltip
           formatter={(v, name) => [`${Number(v).toFixed(2)} KB/s`, String(name)]}
           labelFormatter={(n) => (n === "MQTT" ? "MQTT" : `CoAP, ${String(n)} in flight`)}
