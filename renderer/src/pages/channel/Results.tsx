@@ -49,7 +49,7 @@ export function Seed003Results({ r }: { r: Seed003Answer }) {
       <p className="muted ch-note">
         In flight: how many requests a CoAP device sends before it waits for answers (the standard's NSTART, 1 by
         default). Load G: packets sent per slot (copies not counted); with three copies per packet, collisions stay rare
-        up to about G = 0.8 on long frames and then rise steeply.
+        up to about G = 0.6 on 64-slot blocks and then rise steeply.
       </p>
       <div className="ch-charts">
         <GoodputPerNstart rows={r.rows} />
