@@ -46,6 +46,12 @@ describe("channel page (browser mode)", SCENARIO, () => {
       expect(cells).toEqual(expected);
       await page.waitForSelector(`${tid("ch-chart-goodput")} .recharts-bar-rectangle`);
       await page.waitForSelector(`${tid("ch-chart-nstart")} .recharts-line`);
+      // the legend lists the lines in the paper's order (1, 2, 5, … in flight, then MQTT), not alphabetically
+      const legend = (chart: string) => page.locator(`${tid(chart)} .recharts-legend-item-text`).allTextContents();
+      expect(await legend("ch-chart-nstart")).toEqual(
+        SEED003_STACKS.map((n) => (n === null ? "MQTT" : `CoAP, ${n} in flight`)),
+      );
+      expect(await page.locator(tid("channel-page")).textContent()).not.toContain("npm run");
       await screenshot(page, "channel-02-seed003");
 
       // the open layout's fleet: two stacks side by side, completion time against load
@@ -58,14 +64,16 @@ describe("channel page (browser mode)", SCENARIO, () => {
       await page.fill(tid("ch-stacks"), "coap:1, udp");
       await page.click(tid("ch-run"));
       await page.waitForSelector(tid("ch-error-stacks"));
-      await page.fill(tid("ch-stacks"), "coap:1, mqtt");
+      // MQTT first: the table and the legend keep this order (the legend used to sort it alphabetically)
+      await page.fill(tid("ch-stacks"), "mqtt, coap:1");
       await page.fill(tid("ch-horizon"), "60");
       await page.click(tid("ch-run"));
       await page.waitForSelector(tid("ch-progress"));
       await page.waitForSelector(tid("ch-fleet-table"), { timeout: 180_000 });
       const stacks = await page.locator(`${tid("ch-fleet-table")} tbody tr.ch-own td:first-child`).allTextContents();
-      expect(stacks).toEqual(["CoAP/UDP NSTART 1", "MQTT/TCP"]);
+      expect(stacks).toEqual(["MQTT/TCP", "CoAP/UDP NSTART 1"]);
       await page.waitForSelector(`${tid("ch-chart-load")} .recharts-line`);
+      expect(await legend("ch-chart-load")).toEqual(["MQTT/TCP", "CoAP/UDP NSTART 1"]);
       expect(await page.locator(`${tid("ch-overhead")} tbody tr`).count()).toBeGreaterThan(5);
       const download = page.waitForEvent("download");
       await page.click(tid("ch-overhead-csv"));

@@ -20,11 +20,11 @@ const paper = [datum("json", 413, 414, 414), datum("protobuf", 138, 140, 140), d
 const limit = (bytes: number) => ({ id: `l${bytes}`, name: `L${bytes}`, bytes });
 
 /** Every colour the bars are painted with, as "fill|opacity". */
-function drawn(data: SizeDatum[], strictest: number | undefined): Set<string> {
+function drawn(data: SizeDatum[], limits: ReturnType<typeof limit>[]): Set<string> {
   const out = new Set<string>();
   for (const d of data)
     for (const s of SIZE_STATS) {
-      const st = barStyle(d[s.key], s.key, strictest);
+      const st = barStyle(d[s.key], s.key, limits);
       out.add(`${st.fill}|${st.opacity}`);
     }
   return out;
@@ -33,16 +33,31 @@ const shown = (data: SizeDatum[], limits: ReturnType<typeof limit>[]) =>
   new Set(legendSwatches(data, limits).map((s) => `${s.fill}|${s.opacity}`));
 
 describe("the size chart's legend", () => {
-  it("shows no blue when every bar is over the strictest limit (Kinéis 30 B), and each red shade it draws", () => {
+  it("shows no blue when every bar is over the strictest limit (Kinéis 30 B), and each shade it draws", () => {
     const limits = [limit(30), limit(160)];
     const swatches = legendSwatches(paper, limits);
-    expect(swatches.map((s) => s.label)).toEqual(["p50 over 30 B", "p95 over 30 B", "max over 30 B"]);
-    expect(shown(paper, limits)).toEqual(drawn(paper, 30));
+    // Protobuf and Bit-packed are over 30 B but fit 160 B (orange); JSON is over both (red)
+    expect(swatches.map((s) => s.label)).toEqual([
+      "p50 over 30 B, fits a looser limit",
+      "p95 over 30 B, fits a looser limit",
+      "max over 30 B, fits a looser limit",
+      "p50 over every limit",
+      "p95 over every limit",
+      "max over every limit",
+    ]);
+    expect(shown(paper, limits)).toEqual(drawn(paper, limits));
+    // one limit everything exceeds: red only, worded with the limit
+    expect(legendSwatches(paper, [limit(30)]).map((s) => s.label)).toEqual([
+      "p50 over 30 B",
+      "p95 over 30 B",
+      "max over 30 B",
+    ]);
+    expect(shown(paper, [limit(30)])).toEqual(drawn(paper, [limit(30)]));
   });
 
   it("holds exactly the colours of the bars, over a limit some formats fit", () => {
     const limits = [limit(160)];
-    expect(shown(paper, limits)).toEqual(drawn(paper, 160));
+    expect(shown(paper, limits)).toEqual(drawn(paper, limits));
     expect(legendSwatches(paper, limits).map((s) => s.label)).toEqual([
       "p50",
       "p95",
@@ -52,7 +67,7 @@ describe("the size chart's legend", () => {
       "max over 160 B",
     ]);
     // no limit chosen: the three statistics' colours only
-    expect(shown(paper, [])).toEqual(drawn(paper, undefined));
+    expect(shown(paper, [])).toEqual(drawn(paper, []));
     expect(legendSwatches(paper, []).map((s) => s.label)).toEqual(["p50", "p95", "max"]);
   });
 });

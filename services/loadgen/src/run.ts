@@ -298,9 +298,7 @@ export async function runLoadTest(o: RunOptions): Promise<LoadTestResult> {
       `ingest → cin sampled from ${probe.containers} device containers (${endToEnd.count} contentInstances of the measured window)`,
     );
   if (!e.client.valid)
-    result.notes.push(
-      "the client limited this run (see client.reasons): its numbers describe the generator, not the server",
-    );
+    result.notes.push("the load generator could not keep up: its numbers describe the generator, not the server");
   if (e.abandoned > 0)
     result.notes.push(`${e.abandoned} requests were still open when the run ended and were abandoned`);
   return result;

@@ -76,10 +76,14 @@ function ConfigCard() {
           ))}
         </div>
         {scenario === "seed003" ? (
-          <p className="muted ch-note">
-            Bacco, Colucci, Gotta 2017: 3-CRDSA, 64 slots per 13 ms RA block, 182 B net slots, RTT 0.52 s, exchanges
-            every 1 s on average with Pareto sizes (x_m 931 / 9 532 / 47 663 B, α 1.1); CoAP NSTART 1 … 100 through a
-            proxy and MQTT over TCP NewReno.
+          <p className="muted ch-note" data-testid="ch-seed003-note">
+            Bacco, Colucci, Gotta 2017: every packet is sent three times in random slots and a receiver that decodes one
+            copy removes the others from the collisions (
+            <abbr title="Contention Resolution Diversity Slotted ALOHA with 3 replicas">3-CRDSA</abbr>); 64 slots per 13
+            ms block of random-access slots, 182 B carried per slot, 0.52 s round trip; a new exchange every second on
+            average, its size drawn from the paper's three heavy-tailed (Pareto) sizes. CoAP through a proxy with 1 to
+            100 requests in flight per device (<abbr title="CoAP's NSTART parameter, 1 by default">NSTART</abbr>),
+            against MQTT over TCP.
           </p>
         ) : fleetBlocked ? (
           <div className="empty" data-testid="ch-no-layout">
@@ -111,12 +115,17 @@ function ConfigCard() {
                 ))}
               </select>
             </label>
-            <Field name="stacks" label="Stacks" hint="coap:NSTART or mqtt, comma-separated" wide />
-            <Field name="replicas" label="Replicas (1 = slotted ALOHA)" />
-            <Field name="slots" label="Slots per RA block" />
+            <Field
+              name="stacks"
+              label="Stacks"
+              hint="coap:N (N requests in flight at once, CoAP's NSTART) or mqtt, comma-separated"
+              wide
+            />
+            <Field name="replicas" label="Copies per packet (1 = plain slotted ALOHA)" />
+            <Field name="slots" label="Slots per random-access block" />
             <Field name="blockMs" label="Block duration (ms)" />
-            <Field name="slotBytes" label="Net slot (B)" />
-            <Field name="rtt" label="RTT (s)" />
+            <Field name="slotBytes" label="Bytes carried per slot" />
+            <Field name="rtt" label="Round trip (s)" />
           </div>
         ) : null}
         <div className="ch-grid">
@@ -186,7 +195,7 @@ function ResultCard() {
             <strong>No simulation yet</strong>
             Choose the seed 003 preset or your fleet and press <em>Simulate</em>: offered load, collision probability,
             completion time p50/p95/p99 and goodput per stack appear here, with completion time against load and per
-            NSTART.
+            number of requests in flight.
           </div>
         ) : null}
         {result && !running ? (

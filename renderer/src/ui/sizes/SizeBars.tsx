@@ -1,10 +1,14 @@
 // The designer's size chart drawn as plain SVG: p50/p95/max bars per format, the size axis, the platform limit
-// lines. It is redrawn on every edit that moves a byte, so it must be cheap: one component, elements keyed by
-// format and statistic, so an update changes attributes and never re-creates a bar (the charting library
-// this replaces re-mounted every bar whose value moved and re-ran its selectors on each change).
-import { useLayoutEffect, useRef, useState, type RefObject } from "react";
-import { axisLabelRoom, niceAxis, tickLabel } from "./axis.ts";
+// lines. A bar is coloured by how many of the chosen limits it fits (verdict.ts) and each format's name carries the
+// strictest limit its largest message fits, so "over Sigfox, fits Kinéis" stays visible with several limits.
+// It is redrawn on every edit that moves a byte, so it must be cheap: one component, elements keyed by format and
+// statistic, so an update changes attributes and never re-creates a bar (the charting library this replaces
+// re-mounted every bar whose value moved and re-ran its selectors on each change).
+import { axisLabelRoom, labelRows, labelWidth, niceAxis, tickLabel } from "./axis.ts";
+import { limitMarks } from "./limitLabels.ts";
 import type { Limit } from "./PlatformPicker.tsx";
+import { useWidth } from "./useWidth.ts";
+import { FIT_TEXT, fitLabel, fitOf, reach, reachColor, type Reach } from "./verdict.ts";
 
 export interface SizeDatum {
   format: string;
@@ -27,15 +31,18 @@ export const SIZE_STATS = [
 
 type StatKey = (typeof SIZE_STATS)[number]["key"];
 
-/** How one bar is painted: its statistic's colour, or red over the strictest limit (p50 lightest, max darkest). */
+/**
+ * How one bar is painted: its statistic's colour under every chosen limit, orange over the strictest but under a
+ * looser one, red over all (verdict.ts); over a limit p50 is the lightest shade and max the darkest.
+ */
 export function barStyle(
   value: number,
   stat: StatKey,
-  strictest: number | undefined,
-): { fill: string; opacity: number } {
-  const over = strictest !== undefined && value > strictest;
-  if (!over) return { fill: SIZE_STATS.find((s) => s.key === stat)!.color, opacity: 1 };
-  return { fill: "var(--over)", opacity: stat === "p50" ? 0.55 : stat === "p95" ? 0.8 : 1 };
+  limits: readonly Limit[],
+): { fill: string; opacity: number; reach: Reach } {
+  const r = reach(value, limits);
+  const opacity = r === "all" ? 1 : stat === "p50" ? 0.55 : stat === "p95" ? 0.8 : 1;
+  return { fill: reachColor(r, SIZE_STATS.find((s) => s.key === stat)!.color), opacity, reach: r };
 }
 
 export interface LegendSwatch {
@@ -45,46 +52,36 @@ export interface LegendSwatch {
   opacity: number;
 }
 
+const REACH_ORDER: readonly Reach[] = ["all", "some", "none"];
+
 /**
  * The legend of the bars as drawn: one swatch per colour that appears, from `barStyle` itself, so the legend can
  * never show blue when every bar is red (the report's legend did, over Kinéis's 30 B).
  */
 export function legendSwatches(data: readonly SizeDatum[], limits: readonly Limit[]): LegendSwatch[] {
-  const strictest = limits[0]?.bytes;
   const drawn = data.filter((d) => !d.failed);
-  const within: LegendSwatch[] = [];
-  const over: LegendSwatch[] = [];
-  for (const s of SIZE_STATS) {
-    if (drawn.some((d) => strictest === undefined || d[s.key] <= strictest))
-      within.push({ key: s.key, label: s.label, ...barStyle(0, s.key, strictest) });
-    if (strictest !== undefined && drawn.some((d) => d[s.key] > strictest))
-      over.push({
-        key: `${s.key}-over`,
-        label: `${s.label} over ${strictest} B`,
-        ...barStyle(strictest + 1, s.key, strictest),
-      });
-  }
-  return [...within, ...over];
+  const strictest = limits[0]?.bytes;
+  const wording: Record<Reach, (stat: string) => string> = {
+    all: (stat) => stat,
+    some: (stat) => `${stat} over ${strictest} B, fits a looser limit`,
+    none: (stat) => (limits.length > 1 ? `${stat} over every limit` : `${stat} over ${strictest} B`),
+  };
+  const out: LegendSwatch[] = [];
+  for (const r of REACH_ORDER)
+    for (const s of SIZE_STATS) {
+      const value = drawn.map((d) => d[s.key]).find((v) => reach(v, limits) === r);
+      if (value === undefined) continue;
+      const { fill, opacity } = barStyle(value, s.key, limits);
+      out.push({ key: `${s.key}-${r}`, label: wording[r](s.label), fill, opacity });
+    }
+  return out;
 }
 
-const MARGIN = { top: 16, bottom: 22 };
+const MARGIN = { top: 16 };
+/** one line of text under the axis */
+const LINE = 13;
 const CATEGORY_GAP = 0.18;
 const BAR_GAP = 1;
-
-/** The width the box is laid out at, followed as the window or the panes are resized. */
-function useWidth(): [RefObject<HTMLDivElement | null>, number] {
-  const ref = useRef<HTMLDivElement | null>(null);
-  const [width, setWidth] = useState(0);
-  useLayoutEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    setWidth(el.clientWidth);
-    const ro = new ResizeObserver(() => setWidth(el.clientWidth));
-    ro.observe(el);
-    return () => ro.disconnect();
-  }, []);
-  return [ref, width];
-}
 
 /** Rectangle with rounded top corners (2 px), as a path. */
 function barPath(x: number, y: number, w: number, h: number): string {
@@ -93,20 +90,24 @@ function barPath(x: number, y: number, w: number, h: number): string {
   return `M${x},${y + h}V${y + r}Q${x},${y} ${x + r},${y}H${x + w - r}Q${x + w},${y} ${x + w},${y + r}V${y + h}Z`;
 }
 
-function fits(d: SizeDatum, l: Limit): string {
-  return d.max > l.bytes ? (d.p95 > l.bytes ? "does not fit" : "max over, p95 fits") : "fits";
-}
-
 export function SizeBars({ data, limits, height = 260 }: { data: SizeDatum[]; limits: Limit[]; height?: number }) {
   const [ref, width] = useWidth();
-  const strictest = limits[0]?.bytes;
   const axis = niceAxis(Math.max(1, ...data.map((d) => d.max), ...limits.map((l) => l.bytes)));
   const left = axisLabelRoom(axis.ticks);
-  const right = limits.length ? 46 : 12;
+  const right = limits.length ? 10 + Math.max(...limits.map((l) => labelWidth(tickLabel(l.bytes)))) : 12;
   const plotW = Math.max(0, width - left - right);
-  const plotH = height - MARGIN.top - MARGIN.bottom;
-  const y = (v: number) => MARGIN.top + plotH * (1 - v / axis.max);
   const band = data.length ? plotW / data.length : 0;
+  // each format: its name, and under it its verdict when there are limits; on two staggered rows when crowded
+  const rows = labelRows(
+    data.map((d) => d.short),
+    band,
+  );
+  const perFormat = limits.length ? 2 : 1;
+  const bottom = 8 + LINE * perFormat * rows;
+  const plotH = height - MARGIN.top - bottom;
+  const y = (v: number) => MARGIN.top + plotH * (1 - v / axis.max);
+  // labels are centred on their height: half a label of room above the plot's top and above the format names
+  const marks = limitMarks(limits, y, 14, MARGIN.top - 6, MARGIN.top + plotH - 7);
   const group = band * (1 - CATEGORY_GAP);
   const barW = Math.max(1, (group - BAR_GAP * (SIZE_STATS.length - 1)) / SIZE_STATS.length);
   const x0 = (i: number) => left + i * band + (band - group) / 2;
@@ -126,7 +127,7 @@ export function SizeBars({ data, limits, height = 260 }: { data: SizeDatum[]; li
           {SIZE_STATS.map((s, k) => (
             <g key={s.key} className="size-series" data-stat={s.key}>
               {data.map((d, i) => {
-                const style = barStyle(d[s.key], s.key, strictest);
+                const style = barStyle(d[s.key], s.key, limits);
                 const top = y(d.failed ? 0 : d[s.key]);
                 return (
                   <path
@@ -134,6 +135,7 @@ export function SizeBars({ data, limits, height = 260 }: { data: SizeDatum[]; li
                     className="size-bar"
                     data-format={d.format}
                     d={barPath(x0(i) + k * (barW + BAR_GAP), top, barW, MARGIN.top + plotH - top)}
+                    data-reach={style.reach}
                     fill={style.fill}
                     fillOpacity={(d.stale ? 0.35 : 1) * style.opacity}
                   />
@@ -148,39 +150,63 @@ export function SizeBars({ data, limits, height = 260 }: { data: SizeDatum[]; li
             y2={MARGIN.top + plotH}
             stroke="var(--border-strong)"
           />
-          {data.map((d, i) => (
-            <g key={d.format}>
-              <text
-                x={left + i * band + band / 2}
-                y={MARGIN.top + plotH + 15}
-                textAnchor="middle"
-                fontSize={11}
-                fill="var(--text-muted)"
-              >
-                {d.short}
-              </text>
-              {/* the hover text of the whole column */}
-              <rect x={left + i * band} y={MARGIN.top} width={band} height={plotH} fill="transparent">
-                <title>
-                  {`${d.label}: p50 ${d.p50} B · p95 ${d.p95} B · max ${d.max} B · mean ${d.mean.toFixed(1)} B` +
-                    limits.map((l) => `\n${l.name} ${l.bytes} B: ${fits(d, l)}`).join("") +
-                    (d.stale ? "\n(updating: still the previous layout's figures)" : "")}
-                </title>
-              </rect>
-            </g>
-          ))}
-          {limits.map((l) => (
-            <g key={l.id}>
+          {data.map((d, i) => {
+            const row = rows === 2 && i % 2 === 1 ? 1 : 0;
+            const labelY = MARGIN.top + plotH + 4 + LINE * (1 + row * perFormat);
+            const verdict = d.failed ? "" : fitLabel(d.max, limits);
+            const r = reach(d.max, limits);
+            return (
+              <g key={d.format}>
+                <text
+                  x={left + i * band + band / 2}
+                  y={labelY - 2}
+                  textAnchor="middle"
+                  fontSize={11}
+                  fill="var(--text-muted)"
+                >
+                  {d.short}
+                </text>
+                {verdict ? (
+                  <text
+                    x={left + i * band + band / 2}
+                    y={labelY + LINE - 2}
+                    textAnchor="middle"
+                    fontSize={10}
+                    fontWeight={600}
+                    className="size-fit-label"
+                    data-format={d.format}
+                    fill={r === "all" ? "var(--text-muted)" : reachColor(r, "")}
+                  >
+                    {verdict}
+                  </text>
+                ) : null}
+                {/* the hover text of the whole column */}
+                <rect x={left + i * band} y={MARGIN.top} width={band} height={plotH} fill="transparent">
+                  <title>
+                    {`${d.label}: p50 ${d.p50} B · p95 ${d.p95} B · max ${d.max} B · mean ${d.mean.toFixed(1)} B` +
+                      limits.map((l) => `\n${l.name} ${l.bytes} B: ${FIT_TEXT[fitOf(d, l.bytes)]}`).join("") +
+                      (d.stale ? "\n(updating: still the previous layout's figures)" : "")}
+                  </title>
+                </rect>
+              </g>
+            );
+          })}
+          {marks.map((m) => (
+            <g key={m.bytes} className="size-limit" data-bytes={m.bytes}>
+              <title>{`${m.names.join(", ")}: ${m.bytes} B per message`}</title>
               <line
                 x1={left}
                 x2={left + plotW}
-                y1={y(l.bytes)}
-                y2={y(l.bytes)}
+                y1={m.lineY}
+                y2={m.lineY}
                 stroke="var(--text-muted)"
                 strokeDasharray="5 4"
               />
-              <text x={left + plotW + 4} y={y(l.bytes)} dy="0.32em" fontSize={11} fill="var(--text-muted)">
-                {l.bytes} B
+              {m.labelY !== m.lineY ? (
+                <line x1={left + plotW} x2={left + plotW + 4} y1={m.lineY} y2={m.labelY} stroke="var(--text-muted)" />
+              ) : null}
+              <text x={left + plotW + 6} y={m.labelY} dy="0.32em" fontSize={11} fill="var(--text-muted)">
+                {m.bytes} B
               </text>
             </g>
           ))}

@@ -3,6 +3,7 @@ import { memo, useMemo } from "react";
 import { shareOver } from "#codecs";
 import { chosenLimits, type Limit } from "./PlatformPicker.tsx";
 import { legendSwatches, SizeBars, type SizeDatum } from "./SizeBars.tsx";
+import { shareOverText } from "./verdict.ts";
 import type { SizesView as Sizes } from "../../state/analysis.ts";
 import { useSettings } from "../../state/settings.ts";
 import type { FormatResult } from "../../worker/protocol.ts";
@@ -55,6 +56,11 @@ export function SizesLegend({ sizes, limits }: { sizes: Sizes; limits: Limit[] }
           {l.name} {l.bytes} B
         </span>
       ))}
+      {limits.length > 0 && (
+        <span className="key muted">
+          under each format: {limits.length > 1 ? "the strictest limit its largest message fits" : "whether it fits"}
+        </span>
+      )}
     </div>
   );
 }
@@ -63,27 +69,29 @@ export function SizesTable({ sizes }: { sizes: Sizes }) {
   const json = sizes.results.find((r) => r.info.id === "json");
   const base = json && json.stats.count > 0 ? json.stats.mean : null;
   return (
-    <table className="data" data-testid="sizes-table">
-      <thead>
-        <tr>
-          <th scope="col">Format</th>
-          <th scope="col">min</th>
-          <th scope="col">mean</th>
-          <th scope="col">p50</th>
-          <th scope="col">p95</th>
-          <th scope="col">p99</th>
-          <th scope="col">max</th>
-          <th scope="col" title="Mean size saved versus JSON">
-            vs JSON
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {sizes.results.map((r) => (
-          <SizeRow key={r.info.id} r={r} base={base} pending={sizes.pending.includes(r.info.id)} />
-        ))}
-      </tbody>
-    </table>
+    <div className="table-scroll">
+      <table className="data sizes-table" data-testid="sizes-table">
+        <thead>
+          <tr>
+            <th scope="col">Format</th>
+            <th scope="col">min</th>
+            <th scope="col">mean</th>
+            <th scope="col">p50</th>
+            <th scope="col">p95</th>
+            <th scope="col">p99</th>
+            <th scope="col">max</th>
+            <th scope="col" title="Mean size saved versus JSON">
+              vs JSON
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {sizes.results.map((r) => (
+            <SizeRow key={r.info.id} r={r} base={base} pending={sizes.pending.includes(r.info.id)} />
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 
@@ -165,52 +173,55 @@ export function Verdicts({ sizes }: { sizes: Sizes }) {
   return (
     <>
       {limits.length > 0 && (
-        <table className="data" data-testid="verdicts">
-          <thead>
-            <tr>
-              <th scope="col">Format</th>
-              {limits.map((l) => (
-                <th key={l.id} scope="col" title={l.name}>
-                  {l.name.replace(/ \(.*\)$/, "")} · {l.bytes} B
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {sizes.results.map((r) => (
-              <tr key={r.info.id}>
-                <td>{r.info.label}</td>
-                {limits.map((l) => {
-                  if (r.stats.count === 0)
+        <div className="table-scroll">
+          <table className="data" data-testid="verdicts">
+            <thead>
+              <tr>
+                <th scope="col">Format</th>
+                {limits.map((l) => (
+                  <th key={l.id} scope="col" title={l.name}>
+                    {l.name.replace(/ \(.*\)$/, "")} · {l.bytes} B
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {sizes.results.map((r) => (
+                <tr key={r.info.id}>
+                  <td>{r.info.label}</td>
+                  {limits.map((l) => {
+                    if (r.stats.count === 0)
+                      return (
+                        <td key={l.id}>
+                          <span className="verdict none">–</span>
+                        </td>
+                      );
+                    const maxFits = r.stats.max <= l.bytes;
+                    const p95Fits = r.stats.p95 <= l.bytes;
+                    const share = shareOver(r.sizes, l.bytes);
                     return (
-                      <td key={l.id}>
-                        <span className="verdict none">–</span>
+                      <td
+                        key={l.id}
+                        data-testid={`verdict-${r.info.id}-${l.id}`}
+                        data-fits-max={maxFits}
+                        data-fits-p95={p95Fits}
+                      >
+                        {maxFits ? (
+                          <span className="verdict fits">✓ fits</span>
+                        ) : (
+                          <span className="verdict over" data-testid={`share-over-${r.info.id}-${l.id}`}>
+                            ✗ {shareOverText(share, l.bytes)}
+                            {p95Fits ? " · p95 fits" : ""}
+                          </span>
+                        )}
                       </td>
                     );
-                  const maxFits = r.stats.max <= l.bytes;
-                  const p95Fits = r.stats.p95 <= l.bytes;
-                  const share = shareOver(r.sizes, l.bytes);
-                  return (
-                    <td
-                      key={l.id}
-                      data-testid={`verdict-${r.info.id}-${l.id}`}
-                      data-fits-max={maxFits}
-                      data-fits-p95={p95Fits}
-                    >
-                      {maxFits ? (
-                        <span className="verdict fits">✓ fits</span>
-                      ) : (
-                        <span className="verdict over" data-testid={`share-over-${r.info.id}-${l.id}`}>
-                          ✗ {percent(share, share < 0.001 ? 2 : 1)} of samples over{p95Fits ? " · p95 fits" : ""}
-                        </span>
-                      )}
-                    </td>
-                  );
-                })}
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                  })}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
       {unlimited.map((p) => (
         <p key={p.id} className="note">

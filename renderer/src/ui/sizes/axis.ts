@@ -20,3 +20,14 @@ export function axisLabelRoom(ticks: readonly number[]): number {
   const longest = Math.max(0, ...ticks.map((t) => tickLabel(t).length));
   return Math.max(48, 6 + 4 + 7 * longest);
 }
+
+/** About how wide a label is in the chart's 11 px UI font (its widest glyphs, so the estimate errs on the wide side). */
+export const labelWidth = (text: string, fontSize = 11): number => text.length * fontSize * 0.62;
+
+/**
+ * Rows the format names need under the bars: 1 when each fits its column, else 2 (every other name one row
+ * lower), so "Struct" and "Struct+Zlib" never run into each other ("StructStruct+Zlib") on a narrow window.
+ */
+export function labelRows(labels: readonly string[], band: number): 1 | 2 {
+  return labels.every((l) => labelWidth(l) + 4 <= band) ? 1 : 2;
+}

@@ -1,10 +1,23 @@
 // Bytes on air beside the payload sizes: each chosen platform's transport stack, every format's message with its
 // headers, the verdict against a limit that counts what is on air, and a chart of payload versus headers.
 import { useMemo } from "react";
-import { Bar, BarChart, CartesianGrid, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import {
+  Bar,
+  BarChart,
+  CartesianGrid,
+  ReferenceLine,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+  type XAxisTickContentProps,
+} from "recharts";
 import { layoutStackId, onAirSummary, type OnAirSummary, type Platform, platformById, resolveStack } from "#planning";
 import { useStackChoice } from "./stackChoice.ts";
 import type { SizesView } from "../../../state/analysis.ts";
+import { labelRows } from "../../../ui/sizes/axis.ts";
+import { useWidth } from "../../../ui/sizes/useWidth.ts";
+import { shareOverShort, shareOverText } from "../../../ui/sizes/verdict.ts";
 import { StackSelect } from "../../../ui/StackSelect.tsx";
 
 interface Column {
@@ -25,8 +38,11 @@ function Cell({ s, testId }: { s: OnAirSummary | null; testId: string }) {
         {s.onAir.p50} · {s.onAir.max} B
       </span>
       {s.limit !== null ? (
-        <span className={`verdict ${s.fitsMax ? "fits" : "over"}`}>
-          {s.fitsMax ? " ✓" : ` ✗ ${(s.shareOver * 100).toFixed(s.shareOver < 0.01 ? 2 : 0)} % over ${s.limit} B`}
+        <span
+          className={`verdict ${s.fitsMax ? "fits" : "over"}`}
+          title={s.fitsMax ? `every message fits ${s.limit} B` : shareOverText(s.shareOver, s.limit, "messages")}
+        >
+          {s.fitsMax ? " ✓" : ` ✗ ${shareOverShort(s.shareOver)}`}
         </span>
       ) : null}
     </td>
@@ -41,14 +57,35 @@ function HeadersChart({ sizes, column }: { sizes: SizesView; column: Column }) {
       return { short: r.info.short, label: r.info.label, payload: r.stats.p50, headers: s.onAir.p50 - r.stats.p50 };
     });
   const limit = column.platform.uplinkBytes;
+  const [ref, width] = useWidth();
+  // the plot's width less the value axis (48) and the limit label's room: each format's column
+  const right = limit ? 46 : 12;
+  const rows = labelRows(
+    data.map((d) => d.short),
+    data.length ? (width - 48 - right) / data.length : 0,
+  );
   return (
-    <div className="chart-box" data-testid="onair-chart" style={{ height: 220 }}>
+    <div ref={ref} className="chart-box" data-testid="onair-chart" style={{ height: 220 }}>
       <ResponsiveContainer width="100%" height="100%">
-        <BarChart data={data} margin={{ top: 16, right: limit ? 46 : 12, bottom: 4, left: 0 }} barCategoryGap="22%">
+        <BarChart data={data} margin={{ top: 16, right, bottom: 4, left: 0 }} barCategoryGap="22%">
           <CartesianGrid vertical={false} stroke="var(--border)" />
           <XAxis
             dataKey="short"
-            tick={{ fill: "var(--text-muted)", fontSize: 11 }}
+            tick={(t: XAxisTickContentProps) => (
+              // every other name a line lower when they do not fit side by side ("MsgPackProtobuf" was)
+              <text
+                x={t.x}
+                y={t.y}
+                dy={rows === 2 && t.index % 2 === 1 ? 24 : 11}
+                textAnchor="middle"
+                fontSize={11}
+                fill="var(--text-muted)"
+                className="onair-tick"
+              >
+                {String(t.payload.value)}
+              </text>
+            )}
+            height={rows === 2 ? 38 : 24}
             tickLine={false}
             axisLine={{ stroke: "var(--border-strong)" }}
             interval={0}
@@ -149,39 +186,41 @@ export function OnAirPanel({
               </label>
             ))}
           </div>
-          <table className="data" data-testid="onair-table">
-            <thead>
-              <tr>
-                <th scope="col">Format</th>
-                <th scope="col" title="The payload alone, as the sizes above">
-                  payload
-                </th>
-                {columns.map(({ platform }) => (
-                  <th key={platform.id} scope="col" title={platform.name}>
-                    on air · {shortName(platform)}
-                    {platform.uplinkBytes !== undefined ? ` · ${platform.uplinkBytes} B` : ""}
+          <div className="table-scroll" data-testid="onair-scroll">
+            <table className="data onair-table" data-testid="onair-table">
+              <thead>
+                <tr>
+                  <th scope="col">Format</th>
+                  <th scope="col" title="The payload alone, as the sizes above">
+                    payload
                   </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {sizes.results.map((r) => (
-                <tr key={r.info.id}>
-                  <td>{r.info.label}</td>
-                  <td data-testid={`onair-payload-${r.info.id}`}>
-                    {r.stats.count === 0 ? "–" : `${r.stats.p50} · ${r.stats.max} B`}
-                  </td>
-                  {columns.map((c) => (
-                    <Cell
-                      key={c.platform.id}
-                      s={c.cells.get(r.info.id) ?? null}
-                      testId={`onair-${r.info.id}-${c.platform.id}`}
-                    />
+                  {columns.map(({ platform }) => (
+                    <th key={platform.id} scope="col" title={platform.name}>
+                      on air · {shortName(platform)}
+                      {platform.uplinkBytes !== undefined ? ` · ${platform.uplinkBytes} B` : ""}
+                    </th>
                   ))}
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {sizes.results.map((r) => (
+                  <tr key={r.info.id}>
+                    <td>{r.info.label}</td>
+                    <td data-testid={`onair-payload-${r.info.id}`}>
+                      {r.stats.count === 0 ? "–" : `${r.stats.p50} · ${r.stats.max} B`}
+                    </td>
+                    {columns.map((c) => (
+                      <Cell
+                        key={c.platform.id}
+                        s={c.cells.get(r.info.id) ?? null}
+                        testId={`onair-${r.info.id}-${c.platform.id}`}
+                      />
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
           {ip && example && exampleSummary ? (
             <>
               <h4 style={{ margin: "12px 0 4px" }}>
@@ -208,7 +247,7 @@ export function OnAirPanel({
                 A {example.stats.p50}-byte {example.info.label} message carries{" "}
                 {exampleSummary.layers.map((l) => `${l.layer} ${l.bytes} B`).join(" + ")} ={" "}
                 {fixed1(exampleSummary.onAir.p50 - example.stats.p50)} B of headers. Header sizes follow the standards'
-                formats and were checked against coap-client, mosquitto_pub, curl and python-requests (docs/channel.md).
+                formats and were checked against what coap-client, mosquitto_pub, curl and python-requests send.
               </p>
             </>
           ) : (

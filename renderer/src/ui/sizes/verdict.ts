@@ -1,0 +1,68 @@
+// A format's verdict against each chosen limit, as the size chart, its legend and the tables word it.
+// With several limits a single "over the strictest" colour hid what matters when choosing a platform: a
+// Struct message over Sigfox's 12 B still fits Kinéis' 30 B. So a bar is judged against every limit.
+import type { Limit } from "./PlatformPicker.tsx";
+import { percent } from "../format.ts";
+
+/** One format against one limit: every message fits, only the p95 does, or not even the p95. */
+export type Fit = "fits" | "p95" | "over";
+
+export function fitOf(s: { p95: number; max: number }, bytes: number): Fit {
+  return s.max <= bytes ? "fits" : s.p95 <= bytes ? "p95" : "over";
+}
+
+export const FIT_TEXT: Record<Fit, string> = {
+  fits: "fits",
+  p95: "largest messages over, p95 fits",
+  over: "does not fit",
+};
+
+/**
+ * How far a size gets through the chosen limits: under every one ("all"), over the strictest but under a
+ * looser one ("some"), or over all of them ("none"). Without limits everything is "all" (nothing to be over).
+ */
+export type Reach = "all" | "some" | "none";
+
+export function reach(value: number, limits: readonly Limit[]): Reach {
+  if (!limits.length) return "all";
+  const fitting = limits.filter((l) => value <= l.bytes).length;
+  return fitting === limits.length ? "all" : fitting > 0 ? "some" : "none";
+}
+
+/** The fill of a bar of this size: its statistic's own colour under every limit, orange or red above. */
+export function reachColor(r: Reach, own: string): string {
+  return r === "all" ? own : r === "some" ? "var(--over-some)" : "var(--over)";
+}
+
+/** The strictest limit a size fits, if any. */
+export function strictestFit(value: number, limits: readonly Limit[]): Limit | undefined {
+  return [...limits].sort((a, b) => a.bytes - b.bytes).find((l) => value <= l.bytes);
+}
+
+/**
+ * The few words under a format's name on the chart, judged on its largest message: "fits all" (or "fits" with one
+ * limit), "fits 30 B" (the strictest limit it fits, so also every looser one), or "over all" ("over" with one).
+ */
+export function fitLabel(max: number, limits: readonly Limit[]): string {
+  if (!limits.length) return "";
+  const r = reach(max, limits);
+  if (r === "all") return limits.length === 1 ? "fits" : "fits all";
+  if (r === "none") return limits.length === 1 ? "over" : "over all";
+  return `fits ${strictestFit(max, limits)!.bytes} B`;
+}
+
+/**
+ * How many messages exceed a limit, worded so it cannot be read as a size ("100 % over 30 B" was): "all samples
+ * exceed 30 B", "exceeds 30 B in 37 % of samples". Tiny shares keep two decimals so they never round to 0 %.
+ */
+export function shareOverText(share: number, bytes: number, what = "samples"): string {
+  if (share >= 1) return `all ${what} exceed ${bytes} B`;
+  return `exceeds ${bytes} B in ${sharePercent(share)} of ${what}`;
+}
+
+/** The same in a column whose heading names the limit: "all exceed", "37 % exceed". */
+export function shareOverShort(share: number): string {
+  return share >= 1 ? "all exceed" : `${sharePercent(share)} exceed`;
+}
+
+const sharePercent = (share: number): string => percent(share, share < 0.01 ? 2 : share < 0.1 ? 1 : 0);

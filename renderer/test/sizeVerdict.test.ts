@@ -1,0 +1,107 @@
+import { describe, expect, it } from "vitest";
+import { labelRows } from "../src/ui/sizes/axis.ts";
+import { limitMarks } from "../src/ui/sizes/limitLabels.ts";
+import type { Limit } from "../src/ui/sizes/PlatformPicker.tsx";
+import {
+  fitLabel,
+  fitOf,
+  reach,
+  reachColor,
+  shareOverShort,
+  shareOverText,
+  strictestFit,
+} from "../src/ui/sizes/verdict.ts";
+
+// strictest first, as chosenLimits gives them
+const SIGFOX: Limit = { id: "sigfox", name: "Sigfox", bytes: 12 };
+const KINEIS: Limit = { id: "kineis", name: "Kinéis", bytes: 30 };
+const ASTRO: Limit = { id: "astrocast", name: "Astrocast", bytes: 160 };
+const THREE = [SIGFOX, KINEIS, ASTRO];
+
+describe("a size judged against every chosen limit (issue #26: every bar turned red over the strictest)", () => {
+  it("tells 'over the strictest but fits a looser one' apart from 'over every limit'", () => {
+    expect(reach(10, THREE)).toBe("all");
+    expect(reach(12, THREE)).toBe("all");
+    // Struct at 25 B: over Sigfox's 12 B, fits Kinéis' 30 B
+    expect(reach(25, THREE)).toBe("some");
+    expect(reach(160, THREE)).toBe("some");
+    expect(reach(161, THREE)).toBe("none");
+    expect(reach(1_000, [])).toBe("all");
+  });
+
+  it("colours a bar by that reach: its own colour, orange, red", () => {
+    expect(reachColor(reach(10, THREE), "var(--bar-max)")).toBe("var(--bar-max)");
+    expect(reachColor(reach(25, THREE), "var(--bar-max)")).toBe("var(--over-some)");
+    expect(reachColor(reach(200, THREE), "var(--bar-max)")).toBe("var(--over)");
+  });
+
+  it("labels a format with the strictest limit its largest message fits", () => {
+    expect(fitLabel(25, THREE)).toBe("fits 30 B");
+    expect(fitLabel(31, THREE)).toBe("fits 160 B");
+    expect(fitLabel(8, THREE)).toBe("fits all");
+    expect(fitLabel(400, THREE)).toBe("over all");
+    expect(fitLabel(8, [KINEIS])).toBe("fits");
+    expect(fitLabel(40, [KINEIS])).toBe("over");
+    expect(fitLabel(40, [])).toBe("");
+    // whatever order the limits come in
+    expect(strictestFit(25, [ASTRO, SIGFOX, KINEIS])).toBe(KINEIS);
+  });
+
+  it("judges one limit by max and p95", () => {
+    expect(fitOf({ p95: 20, max: 30 }, 30)).toBe("fits");
+    expect(fitOf({ p95: 20, max: 31 }, 30)).toBe("p95");
+    expect(fitOf({ p95: 31, max: 40 }, 30)).toBe("over");
+  });
+
+  it("words the share over a limit so that it cannot be read as a size ('100 % over 30 B' was)", () => {
+    expect(shareOverText(1, 30)).toBe("all samples exceed 30 B");
+    expect(shareOverText(0.37, 12, "messages")).toBe("exceeds 12 B in 37 % of messages");
+    expect(shareOverText(0.052, 12)).toBe("exceeds 12 B in 5.2 % of samples");
+    expect(shareOverShort(1)).toBe("all exceed");
+    expect(shareOverShort(0.37)).toBe("37 % exceed");
+    // a rare overflow never rounds to "0 %"
+    expect(shareOverText(0.0004, 12)).toBe("exceeds 12 B in 0.04 % of samples");
+  });
+});
+
+describe("limit labels on the size chart", () => {
+  // a 0…400 B axis drawn 200 px high from y = 16
+  const y = (b: number) => 16 + 200 * (1 - b / 400);
+
+  it("moves labels of close limits apart, in the order of their lines, and writes an equal limit once", () => {
+    const marks = limitMarks([SIGFOX, { id: "astro19", name: "Astronode", bytes: 19 }, KINEIS, ASTRO], y, 12, 16, 216);
+    expect(marks.map((m) => m.bytes)).toEqual([160, 30, 19, 12]);
+    for (let i = 1; i < marks.length; i++) expect(marks[i]!.labelY - marks[i - 1]!.labelY).toBeGreaterThanOrEqual(12);
+    // the label nearest the axis stays on its line or above it, never below the plot
+    expect(marks.at(-1)!.labelY).toBeLessThanOrEqual(216);
+    // a label far from the others does not move
+    expect(marks[0]!.labelY).toBe(marks[0]!.lineY);
+
+    const twice = limitMarks([SIGFOX, { id: "other", name: "Other 12", bytes: 12 }], y, 12, 16, 216);
+    expect(twice).toHaveLength(1);
+    expect(twice[0]!.names).toEqual(["Sigfox", "Other 12"]);
+  });
+
+  it("keeps labels inside the plot when the lines sit at its bottom edge", () => {
+    const marks = limitMarks(
+      [
+        { ...SIGFOX, bytes: 1 },
+        { ...KINEIS, bytes: 2 },
+      ],
+      y,
+      12,
+      16,
+      216,
+    );
+    expect(Math.max(...marks.map((m) => m.labelY))).toBeLessThanOrEqual(216);
+    expect(marks[1]!.labelY - marks[0]!.labelY).toBeGreaterThanOrEqual(12);
+  });
+});
+
+describe("format names under the bars", () => {
+  const names = ["JSON", "Protobuf", "Struct", "Struct+Zlib", "MsgPack", "PSON", "Bit-packed", "SBE", "CBOR"];
+  it("stagger on two rows when a name is wider than its column ('StructStruct+Zlib')", () => {
+    expect(labelRows(names, 90)).toBe(1);
+    expect(labelRows(names, 50)).toBe(2);
+  });
+});
