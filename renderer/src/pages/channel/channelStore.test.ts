@@ -4,14 +4,19 @@
 // the user changed on this page stay theirs.
 import { beforeEach, describe, expect, it } from "vitest";
 import type { HostApi } from "#host/api/contract.ts";
-import { defaultScenario } from "#planning";
+import { defaultScenario, type FleetScenario } from "#planning";
 import { enterChannelProject, setField, useChannel } from "./channelStore.ts";
 import { rememberProjectFormat } from "../../session/projectDefaults.ts";
 import { useSession } from "../../session/sessionStore.ts";
 import { useDesigner } from "../../state/layoutStore.ts";
 
 const initial = useChannel.getState();
-let scenario = { ...defaultScenario("Tracker fleet"), devices: 5000, cadence: { kind: "per-day", messagesPerDay: 24 } };
+const tracker = (): FleetScenario => ({
+  ...defaultScenario("Tracker fleet"),
+  devices: 5000,
+  cadence: { kind: "per-day", messagesPerDay: 24 },
+});
+let scenario = tracker();
 
 const api = {
   call: (async (method: string, req: { projectId: string }) => {
@@ -27,7 +32,7 @@ beforeEach(() => {
   useChannel.setState(initial, true);
   useSession.setState({ api });
   useDesigner.setState({ projectId: "p1" });
-  scenario = { ...defaultScenario("Tracker fleet"), devices: 5000, cadence: { kind: "per-day", messagesPerDay: 24 } };
+  scenario = tracker();
 });
 
 describe("Channel My fleet defaults", () => {
