@@ -132,6 +132,7 @@ export function StackPage() {
         ) : (
           <>
             <StartCard />
+            {records.length ? <RecordsTable records={records} arrived={arrived} stopped /> : null}
             <KeysCard />
           </>
         )}
