@@ -12,7 +12,7 @@ import {
   type ChannelForm,
 } from "./channelStore.ts";
 import { FleetResults, Seed003Results } from "./Results.tsx";
-import { go } from "../../nav/routeStore.ts";
+import { BackLink } from "../../nav/BackLink.tsx";
 import { useDesigner } from "../../state/layoutStore.ts";
 import { ThemeToggle } from "../../ui/ThemeToggle.tsx";
 import "./channel.css";
@@ -221,16 +221,7 @@ export function ChannelPage() {
   return (
     <>
       <header className="topbar">
-        <button
-          type="button"
-          className="btn ghost"
-          data-testid="ch-back"
-          title="Back to the designer"
-          onClick={() => go({ page: "designer" })}
-        >
-          <span className="brand-mark" aria-hidden="true" />
-          Designer
-        </button>
+        <BackLink testId="ch-back" />
         <span className="divider-v" aria-hidden="true" />
         <h1 className="ch-title">Channel</h1>
         <span className="muted ch-small">

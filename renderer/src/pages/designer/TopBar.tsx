@@ -1,9 +1,9 @@
 // Designer header: back to projects, project name (click to rename), undo/redo, autosave state, export, theme.
 import { useState } from "react";
 import { LengthNotice, useLengthLimit } from "./LengthLimit.tsx";
+import { BackLink } from "../../nav/BackLink.tsx";
 import { resolveConflict } from "../../session/conflicts.ts";
 import { exportLayout } from "../../session/layoutFile.ts";
-import { goHome } from "../../session/projects.ts";
 import { renameProject } from "../../session/rename.ts";
 import { useSession, type SaveStatus } from "../../session/sessionStore.ts";
 import { useDesigner } from "../../state/layoutStore.ts";
@@ -107,10 +107,7 @@ export function TopBar() {
   const shell = useSession((s) => s.shell);
   return (
     <header className="topbar">
-      <button type="button" className="btn ghost" data-testid="home" title="All projects" onClick={() => void goHome()}>
-        <span className="brand-mark" aria-hidden="true" />
-        <span className="sr-only">SatPayload Studio: </span>Projects
-      </button>
+      <BackLink testId="home" />
       <span className="divider-v" aria-hidden="true" />
       <ProjectName />
       <SaveState />
