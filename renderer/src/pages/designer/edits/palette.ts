@@ -1,5 +1,6 @@
 // The field types a designer can drag in, each with the type, key stem and sample defaults a new field starts from.
 import type { Field, FieldType } from "#codecs";
+import { positionParts, type NewPart } from "./position.ts";
 
 export interface PaletteItem {
   id: string;
@@ -9,6 +10,8 @@ export interface PaletteItem {
   section: "Basic" | "Integers" | "Numbers" | "Text & bytes" | "Structure";
   keyStem: string;
   make(): FieldType;
+  /** an entry that adds several fields at once (a position: latitude and longitude); not a type to switch to */
+  parts?(): NewPart[];
 }
 
 const int = (bits: 8 | 16 | 32 | 64, signed: boolean): PaletteItem => ({
@@ -84,6 +87,15 @@ export const PALETTE: readonly PaletteItem[] = [
     make: () => ({ kind: "fixed", scale: 0.01, offset: 0, min: -100, max: 100 }),
   },
   {
+    id: "position",
+    label: "position (lat/lon)",
+    hint: "Latitude and longitude as scaled integers, precise to 10 m (change it in the inspector)",
+    section: "Numbers",
+    keyStem: "latitude",
+    make: () => positionParts()[0]!.type,
+    parts: () => positionParts(),
+  },
+  {
     id: "string",
     label: "string",
     hint: "Text up to a maximum length",
@@ -131,6 +143,9 @@ export function newFieldId(): string {
 export function newField(item: PaletteItem, key: string): Field {
   return { id: newFieldId(), key, name: key, presence: "required", type: item.make() };
 }
+
+/** The entries that are a type of one field (the inspector's type selector offers these). */
+export const FIELD_TYPES: readonly PaletteItem[] = PALETTE.filter((p) => !p.parts);
 
 /** The palette entry a field type corresponds to, for the type selector in the inspector. */
 export function paletteIdOf(t: FieldType): string {
