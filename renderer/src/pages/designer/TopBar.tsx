@@ -62,7 +62,7 @@ function ProjectName() {
           type="button"
           className="name"
           data-testid="project-name"
-          title="Rename project"
+          title="Rename the project: its name is the layout's name too (exports, code headers, the report)"
           onClick={() => setEditing(name)}
         >
           {name}
@@ -71,7 +71,7 @@ function ProjectName() {
         <input
           className="input"
           data-testid="project-name-input"
-          aria-label="Project name"
+          aria-label="Project and layout name"
           autoFocus
           maxLength={PROJECT_NAME_MAX}
           value={editing}

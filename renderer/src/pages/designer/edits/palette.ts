@@ -14,6 +14,9 @@ export interface PaletteItem {
   parts?(): NewPart[];
 }
 
+/** The names a new enum starts with, until the user names the device's states. */
+export const ENUM_PLACEHOLDERS = ["STATE_A", "STATE_B"] as const;
+
 const int = (bits: 8 | 16 | 32 | 64, signed: boolean): PaletteItem => ({
   id: `${signed ? "" : "u"}int${bits}`,
   label: `${signed ? "" : "u"}int${bits}`,
@@ -40,10 +43,8 @@ export const PALETTE: readonly PaletteItem[] = [
     keyStem: "state",
     make: () => ({
       kind: "enum",
-      values: [
-        { name: "OFF", value: 0 },
-        { name: "ON", value: 1 },
-      ],
+      // placeholders that read as such (OFF/ON looked like a real, finished choice); the inspector asks for names
+      values: ENUM_PLACEHOLDERS.map((name, value) => ({ name, value })),
     }),
   },
   {
