@@ -89,8 +89,9 @@ export const PALETTE: readonly PaletteItem[] = [
   },
   {
     id: "position",
-    label: "position (lat/lon)",
-    hint: "Latitude and longitude as scaled integers, precise to 10 m (change it in the inspector)",
+    // short enough for a palette chip; the hint says it is a position
+    label: "lat/lon",
+    hint: "Position: latitude and longitude as scaled integers, precise to 10 m (change it in the inspector)",
     section: "Numbers",
     keyStem: "latitude",
     make: () => positionParts()[0]!.type,

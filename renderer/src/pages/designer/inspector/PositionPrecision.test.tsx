@@ -51,7 +51,7 @@ describe("position precision in the inspector", () => {
     show("lat");
     const precision = screen.getByTestId("insp-position-precision") as HTMLSelectElement;
     expect(precision.value).toBe("10");
-    expect(helpOf("insp-scale")).toContain("≈ 9.91 m");
+    expect(helpOf("insp-position-precision")).toContain("≈ 9.91 m");
     fireEvent.change(precision, { target: { value: "50" } });
     expect(field("lat").type).toMatchObject({ kind: "fixed", scale: stepForMetres(50) });
   });
@@ -66,6 +66,6 @@ describe("position precision in the inspector", () => {
   it("leaves other scaled integers alone", () => {
     show("temp");
     expect(screen.queryByTestId("insp-position-precision")).toBeNull();
-    expect(helpOf("insp-scale")).not.toContain(" m");
+    expect(helpOf("insp-scale")).toBe("Scalevalue = raw × scale + offset");
   });
 });

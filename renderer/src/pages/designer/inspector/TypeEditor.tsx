@@ -4,7 +4,7 @@ import { isLatLon } from "#planning/advisor";
 import { CheckField, NumberField, type NumberProps, Row, SelectField, TextField } from "./controls.tsx";
 import { clean, patchField, switchElement, switchType } from "./edit.ts";
 import { EnumEditor } from "./EnumEditor.tsx";
-import { groundText, PositionPrecision } from "./PositionPrecision.tsx";
+import { PositionPrecision } from "./PositionPrecision.tsx";
 import { issuesAt, type FieldIssue } from "../../../state/issues.ts";
 import { FIELD_TYPES, paletteIdOf } from "../edits/palette.ts";
 
@@ -118,7 +118,7 @@ function ScalarParams({ t, at, issues, set, axis }: ScalarProps) {
           <NumberField
             label="Scale"
             value={t.scale}
-            help={`value = raw × scale + offset${axis ? `; ${groundText(t.scale, axis)}` : ""}`}
+            help="value = raw × scale + offset"
             issues={is("scale")}
             testId={tid("scale")}
             onCommit={(v) => v !== undefined && set({ ...t, scale: v }, "scale")}
