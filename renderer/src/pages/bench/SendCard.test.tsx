@@ -2,7 +2,7 @@
 // DevKit Send starts on the project's chosen format (issue #26, point 7), not on Protobuf: the format
 // remembered for the project on another page, else the designer's byte-map format (JSON included: the
 // verdict says at once that it does not fit).
-import { cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parseLayout } from "#codecs";
 import { SendCard } from "./SendCard.tsx";
@@ -41,5 +41,14 @@ describe("DevKit Send format", () => {
     fireEvent.change(screen.getByTestId("send-format"), { target: { value: "cbor" } });
     expect(projectFormat("p1")).toBe("cbor");
     expect(projectFormat("p2")).toBe("protobuf");
+  });
+
+  it("starts on the newly opened project's format when another project opens under it", () => {
+    useSettings.getState().set({ byteMapFormat: "protobuf" });
+    rememberProjectFormat("p2", "sbe");
+    render(<SendCard />);
+    expect(formatShown()).toBe("protobuf");
+    act(() => useDesigner.getState().load("p2", "Other", LAYOUT));
+    expect(formatShown()).toBe("sbe");
   });
 });

@@ -29,7 +29,12 @@ function Verdict({ bytes, testId }: { bytes: number; testId: string }) {
 }
 
 export function SendCard() {
+  // a card per project: another project opened meanwhile starts on that project's format
   const projectId = useDesigner((s) => s.projectId);
+  return <ProjectSendCard key={projectId ?? ""} projectId={projectId} />;
+}
+
+function ProjectSendCard({ projectId }: { projectId: string | null }) {
   const projectName = useDesigner((s) => s.projectName);
   const layout = useDesigner((s) => s.valid);
   const issueCount = useDesigner((s) => s.issueCount);
