@@ -70,6 +70,8 @@ describe("stack page (browser mode)", SCENARIO, () => {
       const first = page.locator(`${tid("stack-records")} tbody tr`).first();
       expect(await first.getAttribute("data-testid")).toBe("record-e2e-5");
       expect(await first.locator("td").nth(1).textContent()).toBe(samples[5]!.iso6346);
+      // the layout by its name, not by the id the device sent
+      expect(await first.locator(tid("record-layout")).textContent()).toBe(presetById("paper")!.name);
       await page.waitForFunction(
         () => Number(document.querySelector('[data-testid="stack-rate"]')?.getAttribute("data-points")) >= 3,
         undefined,
@@ -130,6 +132,13 @@ describe("stack page (browser mode)", SCENARIO, () => {
       await page.click(tid("stack-stop"));
       await page.waitForSelector(tid("stack-empty"), { timeout: 60_000 });
       await page.waitForSelector(`${tid("stack-state")}[data-state="stopped"]`, { timeout: 30_000 });
+      // the last run's records stay on screen after Stop, until the next Start or Clear
+      await page.waitForSelector(tid("record-fleet-59"));
+      // the table holds the newest 50 of the 66 records
+      expect(await page.locator(tid("stack-records")).getAttribute("data-count")).toBe("50");
+      await screenshot(page, "stack-04-stopped-records");
+      await page.click(tid("stack-records-clear"));
+      await page.waitForSelector(tid("stack-records"), { state: "detached" });
       expect((await s.server.host.dispatch("stack.status", {})) as { state: string }).toMatchObject({
         state: "stopped",
       });

@@ -5,4 +5,4 @@ export { declaredStep } from "./declared.ts";
 export { applyTransform } from "./transforms.ts";
 export { leafFields } from "./tree.ts";
 export type { AdvisorLimits, AdvisorResult, Transform } from "./types.ts";
-export { lossText, short } from "./units.ts";
+export { isLatLon, lossText, METRES_PER_DEGREE, short } from "./units.ts";

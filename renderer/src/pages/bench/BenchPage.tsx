@@ -11,7 +11,7 @@ import { ModuleCard } from "./ModuleCard.tsx";
 import { QueueCard } from "./QueueCard.tsx";
 import { SendCard } from "./SendCard.tsx";
 import { SimCard } from "./SimCard.tsx";
-import { go } from "../../nav/routeStore.ts";
+import { BackLink } from "../../nav/BackLink.tsx";
 import { ThemeToggle } from "../../ui/ThemeToggle.tsx";
 import "./bench.css";
 
@@ -23,16 +23,7 @@ export function BenchPage() {
   return (
     <>
       <header className="topbar">
-        <button
-          type="button"
-          className="btn ghost"
-          data-testid="bench-back"
-          title="Back to the designer"
-          onClick={() => go({ page: "designer" })}
-        >
-          <span className="brand-mark" aria-hidden="true" />
-          Designer
-        </button>
+        <BackLink testId="bench-back" />
         <span className="divider-v" aria-hidden="true" />
         <h1 className="bench-title">DevKit bench</h1>
         <ConnectionBar />

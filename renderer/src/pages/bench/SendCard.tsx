@@ -7,6 +7,7 @@ import { ActionButton, Card, Empty, ErrorLine, FlashLine } from "./benchParts.ts
 import { act, flash, refreshQueue, useBench } from "./benchStore.ts";
 import { go } from "../../nav/routeStore.ts";
 import { flushSave } from "../../session/autosave.ts";
+import { projectFormat, rememberProjectFormat } from "../../session/projectDefaults.ts";
 import { useSession } from "../../session/sessionStore.ts";
 import { useDesigner } from "../../state/layoutStore.ts";
 import { useSettings } from "../../state/settings.ts";
@@ -28,14 +29,19 @@ function Verdict({ bytes, testId }: { bytes: number; testId: string }) {
 }
 
 export function SendCard() {
+  // a card per project: another project opened meanwhile starts on that project's format
   const projectId = useDesigner((s) => s.projectId);
+  return <ProjectSendCard key={projectId ?? ""} projectId={projectId} />;
+}
+
+function ProjectSendCard({ projectId }: { projectId: string | null }) {
   const projectName = useDesigner((s) => s.projectName);
   const layout = useDesigner((s) => s.valid);
   const issueCount = useDesigner((s) => s.issueCount);
   const seed = useSettings((s) => s.seed);
-  const defaultFormat = useSettings((s) => s.byteMapFormat);
   const ready = useBench((s) => s.status?.state === "ready");
-  const [format, setFormat] = useState<FormatId>(defaultFormat === "json" ? "protobuf" : defaultFormat);
+  // the project's chosen format (the verdict below says at once when it does not fit the Astronode)
+  const [format, setFormat] = useState<FormatId>(() => projectFormat(projectId));
   const [sample, setSample] = useState("0");
   const [hex, setHex] = useState("");
 
@@ -97,7 +103,10 @@ export function SendCard() {
                 className="select"
                 data-testid="send-format"
                 value={format}
-                onChange={(e) => setFormat(e.target.value as FormatId)}
+                onChange={(e) => {
+                  setFormat(e.target.value as FormatId);
+                  rememberProjectFormat(projectId, e.target.value as FormatId);
+                }}
               >
                 {FORMAT_IDS.map((f) => (
                   <option key={f} value={f}>

@@ -1,8 +1,10 @@
 // The Channel page: seed 003's random-access scenario as a preset, or the open layout's fleet on a
 // chosen DVB-RCS2-like channel; the simulator runs in a worker with progress.
+import { useEffect } from "react";
 import { FORMAT_IDS } from "#codecs";
 import {
   cancelSimulation,
+  enterChannelProject,
   runSimulation,
   setChannelWorker,
   setField,
@@ -10,7 +12,7 @@ import {
   type ChannelForm,
 } from "./channelStore.ts";
 import { FleetResults, Seed003Results } from "./Results.tsx";
-import { go } from "../../nav/routeStore.ts";
+import { BackLink } from "../../nav/BackLink.tsx";
 import { useDesigner } from "../../state/layoutStore.ts";
 import { ThemeToggle } from "../../ui/ThemeToggle.tsx";
 import "./channel.css";
@@ -98,6 +100,7 @@ function ConfigCard() {
         )}
         {scenario === "fleet" ? (
           <div className="ch-grid">
+            <FleetSource />
             <Field name="devices" label="Devices" />
             <Field name="perDay" label="Messages / day" />
             <label className="ch-field">
@@ -210,20 +213,24 @@ function ResultCard() {
   );
 }
 
+/** Where the fleet inputs came from, while they still hold the cost scenario's values. */
+function FleetSource() {
+  const from = useChannel((s) =>
+    s.fleetFrom && s.form.devices === s.fleetFrom.devices && s.form.perDay === s.fleetFrom.perDay ? s.fleetFrom : null,
+  );
+  return from ? (
+    <p className="muted ch-hint ch-fleet-from" data-testid="ch-fleet-from">
+      Devices and messages per day from the cost scenario “{from.scenario}” (Decide → Fleet cost).
+    </p>
+  ) : null;
+}
+
 export function ChannelPage() {
+  useEffect(() => void enterChannelProject(), []);
   return (
     <>
       <header className="topbar">
-        <button
-          type="button"
-          className="btn ghost"
-          data-testid="ch-back"
-          title="Back to the designer"
-          onClick={() => go({ page: "designer" })}
-        >
-          <span className="brand-mark" aria-hidden="true" />
-          Designer
-        </button>
+        <BackLink testId="ch-back" />
         <span className="divider-v" aria-hidden="true" />
         <h1 className="ch-title">Channel</h1>
         <span className="muted ch-small">

@@ -4,6 +4,8 @@ import type { FormatId } from "#codecs";
 import { layoutStackId } from "#planning";
 import { type FleetStack, SEED003_CHANNEL } from "#planning/channel";
 import type { ChannelAnswer, ChannelRequest, FleetAnswer, Seed003Answer } from "./protocol.ts";
+import { projectFleet, projectFormat, rememberProjectFormat } from "../../session/projectDefaults.ts";
+import { useSession } from "../../session/sessionStore.ts";
 import { useDesigner } from "../../state/layoutStore.ts";
 import { useSettings } from "../../state/settings.ts";
 
@@ -36,6 +38,8 @@ export interface ChannelState {
   error: string | null;
   result: FleetAnswer | Seed003Answer | null;
   ms: number | null;
+  /** the cost scenario "My fleet" took its devices and messages/day from, while the user has not changed them */
+  fleetFrom: { scenario: string; devices: string; perDay: string } | null;
 }
 
 const DEFAULT_FORM: ChannelForm = {
@@ -61,6 +65,7 @@ export const useChannel = create<ChannelState>()(() => ({
   error: null,
   result: null,
   ms: null,
+  fleetFrom: null,
 }));
 
 export function setField<K extends keyof ChannelForm>(key: K, value: ChannelForm[K]): void {
@@ -68,6 +73,34 @@ export function setField<K extends keyof ChannelForm>(key: K, value: ChannelForm
   const errors = { ...s.errors };
   delete errors[key];
   useChannel.setState({ form: { ...s.form, [key]: value }, errors });
+  if (key === "format") rememberProjectFormat(useDesigner.getState().projectId, value as FormatId);
+}
+
+/** Whether the fleet inputs still hold what was taken from a scenario (or the page's own default). */
+function fleetUntouched(s: ChannelState): boolean {
+  const taken = s.fleetFrom ?? DEFAULT_FORM;
+  return s.form.devices === taken.devices && s.form.perDay === taken.perDay;
+}
+
+/**
+ * "My fleet" starts from the open project (issue #26, point 7): its chosen format, and the devices and
+ * messages/day of its cost scenario. Called on every visit, so a scenario edited on the cost page since
+ * shows here too; fleet inputs the user changed on this page are theirs and stay.
+ */
+export async function enterChannelProject(): Promise<void> {
+  const projectId = useDesigner.getState().projectId;
+  const api = useSession.getState().api;
+  if (projectId === null || api === null) return;
+  setField("format", projectFormat(projectId));
+  const fleet = await projectFleet(api, projectId);
+  const s = useChannel.getState();
+  if (!fleet || useDesigner.getState().projectId !== projectId || !fleetUntouched(s)) return;
+  const devices = String(fleet.devices);
+  const perDay = String(Number(fleet.messagesPerDay.toFixed(4)));
+  useChannel.setState({
+    form: { ...s.form, devices, perDay },
+    fleetFrom: { scenario: fleet.scenario, devices, perDay },
+  });
 }
 
 let makeWorker: (() => Worker) | null = null;

@@ -5,8 +5,8 @@ import { CostPage, ScenarioBar } from "./cost/CostPage.tsx";
 import { ensureCosts } from "./decideStore.ts";
 import { ReportPage } from "./report/ReportPage.tsx";
 import { DECIDE_TABS } from "./tabs.ts";
+import { BackLink } from "../../nav/BackLink.tsx";
 import { KeepUntilPainted } from "../../nav/KeepUntilPainted.tsx";
-import { go } from "../../nav/routeStore.ts";
 import { useSlotRoute } from "../../nav/slotRoute.ts";
 import { useDesigner } from "../../state/layoutStore.ts";
 import { ThemeToggle } from "../../ui/ThemeToggle.tsx";
@@ -24,16 +24,7 @@ export function DecidePage() {
   return (
     <>
       <header className="topbar screen-only">
-        <button
-          type="button"
-          className="btn ghost"
-          data-testid="decide-back"
-          title="Back to the designer"
-          onClick={() => go({ page: "designer" })}
-        >
-          <span className="brand-mark" aria-hidden="true" />
-          Designer
-        </button>
+        <BackLink testId="decide-back" />
         <span className="divider-v" aria-hidden="true" />
         <h1 className="decide-title">
           {title} <span className="muted">· {projectName}</span>

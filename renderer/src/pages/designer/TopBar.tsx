@@ -2,10 +2,10 @@
 // theme.
 import { useState } from "react";
 import { LengthNotice, useLengthLimit } from "./LengthLimit.tsx";
+import { BackLink } from "../../nav/BackLink.tsx";
 import { resolveConflict } from "../../session/conflicts.ts";
 import { deleteProject } from "../../session/deletion.ts";
 import { exportLayout } from "../../session/layoutFile.ts";
-import { goHome } from "../../session/projects.ts";
 import { renameProject } from "../../session/rename.ts";
 import { useSession, type SaveStatus } from "../../session/sessionStore.ts";
 import { useDesigner } from "../../state/layoutStore.ts";
@@ -64,7 +64,7 @@ function ProjectName() {
           type="button"
           className="name"
           data-testid="project-name"
-          title="Rename project"
+          title="Rename the project: its name is the layout's name too (exports, code headers, the report)"
           onClick={() => setEditing(name)}
         >
           {name}
@@ -73,7 +73,7 @@ function ProjectName() {
         <input
           className="input"
           data-testid="project-name-input"
-          aria-label="Project name"
+          aria-label="Project and layout name"
           autoFocus
           maxLength={PROJECT_NAME_MAX}
           value={editing}
@@ -109,10 +109,7 @@ export function TopBar() {
   const shell = useSession((s) => s.shell);
   return (
     <header className="topbar">
-      <button type="button" className="btn ghost" data-testid="home" title="All projects" onClick={() => void goHome()}>
-        <span className="brand-mark" aria-hidden="true" />
-        <span className="sr-only">SatPayload Studio: </span>Projects
-      </button>
+      <BackLink testId="home" />
       <span className="divider-v" aria-hidden="true" />
       <ProjectName />
       <SaveState />

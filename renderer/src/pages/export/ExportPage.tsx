@@ -7,6 +7,7 @@ import { ExportPicker } from "./ExportPicker.tsx";
 import { enterExportPage, useExport } from "./exportStore.ts";
 import { FilePreview } from "./FilePreview.tsx";
 import { EXPORT_TABS } from "./tabs.ts";
+import { BackLink } from "../../nav/BackLink.tsx";
 import { go } from "../../nav/routeStore.ts";
 import { useSlotRoute } from "../../nav/slotRoute.ts";
 import { useDesigner } from "../../state/layoutStore.ts";
@@ -25,9 +26,7 @@ export function ExportPage() {
   return (
     <div className="export-page" data-testid="export-page">
       <header className="topbar">
-        <button type="button" className="btn ghost" data-testid="export-back" onClick={() => go({ page: "designer" })}>
-          ← Designer
-        </button>
+        <BackLink testId="export-back" />
         <span className="divider-v" aria-hidden="true" />
         <h1 className="export-title">
           Export <span className="muted">{name}</span>

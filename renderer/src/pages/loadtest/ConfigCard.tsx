@@ -6,6 +6,7 @@ import { INGEST_TRANSPORT_LABELS, INGEST_TRANSPORTS, type IngestTransport } from
 import { formSettings, startBlockedReason, type FormField, type FormIssues } from "./form.ts";
 import { ActionButton, Card, ErrorLine } from "./loadTestParts.tsx";
 import { runLoad, setForm, stackRunning, useLoadTest, type LoadTestForm } from "./loadTestStore.ts";
+import { useDesigner } from "../../state/layoutStore.ts";
 
 /** a label, its input(s) and the problems of those inputs right below them */
 function Field({
@@ -83,6 +84,8 @@ function stackLabel(s: ReturnType<typeof useLoadTest.getState>["stack"]): string
 export function ConfigCard() {
   const f = useLoadTest((s) => s.form);
   const layouts = useLoadTest((s) => s.layouts);
+  const projectId = useDesigner((s) => s.projectId);
+  const projectName = useDesigner((s) => s.projectName);
   const stack = useLoadTest((s) => s.stack);
   const running = useLoadTest((s) => s.active !== null);
   const parsed = formSettings(f);
@@ -105,7 +108,9 @@ export function ConfigCard() {
           onChange={(e) => setForm({ layout: e.target.value })}
         >
           {layouts.length === 0 ? (
-            <option value={f.layout}>Maritime container (Kumar et al. 2026) (preset)</option>
+            <option value={f.layout}>
+              {f.layout === `project:${projectId}` ? `${projectName} (project)` : "Loading the layouts…"}
+            </option>
           ) : null}
           {layouts.map((l) => (
             <option key={l.value} value={l.value}>

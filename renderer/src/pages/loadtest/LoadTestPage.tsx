@@ -7,7 +7,7 @@ import { HistoryCard } from "./HistoryCard.tsx";
 import { startLoadTest } from "./loadTestStore.ts";
 import { ResultCard } from "./ResultCard.tsx";
 import { RunCard } from "./RunCard.tsx";
-import { go } from "../../nav/routeStore.ts";
+import { BackLink } from "../../nav/BackLink.tsx";
 import { ThemeToggle } from "../../ui/ThemeToggle.tsx";
 import "./loadtest.css";
 
@@ -16,16 +16,7 @@ export function LoadTestPage() {
   return (
     <>
       <header className="topbar">
-        <button
-          type="button"
-          className="btn ghost"
-          data-testid="lt-back"
-          title="Back to the designer"
-          onClick={() => go({ page: "designer" })}
-        >
-          <span className="brand-mark" aria-hidden="true" />
-          Designer
-        </button>
+        <BackLink testId="lt-back" />
         <span className="divider-v" aria-hidden="true" />
         <h1 className="lt-title">Load test</h1>
         <span className="muted lt-small">simulated devices against the decoder stack, as in Kumar et al. 2026</span>

@@ -1,7 +1,8 @@
 // The Load Test form as text inputs → run settings, with each problem worded for and placed at the
 // input that caused it (the schema speaks of settings paths; the user sees inputs).
+import { z } from "zod";
 import { runSettingsSchema, type RunSettingsInput } from "#contracts/loadtest/spec.ts";
-import type { IngestTransport } from "#planning/ingest";
+import { INGEST_TRANSPORTS, type IngestTransport } from "#planning/ingest";
 
 export interface LoadTestForm {
   /** "preset:<id>" or "project:<id>" */
@@ -43,6 +44,49 @@ export const DEFAULT_FORM: LoadTestForm = {
   url: "http://127.0.0.1:8080/ingest",
   connection: "keep-alive",
 };
+
+/** The form a project starts from before the user changed anything: its own layout and its chosen format. */
+export function projectForm(projectId: string | null, format: string): LoadTestForm {
+  return { ...DEFAULT_FORM, ...(projectId === null ? {} : { layout: `project:${projectId}` }), format };
+}
+
+const text = z.string().max(500);
+
+/**
+ * What is remembered per project, each input checked on its own so that one unreadable value (an older
+ * app, a hand-edited storage) costs that input only. Not the format (the project's chosen format, shared
+ * with the other pages, stands for it) and not the target (it follows the running stack).
+ */
+const REMEMBERED: { [K in Exclude<keyof LoadTestForm, "format" | "target">]: z.ZodType<LoadTestForm[K]> } = {
+  layout: z
+    .string()
+    .regex(/^(preset|project):./)
+    .max(200),
+  transport: z.enum(INGEST_TRANSPORTS),
+  mode: z.enum(["closed", "open"]),
+  devices: text,
+  rate: text,
+  waitKind: z.enum(["uniform", "constant", "exponential"]),
+  waitA: text,
+  waitB: text,
+  spawnRate: text,
+  duration: text,
+  warmup: text,
+  replicas: text,
+  url: text,
+  connection: z.enum(["keep-alive", "close"]),
+};
+
+/** The remembered inputs of a stored form (anything else, or a bad value, is left out). */
+export function rememberedInputs(raw: unknown): Partial<LoadTestForm> {
+  if (!raw || typeof raw !== "object") return {};
+  const out: Record<string, unknown> = {};
+  for (const [key, schema] of Object.entries(REMEMBERED)) {
+    const r = schema.safeParse((raw as Record<string, unknown>)[key]);
+    if (r.success) out[key] = r.data;
+  }
+  return out as Partial<LoadTestForm>;
+}
 
 export type FormField = keyof LoadTestForm;
 export type FormIssues = Partial<Record<FormField, string>>;

@@ -1,14 +1,17 @@
 // The Load Test page's state: the form, the run in progress (fed by host events), the history, the
 // run shown in detail and the runs picked for comparison.
 import { create } from "zustand";
+import type { FormatId } from "#codecs";
 import type { Progress, TimelinePoint } from "#contracts/loadtest/result.ts";
 import type { HostApi } from "#host/api/contract.ts";
 import type { LoadTestRun, LoadTestSummary } from "#host/api/loadtest.ts";
 import type { StackStatus } from "#host/api/stack.ts";
-import { DEFAULT_FORM, formSettings, type LoadTestForm } from "./form.ts";
+import { DEFAULT_FORM, formSettings, projectForm, rememberedInputs, type LoadTestForm } from "./form.ts";
 import { downloadText } from "../../download.ts";
 import { asHostError } from "../../host/errors.ts";
+import { projectFormat, rememberProjectFormat } from "../../session/projectDefaults.ts";
 import { useSession } from "../../session/sessionStore.ts";
+import { useDesigner } from "../../state/layoutStore.ts";
 
 export { DEFAULT_FORM, type LoadTestForm } from "./form.ts";
 
@@ -40,6 +43,8 @@ export interface LoadTestState {
   stack: StackStatus | null;
   /** the user picked a target: the page no longer picks the running stack for them */
   targetChosen: boolean;
+  /** the project the form was set up for (its inputs are remembered under it); null: no project open */
+  formProject: string | null;
 }
 
 export const useLoadTest = create<LoadTestState>()(() => ({
@@ -55,7 +60,46 @@ export const useLoadTest = create<LoadTestState>()(() => ({
   errors: {},
   stack: null,
   targetChosen: false,
+  formProject: null,
 }));
+
+// ---- the form remembered per project ---------------------------------------------------------------
+
+const FORM_KEY = "satpayload.loadtest.forms";
+/** the key of the forms made with no project open */
+const NO_PROJECT = "-";
+
+function storedForms(): Record<string, unknown> {
+  try {
+    const raw = JSON.parse(localStorage.getItem(FORM_KEY) ?? "{}") as unknown;
+    return raw && typeof raw === "object" ? (raw as Record<string, unknown>) : {};
+  } catch {
+    // unreadable: nothing remembered
+    return {};
+  }
+}
+
+function rememberForm(projectId: string | null, form: LoadTestForm): void {
+  const { format: _format, target: _target, ...inputs } = form;
+  try {
+    localStorage.setItem(FORM_KEY, JSON.stringify({ ...storedForms(), [projectId ?? NO_PROJECT]: inputs }));
+  } catch {
+    // private mode or quota: the form is remembered for this session only (the store keeps it)
+  }
+}
+
+/**
+ * Sets the form up for the open project on every visit: the inputs the user last used with it, else the
+ * project's own layout; the format the project's chosen one (it may have been chosen on another page
+ * since); the target as it stands (it follows the running stack).
+ */
+export function enterProject(projectId: string | null): void {
+  const remembered = rememberedInputs(storedForms()[projectId ?? NO_PROJECT]);
+  useLoadTest.setState((s) => ({
+    formProject: projectId,
+    form: { ...projectForm(projectId, projectFormat(projectId)), ...remembered, target: s.form.target },
+  }));
+}
 
 function api(): HostApi {
   const a = useSession.getState().api;
@@ -80,6 +124,9 @@ export function setForm(patch: Partial<LoadTestForm>): void {
     form: { ...s.form, ...patch },
     targetChosen: s.targetChosen || patch.target !== undefined,
   }));
+  const { formProject, form } = useLoadTest.getState();
+  rememberForm(formProject, form);
+  if (patch.format !== undefined) rememberProjectFormat(formProject, form.format as FormatId);
 }
 
 /** Whether a stack answers where the Stack page (or `satpayload stack up`) started it. */
@@ -117,6 +164,7 @@ function listen(): void {
 }
 
 export async function startLoadTest(): Promise<void> {
+  enterProject(useDesigner.getState().projectId);
   listen();
   await Promise.all([loadLayouts(), refreshHistory(), loadActive(), loadStack()]);
 }

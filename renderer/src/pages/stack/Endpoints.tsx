@@ -1,7 +1,8 @@
 // Where to send and where to read: every endpoint with a copy button, and a ready curl line.
 import { useState } from "react";
 import type { StackEndpoints } from "#host/api/stack.ts";
-import { copyText } from "./format.ts";
+import { copyText, layoutLabel } from "./format.ts";
+import { useStack } from "./stackStore.ts";
 
 function Row({ label, method, url, testId }: { label: string; method?: string; url: string; testId: string }) {
   const [copied, setCopied] = useState(false);
@@ -31,6 +32,7 @@ function Row({ label, method, url, testId }: { label: string; method?: string; u
 }
 
 export function Endpoints({ e }: { e: StackEndpoints }) {
+  const names = useStack((s) => s.layoutNames);
   const curl = `curl -X POST --data-binary @message.bin -H 'Content-Type: application/x-protobuf' -H 'X-Satpayload-Layout: paper' ${e.ingest}`;
   return (
     <section className="card stack-card" data-testid="stack-endpoints" aria-label="Endpoints">
@@ -43,7 +45,7 @@ export function Endpoints({ e }: { e: StackEndpoints }) {
         {e.routes.map((r) => (
           <Row
             key={r.url}
-            label={`${r.layout} · ${r.format}${r.body === "envelope" ? " (portal JSON)" : ""}`}
+            label={`${layoutLabel(r.layout, names)} · ${r.format}${r.body === "envelope" ? " (portal JSON)" : ""}`}
             method="POST"
             url={r.url}
             testId={`ep-route-${new URL(r.url).pathname.slice(1).replace(/\//g, "-")}`}

@@ -1,10 +1,22 @@
-// The latest decoded records as they arrive (newest on top); a row opens the whole record.
+// The latest decoded records as they arrive (newest on top); a row opens the whole record. After Stop the
+// last run's records stay here until the next Start or Clear: stopping is not a reason to lose them.
 import { Fragment, useState } from "react";
 import type { StackRecord } from "#host/api/stack.ts";
-import { fmt, preview } from "./format.ts";
+import { fmt, layoutLabel, preview } from "./format.ts";
+import { clearRecords, useStack } from "./stackStore.ts";
 
-export function RecordsTable({ records, arrived }: { records: StackRecord[]; arrived: number }) {
+export function RecordsTable({
+  records,
+  arrived,
+  stopped = false,
+}: {
+  records: StackRecord[];
+  arrived: number;
+  /** the stack is stopped: these are the last run's records */
+  stopped?: boolean;
+}) {
   const [open, setOpen] = useState<string | null>(null);
+  const names = useStack((s) => s.layoutNames);
   return (
     <section
       className="card stack-card stack-wide"
@@ -13,11 +25,20 @@ export function RecordsTable({ records, arrived }: { records: StackRecord[]; arr
       data-count={records.length}
     >
       <header className="stack-card-head">
-        <h2 className="section-title">Latest decoded records</h2>
+        <h2 className="section-title">{stopped ? "Records of the last run" : "Latest decoded records"}</h2>
         <span className="spacer" />
         <span className="faint stack-small">
-          {arrived ? `${fmt.int(arrived)} arrived while this page was open` : "newest first"}
+          {stopped
+            ? "the stack is stopped: kept until the next start"
+            : arrived
+              ? `${fmt.int(arrived)} arrived while this page was open`
+              : "newest first"}
         </span>
+        {records.length ? (
+          <button type="button" className="btn small" data-testid="stack-records-clear" onClick={clearRecords}>
+            Clear
+          </button>
+        ) : null}
       </header>
       {records.length === 0 ? (
         <p className="empty" data-testid="stack-records-empty">
@@ -60,8 +81,8 @@ export function RecordsTable({ records, arrived }: { records: StackRecord[]; arr
                     >
                       <td className="num">{fmt.time(r.receivedAt)}</td>
                       <td className="mono">{r.device}</td>
-                      <td className="stack-ellipsis" title={r.layout}>
-                        {r.layout}
+                      <td className="stack-ellipsis" title={r.layout} data-testid="record-layout">
+                        {layoutLabel(r.layout, names)}
                       </td>
                       <td>{r.format}</td>
                       <td className="num">{r.size}</td>

@@ -12,7 +12,7 @@ import { RefusedCard } from "./RefusedCard.tsx";
 import { LogsCard, ServicesCard } from "./ServicesCard.tsx";
 import { isLive, refresh, stackDown, startStack, useStack } from "./stackStore.ts";
 import { StartCard } from "./StartCard.tsx";
-import { go } from "../../nav/routeStore.ts";
+import { BackLink } from "../../nav/BackLink.tsx";
 import { ThemeToggle } from "../../ui/ThemeToggle.tsx";
 import "./stack.css";
 
@@ -53,16 +53,7 @@ export function StackPage() {
   return (
     <>
       <header className="topbar">
-        <button
-          type="button"
-          className="btn ghost"
-          data-testid="stack-back"
-          title="Back"
-          onClick={() => go({ page: "designer" })}
-        >
-          <span className="brand-mark" aria-hidden="true" />
-          SatPayload Studio
-        </button>
+        <BackLink testId="stack-back" />
         <span className="divider-v" aria-hidden="true" />
         <h1 className="stack-title">Stack</h1>
         <span className="muted stack-small">decoder → SQLite buffer → oneM2M CSE</span>
@@ -132,6 +123,7 @@ export function StackPage() {
         ) : (
           <>
             <StartCard />
+            {records.length ? <RecordsTable records={records} arrived={arrived} stopped /> : null}
             <KeysCard />
           </>
         )}

@@ -1,4 +1,4 @@
-// Number and time formats of the Stack page.
+// Number, time and layout-name formats of the Stack page.
 
 export const fmt = {
   int: (x: number | null | undefined) => (x === null || x === undefined ? "–" : Math.round(x).toLocaleString("en-US")),
@@ -45,4 +45,13 @@ export async function copyText(text: string): Promise<boolean> {
     t.remove();
     return ok;
   }
+}
+
+/**
+ * A record's or route's layout as the user knows it: the decoder names it by what the device sent (a
+ * preset id, a project's id or name). Ids found in `names` show by name, with the id in the tooltip;
+ * anything else (a project's name already, an id of a deleted project) shows as sent.
+ */
+export function layoutLabel(layout: string, names: Readonly<Record<string, string>>): string {
+  return Object.hasOwn(names, layout) ? names[layout]! : layout;
 }

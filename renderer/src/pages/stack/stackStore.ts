@@ -1,7 +1,7 @@
 // The Stack page's state: the stack's status, live numbers and records fed by host events, the
 // rate history the chart draws, captured logs, and the start form.
 import { create } from "zustand";
-import type { FormatId } from "#codecs";
+import { PRESETS, type FormatId } from "#codecs";
 import type { HostApi } from "#host/api/contract.ts";
 import {
   stackRouteSchema,
@@ -70,7 +70,11 @@ export interface StackPageState {
   retrying: string | null;
   /** what the last retry did, or why it failed */
   retryNote: { ok: boolean; text: string } | null;
+  /** layout id → name (presets and the host's projects): records and routes name layouts by id */
+  layoutNames: Record<string, string>;
 }
+
+const PRESET_NAMES: Record<string, string> = Object.fromEntries(PRESETS.map((p) => [p.id, p.name]));
 
 export const useStack = create<StackPageState>()(() => ({
   status: null,
@@ -84,6 +88,7 @@ export const useStack = create<StackPageState>()(() => ({
   refused: [],
   retrying: null,
   retryNote: null,
+  layoutNames: PRESET_NAMES,
   form: {
     replicas: "1",
     container: "device",
@@ -187,10 +192,28 @@ export function startStack(): boolean {
   return true;
 }
 
+/** The projects' names, so that records show "Tracker" rather than the project's UUID (presets are known). */
+export async function loadLayoutNames(): Promise<void> {
+  const a = api();
+  if (!a) return;
+  try {
+    const projects = await a.call("projects.list", { limit: 200 });
+    useStack.setState({ layoutNames: { ...PRESET_NAMES, ...Object.fromEntries(projects.map((p) => [p.id, p.name])) } });
+  } catch {
+    // names are a nicety: without them the table shows the ids it was given
+  }
+}
+
+/** Clears the records kept from the last run (a Start clears them too). */
+export function clearRecords(): void {
+  useStack.setState({ records: [], arrived: 0 });
+}
+
 /** Status, and for a running stack the newest records, numbers and logs (a page opened mid-run). */
 export async function refresh(): Promise<void> {
   const a = api();
   if (!a) return;
+  void loadLayoutNames();
   try {
     const status = await a.call("stack.status", {});
     useStack.setState({ status });

@@ -2,6 +2,7 @@
 import type { Field } from "#codecs";
 import { keyFromName } from "./keys.ts";
 import { newField, newFieldId, type PaletteItem } from "./palette.ts";
+import type { NewPart } from "./position.ts";
 import { useDesigner } from "../../../state/layoutStore.ts";
 import {
   allIds,
@@ -40,13 +41,21 @@ export function placeForNew(fields: readonly Field[], selectedId: string | null)
 
 export function addField(item: PaletteItem, place: Place): string {
   const d = useDesigner.getState();
-  const fields = d.history.present.fields;
-  const key = uniqueKey(siblingsOf(fields, place.parentId), item.keyStem);
-  const field = { ...newField(item, key), id: freshId(fields) };
-  d.editFields((fs) => insertField(fs, place.parentId, place.index, field));
-  d.markNew(field.id);
-  d.select(field.id);
-  return field.id;
+  let fields = d.history.present.fields;
+  // one undo step for the whole entry (a position's latitude and longitude come and go together)
+  const parts: NewPart[] = item.parts?.() ?? [{ keyStem: item.keyStem, type: item.make() }];
+  const added: Field[] = [];
+  for (const [i, part] of parts.entries()) {
+    const key = uniqueKey(siblingsOf(fields, place.parentId), part.keyStem);
+    const field: Field = { ...newField(item, key), id: freshId(fields), type: part.type };
+    if (part.unit !== undefined) field.unit = part.unit;
+    fields = insertField(fields, place.parentId, place.index + i, field);
+    added.push(field);
+  }
+  d.editFields((fs) => added.reduce((acc, f, i) => insertField(acc, place.parentId, place.index + i, f), fs));
+  d.markNew(...added.map((f) => f.id));
+  d.select(added[0]!.id);
+  return added[0]!.id;
 }
 
 export function moveTo(id: string, place: Place): void {

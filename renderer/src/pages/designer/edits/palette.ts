@@ -1,5 +1,6 @@
 // The field types a designer can drag in, each with the type, key stem and sample defaults a new field starts from.
 import type { Field, FieldType } from "#codecs";
+import { positionParts, type NewPart } from "./position.ts";
 
 export interface PaletteItem {
   id: string;
@@ -9,7 +10,12 @@ export interface PaletteItem {
   section: "Basic" | "Integers" | "Numbers" | "Text & bytes" | "Structure";
   keyStem: string;
   make(): FieldType;
+  /** an entry that adds several fields at once (a position: latitude and longitude); not a type to switch to */
+  parts?(): NewPart[];
 }
+
+/** The names a new enum starts with, until the user names the device's states. */
+export const ENUM_PLACEHOLDERS = ["STATE_A", "STATE_B"] as const;
 
 const int = (bits: 8 | 16 | 32 | 64, signed: boolean): PaletteItem => ({
   id: `${signed ? "" : "u"}int${bits}`,
@@ -37,10 +43,8 @@ export const PALETTE: readonly PaletteItem[] = [
     keyStem: "state",
     make: () => ({
       kind: "enum",
-      values: [
-        { name: "OFF", value: 0 },
-        { name: "ON", value: 1 },
-      ],
+      // placeholders that read as such (OFF/ON looked like a real, finished choice); the inspector asks for names
+      values: ENUM_PLACEHOLDERS.map((name, value) => ({ name, value })),
     }),
   },
   {
@@ -82,6 +86,16 @@ export const PALETTE: readonly PaletteItem[] = [
     section: "Numbers",
     keyStem: "value",
     make: () => ({ kind: "fixed", scale: 0.01, offset: 0, min: -100, max: 100 }),
+  },
+  {
+    id: "position",
+    // short enough for a palette chip; the hint says it is a position
+    label: "lat/lon",
+    hint: "Position: latitude and longitude as scaled integers, precise to 10 m (change it in the inspector)",
+    section: "Numbers",
+    keyStem: "latitude",
+    make: () => positionParts()[0]!.type,
+    parts: () => positionParts(),
   },
   {
     id: "string",
@@ -131,6 +145,9 @@ export function newFieldId(): string {
 export function newField(item: PaletteItem, key: string): Field {
   return { id: newFieldId(), key, name: key, presence: "required", type: item.make() };
 }
+
+/** The entries that are a type of one field (the inspector's type selector offers these). */
+export const FIELD_TYPES: readonly PaletteItem[] = PALETTE.filter((p) => !p.parts);
 
 /** The palette entry a field type corresponds to, for the type selector in the inspector. */
 export function paletteIdOf(t: FieldType): string {

@@ -3,6 +3,7 @@ import { LIMITS, type ScalarType } from "#codecs";
 import { Messages, NumberField, Row } from "./controls.tsx";
 import { issuesAt, type FieldIssue } from "../../../state/issues.ts";
 import { Icon } from "../../../ui/Icon.tsx";
+import { ENUM_PLACEHOLDERS } from "../edits/palette.ts";
 import { LengthNotice, useLengthLimit } from "../LengthLimit.tsx";
 
 type EnumType = Extract<ScalarType, { kind: "enum" }>;
@@ -55,9 +56,16 @@ export function EnumEditor({
     set({ ...t, values: [...t.values, { name: `VALUE_${next}`, value: Math.min(next, 0xffff) }] }, "values.add");
   };
   const remove = (i: number) => set({ ...t, values: t.values.filter((_, j) => j !== i) }, "values.remove");
+  const unnamed = t.values.some((v) => (ENUM_PLACEHOLDERS as readonly string[]).includes(v.name));
   return (
     <Row label="Values" top>
       <div className="enum-table" data-testid="enum-editor">
+        {unnamed ? (
+          <p className="field-help" data-testid="enum-name-prompt">
+            Name the states your device reports (e.g. PARKED, MOVING). The record carries the number; the name is what
+            decoders and people read.
+          </p>
+        ) : null}
         {t.values.map((v, i) => (
           <div className="enum-row" key={i}>
             <EnumName

@@ -86,10 +86,10 @@ export function LayoutSettings() {
       <section className="inspector-section">
         <h3>General</h3>
         <TextField
-          label="Name"
+          label="Project and layout name"
           value={layout.name}
           maxLength={LIMITS.name.max}
-          help="The project's name too: code headers, exports, the report and load-test runs use it"
+          help="One name for both: renaming here renames the project (the top bar shows it), and code headers, exports, the report and load-test runs use it"
           issues={at("name")}
           testId="layout-name"
           onChange={(v) => edit("name", (l) => ({ ...l, name: v }))}

@@ -1,13 +1,15 @@
 // Type parameters: ranges, precision, scale/offset, enum values, string limits, array count — per kind.
 import { type Field, intLimits, LIMITS, type ScalarType } from "#codecs";
+import { isLatLon } from "#planning/advisor";
 import { CheckField, NumberField, type NumberProps, Row, SelectField, TextField } from "./controls.tsx";
 import { clean, patchField, switchElement, switchType } from "./edit.ts";
 import { EnumEditor } from "./EnumEditor.tsx";
+import { PositionPrecision } from "./PositionPrecision.tsx";
 import { issuesAt, type FieldIssue } from "../../../state/issues.ts";
-import { PALETTE, paletteIdOf } from "../edits/palette.ts";
+import { FIELD_TYPES, paletteIdOf } from "../edits/palette.ts";
 
-const TYPE_OPTIONS = PALETTE.map((p) => ({ value: p.id, label: p.label }));
-const ELEMENT_OPTIONS = PALETTE.filter((p) => p.id !== "array" && p.id !== "group").map((p) => ({
+const TYPE_OPTIONS = FIELD_TYPES.map((p) => ({ value: p.id, label: p.label }));
+const ELEMENT_OPTIONS = FIELD_TYPES.filter((p) => p.id !== "array" && p.id !== "group").map((p) => ({
   value: p.id,
   label: p.label,
 }));
@@ -19,6 +21,8 @@ interface ScalarProps {
   at: string;
   issues: readonly FieldIssue[] | undefined;
   set(next: ScalarType, control: string): void;
+  /** the field is a latitude or longitude in degrees: its precision is shown and set in metres */
+  axis?: "lat" | "lon" | null;
 }
 
 type Bound = "min" | "max";
@@ -58,7 +62,7 @@ function RangeRow(p: {
   );
 }
 
-function ScalarParams({ t, at, issues, set }: ScalarProps) {
+function ScalarParams({ t, at, issues, set, axis }: ScalarProps) {
   const is = (p: string) => issuesAt(issues, `${at}.${p}`);
   const tid = (p: string) => `insp-${at === "type" ? "" : "of-"}${p}`;
   switch (t.kind) {
@@ -110,6 +114,7 @@ function ScalarParams({ t, at, issues, set }: ScalarProps) {
             tid={tid}
             onCommit={(b, v) => v !== undefined && set({ ...t, [b]: v }, b)}
           />
+          {axis ? <PositionPrecision t={t} axis={axis} set={set} /> : null}
           <NumberField
             label="Scale"
             value={t.scale}
@@ -283,7 +288,7 @@ export function TypeEditor({ field, issues }: { field: Field; issues: readonly F
           below it and press Alt+→ (or the “move into group” button) to nest it.
         </p>
       ) : (
-        <ScalarParams t={t} at="type" issues={issues} set={(next, c) => setType(next, c)} />
+        <ScalarParams t={t} at="type" issues={issues} set={(next, c) => setType(next, c)} axis={isLatLon(field)} />
       )}
     </section>
   );
