@@ -237,12 +237,12 @@ describe("browser-mode HTTP transport", () => {
     await new Promise((resolve, reject) => (ws.on("open", resolve), ws.on("error", reject)));
     const p = (await api("projects.create", { name: "x", layout: paperPreset })).json();
     const saved = (await api("projects.save", { id: p.id, layout: paperPreset, baseVersion: 1 })).json();
-    await expect.poll(() => messages.length).toBe(2);
+    await expect.poll(() => messages.length, { timeout: 30_000 }).toBe(2);
     expect(messages).toEqual([
       { event: "project.changed", payload: { id: p.id } },
       { event: "project.saved", payload: { id: p.id, version: 2, updatedAt: saved.updatedAt } },
     ]);
     ws.close();
-    await expect.poll(() => server.host.events.size).toBe(0);
+    await expect.poll(() => server.host.events.size, { timeout: 30_000 }).toBe(0);
   });
 });

@@ -157,7 +157,8 @@ describe("latest-wins scheduler", () => {
       () => 0,
     );
     s.submit(request(1, { samples: 2500, formats: ["protobuf", "struct-zlib"] }));
-    await expect.poll(() => posted.length).toBe(2);
+    // expect.poll gives up after 1 s by default: 2 500 samples in two formats can take longer on a busy machine
+    await expect.poll(() => posted.length, { timeout: 60_000 }).toBe(2);
     const [first, last] = posted as Extract<WorkerResult, { type: "sizes" }>[];
     expect(first!.results.map((r) => [r.measured, r.stats.count])).toEqual([
       [MILESTONE, MILESTONE],
