@@ -17,6 +17,7 @@ import {
 } from "recharts";
 import { CODECS, FORMAT_IDS, type FormatId } from "#codecs";
 import type { Currency, FleetResult, SeriesPoint } from "#planning";
+import { useWidth } from "../../../ui/sizes/useWidth.ts";
 import { categoryTicks } from "../../../ui/tickLayout.ts";
 import { money, moneyShort } from "../money.ts";
 import { useMountInTurn } from "../mountInTurn.ts";
@@ -84,52 +85,57 @@ function FormatBars({
   width?: number | undefined;
   height: number;
 }) {
-  // a fixed width (the report, a PNG) knows its room per label: too narrow, the labels turn instead of colliding
+  // the room per label, from the fixed width (the report, a PNG) or the box's measured one (the cost page, which
+  // at 1024 px ran "JSONProtobufStructStruct+Zlib" together): too narrow, the labels turn instead of colliding
+  const [box, measured] = useWidth();
+  const room = width ?? measured;
   const ticks =
-    width === undefined
-      ? null
-      : categoryTicks(
+    room > 0
+      ? categoryTicks(
           data.map((d) => d.label),
-          width - MONEY_AXIS_WIDTH - BAR_MARGIN.left - BAR_MARGIN.right,
+          room - MONEY_AXIS_WIDTH - BAR_MARGIN.left - BAR_MARGIN.right,
           AXIS.fontSize,
-        );
+        )
+      : null;
   return (
-    <Frame width={width} height={height}>
-      <BarChart width={width} height={height} data={data} margin={BAR_MARGIN} barCategoryGap="22%">
-        <CartesianGrid vertical={false} stroke="var(--border)" />
-        <XAxis
-          dataKey="label"
-          tick={AXIS}
-          tickLine={false}
-          axisLine={{ stroke: "var(--border-strong)" }}
-          interval={0}
-          {...(ticks && ticks.angle !== 0 ? { angle: ticks.angle, textAnchor: "end", height: ticks.height } : {})}
-        />
-        <YAxis
-          tick={AXIS}
-          tickLine={false}
-          axisLine={false}
-          width={MONEY_AXIS_WIDTH}
-          tickFormatter={(v: number) => moneyShort(v, currency)}
-        />
-        <Tooltip
-          cursor={{ fill: "var(--surface-2)" }}
-          formatter={(v) => money(Number(v), currency)}
-          contentStyle={{ background: "var(--surface)", border: "1px solid var(--border)", fontSize: 12 }}
-        />
-        <Bar dataKey="value" isAnimationActive={false} radius={[2, 2, 0, 0]}>
-          {data.map((d) => (
-            <Cell key={d.format} fill={formatColor(d.format)} />
-          ))}
-          <LabelList
-            dataKey="value"
-            position="top"
-            style={{ fill: "var(--text-muted)", fontSize: 10 }}
-            formatter={(v: unknown) => (typeof v === "number" ? moneyShort(v, currency) : "")}
+    <div ref={box}>
+      <Frame width={width} height={height}>
+        <BarChart width={width} height={height} data={data} margin={BAR_MARGIN} barCategoryGap="22%">
+          <CartesianGrid vertical={false} stroke="var(--border)" />
+          <XAxis
+            dataKey="label"
+            tick={AXIS}
+            tickLine={false}
+            axisLine={{ stroke: "var(--border-strong)" }}
+            interval={0}
+            {...(ticks && ticks.angle !== 0 ? { angle: ticks.angle, textAnchor: "end", height: ticks.height } : {})}
           />
-        </Bar>
-      </BarChart>
-    </Frame>
+          <YAxis
+            tick={AXIS}
+            tickLine={false}
+            axisLine={false}
+            width={MONEY_AXIS_WIDTH}
+            tickFormatter={(v: number) => moneyShort(v, currency)}
+          />
+          <Tooltip
+            cursor={{ fill: "var(--surface-2)" }}
+            formatter={(v) => money(Number(v), currency)}
+            contentStyle={{ background: "var(--surface)", border: "1px solid var(--border)", fontSize: 12 }}
+          />
+          <Bar dataKey="value" isAnimationActive={false} radius={[2, 2, 0, 0]}>
+            {data.map((d) => (
+              <Cell key={d.format} fill={formatColor(d.format)} />
+            ))}
+            <LabelList
+              dataKey="value"
+              position="top"
+              style={{ fill: "var(--text-muted)", fontSize: 10 }}
+              formatter={(v: unknown) => (typeof v === "number" ? moneyShort(v, currency) : "")}
+            />
+          </Bar>
+        </BarChart>
+      </Frame>
+    </div>
   );
 }
 
