@@ -212,11 +212,19 @@ describe("wire verdicts", () => {
   it("marks a Protobuf sint32 → uint32 change as breaking, with the reason, before it is applied", () => {
     const proto = parseLayout(presetById("kineis-tracker")!.layout);
     const r = adviseFit(proto, { targetBytes: 19, format: "protobuf", samples: 300 });
-    const changed = r.suggestions.filter((s) => s.wire.compat === "breaking");
-    expect(changed.length).toBeGreaterThan(0);
-    for (const s of changed) expect(s.wire.reasons.length, s.id).toBeGreaterThan(0);
-    expect(r.plan.wire.compat === "compatible" ? r.plan.wire.reasons : r.plan.wire.reasons.length).toEqual(
-      r.plan.wire.compat === "compatible" ? [] : expect.any(Number),
-    );
+    // the latitude's scaled integer re-based on its minimum: no longer negative, so Protobuf writes uint32
+    const lat = of(r.suggestions, "lat")!;
+    expect(lat.wire.compat).toBe("breaking");
+    expect(lat.wire.reasons.join(" ")).toMatch(/sint32 → uint32/);
+    for (const s of r.suggestions.filter((x) => x.wire.compat !== "compatible"))
+      expect(s.wire.reasons.length, s.id).toBeGreaterThan(0);
+  });
+
+  it("says a change is compatible when the evolution check finds nothing on the wire", () => {
+    // CBOR writes numbers as they are: the same value as float or as fixed-point reads the same
+    const paper = parseLayout(presetById("paper")!.layout);
+    const r = adviseFit(paper, { targetBytes: 30, format: "cbor", samples: 200 });
+    const temp = r.suggestions.find((x) => x.fieldId === "temperature" && x.transform.kind === "fixed-point")!;
+    expect(temp.wire).toEqual({ compat: "compatible", reasons: [] });
   });
 });
