@@ -174,7 +174,8 @@ function roundUp3(x: number): number {
 /** For every bit width below the current one: the finest (three-digit) step at which [min, max] fits it. */
 function bitFitSteps(min: number, max: number, base: number): number[] {
   const span = max - min;
-  const bits = bitLength(Math.ceil(span / base - 1e-9) + 1);
+  // the largest raw value, span / base, sets the width the field takes now
+  const bits = bitLength(Math.ceil(span / base - 1e-9));
   const out: number[] = [];
   // two codes spare: the grid is aligned to multiples of the step, so [min, max] may straddle one more
   for (let b = bits - 1; b >= 1; b--) out.push(roundUp3(span / (2 ** b - 2 || 1)));

@@ -54,6 +54,7 @@ beforeEach(() => {
     result: null,
     resultKey: null,
     confirm: null,
+    positionMetres: 10,
   });
   act(() => useDesigner.getState().load("p1", "Tracker", parseLayout(kineisTrackerPreset)));
   setAdvisorWorker(() => new HeldWorker() as unknown as Worker);
@@ -166,5 +167,22 @@ describe("AdvisorPage", () => {
     });
     expect(useDesigner.getState().history.present).not.toBe(before);
     expect(useDesigner.getState().history.past.at(-1)).toBe(before);
+  });
+
+  it("asks for advice with the position precision the user types (10 m until then)", () => {
+    render(<AdvisorPage />);
+    settle();
+    const w = HeldWorker.last!;
+    expect(w.requests.at(-1)!.limits.positionMetres).toBe(10);
+    w.answer();
+    act(() => {
+      fireEvent.change(screen.getByTestId("advisor-position-m"), { target: { value: "6000" } });
+    });
+    settle();
+    expect(w.requests.at(-1)!.limits.positionMetres).toBe(6000);
+    // the advice on screen was for 10 m: hidden until the new answer is in
+    expect(screen.queryByTestId("advisor-result")).toBeNull();
+    w.answer();
+    expect(result().getAttribute("data-stale")).toBe("false");
   });
 });
