@@ -23,7 +23,7 @@ import { lossText } from "./units.ts";
 import { wireVerdict } from "./wire.ts";
 
 export interface AdviseProgress {
-  phase: "sampling" | "measuring" | "planning" | "checking";
+  phase: "sampling" | "measuring" | "planning" | "checking" | "describing";
   done: number;
   total: number;
 }
@@ -331,8 +331,12 @@ export function adviseFit(layout: Layout, opts: AdviseOptions): AdvisorResult {
         pick = o;
     return pick;
   };
+  // each suggestion is measured over every sample and checked against the evolution rules: say so on the bar
+  let described = 0;
+  const describing = fcs.length * 2;
   const suggestions: Suggestion[] = [];
   for (const fc of fcs) {
+    progress({ phase: "describing", done: described++, total: describing });
     const slots = new Set(options.filter((o) => o.fc === fc).map((o) => slotOf(o.t)));
     for (const slot of slots) {
       const pick = chosen.get(slot) ?? bestOf(options.filter((o) => o.fc === fc && slotOf(o.t) === slot));
@@ -350,6 +354,7 @@ export function adviseFit(layout: Layout, opts: AdviseOptions): AdvisorResult {
   // what leaving data out would save: the most saving first, each field once
   const removals: Suggestion[] = [];
   for (const fc of fcs) {
+    progress({ phase: "describing", done: described++, total: describing });
     const pick = bestOf(dropOptions.filter((o) => o.fc === fc));
     if (pick) removals.push(suggest(pick));
   }

@@ -36,6 +36,7 @@ const PHASES: Record<string, string> = {
   measuring: "Measuring each change",
   planning: "Chaining changes",
   checking: "Checking every sample",
+  describing: "Checking each change against deployed receivers",
 };
 
 const b1 = (x: number) => `${x.toFixed(x >= 10 ? 1 : 2)} B`;
