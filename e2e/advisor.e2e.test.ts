@@ -36,6 +36,10 @@ describe("fit advisor (browser mode)", SCENARIO, () => {
       /^✗ the allowed changes cannot reach Kinéis \(standard\) \(19 B\): every one of them together still makes \d+ B$/,
     );
     await page.waitForSelector(tid("advisor-partial"));
+    // the byte budget met at any cost: which fields would have to go, and how many declared bits that gives up
+    expect(await page.locator(tid("advisor-budget")).textContent()).toMatch(
+      /^What Kinéis \(standard\) \(19 B\) costs: leaving out .+ makes every sample fit \(.+\), giving up \d+ declared bits per message\./,
+    );
     // nothing is rounded for a target the plan misses: no "Apply all", and no plan badge on a lossy change
     const apply = page.locator(tid("advisor-apply-all"));
     if ((await apply.count()) > 0) expect(await apply.textContent()).toMatch(/partial/);

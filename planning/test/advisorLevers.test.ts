@@ -158,6 +158,32 @@ describe("levers beyond powers of ten", () => {
   });
 });
 
+describe("a byte budget out of reach without leaving data out", () => {
+  it("says what fitting it costs: which fields go, which are rounded, how many declared bits", () => {
+    const kt = parseLayout(presetById("kineis-tracker")!.layout);
+    const r = adviseFit(kt, { targetBytes: 12, samples: 300 });
+    expect(r.plan.partial).toBe(true);
+    // the plan itself still leaves nothing out and rounds nothing
+    expect(r.plan.transforms.some((t) => t.kind === "remove-field")).toBe(false);
+    const b = r.plan.budget!;
+    expect(b.fits).toBe(true);
+    expect(b.sizes.max).toBeLessThanOrEqual(12);
+    expect(b.left.length).toBeGreaterThan(0);
+    expect(b.transforms.filter((t) => t.kind === "remove-field" || t.kind === "array-length").length).toBe(
+      b.left.length,
+    );
+    expect(applyAll(kt, b.transforms)).toEqual(b.layout);
+    expect(b.bitsLost).toBeGreaterThan(0);
+    expect(b.wire.compat).toBe("breaking");
+  });
+
+  it("has no budget plan when the plan fits", () => {
+    const r = adviseFit(tracker, { targetBytes: 17, samples: 300 });
+    expect(r.plan.fits).toBe(true);
+    expect(r.plan.budget).toBeNull();
+  });
+});
+
 describe("positions", () => {
   it("never offers a latitude or longitude coarser than 10 m by default, even when the target is out of reach", () => {
     const r = adviseFit(tracker, { targetBytes: 6, samples: 300 });

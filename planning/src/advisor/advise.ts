@@ -13,6 +13,7 @@ import {
   AdvisorError,
   type AdvisorLimits,
   type AdvisorPlan,
+  type BudgetPlan,
   type AdvisorResult,
   type PlanStep,
   type PrecisionLoss,
@@ -163,10 +164,15 @@ export function adviseFit(layout: Layout, opts: AdviseOptions): AdvisorResult {
     return full.failed === 0 && full.stats.max <= target;
   };
   const compressed = CODECS[format].info.compressed;
+  /** data left out goes last: a key renamed or a step changed first still finds its field */
+  const ordered = (os: readonly Option[]): Transform[] => [
+    ...os.filter((o) => !dropsData(o.t, o.fc)).map((o) => o.t),
+    ...os.filter((o) => dropsData(o.t, o.fc)).map((o) => o.t),
+  ];
   const chain = (usable: readonly Option[]) => {
     const chosen = new Map<string, Option>();
     const picks: string[] = [];
-    const planned = () => picks.map((id) => chosen.get(id)!.t);
+    const planned = () => ordered(picks.map((id) => chosen.get(id)!));
     let fits = base.stats.max <= target && base.failed === 0;
     for (let iter = 0; !fits && iter < 500; iter++) {
       let best: (Option & { dSaved: number; dLost: number }) | null = null;
@@ -199,7 +205,7 @@ export function adviseFit(layout: Layout, opts: AdviseOptions): AdvisorResult {
         for (const o of [null, ...finer]) {
           if (o) chosen.set(id, o);
           else chosen.delete(id);
-          const ts = picks.filter((p) => chosen.has(p)).map((p) => chosen.get(p)!.t);
+          const ts = ordered(picks.filter((p) => chosen.has(p)).map((p) => chosen.get(p)!));
           if (fitsWith(ts)) break;
           chosen.set(id, cur);
           if (o === finer[finer.length - 1]) break;
@@ -211,11 +217,31 @@ export function adviseFit(layout: Layout, opts: AdviseOptions): AdvisorResult {
   };
   let chained = chain(options);
   let closest: SizeStats | null = null;
+  let budget: BudgetPlan | null = null;
   const partial = !chained.fits;
   if (partial) {
     // out of reach: give up no precision for a target the plan would miss anyway; say how close everything gets
     const all = compose(layout, chained.transforms, records);
     closest = sizeStats(all.layout, all.records, format).stats;
+    // and what the byte budget costs when data may go as well: the same chain, with removals among the levers
+    if (dropOptions.length) {
+      const withDrops = chain([...options, ...dropOptions]);
+      if (withDrops.fits) {
+        const b = compose(layout, withDrops.transforms, records);
+        const sizes = sizeStats(b.layout, b.records, format);
+        const picked = [...withDrops.chosen.values()];
+        budget = {
+          transforms: withDrops.transforms,
+          layout: b.layout,
+          sizes: sizes.stats,
+          fits: sizes.failed === 0 && sizes.stats.max <= target,
+          left: picked.filter((o) => dropsData(o.t, o.fc)).map((o) => o.fc.field.name),
+          rounded: picked.filter((o) => !dropsData(o.t, o.fc) && o.lost > LOSSLESS_BITS).map((o) => o.fc.field.name),
+          bitsLost: picked.reduce((sum, o) => sum + o.lost, 0),
+          wire: wireVerdict(layout, b.layout, format),
+        };
+      }
+    }
     chained = chain(options.filter((o) => o.lost <= LOSSLESS_BITS));
   }
   const chosen = chained.chosen;
@@ -296,6 +322,7 @@ export function adviseFit(layout: Layout, opts: AdviseOptions): AdvisorResult {
     losses,
     failed: planSizes.failed,
     wire: wireVerdict(layout, planAll.layout, format),
+    budget,
   };
 
   // ---- one suggestion per field (and per key): its plan change, else its best change on its own --------

@@ -121,6 +121,26 @@ export interface AdvisorPlan {
   failed: number;
   /** what the whole plan does to receivers built for the current layout, in the target format */
   wire: WireVerdict;
+  /**
+   * only when the plan is partial: what reaching the target costs once fields (or an array's last elements) may
+   * be left out as well; null when even that misses, or nothing can be left out
+   */
+  budget: BudgetPlan | null;
+}
+
+/** The byte budget met at any cost: the changes, and what they give up. */
+export interface BudgetPlan {
+  transforms: Transform[];
+  layout: Layout;
+  sizes: SizeStats;
+  fits: boolean;
+  /** names of the fields left out or cut shorter, as the page says them */
+  left: string[];
+  /** names of the fields rounded coarser */
+  rounded: string[];
+  /** declared bits per message given up: rounding and data left out together */
+  bitsLost: number;
+  wire: WireVerdict;
 }
 
 export interface StatusMessage {

@@ -409,6 +409,26 @@ export function AdvisorPage() {
               format, lift a precision limit, or apply single suggestions below knowing the target is still missed.
             </p>
           ) : null}
+          {r.plan.budget ? (
+            <div className="advisor-budget" data-testid="advisor-budget">
+              <p className="note">
+                <strong>What {targetName} costs:</strong> leaving out {r.plan.budget.left.join(", ")}
+                {r.plan.budget.rounded.length ? ` and rounding ${r.plan.budget.rounded.join(", ")}` : ""} makes every
+                sample fit ({sizesText(r.plan.budget.sizes)}), giving up {Math.round(r.plan.budget.bitsLost)} declared
+                bits per message. <Wire wire={r.plan.budget.wire} testId="advisor-budget-wire" />
+              </p>
+              <button
+                type="button"
+                className="btn small"
+                data-testid="advisor-apply-budget"
+                onClick={() =>
+                  requestApply(r.plan.budget!.transforms, r.plan.budget!.wire, "Fitting the budget by leaving data out")
+                }
+              >
+                Apply these {r.plan.budget.transforms.length} changes (data left out)
+              </button>
+            </div>
+          ) : null}
           <p className="note">Applying is one step in the designer's history: Undo (Ctrl+Z) takes it back.</p>
         </div>
 
