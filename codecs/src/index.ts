@@ -66,3 +66,4 @@ export type { FormatSizes } from "./analysis/sizes.ts";
 export { shareOver } from "./analysis/stats.ts";
 export { diffLayouts, formatLabel as formatShortLabel } from "./evolution/diff.ts";
 export type { Compat, FormatVerdict, LayoutDiff } from "./evolution/types.ts";
+export { worse as worseCompat } from "./evolution/types.ts";

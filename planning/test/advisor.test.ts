@@ -95,8 +95,10 @@ describe("the paper preset on Kinéis (30 bytes, bit-packed)", () => {
     }
     for (const loss of result.plan.losses) {
       expect(loss.measured, loss.field).toBe(worst.get(loss.field));
-      // the 10 000 samples reach the worst case the step allows (to double rounding)
-      expect(Math.abs(loss.measured - loss.bound), loss.field).toBeLessThanOrEqual(1e-9);
+      // never beyond the worst case the step allows; the 10 000 samples come close to it (a step such as 0.0611
+      // does not fall on the samples' decimals, so the exact worst case may never be drawn)
+      expect(loss.measured, loss.field).toBeLessThanOrEqual(loss.bound + 1e-9);
+      expect(loss.measured, loss.field).toBeGreaterThanOrEqual(loss.bound * 0.9);
     }
   });
 
@@ -106,14 +108,17 @@ describe("the paper preset on Kinéis (30 bytes, bit-packed)", () => {
       "iso6346: exact",
       "msisdn: exact",
       "door: exact",
-      "time: ±1 s",
-      "humidity: ±0.1 %RH",
-      "heading: ±1°",
-      "acc: ±0.05 mg",
-      "pressure: ±0.025 hPa",
-      "temperature: ±0.05 °C",
-      "altitude: ±0.1 m",
-      "speed: ±0.1 m/s",
+      // the text time's tenths kept as epoch tenths; nsat, rssi and bat-soc keep their declared ranges (samples
+      // cannot prove a range), so nothing narrows them
+      "time: exact",
+      // steps that fit the bits (not only 1-2-5 multiples): each finer than the ±1°, ±0.05 mg, ±0.1 %RH … of 1-2-5
+      "heading: ±0.71°",
+      "acc: ±0.0306 mg",
+      "humidity: ±0.0985 %RH",
+      "temperature: ±0.0306 °C",
+      "altitude: ±0.145 m",
+      "pressure: ±0.098 hPa",
+      "speed: ±0.197 m/s",
     ]);
     // what travels in the rarer message instead: the cell id and the two constant prefixes
     expect(result.status!.layout.fields.map((f) => `${f.key}=${(f.sample as { value: unknown }).value}`)).toEqual([

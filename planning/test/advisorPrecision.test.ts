@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { codecFor, generateSamples, type LayoutInput, parseLayout, presetById } from "#codecs";
 import { adviseFit, applyAll } from "../src/advisor/advise.ts";
+import { fieldCandidates } from "../src/advisor/candidates.ts";
 import type { Suggestion } from "../src/advisor/types.ts";
 
 /** A tracker declared at 0.00001° whose samples only ever hold two decimals: the samples hide the loss. */
@@ -44,21 +45,23 @@ const M_PER_DEG = 40_075_016.686 / 360;
 const byField = (s: readonly Suggestion[], id: string) => s.find((x) => x.fieldId === id)!;
 
 describe("precision lost follows from the declared step", () => {
-  it("longitude fixed-point 0.00001 → 0.01 is not lossless, even when every sample has two decimals", () => {
-    // 26 bits bit-packed; 2 bytes hold 16, which 0.01° (36 001 values) just fits and 0.005° (72 001) does not
+  it("longitude fixed-point 0.00001 → 0.0055 is not lossless, even when every sample has two decimals", () => {
+    // 26 bits bit-packed; 2 bytes hold 16: the finest three-digit step that fits them is 360° / 65 534 → 0.0055°
+    // (a 1-2-5 step would have been 0.01°, twice as coarse)
+    // 0.0055° is about 600 m: only offered once the user allows positions that coarse (the default is 10 m)
     const lonOnly = parseLayout({ ...gps, fields: gps.fields.filter((f) => f.id === "lon") });
-    const r = adviseFit(lonOnly, { targetBytes: 2, samples: 400 });
+    const r = adviseFit(lonOnly, { targetBytes: 2, samples: 400, limits: { positionMetres: 2000 } });
     expect(r.plan.fits).toBe(true);
     const lon = byField(r.suggestions, "lon");
-    expect(lon.transform).toEqual({ kind: "fixed-point", fieldId: "lon", step: 0.01 });
-    // 1000 times coarser: log2(1000) ≈ 9.97 bits per value
-    expect(lon.infoLostBits).toBeCloseTo(Math.log2(1000), 9);
+    expect(lon.transform).toEqual({ kind: "fixed-point", fieldId: "lon", step: 0.0055 });
+    // 550 times coarser: log2(550) ≈ 9.1 bits per value
+    expect(lon.infoLostBits).toBeCloseTo(Math.log2(550), 9);
     expect(lon.bytesPerBit).not.toBeNull();
-    expect(lon.bytesPerBit!).toBeCloseTo(lon.bytesSaved / Math.log2(1000), 9);
-    // the worst error, ±0.005°, in metres
-    expect(lon.loss!.bound).toBeCloseTo(0.005, 12);
-    expect(lon.loss!.text).toBe(`±${Math.round(0.005 * M_PER_DEG)} m at the equator (0.005°)`);
-    expect(lon.title).toContain("0.01°");
+    expect(lon.bytesPerBit!).toBeCloseTo(lon.bytesSaved / Math.log2(550), 9);
+    // the worst error, ±0.00275°, in metres
+    expect(lon.loss!.bound).toBeCloseTo(0.00275, 12);
+    expect(lon.loss!.text).toBe(`±${Math.round(0.00275 * M_PER_DEG)} m at the equator (0.00275°)`);
+    expect(lon.title).toContain("0.0055°");
   });
 
   it("a timestamp made coarser loses log2(new/declared) bits although the samples are hourly", () => {
@@ -83,21 +86,22 @@ describe("precision lost follows from the declared step", () => {
     for (const t of limited.plan.transforms) if (t.kind === "fixed-point") expect(t.step).toBeLessThanOrEqual(0.001);
   });
 
-  it("rounds no more than the target needs: one step finer on any rounded field no longer fits", () => {
+  it("rounds no more than the target needs: the next finer step offered for any rounded field no longer fits", () => {
     const samples = generateSamples(gps, 400, 1);
-    const r = adviseFit(gps, { targetBytes: 8, records: samples, limits: { locked: ["t"] } });
+    const limits = { locked: ["t"], positionMetres: 100_000 };
+    const r = adviseFit(gps, { targetBytes: 8, records: samples, limits });
     expect(r.plan.fits).toBe(true);
     const fixed = r.plan.transforms.filter((t) => t.kind === "fixed-point");
     expect(fixed.length).toBeGreaterThan(0);
+    const offered = fieldCandidates(gps, samples, limits);
     for (const t of fixed) {
-      // the 1-2-5 step below this one, or the declared 0.00001°
-      const [m, e] = t.step.toExponential().split("e").map(Number) as [number, number];
-      const finer = m === 1 ? 5 * 10 ** (e - 1) : m === 2 ? 10 ** e : 2 * 10 ** e;
+      // the finer steps the advisor could have taken instead (1-2-5 multiples and bit-fitting steps), or none
+      const steps = offered
+        .find((fc) => fc.field.id === t.fieldId)!
+        .options.flatMap((o) => (o.kind === "fixed-point" && o.step < t.step ? [o.step] : []));
+      const finer = steps.length ? Math.max(...steps) : undefined;
       const others = r.plan.transforms.filter((x) => x !== t);
-      const layout =
-        finer <= 0.00001 * (1 + 1e-9)
-          ? applyAll(gps, others)
-          : applyAll(gps, [...others, { ...t, step: Number(finer.toPrecision(3)) }]);
+      const layout = finer === undefined ? applyAll(gps, others) : applyAll(gps, [...others, { ...t, step: finer }]);
       const codec = codecFor(layout, "bitpacked");
       expect(Math.max(...samples.map((x) => codec.encode(x).length)), `${t.fieldId} at ${finer}`).toBeGreaterThan(8);
     }

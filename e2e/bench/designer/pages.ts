@@ -127,7 +127,7 @@ export async function advisor(page: Page, rounds: number): Promise<AdvisorFigure
       ({ format, before, adviceFor }) => {
         const ux = window.__ux!;
         const gone = ux.element(
-          `[data-testid="advisor-result"].stale, [data-testid="advisor-running"], [data-testid="advisor-result"]:not([data-base-max="${before}"])`,
+          `[data-testid="advisor-recalculating"], [data-testid="advisor-running"], [data-testid="advisor-result"]:not([data-base-max="${before}"])`,
         );
         const done = ux.element(adviceFor);
         const sel = document.querySelector<HTMLSelectElement>('[data-testid="advisor-format"]')!;

@@ -1,18 +1,19 @@
 // The fit-to-platform advisor: measures every candidate change, ranks them by bytes saved per bit of declared
 // precision given up, and chains the best ones until every sample fits the target.
-import { type Field, type FormatId, generateSamples, type Layout, type TypedRecord } from "#codecs";
+import { CODECS, type Field, type FormatId, generateSamples, type Layout, type TypedRecord } from "#codecs";
 import type { SizeStats } from "#codecs/analysis";
 import { fieldCandidates, type FieldCandidates } from "./candidates.ts";
-import { declaredBitsLost } from "./declared.ts";
+import { declaredBitsLost, declaredStep, droppedBits } from "./declared.ts";
 import { describeTransform } from "./describe.ts";
 import { meanBytes, roundTrip, sizeStats } from "./measure.ts";
 import { statusMessage } from "./status.ts";
 import { applyTransform, recordMapper, restoreValue, valueError } from "./transforms.ts";
-import { valueAt } from "./tree.ts";
+import { findField, valueAt } from "./tree.ts";
 import {
   AdvisorError,
   type AdvisorLimits,
   type AdvisorPlan,
+  type BudgetPlan,
   type AdvisorResult,
   type PlanStep,
   type PrecisionLoss,
@@ -20,9 +21,10 @@ import {
   type Transform,
 } from "./types.ts";
 import { lossText } from "./units.ts";
+import { wireVerdict } from "./wire.ts";
 
 export interface AdviseProgress {
-  phase: "sampling" | "measuring" | "planning" | "checking";
+  phase: "sampling" | "measuring" | "planning" | "checking" | "describing";
   done: number;
   total: number;
 }
@@ -45,12 +47,27 @@ export interface AdviseOptions {
 /** Information changes below this many bits are rounding noise of the entropy sum, not loss. */
 const LOSSLESS_BITS = 1e-6;
 const MIN_SAVING = 1e-6;
+/** bytes of slack on the estimated mean before a full check is skipped: the estimate is a sum of separate savings */
+const SKIP_MARGIN = 1;
 
 interface Option {
   t: Transform;
   fc: FieldCandidates;
   saved: number;
   lost: number;
+}
+
+/**
+ * A field takes one change of its value and, independently, one of its key: the plan may round a JSON field and
+ * shorten its key, but never rounds it twice.
+ */
+function slotOf(t: Transform): string {
+  return t.kind === "short-key" ? `${t.fieldId}#key` : t.fieldId;
+}
+
+/** Changes that leave data out: the field removed, or an array cut shorter than the samples fill it. */
+function dropsData(t: Transform, fc: FieldCandidates): boolean {
+  return fc.drops.includes(t);
 }
 
 /** Lossless first (most saved first), then most bytes per bit lost, then most saved. */
@@ -86,9 +103,9 @@ function compose(
 function boundOf(t: Transform, field: Field): number {
   if (t.kind === "fixed-point") return t.step / 2;
   if (t.kind === "timestamp") {
-    const ft = field.type;
-    const current = ft.kind === "timestamp" && ft.encoding === "epoch" ? ft.resolution : undefined;
-    return current !== undefined && t.resolution <= current ? 0 : t.resolution / 2;
+    // a text time ("hhmmss.s") keeps its tenths at 0.1 s: nothing is rounded at the resolution it declares
+    const current = declaredStep(field);
+    return current !== undefined && t.resolution <= current * (1 + 1e-9) ? 0 : t.resolution / 2;
   }
   return 0;
 }
@@ -108,16 +125,17 @@ export function adviseFit(layout: Layout, opts: AdviseOptions): AdvisorResult {
     throw new AdvisorError(`the layout cannot be encoded as ${format}: ${base.firstError ?? "every sample failed"}`);
   const rank = records.slice(0, Math.max(1, Math.min(records.length, opts.rankSamples ?? 500)));
 
-  const fcs = fieldCandidates(layout, records, opts.limits);
+  const fcs = fieldCandidates(layout, records, opts.limits, { keys: CODECS[format].info.selfDescribing });
   const byId = new Map(fcs.map((fc) => [fc.field.id, fc]));
   const baseMean = meanBytes(layout, rank, format) ?? base.stats.mean;
 
   // ---- every option on its own, on the ranking samples ------------------------------------------
   const options: Option[] = [];
-  const total = fcs.reduce((a, fc) => a + fc.options.length, 0);
+  const dropOptions: Option[] = [];
+  const total = fcs.reduce((a, fc) => a + fc.options.length + fc.drops.length, 0);
   let done = 0;
   for (const fc of fcs) {
-    for (const t of fc.options) {
+    for (const t of [...fc.options, ...fc.drops]) {
       progress({ phase: "measuring", done: done++, total });
       let alone;
       try {
@@ -127,7 +145,10 @@ export function adviseFit(layout: Layout, opts: AdviseOptions): AdvisorResult {
       }
       const mean = meanBytes(alone.layout, alone.records, format);
       if (mean === undefined) continue;
-      options.push({ t, fc, saved: baseMean - mean, lost: declaredBitsLost(fc.field, t) });
+      const saved = baseMean - mean;
+      if (dropsData(t, fc))
+        dropOptions.push({ t, fc, saved, lost: droppedBits(layout, alone.layout, fc.field.id, saved) });
+      else options.push({ t, fc, saved, lost: declaredBitsLost(fc.field, t) });
     }
   }
 
@@ -142,24 +163,34 @@ export function adviseFit(layout: Layout, opts: AdviseOptions): AdvisorResult {
     const full = sizeStats(all.layout, all.records, format);
     return full.failed === 0 && full.stats.max <= target;
   };
+  const compressed = CODECS[format].info.compressed;
+  /** data left out goes last: a key renamed or a step changed first still finds its field */
+  const ordered = (os: readonly Option[]): Transform[] => [
+    ...os.filter((o) => !dropsData(o.t, o.fc)).map((o) => o.t),
+    ...os.filter((o) => dropsData(o.t, o.fc)).map((o) => o.t),
+  ];
   const chain = (usable: readonly Option[]) => {
     const chosen = new Map<string, Option>();
     const picks: string[] = [];
-    const planned = () => picks.map((id) => chosen.get(id)!.t);
+    const planned = () => ordered(picks.map((id) => chosen.get(id)!));
     let fits = base.stats.max <= target && base.failed === 0;
     for (let iter = 0; !fits && iter < 500; iter++) {
       let best: (Option & { dSaved: number; dLost: number }) | null = null;
       for (const o of usable) {
-        const cur = chosen.get(o.fc.field.id);
+        const cur = chosen.get(slotOf(o.t));
         const dSaved = o.saved - (cur?.saved ?? 0);
         if (dSaved <= MIN_SAVING) continue;
         const dLost = Math.max(0, o.lost - (cur?.lost ?? 0));
         if (better(dSaved, dLost, best)) best = { ...o, dSaved, dLost };
       }
       if (!best) break;
-      chosen.set(best.fc.field.id, best);
-      if (!picks.includes(best.fc.field.id)) picks.push(best.fc.field.id);
+      chosen.set(slotOf(best.t), best);
+      if (!picks.includes(slotOf(best.t))) picks.push(slotOf(best.t));
       progress({ phase: "planning", done: chosen.size, total: fcs.length });
+      // the largest message is never under the mean: while the savings so far cannot bring the mean under the
+      // target, encoding every sample again is not needed (savings add up in formats that do not compress)
+      const mean = baseMean - [...chosen.values()].reduce((sum, o) => sum + o.saved, 0);
+      if (!compressed && mean > target + SKIP_MARGIN) continue;
       fits = fitsWith(planned());
     }
     if (fits) {
@@ -170,11 +201,11 @@ export function adviseFit(layout: Layout, opts: AdviseOptions): AdvisorResult {
         .sort((a, b) => chosen.get(b)!.lost - chosen.get(a)!.lost);
       for (const id of lossy) {
         const cur = chosen.get(id)!;
-        const finer = usable.filter((o) => o.fc.field.id === id && o.lost < cur.lost).sort((a, b) => a.lost - b.lost);
+        const finer = usable.filter((o) => slotOf(o.t) === id && o.lost < cur.lost).sort((a, b) => a.lost - b.lost);
         for (const o of [null, ...finer]) {
           if (o) chosen.set(id, o);
           else chosen.delete(id);
-          const ts = picks.filter((p) => chosen.has(p)).map((p) => chosen.get(p)!.t);
+          const ts = ordered(picks.filter((p) => chosen.has(p)).map((p) => chosen.get(p)!));
           if (fitsWith(ts)) break;
           chosen.set(id, cur);
           if (o === finer[finer.length - 1]) break;
@@ -186,11 +217,31 @@ export function adviseFit(layout: Layout, opts: AdviseOptions): AdvisorResult {
   };
   let chained = chain(options);
   let closest: SizeStats | null = null;
+  let budget: BudgetPlan | null = null;
   const partial = !chained.fits;
   if (partial) {
     // out of reach: give up no precision for a target the plan would miss anyway; say how close everything gets
     const all = compose(layout, chained.transforms, records);
     closest = sizeStats(all.layout, all.records, format).stats;
+    // and what the byte budget costs when data may go as well: the same chain, with removals among the levers
+    if (dropOptions.length) {
+      const withDrops = chain([...options, ...dropOptions]);
+      if (withDrops.fits) {
+        const b = compose(layout, withDrops.transforms, records);
+        const sizes = sizeStats(b.layout, b.records, format);
+        const picked = [...withDrops.chosen.values()];
+        budget = {
+          transforms: withDrops.transforms,
+          layout: b.layout,
+          sizes: sizes.stats,
+          fits: sizes.failed === 0 && sizes.stats.max <= target,
+          left: picked.filter((o) => dropsData(o.t, o.fc)).map((o) => o.fc.field.name),
+          rounded: picked.filter((o) => !dropsData(o.t, o.fc) && o.lost > LOSSLESS_BITS).map((o) => o.fc.field.name),
+          bitsLost: picked.reduce((sum, o) => sum + o.lost, 0),
+          wire: wireVerdict(layout, b.layout, format),
+        };
+      }
+    }
     chained = chain(options.filter((o) => o.lost <= LOSSLESS_BITS));
   }
   const chosen = chained.chosen;
@@ -213,8 +264,24 @@ export function adviseFit(layout: Layout, opts: AdviseOptions): AdvisorResult {
   const measureLoss = (
     t: Transform,
     fc: FieldCandidates,
-    decoded: readonly (TypedRecord | undefined)[],
+    /** the records decoded after the change, worked out only where an error is measured */
+    decode: () => readonly (TypedRecord | undefined)[],
+    decodedLayout: Layout,
   ): PrecisionLoss => {
+    if (dropsData(t, fc)) {
+      const text = t.kind === "remove-field" ? "not sent" : "last values not sent";
+      return {
+        field: fc.keys.join("."),
+        unit: fc.field.unit ?? "",
+        bound: Infinity,
+        measured: Infinity,
+        text,
+        measuredText: text,
+      };
+    }
+    // the decoded records carry the field under its key in the new layout (a shortened key)
+    const keys = findField(decodedLayout.fields, fc.field.id)?.keys ?? fc.keys;
+    const decoded = decode();
     let measured = 0;
     // a moved value comes back from the status message, the same for every reading
     const moved =
@@ -229,7 +296,7 @@ export function adviseFit(layout: Layout, opts: AdviseOptions): AdvisorResult {
         measured = Infinity;
         continue;
       }
-      measured = Math.max(measured, valueError(fc.observed[i], restoreValue(t, valueAt(d, fc.keys), moved)));
+      measured = Math.max(measured, valueError(fc.observed[i], restoreValue(t, valueAt(d, keys), moved)));
     }
     const bound = boundOf(t, fc.field);
     const measuredText = Number.isFinite(measured) ? lossText(fc.field, measured) : "mismatch";
@@ -242,7 +309,7 @@ export function adviseFit(layout: Layout, opts: AdviseOptions): AdvisorResult {
       measuredText,
     };
   };
-  const losses = planTransforms.map((t) => measureLoss(t, byId.get(t.fieldId)!, planDecoded));
+  const losses = planTransforms.map((t) => measureLoss(t, byId.get(t.fieldId)!, () => planDecoded, planAll.layout));
 
   const plan: AdvisorPlan = {
     steps,
@@ -254,28 +321,22 @@ export function adviseFit(layout: Layout, opts: AdviseOptions): AdvisorResult {
     closest,
     losses,
     failed: planSizes.failed,
+    wire: wireVerdict(layout, planAll.layout, format),
+    budget,
   };
 
-  // ---- one suggestion per field: its plan change, else its best change on its own ----------------
-  const suggestions: Suggestion[] = [];
-  for (const fc of fcs) {
-    let pick: Option | undefined = chosen.get(fc.field.id);
-    if (!pick)
-      for (const o of options)
-        if (
-          o.fc === fc &&
-          o.saved > MIN_SAVING &&
-          (!pick || better(o.saved, o.lost, { dSaved: pick.saved, dLost: pick.lost }))
-        )
-          pick = o;
-    if (!pick) continue;
+  // ---- one suggestion per field (and per key): its plan change, else its best change on its own --------
+  const suggest = (pick: Option): Suggestion => {
+    const fc = pick.fc;
     const alone = compose(layout, [pick.t], records);
     const sizes = sizeStats(alone.layout, alone.records, format).stats;
     // a field's error does not depend on the other fields' changes: the plan's measurement holds for it alone
     const inPlan = planTransforms.indexOf(pick.t);
     const loss =
-      inPlan >= 0 ? losses[inPlan]! : measureLoss(pick.t, fc, roundTrip(alone.layout, alone.records, format));
-    suggestions.push({
+      inPlan >= 0
+        ? losses[inPlan]!
+        : measureLoss(pick.t, fc, () => roundTrip(alone.layout, alone.records, format), alone.layout);
+    return {
       id: suggestionId(pick.t),
       transform: pick.t,
       fieldId: fc.field.id,
@@ -287,7 +348,27 @@ export function adviseFit(layout: Layout, opts: AdviseOptions): AdvisorResult {
       loss,
       sizes,
       inPlan: inPlan >= 0,
-    });
+      wire: wireVerdict(layout, alone.layout, format),
+    };
+  };
+  const bestOf = (candidates: readonly Option[]): Option | undefined => {
+    let pick: Option | undefined;
+    for (const o of candidates)
+      if (o.saved > MIN_SAVING && (!pick || better(o.saved, o.lost, { dSaved: pick.saved, dLost: pick.lost })))
+        pick = o;
+    return pick;
+  };
+  // each suggestion is measured over every sample and checked against the evolution rules: say so on the bar
+  let described = 0;
+  const describing = fcs.length * 2;
+  const suggestions: Suggestion[] = [];
+  for (const fc of fcs) {
+    progress({ phase: "describing", done: described++, total: describing });
+    const slots = new Set(options.filter((o) => o.fc === fc).map((o) => slotOf(o.t)));
+    for (const slot of slots) {
+      const pick = chosen.get(slot) ?? bestOf(options.filter((o) => o.fc === fc && slotOf(o.t) === slot));
+      if (pick) suggestions.push(suggest(pick));
+    }
   }
   suggestions.sort((a, b) =>
     better(a.bytesSaved, a.infoLostBits, { dSaved: b.bytesSaved, dLost: b.infoLostBits })
@@ -297,6 +378,15 @@ export function adviseFit(layout: Layout, opts: AdviseOptions): AdvisorResult {
         : 0,
   );
 
+  // what leaving data out would save: the most saving first, each field once
+  const removals: Suggestion[] = [];
+  for (const fc of fcs) {
+    progress({ phase: "describing", done: described++, total: describing });
+    const pick = bestOf(dropOptions.filter((o) => o.fc === fc));
+    if (pick) removals.push(suggest(pick));
+  }
+  removals.sort((a, b) => b.bytesSaved - a.bytesSaved);
+
   return {
     format,
     targetBytes: target,
@@ -304,6 +394,7 @@ export function adviseFit(layout: Layout, opts: AdviseOptions): AdvisorResult {
     seed,
     base: base.stats,
     suggestions,
+    removals,
     plan,
     status: status ? { layout: status.layout, sizes: sizeStats(status.layout, [status.record], format).stats } : null,
     bitpacked: format === "bitpacked" ? null : sizeStats(layout, records, "bitpacked").stats,
@@ -316,6 +407,10 @@ export function suggestionId(t: Transform): string {
       return `${t.kind}:${t.fieldId}:${t.step}`;
     case "timestamp":
       return `${t.kind}:${t.fieldId}:${t.resolution}`;
+    case "narrow-range":
+      return `${t.kind}:${t.fieldId}:${t.min}:${t.max}`;
+    case "array-length":
+      return `${t.kind}:${t.fieldId}:${t.maxCount}`;
     default:
       return `${t.kind}:${t.fieldId}`;
   }

@@ -2,9 +2,12 @@
 import type { Field, FieldValue, Layout, ScalarType, TypedRecord } from "#codecs";
 import { bitLength, formatResolution, roundTo } from "#codecs/plans";
 import { newStep } from "./declared.ts";
+import { shortKeys } from "./keys.ts";
+import { narrowOptions, shortenOptions } from "./ranges.ts";
 import { stepDecimals, valueError } from "./transforms.ts";
 import { leafFields, valueAt } from "./tree.ts";
 import type { AdvisorLimits, Transform } from "./types.ts";
+import { isLatLon, METRES_PER_DEGREE } from "./units.ts";
 
 export interface FieldCandidates {
   field: Field;
@@ -12,7 +15,17 @@ export interface FieldCandidates {
   /** the field's value in every sample (undefined where an optional field was absent) */
   observed: (FieldValue | undefined)[];
   options: Transform[];
+  /** changes that give up data outright (the field, an array's last element): listed, never planned */
+  drops: Transform[];
 }
+
+export interface CandidateOptions {
+  /** the target format writes keys (JSON, CBOR, MessagePack, PSON): shorter keys are worth measuring */
+  keys?: boolean;
+}
+
+/** A position is never offered coarser than this unless the user sets another precision. */
+export const DEFAULT_POSITION_METRES = 10;
 
 /** 1-2-5 multiples of the current step. */
 const MULTIPLES = [1, 2, 5];
@@ -132,16 +145,47 @@ function numericOptions(t: ScalarType, f: Field, spread: number): Transform[] {
     [base, min, max] = [t.scale, t.min, t.max];
   } else return [];
   const d = stepDecimals(base);
-  const out: Transform[] = [];
-  for (let k = 0; k < MAX_DECADES; k++) {
+  const steps: number[] = [];
+  decades: for (let k = 0; k < MAX_DECADES; k++) {
     for (const m of MULTIPLES) {
       const step = roundTo(base * m * 10 ** k, Math.max(0, d - k));
       if (t.kind === "fixed" && step <= base) continue;
-      if (step > base && spread / step < MIN_SPREAD_LEVELS) return out;
-      out.push({ kind: "fixed-point", fieldId: f.id, step });
+      if (step > base && spread / step < MIN_SPREAD_LEVELS) break decades;
+      steps.push(step);
     }
   }
+  // steps that are not 1-2-5 multiples: the finest one that fits each smaller bit width, and whole fractions of a
+  // degree for angles in radians (DCCL's arbitrary resolution: 0.5 m, π/180)
+  const levelsOk = (step: number) => step > base * (1 + 1e-9) && spread / step >= MIN_SPREAD_LEVELS;
+  for (const step of [...bitFitSteps(min, max, base), ...radianSteps(f)]) if (levelsOk(step)) steps.push(step);
+  const seen = new Set<number>();
+  return steps
+    .sort((a, b) => a - b)
+    .filter((step) => !seen.has(step) && seen.add(step))
+    .map((step) => ({ kind: "fixed-point", fieldId: f.id, step }));
+}
+
+/** Rounds up to three significant digits, so a step reads as 0.0000108 rather than 0.000010728836. */
+function roundUp3(x: number): number {
+  const unit = 10 ** (Math.floor(Math.log10(x)) - 2);
+  return roundTo(Math.ceil(x / unit - 1e-9) * unit, Math.max(0, 2 - Math.floor(Math.log10(x))));
+}
+
+/** For every bit width below the current one: the finest (three-digit) step at which [min, max] fits it. */
+function bitFitSteps(min: number, max: number, base: number): number[] {
+  const span = max - min;
+  // the largest raw value, span / base, sets the width the field takes now
+  const bits = bitLength(Math.ceil(span / base - 1e-9));
+  const out: number[] = [];
+  // two codes spare: the grid is aligned to multiples of the step, so [min, max] may straddle one more
+  for (let b = bits - 1; b >= 1; b--) out.push(roundUp3(span / (2 ** b - 2 || 1)));
   return out;
+}
+
+const RADIANS = new Set(["rad", "radian", "radians"]);
+/** 1°, 0.1° and 0.01° written in radians, for an angle kept in radians. */
+function radianSteps(f: Field): number[] {
+  return RADIANS.has(f.unit ?? "") ? [Math.PI / 180, Math.PI / 1800, Math.PI / 18000] : [];
 }
 
 function timestampOptions(t: Extract<ScalarType, { kind: "timestamp" }>, f: Field, values: number[]): Transform[] {
@@ -167,10 +211,18 @@ function timestampOptions(t: Extract<ScalarType, { kind: "timestamp" }>, f: Fiel
   return out;
 }
 
+/** The coarsest step the field may take: the user's limit, and for a position the precision in metres. */
+function coarsestStep(f: Field, limits: AdvisorLimits): number | undefined {
+  const own = limits.maxStep?.[f.id];
+  if (!isLatLon(f)) return own;
+  const position = (limits.positionMetres ?? DEFAULT_POSITION_METRES) / METRES_PER_DEGREE;
+  return own === undefined ? position : Math.min(own, position);
+}
+
 /** Drops what the user ruled out: every change of a locked field, steps coarser than the field's limit. */
 function allowed(options: Transform[], f: Field, limits: AdvisorLimits): Transform[] {
   if (limits.locked?.includes(f.id)) return [];
-  const max = limits.maxStep?.[f.id];
+  const max = coarsestStep(f, limits);
   if (max === undefined) return options;
   return options.filter((t) => {
     const step = newStep(t);
@@ -182,7 +234,9 @@ export function fieldCandidates(
   layout: Layout,
   records: readonly TypedRecord[],
   limits: AdvisorLimits = {},
+  opts: CandidateOptions = {},
 ): FieldCandidates[] {
+  const short = opts.keys ? shortKeys(layout.fields) : new Map<string, string>();
   return leafFields(layout.fields).map(({ field, keys }) => {
     const observed = records.map((r) => valueAt(r, keys));
     const present = observed.filter((v): v is FieldValue => v !== undefined);
@@ -194,6 +248,14 @@ export function fieldCandidates(
     else if (t.kind === "timestamp") options = timestampOptions(t, field, present as number[]);
     else if (t.kind === "array") options = numericOptions(t.of, field, spreadOf(observed));
     else if (t.kind !== "group") options = numericOptions(t, field, spreadOf(observed));
-    return { field, keys, observed, options: allowed(options, field, limits) };
+    const shorten = shortenOptions(field, present);
+    if (!options.some((o) => o.kind === "move-to-status")) {
+      options.push(...narrowOptions(field, present), ...shorten.keep);
+      const key = short.get(field.id);
+      if (key !== undefined) options.push({ kind: "short-key", fieldId: field.id, key });
+    }
+    const drops: Transform[] = [...shorten.drop, { kind: "remove-field", fieldId: field.id }];
+    const locked = limits.locked?.includes(field.id) ?? false;
+    return { field, keys, observed, options: allowed(options, field, limits), drops: locked ? [] : drops };
   });
 }

@@ -1,7 +1,7 @@
 // Precision as the layout declares it: the step a field promises to keep is the user's contract, so the information a
 // coarser step gives up follows from the two steps alone, never from what the samples happen to contain.
-import type { Field, ScalarType } from "#codecs";
-import { formatResolution } from "#codecs/plans";
+import type { Field, Layout, ScalarType } from "#codecs";
+import { bitpackedPlan, formatResolution } from "#codecs/plans";
 import type { Transform } from "./types.ts";
 
 function scalarOf(f: Field): ScalarType | undefined {
@@ -46,4 +46,38 @@ export function declaredBitsLost(f: Field, t: Transform): number {
   const from = declaredStep(f);
   if (to === undefined || from === undefined || to <= from) return 0;
   return Math.log2(to / from) * valuesPerMessage(f);
+}
+
+type PlanFields = ReturnType<typeof bitpackedPlan>["fields"];
+
+/** Bits the field takes bit-packed at most (0 when the layout no longer has it); undefined when not bit-packable. */
+export function fieldBits(layout: Layout, fieldId: string): number | undefined {
+  let fields: PlanFields;
+  try {
+    fields = bitpackedPlan(layout).fields;
+  } catch {
+    return undefined;
+  }
+  const find = (fs: PlanFields): number | undefined => {
+    for (const f of fs) {
+      if (f.id === fieldId) return f.maxBits;
+      if (f.fields) {
+        const hit = find(f.fields);
+        if (hit !== undefined) return hit;
+      }
+    }
+    return undefined;
+  };
+  return find(fields) ?? 0;
+}
+
+/**
+ * Bits per message given up by leaving data out (a field, an array's last elements): the declared width of what is
+ * no longer sent, bit-packed (the fewest bits that tell every declared value apart). Where the layout cannot be
+ * bit-packed, every byte the change saves counts as lost.
+ */
+export function droppedBits(before: Layout, after: Layout, fieldId: string, bytesSaved: number): number {
+  const b = fieldBits(before, fieldId);
+  const a = fieldBits(after, fieldId);
+  return b !== undefined && a !== undefined ? Math.max(0, b - a) : Math.max(0, bytesSaved * 8);
 }

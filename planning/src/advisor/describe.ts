@@ -1,6 +1,7 @@
 // Titles and explanations of a change, in the terms of the field it touches.
 import type { Field, FieldValue, Layout, ScalarType } from "#codecs";
-import { bitpackedPlan, formatTimestamp } from "#codecs/plans";
+import { formatTimestamp } from "#codecs/plans";
+import { fieldBits } from "./declared.ts";
 import { applyTransform } from "./transforms.ts";
 import { requireField } from "./tree.ts";
 import type { Transform } from "./types.ts";
@@ -33,29 +34,18 @@ function scalarOf(f: Field): ScalarType | undefined {
 
 /** Bits the field takes bit-packed, before and after: the one size that does not depend on the chosen format. */
 function bitsWords(layout: Layout, t: Transform): string {
+  const b = fieldBits(layout, t.fieldId);
+  let a: number | undefined;
   try {
-    const before = bitpackedPlan(layout).fields;
-    const after = bitpackedPlan(applyTransform(layout, t)).fields;
-    const find = (fs: typeof before): number | undefined => {
-      for (const f of fs) {
-        if (f.id === t.fieldId) return f.maxBits;
-        if (f.fields) {
-          const hit = find(f.fields);
-          if (hit !== undefined) return hit;
-        }
-      }
-      return undefined;
-    };
-    const b = find(before);
-    const a = find(after);
-    return b !== undefined && a !== undefined
-      ? ` (bit-packed: ${b} → ${a} bits)`
-      : b !== undefined
-        ? ` (bit-packed: ${b} bits)`
-        : "";
+    a = fieldBits(applyTransform(layout, t), t.fieldId);
   } catch {
-    return "";
+    a = undefined;
   }
+  return b !== undefined && a !== undefined
+    ? ` (bit-packed: ${b} → ${a} bits)`
+    : b !== undefined
+      ? ` (bit-packed: ${b} bits)`
+      : "";
 }
 
 export function describeTransform(
@@ -105,6 +95,45 @@ export function describeTransform(
         caveat: null,
       };
     }
+    case "narrow-range": {
+      const unit = f.unit ? ` ${f.unit}` : "";
+      const s = scalarOf(f);
+      const from =
+        s && "min" in s && s.min !== undefined && s.max !== undefined ? `${short(s.min)}…${short(s.max)}` : "";
+      return {
+        title: `${f.name}: range ${from ? `${from} → ` : ""}${short(t.min)}…${short(t.max)}${unit}`,
+        detail: `Every sample${f.type.kind === "array" ? " element" : ""} lies in ${short(t.min)}…${short(t.max)}${unit} (the values seen, with a margin): fewer codes need fewer bits${bits}.`,
+        caveat: `values outside ${short(t.min)}…${short(t.max)}${unit} can no longer be sent`,
+      };
+    }
+    case "array-length": {
+      const max = f.type.kind === "array" ? f.type.maxCount : t.maxCount;
+      const seen = Math.max(0, ...observed.map((v) => (Array.isArray(v) ? v.length : 0)));
+      const drops = seen > t.maxCount;
+      return {
+        title: drops
+          ? `${f.name}: send only the first ${t.maxCount} of ${seen} values`
+          : `${f.name}: at most ${t.maxCount} value${t.maxCount === 1 ? "" : "s"} instead of ${max}`,
+        detail: drops
+          ? `The last ${seen - t.maxCount} value${seen - t.maxCount === 1 ? " is" : "s are"} left out of every message${bits}.`
+          : `No sample holds more than ${t.maxCount}: the length field and the room for more shrink${bits}.`,
+        caveat: drops
+          ? "information lost: the values left out are not sent at all"
+          : `more than ${t.maxCount} values can no longer be sent`,
+      };
+    }
+    case "short-key":
+      return {
+        title: `${f.name}: key "${f.key}" → "${t.key}"`,
+        detail: `The key is written in every message: ${f.key.length - t.key.length} character${f.key.length - t.key.length === 1 ? "" : "s"} fewer each time. Integer keys (shorter still in CBOR and MessagePack) are not supported by the codecs yet.`,
+        caveat: `receivers must read "${t.key}" instead of "${f.key}"`,
+      };
+    case "remove-field":
+      return {
+        title: `Leave ${f.name} out`,
+        detail: `Not sent at all${bits}.`,
+        caveat: "information lost: the field's values are gone",
+      };
     case "timestamp": {
       const s = scalarOf(f);
       return {

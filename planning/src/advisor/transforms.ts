@@ -56,6 +56,22 @@ function retype(f: Field, type: FieldType, extra: Partial<Field> = {}): Field {
   return out;
 }
 
+/** A numeric sample model kept inside a narrowed range, so the new layout's own samples stay valid. */
+function clampedSample(m: SampleModel | undefined, min: number, max: number): SampleModel | undefined {
+  if (!m) return undefined;
+  switch (m.kind) {
+    case "uniform":
+      return { ...m, min: Math.max(m.min, min), max: Math.min(m.max, max) };
+    case "normal":
+    case "walk":
+      return { ...m, min: Math.max(m.min ?? min, min), max: Math.min(m.max ?? max, max) };
+    case "elements":
+      return { ...m, each: m.each.map((e) => clampedSample(e, min, max) ?? e) };
+    default:
+      return m;
+  }
+}
+
 /** The new layout; pure, so the designer can apply it as one undoable edit. */
 export function applyTransform(layout: Layout, t: Transform): Layout {
   const at = requireField(layout, t.fieldId);
@@ -63,7 +79,8 @@ export function applyTransform(layout: Layout, t: Transform): Layout {
   let next: Field | null;
   let reserved = layout.protobufReserved;
   switch (t.kind) {
-    case "move-to-status": {
+    case "move-to-status":
+    case "remove-field": {
       next = null;
       const n = f.options?.protobuf?.number;
       if (at.topLevel && n !== undefined && !reserved.includes(n)) reserved = [...reserved, n].sort((a, b) => a - b);
@@ -128,6 +145,34 @@ export function applyTransform(layout: Layout, t: Transform): Layout {
       next = retype(f, { kind: "timestamp", encoding: "epoch", resolution: t.resolution, min: t.min, max: t.max });
       break;
     }
+    case "narrow-range": {
+      const s = f.type.kind === "array" ? f.type.of : f.type;
+      if (s.kind !== "int" && s.kind !== "fixed") throw new AdvisorError(`${f.key} is not an integer or fixed-point`);
+      const type = { ...s, min: t.min, max: t.max };
+      next = { ...f, type: f.type.kind === "array" ? { ...f.type, of: type } : type };
+      const sample = clampedSample(f.sample, t.min, t.max);
+      if (sample) next.sample = sample;
+      break;
+    }
+    case "array-length": {
+      if (f.type.kind !== "array") throw new AdvisorError(`${f.key} is not an array`);
+      next = { ...f, type: { ...f.type, maxCount: t.maxCount } };
+      const expand = f.options?.protobuf?.expand;
+      // one protobuf field per element: the left-out elements' fields go, the others keep their numbers
+      if (expand && expand.length > t.maxCount)
+        next.options = { ...f.options, protobuf: { ...f.options!.protobuf, expand: expand.slice(0, t.maxCount) } };
+      if (f.sample?.kind === "elements")
+        next.sample = {
+          ...f.sample,
+          each: f.sample.each.slice(0, Math.max(1, t.maxCount)),
+          ...(f.sample.minCount !== undefined ? { minCount: Math.min(f.sample.minCount, t.maxCount) } : {}),
+          ...(f.sample.maxCount !== undefined ? { maxCount: Math.min(f.sample.maxCount, t.maxCount) } : {}),
+        };
+      break;
+    }
+    case "short-key":
+      next = { ...f, key: t.key };
+      break;
   }
   return { ...layout, protobufReserved: reserved, fields: replaceField(layout.fields, t.fieldId, next) };
 }
@@ -147,7 +192,19 @@ export function recordMapper(before: Layout, t: Transform): (rec: TypedRecord) =
   const { keys } = requireField(before, t.fieldId);
   switch (t.kind) {
     case "move-to-status":
+    case "remove-field":
       return (rec) => (valueAt(rec, keys) === undefined ? rec : withValueAt(rec, keys, undefined));
+    case "array-length":
+      return (rec) => {
+        const v = valueAt(rec, keys);
+        return Array.isArray(v) && v.length > t.maxCount ? withValueAt(rec, keys, v.slice(0, t.maxCount)) : rec;
+      };
+    case "short-key":
+      return (rec) => {
+        const v = valueAt(rec, keys);
+        if (v === undefined) return rec;
+        return withValueAt(withValueAt(rec, keys, undefined), [...keys.slice(0, -1), t.key], v);
+      };
     case "split-prefix":
       return (rec) => {
         const v = valueAt(rec, keys);
@@ -168,6 +225,8 @@ export function restoreValue(
   switch (t.kind) {
     case "move-to-status":
       return constant;
+    case "remove-field":
+      return undefined;
     case "split-prefix":
       if (decoded === undefined) return undefined;
       return t.prefix + (t.rest.as === "int" ? String(decoded).padStart(t.rest.digits, "0") : String(decoded));

@@ -20,7 +20,15 @@ export type Transform =
   /** a float or fixed-point value becomes fixed-point with this step (a float array: every element) */
   | { kind: "fixed-point"; fieldId: string; step: number }
   /** a timestamp becomes epoch seconds at this resolution inside [min, max] */
-  | { kind: "timestamp"; fieldId: string; resolution: number; min: number; max: number };
+  | { kind: "timestamp"; fieldId: string; resolution: number; min: number; max: number }
+  /** an integer or fixed-point value (an array: every element) keeps to [min, max], the values seen with a margin */
+  | { kind: "narrow-range"; fieldId: string; min: number; max: number }
+  /** an array carries at most this many elements (its first ones) */
+  | { kind: "array-length"; fieldId: string; maxCount: number }
+  /** a self-describing format (JSON, CBOR, MessagePack, PSON) writes this shorter key */
+  | { kind: "short-key"; fieldId: string; key: string }
+  /** the field is not sent at all: a candidate only, never part of a plan */
+  | { kind: "remove-field"; fieldId: string };
 
 export type TransformKind = Transform["kind"];
 
@@ -46,6 +54,19 @@ export interface AdvisorLimits {
   locked?: readonly string[];
   /** field id → coarsest step allowed, in the field's unit (seconds for timestamps) */
   maxStep?: Readonly<Record<string, number>>;
+  /**
+   * coarsest step allowed for a latitude or longitude, in metres (default 10 m): a tracker's position is never
+   * offered at 0.05° (about 5.5 km) unless the user says so
+   */
+  positionMetres?: number;
+}
+
+/** What a change does to receivers already in the field, from the codecs' schema-evolution check. */
+export interface WireVerdict {
+  /** the worse of the two directions (old readers of new messages, new readers of old messages) */
+  compat: "compatible" | "degraded" | "breaking";
+  /** the findings that make it so, one line each ("temperature: sint32 → uint32 …") */
+  reasons: string[];
 }
 
 export interface Suggestion {
@@ -70,6 +91,8 @@ export interface Suggestion {
   sizes: SizeStats;
   /** part of the plan that reaches the target */
   inPlan: boolean;
+  /** what the change does to receivers built for the current layout, in the target format */
+  wire: WireVerdict;
 }
 
 export interface PlanStep {
@@ -96,6 +119,28 @@ export interface AdvisorPlan {
   losses: PrecisionLoss[];
   /** samples that could not be encoded after the plan */
   failed: number;
+  /** what the whole plan does to receivers built for the current layout, in the target format */
+  wire: WireVerdict;
+  /**
+   * only when the plan is partial: what reaching the target costs once fields (or an array's last elements) may
+   * be left out as well; null when even that misses, or nothing can be left out
+   */
+  budget: BudgetPlan | null;
+}
+
+/** The byte budget met at any cost: the changes, and what they give up. */
+export interface BudgetPlan {
+  transforms: Transform[];
+  layout: Layout;
+  sizes: SizeStats;
+  fits: boolean;
+  /** names of the fields left out or cut shorter, as the page says them */
+  left: string[];
+  /** names of the fields rounded coarser */
+  rounded: string[];
+  /** declared bits per message given up: rounding and data left out together */
+  bitsLost: number;
+  wire: WireVerdict;
 }
 
 export interface StatusMessage {
@@ -110,6 +155,11 @@ export interface AdvisorResult {
   seed: number;
   base: SizeStats;
   suggestions: Suggestion[];
+  /**
+   * fields (or an array's last elements) the target format would save most without: information lost outright,
+   * so they are listed apart and never put in a plan
+   */
+  removals: Suggestion[];
   plan: AdvisorPlan;
   /** the rarer message the moved values travel in, when the plan moves any */
   status: StatusMessage | null;

@@ -6,7 +6,7 @@ export const METRES_PER_DEGREE = 111_320;
 
 const DEGREES = new Set(["°", "deg", "degree", "degrees"]);
 
-/** A position in degrees: named lat/lon and either given in degrees or unitless within ±180. */
+/** A position in degrees: given in degrees or unitless within ±180, and named lat/lon or spanning exactly ±90/±180. */
 export function isLatLon(f: Field): "lat" | "lon" | null {
   const t = f.type.kind === "array" ? f.type.of : f.type;
   const unitless =
@@ -15,6 +15,9 @@ export function isLatLon(f: Field): "lat" | "lon" | null {
   const s = `${f.key} ${f.name}`.toLowerCase();
   if (/\blat(itude)?\b/.test(s)) return "lat";
   if (/\b(lon|lng|long|longitude)\b/.test(s)) return "lon";
+  // a scaled integer over exactly ±90° or ±180° is a position whatever its name
+  if (t.kind === "fixed" && t.min === -90 && t.max === 90) return "lat";
+  if (t.kind === "fixed" && t.min === -180 && t.max === 180) return "lon";
   return null;
 }
 

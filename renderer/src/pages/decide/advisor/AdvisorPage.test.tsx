@@ -1,7 +1,8 @@
 // @vitest-environment happy-dom
-// The advisor never shows one format's figures as another's: after the format changes, the previous advice stays
-// on screen marked as updating, under its own format's name, until the advice for the new format arrives. The
-// worker here is controlled by the test; its answers are the real advisor's (adviseFit) for the request it got.
+// The advisor never shows one format's figures as another's: after the format changes, the previous advice is
+// hidden (the page says what it is recalculating, and for which inputs the hidden figures were) until the advice for
+// the new format arrives; a wire-breaking plan waits for a yes. The worker here is controlled by the test; its answers
+// are the real advisor's (adviseFit) for the request it got.
 import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { kineisTrackerPreset, parseLayout } from "#codecs";
@@ -46,7 +47,15 @@ const settle = () => act(() => vi.advanceTimersByTime(300));
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
   useSettings.setState({ samples: 50, seed: 1 });
-  useAdvisor.setState({ target: "custom", customBytes: 20, format: "struct", result: null, resultKey: null });
+  useAdvisor.setState({
+    target: "custom",
+    customBytes: 20,
+    format: "struct",
+    result: null,
+    resultKey: null,
+    confirm: null,
+    positionMetres: 10,
+  });
   act(() => useDesigner.getState().load("p1", "Tracker", parseLayout(kineisTrackerPreset)));
   setAdvisorWorker(() => new HeldWorker() as unknown as Worker);
 });
@@ -57,7 +66,7 @@ afterEach(() => {
 });
 
 describe("AdvisorPage", () => {
-  it("keeps the previous format's advice marked as updating, under its own name, until the new one is in", () => {
+  it("hides the previous format's figures while the new format's advice is worked out", () => {
     render(<AdvisorPage />);
     settle();
     HeldWorker.last!.answer();
@@ -69,23 +78,25 @@ describe("AdvisorPage", () => {
     act(() => {
       fireEvent.change(screen.getByTestId("advisor-format"), { target: { value: "struct-zlib" } });
     });
-    // the same frame: the old figures are marked, still named Struct, and the page says it is working
-    expect(result().getAttribute("data-stale")).toBe("true");
-    expect(result().getAttribute("data-format")).toBe("struct");
-    expect(result().textContent).toContain("Now (Struct)");
-    expect(result().textContent).not.toContain("Now (Struct+Zlib)");
-    expect(screen.getByTestId("advisor-updating").textContent).toContain("not yet for Struct+Zlib");
+    expect(structNow).toMatch(/^\d+ B$/);
+    // the same frame: no figure of Struct's is on screen, and the page says what it works out and what it hid
+    expect(screen.queryByTestId("advisor-result")).toBeNull();
+    expect(screen.queryByTestId("advisor-now")).toBeNull();
+    const recalculating = screen.getByTestId("advisor-recalculating");
+    expect(recalculating.getAttribute("data-format")).toBe("struct-zlib");
+    expect(recalculating.textContent).toContain("Recalculating for Struct+Zlib at 20 B");
+    expect(recalculating.textContent).toContain("figures worked out for Struct at 20 B are hidden");
+    expect(recalculating.textContent).not.toContain(structNow!);
     expect(screen.getByTestId("advisor-state").getAttribute("data-running")).toBe("true");
-    expect(screen.getByTestId("advisor-now").textContent).toBe(structNow);
 
     settle();
     expect(HeldWorker.last!.requests.at(-1)!.format).toBe("struct-zlib");
-    expect(result().getAttribute("data-stale")).toBe("true");
+    expect(screen.queryByTestId("advisor-result")).toBeNull();
     HeldWorker.last!.answer();
     expect(result().getAttribute("data-format")).toBe("struct-zlib");
     expect(result().getAttribute("data-stale")).toBe("false");
     expect(result().textContent).toContain("Now (Struct+Zlib)");
-    expect(screen.queryByTestId("advisor-updating")).toBeNull();
+    expect(screen.queryByTestId("advisor-recalculating")).toBeNull();
   });
 
   it("works out the next formats' advice while the page is idle: choosing one shows it at once, or takes over its run", () => {
@@ -106,7 +117,8 @@ describe("AdvisorPage", () => {
     act(() => {
       fireEvent.change(screen.getByTestId("advisor-format"), { target: { value: "sbe" } });
     });
-    expect(result().getAttribute("data-stale")).toBe("true");
+    expect(screen.queryByTestId("advisor-result")).toBeNull();
+    expect(screen.getByTestId("advisor-recalculating").getAttribute("data-format")).toBe("sbe");
     expect(screen.getByTestId("advisor-state").getAttribute("data-running")).toBe("true");
     w.answer();
     expect(w.requests.length).toBe(asked);
@@ -122,6 +134,55 @@ describe("AdvisorPage", () => {
     // an edit of the layout: what was worked out for the old one is not shown as the new one's
     act(() => useDesigner.getState().editFields((fs) => fs.slice(1)));
     act(() => useDesigner.getState().checkNow());
-    expect(result().getAttribute("data-stale")).toBe("true");
+    expect(screen.queryByTestId("advisor-result")).toBeNull();
+    expect(screen.getByTestId("advisor-recalculating").textContent).toContain("for the layout before the last change");
+  });
+
+  it("asks before applying a wire-breaking plan, says why, and applies nothing on Cancel", () => {
+    // the tracker is 19 B bit-packed: a plan reaches 16 B, and moves bits every receiver must know of
+    useAdvisor.setState({ format: "bitpacked", customBytes: 16 });
+    render(<AdvisorPage />);
+    settle();
+    HeldWorker.last!.answer();
+    expect(screen.getByTestId("advisor-plan-wire-verdict").getAttribute("data-compat")).toBe("breaking");
+    const before = useDesigner.getState().history.present;
+    act(() => {
+      fireEvent.click(screen.getByTestId("advisor-apply-all"));
+    });
+    // nothing applied yet: the evolution check's reasons are shown first
+    expect(useDesigner.getState().history.present).toBe(before);
+    const confirm = screen.getByTestId("advisor-confirm");
+    expect(confirm.textContent).toContain("The plan breaks the wire format.");
+    expect(confirm.querySelectorAll("li").length).toBeGreaterThan(0);
+    act(() => {
+      fireEvent.click(screen.getByTestId("advisor-confirm-cancel"));
+    });
+    expect(screen.queryByTestId("advisor-confirm")).toBeNull();
+    expect(useDesigner.getState().history.present).toBe(before);
+    act(() => {
+      fireEvent.click(screen.getByTestId("advisor-apply-all"));
+    });
+    act(() => {
+      fireEvent.click(screen.getByTestId("advisor-confirm-apply"));
+    });
+    expect(useDesigner.getState().history.present).not.toBe(before);
+    expect(useDesigner.getState().history.past.at(-1)).toBe(before);
+  });
+
+  it("asks for advice with the position precision the user types (10 m until then)", () => {
+    render(<AdvisorPage />);
+    settle();
+    const w = HeldWorker.last!;
+    expect(w.requests.at(-1)!.limits.positionMetres).toBe(10);
+    w.answer();
+    act(() => {
+      fireEvent.change(screen.getByTestId("advisor-position-m"), { target: { value: "6000" } });
+    });
+    settle();
+    expect(w.requests.at(-1)!.limits.positionMetres).toBe(6000);
+    // the advice on screen was for 10 m: hidden until the new answer is in
+    expect(screen.queryByTestId("advisor-result")).toBeNull();
+    w.answer();
+    expect(result().getAttribute("data-stale")).toBe("false");
   });
 });

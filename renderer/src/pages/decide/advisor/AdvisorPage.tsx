@@ -4,10 +4,14 @@ import { useEffect } from "react";
 import { CODECS, FORMAT_IDS, type FormatId } from "#codecs";
 import type { SizeStats } from "#codecs/analysis";
 import { platformById, PLATFORMS } from "#planning";
+import type { Suggestion, WireVerdict } from "#planning/advisor";
+import "./advisor.css";
 import {
   adviceKey,
-  applyChanges,
+  cancelApply,
+  confirmApply,
   requestAdvice,
+  requestApply,
   setAdvisorWorker,
   stopAdvisor,
   targetBytesOf,
@@ -32,9 +36,80 @@ const PHASES: Record<string, string> = {
   measuring: "Measuring each change",
   planning: "Chaining changes",
   checking: "Checking every sample",
+  describing: "Checking each change against deployed receivers",
 };
 
 const b1 = (x: number) => `${x.toFixed(x >= 10 ? 1 : 2)} B`;
+
+/** One row per field, and one more for its key: the test id says which. */
+const rowId = (s: Suggestion) => `${s.fieldId}${s.transform.kind === "short-key" ? "-key" : ""}`;
+
+const WIRE_WORDS: Record<WireVerdict["compat"], string> = {
+  compatible: "compatible",
+  degraded: "degraded",
+  breaking: "breaking",
+};
+const WIRE_TITLE: Record<WireVerdict["compat"], string> = {
+  compatible: "Receivers built for the current layout still read every message",
+  degraded: "Some messages are refused by receivers built for the current layout",
+  breaking: "Receivers built for the current layout misread or refuse the new messages: update them together",
+};
+
+/** What a change does to receivers already deployed (the Schema evolution check), with its reasons on hover. */
+function Wire({ wire, testId }: { wire: WireVerdict; testId: string }) {
+  return (
+    <span
+      className={`advisor-wire wire-${wire.compat}`}
+      data-testid={testId}
+      data-compat={wire.compat}
+      title={[WIRE_TITLE[wire.compat], ...wire.reasons].join("\n")}
+    >
+      {WIRE_WORDS[wire.compat]}
+    </span>
+  );
+}
+
+/** A degraded or breaking change waits here for a yes, with the evolution check's reasons. */
+function ConfirmApply() {
+  const c = useAdvisor((s) => s.confirm);
+  if (!c) return null;
+  return (
+    <div
+      className="panel advisor-confirm"
+      role="alertdialog"
+      aria-label="Confirm a wire-breaking change"
+      data-testid="advisor-confirm"
+    >
+      <p>
+        <strong>
+          {c.what} {c.wire.compat === "breaking" ? "breaks" : "degrades"} the wire format.
+        </strong>{" "}
+        {WIRE_TITLE[c.wire.compat]}.
+      </p>
+      {c.wire.reasons.length ? (
+        <ul className="advisor-reasons">
+          {c.wire.reasons.slice(0, 8).map((r) => (
+            <li key={r}>{r}</li>
+          ))}
+          {c.wire.reasons.length > 8 ? <li>… and {c.wire.reasons.length - 8} more</li> : null}
+        </ul>
+      ) : null}
+      <div className="row">
+        <button
+          type="button"
+          className="btn primary"
+          data-testid="advisor-confirm-apply"
+          onClick={() => confirmApply()}
+        >
+          Apply anyway
+        </button>
+        <button type="button" className="btn" data-testid="advisor-confirm-cancel" onClick={() => cancelApply()}>
+          Cancel
+        </button>
+      </div>
+    </div>
+  );
+}
 const sizesText = (s: SizeStats) =>
   `${s.min === s.max ? `${s.max} B` : `${s.min}–${s.max} B`} (mean ${s.mean.toFixed(1)})`;
 
@@ -56,7 +131,7 @@ function Controls({ target, outdated }: { target: number | undefined; outdated: 
               {p.name} · {p.uplinkBytes} B
             </option>
           ))}
-          <option value="custom">Custom size…</option>
+          <option value="custom">My own byte budget…</option>
         </select>
       </label>
       {a.target === "custom" ? (
@@ -88,6 +163,19 @@ function Controls({ target, outdated }: { target: number | undefined; outdated: 
             </option>
           ))}
         </select>
+      </label>
+      <label title="A latitude or longitude is never rounded coarser than this">
+        Positions to
+        <NumberInput
+          label="Position precision in metres"
+          value={a.positionMetres}
+          min={0.01}
+          max={1_000_000}
+          width={64}
+          testId="advisor-position-m"
+          onCommit={(v) => v !== undefined && useAdvisor.setState({ positionMetres: v })}
+        />
+        m
       </label>
       <span className="faint">{samples.toLocaleString("en-US")} samples (designer setting)</span>
       <span
@@ -157,7 +245,7 @@ export function AdvisorPage() {
 
   useEffect(() => {
     requestAdvice(target);
-  }, [validKey, target, a.format, samples, seed, a.locked, a.maxStep]);
+  }, [validKey, target, a.format, samples, seed, a.locked, a.maxStep, a.positionMetres]);
   useEffect(() => stopAdvisor, []);
   // the designer's own shortcuts live on its page; here the same keys undo the advisor's edits
   useEffect(() => {
@@ -215,6 +303,19 @@ export function AdvisorPage() {
         Each candidate change is encoded and decoded over the samples.
       </div>
     );
+  else if (stale)
+    // the figures on hand were worked out for other inputs: none of them is shown as if it were the new answer
+    body = (
+      <div className="empty" data-testid="advisor-recalculating" data-format={a.format}>
+        <strong>
+          Recalculating for {CODECS[a.format].info.label}
+          {target !== undefined ? ` at ${target} B` : ""}…
+        </strong>
+        The figures worked out for {CODECS[r.format].info.label} at {r.targetBytes} B
+        {r.format === a.format && r.targetBytes === target ? " for the layout before the last change" : ""} are hidden
+        until then.
+      </div>
+    );
   else
     body = (
       <div
@@ -226,13 +327,8 @@ export function AdvisorPage() {
         data-base-max={r.base.max}
         data-plan-max={r.plan.sizes.max}
       >
-        {stale ? (
-          <p className="note" data-testid="advisor-updating">
-            Updating: these figures are for {CODECS[r.format].info.label} at {r.targetBytes} B
-            {r.format !== a.format ? `, not yet for ${CODECS[a.format].info.label}` : ""}.
-          </p>
-        ) : null}
         {a.notice ? <p className="note attention">{a.notice}</p> : null}
+        <ConfirmApply />
         <div className="panel advisor-summary">
           <div className="advisor-numbers">
             <div>
@@ -284,7 +380,7 @@ export function AdvisorPage() {
                     ? `Partial: these changes lose no precision but leave messages at ${r.plan.sizes.max} B, over ${targetName}`
                     : undefined
                 }
-                onClick={() => applyChanges(r.plan.transforms)}
+                onClick={() => requestApply(r.plan.transforms, r.plan.wire, "The plan")}
               >
                 {r.plan.partial
                   ? `Apply ${r.plan.transforms.length} lossless change${r.plan.transforms.length === 1 ? "" : "s"} (partial: ${r.plan.sizes.max} B, over the target)`
@@ -293,6 +389,14 @@ export function AdvisorPage() {
             ) : null}
             <UndoRedo />
           </div>
+          {r.plan.transforms.length ? (
+            <p className="note" data-testid="advisor-plan-wire">
+              Receivers built for the current layout: <Wire wire={r.plan.wire} testId="advisor-plan-wire-verdict" />{" "}
+              {r.plan.wire.compat === "compatible"
+                ? "they read the planned messages unchanged."
+                : `${r.plan.wire.reasons[0] ?? WIRE_TITLE[r.plan.wire.compat]}${r.plan.wire.reasons.length > 1 ? ` (and ${r.plan.wire.reasons.length - 1} more)` : ""}. Applying asks first.`}
+            </p>
+          ) : null}
           {r.bitpacked && r.bitpacked.max < r.base.max ? (
             <p className="note">
               Bit-packing: the same layout bit-packed is {sizesText(r.bitpacked)} before any change. Choose “Bit-packed”
@@ -304,6 +408,26 @@ export function AdvisorPage() {
               Out of reach, so the plan gives up no precision: it only holds the changes that lose nothing. Try another
               format, lift a precision limit, or apply single suggestions below knowing the target is still missed.
             </p>
+          ) : null}
+          {r.plan.budget ? (
+            <div className="advisor-budget" data-testid="advisor-budget">
+              <p className="note">
+                <strong>What {targetName} costs:</strong> leaving out {r.plan.budget.left.join(", ")}
+                {r.plan.budget.rounded.length ? ` and rounding ${r.plan.budget.rounded.join(", ")}` : ""} makes every
+                sample fit ({sizesText(r.plan.budget.sizes)}), giving up {Math.round(r.plan.budget.bitsLost)} declared
+                bits per message. <Wire wire={r.plan.budget.wire} testId="advisor-budget-wire" />
+              </p>
+              <button
+                type="button"
+                className="btn small"
+                data-testid="advisor-apply-budget"
+                onClick={() =>
+                  requestApply(r.plan.budget!.transforms, r.plan.budget!.wire, "Fitting the budget by leaving data out")
+                }
+              >
+                Apply these {r.plan.budget.transforms.length} changes (data left out)
+              </button>
+            </div>
           ) : null}
           <p className="note">Applying is one step in the designer's history: Undo (Ctrl+Z) takes it back.</p>
         </div>
@@ -332,8 +456,9 @@ export function AdvisorPage() {
                   const s = r.suggestions.find(
                     (x) => x.transform === r.plan.transforms[i] || x.id === r.plan.steps[i]?.suggestionId,
                   );
+                  const key = r.plan.transforms[i]?.kind === "short-key" ? `${l.field}-key` : l.field;
                   return (
-                    <tr key={l.field} data-testid={`loss-${l.field}`}>
+                    <tr key={key} data-testid={`loss-${key}`}>
                       <th scope="row">{l.field}</th>
                       <td className="wrap">{s?.title ?? ""}</td>
                       <td>{l.text}</td>
@@ -391,12 +516,15 @@ export function AdvisorPage() {
                   </th>
                   <th scope="col">worst error</th>
                   <th scope="col">new size</th>
+                  <th scope="col" title="What the change does to receivers built for the current layout">
+                    receivers
+                  </th>
                   <th scope="col" />
                 </tr>
               </thead>
               <tbody>
                 {r.suggestions.map((s) => (
-                  <tr key={s.id} data-testid={`suggestion-${s.fieldId}`} data-in-plan={s.inPlan}>
+                  <tr key={s.id} data-testid={`suggestion-${rowId(s)}`} data-in-plan={s.inPlan}>
                     <td className="wrap">
                       <div className="suggestion-title">
                         {s.inPlan ? <span className="badge">plan</span> : null} {s.title}
@@ -405,19 +533,22 @@ export function AdvisorPage() {
                       {s.caveat ? <div className="attention-text">{s.caveat}</div> : null}
                     </td>
                     <td>{b1(s.bytesSaved)}</td>
-                    <td data-testid={`info-lost-${s.fieldId}`}>
+                    <td data-testid={`info-lost-${rowId(s)}`}>
                       {s.infoLostBits <= 1e-6 ? "none" : `${s.infoLostBits.toFixed(2)} bit`}
                     </td>
                     <td>{s.bytesPerBit === null ? "∞" : s.bytesPerBit.toFixed(2)}</td>
-                    <td data-testid={`worst-${s.fieldId}`}>{s.loss?.text ?? "exact"}</td>
+                    <td data-testid={`worst-${rowId(s)}`}>{s.loss?.text ?? "exact"}</td>
                     <td className={s.sizes.max > r.targetBytes ? "over-text" : undefined}>{sizesText(s.sizes)}</td>
+                    <td>
+                      <Wire wire={s.wire} testId={`wire-${rowId(s)}`} />
+                    </td>
                     <td>
                       <button
                         type="button"
                         className="btn small"
-                        data-testid={`apply-${s.fieldId}`}
+                        data-testid={`apply-${rowId(s)}`}
                         disabled={stale}
-                        onClick={() => applyChanges([s.transform])}
+                        onClick={() => requestApply([s.transform], s.wire, s.title)}
                       >
                         Apply
                       </button>
@@ -428,6 +559,59 @@ export function AdvisorPage() {
             </table>
           )}
         </div>
+
+        {r.removals.length > 0 ? (
+          <div className="panel">
+            <h3>
+              If a field can go{" "}
+              <span className="sub">
+                information lost outright, so never part of the plan: what leaving each out would save in {formatLabel}
+              </span>
+            </h3>
+            <table className="data advisor-table" data-testid="advisor-removals">
+              <thead>
+                <tr>
+                  <th scope="col">Change</th>
+                  <th scope="col" title="Mean bytes saved per message">
+                    saves
+                  </th>
+                  <th scope="col" title="Declared bits no longer sent per message (the field's bit-packed width)">
+                    info lost
+                  </th>
+                  <th scope="col">new size</th>
+                  <th scope="col">receivers</th>
+                  <th scope="col" />
+                </tr>
+              </thead>
+              <tbody>
+                {r.removals.map((s) => (
+                  <tr key={s.id} data-testid={`removal-${s.fieldId}`}>
+                    <td className="wrap">
+                      <div className="suggestion-title">{s.title}</div>
+                      <div className="faint">{s.detail}</div>
+                    </td>
+                    <td>{b1(s.bytesSaved)}</td>
+                    <td>{`${Math.round(s.infoLostBits)} bit`}</td>
+                    <td className={s.sizes.max > r.targetBytes ? "over-text" : undefined}>{sizesText(s.sizes)}</td>
+                    <td>
+                      <Wire wire={s.wire} testId={`removal-wire-${s.fieldId}`} />
+                    </td>
+                    <td>
+                      <button
+                        type="button"
+                        className="btn small"
+                        data-testid={`remove-${s.fieldId}`}
+                        onClick={() => requestApply([s.transform], s.wire, s.title)}
+                      >
+                        Apply
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ) : null}
       </div>
     );
 

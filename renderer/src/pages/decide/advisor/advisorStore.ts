@@ -2,7 +2,14 @@
 // applying changes to the designer's layout as undoable edits.
 import { create } from "zustand";
 import { FORMAT_IDS, type FormatId } from "#codecs";
-import { type AdvisorLimits, type AdvisorResult, applyAll, applyTransform, type Transform } from "#planning/advisor";
+import {
+  type AdvisorLimits,
+  type AdvisorResult,
+  applyAll,
+  applyTransform,
+  type Transform,
+  type WireVerdict,
+} from "#planning/advisor";
 import type { AdviseAnswer, AdviseRequest } from "./protocol.ts";
 import { useDesigner } from "../../../state/layoutStore.ts";
 import { useSettings } from "../../../state/settings.ts";
@@ -23,7 +30,14 @@ export interface AdvisorState {
   /** fields the user locked and the coarsest step each may take, by field id (kept while the page is away) */
   locked: string[];
   maxStep: Record<string, number>;
+  /** coarsest step of a latitude or longitude, in metres */
+  positionMetres: number;
+  /** a wire-breaking change waiting for the user's yes: nothing is applied before it */
+  confirm: { transforms: Transform[]; wire: WireVerdict; what: string } | null;
 }
+
+/** The precision positions keep unless the user sets another (a tracker's fix, not a town). */
+export const DEFAULT_POSITION_METRES = 10;
 
 export const useAdvisor = create<AdvisorState>()(() => ({
   target: "kineis",
@@ -38,6 +52,8 @@ export const useAdvisor = create<AdvisorState>()(() => ({
   notice: null,
   locked: [],
   maxStep: {},
+  positionMetres: DEFAULT_POSITION_METRES,
+  confirm: null,
 }));
 
 /** Locks or unlocks a field: a locked field is never changed. */
@@ -95,7 +111,7 @@ function keyOf(
  * layout, target, format or samples, and is shown as out of date (never as the current advice).
  */
 export function adviceKey(
-  a: Pick<AdvisorState, "format" | "locked" | "maxStep">,
+  a: Pick<AdvisorState, "format" | "locked" | "maxStep" | "positionMetres">,
   validKey: number,
   targetBytes: number | undefined,
   samples: number,
@@ -104,10 +120,11 @@ export function adviceKey(
   return targetBytes === undefined ? null : keyOf(validKey, targetBytes, a.format, samples, seed, limitsOf(a));
 }
 
-function limitsOf(a: Pick<AdvisorState, "locked" | "maxStep">): AdvisorLimits {
+function limitsOf(a: Pick<AdvisorState, "locked" | "maxStep" | "positionMetres">): AdvisorLimits {
   return {
     locked: [...a.locked].sort(),
     maxStep: Object.fromEntries(Object.entries(a.maxStep).sort(([x], [y]) => x.localeCompare(y))),
+    positionMetres: a.positionMetres,
   };
 }
 
@@ -215,6 +232,8 @@ export function requestAdvice(targetBytes: number | undefined): void {
   if (!asked) return;
   const { key } = asked;
   if (key === sentKey) return;
+  // a change waiting for a yes was worked out for the inputs before: it is not applied to other ones
+  if (a.confirm) useAdvisor.setState({ confirm: null });
   if (timer) clearTimeout(timer);
   const hit = recent.get(key);
   if (hit) {
@@ -275,6 +294,26 @@ export function stopAdvisor(): void {
   worker = null;
   sentKey = null;
   if (useAdvisor.getState().running) useAdvisor.setState({ running: false, progress: null });
+}
+
+/**
+ * Applies changes whose wire verdict is compatible at once; a degraded or breaking one first asks (the page shows
+ * why, from the schema-evolution check) and is applied only by confirmApply.
+ */
+export function requestApply(transforms: readonly Transform[], wire: WireVerdict, what: string): boolean {
+  if (wire.compat === "compatible") return applyChanges(transforms);
+  useAdvisor.setState({ confirm: { transforms: [...transforms], wire, what } });
+  return false;
+}
+
+export function confirmApply(): boolean {
+  const c = useAdvisor.getState().confirm;
+  useAdvisor.setState({ confirm: null });
+  return c ? applyChanges(c.transforms) : false;
+}
+
+export function cancelApply(): void {
+  useAdvisor.setState({ confirm: null });
 }
 
 /** One undo step in the designer; refused (with a notice) when the layout no longer has what the change needs. */
