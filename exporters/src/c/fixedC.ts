@@ -15,5 +15,5 @@ export function fixedFromRaw(t: FixedType, raw: string, b: CBody): string {
   if (!c.exact) return plain;
   const ticks = b.local("ticks", "double ticks;");
   b.line(`${ticks} = (double)${raw} * ${cDouble(c.scaleTicks)} + ${cDouble(c.offsetTicks)};`);
-  return `((${ticks} >= -${SAFE} && ${ticks} <= ${SAFE} && ${ticks} == floor(${ticks})) ? ${ticks} / ${cDouble(c.pow)} : ${plain})`;
+  return `((${ticks} >= -${SAFE} && ${ticks} <= ${SAFE} && ${ticks} == sp_floor(${ticks})) ? ${ticks} / ${cDouble(c.pow)} : ${plain})`;
 }
