@@ -3,7 +3,7 @@
 // plan and charsets.ts the TypeScript codec runs on; this file only spells them in C.
 import type { Alphabet, FieldSpec, ScalarSpec } from "#codecs/plans";
 import { CBody, LOOP } from "./emit.ts";
-import { fixedFromRaw } from "./fixedC.ts";
+import { fixedCType, fixedRangeCheck } from "./fixedC.ts";
 import type { CField, CScalar } from "./model.ts";
 import { cDouble, cInt } from "./names.ts";
 
@@ -95,13 +95,11 @@ function packScalar(s: ScalarSpec, cs: CScalar, v: string, len: string | undefin
       return;
     }
     case "fixed": {
-      const d = b.local("d", "double d;");
-      b.line(`${d} = ${v};`);
-      b.line(rangeCheck(d, s.min, s.max));
-      b.line(`${d} = sp_round((${d} - ${cDouble(s.offset)}) / ${cDouble(s.scale)}) - ${cDouble(s.rawLo)};`);
-      b.line(`if (${d} < 0.0) ${d} = 0.0;`);
-      b.line(`if (${d} > ${cDouble(s.span)}) ${d} = ${cDouble(s.span)};`);
-      b.line(tryc(`sp_bw_put(w, (uint64_t)${d}, ${s.bits})`));
+      // the member is the raw integer: checked against the raw range, sent as its offset from rawLo
+      if (cs.k !== "fixed") throw new Error("unreachable");
+      const check = fixedRangeCheck(cs.f, v);
+      if (check) b.line(check);
+      b.line(tryc(`sp_bw_put(w, ${offsetOf(v, BigInt(s.rawLo), cs.f.signed)}, ${s.bits})`));
       return;
     }
     case "ieee": {
@@ -203,11 +201,10 @@ function unpackScalar(s: ScalarSpec, cs: CScalar, dst: string, len: string | und
       return;
     }
     case "fixed": {
+      if (cs.k !== "fixed") throw new Error("unreachable");
       b.line(tryc(`sp_br_get(r, ${s.bits}, &${u})`));
       b.line(`if (${u} > ${cInt(s.span, true)}) return SP_ERR_RANGE;`);
-      const raw = b.local("raw", "int64_t raw;");
-      b.line(`${raw} = ${cInt(s.rawLo)} + (int64_t)${u};`);
-      b.line(`${dst} = ${fixedFromRaw(s, raw, b)};`);
+      b.line(`${dst} = (${fixedCType(cs.f)})(${cInt(s.rawLo)} + (int64_t)${u});`);
       return;
     }
     case "ieee": {

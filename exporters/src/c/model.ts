@@ -2,13 +2,15 @@
 // read and fill, so firmware can switch formats without touching the code that sets the values.
 //
 //   bool → bool · enum → a C enum of the layout's values · int → (u)intN_t · float → float / double
-//   fixed-point → double (the value in its unit; the packers scale it) · timestamp → double epoch
+//   fixed-point → its raw integer, (u)intN_t of the width the raw range needs (the Struct slot's), with
+//   <FIELD>_SCALE / _OFFSET macros: firmware keeps sensor values in integers and needs no
+//   floating point to send them · timestamp → double epoch
 //   seconds (text timestamps are formatted by the packer) · string → char[maxLength + 1], NUL
 //   terminated · bytes → uint8_t[maxLength] + uint16_t <name>_len (none when fixed) · array →
 //   element[maxCount] + uint16_t <name>_count (none when fixed) · group → a nested struct ·
 //   optional → bool has_<name>
 import { type Field, type IssueAt, type Layout, LayoutError, type ScalarType } from "#codecs";
-import { formatResolution } from "#codecs/plans";
+import { fixedPoint, formatResolution } from "#codecs/plans";
 import { cComment, cMember, CScope, cSnake, cUpper } from "./names.ts";
 
 export interface CEnum {
@@ -21,10 +23,24 @@ export type CScalar =
   | { k: "enum"; e: CEnum }
   | { k: "int"; bits: 8 | 16 | 32 | 64; signed: boolean }
   | { k: "float"; bits: 32 | 64 }
-  | { k: "fixed" }
+  | { k: "fixed"; f: CFixed }
   | { k: "time"; textFormat?: string }
   | { k: "string"; maxLength: number }
   | { k: "bytes"; maxLength: number; fixed: boolean };
+
+/** A fixed-point member: raw = round((value − offset) / scale) in the C integer type its raw range needs. */
+export interface CFixed {
+  /** upper-case prefix of its macros (<macro>_SCALE, _OFFSET, _RAW_MIN, _RAW_MAX, _RAW(v), _VALUE(raw)) */
+  macro: string;
+  bits: 8 | 16 | 32 | 64;
+  signed: boolean;
+  scale: number;
+  offset: number;
+  min: number;
+  max: number;
+  rawMin: number;
+  rawMax: number;
+}
 
 export type CNode =
   | { k: "scalar"; s: CScalar; type: ScalarType }
@@ -61,6 +77,8 @@ export interface CModel {
   /** every struct, nested ones before the structs that hold them */
   structs: CStruct[];
   enums: CEnum[];
+  /** every fixed-point member, in layout order (their macros go into <msg>.h) */
+  fixeds: CFixed[];
   layout: Layout;
 }
 
@@ -78,6 +96,7 @@ export function cElementType(s: CScalar): string {
     case "float":
       return s.bits === 32 ? "float" : "double";
     case "fixed":
+      return INT_TYPE(s.f.bits, s.f.signed);
     case "time":
       return "double";
     case "string":
@@ -125,9 +144,13 @@ export function cFieldNote(f: CField): string {
       if (t.min !== undefined || t.max !== undefined) parts.push(`range ${t.min ?? "-inf"}..${t.max ?? "inf"}`);
       if (t.kind === "float" && t.precision !== undefined) parts.push(`precision ${t.precision}`);
       break;
-    case "fixed":
-      parts.push(`fixed-point, step ${t.scale}, range ${t.min}..${t.max}`);
+    case "fixed": {
+      const c = f.node.k !== "group" && f.node.s.k === "fixed" ? f.node.s.f : undefined;
+      parts.push(
+        `fixed-point: raw = round((value - ${t.offset}) / ${t.scale}), value range ${t.min}..${t.max}${c ? `, raw ${c.rawMin}..${c.rawMax} (${c.macro}_RAW(value), ${c.macro}_VALUE(raw))` : ""}`,
+      );
       break;
+    }
     case "timestamp":
       parts.push(
         t.encoding === "text"
@@ -150,7 +173,25 @@ export function cFieldNote(f: CField): string {
   return cComment(parts.join("; "));
 }
 
-function scalar(t: ScalarType, owner: string, file: CScope, enums: CEnum[], at: string, issues: IssueAt[]): CScalar {
+/** The narrowest C integer holding lo..hi: unsigned when lo ≥ 0 (the Struct codec picks its slot alike). */
+function rawWidth(lo: number, hi: number): { bits: 8 | 16 | 32 | 64; signed: boolean } {
+  const signed = lo < 0;
+  for (const bits of [8, 16, 32] as const) {
+    const [min, max] = signed ? [-(2 ** (bits - 1)), 2 ** (bits - 1) - 1] : [0, 2 ** bits - 1];
+    if (lo >= min && hi <= max) return { bits, signed };
+  }
+  return { bits: 64, signed };
+}
+
+interface Scope {
+  file: CScope;
+  enums: CEnum[];
+  fixeds: CFixed[];
+  issues: IssueAt[];
+}
+
+function scalar(t: ScalarType, owner: string, sc: Scope, at: string): CScalar {
+  const { file, enums, issues } = sc;
   switch (t.kind) {
     case "bool":
       return { k: "bool" };
@@ -170,8 +211,21 @@ function scalar(t: ScalarType, owner: string, file: CScope, enums: CEnum[], at: 
       return { k: "int", bits: t.bits, signed: t.signed };
     case "float":
       return { k: "float", bits: t.bits };
-    case "fixed":
-      return { k: "fixed" };
+    case "fixed": {
+      const fp = fixedPoint(t);
+      const f: CFixed = {
+        macro: file.unique(cUpper(owner), at),
+        ...rawWidth(fp.rawMin, fp.rawMax),
+        scale: t.scale,
+        offset: t.offset,
+        min: t.min,
+        max: t.max,
+        rawMin: fp.rawMin,
+        rawMax: fp.rawMax,
+      };
+      sc.fixeds.push(f);
+      return { k: "fixed", f };
+    }
     case "timestamp":
       if (t.encoding !== "text") return { k: "time" };
       // the C runtime keeps fractions in exact integers up to nanoseconds
@@ -199,7 +253,9 @@ export function cModel(layout: Layout): CModel {
   const file = new CScope();
   file.claim(`${prefix}_t`, "message");
   const enums: CEnum[] = [];
+  const fixeds: CFixed[] = [];
   const structs: CStruct[] = [];
+  const sc: Scope = { file, enums, fixeds, issues };
 
   function build(fields: Field[], typeName: string, name: string, keyPrefix: string, at: string): CStruct {
     const scope = new CScope();
@@ -222,12 +278,12 @@ export function cModel(layout: Layout): CModel {
       } else if (t.kind === "array")
         node = {
           k: "array",
-          s: scalar(t.of, owner, file, enums, `${where}.type.of`, issues),
+          s: scalar(t.of, owner, sc, `${where}.type.of`),
           type: t.of,
           maxCount: t.maxCount,
           fixed: t.fixed,
         };
-      else node = { k: "scalar", s: scalar(t, owner, file, enums, `${where}.type`, issues), type: t };
+      else node = { k: "scalar", s: scalar(t, owner, sc, `${where}.type`), type: t };
       const cf: CField = { field: f, member, keyPath, optional: f.presence === "optional", node };
       claim(member, i);
       if (cf.optional) claim((cf.has = `has_${member}`), i);
@@ -243,5 +299,5 @@ export function cModel(layout: Layout): CModel {
 
   const root = build(layout.fields, `${prefix}_t`, prefix, "", "fields");
   if (issues.length) throw new LayoutError(issues);
-  return { prefix, upper: cUpper(prefix), root, structs, enums, layout };
+  return { prefix, upper: cUpper(prefix), root, structs, enums, fixeds, layout };
 }

@@ -5,7 +5,8 @@
 import type { Layout } from "#codecs";
 import { compileTextTime, type ProtoField, type ProtoMessage, protoModel } from "#codecs/plans";
 import { CBody, LOOP } from "./emit.ts";
-import type { CField, CModel, CStruct } from "./model.ts";
+import { fixedRangeCheck } from "./fixedC.ts";
+import type { CField, CModel, CScalar, CStruct } from "./model.ts";
 import { cDouble, cInt, cString } from "./names.ts";
 
 const tryc = (call: string) => `SP_TRY(${call});`;
@@ -36,6 +37,7 @@ function checkInt(v: string, lo: bigint, hi: bigint, bits: number, signed: boole
 
 function convertValue(
   pf: ProtoField,
+  cs: CScalar,
   path: string[],
   src: string,
   len: string | undefined,
@@ -63,10 +65,11 @@ function convertValue(
       b.line(`${dst} = ${src};`);
       return;
     case "fixed": {
-      const r = b.local("r", "double r;");
-      b.line(`if (!isfinite(${src}) || ${src} < ${cDouble(v.min)} || ${src} > ${cDouble(v.max)}) return SP_ERR_RANGE;`);
-      b.line(`${r} = sp_round((${src} - ${cDouble(v.offset)}) / ${cDouble(v.scale)});`);
-      b.line(`${dst} = ${v.rawMin < 0 ? "(int64_t)" : "(uint64_t)"}${r};`);
+      // the record holds the raw integer the protobuf field carries: only its range is checked
+      if (cs.k !== "fixed") throw new Error("unreachable");
+      const check = fixedRangeCheck(cs.f, src);
+      if (check) b.line(check);
+      b.line(`${dst} = ${src};`);
       return;
     }
     case "epoch": {
@@ -113,6 +116,11 @@ function convertValue(
   }
 }
 
+function scalarOf(cf: CField): CScalar {
+  if (cf.node.k === "group") throw new Error("unreachable");
+  return cf.node.s;
+}
+
 /** `path`: the package, then the message names from the root down to `pm`. */
 function convertMessage(
   pm: ProtoMessage,
@@ -140,7 +148,7 @@ function convertMessage(
     if (pf.element && n.k === "array") {
       const el = `${src}[${pf.element.index}]`;
       if (present) b.open(`if (${present}) {`).line(`${outBase}has_${pf.name} = true;`);
-      convertValue(pf, path, el, cf.len ? `${inBase}${cf.len}[${pf.element.index}]` : undefined, dst, b);
+      convertValue(pf, scalarOf(cf), path, el, cf.len ? `${inBase}${cf.len}[${pf.element.index}]` : undefined, dst, b);
       if (present) b.close();
       continue;
     }
@@ -155,12 +163,20 @@ function convertMessage(
         b.line(`if (${present} && ${count} == 0) return SP_ERR_VALUE;`).line(`if (!${present}) ${count} = 0;`);
       if (!fixedCount) b.line(`${dst}_count = (pb_size_t)${count};`);
       b.open(`for (${i} = 0; ${i} < ${count}; ${i}++) {`);
-      convertValue(pf, path, `${src}[${i}]`, cf.len ? `${inBase}${cf.len}[${i}]` : undefined, `${dst}[${i}]`, b);
+      convertValue(
+        pf,
+        scalarOf(cf),
+        path,
+        `${src}[${i}]`,
+        cf.len ? `${inBase}${cf.len}[${i}]` : undefined,
+        `${dst}[${i}]`,
+        b,
+      );
       b.close();
       continue;
     }
     if (present) b.open(`if (${present}) {`).line(`${outBase}has_${pf.name} = true;`);
-    convertValue(pf, path, src, cf.len ? `${inBase}${cf.len}` : undefined, dst, b);
+    convertValue(pf, scalarOf(cf), path, src, cf.len ? `${inBase}${cf.len}` : undefined, dst, b);
     if (present) b.close();
   }
 }

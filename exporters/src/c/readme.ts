@@ -36,7 +36,7 @@ your program. Every \`pack_*\` / \`unpack_*\` returns the message length in byte
 | enum | a C enum of the layout's values |
 | int 8 to 64 | \`int8_t\` ... \`uint64_t\` |
 | float 32 / 64 | \`float\` / \`double\` |
-| fixed-point | \`double\`, the value in its unit; the packers scale it |
+| fixed-point | its raw integer, round((value - offset) / scale), in the narrowest \`intN_t\` / \`uintN_t\` that holds the raw range; \`<F>_RAW(value)\` and \`<F>_VALUE(raw)\` in \`<msg>.h\` convert |
 | timestamp | \`double\` epoch seconds; text timestamps are formatted by the packer |
 | string | \`char[maxLength + 1]\`, NUL-terminated UTF-8 |
 | bytes | \`uint8_t[maxLength]\` and \`uint16_t <name>_len\` (no length when fixed) |

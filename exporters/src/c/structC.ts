@@ -3,7 +3,6 @@
 // bits) comes from the plan the TypeScript codec runs on; this file only spells it in C.
 import { intLimits, type ScalarType } from "#codecs";
 import {
-  fixedPoint,
   isAppended,
   type NumericSlot,
   PREFIX_BYTES,
@@ -13,7 +12,7 @@ import {
   type StructPlan,
 } from "#codecs/plans";
 import { CBody, LOOP } from "./emit.ts";
-import { fixedFromRaw, SAFE } from "./fixedC.ts";
+import { fixedCType, fixedRangeCheck, SAFE } from "./fixedC.ts";
 import type { CField, CNode, CScalar, CStruct } from "./model.ts";
 import { cDouble, cInt, cString } from "./names.ts";
 
@@ -59,11 +58,11 @@ function packNum(slot: NumericSlot, type: ScalarType, s: CScalar, v: string, c: 
       b.line(tryc(`sp_wr_f${type.bits}(w, ${v})`));
       return;
     case "fixed": {
-      const fp = fixedPoint(type);
-      const r = b.local("r", "double r;");
-      b.line(`${r} = sp_round((${v} - ${cDouble(type.offset)}) / ${cDouble(type.scale)});`);
-      b.line(`if (!(${r} >= ${cDouble(fp.rawMin)} && ${r} <= ${cDouble(fp.rawMax)})) return SP_ERR_RANGE;`);
-      b.line(tryc(`sp_wr_uint(w, (uint64_t)(int64_t)${r}, ${size})`));
+      // the member is the raw integer already: only its range is checked
+      if (s.k !== "fixed") throw new Error("unreachable");
+      const check = fixedRangeCheck(s.f, v);
+      if (check) b.line(check);
+      b.line(tryc(`sp_wr_uint(w, (uint64_t)${s.f.signed ? `(int64_t)${v}` : v}, ${size})`));
       return;
     }
     case "timestamp": {
@@ -183,20 +182,16 @@ function unpackNum(slot: NumericSlot, type: ScalarType, s: CScalar, dst: string,
       return;
     }
     case "fixed": {
-      const fp = fixedPoint(type);
+      if (s.k !== "fixed") throw new Error("unreachable");
+      const f = s.f;
       const raw = b.local("raw", "int64_t raw;");
-      const signed = slot.code === slot.code.toLowerCase();
-      if (signed) b.line(`${raw} = sp_sext(${u}, ${size * 8});`);
+      if (f.signed) b.line(`${raw} = sp_sext(${u}, ${size * 8});`);
       else {
-        b.line(`if (${u} > ${cInt(Math.max(0, fp.rawMax), true)}) return SP_ERR_RANGE;`);
+        b.line(`if (${u} > ${cInt(Math.max(0, f.rawMax), true)}) return SP_ERR_RANGE;`);
         b.line(`${raw} = (int64_t)${u};`);
       }
-      b.line(`if (${raw} < ${cInt(fp.rawMin)} || ${raw} > ${cInt(fp.rawMax)}) return SP_ERR_RANGE;`);
-      const v = b.local("v", "double v;");
-      b.line(`${v} = ${fixedFromRaw(type, raw, b)};`);
-      b.line(
-        `${dst} = ${v} < ${cDouble(type.min)} ? ${cDouble(type.min)} : ${v} > ${cDouble(type.max)} ? ${cDouble(type.max)} : ${v};`,
-      );
+      b.line(`if (${raw} < ${cInt(f.rawMin)} || ${raw} > ${cInt(f.rawMax)}) return SP_ERR_RANGE;`);
+      b.line(`${dst} = (${fixedCType(f)})${raw};`);
       return;
     }
     case "timestamp": {

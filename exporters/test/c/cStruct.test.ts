@@ -5,7 +5,7 @@
 // compress2(…, 9) must give exactly the studio's bytes.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateSamples, type Layout, LayoutError, paperPreset, parseLayout, type ScalarType } from "#codecs";
-import { checkScalar } from "#codecs/plans";
+import { checkScalar, fixedPoint } from "#codecs/plans";
 import { gccAsync, inParallel, run, SANITIZE, STRICT, Workdir } from "./harness/build.ts";
 import { cHarness } from "./harness/cHarness.ts";
 import { crossCheck, type CrossReport } from "./harness/crossCheck.ts";
@@ -133,9 +133,11 @@ describe("values TypeScript records cannot hold", () => {
     const enumBad = base();
     enumBad[1] = "5";
     const lat = b.m.root.fields.findIndex((f) => f.member === "lat");
+    const latType = b.layout.fields.find((f) => f.key === "lat")!.type;
+    if (latType.kind !== "fixed") throw new Error("lat is fixed-point");
     const latBad = base();
-    // tokens before "lat" are one per field (no optional or array before it)
-    latBad[lat] = "4059000000000000"; // 100.0, outside -90..90
+    // tokens before "lat" are one per field (no optional or array before it); the member is the raw
+    latBad[lat] = String(fixedPoint(latType).toRaw(100)); // 100.0, outside -90..90
     const out = await run(b.plain, [`E ${enumBad.join(" ")}`, `E ${latBad.join(" ")}`]);
     expect(out.lines).toEqual(["ERR -6", "ERR -4"]);
   });
