@@ -159,6 +159,14 @@ function packScalar(s: ScalarSpec, cs: CScalar, v: string, len: string | undefin
   }
 }
 
+const isSeconds = (cs: CScalar) => cs.k === "time" && cs.seconds !== undefined;
+
+/** A decoded timestamp into an int64_t seconds member: rounded as the studio rounds, refused beyond int64_t. */
+function storeSeconds(v: string, dst: string, b: CBody): void {
+  b.line(`if (!(${v} > -9.2e18 && ${v} < 9.2e18)) return SP_ERR_RANGE;`);
+  b.line(`${dst} = (int64_t)sp_round(${v});`);
+}
+
 function unpackScalar(s: ScalarSpec, cs: CScalar, dst: string, len: string | undefined, b: CBody): void {
   const u = b.local("u", "uint64_t u;");
   switch (s.k) {
@@ -197,7 +205,8 @@ function unpackScalar(s: ScalarSpec, cs: CScalar, dst: string, len: string | und
         `${v} = ${q.ticks ? `(double)(${cInt(q.loTicks)} + (int64_t)${u} * ${cInt(q.stepTicks)}) / ${cDouble(q.pow)}` : `${cDouble(q.lo)} + (double)${u} * ${cDouble(q.step)}`};`,
       );
       b.line(`if (${v} > ${cDouble(q.hi)}) ${v} = ${cDouble(q.hi)};`);
-      b.line(`${dst} = ${s.float32 ? `(float)${v}` : v};`);
+      if (isSeconds(cs)) storeSeconds(v, dst, b);
+      else b.line(`${dst} = ${s.float32 ? `(float)${v}` : v};`);
       return;
     }
     case "fixed": {
@@ -222,7 +231,8 @@ function unpackScalar(s: ScalarSpec, cs: CScalar, dst: string, len: string | und
         b.line(`memcpy(&${d}, &${u}, 8);`);
         b.line(`if (!isfinite(${d})) return SP_ERR_VALUE;`);
         b.line(rangeCheck(d, s.min, s.max));
-        b.line(`${dst} = ${cs.k === "float" && cs.bits === 32 ? `(float)${d}` : d};`);
+        if (isSeconds(cs)) storeSeconds(d, dst, b);
+        else b.line(`${dst} = ${cs.k === "float" && cs.bits === 32 ? `(float)${d}` : d};`);
       }
       return;
     }

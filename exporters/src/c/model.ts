@@ -4,7 +4,8 @@
 //   bool → bool · enum → a C enum of the layout's values · int → (u)intN_t · float → float / double
 //   fixed-point → its raw integer, (u)intN_t of the width the raw range needs (the Struct slot's), with
 //   <FIELD>_SCALE / _OFFSET macros: firmware keeps sensor values in integers and needs no
-//   floating point to send them · timestamp → double epoch
+//   floating point to send them · epoch timestamp of 1 s resolution → int64_t seconds · other
+//   timestamps → double epoch
 //   seconds (text timestamps are formatted by the packer) · string → char[maxLength + 1], NUL
 //   terminated · bytes → uint8_t[maxLength] + uint16_t <name>_len (none when fixed) · array →
 //   element[maxCount] + uint16_t <name>_count (none when fixed) · group → a nested struct ·
@@ -24,7 +25,8 @@ export type CScalar =
   | { k: "int"; bits: 8 | 16 | 32 | 64; signed: boolean }
   | { k: "float"; bits: 32 | 64 }
   | { k: "fixed"; f: CFixed }
-  | { k: "time"; textFormat?: string }
+  /** seconds: an epoch timestamp of 1 s resolution, held as int64_t seconds (else a double) */
+  | { k: "time"; textFormat?: string; seconds?: { bits: 64; signed: true } }
   | { k: "string"; maxLength: number }
   | { k: "bytes"; maxLength: number; fixed: boolean };
 
@@ -98,7 +100,7 @@ export function cElementType(s: CScalar): string {
     case "fixed":
       return INT_TYPE(s.f.bits, s.f.signed);
     case "time":
-      return "double";
+      return s.seconds ? INT_TYPE(s.seconds.bits, s.seconds.signed) : "double";
     case "string":
       return "char";
     case "bytes":
@@ -155,7 +157,9 @@ export function cFieldNote(f: CField): string {
       parts.push(
         t.encoding === "text"
           ? `epoch seconds, sent as text "${t.textFormat}"`
-          : `epoch seconds, resolution ${t.resolution} s`,
+          : t.resolution === 1
+            ? "epoch seconds (UTC, since 1970-01-01)"
+            : `epoch seconds, resolution ${t.resolution} s`,
       );
       break;
     case "string":
@@ -227,7 +231,12 @@ function scalar(t: ScalarType, owner: string, sc: Scope, at: string): CScalar {
       return { k: "fixed", f };
     }
     case "timestamp":
-      if (t.encoding !== "text") return { k: "time" };
+      if (t.encoding !== "text") {
+        // whole seconds: int64_t, since some format takes every value of the range (Protobuf a negative
+        // one where Struct's 4-byte slot refuses it), and a uint32_t could not hold what it takes
+        if (t.resolution !== 1) return { k: "time" };
+        return { k: "time", seconds: { bits: 64, signed: true } };
+      }
       // the C runtime keeps fractions in exact integers up to nanoseconds
       if (formatResolution(t.textFormat ?? "") < 1e-9)
         issues.push({

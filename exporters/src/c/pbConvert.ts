@@ -73,6 +73,17 @@ function convertValue(
       return;
     }
     case "epoch": {
+      if (cs.k === "time" && cs.seconds) {
+        // int64_t seconds are the raw the protobuf field carries (resolution 1 s): only ranges are checked
+        const d = `(double)${src}`;
+        const conds: string[] = [];
+        if (Number.isFinite(v.min)) conds.push(`${d} < ${cDouble(v.min)}`);
+        if (Number.isFinite(v.max)) conds.push(`${d} > ${cDouble(v.max)}`);
+        conds.push(`${d} < ${cDouble(v.rawMin)}`, `${d} > ${cDouble(v.rawMax)}`);
+        b.line(`if (${conds.join(" || ")}) return SP_ERR_RANGE;`);
+        b.line(`${dst} = ${src};`);
+        return;
+      }
       const r = b.local("r", "double r;");
       const conds = [`!isfinite(${src})`];
       if (Number.isFinite(v.min)) conds.push(`${src} < ${cDouble(v.min)}`);

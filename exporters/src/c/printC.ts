@@ -31,7 +31,8 @@ function value(s: CScalar, v: string, len: string | undefined, b: CBody): void {
       return;
     }
     case "time":
-      put("%.17g", v);
+      if (s.seconds) put("%lld", `(long long)${v}`);
+      else put("%.17g", v);
       return;
     case "string":
       put('"%s"', v);

@@ -66,6 +66,18 @@ function packNum(slot: NumericSlot, type: ScalarType, s: CScalar, v: string, c: 
       return;
     }
     case "timestamp": {
+      const sec = s.k === "time" ? s.seconds : undefined;
+      if (sec) {
+        // integer seconds: the 4-byte slot takes 1970..2106, the 8-byte one the seconds as ticks
+        if (slot.code === "I") {
+          b.line(`if (${v} < 0 || ${v} > 4294967295ll) return SP_ERR_RANGE;`);
+          b.line(tryc(`sp_wr_uint(w, (uint64_t)${v}, 4)`));
+        } else {
+          b.line(`if (${v} < -9007199254740991ll || ${v} > 9007199254740991ll) return SP_ERR_RANGE;`);
+          b.line(tryc(`sp_wr_uint(w, (uint64_t)${v}, 8)`));
+        }
+        return;
+      }
       const r = b.local("r", "double r;");
       const res = type.resolution;
       if (slot.code === "I") {
@@ -195,13 +207,18 @@ function unpackNum(slot: NumericSlot, type: ScalarType, s: CScalar, dst: string,
       return;
     }
     case "timestamp": {
+      const sec = s.k === "time" ? s.seconds : undefined;
       if (slot.code === "I") {
-        b.line(`${dst} = (double)${u};`);
+        b.line(`${dst} = ${sec ? "(int64_t)" : "(double)"}${u};`);
         return;
       }
       const raw = b.local("raw", "int64_t raw;");
       b.line(`${raw} = sp_sext(${u}, 64);`);
       b.line(`if (${raw} < -9007199254740991ll || ${raw} > 9007199254740991ll) return SP_ERR_RANGE;`);
+      if (sec) {
+        b.line(`${dst} = ${raw};`);
+        return;
+      }
       const res = type.resolution;
       const decimals = resolutionDecimals(res);
       const divisor = decimals > 0 ? 10 ** decimals : 0;

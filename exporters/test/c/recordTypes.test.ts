@@ -1,6 +1,7 @@
 // The record's C type is what firmware fills: fixed-point members are the raw integers of the width
 // their range needs (a latitude at 1e-5° is an int32_t, a temperature at 0.5 °C from -40 a uint8_t),
-// float32 stays float, and double appears only where the layout declares it. The macros that convert
+// epoch timestamps of 1 s resolution are int64_t seconds, float32 stays float, and double appears only
+// where the layout declares it (float64) or a timestamp has a finer resolution. The macros that convert
 // round exactly like the studio and need no libm.
 import { afterAll, describe, expect, it } from "vitest";
 import { kineisTrackerPreset, type LayoutInput, parseLayout } from "#codecs";
@@ -30,6 +31,7 @@ const sensor: LayoutInput = {
     { id: "a", key: "lat", name: "lat", type: { kind: "fixed", scale: 1e-7, min: -90, max: 90 } },
     { id: "b", key: "temp", name: "temp", type: { kind: "fixed", scale: 0.01, offset: -40, min: -40, max: 85 } },
     { id: "c", key: "volts", name: "volts", type: { kind: "float", bits: 32 } },
+    { id: "f", key: "at", name: "at", type: { kind: "timestamp", encoding: "epoch", resolution: 1, min: 0 } },
     { id: "d", key: "big", name: "big", type: { kind: "fixed", scale: 1, min: 0, max: 5e9 } },
     {
       id: "e",
@@ -41,13 +43,14 @@ const sensor: LayoutInput = {
 };
 
 describe("the record's C type", () => {
-  it("holds fixed-point values as raw integers of the width their range needs, float32 as float, no double", () => {
+  it("holds fixed-point values as raw integers of the width their range needs, 1 s timestamps as int64_t seconds, float32 as float, no double", () => {
     const m = cModel(parseLayout(sensor));
     const h = typesHeader(m).content;
     expect(members(h, m.root.typeName)).toEqual([
       "int32_t lat;",
       "uint16_t temp;",
       "float volts;",
+      "int64_t at;",
       "uint64_t big;",
       "int8_t acc[3];",
     ]);
@@ -57,12 +60,14 @@ describe("the record's C type", () => {
     expect(h).toContain("#define SENSOR_TEMP_RAW_MAX 12500");
   });
 
-  it("the Kinéis tracker's position is two int32_t, its temperature a uint8_t", () => {
+  it("the Kinéis tracker's position is two int32_t, its temperature a uint8_t, its fix time int64_t seconds", () => {
     const m = cModel(parseLayout(kineisTrackerPreset));
     const decls = members(typesHeader(m).content, m.root.typeName);
     expect(decls).toContain("int32_t lat;");
     expect(decls).toContain("int32_t lon;");
     expect(decls).toContain("uint8_t tmp;");
+    expect(decls).toContain("int64_t t;");
+    expect(decls.filter((d) => d.startsWith("double"))).toEqual([]);
   });
 
   it("<F>_RAW and <F>_VALUE round like the studio (halves up) and link without libm", async () => {
