@@ -4,14 +4,14 @@
 //   bool → bool · enum → a C enum of the layout's values · int → (u)intN_t · float → float / double
 //   fixed-point → its raw integer, (u)intN_t of the width the raw range needs (the Struct slot's), with
 //   <FIELD>_SCALE / _OFFSET macros: firmware keeps sensor values in integers and needs no
-//   floating point to send them · epoch timestamp of 1 s resolution → int64_t seconds · other
-//   timestamps → double epoch
+//   floating point to send them · epoch timestamp of 1 s or decimal resolution → int64_t ticks
+//   (seconds, milliseconds …) · other timestamps → double epoch
 //   seconds (text timestamps are formatted by the packer) · string → char[maxLength + 1], NUL
 //   terminated · bytes → uint8_t[maxLength] + uint16_t <name>_len (none when fixed) · array →
 //   element[maxCount] + uint16_t <name>_count (none when fixed) · group → a nested struct ·
 //   optional → bool has_<name>
 import { type Field, type IssueAt, type Layout, LayoutError, type ScalarType } from "#codecs";
-import { fixedPoint, formatResolution } from "#codecs/plans";
+import { fixedPoint, formatResolution, resolutionDecimals } from "#codecs/plans";
 import { cComment, cMember, CScope, cSnake, cUpper } from "./names.ts";
 
 export interface CEnum {
@@ -25,8 +25,11 @@ export type CScalar =
   | { k: "int"; bits: 8 | 16 | 32 | 64; signed: boolean }
   | { k: "float"; bits: 32 | 64 }
   | { k: "fixed"; f: CFixed }
-  /** seconds: an epoch timestamp of 1 s resolution, held as int64_t seconds (else a double) */
-  | { k: "time"; textFormat?: string; seconds?: { bits: 64; signed: true } }
+  /**
+   * ticks: an epoch timestamp of 1 s or a decimal resolution (0.1 s, 0.001 s), held as int64_t ticks,
+   * value × 10^decimals (seconds, tenths, milliseconds …); without it, a double of epoch seconds
+   */
+  | { k: "time"; textFormat?: string; ticks?: { decimals: number } }
   | { k: "string"; maxLength: number }
   | { k: "bytes"; maxLength: number; fixed: boolean };
 
@@ -100,7 +103,7 @@ export function cElementType(s: CScalar): string {
     case "fixed":
       return INT_TYPE(s.f.bits, s.f.signed);
     case "time":
-      return s.seconds ? INT_TYPE(s.seconds.bits, s.seconds.signed) : "double";
+      return s.ticks ? "int64_t" : "double";
     case "string":
       return "char";
     case "bytes":
@@ -159,7 +162,9 @@ export function cFieldNote(f: CField): string {
           ? `epoch seconds, sent as text "${t.textFormat}"`
           : t.resolution === 1
             ? "epoch seconds (UTC, since 1970-01-01)"
-            : `epoch seconds, resolution ${t.resolution} s`,
+            : resolutionDecimals(t.resolution) > 0
+              ? `epoch time in ticks of ${t.resolution} s (UTC, since 1970-01-01)`
+              : `epoch seconds, resolution ${t.resolution} s`,
       );
       break;
     case "string":
@@ -232,10 +237,11 @@ function scalar(t: ScalarType, owner: string, sc: Scope, at: string): CScalar {
     }
     case "timestamp":
       if (t.encoding !== "text") {
-        // whole seconds: int64_t, since some format takes every value of the range (Protobuf a negative
-        // one where Struct's 4-byte slot refuses it), and a uint32_t could not hold what it takes
-        if (t.resolution !== 1) return { k: "time" };
-        return { k: "time", seconds: { bits: 64, signed: true } };
+        // integer ticks of the resolution: int64_t, since some format takes every value of the range
+        // (Protobuf a negative one where Struct's 4-byte slot refuses it), which a uint32_t could not hold
+        const decimals = resolutionDecimals(t.resolution);
+        if (t.resolution !== 1 && decimals === 0) return { k: "time" };
+        return { k: "time", ticks: { decimals } };
       }
       // the C runtime keeps fractions in exact integers up to nanoseconds
       if (formatResolution(t.textFormat ?? "") < 1e-9)

@@ -73,13 +73,15 @@ function convertValue(
       return;
     }
     case "epoch": {
-      if (cs.k === "time" && cs.seconds) {
-        // int64_t seconds are the raw the protobuf field carries (resolution 1 s): only ranges are checked
-        const d = `(double)${src}`;
+      if (cs.k === "time" && cs.ticks) {
+        // both derive the decimals from the resolution (resolutionDecimals)
+        if (cs.ticks.decimals !== v.decimals) throw new Error("unreachable: ticks of another resolution");
+        // int64_t ticks are the raw the protobuf field carries: only ranges are checked
+        const d = cs.ticks.decimals > 0 ? `((double)${src} / ${cDouble(10 ** cs.ticks.decimals)})` : `(double)${src}`;
         const conds: string[] = [];
         if (Number.isFinite(v.min)) conds.push(`${d} < ${cDouble(v.min)}`);
         if (Number.isFinite(v.max)) conds.push(`${d} > ${cDouble(v.max)}`);
-        conds.push(`${d} < ${cDouble(v.rawMin)}`, `${d} > ${cDouble(v.rawMax)}`);
+        conds.push(`(double)${src} < ${cDouble(v.rawMin)}`, `(double)${src} > ${cDouble(v.rawMax)}`);
         b.line(`if (${conds.join(" || ")}) return SP_ERR_RANGE;`);
         b.line(`${dst} = ${src};`);
         return;

@@ -31,7 +31,8 @@ function value(s: CScalar, v: string, len: string | undefined, b: CBody): void {
       return;
     }
     case "time":
-      if (s.seconds) put("%lld", `(long long)${v}`);
+      if (s.ticks?.decimals) put(`%.${s.ticks.decimals}f`, `(double)${v} / ${10 ** s.ticks.decimals}.0`);
+      else if (s.ticks) put("%lld", `(long long)${v}`);
       else put("%.17g", v);
       return;
     case "string":

@@ -37,7 +37,7 @@ your program. Every \`pack_*\` / \`unpack_*\` returns the message length in byte
 | int 8 to 64 | \`int8_t\` ... \`uint64_t\` |
 | float 32 / 64 | \`float\` / \`double\` |
 | fixed-point | its raw integer, round((value - offset) / scale), in the narrowest \`intN_t\` / \`uintN_t\` that holds the raw range; \`<F>_RAW(value)\` and \`<F>_VALUE(raw)\` in \`<msg>.h\` convert |
-| timestamp, epoch, 1 s resolution | \`int64_t\` seconds since 1970-01-01 UTC |
+| timestamp, epoch, 1 s or 0.1 / 0.01 / 0.001 ... s resolution | \`int64_t\` ticks of the resolution since 1970-01-01 UTC (seconds, tenths, milliseconds ...) |
 | other timestamps | \`double\` epoch seconds; text timestamps are formatted by the packer |
 | string | \`char[maxLength + 1]\`, NUL-terminated UTF-8 |
 | bytes | \`uint8_t[maxLength]\` and \`uint16_t <name>_len\` (no length when fixed) |

@@ -160,7 +160,8 @@ function storeNumber(cs: CScalar, t: ScalarType, x: string, dst: string, b: CBod
     case "time": {
       const bounded = t.kind === "timestamp" && (t.min !== undefined || t.max !== undefined);
       if (bounded) b.line(`${v} = sim_clamp(${v}, ${cDouble(lo)}, ${cDouble(hi)});`);
-      b.line(`${dst} = ${cs.seconds ? `(int64_t)floor(${v} + 0.5)` : v};`);
+      const pow = cs.ticks ? 10 ** cs.ticks.decimals : 1;
+      b.line(`${dst} = ${cs.ticks ? `(int64_t)floor(${v}${pow > 1 ? ` * ${cDouble(pow)}` : ""} + 0.5)` : v};`);
       return;
     }
     default:

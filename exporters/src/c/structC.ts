@@ -66,9 +66,9 @@ function packNum(slot: NumericSlot, type: ScalarType, s: CScalar, v: string, c: 
       return;
     }
     case "timestamp": {
-      const sec = s.k === "time" ? s.seconds : undefined;
+      const sec = s.k === "time" ? s.ticks : undefined;
       if (sec) {
-        // integer seconds: the 4-byte slot takes 1970..2106, the 8-byte one the seconds as ticks
+        // integer ticks: the 4-byte slot (whole seconds) takes 1970..2106, the 8-byte one the ticks as they are
         if (slot.code === "I") {
           b.line(`if (${v} < 0 || ${v} > 4294967295ll) return SP_ERR_RANGE;`);
           b.line(tryc(`sp_wr_uint(w, (uint64_t)${v}, 4)`));
@@ -207,7 +207,7 @@ function unpackNum(slot: NumericSlot, type: ScalarType, s: CScalar, dst: string,
       return;
     }
     case "timestamp": {
-      const sec = s.k === "time" ? s.seconds : undefined;
+      const sec = s.k === "time" ? s.ticks : undefined;
       if (slot.code === "I") {
         b.line(`${dst} = ${sec ? "(int64_t)" : "(double)"}${u};`);
         return;

@@ -1,7 +1,8 @@
 // The record's C type is what firmware fills: fixed-point members are the raw integers of the width
 // their range needs (a latitude at 1e-5° is an int32_t, a temperature at 0.5 °C from -40 a uint8_t),
-// epoch timestamps of 1 s resolution are int64_t seconds, float32 stays float, and double appears only
-// where the layout declares it (float64) or a timestamp has a finer resolution. The macros that convert
+// epoch timestamps are int64_t ticks of their resolution (seconds, milliseconds), float32 stays float, and
+// double appears only where the layout declares it (float64), for text timestamps and resolutions that
+// are not 1 s or a power of ten below it. The macros that convert
 // round exactly like the studio and need no libm.
 import { afterAll, describe, expect, it } from "vitest";
 import { kineisTrackerPreset, type LayoutInput, parseLayout } from "#codecs";
@@ -32,6 +33,7 @@ const sensor: LayoutInput = {
     { id: "b", key: "temp", name: "temp", type: { kind: "fixed", scale: 0.01, offset: -40, min: -40, max: 85 } },
     { id: "c", key: "volts", name: "volts", type: { kind: "float", bits: 32 } },
     { id: "f", key: "at", name: "at", type: { kind: "timestamp", encoding: "epoch", resolution: 1, min: 0 } },
+    { id: "g", key: "at_ms", name: "at ms", type: { kind: "timestamp", encoding: "epoch", resolution: 0.001 } },
     { id: "d", key: "big", name: "big", type: { kind: "fixed", scale: 1, min: 0, max: 5e9 } },
     {
       id: "e",
@@ -43,7 +45,7 @@ const sensor: LayoutInput = {
 };
 
 describe("the record's C type", () => {
-  it("holds fixed-point values as raw integers of the width their range needs, 1 s timestamps as int64_t seconds, float32 as float, no double", () => {
+  it("holds fixed-point values as raw integers of the width their range needs, epoch timestamps as int64_t ticks (s, ms), float32 as float, no double", () => {
     const m = cModel(parseLayout(sensor));
     const h = typesHeader(m).content;
     expect(members(h, m.root.typeName)).toEqual([
@@ -51,6 +53,7 @@ describe("the record's C type", () => {
       "uint16_t temp;",
       "float volts;",
       "int64_t at;",
+      "int64_t at_ms;",
       "uint64_t big;",
       "int8_t acc[3];",
     ]);

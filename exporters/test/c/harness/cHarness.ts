@@ -78,7 +78,7 @@ function readScalar(s: CScalar, dst: string, len: string | undefined, out: strin
       else out.push(`${ind}{ uint64_t b = strtoull(t, NULL, 16); memcpy(&${dst}, &b, 8); }`);
       return;
     case "time":
-      if (s.seconds) out.push(`${ind}${dst} = (int64_t)strtoll(t, NULL, 10);`);
+      if (s.ticks) out.push(`${ind}${dst} = (int64_t)strtoll(t, NULL, 10);`);
       else out.push(`${ind}{ uint64_t b = strtoull(t, NULL, 16); memcpy(&${dst}, &b, 8); }`);
       return;
     case "string":
@@ -112,7 +112,7 @@ function printScalar(s: CScalar, v: string, len: string | undefined, out: string
       out.push(s.bits === 32 ? `${ind}put_f32(${v});` : `${ind}put_f64(${v});`);
       return;
     case "time":
-      out.push(s.seconds ? `${ind}printf(" %" PRId64, (int64_t)${v});` : `${ind}put_f64(${v});`);
+      out.push(s.ticks ? `${ind}printf(" %" PRId64, (int64_t)${v});` : `${ind}put_f64(${v});`);
       return;
     case "string":
       out.push(`${ind}printf(" x"); put_hex((const uint8_t *)${v}, strlen(${v}));`);

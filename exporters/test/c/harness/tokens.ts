@@ -35,6 +35,9 @@ function fixedRaw(t: ScalarType, v: number): number {
   return fixedPoint(t).toRaw(v);
 }
 
+/** Epoch seconds as the C record's int64_t ticks, as the codecs turn them into ticks (secondsToTicks). */
+const timeTicks = (decimals: number, v: number) => Math.round(decimals > 0 ? v * 10 ** decimals : v) + 0;
+
 function scalarOut(s: CScalar, t: ScalarType, v: FieldValue): string {
   switch (s.k) {
     case "bool":
@@ -48,7 +51,7 @@ function scalarOut(s: CScalar, t: ScalarType, v: FieldValue): string {
     case "fixed":
       return String(fixedRaw(t, v as number));
     case "time":
-      return s.seconds ? String(Math.round(v as number)) : f64Bits(v as number);
+      return s.ticks ? String(timeTicks(s.ticks.decimals, v as number)) : f64Bits(v as number);
     case "string":
       return `x${hex(utf8.encode(v as string))}`;
     case "bytes":
@@ -72,7 +75,7 @@ function scalarIn(s: CScalar, t: string): FieldValue {
     case "fixed":
       return Number(t);
     case "time":
-      return s.seconds ? Number(t) : bitsF64(t);
+      return s.ticks ? Number(t) : bitsF64(t);
     case "string":
       return utf8d.decode(unhex(t.slice(1)));
     case "bytes":
@@ -106,8 +109,8 @@ export function recordTokens(m: CModel, rec: TypedRecord): string {
 }
 
 /**
- * The record as the C type holds it: fixed-point values as their raws and 1 s epoch timestamps as whole
- * seconds, so a decoded record compares
+ * The record as the C type holds it: fixed-point values as their raws and epoch timestamps as their
+ * integer ticks, so a decoded record compares
  * with what C prints whether the codec clamps the value to min..max (Struct) or not (bit-packed).
  */
 export function asCRecord(m: CModel, rec: TypedRecord): TypedRecord {
@@ -118,9 +121,10 @@ export function asCRecord(m: CModel, rec: TypedRecord): TypedRecord {
       const n = f.node;
       if (v === undefined) continue;
       if (n.k === "group") out[f.field.key] = walk(n.struct, v as TypedRecord);
-      else if (n.s.k === "time" && n.s.seconds)
-        out[f.field.key] = n.k === "array" ? (v as number[]).map((x) => Math.round(x)) : Math.round(v as number);
-      else if (n.s.k !== "fixed") out[f.field.key] = v;
+      else if (n.s.k === "time" && n.s.ticks) {
+        const d = n.s.ticks.decimals;
+        out[f.field.key] = n.k === "array" ? (v as number[]).map((x) => timeTicks(d, x)) : timeTicks(d, v as number);
+      } else if (n.s.k !== "fixed") out[f.field.key] = v;
       else if (n.k === "array") out[f.field.key] = (v as number[]).map((x) => fixedRaw(n.type, x));
       else out[f.field.key] = fixedRaw(n.type, v as number);
     }
