@@ -6,6 +6,7 @@ import { CBody, LOOP } from "./emit.ts";
 import { fixedCType, fixedRangeCheck } from "./fixedC.ts";
 import type { CField, CScalar } from "./model.ts";
 import { cDouble, cInt } from "./names.ts";
+import { storeTicks, timeSeconds, timeTicks } from "./timeC.ts";
 
 const tryc = (call: string) => `SP_TRY(${call});`;
 
@@ -86,7 +87,7 @@ function packScalar(s: ScalarSpec, cs: CScalar, v: string, len: string | undefin
     }
     case "quant": {
       const d = b.local("d", "double d;");
-      b.line(`${d} = ${valueOf(cs, v)};`);
+      b.line(`${d} = ${timeTicks(cs) ? timeSeconds(cs, v) : `(double)${v}`};`);
       b.line(rangeCheck(d, s.qz.lo, s.qz.hi));
       b.line(`${d} = sp_round((${d} - ${cDouble(s.qz.lo)}) / ${cDouble(s.qz.step)});`);
       b.line(`if (${d} < 0.0) ${d} = 0.0;`);
@@ -104,7 +105,7 @@ function packScalar(s: ScalarSpec, cs: CScalar, v: string, len: string | undefin
     }
     case "ieee": {
       const d = b.local("d", "double d;");
-      b.line(`${d} = ${valueOf(cs, v)};`);
+      b.line(`${d} = ${timeTicks(cs) ? timeSeconds(cs, v) : `(double)${v}`};`);
       b.line(rangeCheck(d, s.min, s.max));
       b.line(`if (!isfinite(${d})) return SP_ERR_RANGE;`);
       if (s.bits === 32) {
@@ -159,23 +160,6 @@ function packScalar(s: ScalarSpec, cs: CScalar, v: string, len: string | undefin
   }
 }
 
-const ticksOf = (cs: CScalar) => (cs.k === "time" ? cs.ticks : undefined);
-const isSeconds = (cs: CScalar) => ticksOf(cs) !== undefined;
-
-/** The member as a double of its value: ticks divided by their power of ten (exact: the double nearest the decimal). */
-function valueOf(cs: CScalar, v: string): string {
-  const t = ticksOf(cs);
-  return t && t.decimals > 0 ? `((double)${v} / ${cDouble(10 ** t.decimals)})` : `(double)${v}`;
-}
-
-/** A decoded timestamp into an int64_t ticks member: rounded as the studio rounds, refused beyond int64_t. */
-function storeSeconds(cs: CScalar, v: string, dst: string, b: CBody): void {
-  const pow = 10 ** (ticksOf(cs)?.decimals ?? 0);
-  const x = pow > 1 ? `${v} * ${cDouble(pow)}` : v;
-  b.line(`if (!(${x} > -9.2e18 && ${x} < 9.2e18)) return SP_ERR_RANGE;`);
-  b.line(`${dst} = (int64_t)sp_round(${x});`);
-}
-
 function unpackScalar(s: ScalarSpec, cs: CScalar, dst: string, len: string | undefined, b: CBody): void {
   const u = b.local("u", "uint64_t u;");
   switch (s.k) {
@@ -214,7 +198,7 @@ function unpackScalar(s: ScalarSpec, cs: CScalar, dst: string, len: string | und
         `${v} = ${q.ticks ? `(double)(${cInt(q.loTicks)} + (int64_t)${u} * ${cInt(q.stepTicks)}) / ${cDouble(q.pow)}` : `${cDouble(q.lo)} + (double)${u} * ${cDouble(q.step)}`};`,
       );
       b.line(`if (${v} > ${cDouble(q.hi)}) ${v} = ${cDouble(q.hi)};`);
-      if (isSeconds(cs)) storeSeconds(cs, v, dst, b);
+      if (timeTicks(cs)) storeTicks(cs, v, dst, b);
       else b.line(`${dst} = ${s.float32 ? `(float)${v}` : v};`);
       return;
     }
@@ -240,7 +224,7 @@ function unpackScalar(s: ScalarSpec, cs: CScalar, dst: string, len: string | und
         b.line(`memcpy(&${d}, &${u}, 8);`);
         b.line(`if (!isfinite(${d})) return SP_ERR_VALUE;`);
         b.line(rangeCheck(d, s.min, s.max));
-        if (isSeconds(cs)) storeSeconds(cs, d, dst, b);
+        if (timeTicks(cs)) storeTicks(cs, d, dst, b);
         else b.line(`${dst} = ${cs.k === "float" && cs.bits === 32 ? `(float)${d}` : d};`);
       }
       return;

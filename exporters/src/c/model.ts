@@ -26,8 +26,9 @@ export type CScalar =
   | { k: "float"; bits: 32 | 64 }
   | { k: "fixed"; f: CFixed }
   /**
-   * ticks: an epoch timestamp of 1 s or a decimal resolution (0.1 s, 0.001 s), held as int64_t ticks,
-   * value × 10^decimals (seconds, tenths, milliseconds …); without it, a double of epoch seconds
+   * ticks: an epoch timestamp of 1 s or a decimal resolution (0.1 s, 0.001 s), or a text one whose
+   * format shows seconds (to 6 decimals), held as int64_t ticks, value × 10^decimals (seconds, tenths,
+   * milliseconds …); without it, a double of epoch seconds
    */
   | { k: "time"; textFormat?: string; ticks?: { decimals: number } }
   | { k: "string"; maxLength: number }
@@ -156,17 +157,18 @@ export function cFieldNote(f: CField): string {
       );
       break;
     }
-    case "timestamp":
-      parts.push(
-        t.encoding === "text"
-          ? `epoch seconds, sent as text "${t.textFormat}"`
-          : t.resolution === 1
-            ? "epoch seconds (UTC, since 1970-01-01)"
-            : resolutionDecimals(t.resolution) > 0
-              ? `epoch time in ticks of ${t.resolution} s (UTC, since 1970-01-01)`
-              : `epoch seconds, resolution ${t.resolution} s`,
-      );
+    case "timestamp": {
+      const s = f.node.k === "group" ? undefined : f.node.s;
+      const ticks = s?.k === "time" ? s.ticks : undefined;
+      const unit = !ticks
+        ? "epoch seconds (a double)"
+        : ticks.decimals === 0
+          ? "epoch seconds (UTC, since 1970-01-01)"
+          : `epoch time in ticks of ${10 ** -ticks.decimals} s (UTC, since 1970-01-01)`;
+      parts.push(t.encoding === "text" ? `${unit}, sent as text "${t.textFormat}"` : unit);
+      if (t.encoding !== "text" && !ticks) parts.push(`resolution ${t.resolution} s`);
       break;
+    }
     case "string":
       parts.push(
         `NUL-terminated, at most ${t.maxLength} ${t.charset === "utf8" ? "UTF-8 bytes" : `${t.charset} characters`}${t.fixed ? ", fixed width on the wire" : ""}`,
@@ -244,12 +246,20 @@ function scalar(t: ScalarType, owner: string, sc: Scope, at: string): CScalar {
         return { k: "time", ticks: { decimals } };
       }
       // the C runtime keeps fractions in exact integers up to nanoseconds
-      if (formatResolution(t.textFormat ?? "") < 1e-9)
+      const textRes = formatResolution(t.textFormat ?? "");
+      if (textRes < 1e-9)
         issues.push({
           path: `${at}.textFormat`,
           message: "has more than 9 fractional digits, more than the C exports handle",
         });
-      return { k: "time", textFormat: t.textFormat ?? "" };
+      {
+        // ticks as for epoch timestamps, up to microseconds: 9999-12-31 in nanoseconds is beyond int64_t
+        const decimals = resolutionDecimals(textRes);
+        const ticks = textRes === 1 || (decimals > 0 && decimals <= 6) ? { decimals } : undefined;
+        return ticks
+          ? { k: "time", textFormat: t.textFormat ?? "", ticks }
+          : { k: "time", textFormat: t.textFormat ?? "" };
+      }
     case "string":
       return { k: "string", maxLength: t.maxLength };
     case "bytes":

@@ -8,6 +8,7 @@ import { CBody, LOOP } from "./emit.ts";
 import { fixedRangeCheck } from "./fixedC.ts";
 import type { CField, CModel, CScalar, CStruct } from "./model.ts";
 import { cDouble, cInt, cString } from "./names.ts";
+import { timeSeconds, timeTicks } from "./timeC.ts";
 
 const tryc = (call: string) => `SP_TRY(${call});`;
 
@@ -99,11 +100,12 @@ function convertValue(
       return;
     }
     case "text-time": {
-      const conds = [`!isfinite(${src})`];
-      if (Number.isFinite(v.min)) conds.push(`${src} < ${cDouble(v.min)}`);
-      if (Number.isFinite(v.max)) conds.push(`${src} > ${cDouble(v.max)}`);
-      b.line(`if (${conds.join(" || ")}) return SP_ERR_RANGE;`);
-      b.line(tryc(`sp_time_write(${cString(v.format)}, ${src}, (uint8_t *)${dst})`));
+      const secs = timeSeconds(cs, src);
+      const conds = timeTicks(cs) ? [] : [`!isfinite(${src})`];
+      if (Number.isFinite(v.min)) conds.push(`${secs} < ${cDouble(v.min)}`);
+      if (Number.isFinite(v.max)) conds.push(`${secs} > ${cDouble(v.max)}`);
+      if (conds.length) b.line(`if (${conds.join(" || ")}) return SP_ERR_RANGE;`);
+      b.line(tryc(`sp_time_write(${cString(v.format)}, ${secs}, (uint8_t *)${dst})`));
       b.line(`${dst}[${compileTextTime(v.format).length}] = '\\0';`);
       return;
     }

@@ -38,7 +38,8 @@ your program. Every \`pack_*\` / \`unpack_*\` returns the message length in byte
 | float 32 / 64 | \`float\` / \`double\` |
 | fixed-point | its raw integer, round((value - offset) / scale), in the narrowest \`intN_t\` / \`uintN_t\` that holds the raw range; \`<F>_RAW(value)\` and \`<F>_VALUE(raw)\` in \`<msg>.h\` convert |
 | timestamp, epoch, 1 s or 0.1 / 0.01 / 0.001 ... s resolution | \`int64_t\` ticks of the resolution since 1970-01-01 UTC (seconds, tenths, milliseconds ...) |
-| other timestamps | \`double\` epoch seconds; text timestamps are formatted by the packer |
+| text timestamps whose format shows seconds | \`int64_t\` ticks of the format's resolution (tenths for "ss.s"); the packer formats them |
+| other timestamps | \`double\` epoch seconds |
 | string | \`char[maxLength + 1]\`, NUL-terminated UTF-8 |
 | bytes | \`uint8_t[maxLength]\` and \`uint16_t <name>_len\` (no length when fixed) |
 | array | \`element[maxCount]\` and \`uint16_t <name>_count\` (no count when fixed) |

@@ -15,6 +15,7 @@ import { CBody, LOOP } from "./emit.ts";
 import { fixedCType, fixedRangeCheck, SAFE } from "./fixedC.ts";
 import type { CField, CNode, CScalar, CStruct } from "./model.ts";
 import { cDouble, cInt, cString } from "./names.ts";
+import { storeTicks, timeSeconds, timeTicks } from "./timeC.ts";
 
 interface Ctx {
   b: CBody;
@@ -120,7 +121,7 @@ function packText(
     b.line(`${p} = ${v};`);
   } else {
     const t = b.local("tbuf", `uint8_t tbuf[${c.timeBuf}];`);
-    b.line(tryc(`sp_time_write(${cString(s.k === "time" ? (s.textFormat ?? "") : "")}, ${v}, ${t})`));
+    b.line(tryc(`sp_time_write(${cString(s.k === "time" ? (s.textFormat ?? "") : "")}, ${timeSeconds(s, v)}, ${t})`));
     b.line(`${cnt} = ${n.maxLength};`);
     b.line(`${p} = ${t};`);
   }
@@ -250,7 +251,12 @@ function unpackText(
       if (len) b.line(`${len} = (uint16_t)${cnt};`);
     } else {
       b.line(`if (${cnt} != ${n.maxLength}) return SP_ERR_VALUE;`);
-      b.line(tryc(`sp_time_read(${cString(s.k === "time" ? (s.textFormat ?? "") : "")}, ${p}, &${dst})`));
+      const fmt = cString(s.k === "time" ? (s.textFormat ?? "") : "");
+      if (timeTicks(s)) {
+        const secs = b.local("secs", "double secs;");
+        b.line(tryc(`sp_time_read(${fmt}, ${p}, &${secs})`));
+        storeTicks(s, secs, dst, b);
+      } else b.line(tryc(`sp_time_read(${fmt}, ${p}, &${dst})`));
     }
   };
   if (n.mode === "fixed") {

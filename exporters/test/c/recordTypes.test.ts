@@ -5,7 +5,7 @@
 // are not 1 s or a power of ten below it. The macros that convert
 // round exactly like the studio and need no libm.
 import { afterAll, describe, expect, it } from "vitest";
-import { kineisTrackerPreset, type LayoutInput, parseLayout } from "#codecs";
+import { kineisTrackerPreset, type LayoutInput, paperPreset, parseLayout } from "#codecs";
 import { fixedPoint } from "#codecs/plans";
 import { gccAsync, run, STRICT, Workdir } from "./harness/build.ts";
 import { cModel } from "../../src/c/model.ts";
@@ -45,6 +45,13 @@ const sensor: LayoutInput = {
 };
 
 describe("the record's C type", () => {
+  it("the paper's text timestamp (DDMMYY hhmmss.s) is int64_t tenths of a second", () => {
+    const m = cModel(parseLayout(paperPreset));
+    const h = typesHeader(m).content;
+    expect(members(h, m.root.typeName)).toContain("int64_t time;");
+    expect(h).toContain('epoch time in ticks of 0.1 s (UTC, since 1970-01-01), sent as text "DDMMYY hhmmss.s"');
+  });
+
   it("holds fixed-point values as raw integers of the width their range needs, epoch timestamps as int64_t ticks (s, ms), float32 as float, no double", () => {
     const m = cModel(parseLayout(sensor));
     const h = typesHeader(m).content;
