@@ -1,8 +1,8 @@
 // The Export page end to end: the real browser-mode host and the built UI in headless Chromium. Opens
 // the paper preset, previews the .proto and the SBE XML, downloads the zip (checked with Python's
-// zipfile against the registry's own output), and compares two saved versions on the evolution tab.
+// zipfile against the registry's own output) and one previewed file on its own, and compares two saved versions on the evolution tab.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -82,6 +82,22 @@ describe("Export page (browser mode)", SCENARIO, () => {
       Object.fromEntries(want.files.map((f) => [`maritime-container-kumar-et-al-2026-exports/${f.path}`, f.content])),
     );
     await page.waitForSelector(tid("export-flash"));
+
+    // one file on its own: the previewed header, named without a folder, byte for byte
+    await page.click(tid("export-file-container_data_struct.h"));
+    await page.waitForSelector('[data-testid="preview-code"][data-path="container_data_struct.h"]');
+    const [single] = await Promise.all([
+      page.waitForEvent("download", { timeout: 60_000 }),
+      page.click(tid("download-file")),
+    ]);
+    expect(single.suggestedFilename()).toBe("container_data_struct.h");
+    const header = path.join(tmp, "single.h");
+    await single.saveAs(header);
+    expect(readFileSync(header, "utf8")).toBe(want.files.find((f) => f.path === "container_data_struct.h")!.content);
+    await screenshot(page, "21b-export-download-this-file");
+    await page.setViewportSize({ width: 1024, height: 768 });
+    await screenshot(page, "21c-export-download-this-file-1024");
+    await page.setViewportSize({ width: 1440, height: 900 });
 
     // nothing chosen: an empty state instead of a blank page; options follow the choice
     await page.getByRole("button", { name: "None", exact: true }).click();

@@ -42,7 +42,7 @@ export function generateCBitpacked(layout: Layout, dir = ""): ExportFile[] {
         "",
       ],
       [
-        "/* DCCL-style bit packing (docs/design/bitpacked-mapping.md): every value quantised to its range",
+        "/* DCCL-style bit packing (satpayload_c.md): every value quantised to its range",
         " * and precision, written most significant bit first with no byte alignment, the last byte zero",
         " * padded. Lossy: unpack returns values on the quantisation grid (within half a step).",
         " * Both return the message length in bytes, or a negative sp_status (satpayload_rt.h):",

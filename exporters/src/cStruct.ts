@@ -59,7 +59,7 @@ function structFiles(layout: Layout, dir: string): { files: ExportFile[]; m: CMo
       ],
       [
         "/* The record as Python's struct.pack writes it: " + order + ", no padding between fields,",
-        ` * ${plan.bitmapBytes ? `a ${plan.bitmapBytes}-byte presence bitmap first, ` : ""}${plan.hasAppended ? "strings' bytes appended after the fixed part" : "every value in place"} (docs/design/struct-mapping.md).`,
+        ` * ${plan.bitmapBytes ? `a ${plan.bitmapBytes}-byte presence bitmap first, ` : ""}${plan.hasAppended ? "strings' bytes appended after the fixed part" : "every value in place"} (satpayload_c.md).`,
         ...STATUS_DOC,
         " */",
         `int ${n.pack}(const ${m.root.typeName} *in, uint8_t *out, size_t cap);`,

@@ -2,6 +2,7 @@
 // generator over the layout; runExports gathers their files and reports layouts an export cannot express.
 import { type IssueAt, type Layout, LayoutError } from "#codecs";
 import { cBitpackedExporter } from "./cBitpacked.ts";
+import { cSingleHeaderExporter } from "./cSingleHeader.ts";
 import { cStructExporter, cStructZlibExporter } from "./cStruct.ts";
 import { decoderConfigExporter } from "./decoderConfig.ts";
 import { firmwareExporter } from "./firmware.ts";
@@ -31,6 +32,7 @@ export const EXPORTERS: readonly Exporter[] = checkOptionNames([
   cStructExporter,
   cStructZlibExporter,
   cBitpackedExporter,
+  cSingleHeaderExporter,
   firmwareExporter,
   sbeXmlExporter,
   kaitaiExporter,

@@ -1,6 +1,7 @@
 // satpayload_rt.{h,c}: the layout-independent part of the generated C packers (byte and bit I/O,
 // JavaScript's rounding, strict UTF-8, text timestamps). Plain C99, no allocation, no libc beyond
-// string.h and math.h. Kept as TypeScript strings so codecs/ can embed it in Node, Vite and vitest.
+// string.h, and no libm: floor and fmod are done exactly with integer and Sterbenz-exact steps, so
+// firmware links without -lm (exporters/test/c/noLibm.test.ts links it so). Kept as TypeScript strings so codecs/ can embed it in Node, Vite and vitest.
 // `@POW10_NEG@` is filled by exporters/src/c/runtime.ts with the exact doubles JavaScript
 // computes for 10 ** -n (they are not always the nearest doubles to 1e-n).
 
@@ -43,6 +44,8 @@ typedef enum {
 /* A short English name of a status ("truncated input"), for logs. */
 const char *sp_strerror(int status);
 
+/* floor(x) without libm, exact for every double (NaN and infinities pass through). */
+double sp_floor(double x);
 /* JavaScript's Math.round (halves go up), so C quantises exactly like the studio. */
 double sp_round(double x);
 size_t sp_strnlen(const char *s, size_t max);
@@ -131,7 +134,6 @@ export const RUNTIME_C = String.raw`/* satpayload_rt.c - runtime of the C packer
  * Generated file: regenerate it from the studio instead of editing it. */
 #include "satpayload_rt.h"
 
-#include <math.h>
 #include <string.h>
 
 const char *sp_strerror(int status) {
@@ -150,9 +152,17 @@ const char *sp_strerror(int status) {
   }
 }
 
+double sp_floor(double x) {
+  double t;
+  /* from 2^52 up every double is a whole number; NaN fails both tests and comes back as it is */
+  if (x == 0.0 || !(x > -4503599627370496.0 && x < 4503599627370496.0)) return x;
+  t = (double)(int64_t)x; /* truncation towards zero, exact in this range */
+  return t > x ? t - 1.0 : t;
+}
+
 double sp_round(double x) {
   /* x - floor(x) is exact, so this is Math.round without the floor(x + 0.5) double rounding */
-  double f = floor(x);
+  double f = sp_floor(x);
   return (x - f >= 0.5) ? f + 1.0 : f;
 }
 
@@ -478,6 +488,18 @@ static int64_t days_in_month(int64_t y, int64_t m) {
   return (m == 4 || m == 6 || m == 9 || m == 11) ? 30 : 31;
 }
 
+/* fmod(fmod(x, p) + p, p) for a whole-number double x and a power of ten p <= 1e9, exactly and
+ * without libm: subtracting p * 2^k from a value below twice it is exact (Sterbenz), as in fmod. */
+static double mod_whole(double x, double p) {
+  double a = x < 0.0 ? -x : x, m = p;
+  while (m <= a / 2.0) m *= 2.0;
+  while (m >= p) {
+    if (a >= m) a -= m;
+    m /= 2.0;
+  }
+  return (x < 0.0 && a != 0.0) ? p - a : a;
+}
+
 int sp_time_write(const char *fmt, double epoch, uint8_t *out) {
   unsigned fw = frac_width(fmt);
   double res, ticks, whole, sub = 0.0;
@@ -488,7 +510,7 @@ int sp_time_write(const char *fmt, double epoch, uint8_t *out) {
   if (fw > SP_MAX_FRAC) return SP_ERR_RANGE;
   res = fw ? SP_POW10_NEG[fw] : 1.0;
   ticks = sp_round(epoch / res);
-  whole = floor(ticks * res + 1e-9);
+  whole = sp_floor(ticks * res + 1e-9);
   if (!(whole >= SP_FIRST_SECOND && whole <= SP_LAST_SECOND)) return SP_ERR_RANGE;
   w = (int64_t)whole;
   days = fdiv(w, 86400);
@@ -506,10 +528,11 @@ int sp_time_write(const char *fmt, double epoch, uint8_t *out) {
   D = doy - (153 * mp + 2) / 5 + 1;
   M = mp < 10 ? mp + 3 : mp - 9;
   Y = yoe + era * 400 + (M <= 2 ? 1 : 0);
-  if (fw) sub = fmod(fmod(ticks, SP_POW10[fw]) + SP_POW10[fw], SP_POW10[fw]);
+  if (fw) sub = mod_whole(ticks, SP_POW10[fw]);
   tok_start(&t, fmt);
   while (tok_next(&t) != T_END) {
     double v = 0.0;
+    uint64_t digits;
     unsigned k;
     switch (t.kind) {
       case T_LIT:
@@ -523,12 +546,14 @@ int sp_time_write(const char *fmt, double epoch, uint8_t *out) {
       case T_SS: v = (double)s; break;
       default:
         if (t.width > SP_MAX_FRAC) return SP_ERR_RANGE;
-        v = t.width == fw ? sub : floor((sub / SP_POW10[fw]) * SP_POW10[t.width]);
+        v = t.width == fw ? sub : sp_floor((sub / SP_POW10[fw]) * SP_POW10[t.width]);
         break;
     }
+    /* every v here is a whole number from 0 to 10^9: integer digits are exact */
+    digits = (uint64_t)v;
     for (k = t.width; k-- > 0;) {
-      out[p + k] = (uint8_t)('0' + (int)fmod(v, 10.0));
-      v = floor(v / 10.0);
+      out[p + k] = (uint8_t)('0' + (int)(digits % 10u));
+      digits /= 10u;
     }
     p += t.width;
   }

@@ -3,9 +3,10 @@
 // plan and charsets.ts the TypeScript codec runs on; this file only spells them in C.
 import type { Alphabet, FieldSpec, ScalarSpec } from "#codecs/plans";
 import { CBody, LOOP } from "./emit.ts";
-import { fixedFromRaw } from "./fixedC.ts";
+import { fixedCType, fixedRangeCheck } from "./fixedC.ts";
 import type { CField, CScalar } from "./model.ts";
 import { cDouble, cInt } from "./names.ts";
+import { storeTicks, timeSeconds, timeTicks } from "./timeC.ts";
 
 const tryc = (call: string) => `SP_TRY(${call});`;
 
@@ -86,7 +87,7 @@ function packScalar(s: ScalarSpec, cs: CScalar, v: string, len: string | undefin
     }
     case "quant": {
       const d = b.local("d", "double d;");
-      b.line(`${d} = (double)${v};`);
+      b.line(`${d} = ${timeTicks(cs) ? timeSeconds(cs, v) : `(double)${v}`};`);
       b.line(rangeCheck(d, s.qz.lo, s.qz.hi));
       b.line(`${d} = sp_round((${d} - ${cDouble(s.qz.lo)}) / ${cDouble(s.qz.step)});`);
       b.line(`if (${d} < 0.0) ${d} = 0.0;`);
@@ -95,18 +96,16 @@ function packScalar(s: ScalarSpec, cs: CScalar, v: string, len: string | undefin
       return;
     }
     case "fixed": {
-      const d = b.local("d", "double d;");
-      b.line(`${d} = ${v};`);
-      b.line(rangeCheck(d, s.min, s.max));
-      b.line(`${d} = sp_round((${d} - ${cDouble(s.offset)}) / ${cDouble(s.scale)}) - ${cDouble(s.rawLo)};`);
-      b.line(`if (${d} < 0.0) ${d} = 0.0;`);
-      b.line(`if (${d} > ${cDouble(s.span)}) ${d} = ${cDouble(s.span)};`);
-      b.line(tryc(`sp_bw_put(w, (uint64_t)${d}, ${s.bits})`));
+      // the member is the raw integer: checked against the raw range, sent as its offset from rawLo
+      if (cs.k !== "fixed") throw new Error("unreachable");
+      const check = fixedRangeCheck(cs.f, v);
+      if (check) b.line(check);
+      b.line(tryc(`sp_bw_put(w, ${offsetOf(v, BigInt(s.rawLo), cs.f.signed)}, ${s.bits})`));
       return;
     }
     case "ieee": {
       const d = b.local("d", "double d;");
-      b.line(`${d} = (double)${v};`);
+      b.line(`${d} = ${timeTicks(cs) ? timeSeconds(cs, v) : `(double)${v}`};`);
       b.line(rangeCheck(d, s.min, s.max));
       b.line(`if (!isfinite(${d})) return SP_ERR_RANGE;`);
       if (s.bits === 32) {
@@ -199,15 +198,15 @@ function unpackScalar(s: ScalarSpec, cs: CScalar, dst: string, len: string | und
         `${v} = ${q.ticks ? `(double)(${cInt(q.loTicks)} + (int64_t)${u} * ${cInt(q.stepTicks)}) / ${cDouble(q.pow)}` : `${cDouble(q.lo)} + (double)${u} * ${cDouble(q.step)}`};`,
       );
       b.line(`if (${v} > ${cDouble(q.hi)}) ${v} = ${cDouble(q.hi)};`);
-      b.line(`${dst} = ${s.float32 ? `(float)${v}` : v};`);
+      if (timeTicks(cs)) storeTicks(cs, v, dst, b);
+      else b.line(`${dst} = ${s.float32 ? `(float)${v}` : v};`);
       return;
     }
     case "fixed": {
+      if (cs.k !== "fixed") throw new Error("unreachable");
       b.line(tryc(`sp_br_get(r, ${s.bits}, &${u})`));
       b.line(`if (${u} > ${cInt(s.span, true)}) return SP_ERR_RANGE;`);
-      const raw = b.local("raw", "int64_t raw;");
-      b.line(`${raw} = ${cInt(s.rawLo)} + (int64_t)${u};`);
-      b.line(`${dst} = ${fixedFromRaw(s, raw, b)};`);
+      b.line(`${dst} = (${fixedCType(cs.f)})(${cInt(s.rawLo)} + (int64_t)${u});`);
       return;
     }
     case "ieee": {
@@ -225,7 +224,8 @@ function unpackScalar(s: ScalarSpec, cs: CScalar, dst: string, len: string | und
         b.line(`memcpy(&${d}, &${u}, 8);`);
         b.line(`if (!isfinite(${d})) return SP_ERR_VALUE;`);
         b.line(rangeCheck(d, s.min, s.max));
-        b.line(`${dst} = ${cs.k === "float" && cs.bits === 32 ? `(float)${d}` : d};`);
+        if (timeTicks(cs)) storeTicks(cs, d, dst, b);
+        else b.line(`${dst} = ${cs.k === "float" && cs.bits === 32 ? `(float)${d}` : d};`);
       }
       return;
     }

@@ -1,19 +1,24 @@
-// Fixed-point raw → value in C, exactly as layout/fixedPoint.ts's fromRaw computes it (same ticks).
-import type { ScalarType } from "#codecs";
-import { fixedTicks } from "#codecs/plans";
-import type { CBody } from "./emit.ts";
-import { cDouble } from "./names.ts";
+// Fixed-point in C. The record holds the raw integer (model.ts), so the packers only range-check it
+// and never scale: no floating point, no rounding, the same raw in every format.
+import type { CFixed } from "./model.ts";
+import { cInt } from "./names.ts";
 
 export const SAFE = "9007199254740991.0";
 
-type FixedType = Pick<Extract<ScalarType, { kind: "fixed" }>, "scale" | "offset">;
+/** The C integer type of a fixed-point member. */
+export const fixedCType = (f: CFixed) => `${f.signed ? "" : "u"}int${f.bits}_t`;
 
-/** C expression of fromRaw(raw) for a fixed-point type: the double nearest the decimal when it can be. */
-export function fixedFromRaw(t: FixedType, raw: string, b: CBody): string {
-  const c = fixedTicks(t);
-  const plain = `(double)${raw} * ${cDouble(t.scale)} + ${cDouble(t.offset)}`;
-  if (!c.exact) return plain;
-  const ticks = b.local("ticks", "double ticks;");
-  b.line(`${ticks} = (double)${raw} * ${cDouble(c.scaleTicks)} + ${cDouble(c.offsetTicks)};`);
-  return `((${ticks} >= -${SAFE} && ${ticks} <= ${SAFE} && ${ticks} == floor(${ticks})) ? ${ticks} / ${cDouble(c.pow)} : ${plain})`;
+/**
+ * `if (raw outside rawMin..rawMax) return SP_ERR_RANGE;` for the member `v`, testing only the bounds
+ * narrower than its C type (-Wtype-limits rejects a test that cannot fail); none when both are wider.
+ */
+export function fixedRangeCheck(f: CFixed, v: string): string | undefined {
+  const B = BigInt(f.bits);
+  const [tlo, thi] = f.signed ? [-(1n << (B - 1n)), (1n << (B - 1n)) - 1n] : [0n, (1n << B) - 1n];
+  const lo = BigInt(f.rawMin);
+  const hi = BigInt(f.rawMax);
+  const conds: string[] = [];
+  if (lo > tlo) conds.push(`${v} < ${cInt(lo, !f.signed)}`);
+  if (hi < thi) conds.push(`${v} > ${cInt(hi, !f.signed)}`);
+  return conds.length ? `if (${conds.join(" || ")}) return SP_ERR_RANGE;` : undefined;
 }

@@ -2,13 +2,16 @@
 // read and fill, so firmware can switch formats without touching the code that sets the values.
 //
 //   bool → bool · enum → a C enum of the layout's values · int → (u)intN_t · float → float / double
-//   fixed-point → double (the value in its unit; the packers scale it) · timestamp → double epoch
+//   fixed-point → its raw integer, (u)intN_t of the width the raw range needs (the Struct slot's), with
+//   <FIELD>_SCALE / _OFFSET macros: firmware keeps sensor values in integers and needs no
+//   floating point to send them · epoch timestamp of 1 s or decimal resolution → int64_t ticks
+//   (seconds, milliseconds …) · other timestamps → double epoch
 //   seconds (text timestamps are formatted by the packer) · string → char[maxLength + 1], NUL
 //   terminated · bytes → uint8_t[maxLength] + uint16_t <name>_len (none when fixed) · array →
 //   element[maxCount] + uint16_t <name>_count (none when fixed) · group → a nested struct ·
 //   optional → bool has_<name>
 import { type Field, type IssueAt, type Layout, LayoutError, type ScalarType } from "#codecs";
-import { formatResolution } from "#codecs/plans";
+import { fixedPoint, formatResolution, resolutionDecimals } from "#codecs/plans";
 import { cComment, cMember, CScope, cSnake, cUpper } from "./names.ts";
 
 export interface CEnum {
@@ -21,10 +24,29 @@ export type CScalar =
   | { k: "enum"; e: CEnum }
   | { k: "int"; bits: 8 | 16 | 32 | 64; signed: boolean }
   | { k: "float"; bits: 32 | 64 }
-  | { k: "fixed" }
-  | { k: "time"; textFormat?: string }
+  | { k: "fixed"; f: CFixed }
+  /**
+   * ticks: an epoch timestamp of 1 s or a decimal resolution (0.1 s, 0.001 s), or a text one whose
+   * format shows seconds (to 6 decimals), held as int64_t ticks, value × 10^decimals (seconds, tenths,
+   * milliseconds …); without it, a double of epoch seconds
+   */
+  | { k: "time"; textFormat?: string; ticks?: { decimals: number } }
   | { k: "string"; maxLength: number }
   | { k: "bytes"; maxLength: number; fixed: boolean };
+
+/** A fixed-point member: raw = round((value − offset) / scale) in the C integer type its raw range needs. */
+export interface CFixed {
+  /** upper-case prefix of its macros (<macro>_SCALE, _OFFSET, _RAW_MIN, _RAW_MAX, _RAW(v), _VALUE(raw)) */
+  macro: string;
+  bits: 8 | 16 | 32 | 64;
+  signed: boolean;
+  scale: number;
+  offset: number;
+  min: number;
+  max: number;
+  rawMin: number;
+  rawMax: number;
+}
 
 export type CNode =
   | { k: "scalar"; s: CScalar; type: ScalarType }
@@ -61,6 +83,8 @@ export interface CModel {
   /** every struct, nested ones before the structs that hold them */
   structs: CStruct[];
   enums: CEnum[];
+  /** every fixed-point member, in layout order (their macros go into <msg>.h) */
+  fixeds: CFixed[];
   layout: Layout;
 }
 
@@ -78,8 +102,9 @@ export function cElementType(s: CScalar): string {
     case "float":
       return s.bits === 32 ? "float" : "double";
     case "fixed":
+      return INT_TYPE(s.f.bits, s.f.signed);
     case "time":
-      return "double";
+      return s.ticks ? "int64_t" : "double";
     case "string":
       return "char";
     case "bytes":
@@ -125,16 +150,25 @@ export function cFieldNote(f: CField): string {
       if (t.min !== undefined || t.max !== undefined) parts.push(`range ${t.min ?? "-inf"}..${t.max ?? "inf"}`);
       if (t.kind === "float" && t.precision !== undefined) parts.push(`precision ${t.precision}`);
       break;
-    case "fixed":
-      parts.push(`fixed-point, step ${t.scale}, range ${t.min}..${t.max}`);
-      break;
-    case "timestamp":
+    case "fixed": {
+      const c = f.node.k !== "group" && f.node.s.k === "fixed" ? f.node.s.f : undefined;
       parts.push(
-        t.encoding === "text"
-          ? `epoch seconds, sent as text "${t.textFormat}"`
-          : `epoch seconds, resolution ${t.resolution} s`,
+        `fixed-point: raw = round((value - ${t.offset}) / ${t.scale}), value range ${t.min}..${t.max}${c ? `, raw ${c.rawMin}..${c.rawMax} (${c.macro}_RAW(value), ${c.macro}_VALUE(raw))` : ""}`,
       );
       break;
+    }
+    case "timestamp": {
+      const s = f.node.k === "group" ? undefined : f.node.s;
+      const ticks = s?.k === "time" ? s.ticks : undefined;
+      const unit = !ticks
+        ? "epoch seconds (a double)"
+        : ticks.decimals === 0
+          ? "epoch seconds (UTC, since 1970-01-01)"
+          : `epoch time in ticks of ${10 ** -ticks.decimals} s (UTC, since 1970-01-01)`;
+      parts.push(t.encoding === "text" ? `${unit}, sent as text "${t.textFormat}"` : unit);
+      if (t.encoding !== "text" && !ticks) parts.push(`resolution ${t.resolution} s`);
+      break;
+    }
     case "string":
       parts.push(
         `NUL-terminated, at most ${t.maxLength} ${t.charset === "utf8" ? "UTF-8 bytes" : `${t.charset} characters`}${t.fixed ? ", fixed width on the wire" : ""}`,
@@ -150,7 +184,25 @@ export function cFieldNote(f: CField): string {
   return cComment(parts.join("; "));
 }
 
-function scalar(t: ScalarType, owner: string, file: CScope, enums: CEnum[], at: string, issues: IssueAt[]): CScalar {
+/** The narrowest C integer holding lo..hi: unsigned when lo ≥ 0 (the Struct codec picks its slot alike). */
+function rawWidth(lo: number, hi: number): { bits: 8 | 16 | 32 | 64; signed: boolean } {
+  const signed = lo < 0;
+  for (const bits of [8, 16, 32] as const) {
+    const [min, max] = signed ? [-(2 ** (bits - 1)), 2 ** (bits - 1) - 1] : [0, 2 ** bits - 1];
+    if (lo >= min && hi <= max) return { bits, signed };
+  }
+  return { bits: 64, signed };
+}
+
+interface Scope {
+  file: CScope;
+  enums: CEnum[];
+  fixeds: CFixed[];
+  issues: IssueAt[];
+}
+
+function scalar(t: ScalarType, owner: string, sc: Scope, at: string): CScalar {
+  const { file, enums, issues } = sc;
   switch (t.kind) {
     case "bool":
       return { k: "bool" };
@@ -170,17 +222,44 @@ function scalar(t: ScalarType, owner: string, file: CScope, enums: CEnum[], at: 
       return { k: "int", bits: t.bits, signed: t.signed };
     case "float":
       return { k: "float", bits: t.bits };
-    case "fixed":
-      return { k: "fixed" };
+    case "fixed": {
+      const fp = fixedPoint(t);
+      const f: CFixed = {
+        macro: file.unique(cUpper(owner), at),
+        ...rawWidth(fp.rawMin, fp.rawMax),
+        scale: t.scale,
+        offset: t.offset,
+        min: t.min,
+        max: t.max,
+        rawMin: fp.rawMin,
+        rawMax: fp.rawMax,
+      };
+      sc.fixeds.push(f);
+      return { k: "fixed", f };
+    }
     case "timestamp":
-      if (t.encoding !== "text") return { k: "time" };
+      if (t.encoding !== "text") {
+        // integer ticks of the resolution: int64_t, since some format takes every value of the range
+        // (Protobuf a negative one where Struct's 4-byte slot refuses it), which a uint32_t could not hold
+        const decimals = resolutionDecimals(t.resolution);
+        if (t.resolution !== 1 && decimals === 0) return { k: "time" };
+        return { k: "time", ticks: { decimals } };
+      }
       // the C runtime keeps fractions in exact integers up to nanoseconds
-      if (formatResolution(t.textFormat ?? "") < 1e-9)
+      const textRes = formatResolution(t.textFormat ?? "");
+      if (textRes < 1e-9)
         issues.push({
           path: `${at}.textFormat`,
           message: "has more than 9 fractional digits, more than the C exports handle",
         });
-      return { k: "time", textFormat: t.textFormat ?? "" };
+      {
+        // ticks as for epoch timestamps, up to microseconds: 9999-12-31 in nanoseconds is beyond int64_t
+        const decimals = resolutionDecimals(textRes);
+        const ticks = textRes === 1 || (decimals > 0 && decimals <= 6) ? { decimals } : undefined;
+        return ticks
+          ? { k: "time", textFormat: t.textFormat ?? "", ticks }
+          : { k: "time", textFormat: t.textFormat ?? "" };
+      }
     case "string":
       return { k: "string", maxLength: t.maxLength };
     case "bytes":
@@ -199,7 +278,9 @@ export function cModel(layout: Layout): CModel {
   const file = new CScope();
   file.claim(`${prefix}_t`, "message");
   const enums: CEnum[] = [];
+  const fixeds: CFixed[] = [];
   const structs: CStruct[] = [];
+  const sc: Scope = { file, enums, fixeds, issues };
 
   function build(fields: Field[], typeName: string, name: string, keyPrefix: string, at: string): CStruct {
     const scope = new CScope();
@@ -222,12 +303,12 @@ export function cModel(layout: Layout): CModel {
       } else if (t.kind === "array")
         node = {
           k: "array",
-          s: scalar(t.of, owner, file, enums, `${where}.type.of`, issues),
+          s: scalar(t.of, owner, sc, `${where}.type.of`),
           type: t.of,
           maxCount: t.maxCount,
           fixed: t.fixed,
         };
-      else node = { k: "scalar", s: scalar(t, owner, file, enums, `${where}.type`, issues), type: t };
+      else node = { k: "scalar", s: scalar(t, owner, sc, `${where}.type`), type: t };
       const cf: CField = { field: f, member, keyPath, optional: f.presence === "optional", node };
       claim(member, i);
       if (cf.optional) claim((cf.has = `has_${member}`), i);
@@ -243,5 +324,5 @@ export function cModel(layout: Layout): CModel {
 
   const root = build(layout.fields, `${prefix}_t`, prefix, "", "fields");
   if (issues.length) throw new LayoutError(issues);
-  return { prefix, upper: cUpper(prefix), root, structs, enums, layout };
+  return { prefix, upper: cUpper(prefix), root, structs, enums, fixeds, layout };
 }

@@ -5,8 +5,10 @@
 import type { Layout } from "#codecs";
 import { compileTextTime, type ProtoField, type ProtoMessage, protoModel } from "#codecs/plans";
 import { CBody, LOOP } from "./emit.ts";
-import type { CField, CModel, CStruct } from "./model.ts";
+import { fixedRangeCheck } from "./fixedC.ts";
+import type { CField, CModel, CScalar, CStruct } from "./model.ts";
 import { cDouble, cInt, cString } from "./names.ts";
+import { timeSeconds, timeTicks } from "./timeC.ts";
 
 const tryc = (call: string) => `SP_TRY(${call});`;
 
@@ -36,6 +38,7 @@ function checkInt(v: string, lo: bigint, hi: bigint, bits: number, signed: boole
 
 function convertValue(
   pf: ProtoField,
+  cs: CScalar,
   path: string[],
   src: string,
   len: string | undefined,
@@ -63,13 +66,27 @@ function convertValue(
       b.line(`${dst} = ${src};`);
       return;
     case "fixed": {
-      const r = b.local("r", "double r;");
-      b.line(`if (!isfinite(${src}) || ${src} < ${cDouble(v.min)} || ${src} > ${cDouble(v.max)}) return SP_ERR_RANGE;`);
-      b.line(`${r} = sp_round((${src} - ${cDouble(v.offset)}) / ${cDouble(v.scale)});`);
-      b.line(`${dst} = ${v.rawMin < 0 ? "(int64_t)" : "(uint64_t)"}${r};`);
+      // the record holds the raw integer the protobuf field carries: only its range is checked
+      if (cs.k !== "fixed") throw new Error("unreachable");
+      const check = fixedRangeCheck(cs.f, src);
+      if (check) b.line(check);
+      b.line(`${dst} = ${src};`);
       return;
     }
     case "epoch": {
+      if (cs.k === "time" && cs.ticks) {
+        // both derive the decimals from the resolution (resolutionDecimals)
+        if (cs.ticks.decimals !== v.decimals) throw new Error("unreachable: ticks of another resolution");
+        // int64_t ticks are the raw the protobuf field carries: only ranges are checked
+        const d = cs.ticks.decimals > 0 ? `((double)${src} / ${cDouble(10 ** cs.ticks.decimals)})` : `(double)${src}`;
+        const conds: string[] = [];
+        if (Number.isFinite(v.min)) conds.push(`${d} < ${cDouble(v.min)}`);
+        if (Number.isFinite(v.max)) conds.push(`${d} > ${cDouble(v.max)}`);
+        conds.push(`(double)${src} < ${cDouble(v.rawMin)}`, `(double)${src} > ${cDouble(v.rawMax)}`);
+        b.line(`if (${conds.join(" || ")}) return SP_ERR_RANGE;`);
+        b.line(`${dst} = ${src};`);
+        return;
+      }
       const r = b.local("r", "double r;");
       const conds = [`!isfinite(${src})`];
       if (Number.isFinite(v.min)) conds.push(`${src} < ${cDouble(v.min)}`);
@@ -83,11 +100,12 @@ function convertValue(
       return;
     }
     case "text-time": {
-      const conds = [`!isfinite(${src})`];
-      if (Number.isFinite(v.min)) conds.push(`${src} < ${cDouble(v.min)}`);
-      if (Number.isFinite(v.max)) conds.push(`${src} > ${cDouble(v.max)}`);
-      b.line(`if (${conds.join(" || ")}) return SP_ERR_RANGE;`);
-      b.line(tryc(`sp_time_write(${cString(v.format)}, ${src}, (uint8_t *)${dst})`));
+      const secs = timeSeconds(cs, src);
+      const conds = timeTicks(cs) ? [] : [`!isfinite(${src})`];
+      if (Number.isFinite(v.min)) conds.push(`${secs} < ${cDouble(v.min)}`);
+      if (Number.isFinite(v.max)) conds.push(`${secs} > ${cDouble(v.max)}`);
+      if (conds.length) b.line(`if (${conds.join(" || ")}) return SP_ERR_RANGE;`);
+      b.line(tryc(`sp_time_write(${cString(v.format)}, ${secs}, (uint8_t *)${dst})`));
       b.line(`${dst}[${compileTextTime(v.format).length}] = '\\0';`);
       return;
     }
@@ -111,6 +129,11 @@ function convertValue(
       return;
     }
   }
+}
+
+function scalarOf(cf: CField): CScalar {
+  if (cf.node.k === "group") throw new Error("unreachable");
+  return cf.node.s;
 }
 
 /** `path`: the package, then the message names from the root down to `pm`. */
@@ -140,7 +163,7 @@ function convertMessage(
     if (pf.element && n.k === "array") {
       const el = `${src}[${pf.element.index}]`;
       if (present) b.open(`if (${present}) {`).line(`${outBase}has_${pf.name} = true;`);
-      convertValue(pf, path, el, cf.len ? `${inBase}${cf.len}[${pf.element.index}]` : undefined, dst, b);
+      convertValue(pf, scalarOf(cf), path, el, cf.len ? `${inBase}${cf.len}[${pf.element.index}]` : undefined, dst, b);
       if (present) b.close();
       continue;
     }
@@ -155,12 +178,20 @@ function convertMessage(
         b.line(`if (${present} && ${count} == 0) return SP_ERR_VALUE;`).line(`if (!${present}) ${count} = 0;`);
       if (!fixedCount) b.line(`${dst}_count = (pb_size_t)${count};`);
       b.open(`for (${i} = 0; ${i} < ${count}; ${i}++) {`);
-      convertValue(pf, path, `${src}[${i}]`, cf.len ? `${inBase}${cf.len}[${i}]` : undefined, `${dst}[${i}]`, b);
+      convertValue(
+        pf,
+        scalarOf(cf),
+        path,
+        `${src}[${i}]`,
+        cf.len ? `${inBase}${cf.len}[${i}]` : undefined,
+        `${dst}[${i}]`,
+        b,
+      );
       b.close();
       continue;
     }
     if (present) b.open(`if (${present}) {`).line(`${outBase}has_${pf.name} = true;`);
-    convertValue(pf, path, src, cf.len ? `${inBase}${cf.len}` : undefined, dst, b);
+    convertValue(pf, scalarOf(cf), path, src, cf.len ? `${inBase}${cf.len}` : undefined, dst, b);
     if (present) b.close();
   }
 }

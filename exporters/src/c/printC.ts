@@ -1,5 +1,6 @@
 // <msg>_print(): the record as one line of text ("temperature=21.53 door=C …"), so firmware can show
 // what it is about to send next to the bytes.
+import { fixedTicks } from "#codecs/plans";
 import { CBody, LOOP } from "./emit.ts";
 import type { CField, CModel, CScalar, CStruct } from "./model.ts";
 import { cString } from "./names.ts";
@@ -22,9 +23,17 @@ function value(s: CScalar, v: string, len: string | undefined, b: CBody): void {
     case "float":
       put(s.bits === 32 ? "%.7g" : "%.17g", `(double)${v}`);
       return;
-    case "fixed":
+    case "fixed": {
+      // the value in its unit with the decimals of scale and offset (13.7, not 13.699999999999999)
+      const t = fixedTicks(s.f);
+      const decimals = t.exact ? Math.round(Math.log10(t.pow)) : undefined;
+      put(decimals === undefined ? "%.17g" : `%.${decimals}f`, `${s.f.macro}_VALUE(${v})`);
+      return;
+    }
     case "time":
-      put("%.17g", v);
+      if (s.ticks?.decimals) put(`%.${s.ticks.decimals}f`, `(double)${v} / ${10 ** s.ticks.decimals}.0`);
+      else if (s.ticks) put("%lld", `(long long)${v}`);
+      else put("%.17g", v);
       return;
     case "string":
       put('"%s"', v);

@@ -3,6 +3,7 @@
 // layout's range. One block per field, marked where a real sensor reading goes.
 import { type Field, intLimits, type Layout, type SampleModel, type ScalarType } from "#codecs";
 import { CBody, LOOP } from "./emit.ts";
+import { fixedCType } from "./fixedC.ts";
 import type { CField, CModel, CScalar, CStruct } from "./model.ts";
 import { cComment, cDouble, cInt, cString } from "./names.ts";
 
@@ -150,10 +151,17 @@ function storeNumber(cs: CScalar, t: ScalarType, x: string, dst: string, b: CBod
       b.line(`${dst} = ${cs.bits === 32 ? `(float)${v}` : v};`);
       return;
     case "fixed":
+      // the member is the raw integer: the value's raw, kept inside the raw range
+      b.line(`${v} = sim_clamp(${v}, ${cDouble(lo)}, ${cDouble(hi)});`);
+      b.line(
+        `${dst} = (${fixedCType(cs.f)})sim_clamp((double)${cs.f.macro}_RAW(${v}), ${cDouble(cs.f.rawMin)}, ${cDouble(cs.f.rawMax)});`,
+      );
+      return;
     case "time": {
-      const bounded = t.kind === "fixed" || (t.kind === "timestamp" && (t.min !== undefined || t.max !== undefined));
+      const bounded = t.kind === "timestamp" && (t.min !== undefined || t.max !== undefined);
       if (bounded) b.line(`${v} = sim_clamp(${v}, ${cDouble(lo)}, ${cDouble(hi)});`);
-      b.line(`${dst} = ${v};`);
+      const pow = cs.ticks ? 10 ** cs.ticks.decimals : 1;
+      b.line(`${dst} = ${cs.ticks ? `(int64_t)floor(${v}${pow > 1 ? ` * ${cDouble(pow)}` : ""} + 0.5)` : v};`);
       return;
     }
     default:

@@ -3,7 +3,6 @@
 // bits) comes from the plan the TypeScript codec runs on; this file only spells it in C.
 import { intLimits, type ScalarType } from "#codecs";
 import {
-  fixedPoint,
   isAppended,
   type NumericSlot,
   PREFIX_BYTES,
@@ -13,9 +12,10 @@ import {
   type StructPlan,
 } from "#codecs/plans";
 import { CBody, LOOP } from "./emit.ts";
-import { fixedFromRaw, SAFE } from "./fixedC.ts";
+import { fixedCType, fixedRangeCheck, SAFE } from "./fixedC.ts";
 import type { CField, CNode, CScalar, CStruct } from "./model.ts";
 import { cDouble, cInt, cString } from "./names.ts";
+import { storeTicks, timeSeconds, timeTicks } from "./timeC.ts";
 
 interface Ctx {
   b: CBody;
@@ -59,14 +59,26 @@ function packNum(slot: NumericSlot, type: ScalarType, s: CScalar, v: string, c: 
       b.line(tryc(`sp_wr_f${type.bits}(w, ${v})`));
       return;
     case "fixed": {
-      const fp = fixedPoint(type);
-      const r = b.local("r", "double r;");
-      b.line(`${r} = sp_round((${v} - ${cDouble(type.offset)}) / ${cDouble(type.scale)});`);
-      b.line(`if (!(${r} >= ${cDouble(fp.rawMin)} && ${r} <= ${cDouble(fp.rawMax)})) return SP_ERR_RANGE;`);
-      b.line(tryc(`sp_wr_uint(w, (uint64_t)(int64_t)${r}, ${size})`));
+      // the member is the raw integer already: only its range is checked
+      if (s.k !== "fixed") throw new Error("unreachable");
+      const check = fixedRangeCheck(s.f, v);
+      if (check) b.line(check);
+      b.line(tryc(`sp_wr_uint(w, (uint64_t)${s.f.signed ? `(int64_t)${v}` : v}, ${size})`));
       return;
     }
     case "timestamp": {
+      const sec = s.k === "time" ? s.ticks : undefined;
+      if (sec) {
+        // integer ticks: the 4-byte slot (whole seconds) takes 1970..2106, the 8-byte one the ticks as they are
+        if (slot.code === "I") {
+          b.line(`if (${v} < 0 || ${v} > 4294967295ll) return SP_ERR_RANGE;`);
+          b.line(tryc(`sp_wr_uint(w, (uint64_t)${v}, 4)`));
+        } else {
+          b.line(`if (${v} < -9007199254740991ll || ${v} > 9007199254740991ll) return SP_ERR_RANGE;`);
+          b.line(tryc(`sp_wr_uint(w, (uint64_t)${v}, 8)`));
+        }
+        return;
+      }
       const r = b.local("r", "double r;");
       const res = type.resolution;
       if (slot.code === "I") {
@@ -109,7 +121,7 @@ function packText(
     b.line(`${p} = ${v};`);
   } else {
     const t = b.local("tbuf", `uint8_t tbuf[${c.timeBuf}];`);
-    b.line(tryc(`sp_time_write(${cString(s.k === "time" ? (s.textFormat ?? "") : "")}, ${v}, ${t})`));
+    b.line(tryc(`sp_time_write(${cString(s.k === "time" ? (s.textFormat ?? "") : "")}, ${timeSeconds(s, v)}, ${t})`));
     b.line(`${cnt} = ${n.maxLength};`);
     b.line(`${p} = ${t};`);
   }
@@ -183,30 +195,31 @@ function unpackNum(slot: NumericSlot, type: ScalarType, s: CScalar, dst: string,
       return;
     }
     case "fixed": {
-      const fp = fixedPoint(type);
+      if (s.k !== "fixed") throw new Error("unreachable");
+      const f = s.f;
       const raw = b.local("raw", "int64_t raw;");
-      const signed = slot.code === slot.code.toLowerCase();
-      if (signed) b.line(`${raw} = sp_sext(${u}, ${size * 8});`);
+      if (f.signed) b.line(`${raw} = sp_sext(${u}, ${size * 8});`);
       else {
-        b.line(`if (${u} > ${cInt(Math.max(0, fp.rawMax), true)}) return SP_ERR_RANGE;`);
+        b.line(`if (${u} > ${cInt(Math.max(0, f.rawMax), true)}) return SP_ERR_RANGE;`);
         b.line(`${raw} = (int64_t)${u};`);
       }
-      b.line(`if (${raw} < ${cInt(fp.rawMin)} || ${raw} > ${cInt(fp.rawMax)}) return SP_ERR_RANGE;`);
-      const v = b.local("v", "double v;");
-      b.line(`${v} = ${fixedFromRaw(type, raw, b)};`);
-      b.line(
-        `${dst} = ${v} < ${cDouble(type.min)} ? ${cDouble(type.min)} : ${v} > ${cDouble(type.max)} ? ${cDouble(type.max)} : ${v};`,
-      );
+      b.line(`if (${raw} < ${cInt(f.rawMin)} || ${raw} > ${cInt(f.rawMax)}) return SP_ERR_RANGE;`);
+      b.line(`${dst} = (${fixedCType(f)})${raw};`);
       return;
     }
     case "timestamp": {
+      const sec = s.k === "time" ? s.ticks : undefined;
       if (slot.code === "I") {
-        b.line(`${dst} = (double)${u};`);
+        b.line(`${dst} = ${sec ? "(int64_t)" : "(double)"}${u};`);
         return;
       }
       const raw = b.local("raw", "int64_t raw;");
       b.line(`${raw} = sp_sext(${u}, 64);`);
       b.line(`if (${raw} < -9007199254740991ll || ${raw} > 9007199254740991ll) return SP_ERR_RANGE;`);
+      if (sec) {
+        b.line(`${dst} = ${raw};`);
+        return;
+      }
       const res = type.resolution;
       const decimals = resolutionDecimals(res);
       const divisor = decimals > 0 ? 10 ** decimals : 0;
@@ -238,7 +251,12 @@ function unpackText(
       if (len) b.line(`${len} = (uint16_t)${cnt};`);
     } else {
       b.line(`if (${cnt} != ${n.maxLength}) return SP_ERR_VALUE;`);
-      b.line(tryc(`sp_time_read(${cString(s.k === "time" ? (s.textFormat ?? "") : "")}, ${p}, &${dst})`));
+      const fmt = cString(s.k === "time" ? (s.textFormat ?? "") : "");
+      if (timeTicks(s)) {
+        const secs = b.local("secs", "double secs;");
+        b.line(tryc(`sp_time_read(${fmt}, ${p}, &${secs})`));
+        storeTicks(s, secs, dst, b);
+      } else b.line(tryc(`sp_time_read(${fmt}, ${p}, &${dst})`));
     }
   };
   if (n.mode === "fixed") {

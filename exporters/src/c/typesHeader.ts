@@ -1,7 +1,7 @@
 // <msg>.h: the record's C types, shared by every C packer of the layout (see model.ts for the mapping).
 import type { ExportFile } from "../types.ts";
-import { cFieldDecls, cFieldNote, type CModel } from "./model.ts";
-import { cComment } from "./names.ts";
+import { type CFixed, cFieldDecls, cFieldNote, type CModel } from "./model.ts";
+import { cComment, cDouble, cInt } from "./names.ts";
 
 export function generatedNote(m: CModel, what: string): string[] {
   return [
@@ -14,6 +14,47 @@ export function typesHeaderName(m: CModel): string {
   return `${m.prefix}.h`;
 }
 
+/**
+ * The macros of each fixed-point member and two helpers to convert, in integer and double arithmetic
+ * only (no libm): the record holds raw integers, so a device that measures in raw units (a GNSS
+ * receiver's 1e-7 degrees, an ADC's counts) fills it without floating point at all.
+ */
+function fixedMacros(m: CModel): string[] {
+  if (m.fixeds.length === 0) return [];
+  const fn = `${m.prefix}_fixed`;
+  const out = [
+    "/* Fixed-point members hold their raw integer: value = raw * <F>_SCALE + <F>_OFFSET.",
+    " * <F>_RAW(value) rounds a value to its raw as an int64_t (halves up, as the studio rounds); a",
+    " * value outside the field's range gives a raw outside <F>_RAW_MIN..<F>_RAW_MAX: check it before",
+    " * storing it in the narrower member. <F>_VALUE(raw) is the value as a double. Neither needs libm. */",
+    `static inline double ${fn}_value(int64_t raw, double scale, double offset) { return (double)raw * scale + offset; }`,
+    `static inline int64_t ${fn}_raw(double value, double scale, double offset) {`,
+    "  double q = (value - offset) / scale;",
+    "  int64_t t;",
+    "  /* NaN and values beyond int64_t saturate, so the range check of pack catches them */",
+    "  if (!(q > -9.2e18 && q < 9.2e18)) return q > 0.0 ? INT64_MAX : INT64_MIN;",
+    "  t = (int64_t)q;",
+    "  if ((double)t > q) t--; /* floor */",
+    "  return q - (double)t >= 0.5 ? t + 1 : t;",
+    "}",
+    "",
+  ];
+  for (const f of m.fixeds) out.push(...fixedMacroLines(f, fn));
+  return out;
+}
+
+function fixedMacroLines(f: CFixed, fn: string): string[] {
+  return [
+    `#define ${f.macro}_SCALE ${cDouble(f.scale)}`,
+    `#define ${f.macro}_OFFSET ${cDouble(f.offset)}`,
+    `#define ${f.macro}_RAW_MIN ${cInt(f.rawMin)}`,
+    `#define ${f.macro}_RAW_MAX ${cInt(f.rawMax)}`,
+    `#define ${f.macro}_RAW(value) ${fn}_raw((value), ${f.macro}_SCALE, ${f.macro}_OFFSET)`,
+    `#define ${f.macro}_VALUE(raw) ${fn}_value((int64_t)(raw), ${f.macro}_SCALE, ${f.macro}_OFFSET)`,
+    "",
+  ];
+}
+
 export function typesHeader(m: CModel, dir = ""): ExportFile {
   const guard = `${m.upper}_H`;
   const out: string[] = [
@@ -24,6 +65,7 @@ export function typesHeader(m: CModel, dir = ""): ExportFile {
     "#include <stdbool.h>",
     "#include <stdint.h>",
     "",
+    ...fixedMacros(m),
   ];
   for (const e of m.enums) {
     out.push("typedef enum {");

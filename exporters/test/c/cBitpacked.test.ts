@@ -39,7 +39,6 @@ beforeAll(async () => {
         `${dir}/h.c`,
         `${dir}/${n.source}`,
         `${dir}/satpayload_rt.c`,
-        "-lm",
       ]),
     );
     built.push({ layout, m, exe: work.path(`${dir}/h`) });
@@ -76,6 +75,7 @@ describe("the export", () => {
     expect(files.map((f) => f.path)).toEqual([
       "satpayload_rt.h",
       "satpayload_rt.c",
+      "satpayload_c.md",
       "container_data.h",
       "container_data_bits.h",
       "container_data_bits.c",

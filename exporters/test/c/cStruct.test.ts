@@ -5,7 +5,7 @@
 // compress2(…, 9) must give exactly the studio's bytes.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateSamples, type Layout, LayoutError, paperPreset, parseLayout, type ScalarType } from "#codecs";
-import { checkScalar } from "#codecs/plans";
+import { checkScalar, fixedPoint } from "#codecs/plans";
 import { gccAsync, inParallel, run, SANITIZE, STRICT, Workdir } from "./harness/build.ts";
 import { cHarness } from "./harness/cHarness.ts";
 import { crossCheck, type CrossReport } from "./harness/crossCheck.ts";
@@ -37,9 +37,9 @@ beforeAll(async () => {
     work.writeText(`${dir}/h_struct.c`, harness(n.header, n.pack, n.unpack));
     work.writeText(`${dir}/h_zlib.c`, harness(n.zlibHeader, n.zlibPack, n.zlibUnpack));
     const common = [...STRICT, ...SANITIZE, `-I${dir}`, `${dir}/${n.source}`, `${dir}/satpayload_rt.c`];
-    jobs.push(() => gccAsync(work, [...common, "-o", `${dir}/h_struct`, `${dir}/h_struct.c`, "-lm"]));
+    jobs.push(() => gccAsync(work, [...common, "-o", `${dir}/h_struct`, `${dir}/h_struct.c`]));
     jobs.push(() =>
-      gccAsync(work, [...common, "-o", `${dir}/h_zlib`, `${dir}/h_zlib.c`, `${dir}/${n.zlibSource}`, "-lz", "-lm"]),
+      gccAsync(work, [...common, "-o", `${dir}/h_zlib`, `${dir}/h_zlib.c`, `${dir}/${n.zlibSource}`, "-lz"]),
     );
     built.push({ name, layout, m, plain: work.path(`${dir}/h_struct`), zlib: work.path(`${dir}/h_zlib`) });
   });
@@ -111,7 +111,6 @@ describe("the checks can fail", () => {
       "broken/h.c",
       `broken/${n.source}`,
       "broken/satpayload_rt.c",
-      "-lm",
     ]);
     const r = await crossCheck(b.layout, b.m, "struct", work.path("broken/h"), {
       records: 20,
@@ -134,9 +133,11 @@ describe("values TypeScript records cannot hold", () => {
     const enumBad = base();
     enumBad[1] = "5";
     const lat = b.m.root.fields.findIndex((f) => f.member === "lat");
+    const latType = b.layout.fields.find((f) => f.key === "lat")!.type;
+    if (latType.kind !== "fixed") throw new Error("lat is fixed-point");
     const latBad = base();
-    // tokens before "lat" are one per field (no optional or array before it)
-    latBad[lat] = "4059000000000000"; // 100.0, outside -90..90
+    // tokens before "lat" are one per field (no optional or array before it); the member is the raw
+    latBad[lat] = String(fixedPoint(latType).toRaw(100)); // 100.0, outside -90..90
     const out = await run(b.plain, [`E ${enumBad.join(" ")}`, `E ${latBad.join(" ")}`]);
     expect(out.lines).toEqual(["ERR -6", "ERR -4"]);
   });
@@ -179,6 +180,7 @@ describe("the export", () => {
     expect(files).toEqual([
       "satpayload_rt.h",
       "satpayload_rt.c",
+      "satpayload_c.md",
       "container_data.h",
       "container_data_struct.h",
       "container_data_struct.c",

@@ -104,7 +104,6 @@ beforeAll(async () => {
         `${dir}/satpayload_rt.c`,
         `${dir}/${n.pbSource}`,
         "-lprotobuf-nanopb",
-        "-lm",
       ]),
     );
     built.push({ layout, exe: work.path(`${dir}/h`), packer: work.path(`${dir}/hp`) });

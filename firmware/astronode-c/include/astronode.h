@@ -2,7 +2,7 @@
  * Astronode S serial protocol in plain C99: framing (STX, hex ASCII, CRC-16/CCITT-FALSE low byte first,
  * ETX), a byte-at-a-time frame decoder that resynchronises on STX, request builders and answer parsers.
  * No heap, no globals: every buffer belongs to the caller, so it fits an ESP32 sketch and the firmware the
- * exporters generate alike. Byte layouts follow docs/devkit.md (the same tables the TypeScript client uses).
+ * exporters generate alike. Byte layouts follow Astrocast's Astronode S command reference (the same tables the TypeScript client uses).
  */
 #ifndef ASTRONODE_H
 #define ASTRONODE_H

@@ -57,6 +57,9 @@ static void put_f64(double d) {
 
 const PRELUDE = HARNESS_IO_C;
 
+/** Integers and fixed-point raws travel as decimal integers, signed or not as their C type. */
+const signedInt = (s: CScalar) => (s.k === "fixed" ? s.f.signed : s.k === "int" && s.signed);
+
 function readScalar(s: CScalar, dst: string, len: string | undefined, out: string[], ind: string): void {
   out.push(`${ind}if ((t = next_tok(s)) == NULL) return -1;`);
   switch (s.k) {
@@ -67,15 +70,16 @@ function readScalar(s: CScalar, dst: string, len: string | undefined, out: strin
       out.push(`${ind}${dst} = (${s.e.typeName})strtol(t, NULL, 10);`);
       return;
     case "int":
-      out.push(`${ind}${dst} = (${cElementType(s)})${s.signed ? "strtoll" : "strtoull"}(t, NULL, 10);`);
+    case "fixed":
+      out.push(`${ind}${dst} = (${cElementType(s)})${signedInt(s) ? "strtoll" : "strtoull"}(t, NULL, 10);`);
       return;
     case "float":
       if (s.bits === 32) out.push(`${ind}{ uint32_t b = (uint32_t)strtoul(t, NULL, 16); memcpy(&${dst}, &b, 4); }`);
       else out.push(`${ind}{ uint64_t b = strtoull(t, NULL, 16); memcpy(&${dst}, &b, 8); }`);
       return;
-    case "fixed":
     case "time":
-      out.push(`${ind}{ uint64_t b = strtoull(t, NULL, 16); memcpy(&${dst}, &b, 8); }`);
+      if (s.ticks) out.push(`${ind}${dst} = (int64_t)strtoll(t, NULL, 10);`);
+      else out.push(`${ind}{ uint64_t b = strtoull(t, NULL, 16); memcpy(&${dst}, &b, 8); }`);
       return;
     case "string":
       out.push(
@@ -99,14 +103,16 @@ function printScalar(s: CScalar, v: string, len: string | undefined, out: string
       out.push(`${ind}printf(" %ld", (long)${v});`);
       return;
     case "int":
-      out.push(s.signed ? `${ind}printf(" %" PRId64, (int64_t)${v});` : `${ind}printf(" %" PRIu64, (uint64_t)${v});`);
+    case "fixed":
+      out.push(
+        signedInt(s) ? `${ind}printf(" %" PRId64, (int64_t)${v});` : `${ind}printf(" %" PRIu64, (uint64_t)${v});`,
+      );
       return;
     case "float":
       out.push(s.bits === 32 ? `${ind}put_f32(${v});` : `${ind}put_f64(${v});`);
       return;
-    case "fixed":
     case "time":
-      out.push(`${ind}put_f64(${v});`);
+      out.push(s.ticks ? `${ind}printf(" %" PRId64, (int64_t)${v});` : `${ind}put_f64(${v});`);
       return;
     case "string":
       out.push(`${ind}printf(" x"); put_hex((const uint8_t *)${v}, strlen(${v}));`);

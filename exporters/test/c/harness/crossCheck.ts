@@ -13,7 +13,7 @@ import {
 } from "#codecs";
 import { decodeUnlessRejected, encodeUnlessRefused } from "#codecs-test/helpers/expectedErrors.ts";
 import { run } from "./build.ts";
-import { hex, recordTokens, tokensRecord } from "./tokens.ts";
+import { asCRecord, hex, recordTokens, tokensRecord } from "./tokens.ts";
 import type { CModel } from "../../../src/c/model.ts";
 
 /** sp_status values of satpayload_rt.h the checks name */
@@ -117,7 +117,7 @@ export async function crossCheck(
         return;
       }
       const got = tokensRecord(m, out.slice(2));
-      if (!isDeepStrictEqual(got, ts.rec))
+      if (!isDeepStrictEqual(got, asCRecord(m, ts.rec)))
         into.push(`${what}: ${hex(bytes)} C ${show(got)} ≠ TypeScript ${show(ts.rec)}`);
     });
   };

@@ -1,7 +1,8 @@
 // Typed records ⇄ the token lines the generated C harnesses read and print. Exact by construction:
 // floats travel as their IEEE bits in hex, text and bytes as hex bytes, so a comparison in Node sees
 // every bit the C code produced.
-import type { TypedRecord, FieldValue } from "#codecs";
+import type { TypedRecord, FieldValue, ScalarType } from "#codecs";
+import { fixedPoint } from "#codecs/plans";
 import type { CField, CModel, CScalar, CStruct } from "../../../src/c/model.ts";
 
 const dv = new DataView(new ArrayBuffer(8));
@@ -28,7 +29,16 @@ export function bitsF64(h: string): number {
   return dv.getFloat64(0);
 }
 
-function scalarOut(s: CScalar, v: FieldValue): string {
+/** The raw integer the C record holds for a fixed-point value (the codecs' own rounding). */
+function fixedRaw(t: ScalarType, v: number): number {
+  if (t.kind !== "fixed") throw new Error("not a fixed-point type");
+  return fixedPoint(t).toRaw(v);
+}
+
+/** Epoch seconds as the C record's int64_t ticks, as the codecs turn them into ticks (secondsToTicks). */
+const timeTicks = (decimals: number, v: number) => Math.round(decimals > 0 ? v * 10 ** decimals : v) + 0;
+
+function scalarOut(s: CScalar, t: ScalarType, v: FieldValue): string {
   switch (s.k) {
     case "bool":
       return v ? "1" : "0";
@@ -39,8 +49,9 @@ function scalarOut(s: CScalar, v: FieldValue): string {
     case "float":
       return s.bits === 32 ? f32Bits(v as number) : f64Bits(v as number);
     case "fixed":
+      return String(fixedRaw(t, v as number));
     case "time":
-      return f64Bits(v as number);
+      return s.ticks ? String(timeTicks(s.ticks.decimals, v as number)) : f64Bits(v as number);
     case "string":
       return `x${hex(utf8.encode(v as string))}`;
     case "bytes":
@@ -62,8 +73,9 @@ function scalarIn(s: CScalar, t: string): FieldValue {
     case "float":
       return s.bits === 32 ? bitsF32(t) : bitsF64(t);
     case "fixed":
+      return Number(t);
     case "time":
-      return bitsF64(t);
+      return s.ticks ? Number(t) : bitsF64(t);
     case "string":
       return utf8d.decode(unhex(t.slice(1)));
     case "bytes":
@@ -85,8 +97,8 @@ function fieldOut(f: CField, v: FieldValue | undefined, out: string[]): void {
   else if (n.k === "array") {
     const arr = v as FieldValue[];
     if (!n.fixed) out.push(String(arr.length));
-    for (const x of arr) out.push(scalarOut(n.s, x));
-  } else out.push(scalarOut(n.s, v!));
+    for (const x of arr) out.push(scalarOut(n.s, n.type, x));
+  } else out.push(scalarOut(n.s, n.type, v!));
 }
 
 /** The token line of a record (what the harness's reader expects after "E "). */
@@ -96,7 +108,32 @@ export function recordTokens(m: CModel, rec: TypedRecord): string {
   return out.join(" ");
 }
 
-/** The record a harness printed after "OK " for a decode. */
+/**
+ * The record as the C type holds it: fixed-point values as their raws and epoch timestamps as their
+ * integer ticks, so a decoded record compares
+ * with what C prints whether the codec clamps the value to min..max (Struct) or not (bit-packed).
+ */
+export function asCRecord(m: CModel, rec: TypedRecord): TypedRecord {
+  const walk = (st: CStruct, r: TypedRecord): TypedRecord => {
+    const out: TypedRecord = {};
+    for (const f of st.fields) {
+      const v = r[f.field.key];
+      const n = f.node;
+      if (v === undefined) continue;
+      if (n.k === "group") out[f.field.key] = walk(n.struct, v as TypedRecord);
+      else if (n.s.k === "time" && n.s.ticks) {
+        const d = n.s.ticks.decimals;
+        out[f.field.key] = n.k === "array" ? (v as number[]).map((x) => timeTicks(d, x)) : timeTicks(d, v as number);
+      } else if (n.s.k !== "fixed") out[f.field.key] = v;
+      else if (n.k === "array") out[f.field.key] = (v as number[]).map((x) => fixedRaw(n.type, x));
+      else out[f.field.key] = fixedRaw(n.type, v as number);
+    }
+    return out;
+  };
+  return walk(m.root, rec);
+}
+
+/** The record a harness printed after "OK " for a decode (fixed-point values as raws, see asCRecord). */
 export function tokensRecord(m: CModel, line: string): TypedRecord {
   const toks = line.split(" ").filter((t) => t.length > 0);
   let i = 0;

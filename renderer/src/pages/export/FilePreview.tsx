@@ -1,7 +1,7 @@
 // Middle and right of the Export page: the generated files, and the chosen one with syntax highlighting.
 import { useMemo } from "react";
 import { utf8Length } from "#codecs";
-import { copyPreview, useExport, type ExportFileView } from "./exportStore.ts";
+import { copyPreview, downloadPreview, useExport, type ExportFileView } from "./exportStore.ts";
 import { highlight } from "./highlight.ts";
 import { keepLast } from "../../ui/keepLast.ts";
 
@@ -108,6 +108,15 @@ export function FilePreview() {
               )}
               <button type="button" className="btn small" data-testid="copy-file" onClick={() => void copyPreview()}>
                 Copy
+              </button>
+              <button
+                type="button"
+                className="btn small"
+                data-testid="download-file"
+                title={`Save ${file.path} on its own, without the rest of the export`}
+                onClick={downloadPreview}
+              >
+                Download this file
               </button>
             </header>
             <Code file={file} />

@@ -3,7 +3,7 @@
 import { create } from "zustand";
 import { checkLayout, describeIssue, diffLayouts, type Layout, type LayoutDiff } from "#codecs";
 import type { HostApi, Res } from "#host/api/contract.ts";
-import { base64ToBytes, downloadBlob } from "../../download.ts";
+import { base64ToBytes, downloadBlob, downloadText } from "../../download.ts";
 import { asHostError } from "../../host/errors.ts";
 import { flushSave } from "../../session/autosave.ts";
 import { useSession } from "../../session/sessionStore.ts";
@@ -244,6 +244,19 @@ export async function copyPreview(): Promise<void> {
   } catch {
     set({ error: "The browser refused the clipboard: select the text and copy it by hand." });
   }
+}
+
+/**
+ * The previewed file on its own, named as in the export (its folder dropped): a firmware engineer who
+ * needs the one header should not have to take the whole zip apart for it.
+ */
+export function downloadPreview(): void {
+  const s = useExport.getState();
+  const file = s.generated?.files.find((f) => f.path === s.previewPath);
+  if (!file) return;
+  const name = file.path.split("/").pop()!;
+  downloadText(file.content, name, "text/plain;charset=utf-8");
+  flash(`Downloaded ${name}`);
 }
 
 // ---- schema evolution -----------------------------------------------------------------------
