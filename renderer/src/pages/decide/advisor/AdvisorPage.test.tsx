@@ -10,6 +10,7 @@ import { adviseFit } from "#planning/advisor";
 import { AdvisorPage } from "./AdvisorPage.tsx";
 import { setAdvisorWorker, stopAdvisor, useAdvisor } from "./advisorStore.ts";
 import type { AdviseAnswer, AdviseRequest } from "./protocol.ts";
+import { projectFormat } from "../../../session/projectDefaults.ts";
 import { useDesigner } from "../../../state/layoutStore.ts";
 import { useSettings } from "../../../state/settings.ts";
 
@@ -167,6 +168,16 @@ describe("AdvisorPage", () => {
     });
     expect(useDesigner.getState().history.present).not.toBe(before);
     expect(useDesigner.getState().history.past.at(-1)).toBe(before);
+  });
+
+  it("makes the format chosen here the project's format on the pages that send it", () => {
+    localStorage.clear();
+    render(<AdvisorPage />);
+    act(() => {
+      fireEvent.change(screen.getByTestId("advisor-format"), { target: { value: "sbe" } });
+    });
+    expect(projectFormat("p1")).toBe("sbe");
+    expect(projectFormat("another project")).not.toBe("sbe");
   });
 
   it("asks for advice with the position precision the user types (10 m until then)", () => {

@@ -17,6 +17,7 @@ import {
   targetBytesOf,
   useAdvisor,
 } from "./advisorStore.ts";
+import { rememberProjectFormat } from "../../../session/projectDefaults.ts";
 import { useDesigner } from "../../../state/layoutStore.ts";
 import { useSettings } from "../../../state/settings.ts";
 import { usePaintedOnce } from "../../../ui/paintedOnce.ts";
@@ -155,7 +156,12 @@ function Controls({ target, outdated }: { target: number | undefined; outdated: 
           className="select"
           value={a.format}
           data-testid="advisor-format"
-          onChange={(e) => useAdvisor.setState({ format: e.target.value as FormatId })}
+          onChange={(e) => {
+            const format = e.target.value as FormatId;
+            useAdvisor.setState({ format });
+            // the format planned for is the project's choice on the pages that send it (Load test, DevKit, Channel)
+            rememberProjectFormat(useDesigner.getState().projectId, format);
+          }}
         >
           {FORMAT_IDS.map((f) => (
             <option key={f} value={f}>
