@@ -144,6 +144,27 @@ describe("charts and tables at 1440 and 1024 px (browser mode)", SCENARIO, () =>
   });
 });
 
+describe("the Export page at 1024 px (browser mode)", SCENARIO, () => {
+  it("leaves the code at least half the window, its Copy and Download buttons in view", async () => {
+    const { page, errors } = await s.open({ width: 1024, height: 768 });
+    await page.waitForSelector(tid("start-screen"));
+    await openPreset(page, "paper");
+    await page.click(tid("nav-export"));
+    await page.waitForSelector(tid("export-file-container_data_struct.h"), { timeout: 60_000 });
+    await page.click(tid("export-file-container_data_struct.h"));
+    await page.waitForSelector(`${tid("preview-code")}[data-path="container_data_struct.h"]`);
+    await screenshot(page, "charts-1024-export");
+    // the options and the file list took 620 of the 1024 px and left the code 404
+    const code = (await boxes(page, ".export-preview"))[0]!;
+    expect(code.width).toBeGreaterThanOrEqual(512);
+    for (const id of ["copy-file", "download-file"]) {
+      const b = (await boxes(page, tid(id)))[0]!;
+      expect(b.x + b.width, id).toBeLessThanOrEqual(1024);
+    }
+    expect(errors).toEqual([]);
+  });
+});
+
 /**
  * A table's last column is not cut: it is inside the window and inside every box around the table, or the table
  * scrolls inside the nearest box that clips it, that box being inside the window and holding the table (a page that
