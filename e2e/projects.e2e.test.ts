@@ -149,6 +149,17 @@ describe("projects you can manage (issue #26)", SCENARIO, () => {
     expect(await basis(again.page).getAttribute("data-deployed")).toBe("1");
     await again.page.waitForSelector(tid("verdict-json-old-reads-new"));
     await shot(again.page, "i26-projects-evolution-deployed-1024");
+
+    // the Fit advisor checks its plan against the deployed version too, read from the host for this project
+    await again.page.click(tid("nav-advisor"));
+    const deployed = again.page.locator(tid("advisor-plan-deployed"));
+    await deployed.waitFor({ timeout: 120_000 });
+    expect(await deployed.getAttribute("data-compat")).toBe("breaking");
+    expect(await deployed.textContent()).toContain("Receivers built for v1 “Field trial firmware 1.2” (deployed)");
+    expect(await again.page.locator(tid("advisor-plan-deployed-verdict")).getAttribute("title")).toContain(
+      "Receivers built for version v1 “Field trial firmware 1.2” (deployed) misread or refuse",
+    );
+    await shot(again.page, "i26-advisor-deployed-1024");
     expect(again.errors).toEqual([]);
   });
 });

@@ -259,6 +259,30 @@ describe("wire verdicts", () => {
       expect(s.wire.reasons.length, s.id).toBeGreaterThan(0);
   });
 
+  it("checks the plan against the version marked deployed too, which may already differ from the current layout", () => {
+    const t = parseLayout(presetById("kineis-tracker")!.layout);
+    // the receivers in the field were built before `seq` was added at the end
+    const older = { ...t, fields: t.fields.slice(0, -1) };
+    const r = adviseFit(t, {
+      targetBytes: 24,
+      format: "struct",
+      samples: 200,
+      deployed: { version: 3, label: "Field trial", layout: older },
+    });
+    expect(r.plan.deployedWire).toMatchObject({ compat: "breaking", version: 3, label: "Field trial" });
+    expect(r.plan.deployedWire!.reasons.join(" ")).toMatch(/seq/);
+    // deployed = current: the same verdict as against the current layout
+    const same = adviseFit(t, {
+      targetBytes: 24,
+      format: "struct",
+      samples: 200,
+      deployed: { version: 5, label: null, layout: t },
+    });
+    expect(same.plan.deployedWire).toEqual({ ...same.plan.wire, version: 5, label: null });
+    // no version marked deployed: nothing to say
+    expect(adviseFit(t, { targetBytes: 24, format: "struct", samples: 200 }).plan.deployedWire).toBeNull();
+  });
+
   it("says a change is compatible when the evolution check finds nothing on the wire", () => {
     // CBOR writes numbers as they are: the same value as float or as fixed-point reads the same
     const paper = parseLayout(presetById("paper")!.layout);

@@ -14,6 +14,7 @@ import {
   type AdvisorLimits,
   type AdvisorPlan,
   type BudgetPlan,
+  type DeployedLayout,
   type AdvisorResult,
   type PlanStep,
   type PrecisionLoss,
@@ -41,6 +42,8 @@ export interface AdviseOptions {
   rankSamples?: number;
   /** fields the user locked, and the coarsest step each may take */
   limits?: AdvisorLimits;
+  /** the version marked deployed, when it is not the current layout: the plan is checked against it as well */
+  deployed?: DeployedLayout;
   onProgress?: (p: AdviseProgress) => void;
 }
 
@@ -322,6 +325,13 @@ export function adviseFit(layout: Layout, opts: AdviseOptions): AdvisorResult {
     losses,
     failed: planSizes.failed,
     wire: wireVerdict(layout, planAll.layout, format),
+    deployedWire: opts.deployed
+      ? {
+          ...wireVerdict(opts.deployed.layout, planAll.layout, format),
+          version: opts.deployed.version,
+          label: opts.deployed.label,
+        }
+      : null,
     budget,
   };
 

@@ -4,5 +4,5 @@ export { adviseFit, applyAll, type AdviseProgress } from "./advise.ts";
 export { declaredStep } from "./declared.ts";
 export { applyTransform } from "./transforms.ts";
 export { leafFields } from "./tree.ts";
-export type { AdvisorLimits, AdvisorResult, Suggestion, Transform, WireVerdict } from "./types.ts";
+export type { AdvisorLimits, AdvisorResult, DeployedLayout, Suggestion, Transform, WireVerdict } from "./types.ts";
 export { isLatLon, lossText, METRES_PER_DEGREE, short } from "./units.ts";

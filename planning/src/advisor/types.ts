@@ -69,6 +69,13 @@ export interface WireVerdict {
   reasons: string[];
 }
 
+/** The layout of the version marked deployed: what the receivers in the field were built for. */
+export interface DeployedLayout {
+  version: number;
+  label: string | null;
+  layout: Layout;
+}
+
 export interface Suggestion {
   /** stable key: kind, field and parameter */
   id: string;
@@ -121,6 +128,11 @@ export interface AdvisorPlan {
   failed: number;
   /** what the whole plan does to receivers built for the current layout, in the target format */
   wire: WireVerdict;
+  /**
+   * what it does to receivers built for the version marked deployed (which may already differ from the current
+   * layout), when the project has one
+   */
+  deployedWire: (WireVerdict & { version: number; label: string | null }) | null;
   /**
    * only when the plan is partial: what reaching the target costs once fields (or an array's last elements) may
    * be left out as well; null when even that misses, or nothing can be left out

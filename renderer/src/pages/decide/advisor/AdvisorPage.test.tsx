@@ -36,6 +36,7 @@ class HeldWorker {
       samples: r.samples,
       seed: r.seed,
       limits: r.limits,
+      deployed: r.deployed,
     });
     act(() => this.onmessage!({ data: { type: "result", seq: r.seq, result, ms: 1 } } as MessageEvent<AdviseAnswer>));
   }
@@ -56,6 +57,7 @@ beforeEach(() => {
     resultKey: null,
     confirm: null,
     positionMetres: 10,
+    deployed: null,
   });
   act(() => useDesigner.getState().load("p1", "Tracker", parseLayout(kineisTrackerPreset)));
   setAdvisorWorker(() => new HeldWorker() as unknown as Worker);
@@ -168,6 +170,34 @@ describe("AdvisorPage", () => {
     });
     expect(useDesigner.getState().history.present).not.toBe(before);
     expect(useDesigner.getState().history.past.at(-1)).toBe(before);
+  });
+
+  it("checks the plan against the version marked deployed, for this project only", () => {
+    const tracker = parseLayout(kineisTrackerPreset);
+    // the receivers in the field were built before `seq` was added at the end
+    const older = { ...tracker, fields: tracker.fields.slice(0, -1) };
+    useAdvisor.setState({
+      format: "struct",
+      customBytes: 24,
+      deployed: { projectId: "p1", version: 1, label: "Field trial", layout: older },
+    });
+    render(<AdvisorPage />);
+    settle();
+    expect(HeldWorker.last!.requests.at(-1)!.deployed?.version).toBe(1);
+    HeldWorker.last!.answer();
+    const note = screen.getByTestId("advisor-plan-deployed");
+    expect(note.getAttribute("data-compat")).toBe("breaking");
+    expect(note.textContent).toContain("Receivers built for v1 “Field trial” (deployed)");
+    expect(note.textContent).toContain("seq");
+    cleanup();
+
+    // a deployed version loaded for another project is not this one's
+    useAdvisor.setState({ deployed: { projectId: "p2", version: 1, label: null, layout: older }, result: null });
+    render(<AdvisorPage />);
+    settle();
+    expect(HeldWorker.last!.requests.at(-1)!.deployed).toBeUndefined();
+    HeldWorker.last!.answer();
+    expect(screen.queryByTestId("advisor-plan-deployed")).toBeNull();
   });
 
   it("makes the format chosen here the project's format on the pages that send it", () => {

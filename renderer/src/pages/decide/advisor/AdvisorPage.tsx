@@ -4,12 +4,13 @@ import { useEffect } from "react";
 import { CODECS, FORMAT_IDS, type FormatId } from "#codecs";
 import type { SizeStats } from "#codecs/analysis";
 import { platformById, PLATFORMS } from "#planning";
-import type { Suggestion, WireVerdict } from "#planning/advisor";
+import type { AdvisorResult, Suggestion, WireVerdict } from "#planning/advisor";
 import "./advisor.css";
 import {
   adviceKey,
   cancelApply,
   confirmApply,
+  loadDeployed,
   requestAdvice,
   requestApply,
   setAdvisorWorker,
@@ -18,6 +19,7 @@ import {
   useAdvisor,
 } from "./advisorStore.ts";
 import { rememberProjectFormat } from "../../../session/projectDefaults.ts";
+import { useSession } from "../../../session/sessionStore.ts";
 import { useDesigner } from "../../../state/layoutStore.ts";
 import { useSettings } from "../../../state/settings.ts";
 import { usePaintedOnce } from "../../../ui/paintedOnce.ts";
@@ -50,23 +52,61 @@ const WIRE_WORDS: Record<WireVerdict["compat"], string> = {
   degraded: "degraded",
   breaking: "breaking",
 };
-const WIRE_TITLE: Record<WireVerdict["compat"], string> = {
-  compatible: "Receivers built for the current layout still read every message",
-  degraded: "Some messages are refused by receivers built for the current layout",
-  breaking: "Receivers built for the current layout misread or refuse the new messages: update them together",
-};
+const CURRENT = "the current layout";
+/** What a verdict means for the receivers built for `built` (the current layout, or the deployed version). */
+function wireTitle(compat: WireVerdict["compat"], built = CURRENT): string {
+  if (compat === "compatible") return `Receivers built for ${built} still read every message`;
+  if (compat === "degraded") return `Some messages are refused by receivers built for ${built}`;
+  return `Receivers built for ${built} misread or refuse the new messages: update them together`;
+}
+
+/** "v3 “Field trial” (deployed)" */
+const deployedName = (d: { version: number; label: string | null }) =>
+  `v${d.version}${d.label ? ` “${d.label}”` : ""} (deployed)`;
+
+const WORSE: Record<WireVerdict["compat"], number> = { compatible: 0, degraded: 1, breaking: 2 };
+
+/**
+ * Applying the plan asks first when it breaks or degrades the wire for the current layout's receivers or for the
+ * deployed version's (those in the field, when a version is marked deployed): the worse of the two is shown.
+ */
+function applyPlan(plan: AdvisorResult["plan"]): void {
+  const d = plan.deployedWire;
+  if (d && WORSE[d.compat] > WORSE[plan.wire.compat])
+    requestApply(plan.transforms, d, "The plan", `version ${deployedName(d)}`);
+  else requestApply(plan.transforms, plan.wire, "The plan");
+}
 
 /** What a change does to receivers already deployed (the Schema evolution check), with its reasons on hover. */
-function Wire({ wire, testId }: { wire: WireVerdict; testId: string }) {
+function Wire({ wire, testId, built }: { wire: WireVerdict; testId: string; built?: string }) {
   return (
     <span
       className={`advisor-wire wire-${wire.compat}`}
       data-testid={testId}
       data-compat={wire.compat}
-      title={[WIRE_TITLE[wire.compat], ...wire.reasons].join("\n")}
+      title={[wireTitle(wire.compat, built), ...wire.reasons].join("\n")}
     >
       {WIRE_WORDS[wire.compat]}
     </span>
+  );
+}
+
+/**
+ * The plan against the version marked deployed: the receivers in the field were built for it, and the current layout
+ * may already differ from it (then even a plan of compatible changes leaves them behind).
+ */
+function DeployedWireNote({ plan }: { plan: AdvisorResult["plan"] }) {
+  const d = plan.deployedWire!;
+  const built = `version ${deployedName(d)}`;
+  const first = d.reasons[0] ?? wireTitle(d.compat, built);
+  const more = d.reasons.length > 1 ? ` (and ${d.reasons.length - 1} more)` : "";
+  return (
+    <p className="note" data-testid="advisor-plan-deployed" data-compat={d.compat}>
+      Receivers built for {deployedName(d)}: <Wire wire={d} testId="advisor-plan-deployed-verdict" built={built} />{" "}
+      {d.compat === "compatible"
+        ? `they read ${plan.transforms.length ? "the planned" : "the current"} messages unchanged.`
+        : `${first}${more}.${plan.transforms.length ? " Applying asks first." : " That is so before any change of the plan."}`}
+    </p>
   );
 }
 
@@ -85,7 +125,7 @@ function ConfirmApply() {
         <strong>
           {c.what} {c.wire.compat === "breaking" ? "breaks" : "degrades"} the wire format.
         </strong>{" "}
-        {WIRE_TITLE[c.wire.compat]}.
+        {wireTitle(c.wire.compat, c.receivers)}.
       </p>
       {c.wire.reasons.length ? (
         <ul className="advisor-reasons">
@@ -251,8 +291,14 @@ export function AdvisorPage() {
 
   useEffect(() => {
     requestAdvice(target);
-  }, [validKey, target, a.format, samples, seed, a.locked, a.maxStep, a.positionMetres]);
+  }, [validKey, target, a.format, samples, seed, a.locked, a.maxStep, a.positionMetres, a.deployed]);
   useEffect(() => stopAdvisor, []);
+  // the version marked deployed (Export → Schema evolution), which the plan is checked against as well
+  const projectId = useDesigner((s) => s.projectId);
+  const api = useSession((s) => s.api);
+  useEffect(() => {
+    if (api && projectId) void loadDeployed(api, projectId);
+  }, [api, projectId]);
   // the designer's own shortcuts live on its page; here the same keys undo the advisor's edits
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -386,7 +432,7 @@ export function AdvisorPage() {
                     ? `Partial: these changes lose no precision but leave messages at ${r.plan.sizes.max} B, over ${targetName}`
                     : undefined
                 }
-                onClick={() => requestApply(r.plan.transforms, r.plan.wire, "The plan")}
+                onClick={() => applyPlan(r.plan)}
               >
                 {r.plan.partial
                   ? `Apply ${r.plan.transforms.length} lossless change${r.plan.transforms.length === 1 ? "" : "s"} (partial: ${r.plan.sizes.max} B, over the target)`
@@ -400,9 +446,10 @@ export function AdvisorPage() {
               Receivers built for the current layout: <Wire wire={r.plan.wire} testId="advisor-plan-wire-verdict" />{" "}
               {r.plan.wire.compat === "compatible"
                 ? "they read the planned messages unchanged."
-                : `${r.plan.wire.reasons[0] ?? WIRE_TITLE[r.plan.wire.compat]}${r.plan.wire.reasons.length > 1 ? ` (and ${r.plan.wire.reasons.length - 1} more)` : ""}. Applying asks first.`}
+                : `${r.plan.wire.reasons[0] ?? wireTitle(r.plan.wire.compat)}${r.plan.wire.reasons.length > 1 ? ` (and ${r.plan.wire.reasons.length - 1} more)` : ""}. Applying asks first.`}
             </p>
           ) : null}
+          {r.plan.deployedWire ? <DeployedWireNote plan={r.plan} /> : null}
           {r.bitpacked && r.bitpacked.max < r.base.max ? (
             <p className="note">
               Bit-packing: the same layout bit-packed is {sizesText(r.bitpacked)} before any change. Choose “Bit-packed”

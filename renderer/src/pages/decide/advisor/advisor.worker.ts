@@ -15,6 +15,7 @@ self.onmessage = (ev: MessageEvent<AdviseRequest>) => {
       samples: r.samples,
       seed: r.seed,
       limits: r.limits,
+      deployed: r.deployed,
       onProgress: (p) => {
         // a few updates a second are enough for a progress bar
         const now = performance.now();

@@ -1,12 +1,14 @@
 // The advisor page's state: target and format, the running request and its progress, the last result; plus
 // applying changes to the designer's layout as undoable edits.
 import { create } from "zustand";
-import { FORMAT_IDS, type FormatId } from "#codecs";
+import { checkLayout, FORMAT_IDS, type FormatId } from "#codecs";
+import type { HostApi } from "#host/api/contract.ts";
 import {
   type AdvisorLimits,
   type AdvisorResult,
   applyAll,
   applyTransform,
+  type DeployedLayout,
   type Transform,
   type WireVerdict,
 } from "#planning/advisor";
@@ -33,7 +35,9 @@ export interface AdvisorState {
   /** coarsest step of a latitude or longitude, in metres */
   positionMetres: number;
   /** a wire-breaking change waiting for the user's yes: nothing is applied before it */
-  confirm: { transforms: Transform[]; wire: WireVerdict; what: string } | null;
+  confirm: { transforms: Transform[]; wire: WireVerdict; what: string; receivers?: string } | null;
+  /** the open project's version marked deployed (Export → Schema evolution), which plans are checked against too */
+  deployed: (DeployedLayout & { projectId: string }) | null;
 }
 
 /** The precision positions keep unless the user sets another (a tracker's fix, not a town). */
@@ -54,6 +58,7 @@ export const useAdvisor = create<AdvisorState>()(() => ({
   maxStep: {},
   positionMetres: DEFAULT_POSITION_METRES,
   confirm: null,
+  deployed: null,
 }));
 
 /** Locks or unlocks a field: a locked field is never changed. */
@@ -102,8 +107,37 @@ function keyOf(
   samples: number,
   seed: number,
   limits: AdvisorLimits,
+  deployed = deployedOf(useAdvisor.getState()),
 ): string {
-  return `${validKey}|${target}|${format}|${samples}|${seed}|${JSON.stringify(limits)}`;
+  return `${validKey}|${target}|${format}|${samples}|${seed}|${JSON.stringify(limits)}|${deployed?.version ?? "-"}`;
+}
+
+/** The deployed version of the project open in the designer (one loaded for another project does not count). */
+function deployedOf(a: Pick<AdvisorState, "deployed">): DeployedLayout | undefined {
+  const d = a.deployed;
+  if (!d || d.projectId !== useDesigner.getState().projectId) return undefined;
+  return { version: d.version, label: d.label, layout: d.layout };
+}
+
+/**
+ * Reads which version of the project is marked deployed and its layout, for the plan's second wire check; none
+ * marked (or the host cannot say) leaves the check against the current layout only.
+ */
+export async function loadDeployed(api: HostApi, projectId: string): Promise<void> {
+  let found: AdvisorState["deployed"] = null;
+  try {
+    const versions = await api.call("projects.history", { id: projectId, limit: 1 });
+    const v = versions.find((x) => x.deployed);
+    if (v) {
+      const res = await api.call("projects.version", { id: projectId, version: v.version });
+      const parsed = checkLayout(res.layout);
+      if (parsed.ok) found = { projectId, version: v.version, label: v.label ?? null, layout: parsed.layout };
+    }
+  } catch {
+    // the project was deleted or the host is gone: the advice is still right against the current layout
+    found = null;
+  }
+  if (useDesigner.getState().projectId === projectId) useAdvisor.setState({ deployed: found });
 }
 
 /**
@@ -111,13 +145,15 @@ function keyOf(
  * layout, target, format or samples, and is shown as out of date (never as the current advice).
  */
 export function adviceKey(
-  a: Pick<AdvisorState, "format" | "locked" | "maxStep" | "positionMetres">,
+  a: Pick<AdvisorState, "format" | "locked" | "maxStep" | "positionMetres" | "deployed">,
   validKey: number,
   targetBytes: number | undefined,
   samples: number,
   seed: number,
 ): string | null {
-  return targetBytes === undefined ? null : keyOf(validKey, targetBytes, a.format, samples, seed, limitsOf(a));
+  return targetBytes === undefined
+    ? null
+    : keyOf(validKey, targetBytes, a.format, samples, seed, limitsOf(a), deployedOf(a));
 }
 
 function limitsOf(a: Pick<AdvisorState, "locked" | "maxStep" | "positionMetres">): AdvisorLimits {
@@ -187,7 +223,16 @@ function inputsFor(
   const limits = limitsOf(a);
   return {
     key: keyOf(d.validKey, targetBytes, format, st.samples, st.seed, limits),
-    req: { type: "advise", layout: d.valid, targetBytes, format, samples: st.samples, seed: st.seed, limits },
+    req: {
+      type: "advise",
+      layout: d.valid,
+      targetBytes,
+      format,
+      samples: st.samples,
+      seed: st.seed,
+      limits,
+      deployed: deployedOf(a),
+    },
   };
 }
 
@@ -300,9 +345,15 @@ export function stopAdvisor(): void {
  * Applies changes whose wire verdict is compatible at once; a degraded or breaking one first asks (the page shows
  * why, from the schema-evolution check) and is applied only by confirmApply.
  */
-export function requestApply(transforms: readonly Transform[], wire: WireVerdict, what: string): boolean {
+export function requestApply(
+  transforms: readonly Transform[],
+  wire: WireVerdict,
+  what: string,
+  /** whose receivers the verdict is for, when not the current layout's ("version v3 (deployed)") */
+  receivers?: string,
+): boolean {
   if (wire.compat === "compatible") return applyChanges(transforms);
-  useAdvisor.setState({ confirm: { transforms: [...transforms], wire, what } });
+  useAdvisor.setState({ confirm: { transforms: [...transforms], wire, what, receivers } });
   return false;
 }
 

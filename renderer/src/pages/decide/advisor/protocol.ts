@@ -1,6 +1,6 @@
 // Messages between the advisor page and its worker; every answer carries the request's seq so stale ones are dropped.
 import type { FormatId, Layout } from "#codecs";
-import type { AdviseProgress, AdvisorLimits, AdvisorResult } from "#planning/advisor";
+import type { AdviseProgress, AdvisorLimits, AdvisorResult, DeployedLayout } from "#planning/advisor";
 
 export interface AdviseRequest {
   type: "advise";
@@ -11,6 +11,8 @@ export interface AdviseRequest {
   samples: number;
   seed: number;
   limits: AdvisorLimits;
+  /** the project's version marked deployed, the plan is checked against it too */
+  deployed?: DeployedLayout;
 }
 
 export type AdviseAnswer =
