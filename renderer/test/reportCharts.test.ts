@@ -1,7 +1,7 @@
 // The report's charts say what they draw: the size chart's legend holds exactly the colours of its bars, and the
 // cost charts' format labels never run into each other at the report's half width.
 import { describe, expect, it } from "vitest";
-import { barStyle, legendSwatches, SIZE_STATS, type SizeDatum } from "../src/ui/sizes/SizeBars.tsx";
+import { barStyle, legendSwatches, reachLegendText, SIZE_STATS, type SizeDatum } from "../src/ui/sizes/SizeBars.tsx";
 import { categoryTicks, ticksCollide } from "../src/ui/tickLayout.ts";
 
 const datum = (format: string, p50: number, p95: number, max: number): SizeDatum => ({
@@ -69,6 +69,19 @@ describe("the size chart's legend", () => {
     // no limit chosen: the three statistics' colours only
     expect(shown(paper, [])).toEqual(drawn(paper, []));
     expect(legendSwatches(paper, []).map((s) => s.label)).toEqual(["p50", "p95", "max"]);
+  });
+});
+
+describe("the legend's words, one per verdict after its three shades", () => {
+  it("says the strictest limit and whether a looser one is met", () => {
+    const limits = [limit(12), limit(30), limit(160)];
+    expect(reachLegendText("all", limits)).toBe("p50 · p95 · max, within every limit");
+    expect(reachLegendText("some", limits)).toBe("over 12 B, fits a looser limit");
+    expect(reachLegendText("none", limits)).toBe("over every limit");
+    expect(reachLegendText("none", [limit(30)])).toBe("over 30 B");
+    expect(reachLegendText("all", [])).toBe("p50 · p95 · max");
+    // every swatch carries the verdict it is grouped under
+    expect(legendSwatches(paper, limits).map((s) => s.reach)).toEqual(["some", "some", "some", "none", "none", "none"]);
   });
 });
 

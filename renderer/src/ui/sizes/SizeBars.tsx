@@ -50,6 +50,15 @@ export interface LegendSwatch {
   label: string;
   fill: string;
   opacity: number;
+  /** the verdict the colour stands for, so the legend can say it once for p50, p95 and max */
+  reach: Reach;
+}
+
+/** What a group of swatches of one verdict says, after its three shades. */
+export function reachLegendText(r: Reach, limits: readonly Limit[]): string {
+  if (r === "all") return limits.length ? "p50 · p95 · max, within every limit" : "p50 · p95 · max";
+  if (r === "some") return `over ${limits[0]!.bytes} B, fits a looser limit`;
+  return limits.length > 1 ? "over every limit" : `over ${limits[0]!.bytes} B`;
 }
 
 const REACH_ORDER: readonly Reach[] = ["all", "some", "none"];
@@ -72,7 +81,7 @@ export function legendSwatches(data: readonly SizeDatum[], limits: readonly Limi
       const value = drawn.map((d) => d[s.key]).find((v) => reach(v, limits) === r);
       if (value === undefined) continue;
       const { fill, opacity } = barStyle(value, s.key, limits);
-      out.push({ key: `${s.key}-${r}`, label: wording[r](s.label), fill, opacity });
+      out.push({ key: `${s.key}-${r}`, label: wording[r](s.label), fill, opacity, reach: r });
     }
   return out;
 }

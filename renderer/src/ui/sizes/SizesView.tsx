@@ -2,7 +2,7 @@
 import { memo, useMemo } from "react";
 import { shareOver } from "#codecs";
 import { chosenLimits, type Limit } from "./PlatformPicker.tsx";
-import { legendSwatches, SizeBars, type SizeDatum } from "./SizeBars.tsx";
+import { legendSwatches, reachLegendText, SizeBars, type SizeDatum } from "./SizeBars.tsx";
 import { shareOverText } from "./verdict.ts";
 import type { SizesView as Sizes } from "../../state/analysis.ts";
 import { useSettings } from "../../state/settings.ts";
@@ -44,12 +44,19 @@ export function SizesLegend({ sizes, limits }: { sizes: Sizes; limits: Limit[] }
   const swatches = useMemo(() => legendSwatches(chartData(sizes), limits), [sizes, limits]);
   return (
     <div className="chart-legend" data-testid="sizes-legend">
-      {swatches.map((s) => (
-        <span key={s.key} className="key">
-          <span className="sw" style={{ background: s.fill, opacity: s.opacity }} />
-          {s.label}
-        </span>
-      ))}
+      {/* one entry per verdict: its shades (p50 lightest, max darkest), then the verdict once */}
+      {(["all", "some", "none"] as const).map((r) => {
+        const group = swatches.filter((s) => s.reach === r);
+        if (!group.length) return null;
+        return (
+          <span key={r} className="key" data-reach={r}>
+            {group.map((s) => (
+              <span key={s.key} className="sw" title={s.label} style={{ background: s.fill, opacity: s.opacity }} />
+            ))}
+            {reachLegendText(r, limits)}
+          </span>
+        );
+      })}
       {limits.map((l) => (
         <span key={l.id} className="key">
           <span className="line" />
