@@ -177,7 +177,14 @@ describe("advisor edges", () => {
     expect(r.base.max).toBe(116);
     expect(r.plan.transforms).toEqual([{ kind: "move-to-status", fieldId: "cgi" }]);
     expect(r.plan.sizes.max).toBe(100);
-    expect(r.bitpacked!.max).toBe(62);
+    // the format lever: every other format as the layout is now, smallest first (bit-packed 62 B … JSON last)
+    expect(r.otherFormats.map((o) => o.format)).not.toContain("struct");
+    expect(r.otherFormats).toHaveLength(8);
+    expect(r.otherFormats[0]!.format).toBe("bitpacked");
+    expect(r.otherFormats[0]!.sizes!.max).toBe(62);
+    expect(r.otherFormats.at(-1)!.format).toBe("json");
+    const maxes = r.otherFormats.map((o) => o.sizes!.max);
+    expect(maxes).toEqual([...maxes].sort((a, b) => a - b));
     // float → fixed-point at the same step halves a float32 in Struct
     const temp = r.suggestions.find((s) => s.fieldId === "temperature")!;
     expect(temp.transform).toEqual({ kind: "fixed-point", fieldId: "temperature", step: 0.01 });

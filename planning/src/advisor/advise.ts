@@ -1,6 +1,6 @@
 // The fit-to-platform advisor: measures every candidate change, ranks them by bytes saved per bit of declared
 // precision given up, and chains the best ones until every sample fits the target.
-import { CODECS, type Field, type FormatId, generateSamples, type Layout, type TypedRecord } from "#codecs";
+import { CODECS, type Field, FORMAT_IDS, type FormatId, generateSamples, type Layout, type TypedRecord } from "#codecs";
 import type { SizeStats } from "#codecs/analysis";
 import { fieldCandidates, type FieldCandidates } from "./candidates.ts";
 import { declaredBitsLost, declaredStep, droppedBits } from "./declared.ts";
@@ -407,8 +407,21 @@ export function adviseFit(layout: Layout, opts: AdviseOptions): AdvisorResult {
     removals,
     plan,
     status: status ? { layout: status.layout, sizes: sizeStats(status.layout, [status.record], format).stats } : null,
-    bitpacked: format === "bitpacked" ? null : sizeStats(layout, records, "bitpacked").stats,
+    otherFormats: otherFormats(layout, records, format),
   };
+}
+
+function otherFormats(
+  layout: Layout,
+  records: readonly TypedRecord[],
+  format: FormatId,
+): AdvisorResult["otherFormats"] {
+  const sized = FORMAT_IDS.filter((f) => f !== format).map((f) => {
+    const m = sizeStats(layout, records, f);
+    // a format that refuses some samples is not an option as it is
+    return { format: f, sizes: m.failed === 0 && m.stats.count > 0 ? m.stats : null };
+  });
+  return sized.sort((a, b) => (a.sizes?.max ?? Infinity) - (b.sizes?.max ?? Infinity));
 }
 
 export function suggestionId(t: Transform): string {

@@ -175,8 +175,11 @@ export interface AdvisorResult {
   plan: AdvisorPlan;
   /** the rarer message the moved values travel in, when the plan moves any */
   status: StatusMessage | null;
-  /** the format suggestion: the same layout bit-packed, when the target format is another one */
-  bitpacked: SizeStats | null;
+  /**
+   * the format lever: the same layout, before any change, in every other format (null sizes: it cannot be encoded
+   * there), smallest largest-message first, so a format that fits as it is shows before any precision is given up
+   */
+  otherFormats: { format: FormatId; sizes: SizeStats | null }[];
 }
 
 export class AdvisorError extends Error {

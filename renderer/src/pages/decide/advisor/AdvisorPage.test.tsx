@@ -200,6 +200,24 @@ describe("AdvisorPage", () => {
     expect(screen.queryByTestId("advisor-plan-deployed")).toBeNull();
   });
 
+  it("offers the format itself as a lever: the formats that fit the target as the layout is, and switches to one", () => {
+    // the tracker is 19 B bit-packed and more in Struct: a 20 B target fits bit-packed without any change
+    render(<AdvisorPage />);
+    settle();
+    HeldWorker.last!.answer();
+    const lever = screen.getByTestId("advisor-formats");
+    expect(lever.textContent).toContain("Without any change, the layout already fits 20 B in");
+    const bits = screen.getByTestId("advisor-format-bitpacked");
+    expect(bits.getAttribute("data-fits")).toBe("true");
+    expect(bits.textContent).toBe("Bit-packed 19 B ✓");
+    act(() => {
+      fireEvent.click(bits);
+    });
+    expect(useAdvisor.getState().format).toBe("bitpacked");
+    settle();
+    expect(HeldWorker.last!.requests.at(-1)!.format).toBe("bitpacked");
+  });
+
   it("makes the format chosen here the project's format on the pages that send it", () => {
     localStorage.clear();
     render(<AdvisorPage />);

@@ -92,6 +92,40 @@ function Wire({ wire, testId, built }: { wire: WireVerdict; testId: string; buil
 }
 
 /**
+ * The format itself as a lever: the formats whose largest message is smaller than this one's as the layout is now,
+ * those that already fit the target first — choosing one gives up no precision at all.
+ */
+function FormatLever({ result: r }: { result: AdvisorResult }) {
+  const smaller = r.otherFormats.filter((o) => o.sizes && o.sizes.max < r.base.max);
+  if (!smaller.length) return null;
+  const fitting = smaller.filter((o) => o.sizes!.max <= r.targetBytes);
+  const choose = (format: FormatId) => {
+    useAdvisor.setState({ format });
+    rememberProjectFormat(useDesigner.getState().projectId, format);
+  };
+  return (
+    <div className="note advisor-formats" data-testid="advisor-formats">
+      {fitting.length
+        ? `Without any change, the layout already fits ${r.targetBytes} B in ${fitting.length === 1 ? "another format" : `${fitting.length} other formats`}: `
+        : `Other formats are smaller as the layout is now (none fits ${r.targetBytes} B without changes): `}
+      {smaller.map((o) => (
+        <button
+          key={o.format}
+          type="button"
+          className={`btn small${o.sizes!.max <= r.targetBytes ? " fits" : ""}`}
+          data-testid={`advisor-format-${o.format}`}
+          data-fits={o.sizes!.max <= r.targetBytes}
+          title={`${CODECS[o.format].info.label}: ${sizesText(o.sizes!)} before any change; plan with it`}
+          onClick={() => choose(o.format)}
+        >
+          {CODECS[o.format].info.short} {o.sizes!.max} B{o.sizes!.max <= r.targetBytes ? " ✓" : ""}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+/**
  * The plan against the version marked deployed: the receivers in the field were built for it, and the current layout
  * may already differ from it (then even a plan of compatible changes leaves them behind).
  */
@@ -450,12 +484,7 @@ export function AdvisorPage() {
             </p>
           ) : null}
           {r.plan.deployedWire ? <DeployedWireNote plan={r.plan} /> : null}
-          {r.bitpacked && r.bitpacked.max < r.base.max ? (
-            <p className="note">
-              Bit-packing: the same layout bit-packed is {sizesText(r.bitpacked)} before any change. Choose “Bit-packed”
-              as the format to plan with it.
-            </p>
-          ) : null}
+          <FormatLever result={r} />
           {r.plan.partial ? (
             <p className="note attention" data-testid="advisor-partial">
               Out of reach, so the plan gives up no precision: it only holds the changes that lose nothing. Try another
