@@ -23,48 +23,36 @@ describe.each(CROSS_LAYOUTS.map(([name], i) => [name, i] as const))("%s", (_name
   const layout = parseLayout(CROSS_LAYOUTS[i]![1]);
   const m = cModel(layout);
 
-  it("the Struct packer links without libm and writes the studio's bytes", async () => {
-    const n = structNames(m);
-    const dir = `s${i}`;
-    work.write(generateCStruct(layout), dir);
-    work.writeText(`${dir}/h.c`, cHarness(m, { includes: [n.header], pack: n.pack, unpack: n.unpack }));
-    await gccAsync(work, [
-      ...NO_LIBM,
-      `-I${dir}`,
-      "-o",
-      `${dir}/h`,
-      `${dir}/h.c`,
-      `${dir}/${n.source}`,
-      `${dir}/satpayload_rt.c`,
-    ]);
-    const r = await crossCheck(layout, m, "struct", work.path(`${dir}/h`), {
-      records: 60,
-      seed: 31,
-      truncated: 2,
-      mutations: 0,
-    });
-    expect(r.exitCode).toBe(0);
-    expect(r.encodeMismatches).toEqual([]);
-    expect(r.decodeMismatches).toEqual([]);
-  });
-
-  it("the bit-packed packer links without libm and writes the studio's bits", async () => {
-    const n = bitsNames(m);
-    const dir = `b${i}`;
-    work.write(generateCBitpacked(layout), dir);
-    work.writeText(`${dir}/h.c`, cHarness(m, { includes: [n.header], pack: n.pack, unpack: n.unpack }));
-    await gccAsync(work, [
-      ...NO_LIBM,
-      `-I${dir}`,
-      "-o",
-      `${dir}/h`,
-      `${dir}/h.c`,
-      `${dir}/${n.source}`,
-      `${dir}/satpayload_rt.c`,
-    ]);
-    const r = await crossCheck(layout, m, "bitpacked", work.path(`${dir}/h`), {
-      records: 60,
+  // the two packers a firmware links: each alone, with its own names, harness and cross-check seed
+  const PACKERS = [
+    { what: "Struct packer", format: "struct", dir: "s", seed: 31, generate: generateCStruct, names: structNames },
+    {
+      what: "bit-packed packer",
+      format: "bitpacked",
+      dir: "b",
       seed: 32,
+      generate: generateCBitpacked,
+      names: bitsNames,
+    },
+  ] as const;
+
+  it.each(PACKERS)("the $what links without libm and writes the studio's bytes", async (p) => {
+    const n = p.names(m);
+    const dir = `${p.dir}${i}`;
+    work.write(p.generate(layout), dir);
+    work.writeText(`${dir}/h.c`, cHarness(m, { includes: [n.header], pack: n.pack, unpack: n.unpack }));
+    await gccAsync(work, [
+      ...NO_LIBM,
+      `-I${dir}`,
+      "-o",
+      `${dir}/h`,
+      `${dir}/h.c`,
+      `${dir}/${n.source}`,
+      `${dir}/satpayload_rt.c`,
+    ]);
+    const r = await crossCheck(layout, m, p.format, work.path(`${dir}/h`), {
+      records: 60,
+      seed: p.seed,
       truncated: 2,
       mutations: 0,
     });
