@@ -36,7 +36,10 @@ describe("fit advisor (browser mode)", SCENARIO, () => {
       /^✗ the allowed changes cannot reach Kinéis \(standard\) \(19 B\): every one of them together still makes \d+ B$/,
     );
     await page.waitForSelector(tid("advisor-partial"));
-    // the byte budget met at any cost: which fields would have to go, and how many declared bits that gives up
+    // the byte budget met at any cost: which fields would have to go, and how many declared bits that gives up —
+    // worked out after the advice is on screen (the page says so meanwhile), then shown in place
+    await page.waitForSelector(tid("advisor-budget"), { timeout: 90_000 });
+    expect(await page.locator(tid("advisor-budget-pending")).count()).toBe(0);
     expect(await page.locator(tid("advisor-budget")).textContent()).toMatch(
       /^What Kinéis \(standard\) \(19 B\) costs: leaving out .+ makes every sample fit \(.+\), giving up \d+ declared bits per message\./,
     );

@@ -3,7 +3,7 @@
 // every change marked with what it does to receivers already deployed.
 import { describe, expect, it } from "vitest";
 import { codecFor, generateSamples, type LayoutInput, parseLayout, presetById } from "#codecs";
-import { adviseFit, applyAll } from "../src/advisor/advise.ts";
+import { adviseFit, adviseStaged, applyAll, withBudget } from "../src/advisor/advise.ts";
 import { fieldCandidates } from "../src/advisor/candidates.ts";
 import type { Suggestion } from "../src/advisor/types.ts";
 
@@ -188,6 +188,18 @@ describe("a byte budget out of reach without leaving data out", () => {
     expect(applyAll(kt, b.transforms)).toEqual(b.layout);
     expect(b.bitsLost).toBeGreaterThan(0);
     expect(b.wire.compat).toBe("breaking");
+  });
+
+  it("works the budget out as a second stage: the advice first (budget pending), then the same budget plan", () => {
+    const kt = parseLayout(presetById("kineis-tracker")!.layout);
+    const staged = adviseStaged(kt, { targetBytes: 12, samples: 300 });
+    expect(staged.result.plan.budgetPending).toBe(true);
+    expect(staged.result.plan.budget).toBeNull();
+    const whole = adviseFit(kt, { targetBytes: 12, samples: 300 });
+    expect(whole.plan.budgetPending).toBe(false);
+    expect(withBudget(staged.result, staged.budget())).toEqual(whole);
+    // a plan that fits has nothing to wait for
+    expect(adviseStaged(tracker, { targetBytes: 17, samples: 300 }).result.plan.budgetPending).toBe(false);
   });
 
   it("has no budget plan when the plan fits", () => {

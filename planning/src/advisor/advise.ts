@@ -113,7 +113,16 @@ function boundOf(t: Transform, field: Field): number {
   return 0;
 }
 
-export function adviseFit(layout: Layout, opts: AdviseOptions): AdvisorResult {
+/**
+ * The advice in two stages: `result` without the byte-budget plan (its `plan.budgetPending` says whether one is
+ * still to be worked out), and `budget()`, which works it out. The budget chain re-plans with removals among the
+ * levers and costs several times the rest (the paper preset in CBOR at 30 B: ~12 s of ~16 s), so the page shows
+ * the advice first and the budget when it is ready.
+ */
+export function adviseStaged(
+  layout: Layout,
+  opts: AdviseOptions,
+): { result: AdvisorResult; budget: () => BudgetPlan | null } {
   const format = opts.format ?? "bitpacked";
   const target = opts.targetBytes;
   if (!Number.isInteger(target) || target < 1)
@@ -220,31 +229,30 @@ export function adviseFit(layout: Layout, opts: AdviseOptions): AdvisorResult {
   };
   let chained = chain(options);
   let closest: SizeStats | null = null;
-  let budget: BudgetPlan | null = null;
   const partial = !chained.fits;
+  // what the byte budget costs when data may go as well: the same chain, with removals among the levers
+  const budgetPlan = (): BudgetPlan | null => {
+    if (!partial || !dropOptions.length) return null;
+    const withDrops = chain([...options, ...dropOptions]);
+    if (!withDrops.fits) return null;
+    const b = compose(layout, withDrops.transforms, records);
+    const sizes = sizeStats(b.layout, b.records, format);
+    const picked = [...withDrops.chosen.values()];
+    return {
+      transforms: withDrops.transforms,
+      layout: b.layout,
+      sizes: sizes.stats,
+      fits: sizes.failed === 0 && sizes.stats.max <= target,
+      left: picked.filter((o) => dropsData(o.t, o.fc)).map((o) => o.fc.field.name),
+      rounded: picked.filter((o) => !dropsData(o.t, o.fc) && o.lost > LOSSLESS_BITS).map((o) => o.fc.field.name),
+      bitsLost: picked.reduce((sum, o) => sum + o.lost, 0),
+      wire: wireVerdict(layout, b.layout, format),
+    };
+  };
   if (partial) {
     // out of reach: give up no precision for a target the plan would miss anyway; say how close everything gets
     const all = compose(layout, chained.transforms, records);
     closest = sizeStats(all.layout, all.records, format).stats;
-    // and what the byte budget costs when data may go as well: the same chain, with removals among the levers
-    if (dropOptions.length) {
-      const withDrops = chain([...options, ...dropOptions]);
-      if (withDrops.fits) {
-        const b = compose(layout, withDrops.transforms, records);
-        const sizes = sizeStats(b.layout, b.records, format);
-        const picked = [...withDrops.chosen.values()];
-        budget = {
-          transforms: withDrops.transforms,
-          layout: b.layout,
-          sizes: sizes.stats,
-          fits: sizes.failed === 0 && sizes.stats.max <= target,
-          left: picked.filter((o) => dropsData(o.t, o.fc)).map((o) => o.fc.field.name),
-          rounded: picked.filter((o) => !dropsData(o.t, o.fc) && o.lost > LOSSLESS_BITS).map((o) => o.fc.field.name),
-          bitsLost: picked.reduce((sum, o) => sum + o.lost, 0),
-          wire: wireVerdict(layout, b.layout, format),
-        };
-      }
-    }
     chained = chain(options.filter((o) => o.lost <= LOSSLESS_BITS));
   }
   const chosen = chained.chosen;
@@ -332,7 +340,8 @@ export function adviseFit(layout: Layout, opts: AdviseOptions): AdvisorResult {
           label: opts.deployed.label,
         }
       : null,
-    budget,
+    budget: null,
+    budgetPending: partial && dropOptions.length > 0,
   };
 
   // ---- one suggestion per field (and per key): its plan change, else its best change on its own --------
@@ -397,7 +406,7 @@ export function adviseFit(layout: Layout, opts: AdviseOptions): AdvisorResult {
   }
   removals.sort((a, b) => b.bytesSaved - a.bytesSaved);
 
-  return {
+  const result: AdvisorResult = {
     format,
     targetBytes: target,
     sampleCount: records.length,
@@ -409,6 +418,18 @@ export function adviseFit(layout: Layout, opts: AdviseOptions): AdvisorResult {
     status: status ? { layout: status.layout, sizes: sizeStats(status.layout, [status.record], format).stats } : null,
     otherFormats: otherFormats(layout, records, format),
   };
+  return { result, budget: budgetPlan };
+}
+
+/** The whole advice at once, byte-budget plan included (the CLI and the tests). */
+export function adviseFit(layout: Layout, opts: AdviseOptions): AdvisorResult {
+  const staged = adviseStaged(layout, opts);
+  return withBudget(staged.result, staged.result.plan.budgetPending ? staged.budget() : null);
+}
+
+/** The first stage's result with its budget plan worked out. */
+export function withBudget(result: AdvisorResult, budget: BudgetPlan | null): AdvisorResult {
+  return { ...result, plan: { ...result.plan, budget, budgetPending: false } };
 }
 
 function otherFormats(

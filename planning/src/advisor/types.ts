@@ -138,6 +138,8 @@ export interface AdvisorPlan {
    * be left out as well; null when even that misses, or nothing can be left out
    */
   budget: BudgetPlan | null;
+  /** the budget plan is still being worked out (the first of two answers; adviseFit never returns it so) */
+  budgetPending: boolean;
 }
 
 /** The byte budget met at any cost: the changes, and what they give up. */

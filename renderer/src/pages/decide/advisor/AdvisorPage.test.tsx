@@ -6,7 +6,7 @@
 import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { kineisTrackerPreset, parseLayout } from "#codecs";
-import { adviseFit } from "#planning/advisor";
+import { adviseFit, adviseStaged } from "#planning/advisor";
 import { AdvisorPage } from "./AdvisorPage.tsx";
 import { setAdvisorWorker, stopAdvisor, useAdvisor } from "./advisorStore.ts";
 import type { AdviseAnswer, AdviseRequest } from "./protocol.ts";
@@ -26,7 +26,25 @@ class HeldWorker {
   postMessage(req: AdviseRequest): void {
     this.requests.push(req);
   }
-  terminate(): void {}
+  terminated = false;
+  terminate(): void {
+    this.terminated = true;
+  }
+  /** answers the latest request in the worker's two stages: the advice, then its byte-budget plan */
+  answerStaged(): { budget: () => void } {
+    const r = this.requests.at(-1)!;
+    const staged = adviseStaged(r.layout, {
+      targetBytes: r.targetBytes,
+      format: r.format,
+      samples: r.samples,
+      seed: r.seed,
+      limits: r.limits,
+      deployed: r.deployed,
+    });
+    const post = (data: AdviseAnswer) => act(() => this.onmessage!({ data } as MessageEvent<AdviseAnswer>));
+    post({ type: "result", seq: r.seq, result: staged.result, ms: 1 });
+    return { budget: () => post({ type: "budget", seq: r.seq, budget: staged.budget(), ms: 2 }) };
+  }
   /** answers the latest request with the real advisor's result */
   answer(): void {
     const r = this.requests.at(-1)!;
@@ -216,6 +234,52 @@ describe("AdvisorPage", () => {
     expect(useAdvisor.getState().format).toBe("bitpacked");
     settle();
     expect(HeldWorker.last!.requests.at(-1)!.format).toBe("bitpacked");
+  });
+
+  it("shows the advice first and the byte-budget plan when its second stage arrives, then keeps it whole", () => {
+    // the tracker at 12 B bit-packed is out of reach without leaving data out: a budget plan is worked out
+    useAdvisor.setState({ format: "bitpacked", customBytes: 12 });
+    render(<AdvisorPage />);
+    settle();
+    const first = HeldWorker.last!;
+    const stage = first.answerStaged();
+    expect(screen.getByTestId("advisor-partial")).toBeTruthy();
+    expect(screen.getByTestId("advisor-budget-pending").textContent).toContain("working it out");
+    expect(screen.queryByTestId("advisor-budget")).toBeNull();
+    stage.budget();
+    expect(screen.queryByTestId("advisor-budget-pending")).toBeNull();
+    expect(screen.getByTestId("advisor-budget").textContent).toMatch(/leaving out .+ declared bits per message/);
+
+    // remembered whole: back from another format, the budget is there at once, with no new request
+    act(() => {
+      fireEvent.change(screen.getByTestId("advisor-format"), { target: { value: "struct" } });
+    });
+    settle();
+    HeldWorker.last!.answer();
+    const asked = HeldWorker.last!.requests.length;
+    act(() => {
+      fireEvent.change(screen.getByTestId("advisor-format"), { target: { value: "bitpacked" } });
+    });
+    settle();
+    expect(HeldWorker.last!.requests.length).toBe(asked);
+    expect(screen.getByTestId("advisor-budget")).toBeTruthy();
+  });
+
+  it("stops a budget still being worked out when other advice must be computed", () => {
+    useAdvisor.setState({ format: "bitpacked", customBytes: 12 });
+    render(<AdvisorPage />);
+    settle();
+    const first = HeldWorker.last!;
+    first.answerStaged();
+    expect(screen.getByTestId("advisor-budget-pending")).toBeTruthy();
+    // another target: the worker busy with the budget is replaced, not queued behind
+    act(() => {
+      useAdvisor.setState({ customBytes: 13 });
+    });
+    settle();
+    expect(first.terminated).toBe(true);
+    expect(HeldWorker.last).not.toBe(first);
+    expect(HeldWorker.last!.requests.at(-1)!.targetBytes).toBe(13);
   });
 
   it("makes the format chosen here the project's format on the pages that send it", () => {

@@ -491,6 +491,12 @@ export function AdvisorPage() {
               format, lift a precision limit, or apply single suggestions below knowing the target is still missed.
             </p>
           ) : null}
+          {r.plan.budgetPending ? (
+            <p className="note" data-testid="advisor-budget-pending">
+              <strong>What {targetName} costs</strong> if fields may be left out: working it out (the advice above is
+              complete; this comes in a few seconds).
+            </p>
+          ) : null}
           {r.plan.budget ? (
             <div className="advisor-budget" data-testid="advisor-budget">
               <p className="note">

@@ -11,6 +11,7 @@ import {
   type DeployedLayout,
   type Transform,
   type WireVerdict,
+  withBudget,
 } from "#planning/advisor";
 import type { AdviseAnswer, AdviseRequest } from "./protocol.ts";
 import { useDesigner } from "../../../state/layoutStore.ts";
@@ -92,6 +93,11 @@ let aheadTimer: ReturnType<typeof setTimeout> | null = null;
 const AHEAD_AFTER_MS = 400;
 /** the inputs of the request `seq`, for its answer */
 const keyOfSeq = new Map<number, string>();
+/**
+ * The advice whose byte-budget plan the worker is still working out (its second stage, after the advice was
+ * posted): the worker is busy until it answers, and the advice is remembered only once it is whole.
+ */
+let budgetOf: { seq: number; key: string; result: AdvisorResult; ms: number } | null = null;
 
 export function targetBytesOf(
   s: Pick<AdvisorState, "target" | "customBytes">,
@@ -171,11 +177,18 @@ function remember(key: string, result: AdvisorResult, ms: number): void {
 }
 
 function onAnswer(a: AdviseAnswer): void {
+  if (a.type === "budget" || (a.type === "error" && budgetOf?.seq === a.seq)) {
+    onBudget(a);
+    return;
+  }
   if (a.type !== "progress") {
     const key = keyOfSeq.get(a.seq);
     keyOfSeq.delete(a.seq);
     if (a.seq === ahead?.seq) ahead = null;
-    if (a.type === "result" && key !== undefined) remember(key, a.result, a.ms);
+    if (a.type === "result" && key !== undefined) {
+      if (a.result.plan.budgetPending) budgetOf = { seq: a.seq, key, result: a.result, ms: a.ms };
+      else remember(key, a.result, a.ms);
+    }
     if (a.seq !== seq) {
       // advice worked out ahead, kept for when its format is chosen
       scheduleAhead();
@@ -195,6 +208,22 @@ function onAnswer(a: AdviseAnswer): void {
     });
     scheduleAhead();
   } else useAdvisor.setState({ running: false, progress: null, error: a.message, result: null, resultKey: sentKey });
+}
+
+/** The second stage's answer: the advice made whole, remembered, and shown if it is still the one on screen. */
+function onBudget(a: Extract<AdviseAnswer, { type: "budget" | "error" }>): void {
+  const pending = budgetOf;
+  if (!pending || pending.seq !== a.seq) return;
+  budgetOf = null;
+  if (a.type === "error") {
+    // a failure of the budget stage is a failure like any other: said, not hidden behind the advice
+    if (a.seq === seq) useAdvisor.setState({ error: a.message });
+    return;
+  }
+  const whole = withBudget(pending.result, a.budget);
+  remember(pending.key, whole, pending.ms);
+  if (a.seq === seq && useAdvisor.getState().result === pending.result) useAdvisor.setState({ result: whole });
+  scheduleAhead();
 }
 
 function workerOrNew(): Worker {
@@ -243,7 +272,7 @@ function scheduleAhead(): void {
   if (aheadTimer) clearTimeout(aheadTimer);
   aheadTimer = setTimeout(() => {
     aheadTimer = null;
-    if (ahead || useAdvisor.getState().running || !makeWorker) return;
+    if (ahead || budgetOf || useAdvisor.getState().running || !makeWorker) return;
     const current = useAdvisor.getState().format;
     const from = FORMAT_IDS.indexOf(current);
     for (let i = 1; i < FORMAT_IDS.length; i++) {
@@ -299,6 +328,20 @@ export function requestAdvice(targetBytes: number | undefined): void {
     scheduleAhead();
     return;
   }
+  if (budgetOf?.key === key) {
+    // the advice is there, its budget plan still being worked out: show it, and the budget when it comes
+    sentKey = key;
+    seq = budgetOf.seq;
+    useAdvisor.setState({
+      running: false,
+      progress: null,
+      result: budgetOf.result,
+      resultKey: key,
+      ms: budgetOf.ms,
+      error: null,
+    });
+    return;
+  }
   if (ahead?.key === key) {
     // the advice asked for is the one being worked out ahead: it becomes this request's, nothing starts again
     sentKey = key;
@@ -314,11 +357,12 @@ export function requestAdvice(targetBytes: number | undefined): void {
   timer = setTimeout(() => {
     timer = null;
     // a run in progress (or one worked out ahead) cannot be interrupted inside the worker: replace the worker instead
-    if ((useAdvisor.getState().running || ahead) && worker) {
+    if ((useAdvisor.getState().running || ahead || budgetOf) && worker) {
       worker.terminate();
       worker = null;
       if (ahead) keyOfSeq.delete(ahead.seq);
       ahead = null;
+      budgetOf = null;
     }
     sentKey = key;
     seq++;
@@ -335,6 +379,7 @@ export function stopAdvisor(): void {
   if (aheadTimer) clearTimeout(aheadTimer);
   aheadTimer = null;
   ahead = null;
+  budgetOf = null;
   worker?.terminate();
   worker = null;
   sentKey = null;
