@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CSV_COLUMNS } from "#contracts/loadtest/table.ts";
 import { SCENARIO } from "./support/scenario.ts";
 import { screenshot, startSession, type E2eSession } from "./support/session.ts";
-import { tid } from "./support/ui.ts";
+import { tid, waitForStackRunning } from "./support/ui.ts";
 
 let s: E2eSession;
 
@@ -203,7 +203,7 @@ describe("load test page (browser mode)", SCENARIO, () => {
     await page.click(tid("nav-stack"));
     await page.waitForSelector(tid("stack-empty"));
     await page.click(tid("stack-start"));
-    await page.waitForSelector(`${tid("stack-state")}[data-state="running"]`, { timeout: 120_000 });
+    await waitForStackRunning(page);
     const before = ((await s.server.host.dispatch("stack.stats", {})) as { records: number } | null)?.records ?? 0;
 
     await page.click(tid("nav-loadtest"));

@@ -5,7 +5,7 @@ import { codecFor, generateSamples, parseLayout, presetById, toPlain } from "#co
 import { stackSupervisorOf } from "#host/handlers/stack.ts";
 import { SCENARIO } from "./support/scenario.ts";
 import { screenshot, startSession, type E2eSession } from "./support/session.ts";
-import { tid } from "./support/ui.ts";
+import { tid, waitForStackRunning } from "./support/ui.ts";
 
 let s: E2eSession;
 
@@ -34,7 +34,7 @@ describe("stack page (browser mode)", SCENARIO, () => {
       await screenshot(page, "stack-01-stopped");
 
       await page.click(tid("stack-start"));
-      await page.waitForSelector(`${tid("stack-state")}[data-state="running"]`, { timeout: 120_000 });
+      await waitForStackRunning(page);
       await page.waitForSelector(tid("stack-records-empty"));
       const ingest = (await page.locator(tid("ep-ingest")).textContent())!;
       expect(ingest).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/ingest$/);
@@ -166,7 +166,7 @@ describe("stack page (browser mode)", SCENARIO, () => {
       await screenshot(page, "stack-04-routes-form");
 
       await page.click(tid("stack-start"));
-      await page.waitForSelector(`${tid("stack-state")}[data-state="running"]`, { timeout: 120_000 });
+      await waitForStackRunning(page);
       const status = (await s.server.host.dispatch("stack.status", {})) as {
         options: { verifySubscriptions: boolean; routes: unknown[] };
       };

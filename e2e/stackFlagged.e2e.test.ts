@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stackSupervisorOf } from "#host/handlers/stack.ts";
 import { SCENARIO } from "./support/scenario.ts";
 import { screenshot, startSession, type E2eSession } from "./support/session.ts";
-import { tid } from "./support/ui.ts";
+import { tid, waitForStackRunning } from "./support/ui.ts";
 
 let s: E2eSession;
 
@@ -52,7 +52,7 @@ describe("stack page: values beyond the layout", SCENARIO, () => {
       await page.click(tid("nav-stack"));
       await page.waitForSelector(tid("stack-empty"));
       await page.click(tid("stack-start"));
-      await page.waitForSelector(`${tid("stack-state")}[data-state="running"]`, { timeout: 120_000 });
+      await waitForStackRunning(page);
       await page.waitForSelector(tid("stack-flagged"));
       expect(await page.locator(tid("stack-flagged")).textContent()).toContain("No value beyond its layout so far");
 

@@ -6,7 +6,7 @@ import { codecFor, generateSamples, parseLayout, presetById } from "#codecs";
 import { stackSupervisorOf } from "#host/handlers/stack.ts";
 import { SCENARIO } from "./support/scenario.ts";
 import { screenshot, startSession, type E2eSession } from "./support/session.ts";
-import { tid } from "./support/ui.ts";
+import { tid, waitForStackRunning } from "./support/ui.ts";
 
 let s: E2eSession;
 
@@ -32,7 +32,7 @@ describe("stack keys (browser mode)", SCENARIO, () => {
       await page.waitForSelector(tid("stack-keys-empty"));
 
       await page.click(tid("stack-start"));
-      await page.waitForSelector(`${tid("stack-state")}[data-state="running"]`, { timeout: 120_000 });
+      await waitForStackRunning(page);
       const ingest = (await page.locator(tid("ep-ingest")).textContent())!;
       const [own, other] = generateSamples(paper, 2, 404);
       const send = (record: typeof own, id: string, key?: string) =>

@@ -10,7 +10,7 @@ import { stackSupervisorOf } from "#host/handlers/stack.ts";
 import { CSE_ENTRY, launch, stopChild, type Launched } from "#services/shared/launch.ts";
 import { SCENARIO } from "./support/scenario.ts";
 import { screenshot, startSession, type E2eSession } from "./support/session.ts";
-import { tid } from "./support/ui.ts";
+import { tid, waitForStackRunning } from "./support/ui.ts";
 
 let s: E2eSession;
 let cse: Launched;
@@ -68,7 +68,7 @@ describe("stack page: records the CSE refuses", SCENARIO, () => {
       await page.click(tid("stack-cse-external"));
       await page.fill(tid("stack-cse-url"), String(cse.listening.cseBaseUrl));
       await page.click(tid("stack-start"));
-      await page.waitForSelector(`${tid("stack-state")}[data-state="running"]`, { timeout: 120_000 });
+      await waitForStackRunning(page);
       await page.waitForSelector(tid("stack-refused-empty"));
       const ingest = (await page.locator(tid("ep-ingest")).textContent())!;
 

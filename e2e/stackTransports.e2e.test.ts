@@ -10,7 +10,7 @@ import { runOwned } from "#codecs-test/helpers/processes/run.ts";
 import { stackSupervisorOf } from "#host/handlers/stack.ts";
 import { SCENARIO } from "./support/scenario.ts";
 import { screenshot, startSession, type E2eSession } from "./support/session.ts";
-import { tid } from "./support/ui.ts";
+import { tid, waitForStackRunning } from "./support/ui.ts";
 
 let s: E2eSession;
 const tmp = mkdtempSync(path.join(os.tmpdir(), "satpayload-e2e-transports-"));
@@ -49,7 +49,7 @@ describe("stack page with MQTT and CoAP ingest", SCENARIO, () => {
     await page.fill(tid("stack-replicas"), "1");
     expect(await page.locator(tid("stack-coap-problem")).count()).toBe(0);
     await page.click(tid("stack-start"));
-    await page.waitForSelector(`${tid("stack-state")}[data-state="running"]`, { timeout: 120_000 });
+    await waitForStackRunning(page);
     const status = (await s.server.host.dispatch("stack.status", {})) as {
       options?: { mqttPort?: number; coapPort?: number };
     };

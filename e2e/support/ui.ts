@@ -96,3 +96,38 @@ export async function waitForSaved(page: Page, above: number): Promise<number> {
   );
   return savedVersion(page);
 }
+
+/**
+ * Waits until the Stack page says the stack runs. When it cannot (the start failed, or it is still not running after
+ * `timeout`), fails with what the page shows — the state, the error box and the last log lines — so a failure
+ * says why instead of only "timeout".
+ */
+export async function waitForStackRunning(page: Page, timeout = 120_000): Promise<void> {
+  const state = page.locator(tid("stack-state"));
+  const outcome = await page
+    .waitForFunction(
+      () => {
+        const s = document.querySelector('[data-testid="stack-state"]')?.getAttribute("data-state");
+        if (s === "running") return "running";
+        // an error box with the chip back at "stopped": the start failed
+        return document.querySelector('[data-testid="stack-error"]') && s === "stopped" ? "failed" : false;
+      },
+      undefined,
+      { timeout },
+    )
+    .then((h) => h.jsonValue())
+    .catch(() => "timeout");
+  if (outcome === "running") return;
+  const error = await page
+    .locator(tid("stack-error"))
+    .textContent({ timeout: 1000 })
+    .catch(() => null);
+  const logs = await page
+    .locator(tid("stack-logs"))
+    .textContent({ timeout: 1000 })
+    .catch(() => null);
+  throw new Error(
+    `the stack did not start (${outcome}; the page shows "${await state.getAttribute("data-state")}"): ` +
+      `error: ${error ?? "none"}; last logs: ${(logs ?? "none").slice(-1500)}`,
+  );
+}
