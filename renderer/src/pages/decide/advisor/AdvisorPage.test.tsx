@@ -265,6 +265,34 @@ describe("AdvisorPage", () => {
     expect(screen.getByTestId("advisor-budget")).toBeTruthy();
   });
 
+  it("keeps working the budget out while the user looks at remembered advice, and shows it on return", () => {
+    useAdvisor.setState({ format: "struct", customBytes: 12 });
+    render(<AdvisorPage />);
+    settle();
+    HeldWorker.last!.answer();
+    const pick = (format: string) =>
+      act(() => {
+        fireEvent.change(screen.getByTestId("advisor-format"), { target: { value: format } });
+      });
+    pick("bitpacked");
+    settle();
+    const worker = HeldWorker.last!;
+    const stage = worker.answerStaged();
+    expect(screen.getByTestId("advisor-budget-pending")).toBeTruthy();
+    // Struct's advice is remembered: shown at once, and the budget of bit-packed goes on in the same worker
+    pick("struct");
+    settle();
+    expect(worker.terminated).toBe(false);
+    expect(screen.queryByTestId("advisor-budget-pending")).toBeNull();
+    pick("bitpacked");
+    settle();
+    expect(screen.getByTestId("advisor-budget-pending")).toBeTruthy();
+    const asked = worker.requests.length;
+    stage.budget();
+    expect(worker.requests.length).toBe(asked);
+    expect(screen.getByTestId("advisor-budget").textContent).toMatch(/leaving out/);
+  });
+
   it("stops a budget still being worked out when other advice must be computed", () => {
     useAdvisor.setState({ format: "bitpacked", customBytes: 12 });
     render(<AdvisorPage />);

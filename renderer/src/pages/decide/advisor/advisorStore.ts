@@ -215,14 +215,16 @@ function onBudget(a: Extract<AdviseAnswer, { type: "budget" | "error" }>): void 
   const pending = budgetOf;
   if (!pending || pending.seq !== a.seq) return;
   budgetOf = null;
+  // the advice on screen is this one (it may have been shown again since: the same object either way)
+  const shown = useAdvisor.getState().result === pending.result;
   if (a.type === "error") {
     // a failure of the budget stage is a failure like any other: said, not hidden behind the advice
-    if (a.seq === seq) useAdvisor.setState({ error: a.message });
+    if (shown) useAdvisor.setState({ error: a.message });
     return;
   }
   const whole = withBudget(pending.result, a.budget);
   remember(pending.key, whole, pending.ms);
-  if (a.seq === seq && useAdvisor.getState().result === pending.result) useAdvisor.setState({ result: whole });
+  if (shown) useAdvisor.setState({ result: whole });
   scheduleAhead();
 }
 
@@ -331,7 +333,7 @@ export function requestAdvice(targetBytes: number | undefined): void {
   if (budgetOf?.key === key) {
     // the advice is there, its budget plan still being worked out: show it, and the budget when it comes
     sentKey = key;
-    seq = budgetOf.seq;
+    seq++;
     useAdvisor.setState({
       running: false,
       progress: null,
