@@ -1,6 +1,7 @@
 // Every export by id: the one list the Export page, the CLI and the host iterate. Each export is a
 // generator over the layout; runExports gathers their files and reports layouts an export cannot express.
 import { type IssueAt, type Layout, LayoutError } from "#codecs";
+import { batchExporter } from "./batchExport.ts";
 import { cBitpackedExporter } from "./cBitpacked.ts";
 import { cSingleHeaderExporter } from "./cSingleHeader.ts";
 import { cStructExporter, cStructZlibExporter } from "./cStruct.ts";
@@ -37,6 +38,7 @@ export const EXPORTERS: readonly Exporter[] = checkOptionNames([
   sbeXmlExporter,
   kaitaiExporter,
   networkDecodersExporter,
+  batchExporter,
   jsonSchemaExporter,
   decoderConfigExporter,
 ]);

@@ -55,7 +55,7 @@ function rep(f: Field): Obj | 0 {
 }
 
 /** Fixed-point raw → value, with the same integer-tick arithmetic as layout/fixedPoint.ts. */
-function fixedConversion(t: Extract<ScalarType, { kind: "fixed" }>): Obj {
+export function fixedConversion(t: Extract<ScalarType, { kind: "fixed" }>): Obj {
   const fp = fixedPoint(t);
   const dS = decimalPlaces(t.scale);
   const dO = decimalPlaces(t.offset);

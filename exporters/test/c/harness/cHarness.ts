@@ -123,7 +123,8 @@ function printScalar(s: CScalar, v: string, len: string | undefined, out: string
   }
 }
 
-function walk(st: CStruct, base: string, out: string[], ind: string, mode: "read" | "print"): void {
+/** The reading or printing statements of every member of `st` (one token per value; see tokens.ts). */
+export function walk(st: CStruct, base: string, out: string[], ind: string, mode: "read" | "print"): void {
   for (const f of st.fields) field(f, base, out, ind, mode);
 }
 
