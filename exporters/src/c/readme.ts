@@ -78,4 +78,55 @@ byte alignment; the last byte is zero padded.
 - Strings: a length in as many bits as maxLength needs (none when fixed), then 4, 6, 7 or 8 bits
   per character depending on the charset (digits, hex, upper-alnum / alnum, ascii, UTF-8 bytes).
 - Variable arrays: a count in as many bits as maxCount needs, then the elements.
+
+## Batches: many readings per message
+
+A layout with readings per message exports (the \`batch\` export) an encoder and decoder in terms
+of readings, per wire form and format: \`<msg>_<form>_bits.h/.c\` (bit-packed) and
+\`<msg>_<form>_struct.h/.c\` (Struct), \`<form>\` being \`delta\` or \`columns\`.
+
+\`\`\`c
+#include "container_data_delta_bits.h"
+
+container_data_once_t once;                 /* the fields sent once per message */
+container_data_reading_t r[CONTAINER_DATA_DELTA_BITS_MAX_READINGS]; /* oldest first */
+uint8_t msg[CONTAINER_DATA_DELTA_BITS_MAX_SIZE];
+int len = pack_container_data_delta_bits(&once, r, count, msg, sizeof msg);
+
+size_t n;
+int used = unpack_container_data_delta_bits(msg, (size_t)len, &once, r,
+                                            CONTAINER_DATA_DELTA_BITS_MAX_READINGS, &n);
+\`\`\`
+
+| file | what |
+|---|---|
+| \`<msg>_reading.h\` | \`<msg>_reading_t\`: one reading, the per-reading fields as C types (the table above) |
+| \`<msg>_once.h\` | \`<msg>_once_t\`: every other field, sent once per message |
+| \`<msg>_<form>_wire.h\`, \`<msg>_<form>_wire_bits.c\` / \`_struct.c\` | the message as one wire record and its packer (used by the batch functions; you need not touch them) |
+| \`<msg>_<form>_bits.h/.c\`, \`<msg>_<form>_struct.h/.c\` | \`pack_<msg>_<form>_bits()\` / \`unpack_...\` and the \`_struct\` pair |
+
+\`pack_*\` takes \`count\` readings (1 to \`<..>_MAX_READINGS\`) and returns the message length or a
+negative \`sp_status\`; \`unpack_*\` fills at most \`max\` readings, sets \`*count\` and returns the bytes
+read. A message never depends on an earlier one: one lost message loses only its own readings.
+
+The wire record, in field order: the fields sent once; in the delta form the reading count; then per
+per-reading value, in layout order (a group's members and a fixed array's elements one by one):
+
+- **delta form, numbers** (int, fixed-point, a float with a precision and both bounds, an epoch
+  timestamp): the first reading whole, as an integer in units of its precision (int: the value,
+  fixed-point: the raw, float: round(value / precision) halves up, timestamp: ticks of its
+  resolution); then each next reading as the difference from the reading before, in
+  -maxDelta .. maxDelta units (maxDelta = ceil(maxRate x interval / precision) + 1, or the whole
+  range without a rate); with keyframes every K readings, readings K, 2K, ... are sent whole instead
+  (in their own list). The arithmetic is int64_t; only a float becomes units through a double.
+- **delta form, the batch's time field**: the first reading's time as the field's own type, then
+  each next reading as ticks after it (0 .. 2 x interval x (readings - 1)).
+- **columns form, and other values in the delta form**: one list of the value per reading.
+
+Errors beside the packer's own: \`SP_ERR_LENGTH\` (count 0 or over the limit; lists that disagree
+on the count), \`SP_ERR_RANGE\` (a value outside its range, a change larger than the declared rate
+allows, a time before the first reading's or too far after it; a difference past its width or a
+sum outside the range when unpacking), \`SP_ERR_VALUE\` (an optional value of a reading not set),
+\`SP_ERR_CAPACITY\` (the message does not fit \`cap\`, or holds more readings than \`max\`). On an
+error, no reading of the message is to be used.
 `;

@@ -209,3 +209,24 @@ describe("a change faster than the declared rate", () => {
     expect(r.lines[1]).toBe("ERR -4");
   });
 });
+
+describe("without libm", () => {
+  it("the delta encoder/decoder links with libc only (no builtins) and writes the studio's bytes", async () => {
+    const i = CASES.findIndex((c) => c.name === "mix" && c.form === "delta" && c.format === "bitpacked");
+    const c = CASES[i]!;
+    const m = models[i]!;
+    const plan = batchPlanFor(c.layout, c.form, c.n);
+    const files = generateCBatch(c.layout, plan, c.format);
+    work.write(files, "nolibm");
+    work.writeText("nolibm/h.c", batchHarness(m.reading, m.once, batchNames(m, plan, c.format)));
+    const sources = files.filter((f) => f.path.endsWith(".c")).map((f) => `nolibm/${f.path}`);
+    await gccAsync(work, [...STRICT, "-O2", "-fno-builtin", "-Inolibm", "-o", "nolibm/h", "nolibm/h.c", ...sources]);
+    const codec = batchCodecFor(c.layout, c.format, c.form, c.n);
+    const batches = generateBatches(c.layout, 60, c.n, 8);
+    const r = await run(
+      work.path("nolibm/h"),
+      batches.map((b) => encodeLine(m, b)),
+    );
+    expect(r.lines).toEqual(batches.map((b) => `OK ${hex(codec.encode(b))}`));
+  });
+});
