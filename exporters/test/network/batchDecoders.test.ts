@@ -78,7 +78,8 @@ describe.each(BATCH_LAYOUTS.flatMap((l) => (["delta", "columns"] as const).map((
         for (const bytes of messages.slice(0, 100)) {
           const bad = bytes.slice();
           const cuts = [bytes.slice(0, rng.int(0, bytes.length - 1)), bad];
-          bad[rng.int(0, bad.length - 1)] ^= 1 << rng.int(0, 7);
+          const at = rng.int(0, bad.length - 1);
+          bad[at] = bad[at]! ^ (1 << rng.int(0, 7));
           for (const b of cuts) {
             let ours: BatchRecord | undefined;
             try {
