@@ -91,6 +91,15 @@ export function readingsThatFit(
   limitBytes: number,
   seed = 1,
 ): number {
+  // views ask again for the same layout object on every render: the answer is a pure function of the key
+  return cached(fitted, layout, `${format}|${form}|${limitBytes}|${seed}`, () =>
+    searchFit(layout, format, form, limitBytes, seed),
+  );
+}
+
+const fitted = new WeakMap<Layout, Map<string, number>>();
+
+function searchFit(layout: Layout, format: FormatId, form: BatchForm, limitBytes: number, seed: number): number {
   const fits = (n: number): boolean => {
     const codec = batchCodecFor(layout, format, form, n);
     return generateBatches(layout, FIT_MESSAGES, n, seed).every((b) => codec.encode(b).length <= limitBytes);
