@@ -252,9 +252,13 @@ describe("readings that fit", () => {
     ] as const) {
       const n = readingsThatFit(tracker, format, form, 160, 1);
       expect(n, `${format} ${form}`).toBeGreaterThan(0);
+      // every one of as many messages as make 1024 readings, at least 16
+      const messages = (k: number) => Math.max(16, Math.ceil(1024 / k));
       const size = (k: number) =>
         Math.max(
-          ...generateBatches(tracker, 8, k, 1).map((b) => batchCodecFor(tracker, format, form, k).encode(b).length),
+          ...generateBatches(tracker, messages(k), k, 1).map(
+            (b) => batchCodecFor(tracker, format, form, k).encode(b).length,
+          ),
         );
       expect(size(n)).toBeLessThanOrEqual(160);
       expect(size(n + 1)).toBeGreaterThan(160);
