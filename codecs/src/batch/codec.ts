@@ -7,7 +7,7 @@ import { DecodeError } from "../errors.ts";
 import { codecFor, type FormatId } from "../formats/registry.ts";
 import type { EncodedWithSpans } from "../formats/types.ts";
 import type { Layout } from "../layout/schema.ts";
-import { generateBatches } from "../samples/series.ts";
+import { BatchSource } from "../samples/series.ts";
 
 export interface BatchCodec {
   /** the user's layout */
@@ -104,9 +104,10 @@ export function readingsThatFit(
 const fitted = new WeakMap<Layout, Map<string, number>>();
 
 function searchFit(layout: Layout, format: FormatId, form: BatchForm, limitBytes: number, seed: number): number {
+  const source = new BatchSource(layout, seed);
   const fits = (n: number): boolean => {
     const codec = batchCodecFor(layout, format, form, n);
-    return generateBatches(layout, fitMessages(n), n, seed).every((b) => codec.encode(b).length <= limitBytes);
+    return source.batches(fitMessages(n), n).every((b) => codec.encode(b).length <= limitBytes);
   };
   if (!fits(1)) return 0;
   // double until a count does not fit, then halve the gap
