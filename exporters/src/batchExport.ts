@@ -7,7 +7,7 @@ import { z } from "zod";
 import { BATCH_FORMS, type BatchForm, type Layout, LayoutError } from "#codecs";
 import { batchPlanFor, type BatchPlan } from "#codecs/plans";
 import { generateCBatch } from "./batch/cBatch.ts";
-import { batchDecoderSource } from "./batch/netBatch.ts";
+import { BATCH_DECODER_FORMATS, batchDecoderSource } from "./batch/netBatch.ts";
 import { batchParts, formTitle } from "./batch/parts.ts";
 import { ksyId } from "./kaitai/names.ts";
 import { toYaml } from "./kaitai/yaml.ts";
@@ -103,12 +103,13 @@ function formFiles(layout: Layout, form: BatchForm, readings: number): ExportFil
       content: KSY_HEADER + toYaml(spec),
     });
   }
-  for (const server of NETWORK_SERVERS)
-    files.push({
-      path: `batch/network/${serverDir(server)}/${layout.message}-${form}-bitpacked.js`,
-      language: "js",
-      content: batchDecoderSource(layout, plan, parts, server),
-    });
+  for (const format of BATCH_DECODER_FORMATS)
+    for (const server of NETWORK_SERVERS)
+      files.push({
+        path: `batch/network/${serverDir(server)}/${layout.message}-${form}-${format}.js`,
+        language: "js",
+        content: batchDecoderSource(layout, plan, parts, format, server),
+      });
   return files;
 }
 

@@ -1,4 +1,4 @@
-// Network-server decoders of a batch (issue #27): the bit-packed decoder of the batch's wire layout
+// Network-server decoders of a batch (issue #27): the bit-packed or Struct decoder of the batch's wire layout
 // (net/runtime.ts, unchanged) followed by a small ES5 step that turns the wire record into the readings:
 // columns read across, differences summed from the first reading (keyframes whole), times from the base
 // plus offsets. Limits and units are the codec's own plan (codecs/src/batch/plan.ts); the checks are
@@ -67,7 +67,7 @@ export function batchProgram(layout: Layout, plan: BatchPlan): Obj {
   };
 }
 
-/** The ES5 step from the decoded wire record to { once, readings } (runs after RUNTIME_BITS). */
+/** The ES5 step from the decoded wire record to { once, readings } (runs after the format's runtime). */
 export const RUNTIME_BATCH = String.raw`
 function bnum(v) { if (typeof v === "object") { var n = i64num(v); if (n === undefined) fail("integer beyond 2^53"); return n; } return v; }
 function bset(o, path, v) {
@@ -100,11 +100,29 @@ function bdelta(B, l, rec, n, put) {
     put(i, bvalue(l.v, u));
   }
 }
+// a text time (the Struct wire keeps it as text) in ticks of the plan's resolution, exact in integers
+function bticks(l, text) {
+  var tk = timeTokens(l.tf), i = 0, v = { YYYY: 1970, YY: 70, MM: 1, DD: 1, hh: 0, mm: 0, ss: 0 }, y = 1970, fr = 0, fw = 0, k, t, d;
+  for (k = 0; k < tk.length; k++) {
+    t = tk[k];
+    if (t.k === "lit") { i += t.t.length; continue; }
+    d = +text.substr(i, t.w); i += t.w;
+    if (t.k === "frac") { fr = d; fw = t.w; } else v[t.k] = d;
+    if (t.k === "YYYY") y = d; else if (t.k === "YY") y = 2000 + d;
+  }
+  var m = v.MM, yy = m <= 2 ? y - 1 : y, era = Math.floor(yy / 400), yoe = yy - era * 400;
+  var doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + Math.floor((153 * ((m + 9) % 12) + 2) / 5) + v.DD - 1;
+  var whole = (era * 146097 + doe - 719468) * 86400 + v.hh * 3600 + v.mm * 60 + v.ss;
+  return l.pw ? whole * l.pw + Math.round((fr * l.pw) / Math.pow(10, fw)) : Math.round((whole + fr / Math.pow(10, fw)) / l.st);
+}
 function btime(l, rec, n, put) {
   var base = rec[l.b], t0, off, i, v;
-  if (typeof base !== "number") fail(l.nm + ": the first reading's time is missing");
-  t0 = l.pw ? Math.round(base * l.pw) : Math.round(base / l.st);
-  put(0, l.tf !== undefined ? formatTime(base, l.tf, l.res) : base);
+  if (typeof base === "string") { t0 = bticks(l, base); put(0, base); }
+  else {
+    if (typeof base !== "number") fail(l.nm + ": the first reading's time is missing");
+    t0 = l.pw ? Math.round(base * l.pw) : Math.round(base / l.st);
+    put(0, l.tf !== undefined ? formatTime(base, l.tf, l.res) : base);
+  }
   for (i = 1; i < n; i++) {
     off = bnum(rec[l.o][i - 1]);
     if (!(off >= 0 && off <= l.mo)) fail(l.nm + ": reading " + (i + 1) + "'s offset " + off + " is outside 0.." + l.mo);
@@ -133,20 +151,29 @@ function batch(rec) {
 }
 `;
 
+/** The wire formats batch messages have network decoders for. */
+export const BATCH_DECODER_FORMATS = ["bitpacked", "struct"] as const;
+export type BatchDecoderFormat = (typeof BATCH_DECODER_FORMATS)[number];
+
 /**
- * The decoder of one batch form's bit-packed bytes for one server: `layout` is the user's, `plan` the
+ * The decoder of one batch form's bytes in one format for one server: `layout` is the user's, `plan` the
  * form's, `reading` / `once` the layouts of a reading and of the fields sent once (their text forms).
  */
 export function batchDecoderSource(
   layout: Layout,
   plan: BatchPlan,
   parts: { reading: Layout; once: Layout },
+  format: BatchDecoderFormat,
   server: NetworkServer,
 ): string {
-  const wire = decoderProgram(plan.wireLayout, "bitpacked") as { fs: Obj[] } & Obj;
-  // the time base is summed with offsets: it is decoded as epoch seconds, formatted per reading later
+  const wire = decoderProgram(plan.wireLayout, format) as { fs: Obj[] } & Obj;
+  // bit-packed: the time base is summed with offsets, so it is decoded as epoch seconds and formatted per
+  // reading later (Struct carries a text time as its text, which the runtime turns into ticks)
   const bases = new Set(plan.leaves.flatMap((lp) => (lp.kind === "time" ? [lp.baseKey] : [])));
-  const fs = wire.fs.map((f) => (bases.has(f.k as string) ? { ...f, s: { k: "epoch" }, r: 0 } : f));
+  const fs =
+    format === "bitpacked"
+      ? wire.fs.map((f) => (bases.has(f.k as string) ? { ...f, s: { k: "epoch" }, r: 0 } : f))
+      : wire.fs;
   const program = {
     ...wire,
     fs,
@@ -154,13 +181,13 @@ export function batchDecoderSource(
     rfs: (decoderProgram(parts.reading, "bitpacked") as { fs: unknown }).fs,
     ofs: (decoderProgram(parts.once, "bitpacked") as { fs: unknown }).fs,
   };
-  return decoderSource(layout, "bitpacked", server, {
+  return decoderSource(layout, format, server, {
     program,
     extra: RUNTIME_BATCH,
     result: "batch(rec)",
     what: [
       `${layout.package}.${layout.message}, many readings per message (${plan.form} form, up to ${plan.maxReadings}),`,
-      "in the bit-packed format.",
+      `in the ${format === "bitpacked" ? "bit-packed" : "Struct"} format.`,
     ],
     data: "{ once: the fields sent once, readings: [each reading, oldest first] }",
   });

@@ -56,9 +56,9 @@ function plainDecimal(x) {
   else out = dg.length > n + 1 ? dg.slice(0, n + 1) + "." + dg.slice(n + 1) : dg + new Array(n + 2 - dg.length).join("0") + ".0";
   return neg ? "-" + out : out;
 }
-// the digits a float32 device prints: the shortest decimal that reads back to the same float32
+// the digits a float32 device prints: the shortest decimal that reads back to the same float32 (9 digits at most)
 function f32Short(x) {
-  for (var p = 1; p < 9; p++) { var s = x.toExponential(p - 1); if (Math.fround(+s) === x) return +s; }
+  for (var p = 1; p <= 9; p++) { var s = x.toExponential(p - 1); if (Math.fround(+s) === x) return +s; }
   return x;
 }
 function padInt(s, w) {
