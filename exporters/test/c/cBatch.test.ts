@@ -45,6 +45,7 @@ const CASES: Case[] = BATCH_LAYOUTS.flatMap(({ name, input, n }) => {
     { name, layout, form: "delta" as const, format: "bitpacked" as const, n },
     { name, layout, form: "delta" as const, format: "struct" as const, n },
     { name, layout, form: "columns" as const, format: "bitpacked" as const, n },
+    { name, layout, form: "columns" as const, format: "struct" as const, n },
   ];
 });
 
