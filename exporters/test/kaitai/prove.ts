@@ -11,11 +11,11 @@ const require = createRequire(import.meta.url);
 const compiler = require("kaitai-struct-compiler") as {
   compile(lang: string, spec: unknown, importer: unknown, debug: boolean): Promise<Record<string, string>>;
 };
-const KaitaiStream = require("kaitai-struct/KaitaiStream") as new (buf: Uint8Array) => unknown;
+export const KaitaiStream = require("kaitai-struct/KaitaiStream") as new (buf: Uint8Array) => unknown;
 
 type Parser = new (io: unknown) => Record<string, unknown>;
 
-async function compileParser(spec: unknown): Promise<Parser> {
+export async function compileParser(spec: unknown): Promise<Parser> {
   const files = await compiler.compile("javascript", spec, null, false);
   const [name, source] = Object.entries(files)[0]!;
   const mod: { exports: Record<string, Parser> } = { exports: {} };
