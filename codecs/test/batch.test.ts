@@ -82,6 +82,22 @@ describe.each(FORMAT_IDS.map((f) => [f] as const))("%s", (format) => {
     });
   });
 
+  it("delta form: values finer than their precision come back rounded to it (the one lossy step)", () => {
+    const codec = batchCodecFor(tracker, format, "delta", N);
+    const b = generateBatches(tracker, 1, N, 8)[0]!;
+    const fine = (r: TypedRecord): TypedRecord => ({
+      ...r,
+      time: (r.time as number) + 0.04,
+      latitude: (r.latitude as number) + 0.0037,
+      temperature: (r.temperature as number) - 0.0042,
+      speed: (r.speed as number) + 0.033,
+    });
+    const readings = b.readings.map(fine);
+    const back = codec.decode(codec.encode({ ...b, readings })).readings;
+    expect(back).toEqual(readings.map(quantised));
+    expect(back).not.toEqual(readings);
+  });
+
   it("delta form: a change over the declared rate is an EncodeError naming the field and the readings", () => {
     const codec = batchCodecFor(tracker, format, "delta", N);
     const b = generateBatches(tracker, 1, 4, 3)[0]!;
