@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { batchCodecFor, batchPlanFor, readingsThatFit } from "../src/batch/codec.ts";
 import type { BatchForm } from "../src/batch/plan.ts";
 import { fromWire, type BatchRecord } from "../src/batch/transform.ts";
-import { DecodeError, EncodeError } from "../src/errors.ts";
+import { DecodeError, EncodeError, LayoutError } from "../src/errors.ts";
 import { codecFor, FORMAT_IDS } from "../src/formats/registry.ts";
 import type { Layout } from "../src/layout/schema.ts";
 import { parseLayout } from "../src/layout/validate.ts";
@@ -82,6 +82,22 @@ describe.each(FORMAT_IDS.map((f) => [f] as const))("%s", (format) => {
     });
   });
 
+  it("delta form: values finer than their precision come back rounded to it (the one lossy step)", () => {
+    const codec = batchCodecFor(tracker, format, "delta", N);
+    const b = generateBatches(tracker, 1, N, 8)[0]!;
+    const fine = (r: TypedRecord): TypedRecord => ({
+      ...r,
+      time: (r.time as number) + 0.04,
+      latitude: (r.latitude as number) + 0.0037,
+      temperature: (r.temperature as number) - 0.0042,
+      speed: (r.speed as number) + 0.033,
+    });
+    const readings = b.readings.map(fine);
+    const back = codec.decode(codec.encode({ ...b, readings })).readings;
+    expect(back).toEqual(readings.map(quantised));
+    expect(back).not.toEqual(readings);
+  });
+
   it("delta form: a change over the declared rate is an EncodeError naming the field and the readings", () => {
     const codec = batchCodecFor(tracker, format, "delta", N);
     const b = generateBatches(tracker, 1, 4, 3)[0]!;
@@ -144,6 +160,14 @@ describe("the wire layout", () => {
     // one reading per message: no columns of next readings at all
     const one = batchCodecFor(tracker, "bitpacked", "delta", 1);
     expect(one.wireLayout.fields.map((f) => f.key)).not.toContain("latitude_d");
+  });
+
+  it("a batch that breaks the rules (a draft not validated) is a LayoutError in the rules' words", () => {
+    const draft = { ...tracker, batch: { ...tracker.batch!, intervalSeconds: 0 } };
+    expect(() => batchCodecFor(draft, "cbor", "delta", 3)).toThrow(
+      "Interval is 0 s; it must be more than 0 s, because it is the time between two readings.",
+    );
+    expect(() => batchCodecFor({ ...tracker, batch: undefined }, "cbor", "delta", 3)).toThrow(LayoutError);
   });
 
   it("is cached per layout object, format, form and count", () => {
