@@ -9,12 +9,14 @@ import {
   type SampleColumn,
   SampleColumns,
 } from "#codecs/analysis";
-import type { ComputeRequest, FormatResult, WorkerResult } from "./protocol.ts";
+import { batchFigures } from "./batchFigures.ts";
+import { batchAskKey, type ComputeRequest, type FormatResult, type WorkerResult } from "./protocol.ts";
 
 type Now = () => number;
 type SizesResult = Extract<WorkerResult, { type: "sizes" }>;
 type AttributionResult = Extract<WorkerResult, { type: "attribution" }>;
 type ByteMapResult = Extract<WorkerResult, { type: "bytemap" }>;
+type BatchResult = Extract<WorkerResult, { type: "batch" }>;
 
 export class Engine {
   private layoutKey = -1;
@@ -34,6 +36,8 @@ export class Engine {
   private attributionOut: AttributionResult | null = null;
   private byteMapKey = "";
   private byteMapOut: ByteMapResult | null = null;
+  /** batch figures per format for the current layout, keyed by seed and ask (a tab switch back re-sends them) */
+  private batchOut = new Map<string, BatchResult>();
 
   constructor(private readonly now: Now) {}
 
@@ -44,6 +48,7 @@ export class Engine {
       this.layout = req.layout;
       this.columnsKey = this.recordsKey = this.sizesKey = this.attributionKey = this.byteMapKey = "";
       this.sizesOut = this.attributionOut = this.byteMapOut = null;
+      this.batchOut.clear();
     }
     return this.layout;
   }
@@ -178,6 +183,30 @@ export class Engine {
     }
     this.byteMapKey = key;
     this.byteMapOut = out;
+    return out;
+  }
+
+  /** One format's Readings per message figures (issue #27); null when not asked for or not this worker's format. */
+  batch(req: ComputeRequest, format: FormatId): BatchResult | null {
+    if (!req.batch || !req.formats.includes(format)) return null;
+    const layout = this.adopt(req);
+    if (!layout.batch) return null;
+    const ask = batchAskKey(req.batch);
+    const key = `${req.seed}/${ask}/${format}`;
+    const had = this.batchOut.get(key);
+    if (had) return { ...had, seq: req.seq };
+    const t0 = this.now();
+    const items = [batchFigures(layout, format, req.batch, req.seed)];
+    const out: BatchResult = {
+      type: "batch",
+      seq: req.seq,
+      layoutKey: req.layoutKey,
+      seed: req.seed,
+      ask,
+      items,
+      ms: this.now() - t0,
+    };
+    this.batchOut.set(key, out);
     return out;
   }
 }
@@ -328,6 +357,12 @@ export class Scheduler {
       // before anything is shown the next pass follows at once: the estimate was not posted because it is close
       if (shown && plan.next() !== null) await (posted ? this.beforeRefining() : this.yieldToEvents());
     }
+    // the Readings per message figures, format by format: a newer request (a keystroke) waits at most one format
+    if (req.batch)
+      for (const format of req.formats) {
+        await this.yieldToEvents();
+        if (this.abandoned(req) || !this.phase(req, () => this.engine.batch(req, format))) return;
+      }
     await this.yieldToEvents();
     if (this.abandoned(req)) return;
     this.phase(req, () => this.engine.attribution(req));
