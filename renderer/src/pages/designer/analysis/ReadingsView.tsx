@@ -92,50 +92,59 @@ function FitChart({ items, platform }: { items: BatchFormatResult[]; platform: {
     columns: it.forms.find((f) => f.form === "columns")?.fits[platform.id] ?? 0,
     delta: it.forms.find((f) => f.form === "delta")?.fits[platform.id] ?? 0,
   }));
+  // a bar of 0 draws nothing: name the formats that fit no reading at all
+  const none = items.filter((it) => it.forms.every((f) => f.fits[platform.id] === 0)).map((it) => short(it.format));
   return (
-    <div
-      className="chart-box"
-      style={{ height: data.length * 34 + 40 }}
-      data-testid={`readings-fit-chart-${platform.id}`}
-    >
-      <ResponsiveContainer width="100%" height="100%">
-        <BarChart data={data} layout="vertical" margin={{ top: 4, right: 28, bottom: 4, left: 4 }} barGap={1}>
-          <CartesianGrid horizontal={false} stroke="var(--border)" />
-          <XAxis
-            type="number"
-            allowDecimals={false}
-            tick={{ fill: "var(--text-muted)", fontSize: 11 }}
-            tickLine={false}
-            axisLine={{ stroke: "var(--border-strong)" }}
-          />
-          <YAxis
-            type="category"
-            dataKey="format"
-            tick={{ fill: "var(--text-muted)", fontSize: 11 }}
-            tickLine={false}
-            axisLine={false}
-            width={76}
-          />
-          <Tooltip
-            cursor={{ fill: "var(--surface-2)" }}
-            formatter={(v, name) => [`${String(v)} readings`, name === "delta" ? "delta form" : "columns form"]}
-            labelFormatter={(l) => data.find((d) => d.format === l)?.label ?? String(l)}
-          />
-          <Bar
-            dataKey="columns"
-            fill="var(--bar-p50)"
-            isAnimationActive={false}
-            label={{ position: "right", fill: "var(--text-muted)", fontSize: 10 }}
-          />
-          <Bar
-            dataKey="delta"
-            fill="var(--bar-max)"
-            isAnimationActive={false}
-            label={{ position: "right", fill: "var(--text-muted)", fontSize: 10 }}
-          />
-        </BarChart>
-      </ResponsiveContainer>
-    </div>
+    <>
+      <div
+        className="chart-box"
+        style={{ height: data.length * 34 + 40 }}
+        data-testid={`readings-fit-chart-${platform.id}`}
+      >
+        <ResponsiveContainer width="100%" height="100%">
+          <BarChart data={data} layout="vertical" margin={{ top: 4, right: 28, bottom: 4, left: 4 }} barGap={1}>
+            <CartesianGrid horizontal={false} stroke="var(--border)" />
+            <XAxis
+              type="number"
+              allowDecimals={false}
+              tick={{ fill: "var(--text-muted)", fontSize: 11 }}
+              tickLine={false}
+              axisLine={{ stroke: "var(--border-strong)" }}
+            />
+            <YAxis
+              type="category"
+              dataKey="format"
+              tick={{ fill: "var(--text-muted)", fontSize: 11 }}
+              tickLine={false}
+              axisLine={false}
+              width={76}
+            />
+            <Tooltip
+              cursor={{ fill: "var(--surface-2)" }}
+              formatter={(v, name) => [`${String(v)} readings`, name === "delta" ? "delta form" : "columns form"]}
+              labelFormatter={(l) => data.find((d) => d.format === l)?.label ?? String(l)}
+            />
+            <Bar
+              dataKey="columns"
+              fill="var(--bar-p50)"
+              isAnimationActive={false}
+              label={{ position: "right", fill: "var(--text-muted)", fontSize: 10 }}
+            />
+            <Bar
+              dataKey="delta"
+              fill="var(--bar-max)"
+              isAnimationActive={false}
+              label={{ position: "right", fill: "var(--text-muted)", fontSize: 10 }}
+            />
+          </BarChart>
+        </ResponsiveContainer>
+      </div>
+      {none.length > 0 && (
+        <p className="note" data-testid={`readings-none-${platform.id}`}>
+          Not even one reading fits {platform.bytes} B in {none.join(", ")}.
+        </p>
+      )}
+    </>
   );
 }
 
@@ -334,13 +343,12 @@ function FieldCosts({ view, layout }: { view: BatchView; layout: Layout }) {
                     </td>
                   </>
                 ) : (
+                  // sent once: paid with the first reading, nothing for the next ones
                   <>
-                    <td className="num" colSpan={2}>
-                      {b(r.columns?.once)}
-                    </td>
-                    <td className="num" colSpan={2}>
-                      {b(r.delta?.once)}
-                    </td>
+                    <td className="num">{b(r.columns?.once)}</td>
+                    <td className="num faint">–</td>
+                    <td className="num">{b(r.delta?.once)}</td>
+                    <td className="num faint">–</td>
                   </>
                 )}
               </tr>
@@ -348,12 +356,10 @@ function FieldCosts({ view, layout }: { view: BatchView; layout: Layout }) {
             <tr>
               <td>Framing</td>
               <td className="form-head">per message</td>
-              <td className="num" colSpan={2}>
-                {b(item.forms.find((f) => f.form === "columns")?.framing)}
-              </td>
-              <td className="num" colSpan={2}>
-                {b(item.forms.find((f) => f.form === "delta")?.framing)}
-              </td>
+              <td className="num">{b(item.forms.find((f) => f.form === "columns")?.framing)}</td>
+              <td className="num faint">–</td>
+              <td className="num">{b(item.forms.find((f) => f.form === "delta")?.framing)}</td>
+              <td className="num faint">–</td>
             </tr>
           </tbody>
         </table>
