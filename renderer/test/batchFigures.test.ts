@@ -92,8 +92,16 @@ describe("the scheduler and batch figures", () => {
     const posted: WorkerResult[] = [];
     let tick: (() => void)[] = [];
     const yieldToEvents = () => new Promise<void>((r) => tick.push(r));
+    const engine = new Engine(() => 0);
+    // the forms worked out, in order
+    const forms: string[] = [];
+    const batch = engine.batch.bind(engine);
+    engine.batch = (req, format, form) => {
+      forms.push(`${req.seq} ${format} ${form}`);
+      return batch(req, format, form);
+    };
     const s = new Scheduler(
-      new Engine(() => 0),
+      engine,
       (r) => posted.push(r),
       yieldToEvents,
       undefined,
@@ -108,7 +116,7 @@ describe("the scheduler and batch figures", () => {
     const flush = async () => {
       while (tick.length) await step();
     };
-    return { s, posted, step, flush };
+    return { s, posted, step, flush, forms };
   }
   const batches = (posted: WorkerResult[]) =>
     posted.flatMap((r) => (r.type === "batch" ? [[r.seq, r.items[0]!.format, r.ask]] : []));
@@ -126,6 +134,18 @@ describe("the scheduler and batch figures", () => {
     await flush();
     expect(posted.map((r) => r.type)).toContain("sizes");
     expect(batches(posted)).toEqual([]);
+  });
+
+  it("gives the batch phase up between the two forms of a format when a newer request (a keystroke) waits", async () => {
+    const { s, posted, step, flush, forms } = scheduler();
+    s.submit(request(1, ASK));
+    while (forms.length === 0) await step();
+    s.submit(request(2, null));
+    await flush();
+    // the columns form was worked out, the delta form never started, and no half answer was posted
+    expect(forms).toEqual(["1 protobuf columns"]);
+    expect(batches(posted)).toEqual([]);
+    expect(posted.filter((r) => r.type === "sizes").map((r) => r.seq)).toEqual([1, 2]);
   });
 
   it("gives the batch phase up between two formats when a newer request (a keystroke) waits", async () => {

@@ -3,6 +3,7 @@
 // first reading costs per field against each next one. Pure: the sizes worker runs it (engine.ts) between its other
 // phases; the batch codec itself (codecs/src/batch) does the encoding.
 import {
+  BATCH_FORMS,
   type BatchForm,
   type BatchOrigin,
   batchCodecFor,
@@ -15,7 +16,6 @@ import {
 import { summarize } from "#codecs/analysis";
 import type { BatchAsk, BatchFieldCost, BatchFormatResult, BatchFormResult } from "./protocol.ts";
 
-export const BATCH_FORMS: readonly BatchForm[] = ["columns", "delta"];
 /** Messages generated (one continuous series) to size each form: enough for a spread, cheap to encode. */
 export const BATCH_MESSAGES = 20;
 
@@ -74,7 +74,14 @@ function fieldCosts(
   return { fields: [...byField.values()].map((c) => ({ ...c, next: c.next / later })), framing };
 }
 
-function formFigures(layout: Layout, format: FormatId, form: BatchForm, ask: BatchAsk, seed: number): BatchFormResult {
+/** One form of one format: the unit of work the sizes worker does between two looks at its queue. */
+export function formFigures(
+  layout: Layout,
+  format: FormatId,
+  form: BatchForm,
+  ask: BatchAsk,
+  seed: number,
+): BatchFormResult {
   const batch = layout.batch!;
   const fits: Record<string, number> = {};
   for (const l of ask.limits) fits[l.id] = readingsThatFit(layout, format, form, l.bytes, seed);
