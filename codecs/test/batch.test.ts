@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { batchCodecFor, batchPlanFor, readingsThatFit } from "../src/batch/codec.ts";
 import type { BatchForm } from "../src/batch/plan.ts";
 import { fromWire, type BatchRecord } from "../src/batch/transform.ts";
-import { DecodeError, EncodeError } from "../src/errors.ts";
+import { DecodeError, EncodeError, LayoutError } from "../src/errors.ts";
 import { codecFor, FORMAT_IDS } from "../src/formats/registry.ts";
 import type { Layout } from "../src/layout/schema.ts";
 import { parseLayout } from "../src/layout/validate.ts";
@@ -162,6 +162,14 @@ describe("the wire layout", () => {
     expect(one.wireLayout.fields.map((f) => f.key)).not.toContain("latitude_d");
   });
 
+  it("a batch that breaks the rules (a draft not validated) is a LayoutError in the rules' words", () => {
+    const draft = { ...tracker, batch: { ...tracker.batch!, intervalSeconds: 0 } };
+    expect(() => batchCodecFor(draft, "cbor", "delta", 3)).toThrow(
+      "Interval is 0 s; it must be more than 0 s, because it is the time between two readings.",
+    );
+    expect(() => batchCodecFor({ ...tracker, batch: undefined }, "cbor", "delta", 3)).toThrow(LayoutError);
+  });
+
   it("is cached per layout object, format, form and count", () => {
     expect(batchCodecFor(tracker, "cbor", "delta", 5)).toBe(batchCodecFor(tracker, "cbor", "delta", 5));
     expect(batchCodecFor(tracker, "cbor", "delta", 5).wireLayout).toBe(
@@ -283,6 +291,37 @@ describe("readings that fit", () => {
       readingsThatFit(tracker, "bitpacked", "columns", 160),
     );
     expect(readingsThatFit(tracker, "json", "delta", 160)).toBe(0);
+  });
+
+  it("a value that is rare but large is met: the messages checked hold at least 1024 readings", () => {
+    const rare = parseLayout({
+      format: "satlayout",
+      version: 1,
+      name: "Rare",
+      fields: [
+        {
+          id: "v",
+          key: "v",
+          name: "V",
+          type: { kind: "int", bits: 32, signed: false },
+          // a 1-byte varint, and one reading in 500 a 5-byte one
+          sample: { kind: "choice", values: [1, 4_000_000_000], weights: [0.998, 0.002] },
+        },
+      ],
+      batch: { perReading: [{ field: "v" }], intervalSeconds: 60, readings: { kind: "fixed", count: 10 } },
+    });
+    const largest = (messages: number, k: number) =>
+      Math.max(
+        ...generateBatches(rare, messages, k, 1).map(
+          (b) => batchCodecFor(rare, "protobuf", "columns", k).encode(b).length,
+        ),
+      );
+    // eight messages of 38 readings happen to hold no large value: 38 would have been the answer
+    expect(largest(8, 38)).toBeLessThanOrEqual(40);
+    expect(largest(Math.ceil(1024 / 38), 38)).toBeGreaterThan(40);
+    const n = readingsThatFit(rare, "protobuf", "columns", 40, 1);
+    expect(n).toBe(34);
+    expect(largest(Math.ceil(1024 / n), n)).toBeLessThanOrEqual(40);
   });
 });
 
