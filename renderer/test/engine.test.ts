@@ -17,6 +17,7 @@ function request(seq: number, over: Partial<ComputeRequest> = {}): ComputeReques
     formats: FORMAT_IDS,
     attribution: false,
     byteMap: null,
+    batch: null,
     ...over,
   };
 }

@@ -53,7 +53,7 @@ export function enterDesigner(p: Project, restoreDraft = true): boolean {
     return false;
   }
   resetAutosave();
-  useAnalysis.setState({ sizes: null, attribution: null, byteMap: null, computing: false, error: null });
+  useAnalysis.setState({ sizes: null, attribution: null, byteMap: null, batch: null, computing: false, error: null });
   const draft = restoreDraft ? readDraft(p.id) : null;
   if (!restoreDraft) dropDraft(p.id);
   restoreInputs(draft?.inputs ?? []);

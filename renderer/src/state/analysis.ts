@@ -2,7 +2,7 @@
 import { create } from "zustand";
 import type { FormatId } from "#codecs";
 import type { Attribution, ByteMap } from "#codecs/analysis";
-import type { FormatResult, PhaseTimings } from "../worker/protocol.ts";
+import type { BatchFormatResult, FormatResult, PhaseTimings } from "../worker/protocol.ts";
 
 export interface SizesView {
   layoutKey: number;
@@ -36,10 +36,23 @@ export interface ByteMapView {
   error: string | null;
 }
 
+/** The Readings per message figures (issue #27) for one layout, seed and ask; formats join as their worker answers. */
+export interface BatchView {
+  layoutKey: number;
+  seed: number;
+  /** the ask they answer (batchAskKey) */
+  ask: string;
+  /** in FORMAT_IDS order, the formats in so far */
+  items: BatchFormatResult[];
+  /** formats not in yet */
+  pending: FormatId[];
+}
+
 export interface AnalysisState {
   sizes: SizesView | null;
   attribution: AttributionView | null;
   byteMap: ByteMapView | null;
+  batch: BatchView | null;
   /** a request is out whose sizes have not come back */
   computing: boolean;
   /** a large run being refined: samples measured so far by the slowest worker (null when none is) */
@@ -53,6 +66,7 @@ export const useAnalysis = create<AnalysisState>()(() => ({
   sizes: null,
   attribution: null,
   byteMap: null,
+  batch: null,
   computing: false,
   refining: null,
   stopped: false,

@@ -2,7 +2,7 @@
 import { create } from "zustand";
 import { FORMAT_IDS, type FormatId } from "#codecs";
 
-export type AnalysisTab = "sizes" | "attribution" | "bytemap";
+export type AnalysisTab = "sizes" | "attribution" | "bytemap" | "readings";
 export type Theme = "light" | "dark";
 
 export const SAMPLE_COUNTS = [100, 1000, 5000, 10000] as const;
@@ -41,7 +41,8 @@ function restore(): typeof DEFAULTS & { theme: Theme } {
     if (typeof raw.seed === "number" && Number.isInteger(raw.seed)) base.seed = raw.seed;
     if (Array.isArray(raw.platforms) && raw.platforms.every((p) => typeof p === "string"))
       base.platforms = raw.platforms as string[];
-    if (raw.tab === "sizes" || raw.tab === "attribution" || raw.tab === "bytemap") base.tab = raw.tab;
+    if (raw.tab === "sizes" || raw.tab === "attribution" || raw.tab === "bytemap" || raw.tab === "readings")
+      base.tab = raw.tab;
     if (typeof raw.byteMapFormat === "string" && (FORMAT_IDS as readonly string[]).includes(raw.byteMapFormat))
       base.byteMapFormat = raw.byteMapFormat as FormatId;
     if (raw.theme === "light" || raw.theme === "dark") base.theme = raw.theme;

@@ -2,12 +2,22 @@
 // size-only formats are split over the sizes workers (a fixed split, so each worker's column cache stays warm);
 // Struct+Zlib, which needs real bytes, has a worker of its own, and its bar joins when it is ready. Answers that no
 // longer match what is on screen are dropped (latest wins), so a slow result can never overwrite a newer one.
-import { CODECS, FORMAT_IDS, type FormatId } from "#codecs";
+import { CODECS, FORMAT_IDS, type FormatId, type Layout } from "#codecs";
 import type { Attribution } from "#codecs/analysis";
+import { PLATFORMS } from "#planning";
 import { perfReceived } from "../perf.ts";
 import { LayoutPoster } from "./layoutPosts.ts";
 import { partition } from "./pool.ts";
-import type { CancelRequest, FormatResult, PhaseTimings, PostedRequest, WorkerResult } from "./protocol.ts";
+import {
+  type BatchAsk,
+  batchAskKey,
+  type BatchFormatResult,
+  type CancelRequest,
+  type FormatResult,
+  type PhaseTimings,
+  type PostedRequest,
+  type WorkerResult,
+} from "./protocol.ts";
 import { useAnalysis } from "../state/analysis.ts";
 import { useDesigner } from "../state/layoutStore.ts";
 import { useSettings } from "../state/settings.ts";
@@ -31,6 +41,20 @@ interface Gathering {
 /** Formats whose size needs the compressed bytes: they get the deflate worker. */
 const COMPRESSED = FORMAT_IDS.filter((f) => CODECS[f].info.compressed);
 const SIZE_ONLY = FORMAT_IDS.filter((f) => !CODECS[f].info.compressed);
+
+/**
+ * What the Readings per message view asks (issue #27): readings that fit each chosen platform with a limit and the
+ * batch's own "as many as fit" platform, strictest first.
+ */
+export function batchAskOf(layout: Layout, platformIds: readonly string[]): BatchAsk | null {
+  if (!layout.batch) return null;
+  const ids = new Set(platformIds);
+  if (layout.batch.readings.kind === "fit") ids.add(layout.batch.readings.platform);
+  const limits = PLATFORMS.filter((p) => ids.has(p.id) && p.uplinkBytes !== undefined)
+    .map((p) => ({ id: p.id, bytes: p.uplinkBytes! }))
+    .sort((a, b) => a.bytes - b.bytes);
+  return { limits };
+}
 
 /** Sizes workers besides the deflate worker: one core is left to the page and one to deflate. */
 export function poolSize(): number {
@@ -61,6 +85,8 @@ export function startAnalysis(makeWorker: () => Worker, workers = poolSize()): (
   const sentFor = new Map<string, Sent>();
   let lastLayoutKey = -1;
   const poster = new LayoutPoster();
+  // the batch figures come format by format, for one layout, seed and ask
+  let batchIn: { sig: string; items: Map<FormatId, BatchFormatResult> } | null = null;
 
   const sigOf = (layoutKey: number, samples: number, seed: number) => `${layoutKey}|${samples}|${seed}`;
 
@@ -70,7 +96,9 @@ export function startAnalysis(makeWorker: () => Worker, workers = poolSize()): (
     if (!d.valid || d.projectId === null) return;
     const sample = Math.min(s.byteMapSample, s.samples - 1);
     const wantAttribution = s.tab === "attribution";
-    const req = `${d.validKey}|${s.samples}|${s.seed}|${wantAttribution}|${s.byteMapFormat}|${sample}`;
+    const batch = s.tab === "readings" ? batchAskOf(d.valid, s.platforms) : null;
+    const askKey = batch ? batchAskKey(batch) : "-";
+    const req = `${d.validKey}|${s.samples}|${s.seed}|${wantAttribution}|${s.byteMapFormat}|${sample}|${askKey}`;
     if (req === lastSent) return;
     lastSent = req;
     const sig = sigOf(d.validKey, s.samples, s.seed);
@@ -105,6 +133,7 @@ export function startAnalysis(makeWorker: () => Worker, workers = poolSize()): (
         attribution: wantAttribution,
         // one sample in one format: the first sizes worker does it between its first pass and refinement
         byteMap: i === 0 ? { format: s.byteMapFormat, sample } : null,
+        batch,
       };
       w.postMessage(msg);
     });
@@ -159,6 +188,7 @@ export function startAnalysis(makeWorker: () => Worker, workers = poolSize()): (
       useAnalysis.setState({ error: r.message, computing: false });
       return;
     }
+    if (r.type === "batch") return onBatch(r);
     if (r.layoutKey !== d.validKey || r.samples !== s.samples || r.seed !== s.seed) return;
     const g = gathering;
     if (!g || g.sig !== sigOf(r.layoutKey, r.samples, r.seed)) return;
@@ -230,6 +260,22 @@ export function startAnalysis(makeWorker: () => Worker, workers = poolSize()): (
         break;
       }
     }
+  };
+
+  /** Puts one format's batch figures on screen beside the others for the same layout, seed and ask. */
+  const onBatch = (r: Extract<WorkerResult, { type: "batch" }>) => {
+    const d = useDesigner.getState();
+    const s = useSettings.getState();
+    const ask = d.valid ? batchAskOf(d.valid, s.platforms) : null;
+    if (r.layoutKey !== d.validKey || r.seed !== s.seed || !ask || r.ask !== batchAskKey(ask)) return;
+    const sig = `${r.layoutKey}|${r.seed}|${r.ask}`;
+    if (batchIn?.sig !== sig) batchIn = { sig, items: new Map() };
+    for (const item of r.items) batchIn.items.set(item.format, item);
+    // a format not in yet keeps its figures for the previous layout (listed as pending) rather than vanishing
+    const shown = useAnalysis.getState().batch;
+    const items = FORMAT_IDS.flatMap((f) => batchIn!.items.get(f) ?? shown?.items.find((x) => x.format === f) ?? []);
+    const pending = FORMAT_IDS.filter((f) => !batchIn!.items.has(f));
+    useAnalysis.setState({ batch: { layoutKey: r.layoutKey, seed: r.seed, ask: r.ask, items, pending } });
   };
 
   pool.forEach((w, i) => {

@@ -1,5 +1,14 @@
 // The worker's work, free of worker plumbing so tests can run it in Node: samples, sizes, attribution, byte map, with reuse.
-import { CODECS, codecFor, type FormatId, type FormatSizes, type Layout, type TypedRecord } from "#codecs";
+import {
+  BATCH_FORMS,
+  type BatchForm,
+  CODECS,
+  codecFor,
+  type FormatId,
+  type FormatSizes,
+  type Layout,
+  type TypedRecord,
+} from "#codecs";
 import {
   attribute,
   byteMap,
@@ -9,12 +18,20 @@ import {
   type SampleColumn,
   SampleColumns,
 } from "#codecs/analysis";
-import type { ComputeRequest, FormatResult, WorkerResult } from "./protocol.ts";
+import { formFigures } from "./batchFigures.ts";
+import {
+  batchAskKey,
+  type BatchFormResult,
+  type ComputeRequest,
+  type FormatResult,
+  type WorkerResult,
+} from "./protocol.ts";
 
 type Now = () => number;
 type SizesResult = Extract<WorkerResult, { type: "sizes" }>;
 type AttributionResult = Extract<WorkerResult, { type: "attribution" }>;
 type ByteMapResult = Extract<WorkerResult, { type: "bytemap" }>;
+type BatchResult = Extract<WorkerResult, { type: "batch" }>;
 
 export class Engine {
   private layoutKey = -1;
@@ -34,6 +51,11 @@ export class Engine {
   private attributionOut: AttributionResult | null = null;
   private byteMapKey = "";
   private byteMapOut: ByteMapResult | null = null;
+  /** batch figures per format for the current layout, keyed by seed and ask (a tab switch back re-sends them) */
+  private batchOut = new Map<string, BatchResult>();
+  /** forms of a format worked out so far, and the ms they took, before its answer is complete */
+  private batchForms = new Map<string, Map<BatchForm, BatchFormResult>>();
+  private batchMs = new Map<string, number>();
 
   constructor(private readonly now: Now) {}
 
@@ -44,6 +66,9 @@ export class Engine {
       this.layout = req.layout;
       this.columnsKey = this.recordsKey = this.sizesKey = this.attributionKey = this.byteMapKey = "";
       this.sizesOut = this.attributionOut = this.byteMapOut = null;
+      this.batchOut.clear();
+      this.batchForms.clear();
+      this.batchMs.clear();
     }
     return this.layout;
   }
@@ -178,6 +203,38 @@ export class Engine {
     }
     this.byteMapKey = key;
     this.byteMapOut = out;
+    return out;
+  }
+
+  /**
+   * One form of one format's Readings per message figures (issue #27), the unit the scheduler runs between two looks
+   * at its queue (a form's fit search takes up to a few hundred ms); the format's answer once both forms are in,
+   * null before that, or when not asked for, or not this worker's format.
+   */
+  batch(req: ComputeRequest, format: FormatId, form: BatchForm): BatchResult | null {
+    if (!req.batch || !req.formats.includes(format)) return null;
+    const layout = this.adopt(req);
+    if (!layout.batch) return null;
+    const ask = batchAskKey(req.batch);
+    const key = `${req.seed}/${ask}/${format}`;
+    const had = this.batchOut.get(key);
+    if (had) return { ...had, seq: req.seq };
+    const t0 = this.now();
+    const forms = this.batchForms.get(key) ?? new Map<BatchForm, BatchFormResult>();
+    this.batchForms.set(key, forms);
+    if (!forms.has(form)) forms.set(form, formFigures(layout, format, form, req.batch, req.seed));
+    this.batchMs.set(key, (this.batchMs.get(key) ?? 0) + this.now() - t0);
+    if (BATCH_FORMS.some((f) => !forms.has(f))) return null;
+    const out: BatchResult = {
+      type: "batch",
+      seq: req.seq,
+      layoutKey: req.layoutKey,
+      seed: req.seed,
+      ask,
+      items: [{ format, forms: BATCH_FORMS.map((f) => forms.get(f)!) }],
+      ms: this.batchMs.get(key) ?? 0,
+    };
+    this.batchOut.set(key, out);
     return out;
   }
 }
@@ -328,6 +385,14 @@ export class Scheduler {
       // before anything is shown the next pass follows at once: the estimate was not posted because it is close
       if (shown && plan.next() !== null) await (posted ? this.beforeRefining() : this.yieldToEvents());
     }
+    // the Readings per message figures, form by form of each format: a newer request (a keystroke) waits at most
+    // one form's work; each format is posted when both its forms are in
+    if (req.batch)
+      for (const format of req.formats)
+        for (const form of BATCH_FORMS) {
+          await this.yieldToEvents();
+          if (this.abandoned(req) || !this.phase(req, () => this.engine.batch(req, format, form))) return;
+        }
     await this.yieldToEvents();
     if (this.abandoned(req)) return;
     this.phase(req, () => this.engine.attribution(req));

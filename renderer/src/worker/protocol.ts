@@ -1,5 +1,5 @@
 // Messages between the designer and its sizes worker; every result carries the request's seq so stale ones are dropped.
-import type { FormatId, FormatInfo, Layout } from "#codecs";
+import type { BatchForm, FormatId, FormatInfo, Layout } from "#codecs";
 import type { Attribution, ByteMap, SizeStats } from "#codecs/analysis";
 import type { PostedLayout } from "./layoutPosts.ts";
 
@@ -14,6 +14,46 @@ export interface ComputeRequest {
   formats: readonly FormatId[];
   attribution: boolean;
   byteMap: { format: FormatId; sample: number } | null;
+  /** the Readings per message view's figures: asked only while that tab is open and the layout has a batch */
+  batch: BatchAsk | null;
+}
+
+/** What the Readings per message view asks of each worker for its formats (issue #27). */
+export interface BatchAsk {
+  /** the limits whose fit is counted, by platform id: the chosen platforms with a limit and the batch's own */
+  limits: { id: string; bytes: number }[];
+}
+
+/** Bytes one per-reading or once field takes in the first message sized. */
+export interface BatchFieldCost {
+  field: string;
+  /** sent once per message (0 for a per-reading field) */
+  once: number;
+  /** the first reading's value (absolute; the time's base) */
+  first: number;
+  /** each later reading's value on average: a difference, an offset, a keyframe, or a column element */
+  next: number;
+}
+
+export interface BatchFormResult {
+  form: BatchForm;
+  /** readings per message sized: the layout's fixed count, or as many as fit its platform (0: not even one) */
+  readings: number;
+  /** bytes per message over the messages sized; null when none encoded */
+  stats: SizeStats | null;
+  /** readings that fit each asked limit, by platform id (0: not even one) */
+  fits: Record<string, number>;
+  /** per top-level field, in layout order, from the first message's spans */
+  fields: BatchFieldCost[];
+  /** counts, keys, tags, lengths and headers of that message */
+  framing: number;
+  /** why no message could be sized (readings that do not fit, a value the layout refuses …) */
+  error: string | null;
+}
+
+export interface BatchFormatResult {
+  format: FormatId;
+  forms: BatchFormResult[];
 }
 
 export interface FormatResult {
@@ -95,4 +135,18 @@ export type WorkerResult =
       error: string | null;
       ms: number;
     }
+  | {
+      /** one format's batch figures (issue #27), posted format by format */
+      type: "batch";
+      seq: number;
+      layoutKey: number;
+      seed: number;
+      /** the ask they answer (batchAskKey) */
+      ask: string;
+      items: BatchFormatResult[];
+      ms: number;
+    }
   | { type: "error"; seq: number; message: string };
+
+/** Names an ask: answers for another one are dropped. */
+export const batchAskKey = (ask: BatchAsk): string => ask.limits.map((l) => `${l.id}:${l.bytes}`).join(",");

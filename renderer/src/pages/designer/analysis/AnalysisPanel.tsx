@@ -6,6 +6,7 @@ import type { Layout } from "#codecs";
 import { AttributionView } from "./AttributionView.tsx";
 import { ByteMapView } from "./ByteMapView.tsx";
 import { OnAirPanel } from "./OnAirPanel.tsx";
+import { ReadingsView } from "./ReadingsView.tsx";
 import { perfRendered } from "../../../perf.ts";
 import { useAnalysis } from "../../../state/analysis.ts";
 import { useDesigner } from "../../../state/layoutStore.ts";
@@ -15,10 +16,12 @@ import { chosenLimits, PlatformPicker } from "../../../ui/sizes/PlatformPicker.t
 import { SizeErrors, SizesChart, SizesLegend, SizesTable, Verdicts } from "../../../ui/sizes/SizesView.tsx";
 import { refineAgain, stopRefining } from "../../../worker/controller.ts";
 
-const TABS: { id: AnalysisTab; label: string }[] = [
+const TABS: { id: AnalysisTab; label: string; title?: string }[] = [
   { id: "sizes", label: "Sizes" },
   { id: "attribution", label: "Per field" },
   { id: "bytemap", label: "Byte map" },
+  // short, so the four tabs stay on one line at 1024 px; the view says its full name
+  { id: "readings", label: "Readings", title: "Readings per message: many readings in one message" },
 ];
 
 function SeedInput() {
@@ -205,6 +208,7 @@ export function AnalysisPanel() {
             role="tab"
             className="tab"
             aria-selected={tab === t.id}
+            title={t.title}
             data-testid={`tab-${t.id}`}
             onClick={() => set({ tab: t.id })}
           >
@@ -272,6 +276,8 @@ export function AnalysisPanel() {
           </OutdatedMark>
         ) : tab === "attribution" ? (
           <ValidLayout>{(layout) => <AttributionView layout={layout} />}</ValidLayout>
+        ) : tab === "readings" ? (
+          <ValidLayout>{(layout) => <ReadingsView layout={layout} />}</ValidLayout>
         ) : (
           <ValidLayout>{(layout) => <ByteMapView layout={layout} />}</ValidLayout>
         )}

@@ -1,5 +1,6 @@
 // Layout-wide settings shown when no field is selected: names, protobuf package/message, struct and JSON options.
 import { type Layout, LIMITS } from "#codecs";
+import { BatchSection } from "./BatchSettings.tsx";
 import { NumberField, Row, SelectField, TextField, Messages } from "./controls.tsx";
 import { useHeldText } from "./heldText.ts";
 import type { FieldIssue } from "../../../state/issues.ts";
@@ -64,7 +65,7 @@ export function LayoutSettings() {
       .map((i) => ({ at: i.path, message: i.message }));
   const other = issues.filter(
     (i) =>
-      !["name", "description", "package", "message", "struct", "json", "sbe", "protobufReserved"].some(
+      !["name", "description", "package", "message", "struct", "json", "sbe", "protobufReserved", "batch"].some(
         (p) => i.path === p || i.path.startsWith(`${p}.`) || i.path.startsWith(`${p}[`),
       ),
   );
@@ -104,6 +105,7 @@ export function LayoutSettings() {
           onChange={(v) => edit("description", (l) => withDescription(l, v))}
         />
       </section>
+      <BatchSection />
       <section className="inspector-section">
         <h3>Protobuf</h3>
         <TextField

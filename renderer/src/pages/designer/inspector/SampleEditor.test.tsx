@@ -123,4 +123,33 @@ describe("SampleEditor", () => {
     expect(screen.queryAllByTestId("field-issue")).toHaveLength(0);
     expect(useDesigner.getState().issueCount).toBe(0);
   });
+
+  it("offers the series models of a batch, each with defaults the layout accepts and its own controls", () => {
+    open(field({ kind: "fixed", scale: 0.1, offset: 0, min: -40, max: 85 }, { kind: "uniform", min: 0, max: 30 }));
+    const kind = screen.getByTestId("insp-sample-kind");
+    fireEvent.change(kind, { target: { value: "randomWalk" } });
+    act(() => useDesigner.getState().checkNow());
+    expect(sample()).toMatchObject({ kind: "randomWalk", start: 22.5, min: -40, max: 85 });
+    expect(useDesigner.getState().issueCount).toBe(0);
+    type(screen.getByTestId("insp-sample-maxRate"), "0.005");
+    expect(sample()).toMatchObject({ kind: "randomWalk", maxRate: 0.005 });
+
+    fireEvent.change(kind, { target: { value: "drift" } });
+    act(() => useDesigner.getState().checkNow());
+    expect(sample()).toEqual({ kind: "drift", start: 22.5, amplitude: 31.25, periodSeconds: 86_400 });
+    expect(useDesigner.getState().issueCount).toBe(0);
+    type(screen.getByTestId("insp-sample-noise"), "0.2");
+    expect(sample()).toMatchObject({ kind: "drift", noise: 0.2 });
+
+    fireEvent.change(kind, { target: { value: "hold" } });
+    act(() => useDesigner.getState().checkNow());
+    expect(sample()).toEqual({ kind: "hold", chance: 0.05, from: { kind: "choice", values: [-40, 85] } });
+    expect(useDesigner.getState().issueCount).toBe(0);
+    expect(screen.getByTestId("insp-sample-hold-from").textContent).toBe("Choice");
+    // a chance over 1 is the layout's to refuse, next to its control
+    const chance = screen.getByTestId("insp-sample-chance");
+    type(chance, "2");
+    act(() => useDesigner.getState().checkNow());
+    expect(messagesNextTo(chance).length).toBe(1);
+  });
 });

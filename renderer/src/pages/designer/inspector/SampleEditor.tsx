@@ -16,9 +16,11 @@ function elementType(f: Field): ScalarType | null {
 function kindsFor(t: ScalarType, isArray: boolean): Kind[] {
   const numeric = t.kind === "int" || t.kind === "float" || t.kind === "fixed" || t.kind === "timestamp";
   const out: Kind[] = ["default", "constant", "choice"];
-  if (numeric) out.push("uniform", "normal", "walk", "counter");
+  if (numeric) out.push("uniform", "normal", "walk", "counter", "randomWalk", "drift");
   if (t.kind === "string") out.push("template");
   if (isArray) out.push("elements");
+  // a value that rarely changes: a draw from another model, kept between readings (issue #27's series)
+  out.push("hold");
   return out;
 }
 
@@ -29,7 +31,7 @@ const LABELS: Record<Kind, string> = {
   normal: "Normal",
   choice: "Choice",
   walk: "Random walk",
-  // series models of a batch (issue #27); b-core added the labels only, so the renderer type-checks
+  // series models (issue #27): how a value moves between the readings of a batch
   randomWalk: "Random walk (max rate)",
   drift: "Smooth drift",
   hold: "Rarely changes",
@@ -179,6 +181,26 @@ function defaultsFor(kind: Kind, t: ScalarType): SampleModel | undefined {
       return { kind, template: "{alpha:2}{digits:4}" };
     case "elements":
       return { kind, each: [{ kind: "uniform", min: lo, max: hi }] };
+    case "randomWalk":
+      return {
+        kind,
+        start: (lo + hi) / 2,
+        // crosses the declared range in about a day
+        maxRate: (hi - lo) / 86_400 || 0.001,
+        ...("min" in t && t.min !== undefined ? { min: lo } : {}),
+        ...("max" in t && t.max !== undefined ? { max: hi } : {}),
+      };
+    case "drift":
+      return { kind, start: (lo + hi) / 2, amplitude: (hi - lo) / 4, periodSeconds: 86_400 };
+    case "hold": {
+      // holds what the field drew before (its own model, or the type's default as a uniform draw)
+      const from: SampleModel = defaultsFor(t.kind === "string" ? "template" : "choice", t) ?? {
+        kind: "uniform",
+        min: lo,
+        max: hi,
+      };
+      return { kind, chance: 0.05, from };
+    }
   }
 }
 
@@ -332,6 +354,40 @@ export function SampleEditor({ field, issues }: { field: Field; issues: readonly
           {num("Bounce min", "min", m.min, true, (v) => clean({ ...m, min: v }))}
           {num("Bounce max", "max", m.max, true, (v) => clean({ ...m, max: v }))}
           {decimals(m)}
+        </>
+      )}
+      {m?.kind === "randomWalk" && (
+        <>
+          {num("Start", "start", m.start, false, (v) => ({ ...m, start: v! }))}
+          {num("Max rate", "maxRate", m.maxRate, false, (v) => ({ ...m, maxRate: v! }), {
+            help: "The most it moves per second; each reading moves by up to this × the batch's interval (1 s without one)",
+          })}
+          {num("Bounce min", "min", m.min, true, (v) => clean({ ...m, min: v }))}
+          {num("Bounce max", "max", m.max, true, (v) => clean({ ...m, max: v }))}
+          {decimals(m)}
+        </>
+      )}
+      {m?.kind === "drift" && (
+        <>
+          {num("Start", "start", m.start, false, (v) => ({ ...m, start: v! }))}
+          {num("Amplitude", "amplitude", m.amplitude, false, (v) => ({ ...m, amplitude: v! }))}
+          {num("Period (s)", "periodSeconds", m.periodSeconds, false, (v) => ({ ...m, periodSeconds: v! }), {
+            help: "One slow swing: start + amplitude × sin(2π t / period), e.g. 86 400 for a day",
+          })}
+          {num("Noise (sd)", "noise", m.noise, true, (v) => clean({ ...m, noise: v }))}
+          {decimals(m)}
+        </>
+      )}
+      {m?.kind === "hold" && (
+        <>
+          {num("Change chance", "chance", m.chance, false, (v) => ({ ...m, chance: v! }), {
+            help: "Per reading, the chance of a new draw (0 … 1); otherwise the value stays as it was",
+          })}
+          <Row label="Draws from" top>
+            <span className="field-help mono" data-testid="insp-sample-hold-from">
+              {LABELS[m.from.kind]}
+            </span>
+          </Row>
         </>
       )}
       {m?.kind === "counter" && (

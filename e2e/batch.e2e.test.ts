@@ -1,0 +1,125 @@
+// Readings per message end to end (issue #27): the paper preset becomes a 15-minute tracker that fills one Astrocast
+// message, the view shows how many readings fit in every format and form, a fixed N changes the figures, and a bad
+// setting shows its sentence next to its control.
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FORMAT_IDS } from "#codecs";
+import { SCENARIO } from "./support/scenario.ts";
+import { screenshot, startSession, type E2eSession } from "./support/session.ts";
+import { openPreset, tid } from "./support/ui.ts";
+
+let s: E2eSession;
+
+beforeAll(async () => {
+  s = await startSession();
+}, 300_000);
+
+afterAll(async () => {
+  await s?.close();
+});
+
+/** Waits until every format's figures are in for a layout other than `previous`, and returns its key. */
+async function waitForReadings(page: Page, previous = ""): Promise<string> {
+  await page.waitForFunction(
+    (prev) => {
+      const v = document.querySelector('[data-testid="readings-view"]');
+      const key = v?.getAttribute("data-layout-key");
+      return !!key && key !== prev && v?.getAttribute("data-complete") === "true";
+    },
+    previous,
+    { timeout: 90_000 },
+  );
+  return (await page.locator(tid("readings-view")).getAttribute("data-layout-key")) ?? "";
+}
+
+const num = async (page: Page, testId: string, attr = "data-value") =>
+  Number(await page.locator(tid(testId)).getAttribute(attr));
+
+describe("readings per message (browser mode)", SCENARIO, () => {
+  it("sizes a 15-minute tracker on Astrocast per format, follows N, and shows a bad setting at its control", async () => {
+    const { page, errors } = await s.open({ width: 1440, height: 900 });
+    await page.waitForSelector(tid("preset-paper"));
+    await openPreset(page, "paper");
+    await page.click(tid("tab-readings"));
+    await page.waitForSelector(tid("readings-empty"));
+    await screenshot(page, "batch-00-empty");
+
+    // one click: the moving fields repeat every 15 minutes, as many readings as fit the chosen Astrocast
+    await page.click(tid("readings-setup"));
+    expect(await page.locator(tid("batch-interval")).inputValue()).toBe("900");
+    expect(await page.locator(tid("batch-readings-platform")).inputValue()).toBe("astrocast");
+    let key = await waitForReadings(page);
+    await page.waitForSelector(tid("readings-fit-chart-astrocast"));
+    const fit: Record<string, number> = {};
+    for (const f of FORMAT_IDS)
+      for (const form of ["columns", "delta"]) {
+        const n = await num(page, `readings-n-${f}-${form}`);
+        fit[`${f}-${form}`] = n;
+        // as many as fit: every message sized is within Astrocast's 160 B (or not even one reading fits)
+        if (n > 0) expect(await num(page, `readings-bytes-${f}-${form}`, "data-max")).toBeLessThanOrEqual(160);
+      }
+    // bit-packed fits readings in both forms; the paper's all-string JSON (~414 B a record) not even one, and says so
+    expect(fit["bitpacked-columns"]).toBeGreaterThan(0);
+    expect(fit["bitpacked-delta"]).toBeGreaterThan(0);
+    expect(fit["json-columns"]).toBe(0);
+    expect(await page.locator(tid("readings-error-json-columns")).textContent()).toBe(
+      "Not even one reading fits in 160 B.",
+    );
+    expect(await page.locator(tid("readings-none-astrocast")).textContent()).toMatch(
+      /^Not even one reading fits 160 B in JSON, /,
+    );
+    await screenshot(page, "batch-01-fit-astrocast");
+
+    // a fixed N: the figures follow it, and so does the wait of the oldest reading
+    await page.selectOption(tid("batch-readings-kind"), "fixed");
+    await page.fill(tid("batch-readings-count"), "4");
+    key = await waitForReadings(page, key);
+    expect(await num(page, "readings-n-protobuf-delta")).toBe(4);
+    expect(await page.locator(tid("readings-wait")).textContent()).toBe("the oldest reading waits 1 h");
+    const at4 = await num(page, "readings-bytes-protobuf-delta", "data-p50");
+    await page.fill(tid("batch-readings-count"), "8");
+    key = await waitForReadings(page, key);
+    expect(await num(page, "readings-n-cbor-columns")).toBe(8);
+    expect(await page.locator(tid("readings-wait")).textContent()).toBe("the oldest reading waits 2 h");
+    expect(await num(page, "readings-bytes-protobuf-delta", "data-p50")).toBeGreaterThan(at4);
+    await screenshot(page, "batch-02-fixed-8");
+    await page.setViewportSize({ width: 1024, height: 768 });
+    await screenshot(page, "batch-03-fixed-8-1024");
+    await page.setViewportSize({ width: 1440, height: 900 });
+
+    // a bad setting: its sentence next to the control, the header counts it, the figures stay on the last valid one
+    await page.fill(tid("batch-interval"), "0");
+    const msg = page.locator(tid("batch-interval")).locator("xpath=..").locator(tid("field-issue"));
+    await expect.poll(() => msg.textContent()).toMatch(/^Interval is 0 s; it must be more than 0 s/);
+    await expect.poll(() => page.locator(tid("save-state")).getAttribute("data-status")).toBe("invalid");
+    expect(await num(page, "readings-n-cbor-columns")).toBe(8);
+    await page.fill(tid("batch-interval"), "600");
+    await expect.poll(() => msg.count()).toBe(0);
+    await expect.poll(() => page.locator(tid("readings-wait")).textContent()).toBe("the oldest reading waits 1.3 h");
+
+    expect(errors).toEqual([]);
+  });
+
+  it("opens the tracker preset with its batch: a difference costs less than the first reading, per field", async () => {
+    const { page, errors } = await s.open({ width: 1440, height: 900 });
+    await page.waitForSelector(tid("preset-paper-tracker"));
+    await openPreset(page, "paper-tracker");
+    await page.click(tid("tab-readings"));
+    await waitForReadings(page);
+    // as many as fit Astrocast: the delta form fits more readings than the columns form in bit-packed
+    expect(await num(page, "readings-n-bitpacked-delta")).toBeGreaterThan(
+      await num(page, "readings-n-bitpacked-columns"),
+    );
+    await page.selectOption(tid("readings-fields-format"), "bitpacked");
+    // latitude moves at most 0.0002 °/s: a 15-minute difference takes fewer bytes than the first, whole value
+    await expect
+      .poll(async () => (await num(page, "readings-next-latitude")) < (await num(page, "readings-first-latitude")))
+      .toBe(true);
+    await page.locator(tid("readings-fields")).scrollIntoViewIfNeeded();
+    await screenshot(page, "batch-04-tracker-fields");
+    await page.setViewportSize({ width: 1024, height: 768 });
+    await page.locator(tid("readings-view")).evaluate((el) => el.closest(".analysis-body")?.scrollTo(0, 0));
+    await screenshot(page, "batch-05-tracker-1024");
+    expect(errors).toEqual([]);
+  });
+});
