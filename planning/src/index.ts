@@ -73,6 +73,7 @@ export {
   checkDeviceModel,
   deviceBudget,
   messageOnAir,
+  radioChoiceFor,
   resolveRadio,
 } from "./budget/index.ts";
 export type {
@@ -80,6 +81,7 @@ export type {
   BudgetIssue,
   BudgetLimit,
   DeviceBudget,
+  DeviceField,
   DeviceModel,
   MessageOnAir,
   Phase,
