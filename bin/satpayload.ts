@@ -1,7 +1,8 @@
 #!/usr/bin/env tsx
 // The satpayload CLI: the codec core for scripts and CI (sizes, encode/decode, cost, catalogs).
 import { DecodeError, EncodeError, LayoutError, RecordError } from "#codecs";
-import { PlatformError } from "#planning";
+import { BudgetError, PlatformError } from "#planning";
+import { budgetCommand, budgetHelp } from "./commands/budget.ts";
 import { formatsCommand, platformsCommand, presetsCommand } from "./commands/catalog.ts";
 import { channelCommand, channelHelp } from "./commands/channel.ts";
 import { decodeCommand, decodeHelp, encodeCommand, encodeHelp } from "./commands/codec.ts";
@@ -19,6 +20,7 @@ const COMMANDS: Record<string, { run: (argv: string[]) => Promise<void>; help: s
   encode: { run: encodeCommand, help: encodeHelp },
   decode: { run: decodeCommand, help: decodeHelp },
   cost: { run: costCommand, help: costHelp },
+  budget: { run: budgetCommand, help: budgetHelp },
   presets: { run: presetsCommand, help: "satpayload presets [--json]\n  Lists the built-in layouts (--preset ID).\n" },
   formats: {
     run: formatsCommand,
@@ -56,7 +58,8 @@ function exitCodeFor(e: unknown): number {
     e instanceof RecordError ||
     e instanceof DecodeError ||
     e instanceof EncodeError ||
-    e instanceof PlatformError
+    e instanceof PlatformError ||
+    e instanceof BudgetError
   ) {
     const kind =
       e instanceof LayoutError

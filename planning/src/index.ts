@@ -83,6 +83,7 @@ export {
   deviceBudget,
   messageOnAir,
   radioChoiceFor,
+  recordBudget,
   resolveRadio,
 } from "./budget/index.ts";
 export type {
@@ -95,6 +96,8 @@ export type {
   MessageOnAir,
   Phase,
   RadioChoice,
+  RecordBudget,
+  RecordBudgetInput,
 } from "./budget/index.ts";
 export type { Cited } from "./platforms/cited.ts";
 export { loraTimeOnAir, loraSymbolSeconds, loraNeedsLowDataRateOptimize } from "./platforms/loraTimeOnAir.ts";
