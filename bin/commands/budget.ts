@@ -1,11 +1,16 @@
 // `satpayload budget`: airtime against the platform's limits, energy per message and battery life, per format ×
 // platform (docs/budget.md). Sizes are measured like `satpayload sizes`, or one size is given with --bytes.
-import { CODECS, measureSizes } from "#codecs";
+import { CODECS, measureSizes, type FormatId } from "#codecs";
 import {
   BudgetError,
   DEFAULT_TRACKER,
   batterySwapCost,
   checkDeviceModel,
+  defaultStack,
+  layoutStackId,
+  overheadFn,
+  platformById,
+  PLATFORMS,
   radioModelFor,
   recordBudget,
   resolveRadio,
@@ -126,7 +131,9 @@ export async function budgetCommand(argv: string[]): Promise<void> {
   const unknown = platforms.filter((p) => !radioModelFor(p));
   if (unknown.length)
     throw new UsageError(
-      `no radio model for ${unknown.join(", ")} (models: astrocast, iridium-sbd, lorawan-eu868-dr0…dr5, lorawan-us915-dr0…dr4)`,
+      `no radio model for ${unknown.join(", ")} (models: ${PLATFORMS.filter((p) => radioModelFor(p.id))
+        .map((p) => p.id)
+        .join(", ")})`,
     );
   const intervalSeconds = positive(flags.interval, "--interval", 21_600);
   const readingsPerMessage = positive(flags.batch, "--batch", 1);
@@ -138,7 +145,7 @@ export async function budgetCommand(argv: string[]): Promise<void> {
   for (const platform of platforms) resolveRadio({ platform }, overridesFor(platform, radio));
 
   // what is measured: one given size, or each format's mean size over the layout's records
-  let sizes: { format: string | null; label: string; bytes: number }[];
+  let sizes: { format: FormatId | null; label: string; bytes: number }[];
   let measured: {
     layout: string;
     preset: string | null;
@@ -146,6 +153,7 @@ export async function budgetCommand(argv: string[]): Promise<void> {
     seed: number | null;
     records: string | null;
   } | null = null;
+  let layoutName = "device";
   if (flags.bytes !== undefined) {
     if (flags.layout !== undefined || flags.preset !== undefined || flags.format !== undefined)
       throw new UsageError("--bytes gives the size: it cannot be combined with --layout, --preset or --format");
@@ -160,6 +168,7 @@ export async function budgetCommand(argv: string[]): Promise<void> {
       seed: source.seed,
       records: source.file,
     };
+    layoutName = layoutStackId(layout.name);
     sizes = measureSizes(layout, source.records, parseFormats(flags.format))
       .filter((m) => m.stats.count > 0)
       .map((m) => ({ format: m.format, label: CODECS[m.format].info.label, bytes: Math.ceil(m.stats.mean) }));
@@ -169,7 +178,13 @@ export async function budgetCommand(argv: string[]): Promise<void> {
   for (const s of sizes)
     for (const platform of platforms) {
       try {
+        // an IP link carries the default stack's headers (CoAP CON / UDP / IPv4), as `cost` counts them
+        const p = platformById(platform);
+        const stack = p ? defaultStack(p) : "raw";
+        const transportOverhead =
+          stack === "raw" ? undefined : overheadFn(stack, { layout: layoutName, format: s.format ?? "raw" });
         const budget = recordBudget({
+          transportOverhead,
           choice: { platform },
           recordBytes: s.bytes,
           readingsPerMessage,

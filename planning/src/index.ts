@@ -116,3 +116,12 @@ export {
   type IridiumRadio,
 } from "./platforms/radioSatellite.ts";
 export { radioModelFor, type RadioModel } from "./platforms/radios.ts";
+export {
+  CELLULAR_NTN_RADIO,
+  CELLULAR_TN_RADIO,
+  KINEIS_RADIO,
+  KINEIS_STANDARD_RADIO,
+  ORBCOMM_RADIO,
+  SIGFOX_RADIO,
+  type FramedRadio,
+} from "./platforms/radioFramed.ts";

@@ -5,18 +5,21 @@ import { deviceBudget, type BudgetInput, type DeviceBudget } from "./budget.ts";
 import { BudgetError } from "./errors.ts";
 import { chargeMessage } from "../cost/cost.ts";
 import { FRAGMENT_HEADER_BYTES } from "../fragmentation/header.ts";
+import type { OverheadFn } from "../transport/platformStack.ts";
 
 export interface RecordBudgetInput extends Omit<BudgetInput, "bytesOnAir"> {
   /** the record's payload bytes, as the format encodes it (a batch of readingsPerMessage readings) */
   recordBytes: number;
   /** reassembly header per fragment when the record must be split (the fragmentation module's default) */
   fragmentHeaderBytes?: number;
+  /** on an IP link, the headers the transport stack adds to a payload (planning/src/transport `overheadFn`) */
+  transportOverhead?: OverheadFn;
 }
 
 export interface RecordBudget extends DeviceBudget {
   /** messages one record takes: 1 when it fits */
   fragmentsPerRecord: number;
-  /** bytes each of those messages carries: the fragments' mean, rounded up (every fragment but the last is full) */
+  /** bytes each of those messages carries on air (transport headers included): the fragments' mean, rounded up */
   bytesPerMessage: number;
 }
 
@@ -34,6 +37,8 @@ export function recordBudget(i: RecordBudgetInput): RecordBudget {
     { kind: "per-message" },
     limit,
     i.fragmentHeaderBytes ?? FRAGMENT_HEADER_BYTES,
+    false,
+    i.transportOverhead,
   );
   const bytesPerMessage = Math.ceil(sentBytes / fragments);
   const budget = deviceBudget({
