@@ -33,3 +33,21 @@ describe("LoRa time on air equals liblora 0.0.3 (Semtech Basic MAC's formula, in
     },
   );
 });
+
+describe("LoRa time on air against the Regional Parameters' own table (RP002, US902-928)", () => {
+  // US915 keeps every uplink under the 400 ms dwell time, and RP002 sets the slow data rates' largest payloads so that
+  // they do: each of DR0–DR2's maximum is exactly the largest FRMPayload whose frame stays under 400 ms
+  it.each([0, 1, 2])("US915 DR%i: the maximum is the last payload under 400 ms", (dr) => {
+    const r = lorawanRadio("US915", dr)!;
+    const at = (n: number) => loraTimeOnAir({ ...r, payloadBytes: n + r.macOverheadBytes.value });
+    expect(at(r.maxPayloadBytes.value)).toBeLessThanOrEqual(0.4);
+    expect(at(r.maxPayloadBytes.value + 1)).toBeGreaterThan(0.4);
+  });
+
+  it("DR3 and DR4 at the LoRaWAN maximum (242 B) stay under 400 ms too", () => {
+    for (const dr of [3, 4]) {
+      const r = lorawanRadio("US915", dr)!;
+      expect(loraTimeOnAir({ ...r, payloadBytes: 242 + 13 })).toBeLessThanOrEqual(0.4);
+    }
+  });
+});
