@@ -20,7 +20,6 @@ const COMMANDS: Record<string, { run: (argv: string[]) => Promise<void>; help: s
   encode: { run: encodeCommand, help: encodeHelp },
   decode: { run: decodeCommand, help: decodeHelp },
   cost: { run: costCommand, help: costHelp },
-  budget: { run: budgetCommand, help: budgetHelp },
   presets: { run: presetsCommand, help: "satpayload presets [--json]\n  Lists the built-in layouts (--preset ID).\n" },
   formats: {
     run: formatsCommand,
@@ -36,6 +35,8 @@ const COMMANDS: Record<string, { run: (argv: string[]) => Promise<void>; help: s
   loadtest: { run: loadtestCommand, help: loadtestHelp },
   stack: { run: stackCommand, help: stackHelp },
   channel: { run: channelCommand, help: channelHelp },
+  // later issues add commands at the end (bin/satpayload.test.ts reads the order)
+  budget: { run: budgetCommand, help: budgetHelp },
 };
 
 const USAGE = `usage: satpayload <command> [flags]   (satpayload help <command> for details)
