@@ -100,7 +100,12 @@ export type {
   RecordBudgetInput,
 } from "./budget/index.ts";
 export type { Cited } from "./platforms/cited.ts";
-export { loraTimeOnAir, loraSymbolSeconds, loraNeedsLowDataRateOptimize } from "./platforms/loraTimeOnAir.ts";
+export {
+  loraNeedsLowDataRateOptimize,
+  loraPayloadSymbols,
+  loraSymbolSeconds,
+  loraTimeOnAir,
+} from "./platforms/loraTimeOnAir.ts";
 export type { LoraFrame } from "./platforms/loraTimeOnAir.ts";
 export {
   LORA_REGIONS,
