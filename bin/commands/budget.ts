@@ -235,7 +235,7 @@ export async function budgetCommand(argv: string[]): Promise<void> {
     "platform",
     "B",
     "msgs",
-    "airtime s",
+    "s/msg",
     "s/day",
     "limits",
     "J/msg",
