@@ -48,8 +48,9 @@ export const budgetHelp = `satpayload budget --layout FILE | --preset ID | --byt
   limits, energy per message and per reading (radio / sensors / sleep), battery life of the
   default tracker (or --device, a JSON file of the fields to change) and the battery swaps of a
   fleet over --years (default 10 000 devices, 10 years). A reading every --interval seconds
-  (default 21600: 4 a day), --batch readings per message (default 1). Sizes: the mean measured
-  size, rounded up; a record over the platform's message is sent in fragments ("msgs" a record). Platforms default to ${DEFAULT_BUDGET_PLATFORMS.join(", ")}.
+  (default 21600: 4 a day), --batch readings per message (default 1). Every measured size is
+  costed and the costs averaged (B: the mean, rounded up); a record over the platform's message
+  is sent in fragments ("msgs": messages a record). Platforms default to ${DEFAULT_BUDGET_PLATFORMS.join(", ")}.
   --radio txMa=40 replaces a radio constant (docs/budget.md names them).
 `;
 
@@ -145,7 +146,7 @@ export async function budgetCommand(argv: string[]): Promise<void> {
   for (const platform of platforms) resolveRadio({ platform }, overridesFor(platform, radio));
 
   // what is measured: one given size, or each format's mean size over the layout's records
-  let sizes: { format: FormatId | null; label: string; bytes: number }[];
+  let sizes: { format: FormatId | null; label: string; bytes: number; all?: ArrayLike<number> }[];
   let measured: {
     layout: string;
     preset: string | null;
@@ -171,7 +172,12 @@ export async function budgetCommand(argv: string[]): Promise<void> {
     layoutName = layoutStackId(layout.name);
     sizes = measureSizes(layout, source.records, parseFormats(flags.format))
       .filter((m) => m.stats.count > 0)
-      .map((m) => ({ format: m.format, label: CODECS[m.format].info.label, bytes: Math.ceil(m.stats.mean) }));
+      .map((m) => ({
+        format: m.format,
+        label: CODECS[m.format].info.label,
+        bytes: Math.ceil(m.stats.mean),
+        all: m.sizes,
+      }));
   }
 
   const rows: Row[] = [];
@@ -187,6 +193,7 @@ export async function budgetCommand(argv: string[]): Promise<void> {
           transportOverhead,
           choice: { platform },
           recordBytes: s.bytes,
+          ...(s.all && { recordSizes: s.all }),
           readingsPerMessage,
           intervalSeconds,
           device,
@@ -225,7 +232,7 @@ export async function budgetCommand(argv: string[]): Promise<void> {
 
   if (measured)
     write(
-      `${measured.layout} — ${measured.records ? `${measured.sampleCount} records from ${measured.records}` : `${measured.sampleCount} samples, seed ${measured.seed}`}; sizes: the mean, rounded up\n`,
+      `${measured.layout} — ${measured.records ? `${measured.sampleCount} records from ${measured.records}` : `${measured.sampleCount} samples, seed ${measured.seed}`}; every size costed, B is the mean\n`,
     );
   write(
     `a reading every ${intervalSeconds} s, ${readingsPerMessage} a message; battery ${device.batteryMah} mAh at ${device.batteryVolts} V; swaps: ${devices.toLocaleString("en-US")} devices over ${years} years\n\n`,
@@ -252,7 +259,7 @@ export async function budgetCommand(argv: string[]): Promise<void> {
       r.label,
       r.platform,
       String(r.bytes),
-      String(b.fragmentsPerRecord),
+      Number.isInteger(b.fragmentsPerRecord) ? String(b.fragmentsPerRecord) : b.fragmentsPerRecord.toFixed(2),
       b.airtimePerMessageS.toFixed(3),
       b.airtimePerDayS.toFixed(1),
       b.limits.length === 0 ? "–" : over.length ? `over: ${over.join(", ")}` : "ok",

@@ -53,7 +53,7 @@ export interface DeviceBudget {
   radio: RadioModel;
 }
 
-function checkCadence(i: BudgetInput): BudgetIssue[] {
+function checkCadence(i: Omit<BudgetInput, "bytesOnAir">): BudgetIssue[] {
   const issues: BudgetIssue[] = [];
   if (!Number.isFinite(i.intervalSeconds) || i.intervalSeconds <= 0)
     issues.push({ path: "intervalSeconds", message: "The reading interval must be above 0 seconds" });
@@ -63,7 +63,27 @@ function checkCadence(i: BudgetInput): BudgetIssue[] {
   return issues;
 }
 
-function limitsOf(radio: RadioModel, perMessageS: number, perDayS: number): BudgetLimit[] {
+/**
+ * What one record costs on air: its messages (fragments), their airtime and energy, averaged over the records measured
+ * when there are several sizes. A record that fits is one message.
+ */
+export interface RecordOnAir {
+  /** mean messages per record */
+  messages: number;
+  /** seconds on air per record */
+  airtimeS: number;
+  /** joules per record, by phase */
+  tx: number;
+  rx: number;
+  wait: number;
+  /** the longest single message: what a dwell time limits */
+  longestMessageS: number;
+  fragments?: number;
+  bursts?: number;
+  frames?: number;
+}
+
+function limitsOf(radio: RadioModel, longestMessageS: number, perDayS: number, messagesPerDay: number): BudgetLimit[] {
   const limits: BudgetLimit[] = [];
   const add = (id: BudgetLimit["id"], label: string, allowedS: number, usedS: number, source: string) =>
     limits.push({ id, label, allowedS, usedS, ok: usedS <= allowedS, source });
@@ -77,17 +97,16 @@ function limitsOf(radio: RadioModel, perMessageS: number, perDayS: number): Budg
         radio.dutyCycle.source,
       );
     const max = radio.maxMessagesPerDay;
-    if (max && perMessageS > 0) {
-      const used = perDayS / perMessageS;
+    if (max && messagesPerDay > 0) {
       limits.push({
         id: "messages-a-day",
         label: `${max.value} messages a day`,
-        allowedS: max.value * perMessageS,
+        allowedS: (max.value * perDayS) / messagesPerDay,
         usedS: perDayS,
-        ok: used <= max.value + 1e-9,
+        ok: messagesPerDay <= max.value + 1e-9,
         source: max.source,
         allowedMessages: max.value,
-        usedMessages: used,
+        usedMessages: messagesPerDay,
       });
     }
     return limits;
@@ -109,31 +128,31 @@ function limitsOf(radio: RadioModel, perMessageS: number, perDayS: number): Budg
     radio.fairUseSecondsPerDay.source,
   );
   if (radio.dwellTimeS)
-    add("dwell-time", "Dwell time (one uplink)", radio.dwellTimeS.value, perMessageS, radio.dwellTimeS.source);
+    add("dwell-time", "Dwell time (one uplink)", radio.dwellTimeS.value, longestMessageS, radio.dwellTimeS.source);
   return limits;
 }
 
-/** The budget of one device sending one format on one platform; a BudgetError lists every bad input with its path. */
-export function deviceBudget(i: BudgetInput): DeviceBudget {
+/** Every problem of the device and the cadence, with paths; throws them all at once. */
+export function checkBudgetInput(i: Omit<BudgetInput, "bytesOnAir">): void {
   const issues = [
     ...checkDeviceModel(i.device).map((x) => ({ ...x, path: x.path ? `device.${x.path}` : "device" })),
     ...checkCadence(i),
   ];
   if (issues.length) throw new BudgetError(issues);
-  const radio = resolveRadio(i.choice, i.radioOverrides);
-  const m = messageOnAir(radio, i.bytesOnAir);
+}
+
+/** The budget from what a record costs on air: the one arithmetic deviceBudget and recordBudget share. */
+export function budgetOf(i: Omit<BudgetInput, "bytesOnAir">, radio: RadioModel, r: RecordOnAir): DeviceBudget {
   const d = i.device;
-
   const readingsPerDay = SECONDS_PER_DAY / i.intervalSeconds;
-  const messagesPerDay = readingsPerDay / i.readingsPerMessage;
-  const tx = phaseJoules(m.phases.tx, m.volts);
-  const rx = phaseJoules(m.phases.rx, m.volts);
-  const wait = phaseJoules(m.phases.wait, m.volts);
-  const message = tx + rx + wait;
+  const recordsPerDay = readingsPerDay / i.readingsPerMessage;
+  const messagesPerDay = recordsPerDay * r.messages;
+  const airtimePerDayS = recordsPerDay * r.airtimeS;
 
-  const sleepWatts = d.sleepMicroamps * 1e-6 * d.batteryVolts + radioSleepMicroamps(radio) * 1e-6 * m.volts;
+  const sleepWatts =
+    d.sleepMicroamps * 1e-6 * d.batteryVolts + radioSleepMicroamps(radio) * 1e-6 * radio.supplyVolts.value;
   const perReading = {
-    radio: message / i.readingsPerMessage,
+    radio: (r.tx + r.rx + r.wait) / i.readingsPerMessage,
     sensors: (d.readingEnergyMj.sensors + d.readingEnergyMj.gnss + d.readingEnergyMj.mcu) / 1000,
     sleep: sleepWatts * i.intervalSeconds,
   };
@@ -144,19 +163,48 @@ export function deviceBudget(i: BudgetInput): DeviceBudget {
   const batteryLifeYears =
     (nominalJ * d.usableFraction) / (energyPerDayJ * DAYS_PER_YEAR + d.selfDischargePerYear * nominalJ);
 
+  const perMessage = (x: number) => x / r.messages;
   return {
     messagesPerDay,
     readingsPerDay,
-    airtimePerMessageS: m.seconds,
-    airtimePerDayS: m.seconds * messagesPerDay,
-    ...(m.fragments !== undefined && { fragments: m.fragments }),
-    ...(m.bursts !== undefined && { bursts: m.bursts }),
-    ...(m.frames !== undefined && { frames: m.frames }),
-    limits: limitsOf(radio, m.seconds, m.seconds * messagesPerDay),
-    energyPerMessageJ: { tx, rx, wait, total: message },
+    airtimePerMessageS: perMessage(r.airtimeS),
+    airtimePerDayS,
+    ...(r.fragments !== undefined && { fragments: r.fragments }),
+    ...(r.bursts !== undefined && { bursts: r.bursts }),
+    ...(r.frames !== undefined && { frames: r.frames }),
+    limits: limitsOf(radio, r.longestMessageS, airtimePerDayS, messagesPerDay),
+    energyPerMessageJ: {
+      tx: perMessage(r.tx),
+      rx: perMessage(r.rx),
+      wait: perMessage(r.wait),
+      total: perMessage(r.tx + r.rx + r.wait),
+    },
     energyPerReadingJ: { ...perReading, total: readingTotal },
     energyPerDayJ,
     batteryLifeYears,
     radio,
   };
+}
+
+/** One message on a resolved radio as a record of one message. */
+export function singleMessage(radio: RadioModel, bytes: number): RecordOnAir {
+  const m = messageOnAir(radio, bytes);
+  return {
+    messages: 1,
+    airtimeS: m.seconds,
+    tx: phaseJoules(m.phases.tx, m.volts),
+    rx: phaseJoules(m.phases.rx, m.volts),
+    wait: phaseJoules(m.phases.wait, m.volts),
+    longestMessageS: m.seconds,
+    ...(m.fragments !== undefined && { fragments: m.fragments }),
+    ...(m.bursts !== undefined && { bursts: m.bursts }),
+    ...(m.frames !== undefined && { frames: m.frames }),
+  };
+}
+
+/** The budget of one device sending one format on one platform; a BudgetError lists every bad input with its path. */
+export function deviceBudget(i: BudgetInput): DeviceBudget {
+  checkBudgetInput(i);
+  const radio = resolveRadio(i.choice, i.radioOverrides);
+  return budgetOf(i, radio, singleMessage(radio, i.bytesOnAir));
 }
