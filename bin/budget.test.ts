@@ -82,6 +82,39 @@ describe("satpayload budget", { timeout: 180_000 }, () => {
     expect(r.out).toMatch(/^51 B\s+lorawan-eu868-dr0\s+51\s+1\s+2\.793\s+4022\.6\s+over: duty-cycle, fair-use/m);
   });
 
+  it("--batch, --device, --devices and --years change what they say", async () => {
+    const device = path.join(tmp, "bigger.json");
+    writeFileSync(device, JSON.stringify({ batteryMah: 5200 }));
+    const [base, batched, bigger] = await Promise.all([
+      cli(["--bytes", "40", "--platform", "astrocast", "--json"]),
+      cli(["--bytes", "40", "--platform", "astrocast", "--interval", "5400", "--batch", "4", "--json"]),
+      cli([
+        "--bytes",
+        "40",
+        "--platform",
+        "astrocast",
+        "--device",
+        device,
+        "--devices",
+        "100",
+        "--years",
+        "20",
+        "--json",
+      ]),
+    ]);
+    type Out = { rows: (JsonRow & { budget: { messagesPerDay: number; energyPerReadingJ: { radio: number } } })[] };
+    const [b, t, g] = [base, batched, bigger].map((r) => (JSON.parse(r.out) as Out).rows[0]!);
+    // 4 readings a message, a reading every 1.5 h: still 4 messages a day, a quarter of a message per reading
+    expect(t!.budget.messagesPerDay).toBeCloseTo(4, 12);
+    expect(t!.budget.energyPerReadingJ.radio).toBeCloseTo(b!.budget.energyPerReadingJ.radio / 4, 12);
+    // twice the battery, the rest of the default tracker kept: twice the usable energy and twice the self-discharge
+    // (docs/budget.md: 26 956.8 J usable, 336.96 J a year), the same load
+    const load = 26_956.8 / b!.budget!.batteryLifeYears - 336.96;
+    expect(g!.budget!.batteryLifeYears).toBeCloseTo((2 * 26_956.8) / (load + 2 * 336.96), 9);
+    const swaps = Math.floor(20 / g!.budget!.batteryLifeYears);
+    expect(g!.swaps).toMatchObject({ swapsPerDevice: swaps, swaps: 100 * swaps, total: 100 * swaps * 65 });
+  });
+
   it("bad input: a device file with zero capacity (exit 1), an unknown platform or radio constant (exit 2)", async () => {
     const device = path.join(tmp, "device.json");
     writeFileSync(device, JSON.stringify({ batteryMah: 0, readingEnergyMj: { gnss: -1 } }));
