@@ -20,6 +20,15 @@ export type { Billing, Money, Platform, VolumeUnit } from "./platforms/catalog.t
 // cost: one scenario, the paper's Table 7, and the fleet scenario the Decide page edits
 export { PAPER_TABLE7_FLEET, PAPER_TABLE7_RULES, estimateCost, paperTable7 } from "./cost/cost.ts";
 export type { CostResult, CostScenario } from "./cost/cost.ts";
+// battery swaps over the years, from the device budget's battery life (issue #28)
+export {
+  DEFAULT_SWAP_PRICES,
+  DEFAULT_SWAP_SOURCES,
+  SwapCostError,
+  batterySwapCost,
+  batterySwapSaving,
+} from "./cost/batterySwaps.ts";
+export type { BatterySwapCost, BatterySwapInput, BatterySwapPrices } from "./cost/batterySwaps.ts";
 export {
   ScenarioError,
   billingFor,
@@ -60,3 +69,64 @@ export {
   stacksFor,
   type OnAirSummary,
 } from "./transport/platformStack.ts";
+
+// the device budget: radio models with cited constants, airtime, energy, battery life (docs/budget.md)
+export {
+  BudgetError,
+  DAYS_PER_YEAR,
+  DEFAULT_TRACKER,
+  DEFAULT_TRACKER_SOURCES,
+  SECONDS_PER_DAY,
+  airtimeOf,
+  astrocastFragments,
+  checkDeviceModel,
+  deviceBudget,
+  messageOnAir,
+  radioChoiceFor,
+  recordBudget,
+  resolveRadio,
+} from "./budget/index.ts";
+export type {
+  BudgetInput,
+  BudgetIssue,
+  BudgetLimit,
+  DeviceBudget,
+  DeviceField,
+  DeviceModel,
+  MessageOnAir,
+  Phase,
+  RadioChoice,
+  RecordBudget,
+  RecordBudgetInput,
+} from "./budget/index.ts";
+export type { Cited } from "./platforms/cited.ts";
+export {
+  loraNeedsLowDataRateOptimize,
+  loraPayloadSymbols,
+  loraSymbolSeconds,
+  loraTimeOnAir,
+} from "./platforms/loraTimeOnAir.ts";
+export type { LoraFrame } from "./platforms/loraTimeOnAir.ts";
+export {
+  LORA_REGIONS,
+  lorawanDataRates,
+  lorawanRadio,
+  type LoraRegion,
+  type LorawanRadio,
+} from "./platforms/radioLorawan.ts";
+export {
+  ASTROCAST_RADIO,
+  IRIDIUM_SBD_RADIO,
+  type AstrocastRadio,
+  type IridiumRadio,
+} from "./platforms/radioSatellite.ts";
+export { radioModelFor, type RadioModel } from "./platforms/radios.ts";
+export {
+  CELLULAR_NTN_RADIO,
+  CELLULAR_TN_RADIO,
+  KINEIS_RADIO,
+  KINEIS_STANDARD_RADIO,
+  ORBCOMM_RADIO,
+  SIGFOX_RADIO,
+  type FramedRadio,
+} from "./platforms/radioFramed.ts";
