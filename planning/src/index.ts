@@ -57,6 +57,7 @@ export {
   type SchcFragmentation,
   type SchcFragMode,
 } from "./transport/schc.ts";
+export { COMPARED_STACKS, compareStacks, type ComparedCell, type ComparedStack } from "./transport/compare.ts";
 export {
   defaultStack,
   isStackId,

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { generateSamples, measureSizes, parseLayout, presetById } from "#codecs";
 import { coapIpv6Packet, schcCompress, schcUplinkRule, schcResidueBits } from "#codecs/plans";
+import { evaluateFleet } from "../src/report/fleet.ts";
+import { defaultScenario } from "../src/report/scenario.ts";
+import { compareStacks } from "../src/transport/compare.ts";
+import { layoutStackId } from "../src/transport/platformStack.ts";
 import { schcFragments, schcHeaderBytes, studioSchcParams } from "../src/transport/schc.ts";
 import { allStackOverheads, stackOverhead } from "../src/transport/stacks.ts";
 
@@ -61,5 +66,40 @@ describe("SCHC fragmentation (RFC 8724 §8) when the compressed packet exceeds t
 
   it("refuses an MTU too small for a fragment header and its RCS", () => {
     expect(() => schcFragments(40, 6)).toThrow(/cannot carry/);
+  });
+});
+
+describe("NIDD, SCHC and uncompressed CoAP side by side on NB-IoT (the paper preset)", () => {
+  const paper = parseLayout(presetById("paper")!.layout);
+  const measured = measureSizes(paper, generateSamples(paper, 200, 1)).map((m) => ({
+    format: m.format,
+    label: m.format,
+    stats: m.stats,
+    sizes: m.sizes,
+  }));
+  const layout = layoutStackId(paper.name);
+
+  it("orders them NIDD < SCHC < CoAP/IPv4 < CoAP/IPv6 in bytes and in money, as the Cost page prices each stack", () => {
+    const rows = compareStacks("nbiot-ntn", measured, { layout });
+    expect(rows.map((r) => r.stack)).toEqual(["raw", "coap-schc", "coap-con", "coap-ipv6"]);
+    expect(rows[0]!.name).toContain("Non-IP");
+    const protobuf = (i: number) => rows[i]!.cells.find((c) => c.format === "protobuf")!;
+    const p50 = measured.find((m) => m.format === "protobuf")!.stats.p50;
+    expect(protobuf(0).onAir.p50).toBe(p50);
+    expect(protobuf(1).onAir.p50).toBe(p50 + 2);
+    expect(protobuf(2).onAir.p50).toBeGreaterThan(p50 + 2 + 28);
+    for (let i = 1; i < 4; i++) expect(protobuf(i).monthly!).toBeGreaterThan(protobuf(i - 1).monthly!);
+    // the same number the fleet grid gives with that stack chosen (the Cost page's model)
+    const fleet = evaluateFleet(
+      { ...defaultScenario(), platforms: ["nbiot-ntn"], transport: { "nbiot-ntn": "coap-schc" } },
+      measured,
+      { layout },
+    );
+    const cell = fleet.cells.find((c) => c.format === "protobuf")!;
+    expect(protobuf(1).monthly).toBe(cell.monthly.exact);
+  });
+
+  it("is empty on a modem link", () => {
+    expect(compareStacks("astrocast", measured, { layout })).toEqual([]);
   });
 });
