@@ -14,7 +14,7 @@ export interface SchcRuleField {
   id: string;
   /** field length in bits */
   bits: number;
-  /** 0 for a header field, n for the n-th CoAP option (RFC 8824 §5: options are matched in order) */
+  /** 0 for a header field, n for the n-th CoAP option (RFC 8824: options are matched in order, by position) */
   position: number;
   mo: SchcMo;
   cda: SchcCda;
@@ -23,7 +23,7 @@ export interface SchcRuleField {
 }
 
 export interface SchcRule {
-  /** rule id and its size in bits (RFC 8724 §5: the rule id leads every SCHC packet) */
+  /** rule id and its size in bits (RFC 8724: the rule id leads every SCHC packet) */
   ruleId: { value: number; bits: number };
   fields: SchcRuleField[];
 }
@@ -33,7 +33,7 @@ export interface SchcParams {
   serverAddress: string;
   devicePort: number;
   serverPort: number;
-  /** the Hop Limit the device's stack sets (uplink: constant, RFC 8724 §10.6) */
+  /** the Hop Limit the device's stack sets (uplink: constant, RFC 8724 §10) */
   hopLimit: number;
   /** CoAP Uri-Path segments */
   uriPath: readonly string[];
@@ -118,7 +118,7 @@ const eq = (id: string, bits: number, value: bigint, position = 0): SchcRuleFiel
 });
 const computed = (id: string, bits: number): SchcRuleField => ({ id, bits, position: 0, mo: "ignore", cda: "compute" });
 
-/** A field whose low `lsb` bits change per message: MSB match on the rest, LSB residue (RFC 8724 §7.4.5). */
+/** A field whose low `lsb` bits change per message: MSB match on the rest, LSB residue (RFC 8724 §7.4). */
 function lsb(id: string, bits: number, value: bigint, lsbBits: number): SchcRuleField {
   if (lsbBits >= bits) return { id, bits, position: 0, mo: "ignore", cda: "least-significant-bits" };
   const msb = bits - lsbBits;

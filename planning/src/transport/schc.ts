@@ -22,7 +22,7 @@ export type SchcFragMode = "ack-on-error" | "no-ack";
  * Fragment headers in-band (an IP link has no LoRaWAN FPort to carry the rule id): ACK-on-Error with
  * RFC 9011's uplink parameters (W 2 bits, FCN 6 bits, no DTag, 10-byte tiles, 32-bit RCS) behind the
  * 8-bit rule id = 2 B per fragment; No-ACK (RFC 8724 §8.4.1) with a 1-bit FCN behind the rule id = 9 bits,
- * padded to 2 B. The All-1 fragment adds the 32-bit RCS (RFC 8724 §8.3.1.1 / §8.2.3).
+ * padded to 2 B. The All-1 fragment adds the 32-bit RCS (RFC 8724 §8).
  */
 export const SCHC_FRAG = {
   ruleIdBits: 8,
