@@ -88,7 +88,13 @@ function fieldJson(f: SchcRuleField) {
   };
 }
 
-/** The context microschc's ContextManager loads: one compression rule over its IPv6-UDP-CoAP parser. */
+/**
+ * The rule id of packets the compression rule does not match (another Message ID range, no payload, a
+ * different path): sent whole behind it (RFC 8724's no-compression rule), never dropped.
+ */
+export const NO_COMPRESSION_RULE_ID = { value: 0, bits: 8 } as const;
+
+/** The context microschc's ContextManager loads: the compression rule, then the no-compression rule. */
 export function microschcContext(rule: SchcRule, name: string) {
   return {
     id: name,
@@ -101,6 +107,7 @@ export function microschcContext(rule: SchcRule, name: string) {
         nature: "compression",
         field_descriptors: rule.fields.map(fieldJson),
       },
+      { id: buffer(BigInt(NO_COMPRESSION_RULE_ID.value), NO_COMPRESSION_RULE_ID.bits), nature: "no-compression" },
     ],
   };
 }
@@ -138,6 +145,8 @@ function readme(layout: Layout, p: SchcParams, rule: SchcRule, file: string): st
     `- Hop Limit ${p.hopLimit}, Traffic Class 0, Flow Label 0 (RFC 8724 §10).`,
     "- Lengths and the UDP checksum are computed by the decompressor (RFC 8724 §10).",
     "- The rule matches messages with a payload (it elides the 0xFF payload marker).",
+    `- A packet the rule does not match goes whole behind rule id ${NO_COMPRESSION_RULE_ID.value} (${NO_COMPRESSION_RULE_ID.bits} bits), the`,
+    "  no-compression rule: it costs one byte more than the uncompressed packet, and nothing is lost.",
     "",
     "## Fields",
     "",

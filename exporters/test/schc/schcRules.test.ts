@@ -93,6 +93,15 @@ describe("SCHC rule set export, applied by microschc", () => {
     expect(applied.map((a) => a.bits)).toEqual(cases.map((c) => 14 + 8 * c.payload.length));
   });
 
+  it("a packet the rule does not match goes whole behind the no-compression rule id and comes back", () => {
+    const params = schcParamsFor(paper);
+    const packet = coapIpv6Packet(params, 1, Uint8Array.from([7, 8, 9]));
+    packet[52] = 0x99; // the Message ID's high byte leaves the rule's range
+    const [applied] = applyWithMicroschc(generateSchcRules(paper), [packet]);
+    expect(applied!.schc).toBe(`00${hex(packet)}`);
+    expect(applied!.restored).toBe(hex(packet));
+  });
+
   it("refuses an address that is not IPv6 with the reason", () => {
     expect(() => parseOptions(schcRulesOptions, { schcServerAddress: "10.0.0.1" })).toThrow(/not an IPv6 address/);
   });
