@@ -86,6 +86,9 @@ async function checkDesigner(page: Page, width: number): Promise<void> {
   // the headers chart under it: format names apart ("MsgPackProtobuf", "StructStruct+Zlib" ran together)
   await page.locator(tid("onair-chart")).scrollIntoViewIfNeeded();
   expectApart(await boxes(page, `${tid("onair-chart")} .onair-tick`), "on-air chart names");
+  // NB-IoT's stacks side by side (NIDD, SCHC, CoAP): the same names under its grouped bars
+  await page.locator(tid("stack-compare-chart")).scrollIntoViewIfNeeded();
+  expectApart(await boxes(page, `${tid("stack-compare-chart")} .onair-tick`), "stack comparison chart names");
 }
 
 describe("charts and tables at 1440 and 1024 px (browser mode)", SCENARIO, () => {

@@ -3,7 +3,7 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CODECS, generateSamples, measureSizes, parseLayout, presetById } from "#codecs";
-import { defaultScenario, evaluateFleet, layoutStackId, onAirSummary, platformById } from "#planning";
+import { compareStacks, defaultScenario, evaluateFleet, layoutStackId, onAirSummary, platformById } from "#planning";
 import { SCENARIO } from "./support/scenario.ts";
 import { screenshot, startSession, type E2eSession } from "./support/session.ts";
 import { openPreset, tid } from "./support/ui.ts";
@@ -94,5 +94,34 @@ describe("bytes on air (browser mode)", SCENARIO, () => {
     await page.waitForSelector(tid("cost-table"));
     expect(await page.inputValue(tid("transport-nbiot-tn"))).toBe("mqtt311-tls");
     expect(errors).toEqual([]);
+  });
+
+  it("on NB-IoT NTN shows NIDD, SCHC and uncompressed CoAP side by side, and the on-air column takes SCHC when chosen", async () => {
+    const rows = compareStacks("nbiot-ntn", measured, { layout: layoutId });
+    const schc = rows.find((r) => r.stack === "coap-schc")!.cells.find((c) => c.format === "protobuf")!;
+    for (const size of [
+      { width: 1440, height: 900 },
+      { width: 1024, height: 768 },
+    ]) {
+      const { page, errors } = await s.open(size);
+      await openPreset(page, "paper");
+      await page.click(tid("platform-picker"));
+      await page.check(tid("platform-nbiot-ntn"));
+      await page.keyboard.press("Escape");
+      await page.waitForSelector(tid("stack-compare-table"));
+      for (const row of rows) {
+        const c = row.cells.find((x) => x.format === "protobuf")!;
+        await expect.poll(() => attr(page, `stack-compare-${row.stack}-protobuf`, "data-p50")).toBe(c.onAir.p50);
+        expect(await attr(page, `stack-compare-${row.stack}-protobuf`, "data-monthly")).toBeCloseTo(c.monthly!, 6);
+      }
+      expect(schc.onAir.p50).toBe(protobuf.stats.p50 + 2);
+      await page.locator(tid("stack-compare")).scrollIntoViewIfNeeded();
+      await screenshot(page, `onair-04-stack-compare-${size.width}`);
+
+      // choosing SCHC on the designer's select changes the on-air column to the payload + 2 B
+      await page.selectOption(tid("onair-stack-nbiot-ntn"), "coap-schc");
+      await expect.poll(() => attr(page, "onair-protobuf-nbiot-ntn", "data-p50")).toBe(protobuf.stats.p50 + 2);
+      expect(errors).toEqual([]);
+    }
   });
 });

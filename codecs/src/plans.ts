@@ -56,3 +56,23 @@ export {
   type TimePlan,
 } from "./batch/plan.ts";
 export type { Leaf, Units } from "./batch/leaves.ts";
+
+// SCHC (RFC 8724 / 8824): the uplink rule built from the stack's addresses, ports and Uri-Path, its
+// residue and packet size, and the packets it compresses, for planning's bytes on air and the rule export
+export { coapUriPath, layoutStackId } from "./schc/path.ts";
+export {
+  coapIpv6Packet,
+  parseIpv6,
+  SCHC_DEFAULTS,
+  SchcError,
+  schcCompress,
+  schcMessageIds,
+  schcPacketBytes,
+  schcResidueBits,
+  schcUplinkRule,
+  type SchcCda,
+  type SchcMo,
+  type SchcParams,
+  type SchcRule,
+  type SchcRuleField,
+} from "./schc/rule.ts";

@@ -14,6 +14,7 @@ import { networkDecodersExporter } from "./networkDecoders.ts";
 import { describeOptions, type OptionField, parseOptions } from "./options.ts";
 import { generateProto } from "./proto.ts";
 import { sbeXmlExporter } from "./sbeXml.ts";
+import { schcRulesExporter } from "./schcRules.ts";
 import { ExportOptionError, type Exporter, type ExportFile } from "./types.ts";
 
 export type { Exporter, ExportFile } from "./types.ts";
@@ -41,6 +42,7 @@ export const EXPORTERS: readonly Exporter[] = checkOptionNames([
   batchExporter,
   jsonSchemaExporter,
   decoderConfigExporter,
+  schcRulesExporter,
 ]);
 
 /** The options of every export, as a form and a CLI see them; `exporter` says whose. */

@@ -57,7 +57,16 @@ export { REASSEMBLY_RULE } from "./fragmentation/plan.ts";
 // transport: the bytes a stack adds on air
 export { OverheadError } from "./transport/overhead.ts";
 export type { StackOverhead } from "./transport/overhead.ts";
-export { allStackOverheads, STACK_IDS, stackOverheadCsv, type StackId } from "./transport/stacks.ts";
+export { allStackOverheads, STACK_IDS, stackOverhead, stackOverheadCsv, type StackId } from "./transport/stacks.ts";
+export {
+  SCHC_FRAG,
+  schcFragments,
+  schcHeaderBytes,
+  studioSchcParams,
+  type SchcFragmentation,
+  type SchcFragMode,
+} from "./transport/schc.ts";
+export { COMPARED_STACKS, compareStacks, type ComparedCell, type ComparedStack } from "./transport/compare.ts";
 export {
   defaultStack,
   isStackId,

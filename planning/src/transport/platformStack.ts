@@ -23,6 +23,7 @@ export const STACK_NAMES: Record<StackId, string> = {
   "coap-con": "CoAP CON / UDP / IPv4",
   "coap-dtls": "CoAP CON / DTLS 1.2 / UDP / IPv4",
   "coap-ipv6": "CoAP CON / UDP / IPv6",
+  "coap-schc": "CoAP CON / UDP / IPv6, SCHC-compressed",
   "mqtt311-q0": "MQTT 3.1.1 QoS 0 / TCP / IPv4",
   "mqtt311-q1": "MQTT 3.1.1 QoS 1 / TCP / IPv4",
   "mqtt5-q1": "MQTT 5 QoS 1 / TCP / IPv4",
@@ -59,20 +60,8 @@ export function resolveStack(platform: Pick<Platform, "link" | "name">, chosen: 
   return chosen;
 }
 
-/**
- * The name a layout goes by in CoAP paths, MQTT topics and HTTP headers: lower-case, dashes, at most 12
- * characters, so a long display name does not inflate every message (the Channel page sizes with it too).
- */
-export function layoutStackId(name: string): string {
-  return (
-    name
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, "-")
-      .replace(/^-|-$/g, "")
-      .slice(0, 12)
-      .replace(/-$/, "") || "layout"
-  );
-}
+/** The layout's name in CoAP paths, MQTT topics and HTTP headers: the wire's rule (the SCHC rule set uses it too). */
+export { layoutStackId } from "#codecs/plans";
 
 /** Overhead bytes per message of a payload size, memoized per size (a fleet prices the same sizes thousands of times). */
 export type OverheadFn = (payload: number) => number;

@@ -10,6 +10,7 @@ import {
   rawOverhead,
   type StackOverhead,
 } from "./overhead.ts";
+import { schcHeaderBytes, studioSchcParams } from "./schc.ts";
 
 /**
  * Headers python-requests 2.x sends by default (Locust's HttpSession is a requests.Session), plus the
@@ -38,6 +39,7 @@ export const STACK_IDS = [
   "coap-con",
   "coap-dtls",
   "coap-ipv6",
+  "coap-schc",
   "mqtt311-q0",
   "mqtt311-q1",
   "mqtt5-q1",
@@ -71,6 +73,18 @@ export function stackOverhead(id: StackId, payload: number, ctx: StackContext): 
       return coapOverhead({ ip: 4, confirmable: true, tokenLength: TOKEN, uriPath, dtls: true }, payload);
     case "coap-ipv6":
       return coapOverhead({ ip: 6, confirmable: true, tokenLength: TOKEN, uriPath, dtls: false }, payload);
+    case "coap-schc": {
+      // the CoAP CON/UDP/IPv6 message of "coap-ipv6", its headers replaced by the SCHC rule id and residue
+      const bytes = schcHeaderBytes(studioSchcParams(ctx.layout), payload);
+      return {
+        stack: "coap-schc-udp-ipv6",
+        label: "SCHC (RFC 8724/8824) of CoAP CON/UDP/IPv6",
+        layers: [{ layer: "SCHC rule id + residue", bytes }],
+        overhead: bytes,
+        payload,
+        total: payload + bytes,
+      };
+    }
     case "mqtt311-q0":
       return mqttOverhead({ version: "3.1.1", qos: 0, topic, ip: 4, tls: "none", tcpTimestamps: true }, payload);
     case "mqtt311-q1":

@@ -1,19 +1,11 @@
 // Bytes on air beside the payload sizes: each chosen platform's transport stack, every format's message with its
 // headers, the verdict against a limit that counts what is on air, and a chart of payload versus headers.
 import { useMemo } from "react";
-import {
-  Bar,
-  BarChart,
-  CartesianGrid,
-  ReferenceLine,
-  ResponsiveContainer,
-  Tooltip,
-  XAxis,
-  YAxis,
-  type XAxisTickContentProps,
-} from "recharts";
+import { Bar, BarChart, CartesianGrid, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { layoutStackId, onAirSummary, type OnAirSummary, type Platform, platformById, resolveStack } from "#planning";
+import { formatTick } from "./formatTick.tsx";
 import { useStackChoice } from "./stackChoice.ts";
+import { StackCompare } from "./StackCompare.tsx";
 import type { SizesView } from "../../../state/analysis.ts";
 import { labelRows } from "../../../ui/sizes/axis.ts";
 import { useWidth } from "../../../ui/sizes/useWidth.ts";
@@ -71,20 +63,7 @@ function HeadersChart({ sizes, column }: { sizes: SizesView; column: Column }) {
           <CartesianGrid vertical={false} stroke="var(--border)" />
           <XAxis
             dataKey="short"
-            tick={(t: XAxisTickContentProps) => (
-              // every other name a line lower when they do not fit side by side ("MsgPackProtobuf" was)
-              <text
-                x={t.x}
-                y={t.y}
-                dy={rows === 2 && t.index % 2 === 1 ? 24 : 11}
-                textAnchor="middle"
-                fontSize={11}
-                fill="var(--text-muted)"
-                className="onair-tick"
-              >
-                {String(t.payload.value)}
-              </text>
-            )}
+            tick={formatTick(rows)}
             height={rows === 2 ? 38 : 24}
             tickLine={false}
             axisLine={{ stroke: "var(--border-strong)" }}
@@ -157,6 +136,8 @@ export function OnAirPanel({
   const ip = columns.find((c) => [...c.cells.values()].some((s) => s && s.stack !== "raw"));
   const example = ip && sizes.results.find((r) => ip.cells.get(r.info.id));
   const exampleSummary = ip && example ? ip.cells.get(example.info.id)! : null;
+  // the header choices side by side on the first IP link, whichever stack is chosen on it
+  const ipLink = columns.find((c) => c.platform.link === "ip");
 
   return (
     <div className="panel" data-testid="onair">
@@ -247,7 +228,8 @@ export function OnAirPanel({
                 A {example.stats.p50}-byte {example.info.label} message carries{" "}
                 {exampleSummary.layers.map((l) => `${l.layer} ${l.bytes} B`).join(" + ")} ={" "}
                 {fixed1(exampleSummary.onAir.p50 - example.stats.p50)} B of headers. Header sizes follow the standards'
-                formats and were checked against what coap-client, mosquitto_pub, curl and python-requests send.
+                formats and were checked against what coap-client, mosquitto_pub, curl and python-requests send; SCHC's
+                against what microschc compresses.
               </p>
             </>
           ) : (
@@ -256,6 +238,7 @@ export function OnAirPanel({
               payload bytes). NB-IoT / LTE-M under Limits ▾ compares IP stacks.
             </p>
           )}
+          {ipLink ? <StackCompare sizes={sizes} platform={ipLink.platform} layoutName={layoutName} /> : null}
           <p className="note">
             The per-field view counts payload bytes only: headers belong to the message, not to a field.
           </p>

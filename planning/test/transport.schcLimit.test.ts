@@ -1,0 +1,44 @@
+// compareStacks on an IP link with a datagram limit: the SCHC row counts SCHC fragments of its largest
+// message. No built-in IP platform sets a limit, so NB-IoT NTN gets one here (a custom IP platform could).
+import { describe, expect, it, vi } from "vitest";
+import { generateSamples, measureSizes, parseLayout, presetById } from "#codecs";
+import type * as Catalog from "../src/platforms/catalog.ts";
+import { compareStacks } from "../src/transport/compare.ts";
+import { layoutStackId } from "../src/transport/platformStack.ts";
+import { schcFragments } from "../src/transport/schc.ts";
+
+const LIMIT = 120;
+vi.mock("../src/platforms/catalog.ts", async (importOriginal) => {
+  const real = await importOriginal<typeof Catalog>();
+  return {
+    ...real,
+    platformById: (id: string) => {
+      const p = real.platformById(id);
+      return p && id === "nbiot-ntn" ? { ...p, uplinkBytes: LIMIT } : p;
+    },
+  };
+});
+
+describe("SCHC fragmentation in the side-by-side comparison", () => {
+  it("fragments the SCHC packets over the limit (ACK-on-Error) and leaves the ones that fit whole", () => {
+    const paper = parseLayout(presetById("paper")!.layout);
+    const measured = measureSizes(paper, generateSamples(paper, 100, 1)).map((m) => ({
+      format: m.format,
+      label: m.format,
+      stats: m.stats,
+      sizes: m.sizes,
+    }));
+    const schc = compareStacks("nbiot-ntn", measured, { layout: layoutStackId(paper.name) }).find(
+      (r) => r.stack === "coap-schc",
+    )!;
+    const json = schc.cells.find((c) => c.format === "json")!;
+    expect(json.onAir.max).toBeGreaterThan(LIMIT);
+    expect(json.fragments).toEqual(schcFragments(json.onAir.max, LIMIT));
+    // 416 B: 2 B headers, 10-byte tiles: 4 regular fragments of up to 110 B, the All-1 with the RCS and the last 6 B
+    expect(json.onAir.max).toBe(416);
+    expect(json.fragments).toMatchObject({ fragments: 5, bytes: 416 + 5 * 2 + 4 });
+    const bitpacked = schc.cells.find((c) => c.format === "bitpacked")!;
+    expect(bitpacked.onAir.max).toBeLessThanOrEqual(LIMIT);
+    expect(bitpacked.fragments).toBeNull();
+  });
+});
