@@ -59,6 +59,7 @@ export type { BatchRecord } from "./batch/transform.ts";
 export { Prng } from "./samples/prng.ts";
 export { describeLogProblem, detectLogFormat, importLog, MAX_LISTED as LOG_PROBLEMS_LISTED } from "./logs/importLog.ts";
 export type { ImportedLog, LogFormat, LogProblem } from "./logs/importLog.ts";
+export { batchesFromLog } from "./logs/batches.ts";
 
 // text forms of records and bytes
 export { base64ToBytes, bytesToBase64, bytesToHex, hexToBytes, utf8Length } from "./text/bytes.ts";
