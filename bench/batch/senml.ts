@@ -57,15 +57,18 @@ function value(v: unknown): SenmlRecord {
   return { vs: String(v) };
 }
 
-/** The pack in SenML's CBOR representation (RFC 8428 §6): an array of maps with integer labels. */
-export function senmlCbor(pack: readonly SenmlRecord[]): Uint8Array {
+/**
+ * The pack in SenML's CBOR representation (RFC 8428 §6): an array of maps with integer labels; with
+ * `labels: "json"`, the SenML JSON's own text labels ("bn", "v" …) written in CBOR instead.
+ */
+export function senmlCbor(pack: readonly SenmlRecord[], labels: "rfc8428" | "json" = "rfc8428"): Uint8Array {
   const out: number[] = [];
   head(out, 4, pack.length);
   for (const r of pack) {
     const entries = Object.entries(r);
     head(out, 5, entries.length);
     for (const [k, v] of entries) {
-      item(out, LABEL[k as SenmlKey]);
+      item(out, labels === "json" ? k : LABEL[k as SenmlKey]);
       item(out, v);
     }
   }

@@ -51,7 +51,7 @@ describe("SenML (RFC 8428) pack of a batch", () => {
         { n: "i", v: -70000 },
       ],
     ];
-    const bytes = packs.map(senmlCbor);
+    const bytes = packs.map((p) => senmlCbor(p));
     const got = runPython("bench/test/senml_cbor2.py", { hex: bytes.map((b) => Buffer.from(b).toString("hex")) }) as {
       pack: Record<string, unknown>[];
       canonical: number;
@@ -63,6 +63,9 @@ describe("SenML (RFC 8428) pack of a batch", () => {
       );
       expect(bytes[i]!.length).toBe(got[i]!.canonical);
     });
+    // the JSON's text labels in CBOR: "bn" is 62 62 6e where RFC 8428's label -2 is 21
+    expect(Buffer.from(senmlCbor(packs[0]!, "json")).toString("hex")).toMatch(/^86a462626e/);
+    expect(Buffer.from(bytes[0]!).toString("hex")).toMatch(/^86a421/);
     // half floats where they hold the value: 0.5 is f9 3800
     expect(Buffer.from(bytes[1]!).toString("hex")).toContain("02f93800");
   });
