@@ -7,7 +7,8 @@ the derived wire layout with the descriptor API), then rebuilds the readings as 
 
 stdin:  {"layout": <parsed *.satlayout.json with "batch", defaults applied>,
          "jobs": [{"format": "bitpacked"|"cbor"|"msgpack"|"json"|"protobuf", "form": "delta"|"columns",
-                   "maxReadings": N, "messages": ["<hex>", ...]}, ...]}
+                   "maxReadings": N, "messages": ["<hex>", ...],
+                   "proto": "<path of the wire layout's .proto>", "message": "<its message>"  (protobuf only)}]}
 stdout: {"results": [[{"once": {...}, "readings": [{...}, ...]} | {"error": {"kind", "message"}}, ...], ...],
          "wire": [<the derived wire layout's fields of each job>, ...]}
         values tagged as ref_bitpacked.tag does ({"f"} floats as binary64 bits, {"i"} ints, {"b"} bytes).
@@ -444,7 +445,7 @@ def main():
         if job["format"] == "protobuf":
             from ref_batch_protobuf import ProtobufWire
 
-            protobuf = ProtobufWire(layout, plan)
+            protobuf = ProtobufWire(plan, job["proto"], job["message"])
         results.append(decode_all(plan, job["format"], job["messages"], protobuf))
         wires.append(plan.fields)
     json.dump({"results": results, "wire": wires}, sys.stdout)
