@@ -10,6 +10,7 @@ import type { Layout } from "../src/layout/schema.ts";
 import { parseLayout } from "../src/layout/validate.ts";
 import type { TypedRecord } from "../src/layout/values.ts";
 import { paperTrackerPreset } from "../src/presets/paperTracker.ts";
+import { Prng } from "../src/samples/prng.ts";
 import { generateBatches } from "../src/samples/series.ts";
 
 const tracker = parseLayout(paperTrackerPreset);
@@ -79,6 +80,22 @@ describe.each(FORMAT_IDS.map((f) => [f] as const))("%s", (format) => {
         }
       });
     });
+  });
+
+  it("delta form: values finer than their precision come back rounded to it (the one lossy step)", () => {
+    const codec = batchCodecFor(tracker, format, "delta", N);
+    const b = generateBatches(tracker, 1, N, 8)[0]!;
+    const fine = (r: TypedRecord): TypedRecord => ({
+      ...r,
+      time: (r.time as number) + 0.04,
+      latitude: (r.latitude as number) + 0.0037,
+      temperature: (r.temperature as number) - 0.0042,
+      speed: (r.speed as number) + 0.033,
+    });
+    const readings = b.readings.map(fine);
+    const back = codec.decode(codec.encode({ ...b, readings })).readings;
+    expect(back).toEqual(readings.map(quantised));
+    expect(back).not.toEqual(readings);
   });
 
   it("delta form: a change over the declared rate is an EncodeError naming the field and the readings", () => {
@@ -251,9 +268,13 @@ describe("readings that fit", () => {
     ] as const) {
       const n = readingsThatFit(tracker, format, form, 160, 1);
       expect(n, `${format} ${form}`).toBeGreaterThan(0);
+      // every one of as many messages as make 1024 readings, at least 16
+      const messages = (k: number) => Math.max(16, Math.ceil(1024 / k));
       const size = (k: number) =>
         Math.max(
-          ...generateBatches(tracker, 8, k, 1).map((b) => batchCodecFor(tracker, format, form, k).encode(b).length),
+          ...generateBatches(tracker, messages(k), k, 1).map(
+            (b) => batchCodecFor(tracker, format, form, k).encode(b).length,
+          ),
         );
       expect(size(n)).toBeLessThanOrEqual(160);
       expect(size(n + 1)).toBeGreaterThan(160);
@@ -263,4 +284,213 @@ describe("readings that fit", () => {
     );
     expect(readingsThatFit(tracker, "json", "delta", 160)).toBe(0);
   });
+});
+
+describe("groups, fixed arrays and every numeric kind per reading", () => {
+  const layout = parseLayout({
+    format: "satlayout",
+    version: 1,
+    name: "Everything per reading",
+    fields: [
+      {
+        id: "name",
+        key: "name",
+        name: "Name",
+        type: { kind: "string", maxLength: 8 },
+        sample: { kind: "constant", value: "buoy-1" },
+      },
+      {
+        id: "t",
+        key: "t",
+        name: "Time",
+        type: { kind: "timestamp", encoding: "epoch", resolution: 0.1, min: 1.7e9, max: 1.9e9 },
+        sample: { kind: "constant", value: 1748779200.5 },
+      },
+      {
+        id: "gps",
+        key: "gps",
+        name: "GPS",
+        type: {
+          kind: "group",
+          fields: [
+            {
+              id: "la",
+              key: "lat",
+              name: "Lat",
+              type: { kind: "fixed", scale: 0.0001, offset: 0, min: -90, max: 90 },
+              sample: { kind: "randomWalk", start: 45, maxRate: 0.00001 },
+            },
+            {
+              id: "lo",
+              key: "lon",
+              name: "Lon",
+              type: { kind: "float", bits: 64, min: -180, max: 180, precision: 0.001 },
+              sample: { kind: "randomWalk", start: 7, maxRate: 0.00001, decimals: 3 },
+            },
+            {
+              id: "st",
+              key: "state",
+              name: "State",
+              type: {
+                kind: "enum",
+                values: [
+                  { name: "FIX", value: 0 },
+                  { name: "NOFIX", value: 1 },
+                ],
+              },
+              sample: { kind: "hold", chance: 0.2, from: { kind: "choice", values: ["FIX", "NOFIX"] } },
+            },
+          ],
+        },
+      },
+      {
+        id: "acc",
+        key: "acc",
+        name: "Acc",
+        type: {
+          kind: "array",
+          of: { kind: "int", bits: 16, signed: true, min: -2000, max: 2000 },
+          maxCount: 3,
+          fixed: true,
+        },
+        sample: { kind: "elements", each: [{ kind: "randomWalk", start: 0, maxRate: 0.5, min: -100, max: 100 }] },
+      },
+      {
+        id: "seq",
+        key: "seq",
+        name: "Seq",
+        type: { kind: "int", bits: 32, signed: false },
+        sample: { kind: "counter", start: 10, step: 1 },
+      },
+      { id: "big", key: "big", name: "Big", type: { kind: "int", bits: 64, signed: true } },
+    ],
+    batch: {
+      perReading: [
+        { field: "t" },
+        { field: "gps", maxRate: 0.00001 },
+        { field: "acc", maxRate: 1 },
+        { field: "seq", maxRate: 0.1 },
+        { field: "big" },
+      ],
+      intervalSeconds: 10,
+      readings: { kind: "fixed", count: 9 },
+      time: "t",
+      keyframeEvery: 4,
+    },
+  });
+
+  it("leaves by path: keys joined with _, array elements by index, 64-bit ints and enums as columns", () => {
+    const c = batchCodecFor(layout, "protobuf", "delta", 9);
+    expect(c.wireLayout.fields.map((f) => f.key)).toEqual([
+      "count",
+      "name",
+      "t",
+      "t_t",
+      "gps_lat",
+      "gps_lat_d",
+      "gps_lat_k",
+      "gps_lon",
+      "gps_lon_d",
+      "gps_lon_k",
+      "gps_state",
+      "acc_0",
+      "acc_0_d",
+      "acc_0_k",
+      "acc_1",
+      "acc_1_d",
+      "acc_1_k",
+      "acc_2",
+      "acc_2_d",
+      "acc_2_k",
+      "seq",
+      "seq_d",
+      "seq_k",
+      "big",
+    ]);
+    expect(c.origin("gps_lat_d")).toEqual({ field: "gps/la", part: "next" });
+    expect(c.origin("acc_2_k")).toEqual({ field: "acc", part: "keyframe", element: 2 });
+    expect(c.origin("big")).toEqual({ field: "big", part: "column" });
+    // 0.00001 °/s × 10 s = 0.0001 ° = 1 unit of the fixed scale, plus one for rounding
+    const d = c.wireLayout.fields.find((f) => f.key === "gps_lat_d")!;
+    expect(d.type).toMatchObject({ of: { min: -2, max: 2 }, maxCount: 6 });
+  });
+
+  it.each(FORMAT_IDS.map((f) => [f] as const))(
+    "%s: both forms give back the readings exactly (values on the grid)",
+    (format) => {
+      for (const form of FORMS) {
+        const codec = batchCodecFor(layout, format, form, 9);
+        for (const b of generateBatches(layout, 3, 9, 2)) {
+          const back = codec.decode(codec.encode(b));
+          expect(back, form).toEqual(b);
+        }
+      }
+    },
+  );
+
+  it("values outside their declared range, or not of their type, are EncodeErrors", () => {
+    const codec = batchCodecFor(layout, "cbor", "delta", 9);
+    const b = generateBatches(layout, 1, 3, 2)[0]!;
+    const with_ = (i: number, change: TypedRecord) => ({
+      ...b,
+      readings: b.readings.map((r, j) => (j === i ? { ...r, ...change } : r)),
+    });
+    expect(() => codec.encode(with_(1, { seq: 1.5 }))).toThrow(/reading 2: Seq is 1.5, not a value of its type/);
+    expect(() => codec.encode(with_(0, { acc: [3000, 0, 0] }))).toThrow(
+      /reading 1: Acc \[1\] 3000 is outside its range -2000 … 2000/,
+    );
+    const { seq: _seq, ...noSeq } = b.readings[2]!;
+    expect(() => codec.encode({ ...b, readings: [b.readings[0]!, b.readings[1]!, noSeq] })).toThrow(
+      /reading 3 has no value for Seq/,
+    );
+  });
+});
+
+describe("spans and malformed bytes", () => {
+  it.each(FORMAT_IDS.map((f) => [f] as const))("%s: every span names a wire field origin() knows", (format) => {
+    for (const form of FORMS) {
+      const codec = batchCodecFor(withKeyframes, format, form, N);
+      const encoded = codec.encodeWithSpans(generateBatches(withKeyframes, 1, N, 5)[0]!);
+      // a compressed format's spans are the stream's before compression
+      const { spans } = encoded.uncompressed ?? encoded;
+      const named = spans.filter((s) => s.field !== "");
+      expect(named.length).toBeGreaterThan(0);
+      for (const s of named) expect(codec.origin(s.field), `${form} ${s.field}`).toBeDefined();
+      const parts = [...new Set(named.map((s) => codec.origin(s.field)!.part))].sort();
+      const all =
+        form === "delta"
+          ? ["count", "first", "keyframe", "next", "once", "time-base", "time-offset"]
+          : ["column", "once"];
+      // bit-packing gives a byte shared by several fields to one of them: a 3-bit count may own none
+      if (format === "bitpacked") expect(all).toEqual(expect.arrayContaining(parts));
+      else expect(parts).toEqual(all);
+    }
+  });
+
+  it.each(FORMAT_IDS.map((f) => [f] as const))(
+    "%s: changed bytes give a DecodeError or readings that encode again to the same readings",
+    (format) => {
+      const rng = new Prng(`mutate ${format}`);
+      for (const form of FORMS) {
+        const codec = batchCodecFor(withKeyframes, format, form, N);
+        const bytes = codec.encode(generateBatches(withKeyframes, 1, N, 6)[0]!);
+        let decoded = 0;
+        for (let k = 0; k < 300; k++) {
+          const m = Uint8Array.from(bytes);
+          for (let j = rng.int(1, 3); j > 0; j--) m[rng.int(0, m.length - 1)] = rng.int(0, 255);
+          let back: BatchRecord;
+          try {
+            back = codec.decode(m);
+          } catch (e) {
+            expect(e, `${form} mutation ${k}`).toBeInstanceOf(DecodeError);
+            continue;
+          }
+          decoded++;
+          expect(codec.decode(codec.encode(back)).readings, `${form} mutation ${k}`).toEqual(back.readings);
+        }
+        // some mutations land in values and still decode: the property was exercised
+        expect(decoded, form).toBeGreaterThan(0);
+      }
+    },
+  );
 });

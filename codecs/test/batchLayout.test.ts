@@ -153,6 +153,18 @@ describe("batch in the layout", () => {
     ]);
   });
 
+  it("a value that rarely changes: the values it changes to are values of the field's type", () => {
+    const door = fields.find((f) => f.id === "door")!;
+    const hold = { kind: "hold", chance: 0.1, from: { kind: "choice", values: [true, "open"] } };
+    const input = { ...doc(batch()), fields: fields.map((f) => (f === door ? { ...door, sample: hold } : f)) };
+    expect(problems(input)).toEqual([
+      ["fields[5].sample.from.values[1]", 'Choice 2 it changes to is "open"; it must be true or false.'],
+    ]);
+    const bad = { ...hold, chance: 1.5 };
+    const input2 = { ...doc(batch()), fields: fields.map((f) => (f === door ? { ...door, sample: bad } : f)) };
+    expect(problems(input2)).toEqual([["fields[5].sample.chance", "Chance of a change is 1.5; the most is 1."]]);
+  });
+
   it("shape problems are told like every other layout issue", () => {
     expect(problems(doc(batch({ every: 3 })))).toEqual([
       [
