@@ -43,11 +43,12 @@ def int_type(lo, hi):
 
 
 def pow10_decimals(step):
-    """d when step is a power of ten below one (10^-d), else None: such steps divide by 10^d exactly."""
-    for d in range(1, 16):
-        if step == float(f"1e-{d}"):
-            return d
-    return None
+    """d when step is a power of ten below one: d = round(-log10 step), d > 0 and |10^-d - step| < 1e-12
+    (batch-wire.md, Units); such steps multiply by 10^d on the way in and divide by it on the way out."""
+    if step <= 0:
+        return None
+    d = round(-math.log10(step))
+    return d if d > 0 and abs(10.0**-d - step) < 1e-12 else None
 
 
 class Units:
