@@ -19,6 +19,7 @@ import base64
 import datetime
 import json
 import math
+import re
 import struct
 import sys
 
@@ -313,57 +314,151 @@ def parse_time(text, fmt):
             j += 1 + n
     if j != len(text):
         raise RefDecodeError("text", f'"{text}" does not match {fmt}')
-    t = datetime.datetime(parts["YYYY"], parts["MM"], parts["DD"], parts["hh"], parts["mm"], parts["ss"], tzinfo=datetime.timezone.utc)
+    try:
+        t = datetime.datetime(parts["YYYY"], parts["MM"], parts["DD"], parts["hh"], parts["mm"], parts["ss"], tzinfo=datetime.timezone.utc)
+    except ValueError:
+        raise RefDecodeError("text", f'"{text}" is not a date and time of the calendar') from None
     whole = int(t.timestamp())
     return whole + frac if frac else whole
 
 
-def scalar_from_plain(t, v, as_text):
+CHARSET_OK = {
+    "utf8": lambda s: True,
+    "ascii": lambda s: all(0x20 <= ord(c) <= 0x7E for c in s),
+    "digits": lambda s: all(c in "0123456789" for c in s),
+    "hex": lambda s: all(c in "0123456789abcdefABCDEF" for c in s),
+    "upper-alnum": lambda s: all(c in "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ -" for c in s),
+    "alnum": lambda s: all(c.isascii() and c.isalnum() for c in s),
+}
+
+
+NUMBER_TEXT = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
+NON_FINITE = {"NaN": math.nan, "nan": math.nan, "Infinity": math.inf, "inf": math.inf, "+inf": math.inf, "-Infinity": -math.inf, "-inf": -math.inf}
+# JSON carries bytes without a text form as base64; CBOR and MessagePack carry them as bytes, text as hex
+JSON_MODE = [False]
+
+
+def number_text(text, integer):
+    """A number written as text: the whole (trimmed) text must be one; integers digits only."""
+    t = text.strip()
+    if integer:
+        return int(t) if re.fullmatch(r"[+-]?\d+", t) else None
+    if NUMBER_TEXT.match(t):
+        return float(t)
+    return NON_FINITE.get(t)
+
+
+def is_number(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def bad(what, v, expected):
+    raise RefDecodeError("type", f"{what}: {v!r} is not {expected}")
+
+
+def scalar_from_plain(t, v, as_text, what):
+    """One plain value (as cbor2, msgpack or json decoded it) as its typed value, refusing anything else."""
     kind = t["kind"]
     if kind == "enum":
-        if isinstance(v, str):
-            return v
-        return next(e["name"] for e in t["values"] if e["value"] == v)
+        for e in t["values"]:
+            if (isinstance(v, str) and v == e["name"]) or (is_number(v) and v == e["value"]):
+                return e["name"]
+        bad(what, v, "a value of the enum")
     if kind == "timestamp" and t["encoding"] == "text":
-        return parse_time(v, t["textFormat"])
-    if kind == "bytes":
+        if not isinstance(v, str):
+            bad(what, v, "a text timestamp")
+        out = parse_time(v, t["textFormat"])
+    elif kind == "bytes":
         if isinstance(v, str):
-            return bytes.fromhex(v) if as_text else base64.b64decode(v)
-        return bytes(v)
-    if isinstance(v, str) and kind != "string":
-        if kind == "bool":
+            try:
+                out = base64.b64decode(v, validate=True) if JSON_MODE[0] and not as_text else bytes.fromhex(v)
+            except ValueError:
+                bad(what, v, "bytes")
+        elif isinstance(v, (bytes, bytearray)):
+            out = bytes(v)
+        else:
+            bad(what, v, "bytes")
+        if len(out) > t["maxLength"]:
+            raise RefDecodeError("count", f"{what}: {len(out)} bytes, at most {t['maxLength']}")
+        return out
+    elif kind == "string":
+        if not isinstance(v, str):
+            bad(what, v, "a string")
+        if len(v.encode("utf-8", "surrogatepass")) > t["maxLength"] or not CHARSET_OK[t.get("charset", "utf8")](v):
+            bad(what, v, f"a string of at most {t['maxLength']} bytes in {t.get('charset', 'utf8')}")
+        return v
+    elif kind == "bool":
+        if isinstance(v, bool):
+            return v
+        if v in ("1", "0", "true", "false"):  # a string is read as the field's text, with or without a text form
             return v in ("1", "true")
-        if kind == "int":
-            return int(v)
-        x = float(v)
-        return to_f32(x) if kind == "float" and t["bits"] == 32 else x
-    if kind == "float" and t["bits"] == 32 and isinstance(v, float):
-        return to_f32(v)
-    if kind in ("float", "fixed") and isinstance(v, int) and not isinstance(v, bool):
-        return float(v)
-    return v
+        bad(what, v, "a boolean")
+    elif isinstance(v, str):
+        out = number_text(v, kind == "int")
+        if out is None:
+            bad(what, v, kind)
+    elif kind == "int":
+        if not isinstance(v, int) or isinstance(v, bool):
+            bad(what, v, "an integer")
+        out = v
+    else:
+        if not is_number(v):
+            bad(what, v, "a number")
+        out = float(v) if kind in ("float", "fixed") else v
+    if kind == "float" and t["bits"] == 32:
+        out = to_f32(out)
+    check_range(t, out, what)
+    return out
 
 
-def field_from_plain(f, v):
+def check_range(t, v, what):
+    kind = t["kind"]
+    if kind == "int":
+        lo, hi = bp.INT_LIMITS[(t["bits"], t["signed"])]
+        lo, hi = max(lo, t["min"]) if t.get("min") is not None else lo, min(hi, t["max"]) if t.get("max") is not None else hi
+        if not lo <= v <= hi:
+            raise RefDecodeError("range", f"{what}: {v} outside {lo}..{hi}")
+    elif kind in ("float", "fixed", "timestamp") and not math.isnan(v):
+        if (kind == "fixed" or kind == "timestamp") and math.isinf(v):
+            raise RefDecodeError("range", f"{what}: {v}")
+        if (t.get("min") is not None and v < t["min"]) or (t.get("max") is not None and v > t["max"]):
+            raise RefDecodeError("range", f"{what}: {v} outside {t.get('min')}..{t.get('max')}")
+
+
+def field_from_plain(f, v, what):
     t = f["type"]
     as_text = (f.get("text") or {}).get("as") == "string"
     if t["kind"] == "group":
-        return {g["key"]: field_from_plain(g, v[g["key"]]) for g in t["fields"] if g["key"] in v and v[g["key"]] is not None}
+        if not isinstance(v, dict):
+            bad(what, v, "a map")
+        return record_from_plain(t["fields"], v, what + ".")
     if t["kind"] == "array":
         sep = (f.get("text") or {}).get("separator")
         items = (v.split(sep) if v else []) if isinstance(v, str) and sep is not None else v
-        return [scalar_from_plain(t["of"], x, as_text) for x in items]
-    return scalar_from_plain(t, v, as_text)
+        if not isinstance(items, list):
+            bad(what, v, "an array")
+        if len(items) > t["maxCount"] or (t.get("fixed") and len(items) != t["maxCount"]):
+            raise RefDecodeError("count", f"{what}: {len(items)} elements, at most {t['maxCount']}")
+        return [scalar_from_plain(t["of"], x, as_text, f"{what}[{i}]") for i, x in enumerate(items)]
+    return scalar_from_plain(t, v, as_text, what)
 
 
-def record_from_plain(fields, obj):
+def record_from_plain(fields, obj, prefix=""):
     if not isinstance(obj, dict):
-        raise RefDecodeError("type", "the message is not a map")
+        raise RefDecodeError("type", f"{prefix or 'the message'} is not a map")
     known = {f["key"] for f in fields}
     for k in obj:
         if k not in known:
-            raise RefDecodeError("type", f"{k} is not a field of the wire layout")
-    return {f["key"]: field_from_plain(f, obj[f["key"]]) for f in fields if f["key"] in obj and obj[f["key"]] is not None}
+            raise RefDecodeError("type", f"{prefix}{k} is not a field of the wire layout")
+    out = {}
+    for f in fields:
+        v = obj.get(f["key"])
+        if v is None:
+            if f.get("presence", "required") == "required":
+                raise RefDecodeError("count", f"{prefix}{f['key']} is missing")
+            continue
+        out[f["key"]] = field_from_plain(f, v, prefix + f["key"])
+    return out
 
 
 def check_wire(fields, rec):
@@ -415,6 +510,7 @@ def decode_message(plan, fmt, data, protobuf=None):
     if fmt == "bitpacked":
         wire = bp.decode({"fields": plan.fields}, data)
     elif fmt in SELF_DESCRIBING:
+        JSON_MODE[0] = fmt == "json"
         wire = record_from_plain(plan.fields, SELF_DESCRIBING[fmt](data))
         check_wire(plan.fields, wire)
     elif fmt == "protobuf":

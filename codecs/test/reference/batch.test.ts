@@ -245,7 +245,8 @@ describe("bad input gets an error from the reference decoder and ours, never a r
     const over = cbor.encode({ ...wire, count: 13 });
     const zero = cbor.encode({ ...wire, count: 0 });
     const short = cbor.encode({ ...wire, mode: (wire.mode as unknown[]).slice(1) });
-    expect(refuse(codec.layout, "cbor", 12, [over, zero, short], codec)).toEqual(["overflow", "count", "count"]);
+    // "range": a wire value outside its wire field's bounds (count is int[0, 12]); "count": readings that do not add up
+    expect(refuse(codec.layout, "cbor", 12, [over, zero, short], codec)).toEqual(["range", "count", "count"]);
   });
 
   test("a difference past its width, a value pushed out of its range, a time offset past its window", () => {
@@ -256,6 +257,51 @@ describe("bad input gets an error from the reference decoder and ours, never a r
     // alt starts at its maximum and the first difference goes up within ±D: the value leaves 9000
     const out = cbor.encode({ ...wire, gps_alt: 9000, gps_alt_d: [D, ...d.slice(1)] });
     const late = cbor.encode({ ...wire, t_t: [...(wire.t_t as number[]).slice(0, -1), 2 * 11 * 300 + 1] });
-    expect(refuse(codec.layout, "cbor", 12, [wide, out, late], codec)).toEqual(["overflow", "overflow", "overflow"]);
+    // the difference and the offset break their wire bounds; the value is only out of range once rebuilt
+    expect(refuse(codec.layout, "cbor", 12, [wide, out, late], codec)).toEqual(["range", "overflow", "range"]);
   });
+});
+
+describe("mutated messages: the two decoders agree on every one", () => {
+  test.each(["bitpacked", "cbor", "msgpack"] as const)(
+    "%s: a flipped bit or a cut gives the same readings from both, or an error from both",
+    (format) => {
+      const layout = LAYOUTS[3]![1];
+      const codec = batchCodecFor(layout, format, "delta", 12);
+      const good = generateBatches(layout, 20, 12, 9).map((b) => codec.encode(b));
+      // deterministic mutations: one bit flipped, or the message cut, at positions spread over it
+      const mutated = good.flatMap((m, k) =>
+        Array.from({ length: 15 }, (_, j) => {
+          const at = (k * 31 + j * 17) % m.length;
+          if (j % 5 === 4) return m.subarray(0, at);
+          const x = Uint8Array.from(m);
+          x[at]! ^= 1 << (j % 8);
+          return x;
+        }),
+      );
+      const out = runPython(SCRIPT, {
+        layout,
+        jobs: [{ format, form: "delta", maxReadings: 12, messages: mutated.map(hex) }],
+      }) as { results: Result[][] };
+      let refused = 0;
+      out.results[0]!.forEach((r, i) => {
+        let ours: BatchRecord | undefined;
+        try {
+          ours = codec.decode(mutated[i]!);
+        } catch (e) {
+          expect(e).toBeInstanceOf(DecodeError);
+        }
+        if (r.error || !ours) {
+          expect([`message ${i}`, r.error?.kind !== undefined, ours === undefined]).toEqual([
+            `message ${i}`,
+            true,
+            true,
+          ]);
+          refused++;
+        } else expect(untagFromPython({ once: r.once, readings: r.readings })).toEqual(safeBigints(ours));
+      });
+      // most mutations break something; the rest are other valid messages, read alike
+      expect(refused).toBeGreaterThan(mutated.length / 4);
+    },
+  );
 });
