@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { batchCodecFor, batchPlanFor, readingsThatFit } from "../src/batch/codec.ts";
 import type { BatchForm } from "../src/batch/plan.ts";
 import { fromWire, type BatchRecord } from "../src/batch/transform.ts";
-import { DecodeError, EncodeError } from "../src/errors.ts";
+import { DecodeError, EncodeError, LayoutError } from "../src/errors.ts";
 import { codecFor, FORMAT_IDS } from "../src/formats/registry.ts";
 import type { Layout } from "../src/layout/schema.ts";
 import { parseLayout } from "../src/layout/validate.ts";
@@ -160,6 +160,14 @@ describe("the wire layout", () => {
     // one reading per message: no columns of next readings at all
     const one = batchCodecFor(tracker, "bitpacked", "delta", 1);
     expect(one.wireLayout.fields.map((f) => f.key)).not.toContain("latitude_d");
+  });
+
+  it("a batch that breaks the rules (a draft not validated) is a LayoutError in the rules' words", () => {
+    const draft = { ...tracker, batch: { ...tracker.batch!, intervalSeconds: 0 } };
+    expect(() => batchCodecFor(draft, "cbor", "delta", 3)).toThrow(
+      "Interval is 0 s; it must be more than 0 s, because it is the time between two readings.",
+    );
+    expect(() => batchCodecFor({ ...tracker, batch: undefined }, "cbor", "delta", 3)).toThrow(LayoutError);
   });
 
   it("is cached per layout object, format, form and count", () => {
