@@ -44,7 +44,8 @@ const GOAL = 0.95;
 
 interface Subject {
   name: string;
-  layout: Layout;
+  /** the layout for messages of n readings (the GPS track declares its interval per message size) */
+  layout(n: number): Layout;
   /** readings cut into messages of n; undefined when n readings do not make one message */
   batches(n: number): BatchRecord[];
   /** the same readings as whole records, one per message */
@@ -75,7 +76,7 @@ function generated(id: string, input: LayoutInput, note: string): Subject {
   const layout = parseLayout(withBatch(input));
   return {
     name: id,
-    layout,
+    layout: () => layout,
     batches: (n) => generateBatches(layout, MESSAGES, n, SEED),
     records: () => generateSamples(layout, MESSAGES, SEED),
     source: note,
@@ -83,48 +84,64 @@ function generated(id: string, input: LayoutInput, note: string): Subject {
 }
 
 /**
- * The public GPS track, read by the log import. Its points are 1–894 s apart: the delta form's time
- * window is twice the interval per reading, so the interval declared is half the largest gap, and each
- * maxRate covers the largest real change between two points (a promise the real data keeps).
+ * The public GPS track, read by the log import. Its points are 1–894 s apart, and the delta form's time
+ * offsets may span at most twice the interval per reading of a message: for each message size the
+ * interval declared is the smallest that holds the sparsest message (batch-wire.md), and each maxRate
+ * covers the largest real change between two points (a promise the real data keeps).
  */
 function dataset(): Subject {
   const csv = readFileSync(path.join(ROOT, "codecs/test/fixtures/data/cerknicko-jezero.csv"), "utf8");
-  const first = importLog(parseLayout(gpsTrackBatchInput), csv);
-  if (first.problems.length > 0) throw new Error(`the GPS track does not import: ${JSON.stringify(first.problems[0])}`);
-  const points = first.records as { time: number; lat: number; lon: number; ele: number }[];
+  const log = importLog(parseLayout(gpsTrackBatchInput), csv);
+  if (log.problems.length > 0) throw new Error(`the GPS track does not import: ${JSON.stringify(log.problems[0])}`);
+  const points = log.records as { time: number; lat: number; lon: number; ele: number }[];
   const steps = points.slice(1).map((p, i) => ({ p, q: points[i]! }));
   const gap = Math.max(...steps.map(({ p, q }) => p.time - q.time));
-  const interval = Math.ceil(gap / 2);
-  const rate = (k: "lat" | "lon" | "ele") => Math.max(...steps.map(({ p, q }) => Math.abs(p[k] - q[k]))) / interval;
-  const layout = parseLayout({
-    ...gpsTrackBatchInput,
-    batch: {
-      ...gpsTrackBatchInput.batch!,
-      intervalSeconds: interval,
-      perReading: [
-        { field: "time" },
-        { field: "lat", maxRate: rate("lat") },
-        { field: "lon", maxRate: rate("lon") },
-        { field: "ele", maxRate: rate("ele") },
-      ],
-    },
-  });
-  const log = importLog(layout, csv);
+  const largest = (k: "lat" | "lon" | "ele") => Math.max(...steps.map(({ p, q }) => Math.abs(p[k] - q[k])));
+  const layouts = new Map<number, Layout>();
+  const layoutFor = (n: number): Layout => {
+    let layout = layouts.get(n);
+    if (layout) return layout;
+    let interval = Math.ceil(gap / 2);
+    if (n > 1) {
+      let span = 0;
+      for (let i = 0; i < points.length; i += n) {
+        const chunk = points.slice(i, i + n);
+        if (chunk.length > 1) span = Math.max(span, (chunk.at(-1)!.time - chunk[0]!.time) / (2 * (chunk.length - 1)));
+      }
+      interval = Math.max(1, Math.ceil(span));
+    }
+    layout = parseLayout({
+      ...gpsTrackBatchInput,
+      batch: {
+        ...gpsTrackBatchInput.batch!,
+        intervalSeconds: interval,
+        perReading: [
+          { field: "time" },
+          { field: "lat", maxRate: largest("lat") / interval },
+          { field: "lon", maxRate: largest("lon") / interval },
+          { field: "ele", maxRate: largest("ele") / interval },
+        ],
+      },
+    });
+    layouts.set(n, layout);
+    return layout;
+  };
   return {
     name: "gps-track",
-    layout,
+    layout: layoutFor,
     batches: (n) => {
-      const cut = batchesFromLog(layout, log.records, log.lines, n);
+      if (n > log.records.length) return [];
+      const cut = batchesFromLog(layoutFor(n), log.records, log.lines, n);
       if (cut.problems.length > 0) throw new Error(JSON.stringify(cut.problems[0]));
-      return n > log.records.length ? [] : cut.batches;
+      return cut.batches;
     },
     records: () => log.records,
     source:
       `${log.records.length} real points (time, lat, lon, elevation) of codecs/test/fixtures/data/cerknicko-jezero.csv ` +
-      "(gpxpy 1.6.2 test data, Apache-2.0), read by the log import. The points are 1–" +
-      `${gap} s apart; the delta form's time window is twice the interval per reading, so the batch declares ` +
-      `intervalSeconds ${interval} (half the largest gap; with the median 8 s, every message of 2 readings or more is ` +
-      "refused) and maxRate covering the largest real change between two points.",
+      `(gpxpy 1.6.2 test data, Apache-2.0), read by the log import. The points are 1–${gap} s apart (median 8 s): ` +
+      "the delta form's time offsets may span twice the interval per reading of a message, so for each message " +
+      "size the batch declares the smallest interval that holds the sparsest message of that size, and maxRates " +
+      "that cover the largest real change between two points.",
   };
 }
 
@@ -150,7 +167,7 @@ function bestFit(s: Subject, format: FormatId, form: BatchForm): Cell {
     if (batches.length === 0) break;
     let sizes: number[];
     try {
-      sizes = encodeAll(s.layout, format, form, batches, n);
+      sizes = encodeAll(s.layout(n), format, form, batches, n);
     } catch (e) {
       if (!(e instanceof EncodeError)) throw e;
       return n === 1 ? { ...best, note: e.message } : best;
@@ -164,7 +181,7 @@ function bestFit(s: Subject, format: FormatId, form: BatchForm): Cell {
 
 /** One whole record per message (the studio before issue #27): bytes per reading = bytes per message. */
 function onePerMessage(s: Subject, format: FormatId): number {
-  const codec = codecFor(s.layout, format);
+  const codec = codecFor(s.layout(1), format);
   const recs = s.records();
   return recs.reduce((a, r) => a + codec.encode(r).length, 0) / recs.length;
 }
@@ -182,14 +199,15 @@ interface SenmlRow {
 /** The delta form's messages against SenML of exactly the same readings, message by message. */
 function againstSenml(s: Subject, format: FormatId, n: number): SenmlRow {
   const batches = s.batches(n);
-  const codec = batchCodecFor(s.layout, format, "delta", n);
-  const batch = s.layout.batch!;
+  const layout = s.layout(n);
+  const codec = batchCodecFor(layout, format, "delta", n);
+  const batch = layout.batch!;
   const perReading = new Set(batch.perReading.map((p) => p.field));
   const fields = {
-    perReading: s.layout.fields.filter((f) => perReading.has(f.id)),
-    once: s.layout.fields.filter((f) => !perReading.has(f.id)),
+    perReading: layout.fields.filter((f) => perReading.has(f.id)),
+    once: layout.fields.filter((f) => !perReading.has(f.id)),
   };
-  const timeKey = s.layout.fields.find((f) => f.id === batch.time)?.key;
+  const timeKey = layout.fields.find((f) => f.id === batch.time)?.key;
   let delta = 0;
   let cbor = 0;
   let cborText = 0;
