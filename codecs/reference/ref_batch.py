@@ -1,12 +1,13 @@
 """Reference decoder of batch messages (issue #27), written from docs/design/batch-wire.md and
 docs/design/bitpacked-mapping.md alone, never from the TypeScript (codecs/src/batch/, the bit-packed
 codec). It derives the wire layout from the user's layout itself, reads the bytes with an independent
-reader per format (ref_bitpacked.py for bit-packing; cbor2, msgpack and Python's json, the paper's
+reader per format (ref_bitpacked.py for bit-packing; ref_struct_read.py, from struct-mapping.md, for
+Struct and, after zlib.decompress, Struct+Zlib; cbor2, msgpack and Python's json, the paper's
 client libraries, for the self-describing formats; Google's protobuf runtime on a message built from
 the derived wire layout with the descriptor API), then rebuilds the readings as the page says.
 
 stdin:  {"layout": <parsed *.satlayout.json with "batch", defaults applied>,
-         "jobs": [{"format": "bitpacked"|"cbor"|"msgpack"|"json"|"protobuf", "form": "delta"|"columns",
+         "jobs": [{"format": "bitpacked"|"struct"|"struct-zlib"|"cbor"|"msgpack"|"json"|"protobuf", "form": "delta"|"columns",
                    "maxReadings": N, "messages": ["<hex>", ...],
                    "proto": "<path of the wire layout's .proto>", "message": "<its message>"  (protobuf only)}]}
 stdout: {"results": [[{"once": {...}, "readings": [{...}, ...]} | {"error": {"kind", "message"}}, ...], ...],
@@ -22,8 +23,10 @@ import math
 import re
 import struct
 import sys
+import zlib
 
 import ref_bitpacked as bp
+import ref_struct_read
 from ref_bitpacked import RefDecodeError, js_round, to_f32
 
 INT_BITS = (8, 16, 32, 64)
@@ -512,6 +515,14 @@ def decode_message(plan, fmt, data, protobuf=None):
     elif fmt in SELF_DESCRIBING:
         JSON_MODE[0] = fmt == "json"
         wire = record_from_plain(plan.fields, SELF_DESCRIBING[fmt](data))
+        check_wire(plan.fields, wire)
+    elif fmt in ("struct", "struct-zlib"):
+        if fmt == "struct-zlib":
+            try:
+                data = zlib.decompress(data)
+            except zlib.error as e:
+                raise RefDecodeError("truncated", f"zlib: {e}") from None
+        wire = ref_struct_read.decode(plan.layout, plan.fields, data)
         check_wire(plan.fields, wire)
     elif fmt == "protobuf":
         wire = protobuf.decode(data)

@@ -173,7 +173,7 @@ function wireShape(fields: readonly Field[]): unknown[] {
   return fields.map((f) => [f.key, f.type]);
 }
 
-const FORMATS: FormatId[] = ["bitpacked", "cbor", "msgpack", "json"];
+const FORMATS: FormatId[] = ["bitpacked", "struct", "struct-zlib", "cbor", "msgpack", "json"];
 
 describe("the Python reference decoder of batches (from the wire document alone)", () => {
   test.each(LAYOUTS)(
@@ -273,7 +273,7 @@ describe("bad input gets an error from the reference decoder and ours, never a r
 });
 
 describe("mutated messages: the two decoders agree on every one", () => {
-  test.each(["bitpacked", "cbor", "msgpack"] as const)(
+  test.each(["bitpacked", "struct", "cbor", "msgpack"] as const)(
     "%s: a flipped bit or a cut gives the same readings from both, or an error from both",
     (format) => {
       const layout = LAYOUTS[3]![1];
