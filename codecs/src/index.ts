@@ -57,12 +57,16 @@ export { batchCodecFor, readingsThatFit, type BatchCodec } from "./batch/codec.t
 export { BATCH_FORMS, type BatchForm, type BatchOrigin, type BatchPart } from "./batch/plan.ts";
 export type { BatchRecord } from "./batch/transform.ts";
 export { Prng } from "./samples/prng.ts";
+export { describeLogProblem, detectLogFormat, importLog, MAX_LISTED as LOG_PROBLEMS_LISTED } from "./logs/importLog.ts";
+export type { ImportedLog, LogFormat, LogProblem } from "./logs/importLog.ts";
+export { batchesFromLog } from "./logs/batches.ts";
 
 // text forms of records and bytes
 export { base64ToBytes, bytesToBase64, bytesToHex, hexToBytes, utf8Length } from "./text/bytes.ts";
 export { codePoints, hasVisibleCharacter } from "./text/visible.ts";
 export { strictUtf8Decoder } from "./text/utf8.ts";
 export { fromPlain, toPlain } from "./text/plain.ts";
+export { parseJsonLenient } from "./text/jsonLenient.ts";
 export type { Excess } from "./text/plain.ts";
 export { decodeAsSent } from "./formats/asSent.ts";
 export type { AsSentOptions, DecodedAsSent } from "./formats/asSent.ts";

@@ -43,3 +43,30 @@ export function typedForPython(rec: TypedRecord): unknown {
     }),
   );
 }
+
+/**
+ * A tagged value from a reference script ({"f"} binary64 bits, {"i"} an integer as decimal text,
+ * {"b"} hex bytes) as the typed record holds it; integers beyond 2^53 stay bigints.
+ */
+export function untagFromPython(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(untagFromPython);
+  if (v === null || typeof v !== "object") return v;
+  const o = v as Record<string, unknown>;
+  const keys = Object.keys(o);
+  if (keys.length === 1 && typeof o.f === "string") return Buffer.from(o.f, "hex").readDoubleBE(0);
+  if (keys.length === 1 && typeof o.i === "string") {
+    const n = BigInt(o.i);
+    return n >= BigInt(Number.MIN_SAFE_INTEGER) && n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : n;
+  }
+  if (keys.length === 1 && typeof o.b === "string") return Uint8Array.from(Buffer.from(o.b, "hex"));
+  return Object.fromEntries(keys.map((k) => [k, untagFromPython(o[k])]));
+}
+
+/** A typed record with its bigints that fit a double as numbers, to compare with untagFromPython's output. */
+export function safeBigints(v: unknown): unknown {
+  if (typeof v === "bigint")
+    return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v;
+  if (Array.isArray(v)) return v.map(safeBigints);
+  if (v === null || typeof v !== "object" || v instanceof Uint8Array) return v;
+  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, safeBigints(x)]));
+}
