@@ -1,6 +1,6 @@
 // HostApi methods and events of the Stack page (decoder + embedded CSE); spread into contract.ts.
 import { z } from "zod";
-import { FORMAT_IDS } from "#codecs";
+import { BATCH_FORMS, FORMAT_IDS } from "#codecs";
 import { retryRequestSchema } from "#contracts/decoder/retryRequest.ts";
 
 const port = z.number().int().min(0).max(65535);
@@ -18,6 +18,8 @@ export const stackRouteSchema = z.object({
   precision: z.enum(["flag", "refuse"]).optional(),
   /** outside the layout's declared range: refused, or stored as sent and flagged; unset: refuse */
   range: z.enum(["flag", "refuse"]).optional(),
+  /** every message is a batch of the layout's readings in this form, stored one record per reading */
+  batch: z.enum(BATCH_FORMS).optional(),
 });
 export type StackRoute = z.output<typeof stackRouteSchema>;
 
