@@ -121,4 +121,34 @@ describe("satpayload batch", () => {
     expect(r.out).toBe("");
     expect(r.err).toMatch(/bad\.jsonl:8/);
   });
+
+  it("cost --form: --per-day counts readings, each format sends readings ÷ its readings per message", async () => {
+    const r = await cli([
+      "cost",
+      "--layout",
+      layoutFile,
+      "--platform",
+      "astrocast",
+      "--devices",
+      "100",
+      "--per-day",
+      "96",
+      "--form",
+      "delta",
+      "--samples",
+      "20",
+      "--format",
+      "bitpacked",
+      "--json",
+    ]);
+    expect(r.code, r.err).toBe(0);
+    const doc = JSON.parse(r.out) as {
+      batch: { form: string; readingsPerDay: number };
+      formats: { format: string; readingsPerMessage: number; exact: { transmissions: number } }[];
+    };
+    expect(doc.batch).toEqual({ form: "delta", readingsPerDay: 96 });
+    expect(doc.formats[0]!.readingsPerMessage).toBe(N);
+    // 100 devices × 96 readings ÷ 6 per message × 30 days, every message within Astrocast's 160 B
+    expect(doc.formats[0]!.exact.transmissions).toBe((100 * 96 * 30) / N);
+  });
 });
