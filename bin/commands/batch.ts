@@ -107,7 +107,9 @@ export function resolveReadings(
 
 /** a record of the layout split into the fields sent once per message and those of its reading */
 function split(layout: Layout, record: TypedRecord): { once: TypedRecord; reading: TypedRecord } {
-  const per = new Set(layout.batch!.perReading.map((p) => p.field));
+  // the batch names fields by id; records carry them by key
+  const ids = new Set(layout.batch!.perReading.map((p) => p.field));
+  const per = new Set(layout.fields.filter((f) => ids.has(f.id)).map((f) => f.key));
   const once: TypedRecord = {};
   const reading: TypedRecord = {};
   for (const [k, v] of Object.entries(record)) (per.has(k) ? reading : once)[k] = v;

@@ -88,8 +88,8 @@ describe("batch routes", () => {
     expect(stored.map((r) => r.id)).toEqual(Array.from({ length: READINGS }, (_, i) => `pass-1~${i}`));
     expect(stored.map((r) => JSON.parse(r.con))).toEqual(expectedCons(m!.batch));
     expect(new Set(stored.map((r) => r.device))).toEqual(new Set(["truck-7"]));
-    // the reading's own time (epoch seconds), advancing by the layout's interval
-    const times = stored.map((r) => Number((JSON.parse(r.con) as { time: unknown }).time));
+    // the reading's own time (key "t", epoch seconds), advancing by the layout's interval
+    const times = stored.map((r) => Number((JSON.parse(r.con) as { t: unknown }).t));
     expect(times.slice(1).map((t, i) => t - times[i]!)).toEqual(Array(READINGS - 1).fill(900));
 
     // a resend after a lost answer stores nothing more
