@@ -7,6 +7,7 @@ import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { type BatchForm, batchCodecFor, generateBatches, toPlain } from "#codecs";
 import { BATCH_TRACKER_READINGS, batchTracker, batchTrackerInput } from "#codecs-test/fixtures/batchTracker.ts";
+import { parseRouteSpec, RouteSpecError, routeSpec } from "#contracts/decoder/routes.ts";
 import { client, instanceIds, m2mGet, spawnDecoder, tempDir } from "./support.ts";
 import { bufferFileName } from "../src/buffer/schema.ts";
 import { parseDecoderArgs } from "../src/config.ts";
@@ -70,6 +71,24 @@ const headers = (extra: Record<string, string> = {}) => ({
   "content-type": "application/octet-stream",
   "x-satpayload-device": "truck-7",
   ...extra,
+});
+
+describe("a batch route's spec", () => {
+  it("takes batch=columns|delta among the trailing settings, in any order, and prints it back", () => {
+    const r = parseRouteSpec("/f=Tracker: v2:bitpacked:raw:batch=delta:precision=refuse");
+    expect(r).toMatchObject({
+      layout: "Tracker: v2",
+      format: "bitpacked",
+      body: "raw",
+      batch: "delta",
+      precision: "refuse",
+    });
+    expect(parseRouteSpec("/f=t:cbor:range=flag:batch=columns")).toMatchObject({ batch: "columns", range: "flag" });
+    expect(parseRouteSpec(routeSpec(r))).toEqual(r);
+    expect(parseRouteSpec("/f=t:cbor")).not.toHaveProperty("batch");
+    expect(() => parseRouteSpec("/f=t:cbor:batch=zip")).toThrow(/batch must be columns or delta, not "zip"/);
+    expect(() => parseRouteSpec("/f=t:cbor:batch=delta:batch=columns")).toThrow(RouteSpecError);
+  });
 });
 
 describe("batch routes", () => {
