@@ -169,7 +169,9 @@ export async function costCommand(argv: string[]): Promise<void> {
     }
     const sizes = { mean: m.stats.mean, p95: m.stats.p95, max: m.stats.max, sizes: m.sizes };
     const n = m.readingsPerMessage ?? 1;
-    results.push({ format, result: price(format, sizes, n), error: undefined, readingsPerMessage: n });
+    // not even one reading fits the layout's platform: priced one reading a message, and said
+    const single = batches!.oneReading.find((x) => x.format === format)?.reason;
+    results.push({ format, result: price(format, sizes, n), error: single, readingsPerMessage: n });
   }
 
   if (flags.json) {

@@ -75,13 +75,25 @@ describe("cost and fragmentation of batches", () => {
   });
 
   it("measures each format's messages at its own readings per message", () => {
-    const { measured, skipped } = measureBatches(fitTracker, ["bitpacked", "cbor"], "delta", 20);
-    expect(skipped).toEqual([]);
+    const { measured, skipped, oneReading } = measureBatches(fitTracker, ["bitpacked", "cbor"], "delta", 20);
+    expect([skipped, oneReading]).toEqual([[], []]);
     for (const m of measured) {
       expect(m.readingsPerMessage).toBe(readingsPerMessage(fitTracker, m.format, "delta"));
       expect(m.stats.max).toBeLessThanOrEqual(160);
       expect(m.stats.count).toBe(20);
     }
+  });
+
+  it("measures a format in which not even one reading fits at one reading per message, and says so", () => {
+    const tiny = parseLayout({
+      ...batchTrackerInput,
+      batch: { ...batchTrackerInput.batch!, readings: { kind: "fit", platform: "kineis-standard" } },
+    });
+    const { measured, oneReading } = measureBatches(tiny, ["json", "bitpacked"], "delta", 10);
+    expect(oneReading.map((x) => x.format)).toEqual(["json"]);
+    expect(oneReading[0]!.reason).toMatch(/not even one reading/);
+    expect(measured.find((m) => m.format === "json")!.readingsPerMessage).toBe(1);
+    expect(measured.find((m) => m.format === "bitpacked")!.readingsPerMessage).toBeGreaterThanOrEqual(1);
   });
 });
 

@@ -19,8 +19,10 @@ export const DEFAULT_BATCH_MESSAGES = 200;
 export const DEFAULT_BATCH_SEED = 1;
 
 /**
- * One entry per format that can carry the batch; a format the batch cannot be encoded in (or in
- * which no reading fits the platform) is left out and named in `skipped` with the reason.
+ * One entry per format. A format in which not even one reading fits the platform the layout names
+ * is measured at one reading per message — what such a device would send, fragmented where the
+ * platform allows — and named in `oneReading` with the reason; a format the batch cannot be
+ * encoded in at all is left out and named in `skipped`.
  */
 export function measureBatches(
   layout: Layout,
@@ -28,22 +30,36 @@ export function measureBatches(
   form: BatchForm,
   messages = DEFAULT_BATCH_MESSAGES,
   seed = DEFAULT_BATCH_SEED,
-): { measured: FormatSizesInput[]; skipped: { format: FormatId; reason: string }[] } {
+): {
+  measured: FormatSizesInput[];
+  oneReading: { format: FormatId; reason: string }[];
+  skipped: { format: FormatId; reason: string }[];
+} {
+  if (!layout.batch)
+    throw new BatchPlanError(`layout "${layout.name}" declares no batch (which fields repeat per reading)`);
   const series = new Map<number, BatchRecord[]>();
   const measured: FormatSizesInput[] = [];
+  const oneReading: { format: FormatId; reason: string }[] = [];
   const skipped: { format: FormatId; reason: string }[] = [];
   for (const format of formats) {
+    let n: number;
     try {
-      const n = readingsPerMessage(layout, format, form);
+      n = readingsPerMessage(layout, format, form);
+    } catch (e) {
+      if (!(e instanceof BatchPlanError)) throw e;
+      oneReading.push({ format, reason: e.message });
+      n = 1;
+    }
+    try {
       let batches = series.get(n);
       if (!batches) series.set(n, (batches = generateBatches(layout, messages, n, seed)));
       const codec = batchCodecFor(layout, format, form, n);
       const sizes = batches.map((b) => codec.encode(b).length);
       measured.push({ format, label: FORMAT_LABELS[format], stats: summarize(sizes), sizes, readingsPerMessage: n });
     } catch (e) {
-      if (!(e instanceof BatchPlanError) && !(e instanceof EncodeError)) throw e;
+      if (!(e instanceof EncodeError)) throw e;
       skipped.push({ format, reason: e.message });
     }
   }
-  return { measured, skipped };
+  return { measured, oneReading, skipped };
 }

@@ -27,12 +27,14 @@ export function measuredFrom(sizes: SizesView, layout?: Layout | null): Measured
   let b = byLayout.get(layout);
   if (!b) {
     const single = m;
-    // the delta form: the one the designer and the exports lead with; a format the batch cannot be
-    // carried in is left out, and the fleet names it as having no measured sizes
+    // the delta form: the one the designer and the exports lead with. 100 messages a format keep
+    // it under a second on the main thread; a format the batch cannot be carried in is left out,
+    // and the fleet names it as having no measured sizes
     const { measured } = measureBatches(
       layout,
       single.map((x) => x.format),
       "delta",
+      100,
     );
     b = measured.map((x) => ({ ...x, lossy: single.find((s) => s.format === x.format)?.lossy ?? false, errors: 0 }));
     byLayout.set(layout, b);
