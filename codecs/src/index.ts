@@ -7,6 +7,7 @@
 
 // layouts: the schema, validation, limits and the values a record holds
 export type {
+  Batch,
   Field,
   FieldType,
   Layout,
@@ -49,6 +50,12 @@ export { PRESETS, presetById } from "./presets/index.ts";
 export { paperPreset } from "./presets/paper.ts";
 export { kineisTrackerPreset } from "./presets/kineisTracker.ts";
 export { generateSamples } from "./samples/generate.ts";
+export { generateBatches, generateSeries } from "./samples/series.ts";
+
+// many readings per message (issue #27): the batch's wire forms, docs/design/batch-wire.md
+export { batchCodecFor, readingsThatFit, type BatchCodec } from "./batch/codec.ts";
+export { BATCH_FORMS, type BatchForm, type BatchOrigin, type BatchPart } from "./batch/plan.ts";
+export type { BatchRecord } from "./batch/transform.ts";
 export { Prng } from "./samples/prng.ts";
 
 // text forms of records and bytes

@@ -43,3 +43,16 @@ export { decimalPlaces, padInteger, pyFixed, roundTo } from "./text/numbers.ts";
 export { compileTextTime, formatResolution, formatTimestamp, parseTimestamp } from "./text/timestamp.ts";
 export { charsetPattern, checkScalar } from "./text/check.ts";
 export { pyFloat32Repr } from "./formats/selfdescribing/float32Text.ts";
+
+// batches (issue #27): the derived wire layout and what each wire field carries, for the exporters'
+// readings ⇄ wire-record layers (C, network decoders): docs/design/batch-wire.md
+export { batchPlanFor } from "./batch/codec.ts";
+export {
+  keyframeCount,
+  type BatchPlan,
+  type ColumnPlan,
+  type DeltaPlan,
+  type LeafPlan,
+  type TimePlan,
+} from "./batch/plan.ts";
+export type { Leaf, Units } from "./batch/leaves.ts";

@@ -8,8 +8,8 @@ import { fromPlain, toPlain } from "../src/text/plain.ts";
 const N = 500;
 
 describe("preset list", () => {
-  it("lists the paper preset and the two platform-sized ones, ids unique", () => {
-    expect(PRESETS.map((p) => p.id)).toEqual(["paper", "kineis-tracker", "lorawan-env"]);
+  it("lists the paper preset, the two platform-sized ones and the paper as a tracker, ids unique", () => {
+    expect(PRESETS.map((p) => p.id)).toEqual(["paper", "kineis-tracker", "lorawan-env", "paper-tracker"]);
     expect(presetById("paper")!.layout).toBe(paperPreset);
     expect(presetById("nope")).toBeUndefined();
   });

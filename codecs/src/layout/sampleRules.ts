@@ -1,7 +1,7 @@
 // The values a sample model names (a constant, the choices) must be values of the field's type, and a
 // choice needs one weight per value: a file that breaks this would otherwise draw values no codec takes.
 import { count, showValue } from "./messages.ts";
-import type { Field, ScalarType } from "./schema.ts";
+import type { Field, SampleModel, ScalarType } from "./schema.ts";
 
 export interface RuleSink {
   label(path: string): string;
@@ -31,9 +31,11 @@ function notAValue(t: ScalarType, v: unknown): string | null {
   }
 }
 
-export function checkSampleValues(f: Field, at: string, r: RuleSink): void {
-  const m = f.sample;
+export function checkSampleValues(f: Field, at: string, r: RuleSink, model?: SampleModel): void {
+  const m = model ?? f.sample;
   if (!m || f.type.kind === "group") return;
+  // a value that rarely changes draws its values from another model, checked the same way
+  if (m.kind === "hold") checkSampleValues(f, `${at}.from`, r, m.from);
   const t = f.type.kind === "array" ? f.type.of : f.type;
   const check = (v: unknown, path: string) => {
     const why = notAValue(t, v);

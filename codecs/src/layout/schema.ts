@@ -159,6 +159,33 @@ export const sampleModelSchema = z.discriminatedUnion("kind", [
     /** values run from start up to start + wrap and begin again (an 8-bit sequence number: wrap 256) */
     wrap: z.number().positive().optional(),
   }),
+  /**
+   * series: a random walk that moves at most maxRate units per second, i.e. each sample by
+   * U(−maxRate, maxRate) × the sampling interval (batch.intervalSeconds; 1 s without a batch)
+   */
+  z.strictObject({
+    kind: z.literal("randomWalk"),
+    start: z.number(),
+    maxRate: z.number().positive(),
+    min: z.number().optional(),
+    max: z.number().optional(),
+    decimals: count(LIMITS.sampleDecimals).optional(),
+  }),
+  /** series: smooth drift, start + amplitude × sin(2π t / periodSeconds) plus normal noise (sd) */
+  z.strictObject({
+    kind: z.literal("drift"),
+    start: z.number(),
+    amplitude: z.number(),
+    periodSeconds: z.number().positive(),
+    noise: z.number().nonnegative().optional(),
+    decimals: count(LIMITS.sampleDecimals).optional(),
+  }),
+  /** series: a value that rarely changes: each sample draws again from `from` with this chance, else repeats */
+  z.strictObject({
+    kind: z.literal("hold"),
+    chance: z.number().min(0).max(1),
+    from: z.lazy((): z.ZodType => sampleModelSchema),
+  }),
   /** strings: literal text with {int:A:B[:pad]} and {digits:N} {hex:N} {alpha:N} placeholders */
   z.strictObject({ kind: z.literal("template"), template: z.string().max(LIMITS.template.max) }),
   /** arrays: one model per element (the last repeats), count between min and max */
@@ -176,6 +203,9 @@ export type SampleModel =
   | { kind: "choice"; values: unknown[]; weights?: number[] }
   | { kind: "walk"; start: number; stepMin: number; stepMax: number; min?: number; max?: number; decimals?: number }
   | { kind: "counter"; start: number; step: number; wrap?: number }
+  | { kind: "randomWalk"; start: number; maxRate: number; min?: number; max?: number; decimals?: number }
+  | { kind: "drift"; start: number; amplitude: number; periodSeconds: number; noise?: number; decimals?: number }
+  | { kind: "hold"; chance: number; from: SampleModel }
   | { kind: "template"; template: string }
   | { kind: "elements"; each: SampleModel[]; minCount?: number; maxCount?: number };
 
@@ -254,6 +284,39 @@ export const fieldSchema: z.ZodType<Field> = z.lazy(() =>
   }),
 ) as z.ZodType<Field>;
 
+/**
+ * Many readings per message (issue #27): which top-level fields repeat per reading, how often a reading
+ * is taken and how many go in one message. Every other top-level field is sent once per message. The
+ * wire form is derived from it (codecs/src/batch/, docs/design/batch-wire.md).
+ */
+export const batchSchema = z.strictObject({
+  perReading: z
+    .array(
+      z.strictObject({
+        /** id of a top-level field */
+        field: z.string(),
+        /**
+         * the most the value may change per second, in its own unit (a promise, like a range): it sets
+         * the width of the delta form's differences; absent, they cover the field's whole range
+         */
+        maxRate: z.number().optional(),
+      }),
+    )
+    .max(LIMITS.fields.max),
+  /** seconds between two readings */
+  intervalSeconds: z.number(),
+  readings: z.discriminatedUnion("kind", [
+    z.strictObject({ kind: z.literal("fixed"), count: z.number() }),
+    /** as many as fit one message of this platform (an id of the planning catalog) */
+    z.strictObject({ kind: z.literal("fit"), platform: z.string().max(LIMITS.id.max) }),
+  ]),
+  /** id of the per-reading timestamp sent as a base time plus offsets */
+  time: z.string().optional(),
+  /** delta form: every K-th reading is sent whole again (absent: only the first) */
+  keyframeEvery: z.number().optional(),
+});
+export type Batch = z.infer<typeof batchSchema>;
+
 export const layoutSchema = z.strictObject({
   format: z.literal(LAYOUT_FORMAT),
   version: z.literal(LAYOUT_VERSION),
@@ -284,6 +347,8 @@ export const layoutSchema = z.strictObject({
   /** protobuf numbers of deleted fields, never reused (schema evolution) */
   protobufReserved: z.array(count(LIMITS.protobufNumber)).default([]),
   fields: z.array(fieldSchema).max(LIMITS.fields.max),
+  /** absent: one reading per message, as every layout before issue #27 */
+  batch: batchSchema.optional(),
 });
 
 export type Layout = z.infer<typeof layoutSchema>;

@@ -1,5 +1,6 @@
 // Turns untrusted JSON into a Layout: zod for shape, then the rules zod cannot express. Every problem is
 // told in words (messages.ts): the setting, what is wrong, what is allowed, and the field it is in.
+import { checkBatch } from "./batchRules.ts";
 import { LayoutError, type IssueAt } from "../errors.ts";
 import { LIMITS, PROTOBUF_RESERVED_RANGE } from "./limits.ts";
 import { humaniseZodIssue, labelAt, showNumber, showValue, whereAt } from "./messages.ts";
@@ -301,6 +302,7 @@ function checkRules(layout: Layout): Layout {
   mustShow(layout.name, "name", rules);
   checkFields(layout.fields, "fields", rules, new Map());
   checkReserved(layout.fields, layout.protobufReserved, "fields", rules);
+  if (layout.batch) checkBatch(layout, layout.batch, rules);
   if (rules.issues.length) throw new LayoutError(rules.issues);
   return assignProtobufNumbers(layout);
 }

@@ -2,6 +2,7 @@
 import { kineisTrackerPreset } from "./kineisTracker.ts";
 import { lorawanEnvPreset } from "./lorawanEnv.ts";
 import { paperPreset } from "./paper.ts";
+import { paperTrackerPreset } from "./paperTracker.ts";
 import type { LayoutInput } from "../layout/schema.ts";
 
 export interface Preset {
@@ -32,6 +33,13 @@ export const PRESETS: readonly Preset[] = [
     description:
       "Air quality and weather with a variable soil-probe array and optional rain, sized for the 51-byte EU868 DR0–2 payload.",
     layout: lorawanEnvPreset,
+  },
+  {
+    id: "paper-tracker",
+    name: "Container tracker (15 min, Astrocast per pass)",
+    description:
+      "The paper's record as a tracker: time, position, speed and climate every 15 minutes, as many readings as fit one 160-byte Astrocast message.",
+    layout: paperTrackerPreset,
   },
 ];
 

@@ -9,7 +9,7 @@ import { roundTo, toFloat32 } from "../text/numbers.ts";
 import { formatResolution } from "../text/timestamp.ts";
 
 /** Per-field generator state: walks and counters remember where they are. */
-interface Gen {
+export interface Gen {
   next(): FieldValue | undefined;
 }
 
@@ -109,7 +109,15 @@ function defaultModel(t: ScalarType): SampleModel {
   }
 }
 
-function scalarGen(t: ScalarType, model: SampleModel, rng: Prng): () => ScalarValue {
+/** Reflects x into [min, max] once (a walk bounces off its bounds). */
+function bounce(x: number, min: number | undefined, max: number | undefined): number {
+  if (min !== undefined && x < min) x = min + (min - x);
+  if (max !== undefined && x > max) x = max - (x - max);
+  return x;
+}
+
+/** `dt`: seconds between two samples, for the models that move at a rate (a batch's interval in series, 1 s in independent samples). */
+function scalarGen(t: ScalarType, model: SampleModel, rng: Prng, dt: number): () => ScalarValue {
   switch (model.kind) {
     case "constant": {
       const v = coerceAny(t, model.value);
@@ -146,8 +154,7 @@ function scalarGen(t: ScalarType, model: SampleModel, rng: Prng): () => ScalarVa
       return () => {
         if (!first) x += rng.uniform(model.stepMin, model.stepMax);
         first = false;
-        if (model.min !== undefined && x < model.min) x = model.min + (model.min - x);
-        if (model.max !== undefined && x > model.max) x = model.max - (x - model.max);
+        x = bounce(x, model.min, model.max);
         const v = model.decimals !== undefined ? roundTo(x, model.decimals) : x;
         return coerce(t, v);
       };
@@ -160,16 +167,41 @@ function scalarGen(t: ScalarType, model: SampleModel, rng: Prng): () => ScalarVa
         return coerce(t, x);
       };
     }
+    case "randomWalk": {
+      let x = model.start;
+      let first = true;
+      return () => {
+        if (!first) x = bounce(x + rng.uniform(-model.maxRate, model.maxRate) * dt, model.min, model.max);
+        first = false;
+        return coerce(t, model.decimals !== undefined ? roundTo(x, model.decimals) : x);
+      };
+    }
+    case "drift": {
+      let i = 0;
+      return () => {
+        const wave = model.amplitude * Math.sin((2 * Math.PI * i++ * dt) / model.periodSeconds);
+        const noise = model.noise ? rng.normal(0, model.noise) : 0;
+        const x = model.start + wave + noise;
+        return coerce(t, model.decimals !== undefined ? roundTo(x, model.decimals) : x);
+      };
+    }
+    case "hold": {
+      const from = scalarGen(t, model.from, rng, dt);
+      let v: ScalarValue | undefined;
+      return () => {
+        if (v === undefined || rng.next() < model.chance) v = from();
+        return v;
+      };
+    }
     case "template":
       return () => coerceAny(t, expandTemplate(model.template, rng));
-    case "elements": {
-      const g = scalarGen(t, model.each[0]!, rng);
-      return g;
-    }
+    case "elements":
+      return scalarGen(t, model.each[0]!, rng, dt);
   }
 }
 
-function fieldGen(f: Field, seed: number): Gen {
+/** One field's generator; exported for series (samples/series.ts), which draws per-reading fields. */
+export function fieldGen(f: Field, seed: number, dt = 1): Gen {
   const rng = new Prng(hashString(f.id, seed));
   const t: FieldType = f.type;
   const optional = f.presence === "optional";
@@ -178,7 +210,7 @@ function fieldGen(f: Field, seed: number): Gen {
     next: () => (optional && rng.next() < 0.2 ? (g(), undefined) : g()),
   });
   if (t.kind === "group") {
-    const gens = t.fields.map((c) => [c.key, fieldGen(c, seed ^ hashString(f.id))] as const);
+    const gens = t.fields.map((c) => [c.key, fieldGen(c, seed ^ hashString(f.id), dt)] as const);
     return wrap(() => {
       const rec: TypedRecord = {};
       for (const [k, g] of gens) {
@@ -191,7 +223,7 @@ function fieldGen(f: Field, seed: number): Gen {
   if (t.kind === "array") {
     const model = f.sample;
     const each = model?.kind === "elements" ? model.each : [model ?? defaultModel(t.of)];
-    const gens = each.map((m) => scalarGen(t.of, m, rng));
+    const gens = each.map((m) => scalarGen(t.of, m, rng, dt));
     const minCount = t.fixed ? t.maxCount : model?.kind === "elements" ? (model.minCount ?? 0) : 0;
     const maxCount = t.fixed
       ? t.maxCount
@@ -203,7 +235,7 @@ function fieldGen(f: Field, seed: number): Gen {
       return Array.from({ length: n }, (_, i) => gens[Math.min(i, gens.length - 1)]!());
     });
   }
-  return wrap(scalarGen(t, f.sample ?? defaultModel(t), rng));
+  return wrap(scalarGen(t, f.sample ?? defaultModel(t), rng, dt));
 }
 
 /**
@@ -219,6 +251,7 @@ export function generateColumn(field: Field, count: number, seed = 1): (FieldVal
 
 /** N typed records, reproducible for (layout, seed); sample i is the same whatever N is. */
 export function generateSamples(layout: Layout, count: number, seed = 1): TypedRecord[] {
+  // independent samples step 1 s at a time; series (series.ts) step by the batch's interval
   const gens = layout.fields.map((f) => [f.key, fieldGen(f, seed >>> 0)] as const);
   const out: TypedRecord[] = new Array(count);
   for (let i = 0; i < count; i++) {

@@ -29,6 +29,10 @@ const LABELS: Record<Kind, string> = {
   normal: "Normal",
   choice: "Choice",
   walk: "Random walk",
+  // series models of a batch (issue #27); b-core added the labels only, so the renderer type-checks
+  randomWalk: "Random walk (max rate)",
+  drift: "Smooth drift",
+  hold: "Rarely changes",
   counter: "Counter",
   template: "Template",
   elements: "Per element",
