@@ -35,7 +35,10 @@ const jsonl = file("log.jsonl", readings.map((r) => JSON.stringify(r)).join("\n"
 const jsonArray = file("log.json", JSON.stringify(readings));
 const base = ["--layout", layoutFile, "--format", "bitpacked", "--form", "delta", "--readings", String(N)];
 
-describe("satpayload batch", () => {
+/** each test spawns the CLI (tsx) two to four times: on two busy cores that took 35 s once; a timeout bounds a hang */
+const SLOW = { timeout: 180_000 };
+
+describe("satpayload batch", SLOW, () => {
   it("encodes a log into messages of N readings, the last partly filled, and decodes them back to the readings", async () => {
     const enc = await cli(["batch", "encode", ...base, "--records", jsonl]);
     expect(enc.code, enc.err).toBe(0);

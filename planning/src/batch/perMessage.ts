@@ -23,25 +23,17 @@ export function platformLimit(platformId: string): number {
   return p.uplinkBytes;
 }
 
-/** Fixed counts come from the layout; "fit" measures seeded messages once per layout, format and form. */
-const fitted = new WeakMap<Layout, Map<string, number>>();
-
+/** Fixed counts come from the layout; "fit" measures seeded messages (readingsThatFit remembers its answer per layout). */
 export function readingsPerMessage(layout: Layout, format: FormatId, form: BatchForm): number {
   const batch = layout.batch;
   if (!batch) throw new BatchPlanError(`layout "${layout.name}" declares no batch (which fields repeat per reading)`);
   if (batch.readings.kind === "fixed") return batch.readings.count;
-  const key = `${format}/${form}/${batch.readings.platform}`;
-  let byKey = fitted.get(layout);
-  const known = byKey?.get(key);
-  if (known !== undefined) return known;
   const limit = platformLimit(batch.readings.platform);
   const n = readingsThatFit(layout, format, form, limit);
   if (n < 1)
     throw new BatchPlanError(
       `not even one reading of "${layout.name}" fits ${limit} bytes in ${format} (${form}): a message would be larger than the platform takes`,
     );
-  if (!byKey) fitted.set(layout, (byKey = new Map()));
-  byKey.set(key, n);
   return n;
 }
 
