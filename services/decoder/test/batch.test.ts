@@ -5,9 +5,10 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { type BatchForm, batchCodecFor, generateBatches, toPlain } from "#codecs";
+import { type BatchForm, batchCodecFor, generateBatches, parseLayout, presetById, toPlain } from "#codecs";
 import { BATCH_TRACKER_READINGS, batchTracker, batchTrackerInput } from "#codecs-test/fixtures/batchTracker.ts";
 import { parseRouteSpec, RouteSpecError, routeSpec } from "#contracts/decoder/routes.ts";
+import { readingsPerMessage } from "#planning";
 import { client, instanceIds, m2mGet, spawnDecoder, tempDir } from "./support.ts";
 import { bufferFileName } from "../src/buffer/schema.ts";
 import { parseDecoderArgs } from "../src/config.ts";
@@ -155,6 +156,44 @@ describe("batch routes", () => {
     expect((await c.post("/fixes", new Uint8Array([1, 2, 3]), headers())).status).toBe(400);
     expect(rows()).toEqual([]);
     expect(w.buffer.counters()).toMatchObject({ accepted: 0, dead_letters: 2 });
+  });
+});
+
+describe("the paper tracker through Astrocast's portal", () => {
+  it("one Astrocast message per pass, pushed by the portal, becomes one record per reading; its retry none", async () => {
+    const layout = parseLayout(presetById("paper-tracker")!.layout);
+    const n = readingsPerMessage(layout, "bitpacked", "delta");
+    const [b] = generateBatches(layout, 1, n, 3);
+    const bytes = batchCodecFor(layout, "bitpacked", "delta", n).encode(b!);
+    expect(bytes.length).toBeLessThanOrEqual(160);
+    const dataDir = tempDir();
+    const cfg = parseDecoderArgs([
+      "--data-dir",
+      dataDir,
+      "--preset",
+      "paper-tracker",
+      "--route",
+      "/astrocast-pass=paper-tracker:bitpacked:envelope:batch=delta",
+    ]);
+    const w = await startWorker(cfg, { index: 0, forwards: [], log: () => {} });
+    running.push(w);
+    const c = client(`http://127.0.0.1:${w.port}`);
+    const push = JSON.stringify({
+      messageGuid: "0b9e1c52-7d0f-4d6e-9a57-3f5d2c1b8a90",
+      deviceGuid: "c984ff2b-e4d0-417f-8ea3-11d74a55d251",
+      createdDate: "2026-11-29T08:00:00Z",
+      receivedDate: "2026-11-29T08:00:04Z",
+      data: Buffer.from(bytes).toString("base64"),
+    });
+    const first = await c.post("/astrocast-pass", push, { "content-type": "application/json" });
+    expect(first.status, first.body).toBe(200);
+    const body = JSON.parse(first.body);
+    // the container's own id (a once-field) names the device, as for single records
+    expect(body).toMatchObject({ duplicate: false, readings: { count: n, stored: n } });
+    expect(body.device).toBe(String(b!.once[layout.fields.find((f) => f.id === "iso6346")!.key]));
+    const again = await c.post("/astrocast-pass", push, { "content-type": "application/json" });
+    expect(JSON.parse(again.body)).toMatchObject({ duplicate: true, readings: { count: n, stored: 0 } });
+    expect(w.buffer.counters()).toMatchObject({ accepted: n, duplicates: n });
   });
 });
 
