@@ -39,4 +39,21 @@ describe("batches on the Decide page (browser mode)", SCENARIO, () => {
       await context.close();
     }
   });
+
+  it("the fit advisor proposes how many readings to put in one Astrocast message, and what the oldest waits", async () => {
+    const { context, page, errors } = await s.open({ width: 1440, height: 900 });
+    await openPreset(page, "paper-tracker");
+    await page.click(tid("nav-advisor"));
+    await page.selectOption(tid("advisor-target"), "astrocast");
+    await page.selectOption(tid("advisor-format"), "bitpacked");
+    const n = readingsPerMessage(tracker, "bitpacked", "delta");
+    const note = page.locator(`${tid("advisor-batch")}[data-readings="${n}"]`);
+    await note.waitFor({ timeout: 90_000 });
+    const text = await note.textContent();
+    expect(text).toContain(`send ${n} readings per message: 1 Astrocast (Astronode S) message instead of ${n}`);
+    expect(text).toMatch(/the oldest reading waits [\d.]+ h for its message/);
+    await screenshot(page, "batch-advisor-1440x900");
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });
