@@ -4,12 +4,13 @@ import { describe, expect, it } from "vitest";
 import { batchCodecFor, batchPlanFor, readingsThatFit } from "../src/batch/codec.ts";
 import type { BatchForm } from "../src/batch/plan.ts";
 import { fromWire, type BatchRecord } from "../src/batch/transform.ts";
-import { DecodeError, EncodeError } from "../src/errors.ts";
+import { DecodeError, EncodeError, LayoutError } from "../src/errors.ts";
 import { codecFor, FORMAT_IDS } from "../src/formats/registry.ts";
 import type { Layout } from "../src/layout/schema.ts";
 import { parseLayout } from "../src/layout/validate.ts";
 import type { TypedRecord } from "../src/layout/values.ts";
 import { paperTrackerPreset } from "../src/presets/paperTracker.ts";
+import { Prng } from "../src/samples/prng.ts";
 import { generateBatches } from "../src/samples/series.ts";
 
 const tracker = parseLayout(paperTrackerPreset);
@@ -81,6 +82,22 @@ describe.each(FORMAT_IDS.map((f) => [f] as const))("%s", (format) => {
     });
   });
 
+  it("delta form: values finer than their precision come back rounded to it (the one lossy step)", () => {
+    const codec = batchCodecFor(tracker, format, "delta", N);
+    const b = generateBatches(tracker, 1, N, 8)[0]!;
+    const fine = (r: TypedRecord): TypedRecord => ({
+      ...r,
+      time: (r.time as number) + 0.04,
+      latitude: (r.latitude as number) + 0.0037,
+      temperature: (r.temperature as number) - 0.0042,
+      speed: (r.speed as number) + 0.033,
+    });
+    const readings = b.readings.map(fine);
+    const back = codec.decode(codec.encode({ ...b, readings })).readings;
+    expect(back).toEqual(readings.map(quantised));
+    expect(back).not.toEqual(readings);
+  });
+
   it("delta form: a change over the declared rate is an EncodeError naming the field and the readings", () => {
     const codec = batchCodecFor(tracker, format, "delta", N);
     const b = generateBatches(tracker, 1, 4, 3)[0]!;
@@ -143,6 +160,14 @@ describe("the wire layout", () => {
     // one reading per message: no columns of next readings at all
     const one = batchCodecFor(tracker, "bitpacked", "delta", 1);
     expect(one.wireLayout.fields.map((f) => f.key)).not.toContain("latitude_d");
+  });
+
+  it("a batch that breaks the rules (a draft not validated) is a LayoutError in the rules' words", () => {
+    const draft = { ...tracker, batch: { ...tracker.batch!, intervalSeconds: 0 } };
+    expect(() => batchCodecFor(draft, "cbor", "delta", 3)).toThrow(
+      "Interval is 0 s; it must be more than 0 s, because it is the time between two readings.",
+    );
+    expect(() => batchCodecFor({ ...tracker, batch: undefined }, "cbor", "delta", 3)).toThrow(LayoutError);
   });
 
   it("is cached per layout object, format, form and count", () => {
@@ -251,9 +276,13 @@ describe("readings that fit", () => {
     ] as const) {
       const n = readingsThatFit(tracker, format, form, 160, 1);
       expect(n, `${format} ${form}`).toBeGreaterThan(0);
+      // every one of as many messages as make 1024 readings, at least 16
+      const messages = (k: number) => Math.max(16, Math.ceil(1024 / k));
       const size = (k: number) =>
         Math.max(
-          ...generateBatches(tracker, 8, k, 1).map((b) => batchCodecFor(tracker, format, form, k).encode(b).length),
+          ...generateBatches(tracker, messages(k), k, 1).map(
+            (b) => batchCodecFor(tracker, format, form, k).encode(b).length,
+          ),
         );
       expect(size(n)).toBeLessThanOrEqual(160);
       expect(size(n + 1)).toBeGreaterThan(160);
@@ -423,4 +452,53 @@ describe("groups, fixed arrays and every numeric kind per reading", () => {
       /reading 3 has no value for Seq/,
     );
   });
+});
+
+describe("spans and malformed bytes", () => {
+  it.each(FORMAT_IDS.map((f) => [f] as const))("%s: every span names a wire field origin() knows", (format) => {
+    for (const form of FORMS) {
+      const codec = batchCodecFor(withKeyframes, format, form, N);
+      const encoded = codec.encodeWithSpans(generateBatches(withKeyframes, 1, N, 5)[0]!);
+      // a compressed format's spans are the stream's before compression
+      const { spans } = encoded.uncompressed ?? encoded;
+      const named = spans.filter((s) => s.field !== "");
+      expect(named.length).toBeGreaterThan(0);
+      for (const s of named) expect(codec.origin(s.field), `${form} ${s.field}`).toBeDefined();
+      const parts = [...new Set(named.map((s) => codec.origin(s.field)!.part))].sort();
+      const all =
+        form === "delta"
+          ? ["count", "first", "keyframe", "next", "once", "time-base", "time-offset"]
+          : ["column", "once"];
+      // bit-packing gives a byte shared by several fields to one of them: a 3-bit count may own none
+      if (format === "bitpacked") expect(all).toEqual(expect.arrayContaining(parts));
+      else expect(parts).toEqual(all);
+    }
+  });
+
+  it.each(FORMAT_IDS.map((f) => [f] as const))(
+    "%s: changed bytes give a DecodeError or readings that encode again to the same readings",
+    (format) => {
+      const rng = new Prng(`mutate ${format}`);
+      for (const form of FORMS) {
+        const codec = batchCodecFor(withKeyframes, format, form, N);
+        const bytes = codec.encode(generateBatches(withKeyframes, 1, N, 6)[0]!);
+        let decoded = 0;
+        for (let k = 0; k < 300; k++) {
+          const m = Uint8Array.from(bytes);
+          for (let j = rng.int(1, 3); j > 0; j--) m[rng.int(0, m.length - 1)] = rng.int(0, 255);
+          let back: BatchRecord;
+          try {
+            back = codec.decode(m);
+          } catch (e) {
+            expect(e, `${form} mutation ${k}`).toBeInstanceOf(DecodeError);
+            continue;
+          }
+          decoded++;
+          expect(codec.decode(codec.encode(back)).readings, `${form} mutation ${k}`).toEqual(back.readings);
+        }
+        // some mutations land in values and still decode: the property was exercised
+        expect(decoded, form).toBeGreaterThan(0);
+      }
+    },
+  );
 });

@@ -1,7 +1,7 @@
 // The presets named after a platform fit that platform's message, measured with the codecs on samples
 // (the preset list itself is tested with the wire, codecs/test/presets.test.ts).
 import { describe, expect, it } from "vitest";
-import { codecFor, type FormatId, generateSamples, parseLayout, presetById } from "#codecs";
+import { codecFor, type FormatId, generateSamples, parseLayout, presetById, readingsThatFit } from "#codecs";
 import { platformById } from "../src/platforms/catalog.ts";
 
 const N = 500;
@@ -36,5 +36,19 @@ describe("presets fit the platform they are named after", () => {
     for (const f of ["struct", "sbe", "protobuf", "bitpacked"] as const)
       expect(maxSize(layout, f), f).toBeLessThanOrEqual(limit);
     expect(maxSize(layout, "json")).toBeGreaterThan(limit);
+  });
+
+  it("the container tracker sends a pass's readings in one Astrocast message: 13 bit-packed in the delta form", () => {
+    const layout = parseLayout(presetById("paper-tracker")!.layout);
+    const batch = layout.batch!;
+    expect(batch.readings).toEqual({ kind: "fit", platform: "astrocast" });
+    const limit = platformById(batch.readings.kind === "fit" ? batch.readings.platform : "")!.uplinkBytes!;
+    expect(limit).toBe(160);
+    const fit = (f: FormatId, form: "columns" | "delta") => readingsThatFit(layout, f, form, limit);
+    // the paper's record is heavy once per message: its text forms leave no room for a reading
+    expect(fit("json", "delta")).toBe(0);
+    expect([fit("bitpacked", "columns"), fit("bitpacked", "delta")]).toEqual([8, 13]);
+    for (const f of ["protobuf", "struct", "sbe", "bitpacked"] as const)
+      expect(fit(f, "delta"), f).toBeGreaterThan(fit(f, "columns"));
   });
 });

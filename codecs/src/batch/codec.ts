@@ -7,7 +7,7 @@ import { DecodeError } from "../errors.ts";
 import { codecFor, type FormatId } from "../formats/registry.ts";
 import type { EncodedWithSpans } from "../formats/types.ts";
 import type { Layout } from "../layout/schema.ts";
-import { generateBatches } from "../samples/series.ts";
+import { BatchSource } from "../samples/series.ts";
 
 export interface BatchCodec {
   /** the user's layout */
@@ -74,13 +74,17 @@ export function batchCodecFor(layout: Layout, format: FormatId, form: BatchForm,
   });
 }
 
-/** Messages drawn per candidate count in readingsThatFit: every one of them must fit. */
-const FIT_MESSAGES = 8;
+/**
+ * Messages drawn per candidate count n in readingsThatFit, every one of which must fit: at least 16, and
+ * enough for 1024 readings, so the varint and text formats meet their larger values too (8 messages let a
+ * MessagePack batch of 14 through whose 13th message was 161 B).
+ */
+const fitMessages = (n: number) => Math.max(16, Math.ceil(1024 / n));
 /** readingsThatFit looks no further (a message of more readings is no longer a satellite message). */
 export const FIT_MAX_READINGS = 1024;
 
 /**
- * The most readings per message such that every generated message (FIT_MESSAGES of them, seeded) fits
+ * The most readings per message such that every generated message (fitMessages(n) of them, seeded) fits
  * limitBytes; 0 when not even one reading does. A message of more readings is assumed no smaller.
  * Throws EncodeError when the generated readings break the layout (a sample model outside its range).
  */
@@ -100,9 +104,10 @@ export function readingsThatFit(
 const fitted = new WeakMap<Layout, Map<string, number>>();
 
 function searchFit(layout: Layout, format: FormatId, form: BatchForm, limitBytes: number, seed: number): number {
+  const source = new BatchSource(layout, seed);
   const fits = (n: number): boolean => {
     const codec = batchCodecFor(layout, format, form, n);
-    return generateBatches(layout, FIT_MESSAGES, n, seed).every((b) => codec.encode(b).length <= limitBytes);
+    return source.batches(fitMessages(n), n).every((b) => codec.encode(b).length <= limitBytes);
   };
   if (!fits(1)) return 0;
   // double until a count does not fit, then halve the gap

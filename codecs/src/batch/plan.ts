@@ -2,7 +2,9 @@
 // derived from the user's layout, the form and the most readings a message carries
 // (docs/design/batch-wire.md says it byte by byte).
 import { intTypeFor, maxDeltaUnits, readingLeaves, timeResolution, unitsOf, type Leaf, type Units } from "./leaves.ts";
-import { LayoutError } from "../errors.ts";
+import { LayoutError, type IssueAt } from "../errors.ts";
+import { checkBatch } from "../layout/batchRules.ts";
+import { labelAt } from "../layout/messages.ts";
 import type { Field, Layout, ScalarType } from "../layout/schema.ts";
 import { secondsToTicks } from "../layout/timeTicks.ts";
 import { assignProtobufNumbers, parseLayout } from "../layout/validate.ts";
@@ -105,6 +107,13 @@ function allIds(fields: readonly Field[], out = new Set<string>()): Set<string> 
 export function planBatch(layout: Layout, form: BatchForm, maxReadings: number): BatchPlan {
   const batch = layout.batch;
   if (!batch) throw new LayoutError([{ path: "batch", message: "The layout has no batch settings.", where: "" }]);
+  // a draft the designer holds may not have passed validation: its batch problems, told as validation tells them
+  const issues: IssueAt[] = [];
+  checkBatch(layout, batch, {
+    label: (path) => labelAt(layout, path),
+    add: (path, message) => issues.push({ path, message, where: "" }),
+  });
+  if (issues.length) throw new LayoutError(issues);
   if (!Number.isInteger(maxReadings) || maxReadings < 1)
     throw new RangeError(`maxReadings must be a whole number of at least 1, not ${maxReadings}`);
   const perReading = new Set(batch.perReading.map((p) => p.field));

@@ -76,17 +76,48 @@ export function generateSeries(layout: Layout, readings: number, seed = 1): Type
  * readings m·N … m·N + N − 1); the fields sent once are drawn once per message.
  */
 export function generateBatches(layout: Layout, messages: number, readingsPerMessage: number, seed = 1): BatchRecord[] {
-  const batch = batchOf(layout);
-  const series = generateSeries(layout, messages * readingsPerMessage, seed);
-  const perReading = new Set(batch.perReading.map((p) => p.field));
-  // drawn like generateSamples draws them: message m's once fields are sample m's
-  const once = layout.fields.filter((f) => !perReading.has(f.id)).map((f) => [f.key, fieldGen(f, seed >>> 0)] as const);
-  return Array.from({ length: messages }, (_, m) => {
-    const rec: TypedRecord = {};
-    for (const [key, g] of once) {
-      const v: FieldValue | undefined = g.next();
-      if (v !== undefined) rec[key] = v;
-    }
-    return { once: rec, readings: series.slice(m * readingsPerMessage, (m + 1) * readingsPerMessage) };
-  });
+  return new BatchSource(layout, seed).batches(messages, readingsPerMessage);
+}
+
+/**
+ * generateBatches for many message sizes of one layout and seed (readingsThatFit): the series and the
+ * once records are drawn once and grown (doubling) as larger cuts ask for more, not drawn again per size.
+ */
+export class BatchSource {
+  private series: TypedRecord[] = [];
+  private once: TypedRecord[] = [];
+
+  constructor(
+    private readonly layout: Layout,
+    private readonly seed = 1,
+  ) {
+    batchOf(layout);
+  }
+
+  batches(messages: number, readingsPerMessage: number): BatchRecord[] {
+    const readings = messages * readingsPerMessage;
+    if (this.series.length < readings)
+      this.series = generateSeries(this.layout, Math.max(readings, 2 * this.series.length), this.seed);
+    if (this.once.length < messages) this.once = this.onceRecords(Math.max(messages, 2 * this.once.length));
+    return Array.from({ length: messages }, (_, m) => ({
+      once: this.once[m]!,
+      readings: this.series.slice(m * readingsPerMessage, (m + 1) * readingsPerMessage),
+    }));
+  }
+
+  /** drawn like generateSamples draws them: message m's once fields are sample m's */
+  private onceRecords(messages: number): TypedRecord[] {
+    const perReading = new Set(batchOf(this.layout).perReading.map((p) => p.field));
+    const once = this.layout.fields
+      .filter((f) => !perReading.has(f.id))
+      .map((f) => [f.key, fieldGen(f, this.seed >>> 0)] as const);
+    return Array.from({ length: messages }, () => {
+      const rec: TypedRecord = {};
+      for (const [key, g] of once) {
+        const v: FieldValue | undefined = g.next();
+        if (v !== undefined) rec[key] = v;
+      }
+      return rec;
+    });
+  }
 }
