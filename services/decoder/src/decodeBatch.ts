@@ -13,7 +13,7 @@ import {
   toPlain,
   type TypedRecord,
 } from "#codecs";
-import { BatchPlanError, readingsPerMessage } from "#planning";
+import { BatchPlanError, readingsPerMessage } from "#planning/batch";
 import { strictJson, valueAt } from "./decode.ts";
 import type { KnownLayout } from "./layouts.ts";
 
