@@ -5,7 +5,7 @@ import { DEFAULT_ROUTES_TEXT, routeProblem, setForm, useStack, type RouteRow } f
 
 const BODY_TEXT = { auto: "auto body", raw: "raw bytes", envelope: "portal JSON" } as const;
 /** a batch layout's messages carry many readings: each is stored (and sent to the CSE) as its own record */
-const BATCH_TEXT = { one: "one record", delta: "readings: delta", columns: "readings: columns" } as const;
+const BATCH_TEXT = { one: "one record", delta: "batch, delta", columns: "batch, columns" } as const;
 
 export function RoutesField() {
   const routes = useStack((s) => s.form.routes);
@@ -35,7 +35,7 @@ export function RoutesField() {
               onChange={(e) => update(i, { path: e.target.value.trim() })}
             />
             <input
-              className={`input${problem?.startsWith("layout") ? " invalid" : ""}`}
+              className={`input stack-route-layout${problem?.startsWith("layout") ? " invalid" : ""}`}
               aria-label={`Route ${i + 1} layout`}
               data-testid={`stack-route-layout-${i}`}
               list="stack-route-layouts"
