@@ -292,6 +292,37 @@ describe("readings that fit", () => {
     );
     expect(readingsThatFit(tracker, "json", "delta", 160)).toBe(0);
   });
+
+  it("a value that is rare but large is met: the messages checked hold at least 1024 readings", () => {
+    const rare = parseLayout({
+      format: "satlayout",
+      version: 1,
+      name: "Rare",
+      fields: [
+        {
+          id: "v",
+          key: "v",
+          name: "V",
+          type: { kind: "int", bits: 32, signed: false },
+          // a 1-byte varint, and one reading in 500 a 5-byte one
+          sample: { kind: "choice", values: [1, 4_000_000_000], weights: [0.998, 0.002] },
+        },
+      ],
+      batch: { perReading: [{ field: "v" }], intervalSeconds: 60, readings: { kind: "fixed", count: 10 } },
+    });
+    const largest = (messages: number, k: number) =>
+      Math.max(
+        ...generateBatches(rare, messages, k, 1).map(
+          (b) => batchCodecFor(rare, "protobuf", "columns", k).encode(b).length,
+        ),
+      );
+    // eight messages of 38 readings happen to hold no large value: 38 would have been the answer
+    expect(largest(8, 38)).toBeLessThanOrEqual(40);
+    expect(largest(Math.ceil(1024 / 38), 38)).toBeGreaterThan(40);
+    const n = readingsThatFit(rare, "protobuf", "columns", 40, 1);
+    expect(n).toBe(34);
+    expect(largest(Math.ceil(1024 / n), n)).toBeLessThanOrEqual(40);
+  });
 });
 
 describe("groups, fixed arrays and every numeric kind per reading", () => {
