@@ -50,6 +50,9 @@ describe("a batch route on the Stack page (browser mode)", SCENARIO, () => {
         { path: "/astrocast-pass", layout: "paper-tracker", format: "bitpacked", body: "auto", batch: "delta" },
       ]);
       const url = (await page.locator(tid("ep-route-astrocast-pass")).textContent())!;
+      expect(
+        await page.locator(".stack-endpoints li", { has: page.locator(tid("ep-route-astrocast-pass")) }).textContent(),
+      ).toContain("batches (delta), a record per reading");
       const n = readingsPerMessage(tracker, "bitpacked", "delta");
       const [pass] = generateBatches(tracker, 1, n, 7);
       const bytes = batchCodecFor(tracker, "bitpacked", "delta", n).encode(pass!);

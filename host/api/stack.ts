@@ -95,7 +95,14 @@ export const stackEndpointsSchema = z.object({
   /** device paths (defaults and configured): POST here without any X-Satpayload-* header */
   routes: z
     .array(
-      z.object({ url: z.string(), layout: z.string(), format: z.string(), body: z.enum(["raw", "envelope", "auto"]) }),
+      z.object({
+        url: z.string(),
+        layout: z.string(),
+        format: z.string(),
+        body: z.enum(["raw", "envelope", "auto"]),
+        /** its messages are batches of readings in this form (one record per reading) */
+        batch: z.enum(BATCH_FORMS).optional(),
+      }),
     )
     .default([]),
   /** mqtt://127.0.0.1:<port>: publish to satpayload/[<device>/]<layout>/<format>[/<message id>] */
