@@ -81,8 +81,15 @@ const zones = [
   layer(
     others("./planning"),
     "./planning/src",
-    'Outside planning/, import it from its entries: "#planning", "#planning/advisor", "#planning/channel", "#planning/ingest" or "#planning/paper".',
-    ["./index.ts", "./advisor/index.ts", "./channel/index.ts", "./transport/ingest.ts", "./paper/index.ts"],
+    'Outside planning/, import it from its entries: "#planning", "#planning/advisor", "#planning/batch", "#planning/channel", "#planning/ingest" or "#planning/paper".',
+    [
+      "./index.ts",
+      "./advisor/index.ts",
+      "./batch/perMessage.ts",
+      "./channel/index.ts",
+      "./transport/ingest.ts",
+      "./paper/index.ts",
+    ],
   ),
   layer(others("./exporters"), "./exporters/src", 'Outside exporters/, import code generation from "#exporters".', [
     "./index.ts",

@@ -2,6 +2,7 @@
 // The satpayload CLI: the codec core for scripts and CI (sizes, encode/decode, cost, catalogs).
 import { DecodeError, EncodeError, LayoutError, RecordError } from "#codecs";
 import { BudgetError, PlatformError } from "#planning";
+import { batchCommand, batchHelp } from "./commands/batch.ts";
 import { budgetCommand, budgetHelp } from "./commands/budget.ts";
 import { formatsCommand, platformsCommand, presetsCommand } from "./commands/catalog.ts";
 import { channelCommand, channelHelp } from "./commands/channel.ts";
@@ -19,6 +20,7 @@ const COMMANDS: Record<string, { run: (argv: string[]) => Promise<void>; help: s
   sizes: { run: sizesCommand, help: sizesHelp },
   encode: { run: encodeCommand, help: encodeHelp },
   decode: { run: decodeCommand, help: decodeHelp },
+  batch: { run: batchCommand, help: batchHelp },
   cost: { run: costCommand, help: costHelp },
   presets: { run: presetsCommand, help: "satpayload presets [--json]\n  Lists the built-in layouts (--preset ID).\n" },
   formats: {

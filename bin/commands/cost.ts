@@ -1,11 +1,15 @@
 // `satpayload cost`: what a fleet's messages cost per period on one platform, per format, from measured sizes.
-import { CODECS, measureSizes } from "#codecs";
+import { BATCH_FORMS, type BatchForm, CODECS, measureSizes } from "#codecs";
 import {
   type CostResult,
   type CostScenario,
+  DEFAULT_BATCH_MESSAGES,
+  DEFAULT_BATCH_SEED,
   describePrice,
   estimateCost,
   layoutStackId,
+  measureBatches,
+  messagesPerDayFor,
   OverheadError,
   overheadFn,
   PAPER_TABLE7_FLEET,
@@ -16,6 +20,7 @@ import {
   stackName,
 } from "#planning";
 import {
+  InputError,
   intFlag,
   LAYOUT_FLAGS,
   loadLayout,
@@ -37,6 +42,10 @@ export const costHelp = `satpayload cost --layout FILE | --preset ID --platform 
   exact mean over every measured message (credit and fragment counts per message). Sizes are
   bytes on air: the payload on a modem link, payload + the --stack's headers on an IP link
   (default coap-con; stacks: ${STACK_IDS.join(", ")}).
+satpayload cost --layout FILE | --preset ID --platform ID --devices N --per-day R --form columns|delta
+                [--samples M --seed S] [...]
+  A layout with a batch: R readings a day, each format priced at R ÷ its readings per message
+  (the layout's count, or as many as fit its platform) from M generated messages (default 200).
 satpayload cost --paper-table7 [--json]
   The paper's Table 7 with the units and roundings that reproduce it.
 `;
@@ -69,6 +78,7 @@ export async function costCommand(argv: string[]): Promise<void> {
     format: { type: "string", multiple: true },
     "fragment-header": { type: "string" },
     stack: { type: "string" },
+    form: { type: "string" },
     "paper-table7": { type: "boolean", default: false },
     json: { type: "boolean", default: false },
   });
@@ -98,25 +108,70 @@ export async function costCommand(argv: string[]): Promise<void> {
   }
   const { layout, preset } = loadLayout(flags);
   const formats = parseFormats(flags.format);
-  const source = loadRecords(layout, flags);
+  const form = flags.form === undefined ? undefined : parseBatchForm(flags.form);
+  if (form !== undefined && !layout.batch)
+    throw new InputError(`--form: layout "${layout.name}" declares no batch (which fields repeat per reading)`);
+  if (form !== undefined && flags.records !== undefined)
+    throw new UsageError("--form prices generated batch messages: it cannot be combined with --records");
+  const records = form === undefined ? loadRecords(layout, flags) : undefined;
+  const source = records
+    ? { count: records.records.length, seed: records.seed, file: records.file }
+    : batchSource(flags);
+  const measured = records ? measureSizes(layout, records.records, formats) : [];
+  const batches =
+    form === undefined
+      ? undefined
+      : measureBatches(layout, formats, form, source.count, source.seed ?? DEFAULT_BATCH_SEED);
 
   const results: Array<{
     format: (typeof formats)[number];
     result: CostResult | undefined;
     error: string | undefined;
+    /** 1 unless the layout's readings travel in batches */
+    readingsPerMessage: number;
   }> = [];
-  for (const m of measureSizes(layout, source.records, formats)) {
+  const price = (format: (typeof formats)[number], sizes: CostInputSizes, perMessage: number) => {
+    const transportOverhead = overheadFn(stack, { layout: layoutStackId(layout.name), format });
+    return estimateCost({
+      platform,
+      devices,
+      messagesPerDay: messagesPerDayFor(messagesPerDay, perMessage),
+      days,
+      sizes,
+      fragmentHeaderBytes,
+      transportOverhead,
+    });
+  };
+  for (const m of measured) {
     if (m.stats.count === 0) {
-      results.push({ format: m.format, result: undefined, error: m.firstError ?? "no record could be encoded" });
+      results.push({
+        format: m.format,
+        result: undefined,
+        error: m.firstError ?? "no record could be encoded",
+        readingsPerMessage: 1,
+      });
       continue;
     }
     const sizes = { mean: m.stats.mean, p95: m.stats.p95, max: m.stats.max, sizes: m.sizes };
-    const transportOverhead = overheadFn(stack, { layout: layoutStackId(layout.name), format: m.format });
     results.push({
       format: m.format,
-      result: estimateCost({ platform, devices, messagesPerDay, days, sizes, fragmentHeaderBytes, transportOverhead }),
+      result: price(m.format, sizes, 1),
       error: m.errors > 0 ? m.firstError : undefined,
+      readingsPerMessage: 1,
     });
+  }
+  for (const format of batches ? formats : []) {
+    const m = batches!.measured.find((x) => x.format === format);
+    if (!m) {
+      const reason = batches!.skipped.find((x) => x.format === format)?.reason ?? "cannot carry the batch";
+      results.push({ format, result: undefined, error: reason, readingsPerMessage: 0 });
+      continue;
+    }
+    const sizes = { mean: m.stats.mean, p95: m.stats.p95, max: m.stats.max, sizes: m.sizes };
+    const n = m.readingsPerMessage ?? 1;
+    // not even one reading fits the layout's platform: priced one reading a message, and said
+    const single = batches!.oneReading.find((x) => x.format === format)?.reason;
+    results.push({ format, result: price(format, sizes, n), error: single, readingsPerMessage: n });
   }
 
   if (flags.json) {
@@ -126,7 +181,7 @@ export async function costCommand(argv: string[]): Promise<void> {
       preset: preset ?? null,
       records: source.file,
       seed: source.seed,
-      sampleCount: source.records.length,
+      sampleCount: source.count,
       platform: {
         id: platform.id,
         name: platform.name,
@@ -139,10 +194,13 @@ export async function costCommand(argv: string[]): Promise<void> {
       messagesPerDay,
       days,
       messages: devices * messagesPerDay * days,
-      formats: results.map(({ format, result, error }) => ({
+      // with --form, --per-day counts readings and each format sends fewer messages
+      batch: form === undefined ? null : { form, readingsPerDay: messagesPerDay },
+      formats: results.map(({ format, result, error, readingsPerMessage }) => ({
         format,
         label: CODECS[format].info.label,
         error: error ?? null,
+        readingsPerMessage,
         ...(result
           ? {
               currency: result.currency ?? null,
@@ -167,15 +225,22 @@ export async function costCommand(argv: string[]): Promise<void> {
     return;
   }
 
-  const what = source.file
-    ? `${source.records.length} records from ${source.file}`
-    : `${source.records.length} samples, seed ${source.seed}`;
+  const what = form
+    ? `${source.count} generated messages per format (${form} form), seed ${source.seed}`
+    : source.file
+      ? `${source.count} records from ${source.file}`
+      : `${source.count} samples, seed ${source.seed}`;
   write(`${layout.name} — ${what}\n`);
   write(
     `${platform.name}: ${platform.uplinkBytes === undefined ? "no fixed limit" : `${platform.uplinkBytes} B limit`}, ${describePrice(platform.billing)}; on air: ${stackName(platform, stack)}\n`,
   );
   write(
-    `${grouped(devices)} devices × ${messagesPerDay}/day × ${days} days = ${grouped(devices * messagesPerDay * days)} messages\n\n`,
+    form
+      ? `${grouped(devices)} devices × ${messagesPerDay} readings/day × ${days} days; readings per message: ${results
+          .filter((r) => r.result)
+          .map((r) => `${r.format} ${r.readingsPerMessage}`)
+          .join(", ")}\n\n`
+      : `${grouped(devices)} devices × ${messagesPerDay}/day × ${days} days = ${grouped(devices * messagesPerDay * days)} messages\n\n`,
   );
   const first = results.find((r) => r.result)?.result;
   const volHeader = `volume ${first?.volumeUnit ?? ""}`.trim();
@@ -237,6 +302,23 @@ export async function costCommand(argv: string[]): Promise<void> {
         );
     }
   }
+}
+
+type CostInputSizes = Parameters<typeof estimateCost>[0]["sizes"];
+
+function parseBatchForm(v: string): BatchForm {
+  if (!(BATCH_FORMS as readonly string[]).includes(v))
+    throw new UsageError(`--form must be ${BATCH_FORMS.join(" or ")}, not "${v}"`);
+  return v as BatchForm;
+}
+
+/** generated batch messages: how many per format and their seed (the log's records are readings, not messages) */
+function batchSource(flags: { samples?: string | undefined; seed?: string | undefined }) {
+  return {
+    count: intFlag(flags.samples, "--samples", DEFAULT_BATCH_MESSAGES, 1, 100_000),
+    seed: intFlag(flags.seed, "--seed", DEFAULT_BATCH_SEED, 0, 0xffffffff),
+    file: null,
+  };
 }
 
 function printPaperTable7(json: boolean): void {

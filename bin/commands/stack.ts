@@ -32,7 +32,7 @@ export const stackHelp = `satpayload stack up [--replicas N] [--port N] [--cse-p
   supervises a real ACME, installed on first use) and the decoder with N replicas, prints the
   endpoints and runs until Ctrl-C; --detach runs it in the background (pid and endpoints in
   <data dir>/stack/state.json, logs in <data dir>/stack/logs).
-    --route PATH=LAYOUT:FORMAT[:raw|envelope|auto]  a device path answering 200 (repeatable; default
+    --route PATH=LAYOUT:FORMAT[:raw|envelope|auto][:batch=columns|delta]  a device path answering 200 (repeatable; default
                         /container-data and /astrocast-callback → paper:protobuf); add
                         :precision=refuse to refuse values with more decimals than the layout
                         declares (default: stored as sent and flagged), :range=flag to keep values

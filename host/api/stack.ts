@@ -1,6 +1,6 @@
 // HostApi methods and events of the Stack page (decoder + embedded CSE); spread into contract.ts.
 import { z } from "zod";
-import { FORMAT_IDS } from "#codecs";
+import { BATCH_FORMS, FORMAT_IDS } from "#codecs";
 import { retryRequestSchema } from "#contracts/decoder/retryRequest.ts";
 
 const port = z.number().int().min(0).max(65535);
@@ -18,6 +18,8 @@ export const stackRouteSchema = z.object({
   precision: z.enum(["flag", "refuse"]).optional(),
   /** outside the layout's declared range: refused, or stored as sent and flagged; unset: refuse */
   range: z.enum(["flag", "refuse"]).optional(),
+  /** every message is a batch of the layout's readings in this form, stored one record per reading */
+  batch: z.enum(BATCH_FORMS).optional(),
 });
 export type StackRoute = z.output<typeof stackRouteSchema>;
 
@@ -93,7 +95,14 @@ export const stackEndpointsSchema = z.object({
   /** device paths (defaults and configured): POST here without any X-Satpayload-* header */
   routes: z
     .array(
-      z.object({ url: z.string(), layout: z.string(), format: z.string(), body: z.enum(["raw", "envelope", "auto"]) }),
+      z.object({
+        url: z.string(),
+        layout: z.string(),
+        format: z.string(),
+        body: z.enum(["raw", "envelope", "auto"]),
+        /** its messages are batches of readings in this form (one record per reading) */
+        batch: z.enum(BATCH_FORMS).optional(),
+      }),
     )
     .default([]),
   /** mqtt://127.0.0.1:<port>: publish to satpayload/[<device>/]<layout>/<format>[/<message id>] */

@@ -82,7 +82,7 @@ export function decoderArgs(
     ...(o.projectsDb ? ["--projects-db", o.projectsDb] : []),
     ...opts.routes.flatMap((r) => [
       "--route",
-      `${r.path}=${r.layout}:${r.format}:${r.body}${r.precision ? `:precision=${r.precision}` : ""}${r.range ? `:range=${r.range}` : ""}`,
+      `${r.path}=${r.layout}:${r.format}:${r.body}${r.precision ? `:precision=${r.precision}` : ""}${r.range ? `:range=${r.range}` : ""}${r.batch ? `:batch=${r.batch}` : ""}`,
     ]),
     ...(o.mqttPort !== undefined ? ["--mqtt-port", String(o.mqttPort)] : []),
     ...(o.coapPort !== undefined ? ["--coap-port", String(o.coapPort)] : []),

@@ -27,6 +27,7 @@ export function endpointsFor(
       layout: r.layout,
       format: r.format,
       body: r.body,
+      ...(r.batch ? { batch: r.batch } : {}),
     })),
   };
 }

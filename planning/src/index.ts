@@ -50,6 +50,10 @@ export { reportCsv } from "./report/csv.ts";
 export { formatMoney } from "./report/money.ts";
 export { executiveSummary, unpricedPlatforms, type ExecutiveSummary, type UnpricedPlatform } from "./report/summary.ts";
 
+// batches: readings per message (fixed, or as many as fit the platform) and what that does to messages/day
+export { BatchPlanError, messagesPerDayFor, platformLimit, readingsPerMessage } from "./batch/perMessage.ts";
+export { DEFAULT_BATCH_MESSAGES, DEFAULT_BATCH_SEED, measureBatches } from "./batch/measure.ts";
+
 // fragmentation of a record over a platform's message size
 export { FRAGMENT_HEADER_BYTES, MAX_FRAGMENTS } from "./fragmentation/header.ts";
 export { REASSEMBLY_RULE } from "./fragmentation/plan.ts";

@@ -1,7 +1,7 @@
 // Device routes: paths that devices or satellite portals POST to, each fixed to one layout and
 // format, so unmodified clients (the paper's Locust senders, Astrocast's push callbacks) need no
-// X-Satpayload-* headers. `--route /container-data=paper:protobuf[:raw|envelope|auto]`.
-import { FORMAT_IDS, type FormatId, isFormatId } from "#codecs";
+// X-Satpayload-* headers. `--route /container-data=paper:protobuf[:raw|envelope|auto][:batch=delta]`.
+import { BATCH_FORMS, type BatchForm, FORMAT_IDS, type FormatId, isFormatId } from "#codecs";
 import { fidelitySetting, isExcessChoice, type ExcessChoice, type FidelityPolicy } from "./fidelity.ts";
 
 export type RouteBody = "raw" | "envelope" | "auto";
@@ -16,6 +16,11 @@ export interface DeviceRoute {
   /** values beyond the layout's declared decimals / range on this path; unset: the decoder's --precision / --range */
   precision?: ExcessChoice | undefined;
   range?: ExcessChoice | undefined;
+  /**
+   * every message is a batch of the layout's readings (its `batch`) in this form; each reading is
+   * stored as its own record (docs/stack.md "Batches"). Unset: one record per message.
+   */
+  batch?: BatchForm | undefined;
 }
 
 /** the paths the paper's receiver exposes; mapped to the paper layout unless configured otherwise */
@@ -32,9 +37,19 @@ const BODIES: readonly RouteBody[] = ["raw", "envelope", "auto"];
 
 export class RouteSpecError extends Error {}
 
+const isBatchForm = (v: string): v is BatchForm => (BATCH_FORMS as readonly string[]).includes(v);
+
+/** "batch=delta" → "delta"; undefined when the text is no batch setting, a reason when its form is wrong */
+function batchSetting(text: string): { form: BatchForm } | string | undefined {
+  const m = /^batch=(.*)$/.exec(text.trim());
+  if (!m) return undefined;
+  const v = m[1]!.trim();
+  return isBatchForm(v) ? { form: v } : `batch must be ${BATCH_FORMS.join(" or ")}, not "${v}"`;
+}
+
 /**
- * "PATH=LAYOUT:FORMAT[:BODY][:precision=flag|refuse][:range=flag|refuse]"; the layout may itself
- * contain ":" (names do), so parse from the right.
+ * "PATH=LAYOUT:FORMAT[:BODY][:precision=flag|refuse][:range=flag|refuse][:batch=columns|delta]"; the
+ * layout may itself contain ":" (names do), so parse from the right.
  */
 export function parseRouteSpec(spec: string): DeviceRoute {
   const eq = spec.indexOf("=");
@@ -43,21 +58,30 @@ export function parseRouteSpec(spec: string): DeviceRoute {
   const path = spec.slice(0, eq).trim();
   const parts = spec.slice(eq + 1).split(":");
   const fidelity: Partial<FidelityPolicy> = {};
-  for (
-    let s = fidelitySetting(parts.at(-1) ?? "");
-    s !== undefined && parts.length > 2;
-    s = fidelitySetting(parts.at(-1)!)
-  ) {
-    if (typeof s === "string") throw new RouteSpecError(`route "${spec}": ${s}`);
-    if (fidelity[s[0]] !== undefined) throw new RouteSpecError(`route "${spec}": ${s[0]} is given twice`);
-    fidelity[s[0]] = s[1];
+  let batch: BatchForm | undefined;
+  // the settings trail the spec in any order: batch=…, precision=…, range=…
+  while (parts.length > 2) {
+    const last = parts.at(-1)!;
+    const b = batchSetting(last);
+    const s = b === undefined ? fidelitySetting(last) : undefined;
+    if (b === undefined && s === undefined) break;
+    const problem = typeof b === "string" ? b : typeof s === "string" ? s : undefined;
+    if (problem !== undefined) throw new RouteSpecError(`route "${spec}": ${problem}`);
+    if (b !== undefined) {
+      if (batch !== undefined) throw new RouteSpecError(`route "${spec}": batch is given twice`);
+      batch = (b as { form: BatchForm }).form;
+    } else {
+      const [k, v] = s as [keyof FidelityPolicy, FidelityPolicy[keyof FidelityPolicy]];
+      if (fidelity[k] !== undefined) throw new RouteSpecError(`route "${spec}": ${k} is given twice`);
+      fidelity[k] = v;
+    }
     parts.pop();
   }
   let body: RouteBody = "auto";
   if (parts.length >= 3 && (BODIES as string[]).includes(parts.at(-1)!)) body = parts.pop() as RouteBody;
   const format = parts.pop()?.trim().toLowerCase() ?? "";
   const layout = parts.join(":").trim();
-  return checkRoute({ path, layout, format, body, ...fidelity }, `route "${spec}"`);
+  return checkRoute({ path, layout, format, body, ...fidelity, batch }, `route "${spec}"`);
 }
 
 /** the same checks for a route from the command line, the config file or the Stack page */
@@ -69,6 +93,7 @@ export function checkRoute(
     body?: string | undefined;
     precision?: string | undefined;
     range?: string | undefined;
+    batch?: string | undefined;
   },
   where: string,
 ): DeviceRoute {
@@ -94,6 +119,11 @@ export function checkRoute(
     if (!isExcessChoice(v)) throw new RouteSpecError(`${where}: ${k} must be flag or refuse, not "${v}"`);
     route[k] = v;
   }
+  if (r.batch !== undefined) {
+    if (!isBatchForm(r.batch))
+      throw new RouteSpecError(`${where}: batch must be ${BATCH_FORMS.join(" or ")}, not "${r.batch}"`);
+    route.batch = r.batch;
+  }
   return route;
 }
 
@@ -112,4 +142,4 @@ export function mergeRoutes(
 }
 
 export const routeSpec = (r: DeviceRoute): string =>
-  `${r.path}=${r.layout}:${r.format}${r.body === "auto" ? "" : `:${r.body}`}${r.precision ? `:precision=${r.precision}` : ""}${r.range ? `:range=${r.range}` : ""}`;
+  `${r.path}=${r.layout}:${r.format}${r.body === "auto" ? "" : `:${r.body}`}${r.precision ? `:precision=${r.precision}` : ""}${r.range ? `:range=${r.range}` : ""}${r.batch ? `:batch=${r.batch}` : ""}`;

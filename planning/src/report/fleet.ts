@@ -2,6 +2,7 @@
 import type { FormatId } from "#codecs";
 import type { SizeStats } from "#codecs/analysis";
 import { billingFor, messagesPerDay, stackFor, type Currency, type FleetScenario } from "./scenario.ts";
+import { messagesPerDayFor } from "../batch/perMessage.ts";
 import { estimateCost, type CostResult, type SizeDistribution, type UnitShare } from "../cost/cost.ts";
 import { fragmentationMode, planFragmentation, type FragmentationPlan } from "../fragmentation/plan.ts";
 import { platformById, type Billing, type Platform } from "../platforms/catalog.ts";
@@ -14,6 +15,11 @@ export interface FormatSizesInput {
   label: string;
   stats: SizeStats;
   sizes: ArrayLike<number>;
+  /**
+   * readings each measured message carries (a batch layout, issue 27); absent: 1. The scenario's
+   * cadence then counts readings, and this format sends readings/day ÷ this many messages.
+   */
+  readingsPerMessage?: number | undefined;
 }
 
 export interface MoneyPoint {
@@ -55,6 +61,9 @@ export interface FleetCell {
   unitShares: UnitShare[];
   /** transmissions per record (fragments) at the mean */
   fragmentsPerRecord: number;
+  /** readings per message in this format (1 without a batch) and the messages a device sends a day */
+  readingsPerMessage: number;
+  messagesPerDay: number;
   /** monthly exact cost of JSON on the same platform minus this one's (null without JSON or a price) */
   savingVsJson: number | null;
   billingCurrency: string | undefined;
@@ -79,9 +88,12 @@ export const DEFAULT_STACK_LAYOUT = "device";
 
 export interface FleetResult {
   scenario: FleetScenario;
+  /** the scenario's cadence: messages a day, or readings a day when the formats batch them */
   messagesPerDay: number;
-  /** messages produced per month (30 days) */
+  /** messages produced per month (30 days) at one reading per message */
   messagesPerMonth: number;
+  /** some measured format carries several readings per message: its cells say how many, and send fewer messages */
+  batched: boolean;
   currency: Currency;
   cells: FleetCell[];
   /** monthly cost over fleet size, per platform */
@@ -172,12 +184,14 @@ export function evaluateFleet(
     );
     for (const f of formats) {
       const overhead = overheads.get(f.format)!;
+      const readingsPerMessage = f.readingsPerMessage ?? 1;
+      const sent = messagesPerDayFor(perDay, readingsPerMessage);
       const plan = planFragmentation({
         platform,
         billing,
         sizes: distribution(f),
         devices: scenario.devices,
-        messagesPerDay: perDay,
+        messagesPerDay: sent,
         days: MONTH_DAYS,
         transportOverhead: overhead,
       });
@@ -207,6 +221,8 @@ export function evaluateFleet(
         volumeUnit: r.volumeUnit,
         unitShares: r.exact?.unitShares ?? [{ units: r.mean.fragmentsPerMessage, share: 1 }],
         fragmentsPerRecord: ex.fragmentsPerMessage,
+        readingsPerMessage,
+        messagesPerDay: sent,
         savingVsJson: null,
         billingCurrency: from,
         fragmentation: plan,
@@ -224,7 +240,18 @@ export function evaluateFleet(
         const values: SeriesPoint["values"] = {};
         for (const f of formats)
           values[f.format] =
-            money(exactOf(monthlyCost(platform, billing, f, overheads.get(f.format)!, devices, pd)).cost) ?? null;
+            money(
+              exactOf(
+                monthlyCost(
+                  platform,
+                  billing,
+                  f,
+                  overheads.get(f.format)!,
+                  devices,
+                  messagesPerDayFor(pd, f.readingsPerMessage ?? 1),
+                ),
+              ).cost,
+            ) ?? null;
         return { x, values };
       });
     byFleet[pid] = series(FLEET_SIZES, (devices) => ({ devices, perDay }));
@@ -234,6 +261,7 @@ export function evaluateFleet(
     scenario,
     messagesPerDay: perDay,
     messagesPerMonth: scenario.devices * perDay * MONTH_DAYS,
+    batched: formats.some((f) => (f.readingsPerMessage ?? 1) > 1),
     currency: scenario.currency,
     cells,
     byFleet,

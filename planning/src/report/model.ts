@@ -4,6 +4,7 @@ import type { SizeStats } from "#codecs/analysis";
 import { evaluateFleet, type FleetResult, type FormatSizesInput } from "./fleet.ts";
 import { billingFor, type FleetScenario } from "./scenario.ts";
 import { executiveSummary, unpricedPlatforms, type ExecutiveSummary, type UnpricedPlatform } from "./summary.ts";
+import { messagesPerDayFor } from "../batch/perMessage.ts";
 import { paperTable7, PAPER_TABLE7_RULES, type PaperTable7Row } from "../cost/cost.ts";
 import { FRAGMENT_HEADER_BYTES } from "../fragmentation/header.ts";
 import { REASSEMBLY_RULE, type FragmentationPlan } from "../fragmentation/plan.ts";
@@ -66,6 +67,22 @@ export interface ReportModel {
     unlimited: string[];
   };
   fleet: FleetResult;
+  /**
+   * the batch choice (issue 27), null when every format sends one reading per message: the
+   * readings a device takes a day and, per format, how many ride in one message and what that
+   * leaves in messages a day and in wait for the oldest reading
+   */
+  batch: {
+    readingsPerDay: number;
+    intervalSeconds: number | null;
+    formats: {
+      format: FormatId;
+      label: string;
+      readingsPerMessage: number;
+      messagesPerDay: number;
+      oldestWaitMinutes: number | null;
+    }[];
+  } | null;
   table7: { rows: PaperTable7Row[]; rules: string } | null;
   fragmentation: { format: FormatId; formatLabel: string; plan: FragmentationPlan }[];
   reassemblyRule: string;
@@ -75,6 +92,25 @@ export interface ReportModel {
   unpriced: UnpricedPlatform[];
   /** the documents the figures come from, in full */
   references: string[];
+}
+
+/** per measured format, its readings per message, from the fleet's cells (one per format is enough) */
+function batchChoice(fleet: FleetResult, layout: Layout, measured: readonly MeasuredFormat[]): ReportModel["batch"] {
+  if (!fleet.batched) return null;
+  const interval = layout.batch?.intervalSeconds ?? null;
+  const formats = measured
+    .filter((m) => m.stats.count > 0 && fleet.scenario.formats.includes(m.format))
+    .map((m) => {
+      const n = m.readingsPerMessage ?? 1;
+      return {
+        format: m.format,
+        label: m.label,
+        readingsPerMessage: n,
+        messagesPerDay: messagesPerDayFor(fleet.messagesPerDay, n),
+        oldestWaitMinutes: interval === null ? null : (n * interval) / 60,
+      };
+    });
+  return { readingsPerDay: fleet.messagesPerDay, intervalSeconds: interval, formats };
 }
 
 function typeText(t: FieldType): string {
@@ -138,9 +174,16 @@ export function buildReport(input: ReportInput): ReportModel {
     }));
 
   const perDay = fleet.messagesPerDay;
+  const batch = batchChoice(fleet, layout, measured);
   const assumptions = [
     `Sizes come from ${input.samples.count.toLocaleString("en-US")} samples drawn from the layout's sample models (seed ${input.samples.seed}); cost uses every sample's size (the mean), worst cases use p95 and max.`,
-    `A month is 30 days: ${grouped(scenario.devices)} devices × ${grouped(perDay)} messages/day = ${grouped(fleet.messagesPerMonth)} messages per month, over ${scenario.months} month${scenario.months === 1 ? "" : "s"}.`,
+    batch
+      ? `A month is 30 days: ${grouped(scenario.devices)} devices × ${grouped(perDay)} readings/day, sent ${batch.formats
+          .map((f) => `${f.readingsPerMessage} per message in ${f.label} (${grouped(f.messagesPerDay)} messages/day)`)
+          .join(
+            ", ",
+          )}, over ${scenario.months} month${scenario.months === 1 ? "" : "s"}; a message never depends on an earlier one.`
+      : `A month is 30 days: ${grouped(scenario.devices)} devices × ${grouped(perDay)} messages/day = ${grouped(fleet.messagesPerMonth)} messages per month, over ${scenario.months} month${scenario.months === 1 ? "" : "s"}.`,
     `A record larger than a platform's limit is sent in fragmented mode: every message of that layout carries a ${FRAGMENT_HEADER_BYTES}-byte header (record id, fragment index and count), and each message is billed on its own.`,
     `KB and MB are binary (2^10, 2^20 bytes) or decimal (10^3, 10^6) exactly as each price states.`,
     `Costs are shown in ${scenario.currency}${
@@ -213,6 +256,7 @@ export function buildReport(input: ReportInput): ReportModel {
     sizes,
     fit,
     fleet,
+    batch,
     table7: scenario.paperTable7 ? { rows: paperTable7(), rules: PAPER_TABLE7_RULES } : null,
     fragmentation: fleet.cells
       .filter((c) => c.fragmentation.mode === "fragmented" || c.fragmentation.mode === "too-large")

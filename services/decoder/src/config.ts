@@ -84,8 +84,10 @@ export const DECODER_HELP = `satpayload-decoder [flags]
   --default-layout L    layout used when a request names none (default: the only one, if one)
   --device-key L=FIELD  field that names the device for layout L ("*" for all); repeatable
   --body-limit BYTES    largest accepted body (default 65536)
-  --route PATH=LAYOUT:FORMAT[:raw|envelope|auto][:precision=…][:range=…]   a device path answering 200 (repeatable; default
-                        /container-data=paper:protobuf, /astrocast-callback=paper:protobuf:envelope)
+  --route PATH=LAYOUT:FORMAT[:raw|envelope|auto][:precision=…][:range=…][:batch=columns|delta]   a device path
+                        answering 200 (repeatable; default /container-data=paper:protobuf,
+                        /astrocast-callback=paper:protobuf:envelope); batch=: each message is a batch of
+                        the layout's readings, stored one record per reading
   --config FILE         JSON: {"routes": {"/container-data": "paper:cbor", …}} (--route wins per path)
   --precision flag|refuse   a value with more decimals than its field's text form declares: stored as
                         sent and counted per field (flag, default) or refused 400 (refuse); a route

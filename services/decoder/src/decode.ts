@@ -39,7 +39,7 @@ function hasNonJsonNumbers(v: unknown): boolean {
 }
 
 /** oneM2M peers parse strict JSON: non-finite floats become their Python token as a string, big integers strings. */
-function strictJson(v: PlainValue): string {
+export function strictJson(v: PlainValue): string {
   if (!hasNonJsonNumbers(v)) return JSON.stringify(v);
   return JSON.stringify(v, (_k, x: unknown) => {
     if (typeof x === "bigint") return Number.isSafeInteger(Number(x)) ? Number(x) : x.toString();
@@ -48,7 +48,7 @@ function strictJson(v: PlainValue): string {
   });
 }
 
-function valueAt(rec: TypedRecord, pathIds: string[]): FieldValue | undefined {
+export function valueAt(rec: TypedRecord, pathIds: string[]): FieldValue | undefined {
   let v: FieldValue | undefined = rec;
   for (const id of pathIds) {
     if (v === undefined || typeof v !== "object" || Array.isArray(v) || v instanceof Uint8Array) return undefined;

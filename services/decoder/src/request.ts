@@ -2,7 +2,7 @@
 // or a portal's JSON envelope. Refusals are IngestErrors with the reason.
 import type { IncomingHttpHeaders } from "node:http";
 import { z } from "zod";
-import { base64ToBytes, FORMAT_IDS, FORMAT_MODULES, type FormatId, isFormatId } from "#codecs";
+import { base64ToBytes, type BatchForm, FORMAT_IDS, FORMAT_MODULES, type FormatId, isFormatId } from "#codecs";
 import type { FidelityPolicy } from "#contracts/decoder/fidelity.ts";
 import type { RouteBody } from "#contracts/decoder/routes.ts";
 import { IngestError } from "./errors.ts";
@@ -26,6 +26,8 @@ export interface IngestMeta {
   device: string | undefined;
   /** a device route's own choice for values beyond the layout (else the decoder's) */
   fidelity?: Partial<FidelityPolicy> | undefined;
+  /** a route of batch messages: the form its layout's readings travel in (one record per reading) */
+  batch?: BatchForm | undefined;
 }
 
 const MESSAGE_ID = /^[A-Za-z0-9._~-]{1,128}$/;
@@ -162,6 +164,7 @@ export interface RouteTarget {
   format: FormatId;
   precision?: FidelityPolicy["precision"] | undefined;
   range?: FidelityPolicy["range"] | undefined;
+  batch?: BatchForm | undefined;
 }
 
 /** a device route's raw body: the message itself, whatever Content-Type the client sends */
@@ -238,12 +241,13 @@ export function routeMessage(
     route.precision !== undefined || route.range !== undefined
       ? { precision: route.precision, range: route.range }
       : undefined;
+  const batch = route.batch;
   if (portal) {
     const e = portalEnvelopeMeta(h, body, route);
-    return { meta: { ...e, fidelity }, bytes: e.bytes };
+    return { meta: { ...e, fidelity, batch }, bytes: e.bytes };
   }
   return {
-    meta: { ...routeBinaryMeta(h, route), fidelity },
+    meta: { ...routeBinaryMeta(h, route), fidelity, batch },
     bytes: new Uint8Array(body.buffer, body.byteOffset, body.byteLength),
   };
 }

@@ -45,7 +45,7 @@ export function Endpoints({ e }: { e: StackEndpoints }) {
         {e.routes.map((r) => (
           <Row
             key={r.url}
-            label={`${layoutLabel(r.layout, names)} · ${r.format}${r.body === "envelope" ? " (portal JSON)" : ""}`}
+            label={`${layoutLabel(r.layout, names)} · ${r.format}${r.body === "envelope" ? " (portal JSON)" : ""}${r.batch ? ` · batches (${r.batch}), a record per reading` : ""}`}
             method="POST"
             url={r.url}
             testId={`ep-route-${new URL(r.url).pathname.slice(1).replace(/\//g, "-")}`}

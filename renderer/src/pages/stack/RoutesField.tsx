@@ -4,6 +4,8 @@ import { FORMAT_IDS, PRESETS } from "#codecs";
 import { DEFAULT_ROUTES_TEXT, routeProblem, setForm, useStack, type RouteRow } from "./stackStore.ts";
 
 const BODY_TEXT = { auto: "auto body", raw: "raw bytes", envelope: "portal JSON" } as const;
+/** a batch layout's messages carry many readings: each is stored (and sent to the CSE) as its own record */
+const BATCH_TEXT = { one: "one record", delta: "batch, delta", columns: "batch, columns" } as const;
 
 export function RoutesField() {
   const routes = useStack((s) => s.form.routes);
@@ -33,7 +35,7 @@ export function RoutesField() {
               onChange={(e) => update(i, { path: e.target.value.trim() })}
             />
             <input
-              className={`input${problem?.startsWith("layout") ? " invalid" : ""}`}
+              className={`input stack-route-layout${problem?.startsWith("layout") ? " invalid" : ""}`}
               aria-label={`Route ${i + 1} layout`}
               data-testid={`stack-route-layout-${i}`}
               list="stack-route-layouts"
@@ -64,6 +66,26 @@ export function RoutesField() {
               {(["auto", "raw", "envelope"] as const).map((b) => (
                 <option key={b} value={b}>
                   {BODY_TEXT[b]}
+                </option>
+              ))}
+            </select>
+            <select
+              className="input"
+              aria-label={`Route ${i + 1} readings`}
+              data-testid={`stack-route-batch-${i}`}
+              title="A layout with a batch sends many readings per message: each reading becomes its own record"
+              value={r.batch ?? "one"}
+              onChange={(e) => {
+                const v = e.target.value as keyof typeof BATCH_TEXT;
+                const { batch: _drop, ...rest } = r;
+                setForm({
+                  routes: routes.map((x, j) => (j === i ? (v === "one" ? rest : { ...rest, batch: v }) : x)),
+                });
+              }}
+            >
+              {(["one", "delta", "columns"] as const).map((b) => (
+                <option key={b} value={b}>
+                  {BATCH_TEXT[b]}
                 </option>
               ))}
             </select>

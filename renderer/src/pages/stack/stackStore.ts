@@ -27,6 +27,8 @@ export interface RouteRow {
   layout: string;
   format: FormatId;
   body: StackRoute["body"];
+  /** each message a batch of the layout's readings in this form, stored one record per reading; unset: one record */
+  batch?: StackRoute["batch"];
 }
 
 export interface StackForm {

@@ -5,8 +5,9 @@ import { DecodeError, type Excess } from "#codecs";
 import { DEFAULT_FIDELITY, type FidelityPolicy } from "#contracts/decoder/fidelity.ts";
 import type { GroupCommit } from "../buffer/groupCommit.ts";
 import { decodeMessage } from "../decode.ts";
+import { batchDigestId, decodeBatchMessage, type DecodedReading, readingId } from "../decodeBatch.ts";
 import { IngestError } from "../errors.ts";
-import type { LayoutRegistry } from "../layouts.ts";
+import type { KnownLayout, LayoutRegistry } from "../layouts.ts";
 import { nextUlid } from "../names.ts";
 import type { IngestMeta } from "../request.ts";
 
@@ -34,6 +35,8 @@ export interface StoredMessage {
   duplicate: boolean;
   /** values beyond the layout, stored as sent (present only when there are some) */
   flagged?: Excess[];
+  /** a batch message: its readings, and how many of them this request stored (0 for a resend) */
+  readings?: { count: number; stored: number };
 }
 
 export class MessageStore {
@@ -66,6 +69,7 @@ export class MessageStore {
       if (e instanceof IngestError) this.countRejected();
       throw e;
     }
+    if (meta.batch !== undefined && bytes) return this.storeBatch(input, known, meta.batch, bytes);
     let decoded;
     let problem: string | undefined;
     if (!bytes) problem = "envelope data is not base64";
@@ -77,21 +81,7 @@ export class MessageStore {
         problem = e.message;
       }
     }
-    if (!decoded || !bytes) {
-      const reason = problem ?? "undecodable";
-      await this.commit.append({
-        kind: "dead",
-        dead: {
-          receivedAt,
-          layout: known.id,
-          format: meta.format,
-          messageId: meta.messageId,
-          reason,
-          body: bytes ?? input.body,
-        },
-      });
-      throw new IngestError("undecodable", reason);
-    }
+    if (!decoded || !bytes) return this.deadLetter(input, known, problem ?? "undecodable");
     // every record is named by the ULID of its arrival (docs/stack.md): ≤ 45 characters for Mobius'
     // lookup.rn, sorting by arrival for its la/ol; a device's own id travels in a label
     const generated = nextUlid();
@@ -122,6 +112,83 @@ export class MessageStore {
       device,
       duplicate: stored.duplicate,
       ...(decoded.flagged.length ? { flagged: decoded.flagged } : {}),
+    };
+  }
+
+  /** an undecodable payload is kept with its reason before the sender hears 400 */
+  private async deadLetter(input: IngestInput, known: KnownLayout, reason: string): Promise<never> {
+    const { meta, bytes, receivedAt } = input;
+    await this.commit.append({
+      kind: "dead",
+      dead: {
+        receivedAt,
+        layout: known.id,
+        format: meta.format,
+        messageId: meta.messageId,
+        reason,
+        body: bytes ?? input.body,
+      },
+    });
+    throw new IngestError("undecodable", reason);
+  }
+
+  /**
+   * A batch message: every reading becomes its own record, named `<message id>~<i>` so that a resent
+   * message (the same id, or for time-stamped readings the same bytes) stores none of them twice,
+   * and each with its own ULID, taken in reading order so the CSE's instances sort as the readings
+   * do. Nothing is stored when any reading fails to decode.
+   */
+  private async storeBatch(
+    input: IngestInput,
+    known: KnownLayout,
+    form: NonNullable<IngestMeta["batch"]>,
+    bytes: Uint8Array,
+  ): Promise<StoredMessage> {
+    const { meta, receivedAt } = input;
+    let readings: DecodedReading[];
+    try {
+      readings = decodeBatchMessage(known, meta.format, form, bytes);
+    } catch (e) {
+      if (!(e instanceof DecodeError)) throw e;
+      return this.deadLetter(input, known, e.message);
+    }
+    // one device for the whole message: the once-fields name it (or nothing in the bytes does)
+    const device = input.bindDevice(readings[0]!.device ?? meta.device) ?? UNKNOWN_DEVICE;
+    const messageId =
+      meta.messageId ?? batchDigestId(known, meta.format, form, meta.device, bytes) ?? nextUlid(receivedAt);
+    // appended back to back, so the group commit keeps them in reading order (seq, then the forwarder)
+    const appended = readings.map((r, i) =>
+      this.commit.append({
+        kind: "record",
+        record: {
+          messageId: readingId(messageId, i),
+          rn: nextUlid(),
+          receivedAt,
+          layout: known.id,
+          format: meta.format,
+          device,
+          size: r.size,
+          jsonSize: r.jsonSize,
+          con: r.con,
+        },
+      }),
+    );
+    // every reading settles before the sender hears anything: a failed commit is retried whole,
+    // and the readings that did go in are then acknowledged as duplicates
+    const settled = await Promise.allSettled(appended);
+    const failed = settled.find((s) => s.status === "rejected");
+    if (failed) throw failed.reason;
+    const results = settled.map((s) => (s as PromiseFulfilledResult<Awaited<(typeof appended)[number]>>).value!);
+    const stored = results.filter((r) => !r.duplicate).length;
+    return {
+      messageId,
+      seq: results[0]!.seq,
+      buffer: this.worker,
+      layout: known.id,
+      format: meta.format,
+      device,
+      duplicate: stored === 0,
+      readings: { count: readings.length, stored },
     };
   }
 }

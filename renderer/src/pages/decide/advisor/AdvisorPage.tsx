@@ -1,10 +1,10 @@
 // Fit-to-platform advisor: the changes that bring the layout under a target size, ranked by bytes saved per bit of
 // declared precision given up, each with its cost in the field's terms; one or all applied as an undoable edit.
-import { useEffect } from "react";
-import { CODECS, FORMAT_IDS, type FormatId } from "#codecs";
+import { useEffect, useMemo } from "react";
+import { CODECS, EncodeError, FORMAT_IDS, type FormatId, type Layout } from "#codecs";
 import type { SizeStats } from "#codecs/analysis";
-import { platformById, PLATFORMS } from "#planning";
-import type { AdvisorResult, Suggestion, WireVerdict } from "#planning/advisor";
+import { BatchPlanError, platformById, PLATFORMS } from "#planning";
+import { type AdvisorResult, proposeBatch, type Suggestion, type WireVerdict } from "#planning/advisor";
 import "./advisor.css";
 import {
   adviceKey,
@@ -122,6 +122,31 @@ function FormatLever({ result: r }: { result: AdvisorResult }) {
         </button>
       ))}
     </div>
+  );
+}
+
+/**
+ * A layout with a batch (issue 27): how many readings to put in one message on the chosen platform, what
+ * that saves in messages and bytes, and how long the oldest reading then waits (proposeBatch, delta form).
+ */
+function BatchLever({ layout, format, platform }: { layout: Layout; format: FormatId; platform: string }) {
+  const proposal = useMemo(() => {
+    try {
+      return proposeBatch(layout, format, "delta", platform);
+    } catch (e) {
+      if (e instanceof BatchPlanError || e instanceof EncodeError) return e.message;
+      throw e;
+    }
+  }, [layout, format, platform]);
+  return (
+    <p
+      className="note"
+      data-testid="advisor-batch"
+      data-readings={typeof proposal === "string" ? undefined : proposal.readingsPerMessage}
+    >
+      <strong>Readings per message ({CODECS[format].info.label}):</strong>{" "}
+      {typeof proposal === "string" ? proposal : `${proposal.text}.`}
+    </p>
   );
 }
 
@@ -708,6 +733,9 @@ export function AdvisorPage() {
       <Controls target={target} outdated={outdated} />
       <div className="decide-scroll">
         {ready && valid && valid.fields.length > 0 ? <LimitsPanel layout={valid} /> : null}
+        {ready && valid?.batch && a.target !== "custom" ? (
+          <BatchLever layout={valid} format={a.format} platform={a.target} />
+        ) : null}
         {body}
       </div>
     </div>

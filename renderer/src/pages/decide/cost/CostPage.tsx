@@ -1,6 +1,6 @@
 // Fleet cost: a scenario's inputs on the left; cost per format and platform, charts, Table 7 and fragmentation on the right.
 import { useMemo, useState } from "react";
-import type { FormatId } from "#codecs";
+import type { FormatId, Layout } from "#codecs";
 import { evaluateFleet, type FleetResult, type FleetScenario, layoutStackId } from "#planning";
 import { useDesigner } from "../../../state/layoutStore.ts";
 import { keepLast } from "../../../ui/keepLast.ts";
@@ -137,8 +137,9 @@ function Sensitivity({ result }: { result: FleetResult }) {
   );
 }
 
-const fleetOf = keepLast((scenario: FleetScenario, sizes: SizesView, layoutId: string | undefined) =>
-  evaluateFleet(scenario, measuredFrom(sizes), layoutId ? { layout: layoutId } : undefined),
+const fleetOf = keepLast(
+  (scenario: FleetScenario, sizes: SizesView, layoutId: string | undefined, layout: Layout | null) =>
+    evaluateFleet(scenario, measuredFrom(sizes, layout), layoutId ? { layout: layoutId } : undefined),
 );
 
 export function CostPage() {
@@ -150,8 +151,8 @@ export function CostPage() {
   const valid = useDesigner((s) => s.valid);
   const layoutId = valid ? layoutStackId(valid.name) : undefined;
   const result = useMemo(
-    () => (ready && scenario && sizes ? fleetOf(scenario, sizes, layoutId) : null),
-    [ready, scenario, sizes, layoutId],
+    () => (ready && scenario && sizes ? fleetOf(scenario, sizes, layoutId, valid) : null),
+    [ready, scenario, sizes, layoutId, valid],
   );
 
   if (loadError) return <div className="empty">Could not load the cost scenarios: {loadError}</div>;

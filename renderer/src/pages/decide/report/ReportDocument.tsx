@@ -173,6 +173,38 @@ export function ReportDocument({ model, sizes }: { model: ReportModel; sizes: Si
         </table>
       </section>
 
+      {model.batch && (
+        <section data-testid="report-batch">
+          <h2>Readings per message</h2>
+          <p className="muted">
+            Each device takes {count(model.batch.readingsPerDay)} readings a day
+            {model.batch.intervalSeconds !== null ? ` (one every ${count(model.batch.intervalSeconds / 60)} min)` : ""};
+            a message carries several, so fewer messages are sent and the oldest reading of a message waits for it.
+            Sizes and costs above and below are per message.
+          </p>
+          <table className="data compact">
+            <thead>
+              <tr>
+                <th scope="col">Format</th>
+                <th scope="col">readings per message</th>
+                <th scope="col">messages per day</th>
+                <th scope="col">oldest reading waits</th>
+              </tr>
+            </thead>
+            <tbody>
+              {model.batch.formats.map((f) => (
+                <tr key={f.format}>
+                  <td>{f.label}</td>
+                  <td>{f.readingsPerMessage}</td>
+                  <td>{f.messagesPerDay.toFixed(1)}</td>
+                  <td>{f.oldestWaitMinutes === null ? "–" : `${count(f.oldestWaitMinutes)} min`}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      )}
+
       <section>
         <h2>Platform fit</h2>
         {model.fit.platforms.length === 0 ? (

@@ -36,7 +36,7 @@ const reportOf = keepLast(
       // the session's version is the last one saved; 0 before the first save
       layoutVersion: layoutVersion > 0 ? layoutVersion : null,
       samples: { count: sizes.samples, seed: sizes.seed },
-      measured: measuredFrom(sizes),
+      measured: measuredFrom(sizes, layout),
       scenario,
       fitPlatforms,
       generatedAt: new Date().toISOString(),
