@@ -1,6 +1,7 @@
 // "#planning/advisor": the fit advisor (which changes to a layout make its records fit a limit, and
 // what each costs in precision), for the advisor page and its worker.
 export { adviseFit, adviseStaged, applyAll, type AdviseProgress, withBudget } from "./advise.ts";
+export { type AdvisorObjective, type BatteryGain, rankByBattery } from "./battery.ts";
 export { declaredStep } from "./declared.ts";
 export { applyTransform } from "./transforms.ts";
 export { leafFields } from "./tree.ts";
