@@ -7,7 +7,8 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 venv="$root/.venv"
 # services/requirements.txt: acmecse, the real oneM2M CSE the embedded one is tested against
 # services/loadgen/requirements.txt: locust, which runs the exported locustfile
-requirements=("$root/codecs/reference/requirements.txt" "$root/services/requirements.txt" "$root/services/loadgen/requirements.txt")
+# planning/reference/requirements.txt: liblora, the independent LoRa time on air (planning/test/loraAirtime.test.ts)
+requirements=("$root/codecs/reference/requirements.txt" "$root/services/requirements.txt" "$root/services/loadgen/requirements.txt" "$root/planning/reference/requirements.txt")
 
 # a venv copied from another machine or left half-made has no working interpreter: rebuild it
 if [[ -x "$venv/bin/python" ]] && ! "$venv/bin/python" -c "import sys" >/dev/null 2>&1; then

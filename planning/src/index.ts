@@ -60,3 +60,45 @@ export {
   stacksFor,
   type OnAirSummary,
 } from "./transport/platformStack.ts";
+
+// the device budget: radio models with cited constants, airtime, energy, battery life (docs/budget.md)
+export {
+  BudgetError,
+  DAYS_PER_YEAR,
+  DEFAULT_TRACKER,
+  DEFAULT_TRACKER_SOURCES,
+  SECONDS_PER_DAY,
+  airtimeOf,
+  astrocastFragments,
+  checkDeviceModel,
+  deviceBudget,
+  messageOnAir,
+  resolveRadio,
+} from "./budget/index.ts";
+export type {
+  BudgetInput,
+  BudgetIssue,
+  BudgetLimit,
+  DeviceBudget,
+  DeviceModel,
+  MessageOnAir,
+  Phase,
+  RadioChoice,
+} from "./budget/index.ts";
+export type { Cited } from "./platforms/cited.ts";
+export { loraTimeOnAir, loraSymbolSeconds, loraNeedsLowDataRateOptimize } from "./platforms/loraTimeOnAir.ts";
+export type { LoraFrame } from "./platforms/loraTimeOnAir.ts";
+export {
+  LORA_REGIONS,
+  lorawanDataRates,
+  lorawanRadio,
+  type LoraRegion,
+  type LorawanRadio,
+} from "./platforms/radioLorawan.ts";
+export {
+  ASTROCAST_RADIO,
+  IRIDIUM_SBD_RADIO,
+  type AstrocastRadio,
+  type IridiumRadio,
+} from "./platforms/radioSatellite.ts";
+export { radioModelFor, type RadioModel } from "./platforms/radios.ts";

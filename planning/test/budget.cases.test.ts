@@ -1,0 +1,159 @@
+// The hand-computed cases of docs/budget.md (written before the code): the code must give the same numbers.
+import { describe, expect, it } from "vitest";
+import { DEFAULT_TRACKER, deviceBudget, loraTimeOnAir, type RadioChoice } from "../src/index.ts";
+
+/** the docs' cadence: one reading every 6 h, one reading a message (4 messages a day), 40 B */
+const budget = (choice: RadioChoice) =>
+  deviceBudget({ choice, bytesOnAir: 40, readingsPerMessage: 1, intervalSeconds: 21_600, device: DEFAULT_TRACKER });
+
+describe("docs/budget.md, hand-computed cases", () => {
+  it("case 1: LoRaWAN EU868 DR0", () => {
+    const b = budget({ platform: "lorawan-eu868-dr0" });
+    expect(b.messagesPerDay).toBe(4);
+    expect(b.airtimePerMessageS).toBeCloseTo(2.465792, 9);
+    expect(b.energyPerMessageJ.tx).toBeCloseTo(0.235976294, 8);
+    expect(b.energyPerMessageJ.rx).toBeCloseTo(0.018685624, 8);
+    expect(b.energyPerMessageJ.wait).toBeCloseTo(0.00000132, 10);
+    expect(b.energyPerMessageJ.total).toBeCloseTo(0.254663239, 8);
+    expect(b.airtimePerDayS).toBeCloseTo(9.863168, 8);
+    expect(b.energyPerReadingJ.sleep).toBeCloseTo(0.791856, 8);
+    expect(b.energyPerReadingJ.sensors).toBeCloseTo(0.2025, 10);
+    expect(b.energyPerReadingJ.total).toBeCloseTo(1.249019, 6);
+    expect(b.energyPerDayJ * 365.25).toBeCloseTo(1824.817, 3);
+    expect(b.batteryLifeYears).toBeCloseTo(12.47, 3);
+    expect(b.limits).toEqual([
+      expect.objectContaining({ id: "duty-cycle", allowedS: 864, ok: true }),
+      expect.objectContaining({ id: "fair-use", allowedS: 30, ok: true }),
+    ]);
+  });
+
+  it("case 2: LoRaWAN EU868 DR5", () => {
+    const b = budget({ platform: "lorawan", region: "EU868", dataRate: 5 });
+    expect(b.airtimePerMessageS).toBeCloseTo(0.102656, 9);
+    expect(b.energyPerMessageJ.tx).toBeCloseTo(0.009824179, 8);
+    expect(b.energyPerMessageJ.rx).toBeCloseTo(0.009634775, 8);
+    expect(b.energyPerMessageJ.total).toBeCloseTo(0.019460274, 8);
+    expect(b.airtimePerDayS).toBeCloseTo(0.410624, 8);
+    expect(b.energyPerReadingJ.total).toBeCloseTo(1.013816, 6);
+    expect(b.energyPerDayJ * 365.25).toBeCloseTo(1481.186, 3);
+    expect(b.batteryLifeYears).toBeCloseTo(14.827, 3);
+  });
+
+  it("case 3: Astrocast", () => {
+    const b = budget({ platform: "astrocast" });
+    expect([b.fragments, b.bursts]).toEqual([4, 1]);
+    expect(b.airtimePerMessageS).toBeCloseTo(1.6, 10);
+    expect(b.energyPerMessageJ.tx).toBeCloseTo(1.584, 10);
+    expect(b.energyPerMessageJ.rx).toBeCloseTo(0.165, 10);
+    expect(b.energyPerMessageJ.wait).toBeCloseTo(0.33, 10);
+    expect(b.energyPerMessageJ.total).toBeCloseTo(2.079, 10);
+    expect(b.energyPerReadingJ.sleep).toBeCloseTo(1.055592, 8);
+    expect(b.energyPerReadingJ.total).toBeCloseTo(3.337092, 8);
+    expect(b.energyPerDayJ * 365.25).toBeCloseTo(4875.491, 3);
+    expect(b.batteryLifeYears).toBeCloseTo(5.172, 3);
+    expect(b.limits).toEqual([]);
+  });
+
+  it("the formula's own steps for case 1: 63 symbols of 32.768 ms after a 12.25-symbol preamble", () => {
+    const t = loraTimeOnAir({
+      sf: 12,
+      bandwidthHz: 125_000,
+      codingRate: 1,
+      preamble: 8,
+      explicitHeader: true,
+      crc: true,
+      lowDataRateOptimize: true,
+      payloadBytes: 53,
+    });
+    expect(t).toBeCloseTo((12.25 + 63) * 0.032768, 12);
+  });
+});
+
+describe("budget behaviour beyond the cases", () => {
+  it("a batch of 10 readings sends a tenth of the messages and spreads each message over its readings", () => {
+    const one = budget({ platform: "astrocast" });
+    const ten = deviceBudget({
+      choice: { platform: "astrocast" },
+      bytesOnAir: 40,
+      readingsPerMessage: 10,
+      intervalSeconds: 2_160,
+      device: DEFAULT_TRACKER,
+    });
+    expect(ten.messagesPerDay).toBeCloseTo(4, 12);
+    expect(ten.readingsPerDay).toBeCloseTo(40, 12);
+    expect(ten.energyPerReadingJ.radio).toBeCloseTo(one.energyPerMessageJ.total / 10, 12);
+  });
+
+  it("a device that never sends still runs out: life is bounded by self-discharge", () => {
+    const idle = { ...DEFAULT_TRACKER, sleepMicroamps: 0, readingEnergyMj: { sensors: 0, gnss: 0, mcu: 0 } };
+    const b = deviceBudget({
+      choice: { platform: "iridium-sbd" },
+      bytesOnAir: 0,
+      readingsPerMessage: 1,
+      intervalSeconds: 1e12,
+      device: idle,
+      radioOverrides: { offUa: 0 },
+    });
+    // usable 0.8 over 1 % a year: 80 years, never Infinity
+    expect(b.batteryLifeYears).toBeCloseTo(DEFAULT_TRACKER.usableFraction / DEFAULT_TRACKER.selfDischargePerYear, 3);
+  });
+
+  it("US915 DR0 checks the 400 ms dwell time, and the largest DR0 payload stays inside it", () => {
+    const b = deviceBudget({
+      choice: { platform: "lorawan-us915-dr0" },
+      bytesOnAir: 11,
+      readingsPerMessage: 1,
+      intervalSeconds: 600,
+      device: DEFAULT_TRACKER,
+    });
+    const dwell = b.limits.find((l) => l.id === "dwell-time")!;
+    expect(dwell.allowedS).toBe(0.4);
+    expect(dwell.usedS).toBe(b.airtimePerMessageS);
+    expect(dwell.ok).toBe(true);
+    expect(b.limits.map((l) => l.id)).toEqual(["fair-use", "dwell-time"]);
+  });
+
+  it("a message every minute at EU868 DR0 breaks TTN's 30 s and the 1 % duty cycle", () => {
+    const b = deviceBudget({
+      choice: { platform: "lorawan-eu868-dr0" },
+      bytesOnAir: 40,
+      readingsPerMessage: 1,
+      intervalSeconds: 60,
+      device: DEFAULT_TRACKER,
+    });
+    expect(b.limits.map((l) => [l.id, l.ok])).toEqual([
+      ["duty-cycle", false],
+      ["fair-use", false],
+    ]);
+  });
+
+  it("the user's radio values replace the catalog's and are cited as theirs", () => {
+    const b = deviceBudget({
+      choice: { platform: "astrocast" },
+      bytesOnAir: 40,
+      readingsPerMessage: 1,
+      intervalSeconds: 21_600,
+      device: DEFAULT_TRACKER,
+      radioOverrides: { txMa: 600 },
+    });
+    expect(b.energyPerMessageJ.tx).toBeCloseTo(2 * 1.584, 10);
+    expect(b.radio.kind === "astrocast" && b.radio.txMa).toMatchObject({
+      value: 600,
+      source: "your input",
+      estimate: false,
+    });
+  });
+
+  it("Iridium: the session grows with the bytes at 2 400 bit/s", () => {
+    const at = (n: number) =>
+      deviceBudget({
+        choice: { platform: "iridium-sbd" },
+        bytesOnAir: n,
+        readingsPerMessage: 1,
+        intervalSeconds: 21_600,
+        device: DEFAULT_TRACKER,
+      });
+    expect(at(340).airtimePerMessageS - at(40).airtimePerMessageS).toBeCloseTo((300 * 8) / 2400, 12);
+    expect(at(40).energyPerMessageJ.tx).toBeCloseTo((8 + (40 * 8) / 2400) * 0.19 * 5, 12);
+  });
+});
