@@ -20,6 +20,15 @@ export type { Billing, Money, Platform, VolumeUnit } from "./platforms/catalog.t
 // cost: one scenario, the paper's Table 7, and the fleet scenario the Decide page edits
 export { PAPER_TABLE7_FLEET, PAPER_TABLE7_RULES, estimateCost, paperTable7 } from "./cost/cost.ts";
 export type { CostResult, CostScenario } from "./cost/cost.ts";
+// battery swaps over the years, from the device budget's battery life (issue #28)
+export {
+  DEFAULT_SWAP_PRICES,
+  DEFAULT_SWAP_SOURCES,
+  SwapCostError,
+  batterySwapCost,
+  batterySwapSaving,
+} from "./cost/batterySwaps.ts";
+export type { BatterySwapCost, BatterySwapInput, BatterySwapPrices } from "./cost/batterySwaps.ts";
 export {
   ScenarioError,
   billingFor,
@@ -73,6 +82,7 @@ export {
   checkDeviceModel,
   deviceBudget,
   messageOnAir,
+  radioChoiceFor,
   resolveRadio,
 } from "./budget/index.ts";
 export type {
@@ -80,6 +90,7 @@ export type {
   BudgetIssue,
   BudgetLimit,
   DeviceBudget,
+  DeviceField,
   DeviceModel,
   MessageOnAir,
   Phase,

@@ -1,6 +1,16 @@
 // The hand-computed cases of docs/budget.md (written before the code): the code must give the same numbers.
 import { describe, expect, it } from "vitest";
-import { DEFAULT_TRACKER, deviceBudget, loraTimeOnAir, type RadioChoice } from "../src/index.ts";
+import {
+  DEFAULT_TRACKER,
+  DEFAULT_TRACKER_SOURCES,
+  PLATFORMS,
+  checkDeviceModel,
+  deviceBudget,
+  loraTimeOnAir,
+  radioChoiceFor,
+  radioModelFor,
+  type RadioChoice,
+} from "../src/index.ts";
 
 /** the docs' cadence: one reading every 6 h, one reading a message (4 messages a day), 40 B */
 const budget = (choice: RadioChoice) =>
@@ -155,5 +165,48 @@ describe("budget behaviour beyond the cases", () => {
       });
     expect(at(340).airtimePerMessageS - at(40).airtimePerMessageS).toBeCloseTo((300 * 8) / 2400, 12);
     expect(at(40).energyPerMessageJ.tx).toBeCloseTo((8 + (40 * 8) / 2400) * 0.19 * 5, 12);
+  });
+});
+
+describe("what the Budget view and the report build on", () => {
+  it("a reading sent in 4 fragments: readingsPerMessage 0.25 sends 4 messages a reading", () => {
+    const b = deviceBudget({
+      choice: { platform: "astrocast" },
+      bytesOnAir: 160,
+      readingsPerMessage: 0.25,
+      intervalSeconds: 21_600,
+      device: DEFAULT_TRACKER,
+    });
+    expect(b.messagesPerDay).toBeCloseTo(16, 12);
+    expect(b.energyPerReadingJ.radio).toBeCloseTo(4 * b.energyPerMessageJ.total, 12);
+  });
+
+  it("radioChoiceFor: catalog ids with a radio model, undefined for the others", () => {
+    expect(radioChoiceFor("lorawan-eu868-dr3")).toEqual({ platform: "lorawan-eu868-dr3" });
+    expect(radioChoiceFor("astrocast")).toEqual({ platform: "astrocast" });
+    expect(radioChoiceFor("swarm")).toBeUndefined();
+    expect(radioChoiceFor("lorawan-us915-dr7")).toBeUndefined();
+    const withRadio = PLATFORMS.filter((p) => radioChoiceFor(p.id)).map((p) => p.id);
+    expect(withRadio).toEqual(
+      expect.arrayContaining(["astrocast", "iridium-sbd", "lorawan-eu868-dr0", "lorawan-us915-dr4"]),
+    );
+  });
+
+  it("the catalog's LoRaWAN limits equal the radio models' largest payloads", () => {
+    for (const p of PLATFORMS.filter((x) => x.id.startsWith("lorawan-"))) {
+      const r = radioModelFor(p.id)!;
+      expect(r.maxPayloadBytes.value, p.id).toBe(p.uplinkBytes);
+    }
+  });
+
+  it("every default of the tracker is cited under the path checkDeviceModel reports", () => {
+    const bad = Object.fromEntries(Object.keys(DEFAULT_TRACKER_SOURCES).map((path) => [path.split(".").pop()!, -1]));
+    const device = { ...bad, readingEnergyMj: bad };
+    expect(
+      checkDeviceModel(device)
+        .map((i) => i.path)
+        .sort(),
+    ).toEqual(Object.keys(DEFAULT_TRACKER_SOURCES).sort());
+    for (const c of Object.values(DEFAULT_TRACKER_SOURCES)) expect(c.source.length).toBeGreaterThan(0);
   });
 });

@@ -67,7 +67,7 @@ describe("deviceBudget rejects bad input", () => {
           ...base,
           device: { ...DEFAULT_TRACKER, batteryMah: 0 },
           intervalSeconds: 0,
-          readingsPerMessage: 0.5,
+          readingsPerMessage: 0,
         }),
       ).map((i) => i.path),
     ).toEqual(["device.batteryMah", "intervalSeconds", "readingsPerMessage"]);

@@ -13,6 +13,11 @@ export interface RadioChoice {
   dataRate?: number;
 }
 
+/** The choice for a catalog platform id, or undefined when that platform has no radio model (yet). */
+export function radioChoiceFor(platformId: string): RadioChoice | undefined {
+  return radioModelFor(platformId) ? { platform: platformId } : undefined;
+}
+
 /** A phase of a message: how long, at which current. */
 export interface Phase {
   seconds: number;

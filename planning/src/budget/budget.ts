@@ -14,7 +14,7 @@ export interface BudgetInput {
   choice: RadioChoice;
   /** payload bytes the platform carries per message (LoRaWAN: FRMPayload; the framing is added by the radio model) */
   bytesOnAir: number;
-  /** readings a message carries (a batch); 1 without one */
+  /** readings a message carries (a batch); 1 without one; below 1 when a reading takes several messages (fragments) */
   readingsPerMessage: number;
   /** seconds between two readings; a message goes every readingsPerMessage readings */
   intervalSeconds: number;
@@ -54,8 +54,9 @@ function checkCadence(i: BudgetInput): BudgetIssue[] {
   const issues: BudgetIssue[] = [];
   if (!Number.isFinite(i.intervalSeconds) || i.intervalSeconds <= 0)
     issues.push({ path: "intervalSeconds", message: "The reading interval must be above 0 seconds" });
-  if (!Number.isInteger(i.readingsPerMessage) || i.readingsPerMessage < 1)
-    issues.push({ path: "readingsPerMessage", message: "Readings per message must be a whole number, 1 or more" });
+  // below 1 when a record takes several messages (fragments): 0.25 = one reading in 4 messages
+  if (!Number.isFinite(i.readingsPerMessage) || i.readingsPerMessage <= 0)
+    issues.push({ path: "readingsPerMessage", message: "Readings per message must be above 0" });
   return issues;
 }
 

@@ -16,28 +16,29 @@ export interface DeviceModel {
   readingEnergyMj: { sensors: number; gnss: number; mcu: number };
 }
 
-const LS14500 = "Saft, LS 14500 datasheet (Li-SOCl2, AA)";
-
-/** Where each default comes from, field by field (the Budget view and the report cite these). */
-export const DEFAULT_TRACKER_SOURCES: Record<
+/** The fields of a device model by the paths checkDeviceModel reports ("readingEnergyMj.gnss"). */
+export type DeviceField =
   | "batteryMah"
   | "batteryVolts"
   | "usableFraction"
   | "selfDischargePerYear"
   | "sleepMicroamps"
-  | "sensors"
-  | "gnss"
-  | "mcu",
-  Cited
-> = {
+  | "readingEnergyMj.sensors"
+  | "readingEnergyMj.gnss"
+  | "readingEnergyMj.mcu";
+
+const LS14500 = "Saft, LS 14500 datasheet (Li-SOCl2, AA)";
+
+/** Where each default comes from, by the paths of checkDeviceModel (the Budget view and the report cite these). */
+export const DEFAULT_TRACKER_SOURCES: Record<DeviceField, Cited> = {
   batteryMah: cited(2600, "mAh", LS14500, "nominal capacity"),
   batteryVolts: cited(3.6, "V", LS14500, "nominal voltage"),
   usableFraction: estimate(0.8, "", "cut-off at 3.0 V, pulse loads"),
   selfDischargePerYear: cited(0.01, "/year", LS14500, "< 1 % after 1 year at +20 °C, taken at 1 %"),
   sleepMicroamps: estimate(10, "µA", "low-power MCU in stop mode with its clock, sensors off"),
-  sensors: estimate(0.5, "mJ", "a temperature / humidity / acceleration read"),
-  gnss: estimate(200, "mJ", "hot-start fix of about 5 s at about 12 mA, 3.3 V (u-blox M10 class)"),
-  mcu: estimate(2, "mJ", "wake, encode, talk to the radio"),
+  "readingEnergyMj.sensors": estimate(0.5, "mJ", "a temperature / humidity / acceleration read"),
+  "readingEnergyMj.gnss": estimate(200, "mJ", "hot-start fix of about 5 s at about 12 mA, 3.3 V (u-blox M10 class)"),
+  "readingEnergyMj.mcu": estimate(2, "mJ", "wake, encode, talk to the radio"),
 };
 
 const S = DEFAULT_TRACKER_SOURCES;
@@ -47,7 +48,11 @@ export const DEFAULT_TRACKER: DeviceModel = {
   usableFraction: S.usableFraction.value,
   selfDischargePerYear: S.selfDischargePerYear.value,
   sleepMicroamps: S.sleepMicroamps.value,
-  readingEnergyMj: { sensors: S.sensors.value, gnss: S.gnss.value, mcu: S.mcu.value },
+  readingEnergyMj: {
+    sensors: S["readingEnergyMj.sensors"].value,
+    gnss: S["readingEnergyMj.gnss"].value,
+    mcu: S["readingEnergyMj.mcu"].value,
+  },
 };
 
 type Rule = (v: number) => string | undefined;

@@ -19,6 +19,3 @@ export function radioModelFor(platform: string, region?: LoraRegion, dataRate?: 
   if (m) return lorawanRadio(m[1]!.toUpperCase() as LoraRegion, Number(m[2]));
   return undefined;
 }
-
-/** The catalog ids that have a radio model, for lists and tests. */
-export const PLATFORMS_WITH_RADIO = ["astrocast", "iridium-sbd", "lorawan"] as const;
