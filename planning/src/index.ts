@@ -47,6 +47,15 @@ export { convert, evaluateFleet } from "./report/fleet.ts";
 export type { FleetCell, FleetResult, SeriesPoint } from "./report/fleet.ts";
 export { buildReport, type MeasuredFormat, type ReportModel } from "./report/model.ts";
 export { reportCsv } from "./report/csv.ts";
+export {
+  budgetAt,
+  budgetRows,
+  lifeText,
+  reportBudget,
+  type BudgetRow,
+  type BudgetWhatIf,
+  type ReportBudget,
+} from "./report/budget.ts";
 export { formatMoney } from "./report/money.ts";
 export { executiveSummary, unpricedPlatforms, type ExecutiveSummary, type UnpricedPlatform } from "./report/summary.ts";
 
