@@ -105,7 +105,8 @@ export interface ReportBudget {
   sentence: string | null;
 }
 
-const years = (y: number) => (y >= 2 ? `${y.toFixed(1)} years` : lifeText(y));
+// the two lives of the sentence in one unit where it reads naturally: "4.7 years instead of 1.2 years"
+const years = (y: number) => (y >= 1 ? `${y.toFixed(1)} years` : lifeText(y));
 const grouped = (x: number) => x.toLocaleString("en-US", { maximumFractionDigits: 2 });
 
 /**
