@@ -8,6 +8,7 @@ import { slug } from "./slug.ts";
 import { downloadBlob } from "../../../download.ts";
 import type { SizesView } from "../../../state/analysis.ts";
 import { SizesChart, SizesLegend } from "../../../ui/sizes/SizesView.tsx";
+import { ReportBudgetSection } from "../budget/ReportBudgetSection.tsx";
 import {
   fleetLabel,
   intervalLabel,
@@ -324,6 +325,13 @@ export function ReportDocument({ model, sizes }: { model: ReportModel; sizes: Si
           </div>
         ))}
       </section>
+
+      {model.budget ? (
+        <section data-testid="report-battery">
+          <h2>Battery life</h2>
+          <ReportBudgetSection budget={model.budget} width={CHART_WIDTH} />
+        </section>
+      ) : null}
 
       {model.table7 ? (
         <section>
