@@ -24,12 +24,14 @@ describe("rankByBattery", () => {
     expect(ranked.map((s) => s.lifeYears)).toEqual([25, 25, 20, null]);
   });
 
-  it("gives no gains when the current layout's messages cannot be sent, and keeps the bytes order", () => {
-    const ranked = rankByBattery([suggestion("a", 50), suggestion("b", 30)], 48, lifeAt);
+  it("ranks by the life with the change when the current layout's messages cannot be sent (no gain to give)", () => {
+    // the layout is over the radio's 45 B now: a makes 50 B (still unsendable), b 30 B, c 20 B
+    const ranked = rankByBattery([suggestion("a", 50), suggestion("b", 30), suggestion("c", 20)], 48, lifeAt);
     expect(ranked.map((s) => [s.id, s.gainYears])).toEqual([
-      ["a", null],
+      ["c", null],
       ["b", null],
+      ["a", null],
     ]);
-    expect(ranked[1]!.lifeYears).toBeCloseTo(100 / 3, 12);
+    expect(ranked.map((s) => s.lifeYears)).toEqual([50, 100 / 3, null]);
   });
 });

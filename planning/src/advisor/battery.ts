@@ -13,9 +13,11 @@ export interface BatteryGain {
 }
 
 /**
- * Battery life of each suggestion's mean message, ranked most gained first. Equal gains keep the byte order
- * (lossless first, then bytes per bit), and a change whose life is unknown goes last. `lifeAt` turns a mean
- * message size in bytes into years (the caller's device, radio and cadence); `baseMean` is the layout's now.
+ * Battery life of each suggestion's mean message, longest first: the same order as most gained, and it still holds
+ * when the current layout's messages cannot be sent at all (a layout over the target, whose gain is unknown). Equal
+ * lives keep the byte order (lossless first, then bytes per bit), and a change whose life is unknown goes last.
+ * `lifeAt` turns a mean message size in bytes into years (the caller's device, radio and cadence); `baseMean` is the
+ * layout's now.
  */
 export function rankByBattery(
   suggestions: readonly Suggestion[],
@@ -29,10 +31,10 @@ export function rankByBattery(
     return { s: { ...s, lifeYears, gainYears }, order };
   });
   scored.sort((a, b) => {
-    const ga = a.s.gainYears;
-    const gb = b.s.gainYears;
-    if (ga === null || gb === null) return ga === gb ? a.order - b.order : ga === null ? 1 : -1;
-    return gb !== ga ? gb - ga : a.order - b.order;
+    const la = a.s.lifeYears;
+    const lb = b.s.lifeYears;
+    if (la === null || lb === null) return la === lb ? a.order - b.order : la === null ? 1 : -1;
+    return lb !== la ? lb - la : a.order - b.order;
   });
   return scored.map((x) => x.s);
 }
