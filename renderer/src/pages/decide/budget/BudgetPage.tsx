@@ -34,6 +34,9 @@ const cellsOf = keepLast(
     ).cells,
 );
 
+/** "TTN fair use" for "The Things Network fair use (airtime a day)": the matrix's cells are narrow. */
+const limitShort = (label: string) => label.replace(/\s*\(.*\)$/, "").replace("The Things Network", "TTN");
+
 /** The few words a cell of the matrix says: the battery life, or why there is none, and a broken limit. */
 function LifeCell({ r }: { r: BudgetRow | undefined }) {
   if (!r) return <td className="faint">—</td>;
@@ -50,12 +53,15 @@ function LifeCell({ r }: { r: BudgetRow | undefined }) {
       <span className="cost-main num">{lifeText(r.budget.batteryLifeYears)}</span>
       {r.messagesPerRecord > 1 ? (
         <div className="cost-sub" title="A record over the platform's limit is sent in fragments">
-          {r.messagesPerRecord.toLocaleString("en-US", { maximumFractionDigits: 2 })} messages a reading
+          {r.messagesPerRecord.toLocaleString("en-US", { maximumFractionDigits: 2 })} msgs a reading
         </div>
       ) : null}
       {broken.length ? (
-        <div className="attention-text" title={broken.map((l) => l.source).join("; ")}>
-          ✗ {broken.map((l) => l.label).join(", ")}
+        <div
+          className="attention-text cost-sub"
+          title={broken.map((l) => `${l.label}: ${secondsText(l.usedS)} of ${secondsText(l.allowedS)}`).join("; ")}
+        >
+          ✗ {broken.map((l) => limitShort(l.label)).join(", ")}
         </div>
       ) : null}
     </td>
@@ -226,7 +232,7 @@ export function BudgetPage() {
               <h3>
                 Airtime and energy{" "}
                 <select
-                  className="select"
+                  className="select budget-platform"
                   value={detailId ?? ""}
                   aria-label="Platform of the details"
                   data-testid="budget-platform"

@@ -14,6 +14,13 @@ export function platformShort(id: string, name: string): string {
   return name.replace(/\s*\(.*\)$/, "");
 }
 
+/** Axis ticks in years, or months / days when the lives are short (a reading a minute): "4 y", "6 mo", "12 d". */
+function yearsTick(v: number): string {
+  if (v === 0 || v >= 1) return `${v} y`;
+  if (v * 12 >= 1) return `${Number((v * 12).toFixed(1))} mo`;
+  return `${Number((v * 365.25).toFixed(1))} d`;
+}
+
 const formatsOf = (rows: readonly BudgetRow[]) => [...new Map(rows.map((r) => [r.format, r.formatLabel])).keys()];
 
 /** Battery life in years: one group per platform, one bar per format (a message over the limit has no bar). */
@@ -48,7 +55,7 @@ export function BatteryLifeChart({
           axisLine={{ stroke: "var(--border-strong)" }}
           interval={0}
         />
-        <YAxis tick={AXIS} tickLine={false} axisLine={false} width={44} tickFormatter={(v: number) => `${v} y`} />
+        <YAxis tick={AXIS} tickLine={false} axisLine={false} width={44} tickFormatter={yearsTick} />
         <Tooltip
           cursor={{ fill: "var(--surface-2)" }}
           formatter={(v) => lifeText(Number(v))}
