@@ -1,7 +1,8 @@
 #!/usr/bin/env tsx
 // The satpayload CLI: the codec core for scripts and CI (sizes, encode/decode, cost, catalogs).
 import { DecodeError, EncodeError, LayoutError, RecordError } from "#codecs";
-import { PlatformError } from "#planning";
+import { BudgetError, PlatformError } from "#planning";
+import { budgetCommand, budgetHelp } from "./commands/budget.ts";
 import { formatsCommand, platformsCommand, presetsCommand } from "./commands/catalog.ts";
 import { channelCommand, channelHelp } from "./commands/channel.ts";
 import { decodeCommand, decodeHelp, encodeCommand, encodeHelp } from "./commands/codec.ts";
@@ -34,6 +35,8 @@ const COMMANDS: Record<string, { run: (argv: string[]) => Promise<void>; help: s
   loadtest: { run: loadtestCommand, help: loadtestHelp },
   stack: { run: stackCommand, help: stackHelp },
   channel: { run: channelCommand, help: channelHelp },
+  // later issues add commands at the end (bin/satpayload.test.ts reads the order)
+  budget: { run: budgetCommand, help: budgetHelp },
 };
 
 const USAGE = `usage: satpayload <command> [flags]   (satpayload help <command> for details)
@@ -56,7 +59,8 @@ function exitCodeFor(e: unknown): number {
     e instanceof RecordError ||
     e instanceof DecodeError ||
     e instanceof EncodeError ||
-    e instanceof PlatformError
+    e instanceof PlatformError ||
+    e instanceof BudgetError
   ) {
     const kind =
       e instanceof LayoutError

@@ -92,6 +92,7 @@ export {
   deviceBudget,
   messageOnAir,
   radioChoiceFor,
+  recordBudget,
   resolveRadio,
 } from "./budget/index.ts";
 export type {
@@ -104,9 +105,16 @@ export type {
   MessageOnAir,
   Phase,
   RadioChoice,
+  RecordBudget,
+  RecordBudgetInput,
 } from "./budget/index.ts";
 export type { Cited } from "./platforms/cited.ts";
-export { loraTimeOnAir, loraSymbolSeconds, loraNeedsLowDataRateOptimize } from "./platforms/loraTimeOnAir.ts";
+export {
+  loraNeedsLowDataRateOptimize,
+  loraPayloadSymbols,
+  loraSymbolSeconds,
+  loraTimeOnAir,
+} from "./platforms/loraTimeOnAir.ts";
 export type { LoraFrame } from "./platforms/loraTimeOnAir.ts";
 export {
   LORA_REGIONS,
@@ -122,3 +130,12 @@ export {
   type IridiumRadio,
 } from "./platforms/radioSatellite.ts";
 export { radioModelFor, type RadioModel } from "./platforms/radios.ts";
+export {
+  CELLULAR_NTN_RADIO,
+  CELLULAR_TN_RADIO,
+  KINEIS_RADIO,
+  KINEIS_STANDARD_RADIO,
+  ORBCOMM_RADIO,
+  SIGFOX_RADIO,
+  type FramedRadio,
+} from "./platforms/radioFramed.ts";

@@ -2,6 +2,7 @@
 import { BudgetError, type BudgetIssue } from "./errors.ts";
 import type { Cited } from "../platforms/cited.ts";
 import { loraSymbolSeconds, loraTimeOnAir } from "../platforms/loraTimeOnAir.ts";
+import type { FramedRadio } from "../platforms/radioFramed.ts";
 import type { LoraRegion, LorawanRadio } from "../platforms/radioLorawan.ts";
 import { radioModelFor, type RadioModel } from "../platforms/radios.ts";
 import type { AstrocastRadio, IridiumRadio } from "../platforms/radioSatellite.ts";
@@ -61,12 +62,25 @@ const LABELS: Record<string, string> = {
   idleMa: "Idle current",
   offUa: "Off current",
   sessionFixedS: "Session time",
+  overheadBytes: "Frame overhead",
+  repetitions: "Repetitions",
+  gapS: "Gap between repetitions",
+  rxS: "Receive time",
+  maxMessagesPerDay: "Messages a day",
   bitRate: "Bit rate",
   waitS: "Wait before the session",
 };
 
 /** Constants that must be above zero, not just not negative (a divisor or a size). */
-const POSITIVE = new Set(["supplyVolts", "fragmentBytes", "fragmentsPerBurst", "bitRate", "maxPayloadBytes"]);
+const POSITIVE = new Set([
+  "supplyVolts",
+  "fragmentBytes",
+  "fragmentsPerBurst",
+  "bitRate",
+  "maxPayloadBytes",
+  "repetitions",
+  "maxMessagesPerDay",
+]);
 
 function isCited(v: unknown): v is Cited {
   return typeof v === "object" && v !== null && "value" in v && "source" in v;
@@ -177,6 +191,29 @@ function iridiumMessage(r: IridiumRadio, bytes: number): MessageOnAir {
   };
 }
 
+const FAMILY: Record<FramedRadio["family"], string> = {
+  sigfox: "a Sigfox message",
+  kineis: "a Kinéis message",
+  orbcomm: "an ORBCOMM message",
+  cellular: "the budget's IP datagram",
+};
+
+function framedMessage(r: FramedRadio, bytes: number): MessageOnAir {
+  checkPayload(bytes, r.maxPayloadBytes.value, FAMILY[r.family]);
+  const frames = r.repetitions.value;
+  const seconds = (frames * (bytes + r.overheadBytes.value) * 8) / r.bitRate.value;
+  return {
+    seconds,
+    ...(frames > 1 && { frames }),
+    phases: {
+      tx: { seconds, milliamps: r.txMa.value },
+      rx: { seconds: r.rxS.value, milliamps: r.rxMa.value },
+      wait: { seconds: r.waitS.value + (frames - 1) * r.gapS.value, milliamps: r.waitMa.value },
+    },
+    volts: r.supplyVolts.value,
+  };
+}
+
 /** One message of `bytes` payload bytes on a resolved radio. */
 export function messageOnAir(radio: RadioModel, bytes: number): MessageOnAir {
   switch (radio.kind) {
@@ -186,6 +223,8 @@ export function messageOnAir(radio: RadioModel, bytes: number): MessageOnAir {
       return astrocastMessage(radio, bytes);
     case "iridium-sbd":
       return iridiumMessage(radio, bytes);
+    case "framed":
+      return framedMessage(radio, bytes);
   }
 }
 

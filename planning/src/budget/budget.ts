@@ -24,12 +24,15 @@ export interface BudgetInput {
 }
 
 export interface BudgetLimit {
-  id: "duty-cycle" | "fair-use" | "dwell-time";
+  id: "duty-cycle" | "fair-use" | "dwell-time" | "messages-a-day";
   label: string;
   allowedS: number;
   usedS: number;
   ok: boolean;
   source: string;
+  /** "messages-a-day" only: the limit in messages (allowedS/usedS say the same in airtime) */
+  allowedMessages?: number;
+  usedMessages?: number;
 }
 
 export interface DeviceBudget {
@@ -61,10 +64,35 @@ function checkCadence(i: BudgetInput): BudgetIssue[] {
 }
 
 function limitsOf(radio: RadioModel, perMessageS: number, perDayS: number): BudgetLimit[] {
-  if (radio.kind !== "lorawan") return [];
   const limits: BudgetLimit[] = [];
   const add = (id: BudgetLimit["id"], label: string, allowedS: number, usedS: number, source: string) =>
     limits.push({ id, label, allowedS, usedS, ok: usedS <= allowedS, source });
+  if (radio.kind === "framed") {
+    if (radio.dutyCycle)
+      add(
+        "duty-cycle",
+        `Duty cycle ${radio.dutyCycle.value * 100} % (airtime a day)`,
+        radio.dutyCycle.value * SECONDS_PER_DAY,
+        perDayS,
+        radio.dutyCycle.source,
+      );
+    const max = radio.maxMessagesPerDay;
+    if (max && perMessageS > 0) {
+      const used = perDayS / perMessageS;
+      limits.push({
+        id: "messages-a-day",
+        label: `${max.value} messages a day`,
+        allowedS: max.value * perMessageS,
+        usedS: perDayS,
+        ok: used <= max.value + 1e-9,
+        source: max.source,
+        allowedMessages: max.value,
+        usedMessages: used,
+      });
+    }
+    return limits;
+  }
+  if (radio.kind !== "lorawan") return limits;
   if (radio.dutyCycle)
     add(
       "duty-cycle",
