@@ -134,7 +134,7 @@ describe("the verdict's airtime (issue #28): a LoRaWAN message that fits its byt
   });
 
   it("has nothing to say without a radio model, or for a message the data rate cannot carry", () => {
-    expect(airtimeVerdict("kineis", 20)).toBeUndefined();
+    expect(airtimeVerdict("swarm", 20)).toBeUndefined();
     expect(airtimeVerdict("lorawan-eu868-dr0", 52)).toBeUndefined();
     // Astrocast has no airtime limit: the time on air only
     expect(airtimeText(airtimeVerdict("astrocast", 40)!)).toBe("1.60 s on air");

@@ -71,7 +71,11 @@ function LifeCell({ r }: { r: BudgetRow | undefined }) {
 function LimitText({ l }: { l: DeviceBudget["limits"][number] }) {
   return (
     <div className={l.ok ? "fits-text" : "attention-text"} title={l.source}>
-      {l.ok ? "✓" : "✗"} {secondsText(l.usedS)} of {secondsText(l.allowedS)} {l.label}
+      {l.ok ? "✓" : "✗"}{" "}
+      {l.allowedMessages !== undefined
+        ? `${(l.usedMessages ?? 0).toLocaleString("en-US", { maximumFractionDigits: 1 })} of ${l.allowedMessages} messages`
+        : `${secondsText(l.usedS)} of ${secondsText(l.allowedS)}`}{" "}
+      {l.label}
     </div>
   );
 }

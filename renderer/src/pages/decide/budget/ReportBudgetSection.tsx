@@ -1,10 +1,9 @@
 // The report's battery-life section: per format on the recommended platform, for the Budget view's device and
-// cadence, with the battery-life chart at the report's fixed width.
+// cadence. Its chart (BatteryLifeChart at the report's width) is placed by the report, in a figure of its own.
 import type { ReportBudget } from "#planning";
 import { energyText, intervalText, lifeText, secondsText } from "./budgetModel.ts";
-import { BatteryLifeChart } from "./charts.tsx";
 
-export function ReportBudgetSection({ budget: b, width }: { budget: ReportBudget; width: number }) {
+export function ReportBudgetSection({ budget: b }: { budget: ReportBudget }) {
   const d = b.whatIf.device;
   return (
     <>
@@ -60,7 +59,6 @@ export function ReportBudgetSection({ budget: b, width }: { budget: ReportBudget
           ))}
         </tbody>
       </table>
-      <BatteryLifeChart rows={b.rows} width={width} height={200} />
     </>
   );
 }
