@@ -110,6 +110,17 @@ describe("budget (browser mode)", SCENARIO, () => {
     expect(errors).toEqual([]);
   });
 
+  it("has an empty state when the layout has no fields", async () => {
+    const { page, errors } = await s.open({ width: 1440, height: 900 });
+    await page.click(tid("new-empty"));
+    await page.waitForSelector(tid("designer"));
+    await page.click(tid("nav-budget"));
+    expect(await page.locator(tid("budget-empty")).textContent()).toMatch(/^No layout to budget/);
+    // the device form is there all the same: it does not depend on the layout
+    await page.waitForSelector(tid("budget-batteryMah"));
+    expect(errors).toEqual([]);
+  });
+
   it("fits 1024 × 768", async () => {
     const { page, errors } = await s.open({ width: 1024, height: 768 });
     await openPreset(page, "paper");
