@@ -7,10 +7,16 @@ import { AXIS, formatColor, Frame } from "../cost/charts.tsx";
 
 const TOOLTIP_STYLE = { background: "var(--surface)", border: "1px solid var(--border)", fontSize: 12 };
 
-/** The platform as an axis label: "DR3" for a LoRaWAN data rate (the region is in the heading), else its first word. */
+/**
+ * The platform as a column or axis label (the full name is the column's hover text): "DR3" for a LoRaWAN data rate
+ * (the region is in the heading), "NB-IoT" and "NB-IoT NTN" for the cellular ones, else the name without its
+ * bracket ("Astrocast").
+ */
 export function platformShort(id: string, name: string): string {
   const dr = /^lorawan-[a-z0-9]+-(dr\d+)$/.exec(id);
   if (dr) return dr[1]!.toUpperCase();
+  if (id === "nbiot-tn") return "NB-IoT";
+  if (id === "nbiot-ntn") return "NB-IoT NTN";
   return name.replace(/\s*\(.*\)$/, "");
 }
 
