@@ -52,8 +52,11 @@ function LifeCell({ r }: { r: BudgetRow | undefined }) {
     <td data-testid={id} data-value={r.budget.batteryLifeYears}>
       <span className="cost-main num">{lifeText(r.budget.batteryLifeYears)}</span>
       {r.messagesPerRecord > 1 ? (
-        <div className="cost-sub" title="A record over the platform's limit is sent in fragments">
-          {r.messagesPerRecord.toLocaleString("en-US", { maximumFractionDigits: 2 })} msgs a reading
+        <div
+          className="cost-sub"
+          title={`A record over the platform's limit is sent in fragments: ${r.messagesPerRecord.toLocaleString("en-US", { maximumFractionDigits: 2 })} messages a reading`}
+        >
+          × {r.messagesPerRecord.toLocaleString("en-US", { maximumFractionDigits: 2 })} msgs
         </div>
       ) : null}
       {broken.length ? (
