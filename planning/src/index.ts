@@ -45,8 +45,17 @@ export type { CostDoc, Currency, FleetScenario } from "./report/scenario.ts";
 // the fleet grid and the report built on it
 export { convert, evaluateFleet } from "./report/fleet.ts";
 export type { FleetCell, FleetResult, SeriesPoint } from "./report/fleet.ts";
-export { buildReport, type MeasuredFormat, type ReportModel } from "./report/model.ts";
+export { buildReport, type MeasuredFormat, type ReportInput, type ReportModel } from "./report/model.ts";
 export { reportCsv } from "./report/csv.ts";
+export {
+  budgetAt,
+  budgetRows,
+  lifeText,
+  reportBudget,
+  type BudgetRow,
+  type BudgetWhatIf,
+  type ReportBudget,
+} from "./report/budget.ts";
 export { formatMoney } from "./report/money.ts";
 export { executiveSummary, unpricedPlatforms, type ExecutiveSummary, type UnpricedPlatform } from "./report/summary.ts";
 

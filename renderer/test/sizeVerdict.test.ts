@@ -3,6 +3,8 @@ import { labelRows } from "../src/ui/sizes/axis.ts";
 import { limitMarks } from "../src/ui/sizes/limitLabels.ts";
 import type { Limit } from "../src/ui/sizes/PlatformPicker.tsx";
 import {
+  airtimeText,
+  airtimeVerdict,
   fitLabel,
   fitOf,
   reach,
@@ -103,5 +105,38 @@ describe("format names under the bars", () => {
   it("stagger on two rows when a name is wider than its column ('StructStruct+Zlib')", () => {
     expect(labelRows(names, 90)).toBe(1);
     expect(labelRows(names, 50)).toBe(2);
+  });
+});
+
+describe("the verdict's airtime (issue #28): a LoRaWAN message that fits its bytes can still break its airtime limits", () => {
+  it("says a DR0 message's time on air and how many a day The Things Network's 30 s allow", () => {
+    // 40 B at EU868 DR0 (SF12): 2.466 s on air (docs/budget.md, case 1); 30 s / 2.466 s → 12 a day
+    const v = airtimeVerdict("lorawan-eu868-dr0", 40)!;
+    expect(v.seconds).toBeCloseTo(2.465792, 6);
+    expect(v.perDay).toBe(12);
+    expect(v.perDayLimit).toMatch(/fair use/);
+    expect(airtimeText(v)).toBe("2.47 s on air · at most 12 a day (The Things Network fair use)");
+  });
+
+  it("at DR5 the fair use still binds before the 1 % duty cycle", () => {
+    // 40 B at SF7: 102.656 ms; 30 s / 0.102656 s → 292 a day (the duty cycle would allow 8 416)
+    const v = airtimeVerdict("lorawan-eu868-dr5", 40)!;
+    expect(v.perDay).toBe(292);
+    expect(airtimeText(v)).toBe("103 ms on air · at most 292 a day (The Things Network fair use)");
+  });
+
+  it("keeps a US915 DR0 message under the 400 ms dwell time, and counts the fair use", () => {
+    // SF10/125 kHz, 11 B + 13 B of framing: 12.25 × 8.192 ms of preamble + 33 symbols = 370.688 ms
+    const v = airtimeVerdict("lorawan-us915-dr0", 11)!;
+    expect(v.seconds).toBeCloseTo(0.370688, 6);
+    expect(v.over).toBeNull();
+    expect(airtimeText(v)).toBe("371 ms on air · at most 80 a day (The Things Network fair use)");
+  });
+
+  it("has nothing to say without a radio model, or for a message the data rate cannot carry", () => {
+    expect(airtimeVerdict("swarm", 20)).toBeUndefined();
+    expect(airtimeVerdict("lorawan-eu868-dr0", 52)).toBeUndefined();
+    // Astrocast has no airtime limit: the time on air only
+    expect(airtimeText(airtimeVerdict("astrocast", 40)!)).toBe("1.60 s on air");
   });
 });

@@ -73,6 +73,42 @@ export function reportCsv(m: ReportModel): string {
         "",
       );
   }
+  if (m.budget) {
+    const b = m.budget;
+    add("budget", "", b.platformId, "reading_interval", "", b.whatIf.intervalSeconds, "s");
+    add("budget", "", b.platformId, "readings_per_message", "", b.whatIf.readingsPerMessage, "");
+    add("budget", "", b.platformId, "battery_capacity", "", b.whatIf.device.batteryMah, "mAh");
+    if (b.saving)
+      add(
+        "budget",
+        b.saving.format,
+        b.platformId,
+        "battery_swaps_saved_vs_json",
+        "",
+        b.saving.saved,
+        b.saving.currency,
+      );
+    for (const r of b.rows) {
+      add("budget", r.format, r.platformId, "bytes_on_air_per_message", "", r.bytesOnAir, "B");
+      add("budget", r.format, r.platformId, "messages_per_record", "", r.messagesPerRecord, "");
+      if (!r.budget) {
+        add("budget", r.format, r.platformId, "no_budget", "", r.error, "");
+        continue;
+      }
+      const d = r.budget;
+      add("budget", r.format, r.platformId, "battery_life", "", d.batteryLifeYears, "years");
+      add("budget", r.format, r.platformId, "airtime_per_message", "", d.airtimePerMessageS, "s");
+      add("budget", r.format, r.platformId, "airtime_per_day", "", d.airtimePerDayS, "s");
+      add("budget", r.format, r.platformId, "energy_per_message", "", d.energyPerMessageJ.total, "J");
+      for (const k of ["radio", "sensors", "sleep", "total"] as const)
+        add("budget", r.format, r.platformId, `energy_per_reading_${k}`, "", d.energyPerReadingJ[k], "J");
+      for (const l of d.limits) {
+        add("budget", r.format, r.platformId, `limit_${l.id}_used`, "", l.usedS, "s");
+        add("budget", r.format, r.platformId, `limit_${l.id}_allowed`, "", l.allowedS, "s");
+        add("budget", r.format, r.platformId, `limit_${l.id}_ok`, "", l.ok, "");
+      }
+    }
+  }
   for (const [series, data, unit] of [
     ["cost_by_fleet_size", m.fleet.byFleet, "devices"],
     ["cost_by_interval", m.fleet.byInterval, "minutes"],

@@ -1,6 +1,7 @@
 // The stakeholder report as data: every number and sentence the report page prints and the CSV lists.
 import type { Field, FieldType, FormatId, Layout } from "#codecs";
 import type { SizeStats } from "#codecs/analysis";
+import { reportBudget, type BudgetWhatIf, type ReportBudget } from "./budget.ts";
 import { evaluateFleet, type FleetResult, type FormatSizesInput } from "./fleet.ts";
 import { billingFor, type FleetScenario } from "./scenario.ts";
 import { executiveSummary, unpricedPlatforms, type ExecutiveSummary, type UnpricedPlatform } from "./summary.ts";
@@ -29,6 +30,11 @@ export interface ReportInput {
   fitPlatforms?: readonly string[];
   /** ISO time, passed in so the same inputs give the same report */
   generatedAt: string;
+  /**
+   * the device and cadence of the battery-life section (the Budget view's) and the years battery swaps are counted
+   * over; none: the report has no such section
+   */
+  budget?: BudgetWhatIf & { years: number };
 }
 
 export interface FitCell {
@@ -83,6 +89,8 @@ export interface ReportModel {
       oldestWaitMinutes: number | null;
     }[];
   } | null;
+  /** battery life per format on the recommended platform; null without a device or a platform with a radio */
+  budget: ReportBudget | null;
   table7: { rows: PaperTable7Row[]; rules: string } | null;
   fragmentation: { format: FormatId; formatLabel: string; plan: FragmentationPlan }[];
   reassemblyRule: string;
@@ -239,12 +247,33 @@ export function buildReport(input: ReportInput): ReportModel {
     unlimited: known.filter((p) => p.uplinkBytes === undefined).map((p) => p.name),
   };
   const unpriced = unpricedPlatforms(fleet);
+  const b = input.budget;
+  const budgetFor = (pick: { format: FormatId; platformId: string } | null) =>
+    b
+      ? reportBudget(
+          fleet.cells,
+          scenario,
+          pick,
+          { intervalSeconds: b.intervalSeconds, readingsPerMessage: b.readingsPerMessage, device: b.device },
+          b.years,
+        )
+      : null;
+  // the board reads the battery sentence with the recommendation it qualifies
+  const summary = executiveSummary({
+    fleet,
+    sizes,
+    fit,
+    unpriced,
+    samples: input.samples.count,
+    battery: (pick) => budgetFor(pick)?.sentence ?? null,
+  });
+  const budget = budgetFor(summary.recommendation);
 
   return {
     title: input.projectName.trim() || layout.name,
     subtitle: "Payload size and fleet cost",
     generatedAt: input.generatedAt,
-    summary: executiveSummary({ fleet, sizes, fit, unpriced, samples: input.samples.count }),
+    summary,
     layout: {
       name: layout.name,
       version: input.layoutVersion ?? null,
@@ -257,6 +286,7 @@ export function buildReport(input: ReportInput): ReportModel {
     fit,
     fleet,
     batch,
+    budget,
     table7: scenario.paperTable7 ? { rows: paperTable7(), rules: PAPER_TABLE7_RULES } : null,
     fragmentation: fleet.cells
       .filter((c) => c.fragmentation.mode === "fragmented" || c.fragmentation.mode === "too-large")

@@ -35,6 +35,8 @@ export interface SummaryInput {
   };
   unpriced: readonly UnpricedPlatform[];
   samples: number;
+  /** the battery sentence for the pick (the report's budget section), said before the caveats */
+  battery?: (pick: { format: FormatId; platformId: string }) => string | null;
 }
 
 export interface SummaryPick {
@@ -201,6 +203,8 @@ export function executiveSummary(input: SummaryInput): ExecutiveSummary {
           : `, ${formatMoney(-diff, cur)} more than ${other}, which does not fit in one message`;
   }
   sentences.push(`${cost}.`);
+  const battery = input.battery?.(b);
+  if (battery) sentences.push(battery);
   const text = [...sentences, ...(caveats.length ? [`Caveats: ${caveats.join(" ")}`] : [])].join(" ");
   return { text, recommendation: { ...b, runnerUp: r }, caveats };
 }

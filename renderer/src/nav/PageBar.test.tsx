@@ -38,6 +38,7 @@ describe("PageBar", () => {
     expect(screen.getAllByRole("button").map((b) => b.textContent)).toEqual([
       "Designer",
       "Fleet cost",
+      "Budget",
       "Fit advisor",
       "Report",
       "Export code & schemas",

@@ -12,14 +12,14 @@ describe("routes in the URL", () => {
   it("names every page and tab of today's app in the Route union", () => {
     expectTypeOf<Route>().toEqualTypeOf<
       | { page: "designer" }
-      | { page: "decide"; tab: "cost" | "advisor" | "report" }
+      | { page: "decide"; tab: "cost" | "budget" | "advisor" | "report" }
       | { page: "export"; tab: "files" | "evolution" }
       | { page: "bench" }
       | { page: "loadtest" }
       | { page: "stack" }
       | { page: "channel" }
     >();
-    expect(ALL).toHaveLength(10);
+    expect(ALL).toHaveLength(11);
   });
 
   it("reads back every route it writes, keeping the project and other parameters", () => {

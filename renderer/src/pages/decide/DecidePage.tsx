@@ -1,6 +1,8 @@
-// The decide pages' frame: a header with the way back to the designer, then the fleet cost, fit advisor or report.
+// The decide pages' frame: a header with the way back to the designer, then the fleet cost, budget, fit advisor or
+// report.
 import { useEffect } from "react";
 import { AdvisorPage } from "./advisor/AdvisorPage.tsx";
+import { BudgetPage } from "./budget/BudgetPage.tsx";
 import { CostPage, ScenarioBar } from "./cost/CostPage.tsx";
 import { ensureCosts } from "./decideStore.ts";
 import { ReportPage } from "./report/ReportPage.tsx";
@@ -29,7 +31,7 @@ export function DecidePage() {
         <h1 className="decide-title">
           {title} <span className="muted">· {projectName}</span>
         </h1>
-        {page === "cost" || page === "report" ? <ScenarioBar /> : null}
+        {page === "cost" || page === "budget" || page === "report" ? <ScenarioBar /> : null}
         <div className="spacer" />
         <ThemeToggle />
       </header>
@@ -39,6 +41,8 @@ export function DecidePage() {
             {(tab) =>
               tab === "cost" ? (
                 <CostPage />
+              ) : tab === "budget" ? (
+                <BudgetPage />
               ) : tab === "advisor" ? (
                 <AdvisorPage />
               ) : tab === "report" ? (

@@ -3,7 +3,7 @@ import { memo, useMemo } from "react";
 import { shareOver } from "#codecs";
 import { chosenLimits, type Limit } from "./PlatformPicker.tsx";
 import { legendSwatches, reachLegendText, SizeBars, type SizeDatum } from "./SizeBars.tsx";
-import { shareOverText } from "./verdict.ts";
+import { airtimeText, airtimeVerdict, shareOverText } from "./verdict.ts";
 import type { SizesView as Sizes } from "../../state/analysis.ts";
 import { useSettings } from "../../state/settings.ts";
 import type { FormatResult } from "../../worker/protocol.ts";
@@ -172,6 +172,21 @@ export function SizeErrors({ sizes }: { sizes: Sizes }) {
   );
 }
 
+/** Under a "fits": the largest message's airtime and the messages a day the radio's airtime limits allow. */
+function AirtimeLine({ platformId, bytes, testId }: { platformId: string; bytes: number; testId: string }) {
+  const v = airtimeVerdict(platformId, bytes);
+  if (!v) return null;
+  return (
+    <div
+      className={`airtime-text${v.over ? " attention-text" : " faint"}`}
+      data-testid={testId}
+      data-seconds={v.seconds}
+    >
+      {airtimeText(v)}
+    </div>
+  );
+}
+
 export function Verdicts({ sizes }: { sizes: Sizes }) {
   const ids = useSettings((s) => s.platforms);
   const { limits, unlimited } = chosenLimits(ids);
@@ -214,7 +229,14 @@ export function Verdicts({ sizes }: { sizes: Sizes }) {
                         data-fits-p95={p95Fits}
                       >
                         {maxFits ? (
-                          <span className="verdict fits">✓ fits</span>
+                          <>
+                            <span className="verdict fits">✓ fits</span>
+                            <AirtimeLine
+                              platformId={l.id}
+                              bytes={r.stats.max}
+                              testId={`airtime-${r.info.id}-${l.id}`}
+                            />
+                          </>
                         ) : (
                           <span className="verdict over" data-testid={`share-over-${r.info.id}-${l.id}`}>
                             ✗ {shareOverText(share, l.bytes)}

@@ -1,6 +1,7 @@
 // A format's verdict against each chosen limit, as the size chart, its legend and the tables word it.
 // With several limits a single "over the strictest" colour hid what matters when choosing a platform: a
 // Struct message over Sigfox's 12 B still fits Kinéis' 30 B. So a bar is judged against every limit.
+import { BudgetError, DEFAULT_TRACKER, deviceBudget, radioChoiceFor } from "#planning";
 import type { Limit } from "./PlatformPicker.tsx";
 import { percent } from "../format.ts";
 
@@ -66,3 +67,57 @@ export function shareOverShort(share: number): string {
 }
 
 const sharePercent = (share: number): string => percent(share, share < 0.01 ? 2 : share < 0.1 ? 1 : 0);
+
+/** A message's airtime on a platform's radio and how many a day its airtime limits allow. */
+export interface AirtimeVerdict {
+  seconds: number;
+  /** messages a day the strictest daily airtime limit allows (duty cycle, fair use); null: the radio has none */
+  perDay: number | null;
+  /** that limit's name ("The Things Network fair use (airtime a day)") */
+  perDayLimit: string | null;
+  /** a per-message limit (US915's 400 ms dwell time) the message breaks, if any */
+  over: string | null;
+}
+
+/**
+ * The airtime of one message of `bytes` on a platform with a radio model (undefined without one, or when the
+ * message cannot be sent). Worked out by planning's device budget at one message a day, so every daily limit's
+ * allowance over that day's use is how many messages a day it allows; the device does not enter airtime.
+ */
+export function airtimeVerdict(platformId: string, bytes: number): AirtimeVerdict | undefined {
+  const choice = radioChoiceFor(platformId);
+  if (!choice) return undefined;
+  try {
+    const b = deviceBudget({
+      choice,
+      bytesOnAir: bytes,
+      readingsPerMessage: 1,
+      intervalSeconds: 86_400,
+      device: DEFAULT_TRACKER,
+    });
+    const daily = b.limits
+      .filter((l) => l.id !== "dwell-time" && l.usedS > 0)
+      .map((l) => ({ label: l.label, perDay: Math.floor(l.allowedS / l.usedS) }))
+      .sort((a, c) => a.perDay - c.perDay)[0];
+    const over = b.limits.find((l) => l.id === "dwell-time" && !l.ok);
+    return {
+      seconds: b.airtimePerMessageS,
+      perDay: daily?.perDay ?? null,
+      perDayLimit: daily?.label ?? null,
+      over: over ? over.label : null,
+    };
+  } catch (e) {
+    if (e instanceof BudgetError) return undefined;
+    throw e;
+  }
+}
+
+/** "1.48 s on air · at most 20 a day (The Things Network fair use)", said under a verdict. */
+export function airtimeText(v: AirtimeVerdict): string {
+  const s = v.seconds >= 1 ? `${v.seconds.toFixed(2)} s` : `${Math.round(v.seconds * 1000)} ms`;
+  const limit = v.perDayLimit ? v.perDayLimit.replace(/\s*\(.*\)$/, "") : "";
+  const parts = [`${s} on air`];
+  if (v.over) parts.push(`over the ${v.over.replace(/\s*\(.*\)$/, "").toLowerCase()}`);
+  if (v.perDay !== null) parts.push(`at most ${v.perDay.toLocaleString("en-US")} a day (${limit})`);
+  return parts.join(" · ");
+}

@@ -5,14 +5,16 @@
 // are the real advisor's (adviseFit) for the request it got.
 import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { kineisTrackerPreset, parseLayout } from "#codecs";
-import { adviseFit, adviseStaged } from "#planning/advisor";
+import { kineisTrackerPreset, parseLayout, presetById } from "#codecs";
+import { DEFAULT_TRACKER } from "#planning";
+import { adviseFit, adviseStaged, rankByBattery } from "#planning/advisor";
 import { AdvisorPage } from "./AdvisorPage.tsx";
 import { setAdvisorWorker, stopAdvisor, useAdvisor } from "./advisorStore.ts";
 import type { AdviseAnswer, AdviseRequest } from "./protocol.ts";
 import { projectFormat } from "../../../session/projectDefaults.ts";
 import { useDesigner } from "../../../state/layoutStore.ts";
 import { useSettings } from "../../../state/settings.ts";
+import { lifeAtFor } from "../budget/budgetModel.ts";
 
 /** A worker that holds each request until the test answers it. */
 class HeldWorker {
@@ -335,5 +337,44 @@ describe("AdvisorPage", () => {
     expect(screen.queryByTestId("advisor-result")).toBeNull();
     w.answer();
     expect(result().getAttribute("data-stale")).toBe("false");
+  });
+});
+
+describe("AdvisorPage, battery life as the objective (issue #28)", () => {
+  it("ranks the suggestions by battery life gained on the target's radio, and says when the target has none", () => {
+    // the paper in Protobuf on Astrocast: 139 B take 9 fragments; a change to 129 B or less saves one (docs/budget.md)
+    useAdvisor.setState({ target: "astrocast", format: "protobuf" });
+    act(() => useDesigner.getState().load("p1", "Paper", parseLayout(presetById("paper")!.layout)));
+    render(<AdvisorPage />);
+    settle();
+    HeldWorker.last!.answer();
+    const order = () =>
+      screen.getAllByTestId(/^suggestion-/).map((row) => row.getAttribute("data-testid")!.replace("suggestion-", ""));
+    const bytesOrder = order();
+    expect(screen.queryAllByTestId(/^battery-/)).toHaveLength(0);
+
+    act(() => fireEvent.click(screen.getByTestId("advisor-objective-battery")));
+    // the default tracker every 6 h (no scenario loaded: 4 messages a day)
+    const r = useAdvisor.getState().result!;
+    const lifeAt = lifeAtFor("astrocast", { intervalMinutes: 360, readingsPerMessage: 1 }, DEFAULT_TRACKER)!;
+    const ranked = rankByBattery(r.suggestions, r.base.mean, lifeAt);
+    expect(order()).toEqual(ranked.map((s) => `${s.fieldId}${s.transform.kind === "short-key" ? "-key" : ""}`));
+    expect(order().slice().sort()).toEqual(bytesOrder.slice().sort());
+    expect(screen.getByTestId("advisor-ranking").textContent).toMatch(
+      /^ranked by battery life gained on Astrocast \(Astronode S\) \(160 B\)/,
+    );
+    const cells = screen.getAllByTestId(/^battery-/);
+    expect(cells).toHaveLength(ranked.length);
+    // a change that saves a fragment gains months; one that saves a byte or two within the 9th fragment, nothing
+    expect(cells[0]!.textContent).toMatch(/^\+\d+(\.\d)? (months|years)$/);
+    expect(Number(cells[0]!.getAttribute("data-value"))).toBeCloseTo(ranked[0]!.gainYears!, 12);
+    expect(cells.at(-1)!.textContent).toBe("none");
+
+    // a byte budget of your own has no radio: the bytes order, and the page says why
+    act(() => useAdvisor.setState({ target: "custom" }));
+    settle();
+    HeldWorker.last!.answer();
+    expect(screen.getByTestId("advisor-no-radio").textContent).toMatch(/needs the target's radio/);
+    expect(screen.queryAllByTestId(/^battery-/)).toHaveLength(0);
   });
 });

@@ -3,8 +3,15 @@
 import { useEffect, useMemo } from "react";
 import { CODECS, EncodeError, FORMAT_IDS, type FormatId, type Layout } from "#codecs";
 import type { SizeStats } from "#codecs/analysis";
-import { BatchPlanError, platformById, PLATFORMS } from "#planning";
-import { type AdvisorResult, proposeBatch, type Suggestion, type WireVerdict } from "#planning/advisor";
+import { BatchPlanError, messagesPerDay, platformById, PLATFORMS } from "#planning";
+import {
+  type AdvisorResult,
+  type BatteryGain,
+  proposeBatch,
+  rankByBattery,
+  type Suggestion,
+  type WireVerdict,
+} from "#planning/advisor";
 import "./advisor.css";
 import {
   adviceKey,
@@ -23,8 +30,12 @@ import { useSession } from "../../../session/sessionStore.ts";
 import { useDesigner } from "../../../state/layoutStore.ts";
 import { useSettings } from "../../../state/settings.ts";
 import { usePaintedOnce } from "../../../ui/paintedOnce.ts";
+import { lifeAtFor, lifeText } from "../budget/budgetModel.ts";
+import { useBudget, whatIfOf } from "../budget/budgetStore.ts";
+import { activeScenario, useDecide } from "../decideStore.ts";
 import { NumberInput } from "../inputs.tsx";
 import { LimitsPanel } from "./LimitsPanel.tsx";
+import { setObjective, useObjective } from "./objective.ts";
 
 setAdvisorWorker(
   () => new Worker(new URL("./advisor.worker.ts", import.meta.url), { type: "module", name: "advisor" }),
@@ -269,6 +280,7 @@ function Controls({ target, outdated }: { target: number | undefined; outdated: 
           ))}
         </select>
       </label>
+      <Objective />
       <label title="A latitude or longitude is never rounded coarser than this">
         Positions to
         <NumberInput
@@ -307,6 +319,34 @@ function Controls({ target, outdated }: { target: number | undefined; outdated: 
       </span>
     </div>
   );
+}
+
+function Objective() {
+  const objective = useObjective((o) => o.objective);
+  return (
+    <div className="segmented" role="group" aria-label="Rank suggestions by">
+      {(["bytes", "battery"] as const).map((o) => (
+        <button
+          key={o}
+          type="button"
+          aria-pressed={objective === o}
+          data-testid={`advisor-objective-${o}`}
+          onClick={() => setObjective(o)}
+        >
+          {o === "bytes" ? "Bytes" : "Battery life"}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+/** The gain of a suggestion in the words of the Budget view: "+3.1 months", "none", "lasts 4.2 years", "cannot send". */
+function gainText(g: BatteryGain): string {
+  if (g.lifeYears === null) return "cannot send";
+  // the layout as it is cannot be sent: what the battery lasts with the change is the news
+  if (g.gainYears === null) return `lasts ${lifeText(g.lifeYears)}`;
+  if (Math.abs(g.gainYears) < 1 / 365.25 / 24) return "none";
+  return `${g.gainYears > 0 ? "+" : "−"}${lifeText(Math.abs(g.gainYears))}`;
 }
 
 function UndoRedo() {
@@ -376,6 +416,16 @@ export function AdvisorPage() {
   }, []);
 
   const r = a.result;
+  // battery life as the objective: the target platform's radio, with the Budget view's device and cadence
+  const objective = useObjective((o) => o.objective);
+  const budget = useBudget();
+  const scenario = useDecide(activeScenario);
+  const perDay = scenario ? messagesPerDay(scenario.cadence) : 4;
+  const ranked = useMemo(() => {
+    if (objective !== "battery" || !r || a.target === "custom") return null;
+    const lifeAt = lifeAtFor(a.target, whatIfOf(budget, perDay, null), budget.device);
+    return lifeAt ? rankByBattery(r.suggestions, r.base.mean, lifeAt) : null;
+  }, [objective, r, a.target, budget, perDay]);
   // the figures' own format and target: while newer advice is computed they stay up, marked, never relabelled
   const formatLabel = CODECS[r?.format ?? a.format].info.label;
   const shownTarget = r?.targetBytes ?? target;
@@ -603,8 +653,18 @@ export function AdvisorPage() {
         <div className="panel">
           <h3>
             Suggestions{" "}
-            <span className="sub">ranked: lossless first, then bytes saved per bit of declared precision given up</span>
+            <span className="sub" data-testid="advisor-ranking">
+              {ranked
+                ? `ranked by battery life gained on ${targetName} (the Budget view's device and cadence), then as for bytes`
+                : "ranked: lossless first, then bytes saved per bit of declared precision given up"}
+            </span>
           </h3>
+          {objective === "battery" && !ranked ? (
+            <p className="note attention" data-testid="advisor-no-radio">
+              Battery life needs the target's radio: choose a platform with a radio model as the target (not a byte
+              budget of your own).
+            </p>
+          ) : null}
           {r.suggestions.length === 0 ? (
             <div className="empty">
               <strong>Nothing to suggest</strong>
@@ -629,6 +689,11 @@ export function AdvisorPage() {
                   </th>
                   <th scope="col">worst error</th>
                   <th scope="col">new size</th>
+                  {ranked ? (
+                    <th scope="col" title="Battery life gained with only this change">
+                      battery
+                    </th>
+                  ) : null}
                   <th scope="col" title="What the change does to receivers built for the current layout">
                     receivers
                   </th>
@@ -636,7 +701,7 @@ export function AdvisorPage() {
                 </tr>
               </thead>
               <tbody>
-                {r.suggestions.map((s) => (
+                {(ranked ?? r.suggestions).map((s: Suggestion & Partial<BatteryGain>) => (
                   <tr key={s.id} data-testid={`suggestion-${rowId(s)}`} data-in-plan={s.inPlan}>
                     <td className="wrap">
                       <div className="suggestion-title">
@@ -652,6 +717,11 @@ export function AdvisorPage() {
                     <td>{s.bytesPerBit === null ? "∞" : s.bytesPerBit.toFixed(2)}</td>
                     <td data-testid={`worst-${rowId(s)}`}>{s.loss?.text ?? "exact"}</td>
                     <td className={s.sizes.max > r.targetBytes ? "over-text" : undefined}>{sizesText(s.sizes)}</td>
+                    {s.gainYears !== undefined && s.lifeYears !== undefined ? (
+                      <td data-testid={`battery-${rowId(s)}`} data-value={s.gainYears ?? undefined}>
+                        {gainText({ gainYears: s.gainYears, lifeYears: s.lifeYears })}
+                      </td>
+                    ) : null}
                     <td>
                       <Wire wire={s.wire} testId={`wire-${rowId(s)}`} />
                     </td>

@@ -35,11 +35,20 @@ export const SERIES_COLORS = [
   "var(--series-9)",
 ];
 
-const AXIS = { fill: "var(--text-muted)", fontSize: 11 };
+export const AXIS = { fill: "var(--text-muted)", fontSize: 11 };
 const BAR_MARGIN = { top: 18, right: 8, bottom: 4, left: 4 };
 const MONEY_AXIS_WIDTH = 52;
 
-function Frame({ width, height, children }: { width?: number | undefined; height: number; children: ReactElement }) {
+/** A chart's box: its size at once, the chart drawn in its turn; a fixed `width` renders without measuring. */
+export function Frame({
+  width,
+  height,
+  children,
+}: {
+  width?: number | undefined;
+  height: number;
+  children: ReactElement;
+}) {
   // the box has its size at once; the chart in it is drawn in its turn (one per frame, useMountInTurn)
   const waiting = useRef<HTMLDivElement>(null);
   const ready = useMountInTurn(waiting);

@@ -8,6 +8,8 @@ import { slug } from "./slug.ts";
 import { downloadBlob } from "../../../download.ts";
 import type { SizesView } from "../../../state/analysis.ts";
 import { SizesChart, SizesLegend } from "../../../ui/sizes/SizesView.tsx";
+import { BatteryLifeChart } from "../budget/charts.tsx";
+import { ReportBudgetSection } from "../budget/ReportBudgetSection.tsx";
 import {
   fleetLabel,
   intervalLabel,
@@ -356,6 +358,20 @@ export function ReportDocument({ model, sizes }: { model: ReportModel; sizes: Si
           </div>
         ))}
       </section>
+
+      {model.budget ? (
+        <section data-testid="report-battery">
+          <h2>Battery life</h2>
+          <ReportBudgetSection budget={model.budget} />
+          <Chart
+            name="battery-life"
+            title={`${model.budget.platformName}: battery life per format`}
+            fileBase={fileBase}
+          >
+            <BatteryLifeChart rows={model.budget.rows} width={CHART_WIDTH} height={200} />
+          </Chart>
+        </section>
+      ) : null}
 
       {model.table7 ? (
         <section>

@@ -2,7 +2,14 @@
 import { useEffect, useMemo, useState } from "react";
 import type { Layout } from "#codecs";
 import { PAGE_SIZES, type PageSize } from "#host/api/report.ts";
-import { buildReport, type FleetScenario, reportCsv, type ReportModel } from "#planning";
+import {
+  buildReport,
+  type FleetScenario,
+  messagesPerDay,
+  reportCsv,
+  type ReportInput,
+  type ReportModel,
+} from "#planning";
 import { chartToPng } from "./exportPng.ts";
 import { ReportDocument } from "./ReportDocument.tsx";
 import { slug } from "./slug.ts";
@@ -15,6 +22,7 @@ import { useDesigner } from "../../../state/layoutStore.ts";
 import { useSettings } from "../../../state/settings.ts";
 import { keepLast } from "../../../ui/keepLast.ts";
 import { usePaintedOnce } from "../../../ui/paintedOnce.ts";
+import { useBudget, whatIfOf } from "../budget/budgetStore.ts";
 import { activeScenario, flushCosts, useDecide } from "../decideStore.ts";
 import { measuredFrom } from "../measured.ts";
 import { allTurnsTaken } from "../mountInTurn.ts";
@@ -29,6 +37,7 @@ const reportOf = keepLast(
     sizes: SizesView,
     scenario: FleetScenario,
     fitPlatforms: string[],
+    budget: ReportInput["budget"],
   ): ReportModel =>
     buildReport({
       projectName,
@@ -40,6 +49,7 @@ const reportOf = keepLast(
       scenario,
       fitPlatforms,
       generatedAt: new Date().toISOString(),
+      budget,
     }),
 );
 
@@ -54,15 +64,31 @@ export function ReportPage() {
   const fitPlatforms = useSettings((s) => s.platforms);
   const shell = useSession((s) => s.shell);
   const layoutVersion = useSession((s) => s.version);
+  // the battery-life section is the Budget view's what-if: its device, cadence and swap horizon
+  const budgetState = useBudget();
+  const { intervalMinutes, readingsPerMessage } = whatIfOf(
+    budgetState,
+    scenario ? messagesPerDay(scenario.cadence) : 4,
+    null,
+  );
+  const budget = useMemo(
+    () => ({
+      intervalSeconds: intervalMinutes * 60,
+      readingsPerMessage,
+      device: budgetState.device,
+      years: budgetState.swapYears,
+    }),
+    [intervalMinutes, readingsPerMessage, budgetState.device, budgetState.swapYears],
+  );
   const [busy, setBusy] = useState<string | null>(null);
   const [message, setMessage] = useState<{ kind: "info" | "error"; text: string } | null>(null);
 
   const model = useMemo(
     () =>
       ready && scenario && sizes && valid && valid.fields.length > 0
-        ? reportOf(projectName || valid.name, valid, layoutVersion, sizes, scenario, fitPlatforms)
+        ? reportOf(projectName || valid.name, valid, layoutVersion, sizes, scenario, fitPlatforms, budget)
         : null,
-    [ready, scenario, sizes, valid, projectName, layoutVersion, fitPlatforms],
+    [ready, scenario, sizes, valid, projectName, layoutVersion, fitPlatforms, budget],
   );
   // the printed PDF's title (its metadata, the viewer's window) is the project's, not the app's
   const title = model?.title;

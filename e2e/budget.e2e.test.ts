@@ -1,0 +1,133 @@
+// The Budget view (issue #28) as a user meets it: the paper preset on the default tracker shows battery life per
+// format on Astrocast, the LoRaWAN EU868 data rates and Iridium SBD, computed from the measured sizes with planning's
+// device budget; moving the reading interval changes the figures; a zero battery capacity is refused next to the
+// field and the figures stay those of the last valid device.
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CODECS, generateSamples, measureSizes, parseLayout, presetById } from "#codecs";
+import { DEFAULT_TRACKER, defaultScenario, deviceBudget, evaluateFleet, layoutStackId } from "#planning";
+import { SCENARIO } from "./support/scenario.ts";
+import { screenshot, startSession, type E2eSession } from "./support/session.ts";
+import { openPreset, tid } from "./support/ui.ts";
+
+let s: E2eSession;
+
+beforeAll(async () => {
+  s = await startSession();
+}, 300_000);
+
+afterAll(async () => {
+  await s?.close();
+});
+
+const paper = parseLayout(presetById("paper")!.layout);
+const measured = measureSizes(paper, generateSamples(paper, 1000, 1)).map((m) => ({
+  format: m.format,
+  label: CODECS[m.format].info.label,
+  stats: m.stats,
+  sizes: m.sizes,
+}));
+
+/** The battery life planning gives one format on one platform, for the default tracker, one reading per message. */
+function expectedLife(format: string, platformId: string, intervalMinutes: number): number {
+  const scenario = { ...defaultScenario(), platforms: [platformId] };
+  const cell = evaluateFleet(scenario, measured, { layout: layoutStackId(paper.name) }).cells.find(
+    (c) => c.format === format,
+  )!;
+  return deviceBudget({
+    choice: { platform: platformId },
+    bytesOnAir: Math.ceil(cell.onAir.mean),
+    readingsPerMessage: 1,
+    intervalSeconds: intervalMinutes * 60,
+    device: DEFAULT_TRACKER,
+  }).batteryLifeYears;
+}
+
+async function life(page: Page, format: string, platformId: string): Promise<number> {
+  const v = await page.locator(tid(`budget-life-${format}-${platformId}`)).getAttribute("data-value");
+  if (v === null || v === "") throw new Error(`no battery life shown for ${format} on ${platformId}`);
+  return Number(v);
+}
+
+describe("budget (browser mode)", SCENARIO, () => {
+  it("shows battery life per format for the default tracker; the interval slider and a bad capacity", async () => {
+    const { page, errors } = await s.open({ width: 1440, height: 900 });
+    await openPreset(page, "paper");
+    await page.click(tid("nav-budget"));
+    await page.waitForSelector(tid("budget-matrix"));
+
+    // the default scenario reports 4 times a day: the slider starts at every 6 h
+    expect(await page.locator(tid("budget-interval-text")).textContent()).toBe("every 6 h");
+    for (const platform of ["astrocast", "lorawan-eu868-dr5", "iridium-sbd"])
+      for (const format of ["protobuf", "struct-zlib", "bitpacked"])
+        expect(await life(page, format, platform), `${format} on ${platform}`).toBeCloseTo(
+          expectedLife(format, platform, 360),
+          9,
+        );
+    // JSON's 414 B do not fit Astrocast's 160 B: sent in fragments, the radio works three times a reading
+    expect(await page.locator(tid("budget-life-json-astrocast")).textContent()).toMatch(/× 3 msgs/);
+    expect(await life(page, "json", "astrocast")).toBeLessThan(await life(page, "protobuf", "astrocast"));
+    // on DR0 (51 B at SF12) JSON takes 9 fragments a reading: about 90 s on air a day, over TTN's 30 s, said in the cell
+    expect(await page.locator(tid("budget-life-json-lorawan-eu868-dr0")).textContent()).toMatch(/✗ .*fair use/);
+    expect(await page.locator(tid("budget-headline")).textContent()).toMatch(
+      /the battery lasts \d+(\.\d)? (years|months)/,
+    );
+    await screenshot(page, "budget-01-1440");
+
+    // every minute instead of every 6 h: the radio works 360 times as often and the battery lasts less
+    const before = await life(page, "protobuf", "astrocast");
+    await page.locator(tid("budget-interval")).fill("0");
+    expect(await page.locator(tid("budget-interval-text")).textContent()).toBe("every 1 min");
+    await expect.poll(() => life(page, "protobuf", "astrocast")).toBeLessThan(before);
+    expect(await life(page, "protobuf", "astrocast")).toBeCloseTo(expectedLife("protobuf", "astrocast", 1), 9);
+    expect(await life(page, "bitpacked", "lorawan-eu868-dr3")).toBeCloseTo(
+      expectedLife("bitpacked", "lorawan-eu868-dr3", 1),
+      9,
+    );
+
+    // a zero capacity is refused by the field, and the figures stay those of the last valid device
+    const shown = await life(page, "protobuf", "astrocast");
+    await page.fill(tid("budget-batteryMah"), "0");
+    await page.waitForSelector(tid("budget-error-batteryMah"));
+    expect(await page.locator(tid("budget-error-batteryMah")).textContent()).toMatch(/capacity/i);
+    expect(await life(page, "protobuf", "astrocast")).toBe(shown);
+    await screenshot(page, "budget-02-error-1440");
+
+    // the report carries the same device and cadence: battery life per format on the recommended platform (NB-IoT,
+    // the cheapest of the default scenario), and the sentence in the summary
+    await page.click(tid("nav-report"));
+    await page.waitForSelector(tid("report-budget"), { timeout: 60_000 });
+    const sentence = (await page.locator(tid("report-budget-sentence")).textContent())!;
+    expect(sentence).toMatch(
+      / instead of JSON on Terrestrial NB-IoT \/ LTE-M: the battery lasts .+ instead of .+, (.+ saved on battery swaps over 10 years for 10,000 devices|no battery swap saved over 10 years)\.$/,
+    );
+    expect(await page.locator(tid("report-summary")).textContent()).toContain(sentence);
+    expect(await page.locator(tid("report-budget-basis")).textContent()).toMatch(/one reading every 1 min/);
+    // its chart is a figure of the report like the others (its own PNG button, in "Charts (PNG)")
+    await page.waitForSelector(`${tid("report-battery")} figure[data-chart="battery-life"] svg`);
+    await page.locator(tid("report-battery")).scrollIntoViewIfNeeded();
+    await screenshot(page, "budget-04-report");
+    expect(errors).toEqual([]);
+  });
+
+  it("has an empty state when the layout has no fields", async () => {
+    const { page, errors } = await s.open({ width: 1440, height: 900 });
+    await page.click(tid("new-empty"));
+    await page.waitForSelector(tid("designer"));
+    await page.click(tid("nav-budget"));
+    expect(await page.locator(tid("budget-empty")).textContent()).toMatch(/^No layout to budget/);
+    // the device form is there all the same: it does not depend on the layout
+    await page.waitForSelector(tid("budget-batteryMah"));
+    expect(errors).toEqual([]);
+  });
+
+  it("fits 1024 × 768", async () => {
+    const { page, errors } = await s.open({ width: 1024, height: 768 });
+    await openPreset(page, "paper");
+    await page.click(tid("nav-budget"));
+    await page.waitForSelector(tid("budget-matrix"));
+    await page.waitForSelector(tid("budget-headline"));
+    await screenshot(page, "budget-03-1024");
+    expect(errors).toEqual([]);
+  });
+});
