@@ -4,6 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { CODECS, generateSamples, parseLayout, presetById } from "#codecs";
 import { measureSizes } from "#codecs/analysis";
+import { measureBatches } from "../src/batch/measure.ts";
 import { DEFAULT_TRACKER, deviceBudget } from "../src/budget/index.ts";
 import { batterySwapSaving } from "../src/cost/batterySwaps.ts";
 import { budgetAt } from "../src/report/budget.ts";
@@ -20,7 +21,7 @@ const measured: MeasuredFormat[] = measureSizes(paper, generateSamples(paper, 30
   sizes: m.sizes,
   errors: m.errors,
 }));
-const SIX_HOURS = { intervalSeconds: 21_600, readingsPerMessage: 1, device: DEFAULT_TRACKER };
+const SIX_HOURS = { intervalSeconds: 21_600, device: DEFAULT_TRACKER };
 const TEN_YEARS = { ...SIX_HOURS, years: 10 };
 const report = (patch: Partial<ReportInput> & { scenario: FleetScenario }) =>
   buildReport({
@@ -45,9 +46,53 @@ describe("the report's battery life", () => {
     for (const c of cells) {
       const row = b.rows.find((r) => r.format === c.format)!;
       expect(row.bytesOnAir).toBe(Math.ceil(c.onAir.mean));
-      const expected = deviceBudget({ choice: { platform: b.platformId }, bytesOnAir: row.bytesOnAir, ...SIX_HOURS });
+      const expected = deviceBudget({
+        choice: { platform: b.platformId },
+        bytesOnAir: row.bytesOnAir,
+        readingsPerMessage: 1,
+        ...SIX_HOURS,
+      });
       expect(row.budget!.batteryLifeYears, c.format).toBeCloseTo(expected.batteryLifeYears, 12);
     }
+  });
+
+  it("charges a batch layout's message to each of its readings: each format's own count from the cost model", () => {
+    // issue #27 × #28: the paper tracker sends as many readings as fit Astrocast, a different count per format
+    const tracker = parseLayout(presetById("paper-tracker")!.layout);
+    const { measured: batches } = measureBatches(tracker, ["protobuf", "bitpacked"], "delta", 30);
+    const m = report({
+      layout: tracker,
+      measured: batches.map((x) => ({ ...x, lossy: CODECS[x.format].info.lossy, errors: 0 })),
+      scenario: { ...defaultScenario(), platforms: ["astrocast"] },
+      budget: TEN_YEARS,
+    });
+    const rows = m.budget!.rows;
+    expect(rows.map((r) => r.format).sort()).toEqual(["bitpacked", "protobuf"]);
+    for (const row of rows) {
+      const cell = m.fleet.cells.find((c) => c.format === row.format && c.platformId === "astrocast")!;
+      expect(row.readingsPerMessage).toBe(cell.readingsPerMessage);
+      const expected = deviceBudget({
+        choice: { platform: "astrocast" },
+        bytesOnAir: row.bytesOnAir,
+        readingsPerMessage: cell.readingsPerMessage,
+        ...SIX_HOURS,
+      });
+      expect(row.budget!.batteryLifeYears, row.format).toBeCloseTo(expected.batteryLifeYears, 12);
+    }
+    const bitpacked = rows.find((r) => r.format === "bitpacked")!;
+    expect(bitpacked.readingsPerMessage).toBeGreaterThan(1);
+    // one message a batch: the radio's energy per reading is the message's shared by its readings
+    const single = deviceBudget({
+      choice: { platform: "astrocast" },
+      bytesOnAir: bitpacked.bytesOnAir,
+      readingsPerMessage: 1,
+      ...SIX_HOURS,
+    });
+    expect(bitpacked.budget!.energyPerReadingJ.radio).toBeCloseTo(
+      single.energyPerReadingJ.radio / bitpacked.readingsPerMessage,
+      12,
+    );
+    expect(reportCsv(m)).toContain(`bitpacked,astrocast,readings_per_message,,${bitpacked.readingsPerMessage},`);
   });
 
   it("falls back to a platform with a radio when the recommended one has none, and says so", () => {

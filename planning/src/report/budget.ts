@@ -11,8 +11,6 @@ import { batterySwapSaving } from "../cost/batterySwaps.ts";
 export interface BudgetWhatIf {
   /** seconds between two readings */
   intervalSeconds: number;
-  /** readings one message carries (1 unless the layout sends a batch) */
-  readingsPerMessage: number;
   device: DeviceModel;
 }
 
@@ -25,21 +23,27 @@ export interface BudgetRow {
   bytesOnAir: number;
   /** messages per record: above 1 when records over the platform's limit are sent in fragments */
   messagesPerRecord: number;
+  /** readings one record carries in this format: the layout's batch (issue 27), 1 without one */
+  readingsPerMessage: number;
   /** the budget, or the sentence saying why there is none (a message over the data rate's maximum) */
   budget: DeviceBudget | null;
   error: string | null;
 }
 
-/** The budget of one message size on one platform, or why there is none; undefined: the platform has no radio. */
+/**
+ * The budget of one message size on one platform, or why there is none; undefined: the platform has no radio.
+ * `readingsPerMessage`: readings the message carries (1 unless the layout sends a batch).
+ */
 export function budgetAt(
   platformId: string,
   bytesOnAir: number,
   w: BudgetWhatIf,
+  readingsPerMessage = 1,
 ): { budget: DeviceBudget; error: null } | { budget: null; error: string } | undefined {
   const choice = radioChoiceFor(platformId);
   if (!choice) return undefined;
   try {
-    return { budget: deviceBudget({ choice, bytesOnAir, ...w }), error: null };
+    return { budget: deviceBudget({ choice, bytesOnAir, readingsPerMessage, ...w }), error: null };
   } catch (e) {
     if (e instanceof BudgetError) return { budget: null, error: e.message };
     throw e;
@@ -49,7 +53,8 @@ export function budgetAt(
 /**
  * One row per cell whose platform has a radio model; a message costs its mean size's airtime and energy. A record
  * over the platform's limit is sent as the cost model's fragments (its mean count, each of the mean fragment's bytes
- * on air, headers included): the radio works that many times per reading.
+ * on air, headers included): the radio works that many times per record. A record carries the cell's readings per
+ * message (a batch layout's count in that format, else 1), so the same cells give the Cost page and the budget.
  */
 export function budgetRows(cells: readonly FleetCell[], w: BudgetWhatIf): BudgetRow[] {
   return cells.flatMap((c) => {
@@ -57,10 +62,7 @@ export function budgetRows(cells: readonly FleetCell[], w: BudgetWhatIf): Budget
     const split = plan.mode === "fragmented" && plan.fragments.mean > 1;
     const messagesPerRecord = split ? plan.fragments.mean : 1;
     const bytesOnAir = Math.ceil(split ? plan.sentBytesPerRecord / messagesPerRecord : c.onAir.mean);
-    const at = budgetAt(c.platformId, bytesOnAir, {
-      ...w,
-      readingsPerMessage: w.readingsPerMessage / messagesPerRecord,
-    });
+    const at = budgetAt(c.platformId, bytesOnAir, w, c.readingsPerMessage / messagesPerRecord);
     if (!at) return [];
     return [
       {
@@ -70,6 +72,7 @@ export function budgetRows(cells: readonly FleetCell[], w: BudgetWhatIf): Budget
         platformName: c.platformName,
         bytesOnAir,
         messagesPerRecord,
+        readingsPerMessage: c.readingsPerMessage,
         ...at,
       },
     ];

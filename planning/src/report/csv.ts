@@ -76,7 +76,6 @@ export function reportCsv(m: ReportModel): string {
   if (m.budget) {
     const b = m.budget;
     add("budget", "", b.platformId, "reading_interval", "", b.whatIf.intervalSeconds, "s");
-    add("budget", "", b.platformId, "readings_per_message", "", b.whatIf.readingsPerMessage, "");
     add("budget", "", b.platformId, "battery_capacity", "", b.whatIf.device.batteryMah, "mAh");
     if (b.saving)
       add(
@@ -91,6 +90,7 @@ export function reportCsv(m: ReportModel): string {
     for (const r of b.rows) {
       add("budget", r.format, r.platformId, "bytes_on_air_per_message", "", r.bytesOnAir, "B");
       add("budget", r.format, r.platformId, "messages_per_record", "", r.messagesPerRecord, "");
+      add("budget", r.format, r.platformId, "readings_per_message", "", r.readingsPerMessage, "");
       if (!r.budget) {
         add("budget", r.format, r.platformId, "no_budget", "", r.error, "");
         continue;

@@ -250,13 +250,7 @@ export function buildReport(input: ReportInput): ReportModel {
   const b = input.budget;
   const budgetFor = (pick: { format: FormatId; platformId: string } | null) =>
     b
-      ? reportBudget(
-          fleet.cells,
-          scenario,
-          pick,
-          { intervalSeconds: b.intervalSeconds, readingsPerMessage: b.readingsPerMessage, device: b.device },
-          b.years,
-        )
+      ? reportBudget(fleet.cells, scenario, pick, { intervalSeconds: b.intervalSeconds, device: b.device }, b.years)
       : null;
   // the board reads the battery sentence with the recommendation it qualifies
   const summary = executiveSummary({

@@ -356,7 +356,7 @@ describe("AdvisorPage, battery life as the objective (issue #28)", () => {
     act(() => fireEvent.click(screen.getByTestId("advisor-objective-battery")));
     // the default tracker every 6 h (no scenario loaded: 4 messages a day)
     const r = useAdvisor.getState().result!;
-    const lifeAt = lifeAtFor("astrocast", { intervalMinutes: 360, readingsPerMessage: 1 }, DEFAULT_TRACKER)!;
+    const lifeAt = lifeAtFor("astrocast", { intervalMinutes: 360 }, DEFAULT_TRACKER)!;
     const ranked = rankByBattery(r.suggestions, r.base.mean, lifeAt);
     expect(order()).toEqual(ranked.map((s) => `${s.fieldId}${s.transform.kind === "short-key" ? "-key" : ""}`));
     expect(order().slice().sort()).toEqual(bytesOrder.slice().sort());

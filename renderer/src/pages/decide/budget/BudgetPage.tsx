@@ -2,6 +2,7 @@
 // fair-use limits, energy per message and per reading, and how long the battery lasts — with what-if sliders and
 // the device model on the left.
 import { useMemo } from "react";
+import type { Layout } from "#codecs";
 import { type DeviceBudget, evaluateFleet, layoutStackId, messagesPerDay, type FleetScenario } from "#planning";
 import { useAnalysis, type SizesView } from "../../../state/analysis.ts";
 import { useDesigner } from "../../../state/layoutStore.ts";
@@ -10,6 +11,7 @@ import { usePaintedOnce } from "../../../ui/paintedOnce.ts";
 import { activeScenario, useDecide } from "../decideStore.ts";
 import { measuredFrom } from "../measured.ts";
 import {
+  batchText,
   budgetPlatformIds,
   budgetRows,
   energyText,
@@ -24,13 +26,14 @@ import { BatteryLifeChart, EnergyPerReadingChart, platformShort } from "./charts
 import { DeviceForm, WhatIfForm } from "./DeviceForm.tsx";
 import "./budget.css";
 
-// the cost model gives every cell its bytes on air (payload + transport headers); prices are not needed here
+// the cost model gives every cell its bytes on air (payload + transport headers) and, for a layout with a batch,
+// its readings per message in each format (the Cost page's figures); prices are not needed here
 const cellsOf = keepLast(
-  (scenario: FleetScenario, sizes: SizesView, layoutId: string | undefined, region: Region) =>
+  (scenario: FleetScenario, sizes: SizesView, layout: Layout, region: Region) =>
     evaluateFleet(
       { ...scenario, platforms: budgetPlatformIds(region, scenario.platforms) },
-      measuredFrom(sizes),
-      layoutId ? { layout: layoutId } : undefined,
+      measuredFrom(sizes, layout),
+      { layout: layoutStackId(layout.name) },
     ).cells,
 );
 
@@ -149,20 +152,20 @@ export function BudgetPage() {
   const loadError = useDecide((s) => s.loadError);
   const sizes = useAnalysis((s) => s.sizes);
   const valid = useDesigner((s) => s.valid);
-  const layoutId = valid ? layoutStackId(valid.name) : undefined;
   const budget = useBudget();
   const { device, region, detailPlatform } = budget;
-  // no layout declares a batch yet (issue #27): every message carries one reading
-  const batchCount: number | null = null;
-  const whatIf = whatIfOf(budget, scenario ? messagesPerDay(scenario.cadence) : 4, batchCount);
+  // a layout with a batch sets each format's readings per message itself (the cells carry it): the slider is for
+  // layouts without one
+  const batched = valid?.batch !== undefined;
+  const whatIf = whatIfOf(budget, scenario ? messagesPerDay(scenario.cadence) : 4);
   const cells = useMemo(
-    () => (ready && scenario && sizes ? cellsOf(scenario, sizes, layoutId, region) : null),
-    [ready, scenario, sizes, layoutId, region],
+    () => (ready && scenario && sizes && valid ? cellsOf(scenario, sizes, valid, region) : null),
+    [ready, scenario, sizes, valid, region],
   );
-  const { intervalMinutes, readingsPerMessage } = whatIf;
+  const { intervalMinutes } = whatIf;
   const rows = useMemo(
-    () => (cells ? budgetRows(cells, { intervalMinutes, readingsPerMessage }, device) : null),
-    [cells, intervalMinutes, readingsPerMessage, device],
+    () => (cells ? budgetRows(cells, { intervalMinutes }, device) : null),
+    [cells, intervalMinutes, device],
   );
 
   if (loadError) return <div className="empty">Could not load the cost scenarios: {loadError}</div>;
@@ -176,7 +179,7 @@ export function BudgetPage() {
     <div className="decide-split" data-testid="budget-page">
       <aside className="decide-side">
         <div className="decide-form">
-          <WhatIfForm whatIf={whatIf} batchCount={batchCount} />
+          <WhatIfForm whatIf={whatIf} batched={batched} />
           <DeviceForm />
         </div>
       </aside>
@@ -198,8 +201,7 @@ export function BudgetPage() {
               {headline(detailRows)}{" "}
               <span className="muted">
                 One reading {intervalText(whatIf.intervalMinutes)}
-                {whatIf.readingsPerMessage > 1 ? `, ${whatIf.readingsPerMessage} per message` : ""}, a{" "}
-                {device.batteryMah.toLocaleString("en-US")} mAh battery.
+                {batchText(detailRows)}, a {device.batteryMah.toLocaleString("en-US")} mAh battery.
               </span>
             </p>
             <div className="panel">

@@ -9,15 +9,7 @@ import {
   type Region,
   type WhatIf,
 } from "./budgetModel.ts";
-import {
-  editDevice,
-  resetDevice,
-  setIntervalMinutes,
-  setReadingsPerMessage,
-  setRegion,
-  setSwapYears,
-  useBudget,
-} from "./budgetStore.ts";
+import { editDevice, resetDevice, setIntervalMinutes, setRegion, setSwapYears, useBudget } from "./budgetStore.ts";
 import { NumberInput, Row } from "../inputs.tsx";
 
 interface FieldSpec {
@@ -85,7 +77,7 @@ const FIELDS: FieldSpec[] = [
 // the shown value is rounded so 0.85 × 100 reads 85, not 85.00000000000001
 const shown = (f: FieldSpec, d: DeviceModel) => Number((f.get(d) * f.scale).toPrecision(12));
 
-export function WhatIfForm({ whatIf, batchCount }: { whatIf: WhatIf; batchCount: number | null }) {
+export function WhatIfForm({ whatIf, batched }: { whatIf: WhatIf; batched: boolean }) {
   const region = useBudget((s) => s.region);
   const swapYears = useBudget((s) => s.swapYears);
   const interval = whatIf.intervalMinutes;
@@ -105,28 +97,12 @@ export function WhatIfForm({ whatIf, batchCount }: { whatIf: WhatIf; batchCount:
           onChange={(e) => setIntervalMinutes(INTERVAL_STOPS[Number(e.target.value)]!)}
         />
       </Row>
-      <Row
-        label="Readings per message"
-        hint={
-          batchCount === null ? (
-            <span>this layout carries one reading per message; a layout with a batch sets its count</span>
-          ) : (
-            <span data-testid="budget-rpm-text">{whatIf.readingsPerMessage} per message</span>
-          )
-        }
-      >
-        <input
-          type="range"
-          className="budget-slider"
-          min={1}
-          max={batchCount ?? 1}
-          step={1}
-          value={whatIf.readingsPerMessage}
-          disabled={batchCount === null}
-          aria-label="Readings per message"
-          data-testid="budget-readings"
-          onChange={(e) => setReadingsPerMessage(Number(e.target.value))}
-        />
+      <Row label="Readings per message">
+        <span data-testid="budget-rpm-text">
+          {batched
+            ? "each format's own count, from the layout's batch (designer › Readings)"
+            : "one: give the layout a batch in the designer (Readings tab) to send several"}
+        </span>
       </Row>
       <Row
         label="Battery swaps over"

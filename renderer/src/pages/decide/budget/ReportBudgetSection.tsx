@@ -1,7 +1,7 @@
 // The report's battery-life section: per format on the recommended platform, for the Budget view's device and
 // cadence. Its chart (BatteryLifeChart at the report's width) is placed by the report, in a figure of its own.
 import type { ReportBudget } from "#planning";
-import { energyText, intervalText, lifeText, secondsText } from "./budgetModel.ts";
+import { batchText, energyText, intervalText, lifeText, secondsText } from "./budgetModel.ts";
 
 export function ReportBudgetSection({ budget: b }: { budget: ReportBudget }) {
   const d = b.whatIf.device;
@@ -9,8 +9,7 @@ export function ReportBudgetSection({ budget: b }: { budget: ReportBudget }) {
     <>
       <p data-testid="report-budget-basis">
         {b.platformName}, one reading {intervalText(b.whatIf.intervalSeconds / 60)}
-        {b.whatIf.readingsPerMessage > 1 ? `, ${b.whatIf.readingsPerMessage} readings per message` : ""}; a{" "}
-        {d.batteryMah.toLocaleString("en-US")} mAh, {d.batteryVolts} V battery of which{" "}
+        {batchText(b.rows)}; a {d.batteryMah.toLocaleString("en-US")} mAh, {d.batteryVolts} V battery of which{" "}
         {Math.round(d.usableFraction * 100)} % is usable. Battery swaps are counted over {b.years} years.
         {b.why ? ` ${b.why}.` : ""}
       </p>

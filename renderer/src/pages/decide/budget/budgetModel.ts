@@ -31,8 +31,6 @@ export function budgetPlatformIds(region: Region, scenarioPlatforms: readonly st
 export interface WhatIf {
   /** minutes between two readings */
   intervalMinutes: number;
-  /** readings one message carries (1 unless the layout sends a batch) */
-  readingsPerMessage: number;
 }
 
 /** Slider stops: one minute to one day, the steps people choose. */
@@ -62,7 +60,6 @@ export function budgetRows(cells: readonly FleetCell[], whatIf: WhatIf, device: 
 
 const toPlanning = (w: WhatIf, device: DeviceModel): BudgetWhatIf => ({
   intervalSeconds: w.intervalMinutes * 60,
-  readingsPerMessage: w.readingsPerMessage,
   device,
 });
 
@@ -78,6 +75,17 @@ export function lifeAtFor(
   const w = toPlanning(whatIf, device);
   if (!radioChoiceFor(platformId)) return null;
   return (mean) => budgetAt(platformId, Math.ceil(mean), w)?.budget?.batteryLifeYears ?? null;
+}
+
+/**
+ * ", 13 readings per message in Bit-packed, 4 in Struct …" for rows of a batch layout (each format's own count), ""
+ * when every message carries one reading.
+ */
+export function batchText(rows: readonly BudgetRow[]): string {
+  const counts = [...new Map(rows.map((r) => [r.format, r] as const)).values()].filter((r) => r.readingsPerMessage > 1);
+  if (!counts.length) return "";
+  const [first, ...rest] = counts;
+  return `, ${first!.readingsPerMessage} readings per message in ${first!.formatLabel}${rest.map((r) => `, ${r.readingsPerMessage} in ${r.formatLabel}`).join("")}`;
 }
 
 /** Energy in J, mJ or µJ, three significant figures. */

@@ -1,4 +1,4 @@
-// The Budget view's what-if state: reading interval, readings per message, the device model as typed (a field that
+// The Budget view's what-if state: reading interval, the device model as typed (a field that
 // does not check out keeps its text and says why beside it) and the LoRaWAN region. Kept for the session, not saved
 // with the project.
 import { create } from "zustand";
@@ -8,7 +8,6 @@ import { INTERVAL_STOPS, nearestStop, type Region, type WhatIf } from "./budgetM
 export interface BudgetState {
   /** minutes between readings; null follows the cost scenario's cadence */
   intervalMinutes: number | null;
-  readingsPerMessage: number;
   /** the device model as edited; `device` is the last one that checked out */
   draft: DeviceModel;
   device: DeviceModel;
@@ -23,7 +22,6 @@ export interface BudgetState {
 
 export const useBudget = create<BudgetState>()(() => ({
   intervalMinutes: null,
-  readingsPerMessage: 1,
   draft: DEFAULT_TRACKER,
   device: DEFAULT_TRACKER,
   deviceErrors: {},
@@ -34,10 +32,6 @@ export const useBudget = create<BudgetState>()(() => ({
 
 export function setIntervalMinutes(v: number): void {
   useBudget.setState({ intervalMinutes: v });
-}
-
-export function setReadingsPerMessage(v: number): void {
-  useBudget.setState({ readingsPerMessage: Math.max(1, Math.round(v)) });
 }
 
 export function setRegion(region: Region): void {
@@ -66,11 +60,9 @@ export function resetDevice(): void {
 
 /**
  * The what-if the budget is worked out for: the slider's interval, else the stop nearest the cost scenario's
- * cadence (4 messages a day: every 6 h); one reading per message unless the layout sends a batch of `batchCount`.
+ * cadence (4 messages a day: every 6 h). Readings per message are not a what-if: a layout's batch sets them per
+ * format (the designer's Readings tab sizes other counts), and the fleet cells carry them.
  */
-export function whatIfOf(s: BudgetState, scenarioMessagesPerDay: number, batchCount: number | null): WhatIf {
-  return {
-    intervalMinutes: s.intervalMinutes ?? INTERVAL_STOPS[nearestStop(1440 / scenarioMessagesPerDay)]!,
-    readingsPerMessage: batchCount === null ? 1 : Math.min(s.readingsPerMessage, batchCount),
-  };
+export function whatIfOf(s: BudgetState, scenarioMessagesPerDay: number): WhatIf {
+  return { intervalMinutes: s.intervalMinutes ?? INTERVAL_STOPS[nearestStop(1440 / scenarioMessagesPerDay)]! };
 }

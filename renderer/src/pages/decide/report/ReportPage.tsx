@@ -66,19 +66,10 @@ export function ReportPage() {
   const layoutVersion = useSession((s) => s.version);
   // the battery-life section is the Budget view's what-if: its device, cadence and swap horizon
   const budgetState = useBudget();
-  const { intervalMinutes, readingsPerMessage } = whatIfOf(
-    budgetState,
-    scenario ? messagesPerDay(scenario.cadence) : 4,
-    null,
-  );
+  const { intervalMinutes } = whatIfOf(budgetState, scenario ? messagesPerDay(scenario.cadence) : 4);
   const budget = useMemo(
-    () => ({
-      intervalSeconds: intervalMinutes * 60,
-      readingsPerMessage,
-      device: budgetState.device,
-      years: budgetState.swapYears,
-    }),
-    [intervalMinutes, readingsPerMessage, budgetState.device, budgetState.swapYears],
+    () => ({ intervalSeconds: intervalMinutes * 60, device: budgetState.device, years: budgetState.swapYears }),
+    [intervalMinutes, budgetState.device, budgetState.swapYears],
   );
   const [busy, setBusy] = useState<string | null>(null);
   const [message, setMessage] = useState<{ kind: "info" | "error"; text: string } | null>(null);
