@@ -362,7 +362,7 @@ describe("sizes", SLOW, () => {
     expect(notJson!.err).toMatch(/nojson\.jsonl:1: not JSON/);
     expect([preset!.code, firstLine(preset!)]).toEqual([
       2,
-      'satpayload: unknown preset "nope" (presets: paper, kineis-tracker, lorawan-env)',
+      'satpayload: unknown preset "nope" (presets: paper, kineis-tracker, lorawan-env, paper-tracker)',
     ]);
     expect([platform!.code, platform!.err]).toEqual([2, expect.stringContaining('unknown platform "starlink"')]);
     expect([format!.code, format!.err]).toEqual([2, expect.stringContaining('unknown format "xml"')]);
@@ -696,7 +696,12 @@ describe("catalogs and help", SLOW, () => {
       cli(["presets"]),
     ]);
     const p = JSON.parse(presets.out);
-    expect(p.presets.map((x: { id: string }) => x.id)).toEqual(["paper", "kineis-tracker", "lorawan-env"]);
+    expect(p.presets.map((x: { id: string }) => x.id)).toEqual([
+      "paper",
+      "kineis-tracker",
+      "lorawan-env",
+      "paper-tracker",
+    ]);
     expect(p.presets[0].fields).toBe(20);
     const f = JSON.parse(formats.out);
     expect(f.formats.map((x: { id: string }) => x.id)).toEqual([

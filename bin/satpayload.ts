@@ -20,7 +20,6 @@ const COMMANDS: Record<string, { run: (argv: string[]) => Promise<void>; help: s
   sizes: { run: sizesCommand, help: sizesHelp },
   encode: { run: encodeCommand, help: encodeHelp },
   decode: { run: decodeCommand, help: decodeHelp },
-  batch: { run: batchCommand, help: batchHelp },
   cost: { run: costCommand, help: costHelp },
   presets: { run: presetsCommand, help: "satpayload presets [--json]\n  Lists the built-in layouts (--preset ID).\n" },
   formats: {
@@ -38,6 +37,7 @@ const COMMANDS: Record<string, { run: (argv: string[]) => Promise<void>; help: s
   stack: { run: stackCommand, help: stackHelp },
   channel: { run: channelCommand, help: channelHelp },
   // later issues add commands at the end (bin/satpayload.test.ts reads the order)
+  batch: { run: batchCommand, help: batchHelp },
   budget: { run: budgetCommand, help: budgetHelp },
 };
 
