@@ -9,11 +9,12 @@ import {
   SEED003_SIZES,
   seed003Scenario,
 } from "../src/channel/presets.ts";
-import { KB } from "../src/channel/reproduce.ts";
+import { KB, seed003Row } from "../src/channel/reproduce.ts";
 import { simulateScenario } from "../src/channel/scenario.ts";
 import {
   feasibleBytesPerPacket,
   paperBytesPerPacket,
+  rowsOutside,
   SEED003_BDP_PACKETS,
   SEED003_SLOTS_PER_SECOND,
 } from "../src/channel/seed003Bounds.ts";
@@ -70,5 +71,26 @@ describe("what Tables II and III imply per packet (no simulator involved)", () =
     expect(perPacket / SEED003_COAP_BLOCK).toBeGreaterThan(0.95);
     expect(perPacket).toBeLessThanOrEqual(SEED003_COAP_BLOCK * 1.01);
     expect(SEED003_COAP_BLOCK).toBeGreaterThan(feasibleBytesPerPacket(0.1, KB).high);
+  });
+});
+
+describe("rowsOutside: the rows the CLI names as missing ±10 %", () => {
+  // a 20-s run only for a row's shape; its numbers are replaced below
+  const base = seed003Row(10, 20, 1);
+  const paperLoad = base.paperLoad!.mean;
+  const at = (g: number, l: number) => ({
+    ...base,
+    goodputKBps: base.paperGoodputKBps * g,
+    load: { ...base.load, mean: paperLoad * l },
+  });
+
+  it("names a row whose goodput or load is more than 10 % off, and only those", () => {
+    expect(rowsOutside([at(1.05, 0.95)])).toEqual([]);
+    expect(rowsOutside([at(1.11, 1)]).map((o) => o.label)).toEqual([base.label]);
+    const low = rowsOutside([at(1, 0.89)]);
+    expect(low).toHaveLength(1);
+    expect(low[0]!.loadError).toBeCloseTo(-0.11, 9);
+    // MQTT has no Table III load: judged on goodput alone
+    expect(rowsOutside([{ ...at(1.02, 5), paperLoad: null }])).toEqual([]);
   });
 });

@@ -14,6 +14,8 @@ export { KB } from "./reproduce.ts";
 export {
   feasibleBytesPerPacket,
   paperBytesPerPacket,
+  rowsOutside,
+  SEED003_TOLERANCE,
   SEED003_BDP_PACKETS,
   SEED003_SLOTS_PER_SECOND,
 } from "./seed003Bounds.ts";

@@ -4,6 +4,7 @@
 // cannot land both tables within ±t unless b lies in the window this computes — so the window,
 // not a tuned parameter, says which per-packet payloads can reproduce the paper at all.
 import { SEED003_CHANNEL, SEED003_TABLE2, SEED003_TABLE3 } from "./presets.ts";
+import type { Seed003Row } from "./reproduce.ts";
 
 export interface PaperPacketBytes {
   nstart: number;
@@ -44,4 +45,21 @@ export function feasibleBytesPerPacket(tolerance: number, kb: number): { low: nu
     low: Math.max(...rows.map((r) => r.bytesPerPacket * down)),
     high: Math.min(...rows.map((r) => r.bytesPerPacket * up)),
   };
+}
+
+/** Seed 003's target: every row within ±10 % of the paper (issue #29), never widened. */
+export const SEED003_TOLERANCE = 0.1;
+
+/** The rows whose goodput or mean load is outside ±tolerance of the paper, with both errors. */
+export function rowsOutside(
+  rows: readonly Seed003Row[],
+  tolerance = SEED003_TOLERANCE,
+): Array<{ label: string; goodputError: number; loadError: number | null }> {
+  return rows
+    .map((r) => ({
+      label: r.label,
+      goodputError: r.goodputKBps / r.paperGoodputKBps - 1,
+      loadError: r.paperLoad ? r.load.mean / r.paperLoad.mean - 1 : null,
+    }))
+    .filter((e) => Math.abs(e.goodputError) > tolerance || (e.loadError !== null && Math.abs(e.loadError) > tolerance));
 }
