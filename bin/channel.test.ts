@@ -51,6 +51,26 @@ describe("satpayload channel", () => {
     expect(doc.rows[1].goodputKBps).toBeGreaterThan(doc.rows[0].goodputKBps);
   });
 
+  it("simulate --scenario seed003 names the rows outside ±10 % and says why", async () => {
+    const r = await cli([
+      "channel",
+      "simulate",
+      "--scenario",
+      "seed003",
+      "--nstart",
+      "1",
+      "--no-mqtt",
+      "--horizon",
+      "60",
+    ]);
+    expect(r.code, r.err).toBe(0);
+    // 60 s is far from the paper's 1000: NSTART 1 is well off, and the note must say so
+    expect(r.out).toContain("Outside ±10 % of the paper: CoAP/UDP (NSTART = 1).");
+    expect(r.out).toContain("allow 112.5–121.8 B of data per packet");
+    expect(r.out).toContain("this model's packets carry 128 B");
+    expect(r.out).toContain("Where ±10 % cannot be reached");
+  });
+
   it("simulate a fleet: one point per load per stack, the fleet's own first", async () => {
     const r = await cli([
       "channel",

@@ -8,3 +8,14 @@ export { SEED003_STACKS, seed003Row } from "./reproduce.ts";
 export type { Seed003Row } from "./reproduce.ts";
 export { SEED003_CHANNEL } from "./presets.ts";
 export { repetitionSlottedAlohaThroughput, slottedAlohaThroughput } from "./theory.ts";
+export { coapTransport, mqttTransport, seed003Scenario, SEED003_COAP_BLOCK } from "./presets.ts";
+export { simulateScenario } from "./scenario.ts";
+export { KB } from "./reproduce.ts";
+export {
+  feasibleBytesPerPacket,
+  paperBytesPerPacket,
+  rowsOutside,
+  SEED003_TOLERANCE,
+  SEED003_BDP_PACKETS,
+  SEED003_SLOTS_PER_SECOND,
+} from "./seed003Bounds.ts";

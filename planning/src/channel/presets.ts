@@ -10,8 +10,10 @@ export const SEED003_CHANNEL: ChannelConfig = {
   blockDuration: 0.013,
   netSlotBytes: 182,
   rtt: 0.52,
-  // not in Table I: the number of proxies/RCSTs. Table III's NSTART = 100 load (0.1172 packets per
-  // slot, the window saturating every terminal at one packet per block) puts it at 0.1172 × 64 ≈ 7.5
+  // An assumption, not derived: §IV-B says only "a large number of CoAP servers, connected to CoAP
+  // proxies; each proxy is connected to a RCST". 8 was once read off Table III's NSTART = 100 load
+  // (0.1172 × 64 ≈ 7.5 terminals sending every block), a premise the simulator does not bear out
+  // (docs/channel.md, "Where ±10 % cannot be reached"); `npm run bench:seed003` shows what it moves.
   terminals: 8,
 };
 
