@@ -1,6 +1,6 @@
 // Issue 27 on the Decide page: the paper tracker preset (as many readings as fit one Astrocast
 // message) is priced by its messages, and the report shows how many readings each format puts in a
-// message, the messages a day and how long the oldest reading waits.
+// message, the messages a day and how long the oldest reading waits — as charts and as a table.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FORMAT_LABELS, parseLayout, presetById } from "#codecs";
 import { readingsPerMessage } from "#planning";
@@ -33,6 +33,21 @@ describe("batches on the Decide page (browser mode)", SCENARIO, () => {
       // the default scenario's cadence, 4 a day, counts readings: bit-packed sends 4 ÷ n messages
       const bitpacked = rows.find((r) => r.startsWith(FORMAT_LABELS.bitpacked));
       expect(bitpacked).toBe(`${FORMAT_LABELS.bitpacked}${n}${(4 / n).toFixed(1)}${n * 15} min`);
+      // the numbers compared across formats are charts too: one bar per format in each, its value on top
+      for (const chart of ["batch-readings", "batch-messages"]) {
+        const bars = page.locator(`${tid("report-batch")} [data-chart="${chart}"] .recharts-bar-rectangle`);
+        await bars.first().waitFor({ timeout: 30_000 });
+        expect(await bars.count()).toBe(rows.length);
+      }
+      const labels = await page
+        .locator(`${tid("report-batch")} [data-chart="batch-readings"] .recharts-label-list text`)
+        .allTextContents();
+      expect(labels).toContain(String(n));
+      expect(
+        await page
+          .locator(`${tid("report-batch")} [data-chart="batch-messages"] .recharts-label-list text`)
+          .allTextContents(),
+      ).toContain((4 / n).toFixed(1));
       await page.locator(tid("report-batch")).scrollIntoViewIfNeeded();
       await screenshot(page, `batch-report-${viewport.width}x${viewport.height}`);
       expect(errors).toEqual([]);

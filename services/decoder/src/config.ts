@@ -87,7 +87,8 @@ export const DECODER_HELP = `satpayload-decoder [flags]
   --route PATH=LAYOUT:FORMAT[:raw|envelope|auto][:precision=…][:range=…][:batch=columns|delta]   a device path
                         answering 200 (repeatable; default /container-data=paper:protobuf,
                         /astrocast-callback=paper:protobuf:envelope); batch=: each message is a batch of
-                        the layout's readings, stored one record per reading
+                        the layout's readings, stored one record per reading (/ingest: header
+                        X-Satpayload-Batch; MQTT topic <format>:batch=delta; CoAP ?batch=delta)
   --config FILE         JSON: {"routes": {"/container-data": "paper:cbor", …}} (--route wins per path)
   --precision flag|refuse   a value with more decimals than its field's text form declares: stored as
                         sent and counted per field (flag, default) or refused 400 (refuse); a route

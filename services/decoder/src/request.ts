@@ -2,7 +2,15 @@
 // or a portal's JSON envelope. Refusals are IngestErrors with the reason.
 import type { IncomingHttpHeaders } from "node:http";
 import { z } from "zod";
-import { base64ToBytes, type BatchForm, FORMAT_IDS, FORMAT_MODULES, type FormatId, isFormatId } from "#codecs";
+import {
+  BATCH_FORMS,
+  base64ToBytes,
+  type BatchForm,
+  FORMAT_IDS,
+  FORMAT_MODULES,
+  type FormatId,
+  isFormatId,
+} from "#codecs";
 import type { FidelityPolicy } from "#contracts/decoder/fidelity.ts";
 import type { RouteBody } from "#contracts/decoder/routes.ts";
 import { IngestError } from "./errors.ts";
@@ -12,6 +20,8 @@ export const HEADER = {
   format: "x-satpayload-format",
   messageId: "x-satpayload-message-id",
   device: "x-satpayload-device",
+  /** the body is a batch message of the layout's readings in this form (columns | delta) */
+  batch: "x-satpayload-batch",
 } as const;
 
 /** Standard media types name their format (each format module lists its own); the rest travel as octet-stream plus the format header. */
@@ -57,6 +67,18 @@ function header(h: IncomingHttpHeaders, name: string): string | undefined {
   }
 }
 
+/** a batch form named by a header, an envelope or a topic; undefined: one record per message */
+function batchForm(v: string | undefined, where: string): BatchForm | undefined {
+  if (v === undefined) return undefined;
+  const form = v.trim().toLowerCase();
+  if (!(BATCH_FORMS as readonly string[]).includes(form))
+    throw new IngestError(
+      "bad_request",
+      `${where} "${v.slice(0, 40)}" is not a batch form (${BATCH_FORMS.join(" or ")}; leave it out for one record per message)`,
+    );
+  return form as BatchForm;
+}
+
 function formatName(v: string, where: string): FormatId {
   if (!isFormatId(v))
     throw new IngestError("unsupported_format", `${where} "${v}" is not a format (formats: ${FORMAT_IDS.join(", ")})`);
@@ -96,11 +118,13 @@ export function binaryMeta(h: IncomingHttpHeaders): IngestMeta {
       );
     format = fromType;
   }
+  const batch = batchForm(header(h, HEADER.batch), HEADER.batch);
   return {
     layoutRef: header(h, HEADER.layout),
     format,
     messageId: checkMessageId(header(h, HEADER.messageId)),
     device: header(h, HEADER.device),
+    ...(batch ? { batch } : {}),
   };
 }
 
@@ -110,6 +134,7 @@ const envelopeSchema = z.object({
   data: z.string(),
   device: z.string().min(1).max(256).optional(),
   messageId: z.string().optional(),
+  batch: z.string().max(32).optional(),
 });
 
 export interface Envelope extends IngestMeta {
@@ -117,7 +142,7 @@ export interface Envelope extends IngestMeta {
   bytes: Uint8Array | undefined;
 }
 
-/** POST /ingest/base64: {"layout"?, "format", "data", "device"?, "messageId"?}, how satellite portals deliver. */
+/** POST /ingest/base64: {"layout"?, "format", "data", "device"?, "messageId"?, "batch"?}, how satellite portals deliver. */
 export function envelopeMeta(h: IncomingHttpHeaders, body: Buffer): Envelope {
   const type = mediaType(h);
   if (type !== undefined && type !== "application/json")
@@ -127,7 +152,7 @@ export function envelopeMeta(h: IncomingHttpHeaders, body: Buffer): Envelope {
     const i = parsed.error.issues[0]!;
     throw new IngestError(
       "bad_request",
-      `envelope ${i.path.join(".") || "body"}: ${i.message} (expected {"format", "data": base64, "layout"?, "device"?, "messageId"?})`,
+      `envelope ${i.path.join(".") || "body"}: ${i.message} (expected {"format", "data": base64, "layout"?, "device"?, "messageId"?, "batch"?})`,
     );
   }
   const e = parsed.data;
@@ -139,9 +164,15 @@ export function envelopeMeta(h: IncomingHttpHeaders, body: Buffer): Envelope {
     format: formatName(named.toLowerCase(), "envelope format"),
     messageId: checkMessageId(e.messageId ?? header(h, HEADER.messageId)),
     device: e.device ?? header(h, HEADER.device),
+    ...batchOf(e.batch ?? header(h, HEADER.batch), e.batch !== undefined ? "envelope batch" : HEADER.batch),
     bytes: base64Data(e.data),
   };
 }
+
+const batchOf = (v: string | undefined, where: string): { batch?: BatchForm } => {
+  const batch = batchForm(v, where);
+  return batch ? { batch } : {};
+};
 
 /** undefined when not base64; portals differ in the alphabet, so base64url is accepted too */
 function base64Data(text: string): Uint8Array | undefined {

@@ -122,6 +122,7 @@ export async function startWorker(cfg: DecoderConfig, opts: WorkerOptions): Prom
       results.forEach((r, i) => {
         const it = items[i]!;
         if (r && !r.duplicate && it.kind === "record") devices.add(it.record.device);
+        if (r && !r.duplicate && it.kind === "readings") for (const x of it.records) devices.add(x.device);
       });
       if (devices.size > 0) for (const f of own) f.wake(devices);
     },

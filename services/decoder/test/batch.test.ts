@@ -39,9 +39,10 @@ afterEach(async () => {
   for (const w of running.splice(0)) await w.close();
 });
 
-async function decoder() {
+async function decoder(extra: string[] = []) {
   const dataDir = tempDir();
   const cfg = parseDecoderArgs([
+    ...extra,
     "--data-dir",
     dataDir,
     "--layout",
@@ -65,7 +66,7 @@ async function decoder() {
       db.close();
     }
   };
-  return { w, c: client(`http://127.0.0.1:${w.port}`), rows };
+  return { w, c: client(`http://127.0.0.1:${w.port}`), rows, file: path.join(dataDir, bufferFileName(0)) };
 }
 
 const headers = (extra: Record<string, string> = {}) => ({
@@ -156,6 +157,35 @@ describe("batch routes", () => {
     expect((await c.post("/fixes", new Uint8Array([1, 2, 3]), headers())).status).toBe(400);
     expect(rows()).toEqual([]);
     expect(w.buffer.counters()).toMatchObject({ accepted: 0, dead_letters: 2 });
+  });
+});
+
+describe("a batch message in the buffer", () => {
+  it("is stored all or none: a reading that fails mid-way leaves no reading, and the resend stores them all", async () => {
+    // two records per commit: before, a message's readings were spread over several commits
+    const { c, rows, file } = await decoder(["--commit-max", "2"]);
+    const [m] = messages("delta", 1, 21);
+    const db = new Database(file);
+    try {
+      // a constraint the fourth reading breaks, as a full disk or a crash would stop the write there
+      db.exec(
+        "CREATE TRIGGER fail_reading BEFORE INSERT ON records WHEN NEW.message_id = 'pass-9~3' " +
+          "BEGIN SELECT RAISE(ABORT, 'injected: reading 4 refused'); END",
+      );
+      const failed = await c.post("/fixes", m!.bytes, headers({ "x-satpayload-message-id": "pass-9" }));
+      expect(failed.status, failed.body).toBeGreaterThanOrEqual(500);
+      expect(rows()).toEqual([]);
+      db.exec("DROP TRIGGER fail_reading");
+    } finally {
+      db.close();
+    }
+    const retried = await c.post("/fixes", m!.bytes, headers({ "x-satpayload-message-id": "pass-9" }));
+    expect(retried.status, retried.body).toBe(200);
+    expect(JSON.parse(retried.body)).toMatchObject({
+      duplicate: false,
+      readings: { count: READINGS, stored: READINGS },
+    });
+    expect(rows().map((r) => r.id)).toEqual(Array.from({ length: READINGS }, (_, i) => `pass-9~${i}`));
   });
 });
 

@@ -382,6 +382,39 @@ describe("in-process commit (library)", () => {
     await close();
   });
 
+  it("undoes a batch message whole, every reading with its instance, when the CSE refuses one reading", async () => {
+    const { buffer, cse, instances, close } = await open();
+    await cse.prepare(["x"]);
+    class Refused extends Error {}
+    const refusing = {
+      deliver: (r: Parameters<InProcessCse["deliver"]>[0]) => {
+        if (r.messageId === "b~1") throw new Refused("refused (injected)");
+        cse.deliver(r);
+      },
+      refused: (e: unknown): e is Error => e instanceof Refused || cse.refused(e),
+      leftover: (e: unknown) => cse.leftover(e),
+      savepoint: () => cse.savepoint(),
+    };
+    const readings: BatchItem = {
+      kind: "readings",
+      records: ["b~0", "b~1", "b~2"].map((id) => (record(id, "x") as Extract<BatchItem, { kind: "record" }>).record),
+    };
+    const results = buffer.writeDelivered([record("m1", "x"), readings, record("m2", "x")], refusing);
+    cse.settle(true);
+    expect(results[1]).toBeInstanceOf(Refused);
+    // the other senders' records went in; of the message, not even the reading before the refused one
+    expect(buffer.messageIds()).toEqual(["m1", "m2"]);
+    expect(instances()).toBe(2);
+    expect(buffer.counters()).toMatchObject({ accepted: 2, forwarded: 2 });
+    // sent again (nothing refused now): the whole message, then a resend stores nothing
+    const writer = new InProcessWriter(buffer, cse, true);
+    expect((await writer.write([readings]))[0]).toMatchObject({ duplicate: false, stored: 3 });
+    expect((await writer.write([readings]))[0]).toMatchObject({ duplicate: true, stored: 0 });
+    expect(buffer.messageIds()).toEqual(["m1", "m2", "b~0", "b~1", "b~2"]);
+    expect(instances()).toBe(5);
+    await close();
+  });
+
   it("undoes a refused record alone, its record with its instance, and keeps the rest of the batch", async () => {
     const { buffer, cse, instances, close } = await open();
     const writer = new InProcessWriter(buffer, cse, true);

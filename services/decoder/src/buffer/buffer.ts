@@ -85,9 +85,16 @@ export interface RetryFilter {
 export type ForwarderCounter = "forward_failures" | "repairs" | "conflicts_verified";
 
 export type BatchItem =
-  { kind: "record"; record: NewRecord } | { kind: "dead"; dead: DeadLetter } | { kind: "rejected" };
-/** per item: the record's seq and whether its message id was already stored; undefined for the others */
-export type BatchResult = { seq: number; duplicate: boolean } | undefined;
+  | { kind: "record"; record: NewRecord }
+  /** the readings of one batch message: stored all or none (a crash never leaves half a message) */
+  | { kind: "readings"; records: NewRecord[] }
+  | { kind: "dead"; dead: DeadLetter }
+  | { kind: "rejected" };
+/**
+ * per item: the record's seq and whether its message id was already stored; undefined for the
+ * others. For `readings`: the first reading's seq, `stored` how many were new, duplicate when none.
+ */
+export type BatchResult = { seq: number; duplicate: boolean; stored?: number } | undefined;
 
 /** what the CSE is handed of a stored record */
 export type DeliveredRecord = Pick<StoredRecord, "seq" | "messageId" | "rn" | "device" | "con">;
@@ -106,6 +113,11 @@ export interface Delivery {
    * e.g. a taken name to read back), or undefined (abort the transaction).
    */
   leftover(e: unknown): Refusal | "later" | undefined;
+  /**
+   * Called before a batch message's readings are delivered; the function it returns forgets what
+   * was delivered since (its notifications), when a refused reading undoes the whole message.
+   */
+  savepoint?(): () => void;
 }
 
 export interface BufferOptions {
@@ -209,6 +221,12 @@ const storedRn = (r: NewRecord): string | null => (r.rn !== undefined && r.rn !=
 
 const FLAGGED_RECORDS = "flagged";
 
+/** a batch message's result: its first reading's seq and how many of its readings were new */
+function readingsResult(results: readonly { seq: number; duplicate: boolean }[]): BatchResult & object {
+  const stored = results.filter((r) => !r.duplicate).length;
+  return { seq: results[0]?.seq ?? 0, duplicate: stored === 0, stored };
+}
+
 /** what one transaction adds to the counters, bumped once when it ends (not once per row) */
 class Tally {
   accepted = 0;
@@ -253,6 +271,12 @@ export class RecordBuffer {
   private readonly refuseBatch: (refusals: readonly { seq: number; refusal: Refusal }[]) => number;
   private readonly retryBatch: (filter: RetryFilter) => number;
   private readonly writeOneDelivered: (record: NewRecord, delivery: Delivery, at: number) => BatchResult & object;
+  private readonly writeReadingsDelivered: (
+    records: NewRecord[],
+    delivery: Delivery,
+    at: number,
+    tally: Tally,
+  ) => BatchResult & object;
   private readonly writeAllDelivered: (items: BatchItem[], delivery: Delivery, at: number) => (BatchResult | Error)[];
   private readonly markOneDelivered: (record: StoredRecord, delivery: Delivery, at: number) => void;
   private readonly full: boolean;
@@ -320,6 +344,17 @@ export class RecordBuffer {
     this.writeAllDelivered = this.db.transaction((items: BatchItem[], delivery: Delivery, at: number) => {
       const tally = new Tally();
       const out = items.map((it): BatchResult | Error => {
+        if (it.kind === "readings") {
+          const undo = delivery.savepoint?.();
+          try {
+            return this.writeReadingsDelivered(it.records, delivery, at, tally);
+          } catch (e) {
+            // one reading refused: the savepoint took the message's other readings back with it
+            if (!delivery.refused(e)) throw e;
+            undo?.();
+            return e;
+          }
+        }
         if (it.kind !== "record") return this.writeItem(it, null, tally);
         let r: BatchResult & object;
         try {
@@ -334,6 +369,15 @@ export class RecordBuffer {
       this.bumpTally(tally);
       return out;
     });
+    // a savepoint of its own: a reading the CSE refuses undoes the message's readings (and their
+    // instances) before it, and the message's tally is counted only when all of it went in
+    this.writeReadingsDelivered = this.db.transaction(
+      (records: NewRecord[], delivery: Delivery, at: number, tally: Tally) => {
+        const results = records.map((record) => this.writeOneDelivered(record, delivery, at));
+        records.forEach((record, i) => tally.record(record, results[i]!, true));
+        return readingsResult(results);
+      },
+    );
     this.markOneDelivered = this.db.transaction((record: StoredRecord, delivery: Delivery, at: number) => {
       delivery.deliver(record);
       this.markBatch([record.seq], at);
@@ -400,6 +444,13 @@ export class RecordBuffer {
   }
 
   private writeItem(it: BatchItem, forwardedAt: number | null, tally: Tally): BatchResult {
+    if (it.kind === "readings") {
+      // inside the commit's one transaction: a reading that fails aborts it, so none of the
+      // message's readings is stored and its sender (told the commit failed) sends it again
+      const results = it.records.map((record) => this.insert(record, forwardedAt));
+      it.records.forEach((record, i) => tally.record(record, results[i]!, forwardedAt !== null));
+      return readingsResult(results);
+    }
     if (it.kind === "record") {
       const r = this.insert(it.record, forwardedAt);
       tally.record(it.record, r, forwardedAt !== null);

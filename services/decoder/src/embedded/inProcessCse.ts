@@ -197,6 +197,14 @@ export class InProcessCse implements Delivery {
     throw new Later();
   }
 
+  /** a batch message refused in part is undone whole: its readings' notifications go with it */
+  savepoint(): () => void {
+    const n = this.raises.length;
+    return () => {
+      this.raises.length = n;
+    };
+  }
+
   refused(e: unknown): e is Error {
     return e instanceof RecordRefused;
   }

@@ -19,7 +19,11 @@ export class InProcessWriter {
 
   /** one transaction for the batch, answered once it is durable (the group commit's writer step) */
   async write(items: BatchItem[]): Promise<(BatchResult | Error)[]> {
-    await this.cse.prepare(items.flatMap((it) => (it.kind === "record" ? [it.record.device] : [])));
+    await this.cse.prepare(
+      items.flatMap((it) =>
+        it.kind === "record" ? [it.record.device] : it.kind === "readings" ? it.records.map((r) => r.device) : [],
+      ),
+    );
     let committed = false;
     let out: (BatchResult | Error)[];
     try {

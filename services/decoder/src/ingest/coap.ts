@@ -2,7 +2,7 @@
 // and every device route. A confirmable request is answered by one piggybacked ACK that carries the
 // result: 2.01 Created / 2.04 Changed only after the durable group commit, 4.xx with the reason as
 // JSON for bad input (undecodable payloads kept as dead letters), 5.03 when nothing was stored.
-// Uri-Query carries what HTTP puts in headers: format, layout, id (message id), device, key.
+// Uri-Query carries what HTTP puts in headers: format, layout, id (message id), device, batch, key.
 import { createSocket, type Socket } from "node:dgram";
 import { isIPv6 } from "node:net";
 import { createServer, type IncomingMessage, type OutgoingMessage } from "coap";
@@ -58,6 +58,7 @@ export function coapHeaders(req: IncomingMessage, query: URLSearchParams): Recor
     ["layout", HEADER.layout],
     ["id", HEADER.messageId],
     ["device", HEADER.device],
+    ["batch", HEADER.batch],
   ];
   for (const [q, header] of map) {
     const v = query.get(q);

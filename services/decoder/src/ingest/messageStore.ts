@@ -156,33 +156,26 @@ export class MessageStore {
     const device = input.bindDevice(readings[0]!.device ?? meta.device) ?? UNKNOWN_DEVICE;
     const messageId =
       meta.messageId ?? batchDigestId(known, meta.format, form, meta.device, bytes) ?? nextUlid(receivedAt);
-    // appended back to back, so the group commit keeps them in reading order (seq, then the forwarder)
-    const appended = readings.map((r, i) =>
-      this.commit.append({
-        kind: "record",
-        record: {
-          messageId: readingId(messageId, i),
-          rn: nextUlid(),
-          receivedAt,
-          layout: known.id,
-          format: meta.format,
-          device,
-          size: r.size,
-          jsonSize: r.jsonSize,
-          con: r.con,
-        },
-      }),
-    );
-    // every reading settles before the sender hears anything: a failed commit is retried whole,
-    // and the readings that did go in are then acknowledged as duplicates
-    const settled = await Promise.allSettled(appended);
-    const failed = settled.find((s) => s.status === "rejected");
-    if (failed) throw failed.reason;
-    const results = settled.map((s) => (s as PromiseFulfilledResult<Awaited<(typeof appended)[number]>>).value!);
-    const stored = results.filter((r) => !r.duplicate).length;
+    // one item: the readings go into one transaction, in reading order (seq, then the forwarder), so
+    // a crash or a failed commit leaves none of them and the resend stores the whole message
+    const result = (await this.commit.append({
+      kind: "readings",
+      records: readings.map((r, i) => ({
+        messageId: readingId(messageId, i),
+        rn: nextUlid(),
+        receivedAt,
+        layout: known.id,
+        format: meta.format,
+        device,
+        size: r.size,
+        jsonSize: r.jsonSize,
+        con: r.con,
+      })),
+    }))!;
+    const stored = result.stored ?? 0;
     return {
       messageId,
-      seq: results[0]!.seq,
+      seq: result.seq,
       buffer: this.worker,
       layout: known.id,
       format: meta.format,

@@ -7,6 +7,8 @@
 //   satpayload/<layout>/<format>
 //   satpayload/<device>/<layout>/<format>
 //   satpayload/<device>/<layout>/<format>/<message id>    ("-" as device: none named)
+// A batch message (one record per reading) names its form at the format level, as a route spec
+// does: <format>:batch=columns|delta.
 import { createServer, type AddressInfo, type Server, type Socket } from "node:net";
 import { Aedes, type AuthenticateError, type Client, type PublishPacket } from "aedes";
 import { INGEST_TOPIC_ROOT } from "#planning/ingest";
@@ -45,11 +47,21 @@ export function topicHeaders(topic: string): Record<string, string> {
     levels.length === 3
       ? [undefined, levels[1]!, levels[2]!, undefined]
       : [levels[1], levels[2]!, levels[3]!, levels[4]];
+  const [formatName, ...settings] = format.split(":");
   const h: Record<string, string> = {
     "content-type": "application/octet-stream",
     [HEADER.layout]: layout,
-    [HEADER.format]: format.toLowerCase(),
+    [HEADER.format]: formatName!.toLowerCase(),
   };
+  for (const setting of settings) {
+    const m = /^batch=(.*)$/.exec(setting);
+    if (!m || h[HEADER.batch] !== undefined)
+      throw new IngestError(
+        "bad_request",
+        `topic level "${format.slice(0, 80)}" is not <format> or <format>:batch=columns|delta`,
+      );
+    h[HEADER.batch] = m[1]!;
+  }
   if (device !== undefined && device !== "-") h[HEADER.device] = device;
   if (messageId !== undefined) h[HEADER.messageId] = messageId;
   return h;

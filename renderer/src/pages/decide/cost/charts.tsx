@@ -83,14 +83,17 @@ interface ChartProps {
   height?: number;
 }
 
-function FormatBars({
+/** One bar per format in its colour, the value on top; `axis` writes ticks and bar labels, `tip` the hover text. */
+export function FormatBars({
   data,
-  currency,
+  axis,
+  tip,
   width,
   height,
 }: {
   data: { format: FormatId; label: string; value: number | null }[];
-  currency: Currency;
+  axis: (v: number) => string;
+  tip: (v: number) => string;
   width?: number | undefined;
   height: number;
 }) {
@@ -119,16 +122,10 @@ function FormatBars({
             interval={0}
             {...(ticks && ticks.angle !== 0 ? { angle: ticks.angle, textAnchor: "end", height: ticks.height } : {})}
           />
-          <YAxis
-            tick={AXIS}
-            tickLine={false}
-            axisLine={false}
-            width={MONEY_AXIS_WIDTH}
-            tickFormatter={(v: number) => moneyShort(v, currency)}
-          />
+          <YAxis tick={AXIS} tickLine={false} axisLine={false} width={MONEY_AXIS_WIDTH} tickFormatter={axis} />
           <Tooltip
             cursor={{ fill: "var(--surface-2)" }}
-            formatter={(v) => money(Number(v), currency)}
+            formatter={(v) => tip(Number(v))}
             contentStyle={{ background: "var(--surface)", border: "1px solid var(--border)", fontSize: 12 }}
           />
           <Bar dataKey="value" isAnimationActive={false} radius={[2, 2, 0, 0]}>
@@ -139,13 +136,25 @@ function FormatBars({
               dataKey="value"
               position="top"
               style={{ fill: "var(--text-muted)", fontSize: 10 }}
-              formatter={(v: unknown) => (typeof v === "number" ? moneyShort(v, currency) : "")}
+              formatter={(v: unknown) => (typeof v === "number" ? axis(v) : "")}
             />
           </Bar>
         </BarChart>
       </Frame>
     </div>
   );
+}
+
+function MoneyBars({
+  currency,
+  ...rest
+}: {
+  data: { format: FormatId; label: string; value: number | null }[];
+  currency: Currency;
+  width?: number | undefined;
+  height: number;
+}) {
+  return <FormatBars {...rest} axis={(v) => moneyShort(v, currency)} tip={(v) => money(v, currency)} />;
 }
 
 /** The format's short name, as the designer's size chart writes it ("Protobuf", "MsgPack"). */
@@ -156,7 +165,7 @@ export function MonthlyCostChart({ result, platformId, width, height = 200 }: Ch
   const data = result.cells
     .filter((c) => c.platformId === platformId)
     .map((c) => ({ format: c.format, label: label(c.format), value: c.monthly.exact ?? null }));
-  return <FormatBars data={data} currency={result.currency} width={width} height={height} />;
+  return <MoneyBars data={data} currency={result.currency} width={width} height={height} />;
 }
 
 /** One platform's monthly saving versus JSON per format. */
@@ -164,7 +173,7 @@ export function SavingsChart({ result, platformId, width, height = 200 }: ChartP
   const data = result.cells
     .filter((c) => c.platformId === platformId && c.format !== "json")
     .map((c) => ({ format: c.format, label: label(c.format), value: c.savingVsJson }));
-  return <FormatBars data={data} currency={result.currency} width={width} height={height} />;
+  return <MoneyBars data={data} currency={result.currency} width={width} height={height} />;
 }
 
 /** Platforms whose cost is known: the small multiples, one chart each (their prices differ by orders of magnitude). */

@@ -3,6 +3,7 @@
 import { useRef, useState, type ReactNode } from "react";
 import type { FormatId } from "#codecs";
 import type { ReportModel } from "#planning";
+import { MessagesPerDayChart, ReadingsPerMessageChart } from "./BatchCharts.tsx";
 import { chartToPng } from "./exportPng.ts";
 import { slug } from "./slug.ts";
 import { downloadBlob } from "../../../download.ts";
@@ -184,6 +185,14 @@ export function ReportDocument({ model, sizes }: { model: ReportModel; sizes: Si
             a message carries several, so fewer messages are sent and the oldest reading of a message waits for it.
             Sizes and costs above and below are per message.
           </p>
+          <div className="report-pair">
+            <Chart name="batch-readings" title="Readings per message, per format" fileBase={fileBase}>
+              <ReadingsPerMessageChart formats={model.batch.formats} width={HALF} height={190} />
+            </Chart>
+            <Chart name="batch-messages" title="Messages a day per device, per format" fileBase={fileBase}>
+              <MessagesPerDayChart formats={model.batch.formats} width={HALF} height={190} />
+            </Chart>
+          </div>
           <table className="data compact">
             <thead>
               <tr>
