@@ -41,6 +41,7 @@ export {
   stackFor,
 } from "./report/scenario.ts";
 export type { CostDoc, Currency, FleetScenario } from "./report/scenario.ts";
+export { budgetSettingsSchema, type BudgetSettings } from "./report/budgetSettings.ts";
 
 // the fleet grid and the report built on it
 export { convert, evaluateFleet } from "./report/fleet.ts";
@@ -98,6 +99,7 @@ export {
   DAYS_PER_YEAR,
   DEFAULT_TRACKER,
   DEFAULT_TRACKER_SOURCES,
+  RADIO_LABELS,
   SECONDS_PER_DAY,
   airtimeOf,
   astrocastFragments,

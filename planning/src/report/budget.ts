@@ -6,12 +6,14 @@ import { type FleetCell, convert } from "./fleet.ts";
 import { formatMoney } from "./money.ts";
 import type { FleetScenario } from "./scenario.ts";
 import { BudgetError, deviceBudget, radioChoiceFor, type DeviceBudget, type DeviceModel } from "../budget/index.ts";
-import { batterySwapSaving } from "../cost/batterySwaps.ts";
+import { batterySwapSaving, type BatterySwapPrices } from "../cost/batterySwaps.ts";
 
 export interface BudgetWhatIf {
   /** seconds between two readings */
   intervalSeconds: number;
   device: DeviceModel;
+  /** per platform id, the radio constants the user replaced (resolveRadio's overrides, cited back as theirs) */
+  radioOverrides?: Readonly<Record<string, Record<string, number>>>;
 }
 
 export interface BudgetRow {
@@ -43,7 +45,18 @@ export function budgetAt(
   const choice = radioChoiceFor(platformId);
   if (!choice) return undefined;
   try {
-    return { budget: deviceBudget({ choice, bytesOnAir, readingsPerMessage, ...w }), error: null };
+    const { radioOverrides, ...rest } = w;
+    const overrides = radioOverrides?.[platformId];
+    return {
+      budget: deviceBudget({
+        choice,
+        bytesOnAir,
+        readingsPerMessage,
+        ...rest,
+        ...(overrides && { radioOverrides: overrides }),
+      }),
+      error: null,
+    };
   } catch (e) {
     if (e instanceof BudgetError) return { budget: null, error: e.message };
     throw e;
@@ -124,6 +137,7 @@ export function reportBudget(
   recommendation: { format: FormatId; platformId: string } | null,
   w: BudgetWhatIf,
   horizonYears: number,
+  prices?: BatterySwapPrices,
 ): ReportBudget | null {
   const candidates = [...(recommendation ? [recommendation.platformId] : []), ...scenario.platforms];
   const platformId = candidates.find((id) => radioChoiceFor(id) !== undefined);
@@ -147,6 +161,7 @@ export function reportBudget(
     const s = batterySwapSaving(best.budget!.batteryLifeYears, json.budget!.batteryLifeYears, {
       devices: scenario.devices,
       years: horizonYears,
+      ...(prices && { prices }),
     });
     const saved = convert(s.saved, s.currency, scenario);
     saving = { format: best.format, moreYears: s.moreYears, saved, currency: scenario.currency };
