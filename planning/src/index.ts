@@ -52,8 +52,11 @@ export {
   budgetAt,
   budgetRows,
   lifeText,
+  recordSplit,
   reportBudget,
+  sizeBudget,
   type BudgetRow,
+  type RecordSplit,
   type BudgetWhatIf,
   type ReportBudget,
 } from "./report/budget.ts";
@@ -107,7 +110,6 @@ export {
   deviceBudget,
   messageOnAir,
   radioChoiceFor,
-  recordBudget,
   resolveRadio,
 } from "./budget/index.ts";
 export type {
@@ -120,8 +122,6 @@ export type {
   MessageOnAir,
   Phase,
   RadioChoice,
-  RecordBudget,
-  RecordBudgetInput,
 } from "./budget/index.ts";
 export type { Cited } from "./platforms/cited.ts";
 export {

@@ -7,5 +7,3 @@ export { DEFAULT_TRACKER, DEFAULT_TRACKER_SOURCES, checkDeviceModel } from "./de
 export type { DeviceField, DeviceModel } from "./device.ts";
 export { BudgetError } from "./errors.ts";
 export type { BudgetIssue } from "./errors.ts";
-export { recordBudget } from "./record.ts";
-export type { RecordBudget, RecordBudgetInput } from "./record.ts";

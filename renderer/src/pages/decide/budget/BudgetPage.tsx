@@ -262,7 +262,9 @@ export function BudgetPage() {
                 <>
                   <h4>
                     {detailName}: radio constants{" "}
-                    <span className="sub">type your own value: every figure on this page and the report follows</span>
+                    <span className="sub">
+                      · type your own value: every figure on this page and in the report follows
+                    </span>
                   </h4>
                   <RadioForm platformId={detailId} platformName={detailName} />
                 </>
