@@ -163,11 +163,15 @@ describe("satpayload budget", { timeout: 180_000 }, () => {
   it("bad input: a device file with zero capacity (exit 1), an unknown platform or radio constant (exit 2)", async () => {
     const device = path.join(tmp, "device.json");
     writeFileSync(device, JSON.stringify({ batteryMah: 0, readingEnergyMj: { gnss: -1 } }));
-    const [a, b, c] = await Promise.all([
+    const [a, b, c, d] = await Promise.all([
       cli(["--bytes", "10", "--device", device]),
       cli(["--bytes", "10", "--platform", "swarm"]),
       cli(["--bytes", "10", "--radio", "txMa=-1"]),
+      cli(["--preset", "paper", "--samples", "5", "--batch", "4"]),
     ]);
+    // a layout's readings per message are its batch's, as in the Budget view
+    expect(d.code).toBe(2);
+    expect(d.err).toContain("--batch goes with --bytes");
     expect(a.code).toBe(1);
     expect(a.err).toContain("batteryMah: Battery capacity must be above 0 mAh");
     expect(a.err).toContain("readingEnergyMj.gnss: GNSS energy per reading cannot be negative");

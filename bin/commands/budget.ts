@@ -52,9 +52,10 @@ export const budgetHelp = `satpayload budget --layout FILE | --preset ID | --byt
   limits, energy per message and per reading (radio / sensors / sleep), battery life of the
   default tracker (or --device, a JSON file of the fields to change) and the battery swaps of a
   fleet over --years (default 10 000 devices, 10 years). A reading every --interval seconds
-  (default 21600: 4 a day), --batch readings per message (default 1). Every measured size is
-  costed and the costs averaged (B: the mean, rounded up); a record over the platform's message
-  is sent in fragments ("msgs": messages a record). Platforms default to ${DEFAULT_BUDGET_PLATFORMS.join(", ")}.
+  (default 21600: 4 a day), --batch readings per message (default 1). Records are costed as the
+  Budget view costs them: the fleet cost's mean message on air (B: the mean payload, rounded up);
+  a record over the platform's message is sent in the cost model's fragments ("msgs": messages a
+  record, a mean). --batch goes with --bytes; a layout's batch sets its own readings per message. Platforms default to ${DEFAULT_BUDGET_PLATFORMS.join(", ")}.
   --radio txMa=40 replaces a radio constant (docs/budget.md names them).
 `;
 
@@ -263,7 +264,7 @@ export async function budgetCommand(argv: string[]): Promise<void> {
 
   if (measured)
     write(
-      `${measured.layout} — ${measured.records ? `${measured.sampleCount} records from ${measured.records}` : `${measured.sampleCount} samples, seed ${measured.seed}`}; every size costed, B is the mean\n`,
+      `${measured.layout} — ${measured.records ? `${measured.sampleCount} records from ${measured.records}` : `${measured.sampleCount} samples, seed ${measured.seed}`}; costed like the Budget view, B is the mean\n`,
     );
   write(
     `a reading every ${intervalSeconds} s, ${measured ? "the layout's readings" : readingsPerMessage} a message; battery ${device.batteryMah} mAh at ${device.batteryVolts} V; swaps: ${devices.toLocaleString("en-US")} devices over ${years} years\n\n`,
