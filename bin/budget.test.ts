@@ -4,8 +4,17 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { CODECS, generateSamples, measureSizes, parseLayout, presetById } from "#codecs";
 import { runOwned } from "#codecs-test/helpers/processes/run.ts";
 import { repoRoot } from "#codecs-test/helpers/python.ts";
+import {
+  DEFAULT_TRACKER,
+  budgetRows,
+  defaultScenario,
+  evaluateFleet,
+  layoutStackId,
+  type DeviceBudget,
+} from "#planning";
 
 const TSX = path.join(repoRoot, "node_modules/.bin/tsx");
 const tmp = mkdtempSync(path.join(os.tmpdir(), "satpayload-budget-"));
@@ -21,7 +30,9 @@ interface JsonRow {
   platform: string;
   bytes: number;
   error: string | null;
-  budget?: { batteryLifeYears: number; fragmentsPerRecord: number; airtimePerDayS: number };
+  messagesPerRecord: number;
+  bytesOnAir: number;
+  budget?: { batteryLifeYears: number; airtimePerDayS: number };
   swaps?: { swapsPerDevice: number; total: number };
 }
 
@@ -71,9 +82,43 @@ describe("satpayload budget", { timeout: 180_000 }, () => {
     ]);
     const json = rows[0]!;
     expect(json.bytes).toBeGreaterThan(160);
-    expect(json.budget!.fragmentsPerRecord).toBe(Math.ceil(json.bytes / 158));
-    expect(rows[2]!.budget!.fragmentsPerRecord).toBe(1);
+    expect(json.messagesPerRecord).toBe(Math.ceil(json.bytes / 158));
+    expect(rows[2]!.messagesPerRecord).toBe(1);
     expect(rows[2]!.budget!.batteryLifeYears).toBeGreaterThan(json.budget!.batteryLifeYears);
+  });
+
+  it("gives the Budget view's numbers for the same records: the fleet cost's cells through budgetRows", async () => {
+    const r = await cli(["--preset", "paper", "--samples", "120", "--seed", "7", "--radio", "txMa=500", "--json"]);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.out) as { rows: (JsonRow & { budget?: DeviceBudget })[] };
+    // what the Budget view computes (BudgetPage: evaluateFleet over the measured sizes, then budgetRows)
+    const paper = parseLayout(presetById("paper")!.layout);
+    const measured = measureSizes(paper, generateSamples(paper, 120, 7)).map((m) => ({
+      format: m.format,
+      label: CODECS[m.format].info.label,
+      stats: m.stats,
+      sizes: m.sizes,
+    }));
+    const platforms = [...new Set(out.rows.map((x) => x.platform))];
+    const scenario = { ...defaultScenario(), formats: measured.map((m) => m.format), platforms };
+    const cells = evaluateFleet(scenario, measured, { layout: layoutStackId(paper.name) }).cells;
+    const radioOverrides = {
+      astrocast: { txMa: 500 },
+      "iridium-sbd": {},
+      ...Object.fromEntries(platforms.filter((p) => p.startsWith("lorawan-")).map((p) => [p, { txMa: 500 }])),
+    };
+    const view = budgetRows(cells, { intervalSeconds: 21_600, device: DEFAULT_TRACKER, radioOverrides });
+    expect(out.rows.length).toBe(view.length);
+    for (const v of view) {
+      const c = out.rows.find((x) => x.format === v.format && x.platform === v.platformId)!;
+      expect(c.messagesPerRecord, `${v.format} on ${v.platformId}`).toBe(v.messagesPerRecord);
+      expect(c.bytesOnAir).toBe(v.bytesOnAir);
+      expect(c.error).toBe(v.error);
+      if (v.budget) expect(c.budget!.batteryLifeYears).toBe(v.budget.batteryLifeYears);
+      if (v.budget) expect(c.budget!.energyPerReadingJ).toEqual(v.budget.energyPerReadingJ);
+    }
+    // JSON on Astrocast is split exactly as the Cost page splits it
+    expect(out.rows.find((x) => x.format === "json" && x.platform === "astrocast")!.messagesPerRecord).toBe(3);
   });
 
   it("the table names the limits a format breaks", async () => {
@@ -118,11 +163,15 @@ describe("satpayload budget", { timeout: 180_000 }, () => {
   it("bad input: a device file with zero capacity (exit 1), an unknown platform or radio constant (exit 2)", async () => {
     const device = path.join(tmp, "device.json");
     writeFileSync(device, JSON.stringify({ batteryMah: 0, readingEnergyMj: { gnss: -1 } }));
-    const [a, b, c] = await Promise.all([
+    const [a, b, c, d] = await Promise.all([
       cli(["--bytes", "10", "--device", device]),
       cli(["--bytes", "10", "--platform", "swarm"]),
       cli(["--bytes", "10", "--radio", "txMa=-1"]),
+      cli(["--preset", "paper", "--samples", "5", "--batch", "4"]),
     ]);
+    // a layout's readings per message are its batch's, as in the Budget view
+    expect(d.code).toBe(2);
+    expect(d.err).toContain("--batch goes with --bytes");
     expect(a.code).toBe(1);
     expect(a.err).toContain("batteryMah: Battery capacity must be above 0 mAh");
     expect(a.err).toContain("readingEnergyMj.gnss: GNSS energy per reading cannot be negative");

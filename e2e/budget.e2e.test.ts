@@ -1,7 +1,8 @@
 // The Budget view (issue #28) as a user meets it: the paper preset on the default tracker shows battery life per
 // format on Astrocast, the LoRaWAN EU868 data rates and Iridium SBD, computed from the measured sizes with planning's
 // device budget; moving the reading interval changes the figures; a zero battery capacity is refused next to the
-// field and the figures stay those of the last valid device.
+// field and the figures stay those of the last valid device; a radio constant and the swap prices are edited (a bad
+// one refused by its field) and every setting comes back after a reload.
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CODECS, generateSamples, measureSizes, parseLayout, presetById } from "#codecs";
@@ -29,7 +30,12 @@ const measured = measureSizes(paper, generateSamples(paper, 1000, 1)).map((m) =>
 }));
 
 /** The battery life planning gives one format on one platform, for the default tracker, one reading per message. */
-function expectedLife(format: string, platformId: string, intervalMinutes: number): number {
+function expectedLife(
+  format: string,
+  platformId: string,
+  intervalMinutes: number,
+  radioOverrides?: Record<string, number>,
+): number {
   const scenario = { ...defaultScenario(), platforms: [platformId] };
   const cell = evaluateFleet(scenario, measured, { layout: layoutStackId(paper.name) }).cells.find(
     (c) => c.format === format,
@@ -40,6 +46,7 @@ function expectedLife(format: string, platformId: string, intervalMinutes: numbe
     readingsPerMessage: 1,
     intervalSeconds: intervalMinutes * 60,
     device: DEFAULT_TRACKER,
+    ...(radioOverrides && { radioOverrides }),
   }).batteryLifeYears;
 }
 
@@ -107,6 +114,67 @@ describe("budget (browser mode)", SCENARIO, () => {
     await page.waitForSelector(`${tid("report-battery")} figure[data-chart="battery-life"] svg`);
     await page.locator(tid("report-battery")).scrollIntoViewIfNeeded();
     await screenshot(page, "budget-04-report");
+    expect(errors).toEqual([]);
+  });
+
+  it("edits a radio constant and the swap prices, refuses bad ones by the field, and keeps them over a reload", async () => {
+    const { page, errors } = await s.open({ width: 1440, height: 900 });
+    await openPreset(page, "paper");
+    await page.click(tid("nav-budget"));
+    await page.waitForSelector(tid("budget-matrix"));
+    await page.selectOption(tid("budget-platform"), "astrocast");
+    await page.waitForSelector(tid("budget-radio"));
+    // each constant says where it comes from: the catalog's TX current is cited, not the user's
+    expect(await page.locator(tid("budget-radio-source-txMa")).textContent()).toMatch(/\(.+, \d{4}(-\d\d)?\)$/);
+    const cited = Number(await page.inputValue(tid("budget-radio-input-txMa")));
+    const before = await life(page, "protobuf", "astrocast");
+
+    // four times the TX current: "your value", and the matrix follows exactly as planning computes it
+    await page.fill(tid("budget-radio-input-txMa"), String(cited * 4));
+    await page.waitForSelector(tid("budget-radio-yours-txMa"));
+    await expect.poll(() => life(page, "protobuf", "astrocast")).toBeLessThan(before);
+    const mine = expectedLife("protobuf", "astrocast", 360, { txMa: cited * 4 });
+    expect(await life(page, "protobuf", "astrocast")).toBeCloseTo(mine, 9);
+    // other platforms keep the catalog's radio
+    expect(await life(page, "protobuf", "iridium-sbd")).toBeCloseTo(expectedLife("protobuf", "iridium-sbd", 360), 9);
+
+    // a negative current is refused beside the field; the figures keep the last accepted value
+    await page.fill(tid("budget-radio-input-txMa"), "-1");
+    await page.waitForSelector(tid("budget-radio-error-txMa"));
+    expect(await page.locator(tid("budget-radio-error-txMa")).textContent()).toMatch(/cannot be negative/);
+    expect(await life(page, "protobuf", "astrocast")).toBeCloseTo(mine, 9);
+    await page.fill(tid("budget-radio-input-txMa"), String(cited * 4));
+    await page.waitForSelector(tid("budget-radio-error-txMa"), { state: "detached" });
+
+    // swap prices: a negative one is refused, a good one kept
+    await page.fill(tid("budget-swap-labour"), "-5");
+    await page.waitForSelector(tid("budget-swap-error-labour"));
+    await page.fill(tid("budget-swap-labour"), "95");
+    await page.waitForSelector(tid("budget-swap-error-labour"), { state: "detached" });
+    await page.locator(tid("budget-interval")).fill("7"); // every 60 min
+    expect(await page.locator(tid("budget-interval-text")).textContent()).toBe("every 1 h");
+    const hourly = await life(page, "protobuf", "astrocast");
+    expect(hourly).toBeCloseTo(expectedLife("protobuf", "astrocast", 60, { txMa: cited * 4 }), 9);
+    await page.locator(tid("budget-radio")).scrollIntoViewIfNeeded();
+    await screenshot(page, "budget-05-radio-1440");
+
+    // saved with the project's scenarios: reopening it shows the same budget
+    await expect.poll(() => page.locator(tid("cost-save-state")).getAttribute("data-status")).toBe("saved");
+    await page.reload();
+    await page.waitForSelector(tid("budget-matrix"), { timeout: 60_000 });
+    expect(await page.locator(tid("budget-interval-text")).textContent()).toBe("every 1 h");
+    expect(await page.inputValue(tid("budget-swap-labour"))).toBe("95");
+    await page.selectOption(tid("budget-platform"), "astrocast");
+    expect(Number(await page.inputValue(tid("budget-radio-input-txMa")))).toBe(cited * 4);
+    await page.waitForSelector(tid("budget-radio-yours-txMa"));
+    await expect.poll(() => life(page, "protobuf", "astrocast")).toBeCloseTo(hourly, 9);
+
+    // back to the cited value: the catalog's figures again
+    await page.click(tid("budget-radio-reset-txMa"));
+    await page.waitForSelector(tid("budget-radio-source-txMa"));
+    await expect
+      .poll(() => life(page, "protobuf", "astrocast"))
+      .toBeCloseTo(expectedLife("protobuf", "astrocast", 60), 9);
     expect(errors).toEqual([]);
   });
 

@@ -1,6 +1,6 @@
 // `satpayload budget`: airtime against the platform's limits, energy per message and battery life, per format ×
 // platform (docs/budget.md). Sizes are measured like `satpayload sizes`, or one size is given with --bytes.
-import { CODECS, measureSizes, type FormatId } from "#codecs";
+import { CODECS, measureSizes } from "#codecs";
 import {
   BudgetError,
   DEFAULT_TRACKER,
@@ -12,9 +12,13 @@ import {
   platformById,
   PLATFORMS,
   radioModelFor,
-  recordBudget,
   resolveRadio,
-  type RecordBudget,
+  budgetRows,
+  defaultScenario,
+  evaluateFleet,
+  measureBatches,
+  sizeBudget,
+  type DeviceBudget,
   type DeviceModel,
 } from "#planning";
 import {
@@ -48,9 +52,10 @@ export const budgetHelp = `satpayload budget --layout FILE | --preset ID | --byt
   limits, energy per message and per reading (radio / sensors / sleep), battery life of the
   default tracker (or --device, a JSON file of the fields to change) and the battery swaps of a
   fleet over --years (default 10 000 devices, 10 years). A reading every --interval seconds
-  (default 21600: 4 a day), --batch readings per message (default 1). Every measured size is
-  costed and the costs averaged (B: the mean, rounded up); a record over the platform's message
-  is sent in fragments ("msgs": messages a record). Platforms default to ${DEFAULT_BUDGET_PLATFORMS.join(", ")}.
+  (default 21600: 4 a day), --batch readings per message (default 1). Records are costed as the
+  Budget view costs them: the fleet cost's mean message on air (B: the mean payload, rounded up);
+  a record over the platform's message is sent in the cost model's fragments ("msgs": messages a
+  record, a mean). --batch goes with --bytes; a layout's batch sets its own readings per message. Platforms default to ${DEFAULT_BUDGET_PLATFORMS.join(", ")}.
   --radio txMa=40 replaces a radio constant (docs/budget.md names them).
 `;
 
@@ -108,8 +113,13 @@ interface Row {
   format: string | null;
   label: string;
   platform: string;
+  /** the record's payload: the given size, or the format's mean size rounded up */
   bytes: number;
-  budget: RecordBudget | null;
+  readingsPerMessage: number;
+  messagesPerRecord: number;
+  /** one message on air: transport and fragment headers included */
+  bytesOnAir: number;
+  budget: DeviceBudget | null;
   error: string | null;
 }
 
@@ -145,8 +155,15 @@ export async function budgetCommand(argv: string[]): Promise<void> {
   // a bad radio value is the user's input, not one cell's verdict: it stops the run (BudgetError, exit 1)
   for (const platform of platforms) resolveRadio({ platform }, overridesFor(platform, radio));
 
-  // what is measured: one given size, or each format's mean size over the layout's records
-  let sizes: { format: FormatId | null; label: string; bytes: number; all?: ArrayLike<number> }[];
+  const w = {
+    intervalSeconds,
+    device,
+    radioOverrides: Object.fromEntries(platforms.map((p) => [p, overridesFor(p, radio)])),
+  };
+  // what is measured: one given size, or the layout's records in each format, costed as the Budget view costs them
+  // (the fleet cost's cells: bytes on air with the default stack's headers, records split as the cost model splits
+  // them), so the command and the view give the same figures for the same sizes
+  let rows: Row[];
   let measured: {
     layout: string;
     preset: string | null;
@@ -154,12 +171,26 @@ export async function budgetCommand(argv: string[]): Promise<void> {
     seed: number | null;
     records: string | null;
   } | null = null;
-  let layoutName = "device";
   if (flags.bytes !== undefined) {
     if (flags.layout !== undefined || flags.preset !== undefined || flags.format !== undefined)
       throw new UsageError("--bytes gives the size: it cannot be combined with --layout, --preset or --format");
-    sizes = [{ format: null, label: `${flags.bytes} B`, bytes: intFlag(flags.bytes, "--bytes", undefined) }];
+    const bytes = intFlag(flags.bytes, "--bytes", undefined);
+    rows = platforms.map((platform) => {
+      // an IP link carries the default stack's headers (CoAP CON / UDP / IPv4), as `cost` counts them
+      const p = platformById(platform);
+      const stack = p ? defaultStack(p) : "raw";
+      const transportOverhead = stack === "raw" ? undefined : overheadFn(stack, { layout: "device", format: "raw" });
+      const at = sizeBudget(platform, bytes, w, {
+        readingsPerMessage,
+        ...(transportOverhead && { transportOverhead }),
+      })!;
+      return { format: null, label: `${bytes} B`, platform, bytes, readingsPerMessage, ...at };
+    });
   } else {
+    if (flags.batch !== undefined)
+      throw new UsageError(
+        "--batch goes with --bytes: a layout's batch (its readings per message) comes with the layout",
+      );
     const { layout, preset } = loadLayout(flags);
     const source = loadRecords(layout, flags);
     measured = {
@@ -169,49 +200,47 @@ export async function budgetCommand(argv: string[]): Promise<void> {
       seed: source.seed,
       records: source.file,
     };
-    layoutName = layoutStackId(layout.name);
-    sizes = measureSizes(layout, source.records, parseFormats(flags.format))
+    const single = measureSizes(layout, source.records, parseFormats(flags.format))
       .filter((m) => m.stats.count > 0)
-      .map((m) => ({
-        format: m.format,
-        label: CODECS[m.format].info.label,
-        bytes: Math.ceil(m.stats.mean),
-        all: m.sizes,
-      }));
+      .map((m) => ({ format: m.format, label: CODECS[m.format].info.label, stats: m.stats, sizes: m.sizes }));
+    // a layout with a batch is sent as its messages of several readings, measured as the Budget view measures them
+    // (the delta form, the default count of seeded messages)
+    const sizes = layout.batch
+      ? measureBatches(
+          layout,
+          single.map((m) => m.format),
+          "delta",
+        ).measured
+      : single;
+    const scenario = { ...defaultScenario(), formats: sizes.map((m) => m.format), platforms };
+    const cells = evaluateFleet(scenario, sizes, { layout: layoutStackId(layout.name) }).cells;
+    const byCell = new Map(budgetRows(cells, w).map((r) => [`${r.format} ${r.platformId}`, r]));
+    // format by format, each on every platform (the order people compare them in)
+    rows = sizes.flatMap((m) =>
+      platforms.map((platform) => {
+        const r = byCell.get(`${m.format} ${platform}`)!;
+        return {
+          format: m.format,
+          label: m.label,
+          platform,
+          bytes: Math.ceil(m.stats.mean),
+          readingsPerMessage: r.readingsPerMessage,
+          messagesPerRecord: r.messagesPerRecord,
+          bytesOnAir: r.bytesOnAir,
+          budget: r.budget,
+          error: r.error,
+        };
+      }),
+    );
   }
-
-  const rows: Row[] = [];
-  for (const s of sizes)
-    for (const platform of platforms) {
-      try {
-        // an IP link carries the default stack's headers (CoAP CON / UDP / IPv4), as `cost` counts them
-        const p = platformById(platform);
-        const stack = p ? defaultStack(p) : "raw";
-        const transportOverhead =
-          stack === "raw" ? undefined : overheadFn(stack, { layout: layoutName, format: s.format ?? "raw" });
-        const budget = recordBudget({
-          transportOverhead,
-          choice: { platform },
-          recordBytes: s.bytes,
-          ...(s.all && { recordSizes: s.all }),
-          readingsPerMessage,
-          intervalSeconds,
-          device,
-          radioOverrides: overridesFor(platform, radio),
-        });
-        rows.push({ ...s, platform, budget, error: null });
-      } catch (e) {
-        if (!(e instanceof BudgetError)) throw e;
-        rows.push({ ...s, platform, budget: null, error: e.message });
-      }
-    }
 
   if (flags.json) {
     const out = {
       schema: BUDGET_SCHEMA,
       measured,
       intervalSeconds,
-      readingsPerMessage,
+      // a layout's readings per message are its batch's, per format (each row's)
+      readingsPerMessage: measured ? null : readingsPerMessage,
       device,
       fleet: { devices, years },
       rows: rows.map((r) => ({
@@ -219,6 +248,9 @@ export async function budgetCommand(argv: string[]): Promise<void> {
         label: r.label,
         platform: r.platform,
         bytes: r.bytes,
+        readingsPerMessage: r.readingsPerMessage,
+        messagesPerRecord: r.messagesPerRecord,
+        bytesOnAir: r.bytesOnAir,
         error: r.error,
         ...(r.budget && {
           budget: r.budget,
@@ -232,10 +264,10 @@ export async function budgetCommand(argv: string[]): Promise<void> {
 
   if (measured)
     write(
-      `${measured.layout} — ${measured.records ? `${measured.sampleCount} records from ${measured.records}` : `${measured.sampleCount} samples, seed ${measured.seed}`}; every size costed, B is the mean\n`,
+      `${measured.layout} — ${measured.records ? `${measured.sampleCount} records from ${measured.records}` : `${measured.sampleCount} samples, seed ${measured.seed}`}; costed like the Budget view, B is the mean\n`,
     );
   write(
-    `a reading every ${intervalSeconds} s, ${readingsPerMessage} a message; battery ${device.batteryMah} mAh at ${device.batteryVolts} V; swaps: ${devices.toLocaleString("en-US")} devices over ${years} years\n\n`,
+    `a reading every ${intervalSeconds} s, ${measured ? "the layout's readings" : readingsPerMessage} a message; battery ${device.batteryMah} mAh at ${device.batteryVolts} V; swaps: ${devices.toLocaleString("en-US")} devices over ${years} years\n\n`,
   );
   const header = [
     "format",
@@ -259,7 +291,7 @@ export async function budgetCommand(argv: string[]): Promise<void> {
       r.label,
       r.platform,
       String(r.bytes),
-      Number.isInteger(b.fragmentsPerRecord) ? String(b.fragmentsPerRecord) : b.fragmentsPerRecord.toFixed(2),
+      Number.isInteger(r.messagesPerRecord) ? String(r.messagesPerRecord) : r.messagesPerRecord.toFixed(2),
       b.airtimePerMessageS.toFixed(3),
       b.airtimePerDayS.toFixed(1),
       b.limits.length === 0 ? "–" : over.length ? `over: ${over.join(", ")}` : "ok",

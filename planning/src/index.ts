@@ -41,6 +41,7 @@ export {
   stackFor,
 } from "./report/scenario.ts";
 export type { CostDoc, Currency, FleetScenario } from "./report/scenario.ts";
+export { budgetSettingsSchema, type BudgetSettings } from "./report/budgetSettings.ts";
 
 // the fleet grid and the report built on it
 export { convert, evaluateFleet } from "./report/fleet.ts";
@@ -51,8 +52,11 @@ export {
   budgetAt,
   budgetRows,
   lifeText,
+  recordSplit,
   reportBudget,
+  sizeBudget,
   type BudgetRow,
+  type RecordSplit,
   type BudgetWhatIf,
   type ReportBudget,
 } from "./report/budget.ts";
@@ -98,6 +102,7 @@ export {
   DAYS_PER_YEAR,
   DEFAULT_TRACKER,
   DEFAULT_TRACKER_SOURCES,
+  RADIO_LABELS,
   SECONDS_PER_DAY,
   airtimeOf,
   astrocastFragments,
@@ -105,7 +110,6 @@ export {
   deviceBudget,
   messageOnAir,
   radioChoiceFor,
-  recordBudget,
   resolveRadio,
 } from "./budget/index.ts";
 export type {
@@ -118,8 +122,6 @@ export type {
   MessageOnAir,
   Phase,
   RadioChoice,
-  RecordBudget,
-  RecordBudgetInput,
 } from "./budget/index.ts";
 export type { Cited } from "./platforms/cited.ts";
 export {

@@ -9,7 +9,7 @@ import {
   deviceBudget,
   overheadFn,
   radioModelFor,
-  recordBudget,
+  sizeBudget,
   type Cited,
 } from "../src/index.ts";
 
@@ -59,24 +59,12 @@ describe("framed radios", () => {
 
   it("NB-IoT: the transport's headers travel with the payload (CoAP CON / UDP / IPv4 by default)", () => {
     const coap = overheadFn("coap-con", { layout: "device", format: "protobuf" });
-    const withStack = recordBudget({
-      choice: { platform: "nbiot-tn" },
-      recordBytes: 40,
-      readingsPerMessage: 1,
-      intervalSeconds: 3600,
-      device,
-      transportOverhead: coap,
-    });
-    const bare = recordBudget({
-      choice: { platform: "nbiot-tn" },
-      recordBytes: 40,
-      readingsPerMessage: 1,
-      intervalSeconds: 3600,
-      device,
-    });
-    expect(withStack.bytesPerMessage).toBe(40 + coap(40));
+    const w = { intervalSeconds: 3600, device };
+    const withStack = sizeBudget("nbiot-tn", 40, w, { transportOverhead: coap })!;
+    const bare = sizeBudget("nbiot-tn", 40, w)!;
+    expect(withStack.bytesOnAir).toBe(40 + coap(40));
     expect(coap(40)).toBeGreaterThan(0);
-    expect(withStack.airtimePerMessageS).toBeGreaterThan(bare.airtimePerMessageS);
+    expect(withStack.budget!.airtimePerMessageS).toBeGreaterThan(bare.budget!.airtimePerMessageS);
   });
 
   it("every operational catalog platform has a radio model, and every constant of it is cited", () => {

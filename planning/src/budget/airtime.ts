@@ -39,7 +39,7 @@ export interface MessageOnAir {
 }
 
 /** Names of a radio's constants as people read them, for error messages next to a field. */
-const LABELS: Record<string, string> = {
+export const RADIO_LABELS: Record<string, string> = {
   maxPayloadBytes: "Largest payload",
   macOverheadBytes: "LoRaWAN framing",
   supplyVolts: "Radio supply voltage",
@@ -103,7 +103,7 @@ export function resolveRadio(choice: RadioChoice, overrides: Record<string, numb
   const radio: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(overrides)) {
     const current = radio[key];
-    const label = LABELS[key] ?? key;
+    const label = RADIO_LABELS[key] ?? key;
     if (!isCited(current)) {
       issues.push({ path: `radio.${key}`, message: `This radio has no setting "${key}"` });
     } else if (typeof value !== "number" || !Number.isFinite(value)) {

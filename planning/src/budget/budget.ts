@@ -141,7 +141,7 @@ export function checkBudgetInput(i: Omit<BudgetInput, "bytesOnAir">): void {
   if (issues.length) throw new BudgetError(issues);
 }
 
-/** The budget from what a record costs on air: the one arithmetic deviceBudget and recordBudget share. */
+/** The budget from what a record costs on air: the arithmetic of deviceBudget (a record's split is the cost model's: report/budget.ts recordSplit). */
 export function budgetOf(i: Omit<BudgetInput, "bytesOnAir">, radio: RadioModel, r: RecordOnAir): DeviceBudget {
   const d = i.device;
   const readingsPerDay = SECONDS_PER_DAY / i.intervalSeconds;

@@ -1,5 +1,5 @@
 // The device budget (issue #28): radio airtime and energy per message, the device around it, battery life.
-export { airtimeOf, astrocastFragments, messageOnAir, radioChoiceFor, resolveRadio } from "./airtime.ts";
+export { RADIO_LABELS, airtimeOf, astrocastFragments, messageOnAir, radioChoiceFor, resolveRadio } from "./airtime.ts";
 export type { MessageOnAir, Phase, RadioChoice } from "./airtime.ts";
 export { DAYS_PER_YEAR, SECONDS_PER_DAY, deviceBudget } from "./budget.ts";
 export type { BudgetInput, BudgetLimit, DeviceBudget } from "./budget.ts";
@@ -7,5 +7,3 @@ export { DEFAULT_TRACKER, DEFAULT_TRACKER_SOURCES, checkDeviceModel } from "./de
 export type { DeviceField, DeviceModel } from "./device.ts";
 export { BudgetError } from "./errors.ts";
 export type { BudgetIssue } from "./errors.ts";
-export { recordBudget } from "./record.ts";
-export type { RecordBudget, RecordBudgetInput } from "./record.ts";

@@ -6,12 +6,17 @@ import { type FleetCell, convert } from "./fleet.ts";
 import { formatMoney } from "./money.ts";
 import type { FleetScenario } from "./scenario.ts";
 import { BudgetError, deviceBudget, radioChoiceFor, type DeviceBudget, type DeviceModel } from "../budget/index.ts";
-import { batterySwapSaving } from "../cost/batterySwaps.ts";
+import { batterySwapSaving, type BatterySwapPrices } from "../cost/batterySwaps.ts";
+import { planFragmentation, type FragmentationPlan } from "../fragmentation/plan.ts";
+import { platformById } from "../platforms/catalog.ts";
+import type { OverheadFn } from "../transport/platformStack.ts";
 
 export interface BudgetWhatIf {
   /** seconds between two readings */
   intervalSeconds: number;
   device: DeviceModel;
+  /** per platform id, the radio constants the user replaced (resolveRadio's overrides, cited back as theirs) */
+  radioOverrides?: Readonly<Record<string, Record<string, number>>>;
 }
 
 export interface BudgetRow {
@@ -43,25 +48,82 @@ export function budgetAt(
   const choice = radioChoiceFor(platformId);
   if (!choice) return undefined;
   try {
-    return { budget: deviceBudget({ choice, bytesOnAir, readingsPerMessage, ...w }), error: null };
+    const { radioOverrides, ...rest } = w;
+    const overrides = radioOverrides?.[platformId];
+    return {
+      budget: deviceBudget({
+        choice,
+        bytesOnAir,
+        readingsPerMessage,
+        ...rest,
+        ...(overrides && { radioOverrides: overrides }),
+      }),
+      error: null,
+    };
   } catch (e) {
     if (e instanceof BudgetError) return { budget: null, error: e.message };
     throw e;
   }
 }
 
+/** How one record travels on a platform: messages per record and the whole bytes of each on air. */
+export interface RecordSplit {
+  /** above 1 when records over the platform's limit are sent in fragments (the mean count over the sizes) */
+  messagesPerRecord: number;
+  /** the mean message on air, transport headers (and fragment headers) included, rounded up */
+  bytesOnAir: number;
+}
+
 /**
- * One row per cell whose platform has a radio model; a message costs its mean size's airtime and energy. A record
- * over the platform's limit is sent as the cost model's fragments (its mean count, each of the mean fragment's bytes
- * on air, headers included): the radio works that many times per record. A record carries the cell's readings per
- * message (a batch layout's count in that format, else 1), so the same cells give the Cost page and the budget.
+ * The record as the cost model sends it (its fragmentation plan, the Cost page's): a record over the platform's limit
+ * is its mean number of fragments, each the mean fragment's bytes on air; one that fits is one message of
+ * `onAirMean` bytes. The one place the budget splits a record, so the Budget view, the report and `satpayload budget`
+ * count the same messages as the fleet cost.
+ */
+export function recordSplit(plan: FragmentationPlan, onAirMean: number): RecordSplit {
+  const split = plan.mode === "fragmented" && plan.fragments.mean > 1;
+  const messagesPerRecord = split ? plan.fragments.mean : 1;
+  return {
+    messagesPerRecord,
+    bytesOnAir: Math.ceil(split ? plan.sentBytesPerRecord / messagesPerRecord : onAirMean),
+  };
+}
+
+/**
+ * The budget of a record of `payloadBytes` (a size given, not measured: `satpayload budget --bytes`), split by the
+ * cost model's fragmentation like a fleet cell; undefined: the platform has no radio model.
+ */
+export function sizeBudget(
+  platformId: string,
+  payloadBytes: number,
+  w: BudgetWhatIf,
+  opts: { readingsPerMessage?: number; transportOverhead?: OverheadFn } = {},
+): (RecordSplit & ({ budget: DeviceBudget; error: null } | { budget: null; error: string })) | undefined {
+  const platform = platformById(platformId);
+  if (!platform || !radioChoiceFor(platformId)) return undefined;
+  const n = payloadBytes;
+  const plan = planFragmentation({
+    platform,
+    sizes: { mean: n, p95: n, max: n, sizes: [n] },
+    devices: 1,
+    messagesPerDay: 1,
+    ...(opts.transportOverhead && { transportOverhead: opts.transportOverhead }),
+  });
+  const onAir = recordSplit(plan, n + (opts.transportOverhead?.(n) ?? 0));
+  return {
+    ...onAir,
+    ...budgetAt(platformId, onAir.bytesOnAir, w, (opts.readingsPerMessage ?? 1) / onAir.messagesPerRecord)!,
+  };
+}
+
+/**
+ * One row per cell whose platform has a radio model; a message costs its mean size's airtime and energy, a record
+ * the cost model's messages (recordSplit). A record carries the cell's readings per message (a batch layout's count
+ * in that format, else 1), so the same cells give the Cost page and the budget.
  */
 export function budgetRows(cells: readonly FleetCell[], w: BudgetWhatIf): BudgetRow[] {
   return cells.flatMap((c) => {
-    const plan = c.fragmentation;
-    const split = plan.mode === "fragmented" && plan.fragments.mean > 1;
-    const messagesPerRecord = split ? plan.fragments.mean : 1;
-    const bytesOnAir = Math.ceil(split ? plan.sentBytesPerRecord / messagesPerRecord : c.onAir.mean);
+    const { messagesPerRecord, bytesOnAir } = recordSplit(c.fragmentation, c.onAir.mean);
     const at = budgetAt(c.platformId, bytesOnAir, w, c.readingsPerMessage / messagesPerRecord);
     if (!at) return [];
     return [
@@ -124,6 +186,7 @@ export function reportBudget(
   recommendation: { format: FormatId; platformId: string } | null,
   w: BudgetWhatIf,
   horizonYears: number,
+  prices?: BatterySwapPrices,
 ): ReportBudget | null {
   const candidates = [...(recommendation ? [recommendation.platformId] : []), ...scenario.platforms];
   const platformId = candidates.find((id) => radioChoiceFor(id) !== undefined);
@@ -147,6 +210,7 @@ export function reportBudget(
     const s = batterySwapSaving(best.budget!.batteryLifeYears, json.budget!.batteryLifeYears, {
       devices: scenario.devices,
       years: horizonYears,
+      ...(prices && { prices }),
     });
     const saved = convert(s.saved, s.currency, scenario);
     saving = { format: best.format, moreYears: s.moreYears, saved, currency: scenario.currency };

@@ -6,6 +6,7 @@ import { evaluateFleet, type FleetResult, type FormatSizesInput } from "./fleet.
 import { billingFor, type FleetScenario } from "./scenario.ts";
 import { executiveSummary, unpricedPlatforms, type ExecutiveSummary, type UnpricedPlatform } from "./summary.ts";
 import { messagesPerDayFor } from "../batch/perMessage.ts";
+import type { BatterySwapPrices } from "../cost/batterySwaps.ts";
 import { paperTable7, PAPER_TABLE7_RULES, type PaperTable7Row } from "../cost/cost.ts";
 import { FRAGMENT_HEADER_BYTES } from "../fragmentation/header.ts";
 import { REASSEMBLY_RULE, type FragmentationPlan } from "../fragmentation/plan.ts";
@@ -32,9 +33,9 @@ export interface ReportInput {
   generatedAt: string;
   /**
    * the device and cadence of the battery-life section (the Budget view's) and the years battery swaps are counted
-   * over; none: the report has no such section
+   * over, at the user's swap prices (default: planning's DEFAULT_SWAP_PRICES); none: the report has no such section
    */
-  budget?: BudgetWhatIf & { years: number };
+  budget?: BudgetWhatIf & { years: number; prices?: BatterySwapPrices };
 }
 
 export interface FitCell {
@@ -250,7 +251,18 @@ export function buildReport(input: ReportInput): ReportModel {
   const b = input.budget;
   const budgetFor = (pick: { format: FormatId; platformId: string } | null) =>
     b
-      ? reportBudget(fleet.cells, scenario, pick, { intervalSeconds: b.intervalSeconds, device: b.device }, b.years)
+      ? reportBudget(
+          fleet.cells,
+          scenario,
+          pick,
+          {
+            intervalSeconds: b.intervalSeconds,
+            device: b.device,
+            ...(b.radioOverrides && { radioOverrides: b.radioOverrides }),
+          },
+          b.years,
+          b.prices,
+        )
       : null;
   // the board reads the battery sentence with the recommendation it qualifies
   const summary = executiveSummary({

@@ -2,6 +2,7 @@
 // compare, the currency, edited prices and exchange rates.
 import { z } from "zod";
 import { FORMAT_IDS, type FormatId } from "#codecs";
+import { budgetSettingsSchema } from "./budgetSettings.ts";
 import { PAPER_TABLE7_FLEET } from "../cost/cost.ts";
 import { billingSchema, moneySchema, platformById, type Billing } from "../platforms/catalog.ts";
 import { OverheadError } from "../transport/overhead.ts";
@@ -55,6 +56,8 @@ export const costDocSchema = z
     version: z.literal(1),
     active: z.number().int().min(0),
     scenarios: z.array(fleetScenarioSchema).min(1).max(50),
+    /** the Budget view's settings (planning/src/report/budgetSettings.ts); absent until the user changes one */
+    budget: budgetSettingsSchema.optional(),
   })
   .refine((d) => d.active < d.scenarios.length, { message: "points past the last scenario", path: ["active"] });
 export type CostDoc = z.infer<typeof costDocSchema>;

@@ -2,7 +2,14 @@
 // size.
 import { create } from "zustand";
 import type { PageSize } from "#host/api/report.ts";
-import { defaultScenario, paperTable7Scenario, parseCostDoc, type CostDoc, type FleetScenario } from "#planning";
+import {
+  defaultScenario,
+  paperTable7Scenario,
+  parseCostDoc,
+  type BudgetSettings,
+  type CostDoc,
+  type FleetScenario,
+} from "#planning";
 import { asHostError } from "../../host/errors.ts";
 import { useSession } from "../../session/sessionStore.ts";
 import { useDesigner } from "../../state/layoutStore.ts";
@@ -89,6 +96,11 @@ export function editScenario(patch: Partial<FleetScenario> | ((s: FleetScenario)
       i === d.active ? (typeof patch === "function" ? patch(s) : { ...s, ...patch }) : s,
     ),
   }));
+}
+
+/** The Budget view's settings, saved with the scenarios (budget/budgetStore.ts keeps them while editing). */
+export function editBudgetSettings(budget: BudgetSettings): void {
+  changeDoc((d) => ({ ...d, budget }));
 }
 
 export function selectScenario(index: number): void {

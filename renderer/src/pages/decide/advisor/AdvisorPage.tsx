@@ -423,7 +423,7 @@ export function AdvisorPage() {
   const perDay = scenario ? messagesPerDay(scenario.cadence) : 4;
   const ranked = useMemo(() => {
     if (objective !== "battery" || !r || a.target === "custom") return null;
-    const lifeAt = lifeAtFor(a.target, whatIfOf(budget, perDay), budget.device);
+    const lifeAt = lifeAtFor(a.target, whatIfOf(budget, perDay), budget.device, budget.radio);
     return lifeAt ? rankByBattery(r.suggestions, r.base.mean, lifeAt) : null;
   }, [objective, r, a.target, budget, perDay]);
   // the figures' own format and target: while newer advice is computed they stay up, marked, never relabelled

@@ -24,6 +24,7 @@ import {
 import { setDetailPlatform, useBudget, whatIfOf } from "./budgetStore.ts";
 import { BatteryLifeChart, EnergyPerReadingChart, platformShort } from "./charts.tsx";
 import { DeviceForm, WhatIfForm } from "./DeviceForm.tsx";
+import { RadioForm } from "./RadioForm.tsx";
 import "./budget.css";
 
 // the cost model gives every cell its bytes on air (payload + transport headers) and, for a layout with a batch,
@@ -153,7 +154,7 @@ export function BudgetPage() {
   const sizes = useAnalysis((s) => s.sizes);
   const valid = useDesigner((s) => s.valid);
   const budget = useBudget();
-  const { device, region, detailPlatform } = budget;
+  const { device, region, detailPlatform, radio } = budget;
   // a layout with a batch sets each format's readings per message itself (the cells carry it): the slider is for
   // layouts without one
   const batched = valid?.batch !== undefined;
@@ -164,8 +165,8 @@ export function BudgetPage() {
   );
   const { intervalMinutes } = whatIf;
   const rows = useMemo(
-    () => (cells ? budgetRows(cells, { intervalMinutes }, device) : null),
-    [cells, intervalMinutes, device],
+    () => (cells ? budgetRows(cells, { intervalMinutes }, device, radio) : null),
+    [cells, intervalMinutes, device, radio],
   );
 
   if (loadError) return <div className="empty">Could not load the cost scenarios: {loadError}</div>;
@@ -257,6 +258,17 @@ export function BudgetPage() {
               <DetailTable rows={detailRows} />
               <h4>{detailName}: energy per reading</h4>
               <EnergyPerReadingChart rows={detailRows} />
+              {detailId ? (
+                <>
+                  <h4>
+                    {detailName}: radio constants{" "}
+                    <span className="sub">
+                      · type your own value: every figure on this page and in the report follows
+                    </span>
+                  </h4>
+                  <RadioForm platformId={detailId} platformName={detailName} />
+                </>
+              ) : null}
             </div>
           </>
         )}

@@ -1,6 +1,6 @@
-// The what-if inputs of the Budget view: reading interval and readings per message (sliders), the LoRaWAN region,
-// and the device model, each field with its default and source and, when planning's check refuses it, why.
-import { DEFAULT_TRACKER, DEFAULT_TRACKER_SOURCES, type DeviceModel } from "#planning";
+// The what-if inputs of the Budget view: reading interval (slider), the battery swaps' horizon and prices (cited
+// defaults), the LoRaWAN region, and the device model, each field with its default and source and, when planning's check refuses it, why.
+import { DEFAULT_SWAP_SOURCES, DEFAULT_TRACKER, DEFAULT_TRACKER_SOURCES, type DeviceModel } from "#planning";
 import {
   INTERVAL_STOPS,
   intervalText,
@@ -9,7 +9,15 @@ import {
   type Region,
   type WhatIf,
 } from "./budgetModel.ts";
-import { editDevice, resetDevice, setIntervalMinutes, setRegion, setSwapYears, useBudget } from "./budgetStore.ts";
+import {
+  editDevice,
+  editSwapPrice,
+  resetDevice,
+  setIntervalMinutes,
+  setRegion,
+  setSwapYears,
+  useBudget,
+} from "./budgetStore.ts";
 import { NumberInput, Row } from "../inputs.tsx";
 
 interface FieldSpec {
@@ -80,6 +88,8 @@ const shown = (f: FieldSpec, d: DeviceModel) => Number((f.get(d) * f.scale).toPr
 export function WhatIfForm({ whatIf, batched }: { whatIf: WhatIf; batched: boolean }) {
   const region = useBudget((s) => s.region);
   const swapYears = useBudget((s) => s.swapYears);
+  const swapDraft = useBudget((s) => s.swapDraft);
+  const swapErrors = useBudget((s) => s.swapErrors);
   const interval = whatIf.intervalMinutes;
   return (
     <section className="decide-section" data-testid="budget-whatif">
@@ -122,6 +132,39 @@ export function WhatIfForm({ whatIf, batched }: { whatIf: WhatIf; batched: boole
           <span className="muted">years</span>
         </div>
       </Row>
+      {(["battery", "labour"] as const).map((part) => {
+        const c = DEFAULT_SWAP_SOURCES[part];
+        const error = swapErrors[part];
+        const label = part === "battery" ? "Battery per swap" : "Labour per swap";
+        return (
+          <Row
+            key={part}
+            label={label}
+            hint={
+              error ? (
+                <span className="attention-text" role="alert" data-testid={`budget-swap-error-${part}`}>
+                  {error}
+                </span>
+              ) : (
+                <span className="faint" title={`${c.basis} (${c.source}, ${c.date})`}>
+                  default {c.value} {c.unit} · {c.estimate ? "our estimate" : c.source}
+                </span>
+              )
+            }
+          >
+            <div className="decide-inline">
+              <NumberInput
+                label={label}
+                value={swapDraft[part].amount}
+                width={90}
+                testId={`budget-swap-${part}`}
+                onCommit={(v) => editSwapPrice(part, v)}
+              />
+              <span className="muted">{swapDraft[part].currency}</span>
+            </div>
+          </Row>
+        );
+      })}
       <Row label="LoRaWAN region">
         <select
           className="select"

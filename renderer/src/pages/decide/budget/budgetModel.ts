@@ -54,13 +54,23 @@ export function nearestStop(m: number): number {
  * One row per fleet cell whose platform has a radio (planning's budgetRows: the report reads the same). The bytes on
  * air come from the cost model's cell, payload plus the platform's transport headers, never recounted here.
  */
-export function budgetRows(cells: readonly FleetCell[], whatIf: WhatIf, device: DeviceModel): BudgetRow[] {
-  return planningRows(cells, toPlanning(whatIf, device));
+export function budgetRows(
+  cells: readonly FleetCell[],
+  whatIf: WhatIf,
+  device: DeviceModel,
+  radio: RadioOverrides = {},
+): BudgetRow[] {
+  return planningRows(cells, toPlanning(whatIf, device, radio));
 }
 
-const toPlanning = (w: WhatIf, device: DeviceModel): BudgetWhatIf => ({
+/** per platform id, the radio constants the user replaced */
+export type RadioOverrides = Readonly<Record<string, Record<string, number>>>;
+
+/** The what-if as planning takes it (the report's input too). */
+export const toPlanning = (w: WhatIf, device: DeviceModel, radio: RadioOverrides = {}): BudgetWhatIf => ({
   intervalSeconds: w.intervalMinutes * 60,
   device,
+  radioOverrides: radio,
 });
 
 /**
@@ -71,8 +81,9 @@ export function lifeAtFor(
   platformId: string,
   whatIf: WhatIf,
   device: DeviceModel,
+  radio: RadioOverrides = {},
 ): ((meanBytes: number) => number | null) | null {
-  const w = toPlanning(whatIf, device);
+  const w = toPlanning(whatIf, device, radio);
   if (!radioChoiceFor(platformId)) return null;
   return (mean) => budgetAt(platformId, Math.ceil(mean), w)?.budget?.batteryLifeYears ?? null;
 }

@@ -22,6 +22,7 @@ import { useDesigner } from "../../../state/layoutStore.ts";
 import { useSettings } from "../../../state/settings.ts";
 import { keepLast } from "../../../ui/keepLast.ts";
 import { usePaintedOnce } from "../../../ui/paintedOnce.ts";
+import { toPlanning } from "../budget/budgetModel.ts";
 import { useBudget, whatIfOf } from "../budget/budgetStore.ts";
 import { activeScenario, flushCosts, useDecide } from "../decideStore.ts";
 import { measuredFrom } from "../measured.ts";
@@ -67,9 +68,10 @@ export function ReportPage() {
   // the battery-life section is the Budget view's what-if: its device, cadence and swap horizon
   const budgetState = useBudget();
   const { intervalMinutes } = whatIfOf(budgetState, scenario ? messagesPerDay(scenario.cadence) : 4);
+  const { device, radio, swapYears, swapPrices } = budgetState;
   const budget = useMemo(
-    () => ({ intervalSeconds: intervalMinutes * 60, device: budgetState.device, years: budgetState.swapYears }),
-    [intervalMinutes, budgetState.device, budgetState.swapYears],
+    () => ({ ...toPlanning({ intervalMinutes }, device, radio), years: swapYears, prices: swapPrices }),
+    [intervalMinutes, device, radio, swapYears, swapPrices],
   );
   const [busy, setBusy] = useState<string | null>(null);
   const [message, setMessage] = useState<{ kind: "info" | "error"; text: string } | null>(null);
