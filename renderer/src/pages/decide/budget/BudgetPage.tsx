@@ -212,7 +212,7 @@ export function BudgetPage() {
                   per format and platform · LoRaWAN {region} · the mean message, headers included
                 </span>
               </h3>
-              <div className="table-scroll">
+              <div className="table-scroll budget-matrix-wrap">
                 <table className="data budget-matrix" data-testid="budget-matrix">
                   <thead>
                     <tr>
