@@ -8,6 +8,7 @@ import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxi
 import { CODECS, FORMAT_IDS, type FormatId, type Layout } from "#codecs";
 import { PLATFORMS } from "#planning";
 import "../batch.css";
+import { ReadingsLog } from "./ReadingsLog.tsx";
 import { useAnalysis, type BatchView } from "../../../state/analysis.ts";
 import { useDesigner } from "../../../state/layoutStore.ts";
 import { useSettings } from "../../../state/settings.ts";
@@ -381,6 +382,7 @@ export function ReadingsView({ layout }: { layout: Layout }) {
       </div>
     );
   const limits = view.ask
+    .split("|")[0]!
     .split(",")
     .filter(Boolean)
     .map((s) => {
@@ -395,6 +397,7 @@ export function ReadingsView({ layout }: { layout: Layout }) {
       data-complete={current && view.pending.length === 0}
       data-stale={!current}
     >
+      <ReadingsLog view={view} />
       <Summary batch={batch} />
       <div className="panel">
         <h3>
