@@ -68,11 +68,18 @@ export function ReadingsLog({ view }: { view: BatchView | null }) {
             {summary === null ? (
               <>Reading your log {log.name}…</>
             ) : summary.problems.length > 0 ? (
-              <strong>Your log {log.name} cannot be sized: nothing below is sized on it.</strong>
+              <>
+                <strong>Your log {log.name} cannot be sized:</strong> nothing is sized on part of a log. Fix these
+                lines, or go back to generated series.
+              </>
             ) : (
-              <strong>
-                Your log: {summary.readings} readings, {log.name}
-              </strong>
+              <>
+                <strong>
+                  Your log: {summary.readings} readings, {log.name}
+                </strong>{" "}
+                — the figures below are its readings cut into messages in file order (no message holds more readings
+                than the log).
+              </>
             )}{" "}
             <button
               type="button"
