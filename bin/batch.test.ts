@@ -125,6 +125,31 @@ describe("satpayload batch", SLOW, () => {
     expect(r.err).toMatch(/bad\.jsonl:8/);
   });
 
+  it("encodes a CSV log (by extension or by content) like the same readings as JSON Lines; a bad CSV names every line", async () => {
+    const keys = Object.keys(readings[0]!);
+    // a spreadsheet writes the motion state by its name (JSON carries the number)
+    const states = ["PARKED", "MOVING", "STOPPED", "ALARM", "TAMPER"];
+    const cell = (k: string, v: unknown) => (k === "st" ? states[v as number]! : String(v));
+    const csvText = (rows: Record<string, unknown>[]) =>
+      [keys.join(","), ...rows.map((r) => keys.map((k) => cell(k, r[k])).join(","))].join("\n") + "\n";
+    const fromJsonl = await cli(["batch", "encode", ...base, "--records", jsonl]);
+    expect(fromJsonl.code, fromJsonl.err).toBe(0);
+    const csv = await cli(["batch", "encode", ...base, "--records", file("log.csv", csvText(readings))]);
+    expect(csv.code, csv.err).toBe(0);
+    expect(csv.out).toBe(fromJsonl.out);
+    // no extension that says: the text is not a JSON object, so it is read as CSV
+    const byContent = await cli(["batch", "encode", ...base, "--records", file("log.txt", csvText(readings))]);
+    expect(byContent.out).toBe(fromJsonl.out);
+    // two bad lines: both reported with file:line, nothing written
+    const badRows = readings.map((r, i) => (i === 1 ? { ...r, lat: "4x.2" } : i === 8 ? { ...r, lat: 95 } : r));
+    const bad = await cli(["batch", "encode", ...base, "--records", file("bad.csv", csvText(badRows))]);
+    expect(bad.code).toBe(1);
+    expect(bad.out).toBe("");
+    expect(bad.err).toMatch(/2 problems in the log, nothing encoded/);
+    expect(bad.err).toMatch(/bad\.csv:3, lat: /);
+    expect(bad.err).toMatch(/bad\.csv:10, lat: /);
+  });
+
   it("cost --form: --per-day counts readings, each format sends readings ÷ its readings per message", async () => {
     const r = await cli([
       "cost",

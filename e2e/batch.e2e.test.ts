@@ -3,7 +3,7 @@
 // setting shows its sentence next to its control.
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FORMAT_IDS } from "#codecs";
+import { FORMAT_IDS, generateBatches, parseLayout, presetById, toPlain } from "#codecs";
 import { SCENARIO } from "./support/scenario.ts";
 import { screenshot, startSession, type E2eSession } from "./support/session.ts";
 import { openPreset, tid } from "./support/ui.ts";
@@ -120,6 +120,52 @@ describe("readings per message (browser mode)", SCENARIO, () => {
     await page.setViewportSize({ width: 1024, height: 768 });
     await page.locator(tid("readings-view")).evaluate((el) => el.closest(".analysis-body")?.scrollTo(0, 0));
     await screenshot(page, "batch-05-tracker-1024");
+    expect(errors).toEqual([]);
+  });
+
+  it("sizes on the user's own CSV log, lists a bad log's problems and sizes nothing on it, and goes back", async () => {
+    const { page, errors } = await s.open({ width: 1440, height: 900 });
+    await page.waitForSelector(tid("preset-paper-tracker"));
+    await openPreset(page, "paper-tracker");
+    await page.click(tid("tab-readings"));
+    await waitForReadings(page);
+    const generated = await num(page, "readings-n-bitpacked-delta");
+    // a log of 5 readings the tracker logged, as a spreadsheet writes it: a header of field keys, a row a reading
+    const layout = parseLayout(presetById("paper-tracker")!.layout);
+    const rows = generateBatches(layout, 1, 5, 9).flatMap((b) =>
+      b.readings.map((r) => toPlain(layout, { ...b.once, ...r }, "json") as Record<string, unknown>),
+    );
+    const keys = Object.keys(rows[0]!);
+    const csv = (rs: Record<string, unknown>[]) =>
+      [keys.join(","), ...rs.map((r) => keys.map((k) => String(r[k])).join(","))].join("\n");
+    const upload = (name: string, text: string) =>
+      page.setInputFiles(tid("readings-log-file"), { name, mimeType: "text/csv", buffer: Buffer.from(text) });
+    const label = page.locator(tid("readings-log-label"));
+    await upload("tracker-log.csv", csv(rows));
+    await expect
+      .poll(() => label.textContent(), { timeout: 90_000 })
+      .toMatch(/^Your log: 5 readings, tracker-log\.csv/);
+    await page.waitForSelector('[data-testid="readings-view"][data-complete="true"]', { timeout: 90_000 });
+    // as many as fit Astrocast, out of the log's own readings: no message holds more than the log has
+    expect(generated).toBeGreaterThan(5);
+    expect(await num(page, "readings-n-bitpacked-delta")).toBe(5);
+    await screenshot(page, "batch-06-my-log");
+    await page.setViewportSize({ width: 1024, height: 768 });
+    await screenshot(page, "batch-07-my-log-1024");
+    await page.setViewportSize({ width: 1440, height: 900 });
+
+    // a bad cell: its line and field listed, and nothing sized on the rest of the log
+    await upload("bad-log.csv", csv(rows.map((r, i) => (i === 1 ? { ...r, latitude: "north" } : r))));
+    const problems = page.locator(tid("readings-log-problems"));
+    await expect.poll(() => problems.textContent(), { timeout: 90_000 }).toMatch(/line 3, latitude: /);
+    expect(await label.textContent()).toMatch(/^Your log bad-log\.csv cannot be sized/);
+    expect(await page.locator(tid("readings-view")).getAttribute("data-log-problems")).toBe("true");
+    expect(await page.locator(tid("readings-n-bitpacked-delta")).count()).toBe(0);
+    await screenshot(page, "batch-08-bad-log");
+
+    await page.click(tid("readings-log-clear"));
+    await expect.poll(() => num(page, "readings-n-bitpacked-delta"), { timeout: 90_000 }).toBe(generated);
+    expect(await label.count()).toBe(0);
     expect(errors).toEqual([]);
   });
 });

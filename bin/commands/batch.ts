@@ -7,9 +7,11 @@ import {
   type BatchForm,
   type BatchRecord,
   codecFor,
+  detectLogFormat,
   EncodeError,
   type FormatId,
   generateBatches,
+  importLog,
   type Layout,
   readingsThatFit,
   toPlain,
@@ -42,8 +44,10 @@ export const batchHelp = `satpayload batch sizes --layout FILE | --preset ID [--
   Per format: readings per message, bytes of the largest of M generated messages (default 100) and
   bytes per reading, against one reading per message; whether the messages fit the platform.
 satpayload batch encode --layout FILE | --preset ID --format NAME [--form columns|delta]
-                        [--readings N|fit] [--platform ID] --records FILE.jsonl|FILE.json
-  Reads readings (records of the layout: one JSON object a line, or a JSON array), cuts them in
+                        [--readings N|fit] [--platform ID] --records FILE.jsonl|FILE.json|FILE.csv
+  Reads readings (records of the layout: one JSON object a line, a JSON array, or a CSV log with a
+  header of field keys, e.g. gps.lat or acc[0]; any problem of a CSV log is printed with its
+  file:line and nothing is written), cuts them in
   order into messages of N readings (the last one may hold fewer), each taking its once-fields from
   its last reading, and writes one hex message a line. A message that cannot be encoded stops it
   before anything is written, naming the lines of its readings.
@@ -126,8 +130,33 @@ export function cutIntoMessages(layout: Layout, records: TypedRecord[], n: numbe
   return out;
 }
 
+/**
+ * A CSV log (a header of field keys, see docs/design/log-import.md) through the same import the designer
+ * and the bench use. All or nothing: every problem is printed with its file:line and nothing is encoded,
+ * because a message cut from a log with a line left out would silently carry other readings.
+ */
+function readCsvLog(layout: Layout, file: string, text: string): { records: TypedRecord[]; where: string[] } {
+  const log = importLog(layout, text, "csv");
+  if (log.problems.length > 0) {
+    const listed = log.problems.map((p) => `${file}:${p.line}${p.field ? `, ${p.field}` : ""}: ${p.message}`);
+    const more = log.problemsNotListed > 0 ? [`… and ${log.problemsNotListed} more problems`] : [];
+    const count = log.problems.length + log.problemsNotListed;
+    throw new InputError(
+      `${file}: ${count} problem${count === 1 ? "" : "s"} in the log, nothing encoded:\n${[...listed, ...more].join("\n")}`,
+    );
+  }
+  return { records: log.records, where: log.lines.map((l) => `${file}:${l}`) };
+}
+
 function readReadings(layout: Layout, file: string): { records: TypedRecord[]; where: string[] } {
-  if (!file.toLowerCase().endsWith(".json")) {
+  const lower = file.toLowerCase();
+  // by extension first; a file named otherwise is a CSV when its text does not start with a JSON object
+  if (lower.endsWith(".csv")) return readCsvLog(layout, file, readText(file));
+  if (!lower.endsWith(".json") && !lower.endsWith(".jsonl")) {
+    const text = readText(file);
+    if (detectLogFormat(text) === "csv") return readCsvLog(layout, file, text);
+  }
+  if (!lower.endsWith(".json")) {
     const { records, lines } = readJsonlLines(layout, file);
     return { records, where: lines.map((l) => `${file}:${l}`) };
   }

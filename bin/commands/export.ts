@@ -1,7 +1,8 @@
 // `satpayload export`: the layout's code and schema exports (.proto, nanopb, C packers, SBE XML,
 // Kaitai, network-server decoders, JSON Schema, decoder-service config) into a folder or a zip.
 import path from "node:path";
-import { EXPORTERS, ExportOptionError, runExports, UnknownExporterError, zipFiles } from "#exporters";
+import { EXPORTERS, ExportOptionError, UnknownExporterError, zipFiles } from "#exporters";
+import { runExportsWithBatchReadings } from "#host/exports/batchReadings.ts";
 import { ExportFolderError, writeExportFile, writeExportFolder } from "#host/exports/folder.ts";
 import { commaList, InputError, LAYOUT_FLAGS, loadLayout, parseFlags, table, UsageError, write } from "./common.ts";
 import {
@@ -37,14 +38,18 @@ export async function exportCommand(argv: string[]): Promise<void> {
   const { layout } = loadLayout(flags);
   const ids = commaList(flags.only);
   const options = optionsFromFlags(flags);
-  let result;
+  let run;
   try {
-    result = runExports(layout, ids, options);
+    // a "fit" batch gets its readings per message from planning here (exporters may not import it)
+    run = runExportsWithBatchReadings(layout, ids, options);
   } catch (e) {
     if (e instanceof UnknownExporterError) throw new UsageError(e.message);
     if (e instanceof ExportOptionError) throw optionFlagError(e);
     throw e;
   }
+  const { result, choice, unresolved } = run;
+  if (choice) process.stderr.write(`satpayload: batch: ${choice.note}\n`);
+  if (unresolved) process.stderr.write(`satpayload: batch: readings per message not worked out: ${unresolved}\n`);
   for (const note of unusedOptionFlags(options, ids)) process.stderr.write(`satpayload: ${note}\n`);
   for (const p of result.problems)
     process.stderr.write(`satpayload: ${ids.length ? "" : "skipped "}${p.exporter}: ${p.message}\n`);
@@ -64,7 +69,7 @@ export async function exportCommand(argv: string[]): Promise<void> {
   }
   if (flags.json) {
     write(
-      `${JSON.stringify({ schema: EXPORT_SCHEMA, [flags.zip !== undefined ? "zip" : "out"]: where, files: result.files.map((f) => ({ path: f.path, exporter: f.exporter, bytes: Buffer.byteLength(f.content) })), problems: result.problems }, null, 2)}\n`,
+      `${JSON.stringify({ schema: EXPORT_SCHEMA, [flags.zip !== undefined ? "zip" : "out"]: where, files: result.files.map((f) => ({ path: f.path, exporter: f.exporter, bytes: Buffer.byteLength(f.content) })), problems: result.problems, batchReadings: choice && { platform: choice.platform, forms: choice.forms, note: choice.note } }, null, 2)}\n`,
     );
   } else {
     write(

@@ -53,7 +53,7 @@ export { generateSamples } from "./samples/generate.ts";
 export { generateBatches, generateSeries } from "./samples/series.ts";
 
 // many readings per message (issue #27): the batch's wire forms, docs/design/batch-wire.md
-export { batchCodecFor, readingsThatFit, type BatchCodec } from "./batch/codec.ts";
+export { batchCodecFor, FIT_MAX_READINGS, readingsThatFit, searchReadingsFit, type BatchCodec } from "./batch/codec.ts";
 export { BATCH_FORMS, type BatchForm, type BatchOrigin, type BatchPart } from "./batch/plan.ts";
 export type { BatchRecord } from "./batch/transform.ts";
 export { Prng } from "./samples/prng.ts";

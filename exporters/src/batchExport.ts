@@ -29,7 +29,8 @@ export const batchOptions = z.object({
     description:
       "The most readings one message carries: it sets the wire's counts and widths, so it must be the number the device sends.",
     flag: "batch-readings",
-    unset: "the layout's fixed readings per message (required when the layout fits as many as a platform takes)",
+    unset:
+      "the layout's readings per message: its fixed count, or for one that fits a platform the fewer of bit-packed's and Struct's count per form (worked out when the export starts, see batch/READINGS.md)",
   }),
   batchForms: option(
     z

@@ -6,13 +6,13 @@ import {
   exportOptionFields,
   ExportOptionError,
   type ExportResult,
-  runExports,
   UnknownExporterError,
   zipFiles,
 } from "#exporters";
 import type { ProjectStore } from "../db/projects.ts";
 import { HostError } from "../errors.ts";
 import type { HandlerMap, Parsed } from "./dispatch.ts";
+import { runExportsWithBatchReadings } from "../exports/batchReadings.ts";
 import { ExportFolderError, writeExportFolder } from "../exports/folder.ts";
 import { layoutFileName } from "../files/layoutFile.ts";
 
@@ -24,7 +24,8 @@ export function createExportsHandlers({ store }: { store: ProjectStore }): Expor
   const run = (req: Parsed<"exports.generate">): { layout: Layout; result: ExportResult } => {
     const layout = layoutOf(req);
     try {
-      return { layout, result: runExports(layout, req.exporterIds, req.options) };
+      // a "fit" batch gets its readings per message from planning here (exporters may not import it)
+      return { layout, result: runExportsWithBatchReadings(layout, req.exporterIds, req.options).result };
     } catch (e) {
       if (e instanceof UnknownExporterError) throw new HostError("bad_request", e.message);
       // the form shows the reason next to the option it names

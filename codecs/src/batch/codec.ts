@@ -105,21 +105,30 @@ const fitted = new WeakMap<Layout, Map<string, number>>();
 
 function searchFit(layout: Layout, format: FormatId, form: BatchForm, limitBytes: number, seed: number): number {
   const source = new BatchSource(layout, seed);
-  const fits = (n: number): boolean => {
+  return searchReadingsFit((n) => {
     const codec = batchCodecFor(layout, format, form, n);
     return source.batches(fitMessages(n), n).every((b) => codec.encode(b).length <= limitBytes);
-  };
-  if (!fits(1)) return 0;
+  });
+}
+
+/**
+ * The most readings n ≤ max for which `fits(n)` holds, assuming a message of more readings is no smaller;
+ * 0 when not even one reading fits. Shared by the generated series (above) and a user's own log (the
+ * designer's Readings view, whose messages are that log cut n readings at a time).
+ */
+export function searchReadingsFit(fits: (n: number) => boolean, max = FIT_MAX_READINGS): number {
+  if (max < 1 || !fits(1)) return 0;
   // double until a count does not fit, then halve the gap
   let lo = 1;
   let hi = 2;
   for (;;) {
-    const n = Math.min(hi, FIT_MAX_READINGS);
+    const n = Math.min(hi, max);
+    if (n === lo) return lo;
     if (!fits(n)) {
       hi = n;
       break;
     }
-    if (n === FIT_MAX_READINGS) return n;
+    if (n === max) return n;
     [lo, hi] = [n, n * 2];
   }
   while (hi - lo > 1) {

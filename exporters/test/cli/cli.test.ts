@@ -83,6 +83,36 @@ describe("satpayload export", () => {
   });
 });
 
+describe("satpayload export of a batch that fits a platform", () => {
+  it("works out readings per message per form with planning, says so on stderr and in --json, writes batch/READINGS.md", async () => {
+    const out = path.join(tmp, "fit");
+    const r = await cli([
+      "export",
+      "--preset",
+      "paper-tracker",
+      "--only",
+      "batch",
+      "--batch-forms",
+      "delta",
+      "--out",
+      out,
+      "--json",
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/batch: readings per message as many as fit astrocast: delta form \d+/);
+    const doc = JSON.parse(r.stdout) as {
+      problems: unknown[];
+      batchReadings: { forms: Array<{ form: string; readings: number }> };
+    };
+    expect(doc.problems).toEqual([]);
+    const [delta] = doc.batchReadings.forms;
+    expect(delta!.form).toBe("delta");
+    const header = readFileSync(path.join(out, "batch/c/container_data_delta_bits.h"), "utf8");
+    expect(header).toContain(`CONTAINER_DATA_DELTA_BITS_MAX_READINGS ${delta!.readings}`);
+    expect(readFileSync(path.join(out, "batch/READINGS.md"), "utf8")).toContain(`delta form ${delta!.readings} (`);
+  });
+});
+
 describe("satpayload export options", () => {
   it("takes every option of every export as a flag its help lists, and refuses a bad value naming the flag (exit 2)", async () => {
     const help = await cli(["help", "export"]);

@@ -6,15 +6,21 @@ import {
   BATCH_FORMS,
   type BatchForm,
   type BatchOrigin,
+  type BatchRecord,
   batchCodecFor,
+  batchesFromLog,
   describeError,
+  FIT_MAX_READINGS,
   type FormatId,
   generateBatches,
+  type ImportedLog,
+  importLog,
   type Layout,
   readingsThatFit,
+  searchReadingsFit,
 } from "#codecs";
 import { summarize } from "#codecs/analysis";
-import type { BatchAsk, BatchFieldCost, BatchFormatResult, BatchFormResult } from "./protocol.ts";
+import type { BatchAsk, BatchFieldCost, BatchFormatResult, BatchFormResult, LogSummary, UserLog } from "./protocol.ts";
 
 /** Messages generated (one continuous series) to size each form: enough for a spread, cheap to encode. */
 export const BATCH_MESSAGES = 20;
@@ -74,6 +80,45 @@ function fieldCosts(
   return { fields: [...byField.values()].map((c) => ({ ...c, next: c.next / later })), framing };
 }
 
+/** The user's log imported once per layout and file (every format and form of a pass asks for it). */
+const imported = new WeakMap<Layout, Map<number, ImportedLog>>();
+function importedLog(layout: Layout, log: UserLog): ImportedLog {
+  const byId = imported.get(layout) ?? new Map<number, ImportedLog>();
+  imported.set(layout, byId);
+  let got = byId.get(log.id);
+  if (!got) byId.set(log.id, (got = importLog(layout, log.text)));
+  return got;
+}
+
+/** Where a form's messages come from: seeded generated series, or the user's log cut n readings at a time. */
+interface Readings {
+  fit: (format: FormatId, form: BatchForm, bytes: number) => number;
+  messages: (n: number) => BatchRecord[];
+}
+
+function generated(layout: Layout, seed: number): Readings {
+  return {
+    fit: (format, form, bytes) => readingsThatFit(layout, format, form, bytes, seed),
+    messages: (n) => generateBatches(layout, BATCH_MESSAGES, n, seed),
+  };
+}
+
+function fromLog(layout: Layout, log: ImportedLog): Readings {
+  const messages = (n: number) => batchesFromLog(layout, log.records, log.lines, n).batches;
+  return {
+    // every message of the log must fit, as every generated one must; no message holds more readings than the log
+    fit: (format, form, bytes) =>
+      searchReadingsFit(
+        (n) => {
+          const codec = batchCodecFor(layout, format, form, n);
+          return messages(n).every((b) => codec.encode(b).length <= bytes);
+        },
+        Math.min(FIT_MAX_READINGS, log.records.length),
+      ),
+    messages,
+  };
+}
+
 /** One form of one format: the unit of work the sizes worker does between two looks at its queue. */
 export function formFigures(
   layout: Layout,
@@ -84,8 +129,24 @@ export function formFigures(
 ): BatchFormResult {
   const batch = layout.batch!;
   const fits: Record<string, number> = {};
-  for (const l of ask.limits) fits[l.id] = readingsThatFit(layout, format, form, l.bytes, seed);
-  const base = { form, fits, stats: null, fields: [], framing: 0 };
+  const log = ask.log ? importedLog(layout, ask.log) : null;
+  const logSummary: LogSummary | null = log && {
+    readings: log.records.length,
+    problems: log.problems,
+    problemsNotListed: log.problemsNotListed,
+  };
+  const base = { form, fits, stats: null, fields: [], framing: 0, log: logSummary };
+  // nothing is sized on part of a log: its problems are listed instead
+  if (log && log.problems.length > 0)
+    return { ...base, readings: 0, error: "Your log has problems: nothing is sized on it until they are fixed." };
+  const source = log ? fromLog(layout, log) : generated(layout, seed);
+  try {
+    for (const l of ask.limits) fits[l.id] = source.fit(format, form, l.bytes);
+  } catch (e) {
+    // a log's reading can break the form (a change faster than the declared rate in the delta form)
+    if (!log) throw e;
+    return { ...base, readings: 0, error: describeError(e) };
+  }
   let readings: number;
   if (batch.readings.kind === "fixed") readings = batch.readings.count;
   else {
@@ -100,7 +161,7 @@ export function formFigures(
   }
   try {
     const codec = batchCodecFor(layout, format, form, readings);
-    const messages = generateBatches(layout, BATCH_MESSAGES, readings, seed);
+    const messages = source.messages(readings);
     const sizes = messages.map((m) => codec.encode(m).length);
     const first = codec.encodeWithSpans(messages[0]!);
     const spans = first.uncompressed?.spans ?? first.spans;

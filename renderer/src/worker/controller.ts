@@ -14,12 +14,14 @@ import {
   type BatchFormatResult,
   type CancelRequest,
   type FormatResult,
+  type UserLog,
   type PhaseTimings,
   type PostedRequest,
   type WorkerResult,
 } from "./protocol.ts";
 import { useAnalysis } from "../state/analysis.ts";
 import { useDesigner } from "../state/layoutStore.ts";
+import { useReadingsLog } from "../state/readingsLog.ts";
 import { useSettings } from "../state/settings.ts";
 
 interface Sent {
@@ -46,14 +48,18 @@ const SIZE_ONLY = FORMAT_IDS.filter((f) => !CODECS[f].info.compressed);
  * What the Readings per message view asks (issue #27): readings that fit each chosen platform with a limit and the
  * batch's own "as many as fit" platform, strictest first.
  */
-export function batchAskOf(layout: Layout, platformIds: readonly string[]): BatchAsk | null {
+export function batchAskOf(
+  layout: Layout,
+  platformIds: readonly string[],
+  log: UserLog | null = null,
+): BatchAsk | null {
   if (!layout.batch) return null;
   const ids = new Set(platformIds);
   if (layout.batch.readings.kind === "fit") ids.add(layout.batch.readings.platform);
   const limits = PLATFORMS.filter((p) => ids.has(p.id) && p.uplinkBytes !== undefined)
     .map((p) => ({ id: p.id, bytes: p.uplinkBytes! }))
     .sort((a, b) => a.bytes - b.bytes);
-  return { limits };
+  return { limits, log };
 }
 
 /** Sizes workers besides the deflate worker: one core is left to the page and one to deflate. */
@@ -96,7 +102,7 @@ export function startAnalysis(makeWorker: () => Worker, workers = poolSize()): (
     if (!d.valid || d.projectId === null) return;
     const sample = Math.min(s.byteMapSample, s.samples - 1);
     const wantAttribution = s.tab === "attribution";
-    const batch = s.tab === "readings" ? batchAskOf(d.valid, s.platforms) : null;
+    const batch = s.tab === "readings" ? batchAskOf(d.valid, s.platforms, useReadingsLog.getState().log) : null;
     const askKey = batch ? batchAskKey(batch) : "-";
     const req = `${d.validKey}|${s.samples}|${s.seed}|${wantAttribution}|${s.byteMapFormat}|${sample}|${askKey}`;
     if (req === lastSent) return;
@@ -266,7 +272,7 @@ export function startAnalysis(makeWorker: () => Worker, workers = poolSize()): (
   const onBatch = (r: Extract<WorkerResult, { type: "batch" }>) => {
     const d = useDesigner.getState();
     const s = useSettings.getState();
-    const ask = d.valid ? batchAskOf(d.valid, s.platforms) : null;
+    const ask = d.valid ? batchAskOf(d.valid, s.platforms, useReadingsLog.getState().log) : null;
     if (r.layoutKey !== d.validKey || r.seed !== s.seed || !ask || r.ask !== batchAskKey(ask)) return;
     const sig = `${r.layoutKey}|${r.seed}|${r.ask}`;
     if (batchIn?.sig !== sig) batchIn = { sig, items: new Map() };
@@ -284,7 +290,7 @@ export function startAnalysis(makeWorker: () => Worker, workers = poolSize()): (
       useAnalysis.setState({ error: `sizes worker failed: ${ev.message || "unknown error"}`, computing: false });
   });
 
-  const unsubs = [useDesigner.subscribe(send), useSettings.subscribe(send)];
+  const unsubs = [useDesigner.subscribe(send), useSettings.subscribe(send), useReadingsLog.subscribe(send)];
   active = {
     stop() {
       const g = gathering;

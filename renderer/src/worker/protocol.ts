@@ -1,5 +1,5 @@
 // Messages between the designer and its sizes worker; every result carries the request's seq so stale ones are dropped.
-import type { BatchForm, FormatId, FormatInfo, Layout } from "#codecs";
+import type { BatchForm, FormatId, FormatInfo, Layout, LogProblem } from "#codecs";
 import type { Attribution, ByteMap, SizeStats } from "#codecs/analysis";
 import type { PostedLayout } from "./layoutPosts.ts";
 
@@ -22,6 +22,23 @@ export interface ComputeRequest {
 export interface BatchAsk {
   /** the limits whose fit is counted, by platform id: the chosen platforms with a limit and the batch's own */
   limits: { id: string; bytes: number }[];
+  /** the user's own log to size on instead of generated series (CSV with a header or JSONL); null: generated */
+  log?: UserLog | null;
+}
+
+/** A log file the user chose in the Readings view: its text goes to the worker, which imports it (importLog). */
+export interface UserLog {
+  /** changes with every file chosen: the figures' cache key */
+  id: number;
+  name: string;
+  text: string;
+}
+
+/** What the import of the user's log found: the readings sized, or the problems that stop it. */
+export interface LogSummary {
+  readings: number;
+  problems: LogProblem[];
+  problemsNotListed: number;
 }
 
 /** Bytes one per-reading or once field takes in the first message sized. */
@@ -49,6 +66,8 @@ export interface BatchFormResult {
   framing: number;
   /** why no message could be sized (readings that do not fit, a value the layout refuses …) */
   error: string | null;
+  /** sized on the user's log (null: on generated series) */
+  log: LogSummary | null;
 }
 
 export interface BatchFormatResult {
@@ -149,4 +168,5 @@ export type WorkerResult =
   | { type: "error"; seq: number; message: string };
 
 /** Names an ask: answers for another one are dropped. */
-export const batchAskKey = (ask: BatchAsk): string => ask.limits.map((l) => `${l.id}:${l.bytes}`).join(",");
+export const batchAskKey = (ask: BatchAsk): string =>
+  ask.limits.map((l) => `${l.id}:${l.bytes}`).join(",") + (ask.log ? `|log${ask.log.id}` : "");

@@ -8,8 +8,10 @@ import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxi
 import { CODECS, FORMAT_IDS, type FormatId, type Layout } from "#codecs";
 import { PLATFORMS } from "#planning";
 import "../batch.css";
+import { logSummaryOf, ReadingsLog } from "./ReadingsLog.tsx";
 import { useAnalysis, type BatchView } from "../../../state/analysis.ts";
 import { useDesigner } from "../../../state/layoutStore.ts";
+import { useReadingsLog } from "../../../state/readingsLog.ts";
 import { useSettings } from "../../../state/settings.ts";
 import { fixed1 } from "../../../ui/format.ts";
 import type { BatchFormatResult, BatchFormResult } from "../../../worker/protocol.ts";
@@ -371,9 +373,18 @@ function FieldCosts({ view, layout }: { view: BatchView; layout: Layout }) {
 export function ReadingsView({ layout }: { layout: Layout }) {
   const view = useAnalysis((s) => s.batch);
   const validKey = useDesigner((s) => s.validKey);
+  const logId = useReadingsLog((s) => s.log?.id);
   const batch = layout.batch;
   if (!batch) return <Empty layout={layout} />;
   const current = view && view.layoutKey === validKey;
+  // a log with problems sizes nothing: its problems alone, not charts of nothing
+  const logSummary = logSummaryOf(view, logId);
+  if (logSummary && logSummary.problems.length > 0)
+    return (
+      <div className="sizes-view" data-testid="readings-view" data-log-problems="true">
+        <ReadingsLog view={view} />
+      </div>
+    );
   if (!view || view.items.length === 0)
     return (
       <div className="empty" data-testid="readings-loading">
@@ -381,6 +392,7 @@ export function ReadingsView({ layout }: { layout: Layout }) {
       </div>
     );
   const limits = view.ask
+    .split("|")[0]!
     .split(",")
     .filter(Boolean)
     .map((s) => {
@@ -395,6 +407,7 @@ export function ReadingsView({ layout }: { layout: Layout }) {
       data-complete={current && view.pending.length === 0}
       data-stale={!current}
     >
+      <ReadingsLog view={view} />
       <Summary batch={batch} />
       <div className="panel">
         <h3>
