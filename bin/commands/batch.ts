@@ -11,6 +11,7 @@ import {
   EncodeError,
   type FormatId,
   generateBatches,
+  batchesFromLog,
   importLog,
   type Layout,
   readingsThatFit,
@@ -49,8 +50,8 @@ satpayload batch encode --layout FILE | --preset ID --format NAME [--form column
   header of field keys, e.g. gps.lat or acc[0]; any problem of a CSV log is printed with its
   file:line and nothing is written), cuts them in
   order into messages of N readings (the last one may hold fewer), each taking its once-fields from
-  its last reading, and writes one hex message a line. A message that cannot be encoded stops it
-  before anything is written, naming the lines of its readings.
+  its first reading, and writes one hex message a line. A once-field whose value changes inside a
+  message, or a message that cannot be encoded, stops it before anything is written, naming the lines.
 satpayload batch decode --layout FILE | --preset ID --format NAME [--form columns|delta]
                         [--readings N|fit] [--platform ID]
   Reads hex messages from stdin, one a line, and prints every reading as one line of JSON (its
@@ -109,25 +110,21 @@ export function resolveReadings(
   return n;
 }
 
-/** a record of the layout split into the fields sent once per message and those of its reading */
-function split(layout: Layout, record: TypedRecord): { once: TypedRecord; reading: TypedRecord } {
-  // the batch names fields by id; records carry them by key
-  const ids = new Set(layout.batch!.perReading.map((p) => p.field));
-  const per = new Set(layout.fields.filter((f) => ids.has(f.id)).map((f) => f.key));
-  const once: TypedRecord = {};
-  const reading: TypedRecord = {};
-  for (const [k, v] of Object.entries(record)) (per.has(k) ? reading : once)[k] = v;
-  return { once, reading };
-}
-
-/** messages of `n` readings in order, the last partly filled; once-fields from each message's last reading */
-export function cutIntoMessages(layout: Layout, records: TypedRecord[], n: number): BatchRecord[] {
-  const out: BatchRecord[] = [];
-  for (let i = 0; i < records.length; i += n) {
-    const parts = records.slice(i, i + n).map((r) => split(layout, r));
-    out.push({ once: parts.at(-1)!.once, readings: parts.map((p) => p.reading) });
+/**
+ * Messages of `n` readings in order, the last partly filled, cut the way the designer cuts a log
+ * (batchesFromLog: once-fields from each message's first reading). A once-field that changes inside a
+ * message cannot travel (the message carries one value): all or nothing, every such reading is named.
+ */
+function cutIntoMessages(layout: Layout, records: TypedRecord[], where: string[], n: number): BatchRecord[] {
+  const positions = records.map((_, i) => i + 1);
+  const { batches, problems } = batchesFromLog(layout, records, positions, n);
+  if (problems.length > 0) {
+    const listed = problems.map((p) => `${where[p.line - 1]}, ${p.field}: ${p.message}`);
+    throw new InputError(
+      `${problems.length} reading${problems.length === 1 ? "" : "s"} change a field sent once per message, nothing encoded:\n${listed.join("\n")}`,
+    );
   }
-  return out;
+  return batches;
 }
 
 /**
@@ -187,7 +184,7 @@ async function encode(argv: string[]): Promise<void> {
   const codec = batchCodecFor(layout, format, form, n);
   const { records, where } = readReadings(layout, flags.records);
   // all or nothing: line k of the output is always message k
-  const hex = cutIntoMessages(layout, records, n).map((b, m) => {
+  const hex = cutIntoMessages(layout, records, where, n).map((b, m) => {
     try {
       return Buffer.from(codec.encode(b)).toString("hex");
     } catch (e) {
