@@ -91,7 +91,8 @@ function batchCauses(oldL: Layout, newL: Layout): Cause[] {
             ? "batching turned off: one reading per message again"
             : `batching turned on: up to ${readingsWords(b!)} readings per message`,
         ),
-        keys: () => new Set(["*"]),
+        // the fields the batch sends per reading, and its count: the once fields keep their own findings
+        keys: keysOf(),
       });
     return out;
   }
@@ -180,7 +181,7 @@ export function explain(
   const causes = batchCauses(oldL, newL).map((c) => ({ detail: c.change.detail, keys: c.keys(form, a, b) }));
   return findings.map((f) => {
     const top = f.field.split(".")[0]!;
-    const why = causes.filter((c) => c.keys.has("*") || c.keys.has(top)).map((c) => c.detail);
+    const why = causes.filter((c) => c.keys.has(top)).map((c) => c.detail);
     return { ...f, form, ...(why.length ? { message: `${why.join("; ")}: ${f.message}` } : {}) };
   });
 }
