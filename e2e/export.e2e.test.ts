@@ -239,6 +239,8 @@ describe("Export page (browser mode)", SCENARIO, () => {
       "columns: breaking · delta: breaking",
     );
     await screenshot(page, "25b-evolution-batch");
+    await page.setViewportSize({ width: 1024, height: 768 });
+    await screenshot(page, "25c-evolution-batch-1024");
     // the tab reopens on the target picked above (version 2), which the save right after it replaced: its
     // lookup is a 404 the tab reports; nothing else went wrong
     expect(errors.filter((e) => !/status of 404/.test(e))).toEqual([]);
