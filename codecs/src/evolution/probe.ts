@@ -2,10 +2,13 @@
 // the other, and see whether every message reads and every shared field keeps its value.
 import { locate } from "./match.ts";
 import type { Compat } from "./types.ts";
+import { batchCodecFor } from "../batch/codec.ts";
+import type { BatchForm } from "../batch/plan.ts";
 import { codecFor, type FormatId } from "../formats/registry.ts";
 import type { Field, Layout } from "../layout/schema.ts";
 import type { FieldValue, TypedRecord } from "../layout/values.ts";
 import { generateSamples } from "../samples/generate.ts";
+import { generateBatches } from "../samples/series.ts";
 
 function at(rec: TypedRecord, keys: string[]): FieldValue | undefined {
   let v: FieldValue | undefined = rec;
@@ -88,5 +91,85 @@ export function probe(writer: Layout, reader: Layout, format: FormatId, n = 40, 
   // a silently wrong value is worse than a refusal: one misread message, or every message refused, breaks
   const verdict: Compat =
     misread > 0 || (tried > 0 && refused === tried) ? "breaking" : refused > 0 || defaulted ? "degraded" : "compatible";
+  return { verdict, samples: tried, examples };
+}
+
+/** Equal as decoded values, objects and lists field by field (numbers within a float32 rounding). */
+function sameDeep(a: unknown, b: unknown): boolean {
+  if (a && b && typeof a === "object" && typeof b === "object" && !(a instanceof Uint8Array)) {
+    if (Array.isArray(a) !== Array.isArray(b)) return false;
+    const ka = Object.keys(a);
+    const kb = Object.keys(b);
+    return (
+      ka.length === kb.length &&
+      ka.every((k) => sameDeep((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
+    );
+  }
+  return sameValue(a as FieldValue | undefined, b as FieldValue | undefined);
+}
+
+/** One side of a batch probe: a batch layout at its maxReadings, or a layout without a batch. */
+export interface BatchSide {
+  layout: Layout;
+  /** undefined: the layout sends one reading per message */
+  maxReadings?: number;
+}
+
+/**
+ * The batch codecs themselves (their batch checks: count, difference widths, keyframes, offsets included):
+ * the writer encodes seeded series, the reader decodes them. A message read by a reader of another shape
+ * (batched against not) is a misread; otherwise readings are compared as each side decodes them.
+ */
+export function probeBatch(
+  writer: BatchSide,
+  reader: BatchSide,
+  format: FormatId,
+  form: BatchForm,
+  n = 40,
+  seed = 7,
+): ProbeResult {
+  const write: { encode(): Uint8Array; sent(bytes: Uint8Array): unknown }[] = [];
+  if (writer.maxReadings !== undefined) {
+    const codec = batchCodecFor(writer.layout, format, form, writer.maxReadings);
+    for (const b of generateBatches(writer.layout, n, writer.maxReadings, seed))
+      write.push({ encode: () => codec.encode(b), sent: (bytes) => codec.decode(bytes) });
+  } else {
+    const codec = codecFor(writer.layout, format);
+    for (const rec of generateSamples(writer.layout, n, seed))
+      write.push({ encode: () => codec.encode(rec), sent: (bytes) => codec.decode(bytes) });
+  }
+  const read =
+    reader.maxReadings !== undefined
+      ? batchCodecFor(reader.layout, format, form, reader.maxReadings)
+      : codecFor(reader.layout, format);
+  const sameShape = (writer.maxReadings === undefined) === (reader.maxReadings === undefined);
+  let refused = 0;
+  let misread = 0;
+  let tried = 0;
+  const examples: string[] = [];
+  for (const w of write) {
+    let bytes: Uint8Array;
+    try {
+      bytes = w.encode();
+    } catch {
+      continue;
+    }
+    tried++;
+    let got: unknown;
+    try {
+      got = read.decode(bytes);
+    } catch (e) {
+      refused++;
+      if (examples.length < 3) examples.push(`${form} form: ${(e as Error).message}`);
+      continue;
+    }
+    if (!sameShape || !sameDeep(w.sent(bytes), got)) {
+      misread++;
+      if (examples.length < 3)
+        examples.push(`${form} form: a message read as ${sameShape ? "other readings" : "a message of another shape"}`);
+    }
+  }
+  const verdict: Compat =
+    misread > 0 || (tried > 0 && refused === tried) ? "breaking" : refused > 0 ? "degraded" : "compatible";
   return { verdict, samples: tried, examples };
 }

@@ -1,5 +1,6 @@
 // What a schema-evolution check reports: per wire format, whether decoders built for the old layout
 // read messages written with the new one (and the reverse), why, and what to do about it.
+import type { BatchForm } from "../batch/plan.ts";
 import type { FormatId } from "../formats/registry.ts";
 
 /**
@@ -21,6 +22,8 @@ export interface Finding {
   severity: Exclude<Compat, "compatible"> | "info";
   message: string;
   advice?: string;
+  /** a batch layout's wire form the finding is about (docs/design/batch-wire.md); absent: the one-reading message */
+  form?: BatchForm;
 }
 
 export interface FormatVerdict {
@@ -30,12 +33,17 @@ export interface FormatVerdict {
   /** decoders built for the new layout, reading messages from writers still using the old one */
   newReadsOld: Compat;
   findings: Finding[];
+  /**
+   * batch layouts (either version): the verdicts of each wire form on its own. The format's verdicts above
+   * are the worse of the two, as a deployment may send either form.
+   */
+  forms?: { form: BatchForm; oldReadsNew: Compat; newReadsOld: Compat }[];
   /** encode with one layout, decode with the other, over generated samples (when requested) */
   observed?: { oldReadsNew: Compat; newReadsOld: Compat; samples: number; examples: string[] };
 }
 
 export type ChangeKind =
-  "added" | "removed" | "renamed" | "moved" | "presence" | "type" | "text" | "protobuf" | "struct";
+  "added" | "removed" | "renamed" | "moved" | "presence" | "type" | "text" | "protobuf" | "struct" | "batch";
 
 /** One edit between the two layouts, independent of any format. */
 export interface FieldChange {

@@ -16,6 +16,19 @@ function Verdict({ v, testid, observed }: { v: Compat; testid: string; observed?
   );
 }
 
+/** A batch layout: each wire form's verdict in this direction (the cell's verdict is the worse). */
+function FormVerdicts({ f, dir }: { f: FormatVerdict; dir: "oldReadsNew" | "newReadsOld" }) {
+  if (!f.forms) return null;
+  return (
+    <span
+      className="diff-forms muted"
+      data-testid={`forms-${f.format}-${dir === "oldReadsNew" ? "old-reads-new" : "new-reads-old"}`}
+    >
+      {f.forms.map((x) => `${x.form}: ${WORD[x[dir]]}`).join(" · ")}
+    </span>
+  );
+}
+
 function when(iso: string): string {
   const d = new Date(iso);
   return Number.isNaN(d.getTime()) ? iso : d.toLocaleString();
@@ -27,6 +40,7 @@ function Findings({ f }: { f: FormatVerdict }) {
     <ul className="diff-findings">
       {f.findings.map((x, i) => (
         <li key={i} className={`finding-${x.severity}`}>
+          {x.form && <span className="badge">{x.form} form</span>}{" "}
           {x.field && <span className="mono">{x.field}: </span>}
           {x.message}
           {x.direction !== "both" && (
@@ -176,6 +190,7 @@ export function DiffView() {
                         observed={f.observed?.oldReadsNew}
                         testid={`verdict-${f.format}-old-reads-new`}
                       />
+                      <FormVerdicts f={f} dir="oldReadsNew" />
                     </td>
                     <td>
                       <Verdict
@@ -183,6 +198,7 @@ export function DiffView() {
                         observed={f.observed?.newReadsOld}
                         testid={`verdict-${f.format}-new-reads-old`}
                       />
+                      <FormVerdicts f={f} dir="newReadsOld" />
                     </td>
                     <td>
                       <Findings f={f} />
