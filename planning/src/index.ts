@@ -46,7 +46,13 @@ export { budgetSettingsSchema, type BudgetSettings } from "./report/budgetSettin
 // the fleet grid and the report built on it
 export { convert, evaluateFleet } from "./report/fleet.ts";
 export type { FleetCell, FleetResult, SeriesPoint } from "./report/fleet.ts";
-export { buildReport, type MeasuredFormat, type ReportInput, type ReportModel } from "./report/model.ts";
+export {
+  batchCadenceText,
+  buildReport,
+  type MeasuredFormat,
+  type ReportInput,
+  type ReportModel,
+} from "./report/model.ts";
 export { reportCsv } from "./report/csv.ts";
 export {
   budgetAt,

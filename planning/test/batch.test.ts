@@ -9,7 +9,7 @@ import { proposeBatch } from "../src/advisor/batch.ts";
 import { measureBatches } from "../src/batch/measure.ts";
 import { BatchPlanError, messagesPerDayFor, readingsPerMessage } from "../src/batch/perMessage.ts";
 import { evaluateFleet, type FormatSizesInput } from "../src/report/fleet.ts";
-import { buildReport, type MeasuredFormat } from "../src/report/model.ts";
+import { batchCadenceText, buildReport, type MeasuredFormat } from "../src/report/model.ts";
 import { defaultScenario, type FleetScenario } from "../src/report/scenario.ts";
 
 const fitTracker = parseLayout({
@@ -158,6 +158,26 @@ describe("the report shows the batch choice", () => {
       ],
     });
     expect(r.assumptions.join(" ")).toMatch(/96 readings\/day, sent 8 per message in .* \(12 messages\/day\)/);
+  });
+
+  it("says when the priced readings a day differ from what the batch samples, never both as one", () => {
+    // the batch samples every 15 min (96 a day); a scenario priced at 4 a day must not read "4 a day (every 15 min)"
+    const at = (perDay: number) =>
+      batchCadenceText(
+        buildReport({
+          projectName: "Tracker",
+          layout: batchTracker,
+          samples: { count: 50, seed: 1 },
+          measured: measured(true),
+          scenario: scenario(perDay),
+          generatedAt: "2026-11-29T00:00:00Z",
+        }).batch!,
+      );
+    expect(at(96)).toBe("Each device takes 96 readings a day (one every 15 min)");
+    expect(at(4)).toBe(
+      "Priced at 4 readings a day per device (the cost scenario's cadence), while the layout's batch samples one " +
+        "every 15 min, 96 a day: set the scenario's cadence to 96 a day to price every reading",
+    );
   });
 
   it("says nothing of batches when every message carries one reading", () => {

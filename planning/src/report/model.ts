@@ -122,6 +122,26 @@ function batchChoice(fleet: FleetResult, layout: Layout, measured: readonly Meas
   return { readingsPerDay: fleet.messagesPerDay, intervalSeconds: interval, formats };
 }
 
+/**
+ * The report's first words on a batch: how many readings a day are priced (the cost scenario's cadence) and,
+ * when the layout's batch samples at another rate, that the two differ — the report never says "4 readings a
+ * day (one every 15 min)", which cannot both be true.
+ */
+export function batchCadenceText(b: NonNullable<ReportModel["batch"]>): string {
+  const perDay = b.readingsPerDay.toLocaleString("en-US", { maximumFractionDigits: 2 });
+  if (b.intervalSeconds === null) return `Each device takes ${perDay} readings a day`;
+  const sampled = 86_400 / b.intervalSeconds;
+  const every = (b.intervalSeconds / 60).toLocaleString("en-US", { maximumFractionDigits: 2 });
+  if (Math.abs(sampled - b.readingsPerDay) < 1e-9)
+    return `Each device takes ${perDay} readings a day (one every ${every} min)`;
+  const sampledText = sampled.toLocaleString("en-US", { maximumFractionDigits: 2 });
+  return (
+    `Priced at ${perDay} readings a day per device (the cost scenario's cadence), while the layout's batch ` +
+    `samples one every ${every} min, ${sampledText} a day: set the scenario's cadence to ${sampledText} a day to ` +
+    `price every reading`
+  );
+}
+
 function typeText(t: FieldType): string {
   switch (t.kind) {
     case "int":

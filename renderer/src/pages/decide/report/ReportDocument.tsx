@@ -2,7 +2,7 @@
 // Electron's printToPDF. Charts have a fixed width so every medium lays them out alike.
 import { useRef, useState, type ReactNode } from "react";
 import type { FormatId } from "#codecs";
-import type { ReportModel } from "#planning";
+import { batchCadenceText, type ReportModel } from "#planning";
 import { MessagesPerDayChart, ReadingsPerMessageChart } from "./BatchCharts.tsx";
 import { chartToPng } from "./exportPng.ts";
 import { slug } from "./slug.ts";
@@ -180,10 +180,8 @@ export function ReportDocument({ model, sizes }: { model: ReportModel; sizes: Si
         <section data-testid="report-batch">
           <h2>Readings per message</h2>
           <p className="muted">
-            Each device takes {count(model.batch.readingsPerDay)} readings a day
-            {model.batch.intervalSeconds !== null ? ` (one every ${count(model.batch.intervalSeconds / 60)} min)` : ""};
-            a message carries several, so fewer messages are sent and the oldest reading of a message waits for it.
-            Sizes and costs above and below are per message.
+            {batchCadenceText(model.batch)}; a message carries several, so fewer messages are sent and the oldest
+            reading of a message waits for it. Sizes and costs above and below are per message.
           </p>
           <div className="report-pair">
             <Chart name="batch-readings" title="Readings per message, per format" fileBase={fileBase}>
