@@ -423,9 +423,9 @@ export function AdvisorPage() {
   const perDay = scenario ? messagesPerDay(scenario.cadence) : 4;
   const ranked = useMemo(() => {
     if (objective !== "battery" || !r || a.target === "custom") return null;
-    const lifeAt = lifeAtFor(a.target, whatIfOf(budget, perDay), budget.device, budget.radio);
+    const lifeAt = lifeAtFor(a.target, whatIfOf(budget, perDay, valid), budget.device, budget.radio);
     return lifeAt ? rankByBattery(r.suggestions, r.base.mean, lifeAt) : null;
-  }, [objective, r, a.target, budget, perDay]);
+  }, [objective, r, a.target, budget, perDay, valid]);
   // the figures' own format and target: while newer advice is computed they stay up, marked, never relabelled
   const formatLabel = CODECS[r?.format ?? a.format].info.label;
   const shownTarget = r?.targetBytes ?? target;

@@ -155,10 +155,10 @@ export function BudgetPage() {
   const valid = useDesigner((s) => s.valid);
   const budget = useBudget();
   const { device, region, detailPlatform, radio } = budget;
-  // a layout with a batch sets each format's readings per message itself (the cells carry it): the slider is for
-  // layouts without one
+  // a layout with a batch sets each format's readings per message itself (the cells carry it) and its interval is
+  // the what-if's starting point
   const batched = valid?.batch !== undefined;
-  const whatIf = whatIfOf(budget, scenario ? messagesPerDay(scenario.cadence) : 4);
+  const whatIf = whatIfOf(budget, scenario ? messagesPerDay(scenario.cadence) : 4, valid);
   const cells = useMemo(
     () => (ready && scenario && sizes && valid ? cellsOf(scenario, sizes, valid, region) : null),
     [ready, scenario, sizes, valid, region],

@@ -1,6 +1,7 @@
 // The Budget view's settings are saved with the project's cost scenarios and come back when they load again; a
 // refused radio constant or swap price is shown beside its field and never replaces the value the figures use.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { parseLayout, presetById } from "#codecs";
 import { DEFAULT_SWAP_PRICES, DEFAULT_TRACKER, defaultCostDoc, parseCostDoc } from "#planning";
 import {
   editDevice,
@@ -11,6 +12,7 @@ import {
   setSwapYears,
   stateFromSettings,
   useBudget,
+  whatIfOf,
 } from "./budgetStore.ts";
 import { useDecide } from "../decideStore.ts";
 
@@ -90,5 +92,17 @@ describe("the Budget view's settings", () => {
     expect(s.draft).toEqual(bad);
     expect(s.device).toBe(DEFAULT_TRACKER);
     expect(s.deviceErrors.batteryVolts).toBeTruthy();
+  });
+});
+
+describe("the what-if's reading interval", () => {
+  it("starts at a batch layout's declared interval, else at the cost scenario's cadence, until the slider moves", () => {
+    const tracker = parseLayout(presetById("paper-tracker")!.layout); // a reading every 15 min
+    const paper = parseLayout(presetById("paper")!.layout);
+    const s = { ...useBudget.getState(), intervalMinutes: null };
+    expect(whatIfOf(s, 4, tracker).intervalMinutes).toBe(15);
+    expect(whatIfOf(s, 4, paper).intervalMinutes).toBe(360);
+    expect(whatIfOf(s, 4, null).intervalMinutes).toBe(360);
+    expect(whatIfOf({ ...s, intervalMinutes: 60 }, 4, tracker).intervalMinutes).toBe(60);
   });
 });

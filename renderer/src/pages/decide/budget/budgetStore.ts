@@ -3,6 +3,7 @@
 // battery-swap prices. Every valid setting is saved with the project's cost scenarios (decideStore's document, the
 // same debounced save), and read back when the project's scenarios load, so a reopened project shows the same budget.
 import { create } from "zustand";
+import type { Layout } from "#codecs";
 import {
   BudgetError,
   checkDeviceModel,
@@ -201,10 +202,12 @@ export function editSwapPrice(part: SwapPart, amount: number | undefined): void 
 }
 
 /**
- * The what-if the budget is worked out for: the slider's interval, else the stop nearest the cost scenario's
- * cadence (4 messages a day: every 6 h). Readings per message are not a what-if: a layout's batch sets them per
- * format (the designer's Readings tab sizes other counts), and the fleet cells carry them.
+ * The what-if the budget is worked out for: the slider's interval, else the stop nearest the interval a layout's
+ * batch declares (the device samples at it), else the cost scenario's cadence (4 messages a day: every 6 h).
+ * Readings per message are not a what-if: a layout's batch sets them per format (the designer's Readings tab sizes
+ * other counts), and the fleet cells carry them.
  */
-export function whatIfOf(s: BudgetState, scenarioMessagesPerDay: number): WhatIf {
-  return { intervalMinutes: s.intervalMinutes ?? INTERVAL_STOPS[nearestStop(1440 / scenarioMessagesPerDay)]! };
+export function whatIfOf(s: BudgetState, scenarioMessagesPerDay: number, layout?: Layout | null): WhatIf {
+  const perDay = layout?.batch ? 86_400 / layout.batch.intervalSeconds : scenarioMessagesPerDay;
+  return { intervalMinutes: s.intervalMinutes ?? INTERVAL_STOPS[nearestStop(1440 / perDay)]! };
 }

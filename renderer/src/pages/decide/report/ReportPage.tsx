@@ -67,7 +67,7 @@ export function ReportPage() {
   const layoutVersion = useSession((s) => s.version);
   // the battery-life section is the Budget view's what-if: its device, cadence and swap horizon
   const budgetState = useBudget();
-  const { intervalMinutes } = whatIfOf(budgetState, scenario ? messagesPerDay(scenario.cadence) : 4);
+  const { intervalMinutes } = whatIfOf(budgetState, scenario ? messagesPerDay(scenario.cadence) : 4, valid);
   const { device, radio, swapYears, swapPrices } = budgetState;
   const budget = useMemo(
     () => ({ ...toPlanning({ intervalMinutes }, device, radio), years: swapYears, prices: swapPrices }),
