@@ -5,8 +5,8 @@
 // one refused by its field) and every setting comes back after a reload.
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CODECS, generateSamples, measureSizes, parseLayout, presetById } from "#codecs";
 import { DEFAULT_TRACKER, defaultScenario, deviceBudget, evaluateFleet, layoutStackId } from "#planning";
+import { paper, paperMeasured as measured } from "./support/paperMeasured.ts";
 import { SCENARIO } from "./support/scenario.ts";
 import { screenshot, startSession, type E2eSession } from "./support/session.ts";
 import { openPreset, tid } from "./support/ui.ts";
@@ -20,14 +20,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await s?.close();
 });
-
-const paper = parseLayout(presetById("paper")!.layout);
-const measured = measureSizes(paper, generateSamples(paper, 1000, 1)).map((m) => ({
-  format: m.format,
-  label: CODECS[m.format].info.label,
-  stats: m.stats,
-  sizes: m.sizes,
-}));
 
 /** The battery life planning gives one format on one platform, for the default tracker, one reading per message. */
 function expectedLife(

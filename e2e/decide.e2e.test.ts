@@ -6,8 +6,8 @@ import os from "node:os";
 import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CODECS, generateSamples, measureSizes, parseLayout, presetById } from "#codecs";
 import { defaultScenario, evaluateFleet, type FleetScenario, layoutStackId } from "#planning";
+import { paper, paperMeasured as measured } from "./support/paperMeasured.ts";
 import { SCENARIO } from "./support/scenario.ts";
 import { artifactsDir, screenshot, startSession, type E2eSession } from "./support/session.ts";
 import { openPreset, tid, waitForSaved, savedVersion } from "./support/ui.ts";
@@ -24,14 +24,6 @@ afterAll(async () => {
   await s?.close();
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
-
-const paper = parseLayout(presetById("paper")!.layout);
-const measured = measureSizes(paper, generateSamples(paper, 1000, 1)).map((m) => ({
-  format: m.format,
-  label: CODECS[m.format].info.label,
-  stats: m.stats,
-  sizes: m.sizes,
-}));
 
 async function valueOf(page: Page, testId: string): Promise<number> {
   const v = await page.locator(tid(testId)).getAttribute("data-value");

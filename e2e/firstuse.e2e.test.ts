@@ -5,8 +5,8 @@ import { execFileSync } from "node:child_process";
 import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CODECS, generateSamples, measureSizes, parseLayout, presetById } from "#codecs";
 import { defaultScenario, evaluateFleet } from "#planning";
+import { paper, paperMeasured as measured } from "./support/paperMeasured.ts";
 import { SCENARIO } from "./support/scenario.ts";
 import { artifactsDir, screenshot, startSession, type E2eSession } from "./support/session.ts";
 import { openPreset, tid } from "./support/ui.ts";
@@ -21,13 +21,6 @@ afterAll(async () => {
   await s?.close();
 });
 
-const paper = parseLayout(presetById("paper")!.layout);
-const measured = measureSizes(paper, generateSamples(paper, 1000, 1)).map((m) => ({
-  format: m.format,
-  label: CODECS[m.format].info.label,
-  stats: m.stats,
-  sizes: m.sizes,
-}));
 const run = (cmd: string, args: string[]) => execFileSync(cmd, args, { encoding: "utf8", timeout: 60_000 });
 
 /** Pastes `text` into the focused element with a real Ctrl+V, so the browser applies maxlength as it does for users. */

@@ -2,23 +2,13 @@
 // Transport select, and a short MQTT run from the form reaches the decoder with as many records
 // stored as PUBACKs received; the result and the history say the run went over MQTT.
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { stackSupervisorOf } from "#host/handlers/stack.ts";
+import { describe, expect, it } from "vitest";
 import { SCENARIO } from "./support/scenario.ts";
-import { screenshot, startSession, type E2eSession } from "./support/session.ts";
+import { screenshot } from "./support/session.ts";
+import { useStackSession } from "./support/stackSession.ts";
 import { tid } from "./support/ui.ts";
 
-let s: E2eSession;
-
-beforeAll(async () => {
-  s = await startSession();
-}, 300_000);
-
-afterAll(async () => {
-  // a failed test must not leave the CSE and decoder running
-  await stackSupervisorOf(s?.server.host.events)?.close();
-  await s?.close();
-});
+const session = useStackSession();
 
 async function shortFleet(page: Page): Promise<void> {
   await page.selectOption(tid("lt-format"), "protobuf");
@@ -52,7 +42,7 @@ describe("load test transports (browser mode)", SCENARIO, () => {
     "refuses what the target cannot serve next to the field, then runs an MQTT fleet whose PUBACKs all are stored",
     { timeout: 300_000 },
     async () => {
-      const { page, errors } = await s.open({ width: 1440, height: 1000 });
+      const { page, errors } = await session().open({ width: 1440, height: 1000 });
       await page.waitForSelector(tid("nav-loadtest"));
       await page.click(tid("nav-loadtest"));
       await page.waitForSelector(tid("loadtest-page"));
@@ -99,12 +89,12 @@ describe("load test transports (browser mode)", SCENARIO, () => {
     "runs MQTT against the stack the Stack page started with MQTT, and says under the field when it lacks CoAP",
     { timeout: 300_000 },
     async () => {
-      const up = (await s.server.host.dispatch("stack.up", { replicas: 1, mqttPort: 0 })) as {
+      const up = (await session().server.host.dispatch("stack.up", { replicas: 1, mqttPort: 0 })) as {
         endpoints: { mqtt?: string; coap?: string };
       };
       expect(up.endpoints.mqtt).toMatch(/^mqtt:\/\/127\.0\.0\.1:\d+$/);
       expect(up.endpoints.coap).toBeUndefined();
-      const { page, errors } = await s.open({ width: 1440, height: 1000 });
+      const { page, errors } = await session().open({ width: 1440, height: 1000 });
       await page.waitForSelector(tid("nav-loadtest"));
       await page.click(tid("nav-loadtest"));
       await page.waitForSelector(tid("lt-target-stack"));
@@ -119,7 +109,7 @@ describe("load test transports (browser mode)", SCENARIO, () => {
 
       await page.selectOption(tid("lt-transport"), "mqtt");
       expect(await page.locator(tid("lt-transport-issue")).count()).toBe(0);
-      const before = (await s.server.host.dispatch("stack.stats", {})) as { records: number };
+      const before = (await session().server.host.dispatch("stack.stats", {})) as { records: number };
       await page.click(tid("lt-start"));
       expect(await newestFinished(page, 2)).toBe("completed");
       await page.waitForSelector(tid("lt-result-server"));
@@ -132,10 +122,10 @@ describe("load test transports (browser mode)", SCENARIO, () => {
       expect(acked).toBeGreaterThan(10);
       expect(await count(page, "lt-result-stored")).toBe(acked);
       // the Stack page's decoder holds them: the run's records and the one priming message (HTTP)
-      const after = (await s.server.host.dispatch("stack.stats", {})) as { records: number };
+      const after = (await session().server.host.dispatch("stack.stats", {})) as { records: number };
       expect(after.records - before.records).toBe(acked + 1);
       await screenshot(page, "loadtest-14-mqtt-on-running-stack");
-      await s.server.host.dispatch("stack.down", {});
+      await session().server.host.dispatch("stack.down", {});
       expect(errors).toEqual([]);
     },
   );

@@ -2,8 +2,8 @@
 // platform, a different stack changes them, and the cost page bills NB-IoT's bytes on air for the scenario's stack.
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CODECS, generateSamples, measureSizes, parseLayout, presetById } from "#codecs";
 import { compareStacks, defaultScenario, evaluateFleet, layoutStackId, onAirSummary, platformById } from "#planning";
+import { paper, paperMeasured as measured } from "./support/paperMeasured.ts";
 import { SCENARIO } from "./support/scenario.ts";
 import { screenshot, startSession, type E2eSession } from "./support/session.ts";
 import { openPreset, tid } from "./support/ui.ts";
@@ -16,15 +16,7 @@ afterAll(async () => {
   await s?.close();
 });
 
-const paper = parseLayout(presetById("paper")!.layout);
 const layoutId = layoutStackId(paper.name);
-// the designer's defaults: 1 000 samples, seed 1
-const measured = measureSizes(paper, generateSamples(paper, 1000, 1)).map((m) => ({
-  format: m.format,
-  label: CODECS[m.format].info.label,
-  stats: m.stats,
-  sizes: m.sizes,
-}));
 const protobuf = measured.find((m) => m.format === "protobuf")!;
 const onAir = (platform: string, stack?: string) =>
   onAirSummary(protobuf.sizes, platformById(platform)!, stack, { layout: layoutId, format: "protobuf" }).onAir;

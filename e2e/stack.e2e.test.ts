@@ -1,23 +1,13 @@
 // The Stack page end to end: start the stack from the UI, send records over HTTP from the test to the
 // endpoint the page shows, see them in the live table and numbers, stop it again.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { codecFor, generateSamples, parseLayout, presetById, toPlain } from "#codecs";
-import { stackSupervisorOf } from "#host/handlers/stack.ts";
 import { SCENARIO } from "./support/scenario.ts";
-import { screenshot, startSession, type E2eSession } from "./support/session.ts";
+import { screenshot } from "./support/session.ts";
+import { useStackSession } from "./support/stackSession.ts";
 import { tid, waitForStackRunning } from "./support/ui.ts";
 
-let s: E2eSession;
-
-beforeAll(async () => {
-  s = await startSession();
-}, 300_000);
-
-afterAll(async () => {
-  // a failed test must not leave the CSE and decoder running
-  await stackSupervisorOf(s?.server.host.events)?.close();
-  await s?.close();
-});
+const session = useStackSession();
 
 const paper = parseLayout(presetById("paper")!.layout);
 
@@ -26,7 +16,7 @@ describe("stack page (browser mode)", SCENARIO, () => {
     "starts the stack, shows records sent to its ingest endpoint live, and stops it",
     { timeout: 240_000 },
     async () => {
-      const { page, errors } = await s.open({ width: 1440, height: 1000 });
+      const { page, errors } = await session().open({ width: 1440, height: 1000 });
       await page.waitForSelector(tid("start-screen"));
       await page.click(tid("nav-stack"));
       await page.waitForSelector(tid("stack-empty"));
@@ -139,7 +129,7 @@ describe("stack page (browser mode)", SCENARIO, () => {
       await screenshot(page, "stack-04-stopped-records");
       await page.click(tid("stack-records-clear"));
       await page.waitForSelector(tid("stack-records"), { state: "detached" });
-      expect((await s.server.host.dispatch("stack.status", {})) as { state: string }).toMatchObject({
+      expect((await session().server.host.dispatch("stack.status", {})) as { state: string }).toMatchObject({
         state: "stopped",
       });
       expect(errors).toEqual([]);
@@ -150,7 +140,7 @@ describe("stack page (browser mode)", SCENARIO, () => {
     "maps a device path from the start form; unmodified clients get 200 there and on /container-data",
     { timeout: 240_000 },
     async () => {
-      const { page, errors } = await s.open({ width: 1440, height: 1000 });
+      const { page, errors } = await session().open({ width: 1440, height: 1000 });
       await page.waitForSelector(tid("start-screen"));
       await page.click(tid("nav-stack"));
       await page.waitForSelector(tid("stack-empty"));
@@ -167,7 +157,7 @@ describe("stack page (browser mode)", SCENARIO, () => {
 
       await page.click(tid("stack-start"));
       await waitForStackRunning(page);
-      const status = (await s.server.host.dispatch("stack.status", {})) as {
+      const status = (await session().server.host.dispatch("stack.status", {})) as {
         options: { verifySubscriptions: boolean; routes: unknown[] };
       };
       expect(status.options.verifySubscriptions).toBe(true);

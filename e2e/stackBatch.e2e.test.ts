@@ -1,24 +1,15 @@
 // Issue 27 through the stack from the UI: a device route whose messages are batches of the paper
 // tracker's readings (as many as fit one Astrocast message), started from the Stack page; one message
 // per pass goes in and every reading comes out as its own record, forwarded to the CSE.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { batchCodecFor, generateBatches, parseLayout, presetById } from "#codecs";
-import { stackSupervisorOf } from "#host/handlers/stack.ts";
 import { readingsPerMessage } from "#planning";
 import { SCENARIO } from "./support/scenario.ts";
-import { screenshot, startSession, type E2eSession } from "./support/session.ts";
+import { screenshot } from "./support/session.ts";
+import { useStackSession } from "./support/stackSession.ts";
 import { tid, waitForStackRunning } from "./support/ui.ts";
 
-let s: E2eSession;
-beforeAll(async () => {
-  s = await startSession();
-}, 300_000);
-afterAll(async () => {
-  // a failed test must not leave the CSE and decoder running
-  await stackSupervisorOf(s?.server.host.events)?.close();
-  await s?.close();
-});
-
+const session = useStackSession();
 const tracker = parseLayout(presetById("paper-tracker")!.layout);
 
 describe("a batch route on the Stack page (browser mode)", SCENARIO, () => {
@@ -26,7 +17,7 @@ describe("a batch route on the Stack page (browser mode)", SCENARIO, () => {
     "stores and forwards every reading of an Astrocast message per pass as its own record",
     { timeout: 240_000 },
     async () => {
-      const { page, errors } = await s.open({ width: 1440, height: 1000 });
+      const { page, errors } = await session().open({ width: 1440, height: 1000 });
       await page.waitForSelector(tid("start-screen"));
       await page.click(tid("nav-stack"));
       await page.waitForSelector(tid("stack-empty"));
@@ -45,7 +36,7 @@ describe("a batch route on the Stack page (browser mode)", SCENARIO, () => {
 
       await page.click(tid("stack-start"));
       await waitForStackRunning(page);
-      const status = (await s.server.host.dispatch("stack.status", {})) as { options: { routes: unknown[] } };
+      const status = (await session().server.host.dispatch("stack.status", {})) as { options: { routes: unknown[] } };
       expect(status.options.routes).toEqual([
         { path: "/astrocast-pass", layout: "paper-tracker", format: "bitpacked", body: "auto", batch: "delta" },
       ]);

@@ -2,22 +2,13 @@
 // writes them (latitude and longitude with 4 decimals where the layout declares 2), posted to the
 // running stack, appear counted per field in the page's card and are stored exactly as sent.
 import { Encoder } from "cbor-x";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { stackSupervisorOf } from "#host/handlers/stack.ts";
+import { describe, expect, it } from "vitest";
 import { SCENARIO } from "./support/scenario.ts";
-import { screenshot, startSession, type E2eSession } from "./support/session.ts";
+import { screenshot } from "./support/session.ts";
+import { useStackSession } from "./support/stackSession.ts";
 import { tid, waitForStackRunning } from "./support/ui.ts";
 
-let s: E2eSession;
-
-beforeAll(async () => {
-  s = await startSession();
-}, 300_000);
-
-afterAll(async () => {
-  await stackSupervisorOf(s?.server.host.events)?.close();
-  await s?.close();
-});
+const session = useStackSession();
 
 const reading = (i: number, latitude: string, longitude: string) => ({
   msisdn: "393600504873",
@@ -47,7 +38,7 @@ describe("stack page: values beyond the layout", SCENARIO, () => {
     "counts each field sent finer than declared, and the stored record keeps the sent text",
     { timeout: 240_000 },
     async () => {
-      const { page, errors } = await s.open({ width: 1440, height: 1000 });
+      const { page, errors } = await session().open({ width: 1440, height: 1000 });
       await page.waitForSelector(tid("start-screen"));
       await page.click(tid("nav-stack"));
       await page.waitForSelector(tid("stack-empty"));

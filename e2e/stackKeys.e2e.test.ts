@@ -1,23 +1,14 @@
 // The Stack page's keys: add a device key from the UI (shown once), the running local stack then
 // refuses a record without it (401) and another device's record with it (403), accepts the device's
 // own; a revoke from the UI takes effect while the stack runs.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { codecFor, generateSamples, parseLayout, presetById } from "#codecs";
-import { stackSupervisorOf } from "#host/handlers/stack.ts";
 import { SCENARIO } from "./support/scenario.ts";
-import { screenshot, startSession, type E2eSession } from "./support/session.ts";
+import { screenshot } from "./support/session.ts";
+import { useStackSession } from "./support/stackSession.ts";
 import { tid, waitForStackRunning } from "./support/ui.ts";
 
-let s: E2eSession;
-
-beforeAll(async () => {
-  s = await startSession();
-}, 300_000);
-
-afterAll(async () => {
-  await stackSupervisorOf(s?.server.host.events)?.close();
-  await s?.close();
-});
+const session = useStackSession();
 
 const paper = parseLayout(presetById("paper")!.layout);
 
@@ -26,7 +17,7 @@ describe("stack keys (browser mode)", SCENARIO, () => {
     "adds a device key that the running stack enforces, shows it once, marks a missing device id, and revokes it",
     { timeout: 240_000 },
     async () => {
-      const { page, errors } = await s.open({ width: 1440, height: 1100 });
+      const { page, errors } = await session().open({ width: 1440, height: 1100 });
       await page.waitForSelector(tid("start-screen"));
       await page.click(tid("nav-stack"));
       await page.waitForSelector(tid("stack-keys-empty"));

@@ -4,24 +4,18 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { codecFor, generateSamples, parseLayout, presetById } from "#codecs";
 import { runOwned } from "#codecs-test/helpers/processes/run.ts";
-import { stackSupervisorOf } from "#host/handlers/stack.ts";
 import { SCENARIO } from "./support/scenario.ts";
-import { screenshot, startSession, type E2eSession } from "./support/session.ts";
+import { screenshot } from "./support/session.ts";
+import { useStackSession } from "./support/stackSession.ts";
 import { tid, waitForStackRunning } from "./support/ui.ts";
 
-let s: E2eSession;
+const session = useStackSession();
 const tmp = mkdtempSync(path.join(os.tmpdir(), "satpayload-e2e-transports-"));
 
-beforeAll(async () => {
-  s = await startSession();
-}, 300_000);
-
-afterAll(async () => {
-  await stackSupervisorOf(s?.server.host.events)?.close();
-  await s?.close();
+afterAll(() => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
@@ -34,7 +28,7 @@ const run = async (cmd: string, args: string[]) => {
 describe("stack page with MQTT and CoAP ingest", SCENARIO, () => {
   it("lists the MQTT and CoAP endpoints and shows records sent there live", { timeout: 240_000 }, async () => {
     const paper = parseLayout(presetById("paper")!.layout);
-    const { page, errors } = await s.open({ width: 1440, height: 1000 });
+    const { page, errors } = await session().open({ width: 1440, height: 1000 });
     await page.waitForSelector(tid("start-screen"));
     await page.click(tid("nav-stack"));
     await page.waitForSelector(tid("stack-empty"));
@@ -50,7 +44,7 @@ describe("stack page with MQTT and CoAP ingest", SCENARIO, () => {
     expect(await page.locator(tid("stack-coap-problem")).count()).toBe(0);
     await page.click(tid("stack-start"));
     await waitForStackRunning(page);
-    const status = (await s.server.host.dispatch("stack.status", {})) as {
+    const status = (await session().server.host.dispatch("stack.status", {})) as {
       options?: { mqttPort?: number; coapPort?: number };
     };
     expect(status.options).toMatchObject({ mqttPort: 0, coapPort: 0 });
@@ -101,7 +95,7 @@ describe("stack page with MQTT and CoAP ingest", SCENARIO, () => {
     );
     await page.locator(tid("stack-endpoints")).scrollIntoViewIfNeeded();
     await screenshot(page, "stack-06-mqtt-coap");
-    await s.server.host.dispatch("stack.down", {});
+    await session().server.host.dispatch("stack.down", {});
     await page.waitForSelector(`${tid("stack-state")}[data-state="stopped"]`, { timeout: 60_000 });
     expect(errors).toEqual([]);
   });
