@@ -1,9 +1,9 @@
 // Bytes on air beside the payload sizes: each chosen platform's transport stack, every format's message with its
 // headers, the verdict against a limit that counts what is on air, and a chart of payload versus headers.
 import { useMemo } from "react";
-import { Bar, BarChart, CartesianGrid, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { Bar, BarChart, ReferenceLine, ResponsiveContainer, Tooltip } from "recharts";
 import { layoutStackId, onAirSummary, type OnAirSummary, type Platform, platformById, resolveStack } from "#planning";
-import { formatTick } from "./formatTick.tsx";
+import { formatBarAxes } from "./formatTick.tsx";
 import { useStackChoice } from "./stackChoice.ts";
 import { StackCompare } from "./StackCompare.tsx";
 import type { SizesView } from "../../../state/analysis.ts";
@@ -60,22 +60,7 @@ function HeadersChart({ sizes, column }: { sizes: SizesView; column: Column }) {
     <div ref={ref} className="chart-box" data-testid="onair-chart" style={{ height: 220 }}>
       <ResponsiveContainer width="100%" height="100%">
         <BarChart data={data} margin={{ top: 16, right, bottom: 4, left: 0 }} barCategoryGap="22%">
-          <CartesianGrid vertical={false} stroke="var(--border)" />
-          <XAxis
-            dataKey="short"
-            tick={formatTick(rows)}
-            height={rows === 2 ? 38 : 24}
-            tickLine={false}
-            axisLine={{ stroke: "var(--border-strong)" }}
-            interval={0}
-          />
-          <YAxis
-            tick={{ fill: "var(--text-muted)", fontSize: 11 }}
-            tickLine={false}
-            axisLine={false}
-            width={48}
-            unit=" B"
-          />
+          {formatBarAxes(rows)}
           <Tooltip
             cursor={{ fill: "var(--surface-2)" }}
             formatter={(v, name) => [`${String(v)} B`, name === "payload" ? "payload (p50)" : "stack headers"]}

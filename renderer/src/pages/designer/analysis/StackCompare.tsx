@@ -2,7 +2,7 @@
 // SCHC-compressed CoAP, and CoAP over UDP/IPv4 and IPv6 as sent, in bytes on air and in money for the Cost
 // page's default fleet (planning's compareStacks: the fleet grid with each stack chosen in turn).
 import { useMemo } from "react";
-import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { Bar, BarChart, ResponsiveContainer, Tooltip } from "recharts";
 import {
   compareStacks,
   type ComparedStack,
@@ -11,7 +11,7 @@ import {
   layoutStackId,
   type Platform,
 } from "#planning";
-import { formatTick } from "./formatTick.tsx";
+import { formatBarAxes } from "./formatTick.tsx";
 import type { SizesView } from "../../../state/analysis.ts";
 import { labelRows } from "../../../ui/sizes/axis.ts";
 import { useWidth } from "../../../ui/sizes/useWidth.ts";
@@ -68,22 +68,7 @@ export function StackCompare({
       <div ref={ref} className="chart-box" data-testid="stack-compare-chart" style={{ height: 220 }}>
         <ResponsiveContainer width="100%" height="100%">
           <BarChart data={data} margin={{ top: 16, right: 12, bottom: 4, left: 0 }} barCategoryGap="18%">
-            <CartesianGrid vertical={false} stroke="var(--border)" />
-            <XAxis
-              dataKey="short"
-              tick={formatTick(labelLines)}
-              height={labelLines === 2 ? 38 : 24}
-              tickLine={false}
-              axisLine={{ stroke: "var(--border-strong)" }}
-              interval={0}
-            />
-            <YAxis
-              tick={{ fill: "var(--text-muted)", fontSize: 11 }}
-              tickLine={false}
-              axisLine={false}
-              width={48}
-              unit=" B"
-            />
+            {formatBarAxes(labelLines)}
             <Tooltip
               cursor={{ fill: "var(--surface-2)" }}
               formatter={(v, name) => [`${String(v)} B`, rows.find((r) => r.stack === name)?.short ?? String(name)]}
