@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { parseLayout, type Field, type Layout } from "#codecs";
 import type { HostApi, Project } from "#host/api/contract.ts";
 import { Inspector } from "./Inspector.tsx";
+import { memoryProjectHost } from "./memoryHost.testing.ts";
 import { SAVE_DEBOUNCE_MS } from "../../../session/autosave.ts";
 import { DRAFT_WRITE_MAX_MS } from "../../../session/draftSync.ts";
 import { goHome, openProject } from "../../../session/projects.ts";
@@ -54,31 +55,8 @@ const FIELDS: Field[] = [
   },
 ];
 
-function memoryHost() {
-  let project: Project = {
-    id: "p1",
-    name: "Tracker",
-    updatedAt: "2026-01-01T00:00:00.000Z",
-    version: 1,
-    filePath: null,
-    layout: parseLayout({ format: "satlayout", version: 1, name: "Tracker", fields: FIELDS }),
-  };
-  const saves: Layout[] = [];
-  const api: HostApi = {
-    call: (async (method: string, req: { layout?: unknown }) => {
-      if (method === "projects.open") return structuredClone(project);
-      if (method === "projects.save") {
-        const layout = parseLayout(req.layout);
-        saves.push(layout);
-        project = { ...project, layout, version: project.version + 1, updatedAt: new Date().toISOString() };
-        return { version: project.version, updatedAt: project.updatedAt };
-      }
-      throw new Error(`${method} is not part of this test`);
-    }) as HostApi["call"],
-    on: () => () => {},
-  };
-  return { api, saves };
-}
+const memoryHost = () =>
+  memoryProjectHost(parseLayout({ format: "satlayout", version: 1, name: "Tracker", fields: FIELDS }), "Tracker");
 
 let host: ReturnType<typeof memoryHost>;
 

@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { parseLayout, type Field, type Layout } from "#codecs";
 import type { HostApi, Project } from "#host/api/contract.ts";
 import { Inspector } from "./Inspector.tsx";
+import { memoryProjectHost } from "./memoryHost.testing.ts";
 import { SAVE_DEBOUNCE_MS } from "../../../session/autosave.ts";
 import { readDraft } from "../../../session/drafts.ts";
 import { DRAFT_WRITE_MAX_MS } from "../../../session/draftSync.ts";
@@ -47,31 +48,8 @@ const FIELDS: Field[] = [
  * A host in memory: projects.open and projects.save, which refuses what parseLayout refuses. `stored` is
  * what an older studio may have saved (no check), by default the test fields.
  */
-function memoryHost(stored: unknown = parseLayout({ format: "satlayout", version: 1, name: "Buoy", fields: FIELDS })) {
-  let project: Project = {
-    id: "p1",
-    name: "Buoy",
-    updatedAt: "2026-01-01T00:00:00.000Z",
-    version: 1,
-    filePath: null,
-    layout: stored,
-  };
-  const saves: Layout[] = [];
-  const api: HostApi = {
-    call: (async (method: string, req: { layout?: unknown }) => {
-      if (method === "projects.open") return structuredClone(project);
-      if (method === "projects.save") {
-        const layout = parseLayout(req.layout);
-        saves.push(layout);
-        project = { ...project, layout, version: project.version + 1, updatedAt: new Date().toISOString() };
-        return { version: project.version, updatedAt: project.updatedAt };
-      }
-      throw new Error(`${method} is not part of this test`);
-    }) as HostApi["call"],
-    on: () => () => {},
-  };
-  return { api, saves };
-}
+const memoryHost = (stored: unknown = parseLayout({ format: "satlayout", version: 1, name: "Buoy", fields: FIELDS })) =>
+  memoryProjectHost(stored, "Buoy");
 
 let host: ReturnType<typeof memoryHost>;
 
