@@ -9,12 +9,20 @@ import {
   loraTimeOnAir,
   radioChoiceFor,
   radioModelFor,
+  type BudgetInput,
   type RadioChoice,
 } from "../src/index.ts";
 
-/** the docs' cadence: one reading every 6 h, one reading a message (4 messages a day), 40 B */
-const budget = (choice: RadioChoice) =>
-  deviceBudget({ choice, bytesOnAir: 40, readingsPerMessage: 1, intervalSeconds: 21_600, device: DEFAULT_TRACKER });
+/** the docs' cadence: one reading every 6 h, one reading a message (4 messages a day), 40 B; a case changes what it names */
+const budget = (choice: RadioChoice, change: Partial<Omit<BudgetInput, "choice">> = {}) =>
+  deviceBudget({
+    choice,
+    bytesOnAir: 40,
+    readingsPerMessage: 1,
+    intervalSeconds: 21_600,
+    device: DEFAULT_TRACKER,
+    ...change,
+  });
 
 describe("docs/budget.md, hand-computed cases", () => {
   it("case 1: LoRaWAN EU868 DR0", () => {
@@ -82,13 +90,7 @@ describe("docs/budget.md, hand-computed cases", () => {
 describe("budget behaviour beyond the cases", () => {
   it("a batch of 10 readings sends a tenth of the messages and spreads each message over its readings", () => {
     const one = budget({ platform: "astrocast" });
-    const ten = deviceBudget({
-      choice: { platform: "astrocast" },
-      bytesOnAir: 40,
-      readingsPerMessage: 10,
-      intervalSeconds: 2_160,
-      device: DEFAULT_TRACKER,
-    });
+    const ten = budget({ platform: "astrocast" }, { readingsPerMessage: 10, intervalSeconds: 2_160 });
     expect(ten.messagesPerDay).toBeCloseTo(4, 12);
     expect(ten.readingsPerDay).toBeCloseTo(40, 12);
     expect(ten.energyPerReadingJ.radio).toBeCloseTo(one.energyPerMessageJ.total / 10, 12);
@@ -96,26 +98,16 @@ describe("budget behaviour beyond the cases", () => {
 
   it("a device that never sends still runs out: life is bounded by self-discharge", () => {
     const idle = { ...DEFAULT_TRACKER, sleepMicroamps: 0, readingEnergyMj: { sensors: 0, gnss: 0, mcu: 0 } };
-    const b = deviceBudget({
-      choice: { platform: "iridium-sbd" },
-      bytesOnAir: 0,
-      readingsPerMessage: 1,
-      intervalSeconds: 1e12,
-      device: idle,
-      radioOverrides: { offUa: 0 },
-    });
+    const b = budget(
+      { platform: "iridium-sbd" },
+      { bytesOnAir: 0, intervalSeconds: 1e12, device: idle, radioOverrides: { offUa: 0 } },
+    );
     // usable 0.8 over 1 % a year: 80 years, never Infinity
     expect(b.batteryLifeYears).toBeCloseTo(DEFAULT_TRACKER.usableFraction / DEFAULT_TRACKER.selfDischargePerYear, 3);
   });
 
   it("US915 DR0 checks the 400 ms dwell time, and the largest DR0 payload stays inside it", () => {
-    const b = deviceBudget({
-      choice: { platform: "lorawan-us915-dr0" },
-      bytesOnAir: 11,
-      readingsPerMessage: 1,
-      intervalSeconds: 600,
-      device: DEFAULT_TRACKER,
-    });
+    const b = budget({ platform: "lorawan-us915-dr0" }, { bytesOnAir: 11, intervalSeconds: 600 });
     const dwell = b.limits.find((l) => l.id === "dwell-time")!;
     expect(dwell.allowedS).toBe(0.4);
     expect(dwell.usedS).toBe(b.airtimePerMessageS);
@@ -124,13 +116,7 @@ describe("budget behaviour beyond the cases", () => {
   });
 
   it("a message every minute at EU868 DR0 breaks TTN's 30 s and the 1 % duty cycle", () => {
-    const b = deviceBudget({
-      choice: { platform: "lorawan-eu868-dr0" },
-      bytesOnAir: 40,
-      readingsPerMessage: 1,
-      intervalSeconds: 60,
-      device: DEFAULT_TRACKER,
-    });
+    const b = budget({ platform: "lorawan-eu868-dr0" }, { intervalSeconds: 60 });
     expect(b.limits.map((l) => [l.id, l.ok])).toEqual([
       ["duty-cycle", false],
       ["fair-use", false],
@@ -138,14 +124,7 @@ describe("budget behaviour beyond the cases", () => {
   });
 
   it("the user's radio values replace the catalog's and are cited as theirs", () => {
-    const b = deviceBudget({
-      choice: { platform: "astrocast" },
-      bytesOnAir: 40,
-      readingsPerMessage: 1,
-      intervalSeconds: 21_600,
-      device: DEFAULT_TRACKER,
-      radioOverrides: { txMa: 600 },
-    });
+    const b = budget({ platform: "astrocast" }, { radioOverrides: { txMa: 600 } });
     expect(b.energyPerMessageJ.tx).toBeCloseTo(2 * 1.584, 10);
     expect(b.radio.kind === "astrocast" && b.radio.txMa).toMatchObject({
       value: 600,
@@ -155,14 +134,7 @@ describe("budget behaviour beyond the cases", () => {
   });
 
   it("Iridium: the session grows with the bytes at 2 400 bit/s", () => {
-    const at = (n: number) =>
-      deviceBudget({
-        choice: { platform: "iridium-sbd" },
-        bytesOnAir: n,
-        readingsPerMessage: 1,
-        intervalSeconds: 21_600,
-        device: DEFAULT_TRACKER,
-      });
+    const at = (n: number) => budget({ platform: "iridium-sbd" }, { bytesOnAir: n });
     expect(at(340).airtimePerMessageS - at(40).airtimePerMessageS).toBeCloseTo((300 * 8) / 2400, 12);
     expect(at(40).energyPerMessageJ.tx).toBeCloseTo((8 + (40 * 8) / 2400) * 0.19 * 5, 12);
   });
@@ -170,13 +142,7 @@ describe("budget behaviour beyond the cases", () => {
 
 describe("what the Budget view and the report build on", () => {
   it("a reading sent in 4 fragments: readingsPerMessage 0.25 sends 4 messages a reading", () => {
-    const b = deviceBudget({
-      choice: { platform: "astrocast" },
-      bytesOnAir: 160,
-      readingsPerMessage: 0.25,
-      intervalSeconds: 21_600,
-      device: DEFAULT_TRACKER,
-    });
+    const b = budget({ platform: "astrocast" }, { bytesOnAir: 160, readingsPerMessage: 0.25 });
     expect(b.messagesPerDay).toBeCloseTo(16, 12);
     expect(b.energyPerReadingJ.radio).toBeCloseTo(4 * b.energyPerMessageJ.total, 12);
   });
