@@ -3,6 +3,8 @@
 import { describe, expect, it, vi } from "vitest";
 import { generateSamples, measureSizes, parseLayout, presetById } from "#codecs";
 import type * as Catalog from "../src/platforms/catalog.ts";
+import { evaluateFleet } from "../src/report/fleet.ts";
+import { defaultScenario } from "../src/report/scenario.ts";
 import { compareStacks } from "../src/transport/compare.ts";
 import { layoutStackId } from "../src/transport/platformStack.ts";
 import { schcFragments } from "../src/transport/schc.ts";
@@ -40,5 +42,26 @@ describe("SCHC fragmentation in the side-by-side comparison", () => {
     const bitpacked = schc.cells.find((c) => c.format === "bitpacked")!;
     expect(bitpacked.onAir.max).toBeLessThanOrEqual(LIMIT);
     expect(bitpacked.fragments).toBeNull();
+  });
+
+  it("the fleet (Cost page, report) fragments the SCHC stack with SCHC, as the comparison counts it", () => {
+    const paper = parseLayout(presetById("paper")!.layout);
+    const measured = measureSizes(paper, generateSamples(paper, 100, 1)).map((m) => ({
+      format: m.format,
+      label: m.format,
+      stats: m.stats,
+      sizes: m.sizes,
+    }));
+    const fleet = evaluateFleet(
+      { ...defaultScenario(), platforms: ["nbiot-ntn"], formats: ["json"], transport: { "nbiot-ntn": "coap-schc" } },
+      measured,
+      { layout: layoutStackId(paper.name) },
+    );
+    const plan = fleet.cells[0]!.fragmentation;
+    expect(plan.scheme).toBe("SCHC ACK-on-Error");
+    // the largest JSON message: the 416-byte SCHC packet in 5 SCHC fragments, not 4 with the studio's header
+    expect(plan.fragments.max).toBe(schcFragments(416, LIMIT).fragments);
+    expect(plan.fragments.max).toBe(5);
+    expect(fleet.cells[0]!.fragmentsPerRecord).toBe(plan.fragments.mean);
   });
 });
