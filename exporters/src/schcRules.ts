@@ -16,6 +16,7 @@ import {
   type SchcRuleField,
 } from "#codecs/plans";
 import { option } from "./options.ts";
+import { NO_COMPRESSION_RULE_ID, schcCFiles } from "./schcC.ts";
 import type { Exporter, ExportFile } from "./types.ts";
 
 const ipv6 = (def: string) =>
@@ -88,11 +89,9 @@ function fieldJson(f: SchcRuleField) {
   };
 }
 
-/**
- * The rule id of packets the compression rule does not match (another Message ID range, no payload, a
- * different path): sent whole behind it (RFC 8724's no-compression rule), never dropped.
- */
-export const NO_COMPRESSION_RULE_ID = { value: 0, bits: 8 } as const;
+// The rule id of packets the compression rule does not match (another Message ID range, no payload, a
+// different path): sent whole behind it (RFC 8724's no-compression rule), never dropped. The C shares it.
+export { NO_COMPRESSION_RULE_ID };
 
 /** The context microschc's ContextManager loads: the compression rule, then the no-compression rule. */
 export function microschcContext(rule: SchcRule, name: string) {
@@ -216,6 +215,7 @@ export function generateSchcRules(layout: Layout, o: Partial<SchcOptions> = {}):
       content: `${JSON.stringify(microschcContext(rule, layout.message), null, 2)}\n`,
     },
     { path: "schc/schc_apply.py", language: "python", content: PYTHON },
+    ...schcCFiles(params, layout.message),
     { path: "schc/README.md", language: "md", content: readme(layout, params, rule, file) },
   ];
 }
