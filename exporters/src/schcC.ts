@@ -296,7 +296,7 @@ export function schcCFiles(params: SchcParams, message: string): ExportFile[] {
   return [
     {
       path: `schc/${headerName}`,
-      language: "c",
+      language: "h",
       content: headerFile(prefix, `${prefix.toUpperCase()}_H`, params, t),
     },
     { path: `schc/${prefix}.c`, language: "c", content: sourceFile(prefix, headerName, t, params.tokenLength) },
