@@ -288,10 +288,15 @@ ${
 `;
 }
 
+/** The files' and functions' prefix for a message: "ContainerData" → "schc_container_data". */
+export function schcCPrefix(message: string): string {
+  return `schc_${cSnake(message)}`;
+}
+
 /** `schc/schc_<msg>.h` and `.c` for the rule of `params`; `message` names the files and the functions. */
 export function schcCFiles(params: SchcParams, message: string): ExportFile[] {
   const t = templateAndMask(params);
-  const prefix = `schc_${cSnake(message)}`;
+  const prefix = schcCPrefix(message);
   const headerName = `${prefix}.h`;
   return [
     {

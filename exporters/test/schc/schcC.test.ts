@@ -106,6 +106,9 @@ describe("SCHC rule set export: the C compressor and decompressor", () => {
   it("exports schc/schc_<message>.h and .c beside the rule set", () => {
     const paths = generateSchcRules(paper).map((f) => f.path);
     expect(paths).toEqual(expect.arrayContaining([`schc/schc_${SNAKE}.h`, `schc/schc_${SNAKE}.c`]));
+    const readme = generateSchcRules(paper).find((f) => f.path === "schc/README.md")!.content;
+    expect(readme).toContain(`schc_${SNAKE}_compress(packet, len, out, cap)`);
+    expect(readme).toContain(`schc_${SNAKE}_decompress(schc, len, out, cap)`);
   });
 
   it("compresses to the bytes of microschc and schcCompress (2 B + payload) and rebuilds each packet", async () => {
