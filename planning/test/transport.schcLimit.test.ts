@@ -1,9 +1,10 @@
 // compareStacks on an IP link with a datagram limit: the SCHC row counts SCHC fragments of its largest
 // message. No built-in IP platform sets a limit, so NB-IoT NTN gets one here (a custom IP platform could).
 import { describe, expect, it, vi } from "vitest";
-import { generateSamples, measureSizes, parseLayout, presetById } from "#codecs";
+import { CODECS, generateSamples, measureSizes, parseLayout, presetById } from "#codecs";
 import type * as Catalog from "../src/platforms/catalog.ts";
 import { evaluateFleet } from "../src/report/fleet.ts";
+import { buildReport } from "../src/report/model.ts";
 import { defaultScenario } from "../src/report/scenario.ts";
 import { compareStacks } from "../src/transport/compare.ts";
 import { layoutStackId } from "../src/transport/platformStack.ts";
@@ -63,5 +64,34 @@ describe("SCHC fragmentation in the side-by-side comparison", () => {
     expect(plan.fragments.max).toBe(schcFragments(416, LIMIT).fragments);
     expect(plan.fragments.max).toBe(5);
     expect(fleet.cells[0]!.fragmentsPerRecord).toBe(plan.fragments.mean);
+  });
+
+  it("the report explains SCHC's reassembly, not the studio header's, for a SCHC-fragmented record", () => {
+    const paper = parseLayout(presetById("paper")!.layout);
+    const measured = measureSizes(paper, generateSamples(paper, 100, 1)).map((m) => ({
+      format: m.format,
+      label: CODECS[m.format].info.label,
+      lossy: CODECS[m.format].info.lossy,
+      stats: m.stats,
+      sizes: m.sizes,
+      errors: m.errors,
+    }));
+    const report = buildReport({
+      projectName: "SCHC",
+      layout: paper,
+      samples: { count: 100, seed: 1 },
+      measured,
+      scenario: {
+        ...defaultScenario(),
+        platforms: ["nbiot-ntn"],
+        formats: ["json"],
+        transport: { "nbiot-ntn": "coap-schc" },
+      },
+      fitPlatforms: [],
+      generatedAt: "2026-01-02T03:04:05.000Z",
+    });
+    expect(report.fragmentation.map((f) => f.plan.scheme)).toEqual(["SCHC ACK-on-Error"]);
+    expect(report.reassemblyRule).toContain("SCHC ACK-on-Error (RFC 8724 §8.4.3");
+    expect(report.reassemblyRule).not.toContain("record id (0–255");
   });
 });
