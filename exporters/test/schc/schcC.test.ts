@@ -162,10 +162,13 @@ describe("SCHC rule set export: the C compressor and decompressor", () => {
   it("a packet whose checksum or length is wrong is not compressed: it comes back unchanged, not repaired", async () => {
     const params = schcParamsFor(paper);
     const bad = coapIpv6Packet(params, 2, Uint8Array.from([1, 2, 3, 4]));
-    bad[47] ^= 0x01;
+    bad[47] = bad[47]! ^ 0x01;
+    // the IPv6 Payload Length one byte too long (the checksum does not cover it)
+    const badLength = coapIpv6Packet(params, 2, Uint8Array.from([1, 2, 3, 4]));
+    badLength[5] = badLength[5]! + 1;
     const noPayload = coapIpv6Packet(params, 2, new Uint8Array(0));
-    const lines = await apply(defaultExe, [`c ${hex(bad)}`, `c ${hex(noPayload)}`]);
-    expect(lines).toEqual([`ok 00${hex(bad)}`, `ok 00${hex(noPayload)}`]);
+    const lines = await apply(defaultExe, [`c ${hex(bad)}`, `c ${hex(badLength)}`, `c ${hex(noPayload)}`]);
+    expect(lines).toEqual([`ok 00${hex(bad)}`, `ok 00${hex(badLength)}`, `ok 00${hex(noPayload)}`]);
   });
 
   it("a truncated SCHC packet, an empty one and an unknown rule id are errors, never a packet", async () => {
