@@ -16,6 +16,7 @@ import {
   type SchcRuleField,
 } from "#codecs/plans";
 import { option } from "./options.ts";
+import { NO_COMPRESSION_RULE_ID, schcCFiles, schcCPrefix } from "./schcC.ts";
 import type { Exporter, ExportFile } from "./types.ts";
 
 const ipv6 = (def: string) =>
@@ -88,11 +89,9 @@ function fieldJson(f: SchcRuleField) {
   };
 }
 
-/**
- * The rule id of packets the compression rule does not match (another Message ID range, no payload, a
- * different path): sent whole behind it (RFC 8724's no-compression rule), never dropped.
- */
-export const NO_COMPRESSION_RULE_ID = { value: 0, bits: 8 } as const;
+// The rule id of packets the compression rule does not match (another Message ID range, no payload, a
+// different path): sent whole behind it (RFC 8724's no-compression rule), never dropped. The C shares it.
+export { NO_COMPRESSION_RULE_ID };
 
 /** The context microschc's ContextManager loads: the compression rule, then the no-compression rule. */
 export function microschcContext(rule: SchcRule, name: string) {
@@ -117,7 +116,7 @@ const hex = (f: SchcRuleField) =>
     ? `0x${f.target.value.toString(16)}${f.mo === "most-significant-bits" ? ` (${f.target.bits} MSB)` : ""}`
     : "–";
 
-function readme(layout: Layout, p: SchcParams, rule: SchcRule, file: string): string {
+function readme(layout: Layout, p: SchcParams, rule: SchcRule, file: string, cPrefix: string): string {
   const residue = schcResidueBits(rule);
   const rows = rule.fields.map(
     (f) =>
@@ -154,12 +153,28 @@ function readme(layout: Layout, p: SchcParams, rule: SchcRule, file: string): st
     "|---|---|---|---|---|---|",
     ...rows,
     "",
+    "## C compressor and decompressor",
+    "",
+    `\`${cPrefix}.h\` / \`${cPrefix}.c\` are this rule in C99 (integer-only, no malloc; build with any C99`,
+    "compiler, e.g. `gcc -std=c99 -c " + cPrefix + ".c`):",
+    "",
+    `- \`${cPrefix}_compress(packet, len, out, cap)\`: the IPv6/UDP/CoAP packet → rule id, residue and`,
+    "  payload, zero-padded to a byte; a packet the rule does not match goes whole behind rule id 0",
+    "  (`cap` = `len + 1` is always enough). It also leaves uncompressed a packet whose lengths or UDP",
+    "  checksum are not the ones the decompressor computes, so no packet comes back changed.",
+    `- \`${cPrefix}_decompress(schc, len, out, cap)\`: the packet again, lengths and UDP checksum`,
+    `  computed (\`cap\` ≥ ${cPrefix.toUpperCase()}_HEADER_BYTES + payload).`,
+    `- Both return the bytes written, or a negative \`${cPrefix.toUpperCase()}_ERR_*\`: \`SPACE\` (output too small),`,
+    "  `TRUNCATED` (a SCHC packet shorter than its rule, or empty), `RULE` (unknown rule id), `ARG`.",
+    "",
     "## Fragmentation",
     "",
-    "A SCHC packet larger than the link's message size is fragmented (RFC 8724 §8). The studio counts",
-    "ACK-on-Error with RFC 9011's uplink parameters (window 2 bits, FCN 6 bits, 10-byte tiles, 32-bit",
-    "RCS), the rule id in-band: 2 B per fragment plus the 4 B RCS in the last one. This file holds the",
-    "compression rule only: microschc implements no fragmentation.",
+    "A SCHC packet larger than the link's message size is fragmented (RFC 8724 §8), and the studio",
+    "prices it that way with a SCHC stack: `coap-schc` is ACK-on-Error with RFC 9011's uplink",
+    "parameters (window 2 bits, FCN 6 bits, WINDOW_SIZE 63, 10-byte tiles, 32-bit RCS), the rule id",
+    "in-band: 2 B per fragment plus the 4 B RCS in the All-1, and a 2-byte SCHC ACK on the downlink;",
+    "`coap-schc-noack` is No-ACK (1-bit FCN, 2 B per fragment, the RCS in the All-1). These files hold",
+    "the compression rule only: microschc and the C here implement no fragmentation.",
     "",
     "## Where microschc differs from RFC 8824",
     "",
@@ -216,7 +231,12 @@ export function generateSchcRules(layout: Layout, o: Partial<SchcOptions> = {}):
       content: `${JSON.stringify(microschcContext(rule, layout.message), null, 2)}\n`,
     },
     { path: "schc/schc_apply.py", language: "python", content: PYTHON },
-    { path: "schc/README.md", language: "md", content: readme(layout, params, rule, file) },
+    ...schcCFiles(params, layout.message),
+    {
+      path: "schc/README.md",
+      language: "md",
+      content: readme(layout, params, rule, file, schcCPrefix(layout.message)),
+    },
   ];
 }
 
@@ -224,7 +244,7 @@ export const schcRulesExporter: Exporter<typeof schcRulesOptions> = {
   id: "schc-rules",
   label: "SCHC rule set (RFC 8724)",
   description:
-    "The header compression rule of the CoAP/UDP/IPv6 uplink for microschc, a Python script that applies it and the rule field by field.",
+    "The header compression rule of the CoAP/UDP/IPv6 uplink for microschc, a Python script that applies it, a C99 compressor/decompressor of it and the rule field by field.",
   options: schcRulesOptions,
   generate: (layout, o) => generateSchcRules(layout, o),
 };

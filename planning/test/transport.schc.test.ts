@@ -47,7 +47,14 @@ describe("SCHC of the studio's CoAP CON/UDP/IPv6 uplink (RFC 8724 / 8824)", () =
 
 describe("SCHC fragmentation (RFC 8724 §8) when the compressed packet exceeds the MTU", () => {
   it("sends one packet when it fits", () => {
-    expect(schcFragments(50, 50)).toEqual({ mode: "ack-on-error", fragments: 1, bytes: 50, added: 0 });
+    expect(schcFragments(50, 50)).toEqual({
+      mode: "ack-on-error",
+      fragments: 1,
+      sizes: [50],
+      bytes: 50,
+      added: 0,
+      ackBytes: 0,
+    });
   });
 
   it("ACK-on-Error: 2 B headers, whole 10-byte tiles, the RCS and the last tile in the All-1", () => {
@@ -55,6 +62,10 @@ describe("SCHC fragmentation (RFC 8724 §8) when the compressed packet exceeds t
     const f = schcFragments(125, 50);
     expect(f.fragments).toBe(4);
     expect(f.bytes).toBe(125 + 4 * 2 + 4);
+    // three regular fragments of 4 tiles, the All-1: header, RCS, the 5-byte last tile
+    expect(f.sizes).toEqual([42, 42, 42, 2 + 4 + 5]);
+    // the receiver's ACK after the All-1: rule id 8 + W 2 + C 1 bits, padded to 2 B
+    expect(f.ackBytes).toBe(2);
   });
 
   it("No-ACK: as many bytes as fit behind a 2 B header", () => {
@@ -62,6 +73,8 @@ describe("SCHC fragmentation (RFC 8724 §8) when the compressed packet exceeds t
     // All-1: 2 + 4 RCS + 44; the 81 bytes before it in regular fragments of 48
     expect(f.fragments).toBe(3);
     expect(f.bytes).toBe(125 + 3 * 2 + 4);
+    expect(f.sizes).toEqual([50, 35, 50]);
+    expect(f.ackBytes).toBe(0);
   });
 
   it("refuses an MTU too small for a fragment header and its RCS", () => {

@@ -7,7 +7,15 @@ import { parseLayout } from "#codecs";
 import { CROSS_LAYOUTS } from "./harness/layouts.ts";
 import { runExports } from "../../src/registry.ts";
 
-const C_EXPORTS = ["nanopb", "c-struct", "c-struct-zlib", "c-bitpacked", "c-single-header", "firmware-esp32"];
+const C_EXPORTS = [
+  "nanopb",
+  "c-struct",
+  "c-struct-zlib",
+  "c-bitpacked",
+  "c-single-header",
+  "firmware-esp32",
+  "schc-rules",
+];
 
 /** A top folder of the studio's repository followed by a path, or a TypeScript module name. */
 const REPO_PATH =

@@ -1,47 +1,14 @@
 // The proof nobody here wrote: microschc (PyPI) loads the exported rule set, compresses the packets the
 // studio builds to the same bytes the studio's compressor writes, and rebuilds the original packets.
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseLayout, presetById } from "#codecs";
 import { coapIpv6Packet, schcCompress, schcPacketBytes, schcUplinkRule, type SchcParams } from "#codecs/plans";
-import { referencePython } from "#codecs-test/helpers/python.ts";
+import { applyWithMicroschc, hex, SCHC_CASES as cases } from "./microschc.ts";
 import { parseOptions } from "../../src/options.ts";
 import { generateSchcRules, microschcContext, schcParamsFor, schcRulesOptions } from "../../src/schcRules.ts";
 import type { ExportFile } from "../../src/types.ts";
 
 const paper = parseLayout(presetById("paper")!.layout);
-const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
-
-interface Applied {
-  schc: string;
-  bits: number;
-  restored: string;
-}
-
-/** Writes the export to a temp folder and runs its schc_apply.py over the packets. */
-function applyWithMicroschc(files: ExportFile[], packets: Uint8Array[]): Applied[] {
-  const dir = mkdtempSync(path.join(tmpdir(), "schc-"));
-  for (const f of files) writeFileSync(path.join(dir, path.basename(f.path)), f.content);
-  const rules = files.find((f) => f.path.endsWith(".schc.json"))!;
-  const out = execFileSync(
-    referencePython(),
-    [path.join(dir, "schc_apply.py"), path.join(dir, path.basename(rules.path))],
-    {
-      input: JSON.stringify(packets.map(hex)),
-    },
-  );
-  return JSON.parse(out.toString("utf8")) as Applied[];
-}
-
-/** Payloads of several sizes and message counters, as a device would send them in turn. */
-const cases = [1, 13, 40, 127, 418].map((n, i) => ({
-  counter: i * 5 + 3,
-  payload: Uint8Array.from({ length: n }, (_, k) => (k * 37 + n) & 0xff),
-}));
-
 function proveSame(params: SchcParams, files: ExportFile[]) {
   const packets = cases.map((c) => coapIpv6Packet(params, c.counter, c.payload));
   const applied = applyWithMicroschc(files, packets);

@@ -111,13 +111,27 @@ export function chargeMessage(
   overhead: OverheadFn = NO_OVERHEAD,
 ): MessageCharge {
   const whole = size + overhead(size);
-  if (limit === undefined || (whole <= limit && !headerOnEveryMessage))
+  // a stack with its own fragmentation (SCHC) sends what fits whole and splits the rest its way: no studio header
+  const own = overhead.fragmenter;
+  if (limit === undefined || (whole <= limit && (own !== undefined || !headerOnEveryMessage)))
     return {
       fragments: 1,
       sentBytes: whole,
       billedBytes: billedBytes(billing, whole),
       units: billedUnits(billing, whole),
     };
+  if (own) {
+    const parts = own.split(whole, limit);
+    let sent = 0;
+    let billed = 0;
+    let units = 0;
+    for (const p of parts) {
+      sent += p;
+      billed += billedBytes(billing, p);
+      units += billedUnits(billing, p);
+    }
+    return { fragments: parts.length, sentBytes: sent, billedBytes: billed, units };
+  }
   const perFragment = fragmentRoom(limit, headerBytes, overhead);
   if (perFragment <= 0)
     throw new RangeError(
@@ -229,7 +243,7 @@ export function estimateCost(input: CostInput): CostResult {
   const maxOnAir = sizes.max + overhead(sizes.max);
   if (limit !== undefined && maxOnAir > limit)
     warnings.push(
-      `messages up to ${sizes.max} B${maxOnAir > sizes.max ? ` (${maxOnAir} B on air)` : ""} exceed the ${limit}-byte limit and are sent as fragments (${header}-byte header each)`,
+      `messages up to ${sizes.max} B${maxOnAir > sizes.max ? ` (${maxOnAir} B on air)` : ""} exceed the ${limit}-byte limit and are sent as ${overhead.fragmenter ? `${overhead.fragmenter.name} fragments (${overhead.fragmenter.headerBytes}-byte header each, the RCS in the last)` : `fragments (${header}-byte header each)`}`,
     );
   if (platform.minUplinkBytes !== undefined && sizes.mean < platform.minUplinkBytes)
     warnings.push(`the mean message is below ${platform.name}'s ${platform.minUplinkBytes}-byte minimum`);

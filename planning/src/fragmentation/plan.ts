@@ -37,7 +37,11 @@ export interface FragmentationPlan {
   platformName: string;
   limit: number | null;
   mode: FragmentMode;
-  /** 2 in fragmented mode (every message), else 0 */
+  /** who splits the record: the studio's 2-byte header, or the stack's own SCHC fragmentation (RFC 8724 §8) */
+  scheme: string;
+  /** how the receiver puts a record back together, in plain words */
+  reassembly: string;
+  /** fragment header bytes in fragmented mode (studio: 2 on every message; SCHC: per fragment), else 0 */
   headerBytes: number;
   /** record bytes per message in fragmented mode (what the limit leaves after the fragment and transport headers) */
   payloadPerMessage: number | null;
@@ -47,8 +51,13 @@ export interface FragmentationPlan {
   fragments: { mean: number; p95: number; max: number; shares: FragmentShare[] };
   /** mean bytes on air per record, headers included */
   sentBytesPerRecord: number;
-  /** mean fragment-header bytes per record and their share of what is sent */
+  /** mean fragment-header bytes per record (SCHC: headers, RCS and padding) and their share of what is sent */
   overhead: { bytesPerRecord: number; share: number };
+  /**
+   * mean downlink bytes per record the receiver answers with: SCHC ACK-on-Error's ACK after every fragmented
+   * record; 0 otherwise. Not in the cost: the catalog's prices are for uplink data.
+   */
+  ackBytesPerRecord: number;
   /** mean bytes the transport stack adds per record (its headers on every fragment); 0 for a raw modem payload */
   transportBytesPerRecord: number;
   /** uplink messages per device and day, at the mean and at the largest record */
@@ -102,14 +111,20 @@ export function fragmentationMode(
   overhead?: OverheadFn,
 ): { fragmentHeaderBytes?: number; headerOnEveryMessage?: boolean } {
   const maxOnAir = sizes.max + (overhead ? overhead(sizes.max) : 0);
-  return platform.uplinkBytes !== undefined && maxOnAir > platform.uplinkBytes
+  // a stack with its own fragmentation (SCHC) needs no studio header: estimateCost takes it from the overhead
+  return platform.uplinkBytes !== undefined && maxOnAir > platform.uplinkBytes && !overhead?.fragmenter
     ? { fragmentHeaderBytes: FRAGMENT_HEADER_BYTES, headerOnEveryMessage: true }
     : {};
 }
 
 /** Record bytes per fragment; a limit the headers fill leaves nothing to send, which is the user's platform or stack to change. */
 function roomPerFragment(platform: Platform, limit: number, overhead: OverheadFn | undefined): number {
-  const room = fragmentRoom(limit, FRAGMENT_HEADER_BYTES, overhead);
+  const own = overhead?.fragmenter;
+  const room = own ? own.room(limit) : fragmentRoom(limit, FRAGMENT_HEADER_BYTES, overhead);
+  if (own && room < 1)
+    throw new FragmentError(
+      `${platform.name}'s ${limit}-byte messages leave no room for a tile after the ${own.headerBytes}-byte ${own.name} fragment header`,
+    );
   if (room < 1)
     throw new FragmentError(
       `${platform.name}'s ${limit}-byte messages leave no room for a record after the ${FRAGMENT_HEADER_BYTES}-byte fragment header${overhead ? " and the transport's headers" : ""}`,
@@ -141,7 +156,10 @@ export function planFragmentation(input: FragmentationInput): FragmentationPlan 
   const notes: string[] = [];
 
   const mode0 = fragmentationMode(platform, sizes, overhead);
-  const fragmentedMode = mode0.headerOnEveryMessage === true;
+  const own = overhead?.fragmenter;
+  const fragmentedMode =
+    mode0.headerOnEveryMessage === true ||
+    (own !== undefined && limit !== undefined && sizes.max + overhead!(sizes.max) > limit);
   const fragmented = estimateCost({ ...base, ...mode0 });
   // one record through the same model gives the per-record figures, whatever the fleet size
   const one = estimateCost({ ...base, ...mode0, devices: 1, messagesPerDay: 1, days: 1 });
@@ -154,26 +172,50 @@ export function planFragmentation(input: FragmentationInput): FragmentationPlan 
   let shares: FragmentShare[] = [{ fragments: 1, share: 1 }];
   if (limit !== undefined) {
     payloadPerMessage = roomPerFragment(platform, limit, overhead);
-    maxRecord = MAX_FRAGMENTS * payloadPerMessage;
+    // SCHC bounds the packet (ACK-on-Error's windows × tiles), not the fragment count; No-ACK has no bound
+    maxRecord = own
+      ? own.maxOnAir === undefined
+        ? null
+        : fragmentRoom(own.maxOnAir, 0, overhead)
+      : MAX_FRAGMENTS * payloadPerMessage;
     if (fragmentedMode) {
       shares =
         sizes.sizes && sizes.sizes.length
           ? fragmentShares(b, sizes.sizes, limit, overhead)
           : [{ fragments: fragmented.max.fragmentsPerMessage, share: 1 }];
-      if (sizes.max > maxRecord) {
+      if (maxRecord !== null && sizes.max > maxRecord) {
         mode = "too-large";
         notes.push(
-          `records up to ${sizes.max} B need more than the header's ${MAX_FRAGMENTS} fragments (${maxRecord} B at most on ${platform.name})`,
+          own
+            ? `records up to ${sizes.max} B exceed the ${own.maxOnAir} B a ${own.name} packet can carry (4 windows of 63 tiles): ${maxRecord} B of record at most`
+            : `records up to ${sizes.max} B need more than the header's ${MAX_FRAGMENTS} fragments (${maxRecord} B at most on ${platform.name})`,
         );
       }
     }
   }
   const meanFragments = exactOf(one).fragmentsPerMessage;
   const maxFragments = fragmented.max.fragmentsPerMessage;
-  const headerPerRecord = fragmentedMode ? meanFragments * FRAGMENT_HEADER_BYTES : 0;
+  // SCHC fragments the compressed packet once: its fragmentation bytes are what is sent beyond the whole packet
+  const wholePerRecord = own
+    ? exactOf(estimateCost({ ...base, platform: withoutLimit(platform), devices: 1, messagesPerDay: 1, days: 1 }))
+        .sentBytes
+    : 0;
+  const headerPerRecord = !fragmentedMode
+    ? 0
+    : own
+      ? Math.max(0, roundDecimal(perRecord - wholePerRecord, 9))
+      : meanFragments * FRAGMENT_HEADER_BYTES;
   // what is sent beyond the record and its fragment headers is the transport's
   // (rounded: the exact mean and the size statistics' mean sum the same sizes in different orders)
   const transportPerRecord = overhead ? Math.max(0, roundDecimal(perRecord - sizes.mean - headerPerRecord, 9)) : 0;
+  const ackPerRecord =
+    fragmentedMode && own && own.ackBytes > 0
+      ? own.ackBytes * (one.exact ? one.exact.shareOverLimit : one.mean.fragmentsPerMessage > 1 ? 1 : 0)
+      : 0;
+  if (ackPerRecord > 0)
+    notes.push(
+      `the receiver answers each fragmented record with a ${own!.ackBytes}-byte SCHC ACK on the downlink (${roundDecimal(ackPerRecord, 2)} B per record on average); the cost counts uplink bytes only`,
+    );
 
   const transmissionsPerDay = { mean: messagesPerDay * meanFragments, max: messagesPerDay * maxFragments };
   const uplinkCap =
@@ -222,12 +264,15 @@ export function planFragmentation(input: FragmentationInput): FragmentationPlan 
     platformName: platform.name,
     limit: limit ?? null,
     mode,
-    headerBytes: fragmentedMode ? FRAGMENT_HEADER_BYTES : 0,
+    scheme: own ? own.name : "studio reassembly header",
+    reassembly: own ? own.reassembly : REASSEMBLY_RULE,
+    headerBytes: fragmentedMode ? (own ? own.headerBytes : FRAGMENT_HEADER_BYTES) : 0,
     payloadPerMessage,
     maxRecordBytes: maxRecord,
     fragments: { mean: meanFragments, p95: fragmented.p95.fragmentsPerMessage, max: maxFragments, shares },
     sentBytesPerRecord: perRecord,
     overhead: { bytesPerRecord: headerPerRecord, share: perRecord > 0 ? headerPerRecord / perRecord : 0 },
+    ackBytesPerRecord: ackPerRecord,
     transportBytesPerRecord: transportPerRecord,
     transmissionsPerDay,
     uplinkCap,

@@ -317,7 +317,15 @@ export function buildReport(input: ReportInput): ReportModel {
     fragmentation: fleet.cells
       .filter((c) => c.fragmentation.mode === "fragmented" || c.fragmentation.mode === "too-large")
       .map((c) => ({ format: c.format, formatLabel: c.formatLabel, plan: c.fragmentation })),
-    reassemblyRule: REASSEMBLY_RULE,
+    // the studio's rule, or SCHC's where a SCHC stack fragments (each scheme in use once)
+    reassemblyRule:
+      [
+        ...new Set(
+          fleet.cells
+            .filter((c) => c.fragmentation.mode === "fragmented" || c.fragmentation.mode === "too-large")
+            .map((c) => c.fragmentation.reassembly),
+        ),
+      ].join(" ") || REASSEMBLY_RULE,
     assumptions,
     sources,
     unpriced,

@@ -6,6 +6,7 @@
 // NTN) carries datagrams: every message pays its stack's headers, and the operator's volume counter sees them.
 import { summarize, type SizeStats } from "#codecs/analysis";
 import { OverheadError, type LayerBytes } from "./overhead.ts";
+import { schcLinkFragmenter, type SchcFragMode } from "./schc.ts";
 import { STACK_IDS, stackOverhead, type StackContext, type StackId } from "./stacks.ts";
 import type { Platform } from "../platforms/catalog.ts";
 
@@ -24,6 +25,7 @@ export const STACK_NAMES: Record<StackId, string> = {
   "coap-dtls": "CoAP CON / DTLS 1.2 / UDP / IPv4",
   "coap-ipv6": "CoAP CON / UDP / IPv6",
   "coap-schc": "CoAP CON / UDP / IPv6, SCHC-compressed",
+  "coap-schc-noack": "CoAP CON / UDP / IPv6, SCHC-compressed, No-ACK fragments",
   "mqtt311-q0": "MQTT 3.1.1 QoS 0 / TCP / IPv4",
   "mqtt311-q1": "MQTT 3.1.1 QoS 1 / TCP / IPv4",
   "mqtt5-q1": "MQTT 5 QoS 1 / TCP / IPv4",
@@ -63,13 +65,44 @@ export function resolveStack(platform: Pick<Platform, "link" | "name">, chosen: 
 /** The layout's name in CoAP paths, MQTT topics and HTTP headers: the wire's rule (the SCHC rule set uses it too). */
 export { layoutStackId } from "#codecs/plans";
 
-/** Overhead bytes per message of a payload size, memoized per size (a fleet prices the same sizes thousands of times). */
-export type OverheadFn = (payload: number) => number;
+/**
+ * How a stack splits a message over the platform's limit when it brings its own fragmentation (SCHC, RFC 8724
+ * §8): the cost model bills these link messages instead of the studio's 2-byte reassembly header.
+ */
+export interface LinkFragmenter {
+  name: string;
+  /** fragment header bytes (the All-1 adds more: see `split`) */
+  headerBytes: number;
+  /** the link messages of one `onAir`-byte message over `limit`, in bytes */
+  split(onAir: number, limit: number): number[];
+  /** downlink bytes the receiver answers each fragmented message with (0: none) */
+  ackBytes: number;
+  /** the largest message on air it can number; undefined: no bound */
+  maxOnAir: number | undefined;
+  /** message bytes a regular fragment carries */
+  room(limit: number): number;
+  /** how the receiver puts a message back together, in plain words, for the page and the report */
+  reassembly: string;
+}
+
+/**
+ * Overhead bytes per message of a payload size, memoized per size (a fleet prices the same sizes thousands of
+ * times). A stack with its own fragmentation carries it here, so every caller that prices the stack's headers
+ * (Cost page, CLI, budget, fragmentation plan) fragments the way the stack does without a second parameter.
+ */
+export type OverheadFn = ((payload: number) => number) & { readonly fragmenter?: LinkFragmenter };
+
+/** The stacks that fragment with SCHC, and in which mode. */
+const SCHC_FRAGMENTATION: Partial<Record<StackId, SchcFragMode>> = {
+  "coap-schc": "ack-on-error",
+  "coap-schc-noack": "no-ack",
+};
 
 export function overheadFn(stack: StackId, ctx: StackContext): OverheadFn {
   if (stack === "raw") return () => 0;
   const cache = new Map<number, number>();
-  return (payload) => {
+  const mode = SCHC_FRAGMENTATION[stack];
+  const fn = (payload: number) => {
     // a mean size is fractional: the headers of the nearest whole message stand for it
     const whole = Math.max(0, Math.round(payload));
     let v = cache.get(whole);
@@ -79,6 +112,7 @@ export function overheadFn(stack: StackId, ctx: StackContext): OverheadFn {
     }
     return v;
   };
+  return mode ? Object.assign(fn, { fragmenter: schcLinkFragmenter(mode) }) : fn;
 }
 
 /**

@@ -40,6 +40,7 @@ export const STACK_IDS = [
   "coap-dtls",
   "coap-ipv6",
   "coap-schc",
+  "coap-schc-noack",
   "mqtt311-q0",
   "mqtt311-q1",
   "mqtt5-q1",
@@ -73,12 +74,15 @@ export function stackOverhead(id: StackId, payload: number, ctx: StackContext): 
       return coapOverhead({ ip: 4, confirmable: true, tokenLength: TOKEN, uriPath, dtls: true }, payload);
     case "coap-ipv6":
       return coapOverhead({ ip: 6, confirmable: true, tokenLength: TOKEN, uriPath, dtls: false }, payload);
-    case "coap-schc": {
-      // the CoAP CON/UDP/IPv6 message of "coap-ipv6", its headers replaced by the SCHC rule id and residue
+    case "coap-schc":
+    case "coap-schc-noack": {
+      // the CoAP CON/UDP/IPv6 message of "coap-ipv6", its headers replaced by the SCHC rule id and residue;
+      // the two differ only in how a packet over the link's limit is fragmented (platformStack.ts)
       const bytes = schcHeaderBytes(studioSchcParams(ctx.layout), payload);
+      const noAck = id === "coap-schc-noack";
       return {
-        stack: "coap-schc-udp-ipv6",
-        label: "SCHC (RFC 8724/8824) of CoAP CON/UDP/IPv6",
+        stack: noAck ? "coap-schc-noack-udp-ipv6" : "coap-schc-udp-ipv6",
+        label: `SCHC (RFC 8724/8824) of CoAP CON/UDP/IPv6${noAck ? ", No-ACK fragments" : ""}`,
         layers: [{ layer: "SCHC rule id + residue", bytes }],
         overhead: bytes,
         payload,

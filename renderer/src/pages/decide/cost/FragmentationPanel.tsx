@@ -17,6 +17,8 @@ export function FragmentationPanel({ result, showRule = true }: { result: FleetR
     );
   // only an IP link with a datagram limit puts transport headers on fragments: the column is shown when one does
   const transport = over.some((c) => c.fragmentation.transportBytesPerRecord > 0);
+  // a SCHC stack fragments its own way (RFC 8724 §8): each scheme in use is explained once
+  const schemes = [...new Map(over.map((c) => [c.fragmentation.scheme, c.fragmentation.reassembly])).entries()];
   return (
     <div data-testid="fragmentation">
       <table className="data">
@@ -47,7 +49,13 @@ export function FragmentationPanel({ result, showRule = true }: { result: FleetR
               <tr key={`${c.format}-${c.platformId}`} data-testid={`frag-${c.format}-${c.platformId}`}>
                 <th scope="row">
                   {c.formatLabel} on {c.platformName}
-                  {p.mode === "too-large" ? <span className="over-text"> · over {MAX_FRAGMENTS} fragments</span> : null}
+                  {p.reassembly !== REASSEMBLY_RULE ? <span className="muted"> · {p.scheme}</span> : null}
+                  {p.mode === "too-large" ? (
+                    <span className="over-text">
+                      {" "}
+                      · over {p.reassembly === REASSEMBLY_RULE ? `${MAX_FRAGMENTS} fragments` : "what it can number"}
+                    </span>
+                  ) : null}
                 </th>
                 <td>
                   {n1(p.fragments.mean)} (max {p.fragments.max})
@@ -79,11 +87,20 @@ export function FragmentationPanel({ result, showRule = true }: { result: FleetR
             {n}
           </p>
         ))}
-      {showRule ? (
-        <p className="note" data-testid="reassembly-rule">
-          <strong>Header ({FRAGMENT_HEADER_BYTES} bytes) and reassembly:</strong> {REASSEMBLY_RULE}
-        </p>
-      ) : null}
+      {showRule
+        ? schemes.map(([scheme, rule]) => (
+            <p
+              key={scheme}
+              className="note"
+              data-testid={rule === REASSEMBLY_RULE ? "reassembly-rule" : "reassembly-rule-schc"}
+            >
+              <strong>
+                {rule === REASSEMBLY_RULE ? `Header (${FRAGMENT_HEADER_BYTES} bytes) and reassembly:` : `${scheme}:`}
+              </strong>{" "}
+              {rule}
+            </p>
+          ))
+        : null}
     </div>
   );
 }

@@ -132,7 +132,8 @@ export function StackCompare({
         NIDD (3GPP Non-IP Data Delivery, TS 23.682 §4.5.14; carried in NAS ESM data transport, TS 24.301) hands the
         payload to the network without IP, UDP or CoAP headers. SCHC (RFC 8724, CoAP per RFC 8824) keeps CoAP/UDP/IPv6
         end to end but sends only a rule id (8 bits) and the low 4 bits of the CoAP Message ID and Token: 2 B per
-        message. Its rule is under Export → SCHC rule set.{" "}
+        message. Its rule is under Export → SCHC rule set; the addresses and ports set there are not sent, so they
+        change none of these sizes.{" "}
         {platform.uplinkBytes === undefined
           ? "This platform sets no message limit, so no SCHC fragmentation is counted."
           : fragmented.length === 0
