@@ -61,10 +61,11 @@ describe("CRDSA on 100-slot frames against published finite-frame results", () =
       (seed) => (loadAtLossRatio(frame(2), target, 4000, seed) * (1 - target)) / alohaThroughput,
     );
     const mean = (ratios[0]! + ratios[1]!) / 2;
-    // "17-fold" is rounded to a whole number: ±0.5. Monte-Carlo spread of one seed at 4000 frames,
-    // measured on seeds 1–4: 16.90, 17.04, 17.11, 17.24 (sd 0.14), so the mean of two has sd ≈ 0.1:
-    // 3 sd = 0.3 on top. Other frames sit far outside: 64 slots give 14.2, 200 slots 20.7.
-    expect(Math.abs(mean - 17), `CRDSA-2 gain over slotted ALOHA ${ratios.join(", ")}`).toBeLessThan(0.8);
+    // "17-fold" is rounded to a whole number: ±0.5. Monte-Carlo spread of this estimate, one seed
+    // at 4000 frames, seeds 1–10: 16.81 … 17.42, mean 17.10, sd 0.195; the mean of two seeds has
+    // sd 0.14, so 3 sd = 0.4 on top. What it tells apart (one seed each): 64-slot frames give 14.5,
+    // 200-slot frames 20.8, CRDSA-3 30, CRDSA-2 with only 2 cancellation passes 13.8.
+    expect(Math.abs(mean - 17), `CRDSA-2 gain over slotted ALOHA ${ratios.join(", ")}`).toBeLessThan(0.9);
   });
 
   it("CRDSA-3 packet loss at G = 0.3 equals the stopping-set error floor (Ivanov et al. 2015)", () => {
