@@ -49,11 +49,11 @@ function crdsa3ErrorFloor(load: number, n: number): number {
 
 describe("CRDSA on 100-slot frames against published finite-frame results", () => {
   it("CRDSA-2 gains Casini et al.'s 17-fold throughput over slotted ALOHA at packet loss 2·10⁻²", () => {
-    // Casini, De Gaudenzi, Herrero, IEEE Trans. Wireless Commun. 6(4), 2007, abstract: "17-fold
-    // improvement at packet loss ratio = 2·10⁻²" in throughput over slotted ALOHA. The abstract
-    // names neither the replica count nor the frame: the paper's frame is 100 slots (third-party
-    // note in afcuttin/crdsa crdsa.m: "randomAccessFrameLength = 100; % Casini et al., 2007,
-    // pag.1413"); 2 replicas is the only count that gives 17 here (3 replicas: 30; see docs).
+    // Casini, De Gaudenzi, Herrero, IEEE Trans. Wireless Commun. 6(4), 2007: the abstract states a
+    // 17-fold throughput improvement over slotted ALOHA at a packet loss ratio of 2·10⁻², naming
+    // neither the replica count nor the frame. The paper's frame is 100 slots (the third-party
+    // simulator afcuttin/crdsa sets a 100-slot frame in crdsa.m, citing the paper's p. 1413);
+    // 2 replicas is the only count that gives 17 here (3 replicas: 30; see docs).
     const target = 0.02;
     // slotted ALOHA with Poisson load: loss 1 − e^(−G), throughput G·e^(−G) = G·(1 − loss)
     const alohaThroughput = -Math.log(1 - target) * (1 - target);
