@@ -76,3 +76,15 @@ export {
   type SchcRule,
   type SchcRuleField,
 } from "./schc/rule.ts";
+
+// FlatBuffers: the generated .fbs read back into tables and slots (what the evolution rules compare),
+// for the exporters' README and the proofs that walk every slot through flatc-generated readers
+export {
+  FbsParseError,
+  parseFbs,
+  slotShape,
+  type FbsSchema,
+  type FbsSlot,
+  type FbsTable,
+  type SlotShape,
+} from "./evolution/fbsSchema.ts";

@@ -3,7 +3,7 @@
 // held by deprecated placeholders and why, and what the wire leaves out. The .fbs text is the codec's
 // own (#codecs/plans, docs/design/flatbuffers-mapping.md), never a second mapping.
 import type { Layout } from "#codecs";
-import { flatbuffersSchema } from "#codecs/plans";
+import { flatbuffersSchema, parseFbs } from "#codecs/plans";
 import type { Exporter, ExportFile } from "./types.ts";
 
 /** A slot the schema keeps as a `(deprecated)` placeholder, so that later slot ids do not move. */
@@ -14,39 +14,35 @@ export interface HeldSlot {
   deleted: boolean;
 }
 
-const TABLE = /^table\s+(\w+)\s*\{([^}]*)\}/gm;
-const HELD = /^\s*(\w+)\s*:[^;(]*\(([^)]*\bdeprecated\b[^)]*)\)/gm;
-
 /**
- * The placeholders of the generated text, per table. Read back from the .fbs itself, so the README
- * names what flatc sees; a slot is a deleted field's when the layout reserved its protobuf number.
+ * The placeholders of the generated text, per table, read back with the evolution rules' own parser
+ * (parseFbs), so the README names what flatc sees; a slot is a deleted field's when the layout reserved
+ * its protobuf number (only the root table's numbers are the layout's top-level reserved list).
  */
 export function heldSlots(fbs: string, layout: Layout): HeldSlot[] {
+  const schema = parseFbs(fbs);
   const reserved = new Set(layout.protobufReserved);
-  const out: HeldSlot[] = [];
-  for (const [, table, body] of fbs.matchAll(TABLE))
-    for (const [, , attrs] of body!.matchAll(HELD)) {
-      const id = /\bid\s*:\s*(\d+)/.exec(attrs!);
-      if (!id) continue;
-      const n = Number(id[1]);
-      // only the root table's numbers are the layout's top-level reserved list; a group's list is its own
-      out.push({ table: table!, id: n, deleted: table === layout.message && reserved.has(n + 1) });
-    }
-  return out;
+  return [...schema.tables.values()].flatMap((t) =>
+    t.slots
+      .filter((s) => s.deprecated)
+      .map((s) => ({ table: t.name, id: s.id, deleted: t.name === schema.root && reserved.has(s.id + 1) })),
+  );
 }
 
 const fbsPath = (layout: Layout) => `flatbuffers/${layout.message}.fbs`;
 
 function readme(layout: Layout, fbs: string): string {
   const file = `${layout.message}.fbs`;
-  const ns = /^namespace\s+([\w.]+)\s*;/m.exec(fbs)?.[1];
-  const root = /^root_type\s+([\w.]+)\s*;/m.exec(fbs)?.[1] ?? layout.message;
+  const { namespace: ns, root } = parseFbs(fbs);
   const held = heldSlots(fbs, layout);
+  const why = (h: HeldSlot) =>
+    h.deleted
+      ? `the field with protobuf number ${h.id + 1} was deleted from the layout; the slot stays taken, so a reader built before the deletion never reads a new field's bytes as the old value`
+      : h.table === root
+        ? `no field of the layout has protobuf number ${h.id + 1}; FlatBuffers needs ids without gaps, so a placeholder that is never written holds the slot`
+        : `no field of the group has protobuf number ${h.id + 1} (never used, or deleted: see the group's reserved numbers); a placeholder that is never written holds the slot`;
   const heldLines = held.length
-    ? held.map(
-        (h) =>
-          `- \`${h.table}\` slot ${h.id}: ${h.deleted ? `the field with protobuf number ${h.id + 1} was deleted from the layout; its slot stays taken, so a reader built before the deletion never reads a new field's bytes as the old value` : `no field of the layout has protobuf number ${h.id + 1}; FlatBuffers needs ids without gaps, so the slot is held by a placeholder that is never written`}.`,
-      )
+    ? held.map((h) => `- \`${h.table}\` slot ${h.id}: ${why(h)}.`)
     : ["- none: the layout's protobuf numbers run 1, 2, 3 … without gaps."];
   return `# ${layout.name}: FlatBuffers schema
 
@@ -71,7 +67,7 @@ as new as the flatc that generated the code.
 | C (microcontrollers) | \`flatcc -a ${file}\` (flatcc, a separate project: github.com/dvidelabs/flatcc) | flatcc's runtime library |
 
 Add \`--gen-object-api\` for plain objects (\`unpack()\`, \`UnPack()\`) instead of accessors only.
-On the device, the C++ \`Verifier\` (\`Verify${root.replace(/^.*\./, "")}Buffer\`) or flatcc's verifier
+On the device, the C++ \`Verifier\` (\`Verify${root}Buffer\`) or flatcc's verifier
 checks a received buffer before it is read; the npm and Python runtimes have no verifier.
 
 ## Slot ids
