@@ -11,6 +11,8 @@ export interface FbsSlot {
   /** the default as written ("0" when none is stated for a scalar), undefined for non-scalars */
   defaultValue: string | undefined;
   deprecated: boolean;
+  /** `(required)`: readers and verifiers refuse a table without it (strings, vectors, tables only) */
+  required: boolean;
 }
 
 export interface FbsTable {
@@ -86,6 +88,7 @@ function parseField(decl: string, index: number, table: string): FbsSlot {
     type: FBS_SCALARS.has(t) ? canonicalScalar(t) : t,
     defaultValue: def?.trim(),
     deprecated: /\bdeprecated\b/.test(attrs),
+    required: /\brequired\b/.test(attrs),
   };
 }
 

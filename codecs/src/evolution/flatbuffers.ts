@@ -6,10 +6,10 @@
 // slot by slot; each slot is tied back to its layout field by the stable protobuf number (id + 1).
 import { CHECKS_ALL, fieldDomainFindings, meaning } from "./domain.ts";
 import { type FbsSchema, type FbsSlot, type FbsTable, parseFbs, type SlotShape, slotShape } from "./fbsSchema.ts";
-import type { Finding } from "./types.ts";
+import type { Direction, Finding } from "./types.ts";
 import { flatbuffersSchema } from "../formats/flatbuffers/schema.ts";
 import type { Field, Layout, ScalarType } from "../layout/schema.ts";
-import { protobufWidth } from "../layout/validate.ts";
+import { intLimits, protobufWidth } from "../layout/validate.ts";
 
 /** The layout field (and, for an expanded array, its element) behind each slot id of one table. */
 interface SlotField {
@@ -29,7 +29,6 @@ function slotFields(fields: readonly Field[]): Map<number, SlotField> {
 }
 
 const live = (t: FbsTable, id: number): FbsSlot | undefined => t.slots.find((s) => s.id === id && !s.deprecated);
-const held = (t: FbsTable, id: number): boolean => t.slots.some((s) => s.id === id && s.deprecated);
 
 /** One side of the comparison at one table level. */
 interface Side {
@@ -69,6 +68,138 @@ function sameDefault(a: string | undefined, b: string | undefined): boolean {
   return norm(a) === norm(b);
 }
 
+const INT_SIZE: Record<string, number> = {
+  bool: 1,
+  byte: 1,
+  ubyte: 1,
+  short: 2,
+  ushort: 2,
+  int: 4,
+  uint: 4,
+  long: 8,
+  ulong: 8,
+};
+const INT_RANGE: Record<string, readonly [number, number]> = {
+  bool: [0, 1],
+  byte: intLimits(8, true),
+  ubyte: intLimits(8, false),
+  short: intLimits(16, true),
+  ushort: intLimits(16, false),
+  int: intLimits(32, true),
+  uint: intLimits(32, false),
+  long: intLimits(64, true),
+  ulong: intLimits(64, false),
+};
+
+/** The raw values a writer's layout lets into the slot, where the layout says more than the slot's type. */
+function writerRange(scalar: string, t: ScalarType | undefined): readonly [number, number] {
+  const full = INT_RANGE[scalar]!;
+  if (t?.kind === "int") return [Math.max(full[0], t.min ?? full[0]), Math.min(full[1], t.max ?? full[1])];
+  if (t?.kind === "enum") return [Math.min(...t.values.map((v) => v.value)), Math.max(...t.values.map((v) => v.value))];
+  return full;
+}
+
+/**
+ * One direction of a scalar type change. A reader takes the slot's bytes as its own type from the
+ * offset the vtable gives: a narrower (little-endian) integer reads the low bytes, right while the
+ * writer's values fit; a wider one also reads the bytes after the value; floats and integers never
+ * read as each other. FlatBuffers has no widening, unlike protobuf's varints.
+ */
+function scalarChange(
+  reader: string,
+  writer: string,
+  writerType: ScalarType | undefined,
+  direction: Direction,
+  id: number,
+  field: string,
+): Finding[] {
+  const advice = `Keep the type of slot ${id}; carry the new type in a new field (a new protobuf number, so a new id) and deprecate the old one.`;
+  const bad = (message: string): Finding[] => [{ field, direction, severity: "breaking", message, advice }];
+  const ri = INT_SIZE[reader];
+  const wi = INT_SIZE[writer];
+  if (ri === undefined || wi === undefined)
+    return bad(`slot ${id} written as ${writer}, read as ${reader}: the bytes of one are not a value of the other`);
+  if (ri > wi)
+    return bad(
+      `slot ${id} written as ${writer} (${wi} B), read as ${reader} (${ri} B): the reader takes the bytes after the value too`,
+    );
+  const [lo, hi] = writerRange(writer, writerType);
+  const [rlo, rhi] = INT_RANGE[reader]!;
+  if (lo < rlo || hi > rhi)
+    return bad(
+      `slot ${id} written as ${writer}, read as ${reader}: values outside ${rlo}…${rhi} are read as other numbers, silently`,
+    );
+  return [];
+}
+
+/**
+ * A writer leaves out a scalar equal to its default; the reader returns its own. `= null` (an optional
+ * scalar) has no default: the writer writes every present value, and an absent one reads as absent.
+ */
+function defaultFindings(sa: FbsSlot, sb: FbsSlot, field: string): Finding[] {
+  if (sameDefault(sa.defaultValue, sb.defaultValue)) return [];
+  const isNull = (s: FbsSlot) => s.defaultValue === "null";
+  const da = sa.defaultValue ?? "0";
+  const db = sb.defaultValue ?? "0";
+  const advice = "Never change a default: add a new field with the new default and deprecate the old one.";
+  // the reader whose default is a value reads a left-out value as that value; the one with `= null` reads it as absent
+  const silent = (writer: string, reader: string): string =>
+    `writers that leave out ${writer} (their default) are read as ${reader} by readers whose default that is, silently`;
+  if (isNull(sa) !== isNull(sb)) {
+    const [valueSide, nullSide] = isNull(sa)
+      ? (["newReadsOld", "oldReadsNew"] as const)
+      : (["oldReadsNew", "newReadsOld"] as const);
+    const value = isNull(sa) ? db : da;
+    return [
+      {
+        field,
+        direction: valueSide,
+        severity: "breaking",
+        message: `slot ${sa.id} default ${da} → ${db}: a message without the value (absent) is read as ${value} by readers whose default is ${value}, silently`,
+        advice,
+      },
+      {
+        field,
+        direction: nullSide,
+        severity: "degraded",
+        message: `slot ${sa.id} default ${da} → ${db}: ${silent(value, "absent")}; the value ${value} is lost`,
+        advice,
+      },
+    ];
+  }
+  return [
+    {
+      field,
+      direction: "both",
+      severity: "breaking",
+      message: `slot ${sa.id} default ${da} → ${db}: ${silent(da, db)}, and the reverse`,
+      advice,
+    },
+  ];
+}
+
+/** `(required)` on a string, vector or table: a reader (our decoder, a verifier) refuses a message without it. */
+function requiredFindings(sa: FbsSlot, sb: FbsSlot, field: string): Finding[] {
+  if (sa.required === sb.required) return [];
+  return [
+    sa.required
+      ? {
+          field,
+          direction: "oldReadsNew",
+          severity: "degraded",
+          message: `slot ${sa.id} is no longer required: old readers refuse new messages that leave it out`,
+          advice: "Keep sending the field until every reader treats it as optional.",
+        }
+      : {
+          field,
+          direction: "newReadsOld",
+          severity: "degraded",
+          message: `slot ${sa.id} becomes required: new readers refuse old messages that left it out`,
+          advice: "Make a field required only once no writer leaves it out.",
+        },
+  ];
+}
+
 function slotFindings(a: Side, b: Side, sa: FbsSlot, sb: FbsSlot, fa: SlotField, fb: SlotField, path: string[]) {
   const field = path.join(".");
   const ka = slotShape(a.schema, sa.type);
@@ -86,11 +217,13 @@ function slotFindings(a: Side, b: Side, sa: FbsSlot, sb: FbsSlot, fa: SlotField,
       newSlot,
     );
   }
-  if (ka.kind === "scalar" && kb.kind === "scalar" && ka.scalar !== kb.scalar)
-    return breaking(
-      `slot ${sa.id} type ${shapeText(ka)} → ${shapeText(kb)}: a FlatBuffers reader reads the slot with its own type, so the other side's value is read from the wrong number of bytes (FlatBuffers has no widening, unlike protobuf's varints)`,
-      newSlot,
-    );
+  if (ka.kind === "scalar" && kb.kind === "scalar" && ka.scalar !== kb.scalar) {
+    const typeChange = [
+      ...scalarChange(ka.scalar, kb.scalar, scalarOf(fb.field), "oldReadsNew", sa.id, field),
+      ...scalarChange(kb.scalar, ka.scalar, scalarOf(fa.field), "newReadsOld", sa.id, field),
+    ];
+    if (typeChange.length) return typeChange;
+  }
   if ((ka.kind === "vector" || ka.kind === "array") && ka.kind === kb.kind && ka.of !== (kb as typeof ka).of)
     return breaking(`slot ${sa.id} ${shapeText(ka)} → ${shapeText(kb)}: the elements change size or type`, newSlot);
   if (ka.kind === "array" && kb.kind === "array" && ka.length !== kb.length)
@@ -108,13 +241,8 @@ function slotFindings(a: Side, b: Side, sa: FbsSlot, sb: FbsSlot, fa: SlotField,
       );
   }
   const out: Finding[] = [];
-  if (ka.kind === "scalar" && !sameDefault(sa.defaultValue, sb.defaultValue))
-    out.push(
-      ...breaking(
-        `slot ${sa.id} default ${sa.defaultValue ?? "0"} → ${sb.defaultValue ?? "0"}: a writer leaves out a value equal to its default and the reader returns its own default, so the two sides disagree on that value`,
-        "Never change a default: add a new field with the new default and deprecate the old one.",
-      ),
-    );
+  if (ka.kind === "scalar") out.push(...defaultFindings(sa, sb, field));
+  else out.push(...requiredFindings(sa, sb, field));
   if (ka.kind === "table" && kb.kind === "table") {
     const group = (f: Field) => (f.type.kind === "group" ? f.type : undefined);
     const ga = group(fa.field);
@@ -191,7 +319,15 @@ function tableFindings(a: Side, b: Side, prefix: string[]): Finding[] {
         continue;
       }
       const where = path(la, sa).join(".");
-      if (la.field.presence === "required")
+      if (sa.required)
+        out.push({
+          field: where,
+          direction: "oldReadsNew",
+          severity: "breaking",
+          message: `"${where}" (id ${id}) removed, but old readers require it: they refuse every new message`,
+          advice: "Make the field optional in every reader first, then stop writing it.",
+        });
+      else if (la.field.presence === "required")
         out.push({
           field: where,
           direction: "oldReadsNew",
@@ -199,26 +335,34 @@ function tableFindings(a: Side, b: Side, prefix: string[]): Finding[] {
           message: `"${where}" (id ${id}) removed: old readers no longer find it and read its default (0, false or empty) instead, silently`,
           advice: "Stop relying on the field in readers before writers drop it.",
         });
-      if (!held(b.table, id) && !b.reserved.has(id + 1))
+      if (!b.reserved.has(id + 1))
         out.push({
           field: where,
           direction: "both",
           severity: "info",
           message: `slot ${id} of the removed "${where}" is free again: a later field may take it and old readers would read it as "${where}"`,
-          advice: `Add ${id + 1} to protobufReserved (the .fbs then keeps slot ${id} as a deprecated placeholder).`,
+          advice: `Add ${id + 1} to protobufReserved, so no later field takes slot ${id}.`,
         });
       continue;
     }
     if (sb && lb && !sa) {
       if (slotOfA.has(key(lb))) continue; // renumbered: told from the old slot above
       const where = path(lb, sb).join(".");
-      if (held(a.table, id) && a.reserved.has(id + 1))
+      if (a.reserved.has(id + 1))
         out.push({
           field: where,
           direction: "both",
           severity: "degraded",
           message: `"${where}" takes slot ${id}, kept for a field deleted earlier: messages and readers from before that deletion read one as the other`,
           advice: "Pick a protobuf number that was never used (a slot never held).",
+        });
+      else if (sb.required)
+        out.push({
+          field: where,
+          direction: "newReadsOld",
+          severity: "breaking",
+          message: `"${where}" added as required (id ${id}): new readers refuse every old message, which cannot carry it; old readers skip it`,
+          advice: "Add new fields as optional.",
         });
       else if (lb.field.presence === "required")
         out.push({

@@ -6,11 +6,11 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { buildSync } from "esbuild";
 
 const require = createRequire(import.meta.url);
-const nodeModules = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../node_modules");
+/** the folder holding the npm runtime, found as Node finds it (the bundle gets this very copy) */
+const nodeModules = path.dirname(path.dirname(require.resolve("flatbuffers/package.json")));
 
 /** A flatc-generated table: `getRootAs<Name>(bb)` gives an accessor object (`unpack()` with --gen-object-api). */
 export type FlatcTable = Record<string, (...args: unknown[]) => unknown>;
