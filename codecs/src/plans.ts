@@ -17,6 +17,18 @@ export { compileSbe } from "./formats/sbe/codec.ts";
 export { sbeNull, type PrimCode, type Raw } from "./formats/fixed/prim.ts";
 export { epochIsU32, type NumericSlot } from "./formats/fixed/numeric.ts";
 
+// FlatBuffers: the .fbs text and the table model (slot ids, types, defaults) the codec writes from
+export { flatbuffersSchema } from "./formats/flatbuffers/schema.ts";
+export {
+  flatbuffersModel,
+  type FbEnum,
+  type FbField,
+  type FbModel,
+  type FbNode,
+  type FbTable,
+} from "./formats/flatbuffers/model.ts";
+export { flatbuffersEncode } from "./formats/flatbuffers/encode.ts";
+
 // bit-packed: per-field bit widths and alphabets
 export { bitpackedPlan, BitpackedCompiled } from "./formats/bitpacked/codec.ts";
 export { layoutSpecs, type FieldSpec, type ScalarSpec } from "./formats/bitpacked/plan.ts";
