@@ -8,7 +8,8 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { compileSbe, flatbuffersCodec, protobufCodec } from "#codecs/plans";
+import { codecFor } from "#codecs";
+import { compileSbe, protobufCodec } from "#codecs/plans";
 import { machineLine, writeDocSection } from "#services/shared/docSection.ts";
 import { intFlag, parseFlags } from "#services/shared/flags.ts";
 import { writeFlatcModule } from "./gateway/flatcTelemetry.ts";
@@ -80,7 +81,7 @@ async function measureSize(limit: PayloadLimit, dir: string): Promise<SizeResult
   const encoders = {
     sbe: compileSbe(layout),
     protobuf: protobufCodec.compile(layout),
-    flatbuffers: flatbuffersCodec.compile(layout),
+    flatbuffers: codecFor(layout, "flatbuffers"),
   };
   const encoded = {
     sbe: records.map((r) => encoders.sbe.encode(r)),
@@ -293,7 +294,7 @@ warm-up; their CPU counts (it is the receiver's), which is why single Java runs 
 can exceed 100 %.
 
 Receivers: ours = \`compileSbe(layout).decode\` / \`protobufCodec.compile(layout).decode\` /
-\`flatbuffersCodec.compile(layout).decode\` from
+\`codecFor(layout, "flatbuffers").decode\` from
 \`codecs/src\` (validated typed records, int64 as bigint, which the digest then splits into
 halves: a cost the references, reading \`Long\`/\`long\` halves, do not pay); the references are the official SBE Java
 codecs SbeTool 1.38.1 generates from our exported schema (flyweights over a direct buffer, payload

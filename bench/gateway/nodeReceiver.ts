@@ -6,8 +6,8 @@
 //   --max-payload N   [--static-module file] [--flatc-module file] [--verify]
 // frames-only decodes nothing: the floor that socket, framing and the sender set for every receiver.
 import net from "node:net";
-import { DecodeError } from "#codecs";
-import { compileSbe, flatbuffersCodec, protobufCodec } from "#codecs/plans";
+import { codecFor, DecodeError, type Layout } from "#codecs";
+import { compileSbe, protobufCodec } from "#codecs/plans";
 import { UsageError } from "#services/shared/cliErrors.ts";
 import { intFlag, parseFlags } from "#services/shared/flags.ts";
 import { loadFlatcTelemetry } from "./flatcTelemetry.ts";
@@ -35,7 +35,7 @@ type Sink = (
 const OURS = {
   "ours-sbe": compileSbe,
   "ours-protobuf": protobufCodec.compile,
-  "ours-flatbuffers": flatbuffersCodec.compile,
+  "ours-flatbuffers": (l: Layout) => codecFor(l, "flatbuffers"),
 };
 
 function sinkFor(decoder: NodeDecoder, maxPayload: number, modules: { static?: string; flatc?: string }): Sink {

@@ -6,7 +6,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { compileSbe, flatbuffersCodec, protobufCodec } from "#codecs/plans";
+import { codecFor } from "#codecs";
+import { compileSbe, protobufCodec } from "#codecs/plans";
 import { loadFlatcTelemetry, writeFlatcModule } from "../flatcTelemetry.ts";
 import { frameAll } from "../framing.ts";
 import {
@@ -39,7 +40,7 @@ describe.each(PAYLOAD_LIMITS)("payloads up to %i bytes", (limit) => {
   }));
   const sbe = records.map((r) => compileSbe(layout).encode(r));
   const protobuf = records.map((r) => protobufCodec.compile(layout).encode(r));
-  const flatbuffers = records.map((r) => flatbuffersCodec.compile(layout).encode(r));
+  const flatbuffers = records.map((r) => codecFor(layout, "flatbuffers").encode(r));
   const streams = { sbe, protobuf, flatbuffers };
   let staticModule = "";
   let flatcModule = "";
