@@ -276,7 +276,7 @@ async function main(): Promise<void> {
   process.stdout.write(`\n${tables}\n\n${cpuTables}\n\n${text}\n`);
   if (flags["no-write"]) return;
   const section = `${MARK}
-## Gateway: SBE vs Protobuf (and FlatBuffers) over a socket, seeds 002/004 (\`npm run bench:gateway\`)
+## Gateway: SBE vs Protobuf over a socket, seeds 002/004 (\`npm run bench:gateway\`)
 
 The seeds' workload (Paliy, Bidochka 2026, Tables 1–4): a sender streams telemetry messages
 (\`id\` int64, \`timestamp\` uint64 ns, \`payload\` string of 1..100 or 1..1000 ASCII bytes, uniform;

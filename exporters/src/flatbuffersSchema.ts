@@ -48,9 +48,9 @@ function readme(layout: Layout, fbs: string): string {
 
 \`${file}\` describes the bytes SatPayload Studio's FlatBuffers format sends for this layout
 (namespace \`${ns ?? "(none)"}\`, root table \`${root}\`). Code flatc generates from it reads our
-messages and builds the same bytes. The studio's tests compile it with \`flatc --cpp --python --ts\`,
-read our bytes with the generated TypeScript (npm \`flatbuffers\`) and C++ (\`libflatbuffers-dev\`)
-code, and compare the generated Python builder's bytes with ours.
+messages. The studio's tests compile it with \`flatc --cpp --python --ts\` and read our bytes with
+the generated TypeScript (npm \`flatbuffers\`) and C++ (\`libflatbuffers-dev\`, after the generated
+Verifier) code, value by value.
 
 ## Generate code
 
