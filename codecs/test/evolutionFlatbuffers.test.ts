@@ -109,7 +109,7 @@ const CASES: [string, Edit, string, RegExp][] = [
     "append a required string",
     addField({
       ...hum,
-      type: { kind: "string", maxLength: 4 },
+      type: { kind: "string", maxLength: 4, fixed: false, charset: "utf8" },
       presence: "required",
       sample: { kind: "choice", values: ["x"] },
     }),
