@@ -1,14 +1,13 @@
 // FlatBuffers: tables whose field ids are the layout's protobuf numbers; no registered media type, so
 // ingest names it with the format header.
 import { flatbuffersCodec } from "./codec.ts";
-import { protobufFindings } from "../../evolution/protobuf.ts";
+import { flatbuffersFindings } from "../../evolution/flatbuffers.ts";
 import type { FormatModule } from "../types.ts";
 
 export const flatbuffersFormat: FormatModule = {
   codec: flatbuffersCodec,
-  // TEMPORARY: protobuf's numbering rules (ids follow the same numbers) until f-ship's
-  // evolution/flatbuffers.ts (flatbuffersFindings) lands with FlatBuffers' own rules
-  evolution: protobufFindings,
+  // FlatBuffers' own rules, slot by slot over the two generated .fbs files
+  evolution: flatbuffersFindings,
   mediaTypes: [],
   // measured once on the paper preset, relative to the other formats (see FormatModule.workerCost)
   workerCost: 6,
