@@ -28,6 +28,7 @@ export {
   type FbTable,
 } from "./formats/flatbuffers/model.ts";
 export { flatbuffersEncode } from "./formats/flatbuffers/encode.ts";
+export { flatbuffersCodec } from "./formats/flatbuffers/codec.ts";
 
 // bit-packed: per-field bit widths and alphabets
 export { bitpackedPlan, BitpackedCompiled } from "./formats/bitpacked/codec.ts";
