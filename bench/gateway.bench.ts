@@ -1,6 +1,6 @@
 // `npm run bench:gateway`: seeds 002/004's gateway workload — telemetry messages with payloads of at
 // most 100 and 1000 bytes streamed over a loopback TCP socket in batches of 100 … 100 000 — through
-// four receivers (SBE and Protobuf, ours and a reference each), timed from the first byte to the
+// six receivers (SBE, Protobuf and FlatBuffers, ours and a reference each), timed from the first byte to the
 // last decoded message with the receiver's CPU %, printed and written into docs/benchmarks.md
 // between the `<!-- gateway -->` markers beside the seeds' Tables 1–4.
 //   --max-batch N (default 100000; e.g. 10000 for a quick run)  --repeats N (default 7)  --no-write
@@ -8,18 +8,22 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { codecFor } from "#codecs";
 import { compileSbe, protobufCodec } from "#codecs/plans";
 import { machineLine, writeDocSection } from "#services/shared/docSection.ts";
 import { intFlag, parseFlags } from "#services/shared/flags.ts";
+import { writeFlatcModule } from "./gateway/flatcTelemetry.ts";
 import { frameAll } from "./gateway/framing.ts";
 import {
   buildJavaReceiver,
   DECODING_KINDS,
+  formatOf,
   RECEIVER_LABELS,
   startReceiver,
   type BatchResult,
   type Receiver,
   type ReceiverKind,
+  type WireFormat,
 } from "./gateway/receivers.ts";
 import { SEED_BATCHES, SEED_TABLES } from "./gateway/seedFindings.ts";
 import { writeStaticModule } from "./gateway/staticProtobuf.ts";
@@ -54,7 +58,7 @@ interface Cell {
 }
 interface SizeResult {
   limit: PayloadLimit;
-  meanBytes: { sbe: number; protobuf: number };
+  meanBytes: Record<WireFormat, number>;
   cells: Map<ReceiverKind, Map<number, Cell>>;
 }
 
@@ -65,8 +69,6 @@ const median = (xs: number[]) => {
 };
 /** the decoders, then the framing-only floor (reading the SBE stream, the larger of the two) */
 const RECEIVER_KINDS: readonly ReceiverKind[] = [...DECODING_KINDS, "frames-only"];
-const NODE_DECODING_KINDS = DECODING_KINDS.filter((k) => k !== "java-sbe");
-const formatOf = (k: ReceiverKind) => (k === "frames-only" || k.endsWith("sbe") ? "sbe" : "protobuf");
 
 function check(kind: ReceiverKind, n: number, r: BatchResult, digest: string): void {
   if (r.messages !== n || r.digest !== digest)
@@ -76,24 +78,40 @@ function check(kind: ReceiverKind, n: number, r: BatchResult, digest: string): v
 async function measureSize(limit: PayloadLimit, dir: string): Promise<SizeResult> {
   const layout = telemetryLayout(limit);
   const records = telemetryRecords(limit, maxBatch, 1);
-  const encoded = {
-    sbe: records.map((r) => compileSbe(layout).encode(r)),
-    protobuf: records.map((r) => protobufCodec.compile(layout).encode(r)),
+  const encoders = {
+    sbe: compileSbe(layout),
+    protobuf: protobufCodec.compile(layout),
+    flatbuffers: codecFor(layout, "flatbuffers"),
   };
-  const framed = { sbe: new Map<number, Buffer>(), protobuf: new Map<number, Buffer>() };
+  const encoded = {
+    sbe: records.map((r) => encoders.sbe.encode(r)),
+    protobuf: records.map((r) => encoders.protobuf.encode(r)),
+    flatbuffers: records.map((r) => encoders.flatbuffers.encode(r)),
+  };
+  const framed = {
+    sbe: new Map<number, Buffer>(),
+    protobuf: new Map<number, Buffer>(),
+    flatbuffers: new Map<number, Buffer>(),
+  };
   const digests = new Map<number, string>();
   const frameDigests = new Map<number, string>();
   for (const n of batches) {
     framed.sbe.set(n, frameAll(encoded.sbe.slice(0, n)));
     framed.protobuf.set(n, frameAll(encoded.protobuf.slice(0, n)));
+    framed.flatbuffers.set(n, frameAll(encoded.flatbuffers.slice(0, n)));
     digests.set(n, digestOf(records.slice(0, n)));
     frameDigests.set(n, framesDigestOf(encoded.sbe.slice(0, n)));
   }
   const expect = (k: ReceiverKind, n: number) => (k === "frames-only" ? frameDigests : digests).get(n)!;
   const mean = (xs: Uint8Array[]) => xs.reduce((s, b) => s + b.length, 0) / xs.length;
-  const meanBytes = { sbe: mean(encoded.sbe), protobuf: mean(encoded.protobuf) };
+  const meanBytes = {
+    sbe: mean(encoded.sbe),
+    protobuf: mean(encoded.protobuf),
+    flatbuffers: mean(encoded.flatbuffers),
+  };
 
   const staticModule = writeStaticModule(layout, mkdtempSync(path.join(dir, `p${limit}-`)));
+  const flatcModule = writeFlatcModule(layout, mkdtempSync(path.join(dir, `f${limit}-`)));
   const javaClasses = buildJavaReceiver(limit);
   const receivers: Receiver[] = [];
   const runs = new Map<ReceiverKind, Map<number, BatchResult[]>>(
@@ -101,7 +119,7 @@ async function measureSize(limit: PayloadLimit, dir: string): Promise<SizeResult
   );
   try {
     for (const kind of RECEIVER_KINDS)
-      receivers.push(await startReceiver(kind, { maxPayload: limit, staticModule, javaClasses }));
+      receivers.push(await startReceiver(kind, { maxPayload: limit, staticModule, flatcModule, javaClasses }));
     // JIT warm-up (V8 and HotSpot both compile hot code after thousands of calls), unmeasured
     const warm = batches.filter((n) => n <= 10_000).at(-1)!;
     for (let i = 0; i < WARMUP_ROUNDS; i++) {
@@ -202,7 +220,11 @@ function comparison(results: SizeResult[]): string {
     const cpu = (k: ReceiverKind) => s.cells.get(k)!.get(top)!.cpuUsPerMessage;
     const floor = cpu("frames-only");
     lines.push(
-      `- ≤ ${s.limit} B (mean message ${s.meanBytes.sbe.toFixed(0)} B in SBE, ${s.meanBytes.protobuf.toFixed(0)} B in Protobuf). Faster format by elapsed time at ${sizes} messages — ours: ${winners(s, "ours-sbe", "ours-protobuf")}; references (Java SBE vs protobufjs static): ${winners(s, "java-sbe", "pbjs-static")}; seed: ${seedWins}. Less CPU per message — ours: ${winners(s, "ours-sbe", "ours-protobuf", "cpuUsPerMessage")}; references: ${winners(s, "java-sbe", "pbjs-static", "cpuUsPerMessage")}. At ${top.toLocaleString("en-US")}: ours SBE ${us(cpu("ours-sbe"))} vs ours Protobuf ${us(cpu("ours-protobuf"))} per message, Java SBE ${us(cpu("java-sbe"))} vs protobufjs static ${us(cpu("pbjs-static"))}; a Node receiver that only splits the frames spends ${us(floor)} of that, so the decoding itself is about ${us(Math.max(0, cpu("ours-sbe") - floor))} (ours SBE), ${us(Math.max(0, cpu("ours-protobuf") - floor))} (ours Protobuf), ${us(Math.max(0, cpu("pbjs-static") - floor))} (protobufjs static).`,
+      `- ≤ ${s.limit} B (mean message ${s.meanBytes.sbe.toFixed(0)} B in SBE, ${s.meanBytes.protobuf.toFixed(0)} B in Protobuf, ${s.meanBytes.flatbuffers.toFixed(0)} B in FlatBuffers). Faster format by elapsed time at ${sizes} messages — ours: ${winners(s, "ours-sbe", "ours-protobuf")}; references (Java SBE vs protobufjs static): ${winners(s, "java-sbe", "pbjs-static")}; seed: ${seedWins}. Less CPU per message — ours: ${winners(s, "ours-sbe", "ours-protobuf", "cpuUsPerMessage")}; references: ${winners(s, "java-sbe", "pbjs-static", "cpuUsPerMessage")}. At ${top.toLocaleString("en-US")}: ours SBE ${us(cpu("ours-sbe"))} vs ours Protobuf ${us(cpu("ours-protobuf"))} per message, Java SBE ${us(cpu("java-sbe"))} vs protobufjs static ${us(cpu("pbjs-static"))}; a Node receiver that only splits the frames spends ${us(floor)} of that, so the decoding itself is about ${us(Math.max(0, cpu("ours-sbe") - floor))} (ours SBE), ${us(Math.max(0, cpu("ours-protobuf") - floor))} (ours Protobuf), ${us(Math.max(0, cpu("pbjs-static") - floor))} (protobufjs static).`,
+    );
+    // FlatBuffers is read in place: the official accessors decode nothing until asked, and the bench asks for every field
+    lines.push(
+      `  FlatBuffers at ${top.toLocaleString("en-US")}: ours ${us(cpu("ours-flatbuffers"))} per message (a validated, bounds-checked record, like our other decoders), flatc --ts accessors ${us(cpu("flatc-ts"))} (no verifier: the npm runtime has none, so they trust the bytes); decoding itself about ${us(Math.max(0, cpu("ours-flatbuffers") - floor))} and ${us(Math.max(0, cpu("flatc-ts") - floor))}.`,
     );
   }
   const big = results.find((s) => s.limit === 1000);
@@ -271,12 +293,16 @@ turns batch by batch. The JVM's JIT compiler threads still recompile now and the
 warm-up; their CPU counts (it is the receiver's), which is why single Java runs of small batches
 can exceed 100 %.
 
-Receivers: ours = \`compileSbe(layout).decode\` / \`protobufCodec.compile(layout).decode\` from
+Receivers: ours = \`compileSbe(layout).decode\` / \`protobufCodec.compile(layout).decode\` /
+\`codecFor(layout, "flatbuffers").decode\` from
 \`codecs/src\` (validated typed records, int64 as bigint, which the digest then splits into
 halves: a cost the references, reading \`Long\`/\`long\` halves, do not pay); the references are the official SBE Java
 codecs SbeTool 1.38.1 generates from our exported schema (flyweights over a direct buffer, payload
 read as a \`String\`; ${javaVersion()}) and protobufjs 8 static code \`pbjs -t static-module\`
-generates from our exported \`.proto\` (int64 as long.js \`Long\`).
+generates from our exported \`.proto\` (int64 as long.js \`Long\`), and the accessor classes
+\`flatc --ts\` (Debian's flatc) generates from our exported \`.fbs\`, bundled with the npm
+\`flatbuffers\` runtime (int64 as \`bigint\`, every field read through its accessor). FlatBuffers is
+not in the seeds: its rows have no seed column to compare with.
 
 Measured ${started.toISOString().slice(0, 16).replace("T", " ")} UTC in ${seconds.toFixed(0)} s on ${machineLine(load0)} at the start, ${load1.map((x) => x.toFixed(1)).join(" ")} at the end (other jobs shared the machine; the elapsed times move with it).
 

@@ -68,6 +68,18 @@ describe("Export page (browser mode)", SCENARIO, () => {
     expect(await page.locator(`${tid("preview-code")} .hl-tag`).count()).toBeGreaterThan(30);
     await screenshot(page, "21-export-sbe-xml");
 
+    // the FlatBuffers schema, which flatc compiles for every language (exporters/test/flatbuffers/)
+    const fbsPath = "flatbuffers/ContainerData.fbs";
+    await page.click(tid(`export-file-${fbsPath}`));
+    await page.waitForSelector(`[data-testid="preview-code"][data-path="${fbsPath}"]`);
+    const fbs = await page.locator(tid("preview-code")).textContent();
+    expect(fbs).toBe(want.files.find((f) => f.path === fbsPath)!.content);
+    expect(fbs).toContain("root_type ContainerData;");
+    await screenshot(page, "21a-export-flatbuffers");
+    await page.setViewportSize({ width: 1024, height: 768 });
+    await screenshot(page, "21a-export-flatbuffers-1024");
+    await page.setViewportSize({ width: 1440, height: 900 });
+
     const [download] = await Promise.all([
       page.waitForEvent("download", { timeout: 60_000 }),
       page.click(tid("download-zip")),

@@ -2,18 +2,27 @@
 // length-prefixed messages, decodes each with one decoder and folds every field into a digest.
 // stdout, one JSON line each: {"event":"listening",…} once, then per batch {"event":"batch",…}
 // (with --verify, one {"event":"record",…} per message before it).
-//   --decoder ours-sbe | ours-protobuf | pbjs-static | frames-only   --max-payload N   [--static-module file] [--verify]
+//   --decoder ours-sbe | ours-protobuf | pbjs-static | ours-flatbuffers | flatc-ts | frames-only
+//   --max-payload N   [--static-module file] [--flatc-module file] [--verify]
 // frames-only decodes nothing: the floor that socket, framing and the sender set for every receiver.
 import net from "node:net";
-import { DecodeError } from "#codecs";
+import { codecFor, DecodeError, type Layout } from "#codecs";
 import { compileSbe, protobufCodec } from "#codecs/plans";
 import { UsageError } from "#services/shared/cliErrors.ts";
 import { intFlag, parseFlags } from "#services/shared/flags.ts";
+import { loadFlatcTelemetry } from "./flatcTelemetry.ts";
 import { FrameError, FrameReader } from "./framing.ts";
 import { loadStaticModule } from "./staticProtobuf.ts";
 import { Digest, telemetryLayout } from "./telemetry.ts";
 
-export const NODE_DECODERS = ["ours-sbe", "ours-protobuf", "pbjs-static", "frames-only"] as const;
+export const NODE_DECODERS = [
+  "ours-sbe",
+  "ours-protobuf",
+  "pbjs-static",
+  "ours-flatbuffers",
+  "flatc-ts",
+  "frames-only",
+] as const;
 export type NodeDecoder = (typeof NODE_DECODERS)[number];
 
 /** What a decoder does with one message: fold it into the digest, and in verify mode report it. */
@@ -23,19 +32,38 @@ type Sink = (
   report: ((id: string, timestamp: string, payload: string) => void) | null,
 ) => void;
 
-function sinkFor(decoder: NodeDecoder, maxPayload: number, staticModule: string | undefined): Sink {
+const OURS = {
+  "ours-sbe": compileSbe,
+  "ours-protobuf": protobufCodec.compile,
+  "ours-flatbuffers": (l: Layout) => codecFor(l, "flatbuffers"),
+};
+
+function sinkFor(decoder: NodeDecoder, maxPayload: number, modules: { static?: string; flatc?: string }): Sink {
   const layout = telemetryLayout(maxPayload);
   if (decoder === "frames-only") return (bytes, digest) => digest.addFrame(bytes.length);
   if (decoder === "pbjs-static") {
-    if (!staticModule) throw new UsageError("--static-module is required for pbjs-static");
-    const T = loadStaticModule(staticModule);
+    if (!modules.static) throw new UsageError("--static-module is required for pbjs-static");
+    const T = loadStaticModule(modules.static);
     return (bytes, digest, report) => {
       const m = T.decode(bytes);
       digest.add(m.id.low, m.id.high, m.timestamp.low, m.timestamp.high, m.payload);
       report?.(m.id.toString(), m.timestamp.toString(), m.payload);
     };
   }
-  const codec = decoder === "ours-sbe" ? compileSbe(layout) : protobufCodec.compile(layout);
+  if (decoder === "flatc-ts") {
+    if (!modules.flatc) throw new UsageError("--flatc-module is required for flatc-ts");
+    const read = loadFlatcTelemetry(modules.flatc);
+    return (bytes, digest, report) => {
+      const m = read(bytes);
+      // every field through its generated accessor; an absent string reads as null, our decoders' ""
+      const id = m.id();
+      const timestamp = m.timestamp();
+      const payload = m.payload() ?? "";
+      digest.addRecord({ id, timestamp, payload });
+      report?.(String(id), String(timestamp), payload);
+    };
+  }
+  const codec = OURS[decoder](layout);
   return (bytes, digest, report) => {
     const r = codec.decode(bytes);
     digest.addRecord(r);
@@ -52,14 +80,15 @@ function main(): void {
     decoder: { type: "string" },
     "max-payload": { type: "string" },
     "static-module": { type: "string" },
+    "flatc-module": { type: "string" },
     verify: { type: "boolean", default: false },
   });
   const decoder = flags.decoder as NodeDecoder;
   if (!NODE_DECODERS.includes(decoder)) throw new UsageError(`--decoder must be one of ${NODE_DECODERS.join(", ")}`);
   const maxPayload = intFlag(flags["max-payload"], "--max-payload", undefined, 1, 65535);
-  const sink = sinkFor(decoder, maxPayload, flags["static-module"]);
+  const sink = sinkFor(decoder, maxPayload, { static: flags["static-module"], flatc: flags["flatc-module"] });
   const verify = flags.verify === true;
-  // header, fixed fields and lengths stay well under 64 bytes in both formats
+  // header, fixed fields, lengths and FlatBuffers' vtable and offsets stay well under 64 bytes in every format
   const maxMessage = maxPayload + 64;
 
   const server = net.createServer((socket) => {

@@ -1,4 +1,5 @@
-// Starts the receivers (ours SBE, ours Protobuf, protobufjs static: Node; official SBE codecs: Java),
+// Starts the receivers (ours SBE, Protobuf and FlatBuffers, protobufjs static code and flatc's
+// TypeScript accessors: Node; official SBE codecs: Java),
 // streams batches to them over loopback TCP and collects what they report.
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -17,15 +18,31 @@ const NODE_RECEIVER = path.join(here, "nodeReceiver.ts");
 const JAVA_RECEIVER = path.join(here, "java/gatewaybench/Receiver.java");
 
 export type ReceiverKind = NodeDecoder | "java-sbe";
-/** the four decoders the bench compares */
-export const DECODING_KINDS: readonly ReceiverKind[] = ["ours-sbe", "java-sbe", "ours-protobuf", "pbjs-static"];
+/** the decoders the bench compares: ours and an official one per format */
+export const DECODING_KINDS: readonly ReceiverKind[] = [
+  "ours-sbe",
+  "java-sbe",
+  "ours-protobuf",
+  "pbjs-static",
+  "ours-flatbuffers",
+  "flatc-ts",
+];
 export const RECEIVER_LABELS: Readonly<Record<ReceiverKind, string>> = {
   "frames-only": "framing only, no decoding (Node)",
   "ours-sbe": "SBE, ours (TypeScript, codecs/src)",
   "java-sbe": "SBE, official Java codecs (SbeTool 1.38.1)",
   "ours-protobuf": "Protobuf, ours (TypeScript, codecs/src)",
   "pbjs-static": "Protobuf, protobufjs static code (pbjs)",
+  "ours-flatbuffers": "FlatBuffers, ours (TypeScript, codecs/src)",
+  "flatc-ts": "FlatBuffers, flatc --ts accessors (npm flatbuffers)",
 };
+
+/** Which wire format a receiver reads (the framing-only floor reads the SBE stream). */
+export type WireFormat = "sbe" | "protobuf" | "flatbuffers";
+export function formatOf(kind: ReceiverKind): WireFormat {
+  if (kind === "frames-only" || kind.endsWith("sbe")) return "sbe";
+  return kind === "ours-flatbuffers" || kind === "flatc-ts" ? "flatbuffers" : "protobuf";
+}
 
 export interface BatchResult {
   messages: number;
@@ -77,6 +94,8 @@ export interface ReceiverOptions {
   verify?: boolean;
   /** pbjs-static: the generated module */
   staticModule?: string;
+  /** flatc-ts: the bundled module from writeFlatcModule */
+  flatcModule?: string;
   /** java-sbe: classes from buildJavaReceiver */
   javaClasses?: string;
 }
@@ -105,6 +124,7 @@ function command(kind: ReceiverKind, o: ReceiverOptions): { command: string; arg
     "--max-payload",
     String(o.maxPayload),
     ...(o.staticModule ? ["--static-module", o.staticModule] : []),
+    ...(o.flatcModule ? ["--flatc-module", o.flatcModule] : []),
     ...(o.verify ? ["--verify"] : []),
   ];
   return nodeCommand(NODE_RECEIVER, args);

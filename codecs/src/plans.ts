@@ -17,6 +17,19 @@ export { compileSbe } from "./formats/sbe/codec.ts";
 export { sbeNull, type PrimCode, type Raw } from "./formats/fixed/prim.ts";
 export { epochIsU32, type NumericSlot } from "./formats/fixed/numeric.ts";
 
+// FlatBuffers: the .fbs text and the table model (slot ids, types, defaults) the codec writes from
+export { flatbuffersSchema } from "./formats/flatbuffers/schema.ts";
+export {
+  flatbuffersModel,
+  type FbEnum,
+  type FbField,
+  type FbModel,
+  type FbNode,
+  type FbTable,
+} from "./formats/flatbuffers/model.ts";
+export { flatbuffersEncode } from "./formats/flatbuffers/encode.ts";
+export { flatbuffersCodec } from "./formats/flatbuffers/codec.ts";
+
 // bit-packed: per-field bit widths and alphabets
 export { bitpackedPlan, BitpackedCompiled } from "./formats/bitpacked/codec.ts";
 export { layoutSpecs, type FieldSpec, type ScalarSpec } from "./formats/bitpacked/plan.ts";
@@ -76,3 +89,15 @@ export {
   type SchcRule,
   type SchcRuleField,
 } from "./schc/rule.ts";
+
+// FlatBuffers: the generated .fbs read back into tables and slots (what the evolution rules compare),
+// for the exporters' README and the proofs that walk every slot through flatc-generated readers
+export {
+  FbsParseError,
+  parseFbs,
+  slotShape,
+  type FbsSchema,
+  type FbsSlot,
+  type FbsTable,
+  type SlotShape,
+} from "./evolution/fbsSchema.ts";

@@ -12,7 +12,12 @@ import { parseLayout } from "../src/layout/validate.ts";
 import { paperPreset } from "../src/presets/paper.ts";
 import { generateSamples } from "../src/samples/generate.ts";
 
-const SIZED = FORMAT_IDS.filter((f) => !CODECS[f].info.compressed);
+// the formats with a size-only path; FlatBuffers has none (its sizes are not per-field sums) and is encoded
+const SIZED = FORMAT_IDS.filter((f) => !CODECS[f].info.compressed && hasSizer(f));
+const ENCODED = FORMAT_IDS.filter((f) => !CODECS[f].info.compressed && !hasSizer(f));
+function hasSizer(f: FormatId): boolean {
+  return CODECS[f].compile(parseLayout(everyTypeLayout)).sizer !== undefined;
+}
 const N = 150;
 
 function check(engine: IncrementalSizes, cols: SampleColumns, layout: Layout, seed: number, upTo = N): number {
@@ -120,6 +125,23 @@ describe("incremental sizes", () => {
     expect(sbe!.errors).toBeLessThan(N);
     // and back: the refusing column is replaced, the totals lose its refusals
     check(engine, cols, every, 3);
+  });
+
+  it("a format without a size-only path (FlatBuffers) is measured by encoding: sizes equal to measureSizes", () => {
+    expect(ENCODED).toContain("flatbuffers");
+    const engine = new IncrementalSizes();
+    const cols = new SampleColumns();
+    for (const layout of [every, paper]) {
+      const { columns } = cols.columnsOf(layout, N, 3);
+      const records = generateSamples(layout, N, 3);
+      for (const format of ENCODED) {
+        const got = engine.measure(layout, columns, N, `${N}/3`, format, 100);
+        const [want] = measureSizes(layout, records.slice(0, 100), [format]);
+        expect([...got.sizes]).toEqual([...want!.sizes]);
+        expect(got.sizes.length).toBe(100);
+        expect(got.measured).toBe(100);
+      }
+    }
   });
 
   it("Struct+Zlib: recompress only samples whose stream changed, sizes equal to measureSizes", () => {

@@ -143,7 +143,20 @@ type Row = [name: string, edit: Edit, json: string, protobuf: string, struct: st
 
 const CASES: Row[] = [
   ["rename a key", mapField("temp", (f) => ({ ...f, key: "temperature" })), "BB", "CC", "CC", "CC", "CC"],
-  ["uint32 → uint64", withType("cnt", { bits: 64 } as Partial<Field["type"]>), "DC", "DC", "BB", "BB", "BB"],
+  // the new writers use the wider range: a format whose old readers cut such values silently (FlatBuffers) shows it
+  [
+    "uint32 → uint64",
+    mapField("cnt", (f) => ({
+      ...f,
+      type: { kind: "int", bits: 64, signed: false },
+      sample: { kind: "uniform", min: 1, max: 8e9, decimals: 0 },
+    })),
+    "DC",
+    "DC",
+    "BB",
+    "BB",
+    "BB",
+  ],
   ["renumber a protobuf field", mapField("temp", (f) => ({ ...f, options: pb(11) })), "CC", "BB", "CC", "CC", "CC"],
   ["float32 → float64", withType("temp", { bits: 64 } as Partial<Field["type"]>), "CC", "BB", "BB", "BB", "CC"],
   ["append an optional field", addField(batt), "DC", "CC", "DC", "CB", "DD"],

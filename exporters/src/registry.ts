@@ -7,6 +7,7 @@ import { cSingleHeaderExporter } from "./cSingleHeader.ts";
 import { cStructExporter, cStructZlibExporter } from "./cStruct.ts";
 import { decoderConfigExporter } from "./decoderConfig.ts";
 import { firmwareExporter } from "./firmware.ts";
+import { flatbuffersSchemaExporter } from "./flatbuffersSchema.ts";
 import { jsonSchemaExporter } from "./jsonSchema.ts";
 import { kaitaiExporter } from "./kaitai.ts";
 import { nanopbExporter, nanopbNames } from "./nanopb.ts";
@@ -37,6 +38,7 @@ export const EXPORTERS: readonly Exporter[] = checkOptionNames([
   cSingleHeaderExporter,
   firmwareExporter,
   sbeXmlExporter,
+  flatbuffersSchemaExporter,
   kaitaiExporter,
   networkDecodersExporter,
   batchExporter,

@@ -1,13 +1,23 @@
 // Every receiver the gateway bench times decodes exactly what the sender encoded: the official SBE
-// Java codecs (SbeTool) and protobufjs static code are the references nobody here wrote; our two
-// decoders must report the same source values, and each digest must be the one the bench checks.
+// Java codecs (SbeTool), protobufjs static code and flatc's TypeScript accessors are the references
+// nobody here wrote; our three decoders must report the same source values, and each digest must be
+// the one the bench checks.
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { codecFor } from "#codecs";
 import { compileSbe, protobufCodec } from "#codecs/plans";
+import { loadFlatcTelemetry, writeFlatcModule } from "../flatcTelemetry.ts";
 import { frameAll } from "../framing.ts";
-import { buildJavaReceiver, DECODING_KINDS, startReceiver, type Receiver, type ReceiverKind } from "../receivers.ts";
+import {
+  buildJavaReceiver,
+  DECODING_KINDS,
+  formatOf,
+  startReceiver,
+  type Receiver,
+  type ReceiverKind,
+} from "../receivers.ts";
 import { loadStaticModule, writeStaticModule } from "../staticProtobuf.ts";
 import { digestOf, framesDigestOf, PAYLOAD_LIMITS, telemetryLayout, telemetryRecords } from "../telemetry.ts";
 
@@ -30,12 +40,16 @@ describe.each(PAYLOAD_LIMITS)("payloads up to %i bytes", (limit) => {
   }));
   const sbe = records.map((r) => compileSbe(layout).encode(r));
   const protobuf = records.map((r) => protobufCodec.compile(layout).encode(r));
+  const flatbuffers = records.map((r) => codecFor(layout, "flatbuffers").encode(r));
+  const streams = { sbe, protobuf, flatbuffers };
   let staticModule = "";
+  let flatcModule = "";
   let javaClasses = "";
 
   beforeAll(() => {
     const sub = mkdtempSync(path.join(dir, `p${limit}-`));
     staticModule = writeStaticModule(layout, sub);
+    flatcModule = writeFlatcModule(layout, sub);
     javaClasses = buildJavaReceiver(limit);
   }, 300_000);
 
@@ -57,12 +71,21 @@ describe.each(PAYLOAD_LIMITS)("payloads up to %i bytes", (limit) => {
     expect(theirs).toEqual(protobuf.map((b) => Buffer.from(b).toString("hex")));
   });
 
+  it("flatc's TypeScript accessors read every value our FlatBuffers encoder wrote", () => {
+    const read = loadFlatcTelemetry(flatcModule);
+    const got = flatbuffers.map((b) => {
+      const m = read(b);
+      return { id: String(m.id()), timestamp: String(m.timestamp()), payload: m.payload() };
+    });
+    expect(got).toEqual(expected);
+  });
+
   it.each(DECODING_KINDS)(
     "%s decodes every value the sender encoded",
     async (kind: ReceiverKind) => {
-      const r = await startReceiver(kind, { maxPayload: limit, verify: true, staticModule, javaClasses });
+      const r = await startReceiver(kind, { maxPayload: limit, verify: true, staticModule, flatcModule, javaClasses });
       running.push(r);
-      const bytes = kind.endsWith("sbe") ? sbe : protobuf;
+      const bytes = streams[formatOf(kind)];
       const { result, records: got } = await r.send(frameAll(bytes));
       expect(got).toEqual(expected);
       expect(result.messages).toBe(COUNT);

@@ -2,7 +2,7 @@
 // into per-sample totals that are kept and patched (base + delta) when a field's column is replaced, so an edit to
 // one field re-measures one column per format. Totals equal measureSizes() exactly (codecs/test/columns.test.ts).
 import { recordAt, type SampleColumn, type Values } from "./sampleColumns.ts";
-import { describeError, type FormatSizes } from "./sizes.ts";
+import { describeError, measureOne, type FormatSizes } from "./sizes.ts";
 import { summarize } from "./stats.ts";
 import { withoutStacks } from "./withoutStacks.ts";
 import { codecFor, type FormatId } from "../formats/registry.ts";
@@ -90,7 +90,12 @@ export class IncrementalSizes {
       };
     }
     const sizer = codec.sizer;
-    if (!sizer) throw new Error(`${format} has no size-only path; measure it with measureSizes`);
+    if (!sizer) {
+      // an uncompressed format whose size is no sum of per-field parts (FlatBuffers: alignment padding
+      // and shared vtables) has no size-only path: every sample is encoded, as measureSizes does
+      const records = Array.from({ length: end }, (_, i) => recordAt(columns, i));
+      return { ...measureOne(layout, records, format), measured: end, remeasured: columns.length };
+    }
     const env = layoutEnv(layout);
     const slot = new Map(sizer.keys.map((k, i) => [k, i]));
     const members = new Map<string, Member>();

@@ -26,7 +26,8 @@ export function describeError(e: unknown): string {
   return String(e);
 }
 
-function measureOne(layout: Layout, records: readonly TypedRecord[], format: FormatId): FormatSizes {
+/** One format's sizes by encoding every record (the path of a format without a size-only path, too). */
+export function measureOne(layout: Layout, records: readonly TypedRecord[], format: FormatId): FormatSizes {
   const n = records.length;
   let codec;
   try {

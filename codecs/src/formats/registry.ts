@@ -3,6 +3,7 @@
 // the id is the key, and the order here is the order every list shows (docs/design/add-a-format.md).
 import { bitpackedFormat } from "./bitpacked/format.ts";
 import { cborFormat } from "./cbor/format.ts";
+import { flatbuffersFormat } from "./flatbuffers/format.ts";
 import { jsonFormat } from "./json/format.ts";
 import { msgpackFormat } from "./msgpack/format.ts";
 import { protobufFormat } from "./protobuf/format.ts";
@@ -21,6 +22,7 @@ export const FORMAT_MODULES = {
   struct: structFormat,
   "struct-zlib": structZlibFormat,
   sbe: sbeFormat,
+  flatbuffers: flatbuffersFormat,
   pson: psonFormat,
   bitpacked: bitpackedFormat,
 } as const satisfies Readonly<Record<string, FormatModule>>;

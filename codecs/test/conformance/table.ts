@@ -28,6 +28,11 @@ export interface FormatConformance {
   implementation?: { package: string } | { matches: RegExp };
   /** the layout as each encoding variant sees it (JSON: both spacings); one variant by default */
   variants?: (layout: Layout) => Layout[];
+  /**
+   * "absent": an uncompressed format whose size is not a sum of per-field parts (FlatBuffers' alignment
+   * padding and shared vtables), so it has no FieldSizer and its sizes come from encode
+   */
+  sizeOnly?: "absent";
   /** every truncation of a valid message is a DecodeError (false: some prefixes are valid messages) */
   truncationsRejected: boolean;
   /** byte mutations of every-type messages: the seed and the share that must be rejected (measured, minus a margin) */
@@ -249,6 +254,18 @@ export const CONFORMANCE: Record<FormatId, FormatConformance> = {
     // 31.9 % of the mutated messages were rejected when the floor was set
     mutations: { seed: 99, rejectsAtLeast: 0.29 },
     loneSurrogate: sensorSurrogate("\udc00", /name: holds a lone surrogate/),
+  },
+  flatbuffers: {
+    info: { label: "FlatBuffers", selfDescribing: false, compressed: false, lossy: false },
+    implementation: { package: "flatbuffers" },
+    sizeOnly: "absent",
+    truncationsRejected: true,
+    // 54.9 % of the mutated messages were rejected when the floor was set
+    mutations: { seed: 99, rejectsAtLeast: 0.5 },
+    loneSurrogate: [
+      ...sensorSurrogate("\udc00", /name: holds a lone surrogate/),
+      { layout: oneString("s"), record: { s: "a\ud800b" }, message: /s: holds a lone surrogate/ },
+    ],
   },
   pson: {
     info: { label: "PSON", selfDescribing: true, compressed: false, lossy: false },

@@ -26,6 +26,7 @@ describe("export registry", () => {
       "c-bitpacked",
       "firmware-esp32",
       "sbe-xml",
+      "flatbuffers",
       "kaitai",
       "network-decoders",
       "json-schema",
@@ -51,6 +52,7 @@ describe("export registry", () => {
     expect(paths).toEqual(
       expect.arrayContaining([
         "ContainerData.sbe.xml",
+        "flatbuffers/ContainerData.fbs",
         "ContainerData.schema.json",
         "kaitai/container_data_struct.ksy",
         "network/ttn-v3/ContainerData-struct.js",
