@@ -3,7 +3,7 @@
 import { useMemo } from "react";
 import { Bar, BarChart, CartesianGrid, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { layoutStackId, onAirSummary, type OnAirSummary, type Platform, platformById, resolveStack } from "#planning";
-import { formatTick } from "./formatTick.tsx";
+import { formatTick, tickHeight } from "./formatTick.tsx";
 import { useStackChoice } from "./stackChoice.ts";
 import { StackCompare } from "./StackCompare.tsx";
 import type { SizesView } from "../../../state/analysis.ts";
@@ -64,7 +64,7 @@ function HeadersChart({ sizes, column }: { sizes: SizesView; column: Column }) {
           <XAxis
             dataKey="short"
             tick={formatTick(rows)}
-            height={rows === 2 ? 38 : 24}
+            height={tickHeight(rows)}
             tickLine={false}
             axisLine={{ stroke: "var(--border-strong)" }}
             interval={0}

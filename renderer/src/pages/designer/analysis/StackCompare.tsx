@@ -11,7 +11,7 @@ import {
   layoutStackId,
   type Platform,
 } from "#planning";
-import { formatTick } from "./formatTick.tsx";
+import { formatTick, tickHeight } from "./formatTick.tsx";
 import type { SizesView } from "../../../state/analysis.ts";
 import { labelRows } from "../../../ui/sizes/axis.ts";
 import { useWidth } from "../../../ui/sizes/useWidth.ts";
@@ -72,7 +72,7 @@ export function StackCompare({
             <XAxis
               dataKey="short"
               tick={formatTick(labelLines)}
-              height={labelLines === 2 ? 38 : 24}
+              height={tickHeight(labelLines)}
               tickLine={false}
               axisLine={{ stroke: "var(--border-strong)" }}
               interval={0}
