@@ -10,6 +10,7 @@ export const msgpackIntFormat: FormatModule = {
   // application/msgpack and its aliases already name the text-keyed MessagePack (msgpack/format.ts),
   // and a media type names one format; ingest names this one by header
   mediaTypes: [],
-  // measured once on the paper preset, relative to the other formats (see FormatModule.workerCost)
+  // measured on the paper preset (3 000 samples, 4 rounds): 0.97× MessagePack's encode time and 0.90× its
+  // size-only time, the same within the noise, so the same cost as MessagePack (see FormatModule.workerCost)
   workerCost: 12,
 };
