@@ -120,7 +120,9 @@ describe("sizes", SLOW, () => {
     expect(a.formats.map((f: { format: string }) => f.format)).toEqual([
       "json",
       "cbor",
+      "cbor-int",
       "msgpack",
+      "msgpack-int",
       "protobuf",
       "struct",
       "struct-zlib",
@@ -707,7 +709,9 @@ describe("catalogs and help", SLOW, () => {
     expect(f.formats.map((x: { id: string }) => x.id)).toEqual([
       "json",
       "cbor",
+      "cbor-int",
       "msgpack",
+      "msgpack-int",
       "protobuf",
       "struct",
       "struct-zlib",

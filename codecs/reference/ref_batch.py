@@ -7,9 +7,12 @@ client libraries, for the self-describing formats; Google's protobuf runtime on 
 the derived wire layout with the descriptor API), then rebuilds the readings as the page says.
 
 stdin:  {"layout": <parsed *.satlayout.json with "batch", defaults applied>,
-         "jobs": [{"format": "bitpacked"|"struct"|"struct-zlib"|"cbor"|"msgpack"|"json"|"protobuf", "form": "delta"|"columns",
+         "jobs": [{"format": "bitpacked"|"struct"|"struct-zlib"|"cbor"|"msgpack"|"json"|"protobuf"
+                             |"cbor-int"|"msgpack-int", "form": "delta"|"columns",
                    "maxReadings": N, "messages": ["<hex>", ...],
-                   "proto": "<path of the wire layout's .proto>", "message": "<its message>"  (protobuf only)}]}
+                   "proto": "<path of the wire layout's .proto>", "message": "<its message>"  (protobuf only),
+                   "keys": {"<number>": "<wire key>", ...}  (cbor-int / msgpack-int only: the wire
+                   layout's field numbers, as the integer-keys export hands them to a receiver)}]}
 stdout: {"results": [[{"once": {...}, "readings": [{...}, ...]} | {"error": {"kind", "message"}}, ...], ...],
          "wire": [<the derived wire layout's fields of each job>, ...]}
         values tagged as ref_bitpacked.tag does ({"f"} floats as binary64 bits, {"i"} ints, {"b"} bytes).
@@ -507,11 +510,28 @@ def decode_json(data):
 
 
 SELF_DESCRIBING = {"cbor": decode_cbor, "msgpack": decode_msgpack, "json": decode_json}
+INTEGER_KEYED = {"cbor-int": decode_cbor, "msgpack-int": decode_msgpack}
 
 
-def decode_message(plan, fmt, data, protobuf=None):
+def named(doc, keys):
+    """An integer-keyed document (the wire layout is flat) with each number replaced by its key."""
+    if not isinstance(doc, dict):
+        raise RefDecodeError("type", "the message is not a map")
+    out = {}
+    for k, v in doc.items():
+        if isinstance(k, bool) or not isinstance(k, int) or str(k) not in keys:
+            raise RefDecodeError("type", f"key {k!r} is not a field number of the wire layout")
+        out[keys[str(k)]] = v
+    return out
+
+
+def decode_message(plan, fmt, data, protobuf=None, keys=None):
     if fmt == "bitpacked":
         wire = bp.decode({"fields": plan.fields}, data)
+    elif fmt in INTEGER_KEYED:
+        JSON_MODE[0] = False
+        wire = record_from_plain(plan.fields, named(INTEGER_KEYED[fmt](data), keys))
+        check_wire(plan.fields, wire)
     elif fmt in SELF_DESCRIBING:
         JSON_MODE[0] = fmt == "json"
         wire = record_from_plain(plan.fields, SELF_DESCRIBING[fmt](data))
@@ -533,11 +553,11 @@ def decode_message(plan, fmt, data, protobuf=None):
     return {"once": once, "readings": readings}
 
 
-def decode_all(plan, fmt, messages, protobuf):
+def decode_all(plan, fmt, messages, protobuf, keys=None):
     out = []
     for h in messages:
         try:
-            out.append({k: bp.tag(v) for k, v in decode_message(plan, fmt, bytes.fromhex(h), protobuf).items()})
+            out.append({k: bp.tag(v) for k, v in decode_message(plan, fmt, bytes.fromhex(h), protobuf, keys).items()})
         except RefDecodeError as e:
             out.append({"error": {"kind": e.kind, "message": str(e)}})
     return out
@@ -554,7 +574,7 @@ def main():
             from ref_batch_protobuf import ProtobufWire
 
             protobuf = ProtobufWire(plan, job["proto"], job["message"])
-        results.append(decode_all(plan, job["format"], job["messages"], protobuf))
+        results.append(decode_all(plan, job["format"], job["messages"], protobuf, job.get("keys")))
         wires.append(plan.fields)
     json.dump({"results": results, "wire": wires}, sys.stdout)
 

@@ -7,7 +7,10 @@ stdin:  {"layout": <parsed *.satlayout.json, defaults applied>, "records": [<typ
         Typed values arrive tagged as for ref_struct_layout.py ({"f": "<16 hex>"} a number as its
         binary64 bits, {"i": "<decimal>"} a 64-bit integer, {"b": "<hex>"} bytes; strings, booleans,
         lists and groups as they are; enums by name).
-stdout: {"results": [{"json_python": hex, "json_compact": hex, "cbor": hex, "msgpack": hex}, ...]}
+stdout: {"results": [{"json_python": hex, "json_compact": hex, "cbor": hex, "msgpack": hex,
+                      "cbor_int": hex, "msgpack_int": hex}, ...]}
+        cbor_int / msgpack_int: the same dict with each key replaced by the field's layout number
+        (options.protobuf.number, present on every field of a parsed layout), groups likewise.
 
 What the layout says, as a Python device writes it:
   no text representation: ints as int, float32 fields' values as float32 (CBOR 0xfa, MessagePack
@@ -111,12 +114,12 @@ def scalar_plain(t, v, target):
     return v  # bool, string
 
 
-def field_plain(f, v, target):
+def field_plain(f, v, target, by_number=False):
     t = f["type"]
     rep = f.get("text") or {}
     as_text = rep.get("as") == "string"
     if t["kind"] == "group":
-        return record_plain(t["fields"], v, target)
+        return record_plain(t["fields"], v, target, by_number)
     if t["kind"] == "array":
         if as_text:
             texts = [scalar_text(t["of"], x, rep) for x in v]
@@ -125,9 +128,14 @@ def field_plain(f, v, target):
     return scalar_text(t, v, rep) if as_text else scalar_plain(t, v, target)
 
 
-def record_plain(fields, record, target):
-    """The map a device writes: the layout's keys in layout order, absent optional fields left out."""
-    return {f["key"]: field_plain(f, record[f["key"]], target) for f in fields if record.get(f["key"]) is not None}
+def record_plain(fields, record, target, by_number=False):
+    """The map a device writes: the layout's keys in layout order, absent optional fields left out;
+    by_number: each key is the field's number instead (integer-keyed CBOR / MessagePack)."""
+    return {
+        (f["options"]["protobuf"]["number"] if by_number else f["key"]): field_plain(f, record[f["key"]], target, by_number)
+        for f in fields
+        if record.get(f["key"]) is not None
+    }
 
 
 def cbor_default(encoder, value):
@@ -166,6 +174,8 @@ def encode_all(fields, record):
         "json_compact": json.dumps(as_json, separators=(",", ":"), ensure_ascii=False).encode("utf-8").hex(),
         "cbor": cbor2.dumps(record_plain(fields, record, "cbor"), default=cbor_default).hex(),
         "msgpack": msgpack_pack(record_plain(fields, record, "msgpack")).hex(),
+        "cbor_int": cbor2.dumps(record_plain(fields, record, "cbor", True), default=cbor_default).hex(),
+        "msgpack_int": msgpack_pack(record_plain(fields, record, "msgpack", True)).hex(),
     }
 
 

@@ -48,6 +48,9 @@ export {
 export { protoFieldName } from "./formats/protobuf/names.ts";
 export { reflectModel } from "./formats/protobuf/reflect.ts";
 
+// CBOR-int and MsgPack-int: each field's key number
+export { fieldNumber, numberedLayout } from "./formats/selfdescribing/intKeys.ts";
+
 // the value rules every format shares: fixed point, time resolution, number and text forms
 export { fixedPoint, fixedTicks } from "./layout/fixedPoint.ts";
 export { resolutionDecimals } from "./layout/timeTicks.ts";

@@ -199,7 +199,9 @@ describe("records within their layout read as before", () => {
         if (!bytes) continue;
         const d = decodeAsSent(layout, format, bytes);
         expect(d.excess, format).toEqual([]);
-        expect(json(d.sent), format).toBe(
+        // integer-keyed formats show the numbers as sent; by name they are the same document
+        const named = codec.document?.named;
+        expect(json(named ? named(d.sent) : d.sent), format).toBe(
           json(format === "json" ? asText(bytes) : toPlain(layout, codec.decode(bytes), "json")),
         );
       }

@@ -8,6 +8,7 @@ import { cStructExporter, cStructZlibExporter } from "./cStruct.ts";
 import { decoderConfigExporter } from "./decoderConfig.ts";
 import { firmwareExporter } from "./firmware.ts";
 import { flatbuffersSchemaExporter } from "./flatbuffersSchema.ts";
+import { integerKeysExporter } from "./integerKeys.ts";
 import { jsonSchemaExporter } from "./jsonSchema.ts";
 import { kaitaiExporter } from "./kaitai.ts";
 import { nanopbExporter, nanopbNames } from "./nanopb.ts";
@@ -45,6 +46,7 @@ export const EXPORTERS: readonly Exporter[] = checkOptionNames([
   jsonSchemaExporter,
   decoderConfigExporter,
   schcRulesExporter,
+  integerKeysExporter,
 ]);
 
 /** The options of every export, as a form and a CLI see them; `exporter` says whose. */

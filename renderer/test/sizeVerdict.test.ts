@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { labelRows } from "../src/ui/sizes/axis.ts";
+import { labelRow, labelRows } from "../src/ui/sizes/axis.ts";
 import { limitMarks } from "../src/ui/sizes/limitLabels.ts";
 import type { Limit } from "../src/ui/sizes/PlatformPicker.tsx";
 import {
@@ -105,6 +105,14 @@ describe("format names under the bars", () => {
   it("stagger on two rows when a name is wider than its column ('StructStruct+Zlib')", () => {
     expect(labelRows(names, 90)).toBe(1);
     expect(labelRows(names, 50)).toBe(2);
+  });
+
+  it("take a third row when names two columns apart would still touch ('CBOR-intMsgPack-int' at 1024 px)", () => {
+    const eleven = ["JSON", "CBOR", "CBOR-int", "MsgPack", "MsgPack-int", "Protobuf", "Struct", "Struct+Zlib"];
+    // the designer's sizes chart at 1024 px: about 30 px a column
+    expect(labelRows(eleven, 30)).toBe(3);
+    expect(labelRows(eleven, 40)).toBe(2);
+    expect(labelRow(4, 3)).toBe(1);
   });
 });
 

@@ -63,7 +63,10 @@ export function decodeAsSent(
   const value = doc.read(bytes);
   if (!isPlainRecord(value)) throw new DecodeError("the document is not a map", format, 0);
   try {
-    const { record, excess } = fromPlainAsSent(layout, value, doc.mode, { range: opts.range ?? "refuse" });
+    // integer-keyed formats: typed by text key, shown as sent (by number)
+    const named = doc.named ? doc.named(value) : value;
+    if (!isPlainRecord(named)) throw new DecodeError("the document is not a map", format, 0);
+    const { record, excess } = fromPlainAsSent(layout, named, doc.mode, { range: opts.range ?? "refuse" });
     return { record, sent: jsonReady(value) as PlainRecord, excess };
   } catch (e) {
     rethrowDecodeFailure(e, format);

@@ -3,9 +3,11 @@
 // the id is the key, and the order here is the order every list shows (docs/design/add-a-format.md).
 import { bitpackedFormat } from "./bitpacked/format.ts";
 import { cborFormat } from "./cbor/format.ts";
+import { cborIntFormat } from "./cbor-int/format.ts";
 import { flatbuffersFormat } from "./flatbuffers/format.ts";
 import { jsonFormat } from "./json/format.ts";
 import { msgpackFormat } from "./msgpack/format.ts";
+import { msgpackIntFormat } from "./msgpack-int/format.ts";
 import { protobufFormat } from "./protobuf/format.ts";
 import { psonFormat } from "./pson/format.ts";
 import { sbeFormat } from "./sbe/format.ts";
@@ -17,7 +19,9 @@ import type { Layout } from "../layout/schema.ts";
 export const FORMAT_MODULES = {
   json: jsonFormat,
   cbor: cborFormat,
+  "cbor-int": cborIntFormat,
   msgpack: msgpackFormat,
+  "msgpack-int": msgpackIntFormat,
   protobuf: protobufFormat,
   struct: structFormat,
   "struct-zlib": structZlibFormat,

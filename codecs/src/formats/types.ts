@@ -65,9 +65,14 @@ export interface CompiledCodec {
   /**
    * Self-describing formats: the document as the bytes hold it, before the layout types it (the
    * device's own text and numbers), and how it holds bytes. Throws DecodeError on malformed input.
-   * Read "as sent" through formats/asSent.ts.
+   * Read "as sent" through formats/asSent.ts. `named`, for integer-keyed formats: the document with
+   * each field number replaced by its text key, which the layout types (throws DecodeError).
    */
-  readonly document?: { read(bytes: Uint8Array): PlainValue; mode: PlainMode };
+  readonly document?: {
+    read(bytes: Uint8Array): PlainValue;
+    mode: PlainMode;
+    named?: (doc: PlainValue) => PlainValue;
+  };
 }
 
 export interface Codec {

@@ -170,6 +170,51 @@ export const CONFORMANCE: Record<FormatId, FormatConformance> = {
       ],
     },
   },
+  // Integer keys: the values are the text-keyed CBOR's (its sink), proven byte by byte against
+  // cbor2 in test/reference/selfdescribing.test.ts; no `library` or `mapSpans` row, both of which
+  // compare text keys
+  "cbor-int": {
+    info: { label: "CBOR, integer keys", selfDescribing: true, compressed: false, lossy: false },
+    implementation: { package: "cbor-x" },
+    truncationsRejected: true,
+    // 54.2 % of the mutated documents were rejected when the floor was set (fewer than CBOR's: a
+    // changed key byte often names another field, whose value may fit)
+    mutations: { seed: 99, rejectsAtLeast: 0.5 },
+    loneSurrogate: sensorSurrogate("\udc00", /name: string holds a lone surrogate/),
+    pythonBytes: [
+      {
+        by: "cbor2.dumps of the number-keyed dict, float32 fields as 0xfa",
+        variant: 0,
+        hex: "ab016968c3a920f09f9aa20a02182a03fa4189d70a04fb3fb999999999999a05f5063b7fffffffffffffff07430102030884fa3fc00000fa80000000fa7fc00000fa7f80000009a101fb4045d9999999999a0a010b662d30352e3530",
+      },
+    ],
+    extremes: extremes300,
+    strictDecode: {
+      // a is number 1 (u8), s is number 2 (string of at most 8)
+      layout: decodeTarget(),
+      input: "hex",
+      cases: [
+        ["a10101 00", 3, "trailing bytes"],
+        ["a20101 0102", 3, "duplicate key"],
+        ["a1616101", 1, "text key"],
+        ["a1416101", 1, "byte-string key"],
+        ["a12001", 1, "negative key"],
+        ["a1a1010101", 1, "map as a key"],
+        ["a11901", 1, "truncated key"],
+        ["a101c101", 2, "tag"],
+        ["bf0101ff", 0, "indefinite-length map"],
+        ["a10262c0af", 3, "invalid UTF-8 (overlong)"],
+        ["a101fa0000", 2, "truncated float"],
+        ["", 0, "empty input"],
+        ["01", 0, "not a map"],
+        ["a0a0", 1, "two maps"],
+        ["a10301", -1, "unknown number"],
+        ["a101190100", -1, "256 for a u8"],
+        ["a101f5", -1, "bool for an int"],
+        [`a10269${"61".repeat(9)}`, -1, "string longer than maxLength"],
+      ],
+    },
+  },
   msgpack: {
     info: { label: "MessagePack", selfDescribing: true, compressed: false, lossy: false },
     implementation: { package: "@msgpack/msgpack" },
@@ -215,6 +260,50 @@ export const CONFORMANCE: Record<FormatId, FormatConformance> = {
         ["81a161c3", -1, "bool for an int"],
         ["81a161cb3ff8000000000000", -1, "1.5 for an int"],
         [`81a173a9${"61".repeat(9)}`, -1, "string longer than maxLength"],
+      ],
+    },
+  },
+  // Integer keys: the values are the text-keyed MessagePack's (its sink), proven byte by byte
+  // against msgpack in test/reference/selfdescribing.test.ts; no `library` or `mapSpans` row, both
+  // of which compare text keys
+  "msgpack-int": {
+    info: { label: "MessagePack, integer keys", selfDescribing: true, compressed: false, lossy: false },
+    implementation: { package: "@msgpack/msgpack" },
+    truncationsRejected: true,
+    // 50.9 % of the mutated documents were rejected when the floor was set (fewer than
+    // MessagePack's: a changed key byte often names another field, whose value may fit)
+    mutations: { seed: 7, rejectsAtLeast: 0.47 },
+    loneSurrogate: sensorSurrogate("\ud800", /name: string holds a lone surrogate/),
+    pythonBytes: [
+      {
+        by: "msgpack.packb of the number-keyed dict, float32 fields packed with use_single_float",
+        variant: 0,
+        hex: "8b01a968c3a920f09f9aa20a022a03ca4189d70a04cb3fb999999999999a05c306d3800000000000000007c4030102030894ca3fc00000ca80000000ca7fc00000ca7f800000098101cb4045d9999999999a0a010ba62d30352e3530",
+      },
+    ],
+    extremes: extremes300,
+    strictDecode: {
+      // a is number 1 (u8), s is number 2 (string of at most 8)
+      layout: decodeTarget(),
+      input: "hex",
+      cases: [
+        ["810101 00", 3, "trailing bytes"],
+        ["820101 0102", 3, "duplicate key"],
+        ["81a16101", 1, "text key"],
+        ["81c4016101", 1, "bin key"],
+        ["81ff01", 1, "negative key"],
+        ["81d00101", 1, "int 8 key"],
+        ["81cd00", 1, "truncated key"],
+        ["8101d40100", 2, "fixext"],
+        ["8102a2c0af", 3, "invalid UTF-8 (overlong)"],
+        ["8101ca0000", 2, "truncated float"],
+        ["", 0, "empty input"],
+        ["01", 0, "not a map"],
+        ["8080", 1, "two maps"],
+        ["810301", -1, "unknown number"],
+        ["8101cd0100", -1, "256 for a u8"],
+        ["8101c3", -1, "bool for an int"],
+        [`8102a9${"61".repeat(9)}`, -1, "string longer than maxLength"],
       ],
     },
   },

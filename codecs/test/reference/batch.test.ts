@@ -30,6 +30,8 @@ interface Job {
   form: BatchForm;
   maxReadings: number;
   messages: string[];
+  /** integer-keyed formats: the wire layout's numbers, the one thing Python is handed (as the integer-keys export would) */
+  keys?: Record<string, string>;
 }
 
 /** Groups, a fixed array, fixed-point, a plain int, an epoch leaf that is not the time, an enum column, keyframes. */
@@ -130,7 +132,10 @@ function job(
     return [...full, { once: last.once, readings: last.readings.slice(0, 1 + (seed % n)) }];
   });
   const messages = batches.map((b) => hex(codec.encode(b)));
-  return { job: { format, form, maxReadings: n, messages }, codec, batches };
+  const keys = format.endsWith("-int")
+    ? Object.fromEntries(codec.wireLayout.fields.map((f) => [String(f.options?.protobuf?.number), f.key]))
+    : undefined;
+  return { job: { format, form, maxReadings: n, messages, ...(keys && { keys }) }, codec, batches };
 }
 
 /** the declared step of a per-reading leaf, for "at its declared precision" */
@@ -173,7 +178,16 @@ function wireShape(fields: readonly Field[]): unknown[] {
   return fields.map((f) => [f.key, f.type]);
 }
 
-const FORMATS: FormatId[] = ["bitpacked", "struct", "struct-zlib", "cbor", "msgpack", "json"];
+const FORMATS: FormatId[] = [
+  "bitpacked",
+  "struct",
+  "struct-zlib",
+  "cbor",
+  "msgpack",
+  "json",
+  "cbor-int",
+  "msgpack-int",
+];
 
 describe("the Python reference decoder of batches (from the wire document alone)", () => {
   test.each(LAYOUTS)(

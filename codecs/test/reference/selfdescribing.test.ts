@@ -6,8 +6,10 @@
 import path from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { cborCodec } from "../../src/formats/cbor/codec.ts";
+import { cborIntCodec } from "../../src/formats/cbor-int/codec.ts";
 import { jsonCodec } from "../../src/formats/json/codec.ts";
 import { msgpackCodec } from "../../src/formats/msgpack/codec.ts";
+import { msgpackIntCodec } from "../../src/formats/msgpack-int/codec.ts";
 import type { CompiledCodec } from "../../src/formats/types.ts";
 import type { Layout, LayoutInput } from "../../src/layout/schema.ts";
 import { parseLayout } from "../../src/layout/validate.ts";
@@ -241,7 +243,14 @@ const withSpacing = (layout: Layout, spacing: "compact" | "python"): Layout => (
 
 describe("self-describing formats against Python json / cbor2 / msgpack", () => {
   const cases: Case[] = [];
-  const results: { json_python: string; json_compact: string; cbor: string; msgpack: string }[] = [];
+  const results: {
+    json_python: string;
+    json_compact: string;
+    cbor: string;
+    msgpack: string;
+    cbor_int: string;
+    msgpack_int: string;
+  }[] = [];
 
   beforeAll(() => {
     const paper = parseLayout(paperPreset);
@@ -313,6 +322,21 @@ describe("self-describing formats against Python json / cbor2 / msgpack", () => 
     checkFormat(
       (r) => r.msgpack,
       (l) => msgpackCodec.compile(l),
+    );
+  });
+
+  // the same dicts keyed by the fields' numbers: cbor2 and msgpack write the int keys themselves
+  test("CBOR, integer keys = cbor2.dumps(number-keyed obj) with float32 fields as 0xfa", () => {
+    checkFormat(
+      (r) => r.cbor_int,
+      (l) => cborIntCodec.compile(l),
+    );
+  });
+
+  test("MessagePack, integer keys = msgpack.packb(number-keyed obj) with float32 fields as 0xca", () => {
+    checkFormat(
+      (r) => r.msgpack_int,
+      (l) => msgpackIntCodec.compile(l),
     );
   });
 });

@@ -80,11 +80,15 @@ for (const peer of PEERS) {
           "x-satpayload-message-id": `interop-${format}`,
         });
         expect(r.status, r.body).toBe(201);
-        sent.push({
-          id: `interop-${format}`,
-          device: JSON.parse(r.body).device,
-          plain: toPlain(paperLayout, codecFor(paperLayout, format).decode(bytes!), "json"),
-        });
+        const named = toPlain(paperLayout, codecFor(paperLayout, format).decode(bytes!), "json");
+        // integer-keyed formats are stored as sent, keyed by the fields' numbers
+        const numbers = Object.fromEntries(
+          paperLayout.fields.map((f) => [f.key, String(f.options?.protobuf?.number)] as const),
+        );
+        const plain = format.endsWith("-int")
+          ? Object.fromEntries(Object.entries(named).map(([k, v]) => [numbers[k]!, v]))
+          : named;
+        sent.push({ id: `interop-${format}`, device: JSON.parse(r.body).device, plain });
       }
       await waitFor("everything forwarded", async () => {
         const s = JSON.parse((await c.get("/api/stats")).body);

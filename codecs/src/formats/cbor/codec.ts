@@ -37,10 +37,12 @@ const info: FormatInfo = {
 
 const TWO_32 = 2 ** 32;
 
-class CborSink implements Sink {
-  readonly format = "cbor";
+/** CBOR's values; CBOR-int writes through it too (cbor-int/codec.ts), so only its keys differ. */
+export class CborSink implements Sink {
   readonly out = new ByteWriter();
   private readonly lib = new Encoder(CBOR_X_OPTIONS);
+
+  constructor(readonly format = "cbor") {}
 
   /**
    * Major type and length in the shortest head, as cbor-x and cbor2 write them; written here
@@ -132,7 +134,8 @@ class CborSink implements Sink {
   }
 }
 
-const decoder = new Decoder({ useRecords: false, mapsAsObjects: true });
+// cbor-x reads a map with number keys as a Map (CBOR-int): intKeys.ts's mapsToRecords turns it plain
+export const cborDecoder = new Decoder({ useRecords: false, mapsAsObjects: true });
 
 /**
  * cbor-x reports malformed input as a plain Error with one of these messages (decode.js); checkCbor
@@ -141,7 +144,7 @@ const decoder = new Decoder({ useRecords: false, mapsAsObjects: true });
 const CBOR_X_INPUT =
   /^(Unexpected end of CBOR data|Data read, but end of buffer not reached|Unknown (CBOR )?token|Invalid major type|Unexpected break stop code|Indefinite length not supported|JavaScript does not support arrays|(Array length|Property count|Map size) exceeds)/;
 
-const isCborXInputError = (e: unknown): boolean =>
+export const isCborXInputError = (e: unknown): boolean =>
   e instanceof Error && e.constructor === Error && CBOR_X_INPUT.test(e.message);
 
 function compile(layout: Layout): CompiledCodec {
@@ -152,7 +155,7 @@ function compile(layout: Layout): CompiledCodec {
     mode: "binary",
     read(bytes) {
       checkCbor(bytes);
-      return normalizeDecoded(libraryDecode("cbor", () => decoder.decode(bytes) as PlainValue, isCborXInputError));
+      return normalizeDecoded(libraryDecode("cbor", () => cborDecoder.decode(bytes) as PlainValue, isCborXInputError));
     },
   });
 }

@@ -29,10 +29,12 @@ const info: FormatInfo = {
 const TWO_31 = 2 ** 31;
 const TWO_32 = 2 ** 32;
 
-class MsgpackSink implements Sink {
-  readonly format = "msgpack";
+/** MessagePack's values; MsgPack-int writes through it too (msgpack-int/codec.ts), so only its keys differ. */
+export class MsgpackSink implements Sink {
   readonly out = new ByteWriter();
   private readonly lib = new Encoder(MSGPACK_OPTIONS);
+
+  constructor(readonly format = "msgpack") {}
 
   /**
    * fixmap/fixarray up to 15 entries, then the 16- and 32-bit forms, as both libraries write them;
@@ -109,10 +111,10 @@ class MsgpackSink implements Sink {
   }
 }
 
-const decoder = new Decoder(MSGPACK_OPTIONS);
+export const msgpackDecoder = new Decoder(MSGPACK_OPTIONS);
 
 /** The library's own DecodeError, and the RangeErrors it throws for short or over-long input (Decoder.mjs). */
-const isMsgpackInputError = (e: unknown): boolean =>
+export const isMsgpackInputError = (e: unknown): boolean =>
   e instanceof MsgpackDecodeError ||
   (e instanceof RangeError && /^(Insufficient data|Extra \d+ of \d+ byte)/.test(e.message));
 
@@ -124,7 +126,9 @@ function compile(layout: Layout): CompiledCodec {
     mode: "binary",
     read(bytes) {
       checkMsgpack(bytes);
-      return normalizeDecoded(libraryDecode("msgpack", () => decoder.decode(bytes) as PlainValue, isMsgpackInputError));
+      return normalizeDecoded(
+        libraryDecode("msgpack", () => msgpackDecoder.decode(bytes) as PlainValue, isMsgpackInputError),
+      );
     },
   });
 }

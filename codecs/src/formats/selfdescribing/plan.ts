@@ -42,17 +42,27 @@ export interface PlanEntry {
   children: PlanEntry[] | undefined;
 }
 
-/** `at` is the fields' place in the layout document, for LayoutError paths. */
+/**
+ * What a map key is on the wire: the field's text key (JSON, CBOR, MessagePack, PSON) or its stable
+ * layout number, options.protobuf.number (the integer-keyed CBOR and MessagePack).
+ */
+export type KeyMode = "text" | "number";
+
+/**
+ * `at` is the fields' place in the layout document, for LayoutError paths. `encodeKey` gets the
+ * field too: in "number" mode it writes the field's number, and the text key is never sent.
+ */
 export function compilePlan(
   fields: Field[],
-  encodeKey: (key: string) => Uint8Array,
+  encodeKey: (key: string, field: Field) => Uint8Array,
   parentPath = "",
   at = "fields",
+  keys: KeyMode = "text",
 ): PlanEntry[] {
   return fields.map((f, i) => {
     const path = parentPath ? `${parentPath}/${f.id}` : f.id;
-    // no UTF-8 form, so no self-describing format can carry the key
-    if (hasLoneSurrogate(f.key))
+    // no UTF-8 form, so no self-describing format can carry the key (a number key is not text)
+    if (keys === "text" && hasLoneSurrogate(f.key))
       throw new LayoutError([{ path: `${at}[${i}].key`, message: "holds a lone surrogate" }]);
     const t = f.type;
     return {
@@ -60,8 +70,9 @@ export function compilePlan(
       key: f.key,
       path,
       hint: t.kind === "array" ? numHint(t.of) : t.kind === "group" ? "int" : numHint(t),
-      keyBytes: encodeKey(f.key),
-      children: t.kind === "group" ? compilePlan(t.fields, encodeKey, path, `${at}[${i}].type.fields`) : undefined,
+      keyBytes: encodeKey(f.key, f),
+      children:
+        t.kind === "group" ? compilePlan(t.fields, encodeKey, path, `${at}[${i}].type.fields`, keys) : undefined,
     };
   });
 }
@@ -169,13 +180,16 @@ export function compileSelfDescribing(
   info: FormatInfo,
   parts: {
     sink: Sink;
-    encodeKey: (key: string) => Uint8Array;
+    encodeKey: (key: string, field: Field) => Uint8Array;
     mode: PlainMode;
     read: (bytes: Uint8Array) => PlainValue;
+    /** "number": keys are field numbers; `named` turns a read document into the text-keyed one */
+    keys?: { mode: "number"; named: (doc: PlainValue) => PlainValue };
   },
 ): CompiledCodec {
   const { sink, mode, read } = parts;
-  const entries = compilePlan(layout.fields, parts.encodeKey);
+  const named = parts.keys?.named ?? ((doc: PlainValue) => doc);
+  const entries = compilePlan(layout.fields, parts.encodeKey, "", "fields", parts.keys?.mode ?? "text");
   return {
     info,
     layout,
@@ -184,6 +198,7 @@ export function compileSelfDescribing(
     sizer: selfDescribingSizer(entries, sink, mode),
     document: {
       mode,
+      ...(parts.keys && { named }),
       read(bytes: Uint8Array): PlainValue {
         try {
           return read(bytes);
@@ -194,7 +209,7 @@ export function compileSelfDescribing(
     },
     decode(bytes: Uint8Array): TypedRecord {
       try {
-        return plainToTyped(layout, read(bytes), mode, info.id);
+        return plainToTyped(layout, named(read(bytes)), mode, info.id);
       } catch (e) {
         rethrowDecodeFailure(e, info.id);
       }

@@ -4,7 +4,7 @@
 // It is redrawn on every edit that moves a byte, so it must be cheap: one component, elements keyed by format and
 // statistic, so an update changes attributes and never re-creates a bar (the charting library this replaces
 // re-mounted every bar whose value moved and re-ran its selectors on each change).
-import { axisLabelRoom, labelRows, labelWidth, niceAxis, tickLabel } from "./axis.ts";
+import { axisLabelRoom, labelRow, labelRows, labelWidth, niceAxis, tickLabel } from "./axis.ts";
 import { limitMarks } from "./limitLabels.ts";
 import type { Limit } from "./PlatformPicker.tsx";
 import { useWidth } from "./useWidth.ts";
@@ -106,7 +106,7 @@ export function SizeBars({ data, limits, height = 260 }: { data: SizeDatum[]; li
   const right = limits.length ? 10 + Math.max(...limits.map((l) => labelWidth(tickLabel(l.bytes)))) : 12;
   const plotW = Math.max(0, width - left - right);
   const band = data.length ? plotW / data.length : 0;
-  // each format: its name, and under it its verdict when there are limits; on two staggered rows when crowded
+  // each format: its name, and under it its verdict when there are limits; on two or three staggered rows when crowded
   const rows = labelRows(
     data.map((d) => d.short),
     band,
@@ -160,7 +160,7 @@ export function SizeBars({ data, limits, height = 260 }: { data: SizeDatum[]; li
             stroke="var(--border-strong)"
           />
           {data.map((d, i) => {
-            const row = rows === 2 && i % 2 === 1 ? 1 : 0;
+            const row = labelRow(i, rows);
             const labelY = MARGIN.top + plotH + 4 + LINE * (1 + row * perFormat);
             const verdict = d.failed ? "" : fitLabel(d.max, limits);
             const r = reach(d.max, limits);

@@ -24,10 +24,22 @@ export function axisLabelRoom(ticks: readonly number[]): number {
 /** About how wide a label is in the chart's 11 px UI font (its widest glyphs, so the estimate errs on the wide side). */
 export const labelWidth = (text: string, fontSize = 11): number => text.length * fontSize * 0.62;
 
+export type LabelRows = 1 | 2 | 3;
+
 /**
  * Rows the format names need under the bars: 1 when each fits its column, else 2 (every other name one row
- * lower), so "Struct" and "Struct+Zlib" never run into each other ("StructStruct+Zlib") on a narrow window.
+ * lower) when each name and the next on its row fit the two columns between their centres, else 3 — so
+ * "Struct" and "Struct+Zlib" never run into each other ("StructStruct+Zlib"), nor do "CBOR-int" and
+ * "MsgPack-int" two columns apart at 1024 px with eleven formats.
  */
-export function labelRows(labels: readonly string[], band: number): 1 | 2 {
-  return labels.every((l) => labelWidth(l) + 4 <= band) ? 1 : 2;
+export function labelRows(labels: readonly string[], band: number): LabelRows {
+  if (labels.every((l) => labelWidth(l) + 4 <= band)) return 1;
+  const fits = (rows: number) =>
+    labels.every(
+      (l, i) => i + rows >= labels.length || (labelWidth(l) + labelWidth(labels[i + rows]!)) / 2 + 4 <= rows * band,
+    );
+  return fits(2) ? 2 : 3;
 }
+
+/** Which row a format's name sits on: 0 the first, names cycling through the rows. */
+export const labelRow = (index: number, rows: LabelRows): number => index % rows;

@@ -1,14 +1,18 @@
-// The format names under a bar chart of formats: every other name a line lower when they do not fit side by
-// side ("MsgPackProtobuf" was), as labelRows decides from the chart's width.
+// The format names under a bar chart of formats: names staggered over two or three lines when they do not fit
+// side by side ("MsgPackProtobuf" was), as labelRows decides from the chart's width.
 import { CartesianGrid, XAxis, YAxis, type XAxisTickContentProps } from "recharts";
+import { labelRow, type LabelRows } from "../../../ui/sizes/axis.ts";
 
-export function formatTick(rows: 1 | 2) {
+/** The axis height the names need on `rows` lines. */
+export const tickHeight = (rows: LabelRows): number => 24 + 14 * (rows - 1);
+
+export function formatTick(rows: LabelRows) {
   return function FormatTick(t: XAxisTickContentProps) {
     return (
       <text
         x={t.x}
         y={t.y}
-        dy={rows === 2 && t.index % 2 === 1 ? 24 : 11}
+        dy={11 + 13 * labelRow(t.index, rows)}
         textAnchor="middle"
         fontSize={11}
         fill="var(--text-muted)"
@@ -22,17 +26,17 @@ export function formatTick(rows: 1 | 2) {
 
 /**
  * The grid and axes of a bar chart of formats in bytes (Bytes on air and the stack comparison): the format
- * names under the bars, on one or two rows, and a byte axis. Recharts 3 reads axes through its context,
+ * names under the bars, on as many rows as labelRows chose, and a byte axis. Recharts 3 reads axes through its context,
  * so they may come from a fragment.
  */
-export function formatBarAxes(rows: 1 | 2) {
+export function formatBarAxes(rows: LabelRows) {
   return (
     <>
       <CartesianGrid vertical={false} stroke="var(--border)" />
       <XAxis
         dataKey="short"
         tick={formatTick(rows)}
-        height={rows === 2 ? 38 : 24}
+        height={tickHeight(rows)}
         tickLine={false}
         axisLine={{ stroke: "var(--border-strong)" }}
         interval={0}
