@@ -125,6 +125,7 @@ describe("sizes", SLOW, () => {
       "struct",
       "struct-zlib",
       "sbe",
+      "flatbuffers",
       "pson",
       "bitpacked",
     ]);
@@ -712,6 +713,7 @@ describe("catalogs and help", SLOW, () => {
       "struct",
       "struct-zlib",
       "sbe",
+      "flatbuffers",
       "pson",
       "bitpacked",
     ]);
