@@ -127,6 +127,7 @@ describe("sizes", SLOW, () => {
       "struct",
       "struct-zlib",
       "sbe",
+      "flatbuffers",
       "pson",
       "bitpacked",
     ]);
@@ -716,6 +717,7 @@ describe("catalogs and help", SLOW, () => {
       "struct",
       "struct-zlib",
       "sbe",
+      "flatbuffers",
       "pson",
       "bitpacked",
     ]);

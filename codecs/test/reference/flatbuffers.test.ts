@@ -222,6 +222,26 @@ describe("FlatBuffers: our bytes are the official Python builder's, and its gene
     proveAgainstPython("defaults", defaults, defaultRecords);
   });
 
+  test("−0.0 in a required float: we write it, the Python builder leaves it out as equal to 0.0; its reader reads ours as −0.0", () => {
+    const layout = defaults;
+    const rec = { ...zero, f32: -0, f64: -0 };
+    const { dir, namespace } = compileSchema("negative-zero", layout);
+    const model = flatbuffersModel(layout);
+    const ours = compileFlatbuffers(layout).encode(rec);
+    const out = runPython(SCRIPT, {
+      dir,
+      namespace,
+      root: model.root.name,
+      records: [pyTable(model.root, rec, false)],
+      ours: [hex(ours)],
+    }) as { built: string[]; read: PyTable[] };
+    expect(out.read[0]).toEqual(pyTable(model.root, rec, true));
+    // theirs is the all-zero record's message: both floats left out (4 + 8 value bytes, 2 vtable slots, padding)
+    expect(out.built[0]).toBe(hex(compileFlatbuffers(layout).encode(zero)));
+    expect(ours.length).toBeGreaterThanOrEqual(out.built[0]!.length / 2 + 12);
+    expect(Object.is(compileFlatbuffers(layout).decode(ours).f64, -0)).toBe(true);
+  });
+
   test("the sensor fixture (unicode, int64 minimum, NaN and −0 in a vector, a group, an enum)", () => {
     proveAgainstPython("sensor", sensor, [sensorRecord]);
   });

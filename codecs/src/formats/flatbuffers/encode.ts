@@ -97,10 +97,19 @@ function addSlot(b: Builder, id: number, n: FbNum, raw: Raw): void {
     case "Q":
       return b.addFieldInt64(id, raw as bigint, d as bigint | null);
     case "f":
-      return b.addFieldFloat32(id, raw as number, d as number | null);
+      return b.addFieldFloat32(id, raw as number, keepNegativeZero(raw, d));
     case "d":
-      return b.addFieldFloat64(id, raw as number, d as number | null);
+      return b.addFieldFloat64(id, raw as number, keepNegativeZero(raw, d));
   }
+}
+
+/**
+ * −0.0 equals the default 0.0 to every builder (IEEE ==) and would be left out, to be read back as +0.0;
+ * a float must keep its sign (docs/design/codec-core.md), so −0.0 is written as if it had no default.
+ * The one place our bytes differ from the official Python builder's (docs/design/flatbuffers-mapping.md).
+ */
+function keepNegativeZero(raw: Raw, d: Raw | null): number | null {
+  return Object.is(raw, -0) ? null : (d as number | null);
 }
 
 function elements(v: unknown, maxCount: number, fixed: boolean, path: string): unknown[] {
