@@ -18,15 +18,22 @@ afterAll(async () => {
   await s?.close();
 });
 
-/** Waits until every format's figures are in for a layout other than `previous`, and returns its key. */
-async function waitForReadings(page: Page, previous = ""): Promise<string> {
+/**
+ * Waits until every format's figures are in for a layout other than `previous` and returns its key. Two edits in a
+ * row (the kind, then the count) pass through a layout in between whose figures may complete first: `count` names
+ * the readings per message the awaited layout sends.
+ */
+async function waitForReadings(page: Page, previous = "", count?: number): Promise<string> {
   await page.waitForFunction(
-    (prev) => {
+    ([prev, n]) => {
       const v = document.querySelector('[data-testid="readings-view"]');
       const key = v?.getAttribute("data-layout-key");
-      return !!key && key !== prev && v?.getAttribute("data-complete") === "true";
+      const shown = document.querySelector('[data-testid="readings-n-protobuf-delta"]')?.getAttribute("data-value");
+      return (
+        !!key && key !== prev && v?.getAttribute("data-complete") === "true" && (n === null || shown === String(n))
+      );
     },
-    previous,
+    [previous, count ?? null] as const,
     { timeout: 90_000 },
   );
   return (await page.locator(tid("readings-view")).getAttribute("data-layout-key")) ?? "";
@@ -73,7 +80,7 @@ describe("readings per message (browser mode)", SCENARIO, () => {
     // a fixed N: the figures follow it, and so does the wait of the oldest reading
     await page.selectOption(tid("batch-readings-kind"), "fixed");
     await page.fill(tid("batch-readings-count"), "4");
-    key = await waitForReadings(page, key);
+    key = await waitForReadings(page, key, 4);
     expect(await num(page, "readings-n-protobuf-delta")).toBe(4);
     expect(await page.locator(tid("readings-wait")).textContent()).toBe("the oldest reading waits 1 h");
     const at4 = await num(page, "readings-bytes-protobuf-delta", "data-p50");
