@@ -2,12 +2,20 @@
 // reading new messages / new decoders reading old ones; C compatible, D degraded, B breaking), and
 // every verdict checked against the codecs themselves: encode with one version, decode with the other.
 import { describe, expect, it } from "vitest";
-import { diffLayouts, type Compat, type LayoutDiff } from "../src/evolution/diff.ts";
-import type { FormatId } from "../src/formats/registry.ts";
+import {
+  addField,
+  both,
+  type Edit,
+  fields,
+  mapField,
+  pb,
+  removeField,
+  verdictPair as pair,
+  withType,
+} from "./helpers/layoutEdits.ts";
+import { diffLayouts } from "../src/evolution/diff.ts";
 import type { Field, LayoutInput } from "../src/layout/schema.ts";
 import { parseLayout } from "../src/layout/validate.ts";
-
-const pb = (number: number) => ({ protobuf: { number } });
 
 const BASE: LayoutInput = {
   format: "satlayout",
@@ -99,32 +107,6 @@ const BASE: LayoutInput = {
     },
   ],
 };
-
-type Edit = (l: LayoutInput) => LayoutInput;
-const fields = (l: LayoutInput) => l.fields as Field[];
-const mapField =
-  (id: string, f: (x: Field) => Field): Edit =>
-  (l) => ({ ...l, fields: fields(l).map((x) => (x.id === id ? f(x) : x)) });
-const withType = (id: string, type: Partial<Field["type"]>): Edit =>
-  mapField(id, (x) => ({ ...x, type: { ...x.type, ...type } as Field["type"] }));
-const addField =
-  (f: Field, at?: number): Edit =>
-  (l) => {
-    const fs = [...fields(l)];
-    fs.splice(at ?? fs.length, 0, f);
-    return { ...l, fields: fs };
-  };
-const removeField =
-  (id: string, reserve?: number): Edit =>
-  (l) => ({
-    ...l,
-    fields: fields(l).filter((x) => x.id !== id),
-    protobufReserved: [...(l.protobufReserved ?? []), ...(reserve ? [reserve] : [])],
-  });
-const both =
-  (...edits: Edit[]): Edit =>
-  (l) =>
-    edits.reduce((acc, e) => e(acc), l);
 
 const batt: Field = {
   id: "batt",
@@ -379,12 +361,6 @@ const CASES: Row[] = [
     "CC",
   ],
 ];
-
-const LETTER: Record<Compat, string> = { compatible: "C", degraded: "D", breaking: "B" };
-const pair = (d: LayoutDiff, f: FormatId) => {
-  const v = d.formats.find((x) => x.format === f)!;
-  return LETTER[v.oldReadsNew] + LETTER[v.newReadsOld];
-};
 
 describe("schema evolution: the verdict table", () => {
   const base = parseLayout(BASE);

@@ -3,14 +3,13 @@
 // C compatible, D degraded, B breaking), the finding that says why, and every verdict checked against
 // the codec itself (encode with one version, decode with the other).
 import { describe, expect, it } from "vitest";
-import { diffLayouts, type Compat } from "../src/evolution/diff.ts";
+import { addField, type Edit, LETTER, mapField, pb, removeField, withType } from "./helpers/layoutEdits.ts";
+import { diffLayouts } from "../src/evolution/diff.ts";
 import { parseFbs } from "../src/evolution/fbsSchema.ts";
 import { flatbuffersFindings } from "../src/evolution/flatbuffers.ts";
 import { flatbuffersSchema } from "../src/formats/flatbuffers/schema.ts";
 import type { Field, LayoutInput } from "../src/layout/schema.ts";
 import { parseLayout } from "../src/layout/validate.ts";
-
-const pb = (number: number) => ({ protobuf: { number } });
 
 const BASE: LayoutInput = {
   format: "satlayout",
@@ -71,24 +70,6 @@ const BASE: LayoutInput = {
     },
   ],
 };
-
-type Edit = (l: LayoutInput) => LayoutInput;
-const fields = (l: LayoutInput) => l.fields as Field[];
-const mapField =
-  (id: string, f: (x: Field) => Field): Edit =>
-  (l) => ({ ...l, fields: fields(l).map((x) => (x.id === id ? f(x) : x)) });
-const withType = (id: string, type: Partial<Field["type"]>): Edit =>
-  mapField(id, (x) => ({ ...x, type: { ...x.type, ...type } as Field["type"] }));
-const addField =
-  (f: Field): Edit =>
-  (l) => ({ ...l, fields: [...fields(l), f] });
-const removeField =
-  (id: string, reserve?: number): Edit =>
-  (l) => ({
-    ...l,
-    fields: fields(l).filter((x) => x.id !== id),
-    protobufReserved: [...(l.protobufReserved ?? []), ...(reserve ? [reserve] : [])],
-  });
 
 const hum: Field = {
   id: "hum",
@@ -168,8 +149,6 @@ const CASES: [string, Edit, string, RegExp][] = [
   ["required → optional string", mapField("name", (f) => ({ ...f, presence: "optional" })), "DC", /no longer required/],
   ["widen a range (same slot type)", withType("seq", { max: 65000 } as Partial<Field["type"]>), "DC", /range widened/],
 ];
-
-const LETTER: Record<Compat, string> = { compatible: "C", degraded: "D", breaking: "B" };
 
 describe("FlatBuffers schema evolution", () => {
   const base = parseLayout(BASE);

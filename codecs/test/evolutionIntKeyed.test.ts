@@ -3,12 +3,11 @@
 // D degraded, B breaking) beside the text-keyed CBOR's, and every verdict checked against the codecs
 // themselves (encode with one version, decode with the other).
 import { describe, expect, it } from "vitest";
-import { diffLayouts, type Compat, type LayoutDiff } from "../src/evolution/diff.ts";
-import type { FormatId } from "../src/formats/registry.ts";
+import { type Edit, fields, mapField, pb, verdictPair as pair } from "./helpers/layoutEdits.ts";
+import { diffLayouts } from "../src/evolution/diff.ts";
 import type { Field, LayoutInput } from "../src/layout/schema.ts";
 import { parseLayout } from "../src/layout/validate.ts";
 
-const pb = (number: number) => ({ protobuf: { number } });
 const u8 = { kind: "int", bits: 8, signed: false, min: 0, max: 100 } as const;
 const sample = { kind: "uniform", min: 0, max: 100, decimals: 0 } as const;
 
@@ -52,11 +51,6 @@ const BASE: LayoutInput = {
   ],
 };
 
-type Edit = (l: LayoutInput) => LayoutInput;
-const fields = (l: LayoutInput) => l.fields as Field[];
-const mapField =
-  (id: string, f: (x: Field) => Field): Edit =>
-  (l) => ({ ...l, fields: fields(l).map((x) => (x.id === id ? f(x) : x)) });
 const batt = (number: number): Field => ({
   id: "batt",
   key: "batt",
@@ -97,12 +91,6 @@ const CASES: [string, Edit, string, string][] = [
   ],
   ["required → optional", mapField("hum", (f) => ({ ...f, presence: "optional" })), "DC", "DC"],
 ];
-
-const LETTER: Record<Compat, string> = { compatible: "C", degraded: "D", breaking: "B" };
-const pair = (d: LayoutDiff, f: FormatId) => {
-  const v = d.formats.find((x) => x.format === f)!;
-  return LETTER[v.oldReadsNew] + LETTER[v.newReadsOld];
-};
 
 describe("integer-keyed evolution: the verdict table", () => {
   const base = parseLayout(BASE);
