@@ -1,8 +1,8 @@
 // Issue #28 gaps: the Budget view's settings are stored with the project's cost scenarios, and the user's radio
 // constants and battery-swap prices reach every figure (the rows the view and the report read, the report's saving).
 import { describe, expect, it } from "vitest";
-import { CODECS, generateSamples, parseLayout, presetById } from "#codecs";
-import { measureSizes } from "#codecs/analysis";
+import { parseLayout, presetById } from "#codecs";
+import { measuredFormats } from "./support/measured.ts";
 import { DEFAULT_TRACKER, deviceBudget } from "../src/budget/index.ts";
 import { batterySwapSaving } from "../src/cost/batterySwaps.ts";
 import { budgetAt } from "../src/report/budget.ts";
@@ -76,14 +76,7 @@ describe("the user's radio constants", () => {
 
 describe("the report with the user's constants and swap prices", () => {
   const paper = parseLayout(presetById("paper")!.layout);
-  const measured: MeasuredFormat[] = measureSizes(paper, generateSamples(paper, 200, 1)).map((m) => ({
-    format: m.format,
-    label: CODECS[m.format].info.label,
-    lossy: CODECS[m.format].info.lossy,
-    stats: m.stats,
-    sizes: m.sizes,
-    errors: m.errors,
-  }));
+  const measured: MeasuredFormat[] = measuredFormats(paper, 200);
   const scenario = { ...defaultScenario(), platforms: ["astrocast"] };
   const report = (budget: Parameters<typeof buildReport>[0]["budget"]) =>
     buildReport({

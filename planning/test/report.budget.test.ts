@@ -2,8 +2,8 @@
 // (or, when that one has no radio model, the first of the scenario's that has), per format, from the cost model's
 // bytes on air; the summary says the recommended format's battery life against JSON's in one sentence.
 import { describe, expect, it } from "vitest";
-import { CODECS, generateSamples, parseLayout, presetById } from "#codecs";
-import { measureSizes } from "#codecs/analysis";
+import { CODECS, parseLayout, presetById } from "#codecs";
+import { measuredFormats } from "./support/measured.ts";
 import { measureBatches } from "../src/batch/measure.ts";
 import { DEFAULT_TRACKER, deviceBudget } from "../src/budget/index.ts";
 import { batterySwapSaving } from "../src/cost/batterySwaps.ts";
@@ -13,14 +13,7 @@ import { buildReport, type MeasuredFormat, type ReportInput } from "../src/repor
 import { defaultScenario, type FleetScenario } from "../src/report/scenario.ts";
 
 const paper = parseLayout(presetById("paper")!.layout);
-const measured: MeasuredFormat[] = measureSizes(paper, generateSamples(paper, 300, 1)).map((m) => ({
-  format: m.format,
-  label: CODECS[m.format].info.label,
-  lossy: CODECS[m.format].info.lossy,
-  stats: m.stats,
-  sizes: m.sizes,
-  errors: m.errors,
-}));
+const measured: MeasuredFormat[] = measuredFormats(paper, 300);
 const SIX_HOURS = { intervalSeconds: 21_600, device: DEFAULT_TRACKER };
 const TEN_YEARS = { ...SIX_HOURS, years: 10 };
 const report = (patch: Partial<ReportInput> & { scenario: FleetScenario }) =>

@@ -1,8 +1,9 @@
 // The stakeholder report as a board reads it: the project's name as title, an executive summary computed from the
 // figures, platforms without a price said so (and priced once the user sets one), sources named as documents.
 import { describe, expect, it } from "vitest";
-import { CODECS, FORMAT_IDS, type FormatId, generateSamples, parseLayout, presetById } from "#codecs";
-import { measureSizes, summarize } from "#codecs/analysis";
+import { CODECS, FORMAT_IDS, type FormatId, parseLayout, presetById } from "#codecs";
+import { summarize } from "#codecs/analysis";
+import { measuredFormats } from "./support/measured.ts";
 import { PLATFORMS } from "../src/platforms/catalog.ts";
 import { reportCsv } from "../src/report/csv.ts";
 import { buildReport, type MeasuredFormat, type ReportInput } from "../src/report/model.ts";
@@ -10,14 +11,7 @@ import { formatMoney } from "../src/report/money.ts";
 import { defaultScenario, paperTable7Scenario, type FleetScenario } from "../src/report/scenario.ts";
 
 const paper = parseLayout(presetById("paper")!.layout);
-const measured: MeasuredFormat[] = measureSizes(paper, generateSamples(paper, 300, 1)).map((m) => ({
-  format: m.format,
-  label: CODECS[m.format].info.label,
-  lossy: CODECS[m.format].info.lossy,
-  stats: m.stats,
-  sizes: m.sizes,
-  errors: m.errors,
-}));
+const measured: MeasuredFormat[] = measuredFormats(paper, 300);
 const fixed = (format: FormatId, bytes: number): MeasuredFormat => {
   const sizes = new Uint32Array(50).fill(bytes);
   return { format, label: CODECS[format].info.label, lossy: false, errors: 0, stats: summarize(sizes), sizes };

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { CODECS, FORMAT_IDS, type FormatId, generateSamples, parseLayout, presetById } from "#codecs";
-import { measureSizes, summarize } from "#codecs/analysis";
+import { CODECS, FORMAT_IDS, type FormatId, parseLayout, presetById } from "#codecs";
+import { summarize } from "#codecs/analysis";
+import { measuredFormats } from "./support/measured.ts";
 import { CSV_HEADER, reportCsv } from "../src/report/csv.ts";
 import { evaluateFleet, FLEET_SIZES, INTERVAL_MINUTES, type FormatSizesInput } from "../src/report/fleet.ts";
-import { buildReport, type MeasuredFormat } from "../src/report/model.ts";
+import { buildReport } from "../src/report/model.ts";
 import {
   defaultCostDoc,
   defaultScenario,
@@ -197,15 +198,7 @@ describe("cost documents", () => {
 
 describe("the stakeholder report", () => {
   const paper = parseLayout(presetById("paper")!.layout);
-  const samples = generateSamples(paper, 1000, 1);
-  const measured: MeasuredFormat[] = measureSizes(paper, samples).map((m) => ({
-    format: m.format,
-    label: CODECS[m.format].info.label,
-    lossy: CODECS[m.format].info.lossy,
-    stats: m.stats,
-    sizes: m.sizes,
-    errors: m.errors,
-  }));
+  const measured = measuredFormats(paper, 1000);
   const report = buildReport({
     projectName: "Containers",
     layout: paper,

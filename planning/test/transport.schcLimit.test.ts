@@ -1,7 +1,8 @@
 // compareStacks on an IP link with a datagram limit: the SCHC row counts SCHC fragments of its largest
 // message. No built-in IP platform sets a limit, so NB-IoT NTN gets one here (a custom IP platform could).
 import { describe, expect, it, vi } from "vitest";
-import { CODECS, generateSamples, measureSizes, parseLayout, presetById } from "#codecs";
+import { generateSamples, measureSizes, parseLayout, presetById } from "#codecs";
+import { measuredFormats } from "./support/measured.ts";
 import type * as Catalog from "../src/platforms/catalog.ts";
 import { evaluateFleet } from "../src/report/fleet.ts";
 import { buildReport } from "../src/report/model.ts";
@@ -68,14 +69,7 @@ describe("SCHC fragmentation in the side-by-side comparison", () => {
 
   it("the report explains SCHC's reassembly, not the studio header's, for a SCHC-fragmented record", () => {
     const paper = parseLayout(presetById("paper")!.layout);
-    const measured = measureSizes(paper, generateSamples(paper, 100, 1)).map((m) => ({
-      format: m.format,
-      label: CODECS[m.format].info.label,
-      lossy: CODECS[m.format].info.lossy,
-      stats: m.stats,
-      sizes: m.sizes,
-      errors: m.errors,
-    }));
+    const measured = measuredFormats(paper, 100);
     const report = buildReport({
       projectName: "SCHC",
       layout: paper,
