@@ -144,6 +144,41 @@ describe("incremental sizes", () => {
     }
   });
 
+  it("FlatBuffers keeps its sizes through a rename (names are not on its wire) and encodes again on a values edit", () => {
+    const engine = new IncrementalSizes();
+    const cols = new SampleColumns();
+    const run = (layout: Layout) => {
+      const { columns } = cols.columnsOf(layout, N, 5);
+      const got = engine.measure(layout, columns, N, `${N}/5`, "flatbuffers");
+      const [want] = measureSizes(layout, generateSamples(layout, N, 5), ["flatbuffers"]);
+      expect({ sizes: [...got.sizes], errors: got.errors, firstError: got.firstError }).toEqual({
+        sizes: [...want!.sizes],
+        errors: want!.errors,
+        firstError: want!.firstError,
+      });
+      return got.remeasured;
+    };
+    const edit = (key: string, f: (x: Field) => Field): Layout =>
+      parseLayout({ ...paper, fields: paper.fields.map((x) => (x.key === key ? f(x) : x)) });
+    const temperature = (f: (x: Field) => Field) => edit("temperature", f);
+    expect(run(paper)).toBeGreaterThan(0);
+    // a key, a name and a description typed: the same bytes, nothing encoded
+    expect(run(temperature((x) => ({ ...x, key: "temp_c", name: "Temp °C", description: "inside the box" })))).toBe(0);
+    expect(run(parseLayout({ ...paper, name: "Another name" }))).toBe(0);
+    // a wider type, another sample model: encoded again, and equal to a full measurement
+    expect(run(temperature((x) => ({ ...x, type: { kind: "float", bits: 64 } })))).toBeGreaterThan(0);
+    expect(
+      run(temperature((x) => ({ ...x, sample: { kind: "uniform", min: -5, max: 5, decimals: 1 } }))),
+    ).toBeGreaterThan(0);
+    // a result with refused samples names a field, so a rename measures it again
+    // (a lone surrogate has no UTF-8: every format refuses the samples that draw it)
+    const refusing = edit("door", (x) => ({ ...x, sample: { kind: "choice", values: ["D", "\uD800"] } }));
+    const refused = run(refusing);
+    expect(refused).toBeGreaterThan(0);
+    expect(measureSizes(refusing, generateSamples(refusing, N, 5), ["flatbuffers"])[0]!.errors).toBeGreaterThan(0);
+    expect(run(refusing)).toBeGreaterThan(0);
+  });
+
   it("Struct+Zlib: recompress only samples whose stream changed, sizes equal to measureSizes", () => {
     const deflate = new DeflateSizes();
     const cols = new SampleColumns();
