@@ -147,10 +147,10 @@ describe("incremental sizes", () => {
   it("FlatBuffers keeps its sizes through a rename (names are not on its wire) and encodes again on a values edit", () => {
     const engine = new IncrementalSizes();
     const cols = new SampleColumns();
-    const run = (layout: Layout) => {
+    const run = (layout: Layout, upTo = N) => {
       const { columns } = cols.columnsOf(layout, N, 5);
-      const got = engine.measure(layout, columns, N, `${N}/5`, "flatbuffers");
-      const [want] = measureSizes(layout, generateSamples(layout, N, 5), ["flatbuffers"]);
+      const got = engine.measure(layout, columns, N, `${N}/5`, "flatbuffers", upTo);
+      const [want] = measureSizes(layout, generateSamples(layout, N, 5).slice(0, upTo), ["flatbuffers"]);
       expect({ sizes: [...got.sizes], errors: got.errors, firstError: got.firstError }).toEqual({
         sizes: [...want!.sizes],
         errors: want!.errors,
@@ -165,8 +165,18 @@ describe("incremental sizes", () => {
     // a key, a name and a description typed: the same bytes, nothing encoded
     expect(run(temperature((x) => ({ ...x, key: "temp_c", name: "Temp °C", description: "inside the box" })))).toBe(0);
     expect(run(parseLayout({ ...paper, name: "Another name" }))).toBe(0);
-    // a wider type, another sample model: encoded again, and equal to a full measurement
-    expect(run(temperature((x) => ({ ...x, type: { kind: "float", bits: 64 } })))).toBeGreaterThan(0);
+    // a wider type, another sample model: encoded again, and equal to a full measurement; the designer's first
+    // pass of a few samples, then all of them: the rest added to what the first pass measured
+    const wider = temperature((x) => ({ ...x, type: { kind: "float", bits: 64 } }));
+    expect(run(wider, 40)).toBeGreaterThan(0);
+    expect(run(wider)).toBeGreaterThan(0);
+    expect(run(wider, 40)).toBe(0);
+    expect(
+      run(
+        temperature((x) => ({ ...x, type: { kind: "float", bits: 64 }, key: "t" })),
+        40,
+      ),
+    ).toBe(0);
     expect(
       run(temperature((x) => ({ ...x, sample: { kind: "uniform", min: -5, max: 5, decimals: 1 } }))),
     ).toBeGreaterThan(0);

@@ -71,8 +71,8 @@ export class IncrementalSizes {
    */
   private contributions = new Map<string, Map<string, Contribution>>();
   private readonly totals = new Map<FormatId, Totals>();
-  /** formats with no size-only path: the last sizes, with what decided them (bytesSignature and the sample count) */
-  private readonly encoded = new Map<FormatId, { sig: string; sizes: Omit<ColumnSizes, "remeasured"> }>();
+  /** formats with no size-only path: the sizes of the samples measured so far, with what decided them (bytesSignature) */
+  private readonly encoded = new Map<FormatId, { sig: string; sizes: Uint32Array }>();
 
   /**
    * Sizes of samples [0, upTo) in `format`. `columns` are the layout's sample columns for (n, seed),
@@ -112,17 +112,7 @@ export class IncrementalSizes {
     if (!sizer) {
       // an uncompressed format whose size is no sum of per-field parts (FlatBuffers: alignment padding
       // and shared vtables) has no size-only path: every sample is encoded, as measureSizes does
-      // Names never reach such a format's bytes, so an edit of a key, a name or a description (typing in
-      // the inspector) keeps every sample's size: reused, where a 2 000-field layout took seconds to encode
-      const sig = `${end}\u0000${bytesSignature(layout)}`;
-      const kept = this.encoded.get(format);
-      if (kept?.sig === sig) return { ...kept.sizes, remeasured: 0 };
-      const records = Array.from({ length: end }, (_, i) => recordAt(columns, i));
-      const sizes = { ...measureOne(layout, records, format), measured: end };
-      // an error names a field, which the next rename would make wrong: such a result is measured again
-      if (sizes.errors === 0) this.encoded.set(format, { sig, sizes });
-      else this.encoded.delete(format);
-      return { ...sizes, remeasured: columns.length };
+      return this.encodeAll(layout, columns, format, end);
     }
     const env = layoutEnv(layout);
     const slot = new Map(sizer.keys.map((k, i) => [k, i]));
@@ -142,6 +132,43 @@ export class IncrementalSizes {
     }
     const t = this.sync(format, env, members, end);
     return { ...result(format, sizer, codec, t, columns, end), remeasured };
+  }
+
+  /**
+   * A format with no size-only path: every sample encoded, as measureSizes does. Names never reach such a format's
+   * bytes, so after an edit of keys, names or descriptions only (typing in the inspector) the sizes measured so far
+   * are kept and only samples not measured yet are encoded; a 2 000-field layout took 7 s per keystroke to its final
+   * bars. A refusal names a field, which a rename would make wrong: a result with one is not kept.
+   */
+  private encodeAll(layout: Layout, columns: readonly SampleColumn[], format: FormatId, end: number): ColumnSizes {
+    const sig = bytesSignature(layout);
+    const kept = this.encoded.get(format);
+    const from = kept?.sig === sig ? Math.min(kept.sizes.length, end) : 0;
+    const records = Array.from({ length: end - from }, (_, i) => recordAt(columns, from + i));
+    const fresh = measureOne(layout, records, format);
+    if (fresh.errors > 0) {
+      this.encoded.delete(format);
+      if (from === 0) return { ...fresh, measured: end, remeasured: columns.length };
+      // the refusal's sample number counts from the first sample, as a full measurement gives it
+      const full = measureOne(
+        layout,
+        Array.from({ length: end }, (_, i) => recordAt(columns, i)),
+        format,
+      );
+      return { ...full, measured: end, remeasured: columns.length };
+    }
+    const sizes = new Uint32Array(end);
+    if (from > 0) sizes.set(kept!.sizes.subarray(0, from));
+    sizes.set(fresh.sizes, from);
+    if (!kept || kept.sig !== sig || end > kept.sizes.length) this.encoded.set(format, { sig, sizes });
+    return {
+      format,
+      sizes,
+      stats: summarize(sizes),
+      errors: 0,
+      measured: end,
+      remeasured: from === end ? 0 : columns.length,
+    };
   }
 
   /** Forgets contributions no format's current columns use (call once per request, after every format). */
